@@ -1,0 +1,98 @@
+# powprof - see README.md. Targets:
+#   make            ./powprof and libpowprof.a
+#   make check      build and run every test; last line "N passed, M failed"
+#   make asan       the whole suite under AddressSanitizer + UBSan
+#   make bench      benchmarks (figures and ratios)
+#   make run        the main job on this machine
+#   make deps       install the missing Debian packages of debian-packages.txt
+#   make install PREFIX=/usr/local
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+CC ?= cc
+O ?= build
+
+WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
+CFLAGS += $(WARN) $(OPT) $(SAN)
+LDFLAGS += $(SAN)
+LDLIBS += -lpthread -ldl -lm
+
+LIB_SRC := $(sort $(wildcard src/*.c devices/*.c))
+CLI_SRC := src/main.c $(wildcard src/cli*.c)
+LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
+TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
+BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
+LIB := $(O)/libpowprof.a
+TEST_BIN := $(O)/tests/powprof-tests
+FAKE_NVML := $(O)/tests/libfake-nvml.so
+BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
+
+.PHONY: all check asan bench run deps install clean
+all: powprof libpowprof.a
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(O)/powprof: $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+powprof: $(O)/powprof
+	cp $< $@
+libpowprof.a: $(LIB)
+	cp $< $@
+
+$(TEST_BIN): $(TEST_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# A stand-in for libnvidia-ml.so.1, to test the dlopen back-end without a GPU.
+$(FAKE_NVML): tests/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
+
+check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML)
+	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
+		$(TEST_BIN)
+
+asan:
+	$(MAKE) check O=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+
+$(O)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures $$b || exit 1; done
+
+run: all
+	./scripts/run-main-job
+
+deps:
+	@./scripts/install-deps debian-packages.txt
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/powprof \
+		$(DESTDIR)$(PREFIX)/include/powprof/devices $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 powprof $(DESTDIR)$(PREFIX)/bin/powprof
+	install -m 644 libpowprof.a $(DESTDIR)$(PREFIX)/lib/libpowprof.a
+	install -m 644 src/powprof.h $(filter-out src/cli.h src/powprof.h,$(wildcard src/*.h)) \
+		$(DESTDIR)$(PREFIX)/include/powprof/
+	install -m 644 devices/device.h $(DESTDIR)$(PREFIX)/include/powprof/devices/
+	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
+
+clean:
+	rm -rf build build-asan powprof libpowprof.a
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,136 @@
+/* Generic hwmon power sensors (Documentation/hwmon/sysfs-interface):
+ *   /sys/class/hwmon/hwmon<N>/power<i>_input    instantaneous power, uW
+ *   /sys/class/hwmon/hwmon<N>/power<i>_average  average power, uW (when no _input)
+ *   /sys/class/hwmon/hwmon<N>/power<i>_label    rail label (optional)
+ *   /sys/class/hwmon/hwmon<N>/name              chip name
+ * A rail is named by its label, else by "<name>-power<i>". Rails of different
+ * chips are independent: the total is their sum.
+ */
+#include "device.h"
+#include "sysfs.h"
+
+#include "../src/log.h"
+#include "../src/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HWMON_GLOB "/sys/class/hwmon/hwmon*"
+#define MAX_UW 1000000000LL /* 1 kW */
+
+typedef struct hwmon_priv {
+    size_t n;
+    pp_sysfs_attr uw[PP_DEVICE_MAX_RAILS];
+} hwmon_priv;
+
+static int hwmon_probe(const pp_device_options *opts, char *why, size_t cap)
+{
+    glob_t g;
+    int n = pp_sysfs_glob(opts->sysfs_root, HWMON_GLOB "/power*_input", &g);
+
+    globfree(&g);
+    if (n <= 0)
+        n = pp_sysfs_glob(opts->sysfs_root, HWMON_GLOB "/power*_average", &g), globfree(&g);
+    if (n > 0)
+        return 0;
+    if (why)
+        pp_fmt(why, cap, "no power*_input under %s/sys/class/hwmon",
+                 strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+    return -ENODEV;
+}
+
+static void hwmon_close(pp_device *dev)
+{
+    hwmon_priv *p = dev->priv;
+
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++)
+        pp_sysfs_attr_close(&p->uw[i]);
+    free(p);
+    dev->priv = NULL;
+}
+
+static int open_chip(pp_device *dev, hwmon_priv *p, const char *dir)
+{
+    char path[PATH_MAX], chip[32], label[PP_RAIL_NAME_MAX];
+
+    pp_fmt(path, sizeof path, "%s/name", dir);
+    if (pp_sysfs_read_string(path, chip, sizeof chip) < 0 || !chip[0]) {
+        const char *base = strrchr(dir, '/');
+        pp_fmt(chip, sizeof chip, "%s", base ? base + 1 : dir);
+    }
+    for (int i = 0; i <= 32; i++) {
+        int idx, rc;
+
+        pp_fmt(path, sizeof path, "%s/power%d_input", dir, i);
+        if (access(path, F_OK) != 0) {
+            pp_fmt(path, sizeof path, "%s/power%d_average", dir, i);
+            if (access(path, F_OK) != 0)
+                continue;
+        }
+        {
+            char lpath[PATH_MAX];
+            pp_fmt(lpath, sizeof lpath, "%s/power%d_label", dir, i);
+            if (pp_sysfs_read_string(lpath, label, sizeof label) < 0 || !label[0])
+                pp_fmt(label, sizeof label, "%s-power%d", chip, i);
+        }
+        idx = pp_device_add_rail(dev, label, 0);
+        if (idx < 0)
+            return idx;
+        p->uw[idx].fd = -1;
+        p->n = (size_t)idx + 1;
+        rc = pp_sysfs_attr_open(&p->uw[idx], path);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int hwmon_open(pp_device *dev)
+{
+    hwmon_priv *p = calloc(1, sizeof *p);
+    glob_t g;
+    int n, rc = 0;
+
+    if (!p)
+        return -ENOMEM;
+    dev->priv = p;
+    n = pp_sysfs_glob(dev->root, HWMON_GLOB, &g);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = open_chip(dev, p, g.gl_pathv[i]);
+    globfree(&g);
+    if (n < 0)
+        rc = n;
+    if (rc < 0)
+        hwmon_close(dev);
+    return rc;
+}
+
+static int hwmon_read(pp_device *dev, int64_t t_ns, double *power_w)
+{
+    hwmon_priv *p = dev->priv;
+
+    (void)t_ns;
+    for (size_t i = 0; i < p->n; i++) {
+        int64_t uw;
+        int rc = pp_sysfs_attr_read_i64(&p->uw[i], 0, MAX_UW, "uW", &uw);
+        if (rc < 0)
+            return rc;
+        power_w[i] = (double)uw * 1e-6;
+    }
+    return 0;
+}
+
+const pp_device_ops pp_device_hwmon = {
+    .name = "hwmon",
+    .summary = "hwmon power sensors (power*_input, uW)",
+    .flags = 0,
+    .probe = hwmon_probe,
+    .open = hwmon_open,
+    .read = hwmon_read,
+    .close = hwmon_close,
+};

@@ -1,0 +1,162 @@
+/* Laptop battery (Documentation/ABI/testing/sysfs-class-power):
+ *   /sys/class/power_supply/BAT<N>/power_now    uW
+ *   /sys/class/power_supply/BAT<N>/current_now  uA  } when power_now is absent:
+ *   /sys/class/power_supply/BAT<N>/voltage_now  uV  } P = I x U
+ *   /sys/class/power_supply/BAT<N>/status       Discharging, Charging, Full, ...
+ * Only while discharging is the battery's power the machine's draw; opening
+ * a battery in any other state logs a warning.
+ */
+#include "device.h"
+#include "sysfs.h"
+
+#include "../src/log.h"
+#include "../src/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BAT_GLOB "/sys/class/power_supply/BAT*"
+#define MAX_UW 1000000000LL     /* 1 kW */
+#define MAX_UA 100000000LL      /* 100 A */
+#define MAX_UV 100000000LL      /* 100 V */
+
+typedef struct bat_priv {
+    size_t n;
+    struct {
+        int has_power;
+        pp_sysfs_attr power, current, voltage;
+    } b[PP_DEVICE_MAX_RAILS];
+} bat_priv;
+
+static int has_file(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    pp_fmt(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+static int usable(const char *dir)
+{
+    return has_file(dir, "power_now") || (has_file(dir, "current_now") && has_file(dir, "voltage_now"));
+}
+
+static int bat_probe(const pp_device_options *opts, char *why, size_t cap)
+{
+    glob_t g;
+    int n = pp_sysfs_glob(opts->sysfs_root, BAT_GLOB, &g), found = 0;
+
+    for (int i = 0; i < n; i++)
+        found |= usable(g.gl_pathv[i]);
+    globfree(&g);
+    if (found)
+        return 0;
+    if (why)
+        pp_fmt(why, cap, "no battery with power_now or current_now under %s/sys/class/power_supply",
+                 strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+    return -ENODEV;
+}
+
+static void bat_close(pp_device *dev)
+{
+    bat_priv *p = dev->priv;
+
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++) {
+        pp_sysfs_attr_close(&p->b[i].power);
+        pp_sysfs_attr_close(&p->b[i].current);
+        pp_sysfs_attr_close(&p->b[i].voltage);
+    }
+    free(p);
+    dev->priv = NULL;
+}
+
+static int open_battery(pp_device *dev, bat_priv *p, const char *dir)
+{
+    char path[PATH_MAX], status[32];
+    const char *base = strrchr(dir, '/');
+    int idx, rc;
+
+    base = base ? base + 1 : dir;
+    idx = pp_device_add_rail(dev, base, 0);
+    if (idx < 0)
+        return idx;
+    p->b[idx].power.fd = p->b[idx].current.fd = p->b[idx].voltage.fd = -1;
+    p->n = (size_t)idx + 1;
+    pp_fmt(path, sizeof path, "%s/status", dir);
+    if (pp_sysfs_read_string(path, status, sizeof status) == 0 && strcmp(status, "Discharging") != 0)
+        pp_log_warn("%s: battery is '%s', not 'Discharging': its power is not the machine's draw "
+                    "until the charger is unplugged", path, status);
+    if (has_file(dir, "power_now")) {
+        p->b[idx].has_power = 1;
+        pp_fmt(path, sizeof path, "%s/power_now", dir);
+        return pp_sysfs_attr_open(&p->b[idx].power, path);
+    }
+    pp_fmt(path, sizeof path, "%s/current_now", dir);
+    rc = pp_sysfs_attr_open(&p->b[idx].current, path);
+    if (rc < 0)
+        return rc;
+    pp_fmt(path, sizeof path, "%s/voltage_now", dir);
+    return pp_sysfs_attr_open(&p->b[idx].voltage, path);
+}
+
+static int bat_open(pp_device *dev)
+{
+    bat_priv *p = calloc(1, sizeof *p);
+    glob_t g;
+    int n, rc = 0;
+
+    if (!p)
+        return -ENOMEM;
+    dev->priv = p;
+    n = pp_sysfs_glob(dev->root, BAT_GLOB, &g);
+    for (int i = 0; i < n && rc == 0; i++)
+        if (usable(g.gl_pathv[i]))
+            rc = open_battery(dev, p, g.gl_pathv[i]);
+    globfree(&g);
+    if (n < 0)
+        rc = n;
+    if (rc < 0)
+        bat_close(dev);
+    return rc;
+}
+
+static int bat_read(pp_device *dev, int64_t t_ns, double *power_w)
+{
+    bat_priv *p = dev->priv;
+
+    (void)t_ns;
+    for (size_t i = 0; i < p->n; i++) {
+        int64_t a, b;
+        int rc;
+
+        if (p->b[i].has_power) {
+            rc = pp_sysfs_attr_read_i64(&p->b[i].power, 0, MAX_UW, "uW", &a);
+            if (rc < 0)
+                return rc;
+            power_w[i] = (double)a * 1e-6;
+            continue;
+        }
+        /* Some drivers report a discharge current as negative. */
+        rc = pp_sysfs_attr_read_i64(&p->b[i].current, -MAX_UA, MAX_UA, "uA", &a);
+        if (rc == 0)
+            rc = pp_sysfs_attr_read_i64(&p->b[i].voltage, 0, MAX_UV, "uV", &b);
+        if (rc < 0)
+            return rc;
+        power_w[i] = (double)(a < 0 ? -a : a) * 1e-6 * (double)b * 1e-6;
+    }
+    return 0;
+}
+
+const pp_device_ops pp_device_power_supply = {
+    .name = "battery",
+    .summary = "laptop battery discharge power (power_supply power_now, or current x voltage)",
+    .flags = 0,
+    .probe = bat_probe,
+    .open = bat_open,
+    .read = bat_read,
+    .close = bat_close,
+};

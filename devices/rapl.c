@@ -1,0 +1,194 @@
+/* RAPL through the powercap framework (Intel, and AMD Zen):
+ *   /sys/class/powercap/intel-rapl:<p>[:<s>]/energy_uj            counter, uJ
+ *   /sys/class/powercap/intel-rapl:<p>[:<s>]/max_energy_range_uj  wrap point
+ *   /sys/class/powercap/intel-rapl:<p>[:<s>]/name  package-N, core, uncore, dram, psys
+ * A reading is the mean power since the previous one, from the counter
+ * difference (with wrap-around) over the sampler's time difference.
+ * Since Linux 5.10 energy_uj is readable by root only (CVE-2020-8694).
+ * Containment: core and uncore are inside their package; dram is not (on
+ * servers it is a separate domain), so it stays top-level; psys, when
+ * present, is the platform input and contains the packages.
+ */
+#include "device.h"
+#include "sysfs.h"
+
+#include "../src/log.h"
+#include "../src/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RAPL_GLOB "/sys/class/powercap/intel-rapl:*"
+
+typedef struct rapl_zone {
+    pp_sysfs_attr energy;
+    int64_t max_range_uj;
+    int64_t last_uj;
+    int64_t last_t_ns;
+    double last_w;
+} rapl_zone;
+
+typedef struct rapl_priv {
+    size_t n;
+    int have_time;
+    rapl_zone z[PP_DEVICE_MAX_RAILS];
+} rapl_priv;
+
+static int rapl_probe(const pp_device_options *opts, char *why, size_t cap)
+{
+    glob_t g;
+    int n = pp_sysfs_glob(opts->sysfs_root, RAPL_GLOB "/energy_uj", &g);
+    int rc = -ENODEV;
+
+    if (n <= 0) {
+        if (why)
+            pp_fmt(why, cap, "no RAPL zones under %s/sys/class/powercap",
+                     strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+        globfree(&g);
+        return -ENODEV;
+    }
+    if (access(g.gl_pathv[0], R_OK) == 0) {
+        rc = 0;
+    } else {
+        rc = -errno;
+        if (why && (rc == -EACCES || rc == -EPERM))
+            pp_fmt(why, cap,
+                     "%s is readable by root only (Linux >= 5.10): run as root, or "
+                     "sudo chmod a+r %s/sys/class/powercap/intel-rapl:*/energy_uj",
+                     g.gl_pathv[0], strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+        else if (why)
+            pp_fmt(why, cap, "%s: %s", g.gl_pathv[0], strerror(-rc));
+    }
+    globfree(&g);
+    return rc;
+}
+
+static void rapl_close(pp_device *dev)
+{
+    rapl_priv *p = dev->priv;
+
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++)
+        pp_sysfs_attr_close(&p->z[i].energy);
+    free(p);
+    dev->priv = NULL;
+}
+
+/* Zone id "0" or "0:1" from ".../intel-rapl:0:1". */
+static const char *zone_id(const char *dir)
+{
+    const char *c = strrchr(dir, '/');
+    c = c ? c + 1 : dir;
+    c = strchr(c, ':');
+    return c ? c + 1 : "";
+}
+
+static int rapl_open(pp_device *dev)
+{
+    rapl_priv *p = calloc(1, sizeof *p);
+    char path[PATH_MAX], name[PP_RAIL_NAME_MAX], rail[PP_RAIL_NAME_MAX];
+    char ids[PP_DEVICE_MAX_RAILS][16];
+    glob_t g;
+    int n, rc = 0;
+
+    if (!p)
+        return -ENOMEM;
+    dev->priv = p;
+    n = pp_sysfs_glob(dev->root, RAPL_GLOB, &g);
+    for (int i = 0; i < n && rc == 0; i++) {
+        const char *dir = g.gl_pathv[i];
+        const char *id = zone_id(dir);
+        const char *sub = strchr(id, ':');
+        int idx, parent = -1;
+        rapl_zone *z;
+
+        pp_fmt(path, sizeof path, "%s/energy_uj", dir);
+        if (access(path, F_OK) != 0)
+            continue;
+        pp_fmt(path, sizeof path, "%s/name", dir);
+        if (pp_sysfs_read_string(path, name, sizeof name) < 0 || !name[0])
+            pp_fmt(name, sizeof name, "zone%s", id);
+        if (sub) { /* subzone: find its package among the zones seen so far */
+            for (size_t k = 0; k < dev->n_rails; k++)
+                if (strncmp(ids[k], id, (size_t)(sub - id)) == 0 && ids[k][sub - id] == '\0')
+                    parent = (int)k;
+            pp_fmt(rail, sizeof rail, "%s-%s", parent >= 0 ? dev->rails[parent].name : "zone",
+                     name);
+        } else {
+            pp_fmt(rail, sizeof rail, "%s", name);
+        }
+        idx = pp_device_add_rail(dev, rail, 0);
+        if (idx < 0) {
+            rc = idx;
+            break;
+        }
+        pp_fmt(ids[idx], sizeof ids[idx], "%s", id);
+        if (strcmp(name, "dram") != 0)
+            dev->rails[idx].parent = parent;
+        z = &p->z[idx];
+        z->energy.fd = -1;
+        p->n = (size_t)idx + 1;
+        pp_fmt(path, sizeof path, "%s/max_energy_range_uj", dir);
+        if (pp_sysfs_read_i64(path, &z->max_range_uj) < 0 || z->max_range_uj <= 0) {
+            pp_log_error("%s: missing or invalid counter range", path);
+            rc = -EINVAL;
+            break;
+        }
+        pp_fmt(path, sizeof path, "%s/energy_uj", dir);
+        rc = pp_sysfs_attr_open(&z->energy, path);
+        if (rc == 0)
+            rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &z->last_uj);
+    }
+    globfree(&g);
+    if (n < 0)
+        rc = n;
+    if (rc == 0) { /* psys contains every package */
+        for (size_t k = 0; k < dev->n_rails; k++) {
+            if (strcmp(dev->rails[k].name, "psys") != 0)
+                continue;
+            dev->rails[k].flags |= PP_RAIL_BOARD_INPUT;
+            for (size_t j = 0; j < dev->n_rails; j++)
+                if (j != k && dev->rails[j].parent < 0)
+                    dev->rails[j].parent = (int)k;
+        }
+    }
+    if (rc < 0)
+        rapl_close(dev);
+    return rc;
+}
+
+static int rapl_read(pp_device *dev, int64_t t_ns, double *power_w)
+{
+    rapl_priv *p = dev->priv;
+
+    for (size_t i = 0; i < p->n; i++) {
+        rapl_zone *z = &p->z[i];
+        int64_t uj, delta;
+        int rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &uj);
+
+        if (rc < 0)
+            return rc;
+        delta = uj >= z->last_uj ? uj - z->last_uj : z->max_range_uj - z->last_uj + uj;
+        if (p->have_time && t_ns > z->last_t_ns)
+            z->last_w = (double)delta * 1e-6 / ((double)(t_ns - z->last_t_ns) * 1e-9);
+        z->last_uj = uj;
+        z->last_t_ns = t_ns;
+        power_w[i] = p->have_time ? z->last_w : 0.0;
+    }
+    p->have_time = 1;
+    return 0;
+}
+
+const pp_device_ops pp_device_rapl = {
+    .name = "rapl",
+    .summary = "Intel/AMD RAPL energy counters (powercap)",
+    .flags = PP_DEVICE_INTERVAL,
+    .probe = rapl_probe,
+    .open = rapl_open,
+    .read = rapl_read,
+    .close = rapl_close,
+};

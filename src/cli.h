@@ -1,0 +1,54 @@
+/* cli.h - shared pieces of the command line (not part of libpowprof). */
+#ifndef PP_CLI_H
+#define PP_CLI_H
+
+#include "../devices/device.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* Exit statuses of powprof's own failures (a command's status passes through). */
+#define PP_EXIT_USAGE 2
+#define PP_EXIT_FAILURE 125
+
+/* Long options shared by every command that opens a device; their values
+ * start at this code. */
+enum {
+    PP_OPT_SYSFS_ROOT = 1000,
+    PP_OPT_IDLE_W,
+    PP_OPT_CORE_W,
+    PP_OPT_REPLAY,
+    PP_OPT_NVML_LIB,
+    PP_OPT_JSON,
+    PP_OPT_REPORT,
+};
+
+#define PP_CLI_DEVICE_LONG_OPTIONS                                                              \
+    {"sysfs-root", required_argument, NULL, PP_OPT_SYSFS_ROOT},                                 \
+    {"procstat-idle-w", required_argument, NULL, PP_OPT_IDLE_W},                                \
+    {"procstat-core-w", required_argument, NULL, PP_OPT_CORE_W},                                \
+    {"replay", required_argument, NULL, PP_OPT_REPLAY},                                         \
+    {"nvml-lib", required_argument, NULL, PP_OPT_NVML_LIB}
+
+#define PP_CLI_DEVICE_HELP                                                                      \
+    "  --sysfs-root DIR       read /sys and /proc under DIR (default /)\n"                      \
+    "  --procstat-idle-w W    procstat estimate: power with all cores idle (default 1.5)\n"     \
+    "  --procstat-core-w W    procstat estimate: added power per busy core (default 0.6)\n"     \
+    "  --replay FILE.csv      trace played back by the 'replay' device\n"                       \
+    "  --nvml-lib PATH        NVML library to load (default libnvidia-ml.so.1)\n"
+
+/* Handle one of the shared device options. Returns 1 when opt was one (0
+ * when not), -1 on a bad value (message printed). */
+int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd);
+
+/* Parse a real number argument of option name; prints an error on failure. */
+int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
+
+/* JSON helpers. */
+void pp_json_string(FILE *fp, const char *s);
+void pp_json_number(FILE *fp, double v);
+
+int pp_cmd_devices(int argc, char **argv);
+int pp_cmd_meter(int argc, char **argv);
+
+#endif

@@ -1,0 +1,55 @@
+/* powprof: the command line. */
+#include "cli.h"
+
+#include "log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PP_VERSION
+#define PP_VERSION "unknown"
+#endif
+
+static const char main_help[] =
+    "usage: powprof [--version] [--help] COMMAND [ARGS]\n"
+    "\n"
+    "powprof measures what software costs a battery-powered computer in power\n"
+    "and energy.\n"
+    "\n"
+    "commands:\n"
+    "  devices    list the power sources of this machine and their rails\n"
+    "  meter      run a command and report its energy, like perf stat\n"
+    "\n"
+    "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
+    "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
+    "measured.\n";
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"devices", pp_cmd_devices},
+    {"meter", pp_cmd_meter},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(main_help, stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(main_help, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("powprof %s\n", PP_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "powprof: unknown command '%s' (try 'powprof --help')\n", argv[1]);
+    return PP_EXIT_USAGE;
+}
