@@ -174,6 +174,11 @@ int pp_cmd_meter(int argc, char **argv)
         case 'r':
             if (pp_cli_parse_double("meter", "-r", optarg, &rate_hz) < 0)
                 return PP_EXIT_USAGE;
+            if (!(rate_hz >= PP_SAMPLER_MIN_HZ && rate_hz <= PP_SAMPLER_MAX_HZ)) {
+                fprintf(stderr, "powprof meter: -r %s: the rate must be between %g and %g Hz\n",
+                        optarg, PP_SAMPLER_MIN_HZ, PP_SAMPLER_MAX_HZ);
+                return PP_EXIT_USAGE;
+            }
             break;
         case 'o':
             out_path = optarg;
@@ -194,8 +199,6 @@ int pp_cmd_meter(int argc, char **argv)
               stderr);
         return PP_EXIT_USAGE;
     }
-    if (pp_sampler_check_rate(rate_hz, "meter -r") < 0)
-        return PP_EXIT_USAGE;
     if (report_path && !(report = fopen(report_path, "w"))) {
         fprintf(stderr, "powprof meter: --report %s: %s\n", report_path, strerror(errno));
         return PP_EXIT_USAGE;

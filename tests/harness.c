@@ -1,0 +1,200 @@
+#include "harness.h"
+
+#include "../src/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int pp_test_failures;
+
+static char *g_log;
+static size_t g_log_len, g_log_cap;
+static char g_tmpdir[256];
+
+void pp_test_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    pp_test_failures++;
+    fprintf(stderr, "    %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void log_sink(pp_log_level level, const char *msg, void *ctx)
+{
+    size_t n = strlen(msg);
+
+    (void)level;
+    (void)ctx;
+    if (g_log_len + n + 2 > g_log_cap) {
+        size_t cap = (g_log_cap + n + 2) * 2;
+        char *p = realloc(g_log, cap);
+        if (!p)
+            return;
+        g_log = p;
+        g_log_cap = cap;
+    }
+    memcpy(g_log + g_log_len, msg, n);
+    g_log_len += n;
+    g_log[g_log_len++] = '\n';
+    g_log[g_log_len] = '\0';
+    if (getenv("POWPROF_TEST_VERBOSE"))
+        fprintf(stderr, "    log: %s\n", msg);
+}
+
+const char *test_log(void) { return g_log ? g_log : ""; }
+
+void test_log_clear(void)
+{
+    g_log_len = 0;
+    if (g_log)
+        g_log[0] = '\0';
+}
+
+void pp_test_setup(void);
+void pp_test_setup(void)
+{
+    pp_log_set_sink(log_sink, NULL);
+    pp_log_set_level(PP_LOG_DEBUG);
+    g_tmpdir[0] = '\0';
+}
+
+void pp_test_teardown(void);
+void pp_test_teardown(void)
+{
+    if (g_tmpdir[0]) {
+        char *argv[] = {"rm", "-rf", g_tmpdir, NULL};
+        run_argv(argv, NULL, NULL);
+    }
+}
+
+const char *fixture(const char *name)
+{
+    static char buf[4096];
+    const char *root = getenv("POWPROF_FIXTURES");
+
+    snprintf(buf, sizeof buf, "%s/%s", root ? root : "tests/fixtures", name);
+    return buf;
+}
+
+const char *test_tmpdir(void)
+{
+    if (!g_tmpdir[0]) {
+        snprintf(g_tmpdir, sizeof g_tmpdir, "/tmp/powprof-test.XXXXXX");
+        if (!mkdtemp(g_tmpdir)) {
+            perror("mkdtemp");
+            exit(99);
+        }
+    }
+    return g_tmpdir;
+}
+
+const char *fixture_copy(const char *name)
+{
+    static char dst[4096];
+    char src[4096];
+    char *argv[] = {"cp", "-a", src, dst, NULL};
+
+    snprintf(src, sizeof src, "%s", fixture(name));
+    snprintf(dst, sizeof dst, "%s/%s", test_tmpdir(), name);
+    if (run_argv(argv, NULL, NULL) != 0) {
+        fprintf(stderr, "cannot copy fixture %s\n", src);
+        exit(99);
+    }
+    return dst;
+}
+
+int write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+
+    if (!fp)
+        return -1;
+    fputs(text, fp);
+    return fclose(fp) == 0 ? 0 : -1;
+}
+
+char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int c;
+
+    if (!fp)
+        return NULL;
+    while ((c = fgetc(fp)) != EOF) {
+        if (len + 2 > cap) {
+            cap = cap ? cap * 2 : 4096;
+            buf = realloc(buf, cap);
+            if (!buf) {
+                fclose(fp);
+                return NULL;
+            }
+        }
+        buf[len++] = (char)c;
+    }
+    fclose(fp);
+    if (!buf)
+        buf = calloc(1, 1);
+    else
+        buf[len] = '\0';
+    return buf;
+}
+
+int run_argv(char *const argv[], char **out, char **err)
+{
+    char out_path[] = "/tmp/powprof-out.XXXXXX", err_path[] = "/tmp/powprof-err.XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path), st;
+    pid_t pid;
+
+    if (out_fd < 0 || err_fd < 0)
+        return -1;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(out_fd);
+    close(err_fd);
+    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+        st = -1;
+    if (out)
+        *out = slurp(out_path);
+    if (err)
+        *err = slurp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    if (st == -1)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int run_powprof(char **out, char **err, ...)
+{
+    char *argv[64];
+    const char *bin = getenv("POWPROF_BIN");
+    size_t n = 0;
+    va_list ap;
+
+    argv[n++] = (char *)(bin ? bin : "./powprof");
+    va_start(ap, err);
+    for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    return run_argv(argv, out, err);
+}

@@ -1,0 +1,240 @@
+#include "harness.h"
+
+#include "../src/sampler.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <time.h>
+
+/* A device whose reading k is k watts, failing at reading fail_at (if > 0). */
+typedef struct fake_state {
+    int reads;
+    int fail_at;
+    int64_t last_t;
+} fake_state;
+
+static int fake_read(pp_device *dev, int64_t t_ns, double *p)
+{
+    fake_state *s = dev->priv;
+    s->reads++;
+    s->last_t = t_ns;
+    if (s->fail_at && s->reads >= s->fail_at)
+        return -ENODEV;
+    p[0] = s->reads;
+    return 0;
+}
+
+static pp_device_ops fake_ops = {"fake", "test device", 0, NULL, NULL, fake_read, NULL};
+static pp_device_ops fake_interval_ops = {"fake-interval", "test device", PP_DEVICE_INTERVAL,
+                                          NULL, NULL, fake_read, NULL};
+
+static void make_fake(pp_device *dev, fake_state *st, const pp_device_ops *ops)
+{
+    memset(dev, 0, sizeof *dev);
+    memset(st, 0, sizeof *st);
+    dev->ops = ops;
+    dev->priv = st;
+    pp_device_add_rail(dev, "FAKE", 0);
+}
+
+void test_sampler_grid_on_fake_clock(void);
+void test_sampler_grid_on_fake_clock(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_fake_clock fc = {.now_ns = 5000000000};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_sampler_stats stats;
+    pp_trace t;
+
+    make_fake(&dev, &st, &fake_ops);
+    CHECK_INT(pp_sampler_create(&dev, &clk, 1000.0, 10000, &s), 0);
+    CHECK_INT(pp_sampler_run(s), 0);
+    pp_sampler_get_stats(s, &stats);
+    CHECK_INT(stats.n_samples, 10000); /* crosses two storage blocks */
+    CHECK_INT(stats.n_missed, 0);
+    CHECK_NEAR(stats.achieved_hz, 1000.0, 1e-6);
+    CHECK_NEAR(stats.jitter_p99_us, 0.0, 0);
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_INT(t.n_samples, 10000);
+    CHECK_NEAR(t.t_s[0], 0.0, 0);
+    CHECK_NEAR(t.t_s[1], 0.001, 1e-12);
+    CHECK_NEAR(t.t_s[9999], 9.999, 1e-9);
+    CHECK_NEAR(pp_trace_at(&t, 9999, 0), 10000.0, 0);
+    CHECK(!t.interval_average);
+    /* it slept once per sample after the first, to the absolute deadline */
+    CHECK_INT(fc.n_sleeps, 9999);
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+}
+
+/* Wake up late: every 10th sleep overshoots by 2.5 periods. */
+static int64_t late_every_10th(pp_fake_clock *fc, int64_t deadline)
+{
+    (void)deadline;
+    return fc->n_sleeps % 10 == 9 ? 2500000 : 0;
+}
+
+void test_sampler_counts_missed_deadlines(void);
+void test_sampler_counts_missed_deadlines(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_fake_clock fc = {.now_ns = 0, .on_sleep = late_every_10th};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_sampler_stats stats;
+    pp_trace t;
+
+    make_fake(&dev, &st, &fake_ops);
+    CHECK_INT(pp_sampler_create(&dev, &clk, 1000.0, 1000, &s), 0);
+    CHECK_INT(pp_sampler_run(s), 0);
+    pp_sampler_get_stats(s, &stats);
+    CHECK_INT(stats.n_samples, 1000);
+    /* each late wake-up costs the two deadlines it overslept */
+    CHECK(stats.n_missed > 150 && stats.n_missed < 250);
+    CHECK_INT(stats.n_expected, stats.n_samples + stats.n_missed);
+    CHECK_NEAR(stats.jitter_max_us, 2500.0, 1e-9);
+    CHECK_NEAR(stats.jitter_p50_us, 0.0, 0);
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    /* the grid is kept: every sample time is a whole number of periods */
+    for (size_t i = 0; i < t.n_samples; i++) {
+        double k = t.t_s[i] / 0.001;
+        if (fabs(k - floor(k + 0.5)) > 1e-6 && fabs(t.t_s[i] * 1e3 - floor(t.t_s[i] * 1e3) - 0.5) > 1e-6) {
+            pp_test_fail(__FILE__, __LINE__, "sample %zu at %.9f s is off the grid", i, t.t_s[i]);
+            break;
+        }
+    }
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+}
+
+void test_sampler_interval_device_primes(void);
+void test_sampler_interval_device_primes(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_fake_clock fc = {.now_ns = 0};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_trace t;
+
+    make_fake(&dev, &st, &fake_interval_ops);
+    CHECK_INT(pp_sampler_create(&dev, &clk, 10.0, 5, &s), 0);
+    CHECK_INT(pp_sampler_run(s), 0);
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_INT(st.reads, 6); /* the priming reading is not stored */
+    CHECK_INT(t.n_samples, 5);
+    CHECK_NEAR(t.t_s[0], 0.1, 1e-12);
+    CHECK_NEAR(pp_trace_at(&t, 0, 0), 2.0, 0);
+    CHECK(t.interval_average);
+    CHECK_NEAR(pp_trace_duration_s(&t), 0.5, 1e-12);
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+}
+
+void test_sampler_keeps_samples_on_error(void);
+void test_sampler_keeps_samples_on_error(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_fake_clock fc = {.now_ns = 0};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_sampler_stats stats;
+    pp_trace t;
+
+    make_fake(&dev, &st, &fake_ops);
+    st.fail_at = 8;
+    CHECK_INT(pp_sampler_create(&dev, &clk, 100.0, 0, &s), 0);
+    CHECK_INT(pp_sampler_run(s), -ENODEV);
+    pp_sampler_get_stats(s, &stats);
+    CHECK_INT(stats.error, -ENODEV);
+    CHECK_INT(stats.n_samples, 7);
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_INT(t.n_samples, 7);
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+}
+
+void test_sampler_rejects_bad_rates(void);
+void test_sampler_rejects_bad_rates(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_sampler *s;
+    const double bad[] = {0.0, -1.0, 1e9, NAN, INFINITY, 0.001};
+
+    make_fake(&dev, &st, &fake_ops);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        test_log_clear();
+        CHECK_INT(pp_sampler_create(&dev, NULL, bad[i], 0, &s), -EINVAL);
+        CHECK(s == NULL);
+        CHECK_CONTAINS(test_log(), "out of range");
+    }
+}
+
+/* On the real clock: started on its thread, stopped from outside, with a
+ * last sample at the stop. No timing is asserted beyond sanity. */
+void test_sampler_thread_stops(void);
+void test_sampler_thread_stops(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_sampler *s;
+    pp_sampler_stats stats;
+    struct timespec ts = {0, 200000000};
+
+    make_fake(&dev, &st, &fake_ops);
+    CHECK_INT(pp_sampler_create(&dev, NULL, 0.5, 0, &s), 0); /* 2 s period */
+    CHECK_INT(pp_sampler_start(s), 0);
+    nanosleep(&ts, NULL);
+    CHECK_INT(pp_sampler_stop(s), 0); /* returns well before the next deadline */
+    pp_sampler_get_stats(s, &stats);
+    CHECK_INT(stats.n_samples, 2);  /* t = 0 and the stop */
+    CHECK(stats.wall_s < 1.0);
+    pp_sampler_destroy(s);
+}
+
+/* A Jetson rail file that empties mid-run (at the 21st sleep): the error
+ * names the file, and the 21 samples before it stay. */
+static int64_t empty_file_at_21st_sleep(pp_fake_clock *fc, int64_t deadline)
+{
+    (void)deadline;
+    if (fc->n_sleeps == 20)
+        write_file(fc->user, "");
+    return 0;
+}
+
+void test_sampler_sensor_fails_mid_run(void);
+void test_sampler_sensor_fails_mid_run(void)
+{
+    const char *root = fixture_copy("jetson-tx2-iio");
+    char path[1024];
+    pp_device_options o;
+    pp_device *dev = NULL;
+    pp_fake_clock fc = {.now_ns = 0, .on_sleep = empty_file_at_21st_sleep, .user = path};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_trace t;
+
+    snprintf(path, sizeof path, "%s/sys/bus/i2c/drivers/ina3221x/0-0040/iio:device0/in_power1_input",
+             root);
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
+    if (!dev)
+        return;
+    CHECK_INT(pp_sampler_create(dev, &clk, 100.0, 0, &s), 0);
+    CHECK_INT(pp_sampler_run(s), -EINVAL);
+    CHECK_CONTAINS(test_log(), path);
+    CHECK_CONTAINS(test_log(), "empty value");
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_INT(t.n_samples, 21);
+    CHECK_NEAR(pp_trace_at(&t, 20, 0), 1.234, 1e-12);
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+    pp_device_close(dev);
+}

@@ -1,0 +1,92 @@
+#include "harness.h"
+
+#include "../src/util.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void test_parse_double_strict(void);
+void test_parse_double_strict(void)
+{
+    double v = -1;
+
+    CHECK_INT(pp_parse_double("1.5\n", &v), 0);
+    CHECK_NEAR(v, 1.5, 0);
+    CHECK_INT(pp_parse_double(" 2e3 ", &v), 0);
+    CHECK_NEAR(v, 2000, 0);
+    v = 7;
+    CHECK_INT(pp_parse_double("", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("\n", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("abc", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("1.5x", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("nan", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("inf", &v), -EINVAL);
+    CHECK_INT(pp_parse_double("1e999", &v), -ERANGE);
+    CHECK_NEAR(v, 7, 0); /* untouched on error */
+}
+
+void test_parse_int64_strict(void);
+void test_parse_int64_strict(void)
+{
+    int64_t v = 0;
+
+    CHECK_INT(pp_parse_int64("5263\n", &v), 0);
+    CHECK_INT(v, 5263);
+    CHECK_INT(pp_parse_int64("-12", &v), 0);
+    CHECK_INT(v, -12);
+    CHECK_INT(pp_parse_int64("12.5", &v), -EINVAL);
+    CHECK_INT(pp_parse_int64("0x10", &v), -EINVAL);
+    CHECK_INT(pp_parse_int64("", &v), -EINVAL);
+    CHECK_INT(pp_parse_int64(" - 3", &v), -EINVAL);
+    CHECK_INT(pp_parse_int64("99999999999999999999", &v), -ERANGE);
+}
+
+void test_path_join(void);
+void test_path_join(void)
+{
+    char buf[32];
+
+    CHECK_INT(pp_path_join(buf, sizeof buf, "/", "/proc/stat"), 0);
+    CHECK_STR(buf, "/proc/stat");
+    CHECK_INT(pp_path_join(buf, sizeof buf, "/tmp/root/", "sys/x"), 0);
+    CHECK_STR(buf, "/tmp/root/sys/x");
+    CHECK_INT(pp_path_join(buf, 8, "/tmp/root", "sys"), -ENAMETOOLONG);
+}
+
+void test_atomic_file(void);
+void test_atomic_file(void)
+{
+    char path[512];
+    pp_atomic_file af;
+    char *s;
+
+    snprintf(path, sizeof path, "%s/out.csv", test_tmpdir());
+    CHECK_INT(write_file(path, "old\n"), 0);
+    CHECK_INT(pp_atomic_file_open(&af, path), 0);
+    fputs("new\n", af.fp);
+    s = slurp(path); /* not replaced before commit */
+    CHECK_STR(s, "old\n");
+    free(s);
+    CHECK_INT(pp_atomic_file_commit(&af), 0);
+    s = slurp(path);
+    CHECK_STR(s, "new\n");
+    free(s);
+    /* abort leaves the target and no temporary */
+    CHECK_INT(pp_atomic_file_open(&af, path), 0);
+    fputs("half", af.fp);
+    {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", af.tmp_path);
+        pp_atomic_file_abort(&af);
+        CHECK(access(tmp, F_OK) != 0);
+    }
+    s = slurp(path);
+    CHECK_STR(s, "new\n");
+    free(s);
+    /* a folder that does not exist: an error naming the file */
+    snprintf(path, sizeof path, "%s/missing/out.csv", test_tmpdir());
+    CHECK(pp_atomic_file_open(&af, path) < 0);
+    CHECK_CONTAINS(test_log(), path);
+}
