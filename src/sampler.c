@@ -8,10 +8,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
-/* A sleep never lasts longer than this, so a stop request is noticed
- * promptly even at slow rates; it still ends on the absolute deadline. */
+/* On an injected clock, a sleep never lasts longer than this, so that a stop
+ * request is noticed; it still ends on the absolute deadline. On the real
+ * clock a stop wakes the sleeping loop at once (condition variable). */
 #define MAX_SLEEP_NS 100000000LL
 
 typedef struct block {
@@ -25,6 +27,9 @@ typedef struct block {
 struct pp_sampler {
     pp_device *dev;
     pp_clock clock;
+    int real_clock;        /* sleep on wake_cond, so that stop is immediate */
+    pthread_mutex_t wake_lock;
+    pthread_cond_t wake_cond;
     int64_t period_ns;
     double rate_hz;
     uint64_t max_samples;
@@ -80,6 +85,15 @@ int pp_sampler_create(pp_device *dev, const pp_clock *clock, double rate_hz, uin
         return -ENOMEM;
     s->dev = dev;
     s->clock = clock ? *clock : pp_clock_monotonic;
+    s->real_clock = clock == NULL || clock == &pp_clock_monotonic;
+    {
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&s->wake_cond, &attr);
+        pthread_condattr_destroy(&attr);
+        pthread_mutex_init(&s->wake_lock, NULL);
+    }
     s->rate_hz = rate_hz;
     s->period_ns = (int64_t)llround(1e9 / rate_hz);
     s->max_samples = max_samples;
@@ -105,6 +119,8 @@ void pp_sampler_destroy(pp_sampler *s)
         free(b->power_w);
         free(b);
     }
+    pthread_cond_destroy(&s->wake_cond);
+    pthread_mutex_destroy(&s->wake_lock);
     free(s);
 }
 
@@ -143,10 +159,22 @@ static int take_sample(pp_sampler *s, int64_t deadline_ns)
     return 0;
 }
 
-/* Sleep until deadline on the injected clock, in slices of at most
- * MAX_SLEEP_NS so that a stop request is seen. Returns 1 when stopped. */
+/* Sleep until deadline; returns 1 when a stop was requested. The real clock
+ * waits on the condition variable with an absolute CLOCK_MONOTONIC deadline
+ * (a stop signals it); an injected clock sleeps in slices of at most
+ * MAX_SLEEP_NS. Neither spins. */
 static int sleep_until(pp_sampler *s, int64_t deadline_ns)
 {
+    if (s->real_clock) {
+        struct timespec ts = {(time_t)(deadline_ns / 1000000000), (long)(deadline_ns % 1000000000)};
+        int stopped;
+        pthread_mutex_lock(&s->wake_lock);
+        while (!(stopped = atomic_load(&s->stop)) &&
+               pthread_cond_timedwait(&s->wake_cond, &s->wake_lock, &ts) != ETIMEDOUT)
+            ;
+        pthread_mutex_unlock(&s->wake_lock);
+        return stopped;
+    }
     for (;;) {
         int64_t now = pp_clock_now_ns(&s->clock);
         int64_t until;
@@ -205,6 +233,9 @@ int pp_sampler_run(pp_sampler *s)
 
 static void *thread_main(void *arg)
 {
+    /* Wake-ups may be deferred by the thread's timer slack (50 us by
+     * default); 1 us keeps each reading on its deadline. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     pp_sampler_run(arg);
     return NULL;
 }
@@ -221,7 +252,13 @@ int pp_sampler_start(pp_sampler *s)
     return 0;
 }
 
-void pp_sampler_request_stop(pp_sampler *s) { atomic_store(&s->stop, 1); }
+void pp_sampler_request_stop(pp_sampler *s)
+{
+    pthread_mutex_lock(&s->wake_lock);
+    atomic_store(&s->stop, 1);
+    pthread_cond_signal(&s->wake_cond);
+    pthread_mutex_unlock(&s->wake_lock);
+}
 
 int pp_sampler_stop(pp_sampler *s)
 {

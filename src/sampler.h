@@ -1,7 +1,8 @@
 /* sampler.h - reads a device at a fixed rate on its own thread.
  *
  * The loop sleeps to absolute deadlines t0 + k * period on the injected
- * clock (clock_nanosleep on CLOCK_MONOTONIC for the real one), never spins,
+ * clock (for the real one, a timed wait on CLOCK_MONOTONIC that a stop
+ * request interrupts at once), never spins,
  * and stores each sample (time, power per rail, lateness) in blocks of
  * PP_SAMPLER_BLOCK samples: one allocation per block, none per sample.
  * Deadlines that have already passed when the loop wakes are skipped and
@@ -67,7 +68,7 @@ int pp_sampler_run(pp_sampler *s);
 int pp_sampler_start(pp_sampler *s);
 int pp_sampler_stop(pp_sampler *s);
 
-/* Ask a running loop to stop (thread-safe, async-signal-safe). */
+/* Ask a running loop to stop (thread-safe; not async-signal-safe). */
 void pp_sampler_request_stop(pp_sampler *s);
 
 /* Samples stored so far (thread-safe). */
