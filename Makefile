@@ -82,13 +82,14 @@ run: all
 deps:
 	@./scripts/install-deps debian-packages.txt
 
+PUBLIC_SRC_H := $(filter-out src/cli.h src/powprof.h,$(wildcard src/*.h))
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/powprof \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/powprof/src \
 		$(DESTDIR)$(PREFIX)/include/powprof/devices $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 powprof $(DESTDIR)$(PREFIX)/bin/powprof
 	install -m 644 libpowprof.a $(DESTDIR)$(PREFIX)/lib/libpowprof.a
-	install -m 644 src/powprof.h $(filter-out src/cli.h src/powprof.h,$(wildcard src/*.h)) \
-		$(DESTDIR)$(PREFIX)/include/powprof/
+	install -m 644 src/powprof.h $(DESTDIR)$(PREFIX)/include/powprof/powprof.h
+	install -m 644 $(PUBLIC_SRC_H) $(DESTDIR)$(PREFIX)/include/powprof/src/
 	install -m 644 devices/device.h $(DESTDIR)$(PREFIX)/include/powprof/devices/
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
 

@@ -10,11 +10,11 @@
 #ifndef PP_DEVICE_H
 #define PP_DEVICE_H
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define PP_RAIL_NAME_MAX 48
+#define PP_PATH_MAX 4096
 #define PP_DEVICE_MAX_RAILS 64
 
 /* Rail flags. */
@@ -65,9 +65,9 @@ typedef struct pp_device_ops {
 struct pp_device {
     const pp_device_ops *ops;
     pp_device_options opts;
-    char root[PATH_MAX];   /* copy of opts.sysfs_root */
-    char replay_path[PATH_MAX];
-    char nvml_library[PATH_MAX];
+    char root[PP_PATH_MAX];   /* copy of opts.sysfs_root */
+    char replay_path[PP_PATH_MAX];
+    char nvml_library[PP_PATH_MAX];
     size_t n_rails;
     pp_rail rails[PP_DEVICE_MAX_RAILS];
     void *priv;
