@@ -28,13 +28,8 @@ typedef struct hwmon_priv {
 
 static int hwmon_probe(const pp_device_options *opts, char *why, size_t cap)
 {
-    glob_t g;
-    int n = pp_sysfs_glob(opts->sysfs_root, HWMON_GLOB "/power*_input", &g);
-
-    globfree(&g);
-    if (n <= 0)
-        n = pp_sysfs_glob(opts->sysfs_root, HWMON_GLOB "/power*_average", &g), globfree(&g);
-    if (n > 0)
+    if (pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/power*_input") > 0 ||
+        pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/power*_average") > 0)
         return 0;
     if (why)
         pp_fmt(why, cap, "no power*_input under %s/sys/class/hwmon",
@@ -54,8 +49,10 @@ static void hwmon_close(pp_device *dev)
     dev->priv = NULL;
 }
 
-static int open_chip(pp_device *dev, hwmon_priv *p, const char *dir)
+static int open_chip(const char *dir, void *ctx)
 {
+    pp_device *dev = ctx;
+    hwmon_priv *p = dev->priv;
     char path[PATH_MAX], chip[32], label[PP_RAIL_NAME_MAX];
 
     pp_fmt(path, sizeof path, "%s/name", dir);
@@ -92,19 +89,12 @@ static int open_chip(pp_device *dev, hwmon_priv *p, const char *dir)
 
 static int hwmon_open(pp_device *dev)
 {
-    hwmon_priv *p = calloc(1, sizeof *p);
-    glob_t g;
-    int n, rc = 0;
+    int rc;
 
-    if (!p)
+    dev->priv = calloc(1, sizeof(hwmon_priv));
+    if (!dev->priv)
         return -ENOMEM;
-    dev->priv = p;
-    n = pp_sysfs_glob(dev->root, HWMON_GLOB, &g);
-    for (int i = 0; i < n && rc == 0; i++)
-        rc = open_chip(dev, p, g.gl_pathv[i]);
-    globfree(&g);
-    if (n < 0)
-        rc = n;
+    rc = pp_sysfs_foreach(dev->root, HWMON_GLOB, open_chip, dev);
     if (rc < 0)
         hwmon_close(dev);
     return rc;

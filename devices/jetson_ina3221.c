@@ -48,18 +48,10 @@ typedef struct ina_priv {
     ina_channel ch[PP_DEVICE_MAX_RAILS];
 } ina_priv;
 
-static int count_matches(const char *root, const char *pattern)
-{
-    glob_t g;
-    int n = pp_sysfs_glob(root, pattern, &g);
-    globfree(&g);
-    return n;
-}
-
 static int ina_probe(const pp_device_options *opts, char *why, size_t cap)
 {
-    if (count_matches(opts->sysfs_root, IIO_GLOB "/in_power[012]_input") > 0 ||
-        count_matches(opts->sysfs_root, HWMON_GLOB "/curr[123]_input") > 0)
+    if (pp_sysfs_count(opts->sysfs_root, IIO_GLOB "/in_power[012]_input") > 0 ||
+        pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/curr[123]_input") > 0)
         return 0;
     if (why)
         pp_fmt(why, cap, "no INA3221 under %s/sys/bus/i2c/drivers/ina3221{x,}",
@@ -93,8 +85,10 @@ static int add_channel(pp_device *dev, ina_priv *p, const char *label)
     return idx;
 }
 
-static int open_iio(pp_device *dev, ina_priv *p, const char *dir)
+static int open_iio(const char *dir, void *ctx)
 {
+    pp_device *dev = ctx;
+    ina_priv *p = dev->priv;
     char path[PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
 
     device_tag(dir, 1, tag, sizeof tag);
@@ -120,8 +114,10 @@ static int open_iio(pp_device *dev, ina_priv *p, const char *dir)
     return 0;
 }
 
-static int open_hwmon(pp_device *dev, ina_priv *p, const char *dir)
+static int open_hwmon(const char *dir, void *ctx)
 {
+    pp_device *dev = ctx;
+    ina_priv *p = dev->priv;
     char path[PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
 
     device_tag(dir, 2, tag, sizeof tag);
@@ -173,22 +169,14 @@ static void ina_close(pp_device *dev)
 
 static int ina_open(pp_device *dev)
 {
-    static const char *const globs[2] = {IIO_GLOB, HWMON_GLOB};
-    ina_priv *p = calloc(1, sizeof *p);
-    int rc = 0;
+    int rc;
 
-    if (!p)
+    dev->priv = calloc(1, sizeof(ina_priv));
+    if (!dev->priv)
         return -ENOMEM;
-    dev->priv = p;
-    for (int kind = 0; kind < 2 && rc == 0; kind++) {
-        glob_t g;
-        int n = pp_sysfs_glob(dev->root, globs[kind], &g);
-        for (int i = 0; i < n && rc == 0; i++)
-            rc = kind == 0 ? open_iio(dev, p, g.gl_pathv[i]) : open_hwmon(dev, p, g.gl_pathv[i]);
-        globfree(&g);
-        if (n < 0)
-            rc = n;
-    }
+    rc = pp_sysfs_foreach(dev->root, IIO_GLOB, open_iio, dev);
+    if (rc == 0)
+        rc = pp_sysfs_foreach(dev->root, HWMON_GLOB, open_hwmon, dev);
     if (rc < 0) {
         ina_close(dev);
         return rc;

@@ -28,11 +28,7 @@ typedef struct ina231_priv {
 
 static int ina231_probe(const pp_device_options *opts, char *why, size_t cap)
 {
-    glob_t g;
-    int n = pp_sysfs_glob(opts->sysfs_root, INA231_GLOB "/sensor_W", &g);
-
-    globfree(&g);
-    if (n > 0)
+    if (pp_sysfs_count(opts->sysfs_root, INA231_GLOB "/sensor_W") > 0)
         return 0;
     if (why)
         pp_fmt(why, cap, "no INA231 under %s/sys/bus/i2c/drivers/INA231",
@@ -95,39 +91,35 @@ static void ina231_close(pp_device *dev)
     dev->priv = NULL;
 }
 
+static int open_sensor(const char *dir, void *ctx)
+{
+    pp_device *dev = ctx;
+    ina231_priv *p = dev->priv;
+    char path[PATH_MAX];
+    int idx, rc;
+
+    pp_fmt(path, sizeof path, "%s/sensor_W", dir);
+    if (access(path, F_OK) != 0)
+        return 0;
+    rc = enable_sensor(dir);
+    if (rc < 0)
+        return rc;
+    idx = pp_device_add_rail(dev, rail_for_address(dir), 0);
+    if (idx < 0)
+        return idx;
+    p->w[idx].fd = -1;
+    p->n = (size_t)idx + 1;
+    return pp_sysfs_attr_open(&p->w[idx], path);
+}
+
 static int ina231_open(pp_device *dev)
 {
-    ina231_priv *p = calloc(1, sizeof *p);
-    char path[PATH_MAX];
-    glob_t g;
-    int n, rc = 0;
+    int rc;
 
-    if (!p)
+    dev->priv = calloc(1, sizeof(ina231_priv));
+    if (!dev->priv)
         return -ENOMEM;
-    dev->priv = p;
-    n = pp_sysfs_glob(dev->root, INA231_GLOB, &g);
-    for (int i = 0; i < n && rc == 0; i++) {
-        const char *dir = g.gl_pathv[i];
-        int idx;
-
-        pp_fmt(path, sizeof path, "%s/sensor_W", dir);
-        if (access(path, F_OK) != 0)
-            continue;
-        rc = enable_sensor(dir);
-        if (rc < 0)
-            break;
-        idx = pp_device_add_rail(dev, rail_for_address(dir), 0);
-        if (idx < 0) {
-            rc = idx;
-            break;
-        }
-        p->w[idx].fd = -1;
-        p->n = (size_t)idx + 1;
-        rc = pp_sysfs_attr_open(&p->w[idx], path);
-    }
-    globfree(&g);
-    if (n < 0)
-        rc = n;
+    rc = pp_sysfs_foreach(dev->root, INA231_GLOB, open_sensor, dev);
     if (rc < 0)
         ina231_close(dev);
     return rc;

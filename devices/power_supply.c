@@ -43,15 +43,15 @@ static int usable(const char *dir)
     return has_file(dir, "power_now") || (has_file(dir, "current_now") && has_file(dir, "voltage_now"));
 }
 
+static int found_usable(const char *dir, void *ctx)
+{
+    (void)ctx;
+    return usable(dir);
+}
+
 static int bat_probe(const pp_device_options *opts, char *why, size_t cap)
 {
-    glob_t g;
-    int n = pp_sysfs_glob(opts->sysfs_root, BAT_GLOB, &g), found = 0;
-
-    for (int i = 0; i < n; i++)
-        found |= usable(g.gl_pathv[i]);
-    globfree(&g);
-    if (found)
+    if (pp_sysfs_foreach(opts->sysfs_root, BAT_GLOB, found_usable, NULL) > 0)
         return 0;
     if (why)
         pp_fmt(why, cap, "no battery with power_now or current_now under %s/sys/class/power_supply",
@@ -74,12 +74,16 @@ static void bat_close(pp_device *dev)
     dev->priv = NULL;
 }
 
-static int open_battery(pp_device *dev, bat_priv *p, const char *dir)
+static int open_battery(const char *dir, void *ctx)
 {
+    pp_device *dev = ctx;
+    bat_priv *p = dev->priv;
     char path[PATH_MAX], status[32];
     const char *base = strrchr(dir, '/');
     int idx, rc;
 
+    if (!usable(dir))
+        return 0;
     base = base ? base + 1 : dir;
     idx = pp_device_add_rail(dev, base, 0);
     if (idx < 0)
@@ -105,20 +109,12 @@ static int open_battery(pp_device *dev, bat_priv *p, const char *dir)
 
 static int bat_open(pp_device *dev)
 {
-    bat_priv *p = calloc(1, sizeof *p);
-    glob_t g;
-    int n, rc = 0;
+    int rc;
 
-    if (!p)
+    dev->priv = calloc(1, sizeof(bat_priv));
+    if (!dev->priv)
         return -ENOMEM;
-    dev->priv = p;
-    n = pp_sysfs_glob(dev->root, BAT_GLOB, &g);
-    for (int i = 0; i < n && rc == 0; i++)
-        if (usable(g.gl_pathv[i]))
-            rc = open_battery(dev, p, g.gl_pathv[i]);
-    globfree(&g);
-    if (n < 0)
-        rc = n;
+    rc = pp_sysfs_foreach(dev->root, BAT_GLOB, open_battery, dev);
     if (rc < 0)
         bat_close(dev);
     return rc;

@@ -44,6 +44,27 @@ int pp_sysfs_glob(const char *root, const char *pattern, glob_t *g)
     return (int)g->gl_pathc;
 }
 
+int pp_sysfs_count(const char *root, const char *pattern)
+{
+    glob_t g;
+    int n = pp_sysfs_glob(root, pattern, &g);
+
+    globfree(&g);
+    return n;
+}
+
+int pp_sysfs_foreach(const char *root, const char *pattern, int (*fn)(const char *path, void *ctx),
+                     void *ctx)
+{
+    glob_t g;
+    int n = pp_sysfs_glob(root, pattern, &g), rc = 0;
+
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = fn(g.gl_pathv[i], ctx);
+    globfree(&g);
+    return n < 0 ? n : rc;
+}
+
 int pp_sysfs_attr_open(pp_sysfs_attr *a, const char *path)
 {
     if (pp_strlcpy(a->path, path, sizeof a->path) < 0) {

@@ -16,6 +16,14 @@
  * none; g is then still to be freed with globfree) or -errno. */
 int pp_sysfs_glob(const char *root, const char *pattern, glob_t *g);
 
+/* Number of matches of root + pattern (0 when none), or -errno. */
+int pp_sysfs_count(const char *root, const char *pattern);
+
+/* Call fn(path, ctx) for each match of root + pattern, in sorted order,
+ * until one returns non-zero. Returns that value, 0, or a glob error. */
+int pp_sysfs_foreach(const char *root, const char *pattern, int (*fn)(const char *path, void *ctx),
+                     void *ctx);
+
 /* root + rel into out. */
 int pp_sysfs_path(char *out, size_t cap, const char *root, const char *rel);
 
