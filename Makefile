@@ -17,9 +17,9 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
 CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS += -lpthread -ldl -lm
+LDLIBS += -lsundials_cvode -lconfig -lpthread -ldl -lm
 
-LIB_SRC := $(sort $(wildcard src/*.c devices/*.c))
+LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c))
 CLI_SRC := src/main.c $(wildcard src/cli*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
@@ -48,10 +48,12 @@ $(LIB): $(LIB_OBJ)
 $(O)/powprof: $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The top-level copies always mirror the build they were asked from.
+.PHONY: powprof libpowprof.a
 powprof: $(O)/powprof
-	cp $< $@
+	@cmp -s $< $@ || cp $< $@
 libpowprof.a: $(LIB)
-	cp $< $@
+	@cmp -s $< $@ || cp $< $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -85,12 +87,14 @@ deps:
 PUBLIC_SRC_H := $(filter-out src/cli.h src/powprof.h,$(wildcard src/*.h))
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/powprof/src \
-		$(DESTDIR)$(PREFIX)/include/powprof/devices $(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/include/powprof/devices $(DESTDIR)$(PREFIX)/include/powprof/battery \
+		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 powprof $(DESTDIR)$(PREFIX)/bin/powprof
 	install -m 644 libpowprof.a $(DESTDIR)$(PREFIX)/lib/libpowprof.a
 	install -m 644 src/powprof.h $(DESTDIR)$(PREFIX)/include/powprof/powprof.h
 	install -m 644 $(PUBLIC_SRC_H) $(DESTDIR)$(PREFIX)/include/powprof/src/
 	install -m 644 devices/device.h $(DESTDIR)$(PREFIX)/include/powprof/devices/
+	install -m 644 battery/battery.h $(DESTDIR)$(PREFIX)/include/powprof/battery/
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
 
 clean:

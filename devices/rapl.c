@@ -116,8 +116,9 @@ static int rapl_open(pp_device *dev)
             for (size_t k = 0; k < dev->n_rails; k++)
                 if (strncmp(ids[k], id, (size_t)(sub - id)) == 0 && ids[k][sub - id] == '\0')
                     parent = (int)k;
-            pp_fmt(rail, sizeof rail, "%s-%s", parent >= 0 ? dev->rails[parent].name : "zone",
-                     name);
+            /* "<package>-<part>" marks a part inside its package; DRAM is not. */
+            pp_fmt(rail, sizeof rail, "%s%s%s", parent >= 0 ? dev->rails[parent].name : "zone",
+                   strcmp(name, "dram") == 0 ? "." : "-", name);
         } else {
             pp_fmt(rail, sizeof rail, "%s", name);
         }

@@ -19,6 +19,7 @@ static const char main_help[] =
     "commands:\n"
     "  devices    list the power sources of this machine and their rails\n"
     "  meter      run a command and report its energy, like perf stat\n"
+    "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -30,6 +31,7 @@ static const struct {
 } commands[] = {
     {"devices", pp_cmd_devices},
     {"meter", pp_cmd_meter},
+    {"battery", pp_cmd_battery},
 };
 
 int main(int argc, char **argv)

@@ -2,6 +2,8 @@
  * command line). Link with: -lpowprof -lpthread -ldl -lm
  *
  *   devices/device.h  power sources behind one interface (watts)
+ *   battery/battery.h battery models driven by a trace (CVODE)
+ *   src/config.h      configuration files (libconfig syntax)
  *   src/sampler.h     fixed-rate sampling thread on absolute deadlines
  *   src/trace.h       layer-1 traces in memory and as CSV
  *   src/meter.h       run one command while sampling
@@ -13,8 +15,10 @@
 #ifndef POWPROF_H
 #define POWPROF_H
 
+#include "battery/battery.h"
 #include "devices/device.h"
 #include "src/clock.h"
+#include "src/config.h"
 #include "src/log.h"
 #include "src/meter.h"
 #include "src/proc.h"

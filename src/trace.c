@@ -90,6 +90,46 @@ double pp_trace_mean_w(const pp_trace *t, size_t rail)
     return pp_trace_energy_j(t, rail) / d;
 }
 
+static int is_board_input(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, "_IN") == 0;
+}
+
+int pp_trace_rail_is_inside(const pp_trace *t, size_t r)
+{
+    const char *name = t->names[r];
+
+    for (size_t k = 0; k < t->n_rails; k++) {
+        const char *other = t->names[k];
+        size_t len = strlen(other);
+        if (k == r)
+            continue;
+        if (is_board_input(other) && !is_board_input(name))
+            return 1;
+        if (strcmp(other, "psys") == 0)
+            return 1;
+        if (strncmp(name, other, len) == 0 && name[len] == '-')
+            return 1;
+    }
+    return 0;
+}
+
+void pp_trace_total_series(const pp_trace *t, double *out)
+{
+    int top[PP_TRACE_MAX_RAILS];
+
+    for (size_t r = 0; r < t->n_rails; r++)
+        top[r] = !pp_trace_rail_is_inside(t, r);
+    for (size_t i = 0; i < t->n_samples; i++) {
+        double sum = 0.0;
+        for (size_t r = 0; r < t->n_rails; r++)
+            if (top[r])
+                sum += pp_trace_at(t, i, r);
+        out[i] = sum;
+    }
+}
+
 int pp_trace_write_csv(const pp_trace *t, const char *path)
 {
     pp_atomic_file af;

@@ -50,6 +50,16 @@ double pp_trace_duration_s(const pp_trace *t);
  * itself when the span is zero; 0 for an empty trace). */
 double pp_trace_mean_w(const pp_trace *t, size_t rail);
 
+/* Whether rail r is contained in another rail of the trace, by the naming
+ * rules of the back-ends: a board input (name ending in "_IN") contains
+ * every other rail; a rail named "<name>-<part>" is inside rail "<name>"
+ * (RAPL core/uncore in their package); "psys" contains every other rail. */
+int pp_trace_rail_is_inside(const pp_trace *t, size_t r);
+
+/* Total power of every sample into out[n_samples]: the sum of the rails no
+ * other rail contains. */
+void pp_trace_total_series(const pp_trace *t, double *out);
+
 /* Write atomically (temporary file + rename). 0 or -errno (logged). */
 int pp_trace_write_csv(const pp_trace *t, const char *path);
 

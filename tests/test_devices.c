@@ -165,7 +165,7 @@ void test_rapl_power_from_counters(void)
     CHECK_INT(dev->n_rails, 3);
     ipkg = rail_index(dev, "package-0");
     icore = rail_index(dev, "package-0-core");
-    idram = rail_index(dev, "package-0-dram");
+    idram = rail_index(dev, "package-0.dram");
     CHECK_INT(dev->rails[icore].parent, ipkg);
     CHECK_INT(dev->rails[idram].parent, -1); /* DRAM is outside the package */
     CHECK(dev->ops->flags & PP_DEVICE_INTERVAL);

@@ -1,0 +1,135 @@
+/* battery.h - battery models driven by a power trace, solved with CVODE.
+ *
+ * Units: time s, power W, voltage V, current A, resistance ohm, capacitance
+ * F, capacity Ah in the parameters (coulombs = Ah x 3600 inside), state of
+ * charge as a fraction (1 = full).
+ *
+ * Models (states: SoC, and V1 for thevenin):
+ *   rint      the paper's (Hasan et al.): constant open-circuit voltage
+ *             U = voltage_v, internal resistance R0 = r_int_ohm.
+ *   thevenin  open-circuit voltage OCV(SoC) = cells x ocv_v(SoC) (table,
+ *             interpolated linearly), series R0 = r_int_ohm, one RC pair
+ *             (r1_ohm, c1_f): dV1/dt = I/C1 - V1/(R1 C1).
+ * For a load power P the current is the smaller root of R0 I^2 - u I + P = 0
+ * with u = OCV - V1, computed as I = 2P / (u + sqrt(u^2 - 4 R0 P)) (the
+ * paper's equation 2, in a form without cancellation); dSoC/dt = -I / Q.
+ * Terminal voltage u - R0 I. When u^2 < 4 R0 P the battery cannot deliver P
+ * (brown-out): an event, and the current is held at the maximum-power
+ * point u / 2R0 so nothing becomes NaN.
+ * Load power: P(t) = trace(t) / efficiency + base_power_w, the trace
+ * interpolated linearly between samples (the efficiency is that of the
+ * converter feeding the computer; the base load, e.g. motors, is drawn from
+ * the pack directly).
+ */
+#ifndef PP_BATTERY_H
+#define PP_BATTERY_H
+
+#include "../src/config.h"
+
+#include <stddef.h>
+
+#define PP_BATTERY_OCV_MAX 32
+#define PP_BATTERY_EVENTS_MAX 8
+
+typedef enum pp_battery_model { PP_BATTERY_RINT = 0, PP_BATTERY_THEVENIN = 1 } pp_battery_model;
+
+typedef struct pp_battery_params {
+    pp_battery_model model;
+    int cells;               /* in series */
+    double capacity_ah;
+    double voltage_v;        /* rint: pack open-circuit voltage */
+    double r_int_ohm;        /* pack series resistance R0 */
+    double r1_ohm, c1_f;     /* thevenin: pack RC pair */
+    size_t ocv_n;            /* thevenin: OCV table of one cell */
+    double ocv_soc[PP_BATTERY_OCV_MAX];
+    double ocv_v[PP_BATTERY_OCV_MAX];
+    double soc_start_frac;
+    double soc_cutoff_frac;  /* land / stop at this state of charge */
+    double cutoff_v;         /* pack terminal-voltage cutoff; 0 = none */
+    double base_power_w;     /* constant load beside the trace */
+    double efficiency;       /* of the converter feeding the traced load, (0, 1] */
+} pp_battery_params;
+
+/* Named parameter sets. The first is the default. */
+extern const char *const pp_battery_presets[];
+
+/* Fill p with preset name ("drone-4s-3200", ...). 0 or -ENOENT. */
+int pp_battery_preset(const char *name, pp_battery_params *p);
+/* The default: preset "drone-4s-3200", model rint. */
+void pp_battery_params_default(pp_battery_params *p);
+
+/* Check p. On error returns -EINVAL and writes the offending key and why
+ * into key/why (e.g. "capacity_ah", "must be > 0"). */
+int pp_battery_params_check(const pp_battery_params *p, const char **key, char *why, size_t cap);
+
+/* Read the group "battery" of cfg over p (absent group: p unchanged, 0).
+ * Unknown keys, wrong types and impossible values are errors naming the
+ * file, line and key. */
+int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p);
+
+const char *pp_battery_model_name(pp_battery_model m);
+int pp_battery_model_parse(const char *name, pp_battery_model *out);
+
+/* Open-circuit voltage of the pack at soc (clamped to the table's ends). */
+double pp_battery_ocv_v(const pp_battery_params *p, double soc_frac);
+
+/* Current for load power_w at open-circuit-minus-RC voltage u_v. *brownout
+ * is set when the power cannot be delivered (current held at u / 2R0). */
+double pp_battery_current_a(double u_v, double r0_ohm, double power_w, int *brownout);
+
+typedef enum pp_battery_event_kind {
+    PP_BATTERY_EVENT_SOC_CUTOFF = 0,
+    PP_BATTERY_EVENT_VOLTAGE_CUTOFF = 1,
+    PP_BATTERY_EVENT_BROWNOUT = 2,
+} pp_battery_event_kind;
+
+const char *pp_battery_event_name(pp_battery_event_kind k);
+
+typedef struct pp_battery_event {
+    pp_battery_event_kind kind;
+    double t_s;
+    double soc_frac;
+    double voltage_v;
+    double power_w;
+} pp_battery_event;
+
+/* The load: n samples (t_s increasing, p_w >= 0). Repeated with period
+ * T = (t_last - t_first) n / (n - 1) when the simulation runs past its end
+ * (time to cutoff); one sample is a constant load. */
+typedef struct pp_battery_load {
+    const double *t_s;
+    const double *p_w;
+    size_t n;
+} pp_battery_load;
+
+typedef struct pp_battery_options {
+    int time_to_cutoff;   /* go on after the trace, repeating it, until a cutoff event */
+    int until_cutoff;     /* report (and output) the run until cutoff, not one pass */
+    double max_time_s;    /* horizon of the time-to-cutoff search (default 48 h) */
+    double rtol;          /* CVODE relative tolerance (default 1e-10) */
+    /* Output at every trace sample (and at events) when not NULL. */
+    void (*output)(void *ctx, double t_s, double soc_frac, double voltage_v, double current_a);
+    void *output_ctx;
+} pp_battery_options;
+
+void pp_battery_options_init(pp_battery_options *o);
+
+typedef struct pp_battery_result {
+    double duration_s;       /* simulated: one pass of the trace, or until the event that ended it */
+    double energy_j;         /* drawn from the battery: integral of OCV x I (includes its losses) */
+    double load_energy_j;    /* delivered to the load: integral of P */
+    double soc_start_frac, soc_end_frac, soc_drained_frac;
+    double min_voltage_v;    /* lowest terminal voltage at the trace samples and solver steps */
+    double time_to_cutoff_s; /* first cutoff event with the trace repeated; NAN if none in the horizon */
+    int cutoff_kind;         /* its pp_battery_event_kind, -1 if none */
+    size_t n_events;         /* events within the reported run */
+    pp_battery_event events[PP_BATTERY_EVENTS_MAX];
+    long n_steps, n_rhs;     /* solver statistics */
+} pp_battery_result;
+
+/* Drain the battery with load. Returns 0 or -errno (logged: bad parameters,
+ * bad load, solver failure). */
+int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
+                   const pp_battery_options *o, pp_battery_result *r);
+
+#endif

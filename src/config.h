@@ -1,0 +1,53 @@
+/* config.h - configuration files (libconfig syntax), behind an interface that
+ * keeps libconfig's types inside src/config.c.
+ *
+ * Every error names the file, the line and the key:
+ *   "configs/drone.cfg:12: battery.capacity_ah: must be > 0 (got -3)".
+ * Getters return 0 when the key was found and valid, 1 when it is absent (the
+ * out value is untouched), or -EINVAL after logging what is wrong.
+ */
+#ifndef PP_CONFIG_H
+#define PP_CONFIG_H
+
+#include <stddef.h>
+
+typedef struct pp_config pp_config;
+typedef struct pp_config_node pp_config_node; /* a group, list or array */
+
+/* Parse path. Syntax errors are logged as "file:line: message". */
+int pp_config_load(const char *path, pp_config **out);
+void pp_config_free(pp_config *cfg);
+const char *pp_config_path(const pp_config *cfg);
+
+/* The top-level group. */
+const pp_config_node *pp_config_root(const pp_config *cfg);
+
+/* Member group name of g: 0 and *out, 1 when absent, -EINVAL when it exists
+ * but is not a group. */
+int pp_config_get_group(const pp_config *cfg, const pp_config_node *g, const char *name,
+                        const pp_config_node **out);
+
+/* Line of a node, or of member key of group g (0 when unknown). */
+int pp_config_line(const pp_config_node *node);
+
+/* Typed members of group g. A double accepts integer-looking values. */
+int pp_config_get_double(const pp_config *cfg, const pp_config_node *g, const char *key,
+                         double *out);
+int pp_config_get_int(const pp_config *cfg, const pp_config_node *g, const char *key, int *out);
+int pp_config_get_string(const pp_config *cfg, const pp_config_node *g, const char *key,
+                         char *buf, size_t cap);
+/* A numeric array or list [a, b, ...]; *n receives the count (at most cap). */
+int pp_config_get_doubles(const pp_config *cfg, const pp_config_node *g, const char *key,
+                          double *vals, size_t cap, size_t *n);
+
+/* Every member of g must be one of allowed (NULL-terminated): -EINVAL
+ * naming the first unknown key and its line otherwise. */
+int pp_config_check_keys(const pp_config *cfg, const pp_config_node *g,
+                         const char *const *allowed);
+
+/* Log "file:line: group.key: message" for member key of g (key may be
+ * NULL: then the group itself). Returns -EINVAL for convenience. */
+int pp_config_error(const pp_config *cfg, const pp_config_node *g, const char *key,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif
