@@ -146,6 +146,13 @@ static int find_kinks(sim *s)
     s->kinks = malloc((l->n - 2) * sizeof *s->kinks);
     if (!s->kinks)
         return -ENOMEM;
+    if (s->dt_s > 0) { /* even spacing: compare second differences, no division */
+        double limit = threshold * s->dt_s;
+        for (size_t i = 1; i + 1 < l->n; i++)
+            if (!(fabs(l->p_w[i + 1] - 2.0 * l->p_w[i] + l->p_w[i - 1]) <= limit))
+                s->kinks[s->n_kinks++] = i;
+        return 0;
+    }
     for (size_t i = 1; i + 1 < l->n; i++) {
         double h0 = l->t_s[i] - l->t_s[i - 1], h1 = l->t_s[i + 1] - l->t_s[i];
         double s0 = h0 > 0 ? (l->p_w[i] - l->p_w[i - 1]) / h0 : INFINITY;
@@ -272,10 +279,8 @@ static int solver_init(solver *sv, sim *s, double rtol, const double *y0)
         goto fail_mem;
     CHECK_CV(CVodeSetNonlinearSolver(sv->mem, sv->nls));
     CHECK_CV(CVodeSetMaxNumSteps(sv->mem, -1));
-    /* Steps end at the kinks of the load (see find_kinks); between them no
-     * step spans more than 100 samples. */
-    if (s->min_dt_s > 0)
-        CHECK_CV(CVodeSetMaxStep(sv->mem, 100.0 * s->min_dt_s));
+    /* Steps end at the kinks of the load (see find_kinks), the only limit
+     * on their length besides the tolerances. */
     CHECK_CV(CVodeRootInit(sv->mem, N_ROOTS, roots));
     {
         int dir[N_ROOTS] = {-1, -1, -1}; /* only crossings downwards */
@@ -303,34 +308,37 @@ static int sim_init(sim *s, const pp_battery_params *p, const pp_battery_load *l
         pp_log_error("battery: the trace has no samples");
         return -EINVAL;
     }
-    for (size_t i = 0; i < l->n; i++) {
-        if (!isfinite(l->p_w[i]) || l->p_w[i] < 0 || !isfinite(l->t_s[i])) {
-            pp_log_error("battery: sample %zu: power %g W at %g s is not a finite power >= 0", i + 1,
-                         l->p_w[i], l->t_s[i]);
+    /* one pass: valid samples, the shortest interval, even spacing */
+    {
+        double dt = l->n > 1 ? (l->t_s[l->n - 1] - l->t_s[0]) / (double)(l->n - 1) : 0.0;
+        int even = l->n > 1;
+        for (size_t i = 0; i < l->n; i++) {
+            if (!isfinite(l->p_w[i]) || l->p_w[i] < 0 || !isfinite(l->t_s[i])) {
+                pp_log_error("battery: sample %zu: power %g W at %g s is not a finite power >= 0",
+                             i + 1, l->p_w[i], l->t_s[i]);
+                return -EINVAL;
+            }
+            if (i == 0)
+                continue;
+            if (l->t_s[i] < l->t_s[i - 1]) {
+                pp_log_error("battery: sample %zu: time goes backwards", i + 1);
+                return -EINVAL;
+            }
+            if (l->t_s[i] > l->t_s[i - 1] &&
+                (s->min_dt_s == 0 || l->t_s[i] - l->t_s[i - 1] < s->min_dt_s))
+                s->min_dt_s = l->t_s[i] - l->t_s[i - 1];
+            even &= fabs(l->t_s[i] - l->t_s[0] - (double)i * dt) <= 1e-6 * dt;
+        }
+        if (l->n == 1)
+            return 0;
+        s->pass_s = l->t_s[l->n - 1] - l->t_s[0];
+        if (!(s->pass_s > 0)) {
+            pp_log_error("battery: the trace spans no time");
             return -EINVAL;
         }
-        if (i > 0 && l->t_s[i] < l->t_s[i - 1]) {
-            pp_log_error("battery: sample %zu: time goes backwards", i + 1);
-            return -EINVAL;
-        }
-        if (i > 0 && l->t_s[i] > l->t_s[i - 1] &&
-            (s->min_dt_s == 0 || l->t_s[i] - l->t_s[i - 1] < s->min_dt_s))
-            s->min_dt_s = l->t_s[i] - l->t_s[i - 1];
+        s->period_s = s->pass_s * (double)l->n / (double)(l->n - 1);
+        s->dt_s = even ? dt : 0.0; /* uneven: search */
     }
-    if (l->n == 1)
-        return 0;
-    s->pass_s = l->t_s[l->n - 1] - l->t_s[0];
-    if (!(s->pass_s > 0)) {
-        pp_log_error("battery: the trace spans no time");
-        return -EINVAL;
-    }
-    s->period_s = s->pass_s * (double)l->n / (double)(l->n - 1);
-    s->dt_s = s->pass_s / (double)(l->n - 1);
-    for (size_t i = 0; i < l->n; i++)
-        if (fabs(l->t_s[i] - l->t_s[0] - (double)i * s->dt_s) > 1e-6 * s->dt_s) {
-            s->dt_s = 0; /* uneven: search */
-            break;
-        }
     return 0;
 }
 
@@ -357,32 +365,52 @@ static void scan_samples(sim *s, solver *sv, const pp_battery_options *o, double
                          size_t *next_sample, double *next_sample_t)
 {
     const pp_battery_load *l = s->load;
+    double peak_w = -1.0, peak_t = t, ts_next = *next_sample_t;
+    size_t k = *next_sample;
 
-    while (*next_sample_t <= t) {
-        double ts = *next_sample_t, w = t > t_prev ? (ts - t_prev) / (t - t_prev) : 1.0;
-        double soc = y_prev[0] + w * (y[0] - y_prev[0]);
-        double v1 = y_prev[1] + w * (y[1] - y_prev[1]);
-        double power = load_w(s, l->p_w[*next_sample]);
-        operating_point op;
+    while (ts_next <= t) {
+        double ts = ts_next;
+        double traced = l->p_w[k];
 
-        if (o->output && t > t_prev && CVodeGetDky(sv->mem, ts, 0, sv->tmp) == CV_SUCCESS) {
-            const sunrealtype *Y = N_VGetArrayPointer(sv->tmp);
-            soc = Y[0];
-            v1 = Y[1];
-        }
-        op = operate(s, soc, v1, power);
-        if (op.voltage < *min_v)
-            *min_v = op.voltage;
-        if (o->output)
+        if (o->output) {
+            double power = load_w(s, traced);
+            double w = t > t_prev ? (ts - t_prev) / (t - t_prev) : 1.0;
+            double soc = y_prev[0] + w * (y[0] - y_prev[0]);
+            double v1 = y_prev[1] + w * (y[1] - y_prev[1]);
+            operating_point op;
+            if (t > t_prev && CVodeGetDky(sv->mem, ts, 0, sv->tmp) == CV_SUCCESS) {
+                const sunrealtype *Y = N_VGetArrayPointer(sv->tmp);
+                soc = Y[0];
+                v1 = Y[1];
+            }
+            op = operate(s, soc, v1, power);
+            if (op.voltage < *min_v)
+                *min_v = op.voltage;
             o->output(o->output_ctx, ts, soc, op.voltage, op.current);
+        } else if (traced > peak_w) { /* the load grows with the traced power */
+            peak_w = traced;
+            peak_t = ts;
+        }
         if (l->n == 1)
             break;
-        if (++*next_sample >= l->n) { /* next repetition */
-            *next_sample = 0;
-            *next_sample_t = ts + (s->period_s - s->pass_s);
+        if (++k >= l->n) { /* next repetition */
+            k = 0;
+            ts_next = ts + (s->period_s - s->pass_s);
         } else {
-            *next_sample_t = ts + (l->t_s[*next_sample] - l->t_s[*next_sample - 1]);
+            ts_next = ts + (l->t_s[k] - l->t_s[k - 1]);
         }
+    }
+    *next_sample = k;
+    *next_sample_t = ts_next;
+    /* Without output, the lowest voltage of the step is at its highest load:
+     * the states barely move within a step, and the voltage falls with the
+     * load. */
+    if (peak_w >= 0) {
+        double w = t > t_prev ? (peak_t - t_prev) / (t - t_prev) : 1.0;
+        operating_point op = operate(s, y_prev[0] + w * (y[0] - y_prev[0]),
+                                     y_prev[1] + w * (y[1] - y_prev[1]), load_w(s, peak_w));
+        if (op.voltage < *min_v)
+            *min_v = op.voltage;
     }
 }
 
