@@ -407,3 +407,23 @@ void test_cli_battery(void)
     CHECK_CONTAINS(out, "usage: powprof battery");
     free(out);
 }
+
+/* The shipped example configurations parse and describe a valid battery. */
+void test_battery_shipped_configs(void);
+void test_battery_shipped_configs(void)
+{
+    static const char *const files[] = {"configs/drone-4s.cfg"};
+    pp_battery_params p;
+    pp_config *cfg;
+
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        CHECK_INT(pp_config_load(files[i], &cfg), 0);
+        if (!cfg)
+            continue;
+        pp_battery_params_default(&p);
+        CHECK_INT(pp_battery_params_from_config(cfg, &p), 0);
+        CHECK_INT(p.model, PP_BATTERY_THEVENIN);
+        CHECK_NEAR(p.efficiency, 0.9, 0);
+        pp_config_free(cfg);
+    }
+}
