@@ -17,9 +17,9 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
 CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS += -lsundials_cvode -lconfig -lpthread -ldl -lm
+LDLIBS += -lsundials_cvode -lconfig -lopenblas -lpthread -ldl -lm
 
-LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c))
+LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c components/*.c))
 CLI_SRC := src/main.c $(wildcard src/cli*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c

@@ -51,5 +51,6 @@ void pp_json_number(FILE *fp, double v);
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
+int pp_cmd_profile(int argc, char **argv);
 
 #endif

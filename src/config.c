@@ -216,3 +216,66 @@ int pp_config_check_keys(const pp_config *cfg, const pp_config_node *g,
     }
     return 0;
 }
+
+pp_config_kind pp_config_kind_of(const pp_config_node *node)
+{
+    switch (config_setting_type(SETTING(node))) {
+    case CONFIG_TYPE_GROUP:
+        return PP_CONFIG_GROUP;
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+    case CONFIG_TYPE_FLOAT:
+        return PP_CONFIG_NUMBER;
+    case CONFIG_TYPE_STRING:
+        return PP_CONFIG_STRING;
+    case CONFIG_TYPE_ARRAY:
+    case CONFIG_TYPE_LIST:
+        return PP_CONFIG_LIST;
+    default:
+        return PP_CONFIG_OTHER;
+    }
+}
+
+const pp_config_node *pp_config_member(const pp_config_node *g, const char *key)
+{
+    return NODE(member(g, key));
+}
+
+size_t pp_config_length(const pp_config_node *node)
+{
+    int n = config_setting_length(SETTING(node));
+    return n > 0 ? (size_t)n : 0;
+}
+
+const pp_config_node *pp_config_elem(const pp_config_node *node, size_t i)
+{
+    return NODE(config_setting_get_elem(SETTING(node), (unsigned)i));
+}
+
+const char *pp_config_name(const pp_config_node *node) { return config_setting_name(SETTING(node)); }
+
+int pp_config_number(const pp_config_node *node, double *out) { return as_double(SETTING(node), out); }
+
+const char *pp_config_string(const pp_config_node *node)
+{
+    return config_setting_type(SETTING(node)) == CONFIG_TYPE_STRING
+               ? config_setting_get_string(SETTING(node))
+               : NULL;
+}
+
+int pp_config_node_error(const pp_config *cfg, const pp_config_node *node, const char *what,
+                         const char *fmt, ...)
+{
+    char msg[512];
+    int line = node ? (int)config_setting_source_line(SETTING(node)) : 0;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        pp_log_error("%s:%d: %s: %s", cfg->path, line, what, msg);
+    else
+        pp_log_error("%s: %s: %s", cfg->path, what, msg);
+    return -EINVAL;
+}

@@ -40,6 +40,31 @@ int pp_config_get_string(const pp_config *cfg, const pp_config_node *g, const ch
 int pp_config_get_doubles(const pp_config *cfg, const pp_config_node *g, const char *key,
                           double *vals, size_t cap, size_t *n);
 
+/* Generic access to nodes, for structures the getters above do not cover
+ * (lists of groups, parameter ranges). */
+typedef enum pp_config_kind {
+    PP_CONFIG_OTHER = 0,
+    PP_CONFIG_GROUP,
+    PP_CONFIG_NUMBER, /* integer or float */
+    PP_CONFIG_STRING,
+    PP_CONFIG_LIST,   /* [a, b] or (a, b) */
+} pp_config_kind;
+
+pp_config_kind pp_config_kind_of(const pp_config_node *node);
+/* Member key of group g, or NULL. */
+const pp_config_node *pp_config_member(const pp_config_node *g, const char *key);
+/* Number of elements of a group or list; element i; the member name of a
+ * node (NULL for list elements). */
+size_t pp_config_length(const pp_config_node *node);
+const pp_config_node *pp_config_elem(const pp_config_node *node, size_t i);
+const char *pp_config_name(const pp_config_node *node);
+/* The value of a number / string node: 0, or -EINVAL when of another kind. */
+int pp_config_number(const pp_config_node *node, double *out);
+const char *pp_config_string(const pp_config_node *node);
+/* Log "file:line: what: message" for any node. Returns -EINVAL. */
+int pp_config_node_error(const pp_config *cfg, const pp_config_node *node, const char *what,
+                         const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Every member of g must be one of allowed (NULL-terminated): -EINVAL
  * naming the first unknown key and its line otherwise. */
 int pp_config_check_keys(const pp_config *cfg, const pp_config_node *g,

@@ -11,6 +11,12 @@
 
 int pp_proc_spawn(char *const argv[], int new_group, pid_t *pid_out)
 {
+    pp_proc_io io = {-1, -1, -1};
+    return pp_proc_spawn_io(argv, new_group, &io, pid_out);
+}
+
+int pp_proc_spawn_io(char *const argv[], int new_group, const pp_proc_io *io, pid_t *pid_out)
+{
     int fds[2], child_errno = 0;
     ssize_t n;
     pid_t pid;
@@ -38,6 +44,12 @@ int pp_proc_spawn(char *const argv[], int new_group, pid_t *pid_out)
         sigprocmask(SIG_SETMASK, &none, NULL);
         if (new_group)
             setpgid(0, 0);
+        if (io->stdin_fd >= 0)
+            dup2(io->stdin_fd, 0);
+        if (io->stdout_fd >= 0)
+            dup2(io->stdout_fd, 1);
+        if (io->stderr_fd >= 0)
+            dup2(io->stderr_fd, 2);
         close(fds[0]);
         execvp(argv[0], argv);
         err = errno;

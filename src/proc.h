@@ -11,6 +11,13 @@
  * executable: -EACCES), logged with the program's name. */
 int pp_proc_spawn(char *const argv[], int new_group, pid_t *pid_out);
 
+/* The same, with the child's standard streams replaced by these descriptors
+ * (-1: inherited). */
+typedef struct pp_proc_io {
+    int stdin_fd, stdout_fd, stderr_fd;
+} pp_proc_io;
+int pp_proc_spawn_io(char *const argv[], int new_group, const pp_proc_io *io, pid_t *pid_out);
+
 /* Wait for pid (retrying on EINTR). *status_out gets the shell-style exit
  * status: the exit code, or 128 + signal number. 0 or -errno. */
 int pp_proc_wait(pid_t pid, int *status_out);

@@ -1,0 +1,212 @@
+/* exec: any program, one run per step. {param} placeholders inside argv
+ * elements are replaced by this configuration's values; the program is
+ * started with execvp, never through a shell, so a value stays one argument
+ * whatever it contains. The program leads its own process group: a step
+ * past its deadline, or an interrupted sweep, stops the whole group
+ * (SIGTERM, then SIGKILL after a grace period), grandchildren included.
+ * Its standard output is discarded; the tail of its standard error is kept
+ * for the log. A non-zero exit fails the step. */
+#include "component.h"
+
+#include "../src/clock.h"
+#include "../src/proc.h"
+#include "../src/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define GRACE_NS 2000000000LL
+#define TAIL 400
+
+typedef struct exec_priv {
+    char *argv[PP_PROFILE_MAX_ARGS + 1];
+    char buf[PP_PROFILE_MAX_ARGS][1024];
+} exec_priv;
+
+/* Replace {name} by the parameter's value. 0, or -EINVAL with a reason. */
+static int substitute(pp_component *c, const char *in, char *out, size_t cap)
+{
+    size_t len = 0;
+
+    while (*in) {
+        const char *end;
+        char name[PP_PROFILE_NAME_MAX], val[64];
+        double v;
+        int n;
+
+        if (*in != '{' || !(end = strchr(in, '}'))) {
+            if (len + 1 >= cap)
+                return -ENAMETOOLONG;
+            out[len++] = *in++;
+            continue;
+        }
+        pp_fmt(name, sizeof name, "%.*s", (int)(end - in - 1), in + 1);
+        if (pp_component_param(c, name, &v) < 0) {
+            snprintf(c->reason, sizeof c->reason, "{%s} is not a parameter", name);
+            return -EINVAL;
+        }
+        n = snprintf(val, sizeof val, "%.10g", v);
+        if (len + (size_t)n >= cap)
+            return -ENAMETOOLONG;
+        memcpy(out + len, val, (size_t)n);
+        len += (size_t)n;
+        in = end + 1;
+    }
+    out[len] = '\0';
+    return 0;
+}
+
+static int exec_setup(pp_component *c)
+{
+    exec_priv *e = calloc(1, sizeof *e);
+    int rc;
+
+    if (!e)
+        return -ENOMEM;
+    c->priv = e;
+    for (size_t i = 0; i < c->spec->n_args; i++) {
+        rc = substitute(c, c->spec->args[i], e->buf[i], sizeof e->buf[i]);
+        if (rc < 0) {
+            if (rc == -ENAMETOOLONG)
+                snprintf(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
+            return rc;
+        }
+        e->argv[i] = e->buf[i];
+    }
+    e->argv[c->spec->n_args] = NULL;
+    return 0;
+}
+
+static void exec_teardown(pp_component *c)
+{
+    free(c->priv);
+    c->priv = NULL;
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Keep the last TAIL bytes of what fd gives. */
+static void drain(int fd, char *tail, size_t *len)
+{
+    char buf[4096];
+    ssize_t n;
+
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        size_t k = (size_t)n;
+        if (k >= TAIL) {
+            memcpy(tail, buf + k - TAIL, TAIL);
+            *len = TAIL;
+        } else {
+            size_t keep = *len + k > TAIL ? TAIL - k : *len;
+            memmove(tail, tail + *len - keep, keep);
+            memcpy(tail + keep, buf, k);
+            *len = keep + k;
+        }
+    }
+}
+
+/* Wait until the child exits or until_ns; 1 when it exited (*status set). */
+static int wait_until(pid_t pid, int pidfd, int err_fd, int64_t until_ns, const atomic_int *cancel,
+                      char *tail, size_t *tail_len, int *status)
+{
+    for (;;) {
+        int st;
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        int64_t now = pp_clock_now_ns(&pp_clock_monotonic), wait_ms;
+        struct pollfd fds[2];
+        int nfds = 0;
+
+        if (r == pid) {
+            drain(err_fd, tail, tail_len);
+            *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            return 1;
+        }
+        if ((until_ns && now >= until_ns) || (cancel && atomic_load(cancel)))
+            return 0;
+        wait_ms = 100; /* to notice an interrupt */
+        if (until_ns && (until_ns - now) / 1000000 + 1 < wait_ms)
+            wait_ms = (until_ns - now) / 1000000 + 1;
+        if (pidfd >= 0)
+            fds[nfds++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
+        else if (wait_ms > 10)
+            wait_ms = 10; /* no pidfd (old kernel): look again soon */
+        fds[nfds++] = (struct pollfd){.fd = err_fd, .events = POLLIN};
+        if (poll(fds, (nfds_t)nfds, (int)wait_ms) > 0)
+            drain(err_fd, tail, tail_len);
+    }
+}
+
+static int exec_step(pp_component *c, int64_t deadline_ns)
+{
+    exec_priv *e = c->priv;
+    int err_pipe[2], null_fd, pidfd, rc, status = 0;
+    char tail[TAIL + 1];
+    size_t tail_len = 0;
+    pp_proc_io io;
+    pid_t pid;
+
+    if (pipe2(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return -errno;
+    null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    io.stdin_fd = null_fd;
+    io.stdout_fd = null_fd;
+    io.stderr_fd = err_pipe[1];
+    rc = pp_proc_spawn_io(e->argv, 1, &io, &pid);
+    close(err_pipe[1]);
+    if (null_fd >= 0)
+        close(null_fd);
+    if (rc < 0) {
+        snprintf(c->reason, sizeof c->reason, "cannot run '%s': %s", e->argv[0], strerror(-rc));
+        close(err_pipe[0]);
+        return rc;
+    }
+    pidfd = open_pidfd(pid);
+    if (wait_until(pid, pidfd, err_pipe[0], deadline_ns, c->cancel, tail, &tail_len, &status)) {
+        kill(-pid, SIGKILL); /* what it left behind in its group */
+        rc = 0;
+        if (status != 0) {
+            tail[tail_len] = '\0';
+            for (char *s = tail; *s; s++)
+                if (*s == '\n' || *s == '\r' || *s == ',' || *s == '"')
+                    *s = ' ';
+            snprintf(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
+                     status, tail_len ? ": " : "", tail);
+            rc = -EIO;
+        }
+    } else {
+        int timed_out = !(c->cancel && atomic_load(c->cancel));
+        kill(-pid, SIGTERM);
+        if (!wait_until(pid, pidfd, err_pipe[0], pp_clock_now_ns(&pp_clock_monotonic) + GRACE_NS,
+                        NULL, tail, &tail_len, &status)) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        }
+        kill(-pid, SIGKILL);
+        snprintf(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
+                 e->argv[0], timed_out ? "ran past its deadline" : "was interrupted");
+        rc = timed_out ? -ETIMEDOUT : -ECANCELED;
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    close(err_pipe[0]);
+    return rc;
+}
+
+const pp_component_ops pp_component_exec = {"exec", exec_setup, exec_step, exec_teardown};

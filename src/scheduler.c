@@ -1,0 +1,129 @@
+#include "scheduler.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DURATION_GRACE_NS 10000000000LL
+
+const char *pp_run_status_name(pp_run_status s)
+{
+    switch (s) {
+    case PP_RUN_OK:
+        return "ok";
+    case PP_RUN_FAILED:
+        return "failed";
+    case PP_RUN_TIMEOUT:
+        return "timeout";
+    case PP_RUN_INTERRUPTED:
+        return "interrupted";
+    }
+    return "?";
+}
+
+static double param_or(const pp_component_spec *spec, const double *values, const char *name,
+                       double dflt)
+{
+    for (size_t i = 0; i < spec->n_params; i++)
+        if (strcmp(spec->params[i].name, name) == 0)
+            return values[i];
+    return dflt;
+}
+
+int pp_schedule_component(const pp_component_spec *spec, const double *values,
+                          const pp_component_ops *ops, const pp_clock *clock,
+                          const atomic_int *cancel, pp_run_result *res)
+{
+    static const atomic_int never = 0;
+    pp_component comp;
+    double fps = param_or(spec, values, "fps", spec->fps);
+    double sleep_s = param_or(spec, values, "sleep_s", spec->sleep_s);
+    int64_t period_ns = fps > 0 ? (int64_t)llround(1e9 / fps) : 0;
+    int64_t t0, end_ns = 0, now;
+    int rc;
+
+    memset(res, 0, sizeof *res);
+    if (!clock)
+        clock = &pp_clock_monotonic;
+    if (!cancel)
+        cancel = &never;
+    if (!ops)
+        ops = pp_component_find(spec->type);
+    if (!ops) {
+        res->status = PP_RUN_FAILED;
+        pp_fmt(res->reason, sizeof res->reason, "component type '%s' is not built in this powprof",
+               spec->type);
+        return -ENOTSUP;
+    }
+    memset(&comp, 0, sizeof comp);
+    comp.ops = ops;
+    comp.spec = spec;
+    comp.values = values;
+    comp.cancel = cancel;
+    rc = ops->setup(&comp);
+    if (rc < 0) {
+        res->status = PP_RUN_FAILED;
+        pp_fmt(res->reason, sizeof res->reason, "%s: setup: %s", spec->name,
+               comp.reason[0] ? comp.reason : strerror(-rc));
+        ops->teardown(&comp);
+        return rc;
+    }
+    t0 = now = pp_clock_now_ns(clock);
+    if (spec->until == PP_UNTIL_DURATION)
+        end_ns = t0 + (int64_t)llround(spec->duration_s * 1e9);
+    for (long k = 0;; k++) {
+        int64_t deadline = 0;
+
+        if (spec->until == PP_UNTIL_COMPLETION && k == 1)
+            break;
+        if (spec->until == PP_UNTIL_ITERATIONS && k == spec->iterations)
+            break;
+        if (atomic_load(cancel)) {
+            rc = -ECANCELED;
+            break;
+        }
+        if (period_ns > 0) { /* frame k starts at its deadline, or at once when late */
+            int64_t start = t0 + k * period_ns;
+            if (end_ns && start >= end_ns)
+                break;
+            if (start > now)
+                clock->sleep_until_ns(clock->ctx, start);
+        }
+        now = pp_clock_now_ns(clock);
+        if (end_ns && now >= end_ns)
+            break;
+        if (spec->timeout_s > 0)
+            deadline = now + (int64_t)llround(spec->timeout_s * 1e9);
+        else if (end_ns)
+            deadline = end_ns + DURATION_GRACE_NS;
+        rc = ops->step(&comp, deadline);
+        now = pp_clock_now_ns(clock);
+        if (rc < 0)
+            break;
+        res->iterations++;
+        if (period_ns > 0 && now > t0 + (k + 1) * period_ns)
+            res->late_frames++;
+        if (sleep_s > 0) {
+            int64_t wake = now + (int64_t)llround(sleep_s * 1e9);
+            if (end_ns && wake > end_ns)
+                wake = end_ns;
+            clock->sleep_until_ns(clock->ctx, wake);
+            now = pp_clock_now_ns(clock);
+        }
+    }
+    res->duration_s = pp_ns_to_s(now - t0);
+    ops->teardown(&comp);
+    if (rc == 0 || rc == -EAGAIN) {
+        res->status = PP_RUN_OK;
+        return 0;
+    }
+    res->status = rc == -ETIMEDOUT ? PP_RUN_TIMEOUT
+                  : rc == -ECANCELED ? PP_RUN_INTERRUPTED
+                                     : PP_RUN_FAILED;
+    pp_fmt(res->reason, sizeof res->reason, "%s: %s", spec->name,
+           comp.reason[0] ? comp.reason : strerror(-rc));
+    return rc;
+}

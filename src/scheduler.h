@@ -1,0 +1,45 @@
+/* scheduler.h - paces the steps of one component in one configuration:
+ * a target rate (fps, deadline based, late frames counted), a sleep after
+ * each step (sleep_s), and an end: one step (completion), a number of
+ * iterations, or a duration. fps and sleep_s may be parameters.
+ *
+ * Step deadlines: timeout_s after a step's start when given; otherwise,
+ * for a duration, 10 s past the end of the duration; none for completion
+ * and iterations.
+ */
+#ifndef PP_SCHEDULER_H
+#define PP_SCHEDULER_H
+
+#include "clock.h"
+#include "profile.h"
+
+#include "../components/component.h"
+
+#include <stdatomic.h>
+
+typedef enum pp_run_status {
+    PP_RUN_OK = 0,
+    PP_RUN_FAILED,
+    PP_RUN_TIMEOUT,
+    PP_RUN_INTERRUPTED,
+} pp_run_status;
+
+const char *pp_run_status_name(pp_run_status s);
+
+typedef struct pp_run_result {
+    pp_run_status status;
+    long iterations;      /* steps completed */
+    long late_frames;     /* steps that ended after the next frame's deadline (fps) */
+    double duration_s;    /* from setup done to the last step's end */
+    char reason[512];     /* why, when not ok */
+} pp_run_result;
+
+/* Run spec with this configuration's values (in spec->params order). ops
+ * NULL: the type's own. clock NULL: the monotonic clock. cancel (may be
+ * NULL) interrupts between steps and inside long ones. Always fills res;
+ * returns 0 when res->status is PP_RUN_OK. */
+int pp_schedule_component(const pp_component_spec *spec, const double *values,
+                          const pp_component_ops *ops, const pp_clock *clock,
+                          const atomic_int *cancel, pp_run_result *res);
+
+#endif

@@ -1,0 +1,443 @@
+#include "sweep.h"
+
+#include "log.h"
+#include "sampler.h"
+#include "scheduler.h"
+#include "trace.h"
+#include "util.h"
+
+#include "../battery/battery.h"
+#include "../devices/device.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ROW_MAX 16384
+
+typedef struct job {
+    const pp_component_spec *spec;
+    const double *values;
+    const atomic_int *cancel;
+    pp_run_result res;
+} job;
+
+static void *job_main(void *arg)
+{
+    job *j = arg;
+    pp_schedule_component(j->spec, j->values, NULL, NULL, j->cancel, &j->res);
+    return NULL;
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+        return 0;
+    pp_log_error("%s: cannot create the folder: %s", path, strerror(errno));
+    return -errno;
+}
+
+static void header_line(const pp_profile *p, const pp_device *dev, char *buf, size_t cap)
+{
+    size_t len = 0;
+    char name[160];
+
+#define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
+    ADD("id");
+    for (size_t k = 0; k < pp_profile_n_params(p); k++) {
+        pp_profile_param_name(p, k, name, sizeof name);
+        ADD(",%s", name);
+    }
+    ADD(",status,duration_s,iterations,late_frames");
+    for (size_t r = 0; r < dev->n_rails; r++)
+        ADD(",%s_mean_w,%s_energy_j", dev->rails[r].name, dev->rails[r].name);
+    ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
+        "reason\n");
+#undef ADD
+}
+
+/* Read the ids of the whole rows of an existing summary; drop a torn last
+ * line. Returns 0, or -EINVAL when the header differs. */
+static int read_done(const char *path, const char *header, uint8_t *done, uint64_t total)
+{
+    FILE *fp = fopen(path, "r+");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long line_no = 0, good_end = 0;
+    int rc = 0;
+
+    if (!fp)
+        return errno == ENOENT ? 0 : -errno;
+    while ((n = getline(&line, &cap, fp)) > 0) {
+        line_no++;
+        if (line[n - 1] != '\n')
+            break; /* torn: cut below */
+        if (line_no == 1) {
+            if (strcmp(line, header) != 0) {
+                pp_log_error("%s:1: the columns differ from this profile's (another profile or "
+                             "device?): resume into a new folder with -o", path);
+                rc = -EINVAL;
+                break;
+            }
+        } else {
+            char *end;
+            unsigned long long id = strtoull(line, &end, 10);
+            if (end == line || *end != ',' || id >= total) {
+                pp_log_error("%s:%ld: not a row of this profile", path, line_no);
+                rc = -EINVAL;
+                break;
+            }
+            done[id] = 1;
+        }
+        good_end = ftell(fp);
+    }
+    if (rc == 0 && ftruncate(fileno(fp), good_end) != 0)
+        rc = -errno;
+    free(line);
+    fclose(fp);
+    return rc;
+}
+
+static int append_row(int fd, const char *row, size_t len)
+{
+    ssize_t n = write(fd, row, len);
+
+    if (n != (ssize_t)len || fsync(fd) != 0)
+        return -errno;
+    return 0;
+}
+
+static void write_run_json(const pp_profile *p, const pp_device *dev, const char *dir)
+{
+    char path[4096], host[256] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    char when[64];
+    pp_atomic_file af;
+
+    gethostname(host, sizeof host - 1);
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    if (pp_atomic_file_open(&af, path) < 0)
+        return;
+    fprintf(af.fp, "{\"profile\":\"%s\",\"config\":\"%s\",\"device\":\"%s\",\"rate_hz\":%g,"
+                   "\"warmup_s\":%g,\"mode\":\"%s\",\"host\":\"%s\",\"started\":\"%s\",\"rails\":[",
+            p->name, p->path, dev->ops->name, p->rate_hz, p->warmup_s,
+            p->sequential ? "sequential" : "parallel", host, when);
+    for (size_t r = 0; r < dev->n_rails; r++)
+        fprintf(af.fp, "%s{\"name\":\"%s\",\"estimated\":%s,\"board_input\":%s,\"inside\":%s%s%s}",
+                r ? "," : "", dev->rails[r].name,
+                dev->rails[r].flags & PP_RAIL_ESTIMATED ? "true" : "false",
+                dev->rails[r].flags & PP_RAIL_BOARD_INPUT ? "true" : "false",
+                dev->rails[r].parent >= 0 ? "\"" : "",
+                dev->rails[r].parent >= 0 ? dev->rails[dev->rails[r].parent].name : "null",
+                dev->rails[r].parent >= 0 ? "\"" : "");
+    fprintf(af.fp, "],\"battery\":{\"model\":\"%s\",\"cells\":%d,\"capacity_ah\":%g}}\n",
+            pp_battery_model_name(p->battery.model), p->battery.cells, p->battery.capacity_ah);
+    pp_atomic_file_commit(&af);
+}
+
+static void copy_config(const pp_profile *p, const char *dir)
+{
+    char path[4096];
+    pp_atomic_file af;
+    FILE *in = fopen(p->path, "r");
+    char buf[8192];
+    size_t n;
+
+    if (!in)
+        return;
+    pp_fmt(path, sizeof path, "%s/profile.cfg", dir);
+    if (pp_atomic_file_open(&af, path) == 0) {
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, af.fp);
+        pp_atomic_file_commit(&af);
+    }
+    fclose(in);
+}
+
+/* The samples from warmup_s on, as a trace of their own (times kept). */
+static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
+{
+    const char *names[PP_TRACE_MAX_RAILS];
+    size_t k = 0;
+    int rc;
+
+    for (size_t r = 0; r < t->n_rails; r++)
+        names[r] = t->names[r];
+    rc = pp_trace_init(out, t->n_rails, names);
+    if (rc < 0)
+        return rc;
+    out->interval_average = t->interval_average;
+    while (k < t->n_samples && t->t_s[k] < warmup_s)
+        k++;
+    for (size_t i = k; i < t->n_samples; i++) {
+        /* interval means: the first kept one covers (t[k-1], t[k]] */
+        double ts = t->interval_average && k > 0 ? t->t_s[i] - t->t_s[k - 1] : t->t_s[i];
+        rc = pp_trace_append(out, ts, t->power_w + i * t->n_rails);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Measure configuration id: components run while the device is sampled. */
+static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
+                   double *values, pp_trace *trace, pp_run_result *overall)
+{
+    job jobs[PP_PROFILE_MAX_COMPONENTS];
+    pthread_t threads[PP_PROFILE_MAX_COMPONENTS];
+    pp_sampler *s;
+    size_t k = 0;
+    int rc;
+
+    pp_profile_values(p, id, values);
+    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, &s);
+    if (rc < 0)
+        return rc;
+    rc = pp_sampler_start(s);
+    if (rc < 0) {
+        pp_sampler_destroy(s);
+        return rc;
+    }
+    for (size_t c = 0; c < p->n_components; c++) {
+        jobs[c].spec = &p->components[c];
+        jobs[c].values = values + k;
+        jobs[c].cancel = cancel;
+        k += p->components[c].n_params;
+        if (p->sequential || p->n_components == 1 ||
+            pthread_create(&threads[c], NULL, job_main, &jobs[c]) != 0) {
+            threads[c] = 0;
+            job_main(&jobs[c]);
+        }
+    }
+    for (size_t c = 0; c < p->n_components; c++)
+        if (!p->sequential && p->n_components > 1 && threads[c])
+            pthread_join(threads[c], NULL);
+    rc = pp_sampler_stop(s);
+    memset(overall, 0, sizeof *overall);
+    for (size_t c = 0; c < p->n_components; c++) {
+        pp_run_result *r = &jobs[c].res;
+        overall->iterations += r->iterations;
+        overall->late_frames += r->late_frames;
+        if (r->status > overall->status) {
+            overall->status = r->status;
+            pp_strlcpy(overall->reason, r->reason, sizeof overall->reason);
+        }
+    }
+    if (rc < 0) {
+        pp_log_error("configuration %llu: sampling failed: %s", (unsigned long long)id,
+                     strerror(-rc));
+        pp_sampler_destroy(s);
+        return rc;
+    }
+    {
+        pp_sampler_stats st;
+        pp_sampler_get_stats(s, &st);
+        overall->duration_s = st.wall_s;
+    }
+    rc = pp_sampler_trace(s, trace);
+    pp_sampler_destroy(s);
+    return rc;
+}
+
+static size_t format_row(const pp_profile *p, const pp_device *dev, uint64_t id,
+                         const double *values, const pp_run_result *res, const pp_trace *t,
+                         char *buf, size_t cap, double *total_mean_w)
+{
+    size_t len = 0;
+    double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN,
+           ttc = NAN;
+    double *series = NULL;
+
+#define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
+    ADD("%llu", (unsigned long long)id);
+    for (size_t k = 0; k < pp_profile_n_params(p); k++)
+        ADD(",%.10g", values[k]);
+    ADD(",%s,%.6f,%ld,%ld", pp_run_status_name(res->status), res->duration_s, res->iterations,
+        res->late_frames);
+    for (size_t r = 0; r < dev->n_rails; r++) {
+        double e = pp_trace_energy_j(t, r);
+        if (dev->rails[r].parent < 0)
+            total_j += e;
+        ADD(",%.6f,%.6f", pp_trace_mean_w(t, r), e);
+    }
+    *total_mean_w = span > 0 ? total_j / span : 0.0;
+    if (t->n_samples > 0 && (series = malloc(t->n_samples * sizeof *series))) {
+        pp_battery_options bo;
+        pp_battery_result br;
+        pp_battery_load load = {t->t_s, series, t->n_samples};
+        pp_trace_total_series(t, series);
+        pp_battery_options_init(&bo);
+        if (pp_battery_run(&p->battery, &load, &bo, &br) == 0) {
+            soc_end = br.soc_end_frac;
+            soc_drain = br.soc_drained_frac;
+            ttc = br.time_to_cutoff_s;
+        }
+        free(series);
+    }
+    ADD(",%.6f,%.6f,", *total_mean_w, total_j);
+    if (res->iterations > 0)
+        ADD("%.6f", total_j / (double)res->iterations);
+    ADD(",");
+    if (!isnan(soc_end))
+        ADD("%.9f", soc_end);
+    ADD(",");
+    if (!isnan(soc_drain))
+        ADD("%.9f", soc_drain);
+    ADD(",");
+    if (!isnan(ttc))
+        ADD("%.3f", ttc);
+    ADD(",");
+    for (const char *c = res->reason; *c && len + 2 < cap; c++)
+        buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
+    ADD("\n");
+#undef ADD
+    return len < cap ? len : cap - 1;
+}
+
+int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st)
+{
+    static const atomic_int never = 0;
+    const atomic_int *interrupt = o->interrupt ? o->interrupt : &never;
+    pp_device_options dopts;
+    pp_device *dev = NULL;
+    char path[4096], header[ROW_MAX], *row = NULL;
+    uint8_t *done = NULL;
+    double *values = NULL;
+    int fd = -1, rc;
+    int64_t t_start = pp_clock_now_ns(&pp_clock_monotonic);
+    double est_total = 0, est_done = 0;
+
+    memset(st, 0, sizeof *st);
+    st->total = pp_profile_count(p);
+    if (st->total > 100000000) {
+        pp_log_error("%s: %llu configurations is more than powprof will run", p->path,
+                     (unsigned long long)st->total);
+        return -E2BIG;
+    }
+    pp_device_options_init(&dopts);
+    if (p->sysfs_root[0])
+        dopts.sysfs_root = p->sysfs_root;
+    rc = pp_device_open(p->device, &dopts, &dev);
+    if (rc < 0)
+        return rc;
+    done = calloc(st->total, 1);
+    values = calloc(pp_profile_n_params(p) + 1, sizeof *values);
+    row = malloc(ROW_MAX);
+    if (!done || !values || !row) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    if ((rc = make_dir(o->out_dir)) < 0)
+        goto out;
+    pp_fmt(path, sizeof path, "%s/traces", o->out_dir);
+    if ((rc = make_dir(path)) < 0)
+        goto out;
+    header_line(p, dev, header, sizeof header);
+    pp_fmt(path, sizeof path, "%s/summary.csv", o->out_dir);
+    if (access(path, F_OK) == 0 && !o->resume) {
+        pp_log_error("%s exists: continue it with --resume, or give another folder with -o", path);
+        rc = -EEXIST;
+        goto out;
+    }
+    if (o->resume && (rc = read_done(path, header, done, st->total)) < 0)
+        goto out;
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        rc = -errno;
+        pp_log_error("%s: cannot open: %s", path, strerror(errno));
+        goto out;
+    }
+    if (lseek(fd, 0, SEEK_END) == 0 && (rc = append_row(fd, header, strlen(header))) < 0) {
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+        goto out;
+    }
+    write_run_json(p, dev, o->out_dir);
+    copy_config(p, o->out_dir);
+    for (uint64_t id = 0; id < st->total; id++) {
+        if (done[id]) {
+            st->skipped++;
+            continue;
+        }
+        pp_profile_values(p, id, values);
+        est_total += pp_profile_estimate_s(p, values) + 0.05;
+    }
+    for (uint64_t id = 0; id < st->total && !atomic_load(interrupt); id++) {
+        pp_trace trace, kept;
+        pp_run_result res;
+        double mean_w = 0, est;
+        size_t len;
+
+        if (done[id])
+            continue;
+        rc = run_one(p, dev, id, interrupt, values, &trace, &res);
+        if (rc < 0)
+            goto out;
+        if (res.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
+            pp_trace_free(&trace); /* unfinished: not saved, run again on --resume */
+            break;
+        }
+        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
+        rc = pp_trace_write_csv(&trace, path);
+        if (rc == 0)
+            rc = after_warmup(&trace, p->warmup_s, &kept);
+        if (rc < 0) {
+            pp_trace_free(&trace);
+            goto out;
+        }
+        len = format_row(p, dev, id, values, &res, &kept, row, ROW_MAX, &mean_w);
+        pp_trace_free(&kept);
+        pp_trace_free(&trace);
+        rc = append_row(fd, row, len);
+        if (rc < 0) {
+            pp_log_error("%s/summary.csv: cannot write: %s", o->out_dir, strerror(-rc));
+            goto out;
+        }
+        st->ran++;
+        if (res.status == PP_RUN_OK)
+            st->ok++;
+        else
+            st->failed++;
+        if (o->progress) {
+            pp_sweep_progress pr;
+            est = pp_profile_estimate_s(p, values) + 0.05;
+            est_done += est;
+            pr.done = st->ran;
+            pr.total = st->total - st->skipped;
+            pr.id = id;
+            pr.status = pp_run_status_name(res.status);
+            pr.duration_s = res.duration_s;
+            pr.total_mean_w = mean_w;
+            pr.elapsed_s = pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic) - t_start);
+            /* what is left, at the pace seen so far against the estimates */
+            pr.left_s = est_done > 0 ? pr.elapsed_s / est_done * (est_total - est_done)
+                                     : NAN;
+            if (!(est_total > 0))
+                pr.left_s = pr.elapsed_s / (double)pr.done * (double)(pr.total - pr.done);
+            o->progress(o->progress_ctx, &pr);
+        }
+    }
+    rc = 0;
+    if (atomic_load(interrupt) && st->ran + st->skipped < st->total) {
+        st->interrupted = 1;
+        rc = -EINTR;
+    }
+out:
+    if (fd >= 0)
+        close(fd);
+    free(row);
+    free(values);
+    free(done);
+    pp_device_close(dev);
+    return rc;
+}
