@@ -19,7 +19,18 @@ CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
 LDLIBS += -lsundials_cvode -lconfig -lopenblas -lpthread -ldl -lm
 
+# darknet (Debian's package) is optional at build time: without it the
+# darknet component is left out and says so when a profile asks for it.
+DARKNET_DIR ?= /usr/lib/darknet
+HAVE_DARKNET := $(wildcard $(DARKNET_DIR)/include/darknet.h)
+
 LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c components/*.c))
+ifeq ($(HAVE_DARKNET),)
+LIB_SRC := $(filter-out components/darknet.c,$(LIB_SRC))
+else
+CPPFLAGS += -DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include
+LDLIBS += -L$(DARKNET_DIR) -Wl,-rpath,$(DARKNET_DIR) -ldarknet
+endif
 CLI_SRC := src/main.c $(wildcard src/cli*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c

@@ -6,11 +6,17 @@
 extern const pp_component_ops pp_component_idle;
 extern const pp_component_ops pp_component_exec;
 extern const pp_component_ops pp_component_matrix_cpu;
+#ifdef PP_HAVE_DARKNET
+extern const pp_component_ops pp_component_darknet;
+#endif
 
 static const pp_component_ops *const all[] = {
     &pp_component_idle,
     &pp_component_exec,
     &pp_component_matrix_cpu,
+#ifdef PP_HAVE_DARKNET
+    &pp_component_darknet,
+#endif
 };
 
 const pp_component_ops *pp_component_find(const char *type)

@@ -50,7 +50,7 @@ static int substitute(pp_component *c, const char *in, char *out, size_t cap)
         }
         pp_fmt(name, sizeof name, "%.*s", (int)(end - in - 1), in + 1);
         if (pp_component_param(c, name, &v) < 0) {
-            snprintf(c->reason, sizeof c->reason, "{%s} is not a parameter", name);
+            pp_fmt(c->reason, sizeof c->reason, "{%s} is not a parameter", name);
             return -EINVAL;
         }
         n = snprintf(val, sizeof val, "%.10g", v);
@@ -76,7 +76,7 @@ static int exec_setup(pp_component *c)
         rc = substitute(c, c->spec->args[i], e->buf[i], sizeof e->buf[i]);
         if (rc < 0) {
             if (rc == -ENAMETOOLONG)
-                snprintf(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
+                pp_fmt(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
             return rc;
         }
         e->argv[i] = e->buf[i];
@@ -173,7 +173,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
     if (null_fd >= 0)
         close(null_fd);
     if (rc < 0) {
-        snprintf(c->reason, sizeof c->reason, "cannot run '%s': %s", e->argv[0], strerror(-rc));
+        pp_fmt(c->reason, sizeof c->reason, "cannot run '%s': %s", e->argv[0], strerror(-rc));
         close(err_pipe[0]);
         return rc;
     }
@@ -186,7 +186,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
             for (char *s = tail; *s; s++)
                 if (*s == '\n' || *s == '\r' || *s == ',' || *s == '"')
                     *s = ' ';
-            snprintf(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
+            pp_fmt(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
                      status, tail_len ? ": " : "", tail);
             rc = -EIO;
         }
@@ -199,7 +199,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
             waitpid(pid, &status, 0);
         }
         kill(-pid, SIGKILL);
-        snprintf(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
+        pp_fmt(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
                  e->argv[0], timed_out ? "ran past its deadline" : "was interrupted");
         rc = timed_out ? -ETIMEDOUT : -ECANCELED;
     }

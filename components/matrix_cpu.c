@@ -5,6 +5,8 @@
  * in [0, 1/size) so that powers stay finite. */
 #include "component.h"
 
+#include "../src/util.h"
+
 #include <cblas.h>
 #include <errno.h>
 #include <math.h>
@@ -38,21 +40,21 @@ static int matrix_setup(pp_component *c)
     size_t nn;
 
     if (pp_component_param(c, "size", &size) < 0) {
-        snprintf(c->reason, sizeof c->reason, "matrix-cpu needs a parameter 'size'");
+        pp_fmt(c->reason, sizeof c->reason, "matrix-cpu needs a parameter 'size'");
         return -EINVAL;
     }
     pp_component_param(c, "exponent", &exponent);
     pp_component_param(c, "threads", &threads);
     if (!(size >= 1 && size <= 65536 && size == floor(size))) {
-        snprintf(c->reason, sizeof c->reason, "size %g: a whole number in [1, 65536]", size);
+        pp_fmt(c->reason, sizeof c->reason, "size %g: a whole number in [1, 65536]", size);
         return -EINVAL;
     }
     if (!(exponent >= 1 && exponent <= 100000 && exponent == floor(exponent))) {
-        snprintf(c->reason, sizeof c->reason, "exponent %g: a whole number >= 1", exponent);
+        pp_fmt(c->reason, sizeof c->reason, "exponent %g: a whole number >= 1", exponent);
         return -EINVAL;
     }
     if (!(threads >= 1 && threads <= 1024 && threads == floor(threads))) {
-        snprintf(c->reason, sizeof c->reason, "threads %g: a whole number >= 1", threads);
+        pp_fmt(c->reason, sizeof c->reason, "threads %g: a whole number >= 1", threads);
         return -EINVAL;
     }
     m = calloc(1, sizeof *m);
@@ -67,7 +69,7 @@ static int matrix_setup(pp_component *c)
     m->b = malloc(nn * sizeof *m->b);
     m->c = malloc(nn * sizeof *m->c);
     if (!m->a || !m->b || !m->c) {
-        snprintf(c->reason, sizeof c->reason, "cannot allocate three %dx%d matrices", m->n, m->n);
+        pp_fmt(c->reason, sizeof c->reason, "cannot allocate three %dx%d matrices", m->n, m->n);
         matrix_teardown(c);
         return -ENOMEM;
     }

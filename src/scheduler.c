@@ -33,44 +33,60 @@ static double param_or(const pp_component_spec *spec, const double *values, cons
     return dflt;
 }
 
-int pp_schedule_component(const pp_component_spec *spec, const double *values,
-                          const pp_component_ops *ops, const pp_clock *clock,
-                          const atomic_int *cancel, pp_run_result *res)
+int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const double *values,
+                       const pp_component_ops *ops, const pp_clock *clock,
+                       const atomic_int *cancel, pp_run_result *res)
 {
     static const atomic_int never = 0;
-    pp_component comp;
-    double fps = param_or(spec, values, "fps", spec->fps);
-    double sleep_s = param_or(spec, values, "sleep_s", spec->sleep_s);
-    int64_t period_ns = fps > 0 ? (int64_t)llround(1e9 / fps) : 0;
-    int64_t t0, end_ns = 0, now;
     int rc;
 
+    memset(s, 0, sizeof *s);
     memset(res, 0, sizeof *res);
-    if (!clock)
-        clock = &pp_clock_monotonic;
-    if (!cancel)
-        cancel = &never;
+    s->clock = clock ? clock : &pp_clock_monotonic;
+    s->cancel = cancel ? cancel : &never;
     if (!ops)
         ops = pp_component_find(spec->type);
     if (!ops) {
         res->status = PP_RUN_FAILED;
-        pp_fmt(res->reason, sizeof res->reason, "component type '%s' is not built in this powprof",
-               spec->type);
+        pp_fmt(res->reason, sizeof res->reason, "%s: component type '%s' is not built in this "
+                                                "powprof", spec->name, spec->type);
         return -ENOTSUP;
     }
-    memset(&comp, 0, sizeof comp);
-    comp.ops = ops;
-    comp.spec = spec;
-    comp.values = values;
-    comp.cancel = cancel;
-    rc = ops->setup(&comp);
+    s->comp.ops = ops;
+    s->comp.spec = spec;
+    s->comp.values = values;
+    s->comp.cancel = s->cancel;
+    rc = ops->setup(&s->comp);
     if (rc < 0) {
         res->status = PP_RUN_FAILED;
         pp_fmt(res->reason, sizeof res->reason, "%s: setup: %s", spec->name,
-               comp.reason[0] ? comp.reason : strerror(-rc));
-        ops->teardown(&comp);
+               s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+        ops->teardown(&s->comp);
         return rc;
     }
+    s->ready = 1;
+    return 0;
+}
+
+void pp_scheduled_teardown(pp_scheduled *s)
+{
+    if (s->ready)
+        s->comp.ops->teardown(&s->comp);
+    s->ready = 0;
+}
+
+int pp_scheduled_run(pp_scheduled *s, pp_run_result *res)
+{
+    const pp_component_spec *spec = s->comp.spec;
+    const pp_clock *clock = s->clock;
+    const atomic_int *cancel = s->cancel;
+    double fps = param_or(spec, s->comp.values, "fps", spec->fps);
+    double sleep_s = param_or(spec, s->comp.values, "sleep_s", spec->sleep_s);
+    int64_t period_ns = fps > 0 ? (int64_t)llround(1e9 / fps) : 0;
+    int64_t t0, end_ns = 0, now;
+    int rc = 0;
+
+    memset(res, 0, sizeof *res);
     t0 = now = pp_clock_now_ns(clock);
     if (spec->until == PP_UNTIL_DURATION)
         end_ns = t0 + (int64_t)llround(spec->duration_s * 1e9);
@@ -99,7 +115,7 @@ int pp_schedule_component(const pp_component_spec *spec, const double *values,
             deadline = now + (int64_t)llround(spec->timeout_s * 1e9);
         else if (end_ns)
             deadline = end_ns + DURATION_GRACE_NS;
-        rc = ops->step(&comp, deadline);
+        rc = s->comp.ops->step(&s->comp, deadline);
         now = pp_clock_now_ns(clock);
         if (rc < 0)
             break;
@@ -114,9 +130,13 @@ int pp_schedule_component(const pp_component_spec *spec, const double *values,
             now = pp_clock_now_ns(clock);
         }
     }
+    /* a duration is a duration: the rest of it idle, when the last frame is done */
+    if (rc == 0 && end_ns && now < end_ns && !atomic_load(cancel)) {
+        clock->sleep_until_ns(clock->ctx, end_ns);
+        now = pp_clock_now_ns(clock);
+    }
     res->duration_s = pp_ns_to_s(now - t0);
-    ops->teardown(&comp);
-    if (rc == 0 || rc == -EAGAIN) {
+    if (rc == 0) {
         res->status = PP_RUN_OK;
         return 0;
     }
@@ -124,6 +144,20 @@ int pp_schedule_component(const pp_component_spec *spec, const double *values,
                   : rc == -ECANCELED ? PP_RUN_INTERRUPTED
                                      : PP_RUN_FAILED;
     pp_fmt(res->reason, sizeof res->reason, "%s: %s", spec->name,
-           comp.reason[0] ? comp.reason : strerror(-rc));
+           s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+    return rc;
+}
+
+int pp_schedule_component(const pp_component_spec *spec, const double *values,
+                          const pp_component_ops *ops, const pp_clock *clock,
+                          const atomic_int *cancel, pp_run_result *res)
+{
+    pp_scheduled s;
+    int rc = pp_scheduled_setup(&s, spec, values, ops, clock, cancel, res);
+
+    if (rc < 0)
+        return rc;
+    rc = pp_scheduled_run(&s, res);
+    pp_scheduled_teardown(&s);
     return rc;
 }

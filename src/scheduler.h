@@ -34,7 +34,24 @@ typedef struct pp_run_result {
     char reason[512];     /* why, when not ok */
 } pp_run_result;
 
-/* Run spec with this configuration's values (in spec->params order). ops
+/* The three phases, so that setup (loading a network, allocating matrices)
+ * happens before sampling starts and teardown after it ends. */
+typedef struct pp_scheduled {
+    pp_component comp;
+    const pp_clock *clock;
+    const atomic_int *cancel;
+    int ready;
+} pp_scheduled;
+
+/* Setup: 0, or -errno with res filled (status failed). */
+int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const double *values,
+                       const pp_component_ops *ops, const pp_clock *clock,
+                       const atomic_int *cancel, pp_run_result *res);
+/* The paced steps. Returns 0 when res->status is PP_RUN_OK. */
+int pp_scheduled_run(pp_scheduled *s, pp_run_result *res);
+void pp_scheduled_teardown(pp_scheduled *s);
+
+/* All three: run spec with this configuration's values (in spec->params order). ops
  * NULL: the type's own. clock NULL: the monotonic clock. cancel (may be
  * NULL) interrupts between steps and inside long ones. Always fills res;
  * returns 0 when res->status is PP_RUN_OK. */

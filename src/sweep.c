@@ -23,16 +23,16 @@
 #define ROW_MAX 16384
 
 typedef struct job {
-    const pp_component_spec *spec;
-    const double *values;
-    const atomic_int *cancel;
+    pp_scheduled sched;
+    int ready;
     pp_run_result res;
 } job;
 
 static void *job_main(void *arg)
 {
     job *j = arg;
-    pp_schedule_component(j->spec, j->values, NULL, NULL, j->cancel, &j->res);
+    if (j->ready)
+        pp_scheduled_run(&j->sched, &j->res);
     return NULL;
 }
 
@@ -190,41 +190,56 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
     return 0;
 }
 
-/* Measure configuration id: components run while the device is sampled. */
+/* Measure configuration id: the components are set up, then run while the
+ * device is sampled (all together, or one after the other), then torn down. */
 static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
                    double *values, pp_trace *trace, pp_run_result *overall)
 {
     job jobs[PP_PROFILE_MAX_COMPONENTS];
     pthread_t threads[PP_PROFILE_MAX_COMPONENTS];
-    pp_sampler *s;
+    int started[PP_PROFILE_MAX_COMPONENTS] = {0};
+    int all_ready = 1;
+    pp_sampler *s = NULL;
     size_t k = 0;
-    int rc;
+    int rc = 0;
 
     pp_profile_values(p, id, values);
-    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, &s);
-    if (rc < 0)
-        return rc;
-    rc = pp_sampler_start(s);
-    if (rc < 0) {
-        pp_sampler_destroy(s);
-        return rc;
-    }
+    memset(jobs, 0, sizeof jobs);
     for (size_t c = 0; c < p->n_components; c++) {
-        jobs[c].spec = &p->components[c];
-        jobs[c].values = values + k;
-        jobs[c].cancel = cancel;
+        jobs[c].ready = pp_scheduled_setup(&jobs[c].sched, &p->components[c], values + k, NULL,
+                                           NULL, cancel, &jobs[c].res) == 0;
+        all_ready &= jobs[c].ready;
         k += p->components[c].n_params;
-        if (p->sequential || p->n_components == 1 ||
-            pthread_create(&threads[c], NULL, job_main, &jobs[c]) != 0) {
-            threads[c] = 0;
-            job_main(&jobs[c]);
-        }
     }
-    for (size_t c = 0; c < p->n_components; c++)
-        if (!p->sequential && p->n_components > 1 && threads[c])
-            pthread_join(threads[c], NULL);
+    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, &s);
+    if (rc == 0)
+        rc = pp_sampler_start(s);
+    if (rc < 0)
+        goto out;
+    if (all_ready) {
+        for (size_t c = 0; c < p->n_components; c++) {
+            if (!p->sequential && p->n_components > 1 &&
+                pthread_create(&threads[c], NULL, job_main, &jobs[c]) == 0)
+                started[c] = 1;
+            else
+                job_main(&jobs[c]);
+        }
+        for (size_t c = 0; c < p->n_components; c++)
+            if (started[c])
+                pthread_join(threads[c], NULL);
+    }
     rc = pp_sampler_stop(s);
-    memset(overall, 0, sizeof *overall);
+    if (rc < 0) {
+        pp_log_error("configuration %llu: sampling failed: %s", (unsigned long long)id,
+                     strerror(-rc));
+        goto out;
+    }
+    {
+        pp_sampler_stats st;
+        pp_sampler_get_stats(s, &st);
+        memset(overall, 0, sizeof *overall);
+        overall->duration_s = st.wall_s;
+    }
     for (size_t c = 0; c < p->n_components; c++) {
         pp_run_result *r = &jobs[c].res;
         overall->iterations += r->iterations;
@@ -234,19 +249,12 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
             pp_strlcpy(overall->reason, r->reason, sizeof overall->reason);
         }
     }
-    if (rc < 0) {
-        pp_log_error("configuration %llu: sampling failed: %s", (unsigned long long)id,
-                     strerror(-rc));
-        pp_sampler_destroy(s);
-        return rc;
-    }
-    {
-        pp_sampler_stats st;
-        pp_sampler_get_stats(s, &st);
-        overall->duration_s = st.wall_s;
-    }
     rc = pp_sampler_trace(s, trace);
-    pp_sampler_destroy(s);
+out:
+    if (s)
+        pp_sampler_destroy(s);
+    for (size_t c = 0; c < p->n_components; c++)
+        pp_scheduled_teardown(&jobs[c].sched);
     return rc;
 }
 
