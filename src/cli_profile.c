@@ -116,8 +116,12 @@ static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, doubl
             printf(" %14g", values[k]);
         printf(" %12.1f\n", est);
     }
-    printf("%llu configurations of profile '%s' on device %s; at least %.0f s (%.1f min) in all\n",
-           (unsigned long long)n, p->name, p->device, total, total / 60.0);
+    if (total > 0)
+        printf("%llu configurations of profile '%s' on device %s; at least %.0f s (%.1f min) in "
+               "all\n", (unsigned long long)n, p->name, p->device, total, total / 60.0);
+    else
+        printf("%llu configurations of profile '%s' on device %s; time unknown (components run "
+               "to completion)\n", (unsigned long long)n, p->name, p->device);
 }
 
 static void dry_run_json(const pp_profile *p, uint64_t n, size_t n_params, double *values)

@@ -56,6 +56,9 @@ static void header_line(const pp_profile *p, const pp_device *dev, char *buf, si
         ADD(",%s", name);
     }
     ADD(",status,duration_s,iterations,late_frames");
+    if (p->n_components > 1)
+        for (size_t c = 0; c < p->n_components; c++)
+            ADD(",%s.iterations,%s.late_frames", p->components[c].name, p->components[c].name);
     for (size_t r = 0; r < dev->n_rails; r++)
         ADD(",%s_mean_w,%s_energy_j", dev->rails[r].name, dev->rails[r].name);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
@@ -193,7 +196,8 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
 /* Measure configuration id: the components are set up, then run while the
  * device is sampled (all together, or one after the other), then torn down. */
 static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
-                   double *values, pp_trace *trace, pp_run_result *overall)
+                   double *values, pp_trace *trace, pp_run_result *overall,
+                   pp_run_result *each)
 {
     job jobs[PP_PROFILE_MAX_COMPONENTS];
     pthread_t threads[PP_PROFILE_MAX_COMPONENTS];
@@ -242,6 +246,7 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
     }
     for (size_t c = 0; c < p->n_components; c++) {
         pp_run_result *r = &jobs[c].res;
+        each[c] = *r;
         overall->iterations += r->iterations;
         overall->late_frames += r->late_frames;
         if (r->status > overall->status) {
@@ -259,8 +264,9 @@ out:
 }
 
 static size_t format_row(const pp_profile *p, const pp_device *dev, uint64_t id,
-                         const double *values, const pp_run_result *res, const pp_trace *t,
-                         char *buf, size_t cap, double *total_mean_w)
+                         const double *values, const pp_run_result *res,
+                         const pp_run_result *each, const pp_trace *t, char *buf, size_t cap,
+                         double *total_mean_w)
 {
     size_t len = 0;
     double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN,
@@ -273,6 +279,9 @@ static size_t format_row(const pp_profile *p, const pp_device *dev, uint64_t id,
         ADD(",%.10g", values[k]);
     ADD(",%s,%.6f,%ld,%ld", pp_run_status_name(res->status), res->duration_s, res->iterations,
         res->late_frames);
+    if (p->n_components > 1)
+        for (size_t c = 0; c < p->n_components; c++)
+            ADD(",%ld,%ld", each[c].iterations, each[c].late_frames);
     for (size_t r = 0; r < dev->n_rails; r++) {
         double e = pp_trace_energy_j(t, r);
         if (dev->rails[r].parent < 0)
@@ -382,13 +391,13 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     }
     for (uint64_t id = 0; id < st->total && !atomic_load(interrupt); id++) {
         pp_trace trace, kept;
-        pp_run_result res;
+        pp_run_result res, each[PP_PROFILE_MAX_COMPONENTS];
         double mean_w = 0, est;
         size_t len;
 
         if (done[id])
             continue;
-        rc = run_one(p, dev, id, interrupt, values, &trace, &res);
+        rc = run_one(p, dev, id, interrupt, values, &trace, &res, each);
         if (rc < 0)
             goto out;
         if (res.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
@@ -403,7 +412,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
             pp_trace_free(&trace);
             goto out;
         }
-        len = format_row(p, dev, id, values, &res, &kept, row, ROW_MAX, &mean_w);
+        len = format_row(p, dev, id, values, &res, each, &kept, row, ROW_MAX, &mean_w);
         pp_trace_free(&kept);
         pp_trace_free(&trace);
         rc = append_row(fd, row, len);

@@ -6,7 +6,9 @@
  * DIR/profile.cfg is a copy of the configuration file.
  *
  * summary.csv columns: id, one per parameter (<component>.<param>), status
- * (ok, failed, timeout), duration_s, iterations, late_frames, then per rail
+ * (ok, failed, timeout), duration_s, iterations, late_frames (over all
+ * components; with several, <component>.iterations and
+ * <component>.late_frames of each follow), then per rail
  * <rail>_mean_w and <rail>_energy_j, total_mean_w, total_energy_j (rails
  * inside another are not added), energy_per_iteration_j, soc_end,
  * soc_drain, time_to_cutoff_s (battery model of the profile), reason.

@@ -201,3 +201,27 @@ void test_cli_profile_dry_run(void)
     CHECK_CONTAINS(out, "/nonexistent.cfg");
     free(out);
 }
+
+/* Every shipped profile parses, and the quickstart fits its two minutes. */
+void test_shipped_profiles(void);
+void test_shipped_profiles(void)
+{
+    static const char *const files[] = {"configs/quickstart.cfg", "configs/drone-tx2.cfg",
+                                        "configs/matrix-exponentiation.cfg",
+                                        "configs/exec-example.cfg"};
+    pp_profile *p = malloc(sizeof *p);
+    double v[64];
+
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        CHECK_INT(pp_profile_load(files[i], p), 0);
+        if (strstr(files[i], "quickstart")) {
+            double total = 0;
+            for (uint64_t id = 0; id < pp_profile_count(p); id++) {
+                pp_profile_values(p, id, v);
+                total += pp_profile_estimate_s(p, v);
+            }
+            CHECK(total > 10 && total <= 90);
+        }
+    }
+    free(p);
+}
