@@ -36,7 +36,19 @@ LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 
-LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+# CUDA is optional: the GPU components are built when nvcc is found.
+NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+ifeq ($(NVCC),)
+LIB_SRC := $(filter-out components/gpu_components.c,$(LIB_SRC))
+GPU_OBJ :=
+else
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CPPFLAGS += -DPP_HAVE_CUDA
+GPU_OBJ := $(O)/components/gpu.o
+LDLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++
+endif
+
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o) $(GPU_OBJ)
 CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libpowprof.a
@@ -50,6 +62,10 @@ all: powprof libpowprof.a
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/components/gpu.o: components/gpu.cu components/gpu.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

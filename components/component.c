@@ -9,6 +9,11 @@ extern const pp_component_ops pp_component_matrix_cpu;
 #ifdef PP_HAVE_DARKNET
 extern const pp_component_ops pp_component_darknet;
 #endif
+#ifdef PP_HAVE_CUDA
+extern const pp_component_ops pp_component_matrix_gpu;
+extern const pp_component_ops pp_component_nvidia_matrix;
+extern const pp_component_ops pp_component_nvidia_quicksort;
+#endif
 
 static const pp_component_ops *const all[] = {
     &pp_component_idle,
@@ -16,6 +21,11 @@ static const pp_component_ops *const all[] = {
     &pp_component_matrix_cpu,
 #ifdef PP_HAVE_DARKNET
     &pp_component_darknet,
+#endif
+#ifdef PP_HAVE_CUDA
+    &pp_component_matrix_gpu,
+    &pp_component_nvidia_matrix,
+    &pp_component_nvidia_quicksort,
 #endif
 };
 

@@ -334,3 +334,33 @@ void test_matrix_cpu_component(void)
     CHECK(pp_schedule_component(&s, v, NULL, NULL, NULL, &r) < 0);
     CHECK_CONTAINS(r.reason, "size -4");
 }
+
+/* The GPU components: on a machine without a GPU (or without CUDA at build
+ * time) a clear reason and a failed status; with one, the work is done and
+ * checked. */
+void test_gpu_components(void);
+void test_gpu_components(void)
+{
+    static const char *const types[] = {"matrix-gpu", "nvidia-matrix", "nvidia-quicksort"};
+    pp_component_spec s;
+    pp_run_result r;
+    double v[2] = {256, 3};
+
+    for (size_t i = 0; i < 3; i++) {
+        int rc;
+        spec_init(&s);
+        strcpy(s.type, types[i]);
+        s.n_params = 2;
+        strcpy(s.params[0].name, "size");
+        strcpy(s.params[1].name, "exponent");
+        s.until = PP_UNTIL_ITERATIONS;
+        s.iterations = 2;
+        rc = pp_schedule_component(&s, v, NULL, NULL, NULL, &r);
+        if (rc == 0) {
+            CHECK_INT(r.iterations, 2);
+        } else {
+            CHECK_INT(r.status, PP_RUN_FAILED);
+            CHECK(strstr(r.reason, "CUDA") != NULL || strstr(r.reason, "not built") != NULL);
+        }
+    }
+}
