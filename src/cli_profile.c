@@ -219,10 +219,19 @@ int pp_cmd_profile(int argc, char **argv)
         goto out;
     n = pp_profile_count(p);
     if (n > PP_PROFILE_CONFIRM_ABOVE && !yes && !dry_run) {
-        fprintf(stderr, "powprof profile: %s describes %llu configurations (more than %d): "
-                        "check it with --dry-run, and confirm with --yes\n",
-                argv[optind], (unsigned long long)n, PP_PROFILE_CONFIRM_ABOVE);
-        goto out;
+        char answer[16] = "";
+        if (!isatty(0)) {
+            fprintf(stderr, "powprof profile: %s describes %llu configurations (more than %d): "
+                            "check it with --dry-run, and confirm with --yes\n",
+                    argv[optind], (unsigned long long)n, PP_PROFILE_CONFIRM_ABOVE);
+            goto out;
+        }
+        fprintf(stderr, "%s describes %llu configurations. Run them all? [y/N] ", argv[optind],
+                (unsigned long long)n);
+        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
+            fprintf(stderr, "powprof profile: not run\n");
+            goto out;
+        }
     }
     if (dry_run) {
         if (json)

@@ -144,8 +144,28 @@ static void write_run_json(const pp_profile *p, const pp_device *dev, const char
                 dev->rails[r].parent >= 0 ? "\"" : "",
                 dev->rails[r].parent >= 0 ? dev->rails[dev->rails[r].parent].name : "null",
                 dev->rails[r].parent >= 0 ? "\"" : "");
-    fprintf(af.fp, "],\"battery\":{\"model\":\"%s\",\"cells\":%d,\"capacity_ah\":%g}}\n",
-            pp_battery_model_name(p->battery.model), p->battery.cells, p->battery.capacity_ah);
+    fprintf(af.fp, "],\"params\":{");
+    for (size_t k = 0, c = 0; c < p->n_components; c++)
+        for (size_t j = 0; j < p->components[c].n_params; j++, k++) {
+            const pp_param_spec *ps = &p->components[c].params[j];
+            static const char *const kinds[] = {"fixed", "linear", "exponential", "list"};
+            fprintf(af.fp, "%s\"%s.%s\":{\"scale\":\"%s\",\"values\":[", k ? "," : "",
+                    p->components[c].name, ps->name, kinds[ps->kind]);
+            for (size_t v = 0; v < ps->n_values; v++)
+                fprintf(af.fp, "%s%.10g", v ? "," : "", ps->values[v]);
+            fprintf(af.fp, "]}");
+        }
+    fprintf(af.fp, "},\"configurations\":%llu", (unsigned long long)pp_profile_count(p));
+    {
+        const pp_battery_params *b = &p->battery;
+        fprintf(af.fp, ",\"battery\":{\"model\":\"%s\",\"cells\":%d,\"capacity_ah\":%g,"
+                       "\"voltage_v\":%g,\"r_int_ohm\":%g,\"r1_ohm\":%g,\"c1_f\":%g,"
+                       "\"soc_start\":%g,\"soc_cutoff\":%g,\"cutoff_v\":%g,"
+                       "\"base_power_w\":%g,\"efficiency\":%g}}\n",
+                pp_battery_model_name(b->model), b->cells, b->capacity_ah, b->voltage_v,
+                b->r_int_ohm, b->r1_ohm, b->c1_f, b->soc_start_frac, b->soc_cutoff_frac,
+                b->cutoff_v, b->base_power_w, b->efficiency);
+    }
     pp_atomic_file_commit(&af);
 }
 

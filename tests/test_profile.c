@@ -364,3 +364,37 @@ void test_gpu_components(void)
         }
     }
 }
+
+/* darknet on yolov3-tiny with random weights, a few frames; and the checks
+ * made before darknet sees a file (it exits the process on a missing cfg). */
+void test_darknet_component(void);
+void test_darknet_component(void)
+{
+    pp_component_spec s;
+    pp_run_result r;
+    double v[1] = {0};
+
+    if (!pp_component_find("darknet")) {
+        fprintf(stderr, "    (darknet not built: libdarknet missing)\n");
+        CHECK(access("/usr/lib/darknet/include/darknet.h", F_OK) != 0);
+        return;
+    }
+    spec_init(&s);
+    strcpy(s.type, "darknet");
+    strcpy(s.cfg, "yolov3-tiny");
+    s.until = PP_UNTIL_ITERATIONS;
+    s.iterations = 2;
+    CHECK_INT(pp_schedule_component(&s, v, NULL, NULL, NULL, &r), 0);
+    CHECK_INT(r.iterations, 2);
+    strcpy(s.cfg, "no-such-network");
+    CHECK(pp_schedule_component(&s, v, NULL, NULL, NULL, &r) < 0);
+    CHECK_CONTAINS(r.reason, "/usr/share/darknet/cfg/no-such-network.cfg");
+    strcpy(s.cfg, "yolov3-tiny");
+    strcpy(s.weights, "/nonexistent.weights");
+    CHECK(pp_schedule_component(&s, v, NULL, NULL, NULL, &r) < 0);
+    CHECK_CONTAINS(r.reason, "/nonexistent.weights");
+    s.weights[0] = '\0';
+    strcpy(s.images, test_tmpdir());
+    CHECK(pp_schedule_component(&s, v, NULL, NULL, NULL, &r) < 0);
+    CHECK_CONTAINS(r.reason, "no .jpg or .png file");
+}
