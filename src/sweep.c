@@ -1,6 +1,7 @@
 #include "sweep.h"
 
 #include "log.h"
+#include "results.h"
 #include "sampler.h"
 #include "scheduler.h"
 #include "trace.h"
@@ -44,26 +45,20 @@ static int make_dir(const char *path)
     return -errno;
 }
 
-static void header_line(const pp_profile *p, const pp_device *dev, char *buf, size_t cap)
+static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layout *l)
 {
-    size_t len = 0;
-    char name[160];
-
-#define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
-    ADD("id");
-    for (size_t k = 0; k < pp_profile_n_params(p); k++) {
-        pp_profile_param_name(p, k, name, sizeof name);
-        ADD(",%s", name);
+    memset(l, 0, sizeof *l);
+    l->n_params = pp_profile_n_params(p);
+    for (size_t k = 0; k < l->n_params; k++)
+        pp_profile_param_name(p, k, l->param_names[k], sizeof l->param_names[k]);
+    l->n_components = p->n_components;
+    for (size_t c = 0; c < p->n_components; c++)
+        pp_strlcpy(l->component_names[c], p->components[c].name, sizeof l->component_names[c]);
+    l->n_rails = dev->n_rails;
+    for (size_t r = 0; r < dev->n_rails; r++) {
+        pp_strlcpy(l->rail_names[r], dev->rails[r].name, sizeof l->rail_names[r]);
+        l->rail_in_total[r] = dev->rails[r].parent < 0;
     }
-    ADD(",status,duration_s,iterations,late_frames");
-    if (p->n_components > 1)
-        for (size_t c = 0; c < p->n_components; c++)
-            ADD(",%s.iterations,%s.late_frames", p->components[c].name, p->components[c].name);
-    for (size_t r = 0; r < dev->n_rails; r++)
-        ADD(",%s_mean_w,%s_energy_j", dev->rails[r].name, dev->rails[r].name);
-    ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
-        "reason\n");
-#undef ADD
 }
 
 /* Read the ids of the whole rows of an existing summary; drop a torn last
@@ -283,65 +278,6 @@ out:
     return rc;
 }
 
-static size_t format_row(const pp_profile *p, const pp_device *dev, uint64_t id,
-                         const double *values, const pp_run_result *res,
-                         const pp_run_result *each, const pp_trace *t, char *buf, size_t cap,
-                         double *total_mean_w)
-{
-    size_t len = 0;
-    double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN,
-           ttc = NAN;
-    double *series = NULL;
-
-#define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
-    ADD("%llu", (unsigned long long)id);
-    for (size_t k = 0; k < pp_profile_n_params(p); k++)
-        ADD(",%.10g", values[k]);
-    ADD(",%s,%.6f,%ld,%ld", pp_run_status_name(res->status), res->duration_s, res->iterations,
-        res->late_frames);
-    if (p->n_components > 1)
-        for (size_t c = 0; c < p->n_components; c++)
-            ADD(",%ld,%ld", each[c].iterations, each[c].late_frames);
-    for (size_t r = 0; r < dev->n_rails; r++) {
-        double e = pp_trace_energy_j(t, r);
-        if (dev->rails[r].parent < 0)
-            total_j += e;
-        ADD(",%.6f,%.6f", pp_trace_mean_w(t, r), e);
-    }
-    *total_mean_w = span > 0 ? total_j / span : 0.0;
-    if (t->n_samples > 0 && (series = malloc(t->n_samples * sizeof *series))) {
-        pp_battery_options bo;
-        pp_battery_result br;
-        pp_battery_load load = {t->t_s, series, t->n_samples};
-        pp_trace_total_series(t, series);
-        pp_battery_options_init(&bo);
-        if (pp_battery_run(&p->battery, &load, &bo, &br) == 0) {
-            soc_end = br.soc_end_frac;
-            soc_drain = br.soc_drained_frac;
-            ttc = br.time_to_cutoff_s;
-        }
-        free(series);
-    }
-    ADD(",%.6f,%.6f,", *total_mean_w, total_j);
-    if (res->iterations > 0)
-        ADD("%.6f", total_j / (double)res->iterations);
-    ADD(",");
-    if (!isnan(soc_end))
-        ADD("%.9f", soc_end);
-    ADD(",");
-    if (!isnan(soc_drain))
-        ADD("%.9f", soc_drain);
-    ADD(",");
-    if (!isnan(ttc))
-        ADD("%.3f", ttc);
-    ADD(",");
-    for (const char *c = res->reason; *c && len + 2 < cap; c++)
-        buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
-    ADD("\n");
-#undef ADD
-    return len < cap ? len : cap - 1;
-}
-
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st)
 {
     static const atomic_int never = 0;
@@ -349,6 +285,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     pp_device_options dopts;
     pp_device *dev = NULL;
     char path[4096], header[ROW_MAX], *row = NULL;
+    pp_results_layout *layout = NULL;
     uint8_t *done = NULL;
     double *values = NULL;
     int fd = -1, rc;
@@ -371,7 +308,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     done = calloc(st->total, 1);
     values = calloc(pp_profile_n_params(p) + 1, sizeof *values);
     row = malloc(ROW_MAX);
-    if (!done || !values || !row) {
+    layout = malloc(sizeof *layout);
+    if (!done || !values || !row || !layout) {
         rc = -ENOMEM;
         goto out;
     }
@@ -380,7 +318,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     pp_fmt(path, sizeof path, "%s/traces", o->out_dir);
     if ((rc = make_dir(path)) < 0)
         goto out;
-    header_line(p, dev, header, sizeof header);
+    layout_of(p, dev, layout);
+    pp_results_header(layout, header, sizeof header);
     pp_fmt(path, sizeof path, "%s/summary.csv", o->out_dir);
     if (access(path, F_OK) == 0 && !o->resume) {
         pp_log_error("%s exists: continue it with --resume, or give another folder with -o", path);
@@ -432,7 +371,16 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
             pp_trace_free(&trace);
             goto out;
         }
-        len = format_row(p, dev, id, values, &res, each, &kept, row, ROW_MAX, &mean_w);
+        {
+            long it[PP_PROFILE_MAX_COMPONENTS], late[PP_PROFILE_MAX_COMPONENTS];
+            pp_results_row rr = {id, values, pp_run_status_name(res.status), res.duration_s,
+                                 res.iterations, res.late_frames, it, late, res.reason};
+            for (size_t c = 0; c < p->n_components; c++) {
+                it[c] = each[c].iterations;
+                late[c] = each[c].late_frames;
+            }
+            len = pp_results_format_row(layout, &rr, &kept, &p->battery, row, ROW_MAX, &mean_w);
+        }
         pp_trace_free(&kept);
         pp_trace_free(&trace);
         rc = append_row(fd, row, len);
@@ -472,6 +420,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
 out:
     if (fd >= 0)
         close(fd);
+    free(layout);
     free(row);
     free(values);
     free(done);

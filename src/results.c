@@ -1,0 +1,86 @@
+#include "results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
+
+void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    ADD("id");
+    for (size_t k = 0; k < l->n_params; k++)
+        ADD(",%s", l->param_names[k]);
+    ADD(",status,duration_s,iterations,late_frames");
+    if (l->n_components > 1)
+        for (size_t c = 0; c < l->n_components; c++)
+            ADD(",%s.iterations,%s.late_frames", l->component_names[c], l->component_names[c]);
+    for (size_t r = 0; r < l->n_rails; r++)
+        ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
+    ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
+        "reason\n");
+}
+
+size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
+                             const pp_trace *t, const pp_battery_params *battery, char *buf,
+                             size_t cap, double *total_mean_w)
+{
+    size_t len = 0;
+    double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN, ttc = NAN;
+
+    ADD("%llu", (unsigned long long)row->id);
+    for (size_t k = 0; k < l->n_params; k++)
+        ADD(",%.10g", row->values[k]);
+    ADD(",%s,%.6f,%ld,%ld", row->status, row->duration_s, row->iterations, row->late_frames);
+    if (l->n_components > 1)
+        for (size_t c = 0; c < l->n_components; c++)
+            ADD(",%ld,%ld", row->component_iterations ? row->component_iterations[c] : 0,
+                row->component_late_frames ? row->component_late_frames[c] : 0);
+    for (size_t r = 0; r < l->n_rails; r++) {
+        double e = pp_trace_energy_j(t, r);
+        if (l->rail_in_total[r])
+            total_j += e;
+        ADD(",%.6f,%.6f", pp_trace_mean_w(t, r), e);
+    }
+    *total_mean_w = span > 0 ? total_j / span : 0.0;
+    if (battery && t->n_samples > 0) {
+        double *series = malloc(t->n_samples * sizeof *series);
+        if (series) {
+            pp_battery_options bo;
+            pp_battery_result br;
+            pp_battery_load load = {t->t_s, series, t->n_samples};
+            for (size_t i = 0; i < t->n_samples; i++) {
+                series[i] = 0.0;
+                for (size_t r = 0; r < l->n_rails; r++)
+                    if (l->rail_in_total[r])
+                        series[i] += pp_trace_at(t, i, r);
+            }
+            pp_battery_options_init(&bo);
+            if (pp_battery_run(battery, &load, &bo, &br) == 0) {
+                soc_end = br.soc_end_frac;
+                soc_drain = br.soc_drained_frac;
+                ttc = br.time_to_cutoff_s;
+            }
+            free(series);
+        }
+    }
+    ADD(",%.6f,%.6f,", *total_mean_w, total_j);
+    if (row->iterations > 0)
+        ADD("%.6f", total_j / (double)row->iterations);
+    ADD(",");
+    if (!isnan(soc_end))
+        ADD("%.9f", soc_end);
+    ADD(",");
+    if (!isnan(soc_drain))
+        ADD("%.9f", soc_drain);
+    ADD(",");
+    if (!isnan(ttc))
+        ADD("%.3f", ttc);
+    ADD(",");
+    for (const char *c = row->reason ? row->reason : ""; *c && len + 2 < cap; c++)
+        buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
+    ADD("\n");
+    return len < cap ? len : cap - 1;
+}

@@ -1,0 +1,46 @@
+/* results.h - the rows of summary.csv, shared by `powprof profile` and
+ * `powprof import` so that both write the same format (see sweep.h for the
+ * columns). */
+#ifndef PP_RESULTS_H
+#define PP_RESULTS_H
+
+#include "trace.h"
+
+#include "../battery/battery.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_RESULTS_MAX_COLUMNS 64
+
+typedef struct pp_results_layout {
+    size_t n_params;
+    char param_names[PP_RESULTS_MAX_COLUMNS][160];
+    size_t n_components;   /* per-component columns when more than one */
+    char component_names[8][64];
+    size_t n_rails;
+    char rail_names[PP_TRACE_MAX_RAILS][PP_TRACE_NAME_MAX];
+    int rail_in_total[PP_TRACE_MAX_RAILS]; /* 0 for a rail inside another */
+} pp_results_layout;
+
+typedef struct pp_results_row {
+    uint64_t id;
+    const double *values;   /* n_params */
+    const char *status;     /* ok, failed, timeout */
+    double duration_s;
+    long iterations, late_frames;
+    const long *component_iterations, *component_late_frames; /* n_components, or NULL */
+    const char *reason;
+} pp_results_row;
+
+/* The header line, newline included. */
+void pp_results_header(const pp_results_layout *l, char *buf, size_t cap);
+
+/* One row, newline included, for the samples t (already cut to what counts:
+ * warm-up left out), with the battery model's columns from battery (NULL:
+ * left empty). *total_mean_w gets the total mean power. Returns the length. */
+size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
+                             const pp_trace *t, const pp_battery_params *battery, char *buf,
+                             size_t cap, double *total_mean_w);
+
+#endif
