@@ -52,5 +52,6 @@ int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
 int pp_cmd_profile(int argc, char **argv);
+int pp_cmd_import(int argc, char **argv);
 
 #endif

@@ -20,7 +20,8 @@ static const char main_help[] =
     "  devices    list the power sources of this machine and their rails\n"
     "  meter      run a command and report its energy, like perf stat\n"
     "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff\n"
-    "  profile    the configurations of a profile (--dry-run; sweeps come next)\n"
+    "  profile    run every configuration of a profile: traces and summary rows\n"
+    "  import     read recorded power data (powprofiler, tegrastats, csv) into results\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -34,6 +35,7 @@ static const struct {
     {"meter", pp_cmd_meter},
     {"battery", pp_cmd_battery},
     {"profile", pp_cmd_profile},
+    {"import", pp_cmd_import},
 };
 
 int main(int argc, char **argv)

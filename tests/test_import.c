@@ -1,0 +1,242 @@
+#include "harness.h"
+
+#include "../src/import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *shared_data(const char *rel)
+{
+    static char buf[1024];
+    const char *root = getenv("POWPROF_SHARED");
+    snprintf(buf, sizeof buf, "%s/data/powprofiler-tx2/%s", root ? root : "../shared", rel);
+    return buf;
+}
+
+static double per_minute(const pp_trace *t)
+{
+    double e = 0;
+    for (size_t r = 0; r < t->n_rails; r++)
+        if (!pp_trace_rail_is_inside(t, r))
+            e += pp_trace_energy_j(t, r);
+    return e / pp_trace_duration_s(t) * 60.0;
+}
+
+/* The paper's Table 1 prints 5255 J and 2400 J: the original tool forgot to
+ * divide by the sampling rate. */
+void test_import_powprofiler_tx2_darknet(void);
+void test_import_powprofiler_tx2_darknet(void)
+{
+    static const struct {
+        const char *file;
+        double j_per_min;
+    } cases[] = {
+        {"darknet/1layer_yolo-5-8fps.csv", 199.0}, {"darknet/1layer_yolo-10fps.csv", 247.0},
+        {"darknet/1layer_yolo-25fps.csv", 421.0},  {"darknet/1layer_yolo-32fps.csv", 525.5},
+        {"darknet/1layer_yolo-ocpu.csv", 240.0},
+    };
+    pp_import_options o;
+    pp_trace t;
+
+    pp_import_options_init(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_INT(pp_import_powprofiler(shared_data(cases[i].file), &o, &t), 0);
+        CHECK_INT(t.n_rails, 3);
+        CHECK_STR(t.names[0], "VDD_IN");
+        CHECK_INT(t.n_samples, 600);
+        CHECK_NEAR(pp_trace_duration_s(&t), 60.0, 1e-9);
+        CHECK_NEAR(per_minute(&t), cases[i].j_per_min, 1.0);
+        pp_trace_free(&t);
+    }
+}
+
+void test_import_cli_matrix_pattern(void);
+void test_import_cli_matrix_pattern(void)
+{
+    char out[512], sum[600], *text = NULL, *err = NULL;
+    char *argv[40];
+    int n = 0, rows = 0;
+    static char files[25][1024];
+    static const int sizes[] = {256, 512, 1024, 2048, 4096}, exps[] = {20, 30, 40, 50, 60};
+
+    snprintf(out, sizeof out, "%s/mx", test_tmpdir());
+    argv[n++] = getenv("POWPROF_BIN");
+    argv[n++] = "import";
+    argv[n++] = "powprofiler";
+    for (int s = 0; s < 5; s++)
+        for (int e = 0; e < 5; e++) {
+            char rel[128];
+            snprintf(rel, sizeof rel, "matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv",
+                     sizes[s], exps[e]);
+            snprintf(files[s * 5 + e], sizeof files[0], "%s", shared_data(rel));
+            argv[n++] = files[s * 5 + e];
+        }
+    argv[n++] = "--pattern";
+    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
+    argv[n++] = "-o";
+    argv[n++] = out;
+    argv[n] = NULL;
+    CHECK_INT(run_argv(argv, NULL, &err), 0);
+    free(err);
+    snprintf(sum, sizeof sum, "%s/summary.csv", out);
+    text = slurp(sum);
+    CHECK(text != NULL);
+    CHECK(text && strncmp(text, "id,size,exponent,status,duration_s,", 35) == 0);
+    for (const char *c = text; c && *c; c++)
+        rows += *c == '\n';
+    CHECK_INT(rows, 26);
+    CHECK_CONTAINS(text, "\n0,256,20,ok,");
+    CHECK_CONTAINS(text, "\n24,4096,60,ok,");
+    free(text);
+    snprintf(sum, sizeof sum, "%s/traces/24.csv", out);
+    CHECK(access(sum, R_OK) == 0);
+    snprintf(sum, sizeof sum, "%s/run.json", out);
+    text = slurp(sum);
+    CHECK_CONTAINS(text, "matrix-exponentiation_4096-60_1layer.csv");
+    free(text);
+}
+
+void test_import_tegrastats(void);
+void test_import_tegrastats(void)
+{
+    pp_import_options o;
+    pp_trace t;
+    char path[1024];
+
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s", fixture("import/tegrastats-tx2.log"));
+    CHECK_INT(pp_import_tegrastats(path, &o, &t), 0);
+    CHECK_INT(t.n_rails, 3);
+    CHECK_STR(t.names[0], "POM_5V_IN");
+    CHECK_INT(t.n_samples, 3);
+    CHECK_NEAR(t.t_s[2], 2.0, 0); /* no timestamps: 1000 ms apart */
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 3.49, 1e-12); /* the instant value, not the average */
+    CHECK_NEAR(pp_trace_at(&t, 2, 2), 1.52, 1e-12);
+    CHECK(pp_trace_rail_is_inside(&t, 1) && !pp_trace_rail_is_inside(&t, 0));
+    pp_trace_free(&t);
+    o.interval_ms = 250;
+    CHECK_INT(pp_import_tegrastats(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 0.5, 1e-12);
+    pp_trace_free(&t);
+    /* Orin: mW units, timestamps (a gap of 2 s), a record wrapped over two lines */
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s", fixture("import/tegrastats-orin.log"));
+    CHECK_INT(pp_import_tegrastats(path, &o, &t), 0);
+    CHECK_INT(t.n_rails, 3);
+    CHECK_STR(t.names[1], "VDD_CPU_GPU_CV");
+    CHECK_INT(t.n_samples, 3);
+    CHECK_NEAR(t.t_s[1], 1.0, 0);
+    CHECK_NEAR(t.t_s[2], 3.0, 0);
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 6.263, 1e-12);
+    CHECK_NEAR(pp_trace_at(&t, 2, 2), 1.624, 1e-12);
+    pp_trace_free(&t);
+}
+
+void test_import_csv(void);
+void test_import_csv(void)
+{
+    pp_import_options o;
+    pp_trace t;
+    char path[1024];
+
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s", fixture("import/meter-watts.csv"));
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_INT(t.n_rails, 1);
+    CHECK_STR(t.names[0], "board");
+    CHECK_NEAR(pp_trace_energy_j(&t, 0), 0.5 * (4 + 6) * 0.5 + 6 * 0.5, 1e-12);
+    pp_trace_free(&t);
+    snprintf(path, sizeof path, "%s", fixture("import/meter-mixed.csv"));
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_INT(t.n_rails, 2);
+    CHECK_STR(t.names[0], "VDD_IN");
+    CHECK_STR(t.names[1], "usb");
+    CHECK_NEAR(t.t_s[2], 2.0, 0); /* milliseconds */
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 7.0, 1e-12);
+    CHECK_NEAR(pp_trace_at(&t, 2, 1), 5.0, 1e-12); /* 1 A x 5 V */
+    pp_trace_free(&t);
+}
+
+typedef int (*reader_fn)(const char *, const pp_import_options *, pp_trace *);
+
+static void expect_bad(reader_fn fn, const char *content, const char *message)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    snprintf(path, sizeof path, "%s/bad.txt", test_tmpdir());
+    write_file(path, content);
+    pp_import_options_init(&o);
+    test_log_clear();
+    CHECK_INT(fn(path, &o, &t), -EINVAL);
+    CHECK_INT(t.n_samples, 0);
+    CHECK_CONTAINS(test_log(), path);
+    CHECK_CONTAINS(test_log(), message);
+}
+
+void test_import_bad_input(void);
+void test_import_bad_input(void)
+{
+    expect_bad(pp_import_powprofiler, "", ":1: empty file");
+    expect_bad(pp_import_powprofiler, "100,999\n1,2\n", ":1: unknown header code '999'");
+    expect_bad(pp_import_powprofiler, "100,101\n1,2\n3\n", ":3: 1 fields, the header has 2");
+    expect_bad(pp_import_powprofiler, "100,101\n1,x\n", ":2: column 2 'x' is not a finite number");
+    expect_bad(pp_import_powprofiler, "100,101\n1,nan\n", ":2: column 2 'nan'");
+    expect_bad(pp_import_powprofiler, "100,101\n1,-2\n", ":2: column 2: negative power");
+    expect_bad(pp_import_powprofiler, "100,101\n", "no samples");
+    expect_bad(pp_import_csv, "t_s,a_w\n0,1\n2,1\n1,1\n", ":4: time goes backwards");
+    expect_bad(pp_import_csv, "t_s,a\n0,1\n", ":1: column 2 'a' has no unit");
+    expect_bad(pp_import_csv, "x_w,y_w\n0,1\n", ":1: no time column");
+    expect_bad(pp_import_csv, "t_s,bus_a\n0,1\n", "'bus' has a current column but no voltage");
+    expect_bad(pp_import_tegrastats, "hello world\n", ":1: not a tegrastats record");
+    expect_bad(pp_import_tegrastats, "RAM 1/2MB CPU [1%]\n", ":1: no power rail");
+    expect_bad(pp_import_tegrastats, "", "empty file");
+}
+
+void test_import_pattern(void);
+void test_import_pattern(void)
+{
+    char names[4][64];
+    double v[4];
+
+    CHECK_INT(pp_import_match_pattern("mx_{size}-{exponent}_1layer.csv", "/d/mx_256-20_1layer.csv",
+                                      names, v, 4), 2);
+    CHECK_STR(names[0], "size");
+    CHECK_NEAR(v[0], 256, 0);
+    CHECK_NEAR(v[1], 20, 0);
+    test_log_clear();
+    CHECK_INT(pp_import_match_pattern("mx_{size}-{exponent}_1layer.csv", "/d/other.csv", names, v, 4),
+              -EINVAL);
+    CHECK_CONTAINS(test_log(), "/d/other.csv: the name does not match");
+    CHECK_INT(pp_import_match_pattern("yolo-{fps}fps.csv", "yolo-5-8fps.csv", names, v, 4), -EINVAL);
+    CHECK_CONTAINS(test_log(), "{fps} is '5-8', not a number");
+}
+
+/* Nothing half-written: a bad file among good ones leaves no folder. */
+void test_import_cli_all_or_nothing(void);
+void test_import_cli_all_or_nothing(void)
+{
+    char out[512], bad[512], *err = NULL;
+
+    snprintf(out, sizeof out, "%s/res", test_tmpdir());
+    snprintf(bad, sizeof bad, "%s/bad.csv", test_tmpdir());
+    write_file(bad, "100,101\n1,2\n1\n");
+    CHECK_INT(run_powprof(NULL, &err, "import", "powprofiler",
+                          shared_data("darknet/1layer_yolo-10fps.csv"), bad, "-o", out, NULL), 2);
+    CHECK_CONTAINS(err, "bad.csv:3: 1 fields");
+    free(err);
+    CHECK(access(out, F_OK) != 0);
+    {
+        char *argv[] = {"sh", "-c", "ls -d \"$0\".import.* 2>/dev/null | wc -l", out, NULL};
+        char *o = NULL;
+        run_argv(argv, &o, NULL);
+        CHECK_STR(o, "0\n");
+        free(o);
+    }
+    CHECK_INT(run_powprof(NULL, &err, "import", "nosuch", bad, "-o", out, NULL), 2);
+    CHECK_CONTAINS(err, "unknown format 'nosuch'");
+    free(err);
+}
