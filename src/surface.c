@@ -1,0 +1,473 @@
+#include "surface.h"
+
+#include "log.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LATTICE_MAX_CELLS 4000000
+#define UNDERFLOW 1e-280
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void pp_surface_free(pp_surface *s)
+{
+    free(s->x);
+    free(s->cell);
+    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        free(s->levels[j]);
+    memset(s, 0, sizeof *s);
+}
+
+static double to_unit(const pp_surface *s, size_t j, double raw)
+{
+    double v = s->log_scale[j] ? log10(raw) : raw;
+    return s->hi[j] > s->lo[j] ? (v - s->lo[j]) / (s->hi[j] - s->lo[j]) : 0.0;
+}
+
+void pp_surface_normalize(const pp_surface *s, const double *raw, double *xn)
+{
+    for (size_t j = 0; j < s->d; j++)
+        xn[j] = to_unit(s, j, raw[j]);
+}
+
+double pp_surface_denormalize(const pp_surface *s, size_t j, double xn)
+{
+    double v = s->lo[j] + xn * (s->hi[j] - s->lo[j]);
+    return s->log_scale[j] ? pow(10.0, v) : v;
+}
+
+int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale)
+{
+    memset(s, 0, sizeof *s);
+    if (d > PP_SURFACE_MAX_DIMS || n == 0)
+        return -EINVAL;
+    s->n = n;
+    s->d = d;
+    s->x = malloc((n * d + 1) * sizeof *s->x);
+    s->cell = malloc((n * d + 1) * sizeof *s->cell);
+    if (!s->x || !s->cell)
+        goto fail_mem;
+    for (size_t j = 0; j < d; j++) {
+        s->log_scale[j] = log_scale ? log_scale[j] : 0;
+        s->lo[j] = INFINITY;
+        s->hi[j] = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double v = x_raw[i * d + j];
+            if (s->log_scale[j]) {
+                if (!(v > 0)) {
+                    pp_log_error("surface: parameter %zu: %g on a log scale (values must be > 0)",
+                                 j + 1, v);
+                    pp_surface_free(s);
+                    return -EINVAL;
+                }
+                v = log10(v);
+            }
+            if (v < s->lo[j])
+                s->lo[j] = v;
+            if (v > s->hi[j])
+                s->hi[j] = v;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        pp_surface_normalize(s, x_raw + i * d, s->x + i * d);
+    for (size_t j = 0; j < d; j++) {
+        double *lv = malloc(n * sizeof *lv);
+        size_t k = 0;
+        if (!lv)
+            goto fail_mem;
+        for (size_t i = 0; i < n; i++)
+            lv[i] = s->x[i * d + j];
+        qsort(lv, n, sizeof *lv, cmp_double);
+        for (size_t i = 0; i < n; i++)
+            if (k == 0 || lv[i] != lv[k - 1])
+                lv[k++] = lv[i];
+        s->levels[j] = lv;
+        s->k[j] = k;
+        for (size_t i = 0; i < n; i++) {
+            double v = s->x[i * d + j];
+            size_t lo = 0, hi = k - 1;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (lv[mid] < v)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            s->cell[i * d + j] = lo;
+        }
+    }
+    return 0;
+fail_mem:
+    pp_surface_free(s);
+    return -ENOMEM;
+}
+
+static double dist2(const double *a, const double *b, size_t d)
+{
+    double s = 0;
+    for (size_t j = 0; j < d; j++)
+        s += (a[j] - b[j]) * (a[j] - b[j]);
+    return s;
+}
+
+/* Weighted average at xn, leaving out sample skip (n for none). */
+static double predict_skip(const pp_surface *s, const double *y, double sigma, const double *xn,
+                           size_t skip)
+{
+    double m = INFINITY, num = 0, den = 0, inv = 1.0 / (sigma * sigma);
+
+    for (size_t i = 0; i < s->n; i++)
+        if (i != skip && !isnan(y[i])) {
+            double g = dist2(xn, s->x + i * s->d, s->d);
+            if (g < m)
+                m = g;
+        }
+    if (!isfinite(m))
+        return NAN;
+    for (size_t i = 0; i < s->n; i++)
+        if (i != skip && !isnan(y[i])) {
+            double w = exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
+            num += w * y[i];
+            den += w;
+        }
+    return num / den;
+}
+
+double pp_surface_predict(const pp_surface *s, const double *y, double sigma, const double *xn)
+{
+    return predict_skip(s, y, sigma, xn, s->n);
+}
+
+int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred)
+{
+    for (size_t i = 0; i < s->n; i++)
+        pred[i] = isnan(y[i]) ? NAN : predict_skip(s, y, sigma, s->x + i * s->d, i);
+    return 0;
+}
+
+/* Apply the kernel matrix of every dimension along its mode of the tensor t
+ * (shape k[0] x ... x k[d-1], last fastest). */
+static int mode_products(const pp_surface *s, double sigma, double *t, size_t cells)
+{
+    double inv = 1.0 / (sigma * sigma), *fiber = NULL, *e = NULL;
+    size_t stride = cells;
+
+    for (size_t j = 0; j < s->d; j++) {
+        size_t k = s->k[j], outer;
+        stride /= k;
+        outer = cells / (k * stride);
+        free(e);
+        free(fiber);
+        e = malloc(k * k * sizeof *e);
+        fiber = malloc(2 * k * sizeof *fiber);
+        if (!e || !fiber) {
+            free(e);
+            free(fiber);
+            return -ENOMEM;
+        }
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = 0; b < k; b++) {
+                double g = s->levels[j][a] - s->levels[j][b];
+                e[a * k + b] = exp(-g * g * inv);
+            }
+        for (size_t o = 0; o < outer; o++)
+            for (size_t in = 0; in < stride; in++) {
+                double *base = t + o * k * stride + in;
+                for (size_t a = 0; a < k; a++)
+                    fiber[a] = base[a * stride];
+                for (size_t a = 0; a < k; a++) {
+                    double acc = 0;
+                    for (size_t b = 0; b < k; b++)
+                        acc += e[a * k + b] * fiber[b];
+                    fiber[k + a] = acc;
+                }
+                for (size_t a = 0; a < k; a++)
+                    base[a * stride] = fiber[k + a];
+            }
+    }
+    free(e);
+    free(fiber);
+    return 0;
+}
+
+int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *pred)
+{
+    size_t cells = 1;
+    double *num, *den;
+
+    for (size_t j = 0; j < s->d; j++) {
+        if (cells > LATTICE_MAX_CELLS / s->k[j])
+            return pp_surface_loo_direct(s, y, sigma, pred);
+        cells *= s->k[j];
+    }
+    if (cells > s->n * 4 && s->n < 2000) /* sparse: the direct sum is cheaper */
+        return pp_surface_loo_direct(s, y, sigma, pred);
+    num = calloc(cells, sizeof *num);
+    den = calloc(cells, sizeof *den);
+    if (!num || !den) {
+        free(num);
+        free(den);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        size_t c = 0;
+        if (isnan(y[i]))
+            continue;
+        for (size_t j = 0; j < s->d; j++)
+            c = c * s->k[j] + s->cell[i * s->d + j];
+        num[c] += y[i];
+        den[c] += 1.0;
+    }
+    if (mode_products(s, sigma, num, cells) < 0 || mode_products(s, sigma, den, cells) < 0) {
+        free(num);
+        free(den);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        size_t c = 0;
+        double rest;
+        if (isnan(y[i])) {
+            pred[i] = NAN;
+            continue;
+        }
+        for (size_t j = 0; j < s->d; j++)
+            c = c * s->k[j] + s->cell[i * s->d + j];
+        rest = den[c] - 1.0;
+        /* the others weigh almost nothing next to the sample itself: the
+         * difference would lose its digits, so sum directly */
+        pred[i] = rest > 1e-8 ? (num[c] - y[i]) / rest
+                              : predict_skip(s, y, sigma, s->x + i * s->d, i);
+    }
+    free(num);
+    free(den);
+    return 0;
+}
+
+int pp_surface_cv(const pp_surface *s, const double *y, double sigma, pp_surface_fit *fit)
+{
+    double *pred = malloc(s->n * sizeof *pred), se = 0, ape = 0;
+    size_t n = 0, n_pct = 0;
+    int rc;
+
+    if (!pred)
+        return -ENOMEM;
+    rc = pp_surface_loo(s, y, sigma, pred);
+    if (rc == 0) {
+        for (size_t i = 0; i < s->n; i++) {
+            if (isnan(y[i]) || isnan(pred[i]))
+                continue;
+            se += (pred[i] - y[i]) * (pred[i] - y[i]);
+            n++;
+            if (y[i] != 0) {
+                ape += fabs((pred[i] - y[i]) / y[i]);
+                n_pct++;
+            }
+        }
+        fit->sigma = sigma;
+        fit->n_used = n;
+        fit->rmse = n ? sqrt(se / (double)n) : NAN;
+        fit->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
+    }
+    free(pred);
+    return rc;
+}
+
+int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit *fit)
+{
+    enum { SCAN = 36 };
+    double lo = log(1e-3), hi = log(3.0), best_rmse = INFINITY, step = (hi - lo) / (SCAN - 1);
+    size_t best = 0;
+    pp_surface_fit f;
+    int rc;
+
+    for (size_t i = 0; i < SCAN; i++) {
+        if ((rc = pp_surface_cv(s, y, exp(lo + step * (double)i), &f)) < 0)
+            return rc;
+        if (f.rmse < best_rmse) {
+            best_rmse = f.rmse;
+            best = i;
+            *fit = f;
+        }
+    }
+    if (!isfinite(best_rmse))
+        return -EINVAL; /* fewer than two samples with a value */
+    {
+        /* golden-section search on log(sigma) around the best of the scan */
+        double a = lo + step * ((double)best - 1), b = lo + step * ((double)best + 1);
+        const double g = 0.6180339887498949;
+        double c = b - g * (b - a), d = a + g * (b - a);
+        pp_surface_fit fc, fd;
+        if ((rc = pp_surface_cv(s, y, exp(c), &fc)) < 0 || (rc = pp_surface_cv(s, y, exp(d), &fd)) < 0)
+            return rc;
+        for (int it = 0; it < 12; it++) {
+            if (fc.rmse < fd.rmse) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - g * (b - a);
+                if ((rc = pp_surface_cv(s, y, exp(c), &fc)) < 0)
+                    return rc;
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + g * (b - a);
+                if ((rc = pp_surface_cv(s, y, exp(d), &fd)) < 0)
+                    return rc;
+            }
+        }
+        if (fc.rmse < fit->rmse)
+            *fit = fc;
+        if (fd.rmse < fit->rmse)
+            *fit = fd;
+    }
+    return 0;
+}
+
+int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
+                           const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                           const double *fixed, double *out)
+{
+    double xn[PP_SURFACE_MAX_DIMS];
+
+    memcpy(xn, fixed, s->d * sizeof *xn);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++) {
+            xn[da] = ga[i];
+            if (db != da)
+                xn[db] = gb[j];
+            out[i * nb + j] = pp_surface_predict(s, y, sigma, xn);
+        }
+    return 0;
+}
+
+int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,
+                    const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                    const double *fixed, double *out)
+{
+    double inv = 1.0 / (sigma * sigma), rmin = INFINITY;
+    double *f = malloc(s->n * sizeof *f), *num = NULL, *den = NULL;
+    double *ea = NULL, *eb = NULL, *sn = NULL, *sd = NULL, *t = NULL;
+    size_t ka = s->k[da], kb = db == da ? 1 : s->k[db];
+    int rc = -ENOMEM, line = db == da;
+
+    if (!f)
+        return -ENOMEM;
+    /* the other dimensions at their fixed values: a factor per sample,
+     * scaled by the largest so that it does not underflow */
+    for (size_t i = 0; i < s->n; i++) {
+        double r = 0;
+        for (size_t j = 0; j < s->d; j++)
+            if (j != da && j != db)
+                r += (fixed[j] - s->x[i * s->d + j]) * (fixed[j] - s->x[i * s->d + j]);
+        f[i] = isnan(y[i]) ? NAN : r;
+        if (!isnan(y[i]) && r < rmin)
+            rmin = r;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        f[i] = isnan(f[i]) ? 0.0 : exp(-(f[i] - rmin) * inv);
+    if ((double)ka * (double)kb > 4.0 * (double)s->n) {
+        /* scattered samples: one column per sample, num = (ea .* y f) eb^T */
+        size_t n = s->n;
+        double *a1 = malloc(na * n * sizeof *a1), *a2 = malloc(na * n * sizeof *a2);
+        double *e2 = malloc(nb * n * sizeof *e2);
+        num = malloc(2 * na * nb * sizeof *num);
+        if (!a1 || !a2 || !e2 || !num) {
+            free(a1);
+            free(a2);
+            free(e2);
+            goto out;
+        }
+        den = num + na * nb;
+        for (size_t i = 0; i < na; i++)
+            for (size_t k = 0; k < n; k++) {
+                double g = ga[i] - s->x[k * s->d + da], w = exp(-g * g * inv) * f[k];
+                a1[i * n + k] = isnan(y[k]) ? 0.0 : w * y[k];
+                a2[i * n + k] = w;
+            }
+        for (size_t j = 0; j < nb; j++)
+            for (size_t k = 0; k < n; k++) {
+                double g = line ? 0.0 : gb[j] - s->x[k * s->d + db];
+                e2[j * n + k] = exp(-g * g * inv);
+            }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)n, 1.0, a1,
+                    (int)n, e2, (int)n, 0.0, num, (int)nb);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)n, 1.0, a2,
+                    (int)n, e2, (int)n, 0.0, den, (int)nb);
+        free(a1);
+        free(a2);
+        free(e2);
+        goto finish;
+    }
+    /* sums over the distinct (da, db) coordinates: sn = sum y f, sd = sum f */
+    sn = calloc(ka * kb, sizeof *sn);
+    sd = calloc(ka * kb, sizeof *sd);
+    ea = malloc(na * ka * sizeof *ea);
+    eb = malloc(nb * kb * sizeof *eb);
+    t = malloc(2 * ka * nb * sizeof *t);
+    num = malloc(2 * na * nb * sizeof *num);
+    if (!sn || !sd || !ea || !eb || !t || !num)
+        goto out;
+    den = num + na * nb;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t c = s->cell[i * s->d + da] * kb + (line ? 0 : s->cell[i * s->d + db]);
+        if (isnan(y[i]))
+            continue;
+        sn[c] += y[i] * f[i];
+        sd[c] += f[i];
+    }
+    for (size_t i = 0; i < na; i++)
+        for (size_t a = 0; a < ka; a++) {
+            double g = ga[i] - s->levels[da][a];
+            ea[i * ka + a] = exp(-g * g * inv);
+        }
+    for (size_t j = 0; j < nb; j++)
+        for (size_t b = 0; b < kb; b++) {
+            double g = line ? 0.0 : gb[j] - s->levels[db][b];
+            eb[j * kb + b] = exp(-g * g * inv);
+        }
+    /* t = [sn; sd] eb^T (ka x nb each), then num = ea t */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sn,
+                (int)kb, eb, (int)kb, 0.0, t, (int)nb);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sd,
+                (int)kb, eb, (int)kb, 0.0, t + ka * nb, (int)nb);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+                (int)ka, t, (int)nb, 0.0, num, (int)nb);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+                (int)ka, t + ka * nb, (int)nb, 0.0, den, (int)nb);
+finish:
+    {
+        double xn[PP_SURFACE_MAX_DIMS];
+        memcpy(xn, fixed, s->d * sizeof *xn);
+        for (size_t i = 0; i < na; i++)
+            for (size_t j = 0; j < nb; j++) {
+                size_t c = i * nb + j;
+                if (den[c] > UNDERFLOW) {
+                    out[c] = num[c] / den[c];
+                } else { /* far from every sample at this sigma: the stable sum */
+                    xn[da] = ga[i];
+                    if (!line)
+                        xn[db] = gb[j];
+                    out[c] = pp_surface_predict(s, y, sigma, xn);
+                }
+            }
+    }
+    rc = 0;
+out:
+    free(f);
+    free(sn);
+    free(sd);
+    free(ea);
+    free(eb);
+    free(t);
+    free(num);
+    return rc;
+}

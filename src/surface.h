@@ -1,0 +1,81 @@
+/* surface.h - layer 2: the paper's Gaussian-kernel weighted average.
+ *
+ *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / sigma^2)
+ *
+ * over parameters normalized to [0, 1] across their measured range (log10
+ * first for exponential ranges). Samples whose value is NaN are left out.
+ * Weights are scaled by the nearest sample's, so that a small sigma far from
+ * the samples gives the nearest value, not 0/0.
+ */
+#ifndef PP_SURFACE_H
+#define PP_SURFACE_H
+
+#include <stddef.h>
+
+#define PP_SURFACE_MAX_DIMS 16
+
+typedef struct pp_surface {
+    size_t n, d;
+    double *x;                       /* n x d normalized coordinates */
+    double lo[PP_SURFACE_MAX_DIMS];  /* measured range, in (log10) units */
+    double hi[PP_SURFACE_MAX_DIMS];
+    int log_scale[PP_SURFACE_MAX_DIMS];
+    /* the distinct coordinates per dimension, and each sample's indices into
+     * them: most sweeps are lattices, which makes the kernel sums cheap */
+    size_t k[PP_SURFACE_MAX_DIMS];
+    double *levels[PP_SURFACE_MAX_DIMS];
+    size_t *cell;                    /* n x d level indices */
+} pp_surface;
+
+/* Normalize n samples of d raw parameter values. Log-scale dimensions need
+ * values > 0. Returns 0, -EINVAL (logged) or -ENOMEM. */
+int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale);
+void pp_surface_free(pp_surface *s);
+
+/* Raw parameter values into normalized coordinates (may fall outside
+ * [0, 1]); and back. */
+void pp_surface_normalize(const pp_surface *s, const double *raw, double *xn);
+double pp_surface_denormalize(const pp_surface *s, size_t dim, double xn);
+
+/* The prediction at normalized point xn (direct sum, stabilized). */
+double pp_surface_predict(const pp_surface *s, const double *y, double sigma, const double *xn);
+
+/* Leave-one-out predictions of every sample (NaN for samples whose y is
+ * NaN, or when fewer than two samples have a value). Lattice sweeps use
+ * separable sums; otherwise the direct O(n^2) sum. 0 or -ENOMEM. */
+int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *pred);
+
+/* The same, always by the direct sum (the reference for tests). */
+int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
+
+typedef struct pp_surface_fit {
+    double sigma;
+    double mape;  /* mean absolute percentage error, %, of the leave-one-out predictions
+                     (samples with y == 0 left out of it) */
+    double rmse;  /* root mean square error, in the metric's unit */
+    size_t n_used;
+} pp_surface_fit;
+
+/* Leave-one-out errors at sigma. */
+int pp_surface_cv(const pp_surface *s, const double *y, double sigma, pp_surface_fit *fit);
+
+/* Choose sigma by leave-one-out cross-validation: the smallest RMSE over a
+ * logarithmic scan of [1e-3, 3], refined by golden-section search. */
+int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit *fit);
+
+/* Values on a na x nb grid over dimensions da and db (normalized grid
+ * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
+ * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
+ * separable, so the sums are two matrix products (OpenBLAS dgemm), over the
+ * distinct coordinates when the samples form a lattice. db may equal da
+ * only with nb == 1 (a line). 0 or -ENOMEM. */
+int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,
+                    const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                    const double *fixed, double *out);
+
+/* The same by the direct double loop (the reference for the benchmark). */
+int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
+                           const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                           const double *fixed, double *out);
+
+#endif
