@@ -53,5 +53,7 @@ int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
+int pp_cmd_model(int argc, char **argv);
+int pp_cmd_predict(int argc, char **argv);
 
 #endif

@@ -22,6 +22,8 @@ static const char main_help[] =
     "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff\n"
     "  profile    run every configuration of a profile: traces and summary rows\n"
     "  import     read recorded power data (powprofiler, tegrastats, csv) into results\n"
+    "  model      layer 2: the surface of every metric, bandwidths by cross-validation\n"
+    "  predict    every metric at a configuration, measured or not\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -36,6 +38,8 @@ static const struct {
     {"battery", pp_cmd_battery},
     {"profile", pp_cmd_profile},
     {"import", pp_cmd_import},
+    {"model", pp_cmd_model},
+    {"predict", pp_cmd_predict},
 };
 
 int main(int argc, char **argv)

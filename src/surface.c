@@ -153,9 +153,10 @@ int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, do
     return 0;
 }
 
-/* Apply the kernel matrix of every dimension along its mode of the tensor t
- * (shape k[0] x ... x k[d-1], last fastest). */
-static int mode_products(const pp_surface *s, double sigma, double *t, size_t cells)
+/* Apply, along each mode j >= first of the tensor t (shape k[0] x ... x
+ * k[d-1], last fastest), the kernel matrix of dimension j; for j == first
+ * that matrix minus the identity. */
+static int mode_products(const pp_surface *s, double sigma, double *t, size_t cells, size_t first)
 {
     double inv = 1.0 / (sigma * sigma), *fiber = NULL, *e = NULL;
     size_t stride = cells;
@@ -163,6 +164,8 @@ static int mode_products(const pp_surface *s, double sigma, double *t, size_t ce
     for (size_t j = 0; j < s->d; j++) {
         size_t k = s->k[j], outer;
         stride /= k;
+        if (j < first)
+            continue;
         outer = cells / (k * stride);
         free(e);
         free(fiber);
@@ -176,7 +179,7 @@ static int mode_products(const pp_surface *s, double sigma, double *t, size_t ce
         for (size_t a = 0; a < k; a++)
             for (size_t b = 0; b < k; b++) {
                 double g = s->levels[j][a] - s->levels[j][b];
-                e[a * k + b] = exp(-g * g * inv);
+                e[a * k + b] = a == b && j == first ? 0.0 : exp(-g * g * inv);
             }
         for (size_t o = 0; o < outer; o++)
             for (size_t in = 0; in < stride; in++) {
@@ -201,7 +204,7 @@ static int mode_products(const pp_surface *s, double sigma, double *t, size_t ce
 int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *pred)
 {
     size_t cells = 1;
-    double *num, *den;
+    double *sum_y, *cnt, *num, *den, *tmp;
 
     for (size_t j = 0; j < s->d; j++) {
         if (cells > LATTICE_MAX_CELLS / s->k[j])
@@ -210,77 +213,129 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
     }
     if (cells > s->n * 4 && s->n < 2000) /* sparse: the direct sum is cheaper */
         return pp_surface_loo_direct(s, y, sigma, pred);
-    num = calloc(cells, sizeof *num);
-    den = calloc(cells, sizeof *den);
-    if (!num || !den) {
-        free(num);
-        free(den);
+    sum_y = calloc(5 * cells, sizeof *sum_y);
+    if (!sum_y)
         return -ENOMEM;
-    }
+    cnt = sum_y + cells;
+    num = cnt + cells;
+    den = num + cells;
+    tmp = den + cells;
     for (size_t i = 0; i < s->n; i++) {
         size_t c = 0;
         if (isnan(y[i]))
             continue;
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
-        num[c] += y[i];
-        den[c] += 1.0;
+        sum_y[c] += y[i];
+        cnt[c] += 1.0;
     }
-    if (mode_products(s, sigma, num, cells) < 0 || mode_products(s, sigma, den, cells) < 0) {
-        free(num);
-        free(den);
-        return -ENOMEM;
+    /* The kernel over other cells only, without cancellation:
+     * (x)E - (x)I = sum_j I..I (E_j - I) E_j+1..E_d */
+    for (size_t j = 0; j < s->d; j++) {
+        for (int pass = 0; pass < 2; pass++) {
+            memcpy(tmp, pass ? cnt : sum_y, cells * sizeof *tmp);
+            if (mode_products(s, sigma, tmp, cells, j) < 0) {
+                free(sum_y);
+                return -ENOMEM;
+            }
+            for (size_t c = 0; c < cells; c++)
+                (pass ? den : num)[c] += tmp[c];
+        }
     }
     for (size_t i = 0; i < s->n; i++) {
         size_t c = 0;
-        double rest;
+        double n_other, d_other;
         if (isnan(y[i])) {
             pred[i] = NAN;
             continue;
         }
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
-        rest = den[c] - 1.0;
-        /* the others weigh almost nothing next to the sample itself: the
-         * difference would lose its digits, so sum directly */
-        pred[i] = rest > 1e-8 ? (num[c] - y[i]) / rest
-                              : predict_skip(s, y, sigma, s->x + i * s->d, i);
+        /* other samples in the same cell are at distance 0: weight 1 */
+        n_other = num[c] + (sum_y[c] - y[i]);
+        d_other = den[c] + (cnt[c] - 1.0);
+        pred[i] = d_other > UNDERFLOW ? n_other / d_other
+                                      : predict_skip(s, y, sigma, s->x + i * s->d, i);
     }
-    free(num);
-    free(den);
+    free(sum_y);
     return 0;
 }
 
-int pp_surface_cv(const pp_surface *s, const double *y, double sigma, pp_surface_fit *fit)
+int pp_surface_wants_log(const double *y, size_t n)
 {
-    double *pred = malloc(s->n * sizeof *pred), se = 0, ape = 0;
-    size_t n = 0, n_pct = 0;
+    double lo = INFINITY, hi = 0;
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(y[i]))
+            continue;
+        if (!(y[i] > 0))
+            return 0;
+        lo = y[i] < lo ? y[i] : lo;
+        hi = y[i] > hi ? y[i] : hi;
+        k++;
+    }
+    return k >= 2 && hi >= 10 * lo;
+}
+
+/* Inside the measured range in every parameter that varies. */
+static int interior(const pp_surface *s, size_t i)
+{
+    for (size_t j = 0; j < s->d; j++) {
+        size_t c = s->cell[i * s->d + j];
+        if (s->k[j] > 1 && (c == 0 || c == s->k[j] - 1))
+            return 0;
+    }
+    return 1;
+}
+
+int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_values,
+                  pp_surface_fit *fit)
+{
+    double *pred = calloc(2 * s->n, sizeof *pred), *ly, se = 0, ape = 0, ape_in = 0;
+    size_t n = 0, n_pct = 0, n_in = 0;
     int rc;
 
     if (!pred)
         return -ENOMEM;
-    rc = pp_surface_loo(s, y, sigma, pred);
+    ly = pred + s->n;
+    for (size_t i = 0; i < s->n; i++)
+        ly[i] = log_values ? (y[i] > 0 ? log(y[i]) : NAN) : y[i];
+    rc = pp_surface_loo(s, ly, sigma, pred);
     if (rc == 0) {
         for (size_t i = 0; i < s->n; i++) {
-            if (isnan(y[i]) || isnan(pred[i]))
+            double p = log_values ? exp(pred[i]) : pred[i];
+            if (isnan(ly[i]) || isnan(pred[i]))
                 continue;
-            se += (pred[i] - y[i]) * (pred[i] - y[i]);
+            se += (p - y[i]) * (p - y[i]);
             n++;
             if (y[i] != 0) {
-                ape += fabs((pred[i] - y[i]) / y[i]);
+                double e = fabs((p - y[i]) / y[i]);
+                ape += e;
                 n_pct++;
+                if (interior(s, i)) {
+                    ape_in += e;
+                    n_in++;
+                }
             }
         }
         fit->sigma = sigma;
+        fit->log_values = log_values;
         fit->n_used = n;
         fit->rmse = n ? sqrt(se / (double)n) : NAN;
         fit->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
+        fit->n_interior = n_in;
+        fit->mape_interior = n_in ? 100.0 * ape_in / (double)n_in : NAN;
     }
     free(pred);
     return rc;
 }
 
-int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit *fit)
+/* The criterion: RMSE of y, or of the relative error when on log scale. */
+static double criterion(const pp_surface_fit *f) { return f->log_values ? f->mape : f->rmse; }
+
+int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values,
+                            pp_surface_fit *fit)
 {
     enum { SCAN = 36 };
     double lo = log(1e-3), hi = log(3.0), best_rmse = INFINITY, step = (hi - lo) / (SCAN - 1);
@@ -289,10 +344,10 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit
     int rc;
 
     for (size_t i = 0; i < SCAN; i++) {
-        if ((rc = pp_surface_cv(s, y, exp(lo + step * (double)i), &f)) < 0)
+        if ((rc = pp_surface_cv(s, y, exp(lo + step * (double)i), log_values, &f)) < 0)
             return rc;
-        if (f.rmse < best_rmse) {
-            best_rmse = f.rmse;
+        if (criterion(&f) < best_rmse) {
+            best_rmse = criterion(&f);
             best = i;
             *fit = f;
         }
@@ -305,28 +360,29 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit
         const double g = 0.6180339887498949;
         double c = b - g * (b - a), d = a + g * (b - a);
         pp_surface_fit fc, fd;
-        if ((rc = pp_surface_cv(s, y, exp(c), &fc)) < 0 || (rc = pp_surface_cv(s, y, exp(d), &fd)) < 0)
+        if ((rc = pp_surface_cv(s, y, exp(c), log_values, &fc)) < 0 ||
+            (rc = pp_surface_cv(s, y, exp(d), log_values, &fd)) < 0)
             return rc;
         for (int it = 0; it < 12; it++) {
-            if (fc.rmse < fd.rmse) {
+            if (criterion(&fc) < criterion(&fd)) {
                 b = d;
                 d = c;
                 fd = fc;
                 c = b - g * (b - a);
-                if ((rc = pp_surface_cv(s, y, exp(c), &fc)) < 0)
+                if ((rc = pp_surface_cv(s, y, exp(c), log_values, &fc)) < 0)
                     return rc;
             } else {
                 a = c;
                 c = d;
                 fc = fd;
                 d = a + g * (b - a);
-                if ((rc = pp_surface_cv(s, y, exp(d), &fd)) < 0)
+                if ((rc = pp_surface_cv(s, y, exp(d), log_values, &fd)) < 0)
                     return rc;
             }
         }
-        if (fc.rmse < fit->rmse)
+        if (criterion(&fc) < criterion(fit))
             *fit = fc;
-        if (fd.rmse < fit->rmse)
+        if (criterion(&fd) < criterion(fit))
             *fit = fd;
     }
     return 0;

@@ -50,18 +50,30 @@ int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, do
 
 typedef struct pp_surface_fit {
     double sigma;
+    int log_values;  /* the surface is of log(y), predictions exp() of it */
     double mape;  /* mean absolute percentage error, %, of the leave-one-out predictions
                      (samples with y == 0 left out of it) */
     double rmse;  /* root mean square error, in the metric's unit */
     size_t n_used;
+    double mape_interior; /* over samples inside the measured range in every
+                             parameter: interpolation, not extrapolation */
+    size_t n_interior;
 } pp_surface_fit;
 
-/* Leave-one-out errors at sigma. */
-int pp_surface_cv(const pp_surface *s, const double *y, double sigma, pp_surface_fit *fit);
+/* Whether a metric is better modelled on a log scale: every value > 0 and
+ * a spread of at least 10x (energies over matrix sizes span decades; the
+ * weighted average of logs is a geometric mean, exact for power laws). */
+int pp_surface_wants_log(const double *y, size_t n);
+
+/* Leave-one-out errors at sigma, of y or (log_values) of log(y), in y's
+ * units either way. */
+int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_values,
+                  pp_surface_fit *fit);
 
 /* Choose sigma by leave-one-out cross-validation: the smallest RMSE over a
  * logarithmic scan of [1e-3, 3], refined by golden-section search. */
-int pp_surface_choose_sigma(const pp_surface *s, const double *y, pp_surface_fit *fit);
+int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values,
+                            pp_surface_fit *fit);
 
 /* Values on a na x nb grid over dimensions da and db (normalized grid
  * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).

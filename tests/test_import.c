@@ -96,6 +96,18 @@ void test_import_cli_matrix_pattern(void)
     text = slurp(sum);
     CHECK_CONTAINS(text, "matrix-exponentiation_4096-60_1layer.csv");
     free(text);
+    /* and they give a surface through the layer-2 commands */
+    CHECK_INT(run_powprof(&text, NULL, "model", out, NULL), 0);
+    CHECK_CONTAINS(text, "25 configurations (0 left out");
+    free(text);
+    snprintf(sum, sizeof sum, "%s/model.json", out);
+    text = slurp(sum);
+    CHECK_CONTAINS(text, "{\"name\":\"size\",\"scale\":\"log\",\"lo\":256,\"hi\":4096}");
+    CHECK_CONTAINS(text, "\"name\":\"total_energy_j\"");
+    free(text);
+    CHECK_INT(run_powprof(&text, NULL, "predict", out, "size=3000", "exponent=45", NULL), 0);
+    CHECK_CONTAINS(text, "total_energy_j");
+    free(text);
 }
 
 void test_import_tegrastats(void);

@@ -95,9 +95,9 @@ void test_surface_cv_and_lattice(void)
         }
     }
     CHECK_INT(pp_surface_init(&s, x, K * K, 2, NULL), 0);
-    CHECK_INT(pp_surface_choose_sigma(&s, y, &best), 0);
-    CHECK_INT(pp_surface_cv(&s, y, 1e-3, &tiny), 0);
-    CHECK_INT(pp_surface_cv(&s, y, 3.0, &huge), 0);
+    CHECK_INT(pp_surface_choose_sigma(&s, y, 0, &best), 0);
+    CHECK_INT(pp_surface_cv(&s, y, 1e-3, 0, &tiny), 0);
+    CHECK_INT(pp_surface_cv(&s, y, 3.0, 0, &huge), 0);
     CHECK(best.rmse < tiny.rmse);
     CHECK(best.rmse < huge.rmse);
     CHECK_INT(best.n_used, K * K);

@@ -1,0 +1,68 @@
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A results folder with a summary of known values: one parameter 'p' at
+ * 1..5, metric 'flat_w' constant 2, metric 'lin_j' = 10 p, and a failed row
+ * that must be left out. */
+static const char *make_results(void)
+{
+    static char dir[512];
+    char path[600];
+
+    snprintf(dir, sizeof dir, "%s/res", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, "id,p,status,duration_s,iterations,late_frames,flat_w,lin_j,reason\n"
+                     "0,1,ok,1,1,0,2,10,\n"
+                     "1,2,ok,1,1,0,2,20,\n"
+                     "2,3,failed,1,1,0,99,999,it broke\n"
+                     "3,4,ok,1,1,0,2,40,\n"
+                     "4,5,ok,1,1,0,2,50,\n");
+    return dir;
+}
+
+void test_cli_model_and_predict(void);
+void test_cli_model_and_predict(void)
+{
+    const char *dir = make_results();
+    char path[700], *out = NULL, *err = NULL, *text;
+
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    CHECK_CONTAINS(out, "4 configurations (1 left out: status not ok)");
+    CHECK_CONTAINS(out, "flat_w");
+    free(out);
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "{\"name\":\"lin_j\",\"sigma\":");
+    CHECK_CONTAINS(text, "\"left_out\":1");
+    free(text);
+    snprintf(path, sizeof path, "%s/model/lin_j.dat", dir);
+    CHECK(access(path, R_OK) == 0);
+    /* constant data gives the constant; the failed row's 99 is not there */
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=3", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"flat_w\":2");
+    CHECK_CONTAINS(out, "\"nearest\":{\"id\":1,\"distance\":0.25}");
+    CHECK_CONTAINS(out, "\"outside_measured_range\":false");
+    free(out);
+    /* the midpoint of two symmetric neighbours: (20 + 40) / 2 */
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=3", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"lin_j\":30");
+    free(out);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=9", NULL), 0);
+    CHECK_CONTAINS(err, "p = 9 lies outside the measured range [1, 5]");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "predict", dir, "q=1", NULL), 2);
+    CHECK_CONTAINS(err, "no parameter 'q'");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "predict", dir, NULL), 2);
+    CHECK_CONTAINS(err, "no value for p");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "model", "/nonexistent", NULL), 2);
+    CHECK_CONTAINS(err, "/nonexistent/summary.csv");
+    free(err);
+}
