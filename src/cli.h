@@ -54,6 +54,10 @@ int pp_cmd_battery(int argc, char **argv);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_model(int argc, char **argv);
+/* Build the layer-2 model of a results folder (model.json, model/ grids);
+ * fixed_sigma 0: cross-validated. Returns an exit status. */
+int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet);
 int pp_cmd_predict(int argc, char **argv);
+int pp_cmd_plot(int argc, char **argv);
 
 #endif

@@ -86,6 +86,7 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
                         size_t m, const double *y_in, double sigma, int log_values)
 {
     double ly[4096], *y = (double *)y_in;
+
     enum { LINE = 200, SIDE = 60 };
     double g[LINE], fixed[PP_SURFACE_MAX_DIMS], *out = malloc(LINE * SIDE * sizeof *out);
     char path[4400];
@@ -102,12 +103,16 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
         for (size_t i = 0; i < surf->n; i++)
             y[i] = y_in[i] > 0 ? log(y_in[i]) : NAN;
     }
-    for (size_t j = 0; j < surf->d; j++)
+    size_t n_vary = 0;
+
+    for (size_t j = 0; j < surf->d; j++) {
         fixed[j] = 0.5;
+        n_vary += surf->k[j] > 1;
+    }
     for (size_t a = 0; a < surf->d; a++) {
         if (surf->k[a] < 2)
             continue;
-        if (surf->d == 1 || sum->n_params == 1) {
+        if (n_vary == 1) {
             for (int i = 0; i < LINE; i++)
                 g[i] = i / (LINE - 1.0);
             pp_surface_grid(surf, y, sigma, a, g, LINE, a, NULL, 1, fixed, out);
@@ -149,48 +154,14 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
         free(y);
 }
 
-int pp_cmd_model(int argc, char **argv)
+int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"sigma", required_argument, NULL, OPT_SIGMA},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dir;
-    double fixed_sigma = 0;
-    int json = 0, opt, status = PP_EXIT_USAGE, first = 1;
+    int status = PP_EXIT_USAGE, first = 1;
     pp_summary sum;
     pp_surface surf;
     pp_atomic_file af;
     char path[4400];
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'h':
-            fputs(model_help, stdout);
-            return 0;
-        case OPT_SIGMA:
-            if (strcmp(optarg, "auto") != 0 &&
-                (pp_parse_double(optarg, &fixed_sigma) < 0 || !(fixed_sigma > 0))) {
-                fprintf(stderr, "powprof model: --sigma %s: auto or a number > 0\n", optarg);
-                return PP_EXIT_USAGE;
-            }
-            break;
-        case PP_OPT_JSON:
-            json = 1;
-            break;
-        default:
-            fputs("Try 'powprof model --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        fputs("powprof model: one results folder expected\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    dir = argv[optind];
     if (load(dir, &sum, &surf) < 0)
         return PP_EXIT_USAGE;
     pp_fmt(path, sizeof path, "%s/model", dir);
@@ -206,7 +177,8 @@ int pp_cmd_model(int argc, char **argv)
                 sum.params[k], sum.log_scale[k] ? "log" : "linear",
                 pp_surface_denormalize(&surf, k, 0), pp_surface_denormalize(&surf, k, 1));
     fprintf(af.fp, "],\"metrics\":[");
-    if (!json) {
+    if (quiet) {
+    } else if (!json) {
         printf("%zu configurations (%zu left out: status not ok), %zu parameters\n", sum.n_rows,
                sum.n_left_out, sum.n_params);
         printf("leave-one-out errors: MAPE over all configurations, and over the inner ones "
@@ -255,7 +227,7 @@ int pp_cmd_model(int argc, char **argv)
             printf(",\"loo_rmse\":");
             pp_json_number(stdout, fit.rmse);
             printf(",\"n\":%zu}", fit.n_used);
-        } else {
+        } else if (!quiet) {
             printf("%-28s %-6s %9.4g %11.3f %13.3f %13.6g %5zu\n", sum.metrics[m],
                    fit.log_values ? "log" : "linear", fit.sigma, fit.mape, fit.mape_interior,
                    fit.rmse, fit.n_used);
@@ -271,7 +243,7 @@ int pp_cmd_model(int argc, char **argv)
         status = PP_EXIT_FAILURE;
         goto out;
     }
-    if (!json)
+    if (!json && !quiet)
         printf("model: %s/model.json, grids in %s/model/\n", dir, dir);
     status = 0;
     goto out;
@@ -282,6 +254,45 @@ out:
     pp_surface_free(&surf);
     pp_summary_free(&sum);
     return status;
+}
+
+int pp_cmd_model(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"sigma", required_argument, NULL, OPT_SIGMA},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    double fixed_sigma = 0;
+    int json = 0, opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            fputs(model_help, stdout);
+            return 0;
+        case OPT_SIGMA:
+            if (strcmp(optarg, "auto") != 0 &&
+                (pp_parse_double(optarg, &fixed_sigma) < 0 || !(fixed_sigma > 0))) {
+                fprintf(stderr, "powprof model: --sigma %s: auto or a number > 0\n", optarg);
+                return PP_EXIT_USAGE;
+            }
+            break;
+        case PP_OPT_JSON:
+            json = 1;
+            break;
+        default:
+            fputs("Try 'powprof model --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs("powprof model: one results folder expected\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    return pp_model_build(argv[optind], fixed_sigma, json, 0);
 }
 
 /* sigma of metric name in dir/model.json, or 0. */

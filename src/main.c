@@ -24,6 +24,7 @@ static const char main_help[] =
     "  import     read recorded power data (powprofiler, tegrastats, csv) into results\n"
     "  model      layer 2: the surface of every metric, bandwidths by cross-validation\n"
     "  predict    every metric at a configuration, measured or not\n"
+    "  plot       gnuplot plots of the traces and of the surfaces\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -40,6 +41,7 @@ static const struct {
     {"import", pp_cmd_import},
     {"model", pp_cmd_model},
     {"predict", pp_cmd_predict},
+    {"plot", pp_cmd_plot},
 };
 
 int main(int argc, char **argv)

@@ -338,11 +338,24 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values
                             pp_surface_fit *fit)
 {
     enum { SCAN = 36 };
-    double lo = log(1e-3), hi = log(3.0), best_rmse = INFINITY, step = (hi - lo) / (SCAN - 1);
+    double lo = log(1e-3), hi = log(3.0), best_rmse = INFINITY, step, gap = INFINITY;
     size_t best = 0;
     pp_surface_fit f;
     int rc;
 
+    /* Not below half the finest spacing of the measured coordinates: on a
+     * lattice a leave-one-out prediction sees neighbours at a whole spacing,
+     * where a tiny sigma averages the equidistant ones well, but between
+     * the points it would give steps (nearest-neighbour plateaus). */
+    for (size_t j = 0; j < s->d; j++)
+        for (size_t a = 1; a < s->k[j]; a++)
+            if (s->levels[j][a] - s->levels[j][a - 1] < gap)
+                gap = s->levels[j][a] - s->levels[j][a - 1];
+    if (isfinite(gap) && log(0.5 * gap) > lo)
+        lo = log(0.5 * gap);
+    if (lo > hi - 1.0)
+        lo = hi - 1.0;
+    step = (hi - lo) / (SCAN - 1);
     for (size_t i = 0; i < SCAN; i++) {
         if ((rc = pp_surface_cv(s, y, exp(lo + step * (double)i), log_values, &f)) < 0)
             return rc;
@@ -356,7 +369,7 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values
         return -EINVAL; /* fewer than two samples with a value */
     {
         /* golden-section search on log(sigma) around the best of the scan */
-        double a = lo + step * ((double)best - 1), b = lo + step * ((double)best + 1);
+        double a = lo + step * ((double)best - (best > 0)), b = lo + step * ((double)best + 1);
         const double g = 0.6180339887498949;
         double c = b - g * (b - a), d = a + g * (b - a);
         pp_surface_fit fc, fd;
