@@ -209,6 +209,10 @@ static void layer2(plotter *pl, const pp_summary *s)
         if (i < s->n_rows)
             vary[n_vary++] = k;
     }
+    int estimated = 0;
+
+    for (size_t m = 0; m < s->n_metrics; m++)
+        estimated |= strstr(s->metrics[m], "_est_") != NULL;
     if (n_vary == 0)
         return;
     if (n_vary == 1) {
@@ -231,8 +235,9 @@ static void layer2(plotter *pl, const pp_summary *s)
             if (!(fp = script_open(pl, name)))
                 continue;
             fprintf(fp, "set datafile separator whitespace\n");
-            fprintf(fp, "set title \"layer 2: %s against %s%s\" noenhanced\n", metrics[m],
-                    s->params[k], soc >= 0 ? ", and the state of charge after one run" : "");
+            fprintf(fp, "set title \"layer 2: %s against %s%s%s\" noenhanced\n", metrics[m],
+                    s->params[k], soc >= 0 ? ", and the state of charge after one run" : "",
+                    estimated ? "\\n(power ESTIMATED from CPU utilization, not measured)" : "");
             fprintf(fp, "set xlabel '%s' noenhanced\nset ylabel '%s [%s]' noenhanced\n",
                     s->params[k], metrics[m], unit_of(metrics[m]));
             if (soc >= 0)
@@ -265,8 +270,10 @@ static void layer2(plotter *pl, const pp_summary *s)
                 if (!(fp = script_open(pl, name)))
                     continue;
                 fprintf(fp, "set datafile separator whitespace\n");
-                fprintf(fp, "set title \"layer 2: %s%s\" noenhanced\n", metrics[m],
-                        n_vary > 2 ? " (the other parameters at their middle)" : "");
+                fprintf(fp, "set title \"layer 2: %s%s%s\" noenhanced\n", metrics[m],
+                        n_vary > 2 ? " (the other parameters at their middle)" : "",
+                        estimated ? "\\n(power ESTIMATED from CPU utilization, not measured)"
+                                  : "");
                 fprintf(fp, "set xlabel '%s' noenhanced\nset ylabel '%s' noenhanced\n"
                             "set zlabel '%s [%s]' rotate noenhanced\n",
                         s->params[ka], s->params[kb], metrics[m], unit_of(metrics[m]));

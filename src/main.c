@@ -17,6 +17,7 @@ static const char main_help[] =
     "and energy.\n"
     "\n"
     "commands:\n"
+    "  run        the main job: profile, model, plot and report a configuration file\n"
     "  devices    list the power sources of this machine and their rails\n"
     "  meter      run a command and report its energy, like perf stat\n"
     "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff\n"
@@ -42,6 +43,7 @@ static const struct {
     {"model", pp_cmd_model},
     {"predict", pp_cmd_predict},
     {"plot", pp_cmd_plot},
+    {"run", pp_cmd_run},
 };
 
 int main(int argc, char **argv)

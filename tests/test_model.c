@@ -66,3 +66,68 @@ void test_cli_model_and_predict(void)
     CHECK_CONTAINS(err, "/nonexistent/summary.csv");
     free(err);
 }
+
+/* plot: the scripts, and PNG files that are PNG files of a sensible size
+ * (when gnuplot is installed; make deps installs it). */
+void test_cli_plot(void);
+void test_cli_plot(void)
+{
+    char dir[512], path[700], *out = NULL, *text;
+    int have_gnuplot;
+
+    snprintf(dir, sizeof dir, "%s/res2", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    {
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, "id,a,b,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
+                    "soc_end,soc_drain,reason\n");
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                fprintf(fp, "%d,%d,%d,ok,1,1,0,%g,%g,%g,%g,\n", i * 3 + j, 1 << i, 10 * j,
+                        2.0 + i + 0.1 * j, 20.0 + 10 * i + j, 1 - 0.001 * (i + j), 0.001 * (i + j));
+        fclose(fp);
+    }
+    snprintf(path, sizeof path, "%s/traces/0.csv", dir);
+    write_file(path, "t_s,VDD_IN_w,GPU_w\n0,5,1\n0.5,6,2\n1,5,1\n");
+    {
+        char *argv[] = {"sh", "-c", "command -v gnuplot", NULL};
+        have_gnuplot = run_argv(argv, NULL, NULL) == 0;
+    }
+    CHECK_INT(run_powprof(&out, NULL, "plot", dir, NULL), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-a-b.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set xlabel 'a'");
+    CHECK_CONTAINS(text, "set zlabel 'total_mean_w [W]'");
+    CHECK_CONTAINS(text, "set logscale x 2"); /* 1, 2, 4: an exponential range */
+    free(text);
+    snprintf(path, sizeof path, "%s/plots/trace-0.gp", dir);
+    CHECK(access(path, R_OK) == 0);
+    if (!have_gnuplot) {
+        fprintf(stderr, "    (gnuplot not installed: scripts only)\n");
+        return;
+    }
+    {
+        static const char *const pngs[] = {"layer2-total_mean_w-a-b.png", "layer2-soc_drain-a-b.png",
+                                           "trace-0.png", "layer1-total.png"};
+        for (size_t i = 0; i < 4; i++) {
+            FILE *fp;
+            unsigned char sig[8] = {0};
+            long size;
+            snprintf(path, sizeof path, "%s/plots/%s", dir, pngs[i]);
+            fp = fopen(path, "rb");
+            CHECK(fp != NULL);
+            if (!fp)
+                continue;
+            CHECK_INT(fread(sig, 1, 8, fp), 8);
+            CHECK(memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0);
+            fseek(fp, 0, SEEK_END);
+            size = ftell(fp);
+            fclose(fp);
+            CHECK(size > 10000 && size < 5000000);
+        }
+    }
+}
