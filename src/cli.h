@@ -60,5 +60,6 @@ int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet);
 int pp_cmd_predict(int argc, char **argv);
 int pp_cmd_plot(int argc, char **argv);
 int pp_cmd_run(int argc, char **argv);
+int pp_cmd_plan(int argc, char **argv);
 
 #endif

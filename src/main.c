@@ -26,6 +26,7 @@ static const char main_help[] =
     "  model      layer 2: the surface of every metric, bandwidths by cross-validation\n"
     "  predict    every metric at a configuration, measured or not\n"
     "  plot       gnuplot plots of the traces and of the surfaces\n"
+    "  plan       the best quality of service a battery carries through a mission\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -44,6 +45,7 @@ static const struct {
     {"predict", pp_cmd_predict},
     {"plot", pp_cmd_plot},
     {"run", pp_cmd_run},
+    {"plan", pp_cmd_plan},
 };
 
 int main(int argc, char **argv)

@@ -131,3 +131,48 @@ void test_cli_plot(void)
         }
     }
 }
+
+/* plan on a summary whose answers are known: 10 W per frame per second,
+ * the default pack (rint, 14.8 V, 32 mOhm, 3.2 Ah, cutoff 20 %). */
+void test_cli_plan(void);
+void test_cli_plan(void)
+{
+    char dir[512], path[700], *out = NULL, *err = NULL;
+    double best = 0;
+    const char *at;
+
+    snprintf(dir, sizeof dir, "%s/plan", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, "id,fps,status,duration_s,iterations,late_frames,total_mean_w,reason\n"
+                     "0,1,ok,1,1,0,10,\n1,2,ok,1,1,0,20,\n2,3,ok,1,1,0,30,\n"
+                     "3,4,ok,1,1,0,40,\n4,5,ok,1,1,0,50,\n");
+    /* one hour: the pack gives about 37.6 W for 80 % of 3.2 Ah */
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "3600", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"feasible\":true");
+    at = out ? strstr(out, "\"best\":{\"fps\":") : NULL;
+    if (at)
+        best = atof(at + 14);
+    CHECK(best > 3.5 && best < 3.8);
+    free(out);
+    /* a mission nothing can fly: said so, and how long the most frugal lasts */
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "100000", NULL), 3);
+    CHECK_CONTAINS(out, "no configuration completes a 100000 s mission");
+    CHECK_CONTAINS(out, "The most frugal one, fps=1 (");
+    CHECK_CONTAINS(out, "min) to cutoff");
+    free(out);
+    /* a step-down schedule starts at the top and ends above the floor */
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "3600", "--schedule", NULL), 0);
+    CHECK_CONTAINS(out, "at      0.0 s (100.0 % left): fps = 5");
+    CHECK(out && strstr(out, "fps = 5") != strstr(out, "fps = 1") );
+    {
+        const char *end = out ? strstr(out, "end at 3600.0 s with ") : NULL;
+        CHECK(end != NULL);
+        if (end)
+            CHECK(atof(end + 21) >= 19.9);
+    }
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "60", "--maximize", "zoom", NULL), 2);
+    CHECK_CONTAINS(err, "--maximize zoom: no such parameter");
+    free(err);
+}
