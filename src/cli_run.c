@@ -15,7 +15,8 @@ static const char run_help[] =
     "The whole method on one configuration file: `powprof profile` (every\n"
     "configuration measured), `powprof model` (the layer-2 surfaces),\n"
     "`powprof plot` (PNG plots under DIR/plots/) and a short report: the\n"
-    "configurations, and the cheapest in power and in energy per iteration.\n"
+    "configurations, the cheapest in power and in energy per iteration, and,\n"
+    "when CONFIG has a mission group, the plan (`powprof plan --schedule`).\n"
     "DIR defaults to results/<profile name>.\n"
     "\n"
     "options:\n"
@@ -77,9 +78,10 @@ int pp_cmd_run(int argc, char **argv)
         {"yes", no_argument, NULL, OPT_YES},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL;
+    const char *out = NULL, *config;
     int resume = 0, yes = 0, opt, rc;
-    char dir[4096];
+    char dir[4096], mission[64], base[64], min_soc[64], maximize[160];
+    int has_mission;
     pp_profile *p;
 
     optind = 1;
@@ -106,10 +108,11 @@ int pp_cmd_run(int argc, char **argv)
         fputs("powprof run: one configuration file expected\n", stderr);
         return PP_EXIT_USAGE;
     }
+    config = argv[optind]; /* the commands called below move optind */
     p = malloc(sizeof *p);
     if (!p)
         return PP_EXIT_FAILURE;
-    if (pp_profile_load(argv[optind], p) < 0) {
+    if (pp_profile_load(config, p) < 0) {
         free(p);
         return PP_EXIT_USAGE;
     }
@@ -117,12 +120,17 @@ int pp_cmd_run(int argc, char **argv)
         pp_strlcpy(dir, out, sizeof dir);
     else
         pp_fmt(dir, sizeof dir, "results/%s", p->name);
+    has_mission = p->has_mission;
+    pp_fmt(mission, sizeof mission, "%.10g", p->mission_s);
+    pp_fmt(base, sizeof base, "%.10g", p->mission_base_power_w);
+    pp_fmt(min_soc, sizeof min_soc, "%.10g", p->mission_min_soc);
+    pp_strlcpy(maximize, p->mission_maximize, sizeof maximize);
     free(p);
     {
         char *pargv[8];
         int n = 0;
         pargv[n++] = "profile";
-        pargv[n++] = argv[optind];
+        pargv[n++] = (char *)config;
         pargv[n++] = "-o";
         pargv[n++] = dir;
         if (resume)
@@ -145,5 +153,33 @@ int pp_cmd_run(int argc, char **argv)
     }
     printf("\n== report");
     report(dir);
+    if (has_mission) {
+        char *pargv[16];
+        int n = 0;
+        printf("\n== mission plan\n");
+        pargv[n++] = "plan";
+        pargv[n++] = dir;
+        pargv[n++] = "--mission-s";
+        pargv[n++] = mission;
+        pargv[n++] = "-c";
+        pargv[n++] = (char *)config;
+        if (base[0] != '-') {
+            pargv[n++] = "--base-power-w";
+            pargv[n++] = base;
+        }
+        if (min_soc[0] != '-') {
+            pargv[n++] = "--min-soc";
+            pargv[n++] = min_soc;
+        }
+        if (maximize[0]) {
+            pargv[n++] = "--maximize";
+            pargv[n++] = maximize;
+        }
+        pargv[n++] = "--schedule";
+        pargv[n] = NULL;
+        rc = pp_cmd_plan(n, pargv);
+        if (rc != 0 && rc != 3)
+            return rc;
+    }
     return 0;
 }

@@ -15,7 +15,9 @@ const char *const pp_component_types[] = {"idle",       "exec",          "matrix
                                           "darknet",    "matrix-gpu",    "nvidia-matrix",
                                           "nvidia-quicksort", NULL};
 
-static const char *const top_keys[] = {"profile", "battery", "components", NULL};
+static const char *const top_keys[] = {"profile", "battery", "components", "mission", NULL};
+static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
+                                           NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", NULL};
 static const char *const component_keys[] = {
@@ -363,6 +365,31 @@ int pp_profile_load(const char *path, pp_profile *p)
     }
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
+    g = NULL;
+    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
+        goto out;
+    p->mission_base_power_w = p->mission_min_soc = -1;
+    if (g) {
+        p->has_mission = 1;
+        if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
+            pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
+            pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
+            pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
+                                 sizeof p->mission_maximize) < 0)
+            goto out;
+        if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0)) {
+            pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
+            goto out;
+        }
+        if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0)) {
+            pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)", p->mission_base_power_w);
+            goto out;
+        }
+        if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1)) {
+            pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)", p->mission_min_soc);
+            goto out;
+        }
+    }
     list = pp_config_member(root, "components");
     if (!list) {
         pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", path);

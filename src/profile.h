@@ -76,6 +76,11 @@ typedef struct pp_profile {
     int sequential;    /* 0: components of a configuration run together */
     char sysfs_root[1024];
     pp_battery_params battery;
+    /* mission = { duration_s; base_power_w; maximize; min_soc; } (optional):
+     * `powprof run` plans it */
+    int has_mission;
+    double mission_s, mission_base_power_w, mission_min_soc; /* < 0: not given */
+    char mission_maximize[160];
     size_t n_components;
     pp_component_spec components[PP_PROFILE_MAX_COMPONENTS];
 } pp_profile;
