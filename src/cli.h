@@ -47,6 +47,8 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
 /* JSON helpers. */
 void pp_json_string(FILE *fp, const char *s);
 void pp_json_number(FILE *fp, double v);
+/* ,"key":number (null when not finite) */
+void pp_json_field(FILE *fp, const char *key, double v);
 
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);

@@ -58,22 +58,14 @@ static void print_json(const char *trace_path, const pp_battery_params *p,
     pp_json_string(stdout, trace_path);
     printf(",\"model\":\"%s\",\"capacity_ah\":", pp_battery_model_name(p->model));
     pp_json_number(stdout, p->capacity_ah);
-    printf(",\"duration_s\":");
-    pp_json_number(stdout, r->duration_s);
-    printf(",\"energy_j\":");
-    pp_json_number(stdout, r->energy_j);
-    printf(",\"load_energy_j\":");
-    pp_json_number(stdout, r->load_energy_j);
-    printf(",\"soc_start\":");
-    pp_json_number(stdout, r->soc_start_frac);
-    printf(",\"soc_end\":");
-    pp_json_number(stdout, r->soc_end_frac);
-    printf(",\"soc_drain\":");
-    pp_json_number(stdout, r->soc_drained_frac);
-    printf(",\"min_voltage_v\":");
-    pp_json_number(stdout, r->min_voltage_v);
-    printf(",\"time_to_cutoff_s\":");
-    pp_json_number(stdout, r->time_to_cutoff_s);
+    pp_json_field(stdout, "duration_s", r->duration_s);
+    pp_json_field(stdout, "energy_j", r->energy_j);
+    pp_json_field(stdout, "load_energy_j", r->load_energy_j);
+    pp_json_field(stdout, "soc_start", r->soc_start_frac);
+    pp_json_field(stdout, "soc_end", r->soc_end_frac);
+    pp_json_field(stdout, "soc_drain", r->soc_drained_frac);
+    pp_json_field(stdout, "min_voltage_v", r->min_voltage_v);
+    pp_json_field(stdout, "time_to_cutoff_s", r->time_to_cutoff_s);
     printf(",\"cutoff\":");
     if (r->cutoff_kind >= 0)
         printf("\"%s\"", pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind));
@@ -84,12 +76,9 @@ static void print_json(const char *trace_path, const pp_battery_params *p,
         const pp_battery_event *e = &r->events[i];
         printf("%s{\"kind\":\"%s\",\"t_s\":", i ? "," : "", pp_battery_event_name(e->kind));
         pp_json_number(stdout, e->t_s);
-        printf(",\"soc\":");
-        pp_json_number(stdout, e->soc_frac);
-        printf(",\"voltage_v\":");
-        pp_json_number(stdout, e->voltage_v);
-        printf(",\"power_w\":");
-        pp_json_number(stdout, e->power_w);
+        pp_json_field(stdout, "soc", e->soc_frac);
+        pp_json_field(stdout, "voltage_v", e->voltage_v);
+        pp_json_field(stdout, "power_w", e->power_w);
         printf("}");
     }
     printf("],\"solver_steps\":%ld}\n", r->n_steps);

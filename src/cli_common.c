@@ -60,3 +60,9 @@ void pp_json_number(FILE *fp, double v)
     else
         fputs("null", fp);
 }
+
+void pp_json_field(FILE *fp, const char *key, double v)
+{
+    fprintf(fp, ",\"%s\":", key);
+    pp_json_number(fp, v);
+}

@@ -89,18 +89,14 @@ static void print_json(FILE *fp, char **cmd, const pp_device *dev, const pp_mete
     fprintf(fp, ",\"estimated\":%s,\"exit_status\":%d,\"duration_s\":",
             pp_device_is_estimated(dev) ? "true" : "false", res->exit_status);
     pp_json_number(fp, res->duration_s);
-    fprintf(fp, ",\"trace_span_s\":");
-    pp_json_number(fp, span);
+    pp_json_field(fp, "trace_span_s", span);
     fprintf(fp, ",\"samples\":%llu,\"requested_hz\":", (unsigned long long)st->n_samples);
     pp_json_number(fp, st->requested_hz);
-    fprintf(fp, ",\"achieved_hz\":");
-    pp_json_number(fp, st->achieved_hz);
+    pp_json_field(fp, "achieved_hz", st->achieved_hz);
     fprintf(fp, ",\"missed_deadlines\":%llu,\"jitter_p50_us\":", (unsigned long long)st->n_missed);
     pp_json_number(fp, st->jitter_p50_us);
-    fprintf(fp, ",\"jitter_p99_us\":");
-    pp_json_number(fp, st->jitter_p99_us);
-    fprintf(fp, ",\"sampler_cpu_s\":");
-    pp_json_number(fp, st->cpu_s);
+    pp_json_field(fp, "jitter_p99_us", st->jitter_p99_us);
+    pp_json_field(fp, "sampler_cpu_s", st->cpu_s);
     fprintf(fp, ",\"rails\":[");
     for (size_t r = 0; r < t->n_rails; r++) {
         const pp_rail *rail = &dev->rails[r];
@@ -109,18 +105,15 @@ static void print_json(FILE *fp, char **cmd, const pp_device *dev, const pp_mete
             total_j += e;
         fprintf(fp, "%s{\"name\":", r ? "," : "");
         pp_json_string(fp, t->names[r]);
-        fprintf(fp, ",\"mean_w\":");
-        pp_json_number(fp, pp_trace_mean_w(t, r));
-        fprintf(fp, ",\"energy_j\":");
-        pp_json_number(fp, e);
+        pp_json_field(fp, "mean_w", pp_trace_mean_w(t, r));
+        pp_json_field(fp, "energy_j", e);
         fprintf(fp, ",\"estimated\":%s,\"board_input\":%s}",
                 rail->flags & PP_RAIL_ESTIMATED ? "true" : "false",
                 rail->flags & PP_RAIL_BOARD_INPUT ? "true" : "false");
     }
     fprintf(fp, "],\"total_energy_j\":");
     pp_json_number(fp, total_j);
-    fprintf(fp, ",\"total_mean_w\":");
-    pp_json_number(fp, span > 0 ? total_j / span : 0.0);
+    pp_json_field(fp, "total_mean_w", span > 0 ? total_j / span : 0.0);
     fprintf(fp, ",\"trace\":");
     if (trace_path)
         pp_json_string(fp, trace_path);

@@ -209,23 +209,17 @@ int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet)
         fprintf(af.fp, "%s{\"name\":\"%s\",\"sigma\":%.10g,\"scale\":\"%s\",\"mape\":",
                 first ? "" : ",", sum.metrics[m], fit.sigma, fit.log_values ? "log" : "linear");
         pp_json_number(af.fp, fit.mape);
-        fprintf(af.fp, ",\"mape_interior\":");
-        pp_json_number(af.fp, fit.mape_interior);
-        fprintf(af.fp, ",\"rmse\":");
-        pp_json_number(af.fp, fit.rmse);
+        pp_json_field(af.fp, "mape_interior", fit.mape_interior);
+        pp_json_field(af.fp, "rmse", fit.rmse);
         fprintf(af.fp, ",\"n\":%zu}", fit.n_used);
         if (json) {
             printf("%s{\"name\":", first ? "" : ",");
             pp_json_string(stdout, sum.metrics[m]);
-            printf(",\"sigma\":");
-            pp_json_number(stdout, fit.sigma);
-            printf(",\"loo_mape_pct\":");
-            pp_json_number(stdout, fit.mape);
-            printf(",\"loo_mape_interior_pct\":");
-            pp_json_number(stdout, fit.mape_interior);
+            pp_json_field(stdout, "sigma", fit.sigma);
+            pp_json_field(stdout, "loo_mape_pct", fit.mape);
+            pp_json_field(stdout, "loo_mape_interior_pct", fit.mape_interior);
             printf(",\"scale\":\"%s\"", fit.log_values ? "log" : "linear");
-            printf(",\"loo_rmse\":");
-            pp_json_number(stdout, fit.rmse);
+            pp_json_field(stdout, "loo_rmse", fit.rmse);
             printf(",\"n\":%zu}", fit.n_used);
         } else if (!quiet) {
             printf("%-28s %-6s %9.4g %11.3f %13.3f %13.6g %5zu\n", sum.metrics[m],
