@@ -86,6 +86,6 @@ int main(void)
         x[2 * i + 1] = b;
         y[i] = 5.0 + 2.0 * sin(3.0 * a) * cos(2.0 * b) + a * b;
     }
-    run("scattered", x, y, 0);
+    run("scattered", x, y, 1);
     return 0;
 }

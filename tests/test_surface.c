@@ -143,3 +143,44 @@ void test_surface_grid_matches_direct(void)
         pp_surface_free(&s);
     }
 }
+
+/* Scattered samples (no lattice): the truncated leave-one-out sum equals the
+ * direct one, in 1, 2 and 3 dimensions, for small and large bandwidths. */
+void test_surface_loo_scattered(void);
+void test_surface_loo_scattered(void)
+{
+    enum { N = 700 };
+    static double x[N * 3], y[N], fast[N], direct[N];
+    unsigned seed = 11;
+    pp_surface s;
+
+    for (size_t d = 1; d <= 3; d++) {
+        for (int i = 0; i < N; i++) {
+            for (size_t j = 0; j < d; j++) {
+                seed = seed * 1103515245u + 12345u;
+                /* clustered: some samples far from the others */
+                x[i * d + j] = i % 50 == 0 ? 5.0 + (double)(seed >> 8) / 16777216.0
+                                           : (double)(seed >> 8) / 16777216.0;
+            }
+            y[i] = smooth(x[i * d], d > 1 ? x[i * d + 1] : 0.3);
+        }
+        y[3] = NAN;
+        CHECK_INT(pp_surface_init(&s, x, N, d, NULL), 0);
+        for (double sigma = 0.002; sigma < 1.0; sigma *= 5) {
+            CHECK_INT(pp_surface_loo(&s, y, sigma, fast), 0);
+            CHECK_INT(pp_surface_loo_direct(&s, y, sigma, direct), 0);
+            for (int i = 0; i < N; i++) {
+                if (i == 3) {
+                    CHECK(isnan(fast[i]));
+                    continue;
+                }
+                if (!(fabs(fast[i] - direct[i]) <= 1e-9 * fabs(direct[i]))) {
+                    pp_test_fail(__FILE__, __LINE__, "d %zu sigma %g sample %d: %.12g vs %.12g", d,
+                                 sigma, i, fast[i], direct[i]);
+                    break;
+                }
+            }
+        }
+        pp_surface_free(&s);
+    }
+}
