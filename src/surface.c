@@ -560,6 +560,14 @@ int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, s
     return 0;
 }
 
+/* qsort_r of sample indices by one coordinate: ctx is the column */
+static int cmp_by_key(const void *a, const void *b, void *ctx)
+{
+    const double *key = ctx;
+    double x = key[*(const size_t *)a], y = key[*(const size_t *)b];
+    return (x > y) - (x < y);
+}
+
 int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,
                     const double *ga, size_t na, size_t db, const double *gb, size_t nb,
                     const double *fixed, double *out)
@@ -586,36 +594,82 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
     for (size_t i = 0; i < s->n; i++)
         f[i] = isnan(f[i]) ? 0.0 : exp(-(f[i] - rmin) * inv);
     if ((double)ka * (double)kb > 4.0 * (double)s->n) {
-        /* scattered samples: one column per sample, num = (ea .* y f) eb^T */
-        size_t n = s->n;
-        double *a1 = malloc(na * n * sizeof *a1), *a2 = malloc(na * n * sizeof *a2);
-        double *e2 = malloc(nb * n * sizeof *e2);
+        /* scattered samples: one column per sample, num = (ea .* y f) eb^T.
+         * Samples sorted by their da coordinate; a block of grid rows only
+         * takes those within cut = 8 sigma of it: a sample left out weighs
+         * at most exp(-64) there, so n exp(-64) bounds what is lost, and a
+         * point whose kept sum is not 1e12 times that is summed directly. */
+        size_t n = s->n, block = 64;
+        double cut = 8.0 * sigma, lost = (double)n * exp(-64.0);
+        size_t *idx = malloc(n * sizeof *idx);
+        double *xs = malloc(n * sizeof *xs), *e2 = malloc(nb * n * sizeof *e2);
+        double *a1 = malloc(2 * block * n * sizeof *a1), *a2;
         num = malloc(2 * na * nb * sizeof *num);
-        if (!a1 || !a2 || !e2 || !num) {
-            free(a1);
-            free(a2);
+        if (!idx || !xs || !e2 || !a1 || !num) {
+            free(idx);
+            free(xs);
             free(e2);
+            free(a1);
             goto out;
         }
+        a2 = a1 + block * n;
         den = num + na * nb;
-        for (size_t i = 0; i < na; i++)
+        for (size_t k = 0; k < n; k++) {
+            idx[k] = k;
+            e2[k] = s->x[k * s->d + da]; /* the sort key, before e2 is filled */
+        }
+        qsort_r(idx, n, sizeof *idx, cmp_by_key, e2);
+        for (size_t k = 0; k < n; k++)
+            xs[k] = s->x[idx[k] * s->d + da];
+        for (size_t jj = 0; jj < nb; jj++)
             for (size_t k = 0; k < n; k++) {
-                double g = ga[i] - s->x[k * s->d + da], w = exp(-g * g * inv) * f[k];
-                a1[i * n + k] = isnan(y[k]) ? 0.0 : w * y[k];
-                a2[i * n + k] = w;
+                double g = line ? 0.0 : gb[jj] - s->x[idx[k] * s->d + db];
+                e2[jj * n + k] = exp(-g * g * inv);
             }
-        for (size_t j = 0; j < nb; j++)
-            for (size_t k = 0; k < n; k++) {
-                double g = line ? 0.0 : gb[j] - s->x[k * s->d + db];
-                e2[j * n + k] = exp(-g * g * inv);
+        for (size_t i0 = 0; i0 < na; i0 += block) {
+            size_t i1 = i0 + block < na ? i0 + block : na, k0, k1, m;
+            double lo_x = INFINITY, hi_x = -INFINITY;
+            for (size_t ii = i0; ii < i1; ii++) {
+                lo_x = ga[ii] < lo_x ? ga[ii] : lo_x;
+                hi_x = ga[ii] > hi_x ? ga[ii] : hi_x;
             }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)n, 1.0, a1,
-                    (int)n, e2, (int)n, 0.0, num, (int)nb);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)n, 1.0, a2,
-                    (int)n, e2, (int)n, 0.0, den, (int)nb);
-        free(a1);
-        free(a2);
+            lo_x -= cut;
+            hi_x += cut;
+            for (k0 = 0, k1 = n; k0 < k1;) { /* first xs >= lo_x */
+                size_t mid = (k0 + k1) / 2;
+                if (xs[mid] < lo_x)
+                    k0 = mid + 1;
+                else
+                    k1 = mid;
+            }
+            for (k1 = k0; k1 < n && xs[k1] <= hi_x; k1++)
+                ;
+            m = k1 - k0;
+            if (m == 0) {
+                for (size_t ii = i0; ii < i1; ii++)
+                    for (size_t jj = 0; jj < nb; jj++)
+                        num[ii * nb + jj] = den[ii * nb + jj] = 0.0;
+                continue;
+            }
+            for (size_t ii = i0; ii < i1; ii++)
+                for (size_t k = 0; k < m; k++) {
+                    size_t o = idx[k0 + k];
+                    double g = ga[ii] - xs[k0 + k], w = exp(-g * g * inv) * f[o];
+                    a1[(ii - i0) * m + k] = isnan(y[o]) ? 0.0 : w * y[o];
+                    a2[(ii - i0) * m + k] = w;
+                }
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+                        1.0, a1, (int)m, e2 + k0, (int)n, 0.0, num + i0 * nb, (int)nb);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+                        1.0, a2, (int)m, e2 + k0, (int)n, 0.0, den + i0 * nb, (int)nb);
+        }
+        for (size_t c = 0; c < na * nb; c++)
+            if (den[c] < 1e12 * lost)
+                den[c] = 0.0; /* not enough kept: the direct sum below */
+        free(idx);
+        free(xs);
         free(e2);
+        free(a1);
         goto finish;
     }
     /* sums over the distinct (da, db) coordinates: sn = sum y f, sd = sum f */
@@ -661,7 +715,7 @@ finish:
         for (size_t i = 0; i < na; i++)
             for (size_t j = 0; j < nb; j++) {
                 size_t c = i * nb + j;
-                if (den[c] > UNDERFLOW) {
+                if (den[c] > UNDERFLOW) { /* (0 when the sum is to be redone) */
                     out[c] = num[c] / den[c];
                 } else { /* far from every sample at this sigma: the stable sum */
                     xn[da] = ga[i];
