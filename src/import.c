@@ -24,21 +24,6 @@ static void chomp(char *s)
         s[--n] = '\0';
 }
 
-static size_t split(char *line, char **f, size_t cap)
-{
-    size_t n = 0;
-    for (char *s = line;;) {
-        char *c = strchr(s, ',');
-        if (n < cap)
-            f[n] = s;
-        n++;
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
-    return n;
-}
 
 static char *trim(char *s)
 {
@@ -118,7 +103,7 @@ int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace
         goto out;
     }
     chomp(line);
-    n = split(line, f, PP_TRACE_MAX_RAILS + 1);
+    n = pp_csv_split(line, f, PP_TRACE_MAX_RAILS + 1);
     if (n > PP_TRACE_MAX_RAILS) {
         pp_log_error("%s:1: %zu columns, at most %d", path, n, PP_TRACE_MAX_RAILS);
         rc = -EINVAL;
@@ -149,7 +134,7 @@ int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace
         chomp(line);
         if (!line[0])
             continue;
-        m = split(line, f, PP_TRACE_MAX_RAILS + 1);
+        m = pp_csv_split(line, f, PP_TRACE_MAX_RAILS + 1);
         if (m != n) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, n);
             rc = -EINVAL;
@@ -423,7 +408,7 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
         goto out;
     }
     chomp(line);
-    n = split(line, f, 2 * PP_TRACE_MAX_RAILS + 2);
+    n = pp_csv_split(line, f, 2 * PP_TRACE_MAX_RAILS + 2);
     if (n > 2 * PP_TRACE_MAX_RAILS + 1) {
         pp_log_error("%s:1: too many columns (%zu)", path, n);
         rc = -EINVAL;
@@ -510,7 +495,7 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
         chomp(line);
         if (!line[0])
             continue;
-        m = split(line, f, 2 * PP_TRACE_MAX_RAILS + 2);
+        m = pp_csv_split(line, f, 2 * PP_TRACE_MAX_RAILS + 2);
         if (m != n) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, n);
             rc = -EINVAL;

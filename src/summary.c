@@ -9,21 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t split(char *line, char **f, size_t cap)
-{
-    size_t n = 0;
-    for (char *p = line;;) {
-        char *c = strchr(p, ',');
-        if (n < cap)
-            f[n] = p;
-        n++;
-        if (!c)
-            break;
-        *c = '\0';
-        p = c + 1;
-    }
-    return n;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -108,7 +93,7 @@ int pp_summary_read(const char *dir, pp_summary *s)
         goto out;
     }
     line[strcspn(line, "\r\n")] = '\0';
-    n = split(line, f, sizeof f / sizeof f[0]);
+    n = pp_csv_split(line, f, sizeof f / sizeof f[0]);
     if (n > sizeof f / sizeof f[0] || strcmp(f[0], "id") != 0) {
         pp_log_error("%s:1: not a powprof summary (its first column must be 'id')", path);
         rc = -EINVAL;
@@ -145,7 +130,7 @@ int pp_summary_read(const char *dir, pp_summary *s)
         line[strcspn(line, "\r\n")] = '\0';
         if (!line[0])
             continue;
-        m = split(line, f, sizeof f / sizeof f[0]);
+        m = pp_csv_split(line, f, sizeof f / sizeof f[0]);
         if (m != n) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, n);
             rc = -EINVAL;

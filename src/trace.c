@@ -150,24 +150,6 @@ int pp_trace_write_csv(const pp_trace *t, const char *path)
     return pp_atomic_file_commit(&af);
 }
 
-/* Split line in place at commas; returns the field count (max cap). */
-static size_t split_csv(char *line, char **fields, size_t cap)
-{
-    size_t n = 0;
-    char *s = line;
-
-    for (;;) {
-        char *comma = strchr(s, ',');
-        if (n < cap)
-            fields[n] = s;
-        n++;
-        if (!comma)
-            break;
-        *comma = '\0';
-        s = comma + 1;
-    }
-    return n;
-}
 
 static void chomp(char *s)
 {
@@ -201,7 +183,7 @@ int pp_trace_read_csv(const char *path, pp_trace *t)
         goto out;
     }
     chomp(line);
-    n = split_csv(line, fields, PP_ARRAY_SIZE(fields));
+    n = pp_csv_split(line, fields, PP_ARRAY_SIZE(fields));
     if (n < 2 || n > PP_TRACE_MAX_RAILS + 1 || strcmp(fields[0], "t_s") != 0) {
         pp_log_error("%s:1: header must be 't_s' then 1 to %d '<rail>_w' columns", path,
                      PP_TRACE_MAX_RAILS);
@@ -231,7 +213,7 @@ int pp_trace_read_csv(const char *path, pp_trace *t)
         chomp(line);
         if (line[0] == '\0')
             continue;
-        m = split_csv(line, fields, PP_ARRAY_SIZE(fields));
+        m = pp_csv_split(line, fields, PP_ARRAY_SIZE(fields));
         if (m != t->n_rails + 1) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, t->n_rails + 1);
             rc = -EINVAL;

@@ -204,3 +204,20 @@ int pp_fmt(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
     return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
+
+size_t pp_csv_split(char *line, char **fields, size_t cap)
+{
+    size_t n = 0;
+
+    for (char *s = line;;) {
+        char *comma = strchr(s, ',');
+        if (n < cap)
+            fields[n] = s;
+        n++;
+        if (!comma)
+            break;
+        *comma = '\0';
+        s = comma + 1;
+    }
+    return n;
+}

@@ -27,6 +27,11 @@ int pp_path_join(char *out, size_t cap, const char *a, const char *b);
  * cut (buf still NUL-terminated). */
 int pp_fmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Split a CSV line in place at its commas (no quoting: powprof's files have
+ * none). Up to cap field pointers into fields; returns the field count,
+ * which may exceed cap. */
+size_t pp_csv_split(char *line, char **fields, size_t cap);
+
 /* Copy src into dst (cap bytes), always NUL-terminated. Returns 0, or
  * -ENAMETOOLONG when src was cut. */
 int pp_strlcpy(char *dst, const char *src, size_t cap);
