@@ -170,6 +170,13 @@ int pp_cmd_plan(int argc, char **argv)
         bat.base_power_w = base_w;
     if (min_soc < 0)
         min_soc = bat.soc_cutoff_frac;
+    else if (min_soc < bat.soc_start_frac)
+        bat.soc_cutoff_frac = min_soc; /* the reserve of this mission replaces the battery's */
+    else {
+        fprintf(stderr, "powprof plan: --min-soc %g is not below the battery's start (%g)\n",
+                min_soc, bat.soc_start_frac);
+        return PP_EXIT_USAGE;
+    }
     if (pp_summary_read(dir, &sum) < 0)
         return PP_EXIT_USAGE;
     if (sum.n_params == 0 || (mw = pp_summary_metric(&sum, "total_mean_w")) < 0) {
@@ -343,7 +350,7 @@ int pp_cmd_plan(int argc, char **argv)
             if (schedule) {
                 /* step down: the best affordable quality at each moment,
                  * keeping enough charge to finish at the most frugal one */
-                double t = 0, soc = bat.soc_start_frac, dt = mission_s / 500.0, level_q = NAN;
+                double t = 0, soc = bat.soc_start_frac, dt = mission_s / 200.0, level_q = NAN;
                 size_t i = 0;
                 if (json)
                     printf(",\"schedule\":[");
@@ -355,6 +362,9 @@ int pp_cmd_plan(int argc, char **argv)
                     /* the highest-quality candidate that, run for step and then
                      * followed by the most frugal to the end, still lasts */
                     for (i = 0; i < n_cand; i++) {
+                        /* one candidate per quality level: its cheapest (sorted first) */
+                        if (i > 0 && cand[i].qos == cand[i - 1].qos)
+                            continue;
                         if (lasts(&bat, cand[i].power_w, soc, step, 0, &s_after, NULL) != 0)
                             continue;
                         if (mission_s - t - step <= 0 ||
