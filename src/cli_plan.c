@@ -316,7 +316,7 @@ int pp_cmd_plan(int argc, char **argv)
             } else {
                 printf("mission %.0f s, base load %.1f W, keep %.0f %%: the battery gives at most "
                        "%.3f W to the computer\n", mission_s, bat.base_power_w, 100 * min_soc, p_max);
-                printf("best: %s = %g with", sum.params[q], cand[best].qos);
+                printf("best: %s = %g%s", sum.params[q], cand[best].qos, surf.d > 1 ? " with" : "");
                 for (size_t j = 0; j < surf.d; j++)
                     if ((int)j != q)
                         printf(" %s=%g", sum.params[j], cand[best].raw[j]);
@@ -337,7 +337,7 @@ int pp_cmd_plan(int argc, char **argv)
                     }
                     printf("\"power_w\":%.6g}", cand[i].power_w);
                 } else {
-                    printf("  %s = %g with", sum.params[q], cand[i].qos);
+                    printf("  %s = %g%s", sum.params[q], cand[i].qos, surf.d > 1 ? " with" : "");
                     for (size_t j = 0; j < surf.d; j++)
                         if ((int)j != q)
                             printf(" %s=%g", sum.params[j], cand[i].raw[j]);
@@ -384,8 +384,8 @@ int pp_cmd_plan(int argc, char **argv)
                             }
                             printf("\"power_w\":%.6g,\"soc\":%.6g}", cand[i].power_w, soc);
                         } else {
-                            printf("  at %8.1f s (%.1f %% left): %s = %g with", t, 100 * soc,
-                                   sum.params[q], cand[i].qos);
+                            printf("  at %8.1f s (%.1f %% left): %s = %g%s", t, 100 * soc,
+                                   sum.params[q], cand[i].qos, surf.d > 1 ? " with" : "");
                             for (size_t j = 0; j < surf.d; j++)
                                 if ((int)j != q)
                                     printf(" %s=%g", sum.params[j], cand[i].raw[j]);
