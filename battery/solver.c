@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sundials/sundials_context.h>
@@ -32,6 +33,11 @@ typedef struct sim {
     double min_dt_s;  /* shortest sample interval (> 0) */
     size_t *kinks;    /* samples where the slope of the load changes noticeably */
     size_t n_kinks;
+    /* The trace as measured: the same as load, unless load is its reduction
+     * (reduce_load): then minimum voltage and the voltage and brown-out
+     * events are checked on raw's samples. */
+    const pp_battery_load *raw;
+    int reduced;
 } sim;
 
 void pp_battery_options_init(pp_battery_options *o)
@@ -163,6 +169,33 @@ static int find_kinks(sim *s)
     return 0;
 }
 
+/* The measured trace at t (the trace repeated), by bisection: for the rare
+ * look-ups of a reduced run. */
+static double trace_w_raw(const sim *s, double t)
+{
+    const pp_battery_load *l = s->raw;
+    double x;
+    size_t lo = 0, hi;
+
+    if (l->n == 1)
+        return l->p_w[0];
+    x = t < s->period_s ? (t < 0 ? 0 : t) : fmod(t, s->period_s);
+    if (x >= s->pass_s)
+        return l->p_w[l->n - 1];
+    hi = l->n - 1;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (l->t_s[mid] - l->t_s[0] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    {
+        double ta = l->t_s[lo] - l->t_s[0], tb = l->t_s[hi] - l->t_s[0];
+        return tb > ta ? l->p_w[lo] + (l->p_w[hi] - l->p_w[lo]) * (x - ta) / (tb - ta) : l->p_w[hi];
+    }
+}
+
 static double load_w(const sim *s, double trace_power_w)
 {
     return trace_power_w / s->p->efficiency + s->p->base_power_w;
@@ -218,6 +251,7 @@ static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
 }
 
 typedef struct solver {
+    long steps_before, rhs_before; /* counts before a CVodeReInit (period skips) */
     SUNContext ctx;
     void *mem;
     N_Vector y, atol, tmp;
@@ -360,11 +394,25 @@ static void add_event(pp_battery_result *r, pp_battery_event_kind kind, double t
 /* After a step from t_prev to t: the minimum terminal voltage at the trace
  * samples in (t_prev, t] (states interpolated linearly: they vary slowly),
  * and the output at those samples (states from CVODE's dense output). */
-static void scan_samples(sim *s, solver *sv, const pp_battery_options *o, double t_prev,
-                         const double *y_prev, double t, const double *y, double *min_v,
-                         size_t *next_sample, double *next_sample_t)
+/* In a reduced run, a voltage or brown-out event at a measured sample:
+ * its kind (or -1). */
+static int raw_event(const sim *s, const operating_point *op)
 {
-    const pp_battery_load *l = s->load;
+    if (!s->reduced)
+        return -1;
+    if (s->p->r_int_ohm > 0 && op->disc < 0)
+        return PP_BATTERY_EVENT_BROWNOUT;
+    if (s->p->cutoff_v > 0 && op->voltage <= s->p->cutoff_v)
+        return PP_BATTERY_EVENT_VOLTAGE_CUTOFF;
+    return -1;
+}
+
+static int scan_samples(sim *s, solver *sv, const pp_battery_options *o, double t_prev,
+                        const double *y_prev, double t, const double *y, double *min_v,
+                        size_t *next_sample, double *next_sample_t, double *event_t)
+{
+    const pp_battery_load *l = s->raw;
+    int event = -1;
     double peak_w = -1.0, peak_t = t, ts_next = *next_sample_t;
     size_t k = *next_sample;
 
@@ -387,6 +435,8 @@ static void scan_samples(sim *s, solver *sv, const pp_battery_options *o, double
             if (op.voltage < *min_v)
                 *min_v = op.voltage;
             o->output(o->output_ctx, ts, soc, op.voltage, op.current);
+            if (event < 0 && (event = raw_event(s, &op)) >= 0)
+                *event_t = ts;
         } else if (traced > peak_w) { /* the load grows with the traced power */
             peak_w = traced;
             peak_t = ts;
@@ -411,7 +461,10 @@ static void scan_samples(sim *s, solver *sv, const pp_battery_options *o, double
                                      y_prev[1] + w * (y[1] - y_prev[1]), load_w(s, peak_w));
         if (op.voltage < *min_v)
             *min_v = op.voltage;
+        if ((event = raw_event(s, &op)) >= 0)
+            *event_t = peak_t;
     }
+    return event;
 }
 
 /* Integrate from the current state up to t_end, stopping at the first
@@ -440,9 +493,28 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
             return -EIO;
         }
         t = tret;
-        if (record)
-            scan_samples(s, sv, o, t_prev, y_prev, t, Y, &r->min_voltage_v, next_sample,
-                         next_sample_t);
+        if (record || s->reduced) {
+            double scratch_v = INFINITY, te = t;
+            int ev = scan_samples(s, sv, o, t_prev, y_prev, t, Y,
+                                  record ? &r->min_voltage_v : &scratch_v, next_sample,
+                                  next_sample_t, &te);
+            if (ev >= 0) { /* at a measured peak that the reduced load smooths out */
+                double power;
+                operating_point op;
+                if (te < t && CVodeGetDky(sv->mem, te, 0, sv->y) == CV_SUCCESS)
+                    t = te;
+                power = load_w(s, trace_w_raw(s, t));
+                op = operate(s, Y[0], Y[1], power);
+                if (record)
+                    add_event(r, (pp_battery_event_kind)ev, t, Y[0], op.voltage, power);
+                if (r->cutoff_kind < 0) {
+                    r->cutoff_kind = ev;
+                    r->time_to_cutoff_s = t;
+                }
+                *t_io = t;
+                return 1;
+            }
+        }
         if (flag == CV_ROOT_RETURN) {
             int info[N_ROOTS];
             double power = load_w(s, trace_w(s, t));
@@ -470,6 +542,90 @@ fail:
     return -EIO;
 }
 
+/* A load whose every sample is a kink (sensor noise at the sampling rate)
+ * makes the solver stop at each sample. Such a load is replaced by its means
+ * over windows, as steps: the charge drawn depends on the load through
+ * I(P), whose first-order term integrates exactly (the mean keeps the
+ * energy), so what is lost over a window is the second-order term,
+ *     at most R0 / (u^2 - 4 R0 Pmax)^(3/2) x integral (P - mean)^2 dt
+ * coulombs, u the lowest open-circuit voltage the run can see. Windows grow
+ * while that bound stays within REDUCE_SOC_BUDGET of the capacity over the
+ * pass (pro rata), and last at most 1 s and 1/100 of the RC time constant.
+ * Voltage and brown-out events, and the lowest voltage, are still checked
+ * on the measured samples. Returns 1 when reduced (arrays in *tb, *pb, to
+ * free), 0 when not worth it or not safe (close to brown-out). */
+#define REDUCE_SOC_BUDGET 1e-7
+
+static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb)
+{
+    const pp_battery_load *l = s->load;
+    const pp_battery_params *p = s->p;
+    double u_min, p_max = 0, r0 = p->r_int_ohm, w_max = 1.0, rate, *t, *w;
+    size_t n_out = 0, a = 0;
+
+    if (l->n < 1000 || s->n_kinks < l->n / 4 || r0 <= 0)
+        return 0;
+    for (size_t i = 0; i < l->n; i++)
+        p_max = l->p_w[i] > p_max ? l->p_w[i] : p_max;
+    p_max = load_w(s, p_max);
+    u_min = pp_battery_ocv_v(p, p->soc_cutoff_frac < p->soc_start_frac ? p->soc_cutoff_frac : 0);
+    if (p->model == PP_BATTERY_THEVENIN) {
+        double i_max = 2.0 * p_max / u_min; /* at most twice the current at u_min */
+        u_min -= i_max * p->r1_ohm;        /* the RC voltage cannot exceed I R1 */
+        if (p->r1_ohm * p->c1_f / 100 < w_max)
+            w_max = p->r1_ohm * p->c1_f / 100;
+    }
+    if (!(u_min > 0) || u_min * u_min <= 8.0 * r0 * p_max)
+        return 0; /* near brown-out: keep every sample */
+    /* coulombs of error allowed per second, and per (W^2 s) of variance */
+    rate = REDUCE_SOC_BUDGET * s->q_c / s->pass_s;
+    {
+        double k = r0 / pow(u_min * u_min - 4.0 * r0 * p_max, 1.5);
+        double eff = 1.0 / p->efficiency;
+        t = malloc(2 * l->n * sizeof *t);
+        w = malloc(2 * l->n * sizeof *w);
+        if (!t || !w) {
+            free(t);
+            free(w);
+            return 0;
+        }
+        while (a + 1 < l->n) {
+            /* extend the window [a, b] sample by sample */
+            double e1 = 0, e2 = 0; /* integrals of P and P^2 (traced watts) */
+            size_t b = a;
+            while (b + 1 < l->n) {
+                double h = l->t_s[b + 1] - l->t_s[b], p0 = l->p_w[b], p1 = l->p_w[b + 1];
+                double n1 = e1 + 0.5 * h * (p0 + p1), n2 = e2 + h * (p0 * p0 + p0 * p1 + p1 * p1) / 3;
+                double len = l->t_s[b + 1] - l->t_s[a], var = n2 - n1 * n1 / len;
+                if (b > a && (len > w_max || k * eff * eff * var > rate * len))
+                    break;
+                e1 = n1;
+                e2 = n2;
+                b++;
+            }
+            {
+                double len = l->t_s[b] - l->t_s[a], mean = len > 0 ? e1 / len : l->p_w[a];
+                t[n_out] = l->t_s[a];
+                w[n_out++] = mean;
+                t[n_out] = l->t_s[b];
+                w[n_out++] = mean;
+            }
+            a = b;
+        }
+    }
+    if (n_out * 4 > l->n) { /* not much shorter: not worth it */
+        free(t);
+        free(w);
+        return 0;
+    }
+    out->t_s = t;
+    out->p_w = w;
+    out->n = n_out;
+    *tb = t;
+    *pb = w;
+    return 1;
+}
+
 int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
                    const pp_battery_options *o, pp_battery_result *r)
 {
@@ -477,6 +633,8 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     char why[256];
     sim s;
     solver sv;
+    pp_battery_load reduced;
+    double *red_t = NULL, *red_w = NULL;
     double y0[N_STATES], t = 0.0, next_sample_t = 0.0;
     double horizon = o->max_time_s > 0 ? o->max_time_s : DEFAULT_HORIZON_S;
     size_t next_sample = 0;
@@ -495,11 +653,29 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         rc = find_kinks(&s);
     if (rc < 0)
         return rc;
+    s.raw = load;
+    if (reduce_load(&s, &reduced, &red_t, &red_w)) {
+        double period = s.period_s;
+        free(s.kinks);
+        rc = sim_init(&s, p, &reduced);
+        if (rc == 0)
+            rc = find_kinks(&s);
+        if (rc < 0) {
+            free(red_t);
+            free(red_w);
+            return rc;
+        }
+        s.period_s = period; /* the measured trace's */
+        s.raw = load;
+        s.reduced = 1;
+    }
     y0[0] = p->soc_start_frac;
     y0[1] = y0[2] = y0[3] = 0.0;
     rc = solver_init(&sv, &s, o->rtol > 0 ? o->rtol : 1e-10, y0);
     if (rc < 0) {
         free(s.kinks);
+        free(red_t);
+        free(red_w);
         return rc;
     }
     Y = N_VGetArrayPointer(sv.y);
@@ -527,10 +703,14 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     if (load->n == 1 || o->until_cutoff) {
         double t_end = o->until_cutoff ? horizon : s.pass_s;
         /* the sample at t = 0 */
-        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t);
+        double te;
+        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t,
+                     &te);
         ended = t_end > 0 ? integrate(&s, &sv, o, t_end, r, 1, &t, &next_sample, &next_sample_t) : 0;
     } else {
-        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t);
+        double te;
+        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t,
+                     &te);
         ended = integrate(&s, &sv, o, s.pass_s, r, 1, &t, &next_sample, &next_sample_t);
     }
     if (ended < 0) {
@@ -565,7 +745,15 @@ report:
                                               e3 * (1.0 + skip)};
                     N_Vector yv = sv.y;
                     t = s.period_s * (1.0 + skip);
+                    next_sample_t += skip * s.period_s; /* the measured samples move along */
                     memcpy(N_VGetArrayPointer(yv), y_new, sizeof y_new);
+                    {
+                        long steps = 0, nfe = 0;
+                        CVodeGetNumSteps(sv.mem, &steps);
+                        CVodeGetNumRhsEvals(sv.mem, &nfe);
+                        sv.steps_before += steps;
+                        sv.rhs_before += nfe;
+                    }
                     CVodeReInit(sv.mem, t, yv);
                 }
             }
@@ -583,12 +771,14 @@ report:
         long steps = 0, nfe = 0;
         CVodeGetNumSteps(sv.mem, &steps);
         CVodeGetNumRhsEvals(sv.mem, &nfe);
-        r->n_steps = steps;
-        r->n_rhs = nfe;
+        r->n_steps = steps + sv.steps_before;
+        r->n_rhs = nfe + sv.rhs_before;
     }
     rc = 0;
 out:
     solver_free(&sv);
     free(s.kinks);
+    free(red_t);
+    free(red_w);
     return rc;
 }

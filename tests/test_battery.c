@@ -427,3 +427,40 @@ void test_battery_shipped_configs(void)
         pp_config_free(cfg);
     }
 }
+
+/* Noise at every sample: the load is reduced to window means within the
+ * stated bound (1e-7 of the capacity), and a one-sample spike beyond what
+ * the battery can give is still a brown-out at its sample. */
+void test_battery_noisy_trace_reduced(void);
+void test_battery_noisy_trace_reduced(void)
+{
+    enum { N = 20001 };
+    static double t[N], w[N];
+    pp_battery_params p;
+    pp_battery_options o;
+    pp_battery_result r;
+    pp_battery_load load = {t, w, N};
+    unsigned seed = 77;
+    double exact;
+
+    for (int i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        t[i] = i * 0.01;
+        w[i] = 8.0 + 2.0 * sin(t[i] / 7.0) + 0.5 * ((double)((seed >> 16) & 0x7fff) / 32767.0 - 0.5);
+    }
+    pack(&p, 14.8, 0.032, 3.2);
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 0;
+    exact = rint_exact_charge_c(14.8, 0.032, t, w, N) / 11520;
+    CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+    CHECK_NEAR(r.soc_drained_frac, exact, 1e-7);
+    if (!(r.n_steps < N / 2))
+        fprintf(stderr, "    steps %ld\n", r.n_steps);
+    CHECK(r.n_steps < N); /* unreduced, it stops about 3 times a sample */
+    /* a spike of one sample past U^2/4R = 1711 W at t = 123.45 s */
+    w[12345] = 2000.0;
+    CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+    CHECK_INT(r.n_events, 1);
+    CHECK_INT(r.events[0].kind, PP_BATTERY_EVENT_BROWNOUT);
+    CHECK_NEAR(r.events[0].t_s, 123.445, 0.005); /* on the ramp up to the spike */
+}
