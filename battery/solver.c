@@ -49,26 +49,31 @@ void pp_battery_options_init(pp_battery_options *o)
 }
 
 /* Segment i with t_i <= x < t_{i+1} (x relative to t_first, in [0, pass)). */
+/* Segment i with t_i < x <= t_{i+1} (x relative to t_first, in (0, pass]):
+ * left-continuous, so that a step ending exactly on a jump of the load (a
+ * reduced load's window end) sees the window it integrated, not the next. */
 static size_t find_segment(sim *s, double x)
 {
     const double *t = s->load->t_s;
     double t0 = t[0];
     size_t n = s->load->n, i;
 
-    if (s->dt_s > 0) {
+    if (s->dt_s > 0) { /* even spacing: a continuous load, either side will do */
         i = (size_t)(x / s->dt_s);
         return i > n - 2 ? n - 2 : i;
     }
+    if (x <= 0)
+        return 0;
     i = s->hint;
-    if (t[i] - t0 <= x && x < t[i + 1] - t0)
+    if (t[i] - t0 < x && x <= t[i + 1] - t0)
         return i;
-    if (i + 2 < n && t[i + 1] - t0 <= x && x < t[i + 2] - t0)
+    if (i + 2 < n && t[i + 1] - t0 < x && x <= t[i + 2] - t0)
         return s->hint = i + 1;
     {
-        size_t lo = 0, hi = n - 1; /* t[lo] - t0 <= x < t[hi] - t0 */
+        size_t lo = 0, hi = n - 1; /* t[lo] - t0 < x <= t[hi] - t0 */
         while (hi - lo > 1) {
             size_t mid = (lo + hi) / 2;
-            if (t[mid] - t0 <= x)
+            if (t[mid] - t0 < x)
                 lo = mid;
             else
                 hi = mid;
