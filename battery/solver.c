@@ -301,7 +301,9 @@ static void solver_free(solver *sv)
     do {                                                                                           \
         int flag_ = (call);                                                                        \
         if (flag_ < 0) {                                                                           \
-            pp_log_error("battery: %s failed: %s", #call, CVodeGetReturnFlagName(flag_));          \
+            char *name_ = CVodeGetReturnFlagName(flag_); /* malloc'd by SUNDIALS */                \
+            pp_log_error("battery: %s failed: %s", #call, name_ ? name_ : "?");                    \
+            free(name_);                                                                           \
             goto fail;                                                                             \
         }                                                                                          \
     } while (0)
@@ -512,7 +514,9 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
         memcpy(y_prev, Y, sizeof y_prev);
         flag = CVode(sv->mem, t_end, sv->y, &tret, CV_ONE_STEP);
         if (flag < 0) {
-            pp_log_error("battery: CVODE failed at t = %.6f s: %s", t, CVodeGetReturnFlagName(flag));
+            char *name = CVodeGetReturnFlagName(flag); /* malloc'd by SUNDIALS */
+            pp_log_error("battery: CVODE failed at t = %.6f s: %s", t, name ? name : "?");
+            free(name);
             return -EIO;
         }
         t = tret;
