@@ -274,7 +274,7 @@ static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
 }
 
 typedef struct solver {
-    long steps_before, rhs_before; /* counts before a CVodeReInit (period skips) */
+    long steps_before, rhs_before; /* counts before the last CVodeReInit */
     SUNContext ctx;
     void *mem;
     N_Vector y, atol, tmp;
@@ -354,6 +354,19 @@ fail_mem:
 fail:
     solver_free(sv);
     return -EIO;
+}
+
+/* CVodeReInit at t with the state in sv->y, keeping the solver statistics
+ * (which ReInit resets). */
+static int solver_restart(solver *sv, double t)
+{
+    long steps = 0, nfe = 0;
+
+    CVodeGetNumSteps(sv->mem, &steps);
+    CVodeGetNumRhsEvals(sv->mem, &nfe);
+    sv->steps_before += steps;
+    sv->rhs_before += nfe;
+    return CVodeReInit(sv->mem, t, sv->y);
 }
 
 /* Check the load and fill the time base of s. */
@@ -573,12 +586,7 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
         if (t >= stop - 1e-12 * (1.0 + fabs(stop)) && jumps_at(s, t)) {
             double next = next_breakpoint(s, t);
             t += 16.0 * DBL_EPSILON * (1.0 + fabs(t));
-            long steps = 0, nfe = 0;
-            CVodeGetNumSteps(sv->mem, &steps);
-            CVodeGetNumRhsEvals(sv->mem, &nfe);
-            sv->steps_before += steps;
-            sv->rhs_before += nfe;
-            CHECK_CV(CVodeReInit(sv->mem, t, sv->y));
+            CHECK_CV(solver_restart(sv, t));
             if (next > t && isfinite(next))
                 CHECK_CV(CVodeSetInitStep(sv->mem, next - t < t_end - t ? next - t : t_end - t));
         }
@@ -792,14 +800,7 @@ report:
                     t = s.period_s * (1.0 + skip);
                     next_sample_t += skip * s.period_s; /* the measured samples move along */
                     memcpy(N_VGetArrayPointer(yv), y_new, sizeof y_new);
-                    {
-                        long steps = 0, nfe = 0;
-                        CVodeGetNumSteps(sv.mem, &steps);
-                        CVodeGetNumRhsEvals(sv.mem, &nfe);
-                        sv.steps_before += steps;
-                        sv.rhs_before += nfe;
-                    }
-                    CVodeReInit(sv.mem, t, yv);
+                    solver_restart(&sv, t);
                 }
             }
         }
