@@ -64,11 +64,6 @@ const pp_config_node *pp_config_root(const pp_config *cfg)
     return NODE(config_root_setting(&cfg->cfg));
 }
 
-int pp_config_line(const pp_config_node *node)
-{
-    return node ? (int)config_setting_source_line(SETTING(node)) : 0;
-}
-
 /* "group.key" for messages. */
 static void full_name(const pp_config_node *g, const char *key, char *buf, size_t cap)
 {

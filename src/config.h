@@ -27,9 +27,6 @@ const pp_config_node *pp_config_root(const pp_config *cfg);
 int pp_config_get_group(const pp_config *cfg, const pp_config_node *g, const char *name,
                         const pp_config_node **out);
 
-/* Line of a node, or of member key of group g (0 when unknown). */
-int pp_config_line(const pp_config_node *node);
-
 /* Typed members of group g. A double accepts integer-looking values. */
 int pp_config_get_double(const pp_config *cfg, const pp_config_node *g, const char *key,
                          double *out);

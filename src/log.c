@@ -18,8 +18,6 @@ void pp_log_set_sink(pp_log_sink sink, void *ctx)
 
 void pp_log_set_level(pp_log_level level) { g_level = level; }
 
-pp_log_level pp_log_get_level(void) { return g_level; }
-
 void pp_log_v(pp_log_level level, const char *fmt, va_list ap)
 {
     char msg[1024];

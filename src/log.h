@@ -27,7 +27,6 @@ void pp_log_set_sink(pp_log_sink sink, void *ctx);
 
 /* Messages more verbose than level are dropped. Default: PP_LOG_INFO. */
 void pp_log_set_level(pp_log_level level);
-pp_log_level pp_log_get_level(void);
 
 void pp_log(pp_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -272,8 +272,6 @@ int pp_sampler_stop(pp_sampler *s)
 
 uint64_t pp_sampler_count(const pp_sampler *s) { return atomic_load(&s->count); }
 
-int64_t pp_sampler_t0_ns(const pp_sampler *s) { return s->t0_ns; }
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;

@@ -79,7 +79,4 @@ uint64_t pp_sampler_count(const pp_sampler *s);
 void pp_sampler_get_stats(const pp_sampler *s, pp_sampler_stats *out);
 int pp_sampler_trace(const pp_sampler *s, pp_trace *out);
 
-/* Time t0 of the run on the sampler's clock (valid once the loop started). */
-int64_t pp_sampler_t0_ns(const pp_sampler *s);
-
 #endif

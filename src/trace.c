@@ -3,6 +3,8 @@
 #include "log.h"
 #include "util.h"
 
+#include "../devices/device.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,12 +92,6 @@ double pp_trace_mean_w(const pp_trace *t, size_t rail)
     return pp_trace_energy_j(t, rail) / d;
 }
 
-static int is_board_input(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, "_IN") == 0;
-}
-
 int pp_trace_rail_is_inside(const pp_trace *t, size_t r)
 {
     const char *name = t->names[r];
@@ -105,7 +101,7 @@ int pp_trace_rail_is_inside(const pp_trace *t, size_t r)
         size_t len = strlen(other);
         if (k == r)
             continue;
-        if (is_board_input(other) && !is_board_input(name))
+        if (pp_rail_is_board_input(other) && !pp_rail_is_board_input(name))
             return 1;
         if (strcmp(other, "psys") == 0)
             return 1;
