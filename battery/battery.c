@@ -210,6 +210,18 @@ int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p)
     return 0;
 }
 
+int pp_battery_params_load(const char *path, pp_battery_params *p)
+{
+    pp_config *cfg;
+    int rc = pp_config_load(path, &cfg);
+
+    if (rc < 0)
+        return rc;
+    rc = pp_battery_params_from_config(cfg, p);
+    pp_config_free(cfg);
+    return rc;
+}
+
 double pp_battery_ocv_v(const pp_battery_params *p, double soc)
 {
     size_t lo = 0, hi;

@@ -67,6 +67,9 @@ int pp_battery_params_check(const pp_battery_params *p, const char **key, char *
  * file, line and key. */
 int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p);
 
+/* The same, from the file at path. 0 or -errno (logged). */
+int pp_battery_params_load(const char *path, pp_battery_params *p);
+
 const char *pp_battery_model_name(pp_battery_model m);
 int pp_battery_model_parse(const char *name, pp_battery_model *out);
 

@@ -190,15 +190,8 @@ int pp_cmd_battery(int argc, char **argv)
                         "drone-3s-2200, drone-6s-10000)\n", preset);
         return PP_EXIT_USAGE;
     }
-    if (config_path) {
-        pp_config *cfg;
-        if (pp_config_load(config_path, &cfg) < 0)
-            return PP_EXIT_USAGE;
-        rc = pp_battery_params_from_config(cfg, &params);
-        pp_config_free(cfg);
-        if (rc < 0)
-            return PP_EXIT_USAGE;
-    }
+    if (config_path && pp_battery_params_load(config_path, &params) < 0)
+        return PP_EXIT_USAGE;
     if (model && pp_battery_model_parse(model, &params.model) < 0) {
         fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", model);
         return PP_EXIT_USAGE;

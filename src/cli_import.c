@@ -174,16 +174,8 @@ int pp_cmd_import(int argc, char **argv)
                 format);
         return PP_EXIT_USAGE;
     }
-    if (config_path) {
-        pp_config *cfg;
-        int rc;
-        if (pp_config_load(config_path, &cfg) < 0)
-            return PP_EXIT_USAGE;
-        rc = pp_battery_params_from_config(cfg, &battery);
-        pp_config_free(cfg);
-        if (rc < 0)
-            return PP_EXIT_USAGE;
-    }
+    if (config_path && pp_battery_params_load(config_path, &battery) < 0)
+        return PP_EXIT_USAGE;
     if (access(out, F_OK) == 0) {
         fprintf(stderr, "powprof import: %s exists: give a new folder\n", out);
         return PP_EXIT_USAGE;

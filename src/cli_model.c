@@ -297,19 +297,7 @@ static double model_sigma(const char *dir, const char *name)
     double v = 0;
 
     pp_fmt(path, sizeof path, "%s/model.json", dir);
-    text = NULL;
-    {
-        FILE *fp = fopen(path, "r");
-        long len;
-        if (!fp)
-            return 0;
-        fseek(fp, 0, SEEK_END);
-        len = ftell(fp);
-        rewind(fp);
-        if (len > 0 && (text = malloc((size_t)len + 1)))
-            text[fread(text, 1, (size_t)len, fp)] = '\0';
-        fclose(fp);
-    }
+    text = pp_read_file(path);
     pp_fmt(key, sizeof key, "{\"name\":\"%s\",\"sigma\":", name);
     if (text && (at = strstr(text, key)))
         v = strtod(at + strlen(key), NULL);

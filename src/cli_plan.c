@@ -156,16 +156,8 @@ int pp_cmd_plan(int argc, char **argv)
     }
     dir = argv[optind];
     pp_battery_params_default(&bat);
-    if (config_path) {
-        pp_config *cfg;
-        int rc;
-        if (pp_config_load(config_path, &cfg) < 0)
-            return PP_EXIT_USAGE;
-        rc = pp_battery_params_from_config(cfg, &bat);
-        pp_config_free(cfg);
-        if (rc < 0)
-            return PP_EXIT_USAGE;
-    }
+    if (config_path && pp_battery_params_load(config_path, &bat) < 0)
+        return PP_EXIT_USAGE;
     if (base_w >= 0)
         bat.base_power_w = base_w;
     if (min_soc < 0)

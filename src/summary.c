@@ -43,22 +43,9 @@ static void read_scales(const char *dir, pp_summary *s)
 {
     char path[4096], key[PP_SUMMARY_NAME_MAX + 16];
     char *text;
-    FILE *fp;
-    long len;
 
     pp_fmt(path, sizeof path, "%s/run.json", dir);
-    fp = fopen(path, "r");
-    text = NULL;
-    if (fp) {
-        fseek(fp, 0, SEEK_END);
-        len = ftell(fp);
-        rewind(fp);
-        if (len > 0 && (text = malloc((size_t)len + 1))) {
-            size_t got = fread(text, 1, (size_t)len, fp);
-            text[got] = '\0';
-        }
-        fclose(fp);
-    }
+    text = pp_read_file(path); /* NULL without run.json: scales from the values */
     for (size_t k = 0; k < s->n_params; k++) {
         const char *at;
         pp_fmt(key, sizeof key, "\"%s\":{\"scale\":\"", s->params[k]);

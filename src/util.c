@@ -97,6 +97,35 @@ int pp_read_small_file(const char *path, char *buf, size_t cap)
     return (int)len;
 }
 
+char *pp_read_file(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+
+    if (!fp)
+        return NULL;
+    for (;;) {
+        if (cap - len < 4096) {
+            char *p = realloc(buf, cap ? cap * 2 : 8192);
+            if (!p) {
+                free(buf);
+                fclose(fp);
+                return NULL;
+            }
+            buf = p;
+            cap = cap ? cap * 2 : 8192;
+        }
+        n = fread(buf + len, 1, cap - len - 1, fp);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    fclose(fp);
+    buf[len] = '\0';
+    return buf;
+}
+
 int pp_path_join(char *out, size_t cap, const char *a, const char *b)
 {
     size_t la = strlen(a);

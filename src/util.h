@@ -20,6 +20,10 @@ int pp_parse_int64(const char *s, int64_t *out);
  * trailing newlines and blanks removed. Returns the length kept, or -errno. */
 int pp_read_small_file(const char *path, char *buf, size_t cap);
 
+/* The whole file, NUL-terminated, in a malloc'd buffer (free it); NULL when
+ * it cannot be read. */
+char *pp_read_file(const char *path);
+
 /* out = a "/" b (one slash between them). Returns 0 or -ENAMETOOLONG. */
 int pp_path_join(char *out, size_t cap, const char *a, const char *b);
 
