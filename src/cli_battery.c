@@ -125,7 +125,8 @@ int pp_cmd_battery(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *config_path = NULL, *out_path = NULL, *preset = NULL, *model = NULL, *rail = NULL;
-    double base_w = -1, rtol = 0;
+    double base_w = 0, rtol = 0;
+    int have_base = 0;
     int json = 0, until = 0, opt, rc, status = PP_EXIT_FAILURE;
     pp_battery_params params;
     pp_battery_options bo;
@@ -160,6 +161,7 @@ int pp_cmd_battery(int argc, char **argv)
         case OPT_BASE:
             if (pp_cli_parse_double("battery", "--base-power-w", optarg, &base_w) < 0)
                 return PP_EXIT_USAGE;
+            have_base = 1;
             break;
         case OPT_RAIL:
             rail = optarg;
@@ -196,7 +198,7 @@ int pp_cmd_battery(int argc, char **argv)
         fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", model);
         return PP_EXIT_USAGE;
     }
-    if (base_w >= 0 || (base_w < 0 && base_w != -1))
+    if (have_base) /* checked with the other parameters below */
         params.base_power_w = base_w;
     {
         const char *key;

@@ -85,9 +85,9 @@ static int load(const char *dir, pp_summary *sum, pp_surface *surf)
 static void write_grids(const char *dir, const pp_summary *sum, const pp_surface *surf,
                         size_t m, const double *y_in, double sigma, int log_values)
 {
-    double ly[4096], *y = (double *)y_in;
-
     enum { LINE = 200, SIDE = 60 };
+    const double *y = y_in;
+    double *logs = NULL;
     double g[LINE], fixed[PP_SURFACE_MAX_DIMS], *out = malloc(LINE * SIDE * sizeof *out);
     char path[4400];
     FILE *fp;
@@ -95,13 +95,14 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
     if (!out)
         return;
     if (log_values) {
-        y = surf->n <= 4096 ? ly : malloc(surf->n * sizeof *y);
-        if (!y) {
+        logs = malloc(surf->n * sizeof *logs);
+        if (!logs) {
             free(out);
             return;
         }
         for (size_t i = 0; i < surf->n; i++)
-            y[i] = y_in[i] > 0 ? log(y_in[i]) : NAN;
+            logs[i] = y_in[i] > 0 ? log(y_in[i]) : NAN;
+        y = logs;
     }
     size_t n_vary = 0;
 
@@ -150,8 +151,7 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
         }
     }
     free(out);
-    if (y != y_in && y != ly)
-        free(y);
+    free(logs);
 }
 
 int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet)
