@@ -166,9 +166,9 @@ void test_cli_plan(void)
     CHECK_CONTAINS(out, "at      0.0 s (100.0 % left): fps = 5");
     {
         /* and steps down: a later switch to a lower frame rate */
-        const char *last = NULL, *at = out;
-        while (at && (at = strstr(at, "  at ")) != NULL)
-            last = at++;
+        const char *last = NULL, *cur = out;
+        while (cur && (cur = strstr(cur, "  at ")) != NULL)
+            last = cur++;
         CHECK(last != NULL && last != strstr(out, "  at "));
         if (last && strstr(last, "fps = "))
             CHECK(atof(strstr(last, "fps = ") + 6) < 5.0);
