@@ -20,6 +20,9 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #define N_STATES 4
+#define KINKS_FINAL 0      /* s->kinks lists every kink */
+#define KINKS_CANDIDATES 1 /* a superset (see sim_init) */
+#define KINKS_OVERFLOW 2   /* candidates past a quarter of the samples, not all kept */
 #define N_ROOTS 3
 #define DEFAULT_HORIZON_S (48.0 * 3600.0)
 
@@ -32,13 +35,20 @@ typedef struct sim {
     double dt_s;      /* > 0 when the samples are evenly spaced */
     size_t hint;      /* segment of the last lookup */
     double min_dt_s;  /* shortest sample interval (> 0) */
+    double p_max_w;   /* largest traced power (at least 1 mW) */
     size_t *kinks;    /* samples where the slope of the load changes noticeably */
     size_t n_kinks;
+    int kinks_partial; /* kinks holds candidates only (see survey) */
     /* The trace as measured: the same as load, unless load is its reduction
      * (reduce_load): then minimum voltage and the voltage and brown-out
      * events are checked on raw's samples. */
     const pp_battery_load *raw;
     int reduced;
+    double raw_dt_s;  /* dt_s of raw */
+    /* The next measured sample to check: raw sample next_k of the
+     * repetition that starts at rep_base_s. */
+    size_t next_k;
+    double rep_base_s;
 } sim;
 
 void pp_battery_options_init(pp_battery_options *o)
@@ -49,7 +59,6 @@ void pp_battery_options_init(pp_battery_options *o)
     o->rtol = 1e-10;
 }
 
-/* Segment i with t_i <= x < t_{i+1} (x relative to t_first, in [0, pass)). */
 /* Segment i with t_i < x <= t_{i+1} (x relative to t_first, in (0, pass]):
  * left-continuous, so that a step ending exactly on a jump of the load (a
  * reduced load's window end) sees the window it integrated, not the next. */
@@ -105,8 +114,6 @@ static double trace_w(sim *s, double t)
     }
 }
 
-/* The first sample time (the trace repeated) after t: the next kink of the
- * load. */
 /* The first kink of the load (the trace repeated) after t: a sample in
  * s->kinks, the last sample, or the end of the period. */
 static double next_breakpoint(sim *s, double t)
@@ -137,24 +144,24 @@ static double next_breakpoint(sim *s, double t)
     return base + s->pass_s;
 }
 
-/* Mark the samples where the slope of the load changes by more than a
- * millionth of the largest power per shortest interval. Between two such
- * kinks the load is linear to that level, so the solver may step across the
+/* A kink: a sample where the slope of the load changes by more than a
+ * millionth of the largest power per shortest interval. Between two kinks
+ * the load is linear to that level, so the solver may step across the
  * samples there; a kink itself ends a step, so that no step straddles a
- * change of the load it cannot see (a spike, a plateau). */
+ * change of the load it cannot see (a spike, a plateau).
+ * find_kinks lists every kink in one pass; the survey (sim_init) lists
+ * candidates on the way, and finish_kinks filters those. */
 static int find_kinks(sim *s)
 {
     const pp_battery_load *l = s->load;
-    double p_max = 1e-3, threshold;
+    double threshold = 1e-6 * s->p_max_w / s->min_dt_s;
 
+    free(s->kinks);
     s->kinks = NULL;
     s->n_kinks = 0;
+    s->kinks_partial = KINKS_FINAL;
     if (l->n < 3)
         return 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (l->p_w[i] > p_max)
-            p_max = l->p_w[i];
-    threshold = 1e-6 * p_max / s->min_dt_s;
     s->kinks = malloc((l->n - 2) * sizeof *s->kinks);
     if (!s->kinks)
         return -ENOMEM;
@@ -172,6 +179,29 @@ static int find_kinks(sim *s)
         if (!(fabs(s1 - s0) <= threshold))
             s->kinks[s->n_kinks++] = i;
     }
+    return 0;
+}
+
+/* The final kinks from the survey's candidates: those past the final
+ * threshold (candidates were taken against a lower one, see sim_init), or a
+ * full pass where the candidates do not do (uneven spacing, too many). */
+static int finish_kinks(sim *s)
+{
+    const double *w = s->load->p_w;
+    double limit = 1e-6 * s->p_max_w / s->min_dt_s * s->dt_s;
+    size_t m = 0;
+
+    if (s->kinks_partial == KINKS_FINAL)
+        return 0;
+    if (s->kinks_partial == KINKS_OVERFLOW || !(s->dt_s > 0))
+        return find_kinks(s);
+    for (size_t j = 0; j < s->n_kinks; j++) {
+        size_t i = s->kinks[j];
+        if (!(fabs(w[i + 1] - 2.0 * w[i] + w[i - 1]) <= limit))
+            s->kinks[m++] = i;
+    }
+    s->n_kinks = m;
+    s->kinks_partial = KINKS_FINAL;
     return 0;
 }
 
@@ -369,48 +399,111 @@ static int solver_restart(solver *sv, double t)
     return CVodeReInit(sv->mem, t, sv->y);
 }
 
-/* Check the load and fill the time base of s. */
+/* Log the first sample of l that is not a finite power >= 0 at a finite
+ * time, or where time goes backwards: -EINVAL, or 0 if none. */
+static int bad_sample(const pp_battery_load *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        if (!isfinite(l->p_w[i]) || l->p_w[i] < 0 || !isfinite(l->t_s[i])) {
+            pp_log_error("battery: sample %zu: power %g W at %g s is not a finite power >= 0",
+                         i + 1, l->p_w[i], l->t_s[i]);
+            return -EINVAL;
+        }
+        if (i > 0 && !(l->t_s[i] >= l->t_s[i - 1])) {
+            pp_log_error("battery: sample %zu: time goes backwards", i + 1);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/* Append kink candidate i (growing the list up to a quarter of the samples,
+ * past which the list is marked as overflowing and no longer kept). */
+static int add_candidate(sim *s, size_t i, size_t *cap)
+{
+    size_t most = s->load->n / 4 + 1;
+
+    if (s->n_kinks == *cap) {
+        size_t want = *cap ? 2 * *cap : 256;
+        size_t *k;
+        if (*cap >= most) {
+            s->kinks_partial = KINKS_OVERFLOW;
+            return 0;
+        }
+        if (want > most)
+            want = most;
+        k = realloc(s->kinks, want * sizeof *k);
+        if (!k)
+            return -ENOMEM;
+        s->kinks = k;
+        *cap = want;
+    }
+    s->kinks[s->n_kinks++] = i;
+    return 0;
+}
+
+/* Check the load and fill the time base of s, in one pass over the trace
+ * (an hour at 1 kHz is 3.6 M samples: the passes over it cost more than the
+ * solver does). On the way: the largest power and the kink candidates,
+ * taken as for even spacing against a lower bound of the final threshold
+ * (the largest power so far, the mean interval for the shortest), so that
+ * every kink is among them; finish_kinks keeps the real ones. Bad samples
+ * are looked for only once the pass has seen one. */
 static int sim_init(sim *s, const pp_battery_params *p, const pp_battery_load *l)
 {
+    const double *T = l->t_s, *W = l->p_w;
+    size_t n = l->n, cap = 0;
+    double t0, dt, dev = 0.0, min_dt = INFINITY, p_max = 1e-3;
+    int ok;
+
     memset(s, 0, sizeof *s);
     s->p = p;
     s->load = l;
     s->q_c = p->capacity_ah * 3600.0;
-    if (l->n == 0) {
+    s->p_max_w = 1e-3;
+    if (n == 0) {
         pp_log_error("battery: the trace has no samples");
         return -EINVAL;
     }
-    /* one pass: valid samples, the shortest interval, even spacing */
-    {
-        double dt = l->n > 1 ? (l->t_s[l->n - 1] - l->t_s[0]) / (double)(l->n - 1) : 0.0;
-        int even = l->n > 1;
-        for (size_t i = 0; i < l->n; i++) {
-            if (!isfinite(l->p_w[i]) || l->p_w[i] < 0 || !isfinite(l->t_s[i])) {
-                pp_log_error("battery: sample %zu: power %g W at %g s is not a finite power >= 0",
-                             i + 1, l->p_w[i], l->t_s[i]);
-                return -EINVAL;
-            }
-            if (i == 0)
-                continue;
-            if (l->t_s[i] < l->t_s[i - 1]) {
-                pp_log_error("battery: sample %zu: time goes backwards", i + 1);
-                return -EINVAL;
-            }
-            if (l->t_s[i] > l->t_s[i - 1] &&
-                (s->min_dt_s == 0 || l->t_s[i] - l->t_s[i - 1] < s->min_dt_s))
-                s->min_dt_s = l->t_s[i] - l->t_s[i - 1];
-            even &= fabs(l->t_s[i] - l->t_s[0] - (double)i * dt) <= 1e-6 * dt;
-        }
-        if (l->n == 1)
-            return 0;
-        s->pass_s = l->t_s[l->n - 1] - l->t_s[0];
-        if (!(s->pass_s > 0)) {
-            pp_log_error("battery: the trace spans no time");
+    if (n == 1) {
+        if (bad_sample(l) < 0)
             return -EINVAL;
-        }
-        s->period_s = s->pass_s * (double)l->n / (double)(l->n - 1);
-        s->dt_s = even ? dt : 0.0; /* uneven: search */
+        s->p_max_w = W[0] > p_max ? W[0] : p_max;
+        return 0;
     }
+    t0 = T[0];
+    dt = (T[n - 1] - t0) / (double)(n - 1);
+    s->kinks_partial = KINKS_CANDIDATES;
+    ok = isfinite(t0) && isfinite(T[n - 1]) && W[0] >= 0 && W[0] <= DBL_MAX;
+    if (ok && W[0] > p_max)
+        p_max = W[0];
+    for (size_t i = 1; i < n; i++) {
+        double w = W[i], h = T[i] - T[i - 1], d = fabs(T[i] - t0 - (double)i * dt);
+        ok &= (h >= 0) & (w >= 0) & (w <= DBL_MAX);
+        if (h > 0 && h < min_dt)
+            min_dt = h;
+        dev = d > dev ? d : dev;
+        p_max = w > p_max ? w : p_max;
+        if (i + 1 < n && !(fabs(W[i + 1] - 2.0 * w + W[i - 1]) <= 1e-6 * p_max) &&
+            s->kinks_partial == KINKS_CANDIDATES && add_candidate(s, i, &cap) < 0) {
+            pp_log_error("battery: out of memory");
+            return -ENOMEM;
+        }
+    }
+    if (!ok) {
+        if (bad_sample(l) == 0) /* cannot happen: ok says there is one */
+            pp_log_error("battery: the trace has a bad sample");
+        return -EINVAL;
+    }
+    s->p_max_w = p_max;
+    s->pass_s = T[n - 1] - t0;
+    if (!(s->pass_s > 0)) {
+        pp_log_error("battery: the trace spans no time");
+        return -EINVAL;
+    }
+    s->min_dt_s = min_dt;
+    s->period_s = s->pass_s * (double)n / (double)(n - 1);
+    s->dt_s = dev <= 1e-6 * dt ? dt : 0.0; /* uneven: search */
     return 0;
 }
 
@@ -429,9 +522,6 @@ static void add_event(pp_battery_result *r, pp_battery_event_kind kind, double t
     e->power_w = power;
 }
 
-/* After a step from t_prev to t: the minimum terminal voltage at the trace
- * samples in (t_prev, t] (states interpolated linearly: they vary slowly),
- * and the output at those samples (states from CVODE's dense output). */
 /* In a reduced run, a voltage or brown-out event at a measured sample:
  * its kind (or -1). */
 static int raw_event(const sim *s, const operating_point *op)
@@ -445,21 +535,116 @@ static int raw_event(const sim *s, const operating_point *op)
     return -1;
 }
 
+/* Time of raw sample j in the repetition that starts at base. */
+static double raw_time(const sim *s, size_t j, double base)
+{
+    return base + (s->raw->t_s[j] - s->raw->t_s[0]);
+}
+
+/* The last raw sample j >= k of the repetition at base with a time <= t
+ * (sample k's is): for even spacing from the time itself, corrected by a
+ * look at the neighbours (a search would wait on a cache miss at each
+ * probe: the trace is far larger than the cache); else galloping, then
+ * bisection. */
+static size_t last_raw_sample(const sim *s, size_t k, double base, double t)
+{
+    size_t n = s->raw->n, lo = k, hi, step = 1;
+
+    if (s->raw_dt_s > 0) {
+        double guess = floor((t - raw_time(s, k, base)) / s->raw_dt_s);
+        size_t j = guess < (double)(n - 1 - k) ? k + (size_t)guess : n - 1;
+        while (j + 1 < n && raw_time(s, j + 1, base) <= t)
+            j++;
+        while (j > k && raw_time(s, j, base) > t)
+            j--;
+        return j;
+    }
+    while (lo + step < n && raw_time(s, lo + step, base) <= t) {
+        lo += step;
+        step *= 2;
+    }
+    hi = lo + step < n ? lo + step : n; /* raw_time(hi) > t, or hi == n */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (raw_time(s, mid, base) <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first index of the largest of w[a..b]: a plain maximum first (four
+ * independent lanes, which the compiler can vectorize), then where. */
+static size_t argmax(const double *w, size_t a, size_t b)
+{
+    double m0 = w[a], m1 = w[a], m2 = w[a], m3 = w[a], m;
+    size_t i = a;
+
+    for (; i + 3 <= b; i += 4) {
+        m0 = w[i] > m0 ? w[i] : m0;
+        m1 = w[i + 1] > m1 ? w[i + 1] : m1;
+        m2 = w[i + 2] > m2 ? w[i + 2] : m2;
+        m3 = w[i + 3] > m3 ? w[i + 3] : m3;
+    }
+    for (; i <= b; i++)
+        m0 = w[i] > m0 ? w[i] : m0;
+    m0 = m1 > m0 ? m1 : m0;
+    m2 = m3 > m2 ? m3 : m2;
+    m = m2 > m0 ? m2 : m0;
+    for (i = a; w[i] != m; i++)
+        ;
+    return i;
+}
+
+/* After a step from t_prev to t: the minimum terminal voltage at the
+ * measured samples in (t_prev, t], the output there, and in a reduced run a
+ * voltage or brown-out event at one of them (returned, its time in
+ * *event_t; -1 if none). The samples are those from s->next_k on; states
+ * between t_prev and t come from CVODE's dense output when there is output,
+ * else are interpolated linearly (they vary slowly). */
 static int scan_samples(sim *s, solver *sv, const pp_battery_options *o, double t_prev,
                         const double *y_prev, double t, const double *y, double *min_v,
-                        size_t *next_sample, double *next_sample_t, double *event_t)
+                        double *event_t)
 {
     const pp_battery_load *l = s->raw;
+    const double *W = l->p_w;
+    size_t n = l->n, k = s->next_k;
+    double base = s->rep_base_s, peak_w = -1.0, peak_t = t;
     int event = -1;
-    double peak_w = -1.0, peak_t = t, ts_next = *next_sample_t;
-    size_t k = *next_sample;
 
-    while (ts_next <= t) {
-        double ts = ts_next;
-        double traced = l->p_w[k];
-
+    if (n == 1) { /* a constant load: its one sample at the end of every step */
+        peak_w = W[0];
         if (o->output) {
-            double power = load_w(s, traced);
+            operating_point op = operate(s, y[0], y[1], load_w(s, W[0]));
+            if (op.voltage < *min_v)
+                *min_v = op.voltage;
+            o->output(o->output_ctx, t, y[0], op.voltage, op.current);
+            if ((event = raw_event(s, &op)) >= 0)
+                *event_t = t;
+            return event;
+        }
+        k = 0;
+        base = t;
+    }
+    for (;;) {
+        if (k == n) { /* the next repetition */
+            k = 0;
+            base += s->period_s;
+        }
+        if (n == 1 || !(raw_time(s, k, base) <= t))
+            break;
+        if (!o->output) { /* only the highest load of the step matters */
+            size_t j = last_raw_sample(s, k, base, t), m = argmax(W, k, j);
+            if (W[m] > peak_w) {
+                peak_w = W[m];
+                peak_t = raw_time(s, m, base);
+            }
+            k = j + 1;
+            continue;
+        }
+        {
+            double ts = raw_time(s, k, base), power = load_w(s, W[k]);
             double w = t > t_prev ? (ts - t_prev) / (t - t_prev) : 1.0;
             double soc = y_prev[0] + w * (y[0] - y_prev[0]);
             double v1 = y_prev[1] + w * (y[1] - y_prev[1]);
@@ -475,21 +660,13 @@ static int scan_samples(sim *s, solver *sv, const pp_battery_options *o, double 
             o->output(o->output_ctx, ts, soc, op.voltage, op.current);
             if (event < 0 && (event = raw_event(s, &op)) >= 0)
                 *event_t = ts;
-        } else if (traced > peak_w) { /* the load grows with the traced power */
-            peak_w = traced;
-            peak_t = ts;
-        }
-        if (l->n == 1)
-            break;
-        if (++k >= l->n) { /* next repetition */
-            k = 0;
-            ts_next = ts + (s->period_s - s->pass_s);
-        } else {
-            ts_next = ts + (l->t_s[k] - l->t_s[k - 1]);
+            k++;
         }
     }
-    *next_sample = k;
-    *next_sample_t = ts_next;
+    if (n > 1) {
+        s->next_k = k;
+        s->rep_base_s = base;
+    }
     /* Without output, the lowest voltage of the step is at its highest load:
      * the states barely move within a step, and the voltage falls with the
      * load. */
@@ -508,8 +685,7 @@ static int scan_samples(sim *s, solver *sv, const pp_battery_options *o, double 
 /* Integrate from the current state up to t_end, stopping at the first
  * event. Returns 1 when an event ended it, 0 at t_end, -errno on failure. */
 static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_end,
-                     pp_battery_result *r, int record, double *t_io, size_t *next_sample,
-                     double *next_sample_t)
+                     pp_battery_result *r, int record, double *t_io)
 {
     double y_prev[N_STATES], t = *t_io;
     sunrealtype *Y = N_VGetArrayPointer(sv->y);
@@ -536,8 +712,7 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
         if (record || s->reduced) {
             double scratch_v = INFINITY, te = t;
             int ev = scan_samples(s, sv, o, t_prev, y_prev, t, Y,
-                                  record ? &r->min_voltage_v : &scratch_v, next_sample,
-                                  next_sample_t, &te);
+                                  record ? &r->min_voltage_v : &scratch_v, &te);
             if (ev >= 0) { /* at a measured peak that the reduced load smooths out */
                 double power;
                 operating_point op;
@@ -612,15 +787,13 @@ fail:
 static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb)
 {
     const pp_battery_load *l = s->load;
+    const double *T = l->t_s, *W = l->p_w;
     const pp_battery_params *p = s->p;
-    double u_min, p_max = 0, r0 = p->r_int_ohm, w_max = 1.0, rate, *t, *w;
-    size_t n_out = 0, a = 0;
+    double u_min, p_max = load_w(s, s->p_max_w), r0 = p->r_int_ohm, w_max = 1.0, rate, *t, *w;
+    size_t n_out = 0, a = 0, n = l->n;
 
-    if (l->n < 1000 || s->n_kinks < l->n / 4 || r0 <= 0)
+    if (r0 <= 0)
         return 0;
-    for (size_t i = 0; i < l->n; i++)
-        p_max = l->p_w[i] > p_max ? l->p_w[i] : p_max;
-    p_max = load_w(s, p_max);
     u_min = pp_battery_ocv_v(p, p->soc_cutoff_frac < p->soc_start_frac ? p->soc_cutoff_frac : 0);
     if (p->model == PP_BATTERY_THEVENIN) {
         double i_max = 2.0 * p_max / u_min; /* at most twice the current at u_min */
@@ -633,40 +806,43 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     /* coulombs of error allowed per second, and per (W^2 s) of variance */
     rate = REDUCE_SOC_BUDGET * s->q_c / s->pass_s;
     {
-        double k = r0 / pow(u_min * u_min - 4.0 * r0 * p_max, 1.5);
-        double eff = 1.0 / p->efficiency;
-        t = malloc(2 * l->n * sizeof *t);
-        w = malloc(2 * l->n * sizeof *w);
+        double k = r0 / pow(u_min * u_min - 4.0 * r0 * p_max, 1.5) / (p->efficiency * p->efficiency);
+        t = malloc(2 * n * sizeof *t);
+        w = malloc(2 * n * sizeof *w);
         if (!t || !w) {
             free(t);
             free(w);
             return 0;
         }
-        while (a + 1 < l->n) {
-            /* extend the window [a, b] sample by sample */
-            double e1 = 0, e2 = 0; /* integrals of P and P^2 (traced watts) */
+        while (a + 1 < n) {
+            /* Extend the window [a, b] sample by sample. The integrals of
+             * q = P - P(a) and q^2 (traced watts): their variance is that of
+             * P, with less cancellation; the test is the bound above times
+             * the window's length, so that nothing is divided. */
+            double e1 = 0, e2 = 0, ta = T[a], wa = W[a], q0 = 0.0;
             size_t b = a;
-            while (b + 1 < l->n) {
-                double h = l->t_s[b + 1] - l->t_s[b], p0 = l->p_w[b], p1 = l->p_w[b + 1];
-                double n1 = e1 + 0.5 * h * (p0 + p1), n2 = e2 + h * (p0 * p0 + p0 * p1 + p1 * p1) / 3;
-                double len = l->t_s[b + 1] - l->t_s[a], var = n2 - n1 * n1 / len;
-                if (b > a && (len > w_max || k * eff * eff * var > rate * len))
+            while (b + 1 < n) {
+                double h = T[b + 1] - T[b], q1 = W[b + 1] - wa, len = T[b + 1] - ta;
+                double n1 = e1 + 0.5 * h * (q0 + q1);
+                double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
+                if (b > a && (len > w_max || k * (n2 * len - n1 * n1) > rate * len * len))
                     break;
                 e1 = n1;
                 e2 = n2;
+                q0 = q1;
                 b++;
             }
             {
-                double len = l->t_s[b] - l->t_s[a], mean = len > 0 ? e1 / len : l->p_w[a];
-                t[n_out] = l->t_s[a];
+                double len = T[b] - ta, mean = len > 0 ? wa + e1 / len : wa;
+                t[n_out] = ta;
                 w[n_out++] = mean;
-                t[n_out] = l->t_s[b];
+                t[n_out] = T[b];
                 w[n_out++] = mean;
             }
             a = b;
         }
     }
-    if (n_out * 4 > l->n) { /* not much shorter: not worth it */
+    if (n_out * 4 > n) { /* not much shorter: not worth it */
         free(t);
         free(w);
         return 0;
@@ -688,9 +864,8 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     solver sv;
     pp_battery_load reduced;
     double *red_t = NULL, *red_w = NULL;
-    double y0[N_STATES], t = 0.0, next_sample_t = 0.0;
+    double y0[N_STATES], t = 0.0;
     double horizon = o->max_time_s > 0 ? o->max_time_s : DEFAULT_HORIZON_S;
-    size_t next_sample = 0;
     sunrealtype *Y;
     int rc, ended;
 
@@ -702,26 +877,39 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         return -EINVAL;
     }
     rc = sim_init(&s, p, load);
-    if (rc == 0)
-        rc = find_kinks(&s);
-    if (rc < 0)
+    if (rc == 0 && s.kinks_partial != KINKS_OVERFLOW)
+        rc = finish_kinks(&s);
+    if (rc < 0) {
+        free(s.kinks);
         return rc;
-    s.raw = load;
-    if (reduce_load(&s, &reduced, &red_t, &red_w)) {
-        double period = s.period_s;
+    }
+    /* A load that kinks at a quarter of its samples or more (noise) is
+     * reduced, if that is safe and worth it; else every kink is needed. */
+    if (load->n >= 1000 && (s.kinks_partial == KINKS_OVERFLOW || s.n_kinks >= load->n / 4) &&
+        reduce_load(&s, &reduced, &red_t, &red_w)) {
+        double period = s.period_s, raw_dt = s.dt_s;
         free(s.kinks);
         rc = sim_init(&s, p, &reduced);
         if (rc == 0)
-            rc = find_kinks(&s);
+            rc = finish_kinks(&s);
         if (rc < 0) {
+            free(s.kinks);
             free(red_t);
             free(red_w);
             return rc;
         }
         s.period_s = period; /* the measured trace's */
-        s.raw = load;
+        s.raw_dt_s = raw_dt;
         s.reduced = 1;
+    } else {
+        s.raw_dt_s = s.dt_s;
+        rc = finish_kinks(&s);
+        if (rc < 0) {
+            free(s.kinks);
+            return rc;
+        }
     }
+    s.raw = load;
     y0[0] = p->soc_start_frac;
     y0[1] = y0[2] = y0[3] = 0.0;
     rc = solver_init(&sv, &s, o->rtol > 0 ? o->rtol : 1e-10, y0);
@@ -757,14 +945,12 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         double t_end = o->until_cutoff ? horizon : s.pass_s;
         /* the sample at t = 0 */
         double te;
-        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t,
-                     &te);
-        ended = t_end > 0 ? integrate(&s, &sv, o, t_end, r, 1, &t, &next_sample, &next_sample_t) : 0;
+        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &te);
+        ended = t_end > 0 ? integrate(&s, &sv, o, t_end, r, 1, &t) : 0;
     } else {
         double te;
-        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &next_sample, &next_sample_t,
-                     &te);
-        ended = integrate(&s, &sv, o, s.pass_s, r, 1, &t, &next_sample, &next_sample_t);
+        scan_samples(&s, &sv, o, 0.0, Y, 0.0, Y, &r->min_voltage_v, &te);
+        ended = integrate(&s, &sv, o, s.pass_s, r, 1, &t);
     }
     if (ended < 0) {
         rc = ended;
@@ -784,7 +970,7 @@ report:
     if (!ended && o->time_to_cutoff && !o->until_cutoff) {
         if (load->n > 1 && p->model == PP_BATTERY_RINT) {
             double soc_period_start = p->soc_start_frac, per_period;
-            ended = integrate(&s, &sv, o, s.period_s, r, 0, &t, &next_sample, &next_sample_t);
+            ended = integrate(&s, &sv, o, s.period_s, r, 0, &t);
             per_period = soc_period_start - Y[0];
             if (ended == 0 && per_period > 0) {
                 double margin = Y[0] - p->soc_cutoff_frac;
@@ -798,14 +984,14 @@ report:
                                               e3 * (1.0 + skip)};
                     N_Vector yv = sv.y;
                     t = s.period_s * (1.0 + skip);
-                    next_sample_t += skip * s.period_s; /* the measured samples move along */
+                    s.rep_base_s += skip * s.period_s; /* the measured samples move along */
                     memcpy(N_VGetArrayPointer(yv), y_new, sizeof y_new);
                     solver_restart(&sv, t);
                 }
             }
         }
         if (ended == 0)
-            ended = integrate(&s, &sv, o, horizon, r, 0, &t, &next_sample, &next_sample_t);
+            ended = integrate(&s, &sv, o, horizon, r, 0, &t);
         if (ended < 0) {
             rc = ended;
             goto out;
