@@ -16,13 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sundials/sundials_context.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #define N_STATES 4
 #define KINKS_FINAL 0      /* s->kinks lists every kink */
 #define KINKS_CANDIDATES 1 /* a superset (see sim_init) */
-#define KINKS_OVERFLOW 2   /* candidates past a quarter of the samples, not all kept */
+#define KINKS_OVERFLOW 2
+#define SURVEY_BLOCK 4096   /* candidates past a quarter of the samples, not all kept */
 #define N_ROOTS 3
 #define DEFAULT_HORIZON_S (48.0 * 3600.0)
 
@@ -36,6 +38,7 @@ typedef struct sim {
     size_t hint;      /* segment of the last lookup */
     double min_dt_s;  /* shortest sample interval (> 0) */
     double p_max_w;   /* largest traced power (at least 1 mW) */
+    double p_cap_w;   /* most traced power the battery can give at the start (inf: no limit) */
     size_t *kinks;    /* samples where the slope of the load changes noticeably */
     size_t n_kinks;
     int kinks_partial; /* kinks holds candidates only (see survey) */
@@ -151,10 +154,18 @@ static double next_breakpoint(sim *s, double t)
  * change of the load it cannot see (a spike, a plateau).
  * find_kinks lists every kink in one pass; the survey (sim_init) lists
  * candidates on the way, and finish_kinks filters those. */
+/* The power that kinks are measured against: the largest of the trace, or
+ * the most the battery can give if less (a glitch of 1e9 W would otherwise
+ * hide every real kink; past that power the run ends in a brown-out). */
+static double kink_scale_w(const sim *s, double p_max_w)
+{
+    return p_max_w < s->p_cap_w ? p_max_w : s->p_cap_w;
+}
+
 static int find_kinks(sim *s)
 {
     const pp_battery_load *l = s->load;
-    double threshold = 1e-6 * s->p_max_w / s->min_dt_s;
+    double threshold = 1e-6 * kink_scale_w(s, s->p_max_w) / s->min_dt_s;
 
     free(s->kinks);
     s->kinks = NULL;
@@ -188,7 +199,7 @@ static int find_kinks(sim *s)
 static int finish_kinks(sim *s)
 {
     const double *w = s->load->p_w;
-    double limit = 1e-6 * s->p_max_w / s->min_dt_s * s->dt_s;
+    double limit = 1e-6 * kink_scale_w(s, s->p_max_w) / s->min_dt_s * s->dt_s;
     size_t m = 0;
 
     if (s->kinks_partial == KINKS_FINAL)
@@ -454,13 +465,20 @@ static int sim_init(sim *s, const pp_battery_params *p, const pp_battery_load *l
     const double *T = l->t_s, *W = l->p_w;
     size_t n = l->n, cap = 0;
     double t0, dt, dev = 0.0, min_dt = INFINITY, p_max = 1e-3;
-    int ok;
+    int ok, even;
 
     memset(s, 0, sizeof *s);
     s->p = p;
     s->load = l;
     s->q_c = p->capacity_ah * 3600.0;
     s->p_max_w = 1e-3;
+    s->p_cap_w = INFINITY;
+    if (p->r_int_ohm > 0) {
+        double u = pp_battery_ocv_v(p, p->soc_start_frac);
+        double most = (u * u / (4.0 * p->r_int_ohm) - p->base_power_w) * p->efficiency;
+        if (most > 1e-3)
+            s->p_cap_w = most;
+    }
     if (n == 0) {
         pp_log_error("battery: the trace has no samples");
         return -EINVAL;
@@ -477,24 +495,58 @@ static int sim_init(sim *s, const pp_battery_params *p, const pp_battery_load *l
     ok = isfinite(t0) && isfinite(T[n - 1]) && W[0] >= 0 && W[0] <= DBL_MAX;
     if (ok && W[0] > p_max)
         p_max = W[0];
-    for (size_t i = 1; i < n; i++) {
-        double w = W[i], h = T[i] - T[i - 1], d = fabs(T[i] - t0 - (double)i * dt);
-        ok &= (h >= 0) & (w >= 0) & (w <= DBL_MAX);
-        if (h > 0 && h < min_dt)
-            min_dt = h;
-        dev = d > dev ? d : dev;
-        p_max = w > p_max ? w : p_max;
-        if (i + 1 < n && !(fabs(W[i + 1] - 2.0 * w + W[i - 1]) <= 1e-6 * p_max) &&
-            s->kinks_partial == KINKS_CANDIDATES && add_candidate(s, i, &cap) < 0) {
-            pp_log_error("battery: out of memory");
-            return -ENOMEM;
+    for (size_t a = 1; a < n; a += SURVEY_BLOCK) {
+        size_t b = n - a > SURVEY_BLOCK ? a + SURVEY_BLOCK : n, i;
+        double lim = 1e-6 * kink_scale_w(s, p_max); /* with the largest power so far */
+        double x = (double)a, dev1 = dev, p_max1 = p_max, w_min = 0.0, w_min1 = 0.0, h_min = 0.0,
+               h_min1 = 0.0, sum = 0.0, sum1 = 0.0;
+        /* Checks, time base, largest power, in two lanes against the
+         * latency of the running extremes. A NaN slips past a comparison:
+         * the sums of the powers and deviations catch it (and an infinity). */
+        for (i = a; i + 2 <= b; i += 2, x += 2.0) {
+            double h = T[i] - T[i - 1], h1 = T[i + 1] - T[i];
+            double d = fabs(T[i] - t0 - x * dt), d1 = fabs(T[i + 1] - t0 - (x + 1.0) * dt);
+            h_min = h < h_min ? h : h_min;
+            h_min1 = h1 < h_min1 ? h1 : h_min1;
+            dev = d > dev ? d : dev;
+            dev1 = d1 > dev1 ? d1 : dev1;
+            p_max = W[i] > p_max ? W[i] : p_max;
+            p_max1 = W[i + 1] > p_max1 ? W[i + 1] : p_max1;
+            w_min = W[i] < w_min ? W[i] : w_min;
+            w_min1 = W[i + 1] < w_min1 ? W[i + 1] : w_min1;
+            sum += W[i] + d;
+            sum1 += W[i + 1] + d1;
         }
+        for (; i < b; i++) {
+            double h = T[i] - T[i - 1], d = fabs(T[i] - t0 - (double)i * dt);
+            h_min = h < h_min ? h : h_min;
+            dev = d > dev ? d : dev;
+            p_max = W[i] > p_max ? W[i] : p_max;
+            w_min = W[i] < w_min ? W[i] : w_min;
+            sum += W[i] + d;
+        }
+        dev = dev1 > dev ? dev1 : dev;
+        p_max = p_max1 > p_max ? p_max1 : p_max;
+        ok &= h_min >= 0 && h_min1 >= 0 && w_min >= 0 && w_min1 >= 0 && isfinite(sum + sum1);
+        /* kink candidates, against the limit of the blocks before */
+        for (i = a; i < b && i + 1 < n && s->kinks_partial == KINKS_CANDIDATES; i++)
+            if (!(fabs(W[i + 1] - 2.0 * W[i] + W[i - 1]) <= lim) && add_candidate(s, i, &cap) < 0) {
+                pp_log_error("battery: out of memory");
+                return -ENOMEM;
+            }
     }
-    if (!ok) {
-        if (bad_sample(l) == 0) /* cannot happen: ok says there is one */
-            pp_log_error("battery: the trace has a bad sample");
+    even = dev <= 1e-6 * dt;
+    /* The shortest interval: with even spacing, every one is within
+     * 2e-6 dt of dt; else another pass (uneven traces are short imports). */
+    if (even) {
+        min_dt = dt * (1.0 - 2e-6);
+    } else {
+        for (size_t i = 1; i < n; i++)
+            if (T[i] > T[i - 1] && T[i] - T[i - 1] < min_dt)
+                min_dt = T[i] - T[i - 1];
+    }
+    if (!ok && bad_sample(l) < 0) /* (a sum can overflow where no sample is bad) */
         return -EINVAL;
-    }
     s->p_max_w = p_max;
     s->pass_s = T[n - 1] - t0;
     if (!(s->pass_s > 0)) {
@@ -503,7 +555,7 @@ static int sim_init(sim *s, const pp_battery_params *p, const pp_battery_load *l
     }
     s->min_dt_s = min_dt;
     s->period_s = s->pass_s * (double)n / (double)(n - 1);
-    s->dt_s = dev <= 1e-6 * dt ? dt : 0.0; /* uneven: search */
+    s->dt_s = even ? dt : 0.0; /* uneven: search */
     return 0;
 }
 
@@ -682,6 +734,48 @@ static int scan_samples(sim *s, solver *sv, const pp_battery_options *o, double 
     return event;
 }
 
+/* Record event kind at t (state Y, traced power traced_w): in the events
+ * when record, and as the cutoff when it is the first. */
+static void note_event(sim *s, pp_battery_result *r, int record, int kind, double t,
+                       const double *Y, double traced_w)
+{
+    double power = load_w(s, traced_w);
+    operating_point op = operate(s, Y[0], Y[1], power);
+
+    if (record)
+        add_event(r, (pp_battery_event_kind)kind, t, Y[0], op.voltage, power);
+    if (r->cutoff_kind < 0) {
+        r->cutoff_kind = kind;
+        r->time_to_cutoff_s = t;
+    }
+}
+
+/* Where a step from t towards stop must end so as not to run into a load
+ * the battery cannot give. CVODE looks for the brown-out root only after a
+ * step succeeds, and a step up a ramp to a glitch of 1e9 W fails its error
+ * test first: the step ends just past the point where the load reaches the
+ * most that any state from here on can deliver (the open-circuit voltage
+ * now is the highest ahead, the RC voltage only lowers it), so that the
+ * root lies within the step and the load there stays moderate. */
+static double brownout_stop(sim *s, double t, double stop, double soc)
+{
+    double r0 = s->p->r_int_ohm, u, cap, w0, w1;
+
+    if (!(r0 > 0) || !isfinite(stop))
+        return stop;
+    u = pp_battery_ocv_v(s->p, soc);
+    cap = (u * u / (4.0 * r0) - s->p->base_power_w) * s->p->efficiency * (1.0 + 1e-3);
+    w1 = trace_w(s, stop);
+    if (!(w1 > cap))
+        return stop;
+    w0 = trace_w(s, t);
+    if (!(w0 < cap))
+        return stop;
+    return t + (cap - w0) / (w1 - w0) * (stop - t);
+}
+
+#define MAX_STALLED_STEPS 1000
+
 /* Integrate from the current state up to t_end, stopping at the first
  * event. Returns 1 when an event ended it, 0 at t_end, -errno on failure. */
 static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_end,
@@ -689,7 +783,7 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
 {
     double y_prev[N_STATES], t = *t_io;
     sunrealtype *Y = N_VGetArrayPointer(sv->y);
-    int flag;
+    int flag, stalled = 0;
 
     if (t_end <= t)
         return 0;
@@ -697,9 +791,24 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
         double t_prev = t, stop = next_breakpoint(s, t);
         sunrealtype tret;
 
+        /* Already asking for more than the battery gives (past a jump of
+         * the load, or where brownout_stop ended the last step): CVODE
+         * sees no crossing there. */
+        if (s->p->r_int_ohm > 0 &&
+            operate(s, Y[0], Y[1], load_w(s, trace_w(s, t))).disc < 0) {
+            note_event(s, r, record, PP_BATTERY_EVENT_BROWNOUT, t, Y, trace_w(s, t));
+            *t_io = t;
+            return 1;
+        }
         /* Steps end at the kinks of the load: each step sees a load that is
          * (nearly) linear in time. */
-        CHECK_CV(CVodeSetStopTime(sv->mem, stop < t_end ? stop : t_end));
+        stop = brownout_stop(s, t, stop < t_end ? stop : t_end, Y[0]);
+        if (stop - t < 64.0 * DBL_EPSILON * (1.0 + fabs(t))) { /* a wall: no step fits */
+            note_event(s, r, record, PP_BATTERY_EVENT_BROWNOUT, t, Y, trace_w(s, stop));
+            *t_io = t;
+            return 1;
+        }
+        CHECK_CV(CVodeSetStopTime(sv->mem, stop));
         memcpy(y_prev, Y, sizeof y_prev);
         flag = CVode(sv->mem, t_end, sv->y, &tret, CV_ONE_STEP);
         if (flag < 0) {
@@ -708,43 +817,33 @@ static int integrate(sim *s, solver *sv, const pp_battery_options *o, double t_e
             free(name);
             return -EIO;
         }
+        if (!(tret > t)) { /* steps of zero length: t + h == t */
+            if (++stalled > MAX_STALLED_STEPS) {
+                pp_log_error("battery: the solver makes no progress at t = %.6f s", t);
+                return -EIO;
+            }
+        } else {
+            stalled = 0;
+        }
         t = tret;
         if (record || s->reduced) {
             double scratch_v = INFINITY, te = t;
             int ev = scan_samples(s, sv, o, t_prev, y_prev, t, Y,
                                   record ? &r->min_voltage_v : &scratch_v, &te);
             if (ev >= 0) { /* at a measured peak that the reduced load smooths out */
-                double power;
-                operating_point op;
                 if (te < t && CVodeGetDky(sv->mem, te, 0, sv->y) == CV_SUCCESS)
                     t = te;
-                power = load_w(s, trace_w_raw(s, t));
-                op = operate(s, Y[0], Y[1], power);
-                if (record)
-                    add_event(r, (pp_battery_event_kind)ev, t, Y[0], op.voltage, power);
-                if (r->cutoff_kind < 0) {
-                    r->cutoff_kind = ev;
-                    r->time_to_cutoff_s = t;
-                }
+                note_event(s, r, record, ev, t, Y, trace_w_raw(s, t));
                 *t_io = t;
                 return 1;
             }
         }
         if (flag == CV_ROOT_RETURN) {
             int info[N_ROOTS];
-            double power = load_w(s, trace_w(s, t));
-            operating_point op = operate(s, Y[0], Y[1], power);
             CHECK_CV(CVodeGetRootInfo(sv->mem, info));
-            for (int k = 0; k < N_ROOTS; k++) {
-                if (!info[k])
-                    continue;
-                if (record)
-                    add_event(r, (pp_battery_event_kind)k, t, Y[0], op.voltage, power);
-                if (r->cutoff_kind < 0) {
-                    r->cutoff_kind = k;
-                    r->time_to_cutoff_s = t;
-                }
-            }
+            for (int k = 0; k < N_ROOTS; k++)
+                if (info[k])
+                    note_event(s, r, record, k, t, Y, trace_w(s, t));
             *t_io = t;
             return 1;
         }
@@ -783,6 +882,7 @@ fail:
  * on the measured samples. Returns 1 when reduced (arrays in *tb, *pb, to
  * free), 0 when not worth it or not safe (close to brown-out). */
 #define REDUCE_SOC_BUDGET 1e-7
+#define REDUCE_BLOCK 32 /* a multiple of 4 */
 
 static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb)
 {
@@ -821,6 +921,31 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
              * the window's length, so that nothing is divided. */
             double e1 = 0, e2 = 0, ta = T[a], wa = W[a], q0 = 0.0;
             size_t b = a;
+            /* First by blocks of REDUCE_BLOCK segments, their integrals in
+             * four lanes: only the window's end needs to meet the bound, so
+             * a block is taken whole when its end does. */
+            while (n - b > REDUCE_BLOCK) {
+                double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, len = T[b + REDUCE_BLOCK] - ta;
+                double n1, n2;
+                if (len > w_max)
+                    break;
+                for (size_t i = b; i < b + REDUCE_BLOCK; i += 4)
+                    for (int j = 0; j < 4; j++) {
+                        double h = T[i + j + 1] - T[i + j], u = W[i + j] - wa,
+                               v = W[i + j + 1] - wa;
+                        s1[j] += h * (u + v);
+                        s2[j] += h * (u * u + u * v + v * v);
+                    }
+                n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
+                n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
+                if (k * (n2 * len - n1 * n1) > rate * len * len)
+                    break;
+                e1 = n1;
+                e2 = n2;
+                b += REDUCE_BLOCK;
+            }
+            q0 = W[b] - wa;
+            /* then sample by sample */
             while (b + 1 < n) {
                 double h = T[b + 1] - T[b], q1 = W[b + 1] - wa, len = T[b + 1] - ta;
                 double n1 = e1 + 0.5 * h * (q0 + q1);
@@ -876,7 +1001,9 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         pp_log_error("battery: %s: %s", bad_key, why);
         return -EINVAL;
     }
+    struct timespec T0,T1,T2,T3; clock_gettime(CLOCK_MONOTONIC,&T0);
     rc = sim_init(&s, p, load);
+    clock_gettime(CLOCK_MONOTONIC,&T1);
     if (rc == 0 && s.kinks_partial != KINKS_OVERFLOW)
         rc = finish_kinks(&s);
     if (rc < 0) {
@@ -910,6 +1037,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         }
     }
     s.raw = load;
+    clock_gettime(CLOCK_MONOTONIC,&T2);
     y0[0] = p->soc_start_frac;
     y0[1] = y0[2] = y0[3] = 0.0;
     rc = solver_init(&sv, &s, o->rtol > 0 ? o->rtol : 1e-10, y0);
@@ -997,6 +1125,8 @@ report:
             goto out;
         }
     }
+    clock_gettime(CLOCK_MONOTONIC,&T3);
+    if (getenv("PPT")) fprintf(stderr,"init %.2f ms kinks/reduce %.2f ms integrate %.2f ms\n",(T1.tv_sec-T0.tv_sec)*1e3+(T1.tv_nsec-T0.tv_nsec)*1e-6,(T2.tv_sec-T1.tv_sec)*1e3+(T2.tv_nsec-T1.tv_nsec)*1e-6,(T3.tv_sec-T2.tv_sec)*1e3+(T3.tv_nsec-T2.tv_nsec)*1e-6);
     if (o->until_cutoff && r->cutoff_kind < 0)
         r->time_to_cutoff_s = NAN;
     {

@@ -499,3 +499,172 @@ void test_battery_step_loads(void)
         CHECK_NEAR(r.soc_drained_frac, exact / 11520, k == 0 ? 1e-9 : 1e-7);
     }
 }
+
+/* The survey of the trace (one pass, in blocks, see sim_init) checks every
+ * sample with sums and extremes instead of a test per sample: each kind of
+ * bad sample, inside a block of a trace longer than several blocks, is
+ * still found and named. */
+void test_battery_bad_samples_in_long_traces(void);
+void test_battery_bad_samples_in_long_traces(void)
+{
+    enum { N = 20001, BAD = 9999 };
+    static double t[N], w[N];
+    pp_battery_params p;
+    pp_battery_options o;
+    pp_battery_result r;
+    pp_battery_load load = {t, w, N};
+    const struct {
+        double t_s, p_w; /* what goes into sample BAD (index BAD - 1) */
+        const char *log;
+    } cases[] = {
+        {NAN, 5.0, "sample 9999: power 5 W at nan s"},
+        {-1.0, 5.0, "sample 9999: time goes backwards"},
+        {INFINITY, 5.0, "sample 9999: power 5 W at inf s"},
+        {0.0, NAN, "sample 9999: power nan W"},
+        {0.0, INFINITY, "sample 9999: power inf W"},
+        {0.0, -0.25, "sample 9999: power -0.25 W"},
+    };
+
+    pack(&p, 14.8, 0.032, 3.2);
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int i = 0; i < N; i++) {
+            t[i] = i * 0.01;
+            w[i] = 5.0;
+        }
+        if (cases[k].t_s != 0.0)
+            t[BAD - 1] = cases[k].t_s;
+        else
+            w[BAD - 1] = cases[k].p_w;
+        test_log_clear();
+        CHECK_INT(pp_battery_run(&p, &load, &o, &r), -EINVAL);
+        CHECK_CONTAINS(test_log(), cases[k].log);
+    }
+    /* huge but finite powers overflow the check's sums: not an error (the
+     * battery cannot give them: a brown-out at the first) */
+    for (int i = 0; i < N; i++)
+        w[i] = i % 1000 == 500 ? 1e308 : 5.0;
+    test_log_clear();
+    CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+    CHECK_INT(r.cutoff_kind, PP_BATTERY_EVENT_BROWNOUT);
+    CHECK_NEAR(r.time_to_cutoff_s, 4.99, 0.01);
+}
+
+/* Kinks are taken as candidates against the largest power seen so far and
+ * filtered once the largest is known: one-sample spikes early in a long
+ * trace whose largest power comes at its end must still end solver steps
+ * (a step over a spike does not see it), with even and uneven spacing. */
+void test_battery_early_spikes_late_maximum(void);
+void test_battery_early_spikes_late_maximum(void)
+{
+    enum { N = 20001 };
+    static double t[N], w[N];
+    pp_battery_params p;
+    pp_battery_options o;
+    pp_battery_result r;
+    pp_battery_load load = {t, w, N};
+
+    pack(&p, 14.8, 0.032, 3.2);
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 0;
+    for (int uneven = 0; uneven < 2; uneven++) {
+        double exact;
+        for (int i = 0; i < N; i++) {
+            t[i] = i * 0.1 + (uneven && i % 3 == 1 ? 0.03 : 0.0);
+            w[i] = i % 997 == 0 && i < N / 2 ? 3.0 : 1.0;
+            if (i > N - 100)
+                w[i] = 1.0 + (i - (N - 100)) * 1.0; /* up to 100 W */
+        }
+        exact = rint_exact_charge_c(14.8, 0.032, t, w, N) / 11520;
+        CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+        CHECK_NEAR(r.soc_drained_frac, exact, 1e-9); /* a missed spike: ~3e-7 */
+    }
+}
+
+static void count_rows(void *ctx, double t_s, double soc, double v, double i)
+{
+    (void)t_s;
+    (void)soc;
+    (void)v;
+    (void)i;
+    ++*(size_t *)ctx;
+}
+
+/* Without output, the lowest voltage of a step is taken at its highest
+ * sample, found by index (even spacing) or search (uneven); with output,
+ * every sample is evaluated. Both give the same minimum, also over
+ * repetitions of the trace until cutoff. */
+void test_battery_min_voltage_without_output(void);
+void test_battery_min_voltage_without_output(void)
+{
+    enum { N = 3001 };
+    static double t[N], w[N];
+    pp_battery_params p;
+    pp_battery_options o;
+    pp_battery_result with, without;
+    pp_battery_load load = {t, w, N};
+
+    pack(&p, 14.8, 0.032, 3.2);
+    for (int uneven = 0; uneven < 2; uneven++) {
+        for (int i = 0; i < N; i++) {
+            t[i] = i * 0.1 + (uneven && i % 2 ? 0.04 : 0.0);
+            w[i] = 5.0 + 0.1 * sin(i / 50.0) + (i == 1234 ? 40.0 : 0.0);
+        }
+        for (int until = 0; until < 2; until++) {
+            size_t rows = 0;
+            pp_battery_options_init(&o);
+            o.time_to_cutoff = 0;
+            o.until_cutoff = until;
+            CHECK_INT(pp_battery_run(&p, &load, &o, &without), 0);
+            o.output = count_rows;
+            o.output_ctx = &rows;
+            CHECK_INT(pp_battery_run(&p, &load, &o, &with), 0);
+            CHECK(until ? rows > 10 * N : rows == N);
+            CHECK_NEAR(without.min_voltage_v, with.min_voltage_v, 1e-6);
+            /* the spike's voltage: U - R I(45 W) at the state then */
+            CHECK(without.min_voltage_v < 14.8 - 0.032 * rint_current(14.8, 0.032, 44.9));
+        }
+    }
+}
+
+/* A glitch (one sample of absurd power) is a brown-out on the ramp up to
+ * it, whatever its size: CVODE must not be left to step into it (its error
+ * test fails, or steps shrink to nothing), and it must not hide the kinks
+ * of the rest of the trace. Both models. */
+void test_battery_glitch_is_a_brownout(void);
+void test_battery_glitch_is_a_brownout(void)
+{
+    enum { N = 2001 };
+    static double t[N], w[N];
+    static const double sizes[] = {3000.0, 1e9, 1e20, 1e300};
+    pp_battery_params p;
+    pp_battery_options o;
+    pp_battery_result r;
+    pp_battery_load load = {t, w, N};
+
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 0;
+    for (int model = 0; model < 2; model++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            double u, cap, expect;
+            pack(&p, 14.8, 0.032, 3.2);
+            if (model)
+                p.model = PP_BATTERY_THEVENIN;
+            for (int i = 0; i < N; i++) {
+                t[i] = i * 0.01;
+                w[i] = i == 1500 ? sizes[k] : 5.0 + (i % 2) * 0.5; /* kinks everywhere */
+            }
+            u = pp_battery_ocv_v(&p, 1.0);
+            cap = u * u / (4 * 0.032);
+            /* the ramp from 14.99 s reaches U^2/4R (rint: exactly, thevenin:
+             * a little earlier, the OCV having dropped) */
+            expect = 14.99 + (cap - w[1499]) / (sizes[k] - w[1499]) * 0.01;
+            test_log_clear();
+            CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+            CHECK_INT(r.cutoff_kind, PP_BATTERY_EVENT_BROWNOUT);
+            CHECK_NEAR(r.time_to_cutoff_s, expect, model ? 2e-4 : 1e-6);
+            CHECK(r.time_to_cutoff_s <= expect + 1e-9);
+        }
+    }
+}
