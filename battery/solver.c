@@ -13,6 +13,7 @@
 #include <float.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ typedef struct sim {
      * events are checked on raw's samples. */
     const pp_battery_load *raw;
     int reduced;
+    const double *m2; /* reduced: mean square of the load about each window's mean, W^2 */
     double raw_dt_s;  /* dt_s of raw */
     /* The next measured sample to check: raw sample next_k of the
      * repetition that starts at rep_base_s. */
@@ -95,26 +97,34 @@ static size_t find_segment(sim *s, double x)
     }
 }
 
-/* Traced power at time t (since the start), the trace repeated. */
-static double trace_w(sim *s, double t)
+/* Traced power at time t (since the start), the trace repeated; its
+ * segment in *seg (SIZE_MAX: the wrap segment, or a one-sample trace). */
+static double trace_w_seg(sim *s, double t, size_t *seg)
 {
     const pp_battery_load *l = s->load;
     double x;
     size_t i;
 
+    *seg = SIZE_MAX;
     if (l->n == 1)
         return l->p_w[0];
     x = t < s->period_s ? (t < 0 ? 0 : t) : fmod(t, s->period_s);
     if (x >= s->pass_s) /* the wrap segment, from the last sample back to the first */
         return l->p_w[l->n - 1] +
                (l->p_w[0] - l->p_w[l->n - 1]) * (x - s->pass_s) / (s->period_s - s->pass_s);
-    i = find_segment(s, x);
+    *seg = i = find_segment(s, x);
     {
         double ta = l->t_s[i] - l->t_s[0], tb = l->t_s[i + 1] - l->t_s[0];
         if (tb <= ta)
             return l->p_w[i + 1];
         return l->p_w[i] + (l->p_w[i + 1] - l->p_w[i]) * (x - ta) / (tb - ta);
     }
+}
+
+static double trace_w(sim *s, double t)
+{
+    size_t seg;
+    return trace_w_seg(s, t, &seg);
 }
 
 /* The first kink of the load (the trace repeated) after t: a sample in
@@ -289,8 +299,15 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user)
     sim *s = user;
     const sunrealtype *Y = N_VGetArrayPointer(y);
     sunrealtype *D = N_VGetArrayPointer(ydot);
-    double power = load_w(s, trace_w(s, t));
+    size_t seg;
+    double power = load_w(s, trace_w_seg(s, t, &seg));
     operating_point op = operate(s, Y[0], Y[1], power);
+
+    /* a reduced load: the second-order term of the mean current over the
+     * window (reduce_load), I''(P)/2 x mean square, in load watts */
+    if (s->m2 && seg != SIZE_MAX && op.disc > 0)
+        op.current += s->p->r_int_ohm * s->m2[seg] / (s->p->efficiency * s->p->efficiency) /
+                      (op.disc * sqrt(op.disc));
 
     D[0] = -op.current / s->q_c;
     D[1] = s->p->model == PP_BATTERY_THEVENIN
@@ -871,25 +888,32 @@ fail:
 
 /* A load whose every sample is a kink (sensor noise at the sampling rate)
  * makes the solver stop at each sample. Such a load is replaced by its means
- * over windows, as steps: the charge drawn depends on the load through
- * I(P), whose first-order term integrates exactly (the mean keeps the
- * energy), so what is lost over a window is the second-order term,
- *     at most R0 / (u^2 - 4 R0 Pmax)^(3/2) x integral (P - mean)^2 dt
- * coulombs, u the lowest open-circuit voltage the run can see. Windows grow
- * while that bound stays within REDUCE_SOC_BUDGET of the capacity over the
- * pass (pro rata), and last at most 1 s and 1/100 of the RC time constant.
- * Voltage and brown-out events, and the lowest voltage, are still checked
- * on the measured samples. Returns 1 when reduced (arrays in *tb, *pb, to
- * free), 0 when not worth it or not safe (close to brown-out). */
+ * over windows, as steps, each with the mean square of the load about its
+ * mean, m2. The charge drawn depends on the load through I(P); expanded
+ * about the window's mean P', its integral over the window is
+ *     I(P') len + 0 + I''(P')/2 m2 len + remainder,
+ * the first-order term vanishing and the second-order one added by the
+ * right-hand side (rhs: R0 m2 / (u^2 - 4 R0 P')^(3/2), at the state's own
+ * u), so that what is lost over a window is the third-order remainder,
+ *     at most 2 R0^2 / (u^2 - 4 R0 Pmax)^(5/2) x range x integral (P - P')^2 dt
+ * coulombs, range the spread of the window's samples and u the lowest
+ * open-circuit voltage the run can see. Windows grow while that bound stays
+ * within REDUCE_SOC_BUDGET of the capacity over the pass (pro rata), and
+ * last at most 1 s and 1/100 of the RC time constant. Voltage and brown-out
+ * events, and the lowest voltage, are still checked on the measured
+ * samples. Returns 1 when reduced (out's arrays in *tb, *pb, and m2 per
+ * sample in *m2, to free), 0 when not worth it or not safe (close to
+ * brown-out). */
 #define REDUCE_SOC_BUDGET 1e-7
 #define REDUCE_BLOCK 32 /* a multiple of 4 */
 
-static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb)
+static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **m2)
 {
     const pp_battery_load *l = s->load;
     const double *T = l->t_s, *W = l->p_w;
     const pp_battery_params *p = s->p;
-    double u_min, p_max = load_w(s, s->p_max_w), r0 = p->r_int_ohm, w_max = 1.0, rate, *t, *w;
+    double u_min, p_max = load_w(s, s->p_max_w), r0 = p->r_int_ohm, w_max = 1.0, rate, k, d;
+    double *t, *w, *v;
     size_t n_out = 0, a = 0, n = l->n;
 
     if (r0 <= 0)
@@ -903,81 +927,96 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     }
     if (!(u_min > 0) || u_min * u_min <= 8.0 * r0 * p_max)
         return 0; /* near brown-out: keep every sample */
-    /* coulombs of error allowed per second, and per (W^2 s) of variance */
+    /* coulombs of error allowed per second; the bound per (W^3 s) of range x
+     * variance, in traced watts */
     rate = REDUCE_SOC_BUDGET * s->q_c / s->pass_s;
-    {
-        double k = r0 / pow(u_min * u_min - 4.0 * r0 * p_max, 1.5) / (p->efficiency * p->efficiency);
-        t = malloc(2 * n * sizeof *t);
-        w = malloc(2 * n * sizeof *w);
-        if (!t || !w) {
-            free(t);
-            free(w);
-            return 0;
+    d = u_min * u_min - 4.0 * r0 * p_max;
+    k = 2.0 * r0 * r0 / (d * d * sqrt(d)) / (p->efficiency * p->efficiency * p->efficiency);
+    t = malloc(2 * n * sizeof *t);
+    w = malloc(2 * n * sizeof *w);
+    v = malloc(2 * n * sizeof *v);
+    if (!t || !w || !v)
+        goto not_reduced;
+    while (a + 1 < n) {
+        /* Extend the window [a, b]. The integrals of q = P - P(a) and q^2
+         * (traced watts): their variance is that of P, with less
+         * cancellation; the test is the bound above times the window's
+         * length, so that nothing is divided. */
+        double e1 = 0, e2 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
+        size_t b = a;
+        /* First by blocks of REDUCE_BLOCK segments, their integrals in four
+         * lanes: only the window's end needs to meet the bound, so a block
+         * is taken whole when its end does. */
+        while (n - b > REDUCE_BLOCK) {
+            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, len = T[b + REDUCE_BLOCK] - ta;
+            double n1, n2, blo = lo, bhi = hi;
+            if (len > w_max)
+                break;
+            for (size_t i = b; i < b + REDUCE_BLOCK; i += 4)
+                for (int j = 0; j < 4; j++) {
+                    double h = T[i + j + 1] - T[i + j], x = W[i + j] - wa, y = W[i + j + 1] - wa;
+                    s1[j] += h * (x + y);
+                    s2[j] += h * (x * x + x * y + y * y);
+                }
+            for (size_t i = b + 1; i <= b + REDUCE_BLOCK; i++) {
+                blo = W[i] < blo ? W[i] : blo;
+                bhi = W[i] > bhi ? W[i] : bhi;
+            }
+            n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
+            n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
+            if (k * (bhi - blo) * (n2 * len - n1 * n1) > rate * len * len)
+                break;
+            e1 = n1;
+            e2 = n2;
+            lo = blo;
+            hi = bhi;
+            b += REDUCE_BLOCK;
         }
-        while (a + 1 < n) {
-            /* Extend the window [a, b] sample by sample. The integrals of
-             * q = P - P(a) and q^2 (traced watts): their variance is that of
-             * P, with less cancellation; the test is the bound above times
-             * the window's length, so that nothing is divided. */
-            double e1 = 0, e2 = 0, ta = T[a], wa = W[a], q0 = 0.0;
-            size_t b = a;
-            /* First by blocks of REDUCE_BLOCK segments, their integrals in
-             * four lanes: only the window's end needs to meet the bound, so
-             * a block is taken whole when its end does. */
-            while (n - b > REDUCE_BLOCK) {
-                double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, len = T[b + REDUCE_BLOCK] - ta;
-                double n1, n2;
-                if (len > w_max)
-                    break;
-                for (size_t i = b; i < b + REDUCE_BLOCK; i += 4)
-                    for (int j = 0; j < 4; j++) {
-                        double h = T[i + j + 1] - T[i + j], u = W[i + j] - wa,
-                               v = W[i + j + 1] - wa;
-                        s1[j] += h * (u + v);
-                        s2[j] += h * (u * u + u * v + v * v);
-                    }
-                n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
-                n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
-                if (k * (n2 * len - n1 * n1) > rate * len * len)
-                    break;
-                e1 = n1;
-                e2 = n2;
-                b += REDUCE_BLOCK;
-            }
-            q0 = W[b] - wa;
-            /* then sample by sample */
-            while (b + 1 < n) {
-                double h = T[b + 1] - T[b], q1 = W[b + 1] - wa, len = T[b + 1] - ta;
-                double n1 = e1 + 0.5 * h * (q0 + q1);
-                double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
-                if (b > a && (len > w_max || k * (n2 * len - n1 * n1) > rate * len * len))
-                    break;
-                e1 = n1;
-                e2 = n2;
-                q0 = q1;
-                b++;
-            }
-            {
-                double len = T[b] - ta, mean = len > 0 ? wa + e1 / len : wa;
-                t[n_out] = ta;
-                w[n_out++] = mean;
-                t[n_out] = T[b];
-                w[n_out++] = mean;
-            }
-            a = b;
+        q0 = W[b] - wa;
+        /* then sample by sample */
+        while (b + 1 < n) {
+            double h = T[b + 1] - T[b], q1 = W[b + 1] - wa, len = T[b + 1] - ta;
+            double n1 = e1 + 0.5 * h * (q0 + q1);
+            double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
+            double nlo = W[b + 1] < lo ? W[b + 1] : lo, nhi = W[b + 1] > hi ? W[b + 1] : hi;
+            if (b > a &&
+                (len > w_max || k * (nhi - nlo) * (n2 * len - n1 * n1) > rate * len * len))
+                break;
+            e1 = n1;
+            e2 = n2;
+            lo = nlo;
+            hi = nhi;
+            q0 = q1;
+            b++;
         }
+        {
+            double len = T[b] - ta, mean = len > 0 ? wa + e1 / len : wa;
+            double ms = len > 0 ? (e2 - e1 * e1 / len) / len : 0.0;
+            ms = ms > 0 ? ms : 0.0;
+            t[n_out] = ta;
+            v[n_out] = ms;
+            w[n_out++] = mean;
+            t[n_out] = T[b];
+            v[n_out] = ms;
+            w[n_out++] = mean;
+        }
+        a = b;
     }
-    if (n_out * 4 > n) { /* not much shorter: not worth it */
-        free(t);
-        free(w);
-        return 0;
-    }
+    if (n_out * 4 > n) /* not much shorter: not worth it */
+        goto not_reduced;
     out->t_s = t;
     out->p_w = w;
     out->n = n_out;
     *tb = t;
     *pb = w;
+    *m2 = v;
     return 1;
+
+not_reduced:
+    free(t);
+    free(w);
+    free(v);
+    return 0;
 }
 
 int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
@@ -988,7 +1027,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     sim s;
     solver sv;
     pp_battery_load reduced;
-    double *red_t = NULL, *red_w = NULL;
+    double *red_t = NULL, *red_w = NULL, *red_m2 = NULL;
     double y0[N_STATES], t = 0.0;
     double horizon = o->max_time_s > 0 ? o->max_time_s : DEFAULT_HORIZON_S;
     sunrealtype *Y;
@@ -1013,7 +1052,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     /* A load that kinks at a quarter of its samples or more (noise) is
      * reduced, if that is safe and worth it; else every kink is needed. */
     if (load->n >= 1000 && (s.kinks_partial == KINKS_OVERFLOW || s.n_kinks >= load->n / 4) &&
-        reduce_load(&s, &reduced, &red_t, &red_w)) {
+        reduce_load(&s, &reduced, &red_t, &red_w, &red_m2)) {
         double period = s.period_s, raw_dt = s.dt_s;
         free(s.kinks);
         rc = sim_init(&s, p, &reduced);
@@ -1023,11 +1062,13 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
             free(s.kinks);
             free(red_t);
             free(red_w);
+            free(red_m2);
             return rc;
         }
         s.period_s = period; /* the measured trace's */
         s.raw_dt_s = raw_dt;
         s.reduced = 1;
+        s.m2 = red_m2;
     } else {
         s.raw_dt_s = s.dt_s;
         rc = finish_kinks(&s);
@@ -1045,6 +1086,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         free(s.kinks);
         free(red_t);
         free(red_w);
+        free(red_m2);
         return rc;
     }
     Y = N_VGetArrayPointer(sv.y);
@@ -1142,5 +1184,6 @@ out:
     free(s.kinks);
     free(red_t);
     free(red_w);
+    free(red_m2);
     return rc;
 }

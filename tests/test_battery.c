@@ -453,7 +453,9 @@ void test_battery_noisy_trace_reduced(void)
     o.time_to_cutoff = 0;
     exact = rint_exact_charge_c(14.8, 0.032, t, w, N) / 11520;
     CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
-    CHECK_NEAR(r.soc_drained_frac, exact, 1e-7);
+    /* the bound is 1e-7; with the window's second-order term the error is
+     * far below (without it, 1e-8 here) */
+    CHECK_NEAR(r.soc_drained_frac, exact, 1e-10);
     if (!(r.n_steps < N / 2))
         fprintf(stderr, "    steps %ld\n", r.n_steps);
     CHECK(r.n_steps < N); /* unreduced, it stops about 3 times a sample */
@@ -496,7 +498,7 @@ void test_battery_step_loads(void)
             exact += rint_current(14.8, 0.032, pw) * 0.1;
         }
         CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
-        CHECK_NEAR(r.soc_drained_frac, exact / 11520, k == 0 ? 1e-9 : 1e-7);
+        CHECK_NEAR(r.soc_drained_frac, exact / 11520, k == 0 ? 1e-9 : 1e-10);
     }
 }
 
