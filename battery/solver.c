@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sundials/sundials_context.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
@@ -109,10 +108,10 @@ static double trace_w_seg(sim *s, double t, size_t *seg)
     if (l->n == 1)
         return l->p_w[0];
     x = t < s->period_s ? (t < 0 ? 0 : t) : fmod(t, s->period_s);
-    if (x >= s->pass_s) /* the wrap segment, from the last sample back to the first */
+    if (x > s->pass_s) /* the wrap segment, from the last sample back to the first */
         return l->p_w[l->n - 1] +
                (l->p_w[0] - l->p_w[l->n - 1]) * (x - s->pass_s) / (s->period_s - s->pass_s);
-    *seg = i = find_segment(s, x);
+    *seg = i = find_segment(s, x); /* left-continuous: x = pass is in the last segment */
     {
         double ta = l->t_s[i] - l->t_s[0], tb = l->t_s[i + 1] - l->t_s[0];
         if (tb <= ta)
@@ -1040,9 +1039,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         pp_log_error("battery: %s: %s", bad_key, why);
         return -EINVAL;
     }
-    struct timespec T0,T1,T2,T3; clock_gettime(CLOCK_MONOTONIC,&T0);
     rc = sim_init(&s, p, load);
-    clock_gettime(CLOCK_MONOTONIC,&T1);
     if (rc == 0 && s.kinks_partial != KINKS_OVERFLOW)
         rc = finish_kinks(&s);
     if (rc < 0) {
@@ -1078,7 +1075,6 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         }
     }
     s.raw = load;
-    clock_gettime(CLOCK_MONOTONIC,&T2);
     y0[0] = p->soc_start_frac;
     y0[1] = y0[2] = y0[3] = 0.0;
     rc = solver_init(&sv, &s, o->rtol > 0 ? o->rtol : 1e-10, y0);
@@ -1167,8 +1163,6 @@ report:
             goto out;
         }
     }
-    clock_gettime(CLOCK_MONOTONIC,&T3);
-    if (getenv("PPT")) fprintf(stderr,"init %.2f ms kinks/reduce %.2f ms integrate %.2f ms\n",(T1.tv_sec-T0.tv_sec)*1e3+(T1.tv_nsec-T0.tv_nsec)*1e-6,(T2.tv_sec-T1.tv_sec)*1e3+(T2.tv_nsec-T1.tv_nsec)*1e-6,(T3.tv_sec-T2.tv_sec)*1e3+(T3.tv_nsec-T2.tv_nsec)*1e-6);
     if (o->until_cutoff && r->cutoff_kind < 0)
         r->time_to_cutoff_s = NAN;
     {
