@@ -48,6 +48,7 @@ typedef struct sim {
     const pp_battery_load *raw;
     int reduced;
     const double *m2; /* reduced: mean square of the load about each window's mean, W^2 */
+    const double *m3; /* and its mean cube, W^3 */
     double raw_dt_s;  /* dt_s of raw */
     /* The next measured sample to check: raw sample next_k of the
      * repetition that starts at rep_base_s. */
@@ -302,11 +303,13 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user)
     double power = load_w(s, trace_w_seg(s, t, &seg));
     operating_point op = operate(s, Y[0], Y[1], power);
 
-    /* a reduced load: the second-order term of the mean current over the
-     * window (reduce_load), I''(P)/2 x mean square, in load watts */
-    if (s->m2 && seg != SIZE_MAX && op.disc > 0)
-        op.current += s->p->r_int_ohm * s->m2[seg] / (s->p->efficiency * s->p->efficiency) /
-                      (op.disc * sqrt(op.disc));
+    /* a reduced load: the second- and third-order terms of the mean
+     * current over the window (reduce_load), in load watts */
+    if (s->m2 && seg != SIZE_MAX && op.disc > 0) {
+        double r0 = s->p->r_int_ohm, eff = s->p->efficiency, d32 = op.disc * sqrt(op.disc);
+        op.current += r0 * s->m2[seg] / (eff * eff) / d32 +
+                      2.0 * r0 * r0 * s->m3[seg] / (eff * eff * eff) / (d32 * op.disc);
+    }
 
     D[0] = -op.current / s->q_c;
     D[1] = s->p->model == PP_BATTERY_THEVENIN
@@ -891,32 +894,36 @@ fail:
 
 /* A load whose every sample is a kink (sensor noise at the sampling rate)
  * makes the solver stop at each sample. Such a load is replaced by its means
- * over windows, as steps, each with the mean square of the load about its
- * mean, m2. The charge drawn depends on the load through I(P); expanded
- * about the window's mean P', its integral over the window is
- *     I(P') len + 0 + I''(P')/2 m2 len + remainder,
- * the first-order term vanishing and the second-order one added by the
- * right-hand side (rhs: R0 m2 / (u^2 - 4 R0 P')^(3/2), at the state's own
- * u), so that what is lost over a window is the third-order remainder,
- *     at most 2 R0^2 / (u^2 - 4 R0 Pmax)^(5/2) x range x integral (P - P')^2 dt
+ * over windows, as steps, each with the mean square and mean cube of the
+ * load about its mean, m2 and m3. The charge drawn depends on the load
+ * through I(P); expanded about the window's mean P', with d = u^2 - 4 R0 P',
+ * its integral over the window is
+ *     [I(P') + 0 + I''(P')/2 m2 + I'''(P')/6 m3] len + remainder,
+ *     I''/2 = R0 / d^(3/2),  I'''/6 = 2 R0^2 / d^(5/2),
+ * the first-order term vanishing and the next two added by the right-hand
+ * side (rhs, at the state's own u), so that what is lost over a window is
+ * the fourth-order remainder, I''''/24 = 5 R0^3 / d^(7/2) times the
+ * integral of (P - P')^4, at most
+ *     5 R0^3 / (u^2 - 4 R0 Pmax)^(7/2) x range^2 x integral (P - P')^2 dt
  * coulombs, range the spread of the window's samples and u the lowest
  * open-circuit voltage the run can see. Windows grow while that bound stays
  * within REDUCE_SOC_BUDGET of the capacity over the pass (pro rata), and
  * last at most 1 s and 1/100 of the RC time constant. Voltage and brown-out
  * events, and the lowest voltage, are still checked on the measured
- * samples. Returns 1 when reduced (out's arrays in *tb, *pb, and m2 per
- * sample in *m2, to free), 0 when not worth it or not safe (close to
+ * samples. Returns 1 when reduced (out's arrays in *tb, *pb, m2 and m3 per
+ * sample in *m2, *m3, to free), 0 when not worth it or not safe (close to
  * brown-out). */
 #define REDUCE_SOC_BUDGET 1e-7
 #define REDUCE_BLOCK 32 /* a multiple of 4 */
 
-static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **m2)
+static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **m2,
+                       double **m3)
 {
     const pp_battery_load *l = s->load;
     const double *T = l->t_s, *W = l->p_w;
     const pp_battery_params *p = s->p;
     double u_min, p_max = load_w(s, s->p_max_w), r0 = p->r_int_ohm, w_max = 1.0, rate, k, d;
-    double *t, *w, *v;
+    double eff = p->efficiency, *t, *w, *v, *v3;
     size_t n_out = 0, a = 0, n = l->n;
 
     if (r0 <= 0)
@@ -930,29 +937,31 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     }
     if (!(u_min > 0) || u_min * u_min <= 8.0 * r0 * p_max)
         return 0; /* near brown-out: keep every sample */
-    /* coulombs of error allowed per second; the bound per (W^3 s) of range x
-     * variance, in traced watts */
+    /* coulombs of error allowed per second; the bound per (W^4 s) of range^2
+     * x variance, in traced watts */
     rate = REDUCE_SOC_BUDGET * s->q_c / s->pass_s;
     d = u_min * u_min - 4.0 * r0 * p_max;
-    k = 2.0 * r0 * r0 / (d * d * sqrt(d)) / (p->efficiency * p->efficiency * p->efficiency);
+    k = 5.0 * r0 * r0 * r0 / (d * d * d * sqrt(d)) / (eff * eff * eff * eff);
     t = malloc(2 * n * sizeof *t);
     w = malloc(2 * n * sizeof *w);
     v = malloc(2 * n * sizeof *v);
-    if (!t || !w || !v)
+    v3 = malloc(2 * n * sizeof *v3);
+    if (!t || !w || !v || !v3)
         goto not_reduced;
     while (a + 1 < n) {
-        /* Extend the window [a, b]. The integrals of q = P - P(a) and q^2
-         * (traced watts): their variance is that of P, with less
-         * cancellation; the test is the bound above times the window's
-         * length, so that nothing is divided. */
-        double e1 = 0, e2 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
+        /* Extend the window [a, b]. The integrals of q = P - P(a), q^2 and
+         * q^3 (traced watts; exact for a linear segment): their central
+         * moments are those of P, with less cancellation; the test is the
+         * bound above times the window's length, so that nothing is
+         * divided. */
+        double e1 = 0, e2 = 0, e3 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
         size_t b = a;
         /* First by blocks of REDUCE_BLOCK segments, their integrals in four
          * lanes: only the window's end needs to meet the bound, so a block
          * is taken whole when its end does. */
         while (n - b > REDUCE_BLOCK) {
-            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, len = T[b + REDUCE_BLOCK] - ta;
-            double n1, n2, blo = lo, bhi = hi;
+            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, s3[4] = {0, 0, 0, 0};
+            double len = T[b + REDUCE_BLOCK] - ta, n1, n2, blo = lo, bhi = hi, range;
             if (len > w_max)
                 break;
             for (size_t i = b; i < b + REDUCE_BLOCK; i += 4)
@@ -960,6 +969,7 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
                     double h = T[i + j + 1] - T[i + j], x = W[i + j] - wa, y = W[i + j + 1] - wa;
                     s1[j] += h * (x + y);
                     s2[j] += h * (x * x + x * y + y * y);
+                    s3[j] += h * (x + y) * (x * x + y * y);
                 }
             for (size_t i = b + 1; i <= b + REDUCE_BLOCK; i++) {
                 blo = W[i] < blo ? W[i] : blo;
@@ -967,10 +977,12 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
             }
             n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
             n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
-            if (k * (bhi - blo) * (n2 * len - n1 * n1) > rate * len * len)
+            range = bhi - blo;
+            if (k * range * range * (n2 * len - n1 * n1) > rate * len * len)
                 break;
             e1 = n1;
             e2 = n2;
+            e3 += ((s3[0] + s3[1]) + (s3[2] + s3[3])) * 0.25;
             lo = blo;
             hi = bhi;
             b += REDUCE_BLOCK;
@@ -982,26 +994,29 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
             double n1 = e1 + 0.5 * h * (q0 + q1);
             double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
             double nlo = W[b + 1] < lo ? W[b + 1] : lo, nhi = W[b + 1] > hi ? W[b + 1] : hi;
-            if (b > a &&
-                (len > w_max || k * (nhi - nlo) * (n2 * len - n1 * n1) > rate * len * len))
+            if (b > a && (len > w_max || k * (nhi - nlo) * (nhi - nlo) * (n2 * len - n1 * n1) >
+                                             rate * len * len))
                 break;
             e1 = n1;
             e2 = n2;
+            e3 += h * (q0 + q1) * (q0 * q0 + q1 * q1) * 0.25;
             lo = nlo;
             hi = nhi;
             q0 = q1;
             b++;
         }
         {
-            double len = T[b] - ta, mean = len > 0 ? wa + e1 / len : wa;
-            double ms = len > 0 ? (e2 - e1 * e1 / len) / len : 0.0;
+            /* central moments from those about W[a]: c the mean's offset */
+            double len = T[b] - ta, c = len > 0 ? e1 / len : 0.0;
+            double ms = len > 0 ? (e2 - c * e1) / len : 0.0;
+            double mc = len > 0 ? (e3 - 3.0 * c * e2 + 2.0 * c * c * e1) / len : 0.0;
             ms = ms > 0 ? ms : 0.0;
-            t[n_out] = ta;
-            v[n_out] = ms;
-            w[n_out++] = mean;
-            t[n_out] = T[b];
-            v[n_out] = ms;
-            w[n_out++] = mean;
+            for (int end = 0; end < 2; end++) {
+                t[n_out] = end ? T[b] : ta;
+                v[n_out] = ms;
+                v3[n_out] = mc;
+                w[n_out++] = wa + c;
+            }
         }
         a = b;
     }
@@ -1013,12 +1028,14 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     *tb = t;
     *pb = w;
     *m2 = v;
+    *m3 = v3;
     return 1;
 
 not_reduced:
     free(t);
     free(w);
     free(v);
+    free(v3);
     return 0;
 }
 
@@ -1030,7 +1047,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     sim s;
     solver sv;
     pp_battery_load reduced;
-    double *red_t = NULL, *red_w = NULL, *red_m2 = NULL;
+    double *red_t = NULL, *red_w = NULL, *red_m2 = NULL, *red_m3 = NULL;
     double y0[N_STATES], t = 0.0;
     double horizon = o->max_time_s > 0 ? o->max_time_s : DEFAULT_HORIZON_S;
     sunrealtype *Y;
@@ -1060,7 +1077,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     if (load->n >= 1000 &&
         (p->model == PP_BATTERY_RINT || s.kinks_partial == KINKS_OVERFLOW ||
          s.n_kinks >= load->n / 4) &&
-        reduce_load(&s, &reduced, &red_t, &red_w, &red_m2)) {
+        reduce_load(&s, &reduced, &red_t, &red_w, &red_m2, &red_m3)) {
         double period = s.period_s, raw_dt = s.dt_s;
         free(s.kinks);
         rc = sim_init(&s, p, &reduced);
@@ -1071,12 +1088,14 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
             free(red_t);
             free(red_w);
             free(red_m2);
+            free(red_m3);
             return rc;
         }
         s.period_s = period; /* the measured trace's */
         s.raw_dt_s = raw_dt;
         s.reduced = 1;
         s.m2 = red_m2;
+        s.m3 = red_m3;
     } else {
         s.raw_dt_s = s.dt_s;
         rc = finish_kinks(&s);
@@ -1094,6 +1113,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         free(red_t);
         free(red_w);
         free(red_m2);
+        free(red_m3);
         return rc;
     }
     Y = N_VGetArrayPointer(sv.y);
@@ -1190,5 +1210,6 @@ out:
     free(red_t);
     free(red_w);
     free(red_m2);
+    free(red_m3);
     return rc;
 }
