@@ -24,7 +24,8 @@
 #define KINKS_FINAL 0      /* s->kinks lists every kink */
 #define KINKS_CANDIDATES 1 /* a superset (see sim_init) */
 #define KINKS_OVERFLOW 2
-#define SURVEY_BLOCK 4096   /* candidates past a quarter of the samples, not all kept */
+#define SURVEY_BLOCK 4096
+#define N_MOMENTS 3 /* central moments 2, 3, 4 of a reduced window */   /* candidates past a quarter of the samples, not all kept */
 #define N_ROOTS 3
 #define DEFAULT_HORIZON_S (48.0 * 3600.0)
 
@@ -47,8 +48,9 @@ typedef struct sim {
      * events are checked on raw's samples. */
     const pp_battery_load *raw;
     int reduced;
-    const double *m2; /* reduced: mean square of the load about each window's mean, W^2 */
-    const double *m3; /* and its mean cube, W^3 */
+    /* reduced: the central moments 2, 3, 4 of the load about each window's
+     * mean (W^2, W^3, W^4), N_MOMENTS a sample */
+    const double *mom;
     double raw_dt_s;  /* dt_s of raw */
     /* The next measured sample to check: raw sample next_k of the
      * repetition that starts at rep_base_s. */
@@ -303,12 +305,13 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user)
     double power = load_w(s, trace_w_seg(s, t, &seg));
     operating_point op = operate(s, Y[0], Y[1], power);
 
-    /* a reduced load: the second- and third-order terms of the mean
-     * current over the window (reduce_load), in load watts */
-    if (s->m2 && seg != SIZE_MAX && op.disc > 0) {
-        double r0 = s->p->r_int_ohm, eff = s->p->efficiency, d32 = op.disc * sqrt(op.disc);
-        op.current += r0 * s->m2[seg] / (eff * eff) / d32 +
-                      2.0 * r0 * r0 * s->m3[seg] / (eff * eff * eff) / (d32 * op.disc);
+    /* a reduced load: the terms of order 2 to 4 of the mean current over
+     * the window (reduce_load), the moments in load watts */
+    if (s->mom && seg != SIZE_MAX && op.disc > 0) {
+        const double *m = s->mom + N_MOMENTS * seg;
+        double r0 = s->p->r_int_ohm, a = r0 / (s->p->efficiency * s->p->efficiency);
+        double b = r0 / (s->p->efficiency * op.disc), d32 = op.disc * sqrt(op.disc);
+        op.current += a / d32 * (m[0] + b * (2.0 * m[1] + 5.0 * b * m[2]));
     }
 
     D[0] = -op.current / s->q_c;
@@ -894,36 +897,35 @@ fail:
 
 /* A load whose every sample is a kink (sensor noise at the sampling rate)
  * makes the solver stop at each sample. Such a load is replaced by its means
- * over windows, as steps, each with the mean square and mean cube of the
- * load about its mean, m2 and m3. The charge drawn depends on the load
- * through I(P); expanded about the window's mean P', with d = u^2 - 4 R0 P',
- * its integral over the window is
- *     [I(P') + 0 + I''(P')/2 m2 + I'''(P')/6 m3] len + remainder,
- *     I''/2 = R0 / d^(3/2),  I'''/6 = 2 R0^2 / d^(5/2),
- * the first-order term vanishing and the next two added by the right-hand
- * side (rhs, at the state's own u), so that what is lost over a window is
- * the fourth-order remainder, I''''/24 = 5 R0^3 / d^(7/2) times the
- * integral of (P - P')^4, at most
- *     5 R0^3 / (u^2 - 4 R0 Pmax)^(7/2) x range^2 x integral (P - P')^2 dt
+ * over windows, as steps, each with the central moments m2, m3, m4 of the
+ * load about its mean (the mean of (P - P')^k over the window). The charge
+ * drawn depends on the load through I(P); expanded about the window's mean
+ * P', with d = u^2 - 4 R0 P', its integral over the window is
+ *     [I(P') + 0 + I''/2 m2 + I'''/6 m3 + I''''/24 m4] len + remainder,
+ *     I''/2 = R0 / d^(3/2),  I'''/6 = 2 R0^2 / d^(5/2),  I''''/24 = 5 R0^3 / d^(7/2),
+ * the first-order term vanishing and the next three added by the
+ * right-hand side (rhs, at the state's own u), so that what is lost over a
+ * window is the fifth-order remainder, I'''''/120 = 14 R0^4 / d^(9/2) times
+ * the integral of |P - P'|^5, at most
+ *     14 R0^4 / (u^2 - 4 R0 Pmax)^(9/2) x range^3 x integral (P - P')^2 dt
  * coulombs, range the spread of the window's samples and u the lowest
  * open-circuit voltage the run can see. Windows grow while that bound stays
  * within REDUCE_SOC_BUDGET of the capacity over the pass (pro rata), and
  * last at most 1 s and 1/100 of the RC time constant. Voltage and brown-out
  * events, and the lowest voltage, are still checked on the measured
- * samples. Returns 1 when reduced (out's arrays in *tb, *pb, m2 and m3 per
- * sample in *m2, *m3, to free), 0 when not worth it or not safe (close to
- * brown-out). */
+ * samples. Returns 1 when reduced (out's arrays in *tb, *pb, the moments,
+ * N_MOMENTS a sample, in *mom, to free), 0 when not worth it or not safe
+ * (close to brown-out). */
 #define REDUCE_SOC_BUDGET 1e-7
 #define REDUCE_BLOCK 32 /* a multiple of 4 */
 
-static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **m2,
-                       double **m3)
+static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **mom)
 {
     const pp_battery_load *l = s->load;
     const double *T = l->t_s, *W = l->p_w;
     const pp_battery_params *p = s->p;
     double u_min, p_max = load_w(s, s->p_max_w), r0 = p->r_int_ohm, w_max = 1.0, rate, k, d;
-    double eff = p->efficiency, *t, *w, *v, *v3;
+    double eff = p->efficiency, *t, *w, *v;
     size_t n_out = 0, a = 0, n = l->n;
 
     if (r0 <= 0)
@@ -937,30 +939,30 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     }
     if (!(u_min > 0) || u_min * u_min <= 8.0 * r0 * p_max)
         return 0; /* near brown-out: keep every sample */
-    /* coulombs of error allowed per second; the bound per (W^4 s) of range^2
+    /* coulombs of error allowed per second; the bound per (W^5 s) of range^3
      * x variance, in traced watts */
     rate = REDUCE_SOC_BUDGET * s->q_c / s->pass_s;
     d = u_min * u_min - 4.0 * r0 * p_max;
-    k = 5.0 * r0 * r0 * r0 / (d * d * d * sqrt(d)) / (eff * eff * eff * eff);
+    k = 14.0 * pow(r0 / eff, 4) / pow(d, 4.5) / eff;
     t = malloc(2 * n * sizeof *t);
     w = malloc(2 * n * sizeof *w);
-    v = malloc(2 * n * sizeof *v);
-    v3 = malloc(2 * n * sizeof *v3);
-    if (!t || !w || !v || !v3)
+    v = malloc(2 * n * N_MOMENTS * sizeof *v);
+    if (!t || !w || !v)
         goto not_reduced;
     while (a + 1 < n) {
-        /* Extend the window [a, b]. The integrals of q = P - P(a), q^2 and
-         * q^3 (traced watts; exact for a linear segment): their central
-         * moments are those of P, with less cancellation; the test is the
-         * bound above times the window's length, so that nothing is
+        /* Extend the window [a, b]. The integrals of the powers 1 to 4 of
+         * q = P - P(a) (traced watts; exact for a linear segment): their
+         * central moments are those of P, with less cancellation; the test
+         * is the bound above times the window's length, so that nothing is
          * divided. */
-        double e1 = 0, e2 = 0, e3 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
+        double e1 = 0, e2 = 0, e3 = 0, e4 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
         size_t b = a;
         /* First by blocks of REDUCE_BLOCK segments, their integrals in four
          * lanes: only the window's end needs to meet the bound, so a block
          * is taken whole when its end does. */
         while (n - b > REDUCE_BLOCK) {
-            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, s3[4] = {0, 0, 0, 0};
+            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, s3[4] = {0, 0, 0, 0},
+                   s4[4] = {0, 0, 0, 0};
             double len = T[b + REDUCE_BLOCK] - ta, n1, n2, blo = lo, bhi = hi, range;
             if (len > w_max)
                 break;
@@ -970,6 +972,7 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
                     s1[j] += h * (x + y);
                     s2[j] += h * (x * x + x * y + y * y);
                     s3[j] += h * (x + y) * (x * x + y * y);
+                    s4[j] += h * (x * x * (x * x + x * y + y * y) + y * y * (x * y + y * y));
                 }
             for (size_t i = b + 1; i <= b + REDUCE_BLOCK; i++) {
                 blo = W[i] < blo ? W[i] : blo;
@@ -978,11 +981,12 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
             n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
             n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
             range = bhi - blo;
-            if (k * range * range * (n2 * len - n1 * n1) > rate * len * len)
+            if (k * range * range * range * (n2 * len - n1 * n1) > rate * len * len)
                 break;
             e1 = n1;
             e2 = n2;
             e3 += ((s3[0] + s3[1]) + (s3[2] + s3[3])) * 0.25;
+            e4 += ((s4[0] + s4[1]) + (s4[2] + s4[3])) * 0.2;
             lo = blo;
             hi = bhi;
             b += REDUCE_BLOCK;
@@ -994,12 +998,14 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
             double n1 = e1 + 0.5 * h * (q0 + q1);
             double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
             double nlo = W[b + 1] < lo ? W[b + 1] : lo, nhi = W[b + 1] > hi ? W[b + 1] : hi;
-            if (b > a && (len > w_max || k * (nhi - nlo) * (nhi - nlo) * (n2 * len - n1 * n1) >
-                                             rate * len * len))
+            double range = nhi - nlo;
+            if (b > a &&
+                (len > w_max || k * range * range * range * (n2 * len - n1 * n1) > rate * len * len))
                 break;
             e1 = n1;
             e2 = n2;
             e3 += h * (q0 + q1) * (q0 * q0 + q1 * q1) * 0.25;
+            e4 += h * (q0 * q0 * (q0 * q0 + q0 * q1 + q1 * q1) + q1 * q1 * (q0 * q1 + q1 * q1)) * 0.2;
             lo = nlo;
             hi = nhi;
             q0 = q1;
@@ -1008,13 +1014,17 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
         {
             /* central moments from those about W[a]: c the mean's offset */
             double len = T[b] - ta, c = len > 0 ? e1 / len : 0.0;
-            double ms = len > 0 ? (e2 - c * e1) / len : 0.0;
-            double mc = len > 0 ? (e3 - 3.0 * c * e2 + 2.0 * c * c * e1) / len : 0.0;
-            ms = ms > 0 ? ms : 0.0;
+            double m[N_MOMENTS] = {0, 0, 0};
+            if (len > 0) {
+                m[0] = (e2 - c * e1) / len;
+                m[1] = (e3 - 3.0 * c * e2 + 2.0 * c * c * e1) / len;
+                m[2] = (e4 - 4.0 * c * e3 + 6.0 * c * c * e2 - 3.0 * c * c * c * e1) / len;
+                m[0] = m[0] > 0 ? m[0] : 0.0; /* even moments: rounding aside, >= 0 */
+                m[2] = m[2] > 0 ? m[2] : 0.0;
+            }
             for (int end = 0; end < 2; end++) {
                 t[n_out] = end ? T[b] : ta;
-                v[n_out] = ms;
-                v3[n_out] = mc;
+                memcpy(v + N_MOMENTS * n_out, m, sizeof m);
                 w[n_out++] = wa + c;
             }
         }
@@ -1027,15 +1037,13 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
     out->n = n_out;
     *tb = t;
     *pb = w;
-    *m2 = v;
-    *m3 = v3;
+    *mom = v;
     return 1;
 
 not_reduced:
     free(t);
     free(w);
     free(v);
-    free(v3);
     return 0;
 }
 
@@ -1047,7 +1055,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     sim s;
     solver sv;
     pp_battery_load reduced;
-    double *red_t = NULL, *red_w = NULL, *red_m2 = NULL, *red_m3 = NULL;
+    double *red_t = NULL, *red_w = NULL, *red_mom = NULL;
     double y0[N_STATES], t = 0.0;
     double horizon = o->max_time_s > 0 ? o->max_time_s : DEFAULT_HORIZON_S;
     sunrealtype *Y;
@@ -1077,7 +1085,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     if (load->n >= 1000 &&
         (p->model == PP_BATTERY_RINT || s.kinks_partial == KINKS_OVERFLOW ||
          s.n_kinks >= load->n / 4) &&
-        reduce_load(&s, &reduced, &red_t, &red_w, &red_m2, &red_m3)) {
+        reduce_load(&s, &reduced, &red_t, &red_w, &red_mom)) {
         double period = s.period_s, raw_dt = s.dt_s;
         free(s.kinks);
         rc = sim_init(&s, p, &reduced);
@@ -1087,15 +1095,13 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
             free(s.kinks);
             free(red_t);
             free(red_w);
-            free(red_m2);
-            free(red_m3);
+            free(red_mom);
             return rc;
         }
         s.period_s = period; /* the measured trace's */
         s.raw_dt_s = raw_dt;
         s.reduced = 1;
-        s.m2 = red_m2;
-        s.m3 = red_m3;
+        s.mom = red_mom;
     } else {
         s.raw_dt_s = s.dt_s;
         rc = finish_kinks(&s);
@@ -1112,8 +1118,7 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         free(s.kinks);
         free(red_t);
         free(red_w);
-        free(red_m2);
-        free(red_m3);
+        free(red_mom);
         return rc;
     }
     Y = N_VGetArrayPointer(sv.y);
@@ -1209,7 +1214,6 @@ out:
     free(s.kinks);
     free(red_t);
     free(red_w);
-    free(red_m2);
-    free(red_m3);
+    free(red_mom);
     return rc;
 }
