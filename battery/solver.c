@@ -896,11 +896,13 @@ fail:
 }
 
 /* A load whose every sample is a kink (sensor noise at the sampling rate)
- * makes the solver stop at each sample. Such a load is replaced by its means
- * over windows, as steps, each with the central moments m2, m3, m4 of the
- * load about its mean (the mean of (P - P')^k over the window). The charge
- * drawn depends on the load through I(P); expanded about the window's mean
- * P', with d = u^2 - 4 R0 P', its integral over the window is
+ * makes the solver stop at each sample, and a long one costs passes over
+ * every sample per step. Such a load (with rint any long one, see
+ * pp_battery_run) is replaced by its means over windows, as steps, each with
+ * the central moments m2, m3, m4 of the load about its mean (the mean of
+ * (P - P')^k over the window). The charge drawn depends on the load through
+ * I(P); expanded about the window's mean P', with d = u^2 - 4 R0 P', its
+ * integral over the window is
  *     [I(P') + 0 + I''/2 m2 + I'''/6 m3 + I''''/24 m4] len + remainder,
  *     I''/2 = R0 / d^(3/2),  I'''/6 = 2 R0^2 / d^(5/2),  I''''/24 = 5 R0^3 / d^(7/2),
  * the first-order term vanishing and the next three added by the
