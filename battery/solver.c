@@ -23,9 +23,9 @@
 #define N_STATES 4
 #define KINKS_FINAL 0      /* s->kinks lists every kink */
 #define KINKS_CANDIDATES 1 /* a superset (see sim_init) */
-#define KINKS_OVERFLOW 2
-#define SURVEY_BLOCK 4096
-#define N_MOMENTS 3 /* central moments 2, 3, 4 of a reduced window */   /* candidates past a quarter of the samples, not all kept */
+#define KINKS_OVERFLOW 2   /* candidates past a quarter of the samples, not all kept */
+#define SURVEY_BLOCK 4096  /* samples a block of the survey (sim_init) */
+#define N_MOMENTS 3        /* central moments 2, 3, 4 of a reduced window */
 #define N_ROOTS 3
 #define DEFAULT_HORIZON_S (48.0 * 3600.0)
 
@@ -159,13 +159,6 @@ static double next_breakpoint(sim *s, double t)
     return base + s->pass_s;
 }
 
-/* A kink: a sample where the slope of the load changes by more than a
- * millionth of the largest power per shortest interval. Between two kinks
- * the load is linear to that level, so the solver may step across the
- * samples there; a kink itself ends a step, so that no step straddles a
- * change of the load it cannot see (a spike, a plateau).
- * find_kinks lists every kink in one pass; the survey (sim_init) lists
- * candidates on the way, and finish_kinks filters those. */
 /* The power that kinks are measured against: the largest of the trace, or
  * the most the battery can give if less (a glitch of 1e9 W would otherwise
  * hide every real kink; past that power the run ends in a brown-out). */
@@ -174,6 +167,13 @@ static double kink_scale_w(const sim *s, double p_max_w)
     return p_max_w < s->p_cap_w ? p_max_w : s->p_cap_w;
 }
 
+/* A kink: a sample where the slope of the load changes by more than a
+ * millionth of that power per shortest interval. Between two kinks the load
+ * is linear to that level, so the solver may step across the samples there;
+ * a kink itself ends a step, so that no step straddles a change of the load
+ * it cannot see (a spike, a plateau). find_kinks lists every kink in one
+ * pass; the survey (sim_init) lists candidates on the way, and finish_kinks
+ * filters those. */
 static int find_kinks(sim *s)
 {
     const pp_battery_load *l = s->load;
