@@ -358,6 +358,7 @@ static void solver_free(solver *sv)
         N_VDestroy(sv->tmp);
     if (sv->ctx)
         SUNContext_Free(&sv->ctx);
+    memset(sv, 0, sizeof *sv); /* freeing again does nothing */
 }
 
 #define CHECK_CV(call)                                                                             \
@@ -1070,13 +1071,12 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         pp_log_error("battery: %s: %s", bad_key, why);
         return -EINVAL;
     }
+    memset(&sv, 0, sizeof sv); /* every exit frees through out */
     rc = sim_init(&s, p, load);
     if (rc == 0 && s.kinks_partial != KINKS_OVERFLOW)
         rc = finish_kinks(&s);
-    if (rc < 0) {
-        free(s.kinks);
-        return rc;
-    }
+    if (rc < 0)
+        goto out;
     /* A long load is reduced to windows (reduce_load), if that is safe and
      * worth it: with rint always (the windows' right-hand side is constant,
      * so each is integrated exactly and only the bounded remainder is
@@ -1093,13 +1093,8 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
         rc = sim_init(&s, p, &reduced);
         if (rc == 0)
             rc = finish_kinks(&s);
-        if (rc < 0) {
-            free(s.kinks);
-            free(red_t);
-            free(red_w);
-            free(red_mom);
-            return rc;
-        }
+        if (rc < 0)
+            goto out;
         s.period_s = period; /* the measured trace's */
         s.raw_dt_s = raw_dt;
         s.reduced = 1;
@@ -1107,22 +1102,15 @@ int pp_battery_run(const pp_battery_params *p, const pp_battery_load *load,
     } else {
         s.raw_dt_s = s.dt_s;
         rc = finish_kinks(&s);
-        if (rc < 0) {
-            free(s.kinks);
-            return rc;
-        }
+        if (rc < 0)
+            goto out;
     }
     s.raw = load;
     y0[0] = p->soc_start_frac;
     y0[1] = y0[2] = y0[3] = 0.0;
     rc = solver_init(&sv, &s, o->rtol > 0 ? o->rtol : 1e-10, y0);
-    if (rc < 0) {
-        free(s.kinks);
-        free(red_t);
-        free(red_w);
-        free(red_mom);
-        return rc;
-    }
+    if (rc < 0)
+        goto out;
     Y = N_VGetArrayPointer(sv.y);
     r->soc_start_frac = p->soc_start_frac;
     r->min_voltage_v = INFINITY;
