@@ -922,6 +922,28 @@ fail:
 #define REDUCE_SOC_BUDGET 1e-7
 #define REDUCE_BLOCK 32 /* a multiple of 4 */
 
+/* Add to e the integrals of q, q^2, q^3, q^4 over a segment of length h on
+ * which q goes linearly from x to y, each times k + 1 (2, 3, 4, 5: the
+ * division is left to the window's end, see SEGMENT_POWER_SCALE). */
+static inline void add_segment_powers(double h, double x, double y, double e[4])
+{
+    e[0] += h * (x + y);
+    e[1] += h * (x * x + x * y + y * y);
+    e[2] += h * (x + y) * (x * x + y * y);
+    e[3] += h * (x * x * (x * x + x * y + y * y) + y * y * (x * y + y * y));
+}
+
+static const double segment_power_scale[4] = {1.0 / 2.0, 1.0 / 3.0, 1.0 / 4.0, 1.0 / 5.0};
+
+/* Whether a window of length len with the sums e (of add_segment_powers)
+ * keeps its remainder, bound x integral (P - mean)^2, within rate x len; the
+ * integral times len is e1 len - e0^2, so that nothing is divided. */
+static int window_fits(double bound, const double e[4], double len, double rate)
+{
+    double e0 = e[0] * segment_power_scale[0], e1 = e[1] * segment_power_scale[1];
+    return !(bound * (e1 * len - e0 * e0) > rate * len * len);
+}
+
 static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double **pb, double **mom)
 {
     const pp_battery_load *l = s->load;
@@ -958,70 +980,60 @@ static int reduce_load(const sim *s, pp_battery_load *out, double **tb, double *
          * central moments are those of P, with less cancellation; the test
          * is the bound above times the window's length, so that nothing is
          * divided. */
-        double e1 = 0, e2 = 0, e3 = 0, e4 = 0, ta = T[a], wa = W[a], q0 = 0.0, lo = wa, hi = wa;
+        double e[4] = {0, 0, 0, 0}, ta = T[a], wa = W[a], lo = wa, hi = wa;
         size_t b = a;
         /* First by blocks of REDUCE_BLOCK segments, their integrals in four
          * lanes: only the window's end needs to meet the bound, so a block
          * is taken whole when its end does. */
         while (n - b > REDUCE_BLOCK) {
-            double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0}, s3[4] = {0, 0, 0, 0},
-                   s4[4] = {0, 0, 0, 0};
-            double len = T[b + REDUCE_BLOCK] - ta, n1, n2, blo = lo, bhi = hi, range;
+            double l0[4] = {0}, l1[4] = {0}, l2[4] = {0}, l3[4] = {0}, sum[4];
+            double len = T[b + REDUCE_BLOCK] - ta, blo = lo, bhi = hi;
             if (len > w_max)
                 break;
-            for (size_t i = b; i < b + REDUCE_BLOCK; i += 4)
-                for (int j = 0; j < 4; j++) {
-                    double h = T[i + j + 1] - T[i + j], x = W[i + j] - wa, y = W[i + j + 1] - wa;
-                    s1[j] += h * (x + y);
-                    s2[j] += h * (x * x + x * y + y * y);
-                    s3[j] += h * (x + y) * (x * x + y * y);
-                    s4[j] += h * (x * x * (x * x + x * y + y * y) + y * y * (x * y + y * y));
-                }
+            for (size_t i = b; i < b + REDUCE_BLOCK; i += 4) {
+                add_segment_powers(T[i + 1] - T[i], W[i] - wa, W[i + 1] - wa, l0);
+                add_segment_powers(T[i + 2] - T[i + 1], W[i + 1] - wa, W[i + 2] - wa, l1);
+                add_segment_powers(T[i + 3] - T[i + 2], W[i + 2] - wa, W[i + 3] - wa, l2);
+                add_segment_powers(T[i + 4] - T[i + 3], W[i + 3] - wa, W[i + 4] - wa, l3);
+            }
             for (size_t i = b + 1; i <= b + REDUCE_BLOCK; i++) {
                 blo = W[i] < blo ? W[i] : blo;
                 bhi = W[i] > bhi ? W[i] : bhi;
             }
-            n1 = e1 + 0.5 * ((s1[0] + s1[1]) + (s1[2] + s1[3]));
-            n2 = e2 + ((s2[0] + s2[1]) + (s2[2] + s2[3])) * (1.0 / 3.0);
-            range = bhi - blo;
-            if (k * range * range * range * (n2 * len - n1 * n1) > rate * len * len)
+            for (int m = 0; m < 4; m++)
+                sum[m] = e[m] + ((l0[m] + l1[m]) + (l2[m] + l3[m]));
+            if (!window_fits(k * (bhi - blo) * (bhi - blo) * (bhi - blo), sum, len, rate))
                 break;
-            e1 = n1;
-            e2 = n2;
-            e3 += ((s3[0] + s3[1]) + (s3[2] + s3[3])) * 0.25;
-            e4 += ((s4[0] + s4[1]) + (s4[2] + s4[3])) * 0.2;
+            memcpy(e, sum, sizeof e);
             lo = blo;
             hi = bhi;
             b += REDUCE_BLOCK;
         }
-        q0 = W[b] - wa;
         /* then sample by sample */
         while (b + 1 < n) {
-            double h = T[b + 1] - T[b], q1 = W[b + 1] - wa, len = T[b + 1] - ta;
-            double n1 = e1 + 0.5 * h * (q0 + q1);
-            double n2 = e2 + h * (q0 * q0 + q0 * q1 + q1 * q1) * (1.0 / 3.0);
+            double next[4], len = T[b + 1] - ta;
             double nlo = W[b + 1] < lo ? W[b + 1] : lo, nhi = W[b + 1] > hi ? W[b + 1] : hi;
-            double range = nhi - nlo;
-            if (b > a &&
-                (len > w_max || k * range * range * range * (n2 * len - n1 * n1) > rate * len * len))
+            memcpy(next, e, sizeof next);
+            add_segment_powers(T[b + 1] - T[b], W[b] - wa, W[b + 1] - wa, next);
+            if (b > a && (len > w_max ||
+                          !window_fits(k * (nhi - nlo) * (nhi - nlo) * (nhi - nlo), next, len, rate)))
                 break;
-            e1 = n1;
-            e2 = n2;
-            e3 += h * (q0 + q1) * (q0 * q0 + q1 * q1) * 0.25;
-            e4 += h * (q0 * q0 * (q0 * q0 + q0 * q1 + q1 * q1) + q1 * q1 * (q0 * q1 + q1 * q1)) * 0.2;
+            memcpy(e, next, sizeof e);
             lo = nlo;
             hi = nhi;
-            q0 = q1;
             b++;
         }
         {
             /* central moments from those about W[a]: c the mean's offset */
-            double len = T[b] - ta, c = len > 0 ? e1 / len : 0.0;
+            double len = T[b] - ta, c;
+            for (int m = 0; m < 4; m++)
+                e[m] *= segment_power_scale[m];
+            c = len > 0 ? e[0] / len : 0.0;
             double m[N_MOMENTS] = {0, 0, 0};
             if (len > 0) {
-                m[0] = (e2 - c * e1) / len;
-                m[1] = (e3 - 3.0 * c * e2 + 2.0 * c * c * e1) / len;
-                m[2] = (e4 - 4.0 * c * e3 + 6.0 * c * c * e2 - 3.0 * c * c * c * e1) / len;
+                m[0] = (e[1] - c * e[0]) / len;
+                m[1] = (e[2] - 3.0 * c * e[1] + 2.0 * c * c * e[0]) / len;
+                m[2] = (e[3] - 4.0 * c * e[2] + 6.0 * c * c * e[1] - 3.0 * c * c * c * e[0]) / len;
                 m[0] = m[0] > 0 ? m[0] : 0.0; /* even moments: rounding aside, >= 0 */
                 m[2] = m[2] > 0 ? m[2] : 0.0;
             }
