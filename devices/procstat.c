@@ -7,7 +7,7 @@
  * PP_RAIL_ESTIMATED and every output says so.
  *
  * Default coefficients (pp_device_options_init): idle_w = 1.5 W, the lowest
- * board-input reading in the Jetson TX2 traces of shared/data; core_w = 0.6 W,
+ * board-input reading in the Jetson TX2 traces in data/tx2; core_w = 0.6 W,
  * the rise of the TX2's CPU-only darknet trace (4.0 W mean) over idle, spread
  * over its four Cortex-A57 cores. Calibrate them for your board.
  */

@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static const char *shared_data(const char *rel)
+/* The TX2 traces copied into the repository (data/tx2, see its README). */
+static const char *tx2_data(const char *rel)
 {
     static char buf[1024];
-    const char *root = getenv("POWPROF_SHARED");
-    snprintf(buf, sizeof buf, "%s/data/powprofiler-tx2/%s", root ? root : "../shared", rel);
+    const char *root = getenv("POWPROF_DATA");
+    snprintf(buf, sizeof buf, "%s/tx2/%s", root ? root : "data", rel);
     return buf;
 }
 
@@ -42,7 +43,7 @@ void test_import_powprofiler_tx2_darknet(void)
 
     pp_import_options_init(&o);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        CHECK_INT(pp_import_powprofiler(shared_data(cases[i].file), &o, &t), 0);
+        CHECK_INT(pp_import_powprofiler(tx2_data(cases[i].file), &o, &t), 0);
         CHECK_INT(t.n_rails, 3);
         CHECK_STR(t.names[0], "VDD_IN");
         CHECK_INT(t.n_samples, 600);
@@ -70,7 +71,7 @@ void test_import_cli_matrix_pattern(void)
             char rel[128];
             snprintf(rel, sizeof rel, "matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv",
                      sizes[s], exps[e]);
-            snprintf(files[s * 5 + e], sizeof files[0], "%s", shared_data(rel));
+            snprintf(files[s * 5 + e], sizeof files[0], "%s", tx2_data(rel));
             argv[n++] = files[s * 5 + e];
         }
     argv[n++] = "--pattern";
@@ -237,7 +238,7 @@ void test_import_cli_all_or_nothing(void)
     snprintf(bad, sizeof bad, "%s/bad.csv", test_tmpdir());
     write_file(bad, "100,101\n1,2\n1\n");
     CHECK_INT(run_powprof(NULL, &err, "import", "powprofiler",
-                          shared_data("darknet/1layer_yolo-10fps.csv"), bad, "-o", out, NULL), 2);
+                          tx2_data("darknet/1layer_yolo-10fps.csv"), bad, "-o", out, NULL), 2);
     CHECK_CONTAINS(err, "bad.csv:3: 1 fields");
     free(err);
     CHECK(access(out, F_OK) != 0);
