@@ -1,8 +1,8 @@
 #include "surface.h"
 
+#include "blas.h"
 #include "log.h"
 
-#include <cblas.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -658,9 +658,9 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
                     a1[(ii - i0) * m + k] = isnan(y[o]) ? 0.0 : w * y[o];
                     a2[(ii - i0) * m + k] = w;
                 }
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+            pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)(i1 - i0), (int)nb, (int)m,
                         1.0, a1, (int)m, e2 + k0, (int)n, 0.0, num + i0 * nb, (int)nb);
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+            pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)(i1 - i0), (int)nb, (int)m,
                         1.0, a2, (int)m, e2 + k0, (int)n, 0.0, den + i0 * nb, (int)nb);
         }
         for (size_t c = 0; c < na * nb; c++)
@@ -700,13 +700,13 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
             eb[j * kb + b] = exp(-g * g * inv);
         }
     /* t = [sn; sd] eb^T (ka x nb each), then num = ea t */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sn,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)ka, (int)nb, (int)kb, 1.0, sn,
                 (int)kb, eb, (int)kb, 0.0, t, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sd,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)ka, (int)nb, (int)kb, 1.0, sd,
                 (int)kb, eb, (int)kb, 0.0, t + ka * nb, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_N, (int)na, (int)nb, (int)ka, 1.0, ea,
                 (int)ka, t, (int)nb, 0.0, num, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_N, (int)na, (int)nb, (int)ka, 1.0, ea,
                 (int)ka, t + ka * nb, (int)nb, 0.0, den, (int)nb);
 finish:
     {
