@@ -31,8 +31,14 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN, ttc = NAN;
 
     ADD("%llu", (unsigned long long)row->id);
-    for (size_t k = 0; k < l->n_params; k++)
-        ADD(",%.10g", row->values[k]);
+    for (size_t k = 0; k < l->n_params; k++) {
+        const pp_param_spec *ps = l->categorical[k];
+        size_t i = (size_t)row->values[k];
+        if (ps && row->values[k] >= 0 && i < ps->n_values)
+            ADD(",%s", ps->labels[i]);
+        else
+            ADD(",%.10g", row->values[k]);
+    }
     ADD(",%s,%.6f,%ld,%ld", row->status, row->duration_s, row->iterations, row->late_frames);
     if (l->n_components > 1)
         for (size_t c = 0; c < l->n_components; c++)

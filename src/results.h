@@ -7,6 +7,7 @@
 #include "trace.h"
 
 #include "../battery/battery.h"
+#include "../components/component.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,8 @@
 typedef struct pp_results_layout {
     size_t n_params;
     char param_names[PP_RESULTS_MAX_COLUMNS][160];
+    /* a categorical parameter's spec (its cells are its labels), else NULL */
+    const pp_param_spec *categorical[PP_RESULTS_MAX_COLUMNS];
     size_t n_components;   /* per-component columns when more than one */
     char component_names[8][64];
     size_t n_rails;

@@ -2,6 +2,7 @@
 
 #include "log.h"
 #include "results.h"
+#include "run_json.h"
 #include "sampler.h"
 #include "scheduler.h"
 #include "trace.h"
@@ -49,8 +50,11 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
 {
     memset(l, 0, sizeof *l);
     l->n_params = pp_profile_n_params(p);
-    for (size_t k = 0; k < l->n_params; k++)
+    for (size_t k = 0; k < l->n_params; k++) {
+        const pp_param_spec *ps = pp_profile_param(p, k);
         pp_profile_param_name(p, k, l->param_names[k], sizeof l->param_names[k]);
+        l->categorical[k] = ps->kind == PP_RANGE_CATEGORICAL ? ps : NULL;
+    }
     l->n_components = p->n_components;
     for (size_t c = 0; c < p->n_components; c++)
         pp_strlcpy(l->component_names[c], p->components[c].name, sizeof l->component_names[c]);
@@ -111,57 +115,6 @@ static int append_row(int fd, const char *row, size_t len)
     if (n != (ssize_t)len || fsync(fd) != 0)
         return -errno;
     return 0;
-}
-
-static void write_run_json(const pp_profile *p, const pp_device *dev, const char *dir)
-{
-    char path[4096], host[256] = "";
-    time_t now = time(NULL);
-    struct tm tm;
-    char when[64];
-    pp_atomic_file af;
-
-    gethostname(host, sizeof host - 1);
-    gmtime_r(&now, &tm);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
-    if (pp_atomic_file_open(&af, path) < 0)
-        return;
-    fprintf(af.fp, "{\"profile\":\"%s\",\"config\":\"%s\",\"device\":\"%s\",\"rate_hz\":%g,"
-                   "\"warmup_s\":%g,\"mode\":\"%s\",\"host\":\"%s\",\"started\":\"%s\",\"rails\":[",
-            p->name, p->path, dev->ops->name, p->rate_hz, p->warmup_s,
-            p->sequential ? "sequential" : "parallel", host, when);
-    for (size_t r = 0; r < dev->n_rails; r++)
-        fprintf(af.fp, "%s{\"name\":\"%s\",\"estimated\":%s,\"board_input\":%s,\"inside\":%s%s%s}",
-                r ? "," : "", dev->rails[r].name,
-                dev->rails[r].flags & PP_RAIL_ESTIMATED ? "true" : "false",
-                dev->rails[r].flags & PP_RAIL_BOARD_INPUT ? "true" : "false",
-                dev->rails[r].parent >= 0 ? "\"" : "",
-                dev->rails[r].parent >= 0 ? dev->rails[dev->rails[r].parent].name : "null",
-                dev->rails[r].parent >= 0 ? "\"" : "");
-    fprintf(af.fp, "],\"params\":{");
-    for (size_t k = 0, c = 0; c < p->n_components; c++)
-        for (size_t j = 0; j < p->components[c].n_params; j++, k++) {
-            const pp_param_spec *ps = &p->components[c].params[j];
-            static const char *const kinds[] = {"fixed", "linear", "exponential", "list"};
-            fprintf(af.fp, "%s\"%s.%s\":{\"scale\":\"%s\",\"values\":[", k ? "," : "",
-                    p->components[c].name, ps->name, kinds[ps->kind]);
-            for (size_t v = 0; v < ps->n_values; v++)
-                fprintf(af.fp, "%s%.10g", v ? "," : "", ps->values[v]);
-            fprintf(af.fp, "]}");
-        }
-    fprintf(af.fp, "},\"configurations\":%llu", (unsigned long long)pp_profile_count(p));
-    {
-        const pp_battery_params *b = &p->battery;
-        fprintf(af.fp, ",\"battery\":{\"model\":\"%s\",\"cells\":%d,\"capacity_ah\":%g,"
-                       "\"voltage_v\":%g,\"r_int_ohm\":%g,\"r1_ohm\":%g,\"c1_f\":%g,"
-                       "\"soc_start\":%g,\"soc_cutoff\":%g,\"cutoff_v\":%g,"
-                       "\"base_power_w\":%g,\"efficiency\":%g}}\n",
-                pp_battery_model_name(b->model), b->cells, b->capacity_ah, b->voltage_v,
-                b->r_int_ohm, b->r1_ohm, b->c1_f, b->soc_start_frac, b->soc_cutoff_frac,
-                b->cutoff_v, b->base_power_w, b->efficiency);
-    }
-    pp_atomic_file_commit(&af);
 }
 
 static void copy_config(const pp_profile *p, const char *dir)
@@ -278,6 +231,41 @@ out:
     return rc;
 }
 
+/* Every component's preflight check; each failure logged. 0, or the first
+ * failure's -errno. */
+static int check_components(const pp_profile *p)
+{
+    char why[1024];
+    int rc = 0;
+
+    for (size_t c = 0; c < p->n_components; c++) {
+        int r = pp_scheduled_check(&p->components[c], why, sizeof why);
+        if (r < 0) {
+            pp_log_error("%s: component %s", p->path, why);
+            rc = rc < 0 ? rc : r;
+        }
+    }
+    return rc;
+}
+
+int pp_sweep_check(const pp_profile *p)
+{
+    pp_device_options dopts;
+    pp_device *dev = NULL;
+    int rc, rc2;
+
+    pp_device_options_init(&dopts);
+    if (p->sysfs_root[0])
+        dopts.sysfs_root = p->sysfs_root;
+    rc = pp_device_open(p->device, &dopts, &dev);
+    if (rc < 0)
+        pp_log_error("%s: device '%s' cannot be opened", p->path, p->device);
+    else
+        pp_device_close(dev);
+    rc2 = check_components(p);
+    return rc < 0 ? rc : rc2;
+}
+
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st)
 {
     static const atomic_int never = 0;
@@ -305,6 +293,10 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     rc = pp_device_open(p->device, &dopts, &dev);
     if (rc < 0)
         return rc;
+    if ((rc = check_components(p)) < 0) {
+        pp_device_close(dev);
+        return rc;
+    }
     done = calloc(st->total, 1);
     values = calloc(pp_profile_n_params(p) + 1, sizeof *values);
     row = malloc(ROW_MAX);
@@ -338,7 +330,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         pp_log_error("%s: cannot write: %s", path, strerror(-rc));
         goto out;
     }
-    write_run_json(p, dev, o->out_dir);
+    if ((rc = pp_run_json_write(o->out_dir, p, dev)) < 0)
+        goto out;
     copy_config(p, o->out_dir);
     for (uint64_t id = 0; id < st->total; id++) {
         if (done[id]) {

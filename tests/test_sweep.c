@@ -115,7 +115,7 @@ void test_sweep_rows_traces_and_resume(void)
     snprintf(path, sizeof path, "%s/run.json", g_out);
     text = slurp(path);
     CHECK_CONTAINS(text, "\"name\":\"VDD_IN\",\"estimated\":false,\"board_input\":true");
-    CHECK_CONTAINS(text, "\"params\":{\"idle.k\":{\"scale\":\"list\",\"values\":[1,2,3,4,5,6]}}");
+    CHECK_CONTAINS(text, "\"params\":{\"idle.k\":{\"scale\":\"list\",\"kind\":\"list\",\"values\":[1,2,3,4,5,6]}}");
     CHECK_CONTAINS(text, "\"battery\":{\"model\":\"rint\",\"cells\":4,\"capacity_ah\":3.2,");
     free(text);
     free(p);
