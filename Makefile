@@ -146,7 +146,7 @@ $(FAKE_NVML): tests/fake_nvml.c
 
 check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
-		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) $(TEST_BIN)
+		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
 
 asan:
 	$(MAKE) check O=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -431,7 +431,12 @@ void test_darknet_component(void)
     if (pp_component_lookup("darknet", &ops, why, sizeof why) < 0) {
         fprintf(stderr, "    (darknet not built: libdarknet missing)\n");
         CHECK_CONTAINS(why, "apt-get install darknet");
-        CHECK(access("/usr/lib/darknet/include/darknet.h", F_OK) != 0);
+        {
+            const char *dir = getenv("POWPROF_DARKNET_DIR"); /* the build's DARKNET_DIR */
+            char h[600];
+            snprintf(h, sizeof h, "%s/include/darknet.h", dir ? dir : "/usr/lib/darknet");
+            CHECK(access(h, F_OK) != 0); /* not built although darknet is there: a build bug */
+        }
         free(s);
         return;
     }

@@ -204,7 +204,8 @@ void test_cli_profile_dry_run(void)
     free(out);
 }
 
-/* Every shipped profile parses, and the quickstart fits its two minutes. */
+/* Every shipped profile parses (or, where a module was not built here,
+ * says what to install), and the quickstart fits its two minutes. */
 void test_shipped_profiles(void);
 void test_shipped_profiles(void)
 {
@@ -215,7 +216,14 @@ void test_shipped_profiles(void)
     double v[64];
 
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        CHECK_INT(pp_profile_load(files[i], p), 0);
+        test_log_clear();
+        if (pp_profile_load(files[i], p) < 0) {
+            CHECK_CONTAINS(test_log(), "type: component type '");
+            CHECK_CONTAINS(test_log(), "needs the module powprof-");
+            CHECK_CONTAINS(test_log(), "; it needs ");
+            fprintf(stderr, "    (%s: a module not built here)\n", files[i]);
+            continue;
+        }
         if (strstr(files[i], "quickstart")) {
             double total = 0;
             for (uint64_t id = 0; id < pp_profile_count(p); id++) {
