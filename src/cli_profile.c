@@ -245,6 +245,90 @@ static int list_types(int json)
     return 0;
 }
 
+/* More than PP_PROFILE_CONFIRM_ABOVE configurations: asked on a terminal,
+ * refused otherwise. 0 to go on. */
+static int confirm_many(const char *config, uint64_t n)
+{
+    char answer[16] = "";
+
+    if (!isatty(0)) {
+        fprintf(stderr, "powprof profile: %s describes %llu configurations (more than %d): "
+                        "check it with --dry-run, and confirm with --yes\n",
+                config, (unsigned long long)n, PP_PROFILE_CONFIRM_ABOVE);
+        return -1;
+    }
+    fprintf(stderr, "%s describes %llu configurations. Run them all? [y/N] ", config,
+            (unsigned long long)n);
+    if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
+        fprintf(stderr, "powprof profile: not run\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* --dry-run: the list, then the checks. Returns the exit status. */
+static int dry_run(const pp_profile *p, uint64_t n, double *values, int json)
+{
+    int ready;
+
+    if (!json)
+        dry_run_text(p, n, pp_profile_n_params(p), values);
+    fflush(stdout);
+    ready = pp_sweep_check(p) == 0;
+    if (json)
+        dry_run_json(p, n, pp_profile_n_params(p), values, ready);
+    else if (ready)
+        printf("ready: device %s opens and every component's check passes\n", p->device);
+    else
+        printf("not ready: the problems are listed above\n");
+    return ready ? 0 : 1;
+}
+
+/* The sweep into out_dir, interruptible. Returns the exit status. */
+static int run_sweep(const pp_profile *p, uint64_t n, const char *config, const char *out_dir,
+                     int resume)
+{
+    pp_sweep_options so = {0};
+    pp_sweep_stats st;
+    struct sigaction sa, old_int, old_term;
+    int tty = isatty(2), rc;
+
+    if (make_dirs(out_dir) < 0) {
+        fprintf(stderr, "powprof profile: -o %s: cannot create: %s\n", out_dir, strerror(errno));
+        return PP_EXIT_USAGE;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    so.out_dir = out_dir;
+    so.resume = resume;
+    so.interrupt = &g_interrupt;
+    so.progress = show_progress;
+    so.progress_ctx = &tty;
+    fprintf(stderr, "powprof: profile '%s': %llu configurations on %s, results in %s\n", p->name,
+            (unsigned long long)n, p->device, out_dir);
+    rc = pp_sweep_run(p, &so, &st);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (tty && st.ran && st.ran + st.skipped < st.total)
+        fputc('\n', stderr);
+    if (rc == -EINTR) {
+        fprintf(stderr, "powprof: interrupted: %llu of %llu configurations saved in %s; "
+                        "continue with: powprof profile %s -o %s --resume\n",
+                (unsigned long long)(st.ran + st.skipped), (unsigned long long)st.total, out_dir,
+                config, out_dir);
+        return 130;
+    }
+    if (rc < 0)
+        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    printf("%llu configurations: %llu run (%llu ok, %llu failed or timed out), %llu already "
+           "done; summary in %s/summary.csv\n",
+           (unsigned long long)st.total, (unsigned long long)st.ran, (unsigned long long)st.ok,
+           (unsigned long long)st.failed, (unsigned long long)st.skipped, out_dir);
+    return st.failed ? 1 : 0;
+}
+
 int pp_cmd_profile(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -257,7 +341,7 @@ int pp_cmd_profile(int argc, char **argv)
         {"types", no_argument, NULL, OPT_TYPES},
         {NULL, 0, NULL, 0},
     };
-    int dry_run = 0, json = 0, yes = 0, resume = 0, types = 0, opt, status = PP_EXIT_USAGE;
+    int dry = 0, json = 0, yes = 0, resume = 0, types = 0, opt, status = PP_EXIT_USAGE;
     const char *out_dir = NULL;
     char default_dir[4096];
     pp_profile *p;
@@ -277,7 +361,7 @@ int pp_cmd_profile(int argc, char **argv)
             resume = 1;
             break;
         case OPT_DRY_RUN:
-            dry_run = 1;
+            dry = 1;
             break;
         case OPT_YES:
             yes = 1;
@@ -301,94 +385,18 @@ int pp_cmd_profile(int argc, char **argv)
     }
     p = malloc(sizeof *p);
     values = malloc(PP_PROFILE_MAX_COMPONENTS * PP_PROFILE_MAX_PARAMS * sizeof *values);
-    if (!p || !values) {
+    if (!p || !values)
         status = PP_EXIT_FAILURE;
-        goto out;
-    }
-    if (pp_profile_load(argv[optind], p) < 0)
-        goto out;
-    n = pp_profile_count(p);
-    if (n > PP_PROFILE_CONFIRM_ABOVE && !yes && !dry_run) {
-        char answer[16] = "";
-        if (!isatty(0)) {
-            fprintf(stderr, "powprof profile: %s describes %llu configurations (more than %d): "
-                            "check it with --dry-run, and confirm with --yes\n",
-                    argv[optind], (unsigned long long)n, PP_PROFILE_CONFIRM_ABOVE);
-            goto out;
-        }
-        fprintf(stderr, "%s describes %llu configurations. Run them all? [y/N] ", argv[optind],
-                (unsigned long long)n);
-        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
-            fprintf(stderr, "powprof profile: not run\n");
-            goto out;
+    else if (pp_profile_load(argv[optind], p) == 0) {
+        n = pp_profile_count(p);
+        if (dry)
+            status = dry_run(p, n, values, json);
+        else if (n <= PP_PROFILE_CONFIRM_ABOVE || yes || confirm_many(argv[optind], n) == 0) {
+            if (!out_dir && pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name) == 0)
+                out_dir = default_dir;
+            status = run_sweep(p, n, argv[optind], out_dir, resume);
         }
     }
-    if (dry_run) {
-        int ready;
-        if (!json)
-            dry_run_text(p, n, pp_profile_n_params(p), values);
-        fflush(stdout);
-        ready = pp_sweep_check(p) == 0;
-        if (json)
-            dry_run_json(p, n, pp_profile_n_params(p), values, ready);
-        else if (ready)
-            printf("ready: device %s opens and every component's check passes\n", p->device);
-        else
-            printf("not ready: the problems are listed above\n");
-        status = ready ? 0 : 1;
-        goto out;
-    }
-    if (!out_dir) {
-        pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name);
-        out_dir = default_dir;
-    }
-    if (make_dirs(out_dir) < 0) {
-        fprintf(stderr, "powprof profile: -o %s: cannot create: %s\n", out_dir, strerror(errno));
-        goto out;
-    }
-    {
-        pp_sweep_options so = {0};
-        pp_sweep_stats st;
-        struct sigaction sa, old_int, old_term;
-        int tty = isatty(2), rc;
-
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
-        so.out_dir = out_dir;
-        so.resume = resume;
-        so.interrupt = &g_interrupt;
-        so.progress = show_progress;
-        so.progress_ctx = &tty;
-        fprintf(stderr, "powprof: profile '%s': %llu configurations on %s, results in %s\n",
-                p->name, (unsigned long long)n, p->device, out_dir);
-        rc = pp_sweep_run(p, &so, &st);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        if (tty && st.ran && st.ran + st.skipped < st.total)
-            fputc('\n', stderr);
-        if (rc == -EINTR) {
-            fprintf(stderr, "powprof: interrupted: %llu of %llu configurations saved in %s; "
-                            "continue with: powprof profile %s -o %s --resume\n",
-                    (unsigned long long)(st.ran + st.skipped), (unsigned long long)st.total,
-                    out_dir, argv[optind], out_dir);
-            status = 130;
-            goto out;
-        }
-        if (rc < 0) {
-            status = rc == -EEXIST || rc == -EINVAL || rc == -ENOENT ? PP_EXIT_USAGE
-                                                                     : PP_EXIT_FAILURE;
-            goto out;
-        }
-        printf("%llu configurations: %llu run (%llu ok, %llu failed or timed out), %llu already "
-               "done; summary in %s/summary.csv\n",
-               (unsigned long long)st.total, (unsigned long long)st.ran,
-               (unsigned long long)st.ok, (unsigned long long)st.failed,
-               (unsigned long long)st.skipped, out_dir);
-        status = st.failed ? 1 : 0;
-    }
-out:
     free(p);
     free(values);
     return status;

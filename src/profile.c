@@ -441,11 +441,98 @@ static void default_name(const char *path, char *out, size_t cap)
         pp_strlcpy(out, "profile", cap);
 }
 
+/* The group "profile" (optional). */
+static int parse_profile_group(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *g = NULL;
+    char mode[32] = "parallel";
+
+    if (pp_config_get_group(cfg, root, "profile", &g) < 0)
+        return -EINVAL;
+    if (!g)
+        return 0;
+    if (pp_config_check_keys(cfg, g, profile_keys) < 0 ||
+        pp_config_get_string(cfg, g, "name", p->name, sizeof p->name) < 0 ||
+        pp_config_get_string(cfg, g, "device", p->device, sizeof p->device) < 0 ||
+        pp_config_get_double(cfg, g, "rate_hz", &p->rate_hz) < 0 ||
+        pp_config_get_double(cfg, g, "warmup_s", &p->warmup_s) < 0 ||
+        pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
+        pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
+        return -EINVAL;
+    if (!valid_name(p->name, 1))
+        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
+    if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000))
+        return pp_config_error(cfg, g, "rate_hz", "must be in [0.01, 10000] Hz (got %g)",
+                               p->rate_hz);
+    if (!(p->warmup_s >= 0 && p->warmup_s < 3600))
+        return pp_config_error(cfg, g, "warmup_s", "must be in [0, 3600) s (got %g)",
+                               p->warmup_s);
+    if (strcmp(mode, "parallel") != 0 && strcmp(mode, "sequential") != 0)
+        return pp_config_error(cfg, g, "mode", "'%s': \"parallel\" or \"sequential\"", mode);
+    p->sequential = strcmp(mode, "sequential") == 0;
+    return 0;
+}
+
+/* The group "mission" (optional). */
+static int parse_mission(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *g = NULL;
+
+    p->mission_base_power_w = p->mission_min_soc = -1;
+    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
+        return -EINVAL;
+    if (!g)
+        return 0;
+    p->has_mission = 1;
+    if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
+        pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
+        pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
+        pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
+                             sizeof p->mission_maximize) < 0)
+        return -EINVAL;
+    if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0))
+        return pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
+    if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0))
+        return pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)",
+                               p->mission_base_power_w);
+    if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1))
+        return pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)",
+                               p->mission_min_soc);
+    return 0;
+}
+
+/* The list "components", each with a name of its own. */
+static int parse_components(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *list = pp_config_member(root, "components");
+
+    if (!list) {
+        pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", p->path);
+        return -EINVAL;
+    }
+    if (pp_config_kind_of(list) != PP_CONFIG_LIST || pp_config_length(list) == 0)
+        return pp_config_node_error(cfg, list, "components",
+                                    "must be a non-empty list ( { ... }, ... )");
+    p->n_components = pp_config_length(list);
+    if (p->n_components > PP_PROFILE_MAX_COMPONENTS)
+        return pp_config_node_error(cfg, list, "components", "more than %d components",
+                                    PP_PROFILE_MAX_COMPONENTS);
+    for (size_t i = 0; i < p->n_components; i++) {
+        if (parse_component(cfg, pp_config_elem(list, i), i, &p->components[i]) < 0)
+            return -EINVAL;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(p->components[k].name, p->components[i].name) == 0)
+                return pp_config_node_error(cfg, pp_config_elem(list, i), "name",
+                                            "two components are called '%s'",
+                                            p->components[i].name);
+    }
+    return 0;
+}
+
 int pp_profile_load(const char *path, pp_profile *p)
 {
     pp_config *cfg;
-    const pp_config_node *root, *g = NULL, *list;
-    char mode[32] = "parallel";
+    const pp_config_node *root;
     int rc;
 
     memset(p, 0, sizeof *p);
@@ -459,89 +546,12 @@ int pp_profile_load(const char *path, pp_profile *p)
         return rc;
     root = pp_config_root(cfg);
     rc = -EINVAL;
-    if (pp_config_check_keys(cfg, root, top_keys) < 0)
+    if (pp_config_check_keys(cfg, root, top_keys) < 0 || parse_profile_group(cfg, root, p) < 0)
         goto out;
-    if (pp_config_get_group(cfg, root, "profile", &g) < 0)
-        goto out;
-    if (g) {
-        if (pp_config_check_keys(cfg, g, profile_keys) < 0 ||
-            pp_config_get_string(cfg, g, "name", p->name, sizeof p->name) < 0 ||
-            pp_config_get_string(cfg, g, "device", p->device, sizeof p->device) < 0 ||
-            pp_config_get_double(cfg, g, "rate_hz", &p->rate_hz) < 0 ||
-            pp_config_get_double(cfg, g, "warmup_s", &p->warmup_s) < 0 ||
-            pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
-            pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
-            goto out;
-        if (!valid_name(p->name, 1)) {
-            pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
-            goto out;
-        }
-        if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000)) {
-            pp_config_error(cfg, g, "rate_hz", "must be in [0.01, 10000] Hz (got %g)", p->rate_hz);
-            goto out;
-        }
-        if (!(p->warmup_s >= 0 && p->warmup_s < 3600)) {
-            pp_config_error(cfg, g, "warmup_s", "must be in [0, 3600) s (got %g)", p->warmup_s);
-            goto out;
-        }
-        if (strcmp(mode, "parallel") != 0 && strcmp(mode, "sequential") != 0) {
-            pp_config_error(cfg, g, "mode", "'%s': \"parallel\" or \"sequential\"", mode);
-            goto out;
-        }
-        p->sequential = strcmp(mode, "sequential") == 0;
-    }
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
-    g = NULL;
-    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
+    if (parse_mission(cfg, root, p) < 0 || parse_components(cfg, root, p) < 0)
         goto out;
-    p->mission_base_power_w = p->mission_min_soc = -1;
-    if (g) {
-        p->has_mission = 1;
-        if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
-            pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
-            pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
-            pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
-                                 sizeof p->mission_maximize) < 0)
-            goto out;
-        if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0)) {
-            pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
-            goto out;
-        }
-        if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0)) {
-            pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)", p->mission_base_power_w);
-            goto out;
-        }
-        if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1)) {
-            pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)", p->mission_min_soc);
-            goto out;
-        }
-    }
-    list = pp_config_member(root, "components");
-    if (!list) {
-        pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", path);
-        goto out;
-    }
-    if (pp_config_kind_of(list) != PP_CONFIG_LIST || pp_config_length(list) == 0) {
-        pp_config_node_error(cfg, list, "components", "must be a non-empty list ( { ... }, ... )");
-        goto out;
-    }
-    p->n_components = pp_config_length(list);
-    if (p->n_components > PP_PROFILE_MAX_COMPONENTS) {
-        pp_config_node_error(cfg, list, "components", "more than %d components",
-                             PP_PROFILE_MAX_COMPONENTS);
-        goto out;
-    }
-    for (size_t i = 0; i < p->n_components; i++) {
-        if (parse_component(cfg, pp_config_elem(list, i), i, &p->components[i]) < 0)
-            goto out;
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(p->components[k].name, p->components[i].name) == 0) {
-                pp_config_node_error(cfg, pp_config_elem(list, i), "name",
-                                     "two components are called '%s'", p->components[i].name);
-                goto out;
-            }
-    }
     rc = 0;
 out:
     pp_config_free(cfg);
