@@ -17,9 +17,9 @@
 #ifndef POWPROF_H
 #define POWPROF_H
 
-#include <powprof/battery.h>
-#include <powprof/device.h>
-#include <powprof/log.h>
-#include <powprof/trace.h>
+#include "powprof/battery.h"
+#include "powprof/device.h"
+#include "powprof/log.h"
+#include "powprof/trace.h"
 
 #endif
