@@ -262,7 +262,9 @@ static int lookup_locked(const char *type, const pp_component_ops **out, char *w
     module_dirs(&d);
     if (!valid_type(type) || (!sh && !find_module(&d, file, path, sizeof path))) {
         pp_component_known(known, sizeof known);
-        snprintf(why, cap, "unknown component type '%s' (known: %s)", type, known);
+        join_dirs(&d, path, sizeof path);
+        snprintf(why, cap, "unknown component type '%s' (known: %s; a type of your own is a "
+                           "module %s in POWPROF_MODULE_PATH or %s)", type, known, file, path);
         return -ENOENT;
     }
     rc = load_module(type, sh ? sh->file : file, sh ? sh->needs : own_needs, &mod, why, cap);
