@@ -98,6 +98,8 @@ void test_sampler_counts_missed_deadlines(void)
     CHECK_INT(stats.n_expected, stats.n_samples + stats.n_missed);
     CHECK_NEAR(stats.jitter_max_us, 2500.0, 1e-9);
     CHECK_NEAR(stats.jitter_p50_us, 0.0, 0);
+    /* one sample in ten is 2.5 ms late: the histogram's p99, to 1/16 octave */
+    CHECK_NEAR(stats.jitter_p99_us, 2500.0, 2500.0 / 16);
     CHECK_INT(pp_sampler_trace(s, &t), 0);
     /* the grid is kept: every sample time is a whole number of periods */
     for (size_t i = 0; i < t.n_samples; i++) {
@@ -153,6 +155,11 @@ void test_sampler_keeps_samples_on_error(void)
     pp_sampler_get_stats(s, &stats);
     CHECK_INT(stats.error, -ENODEV);
     CHECK_INT(stats.n_samples, 7);
+    /* it went on through the failures, and stopped after a second's worth */
+    CHECK_INT(stats.n_failed, pp_sampler_fail_limit(100.0));
+    CHECK_INT(pp_sampler_fail_limit(100.0), 100);
+    CHECK_INT(pp_sampler_fail_limit(0.5), PP_SAMPLER_FAIL_MIN);
+    CHECK_CONTAINS(test_log(), "100 readings in a row failed, from 0.070 s to 1.060 s");
     CHECK_INT(pp_sampler_trace(s, &t), 0);
     CHECK_INT(t.n_samples, 7);
     pp_trace_free(&t);
