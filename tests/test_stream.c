@@ -3,6 +3,7 @@
  * out failed readings. */
 #include "harness.h"
 
+#include "../src/import.h"
 #include "../src/log.h"
 #include "../src/sampler.h"
 #include "../src/trace.h"
@@ -402,4 +403,23 @@ void test_sampler_gap_when_a_sensor_file_empties(void)
     pp_trace_free(&t);
     pp_sampler_destroy(s);
     pp_device_close(dev);
+}
+
+/* import csv reads a powprof trace cut short, or with gap rows, the same way. */
+void test_import_csv_cut_and_gaps(void);
+void test_import_csv_cut_and_gaps(void)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s/cut.csv", test_tmpdir());
+    write_file(path, "t_s,VDD_IN_w,VDD_CPU_w\n0,5,1\n0.1,5,1\n0.2,,\n0.3,6,1\n0.4,6");
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_INT(t.n_samples, 3);
+    CHECK_NEAR(t.t_s[2], 0.3, 1e-12);
+    CHECK_CONTAINS(test_log(), ":4: a gap in the readings");
+    CHECK_CONTAINS(test_log(), ":6: the file ends with an incomplete line");
+    pp_trace_free(&t);
 }
