@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #define BUF_BYTES (64 * 1024)
-#define POLL_NS 100000000LL /* the writer looks at the ring ten times a second */
+#define POLL_NS ((int64_t)(PP_TRACE_STREAM_FLUSH_S * 1e9)) /* the writer's pace */
 #define RING_MIN 256
 
 struct pp_trace_stream {
@@ -194,7 +194,7 @@ static void drain(pp_trace_stream *w)
 static void *writer_main(void *arg)
 {
     pp_trace_stream *w = arg;
-    int64_t last_flush = now_ns(), last_sync = last_flush;
+    int64_t last_sync = now_ns();
     int stopping;
 
     do {
@@ -207,11 +207,9 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&w->lock);
         stopping = atomic_load(&w->stop); /* read before the last drain */
         drain(w);
-        now = now_ns();
-        if (w->len && (stopping || pp_ns_to_s(now - last_flush) >= PP_TRACE_STREAM_FLUSH_S)) {
+        if (w->len)
             flush_buf(w);
-            last_flush = now;
-        }
+        now = now_ns();
         if (stopping || pp_ns_to_s(now - last_sync) >= PP_TRACE_STREAM_SYNC_S) {
             sync_file(w);
             last_sync = now_ns();
@@ -235,6 +233,16 @@ static void stream_free(pp_trace_stream *w)
     free(w);
 }
 
+/* Write to every page now, so that the resident size is what it will be
+ * (a memset of zeros may become a calloc, which leaves fresh pages alone). */
+static void touch(void *p, size_t n)
+{
+    volatile char *c = p;
+
+    for (size_t i = 0; i < n; i += 4096)
+        c[i] = 0;
+}
+
 static int stream_alloc(pp_trace_stream *w, size_t n_rails, double rate_hz)
 {
     w->n_rails = n_rails;
@@ -245,11 +253,10 @@ static int stream_alloc(pp_trace_stream *w, size_t n_rails, double rate_hz)
     w->buf = malloc(BUF_BYTES);
     if (!w->t_s || !w->power_w || !w->is_gap || !w->buf)
         return -ENOMEM;
-    /* Touch every page now, so that the resident size stays flat. */
-    memset(w->t_s, 0, w->cap * sizeof *w->t_s);
-    memset(w->power_w, 0, w->cap * n_rails * sizeof *w->power_w);
-    memset(w->is_gap, 0, w->cap);
-    memset(w->buf, 0, BUF_BYTES);
+    touch(w->t_s, w->cap * sizeof *w->t_s);
+    touch(w->power_w, w->cap * n_rails * sizeof *w->power_w);
+    touch(w->is_gap, w->cap);
+    touch(w->buf, BUF_BYTES);
     return 0;
 }
 
@@ -264,7 +271,13 @@ int pp_trace_stream_open(const char *path, size_t n_rails, const char *const *na
         return -ENOMEM;
     w->fd = -1;
     pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    {
+        pthread_condattr_t attr; /* timed waits on the monotonic clock */
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&w->wake, &attr);
+        pthread_condattr_destroy(&attr);
+    }
     if (pp_strlcpy(w->path, path, sizeof w->path) < 0) {
         pp_log_error("%s: the path is too long", path);
         rc = -ENAMETOOLONG;

@@ -2,9 +2,9 @@
  *
  * The sampling thread hands each sample to a ring of fixed size (the sink's
  * push copies it: no lock, no allocation, no system call). A writer thread
- * of the stream's own turns the samples into rows and writes whole lines at
- * least every PP_TRACE_STREAM_FLUSH_S and at the end, and asks the disk to
- * keep them (fdatasync) every PP_TRACE_STREAM_SYNC_S, so that a kill -9
+ * of the stream's own wakes every PP_TRACE_STREAM_FLUSH_S, turns the samples
+ * into rows and writes them (whole lines only; and at the end), and asks the
+ * disk to keep them (fdatasync) every PP_TRACE_STREAM_SYNC_S, so that a kill -9
  * loses at most the last flush interval and a power loss the last sync
  * interval; a slow disk or a stalled reader of a FIFO delays only this
  * thread. When the disk is so slow that the ring fills, the samples that do
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_TRACE_STREAM_FLUSH_S 0.25
+#define PP_TRACE_STREAM_FLUSH_S 0.1
 #define PP_TRACE_STREAM_SYNC_S 1.0
 #define PP_TRACE_STREAM_RING_S 8.0
 #define PP_TRACE_STREAM_RING_MAX (16u << 20)

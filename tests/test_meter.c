@@ -144,7 +144,7 @@ void test_cli_meter_forwards_term_and_hup(void)
 }
 
 /* kill -9 of powprof after 2 s at 1 kHz: the trace keeps what was flushed
- * (every 0.25 s), at least a second's worth, and `powprof battery` reads
+ * (every 0.1 s), at least a second's worth, and `powprof battery` reads
  * it. The bench does the same with 10 s and 9,000 rows. */
 void test_cli_meter_kill9_keeps_trace(void);
 void test_cli_meter_kill9_keeps_trace(void)
