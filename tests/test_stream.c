@@ -201,8 +201,8 @@ void test_trace_stream_round_trip(void)
             sink.gap(sink.ctx, i * 0.001);
         if (i < 700 || i >= 710)
             CHECK_INT(sink.push(sink.ctx, i * 0.001, p), 0);
-        if (i % 1000 == 0)
-            usleep(1000); /* a sampler's pace, roughly: the ring never fills */
+        if (i % 1000 == 999)
+            usleep(50000); /* 20 kHz: the writer, every 0.1 s, keeps up with a ring of 8192 */
     }
     CHECK_INT(pp_trace_stream_close(w, &st), 0);
     CHECK_INT(st.rows, 19990);
@@ -212,8 +212,10 @@ void test_trace_stream_round_trip(void)
     CHECK_INT(pp_trace_read_csv(path, &t), 0);
     CHECK_INT(t.n_samples, 19990);
     CHECK_INT(t.n_gaps, 1);
-    CHECK_NEAR(t.t_s[700], 0.710, 1e-9);
-    CHECK_NEAR(pp_trace_at(&t, 19989, 0), 19.999, 1e-9);
+    if (t.n_samples == 19990) {
+        CHECK_NEAR(t.t_s[700], 0.710, 1e-9);
+        CHECK_NEAR(pp_trace_at(&t, 19989, 0), 19.999, 1e-9);
+    }
     pp_trace_free(&t);
     /* a folder that does not exist: the error names the file */
     test_log_clear();
