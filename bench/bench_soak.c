@@ -248,32 +248,41 @@ static void print_ratio(const soak *s, const soak *base)
            base->cpu_s > 0 ? s->cpu_s / base->cpu_s : 0.0, s->rss_end_mb - base->rss_end_mb);
 }
 
+/* Run argv with its standard output thrown away; its exit status. */
+static int run_quiet(char *const argv[])
+{
+    pid_t pid;
+    int st = -1;
+
+    fflush(NULL);
+    if ((pid = fork()) == 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 /* Seconds from exec to exit of `powprof --help`: the loading of the binary
  * and its libraries, before any sampling can start. */
 static double startup_s(void)
 {
     char *argv[] = {(char *)g_bin, "--help", NULL};
     double t0 = now_s();
-    pid_t pid;
 
-    fflush(NULL);
-    if ((pid = fork()) == 0) {
-        int null_fd = open("/dev/null", O_WRONLY);
-        dup2(null_fd, 1);
-        execv(g_bin, argv);
-        _exit(127);
-    }
-    if (pid > 0)
-        waitpid(pid, NULL, 0);
+    run_quiet(argv);
     return now_s() - t0;
 }
 
 static int bench_kill9(double secs)
 {
     char out[512], report[512], *argv[4];
-    pid_t pid, bat;
+    pid_t pid;
     long long rows;
-    int st = -1;
+    int st;
 
     snprintf(out, sizeof out, "%s/killed.csv", g_dir);
     snprintf(report, sizeof report, "%s/killed.json", g_dir);
@@ -289,20 +298,12 @@ static int bench_kill9(double secs)
     argv[1] = "battery";
     argv[2] = out;
     argv[3] = NULL;
-    fflush(NULL);
-    if ((bat = fork()) == 0) {
-        int null_fd = open("/dev/null", O_WRONLY);
-        dup2(null_fd, 1);
-        execv(g_bin, argv);
-        _exit(127);
-    }
-    if (bat > 0)
-        waitpid(bat, &st, 0);
+    st = run_quiet(argv);
     printf("kill -9  after %.0f s: %lld rows in the trace (target >= %.0f), powprof battery "
-           "exit %d\n", secs, rows, 0.9 * secs * RATE_HZ, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+           "exit %d\n", secs, rows, 0.9 * secs * RATE_HZ, st);
     printf("%-8s of which the start of powprof itself (exec to the end of --help) took %.3f s\n",
            "", startup_s());
-    return rows >= 0.9 * secs * RATE_HZ && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    return rows >= 0.9 * secs * RATE_HZ && st == 0 ? 0 : 1;
 }
 
 int main(void)
@@ -346,11 +347,7 @@ int main(void)
     failed |= bench_kill9(kill_s) < 0;
     {
         char *argv[] = {"rm", "-rf", g_dir, NULL};
-        if (fork() == 0) {
-            execvp("rm", argv);
-            _exit(127);
-        }
-        wait(NULL);
+        run_quiet(argv);
     }
     return failed;
 }

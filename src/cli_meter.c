@@ -45,7 +45,8 @@ static const char meter_help[] =
     "A sensor reading that fails is tried again; while readings fail the trace\n"
     "has a gap (a row with the time and empty values) and the report counts the\n"
     "failed readings; sampling stops only after a second's worth of failures in\n"
-    "a row (at least 10).\n"
+    "a row (at least 10), and a run that ends while readings fail is incomplete\n"
+    "(exit status 125).\n"
     "\n"
     "exit status: CMD's (128 + N when killed by signal N; with --repeat, the last\n"
     "run's); 125 when powprof itself failed (device, sampling, writing the trace:\n"
@@ -129,8 +130,8 @@ static void print_error(FILE *fp, const pp_meter_result *res, int rc)
     char name[32];
 
     if (res->signal)
-        fprintf(fp, "   signal       %s: passed on to the command, the run reported as far as "
-                    "it went\n", signal_name(res->signal, name, sizeof name));
+        fprintf(fp, "   signal       %s during the run: the command got it too; what was "
+                    "measured is reported\n", signal_name(res->signal, name, sizeof name));
     if (rc >= 0)
         return;
     if (res->stats.error)

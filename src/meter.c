@@ -63,23 +63,6 @@ static int run_command(char *const argv[], pp_meter_result *res, int *spawned)
     return pp_proc_wait(pid, &res->exit_status);
 }
 
-static int open_trace(pp_device *dev, const pp_meter_options *o, pp_sampler *s,
-                      pp_trace_stream **w)
-{
-    const char *names[PP_DEVICE_MAX_RAILS];
-    pp_trace_sink sink;
-    int rc;
-
-    for (size_t r = 0; r < dev->n_rails; r++)
-        names[r] = dev->rails[r].name;
-    rc = pp_trace_stream_open(o->trace_path, dev->n_rails, names, o->rate_hz, w);
-    if (rc < 0)
-        return rc;
-    sink = pp_trace_stream_sink(*w);
-    pp_sampler_set_sink(s, &sink);
-    return 0;
-}
-
 /* A trace file made for a command that never ran says nothing: remove it
  * (a regular file only: a FIFO is the user's). */
 static void drop_trace(const char *path)
@@ -103,7 +86,7 @@ int pp_meter_run(pp_device *dev, const pp_meter_options *o, char *const argv[],
     if (rc < 0)
         return rc;
     pp_sampler_set_sink(s, NULL);
-    if (o->trace_path && (rc = open_trace(dev, o, s, &w)) < 0)
+    if (o->trace_path && (rc = pp_trace_stream_attach(s, dev, o->rate_hz, o->trace_path, &w)) < 0)
         goto out;
     res->traced = w != NULL;
     if ((rc = pp_sampler_start(s)) < 0)

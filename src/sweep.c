@@ -213,20 +213,12 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
 static int sample_to(const pp_profile *p, pp_device *dev, const char *path, pp_sampler **s,
                      pp_trace_stream **w)
 {
-    const char *names[PP_DEVICE_MAX_RAILS];
-    pp_trace_sink sink;
-    int rc;
+    int rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, s);
 
-    for (size_t r = 0; r < dev->n_rails; r++)
-        names[r] = dev->rails[r].name;
-    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, s);
     if (rc == 0)
-        rc = pp_trace_stream_open(path, dev->n_rails, names, p->rate_hz, w);
-    if (rc == 0) {
-        sink = pp_trace_stream_sink(*w);
-        pp_sampler_set_sink(*s, &sink);
+        rc = pp_trace_stream_attach(*s, dev, p->rate_hz, path, w);
+    if (rc == 0)
         rc = pp_sampler_start(*s);
-    }
     return rc;
 }
 

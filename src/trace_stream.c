@@ -314,6 +314,23 @@ fail:
     return rc;
 }
 
+int pp_trace_stream_attach(pp_sampler *s, const pp_device *dev, double rate_hz,
+                           const char *path, pp_trace_stream **out)
+{
+    const char *names[PP_DEVICE_MAX_RAILS];
+    pp_trace_sink sink;
+    int rc;
+
+    for (size_t r = 0; r < dev->n_rails; r++)
+        names[r] = dev->rails[r].name;
+    rc = pp_trace_stream_open(path, dev->n_rails, names, rate_hz, out);
+    if (rc < 0)
+        return rc;
+    sink = pp_trace_stream_sink(*out);
+    pp_sampler_set_sink(s, &sink);
+    return 0;
+}
+
 int pp_trace_stream_close(pp_trace_stream *w, pp_trace_stream_stats *st)
 {
     int rc;

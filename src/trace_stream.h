@@ -18,7 +18,10 @@
 #ifndef PP_TRACE_STREAM_H
 #define PP_TRACE_STREAM_H
 
+#include "sampler.h"
 #include "trace.h"
+
+#include "../devices/device.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +51,11 @@ int pp_trace_stream_open(const char *path, size_t n_rails, const char *const *na
 /* The sink to give a sampler (pp_sampler_set_sink). Its push never fails:
  * write errors are kept for pp_trace_stream_close. */
 pp_trace_sink pp_trace_stream_sink(pp_trace_stream *w);
+
+/* Open a stream of dev's rails to path, sized for rate_hz, and make it the
+ * sink of s (before s starts). 0 or -errno (logged). */
+int pp_trace_stream_attach(pp_sampler *s, const pp_device *dev, double rate_hz,
+                           const char *path, pp_trace_stream **out);
 
 /* After the last push: write what is left, sync, close the file and stop
  * the thread; the stats (may be NULL) say what was written. Returns 0, or

@@ -215,23 +215,33 @@ static int64_t empty_file_at_21st_sleep(pp_fake_clock *fc, int64_t deadline)
     return 0;
 }
 
+/* A copy of the fake Jetson TX2 tree, opened; path gets its first rail's
+ * power file (the tests change it). NULL when it cannot be opened. */
+pp_device *test_jetson_copy(char *path, size_t cap);
+pp_device *test_jetson_copy(char *path, size_t cap)
+{
+    const char *root = fixture_copy("jetson-tx2-iio");
+    pp_device_options o;
+    pp_device *dev = NULL;
+
+    snprintf(path, cap, "%s/sys/bus/i2c/drivers/ina3221x/0-0040/iio:device0/in_power1_input",
+             root);
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
+    return dev;
+}
+
 void test_sampler_sensor_fails_mid_run(void);
 void test_sampler_sensor_fails_mid_run(void)
 {
-    const char *root = fixture_copy("jetson-tx2-iio");
     char path[1024];
-    pp_device_options o;
-    pp_device *dev = NULL;
+    pp_device *dev = test_jetson_copy(path, sizeof path);
     pp_fake_clock fc = {.now_ns = 0, .on_sleep = empty_file_at_21st_sleep, .user = path};
     pp_clock clk = pp_fake_clock_make(&fc);
     pp_sampler *s;
     pp_trace t;
 
-    snprintf(path, sizeof path, "%s/sys/bus/i2c/drivers/ina3221x/0-0040/iio:device0/in_power1_input",
-             root);
-    pp_device_options_init(&o);
-    o.sysfs_root = root;
-    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(pp_sampler_create(dev, &clk, 100.0, 0, &s), 0);
