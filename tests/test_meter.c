@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -326,4 +327,27 @@ void test_cli_meter_repeat_stops_on_failure(void)
     CHECK_CONTAINS(out, "--repeat N");
     CHECK_CONTAINS(out, "not perf\n                         stat's -r");
     free(out);
+}
+
+/* A trace that cannot be written stops powprof before the command runs,
+ * naming the file; a device file given as -o is never removed. */
+void test_cli_meter_trace_write_error(void);
+void test_cli_meter_trace_write_error(void)
+{
+    char *out = NULL, *err = NULL;
+    struct stat st;
+
+    CHECK_INT(run_powprof(&out, &err, "meter", "-o", "/dev/full", "--", "echo", "ran", NULL), 125);
+    CHECK_CONTAINS(err, "/dev/full: cannot write the trace: No space left on device");
+    CHECK(out && strstr(out, "ran") == NULL);
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "meter", "-o", "/nonexistent/t.csv", "--", "true", NULL),
+              125);
+    CHECK_CONTAINS(err, "/nonexistent/t.csv: cannot create the trace");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "meter", "-o", "/dev/null", "--", "/nonexistent/cmd", NULL),
+              127);
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    free(err);
 }

@@ -419,3 +419,35 @@ void test_import_csv_cut_and_gaps(void)
     CHECK_CONTAINS(test_log(), ":6: the file ends with an incomplete line");
     pp_trace_free(&t);
 }
+
+/* The reader of a FIFO goes away mid-run: the writer's error is kept and
+ * named, the pushes go on (the sampler is never stopped by the disk), and
+ * close reports it. */
+void test_trace_stream_write_error_mid_run(void);
+void test_trace_stream_write_error_mid_run(void)
+{
+    char path[512], buf[256];
+    pp_trace_stream *w;
+    pp_trace_stream_stats st;
+    pp_trace_sink sink;
+    int fd;
+
+    snprintf(path, sizeof path, "%s/fifo", test_tmpdir());
+    CHECK_INT(mkfifo(path, 0600), 0);
+    fd = open(path, O_RDONLY | O_NONBLOCK);
+    CHECK_INT(pp_trace_stream_open(path, 2, two, 100.0, &w), 0);
+    if (!w)
+        return;
+    sink = pp_trace_stream_sink(w);
+    CHECK(read(fd, buf, sizeof buf) > 0); /* the header */
+    close(fd);
+    for (int i = 0; i < 50; i++) {
+        double p[2] = {1.0, 2.0};
+        CHECK_INT(sink.push(sink.ctx, i * 0.01, p), 0);
+        usleep(10000);
+    }
+    CHECK_INT(pp_trace_stream_close(w, &st), -EPIPE);
+    CHECK_INT(st.error, -EPIPE);
+    CHECK_CONTAINS(test_log(), path);
+    CHECK_CONTAINS(test_log(), "cannot write the trace: Broken pipe");
+}
