@@ -132,8 +132,7 @@ int pp_cmd_battery(int argc, char **argv)
     pp_battery_options bo;
     pp_battery_result res;
     pp_battery_load load;
-    pp_trace trace;
-    double *power = NULL;
+    pp_trace_load trace = {0};
     pp_atomic_file af = {0};
     soc_writer w;
 
@@ -208,28 +207,16 @@ int pp_cmd_battery(int argc, char **argv)
             return PP_EXIT_USAGE;
         }
     }
-    if (pp_trace_read_csv(argv[optind], &trace) < 0)
-        return PP_EXIT_USAGE;
-    power = malloc(trace.n_samples * sizeof *power);
-    if (!power)
+    /* Time and load only (16 bytes a sample); a trace that will not fit in
+     * memory is refused with its size before anything is allocated. */
+    rc = pp_trace_read_load(argv[optind], rail, 0, &trace);
+    if (rc < 0) {
+        status = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
         goto out;
-    if (rail) {
-        size_t r = 0;
-        while (r < trace.n_rails && strcmp(trace.names[r], rail) != 0)
-            r++;
-        if (r == trace.n_rails) {
-            fprintf(stderr, "powprof battery: %s has no rail '%s'\n", argv[optind], rail);
-            status = PP_EXIT_USAGE;
-            goto out;
-        }
-        for (size_t i = 0; i < trace.n_samples; i++)
-            power[i] = pp_trace_at(&trace, i, r);
-    } else {
-        pp_trace_total_series(&trace, power);
     }
     load.t_s = trace.t_s;
-    load.p_w = power;
-    load.n = trace.n_samples;
+    load.p_w = trace.p_w;
+    load.n = trace.n;
     pp_battery_options_init(&bo);
     bo.until_cutoff = until;
     if (rtol > 0)
@@ -256,7 +243,6 @@ int pp_cmd_battery(int argc, char **argv)
     status = 0;
 out:
     pp_atomic_file_abort(&af);
-    free(power);
-    pp_trace_free(&trace);
+    pp_trace_load_free(&trace);
     return status;
 }

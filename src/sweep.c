@@ -6,6 +6,7 @@
 #include "sampler.h"
 #include "scheduler.h"
 #include "trace.h"
+#include "trace_stream.h"
 #include "util.h"
 
 #include "../battery/battery.h"
@@ -161,10 +162,24 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
     return 0;
 }
 
+/* A sampler of dev at the profile's rate whose samples stream to path. */
+static int sample_to(const pp_profile *p, pp_device *dev, const char *path, pp_sampler **s,
+                     pp_trace_stream **w)
+{
+    int rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, s);
+
+    if (rc == 0)
+        rc = pp_trace_stream_attach(*s, dev, p->rate_hz, path, w);
+    if (rc == 0)
+        rc = pp_sampler_start(*s);
+    return rc;
+}
+
 /* Measure configuration id: the components are set up, then run while the
- * device is sampled (all together, or one after the other), then torn down. */
+ * device is sampled (all together, or one after the other) into trace_path,
+ * then torn down. */
 static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
-                   double *values, pp_trace *trace, pp_run_result *overall,
+                   double *values, const char *trace_path, pp_run_result *overall,
                    pp_run_result *each)
 {
     job jobs[PP_PROFILE_MAX_COMPONENTS];
@@ -172,8 +187,9 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
     int started[PP_PROFILE_MAX_COMPONENTS] = {0};
     int all_ready = 1;
     pp_sampler *s = NULL;
+    pp_trace_stream *w = NULL;
     size_t k = 0;
-    int rc = 0;
+    int rc = 0, wrc;
 
     pp_profile_values(p, id, values);
     memset(jobs, 0, sizeof jobs);
@@ -183,10 +199,7 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
         all_ready &= jobs[c].ready;
         k += p->components[c].n_params;
     }
-    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, &s);
-    if (rc == 0)
-        rc = pp_sampler_start(s);
-    if (rc < 0)
+    if ((rc = sample_to(p, dev, trace_path, &s, &w)) < 0)
         goto out;
     if (all_ready) {
         for (size_t c = 0; c < p->n_components; c++) {
@@ -222,10 +235,12 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
             pp_strlcpy(overall->reason, r->reason, sizeof overall->reason);
         }
     }
-    rc = pp_sampler_trace(s, trace);
 out:
     if (s)
         pp_sampler_destroy(s);
+    wrc = pp_trace_stream_close(w, NULL);
+    if (rc == 0)
+        rc = wrc;
     for (size_t c = 0; c < p->n_components; c++)
         pp_scheduled_teardown(&jobs[c].sched);
     return rc;
@@ -349,17 +364,21 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
 
         if (done[id])
             continue;
-        rc = run_one(p, dev, id, interrupt, values, &trace, &res, each);
+        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
+        rc = run_one(p, dev, id, interrupt, values, path, &res, each);
         if (rc < 0)
             goto out;
         if (res.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
-            pp_trace_free(&trace); /* unfinished: not saved, run again on --resume */
+            unlink(path); /* unfinished: not saved, run again on --resume */
             break;
         }
-        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
-        rc = pp_trace_write_csv(&trace, path);
-        if (rc == 0)
+        /* The summary's figures and the battery model need the whole trace:
+         * it is read back from the file, after sampling. */
+        rc = pp_trace_read_csv(path, &trace);
+        if (rc == 0) {
+            trace.interval_average = (dev->ops->flags & PP_DEVICE_INTERVAL) != 0;
             rc = after_warmup(&trace, p->warmup_s, &kept);
+        }
         if (rc < 0) {
             pp_trace_free(&trace);
             goto out;
