@@ -17,13 +17,37 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A sample's run weight (1 without weights). */
+static double wt(const pp_surface *s, size_t i) { return s->weight ? s->weight[i] : 1.0; }
+
 void pp_surface_free(pp_surface *s)
 {
     free(s->x);
     free(s->cell);
+    free(s->weight);
     for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
         free(s->levels[j]);
     memset(s, 0, sizeof *s);
+}
+
+int pp_surface_set_weights(pp_surface *s, const double *w)
+{
+    double *copy = NULL;
+
+    if (w) {
+        for (size_t i = 0; i < s->n; i++)
+            if (!(w[i] > 0)) {
+                pp_log_error("surface: sample %zu: run weight %g (must be > 0)", i + 1, w[i]);
+                return -EINVAL;
+            }
+        copy = malloc(s->n * sizeof *copy);
+        if (!copy)
+            return -ENOMEM;
+        memcpy(copy, w, s->n * sizeof *copy);
+    }
+    free(s->weight);
+    s->weight = copy;
+    return 0;
 }
 
 static double to_unit(const pp_surface *s, size_t j, double raw)
@@ -134,7 +158,7 @@ static double predict_skip(const pp_surface *s, const double *y, double sigma, c
         return NAN;
     for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(y[i])) {
-            double w = exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
+            double w = wt(s, i) * exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
             num += w * y[i];
             den += w;
         }
@@ -314,7 +338,7 @@ static int loo_truncated(const pp_surface *s, const double *y, double sigma, dou
                                         if (dd < d0 * d0)
                                             d0 = sqrt(dd);
                                     } else if (dd <= r2) {
-                                        double w = exp(-(dd - d0 * d0) * inv);
+                                        double w = wt(s, o) * exp(-(dd - d0 * d0) * inv);
                                         num += w * y[o];
                                         den += w;
                                     }
@@ -364,8 +388,8 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
             continue;
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
-        sum_y[c] += y[i];
-        cnt[c] += 1.0;
+        sum_y[c] += wt(s, i) * y[i];
+        cnt[c] += wt(s, i);
     }
     /* The kernel over other cells only, without cancellation:
      * (x)E - (x)I = sum_j I..I (E_j - I) E_j+1..E_d */
@@ -390,8 +414,8 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
         /* other samples in the same cell are at distance 0: weight 1 */
-        n_other = num[c] + (sum_y[c] - y[i]);
-        d_other = den[c] + (cnt[c] - 1.0);
+        n_other = num[c] + (sum_y[c] - wt(s, i) * y[i]);
+        d_other = den[c] + (cnt[c] - wt(s, i));
         pred[i] = d_other > UNDERFLOW ? n_other / d_other
                                       : predict_skip(s, y, sigma, s->x + i * s->d, i);
     }
@@ -416,8 +440,7 @@ int pp_surface_wants_log(const double *y, size_t n)
     return k >= 2 && hi >= 10 * lo;
 }
 
-/* Inside the measured range in every parameter that varies. */
-static int interior(const pp_surface *s, size_t i)
+int pp_surface_interior(const pp_surface *s, size_t i)
 {
     for (size_t j = 0; j < s->d; j++) {
         size_t c = s->cell[i * s->d + j];
@@ -451,7 +474,7 @@ int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_va
                 double e = fabs((p - y[i]) / y[i]);
                 ape += e;
                 n_pct++;
-                if (interior(s, i)) {
+                if (pp_surface_interior(s, i)) {
                     ape_in += e;
                     n_in++;
                 }
@@ -592,7 +615,7 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
             rmin = r;
     }
     for (size_t i = 0; i < s->n; i++)
-        f[i] = isnan(f[i]) ? 0.0 : exp(-(f[i] - rmin) * inv);
+        f[i] = isnan(f[i]) ? 0.0 : wt(s, i) * exp(-(f[i] - rmin) * inv);
     if ((double)ka * (double)kb > 4.0 * (double)s->n) {
         /* scattered samples: one column per sample, num = (ea .* y f) eb^T.
          * Samples sorted by their da coordinate; a block of grid rows only

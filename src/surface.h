@@ -25,12 +25,19 @@ typedef struct pp_surface {
     size_t k[PP_SURFACE_MAX_DIMS];
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
+    /* run weights, n (NULL: all 1): a sample's kernel weight is multiplied
+     * by its run weight (short runs weigh less, see summary.h) */
+    double *weight;
 } pp_surface;
 
 /* Normalize n samples of d raw parameter values. Log-scale dimensions need
  * values > 0. Returns 0, -EINVAL (logged) or -ENOMEM. */
 int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale);
 void pp_surface_free(pp_surface *s);
+
+/* Give the samples run weights (n values > 0, copied; NULL: all 1).
+ * 0, -EINVAL (a weight not > 0) or -ENOMEM. */
+int pp_surface_set_weights(pp_surface *s, const double *w);
 
 /* Raw parameter values into normalized coordinates (may fall outside
  * [0, 1]); and back. */
@@ -47,6 +54,10 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
 
 /* The same, always by the direct sum (the reference for tests). */
 int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
+
+/* 1 when sample i lies inside the measured range of every parameter that
+ * varies (a prediction there interpolates), else 0. */
+int pp_surface_interior(const pp_surface *s, size_t i);
 
 typedef struct pp_surface_fit {
     double sigma;
