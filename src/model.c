@@ -14,6 +14,17 @@ void pp_model_options_init(pp_model_options *o)
     o->method = PP_METHOD_AUTO;
     o->h = -1;
     o->value_space = -1;
+    o->only = NULL;
+}
+
+static int wanted(const pp_model *m, size_t k)
+{
+    if (!m->opts.only)
+        return 1;
+    for (const char *const *n = m->opts.only; *n; n++)
+        if (strcmp(*n, m->sum.metrics[k]) == 0)
+            return 1;
+    return 0;
 }
 
 int pp_model_name_ok(const char *name)
@@ -178,7 +189,10 @@ static int build_fits(pp_model *m)
         if (!gr->fits)
             return -ENOMEM;
         for (size_t k = 0; k < m->sum.n_metrics; k++) {
-            double *y = pp_model_column(m, gr, k);
+            double *y;
+            if (!wanted(m, k))
+                continue;
+            y = pp_model_column(m, gr, k);
             int rc = y ? pp_model_fit_column(m, gr, &gr->fits[k], y, 0) : -ENOMEM;
             free(y);
             if (rc < 0)

@@ -28,6 +28,9 @@ typedef struct pp_model_options {
     double h;          /* < 0 (default): tuned; else the bandwidth (nw, loclin) or
                           smoothing (rbf) of every metric; not with auto */
     int value_space;   /* -1 (default): chosen, 0 linear, 1 log */
+    const char *const *only; /* NULL (default): every metric; else a NULL-terminated
+                                list of the metrics to model (the others get none:
+                                faster, for the planner; not for saving) */
 } pp_model_options;
 
 void pp_model_options_init(pp_model_options *o);

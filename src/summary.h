@@ -17,8 +17,8 @@
  * shorter than 5 sampling periods: its energy is quantized by the period)
  * gets the run weight (samples / 5)^2, at least 0.2 (the quantization error
  * of an energy falls as 1 / samples: its variance as the square), every
- * other row 1;
- * layer 2 weighs its samples by it (estimator.h).
+ * other row 1; the local-linear and spline estimators weigh their samples
+ * by it (estimator.h).
  */
 #ifndef PP_SUMMARY_H
 #define PP_SUMMARY_H

@@ -17,9 +17,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A sample's run weight (1 without weights). */
-static double wt(const pp_surface *s, size_t i) { return s->weight ? s->weight[i] : 1.0; }
-
 void pp_surface_free(pp_surface *s)
 {
     free(s->x);
@@ -158,7 +155,7 @@ static double predict_skip(const pp_surface *s, const double *y, double sigma, c
         return NAN;
     for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(y[i])) {
-            double w = wt(s, i) * exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
+            double w = exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
             num += w * y[i];
             den += w;
         }
@@ -338,7 +335,7 @@ static int loo_truncated(const pp_surface *s, const double *y, double sigma, dou
                                         if (dd < d0 * d0)
                                             d0 = sqrt(dd);
                                     } else if (dd <= r2) {
-                                        double w = wt(s, o) * exp(-(dd - d0 * d0) * inv);
+                                        double w = exp(-(dd - d0 * d0) * inv);
                                         num += w * y[o];
                                         den += w;
                                     }
@@ -388,8 +385,8 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
             continue;
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
-        sum_y[c] += wt(s, i) * y[i];
-        cnt[c] += wt(s, i);
+        sum_y[c] += y[i];
+        cnt[c] += 1.0;
     }
     /* The kernel over other cells only, without cancellation:
      * (x)E - (x)I = sum_j I..I (E_j - I) E_j+1..E_d */
@@ -414,8 +411,8 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
         for (size_t j = 0; j < s->d; j++)
             c = c * s->k[j] + s->cell[i * s->d + j];
         /* other samples in the same cell are at distance 0: weight 1 */
-        n_other = num[c] + (sum_y[c] - wt(s, i) * y[i]);
-        d_other = den[c] + (cnt[c] - wt(s, i));
+        n_other = num[c] + (sum_y[c] - y[i]);
+        d_other = den[c] + (cnt[c] - 1.0);
         pred[i] = d_other > UNDERFLOW ? n_other / d_other
                                       : predict_skip(s, y, sigma, s->x + i * s->d, i);
     }
@@ -615,7 +612,7 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
             rmin = r;
     }
     for (size_t i = 0; i < s->n; i++)
-        f[i] = isnan(f[i]) ? 0.0 : wt(s, i) * exp(-(f[i] - rmin) * inv);
+        f[i] = isnan(f[i]) ? 0.0 : exp(-(f[i] - rmin) * inv);
     if ((double)ka * (double)kb > 4.0 * (double)s->n) {
         /* scattered samples: one column per sample, num = (ea .* y f) eb^T.
          * Samples sorted by their da coordinate; a block of grid rows only

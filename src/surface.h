@@ -25,8 +25,10 @@ typedef struct pp_surface {
     size_t k[PP_SURFACE_MAX_DIMS];
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
-    /* run weights, n (NULL: all 1): a sample's kernel weight is multiplied
-     * by its run weight (short runs weigh less, see summary.h) */
+    /* run weights, n (NULL: all 1), for the estimators that use them
+     * (estimator.h: loclin, rbf). The weighted average here does not:
+     * weighing down the neighbours on one side of a point would pull its
+     * average towards the other side. */
     double *weight;
 } pp_surface;
 
