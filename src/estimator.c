@@ -72,7 +72,7 @@ static double kernel_w(const pp_surface *s, size_t i, const double *xn, double m
  * equations of the weighted plane in coordinates centred at the weighted
  * mean of the samples (so that the slopes do not mix with the level even
  * when nearly all the weight is on one sample), with a ridge on the slopes
- * of 1e-9 of their own diagonal and 1e-28 of the total weight: a direction
+ * of 1e-12 of their own diagonal and 1e-28 of the total weight: a direction
  * no sample spans gets slope 0 instead of a singular system. */
 static double loclin_at(const pp_surface *s, const double *v, double h, const double *xn,
                         size_t skip)
@@ -108,7 +108,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
         }
     }
     for (size_t r = 1; r < p; r++)
-        a[r * p + r] += 1e-9 * a[r * p + r] + 1e-28 * a[0];
+        a[r * p + r] += 1e-12 * a[r * p + r] + 1e-28 * a[0];
     if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)p, 1, a, (lapack_int)p, b, 1) != 0)
         return NAN;
     for (size_t k = 0; k < nd; k++)
@@ -408,6 +408,12 @@ static int try_at(const pp_surface *s, const double *y, pp_est_spec *spec, doubl
  * the bandwidth), the smallest would extrapolate from the nearest sample
  * alone, the others' weights underflowing. */
 #define TIE 1e-3
+
+double pp_est_narrowest_sigma(const pp_surface *s)
+{
+    double gap = finest_gap(s);
+    return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
+}
 
 /* sigma of nw or loclin: a log scan, then golden section around the best
  * unless a tie chose a larger one. Not below half the finest spacing (on a

@@ -98,6 +98,12 @@ void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_c
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
                 pp_est_spec *best, pp_cv *cv);
 
+/* Half the finest spacing of the samples' coordinates (0.1 when they have
+ * one value): the bandwidth below which tuning does not go, and with which
+ * loclin interpolates (at a sample its value, between two the line
+ * through them). */
+double pp_est_narrowest_sigma(const pp_surface *s);
+
 #define PP_BAND_LEVEL 0.9
 
 /* Where the samples with a value lie: per dimension the lowest and highest

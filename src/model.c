@@ -148,8 +148,10 @@ double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k)
     return y;
 }
 
-int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, const double *y,
-                        int chosen)
+int pp_model_interpolated(const char *metric) { return strstr(metric, ".achieved_") != NULL; }
+
+int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, size_t k,
+                        const double *y, int chosen)
 {
     pp_choose_options co;
     int rc;
@@ -167,6 +169,11 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, c
         co.method = m->opts.method;
         co.h = m->opts.h;
         co.value_space = m->opts.value_space;
+        if (pp_model_interpolated(m->sum.metrics[k]) && co.method == PP_METHOD_AUTO) {
+            co.method = PP_METHOD_LOCLIN;
+            co.h = pp_est_narrowest_sigma(&g->surf);
+            co.value_space = 0;
+        }
         if ((rc = pp_choose(&g->surf, y, &co, &f->choice)) < 0) {
             f->n_values = 0;
             return rc == -ENOMEM ? rc : 0;
@@ -193,7 +200,7 @@ static int build_fits(pp_model *m)
             if (!wanted(m, k))
                 continue;
             y = pp_model_column(m, gr, k);
-            int rc = y ? pp_model_fit_column(m, gr, &gr->fits[k], y, 0) : -ENOMEM;
+            int rc = y ? pp_model_fit_column(m, gr, &gr->fits[k], k, y, 0) : -ENOMEM;
             free(y);
             if (rc < 0)
                 return rc;

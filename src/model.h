@@ -128,6 +128,13 @@ typedef struct pp_prediction {
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
 
+/* 1 for a metric that is interpolated rather than chosen by auto: the
+ * achieved rates (<component>.achieved_fps / _hz), which the planner
+ * checks requests against and which must not be smoothed past a machine's
+ * limit: local-linear at the narrowest bandwidth, linear values (at a
+ * measured configuration its value, between two the line through them). */
+int pp_model_interpolated(const char *metric);
+
 /* The fit of metric in group g (NULL when out of range). */
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric);
 

@@ -214,7 +214,7 @@ static int load_group(pp_model *m, pp_model_group *g, json_t *jg)
             return 1;
         if (!(y = pp_model_column(m, g, k)))
             return -ENOMEM;
-        rc = pp_model_fit_column(m, g, &g->fits[k], y, 1);
+        rc = pp_model_fit_column(m, g, &g->fits[k], k, y, 1);
         free(y);
         if (rc < 0)
             return rc;

@@ -18,11 +18,11 @@ int pp_model_file_load(pp_model *m, const char *dir);
 /* Metric k's values over the rows of group g (malloc'd; NULL: no memory). */
 double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k);
 
-/* Fit f of column y: with the choice in f->choice (chosen) or one made now
- * with m->opts. 0 or -ENOMEM; a metric that cannot be fitted gets
- * n_values 0. */
-int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, const double *y,
-                        int chosen);
+/* Fit f of metric k's column y: with the choice in f->choice (chosen) or
+ * one made now with m->opts. 0 or -ENOMEM; a metric that cannot be fitted
+ * gets n_values 0. */
+int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, size_t k,
+                        const double *y, int chosen);
 
 /* Free group g's fits (fits NULL after). */
 void pp_model_drop_fits(pp_model_group *g, size_t n_metrics);

@@ -14,7 +14,7 @@
 
 /* Where the columns are. */
 typedef struct columns {
-    size_t n, status, samples, short_run; /* 0: absent (column 0 is id) */
+    size_t n, status, samples, short_run, iterations, late; /* 0: absent (column 0 is id) */
     size_t metric[PP_SUMMARY_MAX_METRICS];
 } columns;
 
@@ -198,6 +198,10 @@ static int read_header(const char *path, char *line, pp_summary *s, columns *c)
             c->samples = k;
         else if (strcmp(f[k], "short_run") == 0)
             c->short_run = k;
+        else if (strcmp(f[k], "iterations") == 0)
+            c->iterations = k;
+        else if (strcmp(f[k], "late_frames") == 0)
+            c->late = k;
         if (is_count_column(f[k]) || s->n_metrics == PP_SUMMARY_MAX_METRICS)
             continue;
         c->metric[s->n_metrics] = k;
@@ -263,12 +267,16 @@ static int grow(pp_summary *s, size_t *cap)
     double *y = x ? realloc(s->y, nc * (s->n_metrics + 1) * sizeof *y) : NULL;
     long *ids = y ? realloc(s->ids, nc * sizeof *ids) : NULL;
     long *samples = ids ? realloc(s->samples, nc * sizeof *samples) : NULL;
-    int *short_run = samples ? realloc(s->short_run, nc * sizeof *short_run) : NULL;
+    long *it = samples ? realloc(s->iterations, nc * sizeof *it) : NULL;
+    long *late = it ? realloc(s->late_frames, nc * sizeof *late) : NULL;
+    int *short_run = late ? realloc(s->short_run, nc * sizeof *short_run) : NULL;
 
     s->x = x ? x : s->x;
     s->y = y ? y : s->y;
     s->ids = ids ? ids : s->ids;
     s->samples = samples ? samples : s->samples;
+    s->iterations = it ? it : s->iterations;
+    s->late_frames = late ? late : s->late_frames;
     if (!short_run)
         return -ENOMEM;
     s->short_run = short_run;
@@ -312,9 +320,12 @@ static int read_row(const char *path, long line_no, char **f, pp_summary *s, con
         }
         s->y[r * s->n_metrics + k] = v;
     }
-    s->samples[r] = -1;
+    s->samples[r] = s->iterations[r] = s->late_frames[r] = -1;
     if ((c->samples && (rc = count_cell(path, line_no, "samples", f[c->samples], &s->samples[r])) < 0) ||
-        (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], &flag)) < 0))
+        (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], &flag)) < 0) ||
+        (c->iterations &&
+         (rc = count_cell(path, line_no, "iterations", f[c->iterations], &s->iterations[r])) < 0) ||
+        (c->late && (rc = count_cell(path, line_no, "late_frames", f[c->late], &s->late_frames[r])) < 0))
         return rc;
     s->short_run[r] = flag > 0;
     s->n_short += flag > 0;
@@ -428,6 +439,8 @@ void pp_summary_free(pp_summary *s)
     free(s->y);
     free(s->ids);
     free(s->samples);
+    free(s->iterations);
+    free(s->late_frames);
     free(s->short_run);
     free(s->weight);
     memset(s, 0, sizeof *s);

@@ -66,6 +66,8 @@ typedef struct pp_summary {
     double *y;             /* n_rows x n_metrics (NAN where a cell is empty) */
     long *ids;             /* n_rows */
     long *samples;         /* n_rows, -1 without the column */
+    long *iterations;      /* n_rows (all components), -1 without the column */
+    long *late_frames;     /* n_rows (all components), -1 without the column */
     int *short_run;        /* n_rows, 0 or 1 */
     double *weight;        /* n_rows run weights (see above) */
 } pp_summary;
