@@ -102,8 +102,8 @@ $(O)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures $$b || exit 1; done
+bench: $(BENCH_BIN) $(O)/powprof
+	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_BIN=$(O)/powprof POWPROF_FIXTURES=tests/fixtures $$b || exit 1; done
 
 run: all
 	./scripts/run-main-job

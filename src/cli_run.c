@@ -15,10 +15,14 @@ static const char run_help[] =
     "\n"
     "The whole method on one configuration file: `powprof profile` (every\n"
     "configuration measured), `powprof model` (the layer-2 surfaces),\n"
-    "`powprof plot` (PNG plots under DIR/plots/) and a short report: the\n"
-    "configurations, the cheapest in power and in energy per iteration, and,\n"
-    "when CONFIG has a mission group, the plan (`powprof plan --schedule`).\n"
-    "DIR defaults to results/<profile name>.\n"
+    "`powprof plot` (PNG plots under DIR/plots/) and a short report: each\n"
+    "configuration's mean power and energy (the computer's), energy per\n"
+    "iteration, late frames and achieved rates (paced components), and the\n"
+    "battery drained and the time to cutoff under the loads the plan counts\n"
+    "(the computer through its converter plus the mission's base load, or the\n"
+    "battery group's without a mission), said above the table; the cheapest in\n"
+    "power and in energy per iteration; and, when CONFIG has a mission group,\n"
+    "the plan (`powprof plan --schedule`). DIR defaults to results/<profile name>.\n"
     "\n"
     "options:\n"
     "  -o, --output DIR       results folder\n"
@@ -52,7 +56,7 @@ static void report_header(const pp_summary *s, const pp_battery_params *b, int m
         printf(" %16s", s->params[k]);
     printf(" %10s %12s %12s %6s", "mean [W]", "energy [J]", "J/iteration", "late");
     for (size_t a = 0; a < n_ach; a++)
-        printf(" %18.18s", s->metrics[ach[a]]);
+        printf(" %*s", (int)strlen(s->metrics[ach[a]]), s->metrics[ach[a]]);
     printf(" %10s %12s\n", "drain [%]", "cutoff [min]");
 }
 
@@ -89,7 +93,7 @@ static void report(const char *dir, const pp_battery_params *b, int mission)
         else
             printf(" %6s", "");
         for (size_t a = 0; a < n_ach; a++)
-            printf(" %18.4g", s.y[i * s.n_metrics + (size_t)ach[a]]);
+            printf(" %*.4g", (int)strlen(s.metrics[ach[a]]), s.y[i * s.n_metrics + (size_t)ach[a]]);
         if (!isnan(mean) && d >= 0 && s.y[i * s.n_metrics + (size_t)d] > 0)
             pp_plan_constant_load(b, mean, s.y[i * s.n_metrics + (size_t)d], &drain, &ttc);
         printf(" %10.5f %12.1f\n", 100 * drain, ttc / 60);

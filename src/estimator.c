@@ -61,59 +61,66 @@ static double from_space(int log_values, double v) { return log_values ? exp(v) 
 
 /* ---- local-linear ---- */
 
-/* The kernel weight of sample i at xn, m the least squared distance. */
-static double kernel_w(const pp_surface *s, size_t i, const double *xn, double m, double inv)
-{
-    return run_weight(s, i) * exp(-(dist2(xn, s->x + i * s->d, s->d) - m) * inv);
-}
-
 /* The local-linear value at xn from the samples other than skip (s->n for
- * none), in the values' space; NaN when no sample has a value. The normal
- * equations of the weighted plane in coordinates centred at the weighted
- * mean of the samples (so that the slopes do not mix with the level even
- * when nearly all the weight is on one sample), with a ridge on the slopes
- * of 1e-12 of their own diagonal and 1e-28 of the total weight: a direction
- * no sample spans gets slope 0 instead of a singular system. */
+ * none), in the values' space; NaN when no sample has a value. One pass
+ * gathers the weighted moments in coordinates centred at the nearest
+ * sample (the heaviest), so that the slopes' normal equations, centred at
+ * the weighted mean, lose nothing to cancellation even when nearly all the
+ * weight is on that one sample; samples whose weight underflows are
+ * skipped. A ridge on the slopes of 1e-12 of their own diagonal and 1e-28
+ * of the total weight: a direction no sample spans gets slope 0 instead of
+ * a singular system (LAPACK dposv; the weighted mean should it still fail). */
 static double loclin_at(const pp_surface *s, const double *v, double h, const double *xn,
                         size_t skip)
 {
-    enum { P = PP_SURFACE_MAX_DIMS + 1 };
-    size_t dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), p = nd + 1;
-    double a[P * P] = {0}, b[P] = {0}, z[P], mean[P] = {0}, m = INFINITY, inv = 1.0 / (h * h);
+    /* at a sample (leave-one-out), its row of the surface's distances */
+    const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
+    enum { P = PP_SURFACE_MAX_DIMS };
+    size_t dims[P], nd = varying(s, dims), near = s->n;
+    double s0 = 0, sv = 0, s1[P] = {0}, s1v[P] = {0}, s2[P * P] = {0}, m = INFINITY;
+    double inv = 1.0 / (h * h), z[P], beta[P], value;
 
     for (size_t i = 0; i < s->n; i++)
-        if (i != skip && !isnan(v[i]))
-            m = fmin(m, dist2(xn, s->x + i * s->d, s->d));
-    if (!isfinite(m))
-        return NAN;
-    for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(v[i])) {
-            double w = kernel_w(s, i, xn, m, inv);
-            mean[0] += w;
-            for (size_t k = 0; k < nd; k++)
-                mean[k + 1] += w * s->x[i * s->d + dims[k]];
+            double g = d2 ? d2[i] : dist2(xn, s->x + i * s->d, s->d);
+            if (g < m) {
+                m = g;
+                near = i;
+            }
         }
+    if (near == s->n)
+        return NAN;
     for (size_t i = 0; i < s->n; i++) {
-        double w;
-        if (i == skip || isnan(v[i]))
+        double e, w;
+        if (i == skip || isnan(v[i]) ||
+            (e = ((d2 ? d2[i] : dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
             continue;
-        w = kernel_w(s, i, xn, m, inv);
-        z[0] = 1.0;
+        w = run_weight(s, i) * exp(-e);
         for (size_t k = 0; k < nd; k++)
-            z[k + 1] = s->x[i * s->d + dims[k]] - mean[k + 1] / mean[0];
-        for (size_t r = 0; r < p; r++) {
-            b[r] += w * z[r] * v[i];
-            for (size_t c = r; c < p; c++)
-                a[r * p + c] += w * z[r] * z[c];
+            z[k] = s->x[i * s->d + dims[k]] - s->x[near * s->d + dims[k]];
+        s0 += w;
+        sv += w * v[i];
+        for (size_t r = 0; r < nd; r++) {
+            s1[r] += w * z[r];
+            s1v[r] += w * z[r] * v[i];
+            for (size_t c = r; c < nd; c++)
+                s2[r * nd + c] += w * z[r] * z[c];
         }
     }
-    for (size_t r = 1; r < p; r++)
-        a[r * p + r] += 1e-12 * a[r * p + r] + 1e-28 * a[0];
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)p, 1, a, (lapack_int)p, b, 1) != 0)
-        return NAN;
+    /* centred at the weighted mean: covariance and cross-moments */
+    for (size_t r = 0; r < nd; r++) {
+        beta[r] = s1v[r] - s1[r] * sv / s0;
+        for (size_t c = r; c < nd; c++)
+            s2[r * nd + c] -= s1[r] * s1[c] / s0;
+        s2[r * nd + r] += 1e-12 * s2[r * nd + r] + 1e-28 * s0;
+    }
+    value = sv / s0;
+    if (nd && LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)nd, 1, s2, (lapack_int)nd, beta,
+                            1) != 0)
+        return value; /* no plane: the weighted mean */
     for (size_t k = 0; k < nd; k++)
-        b[0] += b[k + 1] * (xn[dims[k]] - mean[k + 1] / mean[0]);
-    return b[0];
+        value += beta[k] * (xn[dims[k]] - s->x[near * s->d + dims[k]] - s1[k] / s0);
+    return value;
 }
 
 /* ---- thin-plate spline ---- */
@@ -132,7 +139,8 @@ static void rbf_system(const pp_surface *s, const double *v, double h, const siz
     for (size_t r = 0; r < m; r++) {
         const double *xr = s->x + idx[r] * s->d;
         for (size_t c = 0; c < m; c++)
-            a[c * nn + r] = tps(dist2(xr, s->x + idx[c] * s->d, s->d));
+            a[c * nn + r] = tps(s->d2 ? s->d2[idx[r] * s->n + idx[c]]
+                                      : dist2(xr, s->x + idx[c] * s->d, s->d));
         a[r * nn + r] += h / run_weight(s, idx[r]);
         a[m * nn + r] = a[r * nn + m] = 1.0;
         for (size_t k = 0; k < nd; k++)

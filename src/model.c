@@ -4,10 +4,14 @@
 #include "model_file.h"
 #include "util.h"
 
+#include <cblas.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void pp_model_options_init(pp_model_options *o)
 {
@@ -188,25 +192,56 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
     return rc;
 }
 
+/* The fits are independent: workers take (group, metric) pairs in turn. */
+typedef struct build_queue {
+    pp_model *m;
+    atomic_size_t next;
+    atomic_int rc;
+} build_queue;
+
+static void *build_worker(void *arg)
+{
+    build_queue *q = arg;
+    pp_model *m = q->m;
+    size_t total = m->n_groups * m->sum.n_metrics, job;
+
+    while ((job = atomic_fetch_add(&q->next, 1)) < total && atomic_load(&q->rc) == 0) {
+        pp_model_group *g = &m->groups[job / m->sum.n_metrics];
+        size_t k = job % m->sum.n_metrics;
+        double *y;
+        int rc;
+        if (!wanted(m, k))
+            continue;
+        y = pp_model_column(m, g, k);
+        rc = y ? pp_model_fit_column(m, g, &g->fits[k], k, y, 0) : -ENOMEM;
+        free(y);
+        if (rc < 0)
+            atomic_store(&q->rc, rc);
+    }
+    return NULL;
+}
+
+/* Choose and fit every metric of every group, on up to BUILD_THREADS
+ * threads, OpenBLAS on one thread each (the systems are small: its own
+ * threads cost more than they give). */
 static int build_fits(pp_model *m)
 {
-    for (size_t g = 0; g < m->n_groups; g++) {
-        pp_model_group *gr = &m->groups[g];
-        gr->fits = calloc(m->sum.n_metrics + 1, sizeof *gr->fits);
-        if (!gr->fits)
+    enum { BUILD_THREADS = 4 };
+    pthread_t th[BUILD_THREADS];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n = cores > 1 ? (size_t)(cores < BUILD_THREADS ? cores : BUILD_THREADS) : 1, started = 0;
+    build_queue q = {m, 0, 0};
+
+    for (size_t g = 0; g < m->n_groups; g++)
+        if (!(m->groups[g].fits = calloc(m->sum.n_metrics + 1, sizeof *m->groups[g].fits)))
             return -ENOMEM;
-        for (size_t k = 0; k < m->sum.n_metrics; k++) {
-            double *y;
-            if (!wanted(m, k))
-                continue;
-            y = pp_model_column(m, gr, k);
-            int rc = y ? pp_model_fit_column(m, gr, &gr->fits[k], k, y, 0) : -ENOMEM;
-            free(y);
-            if (rc < 0)
-                return rc;
-        }
-    }
-    return 0;
+    openblas_set_num_threads(1);
+    while (started < n - 1 && pthread_create(&th[started], NULL, build_worker, &q) == 0)
+        started++;
+    build_worker(&q);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    return atomic_load(&q.rc);
 }
 
 int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)

@@ -22,6 +22,7 @@ void pp_surface_free(pp_surface *s)
     free(s->x);
     free(s->cell);
     free(s->weight);
+    free(s->d2);
     for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
         free(s->levels[j]);
     memset(s, 0, sizeof *s);
@@ -63,6 +64,14 @@ double pp_surface_denormalize(const pp_surface *s, size_t j, double xn)
 {
     double v = s->lo[j] + xn * (s->hi[j] - s->lo[j]);
     return s->log_scale[j] ? pow(10.0, v) : v;
+}
+
+static double dist2(const double *a, const double *b, size_t d)
+{
+    double s = 0;
+    for (size_t j = 0; j < d; j++)
+        s += (a[j] - b[j]) * (a[j] - b[j]);
+    return s;
 }
 
 int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale)
@@ -125,18 +134,14 @@ int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, cons
             s->cell[i * d + j] = lo;
         }
     }
+    if (n <= PP_SURFACE_D2_MAX && (s->d2 = malloc(n * n * sizeof *s->d2)) != NULL)
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++)
+                s->d2[a * n + b] = dist2(s->x + a * d, s->x + b * d, d);
     return 0;
 fail_mem:
     pp_surface_free(s);
     return -ENOMEM;
-}
-
-static double dist2(const double *a, const double *b, size_t d)
-{
-    double s = 0;
-    for (size_t j = 0; j < d; j++)
-        s += (a[j] - b[j]) * (a[j] - b[j]);
-    return s;
 }
 
 /* Weighted average at xn, leaving out sample skip (n for none). */

@@ -30,7 +30,12 @@ typedef struct pp_surface {
      * weighing down the neighbours on one side of a point would pull its
      * average towards the other side. */
     double *weight;
+    /* squared distances between every two samples (n x n), kept when
+     * n <= PP_SURFACE_D2_MAX (leave-one-out reuses them), else NULL */
+    double *d2;
 } pp_surface;
+
+#define PP_SURFACE_D2_MAX 3000
 
 /* Normalize n samples of d raw parameter values. Log-scale dimensions need
  * values > 0. Returns 0, -EINVAL (logged) or -ENOMEM. */
