@@ -73,6 +73,26 @@ static void run(const char *label, const double *x, const double *y, int search)
     pp_surface_free(&s);
 }
 
+/* n scattered samples of the benchmark's function in [0, 1]^2, with noise
+ * of this amplitude. */
+static void scattered(double *x, double *y, int n, unsigned seed, double noise)
+{
+    for (int i = 0; i < n; i++) {
+        double a, b;
+        seed = seed * 1103515245u + 12345u;
+        a = (double)(seed >> 8) / 16777216.0;
+        seed = seed * 1103515245u + 12345u;
+        b = (double)(seed >> 8) / 16777216.0;
+        x[2 * i] = a;
+        x[2 * i + 1] = b;
+        y[i] = 5.0 + 2.0 * sin(3.0 * a) * cos(2.0 * b) + a * b;
+        if (noise > 0) { /* (without: the same samples as before the noise was added) */
+            seed = seed * 1103515245u + 12345u;
+            y[i] += noise * ((double)(seed >> 8) / 16777216.0 - 0.5);
+        }
+    }
+}
+
 /* rbf on 1,000 scattered samples of the same function with a little
  * noise: one fit, the smoothing search, and loclin's search beside. */
 static void rbf(void)
@@ -80,24 +100,12 @@ static void rbf(void)
     enum { M = 1000 };
     static double x[2 * M], y[M];
     pp_est_spec spec = {PP_METHOD_RBF, 0, 1e-4}, tuned;
-    unsigned seed = 7;
     pp_surface s;
     pp_cv cv;
     pp_est e;
     double t0, t_fit, t_tune, t_ll, xn[2] = {0.5, 0.5};
 
-    for (int i = 0; i < M; i++) {
-        double a, b;
-        seed = seed * 1103515245u + 12345u;
-        a = (double)(seed >> 8) / 16777216.0;
-        seed = seed * 1103515245u + 12345u;
-        b = (double)(seed >> 8) / 16777216.0;
-        seed = seed * 1103515245u + 12345u;
-        x[2 * i] = a;
-        x[2 * i + 1] = b;
-        y[i] = 5.0 + 2.0 * sin(3.0 * a) * cos(2.0 * b) + a * b +
-               0.01 * ((double)(seed >> 8) / 16777216.0 - 0.5);
-    }
+    scattered(x, y, M, 7, 0.01);
     if (pp_surface_init(&s, x, M, 2, NULL) < 0)
         return;
     t0 = now_s();
@@ -126,7 +134,6 @@ static void rbf(void)
 int main(void)
 {
     static double x[2 * N], y[N];
-    unsigned seed = 5;
 
     for (int i = 0; i < N; i++) {
         double a = (i / 100) / 99.0, b = (i % 100) / 99.0;
@@ -135,16 +142,7 @@ int main(void)
         y[i] = 5.0 + 2.0 * sin(3.0 * a) * cos(2.0 * b) + a * b;
     }
     run("lattice", x, y, 1);
-    for (int i = 0; i < N; i++) {
-        double a, b;
-        seed = seed * 1103515245u + 12345u;
-        a = (double)(seed >> 8) / 16777216.0;
-        seed = seed * 1103515245u + 12345u;
-        b = (double)(seed >> 8) / 16777216.0;
-        x[2 * i] = a;
-        x[2 * i + 1] = b;
-        y[i] = 5.0 + 2.0 * sin(3.0 * a) * cos(2.0 * b) + a * b;
-    }
+    scattered(x, y, N, 5, 0.0);
     run("scattered", x, y, 1);
     rbf();
     return 0;

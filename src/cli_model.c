@@ -416,15 +416,6 @@ static int parse_point(const pp_summary *s, const char *dir, int argc, char **ar
     return 0;
 }
 
-/* A parameter's value as given: the label of a categorical one. */
-static void value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap)
-{
-    if (s->param[k].kind == PP_PARAM_CATEGORICAL && v >= 0 && (size_t)v < s->param[k].n_labels)
-        pp_strlcpy(buf, s->param[k].labels[(size_t)v], cap);
-    else
-        pp_fmt(buf, cap, "%g", v);
-}
-
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
@@ -435,7 +426,7 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
     char text[PP_SUMMARY_LABEL_MAX];
 
     for (size_t k = 0; k < s->n_params; k++) {
-        value_text(s, k, pt->raw[k], text, sizeof text);
+        pp_summary_value_text(s, k, pt->raw[k], text, sizeof text);
         json_object_set_new(point, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
                                                      ? json_string(text) : jnum(pt->raw[k]));
     }
@@ -462,7 +453,7 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
 
     printf("nearest measured configuration: id %ld (", s->ids[w->nearest_row]);
     for (size_t k = 0; k < s->n_params; k++) {
-        value_text(s, k, s->x[w->nearest_row * s->n_params + k], text, sizeof text);
+        pp_summary_value_text(s, k, s->x[w->nearest_row * s->n_params + k], text, sizeof text);
         printf("%s%s=%s", k ? " " : "", s->params[k], text);
     }
     printf(") at distance %.4f (normalized units)\n", w->distance);

@@ -184,15 +184,6 @@ static int parse(int argc, char **argv, pp_plan_options *o, int *json)
     return 0;
 }
 
-/* A parameter's value as the user knows it: a label, or a number. */
-static void value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap)
-{
-    if (s->param[k].kind == PP_PARAM_CATEGORICAL && v >= 0 && (size_t)v < s->param[k].n_labels)
-        pp_strlcpy(buf, s->param[k].labels[(size_t)v], cap);
-    else
-        pp_fmt(buf, cap, "%g", v);
-}
-
 static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
 {
     const pp_summary *s = &m->sum;
@@ -203,7 +194,7 @@ static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_pl
         printf(" (achieves %.3g)", c->achieved.value);
     for (size_t k = 0, first = 1; k < s->n_params; k++)
         if (k != r->maximize) {
-            value_text(s, k, c->point.raw[k], text, sizeof text);
+            pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
             printf("%s %s=%s", first ? " with" : "", s->params[k], text);
             first = 0;
         }
@@ -280,7 +271,7 @@ static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
     char text[PP_SUMMARY_LABEL_MAX];
 
     for (size_t k = 0; k < s->n_params; k++) {
-        value_text(s, k, c->point.raw[k], text, sizeof text);
+        pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
         json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
                                                  ? json_string(text) : jnum(c->point.raw[k]));
     }

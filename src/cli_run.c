@@ -80,11 +80,9 @@ static void report(const char *dir, const pp_battery_params *b, int mission)
         double mean = w >= 0 ? s.y[i * s.n_metrics + (size_t)w] : NAN, drain = NAN, ttc = NAN;
         printf("%-5ld", s.ids[i]);
         for (size_t k = 0; k < s.n_params; k++) {
-            double v = s.x[i * s.n_params + k];
-            if (s.param[k].kind == PP_PARAM_CATEGORICAL)
-                printf(" %16s", s.param[k].labels[(size_t)v]);
-            else
-                printf(" %16g", v);
+            char text[PP_SUMMARY_LABEL_MAX];
+            pp_summary_value_text(&s, k, s.x[i * s.n_params + k], text, sizeof text);
+            printf(" %16s", text);
         }
         printf(" %10.4f %12.3f %12.5f", mean, e >= 0 ? s.y[i * s.n_metrics + (size_t)e] : NAN,
                it >= 0 ? s.y[i * s.n_metrics + (size_t)it] : NAN);

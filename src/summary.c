@@ -470,6 +470,14 @@ int pp_summary_label(const pp_summary *s, size_t k, const char *label)
     return -1;
 }
 
+void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap)
+{
+    if (s->param[k].kind == PP_PARAM_CATEGORICAL && v >= 0 && (size_t)v < s->param[k].n_labels)
+        pp_strlcpy(buf, s->param[k].labels[(size_t)v], cap);
+    else
+        pp_fmt(buf, cap, "%g", v);
+}
+
 size_t pp_summary_n_categorical(const pp_summary *s)
 {
     size_t n = 0;

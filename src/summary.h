@@ -91,6 +91,10 @@ int pp_summary_label(const pp_summary *s, size_t k, const char *label);
  * digits and _ . - + / : (never a path, never a shell word). */
 int pp_summary_label_ok(const char *label);
 
+/* Parameter k's value v as a user writes it: a categorical one's label,
+ * else the number (%g), into buf. */
+void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap);
+
 /* The number of categorical parameters. */
 size_t pp_summary_n_categorical(const pp_summary *s);
 
