@@ -1,9 +1,9 @@
 #include "estimator.h"
 
+#include "lapack.h"
 #include "log.h"
 
 #include <errno.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +115,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
         s2[r * nd + r] += 1e-12 * s2[r * nd + r] + 1e-28 * s0;
     }
     value = sv / s0;
-    if (nd && LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', (lapack_int)nd, 1, s2, (lapack_int)nd, beta,
-                            1) != 0)
+    if (nd && pp_lapack_dposv(PP_LAPACK_ROW_MAJOR, 'U', (int)nd, 1, s2, (int)nd, beta, 1) != 0)
         return value; /* no plane: the weighted mean */
     for (size_t k = 0; k < nd; k++)
         value += beta[k] * (xn[dims[k]] - s->x[near * s->d + dims[k]] - s1[k] / s0);
@@ -170,7 +169,7 @@ static int rbf_solve(const pp_surface *s, const double *v, double h, double *coe
     size_t dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), m, nn;
     size_t *idx = malloc(s->n * sizeof *idx);
     double *a = NULL, *rhs = NULL;
-    lapack_int *ipiv = NULL, info;
+    int *ipiv = NULL, info;
     int rc = -ENOMEM;
 
     if (!idx)
@@ -188,11 +187,10 @@ static int rbf_solve(const pp_surface *s, const double *v, double h, double *coe
         goto out;
     rbf_system(s, v, h, idx, m, dims, nd, a, rhs);
     rc = -EINVAL;
-    info = LAPACKE_dsytrf(LAPACK_COL_MAJOR, 'U', (lapack_int)nn, a, (lapack_int)nn, ipiv);
+    info = pp_lapack_dsytrf(PP_LAPACK_COL_MAJOR, 'U', (int)nn, a, (int)nn, ipiv);
     if (info != 0)
         goto out;
-    info = LAPACKE_dsytrs(LAPACK_COL_MAJOR, 'U', (lapack_int)nn, 1, a, (lapack_int)nn, ipiv, rhs,
-                          (lapack_int)nn);
+    info = pp_lapack_dsytrs(PP_LAPACK_COL_MAJOR, 'U', (int)nn, 1, a, (int)nn, ipiv, rhs, (int)nn);
     if (info != 0)
         goto out;
     if (coef) {
@@ -204,7 +202,7 @@ static int rbf_solve(const pp_surface *s, const double *v, double h, double *coe
             coef[s->n + 1 + dims[k]] = rhs[m + 1 + k];
     }
     if (loo) {
-        if (LAPACKE_dsytri(LAPACK_COL_MAJOR, 'U', (lapack_int)nn, a, (lapack_int)nn, ipiv) != 0)
+        if (pp_lapack_dsytri(PP_LAPACK_COL_MAJOR, 'U', (int)nn, a, (int)nn, ipiv) != 0)
             goto out;
         for (size_t i = 0; i < s->n; i++)
             loo[i] = NAN;
@@ -670,7 +668,8 @@ static int choose_plain(const pp_surface *s, const double *y, const pp_choose_op
             int rc;
             if ((o->method != PP_METHOD_AUTO && m != o->method) ||
                 (o->value_space >= 0 && lg != o->value_space) || (lg && !pos) ||
-                (o->method == PP_METHOD_AUTO && m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX))
+                (o->method == PP_METHOD_AUTO && m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX) ||
+                (o->method == PP_METHOD_AUTO && m != PP_METHOD_NW && !pp_lapack_available()))
                 continue;
             sp[n_cand] = (pp_est_spec){m, lg, o->h};
             rc = fixed ? loo_cv(s, y, &sp[n_cand], pred, &c[n_cand])

@@ -16,9 +16,11 @@
  *   rbf     thin-plate spline: sum_i a_i phi(|x - x_i|) + c_0 + c^T x with
  *           phi(r) = r^2 log r, the a_i orthogonal to the linear term, and
  *           smoothing h / w_i on the diagonal (h = 0 interpolates). Solved
- *           by LAPACK (dsysv; dsytrf/dsytri for leave-one-out, which is
+ *           by LAPACK (dsytrf/dsytrs; dsytri for leave-one-out, which is
  *           a_i / (M^-1)_ii without refitting, Rippa's rule, exact with
  *           the smoothing too).
+ * LAPACK is loaded when first needed (lapack.h); without it auto tries nw
+ * only.
  *
  * Each works on the values y or on log(y) (the value space; log needs every
  * y > 0; a power law of log-scale parameters is linear there, reproduced

@@ -1,10 +1,10 @@
 #include "model.h"
 
+#include "lapack.h"
 #include "log.h"
 #include "model_file.h"
 #include "util.h"
 
-#include <cblas.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -235,7 +235,7 @@ static int build_fits(pp_model *m)
     for (size_t g = 0; g < m->n_groups; g++)
         if (!(m->groups[g].fits = calloc(m->sum.n_metrics + 1, sizeof *m->groups[g].fits)))
             return -ENOMEM;
-    openblas_set_num_threads(1);
+    pp_lapack_single_thread();
     while (started < n - 1 && pthread_create(&th[started], NULL, build_worker, &q) == 0)
         started++;
     build_worker(&q);
