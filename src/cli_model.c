@@ -166,8 +166,12 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
         printf(" %12s\n", f->n_values ? "one value" : "no values");
         return;
     }
-    print_pct("%10.1f %%", c->honest.mape);
-    print_pct("%10.1f %%", c->honest.mape_inner);
+    if (c->honest.n == 0) {
+        printf("%12s %12s", "too few", "too few");
+    } else {
+        print_pct("%10.1f %%", c->honest.mape);
+        print_pct("%10.1f %%", c->honest.mape_inner);
+    }
     if (verbose) {
         printf("  %-6s %-6s %s=%-9.3g", pp_method_name(c->spec.method),
                c->spec.log_values ? "log" : "linear", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
@@ -219,7 +223,7 @@ static void advise(const pp_model *m, size_t g, const int *shown)
 static void print_table(const pp_model *m, const char *dir, int verbose)
 {
     const pp_summary *s = &m->sum;
-    int *shown = calloc(s->n_metrics + 1, sizeof *shown), any_na = 0, nested = 0;
+    int *shown = calloc(s->n_metrics + 1, sizeof *shown), any_na = 0, nested = 0, too_few = 0;
     size_t folds = 0;
 
     if (!shown)
@@ -245,7 +249,8 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
             if (!shown[k])
                 continue;
             print_row(m, g, k, verbose);
-            any_na |= f->n_values >= 2 && isnan(f->choice.honest.mape_inner);
+            any_na |= f->n_values >= 2 && f->choice.honest.n > 0 && isnan(f->choice.honest.mape_inner);
+            too_few |= f->n_values >= 2 && f->choice.honest.n == 0;
             nested |= f->n_values >= 2 && f->choice.nested;
             folds = f->n_values >= 2 ? f->choice.folds : folds;
         }
@@ -261,6 +266,9 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
     if (any_na)
         printf("n/a: no inner configurations (every configuration lies on an edge of the "
                "measured range).\n");
+    if (too_few)
+        printf("too few: fewer configurations than the estimator needs to be checked by leaving "
+               "them out one at a time (try --method auto or loclin).\n");
     for (size_t k = 0; !verbose && k < s->n_metrics; k++) {
         size_t of;
         if (repeats(s, k, &of))

@@ -477,11 +477,3 @@ void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, s
     else
         pp_fmt(buf, cap, "%g", v);
 }
-
-size_t pp_summary_n_categorical(const pp_summary *s)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < s->n_params; k++)
-        n += s->param[k].kind == PP_PARAM_CATEGORICAL;
-    return n;
-}

@@ -95,7 +95,4 @@ int pp_summary_label_ok(const char *label);
  * else the number (%g), into buf. */
 void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap);
 
-/* The number of categorical parameters. */
-size_t pp_summary_n_categorical(const pp_summary *s);
-
 #endif

@@ -425,23 +425,6 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
     return 0;
 }
 
-int pp_surface_wants_log(const double *y, size_t n)
-{
-    double lo = INFINITY, hi = 0;
-    size_t k = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(y[i]))
-            continue;
-        if (!(y[i] > 0))
-            return 0;
-        lo = y[i] < lo ? y[i] : lo;
-        hi = y[i] > hi ? y[i] : hi;
-        k++;
-    }
-    return k >= 2 && hi >= 10 * lo;
-}
-
 int pp_surface_interior(const pp_surface *s, size_t i)
 {
     for (size_t j = 0; j < s->d; j++) {

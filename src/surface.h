@@ -78,11 +78,6 @@ typedef struct pp_surface_fit {
     size_t n_interior;
 } pp_surface_fit;
 
-/* Whether a metric is better modelled on a log scale: every value > 0 and
- * a spread of at least 10x (energies over matrix sizes span decades; the
- * weighted average of logs is a geometric mean, exact for power laws). */
-int pp_surface_wants_log(const double *y, size_t n);
-
 /* Leave-one-out errors at sigma, of y or (log_values) of log(y), in y's
  * units either way. */
 int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_values,
