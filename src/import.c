@@ -1,6 +1,7 @@
 #include "import.h"
 
 #include "log.h"
+#include "results.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -69,6 +70,10 @@ static int finish(pp_trace *t, const char *path, int rc)
     if (rc == 0 && t->n_samples == 0) {
         pp_log_error("%s: no samples", path);
         rc = -EINVAL;
+    } else if (rc == 0 && pp_results_is_short(t, pp_trace_duration_s(t))) {
+        pp_log_warn("%s: a short run (%zu samples): its energy is quantized by the sampling "
+                    "period; flagged short_run in summary.csv and weighted down in the model",
+                    path, t->n_samples);
     }
     if (rc < 0) {
         pp_trace_free(t);

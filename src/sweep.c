@@ -57,8 +57,16 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
         l->categorical[k] = ps->kind == PP_RANGE_CATEGORICAL ? ps : NULL;
     }
     l->n_components = p->n_components;
-    for (size_t c = 0; c < p->n_components; c++)
-        pp_strlcpy(l->component_names[c], p->components[c].name, sizeof l->component_names[c]);
+    for (size_t c = 0; c < p->n_components; c++) {
+        const pp_component_spec *cs = &p->components[c];
+        int fps = cs->fps > 0, sleep = cs->sleep_s > 0;
+        pp_strlcpy(l->component_names[c], cs->name, sizeof l->component_names[c]);
+        for (size_t j = 0; j < cs->n_params; j++) {
+            fps |= strcmp(cs->params[j].name, "fps") == 0;
+            sleep |= strcmp(cs->params[j].name, "sleep_s") == 0;
+        }
+        l->component_pacing[c] = fps ? PP_PACING_FPS : sleep ? PP_PACING_SLEEP : PP_PACING_NONE;
+    }
     l->n_rails = dev->n_rails;
     for (size_t r = 0; r < dev->n_rails; r++) {
         pp_strlcpy(l->rail_names[r], dev->rails[r].name, sizeof l->rail_names[r]);
@@ -385,11 +393,13 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         }
         {
             long it[PP_PROFILE_MAX_COMPONENTS], late[PP_PROFILE_MAX_COMPONENTS];
+            double dur[PP_PROFILE_MAX_COMPONENTS];
             pp_results_row rr = {id, values, pp_run_status_name(res.status), res.duration_s,
-                                 res.iterations, res.late_frames, it, late, res.reason};
+                                 res.iterations, res.late_frames, it, late, res.reason, dur};
             for (size_t c = 0; c < p->n_components; c++) {
                 it[c] = each[c].iterations;
                 late[c] = each[c].late_frames;
+                dur[c] = each[c].duration_s;
             }
             len = pp_results_format_row(layout, &rr, &kept, &p->battery, row, ROW_MAX, &mean_w);
         }

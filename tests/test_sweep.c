@@ -103,7 +103,8 @@ void test_sweep_rows_traces_and_resume(void)
     for (int i = 0; i < 6; i++)
         CHECK_INT(seen[i], 1); /* none lost, none doubled */
     text = slurp(path);
-    CHECK_CONTAINS(text, "id,idle.k,status,duration_s,iterations,late_frames,VDD_SYS_GPU_mean_w,");
+    CHECK_CONTAINS(text, "id,idle.k,status,duration_s,iterations,late_frames,samples,short_run,"
+                         "VDD_SYS_GPU_mean_w,");
     /* the board input alone is the total: 5.263 W */
     CHECK_CONTAINS(text, ",5.263000,");
     CHECK(strstr(text, "3,4,ok,0.05\n") == NULL);
