@@ -20,7 +20,7 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
     for (size_t r = 0; r < l->n_rails; r++)
         ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
-        "reason\n");
+        "reason,cpu_s,cpu_share,machine_cpu_share\n");
 }
 
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
@@ -97,6 +97,15 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     ADD(",");
     for (const char *c = row->reason ? row->reason : ""; *c && len + 2 < cap; c++)
         buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
+    ADD(",");
+    if (row->cpu)
+        ADD("%.6f", row->cpu->cpu_s);
+    ADD(",");
+    if (row->cpu && row->duration_s > 0)
+        ADD("%.6f", row->cpu->cpu_s / row->duration_s);
+    ADD(",");
+    if (row->cpu && row->duration_s > 0 && !isnan(row->cpu->machine_busy_s))
+        ADD("%.6f", row->cpu->machine_busy_s / row->duration_s);
     ADD("\n");
     return len < cap ? len : cap - 1;
 }
