@@ -101,11 +101,11 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     if (row->cpu)
         ADD("%.6f", row->cpu->cpu_s);
     ADD(",");
-    if (row->cpu && row->duration_s > 0)
-        ADD("%.6f", row->cpu->cpu_s / row->duration_s);
+    if (row->cpu && row->cpu->span_s > 0)
+        ADD("%.6f", row->cpu->cpu_s / row->cpu->span_s);
     ADD(",");
-    if (row->cpu && row->duration_s > 0 && !isnan(row->cpu->machine_busy_s))
-        ADD("%.6f", row->cpu->machine_busy_s / row->duration_s);
+    if (row->cpu && row->cpu->span_s > 0 && !isnan(row->cpu->machine_busy_s))
+        ADD("%.6f", row->cpu->machine_busy_s / row->cpu->span_s);
     ADD("\n");
     return len < cap ? len : cap - 1;
 }

@@ -1,8 +1,8 @@
 /* results.h - the rows of summary.csv, shared by `powprof profile` and
  * `powprof import` so that both write the same format (see sweep.h for the
  * columns). After reason come the CPU columns: cpu_s (the workload's CPU
- * seconds), cpu_share (cpu_s / duration_s: cores the workload kept busy,
- * 1 = one whole core) and machine_cpu_share (the same for the whole
+ * seconds), cpu_share (cpu_s over the span it was measured in, about
+ * duration_s: cores the workload kept busy, 1 = one whole core) and machine_cpu_share (the same for the whole
  * machine, from /proc/stat: what the procstat estimate sees); empty when
  * not measured. */
 #ifndef PP_RESULTS_H
@@ -36,6 +36,7 @@ typedef struct pp_results_cpu {
                               and the programs they ran (exec), in seconds */
     double machine_busy_s; /* busy CPU time of the whole machine over the same span,
                               summed over its cores (/proc/stat); NAN: unknown */
+    double span_s;         /* that span (wall time), the shares' denominator */
 } pp_results_cpu;
 
 typedef struct pp_results_row {

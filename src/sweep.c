@@ -131,26 +131,26 @@ static void run_crew(job *jobs, size_t n, int sequential, const ticker *tk)
     pthread_mutex_destroy(&c.lock);
 }
 
-/* CPU time so far: this process's (every thread), its children's that
- * ended and were waited for, and the whole machine's (NAN: no /proc/stat
- * under the profile's root), in seconds. */
+/* The monotonic clock, and CPU time so far: this process's (every
+ * thread), its children's that ended and were waited for, and the whole
+ * machine's (NAN: no /proc/stat under the profile's root), in seconds. */
 typedef struct cpu_mark {
-    double self_s, children_s, machine_s;
+    double wall_s, self_s, children_s, machine_s;
+    size_t n_cpus;
 } cpu_mark;
 
 static void cpu_mark_now(const pp_profile *p, cpu_mark *m)
 {
     struct timespec ts = {0, 0};
     struct rusage ru;
-    size_t n_cpus;
-
+    m->wall_s = pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic));
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     m->self_s = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     memset(&ru, 0, sizeof ru);
     getrusage(RUSAGE_CHILDREN, &ru);
     m->children_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
                     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-    if (pp_procstat_machine(p->sysfs_root[0] ? p->sysfs_root : NULL, &m->machine_s, &n_cpus) < 0)
+    if (pp_procstat_machine(p->sysfs_root[0] ? p->sysfs_root : NULL, &m->machine_s, &m->n_cpus) < 0)
         m->machine_s = NAN;
 }
 
@@ -374,7 +374,10 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
     m->overall.duration_s = st.wall_s;
     m->cpu.cpu_s = fmax(0.0, after.self_s - before.self_s - st.cpu_s + after.children_s -
                                  before.children_s);
-    m->cpu.machine_busy_s = after.machine_s - before.machine_s;
+    m->cpu.span_s = after.wall_s - before.wall_s;
+    /* /proc/stat counts in ticks (10 ms): a short span can read more than every core */
+    m->cpu.machine_busy_s = fmin(after.machine_s - before.machine_s,
+                                 (double)after.n_cpus * m->cpu.span_s);
     gather(p, jobs, m);
     rc = pp_sampler_trace(s, &m->trace);
 out:
@@ -520,6 +523,16 @@ static unsigned streak(sweep_run *r, const double *values, const pp_run_result *
     return r->pr.failures_in_row = 1;
 }
 
+/* Steps per second over duration_s, each step counted as at least one
+ * period of fps (when paced by it): a run that keeps up reads fps, not the
+ * more that rounding up the frames of a short duration would give. */
+static double achieved_fps(long steps, double duration_s, double fps)
+{
+    double span_s = fps > 0 ? fmax(duration_s, (double)steps / fps) : duration_s;
+
+    return span_s > 0 ? (double)steps / span_s : NAN;
+}
+
 /* Each component's pace in configuration values. */
 static void pace_of(sweep_run *r, const double *values, const measured *m)
 {
@@ -533,9 +546,7 @@ static void pace_of(sweep_run *r, const double *values, const measured *m)
         cp->fps = i >= 0 ? values[k + (size_t)i] : cs->fps;
         cp->iterations = m->each[c].iterations;
         cp->late_frames = m->each[c].late_frames;
-        cp->achieved_fps = m->each[c].duration_s > 0
-                               ? (double)m->each[c].iterations / m->each[c].duration_s
-                               : NAN;
+        cp->achieved_fps = achieved_fps(cp->iterations, m->each[c].duration_s, cp->fps);
         k += cs->n_params;
     }
 }
@@ -545,7 +556,7 @@ static void report_done(sweep_run *r, uint64_t id, const double *values, const m
                         double mean_w, int saturated)
 {
     pp_sweep_progress *pr = &r->pr;
-    double d = m->overall.duration_s;
+    double d = m->cpu.span_s;
 
     r->est_done += r->est_running;
     pp_strlcpy(r->reason, m->overall.status == PP_RUN_OK ? "" : m->overall.reason,
@@ -557,7 +568,7 @@ static void report_done(sweep_run *r, uint64_t id, const double *values, const m
     pr->id = id;
     pr->status = pp_run_status_name(m->overall.status);
     pr->reason = r->reason;
-    pr->duration_s = d;
+    pr->duration_s = m->overall.duration_s;
     pr->total_mean_w = mean_w;
     pr->cpu_share = d > 0 ? m->cpu.cpu_s / d : NAN;
     pr->machine_cpu_share = d > 0 ? m->cpu.machine_busy_s / d : NAN;
@@ -654,6 +665,7 @@ static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, doub
         pp_profile_values(r->p, id, values);
         r->est_total += pp_profile_estimate_s(r->p, values) + OVERHEAD_S;
     }
+    r->pr.total = st->total - st->skipped;
 }
 
 /* The configurations not done, in order, until the end, an interruption,

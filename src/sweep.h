@@ -36,7 +36,8 @@
 typedef struct pp_sweep_component_progress {
     const char *name;
     double fps;              /* the rate asked for (0: not paced by fps) */
-    double achieved_fps;     /* iterations / its duration */
+    double achieved_fps;     /* iterations over its duration, each counted as at least
+                                1/fps: fps when it kept up, less when it did not */
     long iterations, late_frames;
 } pp_sweep_component_progress;
 
