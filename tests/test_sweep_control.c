@@ -435,3 +435,39 @@ void test_cli_exec_cpu_time(void)
     free(text);
     free(err);
 }
+
+/* `powprof devices` changes nothing under the roots it reads, except an
+ * ODROID's enable files of sensors that are off, and says so; sensors
+ * already on are not written again. */
+void test_cli_devices_reads_only(void);
+void test_cli_devices_reads_only(void)
+{
+    static const char *const trees[] = {"jetson-tx2-iio", "jetson-orin-hwmon", "battery",
+                                        "hwmon", "rapl", "procstat", "odroid-xu3"};
+    char *out = NULL, *err = NULL;
+
+    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
+        const char *root = fixture_copy(trees[i]);
+        char *diff[] = {"diff", "-r", (char *)fixture(trees[i]), (char *)root, NULL};
+        int odroid = strcmp(trees[i], "odroid-xu3") == 0;
+        CHECK_INT(run_powprof(&out, &err, "devices", "--sysfs-root", root, "--nvml-lib",
+                              "/nonexistent.so", NULL), 0);
+        free(out);
+        out = NULL;
+        CHECK_INT(run_argv(diff, &out, NULL), odroid ? 1 : 0);
+        if (odroid) {
+            CHECK_CONTAINS(out, "3-0040/enable");
+            CHECK(!strstr(out, "sensor_W"));
+            CHECK_CONTAINS(err, "odroid: switched the INA231 sensor on: wrote 1 to ");
+            CHECK_CONTAINS(err, "3-0045/enable (it was off; it stays on)");
+            free(err);
+            CHECK_INT(run_powprof(NULL, &err, "devices", "--sysfs-root", root, NULL), 0);
+            CHECK(!strstr(err, "switched"));
+        } else {
+            CHECK(!strstr(err, "switched"));
+        }
+        free(out);
+        free(err);
+        out = err = NULL;
+    }
+}
