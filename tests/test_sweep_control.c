@@ -471,3 +471,60 @@ void test_cli_devices_reads_only(void)
         out = err = NULL;
     }
 }
+
+/* Every key a profile group accepts, as its "unknown key" error lists
+ * them, is in docs/CONFIG.md as `key`. */
+static void check_keys_documented(const char *doc, const char *cfg_text)
+{
+    char path[600], *err = NULL, *known, *end;
+
+    snprintf(path, sizeof path, "%s/keys.cfg", test_tmpdir());
+    write_file(path, cfg_text);
+    CHECK_INT(run_powprof(NULL, &err, "profile", path, "--dry-run", NULL), 2);
+    known = err ? strstr(err, "(known: ") : NULL;
+    CHECK(known != NULL);
+    end = known ? strchr(known, ')') : NULL;
+    if (known && end) {
+        *end = '\0';
+        for (char *save = NULL, *k = strtok_r(known + 8, ", ", &save); k;
+             k = strtok_r(NULL, ", ", &save)) {
+            char quoted[80];
+            snprintf(quoted, sizeof quoted, "`%s`", k);
+            CHECK_CONTAINS(doc, quoted);
+        }
+    }
+    free(err);
+}
+
+/* docs/CONFIG.md is up to date: each type built here has its section as
+ * `powprof profile --types --markdown` writes it (make config-doc), and
+ * every key of every group is documented. */
+void test_config_reference_up_to_date(void);
+void test_config_reference_up_to_date(void)
+{
+    char *doc = slurp("docs/CONFIG.md"), *out = NULL;
+    int n_types = 0;
+
+    CHECK(doc != NULL);
+    CHECK_INT(run_powprof(&out, NULL, "profile", "--types", "--markdown", NULL), 0);
+    for (char *block = out ? strstr(out, "### `") : NULL, *next; block; block = next) {
+        next = strstr(block + 1, "### `");
+        if (next)
+            next[-1] = '\0'; /* the blank line before the next heading */
+        if (!strstr(block, "Not available here")) {
+            CHECK_CONTAINS(doc, block);
+            n_types++;
+        }
+        if (next)
+            next[-1] = '\n';
+    }
+    CHECK(n_types >= 2); /* idle and exec at least */
+    check_keys_documented(doc, "bogus = 1;\n");
+    check_keys_documented(doc, "profile = { bogus = 1; };\n");
+    check_keys_documented(doc, "battery = { bogus = 1; };\n");
+    check_keys_documented(doc, "mission = { duration_s = 1; bogus = 1; };\n");
+    check_keys_documented(doc, "components = ({ type = \"idle\"; bogus = 1; });\n");
+    check_keys_documented(doc, "components = ({ type = \"idle\"; params = { t = { bogus = 1; }; }; });\n");
+    free(out);
+    free(doc);
+}
