@@ -528,3 +528,53 @@ void test_config_reference_up_to_date(void)
     free(out);
     free(doc);
 }
+
+/* Every command of `powprof --help` is in the man page's synopsis and the
+ * README's usage, and answers --help. */
+void test_docs_list_every_command(void);
+void test_docs_list_every_command(void)
+{
+    char *help = NULL, *man = slurp("man/powprof.1"), *readme = slurp("README.md");
+    const char *list;
+    int n = 0;
+
+    CHECK_INT(run_powprof(&help, NULL, "--help", NULL), 0);
+    list = help ? strstr(help, "commands:\n") : NULL;
+    CHECK(list && man && readme);
+    if (!list || !man || !readme)
+        return;
+    for (const char *line = strchr(list, '\n') + 1; strncmp(line, "  ", 2) == 0;
+         line = strchr(line, '\n') + 1) {
+        char name[32], want[64], *out = NULL;
+        if (sscanf(line, " %31s", name) != 1)
+            break;
+        snprintf(want, sizeof want, ".B powprof %s\n", name);
+        CHECK_CONTAINS(man, want);
+        snprintf(want, sizeof want, "\n    powprof %s ", name);
+        CHECK_CONTAINS(readme, want);
+        snprintf(want, sizeof want, "usage: powprof %s", name);
+        CHECK_INT(run_powprof(&out, NULL, name, "--help", NULL), 0);
+        CHECK_CONTAINS(out, want);
+        free(out);
+        n++;
+    }
+    CHECK(n >= 10);
+    free(help);
+    free(man);
+    free(readme);
+}
+
+/* import --json says what was imported. */
+void test_cli_import_json(void);
+void test_cli_import_json(void)
+{
+    char out_dir[600], *out = NULL;
+
+    snprintf(out_dir, sizeof out_dir, "%s/imported", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "import", "powprofiler",
+                          "data/tx2/darknet/1layer_yolo-10fps.csv", "--param", "fps=10", "-o",
+                          out_dir, "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"files\":1,\"rails\":[\"VDD_IN\",");
+    CHECK_CONTAINS(out, "\"params\":[\"fps\"]");
+    free(out);
+}
