@@ -71,21 +71,24 @@ static size_t pace_text(const pp_sweep_progress *pr, char *buf, size_t cap)
     return len < cap ? len : cap - 1;
 }
 
-/* What the configuration that just ended measured: "ok 4.00 s 2.345 W
- * cpu 0.98 cores", its pace, and when it failed the reason. */
-static void result_text(const pp_sweep_progress *pr, char *buf, size_t cap)
+/* What the configuration that just ended measured: "id 3 ok 4.00 s
+ * 2.345 W", its pace, its CPU, and when it failed the reason. compact (the
+ * bar): no duration, no reason (it has a line of its own). */
+static void result_text(const pp_sweep_progress *pr, int compact, char *buf, size_t cap)
 {
-    size_t len = (size_t)snprintf(buf, cap, "id %llu %s %.2f s %.3f W",
-                                  (unsigned long long)pr->id, pr->status, pr->duration_s,
-                                  pr->total_mean_w);
+    size_t len = (size_t)snprintf(buf, cap, "id %llu %s", (unsigned long long)pr->id, pr->status);
 
-    if (len < cap && isfinite(pr->cpu_share))
-        len += (size_t)snprintf(buf + len, cap - len, " cpu %.2f cores", pr->cpu_share);
+    if (len < cap && !compact)
+        len += (size_t)snprintf(buf + len, cap - len, " %.2f s", pr->duration_s);
+    if (len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, " %.3f W", pr->total_mean_w);
     if (len < cap)
         len += pace_text(pr, buf + len, cap - len);
-    if (len < cap && strcmp(pr->status, "ok") != 0)
+    if (len < cap && isfinite(pr->cpu_share))
+        len += (size_t)snprintf(buf + len, cap - len, "  cpu %.2f cores", pr->cpu_share);
+    if (len < cap && !compact && strcmp(pr->status, "ok") != 0)
         len += (size_t)snprintf(buf + len, cap - len, ": %s", pr->reason);
-    if (len < cap && pr->failures_in_row > 1)
+    if (len < cap && !compact && pr->failures_in_row > 1)
         snprintf(buf + len, cap - len, " (%u in a row)", pr->failures_in_row);
 }
 
@@ -124,7 +127,7 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
 {
     progress_ui *ui = ctx;
     char el[32], left[32], now[32], est[32], what[1024], line[1200];
-    int width = 20, fill = pr->total ? (int)(width * pr->done / pr->total) : width;
+    int width = 12, fill = pr->total ? (int)(width * pr->done / pr->total) : width;
     size_t cols = term_width();
 
     fmt_clock(pr->elapsed_s, el, sizeof el);
@@ -135,7 +138,7 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
         pp_fmt(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
                pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
     } else {
-        result_text(pr, what, sizeof what);
+        result_text(pr, 0, what, sizeof what);
     }
     show_events(ui, pr, what);
     if (!ui->tty) {
@@ -144,11 +147,12 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
                     (unsigned long long)pr->done, (unsigned long long)pr->total, what, el, left);
         return;
     }
-    if (!pr->running && strcmp(pr->status, "ok") != 0)
-        pp_fmt(what, sizeof what, "id %llu %s", (unsigned long long)pr->id, pr->status);
-    pp_fmt(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s  elapsed %s left ~%s", fill,
-           "####################", width - fill, "--------------------",
-           (unsigned long long)pr->done, (unsigned long long)pr->total, what, el, left);
+    if (!pr->running)
+        result_text(pr, 1, what, sizeof what);
+    /* the times before the details: a narrow terminal cuts the details */
+    pp_fmt(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
+           "############", width - fill, "------------",
+           (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
     if (strlen(line) >= cols)
         line[cols - 1] = '\0';
     fprintf(stderr, "\r%s\033[K", line);

@@ -23,6 +23,22 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
         "reason,cpu_s,cpu_share,machine_cpu_share\n");
 }
 
+/* ",cpu_s,cpu_share,machine_cpu_share" at buf + len, cells empty when not
+ * measured. The new length. */
+static size_t add_cpu(const pp_results_cpu *c, char *buf, size_t len, size_t cap)
+{
+    ADD(",");
+    if (c)
+        ADD("%.6f", c->cpu_s);
+    ADD(",");
+    if (c && c->span_s > 0)
+        ADD("%.6f", c->cpu_s / c->span_s);
+    ADD(",");
+    if (c && c->span_s > 0 && !isnan(c->machine_busy_s))
+        ADD("%.6f", c->machine_busy_s / c->span_s);
+    return len;
+}
+
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
                              const pp_trace *t, const pp_battery_params *battery, char *buf,
                              size_t cap, double *total_mean_w)
@@ -97,15 +113,7 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     ADD(",");
     for (const char *c = row->reason ? row->reason : ""; *c && len + 2 < cap; c++)
         buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
-    ADD(",");
-    if (row->cpu)
-        ADD("%.6f", row->cpu->cpu_s);
-    ADD(",");
-    if (row->cpu && row->cpu->span_s > 0)
-        ADD("%.6f", row->cpu->cpu_s / row->cpu->span_s);
-    ADD(",");
-    if (row->cpu && row->cpu->span_s > 0 && !isnan(row->cpu->machine_busy_s))
-        ADD("%.6f", row->cpu->machine_busy_s / row->cpu->span_s);
+    len = add_cpu(row->cpu, buf, len, cap);
     ADD("\n");
     return len < cap ? len : cap - 1;
 }
