@@ -182,7 +182,7 @@ static int make_dirs(const char *path)
 static const char profile_help[] =
     "usage: powprof profile CONFIG [-o DIR] [--dry-run] [--resume [--retry-failed]]\n"
     "                       [--keep-going | --max-failures N] [--yes] [--json]\n"
-    "       powprof profile --types [--json] [--markdown]\n"
+    "       powprof profile --types [--json | --markdown]\n"
     "\n"
     "Run every configuration of the profile in CONFIG (libconfig syntax: see\n"
     "configs/*.cfg and docs/CONFIG.md) while sampling the power rails, and keep\n"
@@ -199,7 +199,7 @@ static const char profile_help[] =
     "                         the checks; exit status 1 when one fails\n"
     "  -o, --output DIR       results folder\n"
     "  --resume               run only the configurations missing from DIR\n"
-    "  --retry-failed         with --resume: run the failed and timed-out ones again\n"
+    "  --retry-failed         resume, and run the failed and timed-out ones again\n"
     "                         (their rows are replaced)\n"
     "  --max-failures N       stop when N configurations in a row fail with the same\n"
     "                         reason (numbers and labels aside; default 3)\n"
