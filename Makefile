@@ -70,7 +70,7 @@ PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcar
 	$(O)/include/powprof/component.h $(O)/include/powprof/log.h
 EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
 
-.PHONY: all check asan bench run deps install clean modules
+.PHONY: all check asan bench run deps install clean modules config-doc
 all: powprof libpowprof.a modules
 
 $(O)/%.o: %.c
@@ -171,6 +171,10 @@ bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
 
 run: all
 	./scripts/run-main-job
+
+# The component types section of docs/CONFIG.md, from the registry.
+config-doc: $(O)/powprof $(MODULES)
+	POWPROF_BIN=$(O)/powprof ./scripts/config-doc
 
 deps:
 	@./scripts/install-deps debian-packages.txt

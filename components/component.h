@@ -140,10 +140,16 @@ struct pp_component_ops {
     int (*setup)(pp_component *c);
     /* One unit of work (a multiplication, a frame, one run of a program).
      * deadline_ns (monotonic) is when the step must be given up (0: none);
-     * a step past it returns -ETIMEDOUT. */
+     * a step past it returns -ETIMEDOUT. Returns 0, -errno, or
+     * PP_STEP_IDLE: no work done and none to do, so that a component
+     * paced by neither fps nor sleep_s sleeps through the rest of its
+     * duration instead of stepping in a loop. */
     int (*step)(pp_component *c, int64_t deadline_ns);
     void (*teardown)(pp_component *c); /* also after a failed setup */
 };
+
+/* pp_component_ops.step: "nothing to do" (a success). */
+#define PP_STEP_IDLE 1
 
 /* What a module exports, under the name "pp_component_exports". */
 typedef struct pp_component_module {

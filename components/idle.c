@@ -1,5 +1,8 @@
-/* idle: no work at all, to measure the base power. Its steps take no time;
- * the scheduler's pacing (duration_s, fps, sleep_s) is all there is. */
+/* idle: no work at all, to measure the base power. Its step does nothing
+ * and says so (PP_STEP_IDLE): the scheduler then sleeps through the
+ * duration (the sampler still samples), so that the CPU stays idle. With
+ * fps or sleep_s the steps are paced as for any component, sleeping
+ * between them. */
 #include "component.h"
 
 static int idle_setup(pp_component *c)
@@ -12,14 +15,14 @@ static int idle_step(pp_component *c, int64_t deadline_ns)
 {
     (void)c;
     (void)deadline_ns;
-    return 0;
+    return PP_STEP_IDLE;
 }
 
 static void idle_teardown(pp_component *c) { (void)c; }
 
 const pp_component_ops pp_component_idle = {
     .type = "idle",
-    .summary = "no work: the base power, paced by duration_s, fps or sleep_s",
+    .summary = "no work: the base power; sleeps through duration_s (or paced by fps or sleep_s)",
     .setup = idle_setup,
     .step = idle_step,
     .teardown = idle_teardown,

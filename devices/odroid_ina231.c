@@ -3,7 +3,9 @@
  *   /sys/bus/i2c/drivers/INA231/<bus>-<addr>/enable     "1" to measure
  * Addresses name the rails: 0x40 A15 (big cores), 0x41 memory, 0x44 GPU,
  * 0x45 A7 (little cores). There is no board-input sensor: the rails are
- * independent and the total is their sum.
+ * independent and the total is their sum. Opening the device switches on
+ * the sensors that are off (enable), and logs each one it switched:
+ * powprof writes nothing else under /sys.
  */
 #include "device.h"
 #include "sysfs.h"
@@ -56,7 +58,8 @@ static const char *rail_for_address(const char *dir)
     return base;
 }
 
-/* Switch the sensor on; a sensor already enabled needs no write access. */
+/* Switch the sensor on, saying so: the only write powprof makes to sysfs.
+ * A sensor already on is left alone (no write, no write access needed). */
 static int enable_sensor(const char *dir)
 {
     char path[PATH_MAX];
@@ -76,6 +79,8 @@ static int enable_sensor(const char *dir)
         return -err;
     }
     close(fd);
+    pp_log_info("odroid: switched the INA231 sensor on: wrote 1 to %s (it was off; it stays on)",
+                path);
     return 0;
 }
 

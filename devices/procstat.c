@@ -11,7 +11,7 @@
  * the rise of the TX2's CPU-only darknet trace (4.0 W mean) over idle, spread
  * over its four Cortex-A57 cores. Calibrate them for your board.
  */
-#include "device.h"
+#include "procstat.h"
 #include "sysfs.h"
 
 #include "../src/log.h"
@@ -51,25 +51,18 @@ static int procstat_probe(const pp_device_options *opts, char *why, size_t cap)
     return -ENODEV;
 }
 
-/* Read /proc/stat and parse every "cpuN" line into times[]. Returns the
- * number of CPUs, or -errno (logged with the line at fault). */
-static int read_stat(procstat_priv *p, cpu_times *times, size_t max)
+static int procstat_read(pp_device *dev, int64_t t_ns, double *power_w);
+
+/* Parse every "cpuN" line of the /proc/stat text buf (changed in place)
+ * into times[]. Returns the number of CPUs, or -EINVAL (logged with path
+ * and the line at fault). */
+static int parse_stat(char *buf, const char *path, cpu_times *times, size_t max)
 {
-    ssize_t len;
     size_t n = 0;
     int line_no = 0;
     char *line, *save = NULL;
 
-    do
-        len = pread(p->stat.fd, p->buf, sizeof p->buf - 1, 0);
-    while (len < 0 && errno == EINTR);
-    if (len < 0) {
-        int err = errno;
-        pp_log_error("%s: cannot read: %s", p->stat.path, strerror(err));
-        return -err;
-    }
-    p->buf[len] = '\0';
-    for (line = strtok_r(p->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         uint64_t v[8] = {0};
         unsigned cpu;
         int fields, consumed = 0;
@@ -81,7 +74,7 @@ static int read_stat(procstat_priv *p, cpu_times *times, size_t max)
                               " %" SCNu64 " %" SCNu64 " %" SCNu64 "%n",
                         &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &consumed);
         if (fields < 5) {
-            pp_log_error("%s:%d: cannot parse '%.60s'", p->stat.path, line_no, line);
+            pp_log_error("%s:%d: cannot parse '%.60s'", path, line_no, line);
             return -EINVAL;
         }
         if (n >= max)
@@ -92,10 +85,60 @@ static int read_stat(procstat_priv *p, cpu_times *times, size_t max)
         n++;
     }
     if (n == 0) {
-        pp_log_error("%s: no 'cpuN' line", p->stat.path);
+        pp_log_error("%s: no 'cpuN' line", path);
         return -EINVAL;
     }
     return (int)n;
+}
+
+/* Read the open /proc/stat and parse it into times[]: the number of CPUs,
+ * or -errno (logged). */
+static int read_stat(procstat_priv *p, cpu_times *times, size_t max)
+{
+    ssize_t len;
+
+    do
+        len = pread(p->stat.fd, p->buf, sizeof p->buf - 1, 0);
+    while (len < 0 && errno == EINTR);
+    if (len < 0) {
+        int err = errno;
+        pp_log_error("%s: cannot read: %s", p->stat.path, strerror(err));
+        return -err;
+    }
+    p->buf[len] = '\0';
+    return parse_stat(p->buf, p->stat.path, times, max);
+}
+
+int pp_procstat_machine(const char *root, double *busy_s, size_t *n_cpus)
+{
+    cpu_times times[MAX_CPUS];
+    char path[PATH_MAX], *buf;
+    long tick_hz = sysconf(_SC_CLK_TCK);
+    uint64_t busy = 0;
+    int n;
+
+    if (pp_sysfs_path(path, sizeof path, root ? root : "/", STAT_PATH) < 0 ||
+        !(buf = pp_read_file(path)))
+        return -ENOENT;
+    n = parse_stat(buf, path, times, MAX_CPUS);
+    free(buf);
+    if (n < 0)
+        return n;
+    for (int i = 0; i < n; i++)
+        busy += times[i].busy;
+    *busy_s = (double)busy / (double)(tick_hz > 0 ? tick_hz : 100);
+    *n_cpus = (size_t)n;
+    return 0;
+}
+
+int pp_procstat_ceiling_w(const pp_device *dev, double *ceiling_w)
+{
+    const procstat_priv *p = dev->priv;
+
+    if (!dev->ops || dev->ops->read != procstat_read || !p)
+        return -EINVAL;
+    *ceiling_w = dev->opts.procstat_idle_w + dev->opts.procstat_core_w * (double)p->n_cpus;
+    return 0;
 }
 
 static void procstat_close(pp_device *dev)

@@ -4,8 +4,10 @@
 
 #include "clock.h"
 #include "log.h"
+#include "run_json.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -17,6 +19,9 @@ static const char devices_help[] =
     "'-d auto' picks (the first present one in the order listed).\n"
     "Rails marked 'estimated' are computed from a model, not measured;\n"
     "'board input' is the rail that contains all the others.\n"
+    "It only reads, with one exception: an ODROID's INA231 sensors that are off\n"
+    "are switched on (1 written to their 'enable' files, which needs root), as\n"
+    "for any measurement, and each one switched is said on stderr.\n"
     "\n"
     "options:\n"
     "  --json                 one JSON object on stdout\n" PP_CLI_DEVICE_HELP
@@ -89,57 +94,49 @@ static void print_text(const source_report *reps, size_t n, const char *pick)
     printf("auto      %s\n", pick ? pick : "(none)");
 }
 
+static json_t *rails_json(const source_report *r)
+{
+    json_t *rails = json_array();
+
+    for (size_t k = 0; r->dev && r->read_rc == 0 && k < r->dev->n_rails; k++) {
+        const pp_rail *rail = &r->dev->rails[k];
+        json_array_append_new(
+            rails, json_pack("{s:s, s:o, s:b, s:b, s:o}", "name", rail->name, "power_w",
+                             pp_run_json_number(r->power_w[k]), "estimated",
+                             (rail->flags & PP_RAIL_ESTIMATED) != 0, "board_input",
+                             (rail->flags & PP_RAIL_BOARD_INPUT) != 0, "inside",
+                             rail->parent >= 0 ? json_string(r->dev->rails[rail->parent].name)
+                                               : json_null()));
+    }
+    return rails;
+}
+
 static void print_json(const source_report *reps, size_t n, const char *pick)
 {
-    printf("{\"sources\":[");
+    json_t *sources = json_array(), *root;
+
     for (size_t i = 0; i < n; i++) {
         const source_report *r = &reps[i];
         const char *status = r->probe_rc == -ENODEV ? "absent"
                              : r->probe_rc < 0      ? "unusable"
                              : r->read_rc < 0       ? "error"
                                                     : "present";
-        printf("%s{\"name\":", i ? "," : "");
-        pp_json_string(stdout, r->ops->name);
-        printf(",\"status\":\"%s\",\"summary\":", status);
-        pp_json_string(stdout, r->ops->summary);
-        printf(",\"reason\":");
-        if (r->probe_rc < 0)
-            pp_json_string(stdout, r->why);
-        else if (r->read_rc < 0)
-            pp_json_string(stdout, strerror(-r->read_rc));
-        else
-            printf("null");
-        printf(",\"rails\":[");
-        if (r->dev && r->read_rc == 0) {
-            for (size_t k = 0; k < r->dev->n_rails; k++) {
-                const pp_rail *rail = &r->dev->rails[k];
-                printf("%s{\"name\":", k ? "," : "");
-                pp_json_string(stdout, rail->name);
-                printf(",\"power_w\":");
-                pp_json_number(stdout, r->power_w[k]);
-                printf(",\"estimated\":%s,\"board_input\":%s,\"inside\":",
-                       rail->flags & PP_RAIL_ESTIMATED ? "true" : "false",
-                       rail->flags & PP_RAIL_BOARD_INPUT ? "true" : "false");
-                if (rail->parent >= 0)
-                    pp_json_string(stdout, r->dev->rails[rail->parent].name);
-                else
-                    printf("null");
-                printf("}");
-            }
-        }
-        printf("]");
-        if (r->dev && r->read_rc == 0) {
-            printf(",\"total_w\":");
-            pp_json_number(stdout, pp_device_total_w(r->dev, r->power_w));
-        }
-        printf("}");
+        json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "name", r->ops->name, "status", status,
+                              "summary", r->ops->summary, "reason",
+                              r->probe_rc < 0  ? json_string(r->why)
+                              : r->read_rc < 0 ? json_string(strerror(-r->read_rc))
+                                               : json_null(),
+                              "rails", rails_json(r));
+        if (r->dev && r->read_rc == 0)
+            json_object_set_new(o, "total_w",
+                                pp_run_json_number(pp_device_total_w(r->dev, r->power_w)));
+        json_array_append_new(sources, o);
     }
-    printf("],\"auto\":");
-    if (pick)
-        pp_json_string(stdout, pick);
-    else
-        printf("null");
-    printf("}\n");
+    root = json_pack("{s:o, s:o}", "sources", sources, "auto",
+                     pick ? json_string(pick) : json_null());
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    putchar('\n');
+    json_decref(root);
 }
 
 int pp_cmd_devices(int argc, char **argv)

@@ -12,13 +12,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static const char import_help[] =
-    "usage: powprof import FORMAT FILE... -o RESULTS [options]\n"
+    "usage: powprof import FORMAT FILE... -o RESULTS [options] [--json]\n"
     "\n"
     "Read recorded power data into RESULTS (traces/<id>.csv, summary.csv with the\n"
     "battery columns, run.json naming the source of each row), as `powprof\n"
@@ -44,6 +45,7 @@ static const char import_help[] =
     "  --unit W|mW|uW         csv: unit of the columns that name none\n"
     "  --time-col NAME        csv: the time column\n"
     "  -c, --config FILE      battery parameters (its 'battery' group)\n"
+    "  --json                 what was imported, as one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
 enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL };
@@ -75,6 +77,22 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* --json: what was imported, as one object on stdout. */
+static void print_json(const char *out, int n_files, const pp_results_layout *layout)
+{
+    json_t *rails = json_array(), *params = json_array(), *root;
+
+    for (size_t r = 0; r < layout->n_rails; r++)
+        json_array_append_new(rails, json_string(layout->rail_names[r]));
+    for (size_t k = 0; k < layout->n_params; k++)
+        json_array_append_new(params, json_string(layout->param_names[k]));
+    root = json_pack("{s:s, s:i, s:o, s:o}", "output", out, "files", n_files, "rails", rails,
+                     "params", params);
+    json_dumpf(root, stdout, JSON_COMPACT);
+    putchar('\n');
+    json_decref(root);
+}
+
 int pp_cmd_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -87,13 +105,14 @@ int pp_cmd_import(int argc, char **argv)
         {"interval-ms", required_argument, NULL, OPT_INTERVAL},
         {"unit", required_argument, NULL, OPT_UNIT},
         {"time-col", required_argument, NULL, OPT_TIME_COL},
+        {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *pattern = NULL, *config_path = NULL, *format;
     char fixed_names[MAX_PARAMS][64], pat_names[MAX_PARAMS][64], tmp[4096], path[4400];
     double fixed_values[MAX_PARAMS], values[MAX_PARAMS];
     size_t n_fixed = 0;
-    int n_pat = 0, opt, status = PP_EXIT_USAGE, made = 0;
+    int n_pat = 0, opt, status = PP_EXIT_USAGE, made = 0, json = 0;
     int (*reader)(const char *, const pp_import_options *, pp_trace *);
     pp_import_options io;
     pp_battery_params battery;
@@ -154,6 +173,9 @@ int pp_cmd_import(int argc, char **argv)
             break;
         case OPT_TIME_COL:
             io.time_col = optarg;
+            break;
+        case PP_OPT_JSON:
+            json = 1;
             break;
         default:
             fputs("Try 'powprof import --help'.\n", stderr);
@@ -252,7 +274,7 @@ int pp_cmd_import(int argc, char **argv)
             goto out;
         }
         {
-            pp_results_row rr = {id, values, "ok", pp_trace_duration_s(&t), 0, 0, NULL, NULL, "", NULL};
+            pp_results_row rr = {id, values, "ok", pp_trace_duration_s(&t), 0, 0, NULL, NULL, "", NULL, NULL};
             len = pp_results_format_row(layout, &rr, &t, &battery, row, 16384, &mean_w);
         }
         fwrite(row, 1, len, summary);
@@ -294,8 +316,11 @@ int pp_cmd_import(int argc, char **argv)
         goto out;
     }
     made = 0;
-    printf("%d files imported into %s (%zu rails, %zu parameters)\n", argc - optind - 1, out,
-           layout->n_rails, layout->n_params);
+    if (json)
+        print_json(out, argc - optind - 1, layout);
+    else
+        printf("%d files imported into %s (%zu rails, %zu parameters)\n", argc - optind - 1, out,
+               layout->n_rails, layout->n_params);
     status = 0;
 out:
     if (summary)

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,28 +38,125 @@ static void fmt_clock(double s, char *buf, size_t cap)
         pp_fmt(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
-/* A bar on a terminal, a line per configuration otherwise. */
+/* What the progress callback keeps between calls. */
+typedef struct progress_ui {
+    int tty;              /* stderr is a terminal: one line, redrawn in place */
+    int drawn;            /* the bar is on the current line */
+    int warned_saturated; /* the ceiling warning was given */
+} progress_ui;
+
+/* Terminal columns (80 when unknown). */
+static size_t term_width(void)
+{
+    struct winsize ws;
+
+    return ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
+}
+
+/* " name 24.8/25 fps 3 late" for each component paced by fps. */
+static size_t pace_text(const pp_sweep_progress *pr, char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t c = 0; c < pr->n_components && len < cap; c++) {
+        const pp_sweep_component_progress *cp = &pr->components[c];
+        if (!(cp->fps > 0))
+            continue;
+        len += (size_t)snprintf(buf + len, cap - len, "  %s %.3g/%.3g fps", cp->name,
+                                cp->achieved_fps, cp->fps);
+        if (cp->late_frames && len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, " %ld late", cp->late_frames);
+    }
+    return len < cap ? len : cap - 1;
+}
+
+/* What the configuration that just ended measured: "id 3 ok 4.00 s
+ * 2.345 W", its pace, its CPU, and when it failed the reason. compact (the
+ * bar): no duration, no reason (it has a line of its own). */
+static void result_text(const pp_sweep_progress *pr, int compact, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "id %llu %s", (unsigned long long)pr->id, pr->status);
+
+    if (len < cap && !compact)
+        len += (size_t)snprintf(buf + len, cap - len, " %.2f s", pr->duration_s);
+    if (len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, " %.3f W", pr->total_mean_w);
+    if (len < cap)
+        len += pace_text(pr, buf + len, cap - len);
+    if (len < cap && isfinite(pr->cpu_share))
+        len += (size_t)snprintf(buf + len, cap - len, "  cpu %.2f cores", pr->cpu_share);
+    if (len < cap && !compact && strcmp(pr->status, "ok") != 0)
+        len += (size_t)snprintf(buf + len, cap - len, ": %s", pr->reason);
+    if (len < cap && !compact && pr->failures_in_row > 1)
+        snprintf(buf + len, cap - len, " (%u in a row)", pr->failures_in_row);
+}
+
+/* A line that stays on screen (above the bar on a terminal). */
+static void show_line(progress_ui *ui, const char *text)
+{
+    fprintf(stderr, "%spowprof: %s\n", ui->drawn ? "\r\033[K" : "", text);
+    ui->drawn = 0;
+}
+
+/* The lines that stay: on a terminal a failure with its reason; the first
+ * configuration whose estimate sat at its ceiling. */
+static void show_events(progress_ui *ui, const pp_sweep_progress *pr, const char *result)
+{
+    char text[512];
+
+    if (pr->running)
+        return;
+    if (ui->tty && strcmp(pr->status, "ok") != 0)
+        show_line(ui, result);
+    if (pr->saturated && !ui->warned_saturated) {
+        pp_fmt(text, sizeof text, "warning: id %llu: the procstat estimate sat at its ceiling "
+               "(every core busy, %.2f cores): it measures the machine, not the workload (%.2f "
+               "cores); see cpu_share and machine_cpu_share in summary.csv",
+               (unsigned long long)pr->id, pr->machine_cpu_share, pr->cpu_share);
+        show_line(ui, text);
+        ui->warned_saturated = 1;
+    }
+}
+
+/* On a terminal: one line, redrawn in place (a bar, the running
+ * configuration or the last result, the time left), cut to the width;
+ * failures get a line of their own with the reason. Otherwise: a line per
+ * configuration, with the reason when it failed. */
 static void show_progress(void *ctx, const pp_sweep_progress *pr)
 {
-    int tty = *(int *)ctx;
-    char el[32], left[32];
+    progress_ui *ui = ctx;
+    char el[32], left[32], now[32], est[32], what[1024], line[1200];
+    int width = 12, fill = pr->total ? (int)(width * pr->done / pr->total) : width;
+    size_t cols = term_width();
 
     fmt_clock(pr->elapsed_s, el, sizeof el);
     fmt_clock(pr->left_s, left, sizeof left);
-    if (tty) {
-        int width = 30, fill = pr->total ? (int)(width * pr->done / pr->total) : width;
-        fprintf(stderr, "\r[%.*s%*s] %llu/%llu  id %llu %s  elapsed %s  left ~%s   ", fill,
-                "##############################", width - fill, "",
-                (unsigned long long)pr->done, (unsigned long long)pr->total,
-                (unsigned long long)pr->id, pr->status, el, left);
-        if (pr->done == pr->total)
-            fputc('\n', stderr);
+    if (pr->running) {
+        fmt_clock(pr->config_elapsed_s, now, sizeof now);
+        fmt_clock(pr->config_estimate_s, est, sizeof est);
+        pp_fmt(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
+               pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
     } else {
-        fprintf(stderr, "powprof: [%llu/%llu] id %llu %s %.2f s %.3f W  elapsed %s left ~%s\n",
-                (unsigned long long)pr->done, (unsigned long long)pr->total,
-                (unsigned long long)pr->id, pr->status, pr->duration_s, pr->total_mean_w, el,
-                left);
+        result_text(pr, 0, what, sizeof what);
     }
+    show_events(ui, pr, what);
+    if (!ui->tty) {
+        if (!pr->running)
+            fprintf(stderr, "powprof: [%llu/%llu] %s  elapsed %s left ~%s\n",
+                    (unsigned long long)pr->done, (unsigned long long)pr->total, what, el, left);
+        return;
+    }
+    if (!pr->running)
+        result_text(pr, 1, what, sizeof what);
+    /* the times before the details: a narrow terminal cuts the details */
+    pp_fmt(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
+           "############", width - fill, "------------",
+           (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
+    if (strlen(line) >= cols)
+        line[cols - 1] = '\0';
+    fprintf(stderr, "\r%s\033[K", line);
+    ui->drawn = 1;
 }
 
 /* mkdir -p */
@@ -82,14 +180,18 @@ static int make_dirs(const char *path)
 }
 
 static const char profile_help[] =
-    "usage: powprof profile CONFIG [-o DIR] [--dry-run] [--resume] [--yes] [--json]\n"
-    "       powprof profile --types [--json]\n"
+    "usage: powprof profile CONFIG [-o DIR] [--dry-run] [--resume [--retry-failed]]\n"
+    "                       [--keep-going | --max-failures N] [--yes] [--json]\n"
+    "       powprof profile --types [--json | --markdown]\n"
     "\n"
     "Run every configuration of the profile in CONFIG (libconfig syntax: see\n"
-    "configs/*.cfg) while sampling the power rails, and keep each one's trace\n"
-    "and summary row in DIR (default results/<profile name>). Before anything\n"
-    "runs, the device is opened and every component checked (its program,\n"
-    "files, libraries, module, GPU); a problem stops the run with its reason.\n"
+    "configs/*.cfg and docs/CONFIG.md) while sampling the power rails, and keep\n"
+    "each one's trace and summary row in DIR (default results/<profile name>).\n"
+    "Before anything runs, the device is opened and every component checked\n"
+    "(its program, files, libraries, module, GPU); a problem stops the run with\n"
+    "its reason. Progress goes to stderr: on a terminal one line redrawn in\n"
+    "place (a bar, the configuration running, the time left), otherwise a line\n"
+    "per configuration; a failure is shown with its reason.\n"
     "\n"
     "options:\n"
     "  --dry-run              list every configuration with its id and parameter\n"
@@ -97,14 +199,38 @@ static const char profile_help[] =
     "                         the checks; exit status 1 when one fails\n"
     "  -o, --output DIR       results folder\n"
     "  --resume               run only the configurations missing from DIR\n"
+    "  --retry-failed         resume, and run the failed and timed-out ones again\n"
+    "                         (their rows are replaced)\n"
+    "  --max-failures N       stop when N configurations in a row fail with the same\n"
+    "                         reason (numbers and labels aside; default 3)\n"
+    "  --keep-going           never stop for failures\n"
     "  --yes                  no confirmation for more than 10000 configurations\n"
-    "  --json                 with --dry-run or --types: one JSON object\n"
+    "  --json                 one JSON object on stdout: the dry run, the types, or\n"
+    "                         the outcome of the run (counts, resume command)\n"
     "  --types                the component types: built in, shipped as modules\n"
     "                         (installed or not), and modules of your own found in\n"
     "                         POWPROF_MODULE_PATH; each one's keys\n"
-    "  -h, --help             this help\n";
+    "  --markdown             with --types: the reference of docs/CONFIG.md\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 every configuration ok; 1 some failed or timed out (their rows\n"
+    "say why), or the dry run's checks failed; 2 usage or profile error; 4 stopped\n"
+    "after --max-failures identical failures (rows kept; the resume command is\n"
+    "printed); 125 powprof failed; 130 interrupted (rows kept; --resume goes on).\n";
 
-enum { OPT_DRY_RUN = 3000, OPT_RESUME, OPT_YES, OPT_TYPES };
+enum {
+    OPT_DRY_RUN = 3000,
+    OPT_RESUME,
+    OPT_YES,
+    OPT_TYPES,
+    OPT_MARKDOWN,
+    OPT_RETRY,
+    OPT_MAX_FAILURES,
+    OPT_KEEP_GOING,
+};
+
+/* Exit status of a sweep stopped after --max-failures identical failures. */
+#define EXIT_STOPPED 4
 
 static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, double *values)
 {
@@ -245,6 +371,48 @@ static int list_types(int json)
     return 0;
 }
 
+/* text for a Markdown table cell: '|' escaped. */
+static void md_cell(const char *text)
+{
+    for (; text && *text; text++)
+        fputs(*text == '|' ? "\\|" : (char[]){*text, '\0'}, stdout);
+}
+
+/* powprof profile --types --markdown: each type's keys as the reference
+ * section of docs/CONFIG.md (a test checks that the file has them). */
+static int list_types_markdown(void)
+{
+    char name[64], why[2048];
+    const pp_component_ops *ops;
+
+    for (size_t i = 0; pp_component_type_at(i, name, sizeof name, &ops, why, sizeof why) == 0;
+         i++) {
+        printf("### `%s`\n\n", name);
+        if (!ops) {
+            printf("Not available here: ");
+            md_cell(why);
+            printf("\n\n");
+            continue;
+        }
+        md_cell(ops->summary);
+        printf(".\n\n");
+        if (!ops->keys || !ops->keys->name) {
+            printf("No keys of its own.\n\n");
+            continue;
+        }
+        printf("| key | kind | required | what |\n|---|---|---|---|\n");
+        for (const pp_component_key *k = ops->keys; k->name; k++) {
+            printf("| `%s` | %s | %s | ", k->name, key_kind(k->kind), k->required ? "yes" : "no");
+            md_cell(k->doc);
+            for (const char *const *c = k->choices; c && *c; c++)
+                printf("%s`%s`", c == k->choices ? "; one of " : ", ", *c);
+            printf(" |\n");
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
 /* More than PP_PROFILE_CONFIRM_ABOVE configurations: asked on a terminal,
  * refused otherwise. 0 to go on. */
 static int confirm_many(const char *config, uint64_t n)
@@ -284,117 +452,280 @@ static int dry_run(const pp_profile *p, uint64_t n, double *values, int json)
     return ready ? 0 : 1;
 }
 
-/* The sweep into out_dir, interruptible. Returns the exit status. */
-static int run_sweep(const pp_profile *p, uint64_t n, const char *config, const char *out_dir,
-                     int resume)
+/* What the command line asked of a sweep. */
+typedef struct sweep_request {
+    const char *config, *out_dir;
+    int resume, retry_failed, json;
+    unsigned max_failures;
+} sweep_request;
+
+/* arg, quoted for a POSIX shell when it holds anything but [A-Za-z0-9_./:+=,@%-]. */
+static void print_arg(FILE *fp, const char *arg)
+{
+    if (*arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                            "_./:+=,@%-") == strlen(arg)) {
+        fputs(arg, fp);
+        return;
+    }
+    fputc('\'', fp);
+    for (; *arg; arg++)
+        fputs(*arg == '\'' ? "'\\''" : (char[]){*arg, '\0'}, fp);
+    fputc('\'', fp);
+}
+
+/* The command that continues the sweep, as argv (NULL-ended, at most 8). */
+static void resume_argv(const sweep_request *rq, int stopped, const char **argv)
+{
+    int n = 0;
+
+    argv[n++] = "powprof";
+    argv[n++] = "profile";
+    argv[n++] = rq->config;
+    argv[n++] = "-o";
+    argv[n++] = rq->out_dir;
+    argv[n++] = "--resume";
+    if (stopped)
+        argv[n++] = "--retry-failed";
+    argv[n] = NULL;
+}
+
+static void print_resume(const sweep_request *rq, int stopped)
+{
+    const char *argv[8];
+
+    resume_argv(rq, stopped, argv);
+    fputs("  ", stderr);
+    for (int i = 0; argv[i]; i++) {
+        if (i)
+            fputc(' ', stderr);
+        print_arg(stderr, argv[i]);
+    }
+    fputc('\n', stderr);
+}
+
+static int exit_status(int rc, const pp_sweep_stats *st)
+{
+    if (rc == -EINTR)
+        return 130;
+    if (rc == -ENOTRECOVERABLE)
+        return EXIT_STOPPED;
+    if (rc < 0)
+        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    return st->failed ? 1 : 0;
+}
+
+/* The outcome in words: on stderr the interruption, the stop and the
+ * ceiling warning; on stdout the counts (not with --json). */
+static void outcome_text(const sweep_request *rq, int rc, const pp_sweep_stats *st)
+{
+    unsigned long long saved = st->ran + st->skipped;
+
+    if (rc == -EINTR) {
+        fprintf(stderr, "powprof: interrupted: %llu of %llu configurations saved in %s; "
+                        "continue with:\n", saved, (unsigned long long)st->total, rq->out_dir);
+        print_resume(rq, 0);
+    } else if (rc == -ENOTRECOVERABLE) {
+        fprintf(stderr, "powprof: stopped: %u configurations in a row failed with the same "
+                        "reason:\n  %s\n%llu of %llu configurations saved in %s. Fix the cause, "
+                        "then run the failed ones again and go on with:\n", rq->max_failures,
+                st->stop_reason, saved, (unsigned long long)st->total, rq->out_dir);
+        print_resume(rq, 1);
+        fputs("(or give --keep-going to run every configuration whatever fails)\n", stderr);
+    }
+    if (st->saturated)
+        fprintf(stderr, "powprof: warning: in %llu of %llu configurations the procstat estimate "
+                        "sat at its ceiling (every core busy): it measured the whole machine, "
+                        "not the workload. Compare cpu_share (the workload's cores) with "
+                        "machine_cpu_share in summary.csv; stop other programs or use a power "
+                        "sensor.\n", (unsigned long long)st->saturated,
+                (unsigned long long)st->ran);
+    if (rc == 0 && !rq->json)
+        printf("%llu configurations: %llu run (%llu ok, %llu failed or timed out), %llu already "
+               "done; summary in %s/summary.csv\n",
+               (unsigned long long)st->total, (unsigned long long)st->ran,
+               (unsigned long long)st->ok, (unsigned long long)st->failed,
+               (unsigned long long)st->skipped, rq->out_dir);
+}
+
+/* The outcome as one JSON object on stdout. */
+static void outcome_json(const pp_profile *p, const sweep_request *rq, int rc,
+                         const pp_sweep_stats *st, int status)
+{
+    char path[4200];
+    const char *argv[8];
+    json_t *resume = json_null(), *root;
+
+    if (rc == -EINTR || rc == -ENOTRECOVERABLE) {
+        resume = json_array();
+        resume_argv(rq, rc == -ENOTRECOVERABLE, argv);
+        for (int i = 0; argv[i]; i++)
+            json_array_append_new(resume, json_string(argv[i]));
+    }
+    pp_fmt(path, sizeof path, "%s/summary.csv", rq->out_dir);
+    root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:o, s:o, "
+                     "s:i}",
+                     "profile", p->name, "device", p->device, "output", rq->out_dir, "summary",
+                     path, "total", (json_int_t)st->total, "ran", (json_int_t)st->ran, "ok",
+                     (json_int_t)st->ok, "failed", (json_int_t)st->failed, "skipped",
+                     (json_int_t)st->skipped, "saturated", (json_int_t)st->saturated,
+                     "interrupted", st->interrupted, "stopped", st->stopped, "stop_reason",
+                     st->stopped ? json_string(st->stop_reason) : json_null(), "resume",
+                     resume, "exit_status", status);
+    json_dumpf(root, stdout, JSON_COMPACT);
+    putchar('\n');
+    json_decref(root);
+}
+
+/* The sweep into rq->out_dir, interruptible. Returns the exit status. */
+static int run_sweep(const pp_profile *p, uint64_t n, const sweep_request *rq)
 {
     pp_sweep_options so = {0};
     pp_sweep_stats st;
     struct sigaction sa, old_int, old_term;
-    int tty = isatty(2), rc;
+    progress_ui ui = {isatty(2), 0, 0};
+    int rc, status;
 
-    if (make_dirs(out_dir) < 0) {
-        fprintf(stderr, "powprof profile: -o %s: cannot create: %s\n", out_dir, strerror(errno));
+    if (make_dirs(rq->out_dir) < 0) {
+        fprintf(stderr, "powprof profile: -o %s: cannot create: %s\n", rq->out_dir,
+                strerror(errno));
         return PP_EXIT_USAGE;
     }
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    so.out_dir = out_dir;
-    so.resume = resume;
+    so.out_dir = rq->out_dir;
+    so.resume = rq->resume;
+    so.retry_failed = rq->retry_failed;
+    so.max_failures = rq->max_failures;
+    so.tick_s = ui.tty ? 0.5 : 0.0;
     so.interrupt = &g_interrupt;
     so.progress = show_progress;
-    so.progress_ctx = &tty;
+    so.progress_ctx = &ui;
     fprintf(stderr, "powprof: profile '%s': %llu configurations on %s, results in %s\n", p->name,
-            (unsigned long long)n, p->device, out_dir);
+            (unsigned long long)n, p->device, rq->out_dir);
     rc = pp_sweep_run(p, &so, &st);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (tty && st.ran && st.ran + st.skipped < st.total)
+    if (ui.drawn)
         fputc('\n', stderr);
-    if (rc == -EINTR) {
-        fprintf(stderr, "powprof: interrupted: %llu of %llu configurations saved in %s; "
-                        "continue with: powprof profile %s -o %s --resume\n",
-                (unsigned long long)(st.ran + st.skipped), (unsigned long long)st.total, out_dir,
-                config, out_dir);
-        return 130;
-    }
-    if (rc < 0)
-        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
-    printf("%llu configurations: %llu run (%llu ok, %llu failed or timed out), %llu already "
-           "done; summary in %s/summary.csv\n",
-           (unsigned long long)st.total, (unsigned long long)st.ran, (unsigned long long)st.ok,
-           (unsigned long long)st.failed, (unsigned long long)st.skipped, out_dir);
-    return st.failed ? 1 : 0;
+    status = exit_status(rc, &st);
+    outcome_text(rq, rc, &st);
+    if (rq->json)
+        outcome_json(p, rq, rc, &st, status);
+    return status;
 }
 
-int pp_cmd_profile(int argc, char **argv)
+/* The command line of powprof profile. */
+typedef struct profile_args {
+    sweep_request rq;
+    int dry, yes, types, markdown;
+} profile_args;
+
+/* Options into a; argv[optind] is then CONFIG. -1 to stop with *status. */
+static int parse_args(int argc, char **argv, profile_args *a, int *status)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"output", required_argument, NULL, 'o'},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"resume", no_argument, NULL, OPT_RESUME},
+        {"retry-failed", no_argument, NULL, OPT_RETRY},
+        {"max-failures", required_argument, NULL, OPT_MAX_FAILURES},
+        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
         {"yes", no_argument, NULL, OPT_YES},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"types", no_argument, NULL, OPT_TYPES},
+        {"markdown", no_argument, NULL, OPT_MARKDOWN},
         {NULL, 0, NULL, 0},
     };
-    int dry = 0, json = 0, yes = 0, resume = 0, types = 0, opt, status = PP_EXIT_USAGE;
-    const char *out_dir = NULL;
-    char default_dir[4096];
-    pp_profile *p;
-    double *values;
-    uint64_t n;
+    int64_t n;
+    int opt;
 
+    memset(a, 0, sizeof *a);
+    a->rq.max_failures = 3;
+    *status = PP_EXIT_USAGE;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         switch (opt) {
         case 'h':
             fputs(profile_help, stdout);
-            return 0;
+            *status = 0;
+            return -1;
         case 'o':
-            out_dir = optarg;
+            a->rq.out_dir = optarg;
             break;
         case OPT_RESUME:
-            resume = 1;
+            a->rq.resume = 1;
+            break;
+        case OPT_RETRY:
+            a->rq.retry_failed = a->rq.resume = 1;
+            break;
+        case OPT_MAX_FAILURES:
+            if (pp_parse_int64(optarg, &n) < 0 || n < 1 || n > 1000000) {
+                fprintf(stderr, "powprof profile: --max-failures %s: a whole number >= 1 "
+                                "(--keep-going never stops)\n", optarg);
+                return -1;
+            }
+            a->rq.max_failures = (unsigned)n;
+            break;
+        case OPT_KEEP_GOING:
+            a->rq.max_failures = 0;
             break;
         case OPT_DRY_RUN:
-            dry = 1;
+            a->dry = 1;
             break;
         case OPT_YES:
-            yes = 1;
+            a->yes = 1;
             break;
         case PP_OPT_JSON:
-            json = 1;
+            a->rq.json = 1;
             break;
         case OPT_TYPES:
-            types = 1;
+            a->types = 1;
+            break;
+        case OPT_MARKDOWN:
+            a->markdown = 1;
             break;
         default:
             fputs("Try 'powprof profile --help'.\n", stderr);
-            return PP_EXIT_USAGE;
+            return -1;
         }
     }
-    if (types && optind == argc)
-        return list_types(json);
+    return 0;
+}
+
+int pp_cmd_profile(int argc, char **argv)
+{
+    profile_args a;
+    char default_dir[4096];
+    pp_profile *p;
+    double *values;
+    uint64_t n;
+    int status;
+
+    if (parse_args(argc, argv, &a, &status) < 0)
+        return status;
+    if (a.types && optind == argc)
+        return a.markdown ? list_types_markdown() : list_types(a.rq.json);
     if (optind != argc - 1) {
         fputs("powprof profile: one configuration file expected (powprof profile CONFIG)\n", stderr);
         return PP_EXIT_USAGE;
     }
+    a.rq.config = argv[optind];
     p = malloc(sizeof *p);
     values = malloc(PP_PROFILE_MAX_COMPONENTS * PP_PROFILE_MAX_PARAMS * sizeof *values);
     if (!p || !values)
         status = PP_EXIT_FAILURE;
-    else if (pp_profile_load(argv[optind], p) == 0) {
+    else if (pp_profile_load(a.rq.config, p) == 0) {
         n = pp_profile_count(p);
-        if (dry)
-            status = dry_run(p, n, values, json);
-        else if (n <= PP_PROFILE_CONFIRM_ABOVE || yes || confirm_many(argv[optind], n) == 0) {
-            if (!out_dir && pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name) == 0)
-                out_dir = default_dir;
-            status = run_sweep(p, n, argv[optind], out_dir, resume);
+        if (a.dry)
+            status = dry_run(p, n, values, a.rq.json);
+        else if (n <= PP_PROFILE_CONFIRM_ABOVE || a.yes || confirm_many(a.rq.config, n) == 0) {
+            if (!a.rq.out_dir &&
+                pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name) == 0)
+                a.rq.out_dir = default_dir;
+            status = run_sweep(p, n, &a.rq);
         }
     }
     free(p);

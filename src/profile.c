@@ -377,6 +377,36 @@ static int parse_until(const pp_config *cfg, const pp_config_node *g, pp_compone
     return 0;
 }
 
+/* Pacing that contradicts itself: fps and sleep_s both (as keys or
+ * parameters, each given once), or either on a component that runs one
+ * step to completion. The error names the line of the key at fault. */
+static int check_pacing_conflicts(const pp_config *cfg, const pp_config_node *g,
+                                  const pp_component_spec *c)
+{
+    static const char *const keys[] = {"fps", "sleep_s"};
+    const pp_config_node *params = pp_config_member(g, "params"), *given[2];
+
+    for (int i = 0; i < 2; i++) {
+        const pp_config_node *param = params ? pp_config_member(params, keys[i]) : NULL;
+        given[i] = pp_config_member(g, keys[i]);
+        if (given[i] && param)
+            return pp_config_node_error(cfg, param, keys[i], "given both as a key and as a "
+                                        "parameter: give one");
+        if (!given[i])
+            given[i] = param;
+    }
+    if (given[0] && given[1])
+        return pp_config_node_error(cfg, given[1], "sleep_s", "fps and sleep_s both pace the "
+                                    "steps: give one (fps starts a step every 1/fps s, deadline "
+                                    "based; sleep_s pauses after each step)");
+    for (int i = 0; i < 2; i++)
+        if (given[i] && c->until == PP_UNTIL_COMPLETION)
+            return pp_config_node_error(cfg, given[i], keys[i], "paces repeated steps, but %s "
+                                        "runs one step to completion: give duration_s or "
+                                        "iterations", c->name);
+    return 0;
+}
+
 /* fps, sleep_s, timeout_s; fps and sleep_s parameters must be numbers >= 0. */
 static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_component_spec *c)
 {
@@ -404,7 +434,7 @@ static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_compon
                 return pp_config_node_error(cfg, node, ps->name,
                                             "pacing values must be >= 0 (got %g)", ps->values[k]);
     }
-    return 0;
+    return check_pacing_conflicts(cfg, g, c);
 }
 
 static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,

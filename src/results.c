@@ -37,7 +37,23 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
     for (size_t r = 0; r < l->n_rails; r++)
         ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
-        "reason\n");
+        "reason,cpu_s,cpu_share,machine_cpu_share\n");
+}
+
+/* ",cpu_s,cpu_share,machine_cpu_share" at buf + len, cells empty when not
+ * measured. The new length. */
+static size_t add_cpu(const pp_results_cpu *c, char *buf, size_t len, size_t cap)
+{
+    ADD(",");
+    if (c)
+        ADD("%.6f", c->cpu_s);
+    ADD(",");
+    if (c && c->span_s > 0)
+        ADD("%.6f", c->cpu_s / c->span_s);
+    ADD(",");
+    if (c && c->span_s > 0 && !isnan(c->machine_busy_s))
+        ADD("%.6f", c->machine_busy_s / c->span_s);
+    return len;
 }
 
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
@@ -124,6 +140,7 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     ADD(",");
     for (const char *c = row->reason ? row->reason : ""; *c && len + 2 < cap; c++)
         buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
+    len = add_cpu(row->cpu, buf, len, cap);
     ADD("\n");
     return len < cap ? len : cap - 1;
 }

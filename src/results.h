@@ -1,6 +1,10 @@
 /* results.h - the rows of summary.csv, shared by `powprof profile` and
  * `powprof import` so that both write the same format (see sweep.h for the
- * columns). */
+ * columns). After reason come the CPU columns: cpu_s (the workload's CPU
+ * seconds), cpu_share (cpu_s over the span it was measured in, about
+ * duration_s: cores the workload kept busy, 1 = one whole core) and machine_cpu_share (the same for the whole
+ * machine, from /proc/stat: what the procstat estimate sees); empty when
+ * not measured. */
 #ifndef PP_RESULTS_H
 #define PP_RESULTS_H
 
@@ -41,6 +45,15 @@ typedef struct pp_results_layout {
     int rail_in_total[PP_TRACE_MAX_RAILS]; /* 0 for a rail inside another */
 } pp_results_layout;
 
+/* What the CPUs did while a configuration ran. */
+typedef struct pp_results_cpu {
+    double cpu_s;          /* CPU time of the workload: the threads of its components
+                              and the programs they ran (exec), in seconds */
+    double machine_busy_s; /* busy CPU time of the whole machine over the same span,
+                              summed over its cores (/proc/stat); NAN: unknown */
+    double span_s;         /* that span (wall time), the shares' denominator */
+} pp_results_cpu;
+
 typedef struct pp_results_row {
     uint64_t id;
     const double *values;   /* n_params */
@@ -50,6 +63,7 @@ typedef struct pp_results_row {
     const long *component_iterations, *component_late_frames; /* n_components, or NULL */
     const char *reason;
     const double *component_duration_s; /* n_components, or NULL (no achieved rates) */
+    const pp_results_cpu *cpu; /* NULL: not measured (import): empty cells */
 } pp_results_row;
 
 /* 1 when trace t of a run of duration_s is short (see above): fewer than

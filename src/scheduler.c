@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define DURATION_GRACE_NS 10000000000LL
+#define CANCEL_SLICE_NS 100000000LL /* an interruption is seen within 0.1 s */
 
 const char *pp_run_status_name(pp_run_status s)
 {
@@ -143,67 +144,100 @@ void pp_scheduled_teardown(pp_scheduled *s)
     s->ready = 0;
 }
 
+/* How the steps of one run are paced, in ns on the scheduler's clock. */
+typedef struct pacing {
+    int64_t t0, end_ns;   /* the start; the end of the duration (0: none) */
+    int64_t period_ns;    /* fps: a step every period_ns (0: unpaced) */
+    int64_t sleep_ns;     /* sleep_s: a pause after each step */
+} pacing;
+
+/* Sleep until until_ns in slices of at most CANCEL_SLICE_NS, so that an
+ * interruption is seen within one. 1 when interrupted, else 0. */
+static int pace_sleep(const pp_scheduled *s, int64_t until_ns)
+{
+    for (;;) {
+        int64_t now = pp_clock_now_ns(s->clock);
+        if (atomic_load(s->cancel))
+            return 1;
+        if (now >= until_ns)
+            return 0;
+        s->clock->sleep_until_ns(s->clock->ctx, until_ns - now > CANCEL_SLICE_NS
+                                                    ? now + CANCEL_SLICE_NS
+                                                    : until_ns);
+    }
+}
+
+/* Step k: wait for its start (fps), run it, pause after it (sleep_s).
+ * 0 to go on, 1 when the run is over, or -errno (-ECANCELED when
+ * interrupted while waiting). *now is kept up to date. */
+static int one_step(pp_scheduled *s, const pacing *pc, long k, int64_t *now, pp_run_result *res)
+{
+    double timeout_s = s->comp.spec->timeout_s;
+    int64_t deadline = 0;
+    int rc;
+
+    if (pc->period_ns > 0) { /* frame k starts at its deadline, or at once when late */
+        int64_t start = pc->t0 + k * pc->period_ns;
+        if (pc->end_ns && start >= pc->end_ns)
+            return 1;
+        if (start > *now && pace_sleep(s, start))
+            return -ECANCELED;
+    }
+    *now = pp_clock_now_ns(s->clock);
+    if (pc->end_ns && *now >= pc->end_ns)
+        return 1;
+    if (timeout_s > 0)
+        deadline = *now + (int64_t)llround(timeout_s * 1e9);
+    else if (pc->end_ns)
+        deadline = pc->end_ns + DURATION_GRACE_NS;
+    rc = s->comp.ops->step(&s->comp, deadline);
+    *now = pp_clock_now_ns(s->clock);
+    if (rc < 0)
+        return rc;
+    res->iterations++;
+    if (pc->period_ns > 0 && *now > pc->t0 + (k + 1) * pc->period_ns)
+        res->late_frames++;
+    if (rc == PP_STEP_IDLE && !pc->period_ns && !pc->sleep_ns)
+        return pc->end_ns ? 1 : 0; /* nothing to do: the rest of the duration is slept */
+    if (pc->sleep_ns > 0) {
+        int64_t wake = *now + pc->sleep_ns;
+        if (pace_sleep(s, pc->end_ns && wake > pc->end_ns ? pc->end_ns : wake))
+            return -ECANCELED;
+        *now = pp_clock_now_ns(s->clock);
+    }
+    return 0;
+}
+
 int pp_scheduled_run(pp_scheduled *s, pp_run_result *res)
 {
     const pp_component_spec *spec = s->comp.spec;
-    const pp_clock *clock = s->clock;
-    const atomic_int *cancel = s->cancel;
     double fps = param_or(spec, s->comp.values, "fps", spec->fps);
     double sleep_s = param_or(spec, s->comp.values, "sleep_s", spec->sleep_s);
-    int64_t period_ns = fps > 0 ? (int64_t)llround(1e9 / fps) : 0;
-    int64_t t0, end_ns = 0, now;
+    pacing pc = {0};
+    int64_t now;
     int rc = 0;
 
     memset(res, 0, sizeof *res);
-    t0 = now = pp_clock_now_ns(clock);
+    pc.period_ns = fps > 0 ? (int64_t)llround(1e9 / fps) : 0;
+    pc.sleep_ns = sleep_s > 0 ? (int64_t)llround(sleep_s * 1e9) : 0;
+    pc.t0 = now = pp_clock_now_ns(s->clock);
     if (spec->until == PP_UNTIL_DURATION)
-        end_ns = t0 + (int64_t)llround(spec->duration_s * 1e9);
-    for (long k = 0;; k++) {
-        int64_t deadline = 0;
-
+        pc.end_ns = pc.t0 + (int64_t)llround(spec->duration_s * 1e9);
+    for (long k = 0; rc == 0; k++) {
         if (spec->until == PP_UNTIL_COMPLETION && k == 1)
             break;
         if (spec->until == PP_UNTIL_ITERATIONS && k == spec->iterations)
             break;
-        if (atomic_load(cancel)) {
-            rc = -ECANCELED;
-            break;
-        }
-        if (period_ns > 0) { /* frame k starts at its deadline, or at once when late */
-            int64_t start = t0 + k * period_ns;
-            if (end_ns && start >= end_ns)
-                break;
-            if (start > now)
-                clock->sleep_until_ns(clock->ctx, start);
-        }
-        now = pp_clock_now_ns(clock);
-        if (end_ns && now >= end_ns)
-            break;
-        if (spec->timeout_s > 0)
-            deadline = now + (int64_t)llround(spec->timeout_s * 1e9);
-        else if (end_ns)
-            deadline = end_ns + DURATION_GRACE_NS;
-        rc = s->comp.ops->step(&s->comp, deadline);
-        now = pp_clock_now_ns(clock);
-        if (rc < 0)
-            break;
-        res->iterations++;
-        if (period_ns > 0 && now > t0 + (k + 1) * period_ns)
-            res->late_frames++;
-        if (sleep_s > 0) {
-            int64_t wake = now + (int64_t)llround(sleep_s * 1e9);
-            if (end_ns && wake > end_ns)
-                wake = end_ns;
-            clock->sleep_until_ns(clock->ctx, wake);
-            now = pp_clock_now_ns(clock);
-        }
+        rc = atomic_load(s->cancel) ? -ECANCELED : one_step(s, &pc, k, &now, res);
     }
+    if (rc == 1)
+        rc = 0;
     /* a duration is a duration: the rest of it idle, when the last frame is done */
-    if (rc == 0 && end_ns && now < end_ns && !atomic_load(cancel)) {
-        clock->sleep_until_ns(clock->ctx, end_ns);
-        now = pp_clock_now_ns(clock);
+    if (rc == 0 && pc.end_ns && now < pc.end_ns) {
+        rc = pace_sleep(s, pc.end_ns) ? -ECANCELED : 0;
+        now = pp_clock_now_ns(s->clock);
     }
-    res->duration_s = pp_ns_to_s(now - t0);
+    res->duration_s = pp_ns_to_s(now - pc.t0);
     if (rc == 0) {
         res->status = PP_RUN_OK;
         return 0;
