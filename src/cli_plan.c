@@ -8,7 +8,7 @@
 #include "surface.h"
 #include "util.h"
 
-#include "../battery/battery.h"
+#include "battery_config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -62,7 +62,7 @@ static int lasts(const pp_battery_params *b, double power_w, double soc_start, d
     pp_battery_options o;
     pp_battery_result r;
     double t[2] = {0, duration_s}, w[2] = {power_w, power_w};
-    pp_battery_load load = {t, w, 2};
+    pp_battery_load load = {.t_s = t, .p_w = w, .n = 2};
 
     p.soc_start_frac = soc_start;
     if (p.soc_cutoff_frac >= soc_start)
