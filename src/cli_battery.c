@@ -6,7 +6,7 @@
 #include "trace.h"
 #include "util.h"
 
-#include "../battery/battery.h"
+#include "battery_config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,7 +22,12 @@ static const char battery_help[] =
     "report the energy drawn, the state of charge at the end and drained, the\n"
     "lowest terminal voltage, the events (state of charge or voltage cutoff,\n"
     "brown-out) and the time to cutoff: the trace repeated until a cutoff event,\n"
-    "as if the configuration ran for the rest of the flight.\n"
+    "as if the configuration ran for the rest of the flight (whole periods are\n"
+    "skipped: exactly with rint, within a stated bound with thevenin).\n"
+    "\n"
+    "Sample times must increase by at least 1 us and span at most 1e8 s;\n"
+    "parameters outside their physical ranges are errors naming the key and\n"
+    "the range.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -34,6 +39,7 @@ static const char battery_help[] =
     "  --base-power-w W       constant load beside the trace (motors, ...)\n"
     "  --rail NAME            drive the battery with rail NAME only\n"
     "  --until-cutoff         report (and write) the run until cutoff, not one pass\n"
+    "                         (-o then has no rows for whole periods skipped)\n"
     "  --rtol R               CVODE relative tolerance (default 1e-10)\n"
     "  -o, --output FILE      write t_s,soc_frac,voltage_v,current_a at each sample\n"
     "  --json                 one JSON object on stdout\n"
@@ -66,6 +72,7 @@ static void print_json(const char *trace_path, const pp_battery_params *p,
     pp_json_field(stdout, "soc_drain", r->soc_drained_frac);
     pp_json_field(stdout, "min_voltage_v", r->min_voltage_v);
     pp_json_field(stdout, "time_to_cutoff_s", r->time_to_cutoff_s);
+    pp_json_field(stdout, "skip_error_bound", r->skip_error_frac);
     printf(",\"cutoff\":");
     if (r->cutoff_kind >= 0)
         printf("\"%s\"", pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind));
@@ -107,6 +114,9 @@ static void print_text(const char *trace_path, const pp_battery_params *p,
         printf("cutoff    %s after %.1f s (%.1f min), the trace repeated\n",
                pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind), r->time_to_cutoff_s,
                r->time_to_cutoff_s / 60.0);
+    if (r->skip_error_frac > 0)
+        printf("          (whole periods skipped: state of charge within %.2g %%)\n",
+               100 * r->skip_error_frac);
 }
 
 int pp_cmd_battery(int argc, char **argv)
@@ -227,9 +237,16 @@ int pp_cmd_battery(int argc, char **argv)
     } else {
         pp_trace_total_series(&trace, power);
     }
-    load.t_s = trace.t_s;
-    load.p_w = power;
-    load.n = trace.n_samples;
+    load = (pp_battery_load){.t_s = trace.t_s, .p_w = power, .n = trace.n_samples};
+    {
+        size_t bad;
+        char why[256];
+        if (pp_battery_load_check(&load, &bad, why, sizeof why) < 0) { /* the header is line 1 */
+            fprintf(stderr, "powprof battery: %s:%zu: %s\n", argv[optind], bad + 2, why);
+            status = PP_EXIT_USAGE;
+            goto out;
+        }
+    }
     pp_battery_options_init(&bo);
     bo.until_cutoff = until;
     if (rtol > 0)
