@@ -169,13 +169,14 @@ int pp_battery_params_check(const pp_battery_params *p, const char **key, char *
 int pp_battery_load_check(const pp_battery_load *l, size_t *bad, char *why, size_t cap)
 {
     const double *t = l->t_s, *w = l->p_w;
-    double t_start = l->interval_means ? 0.0 : t[0];
+    double t_start;
 
     *bad = 0;
     if (l->n == 0) {
         pp_fmt(why, cap, "the load has no samples");
         return -EINVAL;
     }
+    t_start = l->interval_means ? 0.0 : t[0];
     for (size_t i = 0; i < l->n; i++) {
         *bad = i;
         if (!isfinite(t[i]) || !(w[i] >= 0 && w[i] <= DBL_MAX)) {

@@ -1,15 +1,21 @@
 /* The load as the solver walks it: vertices, the cursor, windows
  * (window.h). No solver here.
  *
- * A window of thevenin stands for its load by its mean power P and
- * variance v (solver.c): the current I(P) + I''(P) v / 2. What that loses is
- * the third-order remainder of I about P, at most
- *     I'''/6 x range x integral (p - P)^2 dt,  I'''/6 = 2 R0^2 / d^(5/2),
- * d = u^2 - 4 R0 P at the window's peak. A window stops growing before that
- * exceeds PP_WINDOW_REL_ERR of the charge it draws (at least P len / u).
- * A rint window carries its exact charge (the closed form per piece), and
- * so may be as long as w_max_s; so may a thevenin window whose load is
- * constant, or when R0 = 0 (I is then linear in P).
+ * A window of one linear piece is exact (solver.c integrates its mean
+ * current in closed form). A longer one stands for its load by its mean
+ * power P and variance v, the current being I(P) + I''(P) v / 2 (solver.c).
+ * What that leaves out, and what a window grows only while it stays within
+ * PP_WINDOW_REL_ERR of the charge drawn (at least P len / u):
+ *  - the third-order remainder of I about P, at most
+ *        I'''/6 x range x integral (p - P)^2 dt,  I'''/6 = 2 R0^2 / d^(5/2),
+ *    d = u^2 - 4 R0 P at the window's peak (nothing when R0 = 0: I is then
+ *    linear in P);
+ *  - thevenin: the RC voltage follows the load inside the window, which the
+ *    mean does not; to first order that changes the charge by
+ *        I M1 / (e d C1),  M1 = integral (s - len / 2) (p - P) ds,
+ *    s the time into the window.
+ * A constant stretch is exact at any length; others end after w_max_s
+ * (1 s, and a tenth of the RC time constant).
  */
 #include "window.h"
 
@@ -35,7 +41,6 @@ void pp_walk_init(pp_walk *w, const pp_battery_params *p, const pp_battery_load 
         w->period_s = 1.0; /* any will do */
         w->uniform = 1;
     }
-    /* thevenin: short against the RC time constant, which the summary ignores */
     w->w_max_s = p->model == PP_BATTERY_THEVENIN && tau_s / 10 < 1.0 ? tau_s / 10 : 1.0;
 }
 

@@ -202,6 +202,22 @@ void test_battery_one_sample_trace(void)
     CHECK_NEAR(r.time_to_cutoff_s, 0.8 * 11520 / i, 0.1);
 }
 
+/* The trace repeated until cutoff, whole periods skipped (fast) and every
+ * period integrated (full): both cut off by the state of charge. */
+static void until_cutoff_both(const pp_battery_params *p, const pp_battery_load *load,
+                              pp_battery_result *fast, pp_battery_result *full)
+{
+    pp_battery_options o;
+
+    pp_battery_options_init(&o);
+    o.until_cutoff = 1;
+    CHECK_INT(pp_battery_run(p, load, &o, fast), 0);
+    o.every_period = 1;
+    CHECK_INT(pp_battery_run(p, load, &o, full), 0);
+    CHECK_INT(fast->cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
+    CHECK_INT(full->cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
+}
+
 /* Skipping whole periods gives the time to cutoff of integrating every
  * one (rint: exactly; the report of one pass goes on to the same), in a
  * tenth of the steps; a load too small for a cutoff within the horizon has
@@ -223,12 +239,7 @@ void test_battery_time_to_cutoff_skip_exact(void)
     pack(&p, 14.8, 0.032, 3.2);
     pp_battery_options_init(&o);
     CHECK_INT(pp_battery_run(&p, &load, &o, &pass), 0);
-    o.until_cutoff = 1;
-    CHECK_INT(pp_battery_run(&p, &load, &o, &fast), 0);
-    o.every_period = 1;
-    CHECK_INT(pp_battery_run(&p, &load, &o, &full), 0);
-    CHECK_INT(full.cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
-    CHECK_INT(fast.cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
+    until_cutoff_both(&p, &load, &fast, &full);
     CHECK_NEAR(fast.time_to_cutoff_s, full.time_to_cutoff_s, 1e-6);
     CHECK_NEAR(pass.time_to_cutoff_s, full.time_to_cutoff_s, 1e-6);
     CHECK_NEAR(fast.duration_s, full.time_to_cutoff_s, 1e-6);
@@ -928,13 +939,7 @@ void test_battery_repeat_cost_and_bound(void)
         pp_battery_params_default(&p);
         p.model = k % 2 ? PP_BATTERY_THEVENIN : PP_BATTERY_RINT;
         p.base_power_w = k >= 2 ? 150 : 0;
-        pp_battery_options_init(&o);
-        o.until_cutoff = 1;
-        CHECK_INT(pp_battery_run(&p, &load, &o, &fast), 0);
-        o.every_period = 1;
-        CHECK_INT(pp_battery_run(&p, &load, &o, &full), 0);
-        CHECK_INT(fast.cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
-        CHECK_INT(full.cutoff_kind, PP_BATTERY_EVENT_SOC_CUTOFF);
+        until_cutoff_both(&p, &load, &fast, &full);
         CHECK(fast.n_steps < full.n_steps / 4);
         if (p.model == PP_BATTERY_RINT) {
             CHECK(fast.skip_error_frac < 1e-9);
