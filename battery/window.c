@@ -102,18 +102,19 @@ static int fits(const pp_walk *w, bound *b, const sums *s, double ref)
 
 void pp_walk_window(pp_walk *w, double u_v, double t_end, int single, pp_window *win)
 {
-    pp_cursor *c = &w->cur;
-    double base = c->k * w->period_s, ref = piece_w(w, c->j, c->x), pa = ref, lim;
+    pp_cursor c = w->cur; /* a copy, kept in registers through the loop */
+    double base = c.k * w->period_s, ref = piece_w(w, c.j, c.x), pa = ref, lim;
     sums s = {0, 0, 0, 0, ref, ref};
     bound b = {u_v, 0, 0, NAN, PP_WINDOW_REL_ERR / (w->p->efficiency * u_v),
                PP_WINDOW_REL_ERR * w->p->base_power_w / u_v};
+    int pieces = 0;
 
     memset(win, 0, sizeof *win);
-    win->start = *c;
-    win->t0 = base + c->x;
+    win->start = c;
+    win->t0 = base + c.x;
     win->p0_w = win->p1_w = win->lo_w = win->hi_w = win->mean_w = ref;
     if (w->constant) { /* one window to t_end (the cursor's x is then the time) */
-        win->t1 = c->x = t_end;
+        win->t1 = w->cur.x = t_end;
         win->pieces = 1;
         return;
     }
@@ -122,33 +123,35 @@ void pp_walk_window(pp_walk *w, double u_v, double t_end, int single, pp_window 
     for (;;) {
         double xb, pb, end, h, a, bq;
         sums next;
-        pp_walk_vertex(w, c->j + 1, &xb, &pb);
+        pp_walk_vertex(w, c.j + 1, &xb, &pb);
         end = xb <= lim ? xb : t_end - base;
-        if (win->pieces == 0 && pb != pa && end - c->x > w->w_max_s)
-            end = c->x + w->w_max_s; /* a long ramp, in parts */
-        pb = end < xb ? pa + (pb - pa) * (end - c->x) / (xb - c->x) : pb;
-        h = end - c->x;
+        if (pieces == 0 && pb != pa && end - c.x > w->w_max_s)
+            end = c.x + w->w_max_s; /* a long ramp, in parts */
+        pb = end < xb ? pa + (pb - pa) * (end - c.x) / (xb - c.x) : pb;
+        h = end - c.x;
         a = pa - ref;
         bq = pb - ref;
         next = (sums){s.len + h, s.q1 + h * (a + bq) / 2, s.q2 + h * (a * a + a * bq + bq * bq) / 3,
                       s.q1s + h * (s.len * (2 * a + bq) + (s.len + h) * (a + 2 * bq)) / 6,
                       pb < s.lo ? pb : s.lo, pb > s.hi ? pb : s.hi};
-        if (h > 0 && win->pieces > 0 && !fits(w, &b, &next, ref))
+        if (h > 0 && pieces > 0 && !fits(w, &b, &next, ref))
             break;
-        if (h > 0 && win->pieces++ == 0) {
+        if (h > 0 && pieces++ == 0) {
             win->p0_w = pa;
             win->p1_w = pb;
         }
         s = next;
         pa = pb;
-        c->x = end;
-        if (end == xb && ++c->j == w->n_vertices - 1) { /* the period ends */
-            *c = (pp_cursor){c->k + 1, 0, 0.0};
+        c.x = end;
+        if (end == xb && ++c.j == w->n_vertices - 1) { /* the period ends */
+            c = (pp_cursor){c.k + 1, 0, 0.0};
             break;
         }
         if (end >= t_end - base || (single && h > 0))
             break;
     }
+    w->cur = c;
+    win->pieces = pieces;
     win->t1 = pp_walk_now_s(w);
     win->lo_w = s.lo;
     win->hi_w = s.hi;
