@@ -1,11 +1,12 @@
 # powprof - see README.md. Targets:
-#   make            ./powprof and libpowprof.a
+#   make            ./powprof, libpowprof.a and the component modules
 #   make check      build and run every test; last line "N passed, M failed"
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make bench      benchmarks (figures and ratios)
 #   make run        the main job on this machine
 #   make deps       install the missing Debian packages of debian-packages.txt
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   binary, library, headers, modules,
+#                   powprof.pc and the man page
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -17,38 +18,44 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
 CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS += -lsundials_cvode -lconfig -lopenblas -lpthread -ldl -lm
+# What every command needs, and nothing more: the heavy components are
+# modules (below) and layer 2 loads OpenBLAS when it first multiplies
+# (src/blas.h), so that `powprof meter` stays small.
+LDLIBS += -lsundials_cvode -lconfig -ljansson -lpthread -ldl -lm
+
+# Component modules, loaded with dlopen when a profile names their type
+# (components/registry.h). They use no symbol of powprof's (-z defs).
+MOD_DIR := $(O)/lib/powprof
+MOD_CFLAGS := -fPIC -fvisibility=hidden
+MOD_LDFLAGS := -shared -Wl,-z,defs
+MODULE_SRC := components/matrix_cpu.c components/darknet.c components/gpu_components.c
+MODULES := $(MOD_DIR)/powprof-matrix-cpu.so
 
 # darknet (Debian's package) is optional at build time: without it the
-# darknet component is left out and says so when a profile asks for it.
+# darknet module is not built, and a profile that names it says what to
+# install.
 DARKNET_DIR ?= /usr/lib/darknet
 HAVE_DARKNET := $(wildcard $(DARKNET_DIR)/include/darknet.h)
+DARKNET_LIBS := -L$(DARKNET_DIR) -Wl,-rpath,$(DARKNET_DIR) -ldarknet
+ifneq ($(HAVE_DARKNET),)
+MODULES += $(MOD_DIR)/powprof-darknet.so
+endif
+
+# CUDA is optional: the CUDA module is built when nvcc is found.
+NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+ifneq ($(NVCC),)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+MODULES += $(MOD_DIR)/powprof-cuda.so
+endif
 
 LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c components/*.c))
-ifeq ($(HAVE_DARKNET),)
-LIB_SRC := $(filter-out components/darknet.c,$(LIB_SRC))
-else
-CPPFLAGS += -DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include
-LDLIBS += -L$(DARKNET_DIR) -Wl,-rpath,$(DARKNET_DIR) -ldarknet
-endif
+LIB_SRC := $(filter-out $(MODULE_SRC),$(LIB_SRC))
 CLI_SRC := src/main.c $(wildcard src/cli*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 
-# CUDA is optional: the GPU components are built when nvcc is found.
-NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
-ifeq ($(NVCC),)
-LIB_SRC := $(filter-out components/gpu_components.c,$(LIB_SRC))
-GPU_OBJ :=
-else
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-CPPFLAGS += -DPP_HAVE_CUDA
-GPU_OBJ := $(O)/components/gpu.o
-LDLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++
-endif
-
-LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o) $(GPU_OBJ)
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libpowprof.a
@@ -56,16 +63,44 @@ TEST_BIN := $(O)/tests/powprof-tests
 FAKE_NVML := $(O)/tests/libfake-nvml.so
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
 
-.PHONY: all check asan bench run deps install clean
-all: powprof libpowprof.a
+# The public headers, staged as they are installed (include/powprof.h and
+# include/powprof/*.h; the component interface and the logger come from
+# their modules), and the example component module built against them.
+PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcard include/powprof/*.h)) \
+	$(O)/include/powprof/component.h $(O)/include/powprof/log.h
+EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
+
+.PHONY: all check asan bench run deps install clean modules
+all: powprof libpowprof.a modules
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(O)/components/gpu.o: components/gpu.cu components/gpu.h
+$(O)/mod/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/mod/components/darknet.o: CPPFLAGS += -isystem $(DARKNET_DIR)/include
+
+$(O)/mod/components/gpu.o: components/gpu.cu components/gpu.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror -c $< -o $@
+
+$(MOD_DIR)/powprof-matrix-cpu.so: $(O)/mod/components/matrix_cpu.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -lopenblas -lm
+
+$(MOD_DIR)/powprof-darknet.so: $(O)/mod/components/darknet.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(DARKNET_LIBS)
+
+$(MOD_DIR)/powprof-cuda.so: $(O)/mod/components/gpu_components.o $(O)/mod/components/gpu.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+		-lcublas -lcudart -lstdc++ -ldl -lm
+
+modules: $(MODULES)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -73,14 +108,37 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(O)/powprof: $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
 
-# The top-level copies always mirror the build they were asked from.
+# ./powprof is a link to the build it was asked from (so that it finds that
+# build's modules); libpowprof.a a copy.
 .PHONY: powprof libpowprof.a
 powprof: $(O)/powprof
-	@cmp -s $< $@ || cp $< $@
+	@[ "$$(readlink $@ 2>/dev/null)" = "$<" ] || ln -sfn $< $@
 libpowprof.a: $(LIB)
 	@cmp -s $< $@ || cp $< $@
+
+$(O)/include/powprof.h: include/powprof.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(O)/include/powprof/%.h: include/powprof/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(O)/include/powprof/component.h: components/component.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(O)/include/powprof/log.h: src/log.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# A module of one's own, built as a user would: against the public headers.
+$(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
+
+# The facade's test sees only the public headers, staged as installed.
+$(O)/tests/test_api.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o: $(PUBLIC_H)
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -90,20 +148,26 @@ $(FAKE_NVML): tests/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
 
-check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML)
+check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
-		$(TEST_BIN)
+		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
 
 asan:
 	$(MAKE) check O=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 
+# The startup benchmark compares with the build of BASELINE_REV (before the
+# light core), built once into $(O)/baseline.
+BASELINE_REV ?= e5dcd5e
+$(O)/bench/bench_scheduler: LDLIBS += -lopenblas $(if $(HAVE_DARKNET),$(DARKNET_LIBS))
+$(O)/bench/bench_scheduler: CPPFLAGS += $(if $(HAVE_DARKNET),-DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include)
 $(O)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures $$b || exit 1; done
+bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
+	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \
+		POWPROF_BASELINE_REV=$(BASELINE_REV) POWPROF_BASELINE_DIR=$(O)/baseline $$b || exit 1; done
 
 run: all
 	./scripts/run-main-job
@@ -111,17 +175,17 @@ run: all
 deps:
 	@./scripts/install-deps debian-packages.txt
 
-PUBLIC_SRC_H := $(filter-out src/cli.h src/powprof.h,$(wildcard src/*.h))
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/powprof/src \
-		$(DESTDIR)$(PREFIX)/include/powprof/devices $(DESTDIR)$(PREFIX)/include/powprof/battery \
+install: all $(PUBLIC_H)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/powprof \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/powprof \
 		$(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 powprof $(DESTDIR)$(PREFIX)/bin/powprof
-	install -m 644 libpowprof.a $(DESTDIR)$(PREFIX)/lib/libpowprof.a
-	install -m 644 src/powprof.h $(DESTDIR)$(PREFIX)/include/powprof/powprof.h
-	install -m 644 $(PUBLIC_SRC_H) $(DESTDIR)$(PREFIX)/include/powprof/src/
-	install -m 644 devices/device.h $(DESTDIR)$(PREFIX)/include/powprof/devices/
-	install -m 644 battery/battery.h $(DESTDIR)$(PREFIX)/include/powprof/battery/
+	install -m 755 $(O)/powprof $(DESTDIR)$(PREFIX)/bin/powprof
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpowprof.a
+	install -m 755 $(MODULES) $(DESTDIR)$(PREFIX)/lib/powprof/
+	install -m 644 $(O)/include/powprof.h $(DESTDIR)$(PREFIX)/include/powprof.h
+	install -m 644 $(filter $(O)/include/powprof/%,$(PUBLIC_H)) $(DESTDIR)$(PREFIX)/include/powprof/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' powprof.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/powprof.pc
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
 
 clean:

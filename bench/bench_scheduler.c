@@ -83,25 +83,27 @@ static double bare_sgemm_s(int n, long steps)
 
 int main(void)
 {
-    pp_component_spec spec;
+    pp_component_spec *sp = calloc(1, sizeof *sp); /* large: on the heap */
+    const char *op = "multiply", *cfg = "yolov3-tiny";
     double values[3] = {8, 1, 1};
     long steps = 200000;
     double best_bare = 1e30, best_h = 1e30;
 
     pp_log_set_level(PP_LOG_ERROR);
     /* a tiny matrix: what the scheduler adds to each step */
-    memset(&spec, 0, sizeof spec);
-    strcpy(spec.name, "m");
-    strcpy(spec.type, "matrix-cpu");
-    strcpy(spec.op, "multiply");
-    spec.n_params = 3;
-    strcpy(spec.params[0].name, "size");
-    strcpy(spec.params[1].name, "exponent");
-    strcpy(spec.params[2].name, "threads");
-    spec.until = PP_UNTIL_ITERATIONS;
-    spec.iterations = steps;
+    if (!sp)
+        return 1;
+    strcpy(sp->name, "m");
+    strcpy(sp->type, "matrix-cpu");
+    pp_component_spec_set(sp, "op", PP_KEY_STRING, &op, 1, 0);
+    sp->n_params = 3;
+    strcpy(sp->params[0].name, "size");
+    strcpy(sp->params[1].name, "exponent");
+    strcpy(sp->params[2].name, "threads");
+    sp->until = PP_UNTIL_ITERATIONS;
+    sp->iterations = steps;
     for (int rep = 0; rep < 3; rep++) {
-        double b = bare_sgemm_s(8, steps), h = harness_s(&spec, values);
+        double b = bare_sgemm_s(8, steps), h = harness_s(sp, values);
         best_bare = b < best_bare ? b : best_bare;
         best_h = h < best_h ? h : best_h;
     }
@@ -111,26 +113,27 @@ int main(void)
 #ifdef PP_HAVE_DARKNET
     {
         int frames = 12;
-        memset(&spec, 0, sizeof spec);
-        strcpy(spec.name, "darknet");
-        strcpy(spec.type, "darknet");
-        strcpy(spec.cfg, "yolov3-tiny");
+        char dir[] = "/tmp/powprof-bench-frames.XXXXXX";
+        const char *images = dir;
+        memset(sp, 0, sizeof *sp);
+        strcpy(sp->name, "darknet");
+        strcpy(sp->type, "darknet");
+        pp_component_spec_set(sp, "cfg", PP_KEY_STRING, &cfg, 1, 0);
         /* the same single frame as the bare loop */
         {
-            char dir[] = "/tmp/powprof-bench-frames.XXXXXX";
             char link[128];
             if (!mkdtemp(dir))
                 return 1;
             snprintf(link, sizeof link, "%s/dog.jpg", dir);
             if (symlink("/usr/share/darknet/data/dog.jpg", link) != 0)
                 return 1;
-            snprintf(spec.images, sizeof spec.images, "%s", dir);
+            pp_component_spec_set(sp, "images", PP_KEY_STRING, &images, 1, 0);
         }
-        spec.until = PP_UNTIL_ITERATIONS;
-        spec.iterations = frames;
+        sp->until = PP_UNTIL_ITERATIONS;
+        sp->iterations = frames;
         best_bare = best_h = 1e30;
         for (int rep = 0; rep < 3; rep++) {
-            double b = bare_darknet_s(frames), h = harness_s(&spec, values);
+            double b = bare_darknet_s(frames), h = harness_s(sp, values);
             best_bare = b < best_bare ? b : best_bare;
             best_h = h < best_h ? h : best_h;
         }
@@ -140,13 +143,14 @@ int main(void)
                100.0 * (best_h - best_bare) / best_bare);
         {
             char link[300];
-            snprintf(link, sizeof link, "%s/dog.jpg", spec.images);
+            snprintf(link, sizeof link, "%s/dog.jpg", dir);
             unlink(link);
-            rmdir(spec.images);
+            rmdir(dir);
         }
     }
 #else
     printf("darknet: not built (no darknet.h)\n");
 #endif
+    free(sp);
     return 0;
 }

@@ -1,7 +1,9 @@
-/* darknet: object detection with libdarknet, one frame per step.
+/* darknet (module powprof-darknet.so): object detection with libdarknet,
+ * one frame per step.
  *
  * Settings: cfg (a name from /usr/share/darknet/cfg, ".cfg" optional, or a
- * path), weights (optional: without them the network has random weights,
+ * path; "{model}" or a parameter named cfg takes it from a categorical
+ * parameter), weights (optional: without them the network has random weights,
  * which cost the same compute), images (a folder of .jpg/.png frames;
  * default darknet's sample images in /usr/share/darknet/data). The frames
  * are decoded and letterboxed to the network's input once, at setup, so a
@@ -12,8 +14,6 @@
  * This is the only file that sees darknet's types (DESIGN.md).
  */
 #include "component.h"
-
-#include "../src/util.h"
 
 #include <darknet.h>
 #include <dirent.h>
@@ -34,21 +34,55 @@ typedef struct darknet_priv {
     image frames[MAX_FRAMES];
 } darknet_priv;
 
+static const pp_component_key darknet_keys[] = {
+    {"cfg", PP_KEY_STRING, 0, NULL,
+     "the network: a name in " DARKNET_CFG_DIR " (\".cfg\" optional) or a path; default "
+     "yolov3-tiny"},
+    {"weights", PP_KEY_STRING, 0, NULL, "trained weights (default: random, same compute)"},
+    {"images", PP_KEY_STRING, 0, NULL,
+     "a folder of .jpg/.png frames (default " DARKNET_DATA_DIR ")"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static int readable(const char *path) { return access(path, R_OK) == 0; }
 
-/* cfg by name or path into out. */
-static int resolve_cfg(pp_component *c, char *out, size_t cap)
+/* Text of a key, or dflt when not given; -errno with the reason set. */
+static int key_text(pp_component *c, const char *key, const char *dflt, char *out, size_t cap)
 {
-    const char *cfg = c->spec->cfg[0] ? c->spec->cfg : "yolov3-tiny";
+    int rc = pp_component_text(c, key, out, cap);
 
-    if (strchr(cfg, '/'))
-        pp_strlcpy(out, cfg, cap);
-    else if (strstr(cfg, ".cfg"))
-        pp_fmt(out, cap, "%s/%s", DARKNET_CFG_DIR, cfg);
-    else
-        pp_fmt(out, cap, "%s/%s.cfg", DARKNET_CFG_DIR, cfg);
-    if (!readable(out)) {
-        pp_fmt(c->reason, sizeof c->reason, "darknet cfg %s: %s", out, strerror(errno));
+    if (rc == -ENAMETOOLONG)
+        snprintf(c->reason, sizeof c->reason, "%s is too long", key);
+    if (rc == 1)
+        snprintf(out, cap, "%s", dflt);
+    return rc < 0 ? rc : 0;
+}
+
+/* cfg by name or path into cfg, weights (or "") into weights, the frames'
+ * folder into dir; every file checked before darknet sees it. */
+static int resolve_files(pp_component *c, char *cfg, char *weights, char *dir, size_t cap)
+{
+    char name[1024];
+    int rc;
+
+    if ((rc = key_text(c, "cfg", "yolov3-tiny", name, sizeof name)) < 0 ||
+        (rc = key_text(c, "weights", "", weights, cap)) < 0 ||
+        (rc = key_text(c, "images", DARKNET_DATA_DIR, dir, cap)) < 0)
+        return rc;
+    if ((size_t)snprintf(cfg, cap, "%s%s%s%s", strchr(name, '/') ? "" : DARKNET_CFG_DIR,
+                         strchr(name, '/') ? "" : "/", name,
+                         strchr(name, '/') || strstr(name, ".cfg") ? "" : ".cfg") >= cap) {
+        snprintf(c->reason, sizeof c->reason, "cfg is too long");
+        return -ENAMETOOLONG;
+    }
+    if (!readable(cfg)) {
+        snprintf(c->reason, sizeof c->reason, "darknet cfg '%.150s': %.300s: %s", name, cfg,
+                 strerror(errno));
+        return -ENOENT;
+    }
+    if (weights[0] && !readable(weights)) {
+        snprintf(c->reason, sizeof c->reason, "darknet weights %.400s: %s", weights,
+                 strerror(errno));
         return -ENOENT;
     }
     return 0;
@@ -109,42 +143,54 @@ static void darknet_teardown(pp_component *c)
     c->priv = NULL;
 }
 
+/* The image file names of dir, sorted, into names (malloc'd). Returns how
+ * many, or -ENOENT with the reason set. */
+static int list_images(pp_component *c, const char *dir, char **names, size_t cap)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    size_t n = 0;
+
+    if (!dp) {
+        snprintf(c->reason, sizeof c->reason, "images %.400s: %s", dir, strerror(errno));
+        return -ENOENT;
+    }
+    while ((de = readdir(dp)) && n < cap)
+        if (has_image_suffix(de->d_name) && (names[n] = strdup(de->d_name)))
+            n++;
+    closedir(dp);
+    if (n == 0) {
+        snprintf(c->reason, sizeof c->reason, "images %.400s: no .jpg or .png file", dir);
+        return -ENOENT;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    return (int)n;
+}
+
+static int darknet_check(pp_component *c)
+{
+    char cfg[1024], weights[1024], dir[1024], *names[256];
+    int n = resolve_files(c, cfg, weights, dir, sizeof cfg);
+
+    if (n == 0)
+        n = list_images(c, dir, names, 256);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return n < 0 ? n : 0;
+}
+
 static int darknet_setup(pp_component *c)
 {
-    char cfg[1024], weights[1024], path[2048];
-    const char *dir = c->spec->images[0] ? c->spec->images : DARKNET_DATA_DIR;
+    char cfg[1024], weights[1024], dir[1024], path[2048];
     char *names[256];
-    size_t n_names = 0;
+    int n_names = 0;
     darknet_priv *d;
-    DIR *dp;
-    struct dirent *de;
-    int rc = resolve_cfg(c, cfg, sizeof cfg);
+    int rc = resolve_files(c, cfg, weights, dir, sizeof cfg);
 
+    if (rc == 0 && (n_names = list_images(c, dir, names, 256)) < 0)
+        rc = n_names;
     if (rc < 0)
         return rc;
-    weights[0] = '\0';
-    if (c->spec->weights[0]) {
-        pp_strlcpy(weights, c->spec->weights, sizeof weights);
-        if (!readable(weights)) {
-            pp_fmt(c->reason, sizeof c->reason, "darknet weights %s: %s", weights,
-                     strerror(errno));
-            return -ENOENT;
-        }
-    }
-    dp = opendir(dir);
-    if (!dp) {
-        pp_fmt(c->reason, sizeof c->reason, "images %s: %s", dir, strerror(errno));
-        return -ENOENT;
-    }
-    while ((de = readdir(dp)) && n_names < 256)
-        if (has_image_suffix(de->d_name) && (names[n_names] = strdup(de->d_name)))
-            n_names++;
-    closedir(dp);
-    if (n_names == 0) {
-        pp_fmt(c->reason, sizeof c->reason, "images %s: no .jpg or .png file", dir);
-        return -ENOENT;
-    }
-    qsort(names, n_names, sizeof *names, cmp_str);
     d = calloc(1, sizeof *d);
     if (!d) {
         rc = -ENOMEM;
@@ -153,14 +199,14 @@ static int darknet_setup(pp_component *c)
     c->priv = d;
     d->net = quiet_load(cfg, weights[0] ? weights : NULL);
     if (!d->net) {
-        pp_fmt(c->reason, sizeof c->reason, "darknet could not load %s", cfg);
+        snprintf(c->reason, sizeof c->reason, "darknet could not load %.400s", cfg);
         rc = -EINVAL;
         goto out;
     }
     set_batch_network(d->net, 1);
-    for (size_t i = 0; i < n_names && d->n_frames < MAX_FRAMES; i++) {
+    for (int i = 0; i < n_names && d->n_frames < MAX_FRAMES; i++) {
         image im;
-        pp_fmt(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         im = load_image_color(path, 0, 0);
         if (!im.data)
             continue;
@@ -168,14 +214,12 @@ static int darknet_setup(pp_component *c)
         free_image(im);
     }
     if (d->n_frames == 0) {
-        pp_fmt(c->reason, sizeof c->reason, "images %s: none could be decoded", dir);
+        snprintf(c->reason, sizeof c->reason, "images %.400s: none could be decoded", dir);
         rc = -EINVAL;
     }
 out:
-    for (size_t i = 0; i < n_names; i++)
+    for (int i = 0; i < n_names; i++)
         free(names[i]);
-    if (rc < 0)
-        darknet_teardown(c);
     return rc;
 }
 
@@ -189,5 +233,14 @@ static int darknet_step(pp_component *c, int64_t deadline_ns)
     return 0;
 }
 
-const pp_component_ops pp_component_darknet = {"darknet", darknet_setup, darknet_step,
-                                               darknet_teardown};
+static const pp_component_ops darknet = {
+    .type = "darknet",
+    .summary = "darknet object detection, one frame per step (pace it with fps)",
+    .keys = darknet_keys,
+    .check = darknet_check,
+    .setup = darknet_setup,
+    .step = darknet_step,
+    .teardown = darknet_teardown,
+};
+
+PP_COMPONENT_MODULE(&darknet);

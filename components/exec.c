@@ -1,5 +1,6 @@
 /* exec: any program, one run per step. {param} placeholders inside argv
- * elements are replaced by this configuration's values; the program is
+ * elements are replaced by this configuration's values (a categorical
+ * parameter's label, or a number); the program is
  * started with execvp, never through a shell, so a value stays one argument
  * whatever it contains. The program leads its own process group: a step
  * past its deadline, or an interrupted sweep, stops the whole group
@@ -27,53 +28,25 @@
 #define TAIL 400
 
 typedef struct exec_priv {
-    char *argv[PP_PROFILE_MAX_ARGS + 1];
-    char buf[PP_PROFILE_MAX_ARGS][1024];
+    char *argv[PP_COMPONENT_MAX_STRINGS + 1];
+    char buf[PP_COMPONENT_MAX_STRINGS][1024];
 } exec_priv;
 
-/* Replace {name} by the parameter's value. 0, or -EINVAL with a reason. */
-static int substitute(pp_component *c, const char *in, char *out, size_t cap)
+static const pp_component_key exec_keys[] = {
+    {"command", PP_KEY_STRINGS, 1, NULL,
+     "the program and its arguments, [\"program\", \"arg\", ...], {param} replaced"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+/* The program's argv in this configuration into e. 0 or -errno (reason set). */
+static int expand_argv(pp_component *c, exec_priv *e)
 {
-    size_t len = 0;
+    const pp_setting *cmd = pp_component_setting(c->spec, "command");
+    size_t n = cmd ? cmd->n : 0;
 
-    while (*in) {
-        const char *end;
-        char name[PP_PROFILE_NAME_MAX], val[64];
-        double v;
-        int n;
-
-        if (*in != '{' || !(end = strchr(in, '}'))) {
-            if (len + 1 >= cap)
-                return -ENAMETOOLONG;
-            out[len++] = *in++;
-            continue;
-        }
-        pp_fmt(name, sizeof name, "%.*s", (int)(end - in - 1), in + 1);
-        if (pp_component_param(c, name, &v) < 0) {
-            pp_fmt(c->reason, sizeof c->reason, "{%s} is not a parameter", name);
-            return -EINVAL;
-        }
-        n = snprintf(val, sizeof val, "%.10g", v);
-        if (len + (size_t)n >= cap)
-            return -ENAMETOOLONG;
-        memcpy(out + len, val, (size_t)n);
-        len += (size_t)n;
-        in = end + 1;
-    }
-    out[len] = '\0';
-    return 0;
-}
-
-static int exec_setup(pp_component *c)
-{
-    exec_priv *e = calloc(1, sizeof *e);
-    int rc;
-
-    if (!e)
-        return -ENOMEM;
-    c->priv = e;
-    for (size_t i = 0; i < c->spec->n_args; i++) {
-        rc = substitute(c, c->spec->args[i], e->buf[i], sizeof e->buf[i]);
+    for (size_t i = 0; i < n; i++) {
+        int rc = pp_component_expand(c, c->spec->strings[cmd->first + i], e->buf[i],
+                                     sizeof e->buf[i]);
         if (rc < 0) {
             if (rc == -ENAMETOOLONG)
                 pp_fmt(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
@@ -81,8 +54,55 @@ static int exec_setup(pp_component *c)
         }
         e->argv[i] = e->buf[i];
     }
-    e->argv[c->spec->n_args] = NULL;
+    e->argv[n] = NULL;
+    if (n == 0 || !e->argv[0][0]) {
+        pp_fmt(c->reason, sizeof c->reason, "no program to run (command is empty)");
+        return -EINVAL;
+    }
     return 0;
+}
+
+/* Is the program there (a path, or a name found in PATH as execvp would)? */
+static int exec_check(pp_component *c)
+{
+    exec_priv *e = malloc(sizeof *e);
+    const char *path = getenv("PATH");
+    char full[4096];
+    int rc;
+
+    if (!e)
+        return -ENOMEM;
+    rc = expand_argv(c, e);
+    if (rc == 0 && strchr(e->argv[0], '/')) {
+        if (access(e->argv[0], X_OK) != 0) {
+            rc = -errno;
+            pp_fmt(c->reason, sizeof c->reason, "program %s: %s", e->argv[0], strerror(errno));
+        }
+    } else if (rc == 0) {
+        rc = -ENOENT;
+        for (const char *s = path ? path : "/usr/local/bin:/usr/bin:/bin"; rc < 0 && *s;) {
+            size_t len = strcspn(s, ":");
+            if (pp_fmt(full, sizeof full, "%.*s/%s", (int)len, len ? s : ".", e->argv[0]) == 0 &&
+                access(full, X_OK) == 0)
+                rc = 0;
+            s += len + (s[len] == ':');
+        }
+        if (rc < 0)
+            pp_fmt(c->reason, sizeof c->reason, "program '%s' not found in PATH (%s)",
+                   e->argv[0], path ? path : "unset");
+    }
+    free(e);
+    return rc;
+}
+
+static int exec_setup(pp_component *c)
+{
+    exec_priv *e = calloc(1, sizeof *e);
+
+    if (!e)
+        return -ENOMEM;
+    c->priv = e;
+    return expand_argv(c, e);
 }
 
 static void exec_teardown(pp_component *c)
@@ -209,4 +229,12 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
     return rc;
 }
 
-const pp_component_ops pp_component_exec = {"exec", exec_setup, exec_step, exec_teardown};
+const pp_component_ops pp_component_exec = {
+    .type = "exec",
+    .summary = "any program, one run per step, never through a shell",
+    .keys = exec_keys,
+    .check = exec_check,
+    .setup = exec_setup,
+    .step = exec_step,
+    .teardown = exec_teardown,
+};

@@ -1,7 +1,11 @@
-// The CUDA kernels and cuBLAS calls of the GPU components. Built when nvcc
-// is found; without a GPU every entry point fails with the CUDA runtime's
-// own reason, and the configuration is marked failed.
+// The CUDA kernels and cuBLAS calls of the GPU components (module
+// powprof-cuda.so, built when nvcc is found). Without a GPU every entry
+// point fails with a reason that says what is missing (no driver, no
+// device, a driver older than the runtime), and the configuration is
+// marked failed.
 #include "gpu.h"
+
+#include <dlfcn.h>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -26,14 +30,31 @@ static int fail(char *why, size_t cap, const char *what, cudaError_t e)
 
 extern "C" int pp_gpu_check(char *why, size_t cap)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return fail(why, cap, "no CUDA device", e);
-    if (count == 0) {
-        std::snprintf(why, cap, "no CUDA device on this machine");
+    int count = 0, runtime = 0, driver = 0;
+    cudaError_t e;
+
+    // The CUDA runtime says "driver version is insufficient" when there is
+    // no driver at all: look for the driver's library first.
+    if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+        std::snprintf(why, cap, "no CUDA driver on this machine (libcuda.so.1 not found): the "
+                                "CUDA components need an NVIDIA GPU and its driver");
         return -1;
     }
+    e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorInsufficientDriver) {
+        cudaRuntimeGetVersion(&runtime);
+        cudaDriverGetVersion(&driver);
+        std::snprintf(why, cap, "the NVIDIA driver (CUDA %d.%d) is older than the CUDA runtime "
+                                "powprof was built with (%d.%d): update the driver",
+                      driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+        return -1;
+    }
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) {
+        std::snprintf(why, cap, "no CUDA device: the NVIDIA driver is installed but sees no GPU");
+        return -1;
+    }
+    if (e != cudaSuccess)
+        return fail(why, cap, "CUDA device", e);
     return 0;
 }
 

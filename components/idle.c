@@ -17,4 +17,10 @@ static int idle_step(pp_component *c, int64_t deadline_ns)
 
 static void idle_teardown(pp_component *c) { (void)c; }
 
-const pp_component_ops pp_component_idle = {"idle", idle_setup, idle_step, idle_teardown};
+const pp_component_ops pp_component_idle = {
+    .type = "idle",
+    .summary = "no work: the base power, paced by duration_s, fps or sleep_s",
+    .setup = idle_setup,
+    .step = idle_step,
+    .teardown = idle_teardown,
+};

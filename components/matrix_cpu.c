@@ -1,11 +1,11 @@
-/* matrix-cpu: random single-precision matrices with OpenBLAS (sgemm).
- * Parameters: size (required), exponent (exponentiate; default 2), threads
- * (default 1). op = "multiply" (C = A B, one step) or "exponentiate"
- * (A^exponent by exponent - 1 multiplications, one step). Entries are drawn
- * in [0, 1/size) so that powers stay finite. */
+/* matrix-cpu (module powprof-matrix-cpu.so): random single-precision
+ * matrices with OpenBLAS (sgemm). Parameters: size (required), exponent
+ * (exponentiate; default 2), threads (default 1). op = "multiply" (C = A B,
+ * one step) or "exponentiate" (A^exponent by exponent - 1 multiplications,
+ * one step); op may be a categorical parameter. Entries are drawn in
+ * [0, 1/size) so that powers stay finite. A module of its own so that only
+ * the profiles that use it load OpenBLAS (and start its threads). */
 #include "component.h"
-
-#include "../src/util.h"
 
 #include <cblas.h>
 #include <errno.h>
@@ -15,9 +15,62 @@
 #include <string.h>
 
 typedef struct matrix_priv {
-    int n, exponent, exponentiate;
+    int n, exponent, exponentiate, threads;
     float *a, *b, *c;
 } matrix_priv;
+
+static const char *const ops[] = {"multiply", "exponentiate", NULL};
+
+static const pp_component_key matrix_keys[] = {
+    {"op", PP_KEY_STRING, 0, ops, "multiply (default) or exponentiate"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+/* A parameter that must be a whole number in [1, max]; dflt < 0: required. */
+static int whole(pp_component *c, const char *name, double dflt, double max, int *out)
+{
+    double v = dflt;
+    int rc = pp_component_param(c, name, &v);
+
+    if (rc == -EDOM || (rc == -ENOENT && dflt < 0)) {
+        snprintf(c->reason, sizeof c->reason, "matrix-cpu needs a number parameter '%s'", name);
+        return -EINVAL;
+    }
+    if (!(v >= 1 && v <= max && v == floor(v))) {
+        snprintf(c->reason, sizeof c->reason, "%s %g: a whole number in [1, %g]", name, v, max);
+        return -EINVAL;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* The settings of this configuration into m (no allocation). */
+static int matrix_read(pp_component *c, matrix_priv *m)
+{
+    char op[32];
+    int rc;
+
+    if ((rc = whole(c, "size", -1, 65536, &m->n)) < 0 ||
+        (rc = whole(c, "exponent", 2, 100000, &m->exponent)) < 0 ||
+        (rc = whole(c, "threads", 1, 1024, &m->threads)) < 0)
+        return rc;
+    rc = pp_component_text(c, "op", op, sizeof op);
+    if (rc < 0)
+        return rc;
+    if (rc == 0 && strcmp(op, "multiply") != 0 && strcmp(op, "exponentiate") != 0) {
+        snprintf(c->reason, sizeof c->reason, "op '%s': multiply or exponentiate", op);
+        return -EINVAL;
+    }
+    m->exponentiate = strcmp(op, "exponentiate") == 0;
+    return 0;
+}
+
+static int matrix_check(pp_component *c)
+{
+    matrix_priv m;
+
+    return matrix_read(c, &m);
+}
 
 static void matrix_teardown(pp_component *c)
 {
@@ -34,43 +87,23 @@ static void matrix_teardown(pp_component *c)
 
 static int matrix_setup(pp_component *c)
 {
-    matrix_priv *m;
-    double size, exponent = 2, threads = 1;
+    matrix_priv *m = calloc(1, sizeof *m);
     unsigned seed = 12345;
     size_t nn;
+    int rc;
 
-    if (pp_component_param(c, "size", &size) < 0) {
-        pp_fmt(c->reason, sizeof c->reason, "matrix-cpu needs a parameter 'size'");
-        return -EINVAL;
-    }
-    pp_component_param(c, "exponent", &exponent);
-    pp_component_param(c, "threads", &threads);
-    if (!(size >= 1 && size <= 65536 && size == floor(size))) {
-        pp_fmt(c->reason, sizeof c->reason, "size %g: a whole number in [1, 65536]", size);
-        return -EINVAL;
-    }
-    if (!(exponent >= 1 && exponent <= 100000 && exponent == floor(exponent))) {
-        pp_fmt(c->reason, sizeof c->reason, "exponent %g: a whole number >= 1", exponent);
-        return -EINVAL;
-    }
-    if (!(threads >= 1 && threads <= 1024 && threads == floor(threads))) {
-        pp_fmt(c->reason, sizeof c->reason, "threads %g: a whole number >= 1", threads);
-        return -EINVAL;
-    }
-    m = calloc(1, sizeof *m);
     if (!m)
         return -ENOMEM;
     c->priv = m;
-    m->n = (int)size;
-    m->exponent = (int)exponent;
-    m->exponentiate = strcmp(c->spec->op, "exponentiate") == 0;
+    if ((rc = matrix_read(c, m)) < 0)
+        return rc;
+    openblas_set_num_threads(m->threads);
     nn = (size_t)m->n * (size_t)m->n;
     m->a = malloc(nn * sizeof *m->a);
     m->b = malloc(nn * sizeof *m->b);
     m->c = malloc(nn * sizeof *m->c);
     if (!m->a || !m->b || !m->c) {
-        pp_fmt(c->reason, sizeof c->reason, "cannot allocate three %dx%d matrices", m->n, m->n);
-        matrix_teardown(c);
+        snprintf(c->reason, sizeof c->reason, "cannot allocate three %dx%d matrices", m->n, m->n);
         return -ENOMEM;
     }
     for (size_t i = 0; i < nn; i++) {
@@ -79,7 +112,6 @@ static int matrix_setup(pp_component *c)
         seed = seed * 1103515245u + 12345u;
         m->b[i] = (float)((seed >> 8) & 0xffff) / 65536.0f / (float)m->n;
     }
-    openblas_set_num_threads((int)threads);
     return 0;
 }
 
@@ -109,5 +141,14 @@ static int matrix_step(pp_component *c, int64_t deadline_ns)
     return 0;
 }
 
-const pp_component_ops pp_component_matrix_cpu = {"matrix-cpu", matrix_setup, matrix_step,
-                                                  matrix_teardown};
+static const pp_component_ops matrix_cpu = {
+    .type = "matrix-cpu",
+    .summary = "OpenBLAS sgemm on random matrices: multiply, or exponentiate",
+    .keys = matrix_keys,
+    .check = matrix_check,
+    .setup = matrix_setup,
+    .step = matrix_step,
+    .teardown = matrix_teardown,
+};
+
+PP_COMPONENT_MODULE(&matrix_cpu);

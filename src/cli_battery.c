@@ -119,6 +119,23 @@ static void print_text(const char *trace_path, const pp_battery_params *p,
                100 * r->skip_error_frac);
 }
 
+/* A bad sample (a time not after the one before, ...): -EINVAL, printed
+ * with the file's line (the header is line 1; gap rows, skipped, would
+ * shift it: then the sample's number). */
+static int load_error(const char *path, const pp_battery_load *load, size_t n_gaps)
+{
+    size_t bad;
+    char why[256];
+
+    if (pp_battery_load_check(load, &bad, why, sizeof why) == 0)
+        return 0;
+    if (n_gaps == 0)
+        fprintf(stderr, "powprof battery: %s:%zu: %s\n", path, bad + 2, why);
+    else
+        fprintf(stderr, "powprof battery: %s: sample %zu: %s\n", path, bad + 1, why);
+    return -EINVAL;
+}
+
 int pp_cmd_battery(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -142,8 +159,7 @@ int pp_cmd_battery(int argc, char **argv)
     pp_battery_options bo;
     pp_battery_result res;
     pp_battery_load load;
-    pp_trace trace;
-    double *power = NULL;
+    pp_trace_load trace = {0};
     pp_atomic_file af = {0};
     soc_writer w;
 
@@ -218,34 +234,17 @@ int pp_cmd_battery(int argc, char **argv)
             return PP_EXIT_USAGE;
         }
     }
-    if (pp_trace_read_csv(argv[optind], &trace) < 0)
-        return PP_EXIT_USAGE;
-    power = malloc(trace.n_samples * sizeof *power);
-    if (!power)
+    /* Time and load only (16 bytes a sample); a trace that will not fit in
+     * memory is refused with its size before anything is allocated. */
+    rc = pp_trace_read_load(argv[optind], rail, 0, &trace);
+    if (rc < 0) {
+        status = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
         goto out;
-    if (rail) {
-        size_t r = 0;
-        while (r < trace.n_rails && strcmp(trace.names[r], rail) != 0)
-            r++;
-        if (r == trace.n_rails) {
-            fprintf(stderr, "powprof battery: %s has no rail '%s'\n", argv[optind], rail);
-            status = PP_EXIT_USAGE;
-            goto out;
-        }
-        for (size_t i = 0; i < trace.n_samples; i++)
-            power[i] = pp_trace_at(&trace, i, r);
-    } else {
-        pp_trace_total_series(&trace, power);
     }
-    load = (pp_battery_load){.t_s = trace.t_s, .p_w = power, .n = trace.n_samples};
-    {
-        size_t bad;
-        char why[256];
-        if (pp_battery_load_check(&load, &bad, why, sizeof why) < 0) { /* the header is line 1 */
-            fprintf(stderr, "powprof battery: %s:%zu: %s\n", argv[optind], bad + 2, why);
-            status = PP_EXIT_USAGE;
-            goto out;
-        }
+    load = (pp_battery_load){.t_s = trace.t_s, .p_w = trace.p_w, .n = trace.n};
+    if (load_error(argv[optind], &load, trace.n_gaps) < 0) {
+        status = PP_EXIT_USAGE;
+        goto out;
     }
     pp_battery_options_init(&bo);
     bo.until_cutoff = until;
@@ -273,7 +272,6 @@ int pp_cmd_battery(int argc, char **argv)
     status = 0;
 out:
     pp_atomic_file_abort(&af);
-    free(power);
-    pp_trace_free(&trace);
+    pp_trace_load_free(&trace);
     return status;
 }

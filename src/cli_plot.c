@@ -246,7 +246,8 @@ static void layer2(plotter *pl, const pp_summary *s)
             if (s->log_scale[k])
                 fprintf(fp, "set logscale x 2\n");
             pp_fmt(plot, sizeof plot,
-                   "plot '../model/%s.dat' using 1:2 with lines lw 2 title 'predicted', "
+                   "plot '../model/%s.dat' using 1:3:4 with filledcurves fs transparent solid 0.2 "
+                   "noborder title '90 %% band', '' using 1:2 with lines lw 2 title 'predicted', "
                    "'measured-%s.dat' using 1:2 with points pt 7 ps 1.3 title 'measured'%s",
                    metrics[m], metrics[m],
                    soc >= 0 ? ", '../model/soc_end.dat' using 1:($2*100) axes x1y2 with lines "

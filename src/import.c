@@ -1,6 +1,7 @@
 #include "import.h"
 
 #include "log.h"
+#include "results.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -69,6 +70,10 @@ static int finish(pp_trace *t, const char *path, int rc)
     if (rc == 0 && t->n_samples == 0) {
         pp_log_error("%s: no samples", path);
         rc = -EINVAL;
+    } else if (rc == 0 && pp_results_is_short(t, pp_trace_duration_s(t))) {
+        pp_log_warn("%s: a short run (%zu samples): its energy is quantized by the sampling "
+                    "period; flagged short_run in summary.csv and weighted down in the model",
+                    path, t->n_samples);
     }
     if (rc < 0) {
         pp_trace_free(t);
@@ -386,6 +391,7 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
     FILE *fp = fopen(path, "r");
     char *line = NULL, *f[2 * PP_TRACE_MAX_RAILS + 2];
     size_t cap = 0, n;
+    ssize_t len;
     long line_no = 1;
     int rc = 0, time_col = -1;
     double time_scale = 1.0;
@@ -487,11 +493,13 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
         if ((rc = pp_trace_init(t, n_rails, names)) < 0)
             goto out;
     }
-    while (getline(&line, &cap, fp) >= 0) {
+    while ((len = getline(&line, &cap, fp)) >= 0) {
         double row[PP_TRACE_MAX_RAILS], ts;
         size_t m;
 
         line_no++;
+        if (pp_trace_csv_line_cut(path, line_no, line, len, n))
+            break; /* cut short by a crash: read up to here (warned) */
         chomp(line);
         if (!line[0])
             continue;
@@ -500,6 +508,11 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, n);
             rc = -EINVAL;
             goto out;
+        }
+        if (pp_trace_csv_row_is_gap(f, m, (size_t)time_col)) { /* trace.h: a gap row */
+            pp_log_warn("%s:%ld: a gap in the readings (a row without values): the samples on "
+                        "either side are joined", path, line_no);
+            continue;
         }
         if (pp_parse_double(f[time_col], &ts) < 0) {
             pp_log_error("%s:%ld: time '%s' is not a finite number", path, line_no, f[time_col]);

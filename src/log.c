@@ -8,6 +8,9 @@ static void *g_sink_ctx;
 static pp_log_level g_level = PP_LOG_INFO;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static _Thread_local char *t_hold_buf;
+static _Thread_local size_t t_hold_cap;
+
 static const char *const level_names[] = {"error", "warning", "info", "debug"};
 
 void pp_log_set_sink(pp_log_sink sink, void *ctx)
@@ -18,10 +21,25 @@ void pp_log_set_sink(pp_log_sink sink, void *ctx)
 
 void pp_log_set_level(pp_log_level level) { g_level = level; }
 
+void pp_log_hold_begin(char *buf, size_t cap)
+{
+    t_hold_buf = cap ? buf : NULL;
+    t_hold_cap = cap;
+    if (t_hold_buf)
+        t_hold_buf[0] = '\0';
+}
+
+void pp_log_hold_end(void) { t_hold_buf = NULL; }
+
 void pp_log_v(pp_log_level level, const char *fmt, va_list ap)
 {
     char msg[1024];
 
+    if (t_hold_buf) {
+        if (!t_hold_buf[0]) /* the first says why; later ones follow from it */
+            vsnprintf(t_hold_buf, t_hold_cap, fmt, ap);
+        return;
+    }
     if (level > g_level)
         return;
     vsnprintf(msg, sizeof msg, fmt, ap);

@@ -8,6 +8,7 @@
 #define PP_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef enum pp_log_level {
     PP_LOG_ERROR = 0,
@@ -27,6 +28,14 @@ void pp_log_set_sink(pp_log_sink sink, void *ctx);
 
 /* Messages more verbose than level are dropped. Default: PP_LOG_INFO. */
 void pp_log_set_level(pp_log_level level);
+
+/* Hold back this thread's messages: until pp_log_hold_end(), each message
+ * logged on the calling thread is formatted into buf (cap bytes, the first
+ * one kept) instead of reaching the sink, so that a caller that retries
+ * (the sampler) can report a failure once, in its own words. Other threads
+ * log as usual. Not nestable. */
+void pp_log_hold_begin(char *buf, size_t cap);
+void pp_log_hold_end(void);
 
 void pp_log(pp_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -5,6 +5,8 @@
 #include "log.h"
 #include "util.h"
 
+#include "../components/registry.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -12,19 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pp_component_types[] = {"idle",       "exec",          "matrix-cpu",
-                                          "darknet",    "matrix-gpu",    "nvidia-matrix",
-                                          "nvidia-quicksort", NULL};
+const char *const pp_profile_component_keys[] = {
+    "name", "type", "params", "until", "duration_s", "iterations", "fps", "sleep_s", "timeout_s",
+    NULL,
+};
 
 static const char *const top_keys[] = {"profile", "battery", "components", "mission", NULL};
 static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
                                            NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", NULL};
-static const char *const component_keys[] = {
-    "name", "type", "command", "params", "until", "duration_s", "iterations", "fps",
-    "sleep_s", "timeout_s", "op", "cfg", "weights", "images", NULL,
-};
 
 static int valid_name(const char *s, int allow_dash)
 {
@@ -36,12 +35,16 @@ static int valid_name(const char *s, int allow_dash)
     return 1;
 }
 
-static int is_type(const char *t)
+/* A category label: safe in a CSV cell, an argv element and a file name
+ * (no comma, quote, space or control character). */
+static int valid_label(const char *s)
 {
-    for (const char *const *k = pp_component_types; *k; k++)
-        if (strcmp(*k, t) == 0)
-            return 1;
-    return 0;
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || strchr("_.-+/:", *s)))
+            return 0;
+    return 1;
 }
 
 /* The values of a range, snapped so that 0.1 + 2 * 0.2 prints as 0.5. */
@@ -104,6 +107,53 @@ static int parse_range(const pp_config *cfg, const pp_config_node *node, const c
     return 0;
 }
 
+/* Label i of a categorical parameter from a string node. */
+static int parse_label(const pp_config *cfg, const pp_config_node *node, const char *what,
+                       const char *text, size_t i, pp_param_spec *ps)
+{
+    if (!valid_label(text))
+        return pp_config_node_error(cfg, node, what,
+                                    "label '%s': use letters, digits and _ . - + / : only", text);
+    if (strlen(text) >= PP_PARAM_LABEL_MAX)
+        return pp_config_node_error(cfg, node, what, "label '%.20s...' is longer than %d", text,
+                                    PP_PARAM_LABEL_MAX - 1);
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(ps->labels[k], text) == 0)
+            return pp_config_node_error(cfg, node, what, "label '%s' is given twice", text);
+    pp_strlcpy(ps->labels[i], text, sizeof ps->labels[i]);
+    ps->values[i] = (double)i;
+    return 0;
+}
+
+/* [a, b, ...]: all numbers, or all labels (categorical). */
+static int parse_list(const pp_config *cfg, const pp_config_node *node, const char *what,
+                      pp_param_spec *ps)
+{
+    size_t n = pp_config_length(node);
+    int labels = n > 0 && pp_config_kind_of(pp_config_elem(node, 0)) == PP_CONFIG_STRING;
+
+    if (n == 0)
+        return pp_config_node_error(cfg, node, what, "empty list");
+    if (n > (labels ? PP_PARAM_MAX_LABELS : PP_PROFILE_MAX_VALUES))
+        return pp_config_node_error(cfg, node, what, "%zu values, at most %d", n,
+                                    labels ? PP_PARAM_MAX_LABELS : PP_PROFILE_MAX_VALUES);
+    ps->kind = labels ? PP_RANGE_CATEGORICAL : PP_RANGE_LIST;
+    ps->n_values = n;
+    for (size_t i = 0; i < n; i++) {
+        const pp_config_node *e = pp_config_elem(node, i);
+        const char *text = pp_config_string(e);
+        if (labels && !text)
+            return pp_config_node_error(cfg, node, what, "value %zu is not a label: a list is all "
+                                        "labels [\"a\", \"b\"] or all numbers", i + 1);
+        if (labels && parse_label(cfg, node, what, text, i, ps) < 0)
+            return -EINVAL;
+        if (!labels && pp_config_number(e, &ps->values[i]) < 0)
+            return pp_config_node_error(cfg, node, what, "value %zu is not a number: a list is "
+                                        "all numbers or all labels", i + 1);
+    }
+    return 0;
+}
+
 static int parse_param(const pp_config *cfg, const pp_config_node *node, const char *comp,
                        pp_param_spec *ps)
 {
@@ -120,123 +170,143 @@ static int parse_param(const pp_config *cfg, const pp_config_node *node, const c
         ps->n_values = 1;
         pp_config_number(node, &ps->values[0]);
         return 0;
-    case PP_CONFIG_LIST: {
-        size_t n = pp_config_length(node);
-        if (n == 0)
-            return pp_config_node_error(cfg, node, what, "empty list");
-        if (n > PP_PROFILE_MAX_VALUES)
-            return pp_config_node_error(cfg, node, what, "%zu values, at most %d", n,
-                                        PP_PROFILE_MAX_VALUES);
-        ps->kind = PP_RANGE_LIST;
-        ps->n_values = n;
-        for (size_t i = 0; i < n; i++)
-            if (pp_config_number(pp_config_elem(node, i), &ps->values[i]) < 0)
-                return pp_config_node_error(cfg, node, what, "value %zu is not a number", i + 1);
-        return 0;
-    }
+    case PP_CONFIG_STRING:
+        ps->kind = PP_RANGE_CATEGORICAL;
+        ps->n_values = 1;
+        return parse_label(cfg, node, what, pp_config_string(node), 0, ps);
+    case PP_CONFIG_LIST:
+        return parse_list(cfg, node, what, ps);
     case PP_CONFIG_GROUP:
         return parse_range(cfg, node, what, ps);
     default:
         return pp_config_node_error(cfg, node, what,
-                                    "must be a number, a list [a, b] or a range {from; to; step "
-                                    "or factor}");
+                                    "must be a number, a label, a list [a, b] or a range {from; "
+                                    "to; step or factor}");
     }
 }
 
-static const pp_param_spec *find_param(const pp_component_spec *c, const char *name, size_t len)
+static int has_param(const pp_component_spec *c, const char *name, size_t len)
 {
     for (size_t i = 0; i < c->n_params; i++)
         if (strlen(c->params[i].name) == len && strncmp(c->params[i].name, name, len) == 0)
-            return &c->params[i];
-    return NULL;
+            return 1;
+    return 0;
 }
 
-/* Every {placeholder} of the command names a parameter of the component. */
+/* Every {placeholder} of a string setting names a parameter of the component. */
 static int check_placeholders(const pp_config *cfg, const pp_config_node *g,
-                              const pp_component_spec *c)
+                              const pp_component_spec *c, const pp_setting *st)
 {
-    for (size_t a = 0; a < c->n_args; a++) {
-        for (const char *s = strchr(c->args[a], '{'); s; s = strchr(s + 1, '{')) {
+    for (size_t a = 0; a < st->n; a++) {
+        const char *text = c->strings[st->first + a];
+        for (const char *s = strchr(text, '{'); s; s = strchr(s + 1, '{')) {
             const char *end = strchr(s, '}');
             if (!end)
-                return pp_config_error(cfg, g, "command", "argument %zu '%s': '{' without '}'",
-                                       a + 1, c->args[a]);
-            if (!find_param(c, s + 1, (size_t)(end - s - 1)))
-                return pp_config_error(cfg, g, "command",
-                                       "argument %zu: {%.*s} is not a parameter of %s", a + 1,
-                                       (int)(end - s - 1), s + 1, c->name);
+                return pp_config_error(cfg, g, st->key, "string %zu '%s': '{' without '}'", a + 1,
+                                       text);
+            if (!has_param(c, s + 1, (size_t)(end - s - 1)))
+                return pp_config_error(cfg, g, st->key, "string %zu: {%.*s} is not a parameter "
+                                       "of %s", a + 1, (int)(end - s - 1), s + 1, c->name);
         }
     }
     return 0;
 }
 
-static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,
-                           pp_component_spec *c)
+/* One key the type declares, when given, into c->settings. */
+static int parse_setting(const pp_config *cfg, const pp_config_node *g, const pp_component_key *k,
+                         pp_component_spec *c)
 {
-    char until[32] = "";
-    const pp_config_node *node;
-    int rc, has_duration, has_iterations;
-    double iterations = 0;
+    const pp_config_node *node = pp_config_member(g, k->name);
+    const char *text[PP_COMPONENT_MAX_STRINGS];
+    size_t n = 0;
+    double number = 0;
+    int rc;
 
-    if (pp_config_kind_of(g) != PP_CONFIG_GROUP)
-        return pp_config_node_error(cfg, g, "components", "element %zu must be a group { ... }",
-                                    index + 1);
-    if (pp_config_check_keys(cfg, g, component_keys) < 0)
-        return -EINVAL;
-    rc = pp_config_get_string(cfg, g, "type", c->type, sizeof c->type);
+    if (!node) {
+        if (k->required)
+            return pp_config_node_error(cfg, g, c->name, "needs %s (%s)", k->name,
+                                        k->doc ? k->doc : "");
+        return 0;
+    }
+    if (k->kind == PP_KEY_NUMBER && pp_config_number(node, &number) < 0)
+        return pp_config_error(cfg, g, k->name, "must be a number");
+    if (k->kind == PP_KEY_STRING && !(text[n++] = pp_config_string(node)))
+        return pp_config_error(cfg, g, k->name, "must be a string");
+    if (k->kind == PP_KEY_STRINGS) {
+        if (pp_config_kind_of(node) != PP_CONFIG_LIST || pp_config_length(node) == 0)
+            return pp_config_error(cfg, g, k->name, "must be a non-empty list [\"a\", ...]");
+        for (; n < pp_config_length(node) && n < PP_COMPONENT_MAX_STRINGS; n++)
+            if (!(text[n] = pp_config_string(pp_config_elem(node, n))))
+                return pp_config_error(cfg, g, k->name, "element %zu is not a string", n + 1);
+        if (!text[0][0])
+            return pp_config_error(cfg, g, k->name, "the first element is empty");
+    }
+    for (size_t i = 0; k->choices && n == 1 && !strchr(text[0], '{'); i++) {
+        if (!k->choices[i])
+            return pp_config_error(cfg, g, k->name, "'%s' is not one of its choices", text[0]);
+        if (strcmp(k->choices[i], text[0]) == 0)
+            break;
+    }
+    rc = pp_component_spec_set(c, k->name, k->kind, text, n, number);
+    if (rc == -ENOSPC || n < pp_config_length(node))
+        return pp_config_error(cfg, g, k->name, "more than %d strings in one component",
+                               PP_COMPONENT_MAX_STRINGS);
+    if (rc < 0)
+        return pp_config_error(cfg, g, k->name, "a string is longer than %d",
+                               PP_COMPONENT_STRING_MAX - 1);
+    return 0;
+}
+
+/* The type, its module loaded, and the keys this component may have. */
+static int parse_type(const pp_config *cfg, const pp_config_node *g, size_t index,
+                      pp_component_spec *c)
+{
+    const char *allowed[32];
+    char why[2048];
+    size_t n = 0;
+    int rc = pp_config_get_string(cfg, g, "type", c->type, sizeof c->type);
+
     if (rc != 0)
         return rc < 0 ? rc
                       : pp_config_node_error(cfg, g, "components", "element %zu has no type",
                                              index + 1);
-    if (!is_type(c->type))
-        return pp_config_error(cfg, g, "type",
-                               "unknown component type '%s' (known: idle, exec, matrix-cpu, "
-                               "darknet, matrix-gpu, nvidia-matrix, nvidia-quicksort)",
-                               c->type);
-    rc = pp_config_get_string(cfg, g, "name", c->name, sizeof c->name);
-    if (rc < 0)
-        return rc;
-    if (rc == 1)
-        pp_strlcpy(c->name, c->type, sizeof c->name);
-    if (!valid_name(c->name, 1))
-        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", c->name);
+    if (pp_component_lookup(c->type, &c->ops, why, sizeof why) < 0)
+        return pp_config_error(cfg, g, "type", "%s", why);
+    for (const char *const *k = pp_profile_component_keys; *k; k++)
+        allowed[n++] = *k;
+    for (const pp_component_key *k = c->ops->keys; k && k->name && n + 1 < 32; k++)
+        allowed[n++] = k->name;
+    allowed[n] = NULL;
+    return pp_config_check_keys(cfg, g, allowed);
+}
 
-    node = pp_config_member(g, "command");
-    if (strcmp(c->type, "exec") == 0) {
-        if (!node)
-            return pp_config_node_error(cfg, g, c->name, "an exec component needs a command "
-                                                         "[\"program\", \"arg\", ...]");
-        if (pp_config_kind_of(node) != PP_CONFIG_LIST || pp_config_length(node) == 0)
-            return pp_config_error(cfg, g, "command", "must be a non-empty list of strings");
-        c->n_args = pp_config_length(node);
-        if (c->n_args > PP_PROFILE_MAX_ARGS)
-            return pp_config_error(cfg, g, "command", "more than %d arguments",
-                                   PP_PROFILE_MAX_ARGS);
-        for (size_t i = 0; i < c->n_args; i++) {
-            const char *arg = pp_config_string(pp_config_elem(node, i));
-            if (!arg)
-                return pp_config_error(cfg, g, "command", "argument %zu is not a string", i + 1);
-            if (pp_strlcpy(c->args[i], arg, sizeof c->args[i]) < 0)
-                return pp_config_error(cfg, g, "command", "argument %zu is too long", i + 1);
-        }
-        if (!c->args[0][0])
-            return pp_config_error(cfg, g, "command", "the program name is empty");
-    } else if (node) {
-        return pp_config_error(cfg, g, "command", "only exec components take a command");
+/* A parameter standing for a key with choices takes labels among them. */
+static int check_choices(const pp_config *cfg, const pp_config_node *node,
+                         const pp_component_key *k, const pp_param_spec *ps)
+{
+    for (size_t v = 0; k->choices && v < ps->n_values; v++) {
+        size_t i = 0;
+        while (k->choices[i] && (ps->kind != PP_RANGE_CATEGORICAL ||
+                                 strcmp(k->choices[i], ps->labels[v]) != 0))
+            i++;
+        if (!k->choices[i])
+            return pp_config_node_error(cfg, node, ps->name, "value %zu is not one of its "
+                                        "choices", v + 1);
     }
-    if (pp_config_get_string(cfg, g, "op", c->op, sizeof c->op) < 0 ||
-        pp_config_get_string(cfg, g, "cfg", c->cfg, sizeof c->cfg) < 0 ||
-        pp_config_get_string(cfg, g, "weights", c->weights, sizeof c->weights) < 0 ||
-        pp_config_get_string(cfg, g, "images", c->images, sizeof c->images) < 0)
-        return -EINVAL;
-    if (c->op[0] && strcmp(c->op, "multiply") != 0 && strcmp(c->op, "exponentiate") != 0)
-        return pp_config_error(cfg, g, "op", "'%s': multiply or exponentiate", c->op);
-    if (c->op[0] && strstr(c->type, "matrix") == NULL)
-        return pp_config_error(cfg, g, "op", "only matrix components take an op");
-    if ((c->cfg[0] || c->weights[0] || c->images[0]) && strcmp(c->type, "darknet") != 0)
-        return pp_config_error(cfg, g, c->cfg[0] ? "cfg" : c->weights[0] ? "weights" : "images",
-                               "only darknet components take cfg, weights and images");
+    return 0;
+}
 
+/* The type's keys, then the parameters; a parameter named like a string
+ * key stands for it. */
+static int parse_settings_params(const pp_config *cfg, const pp_config_node *g,
+                                 pp_component_spec *c)
+{
+    const pp_config_node *node;
+    int rc;
+
+    for (const pp_component_key *k = c->ops->keys; k && k->name; k++)
+        if ((rc = parse_setting(cfg, g, k, c)) < 0)
+            return rc;
     node = pp_config_member(g, "params");
     if (node) {
         if (pp_config_kind_of(node) != PP_CONFIG_GROUP)
@@ -246,15 +316,38 @@ static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t
             return pp_config_error(cfg, g, "params", "more than %d parameters",
                                    PP_PROFILE_MAX_PARAMS);
         for (size_t i = 0; i < c->n_params; i++) {
-            rc = parse_param(cfg, pp_config_elem(node, i), c->name, &c->params[i]);
-            if (rc < 0)
+            const pp_param_spec *ps = &c->params[i];
+            const pp_component_key *k;
+            if ((rc = parse_param(cfg, pp_config_elem(node, i), c->name, &c->params[i])) < 0)
+                return rc;
+            if (!(k = pp_component_key_find(c->ops, ps->name)))
+                continue;
+            if (k->kind != PP_KEY_STRING)
+                return pp_config_node_error(cfg, pp_config_elem(node, i), ps->name,
+                                            "%s is a setting of %s, not a parameter", ps->name,
+                                            c->type);
+            if (pp_component_setting(c, ps->name))
+                return pp_config_node_error(cfg, pp_config_elem(node, i), ps->name,
+                                            "given both as a setting and as a parameter");
+            if ((rc = check_choices(cfg, pp_config_elem(node, i), k, ps)) < 0)
                 return rc;
         }
     }
-    if (strcmp(c->type, "exec") == 0 && (rc = check_placeholders(cfg, g, c)) < 0)
-        return rc;
+    for (size_t i = 0; i < c->n_settings; i++)
+        if (c->settings[i].kind != PP_KEY_NUMBER &&
+            (rc = check_placeholders(cfg, g, c, &c->settings[i])) < 0)
+            return rc;
+    return 0;
+}
 
-    rc = pp_config_get_string(cfg, g, "until", until, sizeof until);
+/* until, duration_s, iterations: how long the steps go on. */
+static int parse_until(const pp_config *cfg, const pp_config_node *g, pp_component_spec *c)
+{
+    char until[32] = "";
+    double iterations = 0;
+    int rc = pp_config_get_string(cfg, g, "until", until, sizeof until), has_duration,
+        has_iterations;
+
     if (rc < 0)
         return rc;
     if (rc == 0 && strcmp(until, "completion") != 0)
@@ -282,6 +375,14 @@ static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t
         c->iterations = (long)iterations;
         c->until = PP_UNTIL_ITERATIONS;
     }
+    return 0;
+}
+
+/* fps, sleep_s, timeout_s; fps and sleep_s parameters must be numbers >= 0. */
+static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_component_spec *c)
+{
+    const pp_config_node *params = pp_config_member(g, "params");
+
     if (pp_config_get_double(cfg, g, "fps", &c->fps) < 0 ||
         pp_config_get_double(cfg, g, "sleep_s", &c->sleep_s) < 0 ||
         pp_config_get_double(cfg, g, "timeout_s", &c->timeout_s) < 0)
@@ -294,13 +395,39 @@ static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t
         return pp_config_error(cfg, g, "timeout_s", "must be >= 0 (got %g)", c->timeout_s);
     for (size_t i = 0; i < c->n_params; i++) {
         const pp_param_spec *ps = &c->params[i];
-        int pacing = strcmp(ps->name, "fps") == 0 || strcmp(ps->name, "sleep_s") == 0;
-        for (size_t k = 0; pacing && k < ps->n_values; k++)
+        const pp_config_node *node = pp_config_member(params, ps->name);
+        if (strcmp(ps->name, "fps") != 0 && strcmp(ps->name, "sleep_s") != 0)
+            continue;
+        if (ps->kind == PP_RANGE_CATEGORICAL)
+            return pp_config_node_error(cfg, node, ps->name, "pacing values must be numbers");
+        for (size_t k = 0; k < ps->n_values; k++)
             if (ps->values[k] < 0)
-                return pp_config_node_error(cfg, pp_config_member(node, ps->name), ps->name,
+                return pp_config_node_error(cfg, node, ps->name,
                                             "pacing values must be >= 0 (got %g)", ps->values[k]);
     }
     return 0;
+}
+
+static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,
+                           pp_component_spec *c)
+{
+    int rc;
+
+    if (pp_config_kind_of(g) != PP_CONFIG_GROUP)
+        return pp_config_node_error(cfg, g, "components", "element %zu must be a group { ... }",
+                                    index + 1);
+    if ((rc = parse_type(cfg, g, index, c)) < 0)
+        return rc;
+    rc = pp_config_get_string(cfg, g, "name", c->name, sizeof c->name);
+    if (rc < 0)
+        return rc;
+    if (rc == 1)
+        pp_strlcpy(c->name, c->type, sizeof c->name);
+    if (!valid_name(c->name, 1))
+        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", c->name);
+    if ((rc = parse_settings_params(cfg, g, c)) < 0 || (rc = parse_until(cfg, g, c)) < 0)
+        return rc;
+    return parse_pacing(cfg, g, c);
 }
 
 static void default_name(const char *path, char *out, size_t cap)
@@ -315,11 +442,98 @@ static void default_name(const char *path, char *out, size_t cap)
         pp_strlcpy(out, "profile", cap);
 }
 
+/* The group "profile" (optional). */
+static int parse_profile_group(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *g = NULL;
+    char mode[32] = "parallel";
+
+    if (pp_config_get_group(cfg, root, "profile", &g) < 0)
+        return -EINVAL;
+    if (!g)
+        return 0;
+    if (pp_config_check_keys(cfg, g, profile_keys) < 0 ||
+        pp_config_get_string(cfg, g, "name", p->name, sizeof p->name) < 0 ||
+        pp_config_get_string(cfg, g, "device", p->device, sizeof p->device) < 0 ||
+        pp_config_get_double(cfg, g, "rate_hz", &p->rate_hz) < 0 ||
+        pp_config_get_double(cfg, g, "warmup_s", &p->warmup_s) < 0 ||
+        pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
+        pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
+        return -EINVAL;
+    if (!valid_name(p->name, 1))
+        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
+    if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000))
+        return pp_config_error(cfg, g, "rate_hz", "must be in [0.01, 10000] Hz (got %g)",
+                               p->rate_hz);
+    if (!(p->warmup_s >= 0 && p->warmup_s < 3600))
+        return pp_config_error(cfg, g, "warmup_s", "must be in [0, 3600) s (got %g)",
+                               p->warmup_s);
+    if (strcmp(mode, "parallel") != 0 && strcmp(mode, "sequential") != 0)
+        return pp_config_error(cfg, g, "mode", "'%s': \"parallel\" or \"sequential\"", mode);
+    p->sequential = strcmp(mode, "sequential") == 0;
+    return 0;
+}
+
+/* The group "mission" (optional). */
+static int parse_mission(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *g = NULL;
+
+    p->mission_base_power_w = p->mission_min_soc = -1;
+    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
+        return -EINVAL;
+    if (!g)
+        return 0;
+    p->has_mission = 1;
+    if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
+        pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
+        pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
+        pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
+                             sizeof p->mission_maximize) < 0)
+        return -EINVAL;
+    if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0))
+        return pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
+    if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0))
+        return pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)",
+                               p->mission_base_power_w);
+    if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1))
+        return pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)",
+                               p->mission_min_soc);
+    return 0;
+}
+
+/* The list "components", each with a name of its own. */
+static int parse_components(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+{
+    const pp_config_node *list = pp_config_member(root, "components");
+
+    if (!list) {
+        pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", p->path);
+        return -EINVAL;
+    }
+    if (pp_config_kind_of(list) != PP_CONFIG_LIST || pp_config_length(list) == 0)
+        return pp_config_node_error(cfg, list, "components",
+                                    "must be a non-empty list ( { ... }, ... )");
+    p->n_components = pp_config_length(list);
+    if (p->n_components > PP_PROFILE_MAX_COMPONENTS)
+        return pp_config_node_error(cfg, list, "components", "more than %d components",
+                                    PP_PROFILE_MAX_COMPONENTS);
+    for (size_t i = 0; i < p->n_components; i++) {
+        if (parse_component(cfg, pp_config_elem(list, i), i, &p->components[i]) < 0)
+            return -EINVAL;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(p->components[k].name, p->components[i].name) == 0)
+                return pp_config_node_error(cfg, pp_config_elem(list, i), "name",
+                                            "two components are called '%s'",
+                                            p->components[i].name);
+    }
+    return 0;
+}
+
 int pp_profile_load(const char *path, pp_profile *p)
 {
     pp_config *cfg;
-    const pp_config_node *root, *g = NULL, *list;
-    char mode[32] = "parallel";
+    const pp_config_node *root;
     int rc;
 
     memset(p, 0, sizeof *p);
@@ -333,89 +547,12 @@ int pp_profile_load(const char *path, pp_profile *p)
         return rc;
     root = pp_config_root(cfg);
     rc = -EINVAL;
-    if (pp_config_check_keys(cfg, root, top_keys) < 0)
+    if (pp_config_check_keys(cfg, root, top_keys) < 0 || parse_profile_group(cfg, root, p) < 0)
         goto out;
-    if (pp_config_get_group(cfg, root, "profile", &g) < 0)
-        goto out;
-    if (g) {
-        if (pp_config_check_keys(cfg, g, profile_keys) < 0 ||
-            pp_config_get_string(cfg, g, "name", p->name, sizeof p->name) < 0 ||
-            pp_config_get_string(cfg, g, "device", p->device, sizeof p->device) < 0 ||
-            pp_config_get_double(cfg, g, "rate_hz", &p->rate_hz) < 0 ||
-            pp_config_get_double(cfg, g, "warmup_s", &p->warmup_s) < 0 ||
-            pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
-            pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
-            goto out;
-        if (!valid_name(p->name, 1)) {
-            pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
-            goto out;
-        }
-        if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000)) {
-            pp_config_error(cfg, g, "rate_hz", "must be in [0.01, 10000] Hz (got %g)", p->rate_hz);
-            goto out;
-        }
-        if (!(p->warmup_s >= 0 && p->warmup_s < 3600)) {
-            pp_config_error(cfg, g, "warmup_s", "must be in [0, 3600) s (got %g)", p->warmup_s);
-            goto out;
-        }
-        if (strcmp(mode, "parallel") != 0 && strcmp(mode, "sequential") != 0) {
-            pp_config_error(cfg, g, "mode", "'%s': \"parallel\" or \"sequential\"", mode);
-            goto out;
-        }
-        p->sequential = strcmp(mode, "sequential") == 0;
-    }
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
-    g = NULL;
-    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
+    if (parse_mission(cfg, root, p) < 0 || parse_components(cfg, root, p) < 0)
         goto out;
-    p->mission_base_power_w = p->mission_min_soc = -1;
-    if (g) {
-        p->has_mission = 1;
-        if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
-            pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
-            pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
-            pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
-                                 sizeof p->mission_maximize) < 0)
-            goto out;
-        if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0)) {
-            pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
-            goto out;
-        }
-        if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0)) {
-            pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)", p->mission_base_power_w);
-            goto out;
-        }
-        if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1)) {
-            pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)", p->mission_min_soc);
-            goto out;
-        }
-    }
-    list = pp_config_member(root, "components");
-    if (!list) {
-        pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", path);
-        goto out;
-    }
-    if (pp_config_kind_of(list) != PP_CONFIG_LIST || pp_config_length(list) == 0) {
-        pp_config_node_error(cfg, list, "components", "must be a non-empty list ( { ... }, ... )");
-        goto out;
-    }
-    p->n_components = pp_config_length(list);
-    if (p->n_components > PP_PROFILE_MAX_COMPONENTS) {
-        pp_config_node_error(cfg, list, "components", "more than %d components",
-                             PP_PROFILE_MAX_COMPONENTS);
-        goto out;
-    }
-    for (size_t i = 0; i < p->n_components; i++) {
-        if (parse_component(cfg, pp_config_elem(list, i), i, &p->components[i]) < 0)
-            goto out;
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(p->components[k].name, p->components[i].name) == 0) {
-                pp_config_node_error(cfg, pp_config_elem(list, i), "name",
-                                     "two components are called '%s'", p->components[i].name);
-                goto out;
-            }
-    }
     rc = 0;
 out:
     pp_config_free(cfg);
@@ -467,6 +604,35 @@ void pp_profile_param_name(const pp_profile *p, size_t k, char *buf, size_t cap)
         k -= p->components[c].n_params;
     }
     pp_strlcpy(buf, "?", cap);
+}
+
+const pp_param_spec *pp_profile_param(const pp_profile *p, size_t k)
+{
+    for (size_t c = 0; c < p->n_components; c++) {
+        if (k < p->components[c].n_params)
+            return &p->components[c].params[k];
+        k -= p->components[c].n_params;
+    }
+    return NULL;
+}
+
+const char *pp_profile_label(const pp_profile *p, size_t k, double v)
+{
+    const pp_param_spec *ps = pp_profile_param(p, k);
+
+    if (!ps || ps->kind != PP_RANGE_CATEGORICAL || !(v >= 0 && v < (double)ps->n_values))
+        return NULL;
+    return ps->labels[(size_t)v];
+}
+
+void pp_profile_value_text(const pp_profile *p, size_t k, double v, char *buf, size_t cap)
+{
+    const char *label = pp_profile_label(p, k, v);
+
+    if (label)
+        pp_strlcpy(buf, label, cap);
+    else
+        pp_fmt(buf, cap, "%.10g", v);
 }
 
 double pp_profile_estimate_s(const pp_profile *p, const double *values)

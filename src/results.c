@@ -6,6 +6,18 @@
 
 #define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
 
+int pp_results_is_short(const pp_trace *t, double duration_s)
+{
+    size_t n = t->n_samples;
+    double period;
+
+    if (n < PP_RESULTS_SHORT_SAMPLES)
+        return 1;
+    period = t->interval_average ? t->t_s[n - 1] / (double)n
+                                 : (t->t_s[n - 1] - t->t_s[0]) / (double)(n - 1);
+    return duration_s < PP_RESULTS_SHORT_SAMPLES * period * (1 - 1e-9);
+}
+
 void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
 {
     size_t len = 0;
@@ -17,6 +29,11 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
     if (l->n_components > 1)
         for (size_t c = 0; c < l->n_components; c++)
             ADD(",%s.iterations,%s.late_frames", l->component_names[c], l->component_names[c]);
+    for (size_t c = 0; c < l->n_components; c++)
+        if (l->component_pacing[c] != PP_PACING_NONE)
+            ADD(",%s.achieved_%s", l->component_names[c],
+                l->component_pacing[c] == PP_PACING_FPS ? "fps" : "hz");
+    ADD(",samples,short_run");
     for (size_t r = 0; r < l->n_rails; r++)
         ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
@@ -31,13 +48,29 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN, ttc = NAN;
 
     ADD("%llu", (unsigned long long)row->id);
-    for (size_t k = 0; k < l->n_params; k++)
-        ADD(",%.10g", row->values[k]);
+    for (size_t k = 0; k < l->n_params; k++) {
+        const pp_param_spec *ps = l->categorical[k];
+        size_t i = (size_t)row->values[k];
+        if (ps && row->values[k] >= 0 && i < ps->n_values)
+            ADD(",%s", ps->labels[i]);
+        else
+            ADD(",%.10g", row->values[k]);
+    }
     ADD(",%s,%.6f,%ld,%ld", row->status, row->duration_s, row->iterations, row->late_frames);
     if (l->n_components > 1)
         for (size_t c = 0; c < l->n_components; c++)
             ADD(",%ld,%ld", row->component_iterations ? row->component_iterations[c] : 0,
                 row->component_late_frames ? row->component_late_frames[c] : 0);
+    for (size_t c = 0; c < l->n_components; c++) {
+        double it = row->component_iterations ? (double)row->component_iterations[c] : 0;
+        double d = row->component_duration_s ? row->component_duration_s[c] : 0;
+        if (l->component_pacing[c] == PP_PACING_NONE)
+            continue;
+        ADD(",");
+        if (it > 0 && d > 0)
+            ADD("%.6g", it / d);
+    }
+    ADD(",%zu,%d", t->n_samples, pp_results_is_short(t, row->duration_s));
     for (size_t r = 0; r < l->n_rails; r++) {
         double e = pp_trace_energy_j(t, r);
         if (l->rail_in_total[r])

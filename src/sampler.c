@@ -4,7 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +16,12 @@
  * clock a stop wakes the sleeping loop at once (condition variable). */
 #define MAX_SLEEP_NS 100000000LL
 
-typedef struct block {
-    struct block *next;
-    size_t n;
-    int64_t t_ns[PP_SAMPLER_BLOCK];
-    int64_t late_ns[PP_SAMPLER_BLOCK];
-    double *power_w; /* PP_SAMPLER_BLOCK x n_rails */
-} block;
+/* Lateness histogram: 1 us bins below HIST_LINEAR us, then HIST_SUB bins per
+ * octave up to 2^47 us. */
+#define HIST_LINEAR 256
+#define HIST_SUB 16
+#define HIST_OCTAVES 40
+#define HIST_BINS (HIST_LINEAR + HIST_OCTAVES * HIST_SUB)
 
 struct pp_sampler {
     pp_device *dev;
@@ -34,7 +33,12 @@ struct pp_sampler {
     double rate_hz;
     uint64_t max_samples;
 
-    block *head, *tail;
+    pp_trace_sink sink;    /* where samples go; .push NULL: nowhere */
+    pp_trace kept;         /* the memory sink's trace (n_rails 0 when unused) */
+    pp_trace_sums sums;
+    uint64_t hist[HIST_BINS];
+    int64_t late_max_ns;
+
     _Atomic uint64_t count;
     atomic_int stop;
 
@@ -42,8 +46,11 @@ struct pp_sampler {
     int thread_started;
     int result;
 
-    int64_t t0_ns, t_end_ns;
-    uint64_t n_missed, n_deadlines;
+    int64_t t0_ns, t_end_ns, first_ns, last_ns;
+    uint64_t n_missed, n_deadlines, n_failed, n_retried;
+    uint64_t fail_streak, fail_limit;
+    int fail_rc;
+    double gap_from_s;
     double cpu_s;
 };
 
@@ -57,24 +64,32 @@ int pp_sampler_check_rate(double rate_hz, const char *what)
     return 0;
 }
 
-static block *block_new(size_t n_rails)
+uint64_t pp_sampler_fail_limit(double rate_hz)
 {
-    block *b = calloc(1, sizeof *b);
+    double n = ceil(PP_SAMPLER_FAIL_S * rate_hz);
+    return n > PP_SAMPLER_FAIL_MIN ? (uint64_t)n : PP_SAMPLER_FAIL_MIN;
+}
 
-    if (!b)
-        return NULL;
-    b->power_w = malloc(PP_SAMPLER_BLOCK * n_rails * sizeof *b->power_w);
-    if (!b->power_w) {
-        free(b);
-        return NULL;
-    }
-    return b;
+static int keep_in_memory(pp_sampler *s)
+{
+    const char *names[PP_DEVICE_MAX_RAILS];
+    int rc;
+
+    for (size_t r = 0; r < s->dev->n_rails; r++)
+        names[r] = s->dev->rails[r].name;
+    rc = pp_trace_init(&s->kept, s->dev->n_rails, names);
+    if (rc < 0)
+        return rc;
+    s->kept.interval_average = (s->dev->ops->flags & PP_DEVICE_INTERVAL) != 0;
+    s->sink = pp_trace_memory_sink(&s->kept);
+    return 0;
 }
 
 int pp_sampler_create(pp_device *dev, const pp_clock *clock, double rate_hz, uint64_t max_samples,
                       pp_sampler **out)
 {
     pp_sampler *s;
+    int in_total[PP_DEVICE_MAX_RAILS];
     int rc = pp_sampler_check_rate(rate_hz, "sampler");
 
     *out = NULL;
@@ -97,13 +112,17 @@ int pp_sampler_create(pp_device *dev, const pp_clock *clock, double rate_hz, uin
     s->rate_hz = rate_hz;
     s->period_ns = (int64_t)llround(1e9 / rate_hz);
     s->max_samples = max_samples;
-    s->head = s->tail = block_new(dev->n_rails);
-    if (!s->head) {
-        free(s);
-        return -ENOMEM;
-    }
+    s->fail_limit = pp_sampler_fail_limit(rate_hz);
+    for (size_t r = 0; r < dev->n_rails; r++)
+        in_total[r] = dev->rails[r].parent < 0;
+    pp_trace_sums_init(&s->sums, dev->n_rails, in_total,
+                       (dev->ops->flags & PP_DEVICE_INTERVAL) != 0);
     atomic_init(&s->count, 0);
     atomic_init(&s->stop, 0);
+    if ((rc = keep_in_memory(s)) < 0) {
+        pp_sampler_destroy(s);
+        return rc;
+    }
     *out = s;
     return 0;
 }
@@ -114,14 +133,19 @@ void pp_sampler_destroy(pp_sampler *s)
         return;
     if (s->thread_started)
         pp_sampler_stop(s);
-    for (block *b = s->head, *next; b; b = next) {
-        next = b->next;
-        free(b->power_w);
-        free(b);
-    }
+    pp_trace_free(&s->kept);
     pthread_cond_destroy(&s->wake_cond);
     pthread_mutex_destroy(&s->wake_lock);
     free(s);
+}
+
+void pp_sampler_set_sink(pp_sampler *s, const pp_trace_sink *sink)
+{
+    pp_trace_free(&s->kept);
+    s->kept.n_rails = 0;
+    memset(&s->sink, 0, sizeof s->sink);
+    if (sink)
+        s->sink = *sink;
 }
 
 static double thread_cpu_s(void)
@@ -131,30 +155,114 @@ static double thread_cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Read the device into the next slot. 0 or -errno. */
+static size_t hist_bin(int64_t late_ns)
+{
+    uint64_t us = (uint64_t)(late_ns / 1000);
+    int e;
+    size_t b;
+
+    if (us < HIST_LINEAR)
+        return (size_t)us;
+    e = 63 - __builtin_clzll(us); /* >= 8 */
+    b = HIST_LINEAR + (size_t)(e - 8) * HIST_SUB + (size_t)((us >> (e - 4)) & (HIST_SUB - 1));
+    return b < HIST_BINS ? b : HIST_BINS - 1;
+}
+
+/* A value in bin b, in us: exact below HIST_LINEAR, the middle above. */
+static double hist_value_us(size_t b)
+{
+    size_t e, sub;
+
+    if (b < HIST_LINEAR)
+        return (double)b;
+    e = 8 + (b - HIST_LINEAR) / HIST_SUB;
+    sub = (b - HIST_LINEAR) % HIST_SUB;
+    return ldexp((double)(HIST_SUB + sub) + 0.5, (int)e - 4);
+}
+
+/* The value of rank (0-based) among the n recorded latenesses. */
+static double hist_rank_us(const uint64_t *hist, uint64_t rank)
+{
+    uint64_t seen = 0;
+
+    for (size_t b = 0; b < HIST_BINS; b++) {
+        seen += hist[b];
+        if (seen > rank)
+            return hist_value_us(b);
+    }
+    return 0.0;
+}
+
+/* Read the device, trying again at once up to PP_SAMPLER_RETRIES times.
+ * The messages of the failed tries are held back; the first goes to why. */
+static int read_retry(pp_sampler *s, int64_t *t, double *power_w, char *why, size_t cap)
+{
+    int rc = 0;
+
+    pp_log_hold_begin(why, cap);
+    for (int k = 0; k <= PP_SAMPLER_RETRIES; k++) {
+        *t = pp_clock_now_ns(&s->clock);
+        rc = pp_device_read(s->dev, *t, power_w);
+        if (rc == 0) {
+            s->n_retried += k > 0;
+            break;
+        }
+    }
+    pp_log_hold_end();
+    return rc;
+}
+
+/* Every try failed: a missing sample, a gap, and the stop after fail_limit
+ * of them in a row. Returns 0 or rc. */
+static int reading_failed(pp_sampler *s, double t_s, int rc, const char *why)
+{
+    s->n_failed++;
+    s->fail_rc = rc;
+    if (s->fail_streak++ == 0) {
+        s->gap_from_s = t_s;
+        pp_log_warn("sampler: the reading at %.3f s failed (%s); trying again at the next "
+                    "deadlines, a gap in the trace until one succeeds", t_s,
+                    why[0] ? why : strerror(-rc));
+        if (s->sink.gap)
+            s->sink.gap(s->sink.ctx, t_s);
+        pp_trace_sums_gap(&s->sums);
+    }
+    if (s->fail_streak < s->fail_limit)
+        return 0;
+    pp_log_error("sampler: %llu readings in a row failed, from %.3f s to %.3f s (%s): sampling "
+                 "stopped", (unsigned long long)s->fail_streak, s->gap_from_s, t_s,
+                 why[0] ? why : strerror(-rc));
+    return rc;
+}
+
+/* One deadline: read, and give the sample to the sink and the sums. 0 or
+ * -errno (a sink error, or too many failed readings). */
 static int take_sample(pp_sampler *s, int64_t deadline_ns)
 {
-    block *b = s->tail;
-    int64_t t;
-    int rc;
+    double p[PP_DEVICE_MAX_RAILS], t_s;
+    char why[512];
+    int64_t t, late;
+    int rc = read_retry(s, &t, p, why, sizeof why);
 
-    if (b->n == PP_SAMPLER_BLOCK) {
-        block *nb = block_new(s->dev->n_rails);
-        if (!nb) {
-            pp_log_error("sampler: out of memory after %llu samples",
-                         (unsigned long long)atomic_load(&s->count));
-            return -ENOMEM;
-        }
-        b->next = nb;
-        s->tail = b = nb;
+    t_s = pp_ns_to_s(t - s->t0_ns);
+    if (rc < 0)
+        return reading_failed(s, t_s, rc, why);
+    if (s->fail_streak) {
+        pp_log_warn("sampler: readings back at %.3f s after %llu failed since %.3f s (a gap in "
+                    "the trace)", t_s, (unsigned long long)s->fail_streak, s->gap_from_s);
+        s->fail_streak = 0;
     }
-    t = pp_clock_now_ns(&s->clock);
-    rc = pp_device_read(s->dev, t, b->power_w + b->n * s->dev->n_rails);
+    rc = s->sink.push ? s->sink.push(s->sink.ctx, t_s, p) : 0;
     if (rc < 0)
         return rc;
-    b->t_ns[b->n] = t;
-    b->late_ns[b->n] = t > deadline_ns ? t - deadline_ns : 0;
-    b->n++;
+    pp_trace_sums_add(&s->sums, t_s, p);
+    late = t > deadline_ns ? t - deadline_ns : 0;
+    s->hist[hist_bin(late)]++;
+    if (late > s->late_max_ns)
+        s->late_max_ns = late;
+    if (atomic_load(&s->count) == 0)
+        s->first_ns = t;
+    s->last_ns = t;
     atomic_fetch_add(&s->count, 1);
     return 0;
 }
@@ -187,10 +295,22 @@ static int sleep_until(pp_sampler *s, int64_t deadline_ns)
     }
 }
 
+/* The priming reading of an interval device (discarded). 0 or -errno. */
+static int prime(pp_sampler *s)
+{
+    double scratch[PP_DEVICE_MAX_RAILS];
+    char why[512];
+    int64_t t;
+    int rc = read_retry(s, &t, scratch, why, sizeof why);
+
+    if (rc < 0)
+        pp_log_error("sampler: the first reading failed: %s", why[0] ? why : strerror(-rc));
+    return rc;
+}
+
 int pp_sampler_run(pp_sampler *s)
 {
     double cpu0 = thread_cpu_s();
-    double scratch[PP_DEVICE_MAX_RAILS];
     int64_t deadline;
     uint64_t k = 0;
     int rc = 0;
@@ -198,7 +318,7 @@ int pp_sampler_run(pp_sampler *s)
     s->t0_ns = pp_clock_now_ns(&s->clock);
     deadline = s->t0_ns;
     if (s->dev->ops->flags & PP_DEVICE_INTERVAL) {
-        rc = pp_device_read(s->dev, s->t0_ns, scratch); /* priming reading */
+        rc = prime(s);
         k = 1;
         deadline = s->t0_ns + s->period_ns;
     }
@@ -226,6 +346,12 @@ int pp_sampler_run(pp_sampler *s)
         }
     }
     s->t_end_ns = pp_clock_now_ns(&s->clock);
+    if (rc == 0 && s->fail_streak) { /* the end of the run has no samples */
+        pp_log_error("sampler: readings were failing when the run ended (%llu since %.3f s): "
+                     "the trace has no samples after that", (unsigned long long)s->fail_streak,
+                     s->gap_from_s);
+        rc = s->fail_rc;
+    }
     s->cpu_s = thread_cpu_s() - cpu0;
     s->result = rc;
     return rc;
@@ -240,16 +366,33 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-int pp_sampler_start(pp_sampler *s)
+int pp_thread_start_quiet(pthread_t *th, void *(*fn)(void *), void *arg, const char *what)
 {
-    int rc = pthread_create(&s->thread, NULL, thread_main, s);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+                               SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2};
+    sigset_t block, old;
+    int rc;
 
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&block, sigs[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &old); /* the new thread inherits it */
+    rc = pthread_create(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        pp_log_error("sampler: cannot start its thread: %s", strerror(rc));
+        pp_log_error("%s: cannot start its thread: %s", what, strerror(rc));
         return -rc;
     }
-    s->thread_started = 1;
     return 0;
+}
+
+int pp_sampler_start(pp_sampler *s)
+{
+    int rc = pp_thread_start_quiet(&s->thread, thread_main, s, "sampler");
+
+    if (rc == 0)
+        s->thread_started = 1;
+    return rc;
 }
 
 void pp_sampler_request_stop(pp_sampler *s)
@@ -272,69 +415,52 @@ int pp_sampler_stop(pp_sampler *s)
 
 uint64_t pp_sampler_count(const pp_sampler *s) { return atomic_load(&s->count); }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 void pp_sampler_get_stats(const pp_sampler *s, pp_sampler_stats *st)
 {
     uint64_t n = atomic_load(&s->count);
-    int64_t first = 0, last = 0;
-    int64_t *late = n ? malloc(n * sizeof *late) : NULL;
-    size_t i = 0;
 
     memset(st, 0, sizeof *st);
     st->n_samples = n;
     st->n_missed = s->n_missed;
     st->n_expected = s->n_deadlines;
+    st->n_failed = s->n_failed;
+    st->n_retried = s->n_retried;
+    st->n_gaps = s->sums.n_gaps;
+    st->longest_gap_s = s->sums.longest_gap_s;
     st->requested_hz = s->rate_hz;
     st->wall_s = pp_ns_to_s(s->t_end_ns - s->t0_ns);
     st->cpu_s = s->cpu_s;
     st->cpu_share = st->wall_s > 0 ? st->cpu_s / st->wall_s : 0.0;
     st->error = s->result;
-    for (const block *b = s->head; b; b = b->next) {
-        for (size_t j = 0; j < b->n; j++) {
-            if (i == 0)
-                first = b->t_ns[j];
-            last = b->t_ns[j];
-            if (late)
-                late[i] = b->late_ns[j];
-            i++;
-        }
-    }
-    if (n > 1 && last > first)
-        st->achieved_hz = (double)(n - 1) / pp_ns_to_s(last - first);
-    if (late) {
-        qsort(late, n, sizeof *late, cmp_i64);
-        st->jitter_p50_us = (double)late[(n - 1) / 2] * 1e-3;
-        st->jitter_p99_us = (double)late[(size_t)((double)(n - 1) * 0.99)] * 1e-3;
-        st->jitter_max_us = (double)late[n - 1] * 1e-3;
-        free(late);
+    if (n > 1 && s->last_ns > s->first_ns)
+        st->achieved_hz = (double)(n - 1) / pp_ns_to_s(s->last_ns - s->first_ns);
+    if (n > 0) {
+        st->jitter_p50_us = hist_rank_us(s->hist, (n - 1) / 2);
+        st->jitter_p99_us = hist_rank_us(s->hist, (uint64_t)((double)(n - 1) * 0.99));
+        st->jitter_max_us = (double)s->late_max_ns * 1e-3;
     }
 }
 
+void pp_sampler_get_sums(const pp_sampler *s, pp_trace_sums *out) { *out = s->sums; }
+
 int pp_sampler_trace(const pp_sampler *s, pp_trace *out)
 {
-    const char *names[PP_DEVICE_MAX_RAILS];
+    const char *names[PP_TRACE_MAX_RAILS];
     int rc;
 
-    for (size_t r = 0; r < s->dev->n_rails; r++)
-        names[r] = s->dev->rails[r].name;
-    rc = pp_trace_init(out, s->dev->n_rails, names);
-    if (rc < 0)
-        return rc;
-    out->interval_average = (s->dev->ops->flags & PP_DEVICE_INTERVAL) != 0;
-    for (const block *b = s->head; b; b = b->next) {
-        for (size_t j = 0; j < b->n; j++) {
-            rc = pp_trace_append(out, pp_ns_to_s(b->t_ns[j] - s->t0_ns),
-                                 b->power_w + j * s->dev->n_rails);
-            if (rc < 0) {
-                pp_trace_free(out);
-                return rc;
-            }
-        }
+    memset(out, 0, sizeof *out);
+    if (s->kept.n_rails == 0) {
+        pp_log_error("sampler: the samples went to a sink, none were kept");
+        return -ENODATA;
     }
-    return 0;
+    for (size_t r = 0; r < s->kept.n_rails; r++)
+        names[r] = s->kept.names[r];
+    rc = pp_trace_init(out, s->kept.n_rails, names);
+    out->interval_average = s->kept.interval_average;
+    out->n_gaps = s->kept.n_gaps;
+    for (size_t i = 0; rc == 0 && i < s->kept.n_samples; i++)
+        rc = pp_trace_append(out, s->kept.t_s[i], s->kept.power_w + i * s->kept.n_rails);
+    if (rc < 0)
+        pp_trace_free(out);
+    return rc;
 }

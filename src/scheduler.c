@@ -2,6 +2,8 @@
 
 #include "util.h"
 
+#include "../components/registry.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,76 @@ static double param_or(const pp_component_spec *spec, const double *values, cons
     return dflt;
 }
 
+int pp_scheduled_ops(const pp_component_spec *spec, const pp_component_ops **ops, char *why,
+                     size_t cap)
+{
+    char reason[2048];
+    int rc = 0;
+
+    *ops = spec->ops;
+    if (!*ops && (rc = pp_component_lookup(spec->type, ops, reason, sizeof reason)) < 0)
+        pp_fmt(why, cap, "%s: %s", spec->name, reason);
+    return rc;
+}
+
+/* The next combination of the categorical parameters (the others stay at
+ * their first value); 0 after the last. */
+static int next_category(const pp_component_spec *spec, double *values)
+{
+    for (size_t i = spec->n_params; i-- > 0;) {
+        if (spec->params[i].kind != PP_RANGE_CATEGORICAL)
+            continue;
+        if (values[i] + 1 < (double)spec->params[i].n_values) {
+            values[i] += 1;
+            return 1;
+        }
+        values[i] = 0;
+    }
+    return 0;
+}
+
+/* " (with a.model = x, a.mode = y)" for the categorical values, or "". */
+static void categories_text(const pp_component_spec *spec, const double *values, char *buf,
+                            size_t cap)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < spec->n_params && len < cap; i++)
+        if (spec->params[i].kind == PP_RANGE_CATEGORICAL)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s.%s = %s", len ? ", " : " (with ",
+                                    spec->name, spec->params[i].name,
+                                    spec->params[i].labels[(size_t)values[i]]);
+    if (len && len + 1 < cap)
+        strcat(buf, ")");
+}
+
+int pp_scheduled_check(const pp_component_spec *spec, char *why, size_t cap)
+{
+    pp_component c;
+    double values[PP_COMPONENT_MAX_PARAMS];
+    char with[512];
+    int rc;
+
+    memset(&c, 0, sizeof c);
+    if ((rc = pp_scheduled_ops(spec, &c.ops, why, cap)) < 0 || !c.ops->check)
+        return rc;
+    for (size_t i = 0; i < spec->n_params; i++)
+        values[i] = spec->params[i].values[0];
+    c.spec = spec;
+    c.values = values;
+    do {
+        c.reason[0] = '\0';
+        if ((rc = c.ops->check(&c)) < 0) {
+            categories_text(spec, values, with, sizeof with);
+            pp_fmt(why, cap, "%s (%s): %s%s", spec->name, spec->type,
+                   c.reason[0] ? c.reason : strerror(-rc), with);
+            return rc;
+        }
+    } while (next_category(spec, values));
+    return 0;
+}
+
 int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const double *values,
                        const pp_component_ops *ops, const pp_clock *clock,
                        const atomic_int *cancel, pp_run_result *res)
@@ -44,13 +116,9 @@ int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const dou
     memset(res, 0, sizeof *res);
     s->clock = clock ? clock : &pp_clock_monotonic;
     s->cancel = cancel ? cancel : &never;
-    if (!ops)
-        ops = pp_component_find(spec->type);
-    if (!ops) {
+    if (!ops && (rc = pp_scheduled_ops(spec, &ops, res->reason, sizeof res->reason)) < 0) {
         res->status = PP_RUN_FAILED;
-        pp_fmt(res->reason, sizeof res->reason, "%s: component type '%s' is not built in this "
-                                                "powprof", spec->name, spec->type);
-        return -ENOTSUP;
+        return rc;
     }
     s->comp.ops = ops;
     s->comp.spec = spec;

@@ -11,11 +11,11 @@
 #define PP_SCHEDULER_H
 
 #include "clock.h"
-#include "profile.h"
 
 #include "../components/component.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 typedef enum pp_run_status {
     PP_RUN_OK = 0,
@@ -42,6 +42,17 @@ typedef struct pp_scheduled {
     const atomic_int *cancel;
     int ready;
 } pp_scheduled;
+
+/* The type of spec: spec->ops, or looked up by spec->type (loading its
+ * module). 0, or -errno with why "<name>: <reason>". */
+int pp_scheduled_ops(const pp_component_spec *spec, const pp_component_ops **ops, char *why,
+                     size_t cap);
+
+/* The type's preflight check (pp_component_ops.check) for every combination
+ * of spec's categorical parameters, the numbers at their first value: 0, or
+ * the first failure's -errno with why "<name> (<type>): <reason> (with
+ * <name>.<param> = <label>)". */
+int pp_scheduled_check(const pp_component_spec *spec, char *why, size_t cap);
 
 /* Setup: 0, or -errno with res filled (status failed). */
 int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const double *values,

@@ -1,8 +1,8 @@
 #include "surface.h"
 
+#include "blas.h"
 #include "log.h"
 
-#include <cblas.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,9 +21,31 @@ void pp_surface_free(pp_surface *s)
 {
     free(s->x);
     free(s->cell);
+    free(s->weight);
+    free(s->d2);
     for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
         free(s->levels[j]);
     memset(s, 0, sizeof *s);
+}
+
+int pp_surface_set_weights(pp_surface *s, const double *w)
+{
+    double *copy = NULL;
+
+    if (w) {
+        for (size_t i = 0; i < s->n; i++)
+            if (!(w[i] > 0)) {
+                pp_log_error("surface: sample %zu: run weight %g (must be > 0)", i + 1, w[i]);
+                return -EINVAL;
+            }
+        copy = malloc(s->n * sizeof *copy);
+        if (!copy)
+            return -ENOMEM;
+        memcpy(copy, w, s->n * sizeof *copy);
+    }
+    free(s->weight);
+    s->weight = copy;
+    return 0;
 }
 
 static double to_unit(const pp_surface *s, size_t j, double raw)
@@ -42,6 +64,14 @@ double pp_surface_denormalize(const pp_surface *s, size_t j, double xn)
 {
     double v = s->lo[j] + xn * (s->hi[j] - s->lo[j]);
     return s->log_scale[j] ? pow(10.0, v) : v;
+}
+
+static double dist2(const double *a, const double *b, size_t d)
+{
+    double s = 0;
+    for (size_t j = 0; j < d; j++)
+        s += (a[j] - b[j]) * (a[j] - b[j]);
+    return s;
 }
 
 int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale)
@@ -104,18 +134,14 @@ int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, cons
             s->cell[i * d + j] = lo;
         }
     }
+    if (n <= PP_SURFACE_D2_MAX && (s->d2 = malloc(n * n * sizeof *s->d2)) != NULL)
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++)
+                s->d2[a * n + b] = dist2(s->x + a * d, s->x + b * d, d);
     return 0;
 fail_mem:
     pp_surface_free(s);
     return -ENOMEM;
-}
-
-static double dist2(const double *a, const double *b, size_t d)
-{
-    double s = 0;
-    for (size_t j = 0; j < d; j++)
-        s += (a[j] - b[j]) * (a[j] - b[j]);
-    return s;
 }
 
 /* Weighted average at xn, leaving out sample skip (n for none). */
@@ -399,25 +425,7 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
     return 0;
 }
 
-int pp_surface_wants_log(const double *y, size_t n)
-{
-    double lo = INFINITY, hi = 0;
-    size_t k = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(y[i]))
-            continue;
-        if (!(y[i] > 0))
-            return 0;
-        lo = y[i] < lo ? y[i] : lo;
-        hi = y[i] > hi ? y[i] : hi;
-        k++;
-    }
-    return k >= 2 && hi >= 10 * lo;
-}
-
-/* Inside the measured range in every parameter that varies. */
-static int interior(const pp_surface *s, size_t i)
+int pp_surface_interior(const pp_surface *s, size_t i)
 {
     for (size_t j = 0; j < s->d; j++) {
         size_t c = s->cell[i * s->d + j];
@@ -451,7 +459,7 @@ int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_va
                 double e = fabs((p - y[i]) / y[i]);
                 ape += e;
                 n_pct++;
-                if (interior(s, i)) {
+                if (pp_surface_interior(s, i)) {
                     ape_in += e;
                     n_in++;
                 }
@@ -658,9 +666,9 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
                     a1[(ii - i0) * m + k] = isnan(y[o]) ? 0.0 : w * y[o];
                     a2[(ii - i0) * m + k] = w;
                 }
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+            pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)(i1 - i0), (int)nb, (int)m,
                         1.0, a1, (int)m, e2 + k0, (int)n, 0.0, num + i0 * nb, (int)nb);
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)nb, (int)m,
+            pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)(i1 - i0), (int)nb, (int)m,
                         1.0, a2, (int)m, e2 + k0, (int)n, 0.0, den + i0 * nb, (int)nb);
         }
         for (size_t c = 0; c < na * nb; c++)
@@ -700,13 +708,13 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
             eb[j * kb + b] = exp(-g * g * inv);
         }
     /* t = [sn; sd] eb^T (ka x nb each), then num = ea t */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sn,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)ka, (int)nb, (int)kb, 1.0, sn,
                 (int)kb, eb, (int)kb, 0.0, t, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ka, (int)nb, (int)kb, 1.0, sd,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_T, (int)ka, (int)nb, (int)kb, 1.0, sd,
                 (int)kb, eb, (int)kb, 0.0, t + ka * nb, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_N, (int)na, (int)nb, (int)ka, 1.0, ea,
                 (int)ka, t, (int)nb, 0.0, num, (int)nb);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)na, (int)nb, (int)ka, 1.0, ea,
+    pp_blas_dgemm(PP_BLAS_N, PP_BLAS_N, (int)na, (int)nb, (int)ka, 1.0, ea,
                 (int)ka, t + ka * nb, (int)nb, 0.0, den, (int)nb);
 finish:
     {

@@ -25,12 +25,26 @@ typedef struct pp_surface {
     size_t k[PP_SURFACE_MAX_DIMS];
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
+    /* run weights, n (NULL: all 1), for the estimators that use them
+     * (estimator.h: loclin, rbf). The weighted average here does not:
+     * weighing down the neighbours on one side of a point would pull its
+     * average towards the other side. */
+    double *weight;
+    /* squared distances between every two samples (n x n), kept when
+     * n <= PP_SURFACE_D2_MAX (leave-one-out reuses them), else NULL */
+    double *d2;
 } pp_surface;
+
+#define PP_SURFACE_D2_MAX 3000
 
 /* Normalize n samples of d raw parameter values. Log-scale dimensions need
  * values > 0. Returns 0, -EINVAL (logged) or -ENOMEM. */
 int pp_surface_init(pp_surface *s, const double *x_raw, size_t n, size_t d, const int *log_scale);
 void pp_surface_free(pp_surface *s);
+
+/* Give the samples run weights (n values > 0, copied; NULL: all 1).
+ * 0, -EINVAL (a weight not > 0) or -ENOMEM. */
+int pp_surface_set_weights(pp_surface *s, const double *w);
 
 /* Raw parameter values into normalized coordinates (may fall outside
  * [0, 1]); and back. */
@@ -48,6 +62,10 @@ int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *p
 /* The same, always by the direct sum (the reference for tests). */
 int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
 
+/* 1 when sample i lies inside the measured range of every parameter that
+ * varies (a prediction there interpolates), else 0. */
+int pp_surface_interior(const pp_surface *s, size_t i);
+
 typedef struct pp_surface_fit {
     double sigma;
     int log_values;  /* the surface is of log(y), predictions exp() of it */
@@ -59,11 +77,6 @@ typedef struct pp_surface_fit {
                              parameter: interpolation, not extrapolation */
     size_t n_interior;
 } pp_surface_fit;
-
-/* Whether a metric is better modelled on a log scale: every value > 0 and
- * a spread of at least 10x (energies over matrix sizes span decades; the
- * weighted average of logs is a geometric mean, exact for power laws). */
-int pp_surface_wants_log(const double *y, size_t n);
 
 /* Leave-one-out errors at sigma, of y or (log_values) of log(y), in y's
  * units either way. */
@@ -78,7 +91,7 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values
 /* Values on a na x nb grid over dimensions da and db (normalized grid
  * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
  * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
- * separable, so the sums are two matrix products (OpenBLAS dgemm), over the
+ * separable, so the sums are two matrix products (dgemm, src/blas.h), over the
  * distinct coordinates when the samples form a lattice. db may equal da
  * only with nb == 1 (a line). 0 or -ENOMEM. */
 int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,

@@ -2,9 +2,11 @@
 
 #include "log.h"
 #include "results.h"
+#include "run_json.h"
 #include "sampler.h"
 #include "scheduler.h"
 #include "trace.h"
+#include "trace_stream.h"
 #include "util.h"
 
 #include "../battery/battery.h"
@@ -49,11 +51,22 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
 {
     memset(l, 0, sizeof *l);
     l->n_params = pp_profile_n_params(p);
-    for (size_t k = 0; k < l->n_params; k++)
+    for (size_t k = 0; k < l->n_params; k++) {
+        const pp_param_spec *ps = pp_profile_param(p, k);
         pp_profile_param_name(p, k, l->param_names[k], sizeof l->param_names[k]);
+        l->categorical[k] = ps->kind == PP_RANGE_CATEGORICAL ? ps : NULL;
+    }
     l->n_components = p->n_components;
-    for (size_t c = 0; c < p->n_components; c++)
-        pp_strlcpy(l->component_names[c], p->components[c].name, sizeof l->component_names[c]);
+    for (size_t c = 0; c < p->n_components; c++) {
+        const pp_component_spec *cs = &p->components[c];
+        int fps = cs->fps > 0, sleep = cs->sleep_s > 0;
+        pp_strlcpy(l->component_names[c], cs->name, sizeof l->component_names[c]);
+        for (size_t j = 0; j < cs->n_params; j++) {
+            fps |= strcmp(cs->params[j].name, "fps") == 0;
+            sleep |= strcmp(cs->params[j].name, "sleep_s") == 0;
+        }
+        l->component_pacing[c] = fps ? PP_PACING_FPS : sleep ? PP_PACING_SLEEP : PP_PACING_NONE;
+    }
     l->n_rails = dev->n_rails;
     for (size_t r = 0; r < dev->n_rails; r++) {
         pp_strlcpy(l->rail_names[r], dev->rails[r].name, sizeof l->rail_names[r]);
@@ -113,57 +126,6 @@ static int append_row(int fd, const char *row, size_t len)
     return 0;
 }
 
-static void write_run_json(const pp_profile *p, const pp_device *dev, const char *dir)
-{
-    char path[4096], host[256] = "";
-    time_t now = time(NULL);
-    struct tm tm;
-    char when[64];
-    pp_atomic_file af;
-
-    gethostname(host, sizeof host - 1);
-    gmtime_r(&now, &tm);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
-    if (pp_atomic_file_open(&af, path) < 0)
-        return;
-    fprintf(af.fp, "{\"profile\":\"%s\",\"config\":\"%s\",\"device\":\"%s\",\"rate_hz\":%g,"
-                   "\"warmup_s\":%g,\"mode\":\"%s\",\"host\":\"%s\",\"started\":\"%s\",\"rails\":[",
-            p->name, p->path, dev->ops->name, p->rate_hz, p->warmup_s,
-            p->sequential ? "sequential" : "parallel", host, when);
-    for (size_t r = 0; r < dev->n_rails; r++)
-        fprintf(af.fp, "%s{\"name\":\"%s\",\"estimated\":%s,\"board_input\":%s,\"inside\":%s%s%s}",
-                r ? "," : "", dev->rails[r].name,
-                dev->rails[r].flags & PP_RAIL_ESTIMATED ? "true" : "false",
-                dev->rails[r].flags & PP_RAIL_BOARD_INPUT ? "true" : "false",
-                dev->rails[r].parent >= 0 ? "\"" : "",
-                dev->rails[r].parent >= 0 ? dev->rails[dev->rails[r].parent].name : "null",
-                dev->rails[r].parent >= 0 ? "\"" : "");
-    fprintf(af.fp, "],\"params\":{");
-    for (size_t k = 0, c = 0; c < p->n_components; c++)
-        for (size_t j = 0; j < p->components[c].n_params; j++, k++) {
-            const pp_param_spec *ps = &p->components[c].params[j];
-            static const char *const kinds[] = {"fixed", "linear", "exponential", "list"};
-            fprintf(af.fp, "%s\"%s.%s\":{\"scale\":\"%s\",\"values\":[", k ? "," : "",
-                    p->components[c].name, ps->name, kinds[ps->kind]);
-            for (size_t v = 0; v < ps->n_values; v++)
-                fprintf(af.fp, "%s%.10g", v ? "," : "", ps->values[v]);
-            fprintf(af.fp, "]}");
-        }
-    fprintf(af.fp, "},\"configurations\":%llu", (unsigned long long)pp_profile_count(p));
-    {
-        const pp_battery_params *b = &p->battery;
-        fprintf(af.fp, ",\"battery\":{\"model\":\"%s\",\"cells\":%d,\"capacity_ah\":%g,"
-                       "\"voltage_v\":%g,\"r_int_ohm\":%g,\"r1_ohm\":%g,\"c1_f\":%g,"
-                       "\"soc_start\":%g,\"soc_cutoff\":%g,\"cutoff_v\":%g,"
-                       "\"base_power_w\":%g,\"efficiency\":%g}}\n",
-                pp_battery_model_name(b->model), b->cells, b->capacity_ah, b->voltage_v,
-                b->r_int_ohm, b->r1_ohm, b->c1_f, b->soc_start_frac, b->soc_cutoff_frac,
-                b->cutoff_v, b->base_power_w, b->efficiency);
-    }
-    pp_atomic_file_commit(&af);
-}
-
 static void copy_config(const pp_profile *p, const char *dir)
 {
     char path[4096];
@@ -208,10 +170,24 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
     return 0;
 }
 
+/* A sampler of dev at the profile's rate whose samples stream to path. */
+static int sample_to(const pp_profile *p, pp_device *dev, const char *path, pp_sampler **s,
+                     pp_trace_stream **w)
+{
+    int rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, s);
+
+    if (rc == 0)
+        rc = pp_trace_stream_attach(*s, dev, p->rate_hz, path, w);
+    if (rc == 0)
+        rc = pp_sampler_start(*s);
+    return rc;
+}
+
 /* Measure configuration id: the components are set up, then run while the
- * device is sampled (all together, or one after the other), then torn down. */
+ * device is sampled (all together, or one after the other) into trace_path,
+ * then torn down. */
 static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
-                   double *values, pp_trace *trace, pp_run_result *overall,
+                   double *values, const char *trace_path, pp_run_result *overall,
                    pp_run_result *each)
 {
     job jobs[PP_PROFILE_MAX_COMPONENTS];
@@ -219,8 +195,9 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
     int started[PP_PROFILE_MAX_COMPONENTS] = {0};
     int all_ready = 1;
     pp_sampler *s = NULL;
+    pp_trace_stream *w = NULL;
     size_t k = 0;
-    int rc = 0;
+    int rc = 0, wrc;
 
     pp_profile_values(p, id, values);
     memset(jobs, 0, sizeof jobs);
@@ -230,10 +207,7 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
         all_ready &= jobs[c].ready;
         k += p->components[c].n_params;
     }
-    rc = pp_sampler_create(dev, NULL, p->rate_hz, 0, &s);
-    if (rc == 0)
-        rc = pp_sampler_start(s);
-    if (rc < 0)
+    if ((rc = sample_to(p, dev, trace_path, &s, &w)) < 0)
         goto out;
     if (all_ready) {
         for (size_t c = 0; c < p->n_components; c++) {
@@ -269,13 +243,50 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
             pp_strlcpy(overall->reason, r->reason, sizeof overall->reason);
         }
     }
-    rc = pp_sampler_trace(s, trace);
 out:
     if (s)
         pp_sampler_destroy(s);
+    wrc = pp_trace_stream_close(w, NULL);
+    if (rc == 0)
+        rc = wrc;
     for (size_t c = 0; c < p->n_components; c++)
         pp_scheduled_teardown(&jobs[c].sched);
     return rc;
+}
+
+/* Every component's preflight check; each failure logged. 0, or the first
+ * failure's -errno. */
+static int check_components(const pp_profile *p)
+{
+    char why[1024];
+    int rc = 0;
+
+    for (size_t c = 0; c < p->n_components; c++) {
+        int r = pp_scheduled_check(&p->components[c], why, sizeof why);
+        if (r < 0) {
+            pp_log_error("%s: component %s", p->path, why);
+            rc = rc < 0 ? rc : r;
+        }
+    }
+    return rc;
+}
+
+int pp_sweep_check(const pp_profile *p)
+{
+    pp_device_options dopts;
+    pp_device *dev = NULL;
+    int rc, rc2;
+
+    pp_device_options_init(&dopts);
+    if (p->sysfs_root[0])
+        dopts.sysfs_root = p->sysfs_root;
+    rc = pp_device_open(p->device, &dopts, &dev);
+    if (rc < 0)
+        pp_log_error("%s: device '%s' cannot be opened", p->path, p->device);
+    else
+        pp_device_close(dev);
+    rc2 = check_components(p);
+    return rc < 0 ? rc : rc2;
 }
 
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st)
@@ -305,6 +316,10 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     rc = pp_device_open(p->device, &dopts, &dev);
     if (rc < 0)
         return rc;
+    if ((rc = check_components(p)) < 0) {
+        pp_device_close(dev);
+        return rc;
+    }
     done = calloc(st->total, 1);
     values = calloc(pp_profile_n_params(p) + 1, sizeof *values);
     row = malloc(ROW_MAX);
@@ -338,7 +353,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         pp_log_error("%s: cannot write: %s", path, strerror(-rc));
         goto out;
     }
-    write_run_json(p, dev, o->out_dir);
+    if ((rc = pp_run_json_write(o->out_dir, p, dev)) < 0)
+        goto out;
     copy_config(p, o->out_dir);
     for (uint64_t id = 0; id < st->total; id++) {
         if (done[id]) {
@@ -356,28 +372,34 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
 
         if (done[id])
             continue;
-        rc = run_one(p, dev, id, interrupt, values, &trace, &res, each);
+        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
+        rc = run_one(p, dev, id, interrupt, values, path, &res, each);
         if (rc < 0)
             goto out;
         if (res.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
-            pp_trace_free(&trace); /* unfinished: not saved, run again on --resume */
+            unlink(path); /* unfinished: not saved, run again on --resume */
             break;
         }
-        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
-        rc = pp_trace_write_csv(&trace, path);
-        if (rc == 0)
+        /* The summary's figures and the battery model need the whole trace:
+         * it is read back from the file, after sampling. */
+        rc = pp_trace_read_csv(path, &trace);
+        if (rc == 0) {
+            trace.interval_average = (dev->ops->flags & PP_DEVICE_INTERVAL) != 0;
             rc = after_warmup(&trace, p->warmup_s, &kept);
+        }
         if (rc < 0) {
             pp_trace_free(&trace);
             goto out;
         }
         {
             long it[PP_PROFILE_MAX_COMPONENTS], late[PP_PROFILE_MAX_COMPONENTS];
+            double dur[PP_PROFILE_MAX_COMPONENTS];
             pp_results_row rr = {id, values, pp_run_status_name(res.status), res.duration_s,
-                                 res.iterations, res.late_frames, it, late, res.reason};
+                                 res.iterations, res.late_frames, it, late, res.reason, dur};
             for (size_t c = 0; c < p->n_components; c++) {
                 it[c] = each[c].iterations;
                 late[c] = each[c].late_frames;
+                dur[c] = each[c].duration_s;
             }
             len = pp_results_format_row(layout, &rr, &kept, &p->battery, row, ROW_MAX, &mean_w);
         }

@@ -2,10 +2,12 @@
  * measured: DIR/traces/<id>.csv and one row per configuration appended to
  * DIR/summary.csv (one write, then fsync: a row is whole or absent; a torn
  * last line left by a crash is dropped on --resume). DIR/run.json records
- * the device, its rails (estimated or not), the host and the start time;
- * DIR/profile.cfg is a copy of the configuration file.
+ * the device, its rails (estimated or not), the parameters and their kinds,
+ * the host and the start time (src/run_json.h); DIR/profile.cfg is a copy
+ * of the configuration file.
  *
- * summary.csv columns: id, one per parameter (<component>.<param>), status
+ * summary.csv columns: id, one per parameter (<component>.<param>; a
+ * categorical parameter's cell is its label), status
  * (ok, failed, timeout), duration_s, iterations, late_frames (over all
  * components; with several, <component>.iterations and
  * <component>.late_frames of each follow), then per rail
@@ -43,10 +45,18 @@ typedef struct pp_sweep_stats {
     int interrupted;
 } pp_sweep_stats;
 
-/* Run the sweep. Returns 0 when every configuration was run or skipped
- * (failed ones included: they are rows with their status), -EINTR when
- * interrupted (everything finished is saved), another -errno on errors that
- * stop the sweep (device, folder, an existing summary without --resume). */
+/* The checks before a run: the device opens, and every component's
+ * preflight check passes (files, libraries, modules, GPU: see
+ * pp_scheduled_check). Every problem is logged with the file and the
+ * component. 0, or the first problem's -errno. */
+int pp_sweep_check(const pp_profile *p);
+
+/* Run the sweep, after the checks of pp_sweep_check (a failed one stops
+ * it before anything runs). Returns 0 when every configuration was run or
+ * skipped (failed ones included: they are rows with their status), -EINTR
+ * when interrupted (everything finished is saved), another -errno on errors
+ * that stop the sweep (checks, device, folder, an existing summary without
+ * --resume). */
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st);
 
 #endif

@@ -98,6 +98,8 @@ void test_sampler_counts_missed_deadlines(void)
     CHECK_INT(stats.n_expected, stats.n_samples + stats.n_missed);
     CHECK_NEAR(stats.jitter_max_us, 2500.0, 1e-9);
     CHECK_NEAR(stats.jitter_p50_us, 0.0, 0);
+    /* one sample in ten is 2.5 ms late: the histogram's p99, to 1/16 octave */
+    CHECK_NEAR(stats.jitter_p99_us, 2500.0, 2500.0 / 16);
     CHECK_INT(pp_sampler_trace(s, &t), 0);
     /* the grid is kept: every sample time is a whole number of periods */
     for (size_t i = 0; i < t.n_samples; i++) {
@@ -153,6 +155,11 @@ void test_sampler_keeps_samples_on_error(void)
     pp_sampler_get_stats(s, &stats);
     CHECK_INT(stats.error, -ENODEV);
     CHECK_INT(stats.n_samples, 7);
+    /* it went on through the failures, and stopped after a second's worth */
+    CHECK_INT(stats.n_failed, pp_sampler_fail_limit(100.0));
+    CHECK_INT(pp_sampler_fail_limit(100.0), 100);
+    CHECK_INT(pp_sampler_fail_limit(0.5), PP_SAMPLER_FAIL_MIN);
+    CHECK_CONTAINS(test_log(), "100 readings in a row failed, from 0.070 s to 1.060 s");
     CHECK_INT(pp_sampler_trace(s, &t), 0);
     CHECK_INT(t.n_samples, 7);
     pp_trace_free(&t);
@@ -208,23 +215,33 @@ static int64_t empty_file_at_21st_sleep(pp_fake_clock *fc, int64_t deadline)
     return 0;
 }
 
+/* A copy of the fake Jetson TX2 tree, opened; path gets its first rail's
+ * power file (the tests change it). NULL when it cannot be opened. */
+pp_device *test_jetson_copy(char *path, size_t cap);
+pp_device *test_jetson_copy(char *path, size_t cap)
+{
+    const char *root = fixture_copy("jetson-tx2-iio");
+    pp_device_options o;
+    pp_device *dev = NULL;
+
+    snprintf(path, cap, "%s/sys/bus/i2c/drivers/ina3221x/0-0040/iio:device0/in_power1_input",
+             root);
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
+    return dev;
+}
+
 void test_sampler_sensor_fails_mid_run(void);
 void test_sampler_sensor_fails_mid_run(void)
 {
-    const char *root = fixture_copy("jetson-tx2-iio");
     char path[1024];
-    pp_device_options o;
-    pp_device *dev = NULL;
+    pp_device *dev = test_jetson_copy(path, sizeof path);
     pp_fake_clock fc = {.now_ns = 0, .on_sleep = empty_file_at_21st_sleep, .user = path};
     pp_clock clk = pp_fake_clock_make(&fc);
     pp_sampler *s;
     pp_trace t;
 
-    snprintf(path, sizeof path, "%s/sys/bus/i2c/drivers/ina3221x/0-0040/iio:device0/in_power1_input",
-             root);
-    pp_device_options_init(&o);
-    o.sysfs_root = root;
-    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(pp_sampler_create(dev, &clk, 100.0, 0, &s), 0);

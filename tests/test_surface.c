@@ -184,3 +184,217 @@ void test_surface_loo_scattered(void)
         pp_surface_free(&s);
     }
 }
+
+/* ---- estimators (estimator.h) ---- */
+
+#include "../src/estimator.h"
+
+static double uniform(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (double)(*seed >> 8) / 16777216.0;
+}
+
+/* A normal deviate (Box-Muller). */
+static double normal(unsigned *seed)
+{
+    double u = uniform(seed) + 1e-12, v = uniform(seed);
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Largest relative error of fit spec at the points q (raw, n x 2) against f. */
+static double worst_at(const pp_surface *s, const double *y, pp_method m, int lg, double h,
+                       const double *q, size_t n, double (*f)(double, double))
+{
+    pp_est_spec spec = {m, lg, h};
+    pp_est e;
+    double worst = 0;
+
+    if (pp_est_fit(&e, s, y, &spec) < 0)
+        return INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double xn[2], want = f(q[2 * i], q[2 * i + 1]);
+        pp_surface_normalize(s, q + 2 * i, xn);
+        worst = fmax(worst, fabs(pp_est_predict(&e, xn) - want) / fabs(want));
+    }
+    pp_est_free(&e);
+    return worst;
+}
+
+static double plane(double a, double b) { return 3.0 + 2.0 * a - 0.5 * b; }
+static double power_law(double a, double b) { return 2.0 * pow(a, 1.5) * pow(b, -0.7); }
+
+/* A plane is reproduced exactly by loclin (any bandwidth) and rbf (the
+ * linear term) in linear values; a power law of log-scale parameters by
+ * both in log values, and by neither in linear ones. Points off the
+ * samples, edges and a little outside included. */
+void test_estimators_closed_forms(void);
+void test_estimators_closed_forms(void)
+{
+    enum { N = 40, Q = 25 };
+    double x[2 * N], y[N], q[2 * Q];
+    int log_scale[2] = {1, 1};
+    unsigned seed = 17;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = 1.0 + 9.0 * uniform(&seed);
+        x[2 * i + 1] = 1.0 + 99.0 * uniform(&seed);
+        y[i] = plane(x[2 * i], x[2 * i + 1]);
+    }
+    for (int i = 0; i < Q; i++) {
+        q[2 * i] = 0.8 + 9.5 * uniform(&seed);
+        q[2 * i + 1] = 0.9 + 100.0 * uniform(&seed);
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    /* (a bandwidth far below the spacing leaves one sample with weight,
+     * and its plane undetermined: not exact there) */
+    for (double h = 0.2; h < 20; h *= 4)
+        CHECK(worst_at(&s, y, PP_METHOD_LOCLIN, 0, h, q, Q, plane) < 1e-9);
+    CHECK(worst_at(&s, y, PP_METHOD_RBF, 0, 0.0, q, Q, plane) < 1e-9);
+    CHECK(worst_at(&s, y, PP_METHOD_NW, 0, 0.2, q, Q, plane) > 1e-2); /* the weighted average is not */
+    pp_surface_free(&s);
+    for (int i = 0; i < N; i++)
+        y[i] = power_law(x[2 * i], x[2 * i + 1]);
+    CHECK_INT(pp_surface_init(&s, x, N, 2, log_scale), 0);
+    CHECK(worst_at(&s, y, PP_METHOD_LOCLIN, 1, 0.3, q, Q, power_law) < 1e-9);
+    CHECK(worst_at(&s, y, PP_METHOD_RBF, 1, 0.0, q, Q, power_law) < 1e-9);
+    CHECK(worst_at(&s, y, PP_METHOD_LOCLIN, 0, 0.3, q, Q, power_law) > 1e-3);
+    CHECK(worst_at(&s, y, PP_METHOD_RBF, 0, 0.0, q, Q, power_law) > 1e-3);
+    pp_surface_free(&s);
+}
+
+/* y = x on [0, 1]: the weighted average at the ends is pulled towards the
+ * inside by about sigma / sqrt(pi) (boundary bias); local-linear is exact. */
+void test_estimators_boundary_bias(void);
+void test_estimators_boundary_bias(void)
+{
+    double x[21], y[21], lo = 0.0, hi = 1.0, nw_pred[21], ll_pred[21];
+    pp_est_spec nw = {PP_METHOD_NW, 0, 0.2}, ll = {PP_METHOD_LOCLIN, 0, 0.2};
+    pp_est e;
+    pp_surface s;
+
+    for (int i = 0; i < 21; i++)
+        x[i] = y[i] = i / 20.0;
+    CHECK_INT(pp_surface_init(&s, x, 21, 1, NULL), 0);
+    CHECK_INT(pp_est_fit(&e, &s, y, &nw), 0);
+    CHECK(pp_est_predict(&e, &lo) > 0.08);
+    CHECK(pp_est_predict(&e, &hi) < 0.92);
+    pp_est_free(&e);
+    CHECK_INT(pp_est_fit(&e, &s, y, &ll), 0);
+    CHECK_NEAR(pp_est_predict(&e, &lo), 0.0, 1e-9);
+    CHECK_NEAR(pp_est_predict(&e, &hi), 1.0, 1e-9);
+    pp_est_free(&e);
+    /* leave-one-out at the ends: the same */
+    CHECK_INT(pp_est_loo(&s, y, &nw, nw_pred), 0);
+    CHECK_INT(pp_est_loo(&s, y, &ll, ll_pred), 0);
+    CHECK(nw_pred[0] > 0.08);
+    CHECK_NEAR(ll_pred[0], 0.0, 1e-9);
+    CHECK_NEAR(ll_pred[20], 1.0, 1e-9);
+    pp_surface_free(&s);
+}
+
+/* rbf's leave-one-out by Rippa's rule equals refitting without the sample,
+ * with smoothing and run weights too. */
+void test_estimators_rbf_loo_refit(void);
+void test_estimators_rbf_loo_refit(void)
+{
+    enum { N = 30 };
+    double x[2 * N], y[N], w[N], fast[N], y2[N];
+    pp_est_spec spec = {PP_METHOD_RBF, 0, 0.01};
+    unsigned seed = 5;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = uniform(&seed);
+        x[2 * i + 1] = uniform(&seed);
+        y[i] = smooth(x[2 * i], x[2 * i + 1]) + 0.1 * normal(&seed);
+        w[i] = i % 3 ? 1.0 : 0.2;
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    CHECK_INT(pp_surface_set_weights(&s, w), 0);
+    CHECK_INT(pp_est_loo(&s, y, &spec, fast), 0);
+    for (int i = 0; i < N; i++) {
+        pp_est e;
+        memcpy(y2, y, sizeof y2);
+        y2[i] = NAN;
+        CHECK_INT(pp_est_fit(&e, &s, y2, &spec), 0);
+        CHECK_NEAR(fast[i], pp_est_predict(&e, s.x + 2 * i), 1e-8);
+        pp_est_free(&e);
+    }
+    pp_surface_free(&s);
+}
+
+/* Pure noise: auto picks, among 6 tuned candidates, the one that fits this
+ * noise best, so the leave-one-out error of its choice is optimistic; the
+ * nested error, with the choice made again without each sample, is larger.
+ * With nothing chosen (a fixed estimator, bandwidth and value space) the
+ * two are the same number. */
+void test_estimators_nested_loo(void);
+void test_estimators_nested_loo(void)
+{
+    enum { N = 20 };
+    double x[N], y[N];
+    unsigned seed = 23;
+    pp_choose_options o;
+    pp_choice c;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        x[i] = uniform(&seed);
+        y[i] = 10.0 + normal(&seed);
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 1, NULL), 0);
+    pp_choose_options_init(&o);
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK_INT(c.nested, 1);
+    CHECK_INT(c.folds, N);
+    CHECK(c.honest.mape > c.loo.mape * 1.1);
+    o.method = PP_METHOD_LOCLIN;
+    o.h = 0.3;
+    o.value_space = 0;
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK_INT(c.nested, 0);
+    CHECK_NEAR(c.honest.mape, c.loo.mape, 1e-12);
+    pp_surface_free(&s);
+}
+
+/* The 90 % band on a noisy surface: of 400 new points drawn like the 80
+ * samples, between 80 % and 97 % fall inside (split-conformal on the
+ * nested residuals; the noise is normal with sd 0.15). */
+void test_estimators_band_coverage(void);
+void test_estimators_band_coverage(void)
+{
+    enum { N = 80, T = 400 };
+    double x[2 * N], y[N];
+    unsigned seed = 31;
+    size_t inside = 0;
+    pp_choose_options o;
+    pp_choice c;
+    pp_surface s;
+    pp_est e;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = uniform(&seed);
+        x[2 * i + 1] = uniform(&seed);
+        y[i] = smooth(x[2 * i], x[2 * i + 1]) + 0.15 * normal(&seed);
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    pp_choose_options_init(&o);
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK_INT(pp_est_fit(&e, &s, y, &c.spec), 0);
+    for (int t = 0; t < T; t++) {
+        double raw[2] = {uniform(&seed), uniform(&seed)}, xn[2], v, lo, hi, truth;
+        truth = smooth(raw[0], raw[1]) + 0.15 * normal(&seed);
+        pp_surface_normalize(&s, raw, xn);
+        v = pp_est_predict(&e, xn);
+        pp_band(&c, v, xn, &lo, &hi);
+        inside += lo <= truth && truth <= hi;
+    }
+    if (!(inside >= 0.80 * T && inside <= 0.97 * T))
+        fprintf(stderr, "    %zu of %d inside (%s, band +-%g)\n", inside, T,
+                pp_method_name(c.spec.method), c.band_q);
+    CHECK(inside >= 0.80 * T && inside <= 0.97 * T);
+    pp_est_free(&e);
+    pp_surface_free(&s);
+}

@@ -103,7 +103,8 @@ void test_sweep_rows_traces_and_resume(void)
     for (int i = 0; i < 6; i++)
         CHECK_INT(seen[i], 1); /* none lost, none doubled */
     text = slurp(path);
-    CHECK_CONTAINS(text, "id,idle.k,status,duration_s,iterations,late_frames,VDD_SYS_GPU_mean_w,");
+    CHECK_CONTAINS(text, "id,idle.k,status,duration_s,iterations,late_frames,samples,short_run,"
+                         "VDD_SYS_GPU_mean_w,");
     /* the board input alone is the total: 5.263 W */
     CHECK_CONTAINS(text, ",5.263000,");
     CHECK(strstr(text, "3,4,ok,0.05\n") == NULL);
@@ -115,7 +116,7 @@ void test_sweep_rows_traces_and_resume(void)
     snprintf(path, sizeof path, "%s/run.json", g_out);
     text = slurp(path);
     CHECK_CONTAINS(text, "\"name\":\"VDD_IN\",\"estimated\":false,\"board_input\":true");
-    CHECK_CONTAINS(text, "\"params\":{\"idle.k\":{\"scale\":\"list\",\"values\":[1,2,3,4,5,6]}}");
+    CHECK_CONTAINS(text, "\"params\":{\"idle.k\":{\"scale\":\"list\",\"kind\":\"list\",\"values\":[1,2,3,4,5,6]}}");
     CHECK_CONTAINS(text, "\"battery\":{\"model\":\"rint\",\"cells\":4,\"capacity_ah\":3.2,");
     free(text);
     free(p);
@@ -164,6 +165,14 @@ void test_cli_profile_interrupt_and_resume(void)
         execl(bin, bin, "profile", g_cfg, "-o", g_out, (char *)NULL);
         _exit(127);
     }
+    {
+        /* from the start of the sweep (summary.csv made: the handler is in
+         * place), however long powprof took to load (ASan: ~2 s) */
+        char summary[600];
+        snprintf(summary, sizeof summary, "%s/summary.csv", g_out);
+        for (int i = 0; i < 3000 && access(summary, F_OK) != 0; i++)
+            usleep(10000);
+    }
     usleep(900000);
     kill(pid, SIGINT);
     waitpid(pid, &st, 0);
@@ -204,7 +213,8 @@ void test_cli_profile_dry_run(void)
     free(out);
 }
 
-/* Every shipped profile parses, and the quickstart fits its two minutes. */
+/* Every shipped profile parses (or, where a module was not built here,
+ * says what to install), and the quickstart fits its two minutes. */
 void test_shipped_profiles(void);
 void test_shipped_profiles(void)
 {
@@ -215,7 +225,14 @@ void test_shipped_profiles(void)
     double v[64];
 
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        CHECK_INT(pp_profile_load(files[i], p), 0);
+        test_log_clear();
+        if (pp_profile_load(files[i], p) < 0) {
+            CHECK_CONTAINS(test_log(), "type: component type '");
+            CHECK_CONTAINS(test_log(), "needs the module powprof-");
+            CHECK_CONTAINS(test_log(), "; it needs ");
+            fprintf(stderr, "    (%s: a module not built here)\n", files[i]);
+            continue;
+        }
         if (strstr(files[i], "quickstart")) {
             double total = 0;
             for (uint64_t id = 0; id < pp_profile_count(p); id++) {

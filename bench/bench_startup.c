@@ -1,0 +1,166 @@
+/* Startup benchmark (issue 11): what a command costs before it does any
+ * work, against the build before the light core (git BASELINE_REV, built
+ * once into $POWPROF_BASELINE_DIR), in the same run. Each command runs N
+ * times, old and new alternating; the median CPU time (user + system, the
+ * command's children included) and the median maximum resident memory are
+ * kept. Targets: --version and `meter -r 1 -- true` <= 20 MB and <= 30 ms
+ * CPU; `meter -r 1000 -- sleep 3` <= 0.15 s CPU for the whole process. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_RUNS 32
+
+typedef struct figures {
+    double cpu_s, rss_mb;
+} figures;
+
+/* Run argv with every output on /dev/null; its rusage. 0 or -1. */
+static int run_quiet(char *const argv[], const char *dir, struct rusage *ru, int *status)
+{
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        int fd = open("/dev/null", O_RDWR);
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0 || wait4(pid, status, 0, ru) != pid)
+        return -1;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The baseline binary: built from rev once (git archive, make), or NULL. */
+static const char *baseline(const char *rev, const char *dir)
+{
+    static char bin[4096];
+    char tar[4200], src[4200], built[4300];
+    struct rusage ru;
+    int st = 1;
+
+    snprintf(bin, sizeof bin, "%s/powprof", dir);
+    if (access(bin, X_OK) == 0)
+        return bin;
+    snprintf(tar, sizeof tar, "%s/src.tar", dir);
+    snprintf(src, sizeof src, "%s/src", dir);
+    snprintf(built, sizeof built, "%s/build/powprof", src);
+    mkdir(dir, 0755);
+    mkdir(src, 0755);
+    fprintf(stderr, "building the baseline (git %s) in %s, once...\n", rev, src);
+    {
+        char *git[] = {"git", "archive", "--format=tar", "-o", tar, (char *)rev, NULL};
+        char *untar[] = {"tar", "-xf", tar, "-C", src, NULL};
+        char *make[] = {"env", "-u", "MAKEFLAGS", "-u", "MAKELEVEL", "make", "-s", "-j2",
+                        "powprof", NULL};
+        char *cp[] = {"cp", built, bin, NULL};
+        if (run_quiet(git, NULL, &ru, &st) < 0 || st != 0 ||
+            run_quiet(untar, NULL, &ru, &st) < 0 || st != 0 ||
+            run_quiet(make, src, &ru, &st) < 0 || st != 0 ||
+            run_quiet(cp, NULL, &ru, &st) < 0 || st != 0)
+            return NULL;
+    }
+    return bin;
+}
+
+/* argv[0] replaced by bin, n runs: medians into f. */
+static int measure(const char *bin, char **argv, int n, figures *f)
+{
+    double cpu[MAX_RUNS], rss[MAX_RUNS];
+
+    argv[0] = (char *)bin;
+    for (int i = 0; i < n; i++) {
+        struct rusage ru;
+        int st;
+        if (run_quiet(argv, NULL, &ru, &st) < 0)
+            return -1;
+        cpu[i] = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+        rss[i] = (double)ru.ru_maxrss / 1024.0;
+    }
+    f->cpu_s = median(cpu, n);
+    f->rss_mb = median(rss, n);
+    return 0;
+}
+
+/* The shared libraries ldd lists for bin (run without a shell). */
+static int library_count(const char *bin)
+{
+    int fds[2], n = 0, st;
+    char buf[4096];
+    ssize_t len;
+    pid_t pid;
+
+    if (pipe(fds) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        execlp("ldd", "ldd", bin, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    while ((len = read(fds[0], buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < len; i++)
+            n += buf[i] == '\n';
+    close(fds[0]);
+    waitpid(pid, &st, 0);
+    return n;
+}
+
+int main(void)
+{
+    const char *bin = getenv("POWPROF_BIN"), *rev = getenv("POWPROF_BASELINE_REV");
+    const char *dir = getenv("POWPROF_BASELINE_DIR"), *old;
+    static char *cmds[][8] = {
+        {"", "--version", NULL},
+        {"", "meter", "-r", "1", "--", "true", NULL},
+        {"", "meter", "-r", "1000", "--", "sleep", "3", NULL},
+    };
+    static const char *const names[] = {"powprof --version", "meter -r 1 -- true",
+                                        "meter -r 1000 -- sleep 3"};
+    static const double cpu_target[] = {0.030, 0.030, 0.150}, rss_target[] = {20, 20, 1e9};
+    static const int runs[] = {15, 11, 3};
+
+    bin = bin ? bin : "build/powprof";
+    old = baseline(rev ? rev : "e5dcd5e", dir ? dir : "build/baseline");
+    printf("startup: new %s (%d libraries), baseline %s (%d libraries)\n", bin,
+           library_count(bin), old ? old : "unavailable (not in this clone)",
+           old ? library_count(old) : 0);
+    for (size_t c = 0; c < sizeof names / sizeof names[0]; c++) {
+        figures fn, fo = {0, 0};
+        if (measure(bin, cmds[c], runs[c], &fn) < 0 ||
+            (old && measure(old, cmds[c], runs[c], &fo) < 0))
+            return 1;
+        printf("  %-26s new %7.1f ms CPU %6.1f MB", names[c], fn.cpu_s * 1e3, fn.rss_mb);
+        if (old)
+            printf("   baseline %7.1f ms %6.1f MB   ratio CPU %.3f RSS %.3f", fo.cpu_s * 1e3,
+                   fo.rss_mb, fn.cpu_s / fo.cpu_s, fn.rss_mb / fo.rss_mb);
+        printf("   target <= %.0f ms%s: %s\n", cpu_target[c] * 1e3,
+               rss_target[c] < 1e9 ? ", <= 20 MB" : "",
+               fn.cpu_s <= cpu_target[c] && fn.rss_mb <= rss_target[c] ? "met" : "MISSED");
+    }
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* powprof.h - the public interface of libpowprof, for programs that measure
+ * power and model a battery on board (a drone's companion computer, a
+ * Jetson). Build with: cc app.c $(pkg-config --cflags --libs powprof)
+ *
+ *   <powprof/device.h>    open a power source and read its rails (watts)
+ *   <powprof/trace.h>     read a recorded trace (CSV)
+ *   <powprof/battery.h>   drain a modelled battery with a load or a trace
+ *   <powprof/log.h>       where error messages go (every function returns 0
+ *                         or a negative errno and logs why)
+ *   <powprof/component.h> the interface of component modules (workloads),
+ *                         for `powprof profile`; not included here
+ *
+ * Reserved for what comes next: <powprof/model.h> (load a results folder's
+ * layer-2 model and predict) and <powprof/plan.h> (plan a mission); include
+ * them here when they exist.
+ */
+#ifndef POWPROF_H
+#define POWPROF_H
+
+#include "powprof/battery.h"
+#include "powprof/device.h"
+#include "powprof/log.h"
+#include "powprof/trace.h"
+
+#endif

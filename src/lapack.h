@@ -1,0 +1,34 @@
+/* lapack.h - the LAPACK routines layer 2 solves with: LAPACKE from
+ * liblapacke.so.3 (Debian's liblapacke, over the LAPACK of OpenBLAS),
+ * loaded with dlopen the first time a surface needs one, so that a process
+ * that never fits a surface (a meter) never loads them. Thread-safe.
+ *
+ * The functions take LAPACKE's arguments (layout PP_LAPACK_ROW_MAJOR or
+ * PP_LAPACK_COL_MAJOR, 'U' or 'L') and return its info: 0, < 0 for a bad
+ * argument, > 0 for a singular or indefinite matrix; PP_LAPACK_MISSING
+ * when the library could not be loaded (said once, with what to install).
+ */
+#ifndef PP_LAPACK_H
+#define PP_LAPACK_H
+
+#define PP_LAPACK_ROW_MAJOR 101
+#define PP_LAPACK_COL_MAJOR 102
+#define PP_LAPACK_MISSING (-10000)
+
+/* 1 when LAPACKE is there (loads it), else 0 (warned once). */
+int pp_lapack_available(void);
+
+/* Cholesky solve of a symmetric positive definite system. */
+int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b,
+                    int ldb);
+/* Symmetric indefinite (Bunch-Kaufman) factorization, solve, inverse. */
+int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv);
+int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,
+                     const int *ipiv, double *b, int ldb);
+int pp_lapack_dsytri(int layout, char uplo, int n, double *a, int lda, const int *ipiv);
+
+/* OpenBLAS on one thread (for many small systems its threads cost more
+ * than they give); nothing when the library has no such setting. */
+void pp_lapack_single_thread(void);
+
+#endif

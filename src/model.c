@@ -1,0 +1,361 @@
+#include "model.h"
+
+#include "lapack.h"
+#include "log.h"
+#include "model_file.h"
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pp_model_options_init(pp_model_options *o)
+{
+    o->method = PP_METHOD_AUTO;
+    o->h = -1;
+    o->value_space = -1;
+    o->only = NULL;
+}
+
+static int wanted(const pp_model *m, size_t k)
+{
+    if (!m->opts.only)
+        return 1;
+    for (const char *const *n = m->opts.only; *n; n++)
+        if (strcmp(*n, m->sum.metrics[k]) == 0)
+            return 1;
+    return 0;
+}
+
+int pp_model_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n >= PP_SUMMARY_NAME_MAX || name[0] == '.' || name[0] == '-')
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              strchr("_.+-", *c)))
+            return 0;
+    return 1;
+}
+
+void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
+{
+    for (size_t k = 0; g->fits && k < n_metrics; k++)
+        pp_est_free(&g->fits[k].est);
+    free(g->fits);
+    g->fits = NULL;
+}
+
+static void free_group(pp_model_group *g, size_t n_metrics)
+{
+    pp_model_drop_fits(g, n_metrics);
+    free(g->rows);
+    pp_surface_free(&g->surf);
+}
+
+void pp_model_free(pp_model *m)
+{
+    for (size_t g = 0; g < m->n_groups; g++)
+        free_group(&m->groups[g], m->sum.n_metrics);
+    free(m->groups);
+    pp_summary_free(&m->sum);
+    memset(m, 0, sizeof *m);
+}
+
+static int same_labels(const pp_model *m, const double *label, size_t row)
+{
+    for (size_t k = 0; k < m->sum.n_params; k++)
+        if (label[k] >= 0 && m->sum.x[row * m->sum.n_params + k] != label[k])
+            return 0;
+    return 1;
+}
+
+/* The groups: one per combination of labels, in order of first row. */
+static int make_groups(pp_model *m)
+{
+    const pp_summary *s = &m->sum;
+    size_t *group_of = malloc(s->n_rows * sizeof *group_of);
+
+    if (!group_of)
+        return -ENOMEM;
+    m->groups = calloc(s->n_rows, sizeof *m->groups); /* at most one per row */
+    if (!m->groups) {
+        free(group_of);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < s->n_rows; i++) {
+        size_t g = 0;
+        while (g < m->n_groups && !same_labels(m, m->groups[g].label, i))
+            g++;
+        if (g == m->n_groups) {
+            for (size_t k = 0; k < s->n_params; k++)
+                m->groups[g].label[k] = s->param[k].kind == PP_PARAM_CATEGORICAL
+                                            ? s->x[i * s->n_params + k] : -1;
+            m->n_groups++;
+        }
+        group_of[i] = g;
+        m->groups[g].n_rows++;
+    }
+    for (size_t g = 0; g < m->n_groups; g++) {
+        m->groups[g].rows = malloc(m->groups[g].n_rows * sizeof *m->groups[g].rows);
+        if (!m->groups[g].rows) {
+            free(group_of);
+            return -ENOMEM;
+        }
+        m->groups[g].n_rows = 0;
+    }
+    for (size_t i = 0; i < s->n_rows; i++) {
+        pp_model_group *g = &m->groups[group_of[i]];
+        g->rows[g->n_rows++] = i;
+    }
+    free(group_of);
+    return 0;
+}
+
+/* The group's surface over the numeric parameters, its rows' weights. */
+static int group_surface(const pp_model *m, pp_model_group *g)
+{
+    const pp_summary *s = &m->sum;
+    double *x = malloc((g->n_rows * m->n_num + 1) * sizeof *x);
+    double *w = malloc(g->n_rows * sizeof *w);
+    int log_scale[PP_SUMMARY_MAX_PARAMS], rc = -ENOMEM;
+
+    if (x && w) {
+        for (size_t j = 0; j < m->n_num; j++)
+            log_scale[j] = s->log_scale[m->num[j]];
+        for (size_t r = 0; r < g->n_rows; r++) {
+            for (size_t j = 0; j < m->n_num; j++)
+                x[r * m->n_num + j] = s->x[g->rows[r] * s->n_params + m->num[j]];
+            w[r] = s->weight[g->rows[r]];
+        }
+        rc = pp_surface_init(&g->surf, x, g->n_rows, m->n_num, log_scale);
+        if (rc == 0)
+            rc = pp_surface_set_weights(&g->surf, w);
+    }
+    free(x);
+    free(w);
+    return rc;
+}
+
+double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k)
+{
+    double *y = malloc((g->n_rows + 1) * sizeof *y);
+
+    for (size_t r = 0; y && r < g->n_rows; r++)
+        y[r] = m->sum.y[g->rows[r] * m->sum.n_metrics + k];
+    return y;
+}
+
+int pp_model_interpolated(const char *metric) { return strstr(metric, ".achieved_") != NULL; }
+
+int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, size_t k,
+                        const double *y, int chosen)
+{
+    pp_choose_options co;
+    int rc;
+
+    f->n_values = 0;
+    for (size_t r = 0; r < g->n_rows; r++)
+        if (!isnan(y[r])) {
+            f->n_values++;
+            f->constant = y[r];
+        }
+    if (f->n_values < 2)
+        return 0;
+    if (!chosen) {
+        pp_choose_options_init(&co);
+        co.method = m->opts.method;
+        co.h = m->opts.h;
+        co.value_space = m->opts.value_space;
+        if (pp_model_interpolated(m->sum.metrics[k]) && co.method == PP_METHOD_AUTO) {
+            co.method = PP_METHOD_LOCLIN;
+            co.h = pp_est_narrowest_sigma(&g->surf);
+            co.value_space = 0;
+        }
+        if ((rc = pp_choose(&g->surf, y, &co, &f->choice)) < 0) {
+            f->n_values = 0;
+            return rc == -ENOMEM ? rc : 0;
+        }
+    }
+    pp_band_range_of(&g->surf, y, &f->choice.range);
+    rc = pp_est_fit(&f->est, &g->surf, y, &f->choice.spec);
+    if (rc == -EINVAL) { /* e.g. a saved log choice on values that now include 0 */
+        f->n_values = 0;
+        return 0;
+    }
+    return rc;
+}
+
+/* The fits are independent: workers take (group, metric) pairs in turn. */
+typedef struct build_queue {
+    pp_model *m;
+    atomic_size_t next;
+    atomic_int rc;
+} build_queue;
+
+static void *build_worker(void *arg)
+{
+    build_queue *q = arg;
+    pp_model *m = q->m;
+    size_t total = m->n_groups * m->sum.n_metrics, job;
+
+    while ((job = atomic_fetch_add(&q->next, 1)) < total && atomic_load(&q->rc) == 0) {
+        pp_model_group *g = &m->groups[job / m->sum.n_metrics];
+        size_t k = job % m->sum.n_metrics;
+        double *y;
+        int rc;
+        if (!wanted(m, k))
+            continue;
+        y = pp_model_column(m, g, k);
+        rc = y ? pp_model_fit_column(m, g, &g->fits[k], k, y, 0) : -ENOMEM;
+        free(y);
+        if (rc < 0)
+            atomic_store(&q->rc, rc);
+    }
+    return NULL;
+}
+
+/* Choose and fit every metric of every group, on up to BUILD_THREADS
+ * threads, OpenBLAS on one thread each (the systems are small: its own
+ * threads cost more than they give). */
+static int build_fits(pp_model *m)
+{
+    enum { BUILD_THREADS = 4 };
+    pthread_t th[BUILD_THREADS];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n = cores > 1 ? (size_t)(cores < BUILD_THREADS ? cores : BUILD_THREADS) : 1, started = 0;
+    build_queue q = {m, 0, 0};
+
+    for (size_t g = 0; g < m->n_groups; g++)
+        if (!(m->groups[g].fits = calloc(m->sum.n_metrics + 1, sizeof *m->groups[g].fits)))
+            return -ENOMEM;
+    pp_lapack_single_thread();
+    while (started < n - 1 && pthread_create(&th[started], NULL, build_worker, &q) == 0)
+        started++;
+    build_worker(&q);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    return atomic_load(&q.rc);
+}
+
+int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)
+{
+    int rc;
+
+    memset(m, 0, sizeof *m);
+    if (o)
+        m->opts = *o;
+    else
+        pp_model_options_init(&m->opts);
+    if ((rc = pp_summary_read(dir, &m->sum)) < 0)
+        return rc;
+    if (m->sum.n_params == 0) {
+        pp_log_error("%s/summary.csv has no parameter columns: nothing to model", dir);
+        pp_model_free(m);
+        return -EINVAL;
+    }
+    for (size_t k = 0; k < m->sum.n_params; k++)
+        if (m->sum.param[k].kind != PP_PARAM_CATEGORICAL)
+            m->num[m->n_num++] = k;
+    m->summary_hash = pp_model_file_hash(dir);
+    rc = make_groups(m);
+    for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
+        rc = group_surface(m, &m->groups[g]);
+    if (rc == 0 && use_saved)
+        rc = pp_model_file_load(m, dir);  /* 1: no usable model.json */
+    if (rc == 1 || (rc == 0 && !m->from_file))
+        rc = build_fits(m);
+    if (rc < 0)
+        pp_model_free(m);
+    return rc;
+}
+
+const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric)
+{
+    if (g >= m->n_groups || metric >= m->sum.n_metrics || !m->groups[g].fits)
+        return NULL;
+    return &m->groups[g].fits[metric];
+}
+
+/* The point's numeric parameters, normalized on group g's surface. */
+static void normalize(const pp_model *m, size_t g, const pp_model_point *pt, double *xn)
+{
+    double raw[PP_SUMMARY_MAX_PARAMS];
+
+    for (size_t j = 0; j < m->n_num; j++)
+        raw[j] = pt->raw[m->num[j]];
+    pp_surface_normalize(&m->groups[g].surf, raw, xn);
+}
+
+/* The group with the point's labels: 0, or -ENOENT. */
+static int find_group(const pp_model *m, const pp_model_point *pt, size_t *g)
+{
+    for (*g = 0; *g < m->n_groups; ++*g) {
+        size_t k = 0;
+        while (k < m->sum.n_params &&
+               (m->groups[*g].label[k] < 0 || m->groups[*g].label[k] == pt->raw[k]))
+            k++;
+        if (k == m->sum.n_params)
+            return 0;
+    }
+    pp_log_debug("model: no configuration with these labels was measured");
+    return -ENOENT;
+}
+
+int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where *w)
+{
+    double xn[PP_SUMMARY_MAX_PARAMS];
+    const pp_surface *s;
+
+    memset(w, 0, sizeof *w);
+    if (find_group(m, pt, &w->group) < 0)
+        return -ENOENT;
+    s = &m->groups[w->group].surf;
+    normalize(m, w->group, pt, xn);
+    w->distance = INFINITY;
+    for (size_t r = 0; r < s->n; r++) {
+        double g2 = 0;
+        for (size_t j = 0; j < s->d; j++)
+            g2 += (xn[j] - s->x[r * s->d + j]) * (xn[j] - s->x[r * s->d + j]);
+        if (g2 < w->distance) {
+            w->distance = g2;
+            w->nearest_row = m->groups[w->group].rows[r];
+        }
+    }
+    w->distance = sqrt(w->distance);
+    for (size_t j = 0; j < m->n_num; j++) {
+        w->outside[m->num[j]] = xn[j] < -1e-9 || xn[j] > 1 + 1e-9;
+        w->any_outside |= w->outside[m->num[j]];
+    }
+    return 0;
+}
+
+int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
+                     pp_prediction *p)
+{
+    double xn[PP_SUMMARY_MAX_PARAMS];
+    const pp_model_fit *f;
+    size_t g;
+
+    p->value = p->lo = p->hi = p->honest_mape = NAN;
+    if (find_group(m, pt, &g) < 0)
+        return -ENOENT;
+    f = pp_model_fit_of(m, g, metric);
+    if (!f || f->n_values == 0)
+        return -EINVAL;
+    if (f->n_values == 1) {
+        p->value = f->constant;
+        return 0;
+    }
+    normalize(m, g, pt, xn);
+    p->value = pp_est_predict(&f->est, xn);
+    p->honest_mape = f->choice.honest.mape;
+    pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
+    return 0;
+}
