@@ -9,6 +9,7 @@
 #include "battery_config.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,38 +58,41 @@ static void write_row(void *ctx, double t_s, double soc, double v, double i)
     fprintf(w->fp, "%.6f,%.9f,%.6f,%.6f\n", t_s, soc, v, i);
 }
 
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
 static void print_json(const char *trace_path, const pp_battery_params *p,
                        const pp_battery_result *r)
 {
-    printf("{\"trace\":");
-    pp_json_string(stdout, trace_path);
-    printf(",\"model\":\"%s\",\"capacity_ah\":", pp_battery_model_name(p->model));
-    pp_json_number(stdout, p->capacity_ah);
-    pp_json_field(stdout, "duration_s", r->duration_s);
-    pp_json_field(stdout, "energy_j", r->energy_j);
-    pp_json_field(stdout, "load_energy_j", r->load_energy_j);
-    pp_json_field(stdout, "soc_start", r->soc_start_frac);
-    pp_json_field(stdout, "soc_end", r->soc_end_frac);
-    pp_json_field(stdout, "soc_drain", r->soc_drained_frac);
-    pp_json_field(stdout, "min_voltage_v", r->min_voltage_v);
-    pp_json_field(stdout, "time_to_cutoff_s", r->time_to_cutoff_s);
-    pp_json_field(stdout, "skip_error_bound", r->skip_error_frac);
-    printf(",\"cutoff\":");
-    if (r->cutoff_kind >= 0)
-        printf("\"%s\"", pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind));
-    else
-        printf("null");
-    printf(",\"events\":[");
+    json_t *root = json_object(), *events = json_array();
+
+    json_object_set_new(root, "trace", json_string(trace_path));
+    json_object_set_new(root, "model", json_string(pp_battery_model_name(p->model)));
+    json_object_set_new(root, "capacity_ah", number(p->capacity_ah));
+    json_object_set_new(root, "duration_s", number(r->duration_s));
+    json_object_set_new(root, "energy_j", number(r->energy_j));
+    json_object_set_new(root, "load_energy_j", number(r->load_energy_j));
+    json_object_set_new(root, "soc_start", number(r->soc_start_frac));
+    json_object_set_new(root, "soc_end", number(r->soc_end_frac));
+    json_object_set_new(root, "soc_drain", number(r->soc_drained_frac));
+    json_object_set_new(root, "min_voltage_v", number(r->min_voltage_v));
+    json_object_set_new(root, "time_to_cutoff_s", number(r->time_to_cutoff_s));
+    json_object_set_new(root, "skip_error_bound", number(r->skip_error_frac));
+    json_object_set_new(root, "cutoff", r->cutoff_kind >= 0
+                                            ? json_string(pp_battery_event_name(r->cutoff_kind))
+                                            : json_null());
     for (size_t i = 0; i < r->n_events; i++) {
         const pp_battery_event *e = &r->events[i];
-        printf("%s{\"kind\":\"%s\",\"t_s\":", i ? "," : "", pp_battery_event_name(e->kind));
-        pp_json_number(stdout, e->t_s);
-        pp_json_field(stdout, "soc", e->soc_frac);
-        pp_json_field(stdout, "voltage_v", e->voltage_v);
-        pp_json_field(stdout, "power_w", e->power_w);
-        printf("}");
+        json_array_append_new(events, json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind",
+                                                pp_battery_event_name(e->kind), "t_s",
+                                                number(e->t_s), "soc", number(e->soc_frac),
+                                                "voltage_v", number(e->voltage_v), "power_w",
+                                                number(e->power_w)));
     }
-    printf("],\"solver_steps\":%ld}\n", r->n_steps);
+    json_object_set_new(root, "events", events);
+    json_object_set_new(root, "solver_steps", json_integer(r->n_steps));
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    fputc('\n', stdout);
+    json_decref(root);
 }
 
 static void print_text(const char *trace_path, const pp_battery_params *p,
