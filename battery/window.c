@@ -73,7 +73,7 @@ typedef struct sums {
 } sums;
 
 typedef struct bound {
-    double u, k3, d, d_hi; /* I'''/6 per traced W^3 and u^2 - 4 R0 P at the peak d_hi */
+    double u, k3, d, d_hi; /* I'''/6 per traced W^3 and u^2 - 4 R0 P at d_hi >= the peak */
     double per_q, per_s;   /* the most to lose: (ref len + q1) per_q + len per_s, C */
 } bound;
 
@@ -90,10 +90,10 @@ static int fits(const pp_walk *w, bound *b, const sums *s, double ref)
         return 0;
     if (r0 == 0)
         return 1; /* I is linear in P */
-    if (s->hi != b->d_hi) {
-        b->d = b->u * b->u - 4.0 * r0 * pp_walk_load_w(w, s->hi);
+    if (s->hi > b->d_hi) { /* at a little more, not to do it again at each new peak */
+        b->d_hi = s->hi + 1e-3 * (fabs(s->hi) + 1e-3);
+        b->d = b->u * b->u - 4.0 * r0 * pp_walk_load_w(w, b->d_hi);
         b->k3 = 2.0 * r0 * r0 / (e * e * e * b->d * b->d * sqrt(b->d));
-        b->d_hi = s->hi;
     }
     return b->d > 0 && b->k3 * (s->hi - s->lo) * (s->q2 * len - s->q1 * s->q1) <= most * len &&
            (p->model == PP_BATTERY_RINT ||
@@ -105,7 +105,7 @@ void pp_walk_window(pp_walk *w, double u_v, double t_end, int single, pp_window 
     pp_cursor c = w->cur; /* a copy, kept in registers through the loop */
     double base = c.k * w->period_s, ref = piece_w(w, c.j, c.x), pa = ref, lim;
     sums s = {0, 0, 0, 0, ref, ref};
-    bound b = {u_v, 0, 0, NAN, PP_WINDOW_REL_ERR / (w->p->efficiency * u_v),
+    bound b = {u_v, 0, 0, -INFINITY, PP_WINDOW_REL_ERR / (w->p->efficiency * u_v),
                PP_WINDOW_REL_ERR * w->p->base_power_w / u_v};
     int pieces = 0;
 
