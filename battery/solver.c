@@ -315,19 +315,23 @@ void pp_solver_free(pp_solver *s)
 static int cvode_init(pp_solver *s, struct pp_cvode *cv, double rtol)
 {
     int dir[N_ROOTS] = {-1, -1, -1}, flag;
-    N_Vector atol;
+    N_Vector atol = NULL;
+    sunrealtype *a = NULL;
 
     if (SUNContext_Create(NULL, &cv->ctx) != 0 || !(cv->y = N_VNew_Serial(PP_N_STATES, cv->ctx)) ||
         !(s->y = N_VGetArrayPointer(cv->y)) || !(cv->mem = CVodeCreate(CV_ADAMS, cv->ctx)) ||
-        !(cv->nls = SUNNonlinSol_FixedPoint(cv->y, 0, cv->ctx)) || !(atol = N_VClone(cv->y))) {
+        !(cv->nls = SUNNonlinSol_FixedPoint(cv->y, 0, cv->ctx)) || !(atol = N_VClone(cv->y)) ||
+        !(a = N_VGetArrayPointer(atol))) {
         pp_log_error("battery: out of memory setting up CVODE");
+        if (atol)
+            N_VDestroy(atol);
         return -ENOMEM;
     }
     s->y[0] = s->p->soc_start_frac;
     s->y[1] = s->y[2] = s->y[3] = 0.0;
-    N_VConst(1e7 * rtol, atol);                /* energies, J (1 mJ at 1e-10) */
-    N_VGetArrayPointer(atol)[0] = 1e-2 * rtol; /* state of charge, a fraction */
-    N_VGetArrayPointer(atol)[1] = 1e2 * rtol;  /* RC voltage, V (10 nV) */
+    a[0] = 1e-2 * rtol;        /* state of charge, a fraction */
+    a[1] = 1e2 * rtol;         /* RC voltage, V (10 nV at 1e-10) */
+    a[2] = a[3] = 1e7 * rtol;  /* energies, J (1 mJ) */
     flag = CVodeInit(cv->mem, rhs, 0.0, cv->y);
     if (flag == CV_SUCCESS)
         flag = CVodeSVtolerances(cv->mem, rtol, atol); /* CVODE keeps a copy */
