@@ -8,7 +8,7 @@
 #include "results.h"
 #include "util.h"
 
-#include "../battery/battery.h"
+#include "battery_config.h"
 
 #include <dirent.h>
 #include <errno.h>

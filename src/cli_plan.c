@@ -6,6 +6,8 @@
 #include "plan.h"
 #include "util.h"
 
+#include "battery_config.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>

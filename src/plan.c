@@ -30,7 +30,7 @@ static int lasts(const pp_battery_params *b, double power_w, double soc_start, d
     pp_battery_options o;
     pp_battery_result r;
     double t[2] = {0, duration_s}, w[2] = {power_w, power_w};
-    pp_battery_load load = {t, w, 2};
+    pp_battery_load load = {t, w, 2, 0};
     int rc;
 
     p.soc_start_frac = soc_start;
@@ -317,7 +317,7 @@ static int schedule_end(const pp_plan_options *o, pp_plan_result *r)
     if (p.soc_cutoff_frac >= p.soc_start_frac)
         p.soc_cutoff_frac = 0;
     pp_battery_options_init(&bo);
-    rc = pp_battery_run(&p, &(pp_battery_load){t, w, n}, &bo, &br);
+    rc = pp_battery_run(&p, &(pp_battery_load){t, w, n, 0}, &bo, &br);
     r->schedule_soc_end_frac = rc == 0 ? br.soc_end_frac : NAN;
     free(t);
     return rc;

@@ -1,4 +1,5 @@
 #include "profile.h"
+#include "battery_config.h"
 
 #include "config.h"
 #include "log.h"

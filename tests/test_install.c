@@ -64,7 +64,7 @@ static void build_and_run_example(const char *exe)
     pp_battery_result r;
     pp_battery_options o;
     double t[2] = {0, 10}, w[2] = {10, 10};
-    pp_battery_load load = {t, w, 2};
+    pp_battery_load load = {t, w, 2, 0};
 
     n = add_words(argv, n, cflags);
     add_words(argv, n, libs);
