@@ -1,0 +1,285 @@
+/* powprof layers: per-layer profiles of darknet networks, layer models, and
+ * predictions for networks never run. */
+#include "cli.h"
+
+#include "layers_profile.h"
+#include "log.h"
+#include "sampler.h"
+#include "util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_SIZES 16
+
+static const char layers_help[] =
+    "usage: powprof layers profile CFG... [-o DIR] [--sizes WxH,...] [--frames N]\n"
+    "       powprof layers model DIR... [-o MODEL.json] [--json]\n"
+    "       powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F] [--json]\n"
+    "\n"
+    "Predict what a neural network costs before running it, from its layers.\n"
+    "\n"
+    "  profile   run darknet networks (random weights) and time every layer over\n"
+    "            N frames while sampling power: each layer's time and energy per\n"
+    "            frame into DIR/layers.csv, the whole network's (measured in the\n"
+    "            same run) into DIR/networks.csv\n"
+    "  model     fit, per layer type, a model of time and energy per frame from the\n"
+    "            layer's shape (leave-one-network-out errors of each family tried)\n"
+    "  predict   the time and energy per frame of a network never profiled, per\n"
+    "            layer and in total, with an error band, and the highest frame rate\n"
+    "            this machine sustains; needs no darknet\n"
+    "\n"
+    "CFG is a darknet .cfg: a path, or a name in " PP_LAYERS_CFG_DIR " (\".cfg\"\n"
+    "optional). 'powprof layers COMMAND --help' describes each command.\n";
+
+static const char profile_help[] =
+    "usage: powprof layers profile CFG... [-o DIR] [--sizes WxH,...] [--frames N]\n"
+    "                              [--warmup N] [-d DEVICE] [-r HZ] [--idle-s S]\n"
+    "                              [device options]\n"
+    "\n"
+    "Run each network (darknet, random weights, batch 1) at each input size:\n"
+    "warm-up frames first (discarded), then N frames, each run once whole\n"
+    "(darknet's network_predict) and once layer by layer with a clock reading\n"
+    "between layers, while the device is sampled. Each layer gets its median time\n"
+    "and energy per frame (power integrated over its intervals) with their\n"
+    "interquartile range; the whole network its own, to check the sum of the\n"
+    "layers against it. Without power sensors the device is the procstat\n"
+    "estimate and energies are marked estimated. darknet runs on one core.\n"
+    "Rows are appended to DIR/layers.csv and DIR/networks.csv after each size,\n"
+    "so that an interrupted profile keeps what it measured.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR       results folder (default results/layers)\n"
+    "  --sizes WxH,...        input sizes (default: the cfg's own); N means NxN\n"
+    "  --frames N             measured frames per size (default 5)\n"
+    "  --warmup N             frames run first and discarded (default 1)\n"
+    "  -d, --device NAME      power source (default auto)\n"
+    "  -r, --rate HZ          sampling rate (default 50)\n"
+    "  --idle-s S             seconds of idle power measured first, for plans\n"
+    "                         (default 1; 0: none)\n" PP_CLI_DEVICE_HELP
+    "  -h, --help             this help\n";
+
+enum { OPT_SIZES = 9000, OPT_FRAMES, OPT_WARMUP, OPT_IDLE, OPT_WIDTH, OPT_HEIGHT, OPT_FPS };
+
+/* "416x416,320x240,256": sizes into w[], h[]. Returns how many, or -1. */
+static int parse_sizes(const char *arg, int *w, int *h, int cap)
+{
+    char buf[512], *tok, *save = NULL;
+    int n = 0;
+
+    if (pp_strlcpy(buf, arg, sizeof buf) < 0)
+        return -1;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *x = strchr(tok, 'x');
+        int64_t a, b;
+        if (x)
+            *x = '\0';
+        if (n == cap || pp_parse_int64(tok, &a) < 0 || pp_parse_int64(x ? x + 1 : tok, &b) < 0 ||
+            a < 1 || b < 1 || a > 8192 || b > 8192)
+            return -1;
+        w[n] = (int)a;
+        h[n++] = (int)b;
+    }
+    return n > 0 ? n : -1;
+}
+
+static int parse_count(const char *opt, const char *arg, int min, int *out)
+{
+    int64_t v;
+
+    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
+        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static void print_result(const pp_layers_result *r)
+{
+    const pp_network_desc *d = r->desc;
+
+    printf("%-16s %4dx%-4d %3zu layers %7.3f GFLOPs  whole %8.4f s (iqr %.4f, CPU %.4f s)  "
+           "layers' sum %+.2f %% (CPU %+.2f %%)  %7.3f J%s  [%.1f s]\n",
+           d->name, d->width, d->height, d->n, d->flops * 1e-9, r->whole.time_s,
+           r->whole.time_iqr_s, r->whole.cpu_s,
+           100.0 * (r->layers_sum.time_s / r->whole.time_s - 1),
+           100.0 * (r->layers_sum.cpu_s / r->whole.cpu_s - 1), r->whole.energy_j,
+           r->estimated ? " (estimated)" : "", r->profile_s);
+    fflush(stdout);
+}
+
+typedef struct profile_args {
+    const char *out_dir, *device;
+    int n_sizes, w[MAX_SIZES], h[MAX_SIZES];
+    double idle_s;
+    pp_layers_profile_opts opts;
+    pp_device_options dev_opts;
+} profile_args;
+
+/* Options of `layers profile`; optind then points at the first CFG.
+ * Returns 0, 1 (help printed) or -1 (usage error printed). */
+static int profile_options(int argc, char **argv, profile_args *a)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"frames", required_argument, NULL, OPT_FRAMES},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"device", required_argument, NULL, 'd'},
+        {"rate", required_argument, NULL, 'r'},
+        {"idle-s", required_argument, NULL, OPT_IDLE},
+        PP_CLI_DEVICE_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    int opt, rc;
+
+    while ((opt = getopt_long(argc, argv, "ho:d:r:", longopts, NULL)) != -1) {
+        if ((rc = pp_cli_device_option(opt, optarg, &a->dev_opts, "layers profile")) != 0) {
+            if (rc < 0)
+                return -1;
+            continue;
+        }
+        switch (opt) {
+        case 'h':
+            fputs(profile_help, stdout);
+            return 1;
+        case 'o':
+            a->out_dir = optarg;
+            break;
+        case OPT_SIZES:
+            if ((a->n_sizes = parse_sizes(optarg, a->w, a->h, MAX_SIZES)) < 0) {
+                fprintf(stderr, "powprof layers profile: --sizes '%s': WxH[,WxH...] with W and H "
+                                "from 1 to 8192, at most %d sizes\n", optarg, MAX_SIZES);
+                return -1;
+            }
+            break;
+        case OPT_FRAMES:
+            if (parse_count("--frames", optarg, 1, &a->opts.n_frames) < 0)
+                return -1;
+            break;
+        case OPT_WARMUP:
+            if (parse_count("--warmup", optarg, 0, &a->opts.n_warmup) < 0)
+                return -1;
+            break;
+        case 'd':
+            a->device = optarg;
+            break;
+        case 'r':
+            if (pp_cli_parse_double("layers profile", "--rate", optarg, &a->opts.rate_hz) < 0 ||
+                pp_sampler_check_rate(a->opts.rate_hz, "--rate") < 0)
+                return -1;
+            break;
+        case OPT_IDLE:
+            if (pp_cli_parse_double("layers profile", "--idle-s", optarg, &a->idle_s) < 0 ||
+                !(a->idle_s >= 0 && a->idle_s <= 600)) {
+                fprintf(stderr, "powprof layers profile: --idle-s '%s': 0 to 600\n", optarg);
+                return -1;
+            }
+            break;
+        default:
+            fputs(profile_help, stderr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every CFG is read (and named) before anything runs. */
+static int check_cfgs(int n, char **names, char (*paths)[4096])
+{
+    for (int i = 0; i < n; i++) {
+        pp_network_desc *d = malloc(sizeof *d);
+        int rc = d ? pp_layers_resolve_cfg(names[i], paths[i], sizeof paths[i]) : -ENOMEM;
+        if (rc == 0)
+            rc = pp_layers_describe_file(paths[i], 0, 0, d);
+        if (rc == 0 && !pp_layers_name_ok(d->name)) {
+            pp_log_error("%s: the network's name '%s' must be letters, digits and _ . - + (it "
+                         "goes into CSV cells): rename the file", paths[i], d->name);
+            rc = -EINVAL;
+        }
+        free(d);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
+{
+    const pp_layer_timer_ops *ops;
+    double idle_w = NAN;
+    int rc = pp_layer_timer_load(&ops);
+
+    if (rc == 0 && a->idle_s > 0)
+        rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
+    for (int i = 0; i < n_cfgs && rc == 0; i++)
+        for (int k = 0; k < (a->n_sizes ? a->n_sizes : 1) && rc == 0; k++) {
+            pp_layers_result r;
+            rc = pp_layers_profile(ops, dev, paths[i], a->n_sizes ? a->w[k] : 0,
+                                   a->n_sizes ? a->h[k] : 0, &a->opts, &r);
+            if (rc < 0)
+                break;
+            r.idle_w = idle_w;
+            rc = pp_layers_write(a->out_dir, &r);
+            print_result(&r);
+            pp_layers_result_free(&r);
+        }
+    return rc;
+}
+
+static int cmd_profile(int argc, char **argv)
+{
+    profile_args a = {.out_dir = "results/layers", .device = "auto", .idle_s = 1.0};
+    char (*paths)[4096] = NULL;
+    pp_device *dev = NULL;
+    int n_cfgs, rc, status = PP_EXIT_FAILURE;
+
+    pp_layers_profile_opts_init(&a.opts);
+    pp_device_options_init(&a.dev_opts);
+    optind = 1;
+    if ((rc = profile_options(argc, argv, &a)) != 0)
+        return rc > 0 ? 0 : PP_EXIT_USAGE;
+    if ((n_cfgs = argc - optind) < 1) {
+        fprintf(stderr, "powprof layers profile: no network given (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!(paths = calloc((size_t)n_cfgs, sizeof *paths)))
+        return PP_EXIT_FAILURE;
+    if (check_cfgs(n_cfgs, argv + optind, paths) < 0)
+        goto out;
+    if (mkdir(a.out_dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "powprof layers profile: %s: %s\n", a.out_dir, strerror(errno));
+        goto out;
+    }
+    if (pp_device_open(a.device, &a.dev_opts, &dev) < 0)
+        goto out;
+    if (profile_all(&a, n_cfgs, paths, dev) == 0)
+        status = 0;
+    pp_device_close(dev);
+out:
+    free(paths);
+    return status;
+}
+
+int pp_cmd_layers(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(layers_help, stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(layers_help, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "profile") == 0)
+        return cmd_profile(argc - 1, argv + 1);
+    fprintf(stderr, "powprof layers: unknown command '%s' (profile, model, predict; try --help)\n",
+            argv[1]);
+    return PP_EXIT_USAGE;
+}
