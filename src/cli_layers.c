@@ -49,8 +49,10 @@ static const char profile_help[] =
     "interquartile range; the whole network its own, to check the sum of the\n"
     "layers against it. Without power sensors the device is the procstat\n"
     "estimate and energies are marked estimated. darknet runs on one core.\n"
-    "Rows are appended to DIR/layers.csv and DIR/networks.csv after each size,\n"
-    "so that an interrupted profile keeps what it measured.\n"
+    "The networks are loaded together and take turns frame by frame, so that\n"
+    "the load of a shared machine falls on all of them alike. DIR/layers.csv and\n"
+    "DIR/networks.csv are replaced after every round of frames, so that an\n"
+    "interrupted profile keeps what it measured.\n"
     "\n"
     "options:\n"
     "  -o, --output DIR       results folder (default results/layers)\n"
@@ -104,12 +106,12 @@ static void print_result(const pp_layers_result *r)
     const pp_network_desc *d = r->desc;
 
     printf("%-16s %4dx%-4d %3zu layers %7.3f GFLOPs  whole %8.4f s (iqr %.4f, CPU %.4f s)  "
-           "layers' sum %+.2f %% (CPU %+.2f %%)  %7.3f J%s  [%.1f s]\n",
+           "layers' sum %+.2f %% (CPU %+.2f %%)  %7.3f J%s\n",
            d->name, d->width, d->height, d->n, d->flops * 1e-9, r->whole.time_s,
            r->whole.time_iqr_s, r->whole.cpu_s,
            100.0 * (r->layers_sum.time_s / r->whole.time_s - 1),
            100.0 * (r->layers_sum.cpu_s / r->whole.cpu_s - 1), r->whole.energy_j,
-           r->estimated ? " (estimated)" : "", r->profile_s);
+           r->estimated ? " (estimated)" : "");
     fflush(stdout);
 }
 
@@ -210,26 +212,39 @@ static int check_cfgs(int n, char **names, char (*paths)[4096])
     return 0;
 }
 
+static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
+{
+    return pp_layers_write(ctx, r, n);
+}
+
 static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
 {
+    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : 1, n = (size_t)n_cfgs * n_sizes;
+    pp_layers_job *jobs = calloc(n, sizeof *jobs);
+    pp_layers_result *res = calloc(n, sizeof *res);
     const pp_layer_timer_ops *ops;
     double idle_w = NAN;
-    int rc = pp_layer_timer_load(&ops);
+    int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
 
     if (rc == 0 && a->idle_s > 0)
         rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
-    for (int i = 0; i < n_cfgs && rc == 0; i++)
-        for (int k = 0; k < (a->n_sizes ? a->n_sizes : 1) && rc == 0; k++) {
-            pp_layers_result r;
-            rc = pp_layers_profile(ops, dev, paths[i], a->n_sizes ? a->w[k] : 0,
-                                   a->n_sizes ? a->h[k] : 0, &a->opts, &r);
-            if (rc < 0)
-                break;
-            r.idle_w = idle_w;
-            rc = pp_layers_write(a->out_dir, &r);
-            print_result(&r);
-            pp_layers_result_free(&r);
-        }
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        jobs[k].cfg_path = paths[k / n_sizes];
+        jobs[k].width = a->n_sizes ? a->w[k % n_sizes] : 0;
+        jobs[k].height = a->n_sizes ? a->h[k % n_sizes] : 0;
+    }
+    if (rc == 0)
+        rc = pp_layers_profile(ops, dev, jobs, n, &a->opts, write_checkpoint,
+                               (void *)a->out_dir, res);
+    for (size_t k = 0; k < n && rc == 0; k++)
+        res[k].idle_w = idle_w;
+    if (rc == 0 && (rc = pp_layers_write(a->out_dir, res, n)) == 0)
+        for (size_t k = 0; k < n; k++)
+            print_result(&res[k]);
+    for (size_t k = 0; res && k < n; k++)
+        pp_layers_result_free(&res[k]);
+    free(jobs);
+    free(res);
     return rc;
 }
 

@@ -180,33 +180,45 @@ static int t0_sleep(void *ctx, int64_t deadline_ns)
     return pp_clock_monotonic.sleep_until_ns(pp_clock_monotonic.ctx, deadline_ns);
 }
 
-/* Every frame's timestamps: whole[f][0..1], layers[f][0..n]; the thread's
- * CPU time in the cpu_ arrays alike. */
-typedef struct frame_times {
-    size_t n_layers;
-    int n_frames;
-    int64_t *whole, *layers, *cpu_whole, *cpu_layers;
-} frame_times;
+enum { V_TIME, V_CPU, V_ENERGY, NV };
 
-static void run_frames(const pp_layer_timer_ops *ops, void *net, const pp_layers_profile_opts *o,
-                       frame_times *ft)
+/* One network at one size being profiled. Items: its n layers, then the
+ * whole network (n), then the layers' sum (n + 1). */
+typedef struct job {
+    void *net;
+    size_t n;
+    int64_t w[2], wc[2];  /* this round's whole frame: wall and CPU clock */
+    int64_t *lt, *lc;     /* this round's layer-by-layer frame: n + 1 of each */
+    double *v;            /* [frame][item][NV] */
+} job;
+
+static double *job_value(const job *j, int frame, size_t item)
 {
-    for (int f = 0; f < o->n_warmup; f++) { /* into frame 0's place, overwritten below */
-        ops->frame(net, ft->whole, ft->cpu_whole);
-        ops->frame_layers(net, ft->layers, ft->cpu_layers);
+    return j->v + ((size_t)frame * (j->n + 2) + item) * NV;
+}
+
+/* darknet loads the network from a copy of the cfg at the input size. */
+static int sized_copy(const char *cfg_path, int width, int height, char *tmp, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    pp_dncfg cfg;
+    int fd, rc;
+
+    if (pp_fmt(tmp, cap, "%s/powprof-layers-XXXXXX.cfg", dir && *dir ? dir : "/tmp") < 0)
+        return -ENAMETOOLONG;
+    if ((fd = mkstemps(tmp, 4)) < 0) {
+        rc = -errno;
+        pp_log_error("%s: %s", tmp, strerror(errno));
+        return rc;
     }
-    for (int f = 0; f < ft->n_frames; f++) {
-        size_t lf = (size_t)f * (ft->n_layers + 1);
-        int64_t *w = ft->whole + 2 * f, *cw = ft->cpu_whole + 2 * f;
-        int64_t *l = ft->layers + lf, *cl = ft->cpu_layers + lf;
-        if (f % 2 == 0) { /* alternate the order: neither always runs on the other's cache */
-            ops->frame(net, w, cw);
-            ops->frame_layers(net, l, cl);
-        } else {
-            ops->frame_layers(net, l, cl);
-            ops->frame(net, w, cw);
-        }
+    close(fd);
+    if ((rc = pp_dncfg_read(cfg_path, &cfg)) == 0) {
+        rc = pp_dncfg_write_sized(&cfg, width, height, tmp);
+        pp_dncfg_free(&cfg);
     }
+    if (rc < 0)
+        unlink(tmp);
+    return rc;
 }
 
 /* darknet and powprof must read the cfg alike: same layers, same shapes. */
@@ -235,180 +247,169 @@ static int compare_with_darknet(const pp_layer_timer_ops *ops, void *net, size_t
     return 0;
 }
 
-/* Sample dev while the frames run. The trace's time line starts at *t0_ns. */
-static int sampled_frames(const pp_layer_timer_ops *ops, void *net, pp_device *dev,
-                          const pp_layers_profile_opts *o, frame_times *ft, pp_trace *trace,
-                          int64_t *t0_ns)
+/* Describe, load and check one network; r->desc is set. */
+static int job_open(const pp_layer_timer_ops *ops, const pp_layers_job *spec, int n_frames,
+                    job *j, pp_layers_result *r)
+{
+    char tmp[4096], why[1024];
+    int rc;
+
+    if (!(r->desc = malloc(sizeof *r->desc)))
+        return -ENOMEM;
+    if ((rc = pp_layers_describe_file(spec->cfg_path, spec->width, spec->height, r->desc)) < 0 ||
+        (rc = sized_copy(spec->cfg_path, r->desc->width, r->desc->height, tmp, sizeof tmp)) < 0)
+        return rc;
+    rc = ops->open(tmp, &j->net, &j->n, why, sizeof why);
+    unlink(tmp);
+    if (rc < 0) {
+        pp_log_error("%s: %s", spec->cfg_path, why);
+        return rc;
+    }
+    if ((rc = compare_with_darknet(ops, j->net, j->n, r->desc, spec->cfg_path)) < 0)
+        return rc;
+    j->lt = calloc(j->n + 1, sizeof *j->lt);
+    j->lc = calloc(j->n + 1, sizeof *j->lc);
+    j->v = calloc((size_t)n_frames * (j->n + 2) * NV, sizeof *j->v);
+    r->layer = calloc(j->n, sizeof *r->layer);
+    return j->lt && j->lc && j->v && r->layer ? 0 : -ENOMEM;
+}
+
+static void job_close(const pp_layer_timer_ops *ops, job *j)
+{
+    if (j->net)
+        ops->close(j->net);
+    free(j->lt);
+    free(j->lc);
+    free(j->v);
+    memset(j, 0, sizeof *j);
+}
+
+/* A frame whole and a frame layer by layer, in the order of parity. */
+static void job_frames(const pp_layer_timer_ops *ops, job *j, int parity)
+{
+    if (parity == 0) {
+        ops->frame(j->net, j->w, j->wc);
+        ops->frame_layers(j->net, j->lt, j->lc);
+    } else {
+        ops->frame_layers(j->net, j->lt, j->lc);
+        ops->frame(j->net, j->w, j->wc);
+    }
+}
+
+/* The round's frames of j into frame f: times, CPU times, energies. */
+static void job_store(job *j, int f, const power_series *ps, int64_t t0)
+{
+    for (size_t i = 0; i < j->n + 2; i++) {
+        int64_t a = i < j->n ? j->lt[i] : i == j->n ? j->w[0] : j->lt[0];
+        int64_t b = i < j->n ? j->lt[i + 1] : i == j->n ? j->w[1] : j->lt[j->n];
+        int64_t ca = i < j->n ? j->lc[i] : i == j->n ? j->wc[0] : j->lc[0];
+        int64_t cb = i < j->n ? j->lc[i + 1] : i == j->n ? j->wc[1] : j->lc[j->n];
+        double *v = job_value(j, f, i);
+        v[V_TIME] = pp_ns_to_s(b - a);
+        v[V_CPU] = pp_ns_to_s(cb - ca);
+        v[V_ENERGY] = energy_between(ps, pp_ns_to_s(a - t0), pp_ns_to_s(b - t0));
+    }
+}
+
+/* One round: a frame pair of every job while dev is sampled; stored as
+ * frame f (f < 0: a warm-up round, not stored). */
+static int run_round(const pp_layer_timer_ops *ops, pp_device *dev, double rate_hz, job *jobs,
+                     size_t n_jobs, int f)
 {
     t0_clock tc = {0};
     pp_clock clock = {t0_now, t0_sleep, &tc};
     pp_sampler *s = NULL;
-    int rc = pp_sampler_create(dev, &clock, o->rate_hz, 0, &s);
+    pp_trace trace = {0};
+    double *total = NULL;
+    int rc = pp_sampler_create(dev, &clock, rate_hz, 0, &s);
 
-    if (rc == 0)
-        rc = pp_sampler_start(s);
-    if (rc < 0) {
-        pp_sampler_destroy(s);
-        return rc;
+    if (rc == 0 && (rc = pp_sampler_start(s)) == 0) {
+        for (size_t k = 0; k < n_jobs; k++) /* the order turns each round */
+            job_frames(ops, &jobs[(k + (size_t)(f < 0 ? 0 : f)) % n_jobs], (f < 0 ? 0 : f) % 2);
+        rc = pp_sampler_stop(s);
     }
-    run_frames(ops, net, o, ft);
-    rc = pp_sampler_stop(s);
-    if (rc == 0)
-        rc = pp_sampler_trace(s, trace);
-    if (rc < 0)
+    if (rc == 0 && (rc = pp_sampler_trace(s, &trace)) == 0 &&
+        !(total = calloc(trace.n_samples + 1, sizeof *total)))
+        rc = -ENOMEM;
+    if (rc == 0 && f >= 0) {
+        power_series ps = {trace.t_s, total, trace.n_samples, trace.interval_average};
+        pp_trace_total_series(&trace, total);
+        for (size_t k = 0; k < n_jobs; k++)
+            job_store(&jobs[k], f, &ps, atomic_load(&tc.t0_ns));
+    }
+    if (rc < 0 && rc != -ENOMEM)
         pp_log_error("layer profile: sampling %s failed: %s", dev->ops->name, strerror(-rc));
-    *t0_ns = atomic_load(&tc.t0_ns);
+    free(total);
+    pp_trace_free(&trace);
     pp_sampler_destroy(s);
     return rc;
 }
 
-static double ns_to_s_since(int64_t t_ns, int64_t t0_ns) { return pp_ns_to_s(t_ns - t0_ns); }
-
-/* The interval of frame f that item i covers: layer i < n, the whole
- * network (i == n) or the layers' sum (i == n + 1), in whole/layers (the
- * wall clock) or cpu_whole/cpu_layers. */
-static void item_interval(const frame_times *ft, size_t i, size_t f, int cpu, int64_t *a,
-                          int64_t *b)
+/* Medians over frames [0, n_frames) of j into r. */
+static void job_reduce(const job *j, int n_frames, pp_layers_result *r, double *scratch)
 {
-    size_t n = ft->n_layers;
-    const int64_t *w = (cpu ? ft->cpu_whole : ft->whole) + 2 * f;
-    const int64_t *l = (cpu ? ft->cpu_layers : ft->layers) + f * (n + 1);
+    size_t nf = (size_t)n_frames;
 
-    *a = i < n ? l[i] : i == n ? w[0] : l[0];
-    *b = i < n ? l[i + 1] : i == n ? w[1] : l[n];
-}
-
-/* Medians over the frames of every layer, of the whole network and of the
- * layers' sum. scratch holds 3 * n_frames doubles. */
-static void reduce_frames(const frame_times *ft, const power_series *ps, int64_t t0,
-                          pp_layers_result *r, double *scratch)
-{
-    size_t n = ft->n_layers, nf = (size_t)ft->n_frames;
-    double *t = scratch, *c = scratch + nf, *e = scratch + 2 * nf;
-
-    for (size_t i = 0; i <= n + 1; i++) {
-        pp_layer_measure *m = i < n ? &r->layer[i] : i == n ? &r->whole : &r->layers_sum;
-        for (size_t f = 0; f < nf; f++) {
-            int64_t a, b, ca, cb;
-            item_interval(ft, i, f, 0, &a, &b);
-            item_interval(ft, i, f, 1, &ca, &cb);
-            t[f] = pp_ns_to_s(b - a);
-            c[f] = pp_ns_to_s(cb - ca);
-            e[f] = energy_between(ps, ns_to_s_since(a, t0), ns_to_s_since(b, t0));
+    r->n_frames = n_frames;
+    for (size_t i = 0; i < j->n + 2; i++) {
+        pp_layer_measure *m = i < j->n ? &r->layer[i] : i == j->n ? &r->whole : &r->layers_sum;
+        double *out[NV][2] = {{&m->time_s, &m->time_iqr_s},
+                              {&m->cpu_s, &m->cpu_iqr_s},
+                              {&m->energy_j, &m->energy_iqr_j}};
+        for (int q = 0; q < NV; q++) {
+            for (size_t f = 0; f < nf; f++)
+                scratch[f] = job_value(j, (int)f, i)[q];
+            *out[q][0] = pp_layers_median(scratch, nf, out[q][1]);
         }
-        m->time_s = pp_layers_median(t, nf, &m->time_iqr_s);
-        m->cpu_s = pp_layers_median(c, nf, &m->cpu_iqr_s);
-        m->energy_j = pp_layers_median(e, nf, &m->energy_iqr_j);
     }
-}
-
-/* Frames of the loaded network, sampled and reduced into r. */
-static int measure(const pp_layer_timer_ops *ops, void *net, pp_device *dev,
-                   const pp_layers_profile_opts *o, pp_layers_result *r)
-{
-    frame_times ft = {r->desc->n, o->n_frames, NULL, NULL, NULL, NULL};
-    pp_trace trace = {0};
-    double *total = NULL, *scratch = NULL;
-    int64_t t0 = 0;
-    int rc = -ENOMEM;
-
-    ft.whole = calloc(2 * (size_t)o->n_frames, sizeof *ft.whole);
-    ft.cpu_whole = calloc(2 * (size_t)o->n_frames, sizeof *ft.whole);
-    ft.layers = calloc((size_t)o->n_frames * (ft.n_layers + 1), sizeof *ft.layers);
-    ft.cpu_layers = calloc((size_t)o->n_frames * (ft.n_layers + 1), sizeof *ft.layers);
-    scratch = calloc(3 * (size_t)o->n_frames, sizeof *scratch);
-    if (!ft.whole || !ft.layers || !ft.cpu_whole || !ft.cpu_layers || !scratch)
-        goto out;
-    if ((rc = sampled_frames(ops, net, dev, o, &ft, &trace, &t0)) < 0)
-        goto out;
-    if (!(total = calloc(trace.n_samples ? trace.n_samples : 1, sizeof *total))) {
-        rc = -ENOMEM;
-        goto out;
-    }
-    pp_trace_total_series(&trace, total);
-    {
-        power_series ps = {trace.t_s, total, trace.n_samples, trace.interval_average};
-        reduce_frames(&ft, &ps, t0, r, scratch);
-    }
-out:
-    free(ft.whole);
-    free(ft.layers);
-    free(ft.cpu_whole);
-    free(ft.cpu_layers);
-    free(scratch);
-    free(total);
-    pp_trace_free(&trace);
-    return rc;
 }
 
 static double now_s(void) { return pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic)); }
 
-/* darknet loads the network from a copy of the cfg at the input size. */
-static int sized_copy(const char *cfg_path, int width, int height, char *tmp, size_t cap)
+/* Load every job; results get their descriptions. */
+static int open_jobs(const pp_layer_timer_ops *ops, pp_device *dev, const pp_layers_job *specs,
+                     size_t n_jobs, const pp_layers_profile_opts *o, job *jobs,
+                     pp_layers_result *out)
 {
-    const char *dir = getenv("TMPDIR");
-    pp_dncfg cfg;
-    int fd, rc;
+    int rc = 0;
 
-    if (pp_fmt(tmp, cap, "%s/powprof-layers-XXXXXX.cfg", dir && *dir ? dir : "/tmp") < 0)
-        return -ENAMETOOLONG;
-    if ((fd = mkstemps(tmp, 4)) < 0) {
-        rc = -errno;
-        pp_log_error("%s: %s", tmp, strerror(errno));
-        return rc;
+    for (size_t k = 0; k < n_jobs && rc == 0; k++) {
+        out[k].idle_w = NAN;
+        out[k].estimated = pp_device_is_estimated(dev);
+        pp_strlcpy(out[k].device, dev->ops->name, sizeof out[k].device);
+        rc = job_open(ops, &specs[k], o->n_frames, &jobs[k], &out[k]);
     }
-    close(fd);
-    if ((rc = pp_dncfg_read(cfg_path, &cfg)) == 0) {
-        rc = pp_dncfg_write_sized(&cfg, width, height, tmp);
-        pp_dncfg_free(&cfg);
-    }
-    if (rc < 0)
-        unlink(tmp);
     return rc;
 }
 
-int pp_layers_profile(const pp_layer_timer_ops *ops, pp_device *dev, const char *cfg_path,
-                      int width, int height, const pp_layers_profile_opts *o,
-                      pp_layers_result *out)
+int pp_layers_profile(const pp_layer_timer_ops *ops, pp_device *dev, const pp_layers_job *specs,
+                      size_t n_jobs, const pp_layers_profile_opts *o,
+                      pp_layers_checkpoint checkpoint, void *ctx, pp_layers_result *out)
 {
-    char tmp[4096];
-    void *net = NULL;
-    size_t n = 0;
-    double start = now_s();
-    char why[1024];
-    int rc;
+    job *jobs = calloc(n_jobs + 1, sizeof *jobs);
+    double *scratch = calloc((size_t)o->n_frames + 1, sizeof *scratch), start = now_s();
+    int rc = jobs && scratch ? 0 : -ENOMEM;
 
-    memset(out, 0, sizeof *out);
-    out->idle_w = NAN;
-    if (!(out->desc = malloc(sizeof *out->desc)))
-        return -ENOMEM;
-    if ((rc = pp_layers_describe_file(cfg_path, width, height, out->desc)) < 0 ||
-        (rc = sized_copy(cfg_path, out->desc->width, out->desc->height, tmp, sizeof tmp)) < 0)
-        goto fail;
-    rc = ops->open(tmp, &net, &n, why, sizeof why);
-    unlink(tmp);
-    if (rc < 0) {
-        pp_log_error("%s: %s", cfg_path, why);
-        goto fail;
+    memset(out, 0, n_jobs * sizeof *out);
+    if (rc == 0)
+        rc = open_jobs(ops, dev, specs, n_jobs, o, jobs, out);
+    for (int f = -o->n_warmup; f < o->n_frames && rc == 0; f++) {
+        if ((rc = run_round(ops, dev, o->rate_hz, jobs, n_jobs, f)) < 0 || f < 0)
+            continue;
+        for (size_t k = 0; k < n_jobs; k++) {
+            job_reduce(&jobs[k], f + 1, &out[k], scratch);
+            out[k].profile_s = now_s() - start;
+        }
+        if (checkpoint)
+            rc = checkpoint(out, n_jobs, ctx);
     }
-    if ((rc = compare_with_darknet(ops, net, n, out->desc, cfg_path)) < 0)
-        goto fail;
-    if (!(out->layer = calloc(n, sizeof *out->layer))) {
-        rc = -ENOMEM;
-        goto fail;
-    }
-    out->n_frames = o->n_frames;
-    out->estimated = pp_device_is_estimated(dev);
-    pp_strlcpy(out->device, dev->ops->name, sizeof out->device);
-    if ((rc = measure(ops, net, dev, o, out)) < 0)
-        goto fail;
-    ops->close(net);
-    out->profile_s = now_s() - start;
-    return 0;
-fail:
-    if (net)
-        ops->close(net);
-    pp_layers_result_free(out);
+    for (size_t k = 0; jobs && k < n_jobs; k++)
+        job_close(ops, &jobs[k]);
+    free(jobs);
+    free(scratch);
+    if (rc < 0)
+        for (size_t k = 0; k < n_jobs; k++)
+            pp_layers_result_free(&out[k]);
     return rc;
 }
 

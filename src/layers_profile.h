@@ -8,13 +8,14 @@
  * it), samples the device while the frames run, and integrates the power
  * over each layer's intervals. Each measured frame is run twice, once
  * whole (darknet's network_predict) and once layer by layer, in alternating
- * order; warm-up frames are run first and discarded. Times and energies
+ * order; warm-up frames are run first and discarded; the networks take
+ * turns frame by frame (pp_layers_profile). Times and energies
  * are medians over the frames, with the interquartile range as spread.
  * On a machine without power sensors the device is the procstat estimate,
  * and every energy is marked estimated.
  *
- * Files written into the output folder (appended when they exist with the
- * same header; an existing file with another header is an error):
+ * Files written into the output folder (replaced; `powprof layers model`
+ * reads several folders):
  *   layers.csv    network,width,height,layer,type,line,in_w,in_h,in_c,
  *                 out_w,out_h,out_c,filters,size,stride,groups,batch_normalize,
  *                 activation,flops,param_bytes,in_bytes,out_bytes,time_s,
@@ -64,7 +65,7 @@ typedef struct pp_layers_result {
     pp_layer_measure whole;  /* network_predict */
     pp_layer_measure layers_sum; /* the layers' sum in a frame */
     double idle_w;           /* the device's power before the frames (NaN: not measured) */
-    double profile_s;        /* wall time the profile of this size took */
+    double profile_s;        /* wall time of the profile until this result */
     int estimated;           /* the device's rails are estimates */
     char device[32];
 } pp_layers_result;
@@ -79,24 +80,38 @@ int pp_layers_resolve_cfg(const char *name, char *out, size_t cap);
  * for a module without the entry point or of another ABI. */
 int pp_layer_timer_load(const pp_layer_timer_ops **out);
 
-/* Profile the network of cfg_path at width x height (0, 0: the cfg's own)
- * while sampling dev. 0, or -errno (logged: a bad cfg names its file and
- * line; a cfg that powprof and darknet read differently names the layer).
- * Free out with pp_layers_result_free. */
-int pp_layers_profile(const pp_layer_timer_ops *ops, pp_device *dev, const char *cfg_path,
-                      int width, int height, const pp_layers_profile_opts *o,
-                      pp_layers_result *out);
+/* One network to profile: cfg_path at width x height (0, 0: the cfg's own). */
+typedef struct pp_layers_job {
+    const char *cfg_path;
+    int width, height;
+} pp_layers_job;
+
+/* Called after each measured round with the medians so far (every result
+ * then has n_frames >= 1). A negative return stops the profile with it. */
+typedef int (*pp_layers_checkpoint)(const pp_layers_result *r, size_t n, void *ctx);
+
+/* Profile n_jobs networks together while sampling dev: every network is
+ * loaded first, then each round runs one frame pair (whole, then layer by
+ * layer, or the reverse on odd rounds) of every network in turn, so that
+ * the load of a shared machine falls on all of them alike; a round is
+ * sampled on its own and its energies integrated when it ends. Warm-up
+ * rounds come first. out[n_jobs] receives the results (free each with
+ * pp_layers_result_free; freed on error). 0, or -errno (logged: a bad cfg
+ * names its file and line; a cfg that powprof and darknet read differently
+ * names the layer). */
+int pp_layers_profile(const pp_layer_timer_ops *ops, pp_device *dev, const pp_layers_job *jobs,
+                      size_t n_jobs, const pp_layers_profile_opts *o,
+                      pp_layers_checkpoint checkpoint, void *ctx, pp_layers_result *out);
 void pp_layers_result_free(pp_layers_result *r);
 
 /* The device's mean total power over duration_s of sleep (the idle power a
  * plan adds between frames). 0 or -errno. */
 int pp_layers_idle_power(pp_device *dev, double rate_hz, double duration_s, double *idle_w);
 
-/* Append r's rows to dir/layers.csv and dir/networks.csv (created with
- * their header, flushed and fsync'ed before returning, so that an
- * interrupted profile keeps every size already measured). 0 or -errno
- * (logged with the file). */
-int pp_layers_write(const char *dir, const pp_layers_result *r);
+/* Write the results to dir/layers.csv and dir/networks.csv, replacing
+ * them atomically (the files hold the last checkpoint of a profile that was
+ * interrupted). 0 or -errno (logged with the file). */
+int pp_layers_write(const char *dir, const pp_layers_result *r, size_t n);
 
 /* The headers of the two files. */
 extern const char pp_layers_csv_header[];
