@@ -2,6 +2,7 @@
  * predictions for networks never run. */
 #include "cli.h"
 
+#include "layers_model.h"
 #include "layers_profile.h"
 #include "log.h"
 #include "sampler.h"
@@ -282,6 +283,363 @@ out:
     return status;
 }
 
+/* ---- layers model ------------------------------------------------------- */
+
+static const char model_help[] =
+    "usage: powprof layers model DIR... [-o MODEL.json] [--json]\n"
+    "\n"
+    "Fit, per layer kind, models of the CPU time, wall time and energy per frame\n"
+    "of a layer from its shape, on the profiles in DIR... (layers.csv and\n"
+    "networks.csv of 'powprof layers profile'). Families: linear and step\n"
+    "(Blackthorn's templates over the layer's FLOPs and its channels), terms\n"
+    "(the terms of darknet's CPU convolution, with steps at cache sizes) and\n"
+    "power (a power law of the FLOPs). Each kind takes the family with the\n"
+    "lowest leave-one-network-out error (every size of a network left out\n"
+    "together). Prints every family's error per kind, then the error of whole\n"
+    "networks left out (the family chosen again inside each fold), against a\n"
+    "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
+    "predictions. Needs profiles of two networks at least.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE      the model (default DIR/layer-model.json, first DIR)\n"
+    "  --json                 the errors as one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+static void print_fits(const pp_layer_model *m)
+{
+    printf("leave-one-network-out RMSPE per layer kind (chosen family marked *):\n");
+    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
+           "linear", "step", "terms", "power");
+    for (int q = 0; q < PP_LQ_COUNT; q++)
+        for (int k = 0; k <= PP_LAYER_KINDS; k++) {
+            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->pooled[q];
+            if (f->family < 0)
+                continue;
+            printf("  %-9s %-14s %7zu %4zu ", pp_layers_quantity_name((pp_layers_quantity)q),
+                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(pooled)",
+                   f->n_samples, f->n_networks);
+            for (int fam = 0; fam < PP_LF_COUNT; fam++) {
+                const char *mark = fam == f->family ? "*" : " ";
+                if (isfinite(f->loo_rmspe[fam]))
+                    printf(" %7.1f%%%s", 100 * f->loo_rmspe[fam], mark);
+                else
+                    printf(" %8s%s", "-", mark);
+            }
+            putchar('\n');
+        }
+}
+
+static void print_stats_row(const char *name, const pp_layers_eval_stats *s)
+{
+    printf("  %-10s %8.1f%% %8.1f%% %8.1f%%   %8.1f%% %8.1f%% %8.1f%%\n", name,
+           100 * s->layer_rmspe, 100 * s->layer_rmspe_major, 100 * s->layer_rmspe_flops,
+           100 * s->net_mape, 100 * s->net_rms, 100 * s->net_max);
+}
+
+static void print_eval(const pp_layers_eval *e)
+{
+    printf("\nnetworks left out (%zu networks, %zu runs): per-layer RMSPE (all layers, layers of "
+           ">= 1 %% of their network, layers with FLOPs) and whole-network errors\n",
+           e->n_networks, e->n_runs);
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        printf("  %-10s %9s %9s %9s   %9s %9s %9s\n", pp_layers_quantity_name((pp_layers_quantity)q),
+               "all", ">=1%", "FLOPs", "MAPE", "RMS", "max");
+        print_stats_row("chosen", &e->model[q]);
+        for (int f = 0; f < PP_LF_COUNT; f++)
+            print_stats_row(pp_layer_family_name((pp_layer_family)f), &e->family[f][q]);
+        print_stats_row("FLOPs*rate", &e->baseline[q]);
+    }
+}
+
+static json_t *stats_json(const pp_layers_eval_stats *s)
+{
+    return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I}", "layer_rmspe", s->layer_rmspe,
+                     "layer_rmspe_major", s->layer_rmspe_major, "layer_rmspe_flops",
+                     s->layer_rmspe_flops, "net_mape", s->net_mape, "net_rms", s->net_rms,
+                     "net_max", s->net_max, "layers", (json_int_t)s->n_layers, "runs",
+                     (json_int_t)s->n_runs);
+}
+
+static void print_eval_json(const pp_layers_eval *e, const char *path)
+{
+    json_t *root = json_pack("{s:s,s:I,s:I}", "model", path, "networks",
+                             (json_int_t)e->n_networks, "runs", (json_int_t)e->n_runs);
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        json_t *o = json_pack("{s:o,s:o}", "chosen", stats_json(&e->model[q]), "baseline",
+                              stats_json(&e->baseline[q]));
+        for (int f = 0; f < PP_LF_COUNT; f++)
+            json_object_set_new(o, pp_layer_family_name((pp_layer_family)f),
+                                stats_json(&e->family[f][q]));
+        json_object_set_new(root, pp_layers_quantity_name((pp_layers_quantity)q), o);
+    }
+    json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+    putchar('\n');
+    json_decref(root);
+}
+
+/* Fit, evaluate and write; prints unless json. */
+static int build_model(const pp_layers_data *d, const char *out, int json)
+{
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts o = {-1, NULL};
+    pp_layers_eval e;
+    int rc = m ? pp_layer_model_fit(d, &o, m) : -ENOMEM;
+
+    if (rc == 0 && (rc = pp_layers_evaluate(d, &e)) == 0) {
+        for (int q = 0; q < PP_LQ_COUNT; q++) {
+            m->net_mape[q] = e.model[q].net_mape;
+            m->net_rms[q] = e.model[q].net_rms;
+        }
+        if ((rc = pp_layer_model_write(m, out)) == 0 && json)
+            print_eval_json(&e, out);
+        if (rc == 0 && !json) {
+            print_fits(m);
+            print_eval(&e);
+            printf("\nmodel: %s%s\n", out, m->estimated ? " (energies ESTIMATED)" : "");
+        }
+        pp_layers_eval_free(&e);
+    }
+    free(m);
+    return rc;
+}
+
+static int cmd_model(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    char def[4096];
+    pp_layers_data d = {0};
+    int opt, json = 0, rc = 0;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(model_help, stdout);
+            return 0;
+        }
+        if (opt == 'o')
+            out = optarg;
+        else if (opt == PP_OPT_JSON)
+            json = 1;
+        else {
+            fputs(model_help, stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "powprof layers model: no profile folder given (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!out && pp_path_join(def, sizeof def, argv[optind], "layer-model.json") == 0)
+        out = def;
+    for (int i = optind; i < argc && rc == 0; i++)
+        rc = pp_layers_data_read(argv[i], &d);
+    if (rc == 0)
+        rc = build_model(&d, out, json);
+    pp_layers_data_free(&d);
+    return rc == 0 ? 0 : PP_EXIT_FAILURE;
+}
+
+/* ---- layers predict ----------------------------------------------------- */
+
+static const char predict_help[] =
+    "usage: powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F]\n"
+    "                              [--json]\n"
+    "\n"
+    "The cost per frame of each network CFG (never run: its cfg is read by\n"
+    "powprof, darknet is not needed) under a layer model: every layer's CPU\n"
+    "time, wall time and energy, with the error band of its kind, and the\n"
+    "totals with the model's whole-network error band; the highest frame rate\n"
+    "one core sustains (1 / CPU time); with --fps, the mean power of the device\n"
+    "running the network at that rate (idle power between frames).\n"
+    "\n"
+    "options:\n"
+    "  --width W, --height H  input size (default: the cfg's own)\n"
+    "  --fps F                frames per second for the mean power\n"
+    "  --json                 one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+typedef struct predict_args {
+    int width, height, json;
+    double fps;
+} predict_args;
+
+static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *layer_json(const pp_layer_desc *l, const double *v, const double *band)
+{
+    json_t *o = json_pack("{s:s,s:i,s:[i,i,i],s:[i,i,i],s:f,s:f,s:f,s:f}", "type",
+                          pp_layer_kind_name(l->kind), "line", l->line, "input", l->in_w, l->in_h,
+                          l->in_c, "output", l->out_w, l->out_h, l->out_c, "flops", l->flops,
+                          "cpu_s", v[PP_LQ_CPU], "time_s", v[PP_LQ_WALL], "energy_j",
+                          v[PP_LQ_ENERGY]);
+
+    json_object_set_new(o, "cpu_band_s", real_or_null(band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", real_or_null(band[PP_LQ_ENERGY]));
+    return o;
+}
+
+/* The mean power at a->fps (NaN past the highest rate or without idle power). */
+static double power_at(const pp_layers_prediction *p, const pp_layer_model *m,
+                       const predict_args *a)
+{
+    pp_layers_cost c = {p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->total[PP_LQ_ENERGY],
+                        p->band[PP_LQ_ENERGY], m->idle_w, p->max_fps, m->estimated};
+    double w = NAN;
+
+    return pp_layers_power_at_fps(&c, a->fps, &w) == 0 ? w : NAN;
+}
+
+static json_t *prediction_json(const pp_network_desc *n, const pp_layers_prediction *p,
+                               const pp_layer_model *m, const predict_args *a)
+{
+    json_t *layers = json_array();
+    json_t *o = json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:b}", "network", n->name, "width",
+                          n->width, "height", n->height, "flops", n->flops, "cpu_s",
+                          p->total[PP_LQ_CPU], "time_s", p->total[PP_LQ_WALL], "energy_j",
+                          p->total[PP_LQ_ENERGY], "max_fps", p->max_fps, "estimated",
+                          m->estimated);
+
+    for (size_t i = 0; i < n->n; i++)
+        json_array_append_new(layers, layer_json(&n->layers[i], p->layer[i], p->layer_band[i]));
+    json_object_set_new(o, "cpu_band_s", real_or_null(p->band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", real_or_null(p->band[PP_LQ_ENERGY]));
+    if (a->fps > 0) {
+        json_object_set_new(o, "fps", json_real(a->fps));
+        json_object_set_new(o, "power_w", real_or_null(power_at(p, m, a)));
+    }
+    json_object_set_new(o, "layers", layers);
+    return o;
+}
+
+static void print_prediction(const pp_network_desc *n, const pp_layers_prediction *p,
+                             const pp_layer_model *m, const predict_args *a)
+{
+    printf("%s %dx%d: %zu layers, %.3f GFLOPs\n", n->name, n->width, n->height, n->n,
+           n->flops * 1e-9);
+    printf("  %5s %-14s %-16s %-16s %9s %19s %14s\n", "layer", "type", "input", "output",
+           "GFLOPs", "CPU time ms", "energy mJ");
+    for (size_t i = 0; i < n->n; i++) {
+        const pp_layer_desc *l = &n->layers[i];
+        char in[32], out[32];
+        snprintf(in, sizeof in, "%dx%dx%d", l->in_w, l->in_h, l->in_c);
+        snprintf(out, sizeof out, "%dx%dx%d", l->out_w, l->out_h, l->out_c);
+        char band[32] = "     ?";
+        if (isfinite(p->layer_band[i][PP_LQ_CPU]))
+            snprintf(band, sizeof band, "%6.3f", 1e3 * p->layer_band[i][PP_LQ_CPU]);
+        printf("  %5zu %-14s %-16s %-16s %9.4f %9.3f +- %s %14.3f\n", i,
+               pp_layer_kind_name(l->kind), in, out, l->flops * 1e-9, 1e3 * p->layer[i][PP_LQ_CPU],
+               band, 1e3 * p->layer[i][PP_LQ_ENERGY]);
+    }
+    printf("  total: %.4f s +- %.4f per frame on one core (%.1f fps at most), wall %.4f s here, "
+           "%.4f J +- %.4f per frame%s\n", p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->max_fps,
+           p->total[PP_LQ_WALL], p->total[PP_LQ_ENERGY], p->band[PP_LQ_ENERGY],
+           m->estimated ? " (ESTIMATED: the profiles had no power sensor)" : "");
+    if (a->fps > 0 && isfinite(power_at(p, m, a)))
+        printf("  at %g fps: %.3f W mean\n", a->fps, power_at(p, m, a));
+    else if (a->fps > 0)
+        printf("  at %g fps: %s\n", a->fps, a->fps > p->max_fps ? "more than one core sustains"
+                                                              : "unknown (no idle power in "
+                                                                "the profiles)");
+}
+
+static int predict_options(int argc, char **argv, predict_args *a)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"height", required_argument, NULL, OPT_HEIGHT},
+        {"fps", required_argument, NULL, OPT_FPS},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(predict_help, stdout);
+            return 1;
+        } else if (opt == OPT_WIDTH || opt == OPT_HEIGHT) {
+            if (parse_count(opt == OPT_WIDTH ? "--width" : "--height", optarg, 1,
+                            opt == OPT_WIDTH ? &a->width : &a->height) < 0)
+                return -1;
+        } else if (opt == OPT_FPS) {
+            if (pp_cli_parse_double("layers predict", "--fps", optarg, &a->fps) < 0)
+                return -1;
+            if (!(a->fps > 0)) {
+                fprintf(stderr, "powprof layers predict: --fps %s: frames per second > 0\n", optarg);
+                return -1;
+            }
+        } else if (opt == PP_OPT_JSON) {
+            a->json = 1;
+        } else {
+            fputs(predict_help, stderr);
+            return -1;
+        }
+    }
+    if ((a->width > 0) != (a->height > 0)) {
+        fprintf(stderr, "powprof layers predict: give --width and --height together\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Predict one cfg; its JSON appended to arr, or printed. */
+static int predict_one(const pp_layer_model *m, const char *name, const predict_args *a,
+                       json_t *arr)
+{
+    char path[4096];
+    pp_network_desc *n = malloc(sizeof *n);
+    pp_layers_prediction p;
+    int rc = n ? pp_layers_resolve_cfg(name, path, sizeof path) : -ENOMEM;
+
+    if (rc == 0 && (rc = pp_layers_describe_file(path, a->width, a->height, n)) == 0 &&
+        (rc = pp_layers_predict(m, n, &p)) == 0) {
+        if (a->json)
+            json_array_append_new(arr, prediction_json(n, &p, m, a));
+        else
+            print_prediction(n, &p, m, a);
+        pp_layers_prediction_free(&p);
+    }
+    free(n);
+    return rc;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+    predict_args a = {0, 0, 0, 0};
+    pp_layer_model *m;
+    json_t *arr;
+    int rc;
+
+    optind = 1;
+    if ((rc = predict_options(argc, argv, &a)) != 0)
+        return rc > 0 ? 0 : PP_EXIT_USAGE;
+    if (argc - optind < 2) {
+        fprintf(stderr, "powprof layers predict: give a model and at least one cfg (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!(m = malloc(sizeof *m)) || !(arr = json_array())) {
+        free(m);
+        return PP_EXIT_FAILURE;
+    }
+    rc = pp_layer_model_read(argv[optind], m);
+    for (int i = optind + 1; i < argc && rc == 0; i++)
+        rc = predict_one(m, argv[i], &a, arr);
+    if (rc == 0 && a.json) {
+        json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+        putchar('\n');
+    }
+    json_decref(arr);
+    free(m);
+    return rc == 0 ? 0 : PP_EXIT_FAILURE;
+}
+
 int pp_cmd_layers(int argc, char **argv)
 {
     if (argc < 2) {
@@ -294,6 +652,10 @@ int pp_cmd_layers(int argc, char **argv)
     }
     if (strcmp(argv[1], "profile") == 0)
         return cmd_profile(argc - 1, argv + 1);
+    if (strcmp(argv[1], "model") == 0)
+        return cmd_model(argc - 1, argv + 1);
+    if (strcmp(argv[1], "predict") == 0)
+        return cmd_predict(argc - 1, argv + 1);
     fprintf(stderr, "powprof layers: unknown command '%s' (profile, model, predict; try --help)\n",
             argv[1]);
     return PP_EXIT_USAGE;

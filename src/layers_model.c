@@ -27,6 +27,22 @@ const char *pp_layer_family_name(pp_layer_family f)
 
 /* ---- Features ----------------------------------------------------------- */
 
+/* The kinds that copy data (the pooled fit is made on them), and the kinds
+ * the pooled fit stands in for when they were never profiled: those, and
+ * the light ones (a detector's activations, layers that do nothing at
+ * inference). Pooling, softmax and the layers with FLOPs need their own. */
+static int copies_data(pp_layer_kind k)
+{
+    return k == PP_LAYER_ROUTE || k == PP_LAYER_UPSAMPLE || k == PP_LAYER_REORG ||
+           k == PP_LAYER_CROP;
+}
+
+static int pooled_applies(pp_layer_kind k)
+{
+    return copies_data(k) || k == PP_LAYER_SHORTCUT || k == PP_LAYER_YOLO || k == PP_LAYER_REGION ||
+           k == PP_LAYER_DETECTION || k == PP_LAYER_DROPOUT || k == PP_LAYER_COST;
+}
+
 /* The layer's work: its FLOPs, or the bytes it reads and writes. */
 static double work_of(const pp_layer_desc *l)
 {
@@ -145,6 +161,32 @@ static const pp_layer_desc *desc_of(const sample_set *s, size_t i)
 
 static double y_of(const sample_set *s, size_t i) { return s->d->samples[s->idx[i]].y[s->q]; }
 
+#define RCOND 1e-9
+
+/* min |A c - b| for A m x p (column-major, overwritten) by dgelsd, on
+ * columns scaled to unit norm (features span 1 to 1e10: unscaled, a
+ * direction the data do not fix would not be recognized as one), directions
+ * with singular values under RCOND of the largest left out. c (p values)
+ * into b. 0 or -errno. */
+static int lsq(double *a, size_t m, size_t p, double *b)
+{
+    double norm[PP_LAYER_MAX_COEF];
+    int rc;
+
+    for (size_t k = 0; k < p; k++) {
+        double s2 = 0.0;
+        for (size_t i = 0; i < m; i++)
+            s2 += a[k * m + i] * a[k * m + i];
+        norm[k] = s2 > 0 ? sqrt(s2) : 1.0;
+        for (size_t i = 0; i < m; i++)
+            a[k * m + i] /= norm[k];
+    }
+    rc = pp_lapack_dgelsd((int)m, (int)p, a, (int)m, b, RCOND, NULL);
+    for (size_t k = 0; k < p && rc == 0; k++)
+        b[k] /= norm[k];
+    return rc;
+}
+
 /* One weighted least-squares pass: each row divided by its weight w[i] (a
  * value of the quantity: the measured one, then the fitted one), so that
  * the errors are relative; the power family fits logarithms. fit's family,
@@ -163,7 +205,7 @@ static int wls(const sample_set *s, const double *w, size_t p, int origin, pp_la
         b[i] = fit->family == PP_LF_POWER ? log(y_of(s, i)) : y_of(s, i) / w[i];
     }
     if (rc == 0)
-        rc = pp_lapack_dgelsd((int)m, (int)p, a, (int)m, b, -1.0, NULL);
+        rc = lsq(a, m, p, b);
     if (rc == 0) {
         fit->n_coef = p;
         memcpy(fit->coef, b, sizeof *b * p);
@@ -202,7 +244,7 @@ static int gauss_newton(const sample_set *s, size_t p, int origin, pp_layer_fit 
         b[i] = log(y_of(s, i) / f);
     }
     if (rc == 0)
-        rc = pp_lapack_dgelsd((int)m, (int)p, a, (int)m, b, -1.0, NULL);
+        rc = lsq(a, m, p, b);
     for (double step = 1.0; rc == 0 && step > 0.05; step /= 2) {
         pp_layer_fit t = *fit;
         for (size_t k = 0; k < p; k++)
@@ -317,7 +359,7 @@ static int list_names(const pp_layers_data *d, const unsigned char *use, name_li
     return 0;
 }
 
-/* Which samples: kind (-1: every kind without FLOPs), networks in use,
+/* Which samples: kind (-1: the kinds that copy data), networks in use,
  * and by name: all (name NULL), all but name (keep 0), only name (keep 1). */
 typedef struct selector {
     int kind;
@@ -336,7 +378,7 @@ static size_t select_samples(const pp_layers_data *d, pp_layers_quantity q, cons
         const char *net = d->networks[s->net].name;
         if ((sel->use && !sel->use[s->net]) || !(s->y[q] > 0) || !isfinite(s->y[q]))
             continue;
-        if (sel->kind >= 0 ? (int)s->d.kind != sel->kind : s->d.flops > 0)
+        if (sel->kind >= 0 ? (int)s->d.kind != sel->kind : !copies_data(s->d.kind))
             continue;
         if (sel->name && (strcmp(net, sel->name) == 0) != sel->keep)
             continue;
@@ -483,7 +525,7 @@ int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp
     int pooled = 0;
 
     if (fit->family < 0) {
-        if (l->flops > 0 || m->pooled[q].family < 0)
+        if (!pooled_applies(l->kind) || m->pooled[q].family < 0)
             return -ENOENT;
         fit = &m->pooled[q];
         pooled = 1;

@@ -34,9 +34,12 @@
  * reports: the choice is made on the data that measures it, so the figure
  * is slightly optimistic (bench/bench_layers.c nests the choice inside an
  * outer leave-one-network-out to measure it honestly). A kind profiled in
- * one network only gets the linear family. A kind never profiled is
- * predicted by the pooled fit of every kind that has no FLOPs (memory-bound
- * layers); a convolutional or connected layer needs a profile of its own.
+ * one network only gets the linear family. A kind never profiled that
+ * copies data (route, upsample, reorg, crop) or computes little (shortcut,
+ * yolo, region, detection; dropout and cost do nothing at inference) is
+ * predicted by the pooled fit of the kinds that copy data, a rough
+ * stand-in (its error is printed); any other kind needs a profile of its
+ * own.
  * Predictions are never below a tenth of the smallest value measured for
  * the kind (a fit may cross zero outside the data).
  */
@@ -116,7 +119,7 @@ typedef struct pp_layer_fit {
 
 typedef struct pp_layer_model {
     pp_layer_fit fit[PP_LQ_COUNT][PP_LAYER_KINDS];
-    pp_layer_fit pooled[PP_LQ_COUNT]; /* kinds without FLOPs, for kinds never profiled */
+    pp_layer_fit pooled[PP_LQ_COUNT]; /* the kinds that copy data, for one never profiled */
     /* leave-one-network-out error of whole networks (sum of the layers
      * against the whole measured): the error band of predictions */
     double net_mape[PP_LQ_COUNT], net_rms[PP_LQ_COUNT];
@@ -141,7 +144,7 @@ int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_l
 /* A layer's quantity q per frame, and its error band (the fit's
  * leave-one-out RMSPE times the value; NaN when unknown). -ENOENT (not
  * logged) when the model has no fit for the layer's kind and the pooled
- * fit does not apply (a convolutional or connected layer). */
+ * fit does not apply (a kind that computes). */
 int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp_layer_desc *l,
                          double *value, double *band);
 
