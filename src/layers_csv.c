@@ -12,10 +12,12 @@
 const char pp_layers_csv_header[] =
     "network,width,height,layer,type,line,in_w,in_h,in_c,out_w,out_h,out_c,filters,size,"
     "stride,groups,batch_normalize,activation,flops,param_bytes,in_bytes,out_bytes,time_s,"
-    "time_iqr_s,cpu_s,cpu_iqr_s,energy_j,energy_iqr_j,frames,estimated";
+    "time_median_s,time_iqr_s,cpu_s,cpu_median_s,cpu_iqr_s,energy_j,energy_median_j,"
+    "energy_iqr_j,frames,estimated";
 const char pp_networks_csv_header[] =
-    "network,width,height,layers,flops,frames,time_s,time_iqr_s,cpu_s,energy_j,layers_time_s,"
-    "layers_cpu_s,layers_energy_j,layers_vs_whole_frac,idle_w,device,estimated,profile_s";
+    "network,width,height,layers,flops,frames,time_s,time_median_s,time_iqr_s,cpu_s,cpu_median_s,"
+    "energy_j,layers_time_s,layers_cpu_s,layers_energy_j,layers_vs_whole_frac,idle_w,device,"
+    "estimated,profile_s";
 
 int pp_layers_name_ok(const char *name)
 {
@@ -41,17 +43,20 @@ static void write_layer(FILE *fp, const pp_layers_result *r, size_t i)
             l->in_h, l->in_c, l->out_w, l->out_h, l->out_c, l->filters, l->size, l->stride,
             l->groups, l->batch_normalize, l->activation[0] ? l->activation : "-", l->flops,
             l->param_bytes, l->in_bytes, l->out_bytes);
-    fprintf(fp, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", m->time_s, m->time_iqr_s, m->cpu_s,
-            m->cpu_iqr_s, m->energy_j, m->energy_iqr_j, r->n_frames, r->estimated);
+    fprintf(fp, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", m->time_s,
+            m->time_median_s, m->time_iqr_s, m->cpu_s, m->cpu_median_s, m->cpu_iqr_s,
+            m->energy_j, m->energy_median_j, m->energy_iqr_j, r->n_frames, r->estimated);
 }
 
 static void write_network(FILE *fp, const pp_layers_result *r)
 {
     const pp_network_desc *d = r->desc;
 
-    fprintf(fp, "%s,%d,%d,%zu,%.17g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6g,%s,%d,%.3f\n",
+    fprintf(fp, "%s,%d,%d,%zu,%.17g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6g,%s,"
+                "%d,%.3f\n",
             d->name, d->width, d->height, d->n, d->flops, r->n_frames, r->whole.time_s,
-            r->whole.time_iqr_s, r->whole.cpu_s, r->whole.energy_j, r->layers_sum.time_s,
+            r->whole.time_median_s, r->whole.time_iqr_s, r->whole.cpu_s, r->whole.cpu_median_s,
+            r->whole.energy_j, r->layers_sum.time_s,
             r->layers_sum.cpu_s, r->layers_sum.energy_j,
             r->layers_sum.time_s / r->whole.time_s - 1.0, r->idle_w, r->device, r->estimated,
             r->profile_s);

@@ -345,7 +345,8 @@ static int run_round(const pp_layer_timer_ops *ops, pp_device *dev, double rate_
     return rc;
 }
 
-/* Medians over frames [0, n_frames) of j into r. */
+/* Mean, median and interquartile range over frames [0, n_frames) of j
+ * into r. */
 static void job_reduce(const job *j, int n_frames, pp_layers_result *r, double *scratch)
 {
     size_t nf = (size_t)n_frames;
@@ -353,13 +354,15 @@ static void job_reduce(const job *j, int n_frames, pp_layers_result *r, double *
     r->n_frames = n_frames;
     for (size_t i = 0; i < j->n + 2; i++) {
         pp_layer_measure *m = i < j->n ? &r->layer[i] : i == j->n ? &r->whole : &r->layers_sum;
-        double *out[NV][2] = {{&m->time_s, &m->time_iqr_s},
-                              {&m->cpu_s, &m->cpu_iqr_s},
-                              {&m->energy_j, &m->energy_iqr_j}};
+        double *out[NV][3] = {{&m->time_s, &m->time_median_s, &m->time_iqr_s},
+                              {&m->cpu_s, &m->cpu_median_s, &m->cpu_iqr_s},
+                              {&m->energy_j, &m->energy_median_j, &m->energy_iqr_j}};
         for (int q = 0; q < NV; q++) {
+            double sum = 0.0;
             for (size_t f = 0; f < nf; f++)
-                scratch[f] = job_value(j, (int)f, i)[q];
-            *out[q][0] = pp_layers_median(scratch, nf, out[q][1]);
+                sum += scratch[f] = job_value(j, (int)f, i)[q];
+            *out[q][0] = sum / (double)nf;
+            *out[q][1] = pp_layers_median(scratch, nf, out[q][2]);
         }
     }
 }

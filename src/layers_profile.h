@@ -9,8 +9,8 @@
  * over each layer's intervals. Each measured frame is run twice, once
  * whole (darknet's network_predict) and once layer by layer, in alternating
  * order; warm-up frames are run first and discarded; the networks take
- * turns frame by frame (pp_layers_profile). Times and energies
- * are medians over the frames, with the interquartile range as spread.
+ * turns frame by frame (pp_layers_profile). Times and energies are means
+ * over the frames, with the median and the interquartile range beside.
  * On a machine without power sensors the device is the procstat estimate,
  * and every energy is marked estimated.
  *
@@ -19,16 +19,18 @@
  *   layers.csv    network,width,height,layer,type,line,in_w,in_h,in_c,
  *                 out_w,out_h,out_c,filters,size,stride,groups,batch_normalize,
  *                 activation,flops,param_bytes,in_bytes,out_bytes,time_s,
- *                 time_iqr_s,cpu_s,cpu_iqr_s,energy_j,energy_iqr_j,frames,
- *                 estimated
- *   networks.csv  network,width,height,layers,flops,frames,time_s,time_iqr_s,
- *                 cpu_s,energy_j,layers_time_s,layers_cpu_s,layers_energy_j,
+ *                 time_median_s,time_iqr_s,cpu_s,cpu_median_s,cpu_iqr_s,
+ *                 energy_j,energy_median_j,energy_iqr_j,frames,estimated
+ *   networks.csv  network,width,height,layers,flops,frames,time_s,
+ *                 time_median_s,time_iqr_s,cpu_s,cpu_median_s,energy_j,
+ *                 layers_time_s,layers_cpu_s,layers_energy_j,
  *                 layers_vs_whole_frac,idle_w,device,estimated,profile_s
  * (one row per layer and one per network and input size; time_s is wall
  * time, cpu_s the CPU time of the thread that ran the frame, which leaves
- * out the time other processes had the core; layers_time_s is the median
- * sum of the layers of a frame, layers_vs_whole_frac its relative
- * difference from the whole network's time_s).
+ * out the time other processes had the core; unsuffixed figures are means
+ * over the frames (pp_layer_measure); layers_time_s is the mean sum of the
+ * layers of a frame, layers_vs_whole_frac its relative difference from the
+ * whole network's time_s).
  */
 #ifndef PP_LAYERS_PROFILE_H
 #define PP_LAYERS_PROFILE_H
@@ -51,10 +53,13 @@ typedef struct pp_layers_profile_opts {
 /* Defaults: 5 frames, 1 warm-up, 50 Hz. */
 void pp_layers_profile_opts_init(pp_layers_profile_opts *o);
 
+/* Per frame: the mean over the measured frames (the figure models use: means
+ * add up, so that the layers' means sum to the mean of the frames' sums;
+ * medians do not), the median and the interquartile range. */
 typedef struct pp_layer_measure {
-    double time_s, time_iqr_s;     /* wall time per frame: median and interquartile range */
-    double cpu_s, cpu_iqr_s;       /* CPU time of the thread per frame */
-    double energy_j, energy_iqr_j; /* the device's energy per frame */
+    double time_s, time_median_s, time_iqr_s;       /* wall time */
+    double cpu_s, cpu_median_s, cpu_iqr_s;          /* CPU time of the thread */
+    double energy_j, energy_median_j, energy_iqr_j; /* the device's energy */
 } pp_layer_measure;
 
 /* One network at one input size. */
