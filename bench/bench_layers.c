@@ -105,7 +105,7 @@ static void print_sums(const pp_layers_data *d)
 {
     int q[2] = {PP_LQ_CPU, PP_LQ_WALL};
 
-    printf("\nsum of the layers against the whole network (same run, medians over frames):\n");
+    printf("\nsum of the layers against the whole network (same run, means over frames):\n");
     for (int k = 0; k < 2; k++) {
         double worst = 0.0, sum = 0.0;
         size_t within = 0;

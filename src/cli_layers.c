@@ -8,6 +8,8 @@
 #include "sampler.h"
 #include "util.h"
 
+#include "../battery/battery.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -69,7 +71,18 @@ static const char profile_help[] =
     "                         (default 1; 0: none)\n" PP_CLI_DEVICE_HELP
     "  -h, --help             this help\n";
 
-enum { OPT_SIZES = 9000, OPT_FRAMES, OPT_WARMUP, OPT_IDLE, OPT_WIDTH, OPT_HEIGHT, OPT_FPS };
+enum {
+    OPT_SIZES = 9000,
+    OPT_FRAMES,
+    OPT_WARMUP,
+    OPT_IDLE,
+    OPT_WIDTH,
+    OPT_HEIGHT,
+    OPT_FPS,
+    OPT_MISSION,
+    OPT_BASE,
+    OPT_MIN_SOC,
+};
 
 /* "416x416,320x240,256": sizes into w[], h[]. Returns how many, or -1. */
 static int parse_sizes(const char *arg, int *w, int *h, int cap)
@@ -452,24 +465,34 @@ static int cmd_model(int argc, char **argv)
 
 static const char predict_help[] =
     "usage: powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F]\n"
-    "                              [--json]\n"
+    "                              [--mission-s S [-c CONFIG] [--base-power-w W]\n"
+    "                              [--min-soc F]] [--json]\n"
     "\n"
     "The cost per frame of each network CFG (never run: its cfg is read by\n"
     "powprof, darknet is not needed) under a layer model: every layer's CPU\n"
     "time, wall time and energy, with the error band of its kind, and the\n"
     "totals with the model's whole-network error band; the highest frame rate\n"
     "one core sustains (1 / CPU time); with --fps, the mean power of the device\n"
-    "running the network at that rate (idle power between frames).\n"
+    "running the network at that rate (idle power between frames); with\n"
+    "--mission-s, the highest frame rate at which the battery carries the\n"
+    "mission (a plan for networks never run).\n"
     "\n"
     "options:\n"
     "  --width W, --height H  input size (default: the cfg's own)\n"
     "  --fps F                frames per second for the mean power\n"
+    "  --mission-s S          mission length in seconds\n"
+    "  -c, --config FILE      battery parameters (its 'battery' group; default the\n"
+    "                         drone-4s-3200 preset)\n"
+    "  --base-power-w W       constant load beside the computer (motors, ...)\n"
+    "  --min-soc F            state of charge to keep (default: the battery's\n"
+    "                         soc_cutoff)\n"
     "  --json                 one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
 typedef struct predict_args {
     int width, height, json;
-    double fps;
+    double fps, mission_s, min_soc;
+    pp_battery_params battery;
 } predict_args;
 
 static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -487,15 +510,31 @@ static json_t *layer_json(const pp_layer_desc *l, const double *v, const double 
     return o;
 }
 
+static pp_layers_cost cost_of(const pp_layers_prediction *p, const pp_layer_model *m)
+{
+    pp_layers_cost c = {p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->total[PP_LQ_ENERGY],
+                        p->band[PP_LQ_ENERGY], m->idle_w, p->max_fps, m->estimated};
+    return c;
+}
+
 /* The mean power at a->fps (NaN past the highest rate or without idle power). */
 static double power_at(const pp_layers_prediction *p, const pp_layer_model *m,
                        const predict_args *a)
 {
-    pp_layers_cost c = {p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->total[PP_LQ_ENERGY],
-                        p->band[PP_LQ_ENERGY], m->idle_w, p->max_fps, m->estimated};
+    pp_layers_cost c = cost_of(p, m);
     double w = NAN;
 
     return pp_layers_power_at_fps(&c, a->fps, &w) == 0 ? w : NAN;
+}
+
+/* The highest frame rate the battery carries through the mission. */
+static int plan(const pp_layers_prediction *p, const pp_layer_model *m, const predict_args *a,
+                double *fps, double *soc)
+{
+    pp_layers_cost c = cost_of(p, m);
+
+    return pp_layers_plan_fps(&c, &a->battery, a->mission_s,
+                              a->min_soc >= 0 ? a->min_soc : a->battery.soc_cutoff_frac, fps, soc);
 }
 
 static json_t *prediction_json(const pp_network_desc *n, const pp_layers_prediction *p,
@@ -515,6 +554,13 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
     if (a->fps > 0) {
         json_object_set_new(o, "fps", json_real(a->fps));
         json_object_set_new(o, "power_w", real_or_null(power_at(p, m, a)));
+    }
+    if (a->mission_s > 0) {
+        double fps, soc;
+        int rc = plan(p, m, a, &fps, &soc);
+        json_object_set_new(o, "mission", json_pack("{s:f,s:o,s:o}", "mission_s", a->mission_s,
+                                                    "fps", rc >= 0 ? json_real(fps) : json_null(),
+                                                    "soc_end_frac", real_or_null(soc)));
     }
     json_object_set_new(o, "layers", layers);
     return o;
@@ -549,6 +595,42 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
         printf("  at %g fps: %s\n", a->fps, a->fps > p->max_fps ? "more than one core sustains"
                                                               : "unknown (no idle power in "
                                                                 "the profiles)");
+    if (a->mission_s > 0) {
+        double fps, soc;
+        int rc = plan(p, m, a, &fps, &soc);
+        if (rc == 0)
+            printf("  mission of %g s: up to %.2f fps%s, %.1f %% charge left\n", a->mission_s, fps,
+                   fps >= p->max_fps ? " (all one core sustains)" : "", 100 * soc);
+        else
+            printf("  mission of %g s: %s\n", a->mission_s,
+                   rc > 0 ? "the battery does not last it even idle"
+                          : "cannot be planned (see the error above)");
+    }
+}
+
+/* --mission-s, -c, --base-power-w, --min-soc. 0 or -1 (message printed). */
+static int battery_option(int opt, const char *arg, predict_args *a)
+{
+    double v;
+
+    if (opt == 'c')
+        return pp_battery_params_load(arg, &a->battery) < 0 ? -1 : 0;
+    if (pp_cli_parse_double("layers predict", "option", arg, &v) < 0)
+        return -1;
+    if (opt == OPT_MISSION && v > 0)
+        a->mission_s = v;
+    else if (opt == OPT_BASE && v >= 0)
+        a->battery.base_power_w = v;
+    else if (opt == OPT_MIN_SOC && v >= 0 && v <= 1)
+        a->min_soc = v;
+    else {
+        fprintf(stderr, "powprof layers predict: %s: %s\n", arg,
+                opt == OPT_MISSION ? "--mission-s: seconds > 0"
+                : opt == OPT_BASE  ? "--base-power-w: watts >= 0"
+                                   : "--min-soc: a fraction from 0 to 1");
+        return -1;
+    }
+    return 0;
 }
 
 static int predict_options(int argc, char **argv, predict_args *a)
@@ -558,15 +640,22 @@ static int predict_options(int argc, char **argv, predict_args *a)
         {"width", required_argument, NULL, OPT_WIDTH},
         {"height", required_argument, NULL, OPT_HEIGHT},
         {"fps", required_argument, NULL, OPT_FPS},
+        {"mission-s", required_argument, NULL, OPT_MISSION},
+        {"config", required_argument, NULL, 'c'},
+        {"base-power-w", required_argument, NULL, OPT_BASE},
+        {"min-soc", required_argument, NULL, OPT_MIN_SOC},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
     int opt;
 
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
         if (opt == 'h') {
             fputs(predict_help, stdout);
             return 1;
+        } else if (opt >= OPT_MISSION || opt == 'c') {
+            if (battery_option(opt, optarg, a) < 0)
+                return -1;
         } else if (opt == OPT_WIDTH || opt == OPT_HEIGHT) {
             if (parse_count(opt == OPT_WIDTH ? "--width" : "--height", optarg, 1,
                             opt == OPT_WIDTH ? &a->width : &a->height) < 0)
@@ -615,11 +704,12 @@ static int predict_one(const pp_layer_model *m, const char *name, const predict_
 
 static int cmd_predict(int argc, char **argv)
 {
-    predict_args a = {0, 0, 0, 0};
+    predict_args a = {.min_soc = -1};
     pp_layer_model *m;
     json_t *arr;
     int rc;
 
+    pp_battery_params_default(&a.battery);
     optind = 1;
     if ((rc = predict_options(argc, argv, &a)) != 0)
         return rc > 0 ? 0 : PP_EXIT_USAGE;

@@ -228,4 +228,15 @@ int pp_layers_cost_of(const pp_layer_model *m, const char *cfg_path, int width, 
  * unknown. */
 int pp_layers_power_at_fps(const pp_layers_cost *c, double fps, double *power_w);
 
+struct pp_battery_params;
+
+/* The highest frame rate, up to c->max_fps, at which battery p (its
+ * base_power_w beside the device's power at that rate) carries a mission
+ * of mission_s with at least min_soc_frac left and no cutoff event
+ * (src/layers_plan.c). 0 with *fps and the state of charge at the end; 1
+ * when not even the idle device lasts (*fps = 0); -errno (logged: bad
+ * battery parameters; -EINVAL without idle power). */
+int pp_layers_plan_fps(const pp_layers_cost *c, const struct pp_battery_params *p,
+                       double mission_s, double min_soc_frac, double *fps, double *soc_end_frac);
+
 #endif
