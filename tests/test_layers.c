@@ -7,6 +7,9 @@
 #include "../src/layers_model.h"
 #include "../src/layers_profile.h"
 #include "../components/registry.h"
+#include "../battery/battery.h"
+
+#include <errno.h>
 
 #include <jansson.h>
 #include <math.h>
@@ -625,4 +628,50 @@ void test_layers_command_errors(void)
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "layers", "predict", model, NULL), 2);
     free(err);
+}
+
+/* The plan hook: the power at a frame rate, and the highest frame rate a
+ * battery carries through a mission (just lasts at it, not a little above;
+ * all one core sustains when the battery allows more). */
+void test_layers_plan_hook(void);
+void test_layers_plan_hook(void)
+{
+    pp_layers_cost c = {0.5, 0.05, 2.0, 0.2, 1.5, 2.0, 1}; /* 0.5 s, 2 J a frame; 1.5 W idle */
+    pp_battery_params p;
+    double w, fps, soc, t[2] = {0, 0}, load_w[2];
+    pp_battery_load load = {t, load_w, 2};
+    pp_battery_options o;
+    pp_battery_result r;
+
+    CHECK_INT(pp_layers_power_at_fps(&c, 1.0, &w), 0);
+    CHECK_NEAR(w, 1.5 + 1.0 * (2.0 - 1.5 * 0.5), 1e-12);
+    CHECK_INT(pp_layers_power_at_fps(&c, 2.5, &w), -ERANGE);
+    pp_battery_params_default(&p);
+    p.base_power_w = 200.0;
+    /* how long the battery lasts at 2 fps, then a mission a little longer */
+    CHECK_INT(pp_layers_power_at_fps(&c, 2.0, &w), 0);
+    load_w[0] = load_w[1] = w;
+    t[1] = 60.0;
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 1;
+    CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+    CHECK(isfinite(r.time_to_cutoff_s));
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 0.5 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps, &soc), 0);
+    CHECK_NEAR(fps, 2.0, 0); /* half the time: all one core sustains */
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 1.0001 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps,
+                                 &soc), 0);
+    CHECK(fps > 0.5 && fps < 2.0);
+    CHECK(soc >= p.soc_cutoff_frac);
+    {   /* a little more is too much */
+        pp_layers_cost more = c;
+        more.max_fps = fps * 1.01;
+        double fps2;
+        CHECK_INT(pp_layers_plan_fps(&more, &p, 1.0001 * r.time_to_cutoff_s, p.soc_cutoff_frac,
+                                     &fps2, &soc), 0);
+        CHECK(fps2 < more.max_fps);
+    }
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 100 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps, &soc),
+              1); /* not even idle */
+    c.idle_w = NAN;
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 60, 0.2, &fps, &soc), -EINVAL);
 }
