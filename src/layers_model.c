@@ -187,11 +187,11 @@ static int lsq(double *a, size_t m, size_t p, double *b)
     return rc;
 }
 
-/* One weighted least-squares pass: each row divided by its weight w[i] (a
- * value of the quantity: the measured one, then the fitted one), so that
- * the errors are relative; the power family fits logarithms. fit's family,
- * width and knots are set; its coefficients are filled. 0 or -errno. */
-static int wls(const sample_set *s, const double *w, size_t p, int origin, pp_layer_fit *fit)
+/* One least-squares problem over s: row i is the features of sample i
+ * divided by w[i] (the power family: the features as they are), its
+ * right-hand side rhs[i]; the p coefficients into out. 0 or -errno. */
+static int solve_rows(const sample_set *s, const pp_layer_fit *fit, size_t p, int origin,
+                      const double *w, const double *rhs, double *out)
 {
     size_t m = s->n;
     double x[PP_LAYER_MAX_COEF], *a = malloc(sizeof *a * m * p);
@@ -202,73 +202,54 @@ static int wls(const sample_set *s, const double *w, size_t p, int origin, pp_la
         features(desc_of(s, i), fit, s->pooled, x);
         for (size_t k = 0; k < p; k++)
             a[k * m + i] = fit->family == PP_LF_POWER ? x[k] : (origin ? x[1] : x[k]) / w[i];
-        b[i] = fit->family == PP_LF_POWER ? log(y_of(s, i)) : y_of(s, i) / w[i];
+        b[i] = rhs[i];
     }
-    if (rc == 0)
-        rc = lsq(a, m, p, b);
-    if (rc == 0) {
-        fit->n_coef = p;
-        memcpy(fit->coef, b, sizeof *b * p);
-    }
+    if (rc == 0 && (rc = lsq(a, m, p, b)) == 0)
+        memcpy(out, b, sizeof *b * p);
     free(a);
     free(b);
     return rc;
 }
 
-/* The sum of squared log errors of fit on s. */
-static double log_sse(const sample_set *s, const pp_layer_fit *fit)
+/* The sum of squared errors of fit on s: relative ones, or (logs) of their
+ * logarithms. */
+static double sse_of(const sample_set *s, const pp_layer_fit *fit, int logs)
 {
     double sse = 0.0;
 
     for (size_t i = 0; i < s->n; i++) {
-        double e = log(evaluate(fit, desc_of(s, i), s->pooled) / y_of(s, i));
+        double r = evaluate(fit, desc_of(s, i), s->pooled) / y_of(s, i);
+        double e = logs ? log(r) : r - 1.0;
         sse += e * e;
     }
     return sse;
 }
 
-/* One Gauss-Newton step on the squared log errors, halved while it does
- * not lower them (at most 4 times; then fit is left as it was). */
-static int gauss_newton(const sample_set *s, size_t p, int origin, pp_layer_fit *fit)
+/* One Gauss-Newton step on the squared log errors (rows divided by the
+ * fitted values, right-hand sides the log errors), halved while it does
+ * not lower them (at most 4 times; then fit is left as it was). w and rhs
+ * are scratch of s->n values. */
+static int gauss_newton(const sample_set *s, size_t p, int origin, double *w, double *rhs,
+                        pp_layer_fit *fit)
 {
-    size_t m = s->n;
-    double x[PP_LAYER_MAX_COEF], *a = malloc(sizeof *a * m * p);
-    double *b = malloc(sizeof *b * (m > p ? m : p)), before = log_sse(s, fit);
-    int rc = a && b ? 0 : -ENOMEM;
+    double step_coef[PP_LAYER_MAX_COEF], before = sse_of(s, fit, 1);
+    int rc;
 
-    for (size_t i = 0; i < m && rc == 0; i++) {
-        double f = evaluate(fit, desc_of(s, i), s->pooled);
-        features(desc_of(s, i), fit, s->pooled, x);
-        for (size_t k = 0; k < p; k++)
-            a[k * m + i] = (origin ? x[1] : x[k]) / f;
-        b[i] = log(y_of(s, i) / f);
+    for (size_t i = 0; i < s->n; i++) {
+        w[i] = evaluate(fit, desc_of(s, i), s->pooled);
+        rhs[i] = log(y_of(s, i) / w[i]);
     }
-    if (rc == 0)
-        rc = lsq(a, m, p, b);
+    rc = solve_rows(s, fit, p, origin, w, rhs, step_coef);
     for (double step = 1.0; rc == 0 && step > 0.05; step /= 2) {
         pp_layer_fit t = *fit;
         for (size_t k = 0; k < p; k++)
-            t.coef[k] += step * b[k];
-        if (log_sse(s, &t) < before) {
+            t.coef[k] += step * step_coef[k];
+        if (sse_of(s, &t, 1) < before) {
             *fit = t;
             break;
         }
     }
-    free(a);
-    free(b);
     return rc;
-}
-
-/* The sum of squared relative errors of fit on s. */
-static double sse_of(const sample_set *s, const pp_layer_fit *fit)
-{
-    double sse = 0.0;
-
-    for (size_t i = 0; i < s->n; i++) {
-        double e = evaluate(fit, desc_of(s, i), s->pooled) / y_of(s, i) - 1.0;
-        sse += e * e;
-    }
-    return sse;
 }
 
 /* Least squares on relative errors of fit's family (with its width or
@@ -280,23 +261,27 @@ static double sse_of(const sample_set *s, const pp_layer_fit *fit)
  * LAPACK). */
 static double solve(const sample_set *s, int iterations, pp_layer_fit *fit)
 {
-    double x[PP_LAYER_MAX_COEF], *w = malloc(sizeof *w * (s->n + 1)), ymin = INFINITY;
+    double x[PP_LAYER_MAX_COEF], ymin = INFINITY;
+    double *w = malloc(sizeof *w * (s->n + 1)), *rhs = malloc(sizeof *rhs * (s->n + 1));
     size_t p = s->n ? features(desc_of(s, 0), fit, s->pooled, x) : 0;
-    int origin = s->n < p, rc = w ? 0 : -ENOMEM; /* too few: the rate through the origin */
+    int origin = s->n < p, rc = w && rhs ? 0 : -ENOMEM; /* too few: the rate through the origin */
 
     if (s->n == 0 || (origin && fit->family != PP_LF_LINEAR && fit->family != PP_LF_STEP))
         rc = -EDOM;
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         w[i] = y_of(s, i);
+        rhs[i] = fit->family == PP_LF_POWER ? log(w[i]) : 1.0;
         ymin = w[i] < ymin ? w[i] : ymin;
     }
     fit->floor = FLOOR_FRAC * ymin;
-    if (rc == 0)
-        rc = wls(s, w, origin ? 1 : p, origin, fit);
+    p = origin ? 1 : p;
+    if (rc == 0 && (rc = solve_rows(s, fit, p, origin, w, rhs, fit->coef)) == 0)
+        fit->n_coef = p;
     for (int it = 0; it < iterations && rc == 0 && fit->family != PP_LF_POWER; it++)
-        rc = gauss_newton(s, origin ? 1 : p, origin, fit);
+        rc = gauss_newton(s, p, origin, w, rhs, fit);
     free(w);
-    return rc == 0 ? sse_of(s, fit) : NAN;
+    free(rhs);
+    return rc == 0 ? sse_of(s, fit, 0) : NAN;
 }
 
 #define GAUSS_NEWTON_STEPS 3
