@@ -314,7 +314,7 @@ static const char model_help[] =
     "together). Prints every family's error per kind, then the error of whole\n"
     "networks left out (the family chosen again inside each fold), against a\n"
     "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
-    "predictions. Needs profiles of two networks at least.\n"
+    "predictions (with one network profiled there is none).\n"
     "\n"
     "options:\n"
     "  -o, --output FILE      the model (default DIR/layer-model.json, first DIR)\n"
@@ -401,7 +401,12 @@ static int build_model(const pp_layers_data *d, const char *out, int json)
     pp_layers_eval e;
     int rc = m ? pp_layer_model_fit(d, &o, m) : -ENOMEM;
 
-    if (rc == 0 && (rc = pp_layers_evaluate(d, &e)) == 0) {
+    if (rc == 0 && m->n_networks < 2) {
+        pp_log_warn("layer model: one network profiled: no leave-one-network-out error, and "
+                    "predictions carry no band (profile another network)");
+        if ((rc = pp_layer_model_write(m, out)) == 0 && !json)
+            print_fits(m);
+    } else if (rc == 0 && (rc = pp_layers_evaluate(d, &e)) == 0) {
         for (int q = 0; q < PP_LQ_COUNT; q++) {
             m->net_mape[q] = e.model[q].net_mape;
             m->net_rms[q] = e.model[q].net_rms;
