@@ -92,6 +92,21 @@ static double max_power(const pp_battery_params *b, double soc, double duration_
     return lo;
 }
 
+int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_soc_frac,
+                      double *max_w)
+{
+    const char *key;
+    char why[160];
+    int rc = pp_battery_params_check(b, &key, why, sizeof why);
+
+    if (rc < 0) {
+        pp_log_error("battery: %s %s", key, why);
+        return rc;
+    }
+    *max_w = max_power(b, b->soc_start_frac, duration_s, 0.0, 0.0, min_soc_frac);
+    return 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
