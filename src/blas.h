@@ -22,17 +22,6 @@ void pp_blas_dgemm_ref(pp_blas_trans ta, pp_blas_trans tb, int m, int n, int k, 
                        const double *a, int lda, const double *b, int ldb, double beta,
                        double *c, int ldc);
 
-/* Least squares min |A x - b| by LAPACK's dgelsd (SVD; rank-deficient A
- * allowed): A is m x n, column-major with leading dimension lda >= m, and
- * is overwritten; b holds m values on entry and x in its first n on return
- * (b needs max(m, n) values). Singular values below rcond times the largest
- * are treated as zero (rcond < 0: machine precision). *rank (may be NULL)
- * receives the effective rank. LAPACK comes from the first of
- * libopenblas.so.0, liblapack.so.3 that loads, the first time it is
- * needed. Returns 0; -ENOSYS (logged once: what to install) when no LAPACK
- * is found; -EDOM when the SVD does not converge; -ENOMEM. Thread-safe. */
-int pp_lapack_dgelsd(int m, int n, double *a, int lda, double *b, double rcond, int *rank);
-
 /* The library in use ("libopenblas.so.0", ...), or "none"; loads it. */
 const char *pp_blas_library(void);
 

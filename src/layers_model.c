@@ -1,7 +1,7 @@
 /* Fitting layer models and predicting with them (src/layers_model.h). */
 #include "layers_model.h"
 
-#include "blas.h"
+#include "lapack.h"
 #include "log.h"
 #include "util.h"
 

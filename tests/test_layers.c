@@ -1,7 +1,7 @@
 /* Per-layer profiles, layer models and predictions (issue 14). */
 #include "harness.h"
 
-#include "../src/blas.h"
+#include "../src/lapack.h"
 #include "../src/darknet_cfg.h"
 #include "../src/layers.h"
 #include "../src/layers_model.h"
