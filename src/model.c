@@ -308,6 +308,46 @@ static int find_group(const pp_model *m, const pp_model_point *pt, size_t *g)
     return -ENOENT;
 }
 
+/* The list of parameter k's labels, or of every parameter's name (k < 0),
+ * into buf: what an error about a value names. */
+static void names_of(const pp_summary *s, int k, char *buf, size_t cap)
+{
+    size_t n = k < 0 ? s->n_params : s->param[k].n_labels, used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, " %s",
+                                 k < 0 ? s->params[i] : s->param[k].labels[i]);
+}
+
+int pp_model_point_set(const pp_summary *s, const char *name, const char *value,
+                       pp_model_point *pt, int *k_out)
+{
+    char list[2048];
+    int k = pp_summary_param(s, name);
+
+    if (k < 0) {
+        names_of(s, -1, list, sizeof list);
+        pp_log_error("no parameter '%s' (the parameters:%s)", name, list);
+        return -ENOENT;
+    }
+    if (s->param[k].kind == PP_PARAM_CATEGORICAL) {
+        int at = pp_summary_label(s, (size_t)k, value);
+        if (at < 0) {
+            names_of(s, k, list, sizeof list);
+            pp_log_error("%s: '%s' is not one of its labels:%s", name, value, list);
+            return -EINVAL;
+        }
+        pt->raw[k] = at;
+    } else if (pp_parse_double(value, &pt->raw[k]) < 0 || (s->log_scale[k] && !(pt->raw[k] > 0))) {
+        pp_log_error("%s: '%s' is not a %snumber", name, value, s->log_scale[k] ? "positive " : "");
+        return -EINVAL;
+    }
+    if (k_out)
+        *k_out = k;
+    return 0;
+}
+
 int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where *w)
 {
     double xn[PP_SUMMARY_MAX_PARAMS];

@@ -103,6 +103,13 @@ typedef struct pp_model_point {
     double raw[PP_SUMMARY_MAX_PARAMS];
 } pp_model_point;
 
+/* Parameter name of s at value as a user writes it (a number, or a
+ * categorical parameter's label) into pt; *k (may be NULL) gets its index.
+ * 0, -ENOENT (no such parameter) or -EINVAL (not a number, not positive on
+ * a log scale, not one of the labels), logged with what is accepted. */
+int pp_model_point_set(const pp_summary *s, const char *name, const char *value,
+                       pp_model_point *pt, int *k);
+
 /* Where a point lies: its group, the nearest measured configuration there
  * (summary row and distance in normalized units), and for each numeric
  * parameter whether it lies outside the measured range. */
