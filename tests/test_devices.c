@@ -280,6 +280,8 @@ void test_battery_charging_warns(void)
     pp_device_close(dev);
 }
 
+#define TICK_NS (1000000000LL / sysconf(_SC_CLK_TCK))
+
 void test_procstat_estimate(void);
 void test_procstat_estimate(void)
 {
@@ -306,14 +308,25 @@ void test_procstat_estimate(void)
     write_file(path, "cpu  0 0 0 0 0 0 0 0 0 0\n"
                      "cpu0 1050 0 510 8525 0 10 0 5 0 0\n"
                      "cpu1 1025 0 500 8550 25 0 0 0 0 0\n");
-    CHECK_INT(pp_device_read(dev, 1, p), 0);
+    CHECK_INT(pp_device_read(dev, TICK_NS, p), 0);
     CHECK_NEAR(p[0], 2.0 + 3.0 * (0.75 + 0.25), 1e-12);
-    /* nothing moved: idle power only */
-    CHECK_INT(pp_device_read(dev, 2, p), 0);
-    CHECK_NEAR(p[0], 2.0, 1e-12);
+    /* within the same tick the file is not even read: the estimate holds */
+    write_file(path, "cpu0 garbage\n");
+    CHECK_INT(pp_device_read(dev, TICK_NS + TICK_NS / 2, p), 0);
+    CHECK_NEAR(p[0], 5.0, 1e-12);
+    /* a tick later with counters that have not moved: held too, not idle */
+    write_file(path, "cpu0 1050 0 510 8525 0 10 0 5 0 0\n"
+                     "cpu1 1025 0 500 8550 25 0 0 0 0 0\n");
+    CHECK_INT(pp_device_read(dev, 3 * TICK_NS, p), 0);
+    CHECK_NEAR(p[0], 5.0, 1e-12);
+    /* cpu0 all idle, cpu1 half busy since */
+    write_file(path, "cpu0 1050 0 510 8625 0 10 0 5 0 0\n"
+                     "cpu1 1050 0 525 8600 25 0 0 0 0 0\n");
+    CHECK_INT(pp_device_read(dev, 4 * TICK_NS, p), 0);
+    CHECK_NEAR(p[0], 2.0 + 3.0 * 0.5, 1e-12);
     write_file(path, "cpu0 garbage\n");
     test_log_clear();
-    CHECK_INT(pp_device_read(dev, 3, p), -EINVAL);
+    CHECK_INT(pp_device_read(dev, 5 * TICK_NS, p), -EINVAL);
     CHECK_CONTAINS(test_log(), ":1: cannot parse");
     pp_device_close(dev);
     /* coefficients must be sane */
@@ -321,6 +334,41 @@ void test_procstat_estimate(void)
     test_log_clear();
     CHECK_INT(pp_device_open("procstat", &o, &dev), -EINVAL);
     CHECK_CONTAINS(test_log(), "coefficients");
+}
+
+/* Sampled ten times a tick, a busy core reads busy: an interval without a
+ * tick holds the last share (counting it idle made the estimate 10x low). */
+void test_procstat_faster_than_the_tick(void);
+void test_procstat_faster_than_the_tick(void)
+{
+    const char *root = fixture_copy("procstat");
+    char path[1024], text[256];
+    pp_device_options o;
+    pp_device *dev = NULL;
+    double p[1], energy_j = 0;
+    int64_t step_ns = TICK_NS / 10;
+
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    o.procstat_idle_w = 1.5;
+    o.procstat_core_w = 0.6;
+    snprintf(path, sizeof path, "%s/proc/stat", root);
+    write_file(path, "cpu0 0 0 0 0 0 0 0 0\n");
+    CHECK_INT(pp_device_open("procstat", &o, &dev), 0);
+    if (!dev)
+        return;
+    CHECK_INT(pp_device_read(dev, 0, p), 0);
+    /* cpu0 busy throughout: its user count moves by one each tick */
+    for (int k = 1; k <= 1000; k++) {
+        snprintf(text, sizeof text, "cpu0 %d 0 0 0 0 0 0 0\n", (int)(k * step_ns / TICK_NS));
+        write_file(path, text);
+        CHECK_INT(pp_device_read(dev, k * step_ns, p), 0);
+        energy_j += p[0] * (double)step_ns * 1e-9;
+    }
+    /* 2.1 W throughout but for the 9 samples before the first tick, which
+     * read idle (the one tick of delay) */
+    CHECK_NEAR(energy_j / (1000 * step_ns * 1e-9), (9 * 1.5 + 991 * 2.1) / 1000, 1e-9);
+    pp_device_close(dev);
 }
 
 void test_replay_sample_and_hold(void);
