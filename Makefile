@@ -17,7 +17,7 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
 CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS += -lsundials_cvode -lconfig -lopenblas -lpthread -ldl -lm
+LDLIBS += -lsundials_cvode -lconfig -ljansson -lopenblas -lpthread -ldl -lm
 
 # darknet (Debian's package) is optional at build time: without it the
 # darknet component is left out and says so when a profile asks for it.

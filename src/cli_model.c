@@ -117,8 +117,8 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
             for (int i = 0; i < LINE; i++)
                 g[i] = i / (LINE - 1.0);
             pp_surface_grid(surf, y, sigma, a, g, LINE, a, NULL, 1, fixed, out);
-            pp_fmt(path, sizeof path, "%s/model/%s.dat", dir, sum->metrics[m]);
-            if ((fp = fopen(path, "w"))) {
+            if (pp_path_fmt(path, sizeof path, dir, "model/%s.dat", sum->metrics[m]) == 0 &&
+                (fp = fopen(path, "w"))) {
                 fprintf(fp, "# %s %s (predicted; sigma %g)\n", sum->params[a], sum->metrics[m], sigma);
                 for (int i = 0; i < LINE; i++)
                     fprintf(fp, "%.10g %.10g\n", pp_surface_denormalize(surf, a, g[i]),
@@ -134,9 +134,9 @@ static void write_grids(const char *dir, const pp_summary *sum, const pp_surface
             for (int i = 0; i < SIDE; i++)
                 g[i] = gb[i] = i / (SIDE - 1.0);
             pp_surface_grid(surf, y, sigma, a, g, SIDE, b, gb, SIDE, fixed, out);
-            pp_fmt(path, sizeof path, "%s/model/%s__%s__%s.dat", dir, sum->metrics[m],
-                   sum->params[a], sum->params[b]);
-            if ((fp = fopen(path, "w"))) {
+            if (pp_path_fmt(path, sizeof path, dir, "model/%s__%s__%s.dat", sum->metrics[m],
+                            sum->params[a], sum->params[b]) == 0 &&
+                (fp = fopen(path, "w"))) {
                 fprintf(fp, "# %s %s %s (predicted; sigma %g; other parameters at their middle)\n",
                         sum->params[a], sum->params[b], sum->metrics[m], sigma);
                 for (int i = 0; i < SIDE; i++) {

@@ -242,7 +242,8 @@ int pp_cmd_profile(int argc, char **argv)
         goto out;
     }
     if (!out_dir) {
-        pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name);
+        if (pp_path_fmt(default_dir, sizeof default_dir, "results", "%s", p->name) < 0)
+            goto out;
         out_dir = default_dir;
     }
     if (make_dirs(out_dir) < 0) {

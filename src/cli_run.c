@@ -118,8 +118,10 @@ int pp_cmd_run(int argc, char **argv)
     }
     if (out)
         pp_strlcpy(dir, out, sizeof dir);
-    else
-        pp_fmt(dir, sizeof dir, "results/%s", p->name);
+    else if (pp_path_fmt(dir, sizeof dir, "results", "%s", p->name) < 0) {
+        free(p);
+        return PP_EXIT_USAGE;
+    }
     has_mission = p->has_mission;
     pp_fmt(mission, sizeof mission, "%.10g", p->mission_s);
     pp_fmt(base, sizeof base, "%.10g", p->mission_base_power_w);

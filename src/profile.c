@@ -4,7 +4,6 @@
 #include "log.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,14 +24,18 @@ static const char *const component_keys[] = {
     "sleep_s", "timeout_s", "op", "cfg", "weights", "images", NULL,
 };
 
-static int valid_name(const char *s, int allow_dash)
+/* A name from the file follows the rule of util.h (pp_name_why), and has
+ * no '.' where it is one half of "<component>.<param>". 1 when it does
+ * not, with the reason in why. */
+static int bad_name(const char *name, int dot_ok, char *why, size_t cap)
 {
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_' || (allow_dash && *s == '-')))
-            return 0;
-    return 1;
+    if (pp_name_why(name, why, cap) < 0)
+        return 1;
+    if (!dot_ok && strchr(name, '.')) {
+        pp_fmt(why, cap, "no '.' (it joins component and parameter names in the outputs)");
+        return 1;
+    }
+    return 0;
 }
 
 static int is_type(const char *t)
@@ -109,9 +112,11 @@ static int parse_param(const pp_config *cfg, const pp_config_node *node, const c
     const char *name = pp_config_name(node);
     char what[160];
 
+    char why[256] = "no name";
+
     pp_fmt(what, sizeof what, "%s.params.%s", comp, name ? name : "?");
-    if (!name || !valid_name(name, 0))
-        return pp_config_node_error(cfg, node, what, "parameter names are letters, digits and _");
+    if (!name || bad_name(name, 0, why, sizeof why))
+        return pp_config_node_error(cfg, node, what, "a bad parameter name: %s", why);
     pp_strlcpy(ps->name, name, sizeof ps->name);
     switch (pp_config_kind_of(node)) {
     case PP_CONFIG_NUMBER:
@@ -172,7 +177,7 @@ static int check_placeholders(const pp_config *cfg, const pp_config_node *g,
 static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,
                            pp_component_spec *c)
 {
-    char until[32] = "";
+    char until[32] = "", why[256];
     const pp_config_node *node;
     int rc, has_duration, has_iterations;
     double iterations = 0;
@@ -197,8 +202,8 @@ static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t
         return rc;
     if (rc == 1)
         pp_strlcpy(c->name, c->type, sizeof c->name);
-    if (!valid_name(c->name, 1))
-        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", c->name);
+    if (bad_name(c->name, 0, why, sizeof why))
+        return pp_config_error(cfg, g, "name", "'%s': %s", c->name, why);
 
     node = pp_config_member(g, "command");
     if (strcmp(c->type, "exec") == 0) {
@@ -345,8 +350,9 @@ int pp_profile_load(const char *path, pp_profile *p)
             pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
             pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
             goto out;
-        if (!valid_name(p->name, 1)) {
-            pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
+        char why[256];
+        if (bad_name(p->name, 1, why, sizeof why)) {
+            pp_config_error(cfg, g, "name", "'%s': %s", p->name, why);
             goto out;
         }
         if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000)) {

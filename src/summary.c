@@ -4,10 +4,13 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 static int cmp_double(const void *a, const void *b)
@@ -39,22 +42,45 @@ static int looks_geometric(const pp_summary *s, size_t k)
     return geo;
 }
 
+/* run.json's "params": {"<name>": {"scale": "exponential", ...}, ...}
+ * (written by `powprof profile`); without it, or without the parameter,
+ * the scale is guessed from the values. */
 static void read_scales(const char *dir, pp_summary *s)
 {
-    char path[4096], key[PP_SUMMARY_NAME_MAX + 16];
-    char *text;
+    char path[4096];
+    json_t *root, *params;
 
     pp_fmt(path, sizeof path, "%s/run.json", dir);
-    text = pp_read_file(path); /* NULL without run.json: scales from the values */
+    root = access(path, F_OK) == 0 ? json_load_file(path, 0, NULL) : NULL;
+    if (!root && access(path, F_OK) == 0)
+        pp_log_warn("%s: not valid JSON: parameter scales guessed from their values", path);
+    params = json_object_get(root, "params");
     for (size_t k = 0; k < s->n_params; k++) {
-        const char *at;
-        pp_fmt(key, sizeof key, "\"%s\":{\"scale\":\"", s->params[k]);
-        if (text && (at = strstr(text, key)))
-            s->log_scale[k] = strncmp(at + strlen(key), "exponential", 11) == 0;
+        json_t *scale = json_object_get(json_object_get(params, s->params[k]), "scale");
+        if (json_is_string(scale))
+            s->log_scale[k] = strcmp(json_string_value(scale), "exponential") == 0;
         else
             s->log_scale[k] = looks_geometric(s, k);
     }
-    free(text);
+    json_decref(root);
+}
+
+/* The header's names: each a safe name (util.h) that no other column has. */
+static int check_header(const char *path, char **f, size_t n)
+{
+    char what[4200];
+
+    for (size_t c = 0; c < n; c++) {
+        pp_fmt(what, sizeof what, "%s:1: column %zu", path, c + 1);
+        if (pp_name_check(f[c], what) < 0)
+            return -EINVAL;
+        for (size_t d = 0; d < c; d++)
+            if (strcmp(f[c], f[d]) == 0) {
+                pp_log_error("%s:1: column %zu '%s' repeats column %zu", path, c + 1, f[c], d + 1);
+                return -EINVAL;
+            }
+    }
+    return 0;
 }
 
 int pp_summary_read(const char *dir, pp_summary *s)
@@ -86,6 +112,8 @@ int pp_summary_read(const char *dir, pp_summary *s)
         rc = -EINVAL;
         goto out;
     }
+    if ((rc = check_header(path, f, n)) < 0)
+        goto out;
     for (status_col = 1; status_col < n && strcmp(f[status_col], "status") != 0; status_col++) {
         if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
             pp_log_error("%s:1: more than %d parameters", path, PP_SUMMARY_MAX_PARAMS);
@@ -143,7 +171,15 @@ int pp_summary_read(const char *dir, pp_summary *s)
             s->ids = ids;
             cap_rows = nc;
         }
-        s->ids[s->n_rows] = strtol(f[0], NULL, 10);
+        {
+            int64_t id;
+            if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
+                pp_log_error("%s:%ld: id '%s' is not a whole number >= 0", path, line_no, f[0]);
+                rc = -EINVAL;
+                goto out;
+            }
+            s->ids[s->n_rows] = (long)id;
+        }
         for (size_t k = 0; k < s->n_params; k++)
             if (pp_parse_double(f[k + 1], &s->x[s->n_rows * s->n_params + k]) < 0) {
                 pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->params[k],
