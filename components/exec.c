@@ -212,9 +212,9 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
         rc = 0;
         if (status != 0) {
             tail[tail_len] = '\0';
-            for (char *s = tail; *s; s++)
-                if (*s == '\n' || *s == '\r' || *s == ',' || *s == '"')
-                    *s = ' ';
+            for (size_t i = 0; i < tail_len; i++) /* NUL bytes too: the tail is text */
+                if ((unsigned char)tail[i] < 0x20 || tail[i] == ',' || tail[i] == '"')
+                    tail[i] = ' ';
             pp_fmt(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
                      status, tail_len ? ": " : "", tail);
             rc = -EIO;

@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
+#include <linux/sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,44 +103,117 @@ static int own_cgroup(char *out, size_t cap)
     return pp_fmt(out, cap, "%.*s", (int)strcspn(at, "\n"), at);
 }
 
-/* Whether a process may move itself into the cgroup: one tries. */
-static int can_join(const char *procs)
+/* fork, the child born inside the scope's cgroup (clone3 with
+ * CLONE_INTO_CGROUP, Linux >= 5.7: no migration, no window outside it)
+ * when it has one. *inside tells, in parent and child, whether it was;
+ * when not, the child joins by writing its cgroup.procs itself. */
+static pid_t fork_into(const pp_proc_scope *s, int *inside)
 {
-    int st;
-    pid_t pid = fork();
+    *inside = 0;
+#if defined(SYS_clone3) && defined(CLONE_INTO_CGROUP)
+    if (s && s->kind == PP_SCOPE_CGROUP && s->dir_fd >= 0) {
+        struct clone_args args;
+        long pid;
+        memset(&args, 0, sizeof args);
+        args.flags = CLONE_INTO_CGROUP;
+        args.exit_signal = SIGCHLD;
+        args.cgroup = (uint64_t)s->dir_fd;
+        pid = syscall(SYS_clone3, &args, sizeof args);
+        if (pid >= 0) {
+            *inside = 1;
+            return (pid_t)pid;
+        }
+        if (errno != ENOSYS && errno != E2BIG && errno != EINVAL)
+            return -1;
+    }
+#endif
+    return fork();
+}
+
+/* In a child of fork_into that was not born inside: join. 0 or errno. */
+static int join_cgroup(const pp_proc_scope *s)
+{
+    int fd = open(s->procs, O_WRONLY | O_CLOEXEC), err = 0;
+
+    if (fd < 0 || write(fd, "0", 1) != 1)
+        err = errno;
+    if (fd >= 0)
+        close(fd);
+    return err;
+}
+
+/* Whether a child can be put in the cgroup: one tries. */
+static int can_join(const pp_proc_scope *s)
+{
+    int st, inside;
+    pid_t pid = fork_into(s, &inside);
 
     if (pid < 0)
         return 0;
-    if (pid == 0) {
-        int fd = open(procs, O_WRONLY | O_CLOEXEC);
-        _exit(fd >= 0 && write(fd, "0", 1) == 1 ? 0 : 1);
-    }
+    if (pid == 0)
+        _exit(inside || join_cgroup(s) == 0 ? 0 : 1);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+static int cgroup_kill(pp_proc_scope *s);
+
+/* The cgroups of a powprof killed before it could remove them (SIGKILL):
+ * what still runs in them is killed, and they are removed. */
+static void remove_stale_cgroups(const char *base)
+{
+    DIR *d = opendir(base);
+    struct dirent *e;
+
+    while (d && (e = readdir(d))) {
+        long pid;
+        int n;
+        pp_proc_scope stale;
+        if (sscanf(e->d_name, "powprof-%ld-%*d%n", &pid, &n) != 1 || e->d_name[n] != '\0' ||
+            pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        memset(&stale, 0, sizeof stale);
+        stale.kind = PP_SCOPE_CGROUP;
+        stale.dir_fd = -1;
+        if (pp_path_fmt(stale.dir, sizeof stale.dir, base, "%s", e->d_name) < 0 ||
+            pp_fmt(stale.procs, sizeof stale.procs, "%s/cgroup.procs", stale.dir) < 0)
+            continue;
+        pp_log_info("%s: left by a powprof that was killed: removed", stale.dir);
+        pp_proc_scope_close(&stale);
+    }
+    if (d)
+        closedir(d);
+}
+
 static int scope_open_cgroup(pp_proc_scope *s)
 {
     static int seq;
-    char mnt[PATH_MAX], own[PATH_MAX];
+    char mnt[PATH_MAX], own[PATH_MAX], base[2 * PATH_MAX];
     int rc;
 
     if ((rc = cgroup2_mount(mnt, sizeof mnt)) < 0 || (rc = own_cgroup(own, sizeof own)) < 0)
         return rc;
-    if (strcmp(own, "/") == 0)
-        own[0] = '\0';
-    if (pp_fmt(s->dir, sizeof s->dir, "%s%s/powprof-%ld-%d", mnt, own, (long)getpid(),
-               __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED)) < 0 ||
+    if (pp_path_join(base, sizeof base, mnt, own) < 0)
+        return -ENAMETOOLONG;
+    remove_stale_cgroups(base);
+    if (
+        pp_path_fmt(s->dir, sizeof s->dir, base, "powprof-%ld-%d", (long)getpid(),
+                    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED)) < 0 ||
         pp_fmt(s->procs, sizeof s->procs, "%s/cgroup.procs", s->dir) < 0)
         return -ENAMETOOLONG;
     if (mkdir(s->dir, 0755) != 0)
         return -errno;
-    if (!can_join(s->procs)) {
+    s->kind = PP_SCOPE_CGROUP;
+    s->dir_fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (!can_join(s)) {
+        if (s->dir_fd >= 0)
+            close(s->dir_fd);
         rmdir(s->dir);
+        memset(s, 0, sizeof *s);
+        s->dir_fd = -1;
         return -EACCES;
     }
-    s->kind = PP_SCOPE_CGROUP;
     return 0;
 }
 
@@ -156,27 +232,21 @@ static size_t cgroup_members(const pp_proc_scope *s, pid_t *pids, size_t cap)
     return n;
 }
 
+/* SIGKILL to each member, again until none is left (a member may fork
+ * meanwhile). Not cgroup.kill: on Linux 6.18 a child later born in the
+ * cgroup with CLONE_INTO_CGROUP is killed too. */
 static int cgroup_kill(pp_proc_scope *s)
 {
     pid_t pids[512];
-    char path[PATH_MAX + 16];
-    int killed = 0, fd;
+    int killed = 0;
     size_t n;
 
-    pp_fmt(path, sizeof path, "%s/cgroup.kill", s->dir);
     for (int round = 0; round < 200 && (n = cgroup_members(s, pids, 512)) > 0; round++) {
         if (round == 0)
             killed = (int)n;
-        if ((fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) { /* Linux >= 5.14 */
-            if (write(fd, "1", 1) != 1)
-                for (size_t i = 0; i < n; i++)
-                    kill(pids[i], SIGKILL);
-            close(fd);
-        } else {
-            for (size_t i = 0; i < n; i++)
-                kill(pids[i], SIGKILL);
-        }
-        sleep_ms(10);
+        for (size_t i = 0; i < n; i++)
+            kill(pids[i], SIGKILL);
+        sleep_ms(round == 0 ? 1 : 10);
     }
     return killed;
 }
@@ -191,30 +261,57 @@ static pid_t parent_of(const char *pid_dir)
     char state;
     long ppid;
 
-    pp_fmt(path, sizeof path, "/proc/%s/stat", pid_dir);
-    if (pp_read_small_file(path, buf, sizeof buf) < 0 || !(close_paren = strrchr(buf, ')')))
+    if (pp_path_fmt(path, sizeof path, "/proc", "%s/stat", pid_dir) < 0 ||
+        pp_read_small_file(path, buf, sizeof buf) < 0 || !(close_paren = strrchr(buf, ')')))
         return -1;
     if (sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2)
         return -1;
     return (pid_t)ppid;
 }
 
-/* Children of powprof it did not spawn: descendants reparented to it. */
+/* The children of powprof from /proc/self/task/<tid>/children (every
+ * thread's; CONFIG_PROC_CHILDREN): -1 when the kernel has no such file. */
+static long task_children(pid_t *pids, size_t cap)
+{
+    glob_t g;
+    size_t n = 0;
+
+    if (glob("/proc/self/task/*/children", 0, NULL, &g) != 0)
+        return -1;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        FILE *fp = fopen(g.gl_pathv[i], "r");
+        long pid;
+        while (fp && n < cap && fscanf(fp, "%ld", &pid) == 1)
+            pids[n++] = (pid_t)pid;
+        if (fp)
+            fclose(fp);
+    }
+    globfree(&g);
+    return (long)n;
+}
+
+/* Children of powprof it did not spawn: descendants reparented to it.
+ * Called with the lock held. */
 static size_t orphans(pid_t *pids, size_t cap)
 {
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t self = getpid();
+    pid_t self = getpid(), all[512];
+    long n_all = task_children(all, 512);
     size_t n = 0;
     int scoped_running;
 
-    if (!d)
-        return 0;
-    while (n < cap && (e = readdir(d)))
-        if (isdigit((unsigned char)e->d_name[0]) && parent_of(e->d_name) == self &&
-            !child_known((pid_t)atol(e->d_name), &scoped_running))
-            pids[n++] = (pid_t)atol(e->d_name);
-    closedir(d);
+    if (n_all < 0) { /* no children files: every process's parent */
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        n_all = 0;
+        while (d && n_all < 512 && (e = readdir(d)))
+            if (isdigit((unsigned char)e->d_name[0]) && parent_of(e->d_name) == self)
+                all[n_all++] = (pid_t)atol(e->d_name);
+        if (d)
+            closedir(d);
+    }
+    for (long i = 0; i < n_all && n < cap; i++)
+        if (!child_known(all[i], &scoped_running))
+            pids[n++] = all[i];
     return n;
 }
 
@@ -245,6 +342,7 @@ int pp_proc_scope_open(pp_proc_scope *s, pp_proc_scope_kind want)
     int rc = -ENOTSUP;
 
     memset(s, 0, sizeof *s);
+    s->dir_fd = -1;
     if (want != PP_SCOPE_SUBREAPER && (rc = scope_open_cgroup(s)) == 0)
         return 0;
     if (want == PP_SCOPE_CGROUP) {
@@ -273,6 +371,9 @@ int pp_proc_scope_kill(pp_proc_scope *s)
 void pp_proc_scope_close(pp_proc_scope *s)
 {
     pp_proc_scope_kill(s);
+    if (s->dir_fd >= 0)
+        close(s->dir_fd);
+    s->dir_fd = -1;
     if (s->kind == PP_SCOPE_CGROUP)
         for (int tries = 0; tries < 100 && rmdir(s->dir) != 0 && errno == EBUSY; tries++)
             sleep_ms(10);
@@ -290,7 +391,7 @@ int pp_proc_spawn(char *const argv[], int new_group, pid_t *pid_out)
 /* In the child after fork: die with the parent, join the scope, set the
  * streams, exec. What failed goes to report as {stage, errno}. */
 static void child_exec(char *const argv[], int new_group, const pp_proc_io *io, pid_t parent,
-                       int report)
+                       int inside, int report)
 {
     int err[2] = {0, 0}; /* stage: 0 exec, 1 cgroup */
     sigset_t none;
@@ -303,16 +404,12 @@ static void child_exec(char *const argv[], int new_group, const pp_proc_io *io, 
         _exit(127); /* powprof is gone already */
     if (new_group)
         setpgid(0, 0);
-    if (io->scope && io->scope->kind == PP_SCOPE_CGROUP) {
-        int fd = open(io->scope->procs, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, "0", 1) != 1) {
-            err[0] = 1;
-            err[1] = errno;
-            if (write(report, err, sizeof err) < 0)
-                _exit(127);
+    if (io->scope && io->scope->kind == PP_SCOPE_CGROUP && !inside &&
+        (err[1] = join_cgroup(io->scope)) != 0) {
+        err[0] = 1;
+        if (write(report, err, sizeof err) < 0)
             _exit(127);
-        }
-        close(fd);
+        _exit(127);
     }
     if (io->stdin_fd >= 0)
         dup2(io->stdin_fd, 0);
@@ -329,7 +426,7 @@ static void child_exec(char *const argv[], int new_group, const pp_proc_io *io, 
 
 int pp_proc_spawn_io(char *const argv[], int new_group, const pp_proc_io *io, pid_t *pid_out)
 {
-    int fds[2], child_err[2] = {0, 0};
+    int fds[2], child_err[2] = {0, 0}, inside;
     pid_t parent = getpid(), pid;
     ssize_t n;
 
@@ -340,10 +437,10 @@ int pp_proc_spawn_io(char *const argv[], int new_group, const pp_proc_io *io, pi
     if (pipe2(fds, O_CLOEXEC) != 0)
         return -errno;
     pthread_mutex_lock(&children_lock);
-    pid = n_children < MAX_CHILDREN ? fork() : (errno = EAGAIN, -1);
+    pid = n_children < MAX_CHILDREN ? fork_into(io->scope, &inside) : (errno = EAGAIN, -1);
     if (pid == 0) {
         close(fds[0]);
-        child_exec(argv, new_group, io, parent, fds[1]);
+        child_exec(argv, new_group, io, parent, inside, fds[1]);
     }
     if (pid > 0) {
         children_scoped[n_children] = io->scope != NULL;

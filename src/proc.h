@@ -13,8 +13,11 @@
  * or changes its group. A scope holds every descendant whatever it does:
  *   cgroup     a cgroup v2 of its own, below powprof's (where cgroup2 is
  *              mounted and powprof may create and join one: root, or a
- *              delegated subtree); the child joins it before exec, and a
- *              kill is cgroup.kill (or SIGKILL to each member, repeated).
+ *              delegated subtree); the child is born in it (clone3 with
+ *              CLONE_INTO_CGROUP, else it joins before exec), and a kill
+ *              is SIGKILL to each member, repeated until it is empty. The
+ *              cgroups of a powprof killed by SIGKILL are emptied and
+ *              removed by the next one that opens a scope.
  *   subreaper  else: powprof becomes a child subreaper
  *              (PR_SET_CHILD_SUBREAPER), so orphaned descendants are
  *              reparented to it instead of init; a kill SIGKILLs and reaps
@@ -38,6 +41,7 @@ typedef struct pp_proc_scope {
     pp_proc_scope_kind kind; /* the method in use: CGROUP or SUBREAPER */
     char dir[4096];          /* CGROUP: the cgroup's folder */
     char procs[4096];        /* CGROUP: its cgroup.procs */
+    int dir_fd;              /* CGROUP: the folder, open (children are born in it) */
 } pp_proc_scope;
 
 /* Open a scope of kind want (AUTO: the best that works). Returns 0, or

@@ -444,7 +444,7 @@ static int put_gp_string(sink *k, const char *s)
     char open = 0; /* the quote now open: '\'', '"' or none */
 
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        char want = *c >= 0x20 && *c < 0x7f ? '\'' : '"';
+        char want = *c >= 0x20 && *c < 0x7f && *c != '\'' ? '\'' : '"';
         if (open != want) {
             if (open)
                 sink_put(k, &open, 1);
@@ -459,8 +459,6 @@ static int put_gp_string(sink *k, const char *s)
             sink_put(k, esc, 4);
         } else {
             sink_put(k, (const char *)c, 1);
-            if (*c == '\'')
-                sink_put(k, "'", 1);
         }
     }
     if (open)

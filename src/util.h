@@ -80,10 +80,12 @@ int pp_path_fmt(char *out, size_t cap, const char *dir, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Write s as one gnuplot string expression that gnuplot never interprets,
- * whatever the bytes: single quotes (no backquote, macro or escape
- * processing inside them) with ' doubled, and each byte outside printable
- * ASCII as a "\ooo" octal escape in double quotes, the pieces joined with
- * gnuplot's '.' operator:  it's<LF>  ->  'it''s'."\012".  Returns 0, or
+ * whatever the bytes: printable ASCII in single quotes (no backquote,
+ * macro or escape processing inside them), the quote itself and every
+ * byte outside printable ASCII as "\ooo" octal escapes in double quotes
+ * (escapes only: nothing to substitute), the pieces joined with gnuplot's
+ * '.' operator:  it's<LF>  ->  'it'."\047".'s'."\012".  (A doubled ''
+ * does not work at the start of a string in gnuplot 5.4.) Returns 0, or
  * -ENAMETOOLONG when out is too small (out then holds "''"). */
 int pp_gp_quote(char *out, size_t cap, const char *s);
 
