@@ -73,6 +73,8 @@ static int substitute(pp_component *c, const char *in, char *out, size_t cap)
     return 0;
 }
 
+static atomic_int told;
+
 static int exec_setup(pp_component *c)
 {
     exec_priv *e = calloc(1, sizeof *e);
@@ -97,6 +99,9 @@ static int exec_setup(pp_component *c)
         return rc;
     }
     e->have_scope = 1;
+    if (atomic_exchange(&told, 1) == 0) /* once: which way this machine allows */
+        pp_log_info("exec: what programs leave running is tracked by %s and killed after "
+                    "each step", e->scope.kind == PP_SCOPE_CGROUP ? "a cgroup" : "a subreaper");
     pp_log_debug("%s: the program's descendants are tracked by %s", c->spec->name,
                  pp_proc_scope_name(&e->scope));
     return 0;

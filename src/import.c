@@ -150,6 +150,8 @@ int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace
             rc = -EINVAL;
             goto out;
         }
+        if ((rc = check_rail(path, 1, i + 1, names[i], names, i)) < 0)
+            goto out;
     }
     if ((rc = pp_trace_init(t, n, names)) < 0)
         goto out;
