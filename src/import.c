@@ -301,14 +301,56 @@ static int tegra_record(const char *path, long line_no, char *rec, double ts, pp
     return pp_trace_append(t, ts, vals);
 }
 
+/* A tegrastats record as it is read: its lines joined by blanks. */
+typedef struct tegra_rec {
+    char *text;
+    size_t len, cap;
+    long line;      /* where it starts */
+    double stamp_s; /* its time, when records have one */
+} tegra_rec;
+
+static int rec_append(tegra_rec *r, const char *s)
+{
+    size_t add = strlen(s) + 1;
+
+    if (r->len + add + 1 > r->cap) {
+        char *p = realloc(r->text, r->len + add + 1024);
+        if (!p)
+            return -ENOMEM;
+        r->text = p;
+        r->cap = r->len + add + 1024;
+    }
+    r->text[r->len++] = ' ';
+    memcpy(r->text + r->len, s, add);
+    r->len += add - 1;
+    return 0;
+}
+
+/* A line that starts a record (stamp_len > 0: with a time): records all
+ * with a time or all without. */
+static int rec_start(const char *path, long line_no, int stamp_len, double stamp_s, int *stamps,
+                     tegra_rec *r)
+{
+    if (*stamps < 0)
+        *stamps = stamp_len > 0;
+    else if (*stamps != (stamp_len > 0)) {
+        pp_log_error("%s:%ld: some records have a time and some not", path, line_no);
+        return -EINVAL;
+    }
+    r->line = line_no;
+    r->stamp_s = stamp_s;
+    return 0;
+}
+
 int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t)
 {
     FILE *fp = fopen(path, "r");
-    char *line = NULL, *rec = NULL;
-    size_t cap = 0, rec_len = 0, rec_cap = 0;
-    long line_no = 0, rec_line = 0, index = 0;
-    double t0 = 0, rec_stamp = -1;
-    int rc = 0, have_header = 0, stamps = -1, have_t0 = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    long line_no = 0, index = 0;
+    double t0 = 0;
+    int rc = 0, have_header = 0, stamps = -1;
+    tegra_rec rec = {NULL, 0, 0, 0, 0};
 
     memset(t, 0, sizeof *t);
     if (!fp) {
@@ -317,14 +359,13 @@ int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace 
     }
     for (;;) {
         ssize_t got = getline(&line, &cap, fp);
-        char *s = NULL;
-        double stamp = -1;
+        char *s = line;
+        double stamp = 0;
         int starts = 0, stamp_len = 0;
 
         if (got >= 0) {
             line_no++;
             chomp(line);
-            s = line;
             while (isspace((unsigned char)*s))
                 s++;
             if (!*s)
@@ -338,64 +379,35 @@ int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace 
             starts = stamp_len > 0 || strncmp(s, "RAM ", 4) == 0;
         }
         /* a record ends where the next one starts, or at the end of the file */
-        if ((got < 0 || starts) && rec_len > 0) {
-            double ts;
-            if (o->interval_ms > 0 || stamps == 0)
-                ts = (double)index * (o->interval_ms > 0 ? o->interval_ms : 1000.0) * 1e-3;
-            else
-                ts = rec_stamp - t0;
-            rc = tegra_record(path, rec_line, rec, ts, t, &have_header);
-            if (rc < 0)
+        if ((got < 0 || starts) && rec.len > 0) {
+            double ts = o->interval_ms > 0 || stamps == 0
+                            ? (double)index * (o->interval_ms > 0 ? o->interval_ms : 1000.0) * 1e-3
+                            : rec.stamp_s - t0;
+            if ((rc = tegra_record(path, rec.line, rec.text, ts, t, &have_header)) < 0)
                 break;
             index++;
-            rec_len = 0;
+            rec.len = 0;
         }
         if (got < 0)
             break;
-        if (!starts && rec_len == 0) {
+        if (!starts && rec.len == 0) {
             pp_log_error("%s:%ld: not a tegrastats record (one starts with 'RAM' or a "
                          "'MM-DD-YYYY HH:MM:SS' time)", path, line_no);
             rc = -EINVAL;
             break;
         }
-        if (starts) {
-            if (stamps < 0)
-                stamps = stamp_len > 0;
-            else if (stamps != (stamp_len > 0)) {
-                pp_log_error("%s:%ld: some records have a time and some not", path, line_no);
-                rc = -EINVAL;
-                break;
-            }
-            rec_line = line_no;
-            rec_stamp = stamp;
-            if (stamp_len > 0 && !have_t0) {
-                t0 = stamp;
-                have_t0 = 1;
-            }
-            s += stamp_len; /* past the time */
-        }
-        {
-            size_t add = strlen(s) + 2;
-            if (rec_len + add > rec_cap) {
-                char *p = realloc(rec, rec_len + add + 1024);
-                if (!p) {
-                    rc = -ENOMEM;
-                    break;
-                }
-                rec = p;
-                rec_cap = rec_len + add + 1024;
-            }
-            rec[rec_len++] = ' ';
-            memcpy(rec + rec_len, s, add - 1);
-            rec_len += add - 2;
-            rec[rec_len] = '\0';
-        }
+        if (starts && (rc = rec_start(path, line_no, stamp_len, stamp, &stamps, &rec)) < 0)
+            break;
+        if (stamp_len > 0 && index == 0 && rec.len == 0)
+            t0 = stamp; /* the first record's time */
+        if ((rc = rec_append(&rec, s + stamp_len)) < 0)
+            break;
     }
     if (line_no == 0 && rc == 0) {
         pp_log_error("%s: empty file", path);
         rc = -EINVAL;
     }
-    free(rec);
+    free(rec.text);
     free(line);
     fclose(fp);
     return finish(t, path, rc);

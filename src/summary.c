@@ -83,14 +83,100 @@ static int check_header(const char *path, char **f, size_t n)
     return 0;
 }
 
+/* The header: parameters up to "status", then the metrics (numeric
+ * columns; iteration and late-frame counts and the reason are not). */
+static int read_header(const char *path, char **f, size_t n, pp_summary *s, size_t *status_col,
+                       size_t *metric_col)
+{
+    size_t c;
+
+    if (strcmp(f[0], "id") != 0) {
+        pp_log_error("%s:1: not a powprof summary (its first column must be 'id')", path);
+        return -EINVAL;
+    }
+    if (check_header(path, f, n) < 0)
+        return -EINVAL;
+    for (c = 1; c < n && strcmp(f[c], "status") != 0; c++) {
+        if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
+            pp_log_error("%s:1: more than %d parameters", path, PP_SUMMARY_MAX_PARAMS);
+            return -EINVAL;
+        }
+        pp_strlcpy(s->params[s->n_params++], f[c], PP_SUMMARY_NAME_MAX);
+    }
+    if (c == n) {
+        pp_log_error("%s:1: no 'status' column", path);
+        return -EINVAL;
+    }
+    *status_col = c;
+    for (c++; c < n && s->n_metrics < PP_SUMMARY_MAX_METRICS; c++) {
+        const char *name = f[c];
+        size_t len = strlen(name);
+        if (strcmp(name, "reason") == 0 || strcmp(name, "late_frames") == 0 ||
+            (len > 12 && strcmp(name + len - 12, ".late_frames") == 0) ||
+            strcmp(name, "iterations") == 0 || (len > 11 && strcmp(name + len - 11, ".iterations") == 0))
+            continue;
+        metric_col[s->n_metrics] = c;
+        pp_strlcpy(s->metrics[s->n_metrics++], name, PP_SUMMARY_NAME_MAX);
+    }
+    return 0;
+}
+
+/* Room for one more row. */
+static int grow_rows(pp_summary *s, size_t *cap_rows)
+{
+    size_t nc = *cap_rows ? *cap_rows * 2 : 256;
+    double *x = realloc(s->x, nc * (s->n_params ? s->n_params : 1) * sizeof *x);
+    double *y = x ? realloc(s->y, nc * (s->n_metrics ? s->n_metrics : 1) * sizeof *y) : NULL;
+    long *ids = y ? realloc(s->ids, nc * sizeof *ids) : NULL;
+
+    if (x)
+        s->x = x;
+    if (y)
+        s->y = y;
+    if (!ids)
+        return -ENOMEM;
+    s->ids = ids;
+    *cap_rows = nc;
+    return 0;
+}
+
+/* A row with status ok (its fields in f) as row s->n_rows. */
+static int read_row(const char *path, long line_no, char **f, const size_t *metric_col,
+                    pp_summary *s)
+{
+    int64_t id;
+
+    if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
+        pp_log_error("%s:%ld: id '%s' is not a whole number >= 0", path, line_no, f[0]);
+        return -EINVAL;
+    }
+    s->ids[s->n_rows] = (long)id;
+    for (size_t k = 0; k < s->n_params; k++)
+        if (pp_parse_double(f[k + 1], &s->x[s->n_rows * s->n_params + k]) < 0) {
+            pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->params[k], f[k + 1]);
+            return -EINVAL;
+        }
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        double v = NAN;
+        const char *cell = f[metric_col[k]];
+        if (*cell && pp_parse_double(cell, &v) < 0) {
+            pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->metrics[k], cell);
+            return -EINVAL;
+        }
+        s->y[s->n_rows * s->n_metrics + k] = v;
+    }
+    s->n_rows++;
+    return 0;
+}
+
 int pp_summary_read(const char *dir, pp_summary *s)
 {
     char path[4096], *line = NULL, *f[PP_SUMMARY_MAX_PARAMS + PP_SUMMARY_MAX_METRICS + 16];
-    size_t cap = 0, n, status_col = 0, cap_rows = 0;
+    size_t cap = 0, n, m, status_col = 0, cap_rows = 0;
     size_t metric_col[PP_SUMMARY_MAX_METRICS];
     long line_no = 1;
     FILE *fp;
-    int rc = 0;
+    int rc = -EINVAL;
 
     memset(s, 0, sizeof *s);
     pp_fmt(path, sizeof path, "%s/summary.csv", dir);
@@ -102,51 +188,22 @@ int pp_summary_read(const char *dir, pp_summary *s)
     }
     if (getline(&line, &cap, fp) < 0) {
         pp_log_error("%s:1: empty file", path);
-        rc = -EINVAL;
         goto out;
     }
     line[strcspn(line, "\r\n")] = '\0';
-    n = pp_csv_split(line, f, sizeof f / sizeof f[0]);
-    if (n > sizeof f / sizeof f[0] || strcmp(f[0], "id") != 0) {
-        pp_log_error("%s:1: not a powprof summary (its first column must be 'id')", path);
-        rc = -EINVAL;
+    n = pp_csv_split(line, f, PP_ARRAY_SIZE(f));
+    if (n > PP_ARRAY_SIZE(f)) {
+        pp_log_error("%s:1: %zu columns, at most %zu", path, n, PP_ARRAY_SIZE(f));
         goto out;
     }
-    if ((rc = check_header(path, f, n)) < 0)
+    if (read_header(path, f, n, s, &status_col, metric_col) < 0)
         goto out;
-    for (status_col = 1; status_col < n && strcmp(f[status_col], "status") != 0; status_col++) {
-        if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
-            pp_log_error("%s:1: more than %d parameters", path, PP_SUMMARY_MAX_PARAMS);
-            rc = -EINVAL;
-            goto out;
-        }
-        pp_strlcpy(s->params[s->n_params++], f[status_col], PP_SUMMARY_NAME_MAX);
-    }
-    if (status_col == n) {
-        pp_log_error("%s:1: no 'status' column", path);
-        rc = -EINVAL;
-        goto out;
-    }
-    for (size_t c = status_col + 1; c < n; c++) {
-        const char *name = f[c];
-        size_t len = strlen(name);
-        if (strcmp(name, "reason") == 0 || strcmp(name, "late_frames") == 0 ||
-            (len > 12 && strcmp(name + len - 12, ".late_frames") == 0) ||
-            strcmp(name, "iterations") == 0 || (len > 11 && strcmp(name + len - 11, ".iterations") == 0))
-            continue;
-        if (s->n_metrics == PP_SUMMARY_MAX_METRICS)
-            break;
-        metric_col[s->n_metrics] = c;
-        pp_strlcpy(s->metrics[s->n_metrics++], name, PP_SUMMARY_NAME_MAX);
-    }
     while (getline(&line, &cap, fp) >= 0) {
-        size_t m;
         line_no++;
         line[strcspn(line, "\r\n")] = '\0';
         if (!line[0])
             continue;
-        m = pp_csv_split(line, f, sizeof f / sizeof f[0]);
-        if (m != n) {
+        if ((m = pp_csv_split(line, f, PP_ARRAY_SIZE(f))) != n) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, n);
             rc = -EINVAL;
             goto out;
@@ -155,50 +212,11 @@ int pp_summary_read(const char *dir, pp_summary *s)
             s->n_left_out++;
             continue;
         }
-        if (s->n_rows == cap_rows) {
-            size_t nc = cap_rows ? cap_rows * 2 : 256;
-            double *x = realloc(s->x, nc * (s->n_params ? s->n_params : 1) * sizeof *x);
-            double *y = x ? realloc(s->y, nc * s->n_metrics * sizeof *y) : NULL;
-            long *ids = y ? realloc(s->ids, nc * sizeof *ids) : NULL;
-            if (x)
-                s->x = x;
-            if (y)
-                s->y = y;
-            if (!ids) {
-                rc = -ENOMEM;
-                goto out;
-            }
-            s->ids = ids;
-            cap_rows = nc;
-        }
-        {
-            int64_t id;
-            if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
-                pp_log_error("%s:%ld: id '%s' is not a whole number >= 0", path, line_no, f[0]);
-                rc = -EINVAL;
-                goto out;
-            }
-            s->ids[s->n_rows] = (long)id;
-        }
-        for (size_t k = 0; k < s->n_params; k++)
-            if (pp_parse_double(f[k + 1], &s->x[s->n_rows * s->n_params + k]) < 0) {
-                pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->params[k],
-                             f[k + 1]);
-                rc = -EINVAL;
-                goto out;
-            }
-        for (size_t k = 0; k < s->n_metrics; k++) {
-            double v = NAN;
-            const char *cell = f[metric_col[k]];
-            if (*cell && pp_parse_double(cell, &v) < 0) {
-                pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->metrics[k], cell);
-                rc = -EINVAL;
-                goto out;
-            }
-            s->y[s->n_rows * s->n_metrics + k] = v;
-        }
-        s->n_rows++;
+        if ((s->n_rows == cap_rows && (rc = grow_rows(s, &cap_rows)) < 0) ||
+            (rc = read_row(path, line_no, f, metric_col, s)) < 0)
+            goto out;
     }
+    rc = 0;
     if (s->n_rows == 0) {
         pp_log_error("%s: no row with status ok", path);
         rc = -EINVAL;
