@@ -6,6 +6,7 @@
 #include "../src/clock.h"
 #include "../src/log.h"
 #include "../src/proc.h"
+#include "../src/profile.h"
 #include "../src/scheduler.h"
 
 #include <errno.h>
@@ -17,17 +18,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static pp_component_spec exec_spec(const char *const *argv, size_t n)
+/* Run the first component of a profile written as text into dir:
+ * the path a user's configuration takes. Returns pp_schedule_component's. */
+static int run_profile_text(const char *dir, const char *text, pp_run_result *r)
 {
-    pp_component_spec s;
+    char path[512];
+    pp_profile *p = malloc(sizeof *p);
+    double values[1];
+    int rc = -1;
 
-    memset(&s, 0, sizeof s);
-    strcpy(s.type, "exec");
-    strcpy(s.name, "prog");
-    s.n_args = n;
-    for (size_t i = 0; i < n; i++)
-        snprintf(s.args[i], sizeof s.args[i], "%s", argv[i]);
-    return s;
+    snprintf(path, sizeof path, "%s/exec.cfg", dir);
+    write_file(path, text);
+    CHECK(p != NULL);
+    if (p && pp_profile_load(path, p) == 0)
+        rc = pp_schedule_component(&p->components[0], values, NULL, NULL, NULL, r);
+    else
+        pp_test_fail(__FILE__, __LINE__, "profile not loaded:\n%s\n%s", text, test_log());
+    free(p);
+    return rc;
 }
 
 /* Whether pid is gone (or a zombie nobody reaped yet), within ~2 s. */
@@ -66,30 +74,26 @@ void test_exec_stderr_volume(void);
 void test_exec_stderr_volume(void)
 {
     static const char *const sizes[] = {"1000000", "50000000"};
-    char done[512], script[700];
-    const char *argv[] = {"sh", "-c", script};
-    pp_component_spec s;
+    char done[512], text[1024];
     pp_run_result r;
-    double v[1];
 
     snprintf(done, sizeof done, "%s/done", test_tmpdir());
     for (size_t i = 0; i < 2; i++) {
-        char *text;
+        char *out;
         unlink(done);
-        snprintf(script, sizeof script, "head -c %s /dev/zero >&2 && echo ok > %s", sizes[i], done);
-        s = exec_spec(argv, 3);
-        s.iterations = 1;
-        s.until = PP_UNTIL_ITERATIONS;
-        CHECK_INT(pp_schedule_component(&s, v, NULL, NULL, NULL, &r), 0);
+        snprintf(text, sizeof text,
+                 "components = ( { type = \"exec\"; iterations = 1; command = [ \"sh\", \"-c\",\n"
+                 "  \"head -c %s /dev/zero >&2 && echo ok > %s\" ]; } );\n", sizes[i], done);
+        CHECK_INT(run_profile_text(test_tmpdir(), text, &r), 0);
         CHECK_INT(r.status, PP_RUN_OK);
-        text = slurp(done);
-        CHECK_STR(text, "ok\n");
-        free(text);
+        out = slurp(done);
+        CHECK_STR(out, "ok\n");
+        free(out);
     }
     /* and the tail of a noisy failure is kept */
-    snprintf(script, sizeof script, "head -c 1000000 /dev/zero >&2; echo 'the end' >&2; exit 4");
-    s = exec_spec(argv, 3);
-    CHECK(pp_schedule_component(&s, v, NULL, NULL, NULL, &r) < 0);
+    CHECK(run_profile_text(test_tmpdir(), "components = ( { type = \"exec\"; command = [ \"sh\", \"-c\",\n"
+                           "  \"head -c 1000000 /dev/zero >&2; echo 'the end' >&2; exit 4\" ]; "
+                           "} );\n", &r) < 0);
     CHECK_CONTAINS(r.reason, "exited with status 4");
     CHECK_CONTAINS(r.reason, "the end");
 }
@@ -111,11 +115,8 @@ static const char setsid_script[] =
  * must be kind. */
 static void run_detach_steps(const char *dir, const char *kind)
 {
-    char script[512], pidfile[512], log[512], want[64];
-    const char *argv[] = {"sh", script, pidfile, log};
-    pp_component_spec s;
+    char script[512], pidfile[512], log[512], want[64], cfg[2048];
     pp_run_result r;
-    double v[1];
     char *text;
     pid_t gc;
 
@@ -123,12 +124,12 @@ static void run_detach_steps(const char *dir, const char *kind)
     snprintf(pidfile, sizeof pidfile, "%s/gc.pid", dir);
     snprintf(log, sizeof log, "%s/alive.log", dir);
     write_file(script, setsid_script);
-    s = exec_spec(argv, 4);
-    s.iterations = 2;
-    s.until = PP_UNTIL_ITERATIONS;
+    snprintf(cfg, sizeof cfg,
+             "components = ( { type = \"exec\"; iterations = 2;\n"
+             "  command = [ \"sh\", \"%s\", \"%s\", \"%s\" ]; } );\n", script, pidfile, log);
     pp_log_set_level(PP_LOG_DEBUG);
     test_log_clear();
-    CHECK_INT(pp_schedule_component(&s, v, NULL, NULL, NULL, &r), 0);
+    CHECK_INT(run_profile_text(dir, cfg, &r), 0);
     CHECK_STR(r.reason, "");
     CHECK_INT(r.iterations, 2);
     snprintf(want, sizeof want, "tracked by %s", kind);

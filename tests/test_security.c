@@ -325,27 +325,36 @@ static void hostile_results(const char *dir, const char *header, const char *row
     write_file(path, "t_s,a_w\n0,1\n1,2\n");
 }
 
+/* `powprof import csv` of csv_text with these --param values (NULL: one
+ * x=1) must stop with exit status 2 and message, and create nothing. */
+static void expect_import_refused(const char *csv_text, const char *param, const char *param2,
+                                  const char *message)
+{
+    char csv[512], out[512], *err = NULL;
+
+    snprintf(csv, sizeof csv, "%s/in.csv", test_tmpdir());
+    snprintf(out, sizeof out, "%s/refused", test_tmpdir());
+    write_file(csv, csv_text);
+    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "-o", out, "--param",
+                          param ? param : "x=1", param2 ? "--param" : NULL, param2, NULL), 2);
+    CHECK_CONTAINS(err, message);
+    free(err);
+    CHECK(access(out, F_OK) != 0);
+}
+
 void test_cli_hostile_names(void);
 void test_cli_hostile_names(void)
 {
-    char csv[512], out[512], deep[512], *err = NULL;
+    char out[512], deep[512], *err = NULL;
     const char *tmp = test_tmpdir();
 
     /* 2: a rail name that would call system() from a gnuplot title */
-    snprintf(csv, sizeof csv, "%s/inj.csv", tmp);
-    write_file(csv, "t_s,a'.system('touch INJ').'_w\n0,1\n1,2\n");
-    snprintf(out, sizeof out, "%s/r1", tmp);
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "x=1", "-o", out, NULL), 2);
-    CHECK_CONTAINS(err, "inj.csv:1: column 2: rail 'a'.system('touch INJ').'': character '''");
-    free(err);
-    CHECK(access(out, F_OK) != 0);
+    expect_import_refused("t_s,a'.system('touch INJ').'_w\n0,1\n1,2\n", NULL, NULL,
+                          "in.csv:1: column 2: rail 'a'.system('touch INJ').'': character '''");
     /* and a parameter name */
-    snprintf(csv, sizeof csv, "%s/ok.csv", tmp);
-    write_file(csv, "t_s,a_w\n0,1\n1,2\n");
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "q\";system(\"touch INJ2\");\"=1",
-                          "-o", out, NULL), 2);
-    CHECK_CONTAINS(err, "--param 'q\";system(\"touch INJ2\");\"': character '\"' at position 2");
-    free(err);
+    expect_import_refused("t_s,a_w\n0,1\n1,2\n", "q\";system(\"touch INJ2\");\"=1", NULL,
+                          "--param 'q\";system(\"touch INJ2\");\"': character '\"' at position 2");
+    snprintf(out, sizeof out, "%s/r1", tmp);
     /* the same names in a summary.csv made by hand: plot, model, predict
      * and plan refuse it, naming the file, the line and the column */
     hostile_results(out, "id,q\";system(\"touch INJ2\");\",status,duration_s,total_mean_w,reason",
@@ -373,12 +382,8 @@ void test_cli_hostile_names(void)
     CHECK_INT(run_powprof(NULL, &err, "plot", out, NULL), 2);
     free(err);
     CHECK_INT(count_files_named(tmp, "ESCAPED"), 0);
-    snprintf(csv, sizeof csv, "%s/esc.csv", tmp);
-    write_file(csv, "t_s,../../ESCAPED_w\n0,1\n1,2\n");
-    snprintf(out, sizeof out, "%s/a/b/r4", tmp);
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "x=1", "-o", out, NULL), 2);
-    CHECK_CONTAINS(err, "esc.csv:1: column 2: rail '../../ESCAPED'");
-    free(err);
+    expect_import_refused("t_s,../../ESCAPED_w\n0,1\n1,2\n", NULL, NULL,
+                          "in.csv:1: column 2: rail '../../ESCAPED'");
 }
 
 /* 7: summary.csv stays well-formed: a comma in a parameter name, a rail
@@ -386,23 +391,17 @@ void test_cli_hostile_names(void)
 void test_cli_import_names_and_mode(void);
 void test_cli_import_names_and_mode(void)
 {
+    static const char csv_text[] = "t_s,total_w,gpu_w\n0,5,1\n1,7,2\n";
     char csv[512], out[512], path[700], *err = NULL, *text;
     struct stat st;
 
+    expect_import_refused(csv_text, "a,b=1", NULL, "--param 'a,b': character ',' at position 2");
+    expect_import_refused(csv_text, "x=1", "x=2", "parameter 'x' is given twice");
+    expect_import_refused(csv_text, "status=1", NULL,
+                          "parameter 'status': summary.csv has a column of that name");
     snprintf(csv, sizeof csv, "%s/total.csv", test_tmpdir());
-    write_file(csv, "t_s,total_w,gpu_w\n0,5,1\n1,7,2\n");
+    write_file(csv, csv_text);
     snprintf(out, sizeof out, "%s/r", test_tmpdir());
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "a,b=1", "-o", out, NULL), 2);
-    CHECK_CONTAINS(err, "--param 'a,b': character ',' at position 2");
-    free(err);
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "x=1", "--param", "x=2",
-                          "-o", out, NULL), 2);
-    CHECK_CONTAINS(err, "parameter 'x' is given twice");
-    free(err);
-    CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "status=1", "-o", out, NULL),
-              2);
-    CHECK_CONTAINS(err, "parameter 'status': summary.csv has a column of that name");
-    free(err);
     umask(022);
     CHECK_INT(run_powprof(NULL, &err, "import", "csv", csv, "--param", "x=1", "-o", out, NULL), 0);
     CHECK_CONTAINS(err, "rail 'total' renamed 'total_rail'");
@@ -452,69 +451,4 @@ void test_summary_header_checks(void)
     CHECK_INT(s.log_scale[0], 1);
     CHECK_CONTAINS(test_log(), "run.json: not valid JSON");
     pp_summary_free(&s);
-}
-
-/* 1: the tegrastats time is parsed by its length; a short one is an error
- * at its line, not a read past the buffer or a phantom sample. */
-void test_import_tegrastats_stamps(void);
-void test_import_tegrastats_stamps(void)
-{
-    char path[512];
-    pp_import_options o;
-    pp_trace t;
-
-    pp_import_options_init(&o);
-    snprintf(path, sizeof path, "%s/t.log", test_tmpdir());
-    write_file(path, "01-01-2020 00:00:00 RAM 1/1MB VDD_IN 1000mW/1000mW\n1-1-2020 0:0:1\n");
-    test_log_clear();
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "t.log:2: malformed time at '1-1-2020 0:0:1'");
-    write_file(path, "1-1-1970 1:1:1");
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "t.log:1: malformed time at '1-1-1970 1:1:1'");
-    write_file(path, "13-01-2020 00:00:00 RAM 1/1MB VDD_IN 1000mW/1000mW\n");
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "t.log:1: malformed time at '13-01-2020 00:00:00");
-    write_file(path, "01-01-2020 00:00:00x RAM 1/1MB VDD_IN 1000mW/1000mW\n");
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL);
-    /* a time before 1970 is still a time; and values must be numbers */
-    write_file(path, "12-31-1969 23:59:59 RAM 1/1MB VDD_IN 1000mW/1000mW\n"
-                     "01-01-1970 00:00:01 RAM 1/1MB VDD_IN 3000mW/1000mW\n");
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), 0);
-    CHECK_INT(t.n_samples, 2);
-    CHECK_NEAR(t.t_s[1], 2.0, 0);
-    CHECK_NEAR(pp_trace_at(&t, 1, 0), 3.0, 1e-12);
-    pp_trace_free(&t);
-    write_file(path, "RAM 1/1MB VDD_IN 1e999/1\n");
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL); /* 1e999 is no rail value */
-    write_file(path, "RAM 1/1MB VDD_IN 1/1 VDD_IN 2/2\n");
-    test_log_clear();
-    CHECK_INT(pp_import_tegrastats(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "t.log:1: rail 'VDD_IN' appears twice");
-}
-
-/* The csv importer refuses a rail given twice and checks names. */
-void test_import_csv_columns(void);
-void test_import_csv_columns(void)
-{
-    char path[512];
-    pp_import_options o;
-    pp_trace t;
-
-    pp_import_options_init(&o);
-    snprintf(path, sizeof path, "%s/c.csv", test_tmpdir());
-    write_file(path, "t_s,a_w,a_mw\n0,1,2\n");
-    test_log_clear();
-    CHECK_INT(pp_import_csv(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "c.csv:1: column 3 'a_mw': rail 'a' already has this column (column 2)");
-    write_file(path, "t_s,time,a_w\n0,0,1\n");
-    CHECK_INT(pp_import_csv(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "column 2 'time': a second time column");
-    write_file(path, "t_s,bus_a,bus_v\n0,1e200,1e200\n");
-    CHECK_INT(pp_import_csv(path, &o, &t), -EINVAL);
-    CHECK_CONTAINS(test_log(), "c.csv:2: bus: the power is out of range");
-    write_file(path, "t_s,x [W]\n0,1\n1,3\n");
-    CHECK_INT(pp_import_csv(path, &o, &t), 0);
-    CHECK_STR(t.names[0], "x");
-    pp_trace_free(&t);
 }
