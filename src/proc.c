@@ -157,10 +157,10 @@ static int can_join(const pp_proc_scope *s)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-static int cgroup_kill(pp_proc_scope *s);
-
 /* The cgroups of a powprof killed before it could remove them (SIGKILL):
- * what still runs in them is killed, and they are removed. */
+ * what still runs in them is killed, and they are removed. A cgroup is
+ * stale when no process has the pid in its name (as this pid namespace
+ * sees them). */
 static void remove_stale_cgroups(const char *base)
 {
     DIR *d = opendir(base);
@@ -197,8 +197,7 @@ static int scope_open_cgroup(pp_proc_scope *s)
     if (pp_path_join(base, sizeof base, mnt, own) < 0)
         return -ENAMETOOLONG;
     remove_stale_cgroups(base);
-    if (
-        pp_path_fmt(s->dir, sizeof s->dir, base, "powprof-%ld-%d", (long)getpid(),
+    if (pp_path_fmt(s->dir, sizeof s->dir, base, "powprof-%ld-%d", (long)getpid(),
                     __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED)) < 0 ||
         pp_fmt(s->procs, sizeof s->procs, "%s/cgroup.procs", s->dir) < 0)
         return -ENAMETOOLONG;
