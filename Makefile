@@ -145,7 +145,10 @@ fuzz: $(FUZZ_BIN)
 	@if [ "$(FUZZ_S)" != 0 ]; then ./fuzz/run-fuzzers $(FUZZ_S) $(FUZZ_O) $(FUZZ_NAMES); fi
 
 fuzz-lib:
-	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return d && n < 0; }\n' | \
+		$(FUZZ_CC) -fsanitize=fuzzer,address -x c - -o /dev/null 2>/dev/null || { echo \
+		"make fuzz needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-14-dev"; \
+		exit 1; }
 	$(MAKE) $(FUZZ_O)/libpowprof.a O=$(FUZZ_O) CC=$(FUZZ_CC) NVCC= \
 		OPT="-O1 -g -fno-omit-frame-pointer" SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link"
 
