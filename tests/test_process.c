@@ -245,6 +245,18 @@ void test_profile_sigkill_kills_workload(void)
     waitpid(pp, &st, 0);
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     CHECK(wl > 0 && gone(wl));
+    /* the cgroup the killed powprof left (when it had one) goes with the
+     * next scope opened */
+    {
+        pp_proc_scope scope;
+        char pattern[128];
+        glob_t g;
+        snprintf(pattern, sizeof pattern, "/sys/fs/cgroup/{,unified/}powprof-%d-*", (int)pp);
+        CHECK_INT(pp_proc_scope_open(&scope, PP_SCOPE_AUTO), 0);
+        CHECK_INT(glob(pattern, GLOB_BRACE, NULL, &g), GLOB_NOMATCH);
+        globfree(&g);
+        pp_proc_scope_close(&scope);
+    }
 }
 
 /* 8: Ctrl-C during import leaves no RESULTS.import.XXXXXX behind. */
