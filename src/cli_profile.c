@@ -723,7 +723,7 @@ int pp_cmd_profile(int argc, char **argv)
             status = dry_run(p, n, values, a.rq.json);
         else if (n <= PP_PROFILE_CONFIRM_ABOVE || a.yes || confirm_many(a.rq.config, n) == 0) {
             if (!a.rq.out_dir &&
-                pp_fmt(default_dir, sizeof default_dir, "results/%s", p->name) == 0)
+                pp_path_fmt(default_dir, sizeof default_dir, "results", "%s", p->name) == 0)
                 a.rq.out_dir = default_dir;
             status = run_sweep(p, n, &a.rq);
         }

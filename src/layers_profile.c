@@ -31,8 +31,9 @@ int pp_layers_resolve_cfg(const char *name, char *out, size_t cap)
 
     if (strchr(name, '/') || access(name, F_OK) == 0)
         return pp_strlcpy(out, name, cap);
-    if (pp_fmt(out, cap, "%s/%s%s", PP_LAYERS_CFG_DIR, name, has_suffix ? "" : ".cfg") < 0)
-        return -ENAMETOOLONG;
+    if ((has_suffix ? pp_path_fmt(out, cap, PP_LAYERS_CFG_DIR, "%s", name)
+                    : pp_path_fmt(out, cap, PP_LAYERS_CFG_DIR, "%s.cfg", name)) < 0)
+        return -EINVAL;
     if (access(out, R_OK) == 0)
         return 0;
     pp_log_error("network '%s': no such file here, nor %s (darknet's cfgs: apt-get install "

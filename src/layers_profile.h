@@ -77,7 +77,8 @@ typedef struct pp_layers_result {
 
 /* A network given by name (a file in PP_LAYERS_CFG_DIR, ".cfg" optional)
  * or by path (containing '/', or an existing file): its path into out.
- * 0, -ENOENT (logged with the places looked in) or -ENAMETOOLONG. */
+ * 0, -ENOENT (logged with the places looked in) or -EINVAL (a name that
+ * pp_path_fmt refuses, or too long; logged). */
 int pp_layers_resolve_cfg(const char *name, char *out, size_t cap);
 
 /* The darknet module's layer timer, loaded through the component registry.

@@ -31,19 +31,6 @@ static int wanted(const pp_model *m, size_t k)
     return 0;
 }
 
-int pp_model_name_ok(const char *name)
-{
-    size_t n = strlen(name);
-
-    if (n == 0 || n >= PP_SUMMARY_NAME_MAX || name[0] == '.' || name[0] == '-')
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              strchr("_.+-", *c)))
-            return 0;
-    return 1;
-}
-
 void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
 {
     for (size_t k = 0; g->fits && k < n_metrics; k++)
