@@ -141,12 +141,15 @@ static int read_run_json(const char *dir, pp_summary *s)
     return rc;
 }
 
+/* Columns that are no metric of a configuration: counts, the reason, and
+ * the whole machine's CPU at the time (other programs' load, not the
+ * configuration's). */
 static int is_count_column(const char *name)
 {
     static const char *const ends[] = {"iterations", "late_frames", "samples", "short_run"};
     size_t len = strlen(name);
 
-    if (strcmp(name, "reason") == 0)
+    if (strcmp(name, "reason") == 0 || strcmp(name, "machine_cpu_share") == 0)
         return 1;
     for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
         size_t n = strlen(ends[i]);

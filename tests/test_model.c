@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "../src/results.h"
+#include "../src/summary.h"
 #include "../src/trace.h"
 
 #include <math.h>
@@ -470,4 +471,25 @@ void test_short_runs_flagged(void)
     CHECK_CONTAINS(out, "1 short run (fewer than 5 samples");
     CHECK_CONTAINS(out, "weighted down in the fit");
     free(out);
+}
+
+/* The workload's CPU is a metric of a configuration; the whole machine's
+ * CPU at the time (other programs' load) is not. */
+void test_summary_machine_cpu_not_a_metric(void);
+void test_summary_machine_cpu_not_a_metric(void)
+{
+    char dir[512], path[600];
+    pp_summary s;
+
+    snprintf(dir, sizeof dir, "%s/res", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, "id,p,status,duration_s,total_mean_w,reason,cpu_s,cpu_share,machine_cpu_share\n"
+                     "0,1,ok,1,2,,0.5,0.5,1.9\n"
+                     "1,2,ok,1,3,,0.9,0.9,1.2\n");
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK(pp_summary_metric(&s, "cpu_share") >= 0);
+    CHECK(pp_summary_metric(&s, "total_mean_w") >= 0);
+    CHECK_INT(pp_summary_metric(&s, "machine_cpu_share"), -1);
+    pp_summary_free(&s);
 }
