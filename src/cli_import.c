@@ -274,7 +274,7 @@ int pp_cmd_import(int argc, char **argv)
             goto out;
         }
         {
-            pp_results_row rr = {id, values, "ok", pp_trace_duration_s(&t), 0, 0, NULL, NULL, "", NULL, NULL};
+            pp_results_row rr = {id, values, "ok", pp_trace_duration_s(&t), 0, 0, NULL, NULL, "", NULL, NULL, NULL, 0};
             len = pp_results_format_row(layout, &rr, &t, &battery, row, 16384, &mean_w);
         }
         fwrite(row, 1, len, summary);
