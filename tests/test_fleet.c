@@ -529,7 +529,7 @@ void test_fleet_variability(void)
     json_array_foreach(shared, i, c)
         CHECK_NEAR(json_number_value(json_object_get(c, "power_difference_frac")), SCALE_DIFFERENCE, 0.01);
     for (int k = 0; k < 3; k++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "board%d", k + 1);
         CHECK_NEAR(factor_of(model, "total_mean_w", name), g_scale[k] / mean, 0.005);
         CHECK_NEAR(factor_of(model, "total_energy_j", name), g_scale[k] / mean, 0.01);
