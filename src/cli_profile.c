@@ -779,21 +779,24 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
  * (said why). */
 static int expand_out(sweep_request *rq, const char *dir)
 {
-    size_t len = 0, cap = sizeof rq->out_buf;
     char k[32];
+    const struct {
+        const char *name, *with;
+    } ph[] = {{"{node}", rq->node.name}, {"{shard}", k}};
+    size_t len = 0, cap = sizeof rq->out_buf;
 
     pp_fmt(k, sizeof k, "%llu", (unsigned long long)rq->shard.k);
     for (const char *c = dir; *c && len + 1 < cap;) {
-        const char *with = strncmp(c, "{node}", 6) == 0 ? rq->node.name
-                           : strncmp(c, "{shard}", 7) == 0 ? k : NULL;
-        if (!with && *c == '{' && strchr(c, '}')) {
+        size_t i = 0;
+        while (i < 2 && strncmp(c, ph[i].name, strlen(ph[i].name)) != 0)
+            i++;
+        if (i < 2) {
+            len += (size_t)snprintf(rq->out_buf + len, cap - len, "%s", ph[i].with);
+            c += strlen(ph[i].name);
+        } else if (*c == '{' && strchr(c, '}')) {
             fprintf(stderr, "powprof profile: -o %s: unknown placeholder %.*s ({node} and "
                             "{shard} are known)\n", dir, (int)(strchr(c, '}') - c + 1), c);
             return -1;
-        }
-        if (with) {
-            len += (size_t)snprintf(rq->out_buf + len, cap - len, "%s", with);
-            c += *c && c[1] == 'n' ? 6 : 7;
         } else {
             rq->out_buf[len++] = *c++;
         }

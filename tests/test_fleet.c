@@ -221,85 +221,76 @@ static double factor_of(json_t *model, const char *metric, const char *node)
 
 /* ---- shards from the environment ---- */
 
-static int shard_of(const char *spec, char **envp, pp_shard *s)
-{
-    test_log_clear();
-    return pp_shard_parse(spec, envp, s);
-}
+/* One case of --shard: the spec, the environment, and K/N (k < 0: an
+ * error whose message contains said). */
+typedef struct shard_case {
+    const char *spec;
+    const char *env[5];
+    long k, n;
+    const char *said;
+} shard_case;
+
+static const shard_case g_shard_cases[] = {
+    {"1/3", {NULL}, 1, 3, NULL},
+    {"3/3", {NULL}, -1, 0, "K/N"},
+    {"1/0", {NULL}, -1, 0, "K/N"},
+    {"x", {NULL}, -1, 0, "K/N"},
+    {"auto", {NULL}, -1, 0, "no launcher found"},
+    /* Slurm arrays whose ids start at MIN and step by STEP */
+    {"auto", {"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=4"}, 1, 3,
+     NULL},
+    {"auto", {"SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=4"}, -1, 0,
+     "SLURM_ARRAY_TASK_ID=7 is not one of the 3 tasks"},
+    {"auto", {"SLURM_ARRAY_TASK_ID=4", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=0",
+              "SLURM_ARRAY_TASK_STEP=2"}, 2, 3, NULL},
+    {"auto", {"SLURM_ARRAY_TASK_ID=1"}, -1, 0, "SLURM_ARRAY_TASK_COUNT"},
+    /* Open MPI, PMIx, MPICH */
+    {"auto", {"OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=3", "PMIX_RANK=2"}, 2, 3, NULL},
+    {"auto/4", {"OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=3"}, -1, 0, "not the N given"},
+    {"auto", {"OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=3"}, -1, 0,
+     "OMPI_COMM_WORLD_RANK=3 is not below the job's size"},
+    {"auto", {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=3", "PMIX_RANK=2"}, -1, 0,
+     "disagree"},
+    {"auto", {"OMPI_COMM_WORLD_RANK=two", "OMPI_COMM_WORLD_SIZE=3"}, -1, 0,
+     "OMPI_COMM_WORLD_RANK='two' is not a whole number"},
+    {"auto", {"PMIX_RANK=1"}, -1, 0, "give --shard auto/N"},
+    {"auto/4", {"PMIX_RANK=1"}, 1, 4, NULL},
+    {"auto", {"PMIX_RANK=1", "SLURM_NTASKS=2"}, 1, 2, NULL},
+    {"auto", {"PMI_RANK=3", "PMI_SIZE=4"}, 3, 4, NULL},
+    /* GNU parallel: PARALLEL_SEQ counts from 1 and needs N */
+    {"auto", {"PARALLEL_SEQ=1"}, -1, 0, "give --shard auto/N"},
+    {"auto/3", {"PARALLEL_SEQ=1"}, 0, 3, NULL},
+    {"auto/3", {"PARALLEL_SEQ=4"}, -1, 0, "PARALLEL_SEQ=4 is beyond the 3 jobs"},
+    /* an array task that runs mpirun splits its share again */
+    {"auto", {"SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=2", "OMPI_COMM_WORLD_RANK=2",
+              "OMPI_COMM_WORLD_SIZE=3"}, 1 * 3 + 2, 6, NULL},
+    {"auto/5", {"SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=2", "OMPI_COMM_WORLD_RANK=2",
+                "OMPI_COMM_WORLD_SIZE=3"}, -1, 0, "not the N given"},
+};
 
 void test_shard_from_environment(void);
 void test_shard_from_environment(void)
 {
-    char *none[] = {NULL};
-    char *slurm[] = {"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=4",
-                     NULL};
-    char *slurm_out[] = {"SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_TASK_COUNT=3",
-                         "SLURM_ARRAY_TASK_MIN=4", NULL};
-    char *slurm_step[] = {"SLURM_ARRAY_TASK_ID=4", "SLURM_ARRAY_TASK_COUNT=3",
-                          "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_STEP=2", NULL};
-    char *slurm_no_count[] = {"SLURM_ARRAY_TASK_ID=1", NULL};
-    char *ompi[] = {"OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=3", "PMIX_RANK=2", NULL};
-    char *ompi_bad[] = {"OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=3", NULL};
-    char *disagree[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=3", "PMIX_RANK=2", NULL};
-    char *pmix[] = {"PMIX_RANK=1", NULL};
-    char *pmix_slurm[] = {"PMIX_RANK=1", "SLURM_NTASKS=2", NULL};
-    char *seq[] = {"PARALLEL_SEQ=1", NULL};
-    char *seq4[] = {"PARALLEL_SEQ=4", NULL};
-    char *nested[] = {"SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=2",
-                      "OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=3", NULL};
-    char *garbage[] = {"OMPI_COMM_WORLD_RANK=two", "OMPI_COMM_WORLD_SIZE=3", NULL};
     pp_shard s;
 
-    CHECK_INT(shard_of("1/3", none, &s), 0);
-    CHECK(s.k == 1 && s.n == 3);
-    CHECK(shard_of("3/3", none, &s) < 0);
-    CHECK(shard_of("1/0", none, &s) < 0);
-    CHECK(shard_of("x", none, &s) < 0);
-    CHECK_CONTAINS(test_log(), "K/N");
-    CHECK(shard_of("auto", none, &s) < 0);
-    CHECK_CONTAINS(test_log(), "no launcher found");
-    /* Slurm arrays whose ids start at MIN and step by STEP */
-    CHECK_INT(shard_of("auto", slurm, &s), 0);
-    CHECK(s.k == 1 && s.n == 3);
-    CHECK_STR(s.from, "SLURM_ARRAY_TASK_ID");
-    CHECK(shard_of("auto", slurm_out, &s) < 0);
-    CHECK_CONTAINS(test_log(), "SLURM_ARRAY_TASK_ID=7 is not one of the 3 tasks");
-    CHECK_INT(shard_of("auto", slurm_step, &s), 0);
-    CHECK(s.k == 2 && s.n == 3);
-    CHECK(shard_of("auto", slurm_no_count, &s) < 0);
-    CHECK_CONTAINS(test_log(), "SLURM_ARRAY_TASK_COUNT");
-    /* Open MPI, PMIx */
-    CHECK_INT(shard_of("auto", ompi, &s), 0);
-    CHECK(s.k == 2 && s.n == 3);
-    CHECK(shard_of("auto/4", ompi, &s) < 0);
-    CHECK_CONTAINS(test_log(), "not the N given");
-    CHECK(shard_of("auto", ompi_bad, &s) < 0);
-    CHECK_CONTAINS(test_log(), "OMPI_COMM_WORLD_RANK=3 is not below the job's size");
-    CHECK(shard_of("auto", disagree, &s) < 0);
-    CHECK_CONTAINS(test_log(), "disagree");
-    CHECK(shard_of("auto", pmix, &s) < 0);
-    CHECK_CONTAINS(test_log(), "give --shard auto/N");
-    CHECK_INT(shard_of("auto/4", pmix, &s), 0);
-    CHECK(s.k == 1 && s.n == 4);
-    CHECK_INT(shard_of("auto", pmix_slurm, &s), 0);
-    CHECK(s.k == 1 && s.n == 2);
-    CHECK(shard_of("auto", garbage, &s) < 0);
-    CHECK_CONTAINS(test_log(), "OMPI_COMM_WORLD_RANK='two' is not a whole number");
-    /* GNU parallel: PARALLEL_SEQ counts from 1 and needs N */
-    CHECK(shard_of("auto", seq, &s) < 0);
-    CHECK_CONTAINS(test_log(), "give --shard auto/N");
-    CHECK_INT(shard_of("auto/3", seq, &s), 0);
-    CHECK(s.k == 0 && s.n == 3);
-    CHECK(shard_of("auto/3", seq4, &s) < 0);
-    CHECK_CONTAINS(test_log(), "PARALLEL_SEQ=4 is beyond the 3 jobs");
-    /* an array task that runs mpirun splits its share again */
-    CHECK_INT(shard_of("auto", nested, &s), 0);
-    CHECK(s.k == 1 * 3 + 2 && s.n == 6);
-    CHECK_CONTAINS(s.from, "SLURM_ARRAY_TASK_ID x OMPI_COMM_WORLD_RANK");
-    CHECK(shard_of("auto/5", nested, &s) < 0);
-    pp_shard_parse("1/3", none, &s);
+    for (size_t i = 0; i < sizeof g_shard_cases / sizeof g_shard_cases[0]; i++) {
+        const shard_case *c = &g_shard_cases[i];
+        int rc;
+        test_log_clear();
+        rc = pp_shard_parse(c->spec, (char *const *)c->env, &s);
+        if (c->k < 0) {
+            CHECK(rc < 0);
+            CHECK_CONTAINS(test_log(), c->said);
+        } else if (rc != 0 || s.k != (uint64_t)c->k || s.n != (uint64_t)c->n) {
+            pp_test_fail(__FILE__, __LINE__, "case %zu: --shard %s gave %d, %llu/%llu", i,
+                         c->spec, rc, (unsigned long long)s.k, (unsigned long long)s.n);
+        }
+    }
+    CHECK_INT(pp_shard_parse("auto", (char *const *)g_shard_cases[21].env, &s), 0);
+    CHECK_STR(s.from, "SLURM_ARRAY_TASK_ID x OMPI_COMM_WORLD_RANK");
+    pp_shard_parse("1/3", NULL, &s);
     CHECK_INT(pp_shard_count(&s, 7), 2);
-    pp_shard_parse("0/3", none, &s);
+    pp_shard_parse("0/3", NULL, &s);
     CHECK_INT(pp_shard_count(&s, 7), 3);
 }
 
