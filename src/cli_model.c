@@ -143,9 +143,9 @@ static void print_header(const pp_model *m, const char *dir)
         n_configs += m->groups[g].n_rows;
     printf("%s: %zu configuration%s", dir, n_configs, n_configs == 1 ? "" : "s");
     if (n_configs != s->n_rows)
-        printf(" (%zu rows: %zu node%s, up to %ld repeat%s; each configuration's mean is "
-               "modelled)", s->n_rows, s->n_nodes, s->n_nodes == 1 ? "" : "s", s->max_repeat + 1,
-               s->max_repeat ? "s" : "");
+        printf(" (%zu rows from %zu node%s, up to %ld measurement%s per node: each "
+               "configuration's mean is modelled)", s->n_rows, s->n_nodes,
+               s->n_nodes == 1 ? "" : "s", s->max_repeat + 1, s->max_repeat ? "s" : "");
     if (s->n_left_out)
         printf(" (%zu more left out: status not ok)", s->n_left_out);
     printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
@@ -572,6 +572,19 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
     printf("%-28s %14s   %-31s %8s\n", "", "", "", "error");
 }
 
+/* A warning for each parameter of pt outside the measured range. */
+static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+{
+    for (size_t j = 0; j < m->n_num; j++) {
+        size_t k = m->num[j];
+        if (w->outside[k])
+            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
+                            "an extrapolation\n", m->sum.params[k], pt->raw[k],
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
+    }
+}
+
 int pp_cmd_predict(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -628,14 +641,7 @@ int pp_cmd_predict(int argc, char **argv)
         pp_model_free(&m);
         return status;
     }
-    for (size_t j = 0; j < m.n_num; j++) {
-        size_t k = m.num[j];
-        if (w.outside[k])
-            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
-                            "an extrapolation\n", m.sum.params[k], pt.raw[k],
-                    pp_surface_denormalize(&m.groups[w.group].surf, j, 0),
-                    pp_surface_denormalize(&m.groups[w.group].surf, j, 1));
-    }
+    warn_outside(&m, &pt, &w);
     if (json) {
         print_prediction_json(&m, &pt, &w);
     } else {

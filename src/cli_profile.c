@@ -684,6 +684,25 @@ typedef struct profile_args {
     int dry, yes, types, markdown;
 } profile_args;
 
+/* --shard, --repeat, --node into rq: 0, or -1 (said why). */
+static int fleet_option(int opt, const char *arg, sweep_request *rq)
+{
+    int64_t n;
+
+    if (opt == OPT_SHARD) {
+        rq->shard_spec = arg;
+    } else if (opt == OPT_NODE) {
+        rq->node_name = arg;
+    } else if (pp_parse_int64(arg, &n) < 0 || n < 1 || n > PP_SWEEP_MAX_REPEATS) {
+        fprintf(stderr, "powprof profile: --repeat %s: a whole number from 1 to %d\n", arg,
+                PP_SWEEP_MAX_REPEATS);
+        return -1;
+    } else {
+        rq->repeats = (unsigned)n;
+    }
+    return 0;
+}
+
 /* Options into a; argv[optind] is then CONFIG. -1 to stop with *status. */
 static int parse_args(int argc, char **argv, profile_args *a, int *status)
 {
@@ -754,18 +773,10 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
             a->markdown = 1;
             break;
         case OPT_SHARD:
-            a->rq.shard_spec = optarg;
-            break;
         case OPT_REPEAT:
-            if (pp_parse_int64(optarg, &n) < 0 || n < 1 || n > PP_SWEEP_MAX_REPEATS) {
-                fprintf(stderr, "powprof profile: --repeat %s: a whole number from 1 to %d\n",
-                        optarg, PP_SWEEP_MAX_REPEATS);
-                return -1;
-            }
-            a->rq.repeats = (unsigned)n;
-            break;
         case OPT_NODE:
-            a->rq.node_name = optarg;
+            if (fleet_option(opt, optarg, &a->rq) < 0)
+                return -1;
             break;
         default:
             fputs("Try 'powprof profile --help'.\n", stderr);

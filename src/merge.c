@@ -163,8 +163,9 @@ static int parse_row(const source *src, size_t si, long line_no, const char *lin
     }
     pp_fmt(r->node, sizeof r->node, "%.*s", (int)node_len, node_at);
     if (!r->node[0] && !src->node) {
-        pp_log_error("%s/summary.csv:%ld: a row without a node, and %s/run.json names none: "
-                     "profile it again with --node NAME", src->dir, line_no, src->dir);
+        pp_log_error("%s/summary.csv:%ld: a row without a node, and %s/run.json names none "
+                     "(imported results?): its rows cannot be told from another board's",
+                     src->dir, line_no, src->dir);
         return -EINVAL;
     }
     if (!r->node[0])
