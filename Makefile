@@ -196,3 +196,34 @@ clean:
 	rm -rf build build-asan powprof libpowprof.a
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (issue 12): a libFuzzer target per parser, see fuzz/README.md
+#   make fuzz               build them with clang (ASan + UBSan + libFuzzer)
+#   make fuzz FUZZ_S=600    and run each in turn for 600 s, seeded from
+#                           fuzz/corpus, configs/, tests/fixtures and data/
+FUZZ_CC ?= clang
+FUZZ_S ?= 0
+FUZZ_O := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
+
+.PHONY: fuzz fuzz-lib fuzz-clean
+fuzz: $(FUZZ_BIN)
+	@if [ "$(FUZZ_S)" != 0 ]; then ./fuzz/run-fuzzers $(FUZZ_S) $(FUZZ_O) $(FUZZ_NAMES); fi
+
+fuzz-lib:
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return d && n < 0; }\n' | \
+		$(FUZZ_CC) -fsanitize=fuzzer,address -x c - -o /dev/null 2>/dev/null || { echo \
+		"make fuzz needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-14-dev"; \
+		exit 1; }
+	$(MAKE) $(FUZZ_O)/libpowprof.a O=$(FUZZ_O) CC=$(FUZZ_CC) NVCC= \
+		OPT="-O1 -g -fno-omit-frame-pointer" SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link"
+
+$(FUZZ_O)/fuzz-%: fuzz/fuzz_main.c fuzz/targets.c fuzz/targets.h fuzz-lib
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer \
+		-DPP_FUZZ_TARGET=$* -o $@ fuzz/fuzz_main.c fuzz/targets.c $(FUZZ_O)/libpowprof.a $(LDLIBS)
+
+clean: fuzz-clean
+fuzz-clean:
+	rm -rf $(FUZZ_O)

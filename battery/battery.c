@@ -19,6 +19,7 @@
 #include "../src/util.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,125 +102,120 @@ const char *pp_battery_event_name(pp_battery_event_kind k)
         return -EINVAL;                                                                            \
     } while (0)
 
+/* x in [lo, hi] (NaN is not) */
+static int within(double x, double lo, double hi) { return x >= lo && x <= hi; }
+
+#define RANGE(k, x, lo, hi, unit)                                                                  \
+    do {                                                                                           \
+        if (!within((x), (lo), (hi)))                                                              \
+            FAIL(k, "must be in [%g, %g]%s (got %g)", (double)(lo), (double)(hi), unit, (x));      \
+    } while (0)
+
+static int check_ocv_table(const pp_battery_params *p, const char **key, char *why, size_t cap)
+{
+    if (p->ocv_n < 2 || p->ocv_n > PP_BATTERY_OCV_MAX)
+        FAIL("ocv_soc", "needs 2 to %d points (got %zu)", PP_BATTERY_OCV_MAX, p->ocv_n);
+    for (size_t i = 0; i < p->ocv_n; i++) {
+        if (!within(p->ocv_soc[i], 0, 1))
+            FAIL("ocv_soc", "value %zu (%g) is not in [0, 1]", i + 1, p->ocv_soc[i]);
+        if (!(p->ocv_v[i] > 0 && p->ocv_v[i] <= 100))
+            FAIL("ocv_v", "value %zu (%g) must be in (0, 100] V", i + 1, p->ocv_v[i]);
+        if (i > 0 && !(p->ocv_soc[i] > p->ocv_soc[i - 1]))
+            FAIL("ocv_soc", "is not increasing at value %zu (%g after %g)", i + 1, p->ocv_soc[i],
+                 p->ocv_soc[i - 1]);
+        if (i > 0 && p->ocv_v[i] < p->ocv_v[i - 1])
+            FAIL("ocv_v", "is not monotonic at value %zu (%g after %g)", i + 1, p->ocv_v[i],
+                 p->ocv_v[i - 1]);
+    }
+    return 0;
+}
+
 int pp_battery_params_check(const pp_battery_params *p, const char **key, char *why, size_t cap)
 {
+    double ocv_start;
+
     if (p->cells < 1 || p->cells > 1000)
-        FAIL("cells", "must be between 1 and 1000 (got %d)", p->cells);
-    if (!(p->capacity_ah > 0) || !isfinite(p->capacity_ah))
-        FAIL("capacity_ah", "must be > 0 (got %g)", p->capacity_ah);
-    if (!(p->voltage_v > 0) || !isfinite(p->voltage_v))
-        FAIL("voltage_v", "must be > 0 (got %g)", p->voltage_v);
-    if (!(p->r_int_ohm >= 0) || !isfinite(p->r_int_ohm))
-        FAIL("r_int_ohm", "must be >= 0 (got %g)", p->r_int_ohm);
+        FAIL("cells", "must be in [1, 1000] (got %d)", p->cells);
+    RANGE("capacity_ah", p->capacity_ah, PP_BATTERY_CAPACITY_AH_MIN, PP_BATTERY_CAPACITY_AH_MAX,
+          " Ah");
+    RANGE("r_int_ohm", p->r_int_ohm, 0, PP_BATTERY_RESISTANCE_OHM_MAX, " ohm");
     if (!(p->soc_start_frac > 0 && p->soc_start_frac <= 1))
         FAIL("soc_start", "must be in (0, 1] (got %g)", p->soc_start_frac);
-    if (!(p->soc_cutoff_frac >= 0 && p->soc_cutoff_frac < 1))
-        FAIL("soc_cutoff", "must be in [0, 1) (got %g)", p->soc_cutoff_frac);
+    RANGE("soc_cutoff", p->soc_cutoff_frac, 0, 1, "");
     if (!(p->soc_start_frac > p->soc_cutoff_frac))
         FAIL("soc_start", "%g is not above soc_cutoff %g", p->soc_start_frac, p->soc_cutoff_frac);
-    if (!(p->cutoff_v >= 0) || !isfinite(p->cutoff_v))
-        FAIL("cutoff_v", "must be >= 0 (got %g)", p->cutoff_v);
-    if (!(p->base_power_w >= 0) || !isfinite(p->base_power_w))
-        FAIL("base_power_w", "must be >= 0 (got %g)", p->base_power_w);
-    if (!(p->efficiency > 0 && p->efficiency <= 1))
-        FAIL("efficiency", "must be in (0, 1] (got %g)", p->efficiency);
-    if (p->model == PP_BATTERY_RINT && p->cutoff_v >= p->voltage_v)
-        FAIL("cutoff_v", "%g V is not below voltage_v %g V", p->cutoff_v, p->voltage_v);
-    if (p->model == PP_BATTERY_THEVENIN) {
-        if (!(p->r1_ohm > 0) || !isfinite(p->r1_ohm))
-            FAIL("r1_ohm", "must be > 0 (got %g)", p->r1_ohm);
-        if (!(p->c1_f > 0) || !isfinite(p->c1_f))
-            FAIL("c1_f", "must be > 0 (got %g)", p->c1_f);
-        if (p->ocv_n < 2)
-            FAIL("ocv_soc", "needs at least 2 points (got %zu)", p->ocv_n);
-        for (size_t i = 0; i < p->ocv_n; i++) {
-            if (!(p->ocv_soc[i] >= 0 && p->ocv_soc[i] <= 1))
-                FAIL("ocv_soc", "value %zu (%g) is not in [0, 1]", i + 1, p->ocv_soc[i]);
-            if (!(p->ocv_v[i] > 0) || !isfinite(p->ocv_v[i]))
-                FAIL("ocv_v", "value %zu (%g) must be > 0", i + 1, p->ocv_v[i]);
-            if (i > 0 && !(p->ocv_soc[i] > p->ocv_soc[i - 1]))
-                FAIL("ocv_soc", "is not increasing at value %zu (%g after %g)", i + 1,
-                     p->ocv_soc[i], p->ocv_soc[i - 1]);
-            if (i > 0 && p->ocv_v[i] < p->ocv_v[i - 1])
-                FAIL("ocv_v", "is not monotonic at value %zu (%g after %g)", i + 1, p->ocv_v[i],
-                     p->ocv_v[i - 1]);
+    RANGE("cutoff_v", p->cutoff_v, 0, PP_BATTERY_VOLTAGE_V_MAX, " V");
+    RANGE("base_power_w", p->base_power_w, 0, PP_BATTERY_POWER_W_MAX, " W");
+    RANGE("efficiency", p->efficiency, PP_BATTERY_EFFICIENCY_MIN, 1, "");
+    if (p->model == PP_BATTERY_RINT) {
+        if (!(p->voltage_v > 0 && p->voltage_v <= PP_BATTERY_VOLTAGE_V_MAX))
+            FAIL("voltage_v", "must be in (0, %g] V (got %g)", PP_BATTERY_VOLTAGE_V_MAX,
+                 p->voltage_v);
+    } else {
+        RANGE("r1_ohm", p->r1_ohm, 1e-6, PP_BATTERY_RESISTANCE_OHM_MAX, " ohm");
+        if (!within(p->r1_ohm * p->c1_f, PP_BATTERY_TAU_S_MIN, PP_BATTERY_TAU_S_MAX))
+            FAIL("c1_f", "%g F makes the time constant r1_ohm x c1_f %g s: must be in [%g, %g] s",
+                 p->c1_f, p->r1_ohm * p->c1_f, PP_BATTERY_TAU_S_MIN, PP_BATTERY_TAU_S_MAX);
+        if (check_ocv_table(p, key, why, cap) < 0)
+            return -EINVAL;
+    }
+    ocv_start = pp_battery_ocv_v(p, p->soc_start_frac);
+    if (p->cutoff_v >= ocv_start)
+        FAIL("cutoff_v", "%g V is not below the open-circuit voltage at soc_start (%g V)",
+             p->cutoff_v, ocv_start);
+    return 0;
+}
+
+int pp_battery_load_check(const pp_battery_load *l, size_t *bad, char *why, size_t cap)
+{
+    const double *t = l->t_s, *w = l->p_w;
+    double t_start;
+
+    *bad = 0;
+    if (l->n == 0) {
+        pp_fmt(why, cap, "the load has no samples");
+        return -EINVAL;
+    }
+    t_start = l->interval_means ? 0.0 : t[0];
+    for (size_t i = 0; i < l->n; i++) {
+        *bad = i;
+        if (!isfinite(t[i]) || !(w[i] >= 0 && w[i] <= DBL_MAX)) {
+            pp_fmt(why, cap, "power %g W at %g s: a finite time and a finite power >= 0 expected",
+                   w[i], t[i]);
+            return -EINVAL;
         }
-        if (p->cutoff_v >= pp_battery_ocv_v(p, p->soc_start_frac))
-            FAIL("cutoff_v", "%g V is not below the open-circuit voltage at soc_start (%g V)",
-                 p->cutoff_v, pp_battery_ocv_v(p, p->soc_start_frac));
+        if (i == 0 && t[0] < t_start) {
+            pp_fmt(why, cap, "time %g s: interval means start at 0 s", t[0]);
+            return -EINVAL;
+        }
+        if (i > 0 && !(t[i] - t[i - 1] >= PP_BATTERY_STEP_S_MIN)) {
+            pp_fmt(why, cap, "time %.9g s is not after the previous sample's (%.9g s) by %g s or more",
+                   t[i], t[i - 1], PP_BATTERY_STEP_S_MIN);
+            return -EINVAL;
+        }
+        if (!(t[i] - t_start <= PP_BATTERY_SPAN_S_MAX)) {
+            pp_fmt(why, cap, "time %g s: the load spans more than %g s", t[i], PP_BATTERY_SPAN_S_MAX);
+            return -EINVAL;
+        }
     }
     return 0;
 }
 
-static const char *const battery_keys[] = {
-    "preset", "model",     "cells",      "capacity_ah", "voltage_v",    "r_int_ohm",
-    "r1_ohm", "c1_f",      "ocv_soc",    "ocv_v",       "soc_start",    "soc_cutoff",
-    "cutoff_v", "base_power_w", "efficiency", NULL,
-};
-
-int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p)
+void pp_battery_options_init(pp_battery_options *o)
 {
-    const pp_config_node *g = NULL;
-    char text[64], why[256];
-    const char *bad_key = NULL;
-    size_t n_soc = 0, n_v = 0;
-    int rc = pp_config_get_group(cfg, pp_config_root(cfg), "battery", &g);
-
-    if (rc != 0)
-        return rc < 0 ? rc : 0;
-    if (pp_config_check_keys(cfg, g, battery_keys) < 0)
-        return -EINVAL;
-    rc = pp_config_get_string(cfg, g, "preset", text, sizeof text);
-    if (rc < 0)
-        return rc;
-    if (rc == 0 && pp_battery_preset(text, p) < 0)
-        return pp_config_error(cfg, g, "preset", "unknown preset '%s' (known: drone-4s-3200, "
-                                                 "drone-3s-2200, drone-6s-10000)", text);
-    rc = pp_config_get_string(cfg, g, "model", text, sizeof text);
-    if (rc < 0)
-        return rc;
-    if (rc == 0 && pp_battery_model_parse(text, &p->model) < 0)
-        return pp_config_error(cfg, g, "model", "unknown model '%s' (rint or thevenin)", text);
-    if (pp_config_get_int(cfg, g, "cells", &p->cells) < 0 ||
-        pp_config_get_double(cfg, g, "capacity_ah", &p->capacity_ah) < 0 ||
-        pp_config_get_double(cfg, g, "voltage_v", &p->voltage_v) < 0 ||
-        pp_config_get_double(cfg, g, "r_int_ohm", &p->r_int_ohm) < 0 ||
-        pp_config_get_double(cfg, g, "r1_ohm", &p->r1_ohm) < 0 ||
-        pp_config_get_double(cfg, g, "c1_f", &p->c1_f) < 0 ||
-        pp_config_get_double(cfg, g, "soc_start", &p->soc_start_frac) < 0 ||
-        pp_config_get_double(cfg, g, "soc_cutoff", &p->soc_cutoff_frac) < 0 ||
-        pp_config_get_double(cfg, g, "cutoff_v", &p->cutoff_v) < 0 ||
-        pp_config_get_double(cfg, g, "base_power_w", &p->base_power_w) < 0 ||
-        pp_config_get_double(cfg, g, "efficiency", &p->efficiency) < 0)
-        return -EINVAL;
-    rc = pp_config_get_doubles(cfg, g, "ocv_soc", p->ocv_soc, PP_BATTERY_OCV_MAX, &n_soc);
-    if (rc < 0)
-        return rc;
-    rc = pp_config_get_doubles(cfg, g, "ocv_v", p->ocv_v, PP_BATTERY_OCV_MAX, &n_v);
-    if (rc < 0)
-        return rc;
-    if (n_soc || n_v) {
-        if (n_soc != n_v)
-            return pp_config_error(cfg, g, n_soc ? "ocv_soc" : "ocv_v",
-                                   "ocv_soc has %zu values and ocv_v %zu: they must pair up",
-                                   n_soc, n_v);
-        p->ocv_n = n_soc;
-    }
-    if (pp_battery_params_check(p, &bad_key, why, sizeof why) < 0)
-        return pp_config_error(cfg, g, bad_key, "%s", why);
-    return 0;
+    memset(o, 0, sizeof *o);
+    o->time_to_cutoff = 1;
+    o->max_time_s = PP_BATTERY_HORIZON_S;
+    o->rtol = 1e-10;
 }
 
-int pp_battery_params_load(const char *path, pp_battery_params *p)
+int pp_battery_options_check(const pp_battery_options *o, const char **key, char *why, size_t cap)
 {
-    pp_config *cfg;
-    int rc = pp_config_load(path, &cfg);
-
-    if (rc < 0)
-        return rc;
-    rc = pp_battery_params_from_config(cfg, p);
-    pp_config_free(cfg);
-    return rc;
+    if (o->max_time_s != 0)
+        RANGE("max_time_s", o->max_time_s, 1, PP_BATTERY_SPAN_S_MAX, " s");
+    if (o->rtol != 0)
+        RANGE("rtol", o->rtol, 1e-14, 1e-2, "");
+    return 0;
 }
 
 double pp_battery_ocv_v(const pp_battery_params *p, double soc)
@@ -254,4 +250,37 @@ double pp_battery_current_a(double u_v, double r0_ohm, double power_w, int *brow
     }
     *brownout = 0;
     return 2.0 * power_w / (u_v + sqrt(disc));
+}
+
+pp_battery_point pp_battery_operate(const pp_battery_params *p, double soc_frac, double v1_v,
+                                    double power_w)
+{
+    pp_battery_point op;
+    double u;
+    int brownout;
+
+    op.ocv_v = pp_battery_ocv_v(p, soc_frac);
+    u = op.ocv_v - v1_v;
+    op.current_a = pp_battery_current_a(u, p->r_int_ohm, power_w, &brownout);
+    op.voltage_v = u - p->r_int_ohm * op.current_a;
+    op.disc_v2 = u * u - 4.0 * p->r_int_ohm * power_w;
+    return op;
+}
+
+/* With i0, i1 the currents at the two ends and s = sqrt(u^2 - 4 R P) = u - 2 R I,
+ * the integral of I = (u - s) / 2R over a linear P is
+ *     h [3 u (i0 + i1) - 4 R (i0^2 + i0 i1 + i1^2)] / 3 (s0 + s1),
+ * the textbook (u h - 2/3 h (s0^2 + s0 s1 + s1^2) / (s0 + s1)) / 2R rewritten so
+ * that nothing cancels as R goes to 0 (it becomes the trapezoid rule). */
+double pp_battery_rint_charge_c(double u_v, double r_ohm, double p0_w, double p1_w, double h_s)
+{
+    int bo0, bo1;
+    double i0 = pp_battery_current_a(u_v, r_ohm, p0_w, &bo0);
+    double i1 = pp_battery_current_a(u_v, r_ohm, p1_w, &bo1);
+    double s_sum = 2.0 * u_v - 2.0 * r_ohm * (i0 + i1);
+
+    if (!(s_sum > 0)) /* both ends held at u / 2R */
+        return h_s * 0.5 * (i0 + i1);
+    return h_s * (3.0 * u_v * (i0 + i1) - 4.0 * r_ohm * (i0 * i0 + i0 * i1 + i1 * i1)) /
+           (3.0 * s_sum);
 }

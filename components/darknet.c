@@ -11,9 +11,13 @@
  * Files are checked before darknet sees them (it exits the process on a
  * missing cfg), and its layer table is kept off the terminal.
  *
+ * The module's second entry point, the layer timer of layer_timer.h
+ * (`powprof layers profile`), is at the end of this file.
+ *
  * This is the only file that sees darknet's types (DESIGN.md).
  */
 #include "component.h"
+#include "layer_timer.h"
 
 #include <darknet.h>
 #include <dirent.h>
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DARKNET_CFG_DIR "/usr/share/darknet/cfg"
@@ -244,3 +249,161 @@ static const pp_component_ops darknet = {
 };
 
 PP_COMPONENT_MODULE(&darknet);
+
+/* ---- The layer timer (layer_timer.h) ------------------------------------ */
+
+typedef struct timed_net {
+    network *net;
+    float *input;
+} timed_net;
+
+static int64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+
+    clock_gettime(id, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void read_clocks(int64_t *t_ns, int64_t *cpu_ns)
+{
+    *cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    *t_ns = clock_ns(CLOCK_MONOTONIC);
+}
+
+static void timer_close(void *h)
+{
+    timed_net *t = h;
+
+    if (!t)
+        return;
+    if (t->net)
+        free_network(t->net);
+    free(t->input);
+    free(t);
+}
+
+static int timer_open(const char *cfg_path, void **out, size_t *n_layers, char *why, size_t cap)
+{
+    char cfg[1024];
+    timed_net *t;
+    unsigned seed = 1;
+
+    *out = NULL;
+    if ((size_t)snprintf(cfg, sizeof cfg, "%s", cfg_path) >= sizeof cfg || !readable(cfg)) {
+        snprintf(why, cap, "darknet cfg %.400s: %s", cfg_path,
+                 strlen(cfg_path) >= sizeof cfg ? "path too long" : strerror(errno));
+        return -ENOENT;
+    }
+    if (!(t = calloc(1, sizeof *t)))
+        return -ENOMEM;
+    t->net = quiet_load(cfg, NULL);
+    if (!t->net) {
+        snprintf(why, cap, "darknet could not load %.400s", cfg);
+        timer_close(t);
+        return -EINVAL;
+    }
+    set_batch_network(t->net, 1);
+    if (!(t->input = malloc((size_t)t->net->inputs * sizeof *t->input))) {
+        timer_close(t);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < t->net->inputs; i++)
+        t->input[i] = (float)rand_r(&seed) / (float)RAND_MAX;
+    *out = t;
+    *n_layers = (size_t)t->net->n;
+    return 0;
+}
+
+static const char *type_name(LAYER_TYPE type)
+{
+    switch (type) {
+    case CONVOLUTIONAL: return "convolutional";
+    case CONNECTED: return "connected";
+    case MAXPOOL: return "maxpool";
+    case AVGPOOL: return "avgpool";
+    case ROUTE: return "route";
+    case UPSAMPLE: return "upsample";
+    case SHORTCUT: return "shortcut";
+    case YOLO: return "yolo";
+    case REGION: return "region";
+    case DETECTION: return "detection";
+    case DROPOUT: return "dropout";
+    case SOFTMAX: return "softmax";
+    case COST: return "cost";
+    case REORG: return "reorg";
+    case CROP: return "crop";
+    default: return "other";
+    }
+}
+
+static void timer_info(void *h, size_t i, pp_layer_timer_info *out)
+{
+    const layer *l = &((timed_net *)h)->net->layers[i];
+
+    memset(out, 0, sizeof *out);
+    snprintf(out->type, sizeof out->type, "%s", type_name(l->type));
+    out->in_w = l->w;
+    out->in_h = l->h;
+    out->in_c = l->c;
+    out->out_w = l->out_w;
+    out->out_h = l->out_h;
+    out->out_c = l->out_c;
+    out->filters = l->n;
+    out->size = l->size;
+    out->stride = l->stride;
+    out->groups = l->groups;
+    out->nweights = l->nweights;
+    out->inputs = l->inputs;
+    out->outputs = l->outputs;
+    if (l->type == CONVOLUTIONAL)
+        out->flops = 2.0 * l->n * l->size * l->size * l->c / l->groups * l->out_h * l->out_w;
+    else if (l->type == CONNECTED)
+        out->flops = 2.0 * l->inputs * l->outputs;
+}
+
+static void timer_frame(void *h, int64_t t_ns[2], int64_t cpu_ns[2])
+{
+    timed_net *t = h;
+
+    read_clocks(&t_ns[0], &cpu_ns[0]);
+    network_predict(t->net, t->input);
+    read_clocks(&t_ns[1], &cpu_ns[1]);
+}
+
+/* network_predict and forward_network (darknet's network.c) with a clock
+ * reading after each layer. */
+static void timer_frame_layers(void *h, int64_t *t_ns, int64_t *cpu_ns)
+{
+    timed_net *t = h;
+    network orig = *t->net, net;
+
+    read_clocks(&t_ns[0], &cpu_ns[0]);
+    t->net->input = t->input;
+    t->net->truth = 0;
+    t->net->train = 0;
+    t->net->delta = 0;
+    net = *t->net;
+    for (int i = 0; i < net.n; i++) {
+        layer l = net.layers[i];
+        net.index = i;
+        if (l.delta)
+            fill_cpu(l.outputs * l.batch, 0, l.delta, 1);
+        l.forward(l, net);
+        net.input = l.output;
+        if (l.truth)
+            net.truth = l.output;
+        read_clocks(&t_ns[i + 1], &cpu_ns[i + 1]);
+    }
+    *t->net = orig;
+}
+
+__attribute__((visibility("default"))) const pp_layer_timer_ops pp_layer_timer_exports = {
+    .abi = PP_LAYER_TIMER_ABI,
+    .info_size = sizeof(pp_layer_timer_info),
+    .open = timer_open,
+    .info = timer_info,
+    .frame = timer_frame,
+    .frame_layers = timer_frame_layers,
+    .close = timer_close,
+};

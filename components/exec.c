@@ -4,12 +4,19 @@
  * started with execvp, never through a shell, so a value stays one argument
  * whatever it contains. The program leads its own process group: a step
  * past its deadline, or an interrupted sweep, stops the whole group
- * (SIGTERM, then SIGKILL after a grace period), grandchildren included.
+ * (SIGTERM, then SIGKILL after a grace period). At the end of every step,
+ * whatever the program left running is killed, even descendants that left
+ * its group or session (setsid): they live in a scope of src/proc.h, a
+ * cgroup of the component's own where powprof may make one, else powprof
+ * is their subreaper. The program dies with powprof (PR_SET_PDEATHSIG).
  * Its standard output is discarded; the tail of its standard error is kept
- * for the log. A non-zero exit fails the step. */
+ * for the log, read from a pipe whose read end only is non-blocking (the
+ * program writes to a blocking one, as outside powprof). A non-zero exit
+ * fails the step. */
 #include "component.h"
 
 #include "../src/clock.h"
+#include "../src/log.h"
 #include "../src/proc.h"
 #include "../src/util.h"
 
@@ -30,6 +37,8 @@
 typedef struct exec_priv {
     char *argv[PP_COMPONENT_MAX_STRINGS + 1];
     char buf[PP_COMPONENT_MAX_STRINGS][1024];
+    pp_proc_scope scope; /* every descendant of the program */
+    int have_scope;
 } exec_priv;
 
 static const pp_component_key exec_keys[] = {
@@ -95,19 +104,39 @@ static int exec_check(pp_component *c)
     return rc;
 }
 
+static atomic_int told;
+
 static int exec_setup(pp_component *c)
 {
     exec_priv *e = calloc(1, sizeof *e);
+    int rc;
 
     if (!e)
         return -ENOMEM;
     c->priv = e;
-    return expand_argv(c, e);
+    if ((rc = expand_argv(c, e)) < 0)
+        return rc;
+    if ((rc = pp_proc_scope_open(&e->scope, PP_SCOPE_AUTO)) < 0) {
+        pp_fmt(c->reason, sizeof c->reason, "cannot track the program's processes: %s",
+               strerror(-rc));
+        return rc;
+    }
+    e->have_scope = 1;
+    if (atomic_exchange(&told, 1) == 0) /* once: which way this machine allows */
+        pp_log_info("exec: what programs leave running is tracked by %s and killed after "
+                    "each step", e->scope.kind == PP_SCOPE_CGROUP ? "a cgroup" : "a subreaper");
+    pp_log_debug("%s: the program's descendants are tracked by %s", c->spec->name,
+                 pp_proc_scope_name(&e->scope));
+    return 0;
 }
 
 static void exec_teardown(pp_component *c)
 {
-    free(c->priv);
+    exec_priv *e = c->priv;
+
+    if (e && e->have_scope)
+        pp_proc_scope_close(&e->scope);
+    free(e);
     c->priv = NULL;
 }
 
@@ -147,15 +176,15 @@ static int wait_until(pid_t pid, int pidfd, int err_fd, int64_t until_ns, const 
                       char *tail, size_t *tail_len, int *status)
 {
     for (;;) {
-        int st;
-        pid_t r = waitpid(pid, &st, WNOHANG);
+        int r = pp_proc_try_wait(pid, status);
         int64_t now = pp_clock_now_ns(&pp_clock_monotonic), wait_ms;
         struct pollfd fds[2];
         int nfds = 0;
 
-        if (r == pid) {
+        if (r != 0) {
             drain(err_fd, tail, tail_len);
-            *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            if (r < 0)
+                *status = 255;
             return 1;
         }
         if ((until_ns && now >= until_ns) || (cancel && atomic_load(cancel)))
@@ -182,12 +211,20 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
     pp_proc_io io;
     pid_t pid;
 
-    if (pipe2(err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+    /* O_NONBLOCK on the pipe would be shared with the program's end */
+    if (pipe2(err_pipe, O_CLOEXEC) != 0)
         return -errno;
+    if (fcntl(err_pipe[0], F_SETFL, O_NONBLOCK) != 0) {
+        rc = -errno;
+        close(err_pipe[0]);
+        close(err_pipe[1]);
+        return rc;
+    }
     null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
     io.stdin_fd = null_fd;
     io.stdout_fd = null_fd;
     io.stderr_fd = err_pipe[1];
+    io.scope = e->have_scope ? &e->scope : NULL;
     rc = pp_proc_spawn_io(e->argv, 1, &io, &pid);
     close(err_pipe[1]);
     if (null_fd >= 0)
@@ -203,9 +240,9 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
         rc = 0;
         if (status != 0) {
             tail[tail_len] = '\0';
-            for (char *s = tail; *s; s++)
-                if (*s == '\n' || *s == '\r' || *s == ',' || *s == '"')
-                    *s = ' ';
+            for (size_t i = 0; i < tail_len; i++) /* NUL bytes too: the tail is text */
+                if ((unsigned char)tail[i] < 0x20 || tail[i] == ',' || tail[i] == '"')
+                    tail[i] = ' ';
             pp_fmt(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
                      status, tail_len ? ": " : "", tail);
             rc = -EIO;
@@ -216,13 +253,15 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
         if (!wait_until(pid, pidfd, err_pipe[0], pp_clock_now_ns(&pp_clock_monotonic) + GRACE_NS,
                         NULL, tail, &tail_len, &status)) {
             kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            pp_proc_wait(pid, &status);
         }
         kill(-pid, SIGKILL);
         pp_fmt(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
                  e->argv[0], timed_out ? "ran past its deadline" : "was interrupted");
         rc = timed_out ? -ETIMEDOUT : -ECANCELED;
     }
+    if (e->have_scope)
+        pp_proc_scope_kill(&e->scope); /* what left the group: setsid, double fork */
     if (pidfd >= 0)
         close(pidfd);
     close(err_pipe[0]);

@@ -146,11 +146,15 @@ int pp_device_add_rail(pp_device *dev, const char *name, unsigned flags)
         return -EINVAL;
     r = &dev->rails[dev->n_rails];
     pp_strlcpy(r->name, name, sizeof r->name);
-    /* Rail names become CSV column names: keep them to [A-Za-z0-9_.-]. */
+    /* Rail names become CSV column names and file names: keep them to
+     * [A-Za-z0-9_.-], not starting with . or - (pp_name_check in util.h),
+     * and never "total" (summary.csv has total_* columns of its own). */
     for (char *c = r->name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '_' || *c == '-' || *c == '.'))
+              *c == '_' || ((*c == '-' || *c == '.') && c != r->name)))
             *c = '_';
+    if (strcmp(r->name, "total") == 0)
+        pp_strlcpy(r->name, "total_rail", sizeof r->name);
     r->flags = flags;
     r->parent = -1;
     return (int)dev->n_rails++;

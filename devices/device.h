@@ -57,7 +57,8 @@ typedef struct pp_device_ops {
      * or -errno (logged). */
     int (*open)(pp_device *dev);
     /* Fill power_w[0..n_rails-1] for time t_ns. Returns 0 or -errno, logged
-     * with the file and the value at fault. */
+     * with the file and the value at fault. -EAGAIN: no valid reading this
+     * time (a RAPL counter reset): drop this sample, the next read is good. */
     int (*read)(pp_device *dev, int64_t t_ns, double *power_w);
     void (*close)(pp_device *dev); /* frees priv; may be NULL */
 } pp_device_ops;

@@ -6,6 +6,14 @@
  * is already inside user). Its one rail, "procstat_est", is flagged
  * PP_RAIL_ESTIMATED and every output says so.
  *
+ * /proc/stat counts in clock ticks (1/USER_HZ s, 10 ms): its counters move
+ * at most once a tick. The file is read at most once a tick, and between
+ * reads, or when a core's counters have not moved, the last busy share is
+ * held. A load therefore shows up to one tick late, but its energy is not
+ * biased: counting an interval without a tick as idle made a busy core
+ * read 1.66 W instead of 2.4 W at 1 kHz (and reading the file at every
+ * sample cost the kernel more than the rest of the sampler).
+ *
  * Default coefficients (pp_device_options_init): idle_w = 1.5 W, the lowest
  * board-input reading in the Jetson TX2 traces in data/tx2; core_w = 0.6 W,
  * the rise of the TX2's CPU-only darknet trace (4.0 W mean) over idle, spread
@@ -18,7 +26,6 @@
 #include "../src/util.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +43,11 @@ typedef struct procstat_priv {
     pp_sysfs_attr stat;
     size_t n_cpus;
     cpu_times last[MAX_CPUS];
+    double share[MAX_CPUS];  /* each core's busy share at its last move */
+    int64_t tick_ns;         /* the counters' unit */
+    int64_t read_ns;         /* when the file was last read */
+    int read_once;
+    double held_w;           /* the estimate then */
     char buf[BUF_SIZE];
 } procstat_priv;
 
@@ -53,36 +65,56 @@ static int procstat_probe(const pp_device_options *opts, char *why, size_t cap)
 
 static int procstat_read(pp_device *dev, int64_t t_ns, double *power_w);
 
-/* Parse every "cpuN" line of the /proc/stat text buf (changed in place)
- * into times[]. Returns the number of CPUs, or -EINVAL (logged with path
- * and the line at fault). */
-static int parse_stat(char *buf, const char *path, cpu_times *times, size_t max)
+/* The unsigned decimal at *s (blanks before it skipped) into *v; *s moves
+ * past it. 0, or -1 when there is none. */
+static int next_u64(const char **s, uint64_t *v)
+{
+    const char *c = *s;
+    uint64_t x = 0;
+
+    while (*c == ' ')
+        c++;
+    if (*c < '0' || *c > '9')
+        return -1;
+    for (; *c >= '0' && *c <= '9'; c++)
+        x = x * 10 + (uint64_t)(*c - '0');
+    *s = c;
+    *v = x;
+    return 0;
+}
+
+/* Parse every "cpuN" line of the /proc/stat text buf into times[]: user
+ * nice system idle at least, then iowait irq softirq steal when present.
+ * Returns the number of CPUs, or -EINVAL (logged with path and the line at
+ * fault). */
+static int parse_stat(const char *buf, const char *path, cpu_times *times, size_t max)
 {
     size_t n = 0;
     int line_no = 0;
-    char *line, *save = NULL;
 
-    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        uint64_t v[8] = {0};
-        unsigned cpu;
-        int fields, consumed = 0;
+    for (const char *line = buf; *line; line_no++) {
+        const char *end = strchr(line, '\n'), *c = line + 3;
+        uint64_t v[8] = {0}, cpu;
+        int fields = 0;
 
-        line_no++;
-        if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
-            continue;
-        fields = sscanf(line, "cpu%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-                              " %" SCNu64 " %" SCNu64 " %" SCNu64 "%n",
-                        &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &consumed);
-        if (fields < 5) {
-            pp_log_error("%s:%d: cannot parse '%.60s'", path, line_no, line);
-            return -EINVAL;
+        if (strncmp(line, "cpu", 3) == 0 && line[3] >= '0' && line[3] <= '9') {
+            next_u64(&c, &cpu);
+            while (fields < 8 && next_u64(&c, &v[fields]) == 0)
+                fields++;
+            if (fields < 4) {
+                pp_log_error("%s:%d: cannot parse '%.60s'", path, line_no + 1, line);
+                return -EINVAL;
+            }
+            if (n >= max)
+                break;
+            /* user nice system idle iowait irq softirq steal */
+            times[n].busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+            times[n].total = times[n].busy + v[3] + v[4];
+            n++;
         }
-        if (n >= max)
+        if (!end)
             break;
-        /* user nice system idle iowait irq softirq steal */
-        times[n].busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-        times[n].total = times[n].busy + v[3] + v[4];
-        n++;
+        line = end + 1;
     }
     if (n == 0) {
         pp_log_error("%s: no 'cpuN' line", path);
@@ -178,6 +210,7 @@ static int procstat_open(pp_device *dev)
     if (rc < 0)
         goto fail;
     p->n_cpus = (size_t)rc;
+    p->tick_ns = 1000000000 / (sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100);
     rc = pp_device_add_rail(dev, "procstat_est", PP_RAIL_ESTIMATED);
     if (rc < 0)
         goto fail;
@@ -193,10 +226,13 @@ static int procstat_read(pp_device *dev, int64_t t_ns, double *power_w)
     procstat_priv *p = dev->priv;
     cpu_times now[MAX_CPUS];
     double busy_cores = 0.0;
-    int n = read_stat(p, now, MAX_CPUS);
+    int n;
 
-    (void)t_ns;
-    if (n < 0)
+    if (p->read_once && t_ns - p->read_ns < p->tick_ns) {
+        power_w[0] = p->held_w; /* no tick since: the counters cannot have moved */
+        return 0;
+    }
+    if ((n = read_stat(p, now, MAX_CPUS)) < 0)
         return n;
     if ((size_t)n != p->n_cpus) {
         pp_log_error("%s: %d CPUs now, %zu at the start (CPU hot-plug is not supported)",
@@ -211,10 +247,14 @@ static int procstat_read(pp_device *dev, int64_t t_ns, double *power_w)
             return -EINVAL;
         }
         if (dt > 0)
-            busy_cores += (double)db / (double)dt;
+            p->share[i] = (double)db / (double)dt;
+        busy_cores += p->share[i];
         p->last[i] = now[i];
     }
-    power_w[0] = dev->opts.procstat_idle_w + dev->opts.procstat_core_w * busy_cores;
+    p->read_once = 1;
+    p->read_ns = t_ns;
+    p->held_w = dev->opts.procstat_idle_w + dev->opts.procstat_core_w * busy_cores;
+    power_w[0] = p->held_w;
     return 0;
 }
 

@@ -4,6 +4,16 @@
  *   /sys/class/powercap/intel-rapl:<p>[:<s>]/name  package-N, core, uncore, dram, psys
  * A reading is the mean power since the previous one, from the counter
  * difference (with wrap-around) over the sampler's time difference.
+ * A counter that goes down has wrapped, or was reset (a CPU hot-plug, a
+ * suspend, a firmware reset: it restarts from ~0 anywhere in its range).
+ * Both look alike, but a reset taken as a wrap adds most of the range
+ * (262 kJ): so a difference that implies more than a plausible power is
+ * refused. Plausible: 10 x the zone's largest constraint_*_power_limit_uw
+ * (its TDP-like limits) when it has one, else RAPL_CEILING_W; the time
+ * difference is taken as at least 10 ms (the counters tick about every
+ * 1 ms: at high rates a short interval can see two ticks). The read then
+ * logs a warning, restarts every zone's difference from this reading and
+ * returns -EAGAIN: the sample is dropped, the next one is good.
  * Since Linux 5.10 energy_uj is readable by root only (CVE-2020-8694).
  * Containment: core and uncore are inside their package; dram is not (on
  * servers it is a separate domain), so it stays top-level; psys, when
@@ -22,9 +32,13 @@
 #include <unistd.h>
 
 #define RAPL_GLOB "/sys/class/powercap/intel-rapl:*"
+#define RAPL_CEILING_W 2000.0    /* no RAPL zone of any machine draws this */
+#define RAPL_LIMIT_FACTOR 10.0   /* x the zone's power limit */
+#define RAPL_MIN_INTERVAL_NS 10000000LL
 
 typedef struct rapl_zone {
     pp_sysfs_attr energy;
+    double ceiling_w;      /* more is a counter reset, not power */
     int64_t max_range_uj;
     int64_t last_uj;
     int64_t last_t_ns;
@@ -87,6 +101,24 @@ static const char *zone_id(const char *dir)
     return c ? c + 1 : "";
 }
 
+/* The ceiling of a zone: 10 x its largest power limit, else the fixed one. */
+static double zone_ceiling_w(const char *dir)
+{
+    char pattern[PATH_MAX];
+    double limit_w = 0;
+    glob_t g;
+
+    pp_fmt(pattern, sizeof pattern, "%s/constraint_*_power_limit_uw", dir);
+    if (glob(pattern, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            int64_t uw;
+            if (pp_sysfs_read_i64(g.gl_pathv[i], &uw) == 0 && uw > 0 && uw * 1e-6 > limit_w)
+                limit_w = (double)uw * 1e-6;
+        }
+    globfree(&g);
+    return limit_w > 0 ? RAPL_LIMIT_FACTOR * limit_w : RAPL_CEILING_W;
+}
+
 static int rapl_open(pp_device *dev)
 {
     rapl_priv *p = calloc(1, sizeof *p);
@@ -132,6 +164,7 @@ static int rapl_open(pp_device *dev)
             dev->rails[idx].parent = parent;
         z = &p->z[idx];
         z->energy.fd = -1;
+        z->ceiling_w = zone_ceiling_w(dir);
         p->n = (size_t)idx + 1;
         pp_fmt(path, sizeof path, "%s/max_energy_range_uj", dir);
         if (pp_sysfs_read_i64(path, &z->max_range_uj) < 0 || z->max_range_uj <= 0) {
@@ -165,23 +198,34 @@ static int rapl_open(pp_device *dev)
 static int rapl_read(pp_device *dev, int64_t t_ns, double *power_w)
 {
     rapl_priv *p = dev->priv;
+    int reset = 0;
 
     for (size_t i = 0; i < p->n; i++) {
         rapl_zone *z = &p->z[i];
-        int64_t uj, delta;
+        int64_t uj, delta, dt_ns = t_ns - z->last_t_ns;
         int rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &uj);
 
         if (rc < 0)
             return rc;
         delta = uj >= z->last_uj ? uj - z->last_uj : z->max_range_uj - z->last_uj + uj;
-        if (p->have_time && t_ns > z->last_t_ns)
-            z->last_w = (double)delta * 1e-6 / ((double)(t_ns - z->last_t_ns) * 1e-9);
+        if (p->have_time && (double)delta * 1e-6 >
+                                z->ceiling_w * (double)(dt_ns > RAPL_MIN_INTERVAL_NS
+                                                            ? dt_ns
+                                                            : RAPL_MIN_INTERVAL_NS) * 1e-9) {
+            pp_log_warn("%s: %lld uJ after %lld uJ in %.3f s would be %.0f W, above the %.0f W "
+                        "a zone can draw: a counter reset, not a wrap; sample dropped",
+                        z->energy.path, (long long)uj, (long long)z->last_uj, dt_ns * 1e-9,
+                        (double)delta * 1e-6 / ((dt_ns > 0 ? dt_ns : 1) * 1e-9), z->ceiling_w);
+            reset = 1;
+        } else if (p->have_time && dt_ns > 0) {
+            z->last_w = (double)delta * 1e-6 / ((double)dt_ns * 1e-9);
+        }
         z->last_uj = uj;
         z->last_t_ns = t_ns;
         power_w[i] = p->have_time ? z->last_w : 0.0;
     }
     p->have_time = 1;
-    return 0;
+    return reset ? -EAGAIN : 0;
 }
 
 const pp_device_ops pp_device_rapl = {

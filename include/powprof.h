@@ -5,14 +5,14 @@
  *   <powprof/device.h>    open a power source and read its rails (watts)
  *   <powprof/trace.h>     read a recorded trace (CSV)
  *   <powprof/battery.h>   drain a modelled battery with a load or a trace
+ *   <powprof/model.h>     a results folder's layer-2 model: predict any
+ *                         configuration, with a 90 % band
+ *   <powprof/plan.h>      the best configuration a battery carries through
+ *                         a mission
  *   <powprof/log.h>       where error messages go (every function returns 0
  *                         or a negative errno and logs why)
  *   <powprof/component.h> the interface of component modules (workloads),
  *                         for `powprof profile`; not included here
- *
- * Reserved for what comes next: <powprof/model.h> (load a results folder's
- * layer-2 model and predict) and <powprof/plan.h> (plan a mission); include
- * them here when they exist.
  */
 #ifndef POWPROF_H
 #define POWPROF_H
@@ -20,6 +20,8 @@
 #include "powprof/battery.h"
 #include "powprof/device.h"
 #include "powprof/log.h"
+#include "powprof/model.h"
+#include "powprof/plan.h"
 #include "powprof/trace.h"
 
 #endif

@@ -9,7 +9,7 @@
 #include "log.h"
 #include "trace.h"
 
-#include "../battery/battery.h"
+#include "battery_config.h"
 #include "../devices/device.h"
 
 #include <errno.h>
@@ -135,7 +135,7 @@ int pp_battery_set_base_power(pp_battery_params *b, double base_power_w)
 int pp_battery_drain(const pp_battery_params *b, const double *t_s, const double *p_w, size_t n,
                      pp_battery_summary *out)
 {
-    pp_battery_load load = {t_s, p_w, n};
+    pp_battery_load load = {t_s, p_w, n, 0};
     pp_battery_options o;
     pp_battery_result r;
     int rc;

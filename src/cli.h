@@ -64,5 +64,7 @@ int pp_cmd_predict(int argc, char **argv);
 int pp_cmd_plot(int argc, char **argv);
 int pp_cmd_run(int argc, char **argv);
 int pp_cmd_plan(int argc, char **argv);
+/* powprof layers profile|model|predict (src/cli_layers.c) */
+int pp_cmd_layers(int argc, char **argv);
 
 #endif

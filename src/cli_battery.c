@@ -6,9 +6,10 @@
 #include "trace.h"
 #include "util.h"
 
-#include "../battery/battery.h"
+#include "battery_config.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,12 @@ static const char battery_help[] =
     "report the energy drawn, the state of charge at the end and drained, the\n"
     "lowest terminal voltage, the events (state of charge or voltage cutoff,\n"
     "brown-out) and the time to cutoff: the trace repeated until a cutoff event,\n"
-    "as if the configuration ran for the rest of the flight.\n"
+    "as if the configuration ran for the rest of the flight (whole periods are\n"
+    "skipped: exactly with rint, within a stated bound with thevenin).\n"
+    "\n"
+    "Sample times must increase by at least 1 us and span at most 1e8 s;\n"
+    "parameters outside their physical ranges are errors naming the key and\n"
+    "the range.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -34,6 +40,7 @@ static const char battery_help[] =
     "  --base-power-w W       constant load beside the trace (motors, ...)\n"
     "  --rail NAME            drive the battery with rail NAME only\n"
     "  --until-cutoff         report (and write) the run until cutoff, not one pass\n"
+    "                         (-o then has no rows for whole periods skipped)\n"
     "  --rtol R               CVODE relative tolerance (default 1e-10)\n"
     "  -o, --output FILE      write t_s,soc_frac,voltage_v,current_a at each sample\n"
     "  --json                 one JSON object on stdout\n"
@@ -51,37 +58,41 @@ static void write_row(void *ctx, double t_s, double soc, double v, double i)
     fprintf(w->fp, "%.6f,%.9f,%.6f,%.6f\n", t_s, soc, v, i);
 }
 
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
 static void print_json(const char *trace_path, const pp_battery_params *p,
                        const pp_battery_result *r)
 {
-    printf("{\"trace\":");
-    pp_json_string(stdout, trace_path);
-    printf(",\"model\":\"%s\",\"capacity_ah\":", pp_battery_model_name(p->model));
-    pp_json_number(stdout, p->capacity_ah);
-    pp_json_field(stdout, "duration_s", r->duration_s);
-    pp_json_field(stdout, "energy_j", r->energy_j);
-    pp_json_field(stdout, "load_energy_j", r->load_energy_j);
-    pp_json_field(stdout, "soc_start", r->soc_start_frac);
-    pp_json_field(stdout, "soc_end", r->soc_end_frac);
-    pp_json_field(stdout, "soc_drain", r->soc_drained_frac);
-    pp_json_field(stdout, "min_voltage_v", r->min_voltage_v);
-    pp_json_field(stdout, "time_to_cutoff_s", r->time_to_cutoff_s);
-    printf(",\"cutoff\":");
-    if (r->cutoff_kind >= 0)
-        printf("\"%s\"", pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind));
-    else
-        printf("null");
-    printf(",\"events\":[");
+    json_t *root = json_object(), *events = json_array();
+
+    json_object_set_new(root, "trace", json_string(trace_path));
+    json_object_set_new(root, "model", json_string(pp_battery_model_name(p->model)));
+    json_object_set_new(root, "capacity_ah", number(p->capacity_ah));
+    json_object_set_new(root, "duration_s", number(r->duration_s));
+    json_object_set_new(root, "energy_j", number(r->energy_j));
+    json_object_set_new(root, "load_energy_j", number(r->load_energy_j));
+    json_object_set_new(root, "soc_start", number(r->soc_start_frac));
+    json_object_set_new(root, "soc_end", number(r->soc_end_frac));
+    json_object_set_new(root, "soc_drain", number(r->soc_drained_frac));
+    json_object_set_new(root, "min_voltage_v", number(r->min_voltage_v));
+    json_object_set_new(root, "time_to_cutoff_s", number(r->time_to_cutoff_s));
+    json_object_set_new(root, "skip_error_bound", number(r->skip_error_frac));
+    json_object_set_new(root, "cutoff", r->cutoff_kind >= 0
+                                            ? json_string(pp_battery_event_name(r->cutoff_kind))
+                                            : json_null());
     for (size_t i = 0; i < r->n_events; i++) {
         const pp_battery_event *e = &r->events[i];
-        printf("%s{\"kind\":\"%s\",\"t_s\":", i ? "," : "", pp_battery_event_name(e->kind));
-        pp_json_number(stdout, e->t_s);
-        pp_json_field(stdout, "soc", e->soc_frac);
-        pp_json_field(stdout, "voltage_v", e->voltage_v);
-        pp_json_field(stdout, "power_w", e->power_w);
-        printf("}");
+        json_array_append_new(events, json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind",
+                                                pp_battery_event_name(e->kind), "t_s",
+                                                number(e->t_s), "soc", number(e->soc_frac),
+                                                "voltage_v", number(e->voltage_v), "power_w",
+                                                number(e->power_w)));
     }
-    printf("],\"solver_steps\":%ld}\n", r->n_steps);
+    json_object_set_new(root, "events", events);
+    json_object_set_new(root, "solver_steps", json_integer(r->n_steps));
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    fputc('\n', stdout);
+    json_decref(root);
 }
 
 static void print_text(const char *trace_path, const pp_battery_params *p,
@@ -107,6 +118,26 @@ static void print_text(const char *trace_path, const pp_battery_params *p,
         printf("cutoff    %s after %.1f s (%.1f min), the trace repeated\n",
                pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind), r->time_to_cutoff_s,
                r->time_to_cutoff_s / 60.0);
+    if (r->skip_error_frac > 0)
+        printf("          (whole periods skipped: state of charge within %.2g %%)\n",
+               100 * r->skip_error_frac);
+}
+
+/* A bad sample (a time not after the one before, ...): -EINVAL, printed
+ * with the file's line (the header is line 1; gap rows, skipped, would
+ * shift it: then the sample's number). */
+static int load_error(const char *path, const pp_battery_load *load, size_t n_gaps)
+{
+    size_t bad;
+    char why[256];
+
+    if (pp_battery_load_check(load, &bad, why, sizeof why) == 0)
+        return 0;
+    if (n_gaps == 0)
+        fprintf(stderr, "powprof battery: %s:%zu: %s\n", path, bad + 2, why);
+    else
+        fprintf(stderr, "powprof battery: %s: sample %zu: %s\n", path, bad + 1, why);
+    return -EINVAL;
 }
 
 int pp_cmd_battery(int argc, char **argv)
@@ -214,9 +245,11 @@ int pp_cmd_battery(int argc, char **argv)
         status = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
         goto out;
     }
-    load.t_s = trace.t_s;
-    load.p_w = trace.p_w;
-    load.n = trace.n;
+    load = (pp_battery_load){.t_s = trace.t_s, .p_w = trace.p_w, .n = trace.n};
+    if (load_error(argv[optind], &load, trace.n_gaps) < 0) {
+        status = PP_EXIT_USAGE;
+        goto out;
+    }
     pp_battery_options_init(&bo);
     bo.until_cutoff = until;
     if (rtol > 0)

@@ -475,8 +475,7 @@ int pp_cmd_model(int argc, char **argv)
 }
 
 /* NAME=VALUE arguments into a point: 0, or PP_EXIT_USAGE (said why). */
-static int parse_point(const pp_summary *s, const char *dir, int argc, char **argv,
-                       pp_model_point *pt)
+static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_point *pt)
 {
     int given[PP_SUMMARY_MAX_PARAMS] = {0};
 
@@ -489,30 +488,8 @@ static int parse_point(const pp_summary *s, const char *dir, int argc, char **ar
             return PP_EXIT_USAGE;
         }
         pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]);
-        if ((k = pp_summary_param(s, name)) < 0) {
-            fprintf(stderr, "powprof predict: no parameter '%s' in %s/summary.csv (its parameters:",
-                    name, dir);
-            for (size_t j = 0; j < s->n_params; j++)
-                fprintf(stderr, " %s", s->params[j]);
-            fprintf(stderr, ")\n");
+        if (pp_model_point_set(s, name, eq + 1, pt, &k) < 0)
             return PP_EXIT_USAGE;
-        }
-        if (s->param[k].kind == PP_PARAM_CATEGORICAL) {
-            int at = pp_summary_label(s, (size_t)k, eq + 1);
-            if (at < 0) {
-                fprintf(stderr, "powprof predict: %s: '%s' is not one of its labels:", name, eq + 1);
-                for (size_t i = 0; i < s->param[k].n_labels; i++)
-                    fprintf(stderr, " %s", s->param[k].labels[i]);
-                fprintf(stderr, "\n");
-                return PP_EXIT_USAGE;
-            }
-            pt->raw[k] = at;
-        } else if (pp_parse_double(eq + 1, &pt->raw[k]) < 0 ||
-                   (s->log_scale[k] && !(pt->raw[k] > 0))) {
-            fprintf(stderr, "powprof predict: %s: '%s' is not a %snumber\n", name, eq + 1,
-                    s->log_scale[k] ? "positive " : "");
-            return PP_EXIT_USAGE;
-        }
         given[k] = 1;
     }
     for (size_t k = 0; k < s->n_params; k++)
@@ -631,7 +608,7 @@ int pp_cmd_predict(int argc, char **argv)
                         "model %s` to keep them)\n", argv[optind],
                 m.stale ? "was built for another summary.csv" : "is missing", argv[optind]);
     memset(&pt, 0, sizeof pt);
-    status = parse_point(&m.sum, argv[optind], argc - optind - 1, argv + optind + 1, &pt);
+    status = parse_point(&m.sum, argc - optind - 1, argv + optind + 1, &pt);
     if (status == 0 && pp_model_locate(&m, &pt, &w) < 0) {
         fprintf(stderr, "powprof predict: no configuration with these labels was measured "
                         "together\n");

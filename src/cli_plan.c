@@ -7,6 +7,8 @@
 #include "variability.h"
 #include "util.h"
 
+#include "battery_config.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>

@@ -836,11 +836,12 @@ static int resolve(const pp_profile *p, sweep_request *rq)
     pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu", (unsigned long long)rq->shard.k,
            (unsigned long long)rq->shard.n);
     pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats);
-    if (!out && rq->shard.n > 1)
-        pp_fmt(dir, sizeof dir, "results/%s-shard-%llu-of-%llu", p->name,
-               (unsigned long long)rq->shard.k, (unsigned long long)rq->shard.n);
-    else if (!out)
-        pp_fmt(dir, sizeof dir, "results/%s", p->name);
+    if (!out && rq->shard.n > 1 &&
+        pp_path_fmt(dir, sizeof dir, "results", "%s-shard-%llu-of-%llu", p->name,
+                    (unsigned long long)rq->shard.k, (unsigned long long)rq->shard.n) < 0)
+        return PP_EXIT_USAGE;
+    if (!out && rq->shard.n <= 1 && pp_path_fmt(dir, sizeof dir, "results", "%s", p->name) < 0)
+        return PP_EXIT_USAGE;
     return expand_out(rq, out ? out : dir) < 0 ? PP_EXIT_USAGE : 0;
 }
 

@@ -133,8 +133,10 @@ static int load_settings(const char *config, const char *out, run_settings *rs)
     }
     if (out)
         pp_strlcpy(rs->dir, out, sizeof rs->dir);
-    else
-        pp_fmt(rs->dir, sizeof rs->dir, "results/%s", p->name);
+    else if (pp_path_fmt(rs->dir, sizeof rs->dir, "results", "%s", p->name) < 0) {
+        free(p);
+        return PP_EXIT_USAGE;
+    }
     rs->has_mission = p->has_mission;
     rs->battery = p->battery;
     rs->base_given = p->has_mission && p->mission_base_power_w >= 0;

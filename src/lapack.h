@@ -1,7 +1,7 @@
-/* lapack.h - the LAPACK routines layer 2 solves with: LAPACKE from
+/* lapack.h - the LAPACK routines layer 2 and the layer models solve with: LAPACKE from
  * liblapacke.so.3 (Debian's liblapacke, over the LAPACK of OpenBLAS),
- * loaded with dlopen the first time a surface needs one, so that a process
- * that never fits a surface (a meter) never loads them. Thread-safe.
+ * loaded with dlopen the first time a fit needs one, so that a process
+ * that never fits anything (a meter) never loads them. Thread-safe.
  *
  * The functions take LAPACKE's arguments (layout PP_LAPACK_ROW_MAJOR or
  * PP_LAPACK_COL_MAJOR, 'U' or 'L') and return its info: 0, < 0 for a bad
@@ -26,6 +26,16 @@ int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv
 int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,
                      const int *ipiv, double *b, int ldb);
 int pp_lapack_dsytri(int layout, char uplo, int n, double *a, int lda, const int *ipiv);
+
+/* Least squares min |A x - b| by dgelsd (SVD; rank-deficient A allowed):
+ * A is m x n, column-major with leading dimension lda >= m, and is
+ * overwritten; b holds m values on entry and x in its first n on return
+ * (b needs max(m, n) values). Singular values below rcond times the largest
+ * are treated as zero (rcond < 0: machine precision). *rank (may be NULL)
+ * receives the effective rank. Unlike the functions above it returns an
+ * errno: 0; -ENOSYS when LAPACKE is missing (warned once); -EDOM when the
+ * SVD does not converge; -EINVAL for a bad argument; -ENOMEM. */
+int pp_lapack_dgelsd(int m, int n, double *a, int lda, double *b, double rcond, int *rank);
 
 /* OpenBLAS on one thread (for many small systems its threads cost more
  * than they give); nothing when the library has no such setting. */

@@ -86,7 +86,7 @@ static int load_source(source *src)
     }
     node = json_object_get(json_object_get(src->run, "node"), "name");
     src->node = json_string_value(node);
-    if (src->node && pp_node_name_check(src->node, path) < 0)
+    if (src->node && pp_name_check(src->node, path) < 0)
         return -EINVAL;
     src->identity = identity_of(src->run);
     return src->identity ? 0 : -ENOMEM;
@@ -171,7 +171,7 @@ static int parse_row(const source *src, size_t si, long line_no, const char *lin
     if (!r->node[0])
         pp_strlcpy(r->node, src->node, sizeof r->node);
     pp_fmt(what, sizeof what, "%s/summary.csv:%ld: node", src->dir, line_no);
-    if (pp_node_name_check(r->node, what) < 0)
+    if (pp_name_check(r->node, what) < 0)
         return -EINVAL;
     rs->n++;
     return 0;
@@ -272,13 +272,15 @@ static int copy_trace(const source *src, const row *rw, const char *tmp, int fir
     int rc;
 
     pp_results_trace_name(rw->id, (unsigned)rw->repeat, name, sizeof name);
-    pp_fmt(dir, sizeof dir, "%s/traces/%s", tmp, rw->node);
+    if ((rc = pp_path_fmt(dir, sizeof dir, tmp, "traces/%s", rw->node)) < 0 ||
+        (rc = pp_path_fmt(to, sizeof to, dir, "%s", name)) < 0 ||
+        (rc = pp_path_fmt(from, sizeof from, src->dir, "traces/%s/%s", rw->node, name)) < 0)
+        return rc;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return -errno;
-    pp_fmt(to, sizeof to, "%s/%s", dir, name);
-    pp_fmt(from, sizeof from, "%s/traces/%s/%s", src->dir, rw->node, name);
-    if (access(from, F_OK) != 0)
-        pp_fmt(from, sizeof from, "%s/traces/%s", src->dir, name);
+    if (access(from, F_OK) != 0 && (rc = pp_path_fmt(from, sizeof from, src->dir, "traces/%s",
+                                                     name)) < 0)
+        return rc;
     if ((rc = copy_file(from, to)) == -ENOENT)
         return 1;
     if (rc < 0 || !first_of_id)

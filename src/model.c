@@ -33,19 +33,6 @@ static int wanted(const pp_model *m, size_t k)
     return 0;
 }
 
-int pp_model_name_ok(const char *name)
-{
-    size_t n = strlen(name);
-
-    if (n == 0 || n >= PP_SUMMARY_NAME_MAX || name[0] == '.' || name[0] == '-')
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              strchr("_.+-", *c)))
-            return 0;
-    return 1;
-}
-
 void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
 {
     for (size_t k = 0; g->fits && k < n_metrics; k++)
@@ -443,6 +430,46 @@ static int find_group(const pp_model *m, const pp_model_point *pt, size_t *g)
     }
     pp_log_debug("model: no configuration with these labels was measured");
     return -ENOENT;
+}
+
+/* The list of parameter k's labels, or of every parameter's name (k < 0),
+ * into buf: what an error about a value names. */
+static void names_of(const pp_summary *s, int k, char *buf, size_t cap)
+{
+    size_t n = k < 0 ? s->n_params : s->param[k].n_labels, used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, " %s",
+                                 k < 0 ? s->params[i] : s->param[k].labels[i]);
+}
+
+int pp_model_point_set(const pp_summary *s, const char *name, const char *value,
+                       pp_model_point *pt, int *k_out)
+{
+    char list[2048];
+    int k = pp_summary_param(s, name);
+
+    if (k < 0) {
+        names_of(s, -1, list, sizeof list);
+        pp_log_error("no parameter '%s' (the parameters:%s)", name, list);
+        return -ENOENT;
+    }
+    if (s->param[k].kind == PP_PARAM_CATEGORICAL) {
+        int at = pp_summary_label(s, (size_t)k, value);
+        if (at < 0) {
+            names_of(s, k, list, sizeof list);
+            pp_log_error("%s: '%s' is not one of its labels:%s", name, value, list);
+            return -EINVAL;
+        }
+        pt->raw[k] = at;
+    } else if (pp_parse_double(value, &pt->raw[k]) < 0 || (s->log_scale[k] && !(pt->raw[k] > 0))) {
+        pp_log_error("%s: '%s' is not a %snumber", name, value, s->log_scale[k] ? "positive " : "");
+        return -EINVAL;
+    }
+    if (k_out)
+        *k_out = k;
+    return 0;
 }
 
 int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where *w)

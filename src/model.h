@@ -111,20 +111,22 @@ int pp_model_dump(const pp_model *m, FILE *fp);
  * ones (<metric>__<a>__<b>.dat: a, b, value, lo, hi; 60 x 60, the others
  * at their middle). With categorical parameters the first group's files
  * have these names and group g >= 1 adds ".g<g>" before ".dat" (labels
- * never reach a file name; model.json lists the groups). Names that do not
- * pass pp_model_name_ok are skipped (logged). 0 or -errno. */
+ * never reach a file name; model.json lists the groups). Names that
+ * pp_path_fmt refuses get no grid file (logged). 0 or -errno. */
 int pp_model_write_grids(const pp_model *m, const char *dir);
-
-/* Whether a metric or parameter name may be part of a file name: 1 to 159
- * of letters, digits and _ . + -, not starting with '.' or '-'. The one
- * check every file name built from a name goes through. */
-int pp_model_name_ok(const char *name);
 
 /* A configuration: one value per parameter of the summary (a categorical
  * one: its label's index). */
 typedef struct pp_model_point {
     double raw[PP_SUMMARY_MAX_PARAMS];
 } pp_model_point;
+
+/* Parameter name of s at value as a user writes it (a number, or a
+ * categorical parameter's label) into pt; *k (may be NULL) gets its index.
+ * 0, -ENOENT (no such parameter) or -EINVAL (not a number, not positive on
+ * a log scale, not one of the labels), logged with what is accepted. */
+int pp_model_point_set(const pp_summary *s, const char *name, const char *value,
+                       pp_model_point *pt, int *k);
 
 /* Where a point lies: its group, the nearest measured configuration there
  * (summary row and distance in normalized units), and for each numeric

@@ -14,22 +14,18 @@
 
 enum { LINE = 200, SIDE = 60 };
 
-/* dir/model/<metric>[__<a>__<b>][.g<g>].dat, the names checked. */
+/* dir/model/<metric>[__<a>__<b>][.g<g>].dat, the names checked by
+ * pp_path_fmt (a name that cannot be part of a file name gets no grid). */
 static int grid_path(char *buf, size_t cap, const char *dir, const char *metric, const char *a,
                      const char *b, size_t g)
 {
-    char suffix[32] = "";
-
-    if (!pp_model_name_ok(metric) || (a && !pp_model_name_ok(a)) || (b && !pp_model_name_ok(b))) {
-        pp_log_warn("model: '%s' cannot be part of a file name: no grid file for it",
-                    !pp_model_name_ok(metric) ? metric : a && !pp_model_name_ok(a) ? a : b);
-        return -EINVAL;
-    }
-    if (g > 0)
-        pp_fmt(suffix, sizeof suffix, ".g%zu", g);
+    if (a && g > 0)
+        return pp_path_fmt(buf, cap, dir, "model/%s__%s__%s.g%zu.dat", metric, a, b, g);
     if (a)
-        return pp_fmt(buf, cap, "%s/model/%s__%s__%s%s.dat", dir, metric, a, b, suffix);
-    return pp_fmt(buf, cap, "%s/model/%s%s.dat", dir, metric, suffix);
+        return pp_path_fmt(buf, cap, dir, "model/%s__%s__%s.dat", metric, a, b);
+    if (g > 0)
+        return pp_path_fmt(buf, cap, dir, "model/%s.g%zu.dat", metric, g);
+    return pp_path_fmt(buf, cap, dir, "model/%s.dat", metric);
 }
 
 /* Values at the grid points xs[n x d] (normalized): value, lo, hi each. The

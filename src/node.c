@@ -9,35 +9,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static int name_char_ok(const char *name, const char *c)
-{
-    if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))
-        return 1;
-    return strchr("_.-+", *c) && (c > name || (*c != '.' && *c != '-'));
-}
-
-int pp_node_name_check(const char *name, const char *what)
-{
-    size_t n = strlen(name);
-    const char *bad = name;
-
-    if (n == 0 || n >= PP_NODE_NAME_MAX) {
-        pp_log_error("%s '%s': %s (%s)", what, name, n ? "too long" : "empty", PP_NODE_NAME_RULE);
-        return -EINVAL;
-    }
-    while (*bad && name_char_ok(name, bad))
-        bad++;
-    if (!*bad)
-        return 0;
-    if ((unsigned char)*bad < 0x20 || (unsigned char)*bad >= 0x7f)
-        pp_log_error("%s: a name with byte \\x%02x at position %zu (%s)", what,
-                     (unsigned char)*bad, (size_t)(bad - name) + 1, PP_NODE_NAME_RULE);
-    else
-        pp_log_error("%s '%s': '%c' at position %zu (%s)", what, name, *bad,
-                     (size_t)(bad - name) + 1, PP_NODE_NAME_RULE);
-    return -EINVAL;
-}
-
 /* Bytes outside printable ASCII become '?' (the text goes into JSON). */
 static void printable(char *s)
 {
@@ -52,7 +23,7 @@ static int read_under(const char *root, const char *rel, char *buf, size_t cap)
 {
     char path[4200];
 
-    if (pp_fmt(path, sizeof path, "%s/%s", root, rel) < 0)
+    if (pp_path_join(path, sizeof path, root, rel) < 0)
         return -ENAMETOOLONG;
     return pp_read_small_file(path, buf, cap) > 0 && buf[0] ? 0 : -ENOENT;
 }
@@ -100,8 +71,8 @@ int pp_node_identify(const char *root, const char *name_override, pp_node *n)
     else
         pp_fmt(n->name, sizeof n->name, "%.*s", (int)strcspn(n->hostname, "."), n->hostname);
     if (name_override)
-        return pp_node_name_check(n->name, "--node");
-    if (pp_node_name_check(n->name, "host name (give the node a name with --node NAME)") < 0)
+        return pp_name_check(n->name, "--node");
+    if (pp_name_check(n->name, "host name (give the node a name with --node NAME)") < 0)
         return -EINVAL;
     return 0;
 }

@@ -14,23 +14,22 @@
  *   machine     uname() (the architecture: aarch64, x86_64)
  *
  * The node's name is the one given (--node NAME), else the host name up to
- * its first dot. A name passes pp_node_name_check: it becomes a summary.csv
- * cell, a folder name (traces/<node>/ in a merged folder) and a JSON string.
+ * its first dot. A name passes pp_name_check (util.h): it becomes a
+ * summary.csv cell, a folder name (traces/<node>/ in a merged folder) and a
+ * JSON string.
  */
 #ifndef PP_NODE_H
 #define PP_NODE_H
+
+#include "util.h"
 
 #include "../devices/device.h"
 
 #include <jansson.h>
 #include <stddef.h>
 
-/* The rule of names from data (the same as pp_name_check of util.h, which
- * this replaces when it lands): 1 to PP_NODE_NAME_MAX - 1 bytes of letters,
- * digits and _ . - +, not starting with '.' or '-'. */
-#define PP_NODE_NAME_MAX 128
-#define PP_NODE_NAME_RULE                                                                      \
-    "letters, digits and _ . - + only, not starting with . or -, at most 127 characters"
+/* A node's name is a name from data: pp_name_check (util.h). */
+#define PP_NODE_NAME_MAX PP_NAME_MAX
 
 typedef struct pp_node {
     char name[PP_NODE_NAME_MAX];
@@ -40,10 +39,6 @@ typedef struct pp_node {
     char kernel[128];
     char machine[64];
 } pp_node;
-
-/* 0 when name passes the rule; else -EINVAL, logged as "<what> '<name>':
- * <why>" (the first offending character and its position). */
-int pp_node_name_check(const char *name, const char *what);
 
 /* Identify this machine under root (NULL or "": "/"), named name_override
  * when it is not NULL. 0, or -EINVAL (logged) when the name (given, or

@@ -30,7 +30,7 @@ static int lasts(const pp_battery_params *b, double power_w, double soc_start, d
     pp_battery_options o;
     pp_battery_result r;
     double t[2] = {0, duration_s}, w[2] = {power_w, power_w};
-    pp_battery_load load = {t, w, 2};
+    pp_battery_load load = {t, w, 2, 0};
     int rc;
 
     p.soc_start_frac = soc_start;
@@ -90,6 +90,21 @@ static double max_power(const pp_battery_params *b, double soc, double duration_
             hi = mid;
     }
     return lo;
+}
+
+int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_soc_frac,
+                      double *max_w)
+{
+    const char *key;
+    char why[160];
+    int rc = pp_battery_params_check(b, &key, why, sizeof why);
+
+    if (rc < 0) {
+        pp_log_error("battery: %s %s", key, why);
+        return rc;
+    }
+    *max_w = max_power(b, b->soc_start_frac, duration_s, 0.0, 0.0, min_soc_frac);
+    return 0;
 }
 
 /* The values parameter k takes in the plan, into *v (malloc'd). */
@@ -317,7 +332,7 @@ static int schedule_end(const pp_plan_options *o, pp_plan_result *r)
     if (p.soc_cutoff_frac >= p.soc_start_frac)
         p.soc_cutoff_frac = 0;
     pp_battery_options_init(&bo);
-    rc = pp_battery_run(&p, &(pp_battery_load){t, w, n}, &bo, &br);
+    rc = pp_battery_run(&p, &(pp_battery_load){t, w, n, 0}, &bo, &br);
     r->schedule_soc_end_frac = rc == 0 ? br.soc_end_frac : NAN;
     free(t);
     return rc;

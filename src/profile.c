@@ -1,4 +1,5 @@
 #include "profile.h"
+#include "battery_config.h"
 
 #include "config.h"
 #include "log.h"
@@ -24,14 +25,18 @@ static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximi
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", NULL};
 
-static int valid_name(const char *s, int allow_dash)
+/* A name from the file follows the rule of util.h (pp_name_why), and has
+ * no '.' where it is one half of "<component>.<param>". 1 when it does
+ * not, with the reason in why. */
+static int bad_name(const char *name, int dot_ok, char *why, size_t cap)
 {
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_' || (allow_dash && *s == '-')))
-            return 0;
-    return 1;
+    if (pp_name_why(name, why, cap) < 0)
+        return 1;
+    if (!dot_ok && strchr(name, '.')) {
+        pp_fmt(why, cap, "no '.' (it joins component and parameter names in the outputs)");
+        return 1;
+    }
+    return 0;
 }
 
 /* A category label: safe in a CSV cell, an argv element and a file name
@@ -157,11 +162,11 @@ static int parse_param(const pp_config *cfg, const pp_config_node *node, const c
                        pp_param_spec *ps)
 {
     const char *name = pp_config_name(node);
-    char what[160];
+    char what[160], why[256] = "no name";
 
     pp_fmt(what, sizeof what, "%s.params.%s", comp, name ? name : "?");
-    if (!name || !valid_name(name, 0))
-        return pp_config_node_error(cfg, node, what, "parameter names are letters, digits and _");
+    if (!name || bad_name(name, 0, why, sizeof why))
+        return pp_config_node_error(cfg, node, what, "a bad parameter name: %s", why);
     pp_strlcpy(ps->name, name, sizeof ps->name);
     switch (pp_config_kind_of(node)) {
     case PP_CONFIG_NUMBER:
@@ -440,6 +445,7 @@ static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_compon
 static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,
                            pp_component_spec *c)
 {
+    char why[256];
     int rc;
 
     if (pp_config_kind_of(g) != PP_CONFIG_GROUP)
@@ -452,8 +458,8 @@ static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t
         return rc;
     if (rc == 1)
         pp_strlcpy(c->name, c->type, sizeof c->name);
-    if (!valid_name(c->name, 1))
-        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", c->name);
+    if (bad_name(c->name, 0, why, sizeof why))
+        return pp_config_error(cfg, g, "name", "'%s': %s", c->name, why);
     if ((rc = parse_settings_params(cfg, g, c)) < 0 || (rc = parse_until(cfg, g, c)) < 0)
         return rc;
     return parse_pacing(cfg, g, c);
@@ -475,7 +481,7 @@ static void default_name(const char *path, char *out, size_t cap)
 static int parse_profile_group(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
 {
     const pp_config_node *g = NULL;
-    char mode[32] = "parallel";
+    char mode[32] = "parallel", why[256];
 
     if (pp_config_get_group(cfg, root, "profile", &g) < 0)
         return -EINVAL;
@@ -489,8 +495,8 @@ static int parse_profile_group(const pp_config *cfg, const pp_config_node *root,
         pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
         pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
         return -EINVAL;
-    if (!valid_name(p->name, 1))
-        return pp_config_error(cfg, g, "name", "'%s': use letters, digits, _ and -", p->name);
+    if (bad_name(p->name, 1, why, sizeof why))
+        return pp_config_error(cfg, g, "name", "'%s': %s", p->name, why);
     if (!(p->rate_hz >= 0.01 && p->rate_hz <= 10000))
         return pp_config_error(cfg, g, "rate_hz", "must be in [0.01, 10000] Hz (got %g)",
                                p->rate_hz);

@@ -98,25 +98,17 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     *total_mean_w = span > 0 ? total_j / span : 0.0;
     if (battery && t->n_samples > 0) {
         /* interval means are steps: each holds over (t[i-1], t[i]] */
-        size_t n = t->interval_average ? 2 * t->n_samples : t->n_samples;
-        double *series = malloc(2 * n * sizeof *series), *times = series + n;
+        double *series = malloc(t->n_samples * sizeof *series);
         if (series) {
             pp_battery_options bo;
             pp_battery_result br;
-            pp_battery_load load = {times, series, n};
+            pp_battery_load load = {t->t_s, series, t->n_samples, t->interval_average};
             for (size_t i = 0; i < t->n_samples; i++) {
                 double p = 0.0;
                 for (size_t r = 0; r < l->n_rails; r++)
                     if (l->rail_in_total[r])
                         p += pp_trace_at(t, i, r);
-                if (t->interval_average) {
-                    times[2 * i] = i ? t->t_s[i - 1] : 0.0;
-                    times[2 * i + 1] = t->t_s[i];
-                    series[2 * i] = series[2 * i + 1] = p;
-                } else {
-                    times[i] = t->t_s[i];
-                    series[i] = p;
-                }
+                series[i] = p;
             }
             pp_battery_options_init(&bo);
             if (pp_battery_run(battery, &load, &bo, &br) == 0) {

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,24 @@ static int is_count_column(const char *name)
     return 0;
 }
 
+/* The header's names: each a safe name (util.h) that no other column has. */
+static int check_header(const char *path, char **f, size_t n)
+{
+    char what[4200];
+
+    for (size_t c = 0; c < n; c++) {
+        pp_fmt(what, sizeof what, "%s:1: column %zu", path, c + 1);
+        if (pp_name_check(f[c], what) < 0)
+            return -EINVAL;
+        for (size_t d = 0; d < c; d++)
+            if (strcmp(f[c], f[d]) == 0) {
+                pp_log_error("%s:1: column %zu '%s' repeats column %zu", path, c + 1, f[c], d + 1);
+                return -EINVAL;
+            }
+    }
+    return 0;
+}
+
 /* The header: parameters, status, metrics, the short-run columns. */
 static int read_header(const char *path, char *line, pp_summary *s, columns *c)
 {
@@ -181,6 +200,8 @@ static int read_header(const char *path, char *line, pp_summary *s, columns *c)
         pp_log_error("%s:1: not a powprof summary (its first column must be 'id')", path);
         return -EINVAL;
     }
+    if (check_header(path, f, n) < 0)
+        return -EINVAL;
     c->n = n;
     for (c->status = 1; c->status < n && strcmp(f[c->status], "status") != 0; c->status++) {
         if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
@@ -301,7 +322,7 @@ static int node_cell(const char *path, long line_no, pp_summary *s, const char *
 
     if (at < 0 && *cell) {
         pp_fmt(what, sizeof what, "%s:%ld: node", path, line_no);
-        if (pp_node_name_check(cell, what) < 0)
+        if (pp_name_check(cell, what) < 0)
             return -EINVAL;
     }
     if (at < 0) {
@@ -341,7 +362,13 @@ static int read_row(const char *path, long line_no, char **f, pp_summary *s, con
     long flag = 0;
     int rc;
 
-    s->ids[r] = strtol(f[0], NULL, 10);
+    int64_t id;
+
+    if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
+        pp_log_error("%s:%ld: id '%s' is not a whole number >= 0", path, line_no, f[0]);
+        return -EINVAL;
+    }
+    s->ids[r] = (long)id;
     for (size_t k = 0; k < s->n_params; k++)
         if ((rc = param_cell(path, line_no, s, k, f[k + 1], &s->x[r * s->n_params + k])) < 0)
             return rc;

@@ -777,7 +777,8 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
         r->est_running = pp_profile_estimate_s(r->p, values) + OVERHEAD_S;
         r->pr.id = id;
         pp_results_trace_name(id, r->rep, name, sizeof name);
-        pp_fmt(path, sizeof path, "%s/traces/%s", o->out_dir, name);
+        if ((rc = pp_path_fmt(path, sizeof path, o->out_dir, "traces/%s", name)) < 0)
+            return rc;
         if ((rc = run_one(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0)
             return rc;
         if (m.overall.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {

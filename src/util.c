@@ -250,3 +250,246 @@ size_t pp_csv_split(char *line, char **fields, size_t cap)
     }
     return n;
 }
+
+/* ---- Names from data ---------------------------------------------------- */
+
+/* name for a message: bytes outside printable ASCII as \xNN, cut long. */
+static void printable(const char *name, char *out, size_t cap)
+{
+    size_t len = 0;
+
+    for (const unsigned char *c = (const unsigned char *)name; *c && len + 8 < cap; c++) {
+        if (c - (const unsigned char *)name == 80) {
+            len += (size_t)snprintf(out + len, cap - len, "...");
+            break;
+        }
+        if (*c >= 0x20 && *c < 0x7f)
+            out[len++] = (char)*c;
+        else
+            len += (size_t)snprintf(out + len, cap - len, "\\x%02x", *c);
+    }
+    out[len] = '\0';
+}
+
+static int name_char_ok(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-' || c == '+';
+}
+
+int pp_name_why(const char *name, char *why, size_t cap)
+{
+    size_t n = strlen(name);
+    char shown[16];
+
+    if (n == 0) {
+        if (why)
+            pp_fmt(why, cap, "an empty name (%s)", PP_NAME_RULE);
+        return -EINVAL;
+    }
+    if (n >= PP_NAME_MAX) {
+        if (why)
+            pp_fmt(why, cap, "%zu characters, at most %d", n, PP_NAME_MAX - 1);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (name_char_ok(c) && !(i == 0 && (c == '.' || c == '-')))
+            continue;
+        if (why) {
+            char one[2] = {(char)c, '\0'};
+            printable(one, shown, sizeof shown);
+            pp_fmt(why, cap, "character '%s' at position %zu is not allowed (%s)", shown, i + 1,
+                   PP_NAME_RULE);
+        }
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int pp_name_check(const char *name, const char *what)
+{
+    char why[256], shown[512];
+
+    if (pp_name_why(name, why, sizeof why) == 0)
+        return 0;
+    printable(name, shown, sizeof shown);
+    pp_log_error("%s '%s': %s", what, shown, why);
+    return -EINVAL;
+}
+
+/* Output of the formatters below: a buffer or a stream. */
+typedef struct sink {
+    char *buf;
+    size_t cap, len;
+    FILE *fp;
+    int err;
+} sink;
+
+static void sink_put(sink *k, const char *s, size_t n)
+{
+    if (k->err)
+        return;
+    if (k->fp) {
+        if (fwrite(s, 1, n, k->fp) != n)
+            k->err = -EIO;
+        return;
+    }
+    if (k->len + n >= k->cap) {
+        k->err = -ENAMETOOLONG;
+        return;
+    }
+    memcpy(k->buf + k->len, s, n);
+    k->len += n;
+    k->buf[k->len] = '\0';
+}
+
+/* One numeric conversion spec (flags, width, precision, length, type). */
+static int put_number(sink *k, const char *spec, size_t n, va_list *ap)
+{
+    char fmt[32], out[512];
+    char type = spec[n - 1];
+    int longs = 0, size_t_len = 0;
+
+    if (n >= sizeof fmt)
+        return -EINVAL;
+    memcpy(fmt, spec, n);
+    fmt[n] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        longs += spec[i] == 'l';
+        size_t_len |= spec[i] == 'z';
+    }
+    if (type == 'g' || type == 'f' || type == 'e')
+        snprintf(out, sizeof out, fmt, va_arg(*ap, double));
+    else if (type == 'c' && n == 2)
+        snprintf(out, sizeof out, fmt, va_arg(*ap, int));
+    else if (type != 'd' && type != 'i' && type != 'u')
+        return -EINVAL;
+    else if (size_t_len)
+        snprintf(out, sizeof out, fmt, va_arg(*ap, size_t));
+    else if (longs == 2)
+        snprintf(out, sizeof out, fmt, va_arg(*ap, long long));
+    else if (longs == 1)
+        snprintf(out, sizeof out, fmt, va_arg(*ap, long));
+    else
+        snprintf(out, sizeof out, fmt, va_arg(*ap, int));
+    sink_put(k, out, strlen(out));
+    return 0;
+}
+
+/* printf with the %s arguments handed to put_str. */
+static int expand(sink *k, const char *fmt, va_list *ap, int (*put_str)(sink *, const char *))
+{
+    while (*fmt && !k->err) {
+        const char *spec = fmt;
+        size_t n;
+        int rc;
+
+        if (*fmt != '%') {
+            n = strcspn(fmt, "%");
+            sink_put(k, fmt, n);
+            fmt += n;
+            continue;
+        }
+        if (fmt[1] == '%') {
+            sink_put(k, "%", 1);
+            fmt += 2;
+            continue;
+        }
+        n = 1 + strspn(fmt + 1, "-+ #0123456789.lz");
+        if (!fmt[n])
+            return -EINVAL;
+        n++;
+        rc = spec[n - 1] == 's' && n == 2 ? put_str(k, va_arg(*ap, const char *))
+                                          : put_number(k, spec, n, ap);
+        if (rc < 0)
+            return rc;
+        fmt += n;
+    }
+    return k->err;
+}
+
+static int put_name(sink *k, const char *name)
+{
+    if (pp_name_check(name, "a name in a file name") < 0)
+        return -EINVAL;
+    sink_put(k, name, strlen(name));
+    return 0;
+}
+
+int pp_path_fmt(char *out, size_t cap, const char *dir, const char *fmt, ...)
+{
+    sink k = {out, cap, 0, NULL, 0};
+    va_list ap;
+    int rc;
+
+    if (cap == 0)
+        return -ENAMETOOLONG;
+    out[0] = '\0';
+    sink_put(&k, dir, strlen(dir));
+    if (k.len == 0 || out[k.len - 1] != '/')
+        sink_put(&k, "/", 1);
+    va_start(ap, fmt);
+    rc = expand(&k, fmt, &ap, put_name);
+    va_end(ap);
+    if (rc < 0)
+        out[0] = '\0';
+    if (rc == -ENAMETOOLONG)
+        pp_log_error("%s/...: the path is too long", dir);
+    return rc;
+}
+
+static int put_gp_string(sink *k, const char *s)
+{
+    char open = 0; /* the quote now open: '\'', '"' or none */
+
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        char want = *c >= 0x20 && *c < 0x7f && *c != '\'' ? '\'' : '"';
+        if (open != want) {
+            if (open)
+                sink_put(k, &open, 1);
+            if (c != (const unsigned char *)s)
+                sink_put(k, ".", 1);
+            sink_put(k, &want, 1);
+            open = want;
+        }
+        if (want == '"') {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\%03o", *c);
+            sink_put(k, esc, 4);
+        } else {
+            sink_put(k, (const char *)c, 1);
+        }
+    }
+    if (open)
+        sink_put(k, &open, 1);
+    else
+        sink_put(k, "''", 2);
+    return k->err;
+}
+
+int pp_gp_quote(char *out, size_t cap, const char *s)
+{
+    sink k = {out, cap, 0, NULL, 0};
+
+    if (cap == 0)
+        return -ENAMETOOLONG;
+    out[0] = '\0';
+    if (put_gp_string(&k, s) < 0) {
+        pp_strlcpy(out, "''", cap);
+        return -ENAMETOOLONG;
+    }
+    return 0;
+}
+
+int pp_gp_printf(FILE *fp, const char *fmt, ...)
+{
+    sink k = {NULL, 0, 0, fp, 0};
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = expand(&k, fmt, &ap, put_gp_string);
+    va_end(ap);
+    return rc;
+}

@@ -1,5 +1,7 @@
 /* util.h - small helpers shared by every module: strict number parsing,
- * whole-file reads, path joins and atomic file replacement. */
+ * whole-file reads, path joins, atomic file replacement, and the one rule
+ * for names that come from data (rails, parameters, metrics, columns) with
+ * the only ways such a name may reach a file path or a gnuplot script. */
 #ifndef PP_UTIL_H
 #define PP_UTIL_H
 
@@ -39,6 +41,59 @@ size_t pp_csv_split(char *line, char **fields, size_t cap);
 /* Copy src into dst (cap bytes), always NUL-terminated. Returns 0, or
  * -ENAMETOOLONG when src was cut. */
 int pp_strlcpy(char *dst, const char *src, size_t cap);
+
+/* ---- Names from data ----------------------------------------------------
+ *
+ * A rail, parameter, metric or column name read from a file, a header, a
+ * configuration or the command line is data: it must never be interpreted.
+ * Every entry point checks it with pp_name_check(); every file path built
+ * from one goes through pp_path_fmt(); every string written into a gnuplot
+ * script goes through pp_gp_printf() (or pp_gp_quote()). A test scans the
+ * sources for path formats and gnuplot commands that bypass them.
+ *
+ * The rule: 1 to PP_NAME_MAX - 1 bytes of letters, digits and _ . - +
+ * (ASCII), not starting with '.' or '-'. So a name is one file name that is
+ * never "." or "..", never an option, holds no '/', quote, comma, space,
+ * backquote, '$', '@' or control character, and is safe in a CSV header, a
+ * JSON string, a path and a shell word alike. */
+#define PP_NAME_MAX 128
+#define PP_NAME_RULE                                                                           \
+    "letters, digits and _ . - + only, not starting with . or -, at most 127 characters"
+
+/* 0 when name follows the rule; else -EINVAL, logged as
+ * "<what> '<name>': <why>" where why names the first offending character
+ * and its position (non-printable bytes shown as \xNN). what says where
+ * the name came from, e.g. "data.csv:1: column 3" or "--param". */
+int pp_name_check(const char *name, const char *what);
+
+/* The same rule without logging, for callers that report the error
+ * themselves (configuration files, with their line): 0, or -EINVAL with
+ * the reason written to why[cap] (when why is not NULL). */
+int pp_name_why(const char *name, char *why, size_t cap);
+
+/* Build dir "/" fmt into out, where fmt is a literal of the code and every
+ * %s argument is a name from data, checked with pp_name_check() (a refused
+ * name is logged and gives -EINVAL, out empty): the path stays inside dir.
+ * Conversions: %s, %c, %d %i %u %ld %lu %lld %llu %zu, %g %f %e with flags,
+ * width and precision, %%. Returns 0, -EINVAL or -ENAMETOOLONG. */
+int pp_path_fmt(char *out, size_t cap, const char *dir, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Write s as one gnuplot string expression that gnuplot never interprets,
+ * whatever the bytes: printable ASCII in single quotes (no backquote,
+ * macro or escape processing inside them), the quote itself and every
+ * byte outside printable ASCII as "\ooo" octal escapes in double quotes
+ * (escapes only: nothing to substitute), the pieces joined with gnuplot's
+ * '.' operator:  it's<LF>  ->  'it'."\047".'s'."\012".  (A doubled ''
+ * does not work at the start of a string in gnuplot 5.4.) Returns 0, or
+ * -ENAMETOOLONG when out is too small (out then holds "''"). */
+int pp_gp_quote(char *out, size_t cap, const char *s);
+
+/* fprintf for gnuplot scripts: every %s argument is written through
+ * pp_gp_quote(), quotes included (write "title %s", never "title '%s'");
+ * numbers as in pp_path_fmt(). Returns 0 or -errno (-EIO on a write
+ * error). */
+int pp_gp_printf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Atomic replacement of a file: write to a temporary file beside it, then
  * fsync and rename over the target, so readers see the old file or the new

@@ -181,9 +181,10 @@ void test_rapl_power_from_counters(void)
     CHECK_NEAR(p[icore], 4.0, 1e-9);
     CHECK_NEAR(p[idram], 1.0, 1e-9);
     CHECK_NEAR(pp_device_total_w(dev, p), 11.0, 1e-9);
-    /* the package counter wraps at max_energy_range_uj: 262143328850 */
+    /* the package counter wraps at max_energy_range_uj: 262143328850; a
+     * jump to near the end in 1 s (262 kJ, 262 kW) is no power: dropped */
     write_file(pkg, "262142328850\n");
-    CHECK_INT(pp_device_read(dev, 2500000000, p), 0);
+    CHECK_INT(pp_device_read(dev, 2500000000, p), -EAGAIN);
     write_file(pkg, "1000000\n"); /* 1 J before the wrap + 1 J after */
     CHECK_INT(pp_device_read(dev, 3500000000, p), 0);
     CHECK_NEAR(p[ipkg], 2.0, 1e-9);
@@ -191,6 +192,54 @@ void test_rapl_power_from_counters(void)
     test_log_clear();
     CHECK_INT(pp_device_read(dev, 4500000000, p), -ERANGE);
     CHECK_CONTAINS(test_log(), pkg);
+    pp_device_close(dev);
+}
+
+/* A counter that drops from mid-range back to ~0 was reset, not wrapped:
+ * the difference would be most of the range (issue 12: 262 kJ, 87 kW).
+ * Above 10x the zone's power limit (25 W here: 250 W) or, without one,
+ * 2 kW, the sample is dropped with a warning; the next one is good. */
+void test_rapl_counter_reset(void);
+void test_rapl_counter_reset(void)
+{
+    const char *root = fixture_copy("rapl");
+    char pkg[1024], core[1024];
+    pp_device *dev = open_at("rapl", root);
+    double p[PP_DEVICE_MAX_RAILS];
+    int ipkg, icore;
+
+    if (!dev)
+        return;
+    ipkg = rail_index(dev, "package-0");
+    icore = rail_index(dev, "package-0-core");
+    snprintf(pkg, sizeof pkg, "%s/sys/class/powercap/intel-rapl:0/energy_uj", root);
+    snprintf(core, sizeof core, "%s/sys/class/powercap/intel-rapl:0:0/energy_uj", root);
+    write_file(pkg, "131000000000\n"); /* mid-range */
+    CHECK_INT(pp_device_read(dev, 1000000000, p), 0);
+    write_file(pkg, "131010000000\n"); /* +10 J in 1 s */
+    CHECK_INT(pp_device_read(dev, 2000000000, p), 0);
+    CHECK_NEAR(p[ipkg], 10.0, 1e-9);
+    write_file(pkg, "3000000\n"); /* reset: back to 3 J */
+    test_log_clear();
+    CHECK_INT(pp_device_read(dev, 3000000000, p), -EAGAIN);
+    CHECK_CONTAINS(test_log(), "intel-rapl:0/energy_uj: 3000000 uJ after 131010000000 uJ in 1.000 s");
+    CHECK_CONTAINS(test_log(), "above the 250 W a zone can draw: a counter reset, not a wrap");
+    write_file(pkg, "5000000\n"); /* +2 J in 0.5 s from the reset */
+    CHECK_INT(pp_device_read(dev, 3500000000, p), 0);
+    CHECK_NEAR(p[ipkg], 4.0, 1e-9);
+    /* 300 W from the package: above its limit x 10, dropped */
+    write_file(pkg, "305000000\n");
+    CHECK_INT(pp_device_read(dev, 4500000000, p), -EAGAIN);
+    /* the core has no limit of its own: 1 kW passes, 3 kW does not */
+    write_file(core, "1000500000\n");
+    CHECK_INT(pp_device_read(dev, 5500000000, p), 0);
+    CHECK_NEAR(p[icore], 1000.0, 1e-6);
+    write_file(core, "4000500000\n");
+    CHECK_INT(pp_device_read(dev, 6500000000, p), -EAGAIN);
+    /* a fast reading (1 ms) of a few counter ticks is no reset */
+    write_file(core, "4000600000\n");
+    CHECK_INT(pp_device_read(dev, 6501000000, p), 0);
+    CHECK_NEAR(p[icore], 100.0, 1e-6);
     pp_device_close(dev);
 }
 
@@ -280,6 +329,8 @@ void test_battery_charging_warns(void)
     pp_device_close(dev);
 }
 
+#define TICK_NS (1000000000LL / sysconf(_SC_CLK_TCK))
+
 void test_procstat_estimate(void);
 void test_procstat_estimate(void)
 {
@@ -306,14 +357,25 @@ void test_procstat_estimate(void)
     write_file(path, "cpu  0 0 0 0 0 0 0 0 0 0\n"
                      "cpu0 1050 0 510 8525 0 10 0 5 0 0\n"
                      "cpu1 1025 0 500 8550 25 0 0 0 0 0\n");
-    CHECK_INT(pp_device_read(dev, 1, p), 0);
+    CHECK_INT(pp_device_read(dev, TICK_NS, p), 0);
     CHECK_NEAR(p[0], 2.0 + 3.0 * (0.75 + 0.25), 1e-12);
-    /* nothing moved: idle power only */
-    CHECK_INT(pp_device_read(dev, 2, p), 0);
-    CHECK_NEAR(p[0], 2.0, 1e-12);
+    /* within the same tick the file is not even read: the estimate holds */
+    write_file(path, "cpu0 garbage\n");
+    CHECK_INT(pp_device_read(dev, TICK_NS + TICK_NS / 2, p), 0);
+    CHECK_NEAR(p[0], 5.0, 1e-12);
+    /* a tick later with counters that have not moved: held too, not idle */
+    write_file(path, "cpu0 1050 0 510 8525 0 10 0 5 0 0\n"
+                     "cpu1 1025 0 500 8550 25 0 0 0 0 0\n");
+    CHECK_INT(pp_device_read(dev, 3 * TICK_NS, p), 0);
+    CHECK_NEAR(p[0], 5.0, 1e-12);
+    /* cpu0 all idle, cpu1 half busy since */
+    write_file(path, "cpu0 1050 0 510 8625 0 10 0 5 0 0\n"
+                     "cpu1 1050 0 525 8600 25 0 0 0 0 0\n");
+    CHECK_INT(pp_device_read(dev, 4 * TICK_NS, p), 0);
+    CHECK_NEAR(p[0], 2.0 + 3.0 * 0.5, 1e-12);
     write_file(path, "cpu0 garbage\n");
     test_log_clear();
-    CHECK_INT(pp_device_read(dev, 3, p), -EINVAL);
+    CHECK_INT(pp_device_read(dev, 5 * TICK_NS, p), -EINVAL);
     CHECK_CONTAINS(test_log(), ":1: cannot parse");
     pp_device_close(dev);
     /* coefficients must be sane */
@@ -321,6 +383,41 @@ void test_procstat_estimate(void)
     test_log_clear();
     CHECK_INT(pp_device_open("procstat", &o, &dev), -EINVAL);
     CHECK_CONTAINS(test_log(), "coefficients");
+}
+
+/* Sampled ten times a tick, a busy core reads busy: an interval without a
+ * tick holds the last share (counting it idle made the estimate 10x low). */
+void test_procstat_faster_than_the_tick(void);
+void test_procstat_faster_than_the_tick(void)
+{
+    const char *root = fixture_copy("procstat");
+    char path[1024], text[256];
+    pp_device_options o;
+    pp_device *dev = NULL;
+    double p[1], energy_j = 0;
+    int64_t step_ns = TICK_NS / 10;
+
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    o.procstat_idle_w = 1.5;
+    o.procstat_core_w = 0.6;
+    snprintf(path, sizeof path, "%s/proc/stat", root);
+    write_file(path, "cpu0 0 0 0 0 0 0 0 0\n");
+    CHECK_INT(pp_device_open("procstat", &o, &dev), 0);
+    if (!dev)
+        return;
+    CHECK_INT(pp_device_read(dev, 0, p), 0);
+    /* cpu0 busy throughout: its user count moves by one each tick */
+    for (int k = 1; k <= 1000; k++) {
+        snprintf(text, sizeof text, "cpu0 %d 0 0 0 0 0 0 0\n", (int)(k * step_ns / TICK_NS));
+        write_file(path, text);
+        CHECK_INT(pp_device_read(dev, k * step_ns, p), 0);
+        energy_j += p[0] * (double)step_ns * 1e-9;
+    }
+    /* 2.1 W throughout but for the 9 samples before the first tick, which
+     * read idle (the one tick of delay) */
+    CHECK_NEAR(energy_j / (1000 * step_ns * 1e-9), (9 * 1.5 + 991 * 2.1) / 1000, 1e-9);
+    pp_device_close(dev);
 }
 
 void test_replay_sample_and_hold(void);

@@ -327,9 +327,9 @@ void test_node_identity(void)
     CHECK_STR(n.name, "rack-a.3");
     test_log_clear();
     CHECK(pp_node_identify(dmi, "../etc", &n) < 0);
-    CHECK_CONTAINS(test_log(), "'.' at position 1");
+    CHECK_CONTAINS(test_log(), "character '.' at position 1");
     CHECK(pp_node_identify(dmi, "a b", &n) < 0);
-    CHECK_CONTAINS(test_log(), "' ' at position 2");
+    CHECK_CONTAINS(test_log(), "character ' ' at position 2");
     /* through a sweep: run.json and the node column */
     CHECK_INT(run_powprof(NULL, &err, "profile", profile(1), "-o", out, NULL), 0);
     run = load_json(out, "run.json");
@@ -352,7 +352,7 @@ void test_node_identity(void)
     err = NULL;
     CHECK_INT(run_powprof(NULL, &err, "profile", profile(1), "-o", tmp_path("bad"), "--node",
                           "a/b", NULL), 2);
-    CHECK_CONTAINS(err, "--node 'a/b': '/' at position 2");
+    CHECK_CONTAINS(err, "--node 'a/b': character '/' at position 2");
     CHECK(access(tmp_path("bad"), F_OK) != 0);
     free(err);
 }

@@ -254,3 +254,59 @@ void test_import_cli_all_or_nothing(void)
     CHECK_CONTAINS(err, "unknown format 'nosuch'");
     free(err);
 }
+
+/* 1 (issue 12): the tegrastats time is parsed by its length; a short one
+ * is an error at its line, not a read past the buffer or a phantom
+ * sample. Rail values are numbers, rails not given twice. */
+void test_import_tegrastats_stamps(void);
+void test_import_tegrastats_stamps(void)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    expect_bad(pp_import_tegrastats,
+               "01-01-2020 00:00:00 RAM 1/1MB VDD_IN 1000mW/1000mW\n1-1-2020 0:0:1\n",
+               ":2: malformed time at '1-1-2020 0:0:1'");
+    expect_bad(pp_import_tegrastats, "1-1-1970 1:1:1", ":1: malformed time at '1-1-1970 1:1:1'");
+    expect_bad(pp_import_tegrastats, "13-01-2020 00:00:00 RAM 1/1MB VDD_IN 1000mW/1000mW\n",
+               ":1: malformed time at '13-01-2020 00:00:00");
+    expect_bad(pp_import_tegrastats, "01-01-2020 00:00:00x RAM 1/1MB VDD_IN 1/1\n",
+               ":1: malformed time");
+    expect_bad(pp_import_tegrastats, "RAM 1/1MB VDD_IN 1e999/1\n", ":1: no power rail");
+    expect_bad(pp_import_tegrastats, "RAM 1/1MB VDD_IN 1/1 VDD_IN 2/2\n",
+               ":1: rail 'VDD_IN' appears twice");
+    expect_bad(pp_import_powprofiler, "100,100\n1,1\n", ":1: rail 'VDD_IN' appears twice");
+    /* a time before 1970 is still a time */
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s/t.log", test_tmpdir());
+    write_file(path, "12-31-1969 23:59:59 RAM 1/1MB VDD_IN 1000mW/1000mW\n"
+                     "01-01-1970 00:00:01 RAM 1/1MB VDD_IN 3000mW/1000mW\n");
+    CHECK_INT(pp_import_tegrastats(path, &o, &t), 0);
+    CHECK_INT(t.n_samples, 2);
+    CHECK_NEAR(t.t_s[1], 2.0, 0);
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 3.0, 1e-12);
+    pp_trace_free(&t);
+}
+
+/* The csv importer refuses a rail or a time given twice, checks names and
+ * keeps powers finite. */
+void test_import_csv_columns(void);
+void test_import_csv_columns(void)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    expect_bad(pp_import_csv, "t_s,a_w,a_mw\n0,1,2\n",
+               ":1: column 3 'a_mw': rail 'a' already has this column (column 2)");
+    expect_bad(pp_import_csv, "t_s,time,a_w\n0,0,1\n", "column 2 'time': a second time column");
+    expect_bad(pp_import_csv, "t_s,bus_a,bus_v\n0,1e200,1e200\n", ":2: bus: the power is out of range");
+    expect_bad(pp_import_csv, "t_s,a'b_w\n0,1\n", ":1: column 2: rail 'a'b': character '''");
+    pp_import_options_init(&o);
+    snprintf(path, sizeof path, "%s/c.csv", test_tmpdir());
+    write_file(path, "t_s,x [W]\n0,1\n1,3\n");
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_STR(t.names[0], "x");
+    pp_trace_free(&t);
+}

@@ -6,6 +6,7 @@
 
 #include "../battery/battery.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -37,7 +38,8 @@ static void check_installed(const char *prefix)
         "bin/powprof", "lib/libpowprof.a", "lib/pkgconfig/powprof.pc",
         "lib/powprof/powprof-matrix-cpu.so", "include/powprof.h", "include/powprof/device.h",
         "include/powprof/battery.h", "include/powprof/trace.h", "include/powprof/log.h",
-        "include/powprof/component.h", "share/man/man1/powprof.1"};
+        "include/powprof/component.h", "include/powprof/model.h", "include/powprof/plan.h",
+        "share/man/man1/powprof.1"};
     char path[700], *text;
 
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -64,7 +66,7 @@ static void build_and_run_example(const char *exe)
     pp_battery_result r;
     pp_battery_options o;
     double t[2] = {0, 10}, w[2] = {10, 10};
-    pp_battery_load load = {t, w, 2};
+    pp_battery_load load = {t, w, 2, 0};
 
     n = add_words(argv, n, cflags);
     add_words(argv, n, libs);
@@ -87,6 +89,72 @@ static void build_and_run_example(const char *exe)
     CHECK_CONTAINS(out, expect);
     CHECK(r.soc_drained_frac > 0);
     free(out);
+    free(cflags);
+    free(libs);
+}
+
+/* A results folder of four runs at fps 2, 4, 8, 16 (power 2 + fps / 2 W,
+ * with a ripple), imported as a user would. */
+static void results_for_mission(const char *res)
+{
+    char *argv[16] = {getenv("POWPROF_BIN"), "import", "csv"}, files[4][600];
+    size_t n = 3;
+
+    for (int i = 0; i < 4; i++) {
+        int fps = 2 << i;
+        char text[4096];
+        size_t used = (size_t)snprintf(text, sizeof text, "t_s,total_w\n");
+        for (int k = 0; k <= 50; k++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%.1f,%.3f\n", 0.1 * k,
+                                     2 + 0.5 * fps + 0.01 * (k % 3));
+        snprintf(files[i], sizeof files[i], "%s/run_%d.csv", test_tmpdir(), fps);
+        write_file(files[i], text);
+        argv[n++] = files[i];
+    }
+    argv[n++] = "--pattern";
+    argv[n++] = "run_{fps}.csv";
+    argv[n++] = "-o";
+    argv[n++] = (char *)res;
+    argv[n] = NULL;
+    CHECK_INT(run_argv(argv, NULL, NULL), 0);
+}
+
+/* The layer-2 example (model and plan), compiled with pkg-config: its
+ * prediction and plan are those of `powprof predict` and `powprof plan`. */
+static void build_and_run_mission(void)
+{
+    char *cflags = pkg_config("--cflags"), *libs = pkg_config("--libs"), *out = NULL;
+    char exe[600], res[600], want[256], *pred = NULL, *plan = NULL;
+    char *argv[MAX_ARGS] = {"cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", exe,
+                            "examples/mission.c"};
+    size_t n = 8;
+    double value = NAN, max_w = NAN;
+
+    snprintf(exe, sizeof exe, "%s/mission", test_tmpdir());
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    n = add_words(argv, n, cflags);
+    add_words(argv, n, libs);
+    CHECK_INT(run_argv(argv, NULL, NULL), 0);
+    results_for_mission(res);
+    CHECK_INT(run_powprof(&pred, NULL, "predict", res, "fps=5", "--json", NULL), 0);
+    CHECK_INT(run_powprof(&plan, NULL, "plan", res, "--mission-s", "600", "--base-power-w", "150",
+                          "--json", NULL), 0);
+    CHECK(pred && sscanf(strstr(pred, "\"total_mean_w\":{\"value\":"), "\"total_mean_w\":{\"value\":%lf",
+                         &value) == 1);
+    CHECK(plan && sscanf(strstr(plan, "\"max_power_w\":"), "\"max_power_w\":%lf", &max_w) == 1);
+    {
+        char *run[] = {exe, res, "600", "150", "fps=5", NULL};
+        CHECK_INT(run_argv(run, &out, NULL), 0);
+    }
+    snprintf(want, sizeof want, "predicted %.3f W, 90 %% band", value);
+    CHECK_CONTAINS(out, want);
+    snprintf(want, sizeof want, "the computer may draw %.3f W throughout", max_w);
+    CHECK_CONTAINS(out, want);
+    CHECK_CONTAINS(out, "best: fps=16,");
+    CHECK_CONTAINS(plan, "\"best\":{\"fps\":16");
+    free(out);
+    free(pred);
+    free(plan);
     free(cflags);
     free(libs);
 }
@@ -141,5 +209,6 @@ void test_install_and_link(void)
     setenv("PKG_CONFIG_PATH", pc_path, 1);
     snprintf(exe, sizeof exe, "%s/onboard", test_tmpdir());
     build_and_run_example(exe);
+    build_and_run_mission();
     build_and_use_module(prefix);
 }

@@ -117,7 +117,7 @@ void test_profile_errors(void)
     expect_error("components = ({ type = \"idle\" }\n", "p.cfg:");
     expect_error("profile = { name = \"x\"; };\n", "no components");
     expect_error("battery = { capacity_ah = 0; };\ncomponents = ({ type = \"idle\"; });\n",
-                 "battery.capacity_ah: must be > 0");
+                 "battery.capacity_ah: must be in [1e-06, 1e+06] Ah (got 0)");
     expect_error("mission = {\n base_power_w = 150.0; };\ncomponents = ({ type = \"idle\"; });\n",
                  "mission.duration_s: a mission needs duration_s > 0");
     expect_error("mission = { duration_s = 60;\n min_soc = 1.5; };\ncomponents = ({ type = \"idle\"; });\n",

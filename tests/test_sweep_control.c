@@ -386,9 +386,13 @@ void test_cli_sweep_estimate_at_its_ceiling(void)
     const char *root = fixture_copy("procstat");
     char busy[700], stat[700], comps[2048], *out = NULL, *err = NULL;
 
-    snprintf(busy, sizeof busy, "%s/busy-stat", root);
-    snprintf(stat, sizeof stat, "%s/proc/stat", root);
+    /* configuration 0 makes both cores busy, configuration 1 both idle since */
+    snprintf(busy, sizeof busy, "%s/busy-stat-1", root);
     write_file(busy, "cpu0 9000 0 500 8500 0 0 0 0 0 0\ncpu1 9000 0 500 8500 0 0 0 0 0 0\n");
+    snprintf(busy, sizeof busy, "%s/busy-stat-2", root);
+    write_file(busy, "cpu0 9000 0 500 9500 0 0 0 0 0 0\ncpu1 9000 0 500 9500 0 0 0 0 0 0\n");
+    snprintf(busy, sizeof busy, "%s/busy-stat-{k}", root);
+    snprintf(stat, sizeof stat, "%s/proc/stat", root);
     /* the sleep keeps the copy away from the sampler's first reading */
     snprintf(comps, sizeof comps,
              "{ type = \"exec\"; command = [\"sh\", \"-c\", \"sleep 0.3; cp \\\"$0\\\" "
@@ -402,7 +406,8 @@ void test_cli_sweep_estimate_at_its_ceiling(void)
     CHECK_CONTAINS(out, "\"saturated\":1");
     CHECK_NEAR(summary_number(0, "machine_cpu_share"), 2.0, 1e-6); /* both cores, clamped */
     CHECK(summary_number(0, "cpu_share") < 0.5);
-    CHECK_NEAR(summary_number(1, "machine_cpu_share"), 0.0, 0); /* nothing moved */
+    CHECK_NEAR(summary_number(1, "machine_cpu_share"), 0.0, 0); /* only idle moved */
+    CHECK_NEAR(summary_number(1, "procstat_est_mean_w"), 1.5, 1e-6);
     CHECK_NEAR(summary_number(0, "procstat_est_mean_w"), 2.7, 1e-6);
     free(out);
     free(err);

@@ -1,0 +1,37 @@
+/* targets.h - the fuzz targets: one per parser of powprof, each fed one
+ * mutated input. Built into libFuzzer binaries by `make fuzz` (clang,
+ * ASan + UBSan, see fuzz/README.md) and into the test suite, which replays
+ * every file of fuzz/corpus/<target>/ through them (`make check`, any
+ * compiler). A target returns 0; a broken invariant of what a parser
+ * accepted (a name that could reach a path or a script unchecked, a time
+ * going backwards, a non-finite value) calls abort(), so the fuzzer
+ * reports it like a crash. */
+#ifndef PP_FUZZ_TARGETS_H
+#define PP_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A scratch folder for the input files (under /dev/shm when it exists)
+ * and a logger that drops every message. 0 or -errno. */
+int pp_fuzz_init(void);
+
+int pp_fuzz_profile(const uint8_t *data, size_t size);     /* pp_profile_load */
+int pp_fuzz_battery(const uint8_t *data, size_t size);     /* pp_battery_params_load */
+int pp_fuzz_trace(const uint8_t *data, size_t size);       /* pp_trace_read_csv */
+int pp_fuzz_powprofiler(const uint8_t *data, size_t size); /* pp_import_powprofiler */
+int pp_fuzz_tegrastats(const uint8_t *data, size_t size);  /* pp_import_tegrastats */
+int pp_fuzz_csv(const uint8_t *data, size_t size);         /* pp_import_csv */
+/* pp_summary_read: the input is summary.csv, and run.json after a line
+ * "@@run.json@@" when it has one. */
+int pp_fuzz_summary(const uint8_t *data, size_t size);
+
+typedef struct pp_fuzz_target {
+    const char *name;
+    int (*fn)(const uint8_t *data, size_t size);
+} pp_fuzz_target;
+
+/* Every target, NULL-terminated. */
+extern const pp_fuzz_target pp_fuzz_targets[];
+
+#endif

@@ -1,0 +1,43 @@
+/* powprof/plan.h - plan a mission on a layer-2 model (powprof/model.h) and
+ * a battery (powprof/battery.h): the configuration with the best quality of
+ * service whose predicted power the battery carries through the mission,
+ * as `powprof plan` finds it. The battery's base power (motors) is drawn
+ * beside the computer's. The power planned with is the upper end of the
+ * prediction's 90 % band unless plan_on_mean is set; where summary.csv has
+ * a component's achieved frame rate, the achieved rate is what is
+ * maximized, and a configuration that fell short of the requested rate is
+ * never chosen.
+ */
+#ifndef POWPROF_PLAN_H
+#define POWPROF_PLAN_H
+
+#include "battery.h"
+#include "model.h"
+
+typedef struct pp_mission {
+    double duration_s;     /* > 0 */
+    const char *maximize;  /* a parameter (e.g. "darknet.fps"); NULL: the first *fps one,
+                              else the first numeric one */
+    double min_soc_frac;   /* charge to keep at the end; < 0: the battery's cutoff */
+    int plan_on_mean;      /* 1: plan with the prediction itself, not its band's upper end */
+} pp_mission;
+
+typedef struct pp_mission_plan {
+    int feasible;              /* 0: no configuration completes the mission */
+    double max_power_w;        /* the most the computer may draw throughout (< 0: not even 0 W) */
+    char settings[1024];       /* the best configuration: "name=value name=value ..." */
+    double quality;            /* what was maximized: the achieved rate, else the parameter */
+    double power_w, power_lo_w, power_hi_w; /* its predicted total power and 90 % band */
+    double planned_w;          /* the power planned with */
+    double soc_end_frac;       /* the battery at the end of the mission */
+    double time_to_cutoff_s;   /* if the configuration went on (NAN: none in 48 h) */
+} pp_mission_plan;
+
+/* Plan mission on model m with battery b. 0 (out->feasible says whether
+ * anything completes it), or -errno (logged): -EINVAL for a bad mission or
+ * battery, a model without total_mean_w, no such parameter to maximize;
+ * -ENOMEM. */
+int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
+                         pp_mission_plan *out);
+
+#endif

@@ -1,0 +1,75 @@
+/* Battery parameters from a configuration file (see battery_config.h). */
+#include "battery_config.h"
+
+#include <errno.h>
+
+static const char *const battery_keys[] = {
+    "preset", "model",     "cells",      "capacity_ah", "voltage_v",    "r_int_ohm",
+    "r1_ohm", "c1_f",      "ocv_soc",    "ocv_v",       "soc_start",    "soc_cutoff",
+    "cutoff_v", "base_power_w", "efficiency", NULL,
+};
+
+int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p)
+{
+    const pp_config_node *g = NULL;
+    char text[64], why[256];
+    const char *bad_key = NULL;
+    size_t n_soc = 0, n_v = 0;
+    int rc = pp_config_get_group(cfg, pp_config_root(cfg), "battery", &g);
+
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    if (pp_config_check_keys(cfg, g, battery_keys) < 0)
+        return -EINVAL;
+    rc = pp_config_get_string(cfg, g, "preset", text, sizeof text);
+    if (rc < 0)
+        return rc;
+    if (rc == 0 && pp_battery_preset(text, p) < 0)
+        return pp_config_error(cfg, g, "preset", "unknown preset '%s' (known: drone-4s-3200, "
+                                                 "drone-3s-2200, drone-6s-10000)", text);
+    rc = pp_config_get_string(cfg, g, "model", text, sizeof text);
+    if (rc < 0)
+        return rc;
+    if (rc == 0 && pp_battery_model_parse(text, &p->model) < 0)
+        return pp_config_error(cfg, g, "model", "unknown model '%s' (rint or thevenin)", text);
+    if (pp_config_get_int(cfg, g, "cells", &p->cells) < 0 ||
+        pp_config_get_double(cfg, g, "capacity_ah", &p->capacity_ah) < 0 ||
+        pp_config_get_double(cfg, g, "voltage_v", &p->voltage_v) < 0 ||
+        pp_config_get_double(cfg, g, "r_int_ohm", &p->r_int_ohm) < 0 ||
+        pp_config_get_double(cfg, g, "r1_ohm", &p->r1_ohm) < 0 ||
+        pp_config_get_double(cfg, g, "c1_f", &p->c1_f) < 0 ||
+        pp_config_get_double(cfg, g, "soc_start", &p->soc_start_frac) < 0 ||
+        pp_config_get_double(cfg, g, "soc_cutoff", &p->soc_cutoff_frac) < 0 ||
+        pp_config_get_double(cfg, g, "cutoff_v", &p->cutoff_v) < 0 ||
+        pp_config_get_double(cfg, g, "base_power_w", &p->base_power_w) < 0 ||
+        pp_config_get_double(cfg, g, "efficiency", &p->efficiency) < 0)
+        return -EINVAL;
+    rc = pp_config_get_doubles(cfg, g, "ocv_soc", p->ocv_soc, PP_BATTERY_OCV_MAX, &n_soc);
+    if (rc < 0)
+        return rc;
+    rc = pp_config_get_doubles(cfg, g, "ocv_v", p->ocv_v, PP_BATTERY_OCV_MAX, &n_v);
+    if (rc < 0)
+        return rc;
+    if (n_soc || n_v) {
+        if (n_soc != n_v)
+            return pp_config_error(cfg, g, n_soc ? "ocv_soc" : "ocv_v",
+                                   "ocv_soc has %zu values and ocv_v %zu: they must pair up",
+                                   n_soc, n_v);
+        p->ocv_n = n_soc;
+    }
+    if (pp_battery_params_check(p, &bad_key, why, sizeof why) < 0)
+        return pp_config_error(cfg, g, bad_key, "%s", why);
+    return 0;
+}
+
+int pp_battery_params_load(const char *path, pp_battery_params *p)
+{
+    pp_config *cfg;
+    int rc = pp_config_load(path, &cfg);
+
+    if (rc < 0)
+        return rc;
+    rc = pp_battery_params_from_config(cfg, p);
+    pp_config_free(cfg);
+    return rc;
+}

@@ -1,0 +1,242 @@
+/* layers_model.h - models of a layer's cost per frame from its shape,
+ * fitted on per-layer profiles (src/layers_profile.h), and predictions for
+ * networks never run (`powprof layers model`, `powprof layers predict`).
+ *
+ * Three quantities are modelled per layer kind (convolutional, maxpool,
+ * route, ...): CPU time (the thread's, which leaves out the time other
+ * processes had the core: the latency on an unshared core), wall time, and
+ * energy (the device's, estimated on a machine without sensors). Each
+ * is fitted by least squares on relative errors (LAPACK dgelsd through
+ * src/blas.h: rows divided by the measured value, then Gauss-Newton steps
+ * on the squared log errors, which remove the low bias noisy values give
+ * the first fit) in one of these families, x being the layer's work (its
+ * FLOPs when it has any, else the bytes it reads and writes):
+ *
+ *   linear  a + b x                    (Blackthorn's linear template)
+ *   step    a + b x ceil(c / w) w / c  (Blackthorn's step template: the
+ *           output channels c rounded up to a multiple of w, w from
+ *           {2, 4, ..., 64} chosen by the least squared error)
+ *   terms   a + sum_k b_k t_k over the terms of darknet's CPU work: for a
+ *           convolution, FLOPs, weights (one pass of gemm's inner loop per
+ *           weight), im2col's copy (size^2 c_in out_w out_h when size > 1),
+ *           outputs (bias, batch norm, activation), outputs again when the
+ *           activation calls exp(), and two step terms: FLOPs again when a
+ *           row of the im2col matrix (4 out_w out_h bytes) exceeds a knot,
+ *           and when the whole matrix does (Blackthorn's step template on
+ *           the data size: a cache level; knots chosen by the least
+ *           squared error); for a connected layer FLOPs and outputs; for a
+ *           maxpool outputs x size^2 and inputs; else inputs and outputs
+ *   power   exp(a) x^b                 (fitted on logarithms)
+ *
+ * For each kind and quantity the family is chosen by leave-one-network-out
+ * cross-validation over the profiled networks (every input size of a
+ * network left out together), and that same error is what the model
+ * reports: the choice is made on the data that measures it, so the figure
+ * is slightly optimistic (bench/bench_layers.c nests the choice inside an
+ * outer leave-one-network-out to measure it honestly). A kind profiled in
+ * one network only gets the linear family. A kind never profiled that
+ * copies data (route, upsample, reorg, crop) or computes little (shortcut,
+ * yolo, region, detection; dropout and cost do nothing at inference) is
+ * predicted by the pooled fit of the kinds that copy data, a rough
+ * stand-in (its error is printed); any other kind needs a profile of its
+ * own.
+ * Predictions are never below a tenth of the smallest value measured for
+ * the kind (a fit may cross zero outside the data).
+ */
+#ifndef PP_LAYERS_MODEL_H
+#define PP_LAYERS_MODEL_H
+
+#include "layers.h"
+
+#include <stddef.h>
+
+typedef enum pp_layers_quantity {
+    PP_LQ_CPU = 0, /* seconds per frame, CPU time of the thread */
+    PP_LQ_WALL,    /* seconds per frame, wall time */
+    PP_LQ_ENERGY,  /* joules per frame */
+    PP_LQ_COUNT
+} pp_layers_quantity;
+
+typedef enum pp_layer_family {
+    PP_LF_LINEAR = 0,
+    PP_LF_STEP,
+    PP_LF_TERMS,
+    PP_LF_POWER,
+    PP_LF_COUNT
+} pp_layer_family;
+
+const char *pp_layers_quantity_name(pp_layers_quantity q); /* "cpu_s", "time_s", "energy_j" */
+const char *pp_layer_family_name(pp_layer_family f);       /* "linear", ... */
+
+/* ---- Profiles read back ------------------------------------------------- */
+
+typedef struct pp_layer_sample {
+    pp_layer_desc d;
+    size_t net;                     /* its network run: networks[net] */
+    double y[PP_LQ_COUNT];          /* measured per frame (medians) */
+} pp_layer_sample;
+
+typedef struct pp_network_sample {
+    char name[64];
+    int width, height;
+    size_t first, n_layers;         /* its layers: samples[first .. first + n_layers) */
+    double flops;
+    double y[PP_LQ_COUNT];          /* the whole network per frame */
+    double layers_y[PP_LQ_COUNT];   /* the sum of its layers per frame */
+    double idle_w;
+    int estimated;
+    char device[32];
+} pp_network_sample;
+
+typedef struct pp_layers_data {
+    size_t n_samples, n_networks;
+    pp_layer_sample *samples;
+    pp_network_sample *networks;
+} pp_layers_data;
+
+/* Add the profiles of dir (its layers.csv and networks.csv) to d (zeroed
+ * the first time). A network run whose layers are not all in layers.csv
+ * (an interrupted profile) is left out with a warning. Every error names
+ * the file, line and column. 0 or -errno. */
+int pp_layers_data_read(const char *dir, pp_layers_data *d);
+void pp_layers_data_free(pp_layers_data *d);
+
+/* ---- Models ------------------------------------------------------------- */
+
+#define PP_LAYER_MAX_COEF 8
+
+typedef struct pp_layer_fit {
+    int family;                   /* pp_layer_family; -1: no data */
+    int step_w;                   /* step: the width */
+    double knot[2];               /* terms of a convolution: row and matrix bytes */
+    size_t n_coef;
+    double coef[PP_LAYER_MAX_COEF];
+    double floor;                 /* predictions are at least this */
+    size_t n_samples, n_networks; /* what it was fitted on */
+    double loo_rmspe[PP_LF_COUNT]; /* leave-one-network-out RMSPE (fraction) of each
+                                      family; NaN when fewer than 2 networks */
+} pp_layer_fit;
+
+typedef struct pp_layer_model {
+    pp_layer_fit fit[PP_LQ_COUNT][PP_LAYER_KINDS];
+    pp_layer_fit pooled[PP_LQ_COUNT]; /* the kinds that copy data, for one never profiled */
+    /* leave-one-network-out error of whole networks (sum of the layers
+     * against the whole measured): the error band of predictions */
+    double net_mape[PP_LQ_COUNT], net_rms[PP_LQ_COUNT];
+    double idle_w;                /* median idle power of the profiles (NaN: none) */
+    int estimated;                /* energies come from an estimate */
+    char device[32];
+    size_t n_networks;            /* distinct networks (names) */
+} pp_layer_model;
+
+/* Which fits to make: family < 0 chooses per kind by leave-one-network-out
+ * (as above); else that family everywhere. use[i] (NULL: all) says whether
+ * network run i of d takes part. */
+typedef struct pp_layer_fit_opts {
+    int family;
+    const unsigned char *use;
+} pp_layer_fit_opts;
+
+/* Fit m on d. 0, -EINVAL (logged: no profile, no convolutional layer) or
+ * -ENOSYS (no LAPACK). */
+int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_layer_model *m);
+
+/* A layer's quantity q per frame, and its error band (the fit's
+ * leave-one-out RMSPE times the value; NaN when unknown). -ENOENT (not
+ * logged) when the model has no fit for the layer's kind and the pooled
+ * fit does not apply (a kind that computes). */
+int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp_layer_desc *l,
+                         double *value, double *band);
+
+/* Write (jansson) and read the model. 0 or -errno (logged with the file;
+ * reading names the key at fault). */
+int pp_layer_model_write(const pp_layer_model *m, const char *path);
+int pp_layer_model_read(const char *path, pp_layer_model *m);
+
+/* ---- Evaluation --------------------------------------------------------- */
+
+/* Errors of predictions for networks left out of the fit. */
+typedef struct pp_layers_eval_stats {
+    double layer_rmspe;       /* every layer (fraction) */
+    double layer_rmspe_major; /* layers of at least 1 % of their network's measured value */
+    double layer_rmspe_flops; /* layers with FLOPs (convolutional, connected) */
+    double net_mape, net_rms, net_max; /* whole networks: sum of the layers against the
+                                          whole network measured */
+    size_t n_layers, n_major, n_flops, n_runs;
+} pp_layers_eval_stats;
+
+typedef struct pp_layers_eval {
+    /* leave-one-network-out (every input size of a network out together),
+     * the family chosen per kind inside each fold by an inner
+     * leave-one-network-out on the other networks only */
+    pp_layers_eval_stats model[PP_LQ_COUNT];
+    /* the same with one family everywhere */
+    pp_layers_eval_stats family[PP_LF_COUNT][PP_LQ_COUNT];
+    /* the baseline: FLOPs x one rate (fitted on the other networks, on
+     * relative errors); per layer, the rate fitted on their layers with
+     * FLOPs, over layers with FLOPs only */
+    pp_layers_eval_stats baseline[PP_LQ_COUNT];
+    size_t n_runs, n_networks;
+    double (*pred)[PP_LQ_COUNT]; /* per run of the data: the model's prediction (nested) */
+    double (*base)[PP_LQ_COUNT]; /* and the baseline's */
+} pp_layers_eval;
+
+/* Evaluate the families on d (every run; at least two networks). 0,
+ * -EINVAL (logged) or -ENOMEM. Free with pp_layers_eval_free. */
+int pp_layers_evaluate(const pp_layers_data *d, pp_layers_eval *out);
+void pp_layers_eval_free(pp_layers_eval *e);
+
+/* ---- Predictions -------------------------------------------------------- */
+
+typedef struct pp_layers_prediction {
+    size_t n;
+    double (*layer)[PP_LQ_COUNT];      /* per layer (malloc'd, n) */
+    double (*layer_band)[PP_LQ_COUNT];
+    double total[PP_LQ_COUNT];         /* per frame: the layers' sum */
+    double band[PP_LQ_COUNT];          /* its band: the model's network RMS error x total */
+    double max_fps;                    /* 1 / CPU time: frames per second on one core */
+} pp_layers_prediction;
+
+/* Predict every layer of net. 0; -ENOENT (logged: the layer, its kind, and
+ * that a network with one must be profiled); -ENOMEM. */
+int pp_layers_predict(const pp_layer_model *m, const pp_network_desc *net,
+                      pp_layers_prediction *out);
+void pp_layers_prediction_free(pp_layers_prediction *p);
+
+/* ---- The hook for layer 2 and plans ------------------------------------- */
+
+/* What a darknet component costs per frame, from a layer model instead of
+ * a measurement. */
+typedef struct pp_layers_cost {
+    double time_s, time_band_s;     /* latency per frame on an unshared core (CPU time) */
+    double energy_j, energy_band_j; /* the device's energy per frame (idle power included) */
+    double idle_w;                  /* the device's power between frames (NaN: unknown) */
+    double max_fps;                 /* 1 / time_s */
+    int estimated;                  /* energies from an estimate, not a sensor */
+} pp_layers_cost;
+
+/* The cost of the network of cfg_path at width x height (0, 0: the cfg's
+ * own) under model m: cfg read by powprof's own reader (no darknet). 0 or
+ * -errno (logged: file and line of a bad cfg, a kind never profiled). */
+int pp_layers_cost_of(const pp_layer_model *m, const char *cfg_path, int width, int height,
+                      pp_layers_cost *out);
+
+/* The device's mean power running the network at fps frames per second:
+ * idle_w + fps (energy_j - idle_w time_s), the busy share of each second
+ * at the frame's power and the rest idle. 0; -ERANGE when fps exceeds
+ * max_fps (the core cannot keep up) or is negative; -EINVAL when idle_w is
+ * unknown. */
+int pp_layers_power_at_fps(const pp_layers_cost *c, double fps, double *power_w);
+
+struct pp_battery_params;
+
+/* The highest frame rate, up to c->max_fps, at which battery p (its
+ * base_power_w beside the device's power at that rate) carries a mission
+ * of mission_s with at least min_soc_frac left and no cutoff event
+ * (src/layers_plan.c). 0 with *fps and the state of charge at the end; 1
+ * when not even the idle device lasts (*fps = 0); -errno (logged: bad
+ * battery parameters; -EINVAL without idle power). */
+int pp_layers_plan_fps(const pp_layers_cost *c, const struct pp_battery_params *p,
+                       double mission_s, double min_soc_frac, double *fps, double *soc_end_frac);
+
+#endif

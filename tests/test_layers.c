@@ -1,0 +1,683 @@
+/* Per-layer profiles, layer models and predictions (issue 14). */
+#include "harness.h"
+
+#include "../src/lapack.h"
+#include "../src/darknet_cfg.h"
+#include "../src/layers.h"
+#include "../src/layers_model.h"
+#include "../src/layers_profile.h"
+#include "../components/registry.h"
+#include "../battery/battery.h"
+
+#include <errno.h>
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A cfg written into the test's folder; its path (static buffer). */
+static const char *cfg_file(const char *name, const char *text)
+{
+    static char path[4][600];
+    static int k;
+    char *p = path[k++ % 4];
+
+    snprintf(p, 600, "%s/%s", test_tmpdir(), name);
+    CHECK_INT(write_file(p, text), 0);
+    return p;
+}
+
+static const char small_cfg[] =
+    "# conv 3x3 stride 2, maxpool, 1x1 conv, upsample, two routes\n"
+    "[net]\n"
+    "width=64\n"
+    "height = 48\n"
+    "channels=3\n"
+    "\n"
+    "[convolutional]\n"            /* layer 0, line 7 */
+    "batch_normalize=1\n"
+    "filters=8\n"
+    "size=3\n"
+    "stride=2\n"
+    "pad=1\n"
+    "activation=leaky\n"
+    "\n"
+    "[maxpool]\n"                  /* layer 1, line 15 */
+    "size=2\n"
+    "stride=2\n"
+    "\n"
+    "[convolutional]\n"            /* layer 2, line 19 */
+    "filters=16\n"
+    "size=1\n"
+    "activation=linear\n"
+    "\n"
+    "[upsample]\n"                 /* layer 3 */
+    "stride=2\n"
+    "\n"
+    "[route]\n"                    /* layer 4 */
+    "layers = -1, 0\n"
+    "\n"
+    "[route]\n"                    /* layer 5 */
+    "layers=-4\n";
+
+static void check_shape(const pp_layer_desc *l, int iw, int ih, int ic, int ow, int oh, int oc)
+{
+    CHECK_INT(l->in_w, iw);
+    CHECK_INT(l->in_h, ih);
+    CHECK_INT(l->in_c, ic);
+    CHECK_INT(l->out_w, ow);
+    CHECK_INT(l->out_h, oh);
+    CHECK_INT(l->out_c, oc);
+}
+
+/* Shapes, FLOPs and bytes worked out by hand from darknet's rules. */
+void test_layers_descriptors_by_hand(void);
+void test_layers_descriptors_by_hand(void)
+{
+    pp_network_desc *d = malloc(sizeof *d);
+    const pp_layer_desc *l = d->layers;
+
+    CHECK_INT(pp_layers_describe_file(cfg_file("small.cfg", small_cfg), 0, 0, d), 0);
+    CHECK_STR(d->name, "small");
+    CHECK_INT(d->n, 6);
+    /* conv: (64 + 2 - 3) / 2 + 1 = 32, (48 + 2 - 3) / 2 + 1 = 24 */
+    CHECK_INT(l[0].kind, PP_LAYER_CONVOLUTIONAL);
+    CHECK_INT(l[0].line, 7);
+    check_shape(&l[0], 64, 48, 3, 32, 24, 8);
+    CHECK_INT(l[0].pad, 1);
+    CHECK_INT(l[0].nweights, 3 * 8 * 3 * 3);
+    CHECK_NEAR(l[0].flops, 2.0 * 8 * 9 * 3 * 32 * 24, 0);
+    CHECK_NEAR(l[0].param_bytes, 4.0 * (216 + 8 * 4), 0); /* weights, biases, 3 batch-norm */
+    CHECK_NEAR(l[0].in_bytes, 4.0 * 64 * 48 * 3, 0);
+    CHECK_NEAR(l[0].out_bytes, 4.0 * 32 * 24 * 8, 0);
+    CHECK_STR(l[0].activation, "leaky");
+    /* maxpool: padding size - 1 = 1: (32 + 1 - 2) / 2 + 1 = 16, (24 + 1 - 2) / 2 + 1 = 12 */
+    CHECK_INT(l[1].kind, PP_LAYER_MAXPOOL);
+    check_shape(&l[1], 32, 24, 8, 16, 12, 8);
+    CHECK_NEAR(l[1].flops, 0, 0);
+    /* 1x1 conv, no padding; the default activation would be logistic */
+    check_shape(&l[2], 16, 12, 8, 16, 12, 16);
+    CHECK_NEAR(l[2].flops, 2.0 * 16 * 8 * 16 * 12, 0);
+    CHECK_NEAR(l[2].param_bytes, 4.0 * (8 * 16 + 16), 0);
+    check_shape(&l[3], 16, 12, 16, 32, 24, 16);
+    /* route -1, 0: layer 3 (32x24x16) and layer 0 (32x24x8) */
+    CHECK_INT(l[4].kind, PP_LAYER_ROUTE);
+    CHECK_INT(l[4].n_from, 2);
+    CHECK_INT(l[4].from[0], 3);
+    CHECK_INT(l[4].from[1], 0);
+    check_shape(&l[4], 32, 24, 24, 32, 24, 24);
+    CHECK_INT(l[4].inputs, 32 * 24 * 16 + 32 * 24 * 8);
+    /* route -4 from layer 5: layer 1 */
+    CHECK_INT(l[5].from[0], 1);
+    check_shape(&l[5], 16, 12, 8, 16, 12, 8);
+    CHECK_NEAR(d->flops, l[0].flops + l[2].flops, 0);
+    /* another input size: the same rules */
+    CHECK_INT(pp_layers_describe_file(cfg_file("small.cfg", small_cfg), 96, 64, d), 0);
+    check_shape(&l[0], 96, 64, 3, 48, 32, 8);
+    check_shape(&l[5], 24, 16, 8, 24, 16, 8);
+    free(d);
+}
+
+static void expect_cfg_error(const char *text, const char *message)
+{
+    pp_network_desc *d = malloc(sizeof *d);
+
+    test_log_clear();
+    CHECK(pp_layers_describe_file(cfg_file("bad.cfg", text), 0, 0, d) < 0);
+    CHECK_CONTAINS(test_log(), message);
+    free(d);
+}
+
+/* Bad cfgs name the file and the line, with the value at fault. */
+void test_layers_cfg_errors(void);
+void test_layers_cfg_errors(void)
+{
+    char path[700];
+
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n[convolutional]\nfilters=abc\n",
+                     "bad.cfg:6: [convolutional] filters=abc: not an integer");
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n[convolutional]\nsize 3\n",
+                     "bad.cfg:6: not 'key=value': 'size3'");
+    expect_cfg_error("width=32\n[net]\n", "bad.cfg:1: a key before the first [section]");
+    expect_cfg_error("[convolutional]\nfilters=2\n", "bad.cfg:1: a network file starts with "
+                                                     "[net], not [convolutional]");
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n[maxpool]\n[route]\nlayers=-3\n",
+                     "bad.cfg:6: [route] (layer 1): layers=-3: no such earlier layer");
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n\n[lstm]\noutput=4\n",
+                     "bad.cfg:6: [lstm]: a layer type powprof does not model");
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n[convolutional]\nfilters=4\n"
+                     "size=3\nstride=2\n[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-1,-2\n",
+                     "bad.cfg:12: [route] (layer 2): layers=-1,-2: layer 1 is 8 x 8, layer 0 "
+                     "is 15 x 15: they cannot be concatenated");
+    expect_cfg_error("[net]\nwidth=32\nheight=32\nchannels=3\n[convolutional]\nfilters=20\n"
+                     "[yolo]\nmask=0,1,2\nclasses=80\nnum=9\n",
+                     "bad.cfg:7: [yolo] (layer 1): the layer before has 20 channels; 3 boxes x "
+                     "(80 classes + 5) need 255");
+    expect_cfg_error("[net]\nwidth=4\nheight=4\nchannels=3\n[convolutional]\nsize=7\n",
+                     "bad.cfg:5: [convolutional] (layer 0): its output would be -2 x -2 x 1");
+    expect_cfg_error("[net]\nchannels=3\n[maxpool]\n",
+                     "bad.cfg:1: [net]: width, height and channels must be given (0 x 0 x 3)");
+    expect_cfg_error("[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional\n",
+                     "bad.cfg:5: a section is '[type]', not '[convolutional'");
+    snprintf(path, sizeof path, "%s/nothing.cfg", test_tmpdir());
+    {
+        pp_network_desc *d = malloc(sizeof *d);
+        CHECK(pp_layers_describe_file(path, 0, 0, d) < 0);
+        CHECK_CONTAINS(test_log(), "nothing.cfg: cannot read");
+        free(d);
+    }
+}
+
+/* darknet's rules for the cfgs Debian ships: the FLOPs darknet prints. */
+void test_layers_debian_cfgs(void);
+void test_layers_debian_cfgs(void)
+{
+    static const struct {
+        const char *name;
+        double gflops; /* darknet's layer table, summed */
+        size_t n;
+    } nets[] = {{"yolov3-tiny", 5.565, 24}, {"yolov2-tiny", 5.406, 16}, {"resnet18", 4.688, 29},
+                {"yolov3", 140.692, 107}};
+    pp_network_desc *d = malloc(sizeof *d);
+    char path[600];
+
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s.cfg", PP_LAYERS_CFG_DIR, nets[i].name);
+        if (access(path, R_OK) != 0) {
+            fprintf(stderr, "    (skipped %s: darknet's cfgs not installed)\n", path);
+            continue;
+        }
+        CHECK_INT(pp_layers_describe_file(path, 0, 0, d), 0);
+        CHECK_INT(d->n, nets[i].n);
+        CHECK_NEAR(d->flops * 1e-9, nets[i].gflops, 0.001);
+    }
+    free(d);
+}
+
+/* dgelsd through the lazily loaded LAPACK: an exact fit, and a rank
+ * deficient one (the minimum-norm solution). */
+void test_layers_lapack_least_squares(void);
+void test_layers_lapack_least_squares(void)
+{
+    /* y = 1 + 2 x at x = 0..4, column-major [1 x] */
+    double a[10] = {1, 1, 1, 1, 1, 0, 1, 2, 3, 4}, b[5] = {1, 3, 5, 7, 9};
+    double c[6] = {1, 1, 1, 1, 1, 1}, d[3] = {2, 2, 2};
+    int rank = 0;
+
+    CHECK_INT(pp_lapack_dgelsd(5, 2, a, 5, b, -1.0, &rank), 0);
+    CHECK_INT(rank, 2);
+    CHECK_NEAR(b[0], 1.0, 1e-12);
+    CHECK_NEAR(b[1], 2.0, 1e-12);
+    /* two equal columns: rank 1, the solution split between them */
+    CHECK_INT(pp_lapack_dgelsd(3, 2, c, 3, d, 1e-10, &rank), 0);
+    CHECK_INT(rank, 1);
+    CHECK_NEAR(d[0], 1.0, 1e-12);
+    CHECK_NEAR(d[1], 1.0, 1e-12);
+}
+
+/* ---- Synthetic profiles ------------------------------------------------- */
+
+/* A law of a layer's CPU time: what the synthetic profiles measure. */
+typedef double (*time_law)(const pp_layer_desc *l);
+
+static double channels_up(int c, int w) { return ceil((double)c / w) * w; }
+
+/* linear: 20 us + FLOPs at 8 GFLOPS; data layers 5 us + 1 ns per byte */
+static double linear_law(const pp_layer_desc *l)
+{
+    return l->flops > 0 ? 20e-6 + l->flops / 8e9 : 5e-6 + 1e-9 * (l->in_bytes + l->out_bytes);
+}
+
+/* step: filters rounded up to a multiple of 8 (parallel lanes) */
+static double step_law(const pp_layer_desc *l)
+{
+    if (l->flops <= 0)
+        return linear_law(l);
+    return 30e-6 + l->flops * channels_up(l->filters, 8) / l->filters / 5e9;
+}
+
+/* Profile rows of cfg text at sizes (n of them), times from law, energy 2 W
+ * times the time, appended to dir's files (through the writer). */
+static void synthetic_profile(const char *dir, const char *name, const char *text,
+                              const int *sizes, size_t n, time_law law)
+{
+    static pp_layers_result res[32];
+    static size_t n_res;
+    char file[64];
+
+    snprintf(file, sizeof file, "%s.cfg", name);
+    for (size_t k = 0; k < n; k++) {
+        pp_layers_result *r = &res[n_res++];
+        memset(r, 0, sizeof *r);
+        r->desc = malloc(sizeof *r->desc);
+        CHECK_INT(pp_layers_describe_file(cfg_file(file, text), sizes[k], sizes[k], r->desc), 0);
+        r->layer = calloc(r->desc->n, sizeof *r->layer);
+        r->n_frames = 3;
+        r->idle_w = 1.5;
+        r->estimated = 1;
+        strcpy(r->device, "procstat");
+        for (size_t i = 0; i < r->desc->n; i++) {
+            double t = law(&r->desc->layers[i]);
+            r->layer[i].time_s = r->layer[i].cpu_s = t;
+            r->layer[i].energy_j = 2.0 * t;
+            r->layers_sum.cpu_s += t;
+        }
+        r->whole = r->layers_sum;
+        r->whole.time_s = r->layers_sum.time_s = r->whole.cpu_s;
+        r->whole.energy_j = r->layers_sum.energy_j = 2.0 * r->whole.cpu_s;
+    }
+    CHECK_INT(pp_layers_write(dir, res, n_res), 0);
+    if (!name[0]) { /* "": start again */
+        for (size_t k = 0; k < n_res; k++)
+            pp_layers_result_free(&res[k]);
+        n_res = 0;
+    }
+}
+
+/* Networks of convolutions with many filter counts (none a multiple of 8
+ * in net b), for the fits to see the step. */
+static const char net_a[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=12\nsize=3\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=20\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=44\nsize=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=60\nsize=3\npad=1\nactivation=leaky\n";
+static const char net_b[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=5\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=27\nsize=3\nstride=2\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=33\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=50\nsize=1\nactivation=leaky\n";
+static const char net_c[] = /* reads what net a's first layer writes */
+    "[net]\nwidth=32\nheight=32\nchannels=12\n"
+    "[convolutional]\nfilters=9\nsize=5\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=70\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=3\nsize=1\nactivation=leaky\n";
+
+static void synthetic_data(const char *dir, time_law law, pp_layers_data *d)
+{
+    static const int sizes[] = {32, 48, 64};
+
+    mkdir(dir, 0755);
+    synthetic_profile(dir, "a", net_a, sizes, 3, law);
+    synthetic_profile(dir, "b", net_b, sizes, 3, law);
+    synthetic_profile(dir, "c", net_c, sizes, 3, law);
+    synthetic_profile(dir, "", net_c, sizes, 0, law); /* frees */
+    memset(d, 0, sizeof *d);
+    CHECK_INT(pp_layers_data_read(dir, d), 0);
+    CHECK_INT(d->n_networks, 9);
+}
+
+/* A model fitted on synthetic layer times recovers them: the linear law by
+ * the linear family, the step law by the step family with its width (8),
+ * and the family chosen by leave-one-network-out for each is the one that
+ * made the data. */
+void test_layers_fit_recovers_synthetic(void);
+void test_layers_fit_recovers_synthetic(void)
+{
+    char dir[700];
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts lin = {PP_LF_LINEAR, NULL}, chosen = {-1, NULL};
+    const pp_layer_fit *f = &m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL];
+
+    snprintf(dir, sizeof dir, "%s/linear", test_tmpdir());
+    synthetic_data(dir, linear_law, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &lin, m), 0);
+    CHECK_INT(f->family, PP_LF_LINEAR);
+    CHECK_NEAR(f->coef[0], 20e-6, 1e-9);
+    CHECK_NEAR(f->coef[1] * 8e9, 1.0, 1e-6);
+    CHECK_NEAR(m->fit[PP_LQ_ENERGY][PP_LAYER_CONVOLUTIONAL].coef[1] * 8e9, 2.0, 2e-6);
+    CHECK(f->loo_rmspe[PP_LF_LINEAR] < 1e-6);
+    CHECK_NEAR(m->idle_w, 1.5, 0);
+    pp_layers_data_free(&d);
+
+    snprintf(dir, sizeof dir, "%s/step", test_tmpdir());
+    synthetic_data(dir, step_law, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
+    CHECK_INT(f->family, PP_LF_STEP);
+    CHECK_INT(f->step_w, 8);
+    CHECK_NEAR(f->coef[0], 30e-6, 1e-9);
+    CHECK_NEAR(f->coef[1] * 5e9, 1.0, 1e-6);
+    CHECK(f->loo_rmspe[PP_LF_STEP] < 1e-6);
+    CHECK(f->loo_rmspe[PP_LF_LINEAR] > 0.01); /* the linear template cannot follow the steps */
+    pp_layers_data_free(&d);
+    free(m);
+}
+
+/* Find in d a layer of the same kind and shape as l; its CPU time. */
+static double profiled_time(const pp_layers_data *d, const pp_layer_desc *l)
+{
+    for (size_t i = 0; i < d->n_samples; i++) {
+        const pp_layer_desc *s = &d->samples[i].d;
+        if (s->kind == l->kind && s->in_w == l->in_w && s->in_h == l->in_h &&
+            s->in_c == l->in_c && s->out_c == l->out_c && s->size == l->size &&
+            s->stride == l->stride && s->filters == l->filters)
+            return d->samples[i].y[PP_LQ_CPU];
+    }
+    return NAN;
+}
+
+/* A network never profiled, made of layers whose shapes were (net a's
+ * first layer, then net c's, which reads what it writes): its prediction is
+ * the sum of those layers' profiled times; and through the commands. */
+void test_layers_predict_composed_network(void);
+void test_layers_predict_composed_network(void)
+{
+    static const char composed[] =
+        "[net]\nwidth=32\nheight=32\nchannels=3\n"
+        "[convolutional]\nfilters=12\nsize=3\npad=1\nactivation=leaky\n" /* a's layer 0 */
+        "[convolutional]\nfilters=9\nsize=5\npad=1\nactivation=leaky\n"  /* c's layers */
+        "[maxpool]\nsize=2\nstride=2\n"
+        "[convolutional]\nfilters=70\nsize=3\npad=1\nactivation=leaky\n"
+        "[convolutional]\nfilters=3\nsize=1\nactivation=leaky\n";
+    char dir[700], model[800], *out = NULL;
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_network_desc *net = malloc(sizeof *net);
+    pp_layers_prediction p;
+    pp_layer_fit_opts o = {-1, NULL};
+    double sum = 0.0;
+    json_t *root;
+
+    snprintf(dir, sizeof dir, "%s/step", test_tmpdir());
+    synthetic_data(dir, step_law, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &o, m), 0);
+    CHECK_INT(pp_layers_describe_file(cfg_file("composed.cfg", composed), 0, 0, net), 0);
+    CHECK_INT(net->n, 5);
+    for (size_t i = 0; i < net->n; i++) {
+        CHECK(isfinite(profiled_time(&d, &net->layers[i])));
+        sum += profiled_time(&d, &net->layers[i]);
+    }
+    CHECK_INT(pp_layers_predict(m, net, &p), 0);
+    CHECK_NEAR(p.total[PP_LQ_CPU] / sum, 1.0, 1e-6);
+    CHECK_NEAR(p.total[PP_LQ_ENERGY] / (2.0 * sum), 1.0, 1e-6);
+    CHECK_NEAR(p.max_fps, 1.0 / p.total[PP_LQ_CPU], 1e-9);
+    pp_layers_prediction_free(&p);
+
+    /* the same through the commands, with the power at 10 fps */
+    snprintf(model, sizeof model, "%s/model.json", dir);
+    CHECK_INT(run_powprof(&out, NULL, "layers", "model", dir, "-o", model, "--json", NULL), 0);
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "layers", "predict", model, cfg_file("composed.cfg", composed),
+                          "--json", "--fps", "10", NULL), 0);
+    root = json_loads(out ? out : "", 0, NULL);
+    CHECK(root != NULL);
+    CHECK_NEAR(json_number_value(json_object_get(json_array_get(root, 0), "cpu_s")) / sum, 1.0,
+               1e-6);
+    /* 1.5 W idle, and 10 frames a second of 2 W x t instead of 1.5 W x t */
+    CHECK_NEAR(json_number_value(json_object_get(json_array_get(root, 0), "power_w")),
+               1.5 + 10 * 0.5 * sum, 1e-6);
+    json_decref(root);
+    free(out);
+    pp_layers_data_free(&d);
+    free(net);
+    free(m);
+}
+
+/* ---- With darknet (the module) ------------------------------------------ */
+
+/* The darknet module's layer timer, or NULL (darknet not built: say so, and
+ * check it is really not there). */
+static const pp_layer_timer_ops *timer_or_skip(void)
+{
+    const pp_layer_timer_ops *ops;
+    const char *dir = getenv("POWPROF_DARKNET_DIR");
+    char h[600];
+
+    if (pp_layer_timer_load(&ops) == 0)
+        return ops;
+    fprintf(stderr, "    (skipped: the darknet module is not built)\n");
+    snprintf(h, sizeof h, "%s/include/darknet.h", dir ? dir : "/usr/lib/darknet");
+    CHECK(access(h, F_OK) != 0); /* not built although darknet is there: a build bug */
+    return NULL;
+}
+
+/* Layer i as powprof reads it against darknet's own (darknet of 2018 leaves
+ * a connected layer's l.nweights at 0, and sees its input as 1 x 1 x
+ * inputs). */
+static void compare_layer(const char *name, size_t i, const pp_layer_desc *l,
+                          const pp_layer_timer_info *info)
+{
+    int has_weights = l->kind == PP_LAYER_CONVOLUTIONAL || l->kind == PP_LAYER_CONNECTED;
+
+    if (strcmp(info->type, pp_layer_kind_name(l->kind)) != 0 || info->outputs != l->outputs ||
+        (info->out_w && (info->out_w != l->out_w || info->out_h != l->out_h ||
+                         info->out_c != l->out_c)) ||
+        (has_weights && info->flops != l->flops) ||
+        (has_weights && info->nweights && info->nweights != l->nweights) || /* 0: not set */
+        (l->kind == PP_LAYER_CONVOLUTIONAL &&
+         (info->in_w != l->in_w || info->in_h != l->in_h || info->in_c != l->in_c)))
+        pp_test_fail(__FILE__, __LINE__,
+                     "%s layer %zu: powprof %s %dx%dx%d -> %dx%dx%d (%ld), %ld weights, %.0f "
+                     "FLOPs; darknet %s %dx%dx%d -> %dx%dx%d (%ld), %ld weights, %.0f FLOPs",
+                     name, i, pp_layer_kind_name(l->kind), l->in_w, l->in_h, l->in_c, l->out_w,
+                     l->out_h, l->out_c, l->outputs, l->nweights, l->flops, info->type,
+                     info->in_w, info->in_h, info->in_c, info->out_w, info->out_h, info->out_c,
+                     info->outputs, info->nweights, info->flops);
+}
+
+/* A cfg at a size (0: its own), read by powprof and built by darknet. */
+static void agree_with_darknet(const pp_layer_timer_ops *ops, const char *path, int size)
+{
+    char tmp[700], why[512];
+    pp_network_desc *d = malloc(sizeof *d);
+    pp_dncfg cfg;
+    size_t n = 0;
+    void *net = NULL;
+
+    snprintf(tmp, sizeof tmp, "%s/sized-%d.cfg", test_tmpdir(), size);
+    CHECK_INT(pp_layers_describe_file(path, size, size, d), 0);
+    CHECK_INT(pp_dncfg_read(path, &cfg), 0);
+    CHECK_INT(pp_dncfg_write_sized(&cfg, d->width, d->height, tmp), 0);
+    pp_dncfg_free(&cfg);
+    CHECK_INT(ops->open(tmp, &net, &n, why, sizeof why), 0);
+    CHECK_INT(n, d->n);
+    for (size_t i = 0; net && i < n && i < d->n; i++) {
+        pp_layer_timer_info info;
+        ops->info(net, i, &info);
+        compare_layer(d->name, i, &d->layers[i], &info);
+    }
+    if (net)
+        ops->close(net);
+    free(d);
+}
+
+/* Kinds Debian's small cfgs lack: crop, grouped convolution, reorg. */
+static const char zoo_cfg[] =
+    "[net]\nwidth=40\nheight=40\nchannels=3\n"
+    "[crop]\ncrop_width=32\ncrop_height=32\n"
+    "[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=8\nsize=3\npad=1\ngroups=2\nactivation=leaky\n"
+    "[shortcut]\nfrom=-2\nactivation=linear\n"
+    "[reorg]\nstride=2\n"
+    "[avgpool]\n"
+    "[dropout]\nprobability=.5\n"
+    "[connected]\noutput=10\nactivation=linear\n"
+    "[softmax]\n"
+    "[cost]\n";
+
+/* powprof's reading of cfgs against darknet's (l.out_w/h/c, l.outputs,
+ * l.nweights, the FLOPs darknet prints), at their own input size and at
+ * another: Debian's (convolutions, pooling, routes, upsample, shortcuts,
+ * dropout, connected, yolo, region, detection) and one with the other
+ * kinds (crop, grouped convolution, reorg). */
+void test_layers_agree_with_darknet(void);
+void test_layers_agree_with_darknet(void)
+{
+    static const struct {
+        const char *name;
+        int both; /* also at another size (the large ones only at 160) */
+    } nets[] = {{"yolov3-tiny", 1}, {"yolov2-tiny", 1}, {"yolov1-tiny", 1}, {"tiny", 1},
+                {"alexnet", 1},     {"resnet18", 1},    {"densenet201", 0}};
+    const pp_layer_timer_ops *ops = timer_or_skip();
+    char path[600];
+
+    for (size_t i = 0; ops && i < sizeof nets / sizeof nets[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s.cfg", PP_LAYERS_CFG_DIR, nets[i].name);
+        if (nets[i].both)
+            agree_with_darknet(ops, path, 0);
+        agree_with_darknet(ops, path, 160);
+    }
+    if (ops) {
+        agree_with_darknet(ops, cfg_file("zoo.cfg", zoo_cfg), 0);
+        agree_with_darknet(ops, cfg_file("zoo.cfg", zoo_cfg), 48);
+    }
+}
+
+static const char tiny_a[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=16\nsize=3\npad=1\nactivation=leaky\n"
+    "[route]\nlayers=-1,-2\n";
+static const char tiny_b[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n"
+    "[maxpool]\nsize=2\nstride=2\n";
+
+/* `layers profile` on two small networks at two sizes (darknet really
+ * runs), then `layers model` on the result and `layers predict`. */
+void test_layers_profile_model_predict(void);
+void test_layers_profile_model_predict(void)
+{
+    char dir[700], model[800], *out = NULL, *err = NULL, *text;
+    const char *a, *b;
+    pp_layers_data d = {0};
+
+    if (!timer_or_skip())
+        return;
+    /* darknet's free_network leaves a few buffers (its workspace...): under
+     * LeakSanitizer (make asan) the command would fail on them */
+    snprintf(dir, sizeof dir, "%s/lsan.supp", test_tmpdir());
+    write_file(dir, "leak:libdarknet.so\n");
+    snprintf(model, sizeof model, "suppressions=%s", dir);
+    setenv("LSAN_OPTIONS", model, 1);
+    a = cfg_file("tiny-a.cfg", tiny_a);
+    b = cfg_file("tiny-b.cfg", tiny_b);
+    snprintf(dir, sizeof dir, "%s/prof", test_tmpdir());
+    CHECK_INT(run_powprof(&out, &err, "layers", "profile", a, b, "--sizes", "32,48x40", "--frames",
+                          "3", "-d", "procstat", "--idle-s", "0.2", "-o", dir, NULL), 0);
+    CHECK_CONTAINS(out, "tiny-a             32x32");
+    CHECK_CONTAINS(out, "tiny-b             48x40");
+    CHECK_CONTAINS(out, "(estimated)");
+    free(out);
+    free(err);
+    CHECK_INT(pp_layers_data_read(dir, &d), 0);
+    CHECK_INT(d.n_networks, 4);
+    CHECK_INT(d.n_samples, 2 * 4 + 2 * 3);
+    for (size_t i = 0; i < d.n_samples; i++) {
+        CHECK(d.samples[i].y[PP_LQ_CPU] > 0);
+        CHECK(d.samples[i].y[PP_LQ_WALL] >= d.samples[i].y[PP_LQ_CPU] * 0.5);
+        CHECK(d.samples[i].y[PP_LQ_ENERGY] > 0);
+    }
+    for (size_t r = 0; r < d.n_networks; r++) {
+        CHECK(d.networks[r].estimated);
+        CHECK(d.networks[r].idle_w > 0);
+        CHECK(d.networks[r].layers_y[PP_LQ_WALL] > 0);
+        CHECK(d.networks[r].y[PP_LQ_WALL] > 0);
+    }
+    text = slurp(strcat(strcpy(model, dir), "/networks.csv"));
+    CHECK_CONTAINS(text, "tiny-b,48,40,3,");
+    free(text);
+    pp_layers_data_free(&d);
+    snprintf(model, sizeof model, "%s/m.json", dir);
+    CHECK_INT(run_powprof(&out, NULL, "layers", "model", dir, "-o", model, NULL), 0);
+    CHECK_CONTAINS(out, "FLOPs*rate");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "layers", "predict", model, cfg_file("small.cfg", small_cfg),
+                          NULL), 0);
+    CHECK_CONTAINS(out, "small 64x48: 6 layers");
+    CHECK_CONTAINS(out, "fps at most");
+    free(out);
+}
+
+/* Errors of the commands: named files and lines, usage errors, nothing run. */
+void test_layers_command_errors(void);
+void test_layers_command_errors(void)
+{
+    char *out = NULL, *err = NULL, dir[700], model[800];
+    const char *bad = cfg_file("bad.cfg", "[net]\nwidth=8\nheight=8\nchannels=3\n[conv]\nsize=x\n");
+
+    CHECK_INT(run_powprof(&out, NULL, "layers", "--help", NULL), 0);
+    CHECK_CONTAINS(out, "powprof layers predict MODEL.json CFG...");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "profile", bad, "-o", test_tmpdir(), NULL), 125);
+    CHECK_CONTAINS(err, "bad.cfg:6: [conv] size=x: not an integer");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "profile", "no-such-net", NULL), 125);
+    CHECK_CONTAINS(err, "network 'no-such-net': no such file here, nor "
+                        "/usr/share/darknet/cfg/no-such-net.cfg");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "profile", bad, "--sizes", "0x5", NULL), 2);
+    CHECK_CONTAINS(err, "--sizes '0x5'");
+    free(err);
+    snprintf(dir, sizeof dir, "%s/empty", test_tmpdir());
+    mkdir(dir, 0755);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "model", dir, NULL), 125);
+    CHECK_CONTAINS(err, "empty/networks.csv: cannot read");
+    free(err);
+    snprintf(model, sizeof model, "%s/m.json", dir);
+    write_file(model, "{\"format\": \"powprof-layer-model\", \"version\": 1, \"device\": \"x\", "
+                      "\"idle_w\": null, \"networks\": 2, \"network_error\": {}}\n");
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", model, bad, NULL), 125);
+    CHECK_CONTAINS(err, "m.json: network_error.cpu_s: an object is expected");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", model, NULL), 2);
+    free(err);
+}
+
+/* The plan hook: the power at a frame rate, and the highest frame rate a
+ * battery carries through a mission (just lasts at it, not a little above;
+ * all one core sustains when the battery allows more). */
+void test_layers_plan_hook(void);
+void test_layers_plan_hook(void)
+{
+    pp_layers_cost c = {0.5, 0.05, 2.0, 0.2, 1.5, 2.0, 1}; /* 0.5 s, 2 J a frame; 1.5 W idle */
+    pp_battery_params p;
+    double w, fps, soc, t[2] = {0, 0}, load_w[2];
+    pp_battery_load load = {t, load_w, 2, 0};
+    pp_battery_options o;
+    pp_battery_result r;
+
+    CHECK_INT(pp_layers_power_at_fps(&c, 1.0, &w), 0);
+    CHECK_NEAR(w, 1.5 + 1.0 * (2.0 - 1.5 * 0.5), 1e-12);
+    CHECK_INT(pp_layers_power_at_fps(&c, 2.5, &w), -ERANGE);
+    pp_battery_params_default(&p);
+    p.base_power_w = 200.0;
+    /* how long the battery lasts at 2 fps, then a mission a little longer */
+    CHECK_INT(pp_layers_power_at_fps(&c, 2.0, &w), 0);
+    load_w[0] = load_w[1] = w;
+    t[1] = 60.0;
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = 1;
+    CHECK_INT(pp_battery_run(&p, &load, &o, &r), 0);
+    CHECK(isfinite(r.time_to_cutoff_s));
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 0.5 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps, &soc), 0);
+    CHECK_NEAR(fps, 2.0, 0); /* half the time: all one core sustains */
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 1.0001 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps,
+                                 &soc), 0);
+    CHECK(fps > 0.5 && fps < 2.0);
+    CHECK(soc >= p.soc_cutoff_frac);
+    {   /* a little more is too much */
+        pp_layers_cost more = c;
+        more.max_fps = fps * 1.01;
+        double fps2;
+        CHECK_INT(pp_layers_plan_fps(&more, &p, 1.0001 * r.time_to_cutoff_s, p.soc_cutoff_frac,
+                                     &fps2, &soc), 0);
+        CHECK(fps2 < more.max_fps);
+    }
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 100 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps, &soc),
+              1); /* not even idle */
+    c.idle_w = NAN;
+    CHECK_INT(pp_layers_plan_fps(&c, &p, 60, 0.2, &fps, &soc), -EINVAL);
+}
