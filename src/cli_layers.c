@@ -81,7 +81,8 @@ enum {
     OPT_WIDTH,
     OPT_HEIGHT,
     OPT_FPS,
-    OPT_MISSION,
+    OPT_RISK,
+    OPT_MISSION, /* from here: the battery's options */
     OPT_BASE,
     OPT_MIN_SOC,
 };
@@ -473,7 +474,7 @@ static int cmd_model(int argc, char **argv)
 static const char predict_help[] =
     "usage: powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F]\n"
     "                              [--mission-s S [-c CONFIG] [--base-power-w W]\n"
-    "                              [--min-soc F]] [--json]\n"
+    "                              [--min-soc F] [--risk upper|mean]] [--json]\n"
     "\n"
     "The cost per frame of each network CFG (never run: its cfg is read by\n"
     "powprof, darknet is not needed) under a layer model: every layer's CPU\n"
@@ -491,6 +492,8 @@ static const char predict_help[] =
     "  -c, --config FILE      battery parameters (its 'battery' group; default the\n"
     "                         drone-4s-3200 preset)\n"
     "  --base-power-w W       constant load beside the computer (motors, ...)\n"
+    "  --risk upper|mean      plan on the upper end of the cost's band (default,\n"
+    "                         as powprof plan) or on the predicted cost\n"
     "  --min-soc F            state of charge to keep (default: the battery's\n"
     "                         soc_cutoff)\n"
     "  --json                 one JSON object on stdout\n"
@@ -499,6 +502,7 @@ static const char predict_help[] =
 typedef struct predict_args {
     int width, height, json;
     double fps, mission_s, min_soc;
+    int risk_mean; /* plan on the predicted cost, not its band's upper end */
     pp_battery_params battery;
 } predict_args;
 
@@ -534,12 +538,17 @@ static double power_at(const pp_layers_prediction *p, const pp_layer_model *m,
     return pp_layers_power_at_fps(&c, a->fps, &w) == 0 ? w : NAN;
 }
 
-/* The highest frame rate the battery carries through the mission. */
+/* The highest frame rate the battery carries through the mission; *core_fps
+ * (may be NULL) the most one core sustains at the cost planned with. */
 static int plan(const pp_layers_prediction *p, const pp_layer_model *m, const predict_args *a,
-                double *fps, double *soc)
+                double *fps, double *soc, double *core_fps)
 {
     pp_layers_cost c = cost_of(p, m);
 
+    if (!a->risk_mean)
+        pp_layers_cost_upper(&c);
+    if (core_fps)
+        *core_fps = c.max_fps;
     return pp_layers_plan_fps(&c, &a->battery, a->mission_s,
                               a->min_soc >= 0 ? a->min_soc : a->battery.soc_cutoff_frac, fps, soc);
 }
@@ -564,9 +573,11 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
     }
     if (a->mission_s > 0) {
         double fps, soc;
-        int rc = plan(p, m, a, &fps, &soc);
-        json_object_set_new(o, "mission", json_pack("{s:f,s:o,s:o}", "mission_s", a->mission_s,
-                                                    "fps", rc >= 0 ? json_real(fps) : json_null(),
+        int rc = plan(p, m, a, &fps, &soc, NULL);
+        json_object_set_new(o, "mission", json_pack("{s:f,s:s,s:o,s:o}", "mission_s",
+                                                    a->mission_s, "risk",
+                                                    a->risk_mean ? "mean" : "upper", "fps",
+                                                    rc >= 0 ? json_real(fps) : json_null(),
                                                     "soc_end_frac", real_or_null(soc)));
     }
     json_object_set_new(o, "layers", layers);
@@ -603,11 +614,13 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
                                                               : "unknown (no idle power in "
                                                                 "the profiles)");
     if (a->mission_s > 0) {
-        double fps, soc;
-        int rc = plan(p, m, a, &fps, &soc);
+        double fps, soc, core_fps;
+        int rc = plan(p, m, a, &fps, &soc, &core_fps);
         if (rc == 0)
-            printf("  mission of %g s: up to %.2f fps%s, %.1f %% charge left\n", a->mission_s, fps,
-                   fps >= p->max_fps ? " (all one core sustains)" : "", 100 * soc);
+            printf("  mission of %g s, planned on the %s: up to %.2f fps%s, %.1f %% charge "
+                   "left\n", a->mission_s,
+                   a->risk_mean ? "predicted cost" : "upper end of the cost's band", fps,
+                   fps >= core_fps * 0.999 ? " (all one core sustains)" : "", 100 * soc);
         else
             printf("  mission of %g s: %s\n", a->mission_s,
                    rc > 0 ? "the battery does not last it even idle"
@@ -651,6 +664,7 @@ static int predict_options(int argc, char **argv, predict_args *a)
         {"config", required_argument, NULL, 'c'},
         {"base-power-w", required_argument, NULL, OPT_BASE},
         {"min-soc", required_argument, NULL, OPT_MIN_SOC},
+        {"risk", required_argument, NULL, OPT_RISK},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
@@ -674,6 +688,12 @@ static int predict_options(int argc, char **argv, predict_args *a)
                 fprintf(stderr, "powprof layers predict: --fps %s: frames per second > 0\n", optarg);
                 return -1;
             }
+        } else if (opt == OPT_RISK) {
+            if (strcmp(optarg, "upper") != 0 && strcmp(optarg, "mean") != 0) {
+                fprintf(stderr, "powprof layers predict: --risk %s: upper or mean\n", optarg);
+                return -1;
+            }
+            a->risk_mean = strcmp(optarg, "mean") == 0;
         } else if (opt == PP_OPT_JSON) {
             a->json = 1;
         } else {

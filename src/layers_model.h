@@ -228,6 +228,12 @@ int pp_layers_cost_of(const pp_layer_model *m, const char *cfg_path, int width, 
  * unknown. */
 int pp_layers_power_at_fps(const pp_layers_cost *c, double fps, double *power_w);
 
+/* The pessimistic end of a cost, what a plan that must not fall short
+ * uses (as `powprof plan --risk upper`): time and energy per frame at the
+ * upper end of their bands, and the highest frame rate that slower frame
+ * sustains. Unknown bands (NaN) leave a figure as it is. */
+void pp_layers_cost_upper(pp_layers_cost *c);
+
 struct pp_battery_params;
 
 /* The highest frame rate, up to c->max_fps, at which battery p (its

@@ -11,6 +11,16 @@
 #include <errno.h>
 #include <math.h>
 
+void pp_layers_cost_upper(pp_layers_cost *c)
+{
+    if (isfinite(c->time_band_s) && c->time_band_s > 0) {
+        c->time_s += c->time_band_s;
+        c->max_fps = 1.0 / c->time_s;
+    }
+    if (isfinite(c->energy_band_j) && c->energy_band_j > 0)
+        c->energy_j += c->energy_band_j;
+}
+
 int pp_layers_plan_fps(const pp_layers_cost *c, const pp_battery_params *p, double mission_s,
                        double min_soc_frac, double *fps, double *soc_end_frac)
 {

@@ -7,7 +7,6 @@
 
 #include "../components/registry.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,18 +36,6 @@ static int bad_name(const char *name, int dot_ok, char *why, size_t cap)
         return 1;
     }
     return 0;
-}
-
-/* A category label: safe in a CSV cell, an argv element and a file name
- * (no comma, quote, space or control character). */
-static int valid_label(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || strchr("_.-+/:", *s)))
-            return 0;
-    return 1;
 }
 
 /* The values of a range, snapped so that 0.1 + 2 * 0.2 prints as 0.5. */
@@ -115,12 +102,10 @@ static int parse_range(const pp_config *cfg, const pp_config_node *node, const c
 static int parse_label(const pp_config *cfg, const pp_config_node *node, const char *what,
                        const char *text, size_t i, pp_param_spec *ps)
 {
-    if (!valid_label(text))
+    if (!pp_label_ok(text))
         return pp_config_node_error(cfg, node, what,
-                                    "label '%s': use letters, digits and _ . - + / : only", text);
-    if (strlen(text) >= PP_PARAM_LABEL_MAX)
-        return pp_config_node_error(cfg, node, what, "label '%.20s...' is longer than %d", text,
-                                    PP_PARAM_LABEL_MAX - 1);
+                                    "label '%.40s': 1 to %d letters, digits and _ . - + / : only",
+                                    text, PP_LABEL_MAX - 1);
     for (size_t k = 0; k < i; k++)
         if (strcmp(ps->labels[k], text) == 0)
             return pp_config_node_error(cfg, node, what, "label '%s' is given twice", text);

@@ -193,8 +193,9 @@ static double hist_rank_us(const uint64_t *hist, uint64_t rank)
     return 0.0;
 }
 
-/* Read the device, trying again at once up to PP_SAMPLER_RETRIES times.
- * The messages of the failed tries are held back; the first goes to why. */
+/* Read the device, trying again at once up to PP_SAMPLER_RETRIES times
+ * (not after -EAGAIN: the device says this deadline has no valid reading,
+ * e.g. a RAPL counter reset, and the next one will). The messages of the failed tries are held back; the first goes to why. */
 static int read_retry(pp_sampler *s, int64_t *t, double *power_w, char *why, size_t cap)
 {
     int rc = 0;
@@ -207,6 +208,8 @@ static int read_retry(pp_sampler *s, int64_t *t, double *power_w, char *why, siz
             s->n_retried += k > 0;
             break;
         }
+        if (rc == -EAGAIN) /* no valid reading this time (device.h): no retry, a gap */
+            break;
     }
     pp_log_hold_end();
     return rc;

@@ -26,19 +26,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int pp_summary_label_ok(const char *label)
-{
-    size_t n = strlen(label);
-
-    if (n == 0 || n >= PP_SUMMARY_LABEL_MAX)
-        return 0;
-    for (const char *c = label; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              strchr("_.-+/:", *c)))
-            return 0;
-    return 1;
-}
-
 /* Distinct values of column k (sorted) into v; their count. */
 static size_t distinct(const pp_summary *s, size_t k, double *v)
 {
@@ -111,7 +98,7 @@ static int json_param(const char *path, json_t *o, pp_summary_param_info *p)
             return -ENOMEM;
         json_array_foreach(values, i, v) {
             const char *label = json_string_value(v);
-            if (!label || !pp_summary_label_ok(label)) {
+            if (!label || !pp_label_ok(label)) {
                 pp_log_error("%s: parameter %s: value %zu is not a label (letters, digits and "
                              "_ . - + / :)", path, p->name, i + 1);
                 return -EINVAL;
@@ -262,7 +249,7 @@ static int param_cell(const char *path, long line_no, pp_summary *s, size_t k, c
         pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, p->name, cell);
         return -EINVAL;
     }
-    if (!pp_summary_label_ok(cell)) {
+    if (!pp_label_ok(cell)) {
         pp_log_error("%s:%ld: %s '%s' is not a label (1 to %d letters, digits and _ . - + / :)",
                      path, line_no, p->name, cell, PP_SUMMARY_LABEL_MAX - 1);
         return -EINVAL;

@@ -31,13 +31,14 @@
 #define PP_SUMMARY_H
 
 #include "node.h"
+#include "util.h"
 
 #include <stddef.h>
 
 #define PP_SUMMARY_MAX_PARAMS 16
 #define PP_SUMMARY_MAX_METRICS 160
 #define PP_SUMMARY_NAME_MAX 160
-#define PP_SUMMARY_LABEL_MAX 64
+#define PP_SUMMARY_LABEL_MAX PP_LABEL_MAX /* util.h */
 #define PP_SUMMARY_MAX_LABELS 256
 
 /* How a parameter was swept (run.json), which sets its resolution in plans. */
@@ -101,10 +102,6 @@ int pp_summary_node(const pp_summary *s, const char *name);
 
 /* The index of label in categorical parameter k, or -1. */
 int pp_summary_label(const pp_summary *s, size_t k, const char *label);
-
-/* Whether a label is acceptable: 1 to PP_SUMMARY_LABEL_MAX - 1 of letters,
- * digits and _ . - + / : (never a path, never a shell word). */
-int pp_summary_label_ok(const char *label);
 
 /* Parameter k's value v as a user writes it: a categorical one's label,
  * else the number (%g), into buf. */

@@ -277,6 +277,18 @@ static int name_char_ok(unsigned char c)
            c == '.' || c == '-' || c == '+';
 }
 
+int pp_label_ok(const char *label)
+{
+    size_t n = strlen(label);
+
+    if (n == 0 || n >= PP_LABEL_MAX)
+        return 0;
+    for (const char *c = label; *c; c++)
+        if (!name_char_ok((unsigned char)*c) && *c != '/' && *c != ':')
+            return 0;
+    return 1;
+}
+
 int pp_name_why(const char *name, char *why, size_t cap)
 {
     size_t n = strlen(name);

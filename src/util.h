@@ -66,6 +66,14 @@ int pp_strlcpy(char *dst, const char *src, size_t cap);
  * the name came from, e.g. "data.csv:1: column 3" or "--param". */
 int pp_name_check(const char *name, const char *what);
 
+/* A categorical parameter's label is a value, not a name: 1 to
+ * PP_LABEL_MAX - 1 of letters, digits and _ . - + / : (safe in a CSV cell,
+ * an argv element and a JSON string; never part of a file name, which
+ * pp_path_fmt refuses for its '/'). 1 when label follows the rule. The one
+ * rule for profiles that write labels and summaries that read them. */
+#define PP_LABEL_MAX 64
+int pp_label_ok(const char *label);
+
 /* The same rule without logging, for callers that report the error
  * themselves (configuration files, with their line): 0, or -EINVAL with
  * the reason written to why[cap] (when why is not NULL). */

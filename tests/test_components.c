@@ -74,7 +74,12 @@ void test_profile_categorical_params(void)
     expect_error("components = ({ type = \"idle\";\n params = { m = (1, \"a\"); }; });\n",
                  "p.cfg:2: idle.params.m: value 2 is not a number");
     expect_error("components = ({ type = \"idle\";\n params = { m = [\"a,b\"]; }; });\n",
-                 "p.cfg:2: idle.params.m: label 'a,b': use letters, digits and _ . - + / : only");
+                 "p.cfg:2: idle.params.m: label 'a,b': 1 to 63 letters, digits and _ . - + / : only");
+    /* longer than summary.csv's readers take: refused here, not after the sweep */
+    expect_error("components = ({ type = \"idle\";\n params = { m = [\"a\", "
+                 "\"x234567890123456789012345678901234567890123456789012345678901234\"]; }; });\n",
+                 "p.cfg:2: idle.params.m: label 'x234567890123456789012345678901234567890': 1 to "
+                 "63 letters");
     expect_error("components = ({ type = \"idle\";\n params = { m = [\"a\", \"a\"]; }; });\n",
                  "label 'a' is given twice");
     expect_error("components = ({ type = \"idle\";\n params = { fps = [\"slow\"]; }; });\n",

@@ -678,6 +678,18 @@ void test_layers_plan_hook(void)
     }
     CHECK_INT(pp_layers_plan_fps(&c, &p, 100 * r.time_to_cutoff_s, p.soc_cutoff_frac, &fps, &soc),
               1); /* not even idle */
+    {   /* the pessimistic end: slower, costlier frames; an unknown band changes nothing */
+        pp_layers_cost u = c;
+        pp_layers_cost_upper(&u);
+        CHECK_NEAR(u.time_s, 0.55, 1e-12);
+        CHECK_NEAR(u.max_fps, 1 / 0.55, 1e-12);
+        CHECK_NEAR(u.energy_j, 2.2, 1e-12);
+        u = c;
+        u.time_band_s = u.energy_band_j = NAN;
+        pp_layers_cost_upper(&u);
+        CHECK_NEAR(u.time_s, 0.5, 0);
+        CHECK_NEAR(u.energy_j, 2.0, 0);
+    }
     c.idle_w = NAN;
     CHECK_INT(pp_layers_plan_fps(&c, &p, 60, 0.2, &fps, &soc), -EINVAL);
 }

@@ -102,7 +102,7 @@ void test_profile_errors(void)
     expect_error("components = ({ type = \"idle\";\n params = { n = { from = 1; to = 8; factor = 1; }; }; });\n",
                  "factor must be > 1");
     expect_error("components = ({ type = \"idle\";\n params = { t = \"fast lane\"; }; });\n",
-                 "p.cfg:2: idle.params.t: label 'fast lane': use letters, digits and _ . - + / : only");
+                 "p.cfg:2: idle.params.t: label 'fast lane': 1 to 63 letters, digits and _ . - + / : only");
     expect_error("components = ({ type = \"idle\";\n params = { t = { a = 1; }; }; });\n",
                  "p.cfg:2: t.a: unknown key (known: from, to, step, factor)");
     expect_error("components = ({ type = \"exec\"; command = [\"/bin/echo\", \"{n}\"];\n params = { m = 1; }; });\n",

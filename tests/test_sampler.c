@@ -26,6 +26,18 @@ static int fake_read(pp_device *dev, int64_t t_ns, double *p)
 }
 
 static pp_device_ops fake_ops = {"fake", "test device", 0, NULL, NULL, fake_read, NULL};
+
+/* Reading 3 has no valid value (a counter reset): -EAGAIN, once. */
+static int again_read(pp_device *dev, int64_t t_ns, double *p)
+{
+    fake_state *s = dev->priv;
+    s->reads++;
+    s->last_t = t_ns;
+    p[0] = s->reads;
+    return s->reads == 3 ? -EAGAIN : 0;
+}
+
+static pp_device_ops again_ops = {"again", "test device", 0, NULL, NULL, again_read, NULL};
 static pp_device_ops fake_interval_ops = {"fake-interval", "test device", PP_DEVICE_INTERVAL,
                                           NULL, NULL, fake_read, NULL};
 
@@ -162,6 +174,35 @@ void test_sampler_keeps_samples_on_error(void)
     CHECK_CONTAINS(test_log(), "100 readings in a row failed, from 0.070 s to 1.060 s");
     CHECK_INT(pp_sampler_trace(s, &t), 0);
     CHECK_INT(t.n_samples, 7);
+    pp_trace_free(&t);
+    pp_sampler_destroy(s);
+}
+
+/* -EAGAIN drops that deadline's sample (a gap), without retrying at once
+ * (a retry microseconds later would be a meaningless interval), and goes
+ * on. */
+void test_sampler_drops_a_sample_on_eagain(void);
+void test_sampler_drops_a_sample_on_eagain(void)
+{
+    pp_device dev;
+    fake_state st;
+    pp_fake_clock fc = {.now_ns = 0};
+    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_sampler *s;
+    pp_sampler_stats stats;
+    pp_trace t;
+
+    make_fake(&dev, &st, &again_ops);
+    CHECK_INT(pp_sampler_create(&dev, &clk, 100.0, 6, &s), 0);
+    CHECK_INT(pp_sampler_run(s), 0);
+    pp_sampler_get_stats(s, &stats);
+    CHECK_INT(stats.n_failed, 1);
+    CHECK_INT(stats.n_retried, 0);
+    CHECK_INT(stats.n_gaps, 1);
+    CHECK_INT(st.reads, 7); /* 6 samples and the dropped one, no retry */
+    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_INT(t.n_samples, 6);
+    CHECK_NEAR(pp_trace_at(&t, 2, 0), 4.0, 0); /* reading 3 is not there */
     pp_trace_free(&t);
     pp_sampler_destroy(s);
 }
