@@ -55,6 +55,7 @@ int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
+int pp_cmd_merge(int argc, char **argv);
 int pp_cmd_model(int argc, char **argv);
 /* Build the layer-2 model of a results folder (model.json, model/ grids);
  * fixed_sigma 0: cross-validated. Returns an exit status. */

@@ -383,7 +383,7 @@ static int import_files(const import_args *a, int n_pat, pp_results_layout *l,
             goto out;
         }
         pp_results_row rr = {(uint64_t)f, values, "ok", pp_trace_duration_s(&t), 0, 0, NULL, NULL,
-                             "", NULL, NULL};
+                             "", NULL, NULL, NULL, 0};
         len = pp_results_format_row(l, &rr, &t, battery, row, cap, &mean_w);
         fwrite(row, 1, len, summary);
         pp_trace_free(&t);

@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "model.h"
+#include "variability.h"
 #include "util.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ static const char model_help[] =
     "  -h, --help             this help\n";
 
 static const char predict_help[] =
-    "usage: powprof predict RESULTS NAME=VALUE... [--json]\n"
+    "usage: powprof predict RESULTS NAME=VALUE... [--node NAME] [--json]\n"
     "\n"
     "Predict every metric at a configuration, measured or not, with its 90 %\n"
     "band, from the model of RESULTS (RESULTS/model.json when it was built for\n"
@@ -59,10 +60,12 @@ static const char predict_help[] =
     "measured range (an extrapolation: its band is wider).\n"
     "\n"
     "options:\n"
+    "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
+    "                         the node's factor (see powprof model)\n"
     "  --json                 one JSON object on stdout: per metric value, lo, hi\n"
     "  -h, --help             this help\n";
 
-enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES };
+enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE };
 
 /* What a metric is, in words, with its unit. */
 static void describe(const char *metric, char *buf, size_t cap)
@@ -134,8 +137,15 @@ static void print_pct(const char *fmt_ok, double v)
 static void print_header(const pp_model *m, const char *dir)
 {
     const pp_summary *s = &m->sum;
+    size_t n_configs = 0;
 
-    printf("%s: %zu configuration%s", dir, s->n_rows, s->n_rows == 1 ? "" : "s");
+    for (size_t g = 0; g < m->n_groups; g++)
+        n_configs += m->groups[g].n_rows;
+    printf("%s: %zu configuration%s", dir, n_configs, n_configs == 1 ? "" : "s");
+    if (n_configs != s->n_rows)
+        printf(" (%zu rows from %zu node%s, up to %ld measurement%s per node: each "
+               "configuration's mean is modelled)", s->n_rows, s->n_nodes,
+               s->n_nodes == 1 ? "" : "s", s->max_repeat + 1, s->max_repeat ? "s" : "");
     if (s->n_left_out)
         printf(" (%zu more left out: status not ok)", s->n_left_out);
     printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
@@ -329,6 +339,89 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
     return 0;
 }
 
+/* The board-to-board differences of the shown metrics. */
+static void print_fleet_metrics(const pp_model *m, const pp_fleet *f)
+{
+    const pp_summary *s = &m->sum;
+
+    printf("\n  %-26s %10s %10s %10s %12s\n", "metric", "mean", "largest", "pooled",
+           "leave-one-");
+    printf("  %-26s %10s %10s %10s %12s\n", "", "difference", "difference", "difference",
+           "node-out err");
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        const pp_fleet_metric *fm = &f->metric[k];
+        size_t of;
+        if (repeats(s, k, &of) || (isnan(fm->rel_mean) && isnan(fm->lono_mape)))
+            continue;
+        printf("  %-26s", s->metrics[k]);
+        print_pct("%8.1f %%", 100 * fm->rel_mean);
+        print_pct("%8.1f %%", 100 * fm->rel_max);
+        print_pct("%8.1f %%", 100 * fm->pooled);
+        print_pct("%10.1f %%", fm->lono_mape);
+        printf("\n");
+    }
+}
+
+/* Each node's factors of power and energy. */
+static void print_factors(const pp_model *m, const pp_fleet *f)
+{
+    int w = pp_summary_metric(&m->sum, "total_mean_w"), e = pp_summary_metric(&m->sum, "total_energy_j");
+
+    printf("\n  %-20s %12s %12s %8s %12s\n", "node", "power", "energy", "shared", "leave-out");
+    printf("  %-20s %12s %12s %8s %12s\n", "", "factor", "factor", "configs", "power error");
+    for (size_t i = 0; i < f->n_nodes; i++) {
+        printf("  %-20s", m->sum.nodes[i]);
+        printf(" %12.4f", w >= 0 ? f->metric[w].factor[i] : NAN);
+        printf(" %12.4f", e >= 0 ? f->metric[e].factor[i] : NAN);
+        printf(" %8zu", f->node_shared[i]);
+        print_pct("%10.1f %%", w >= 0 ? f->metric[w].lono_node_mape[i] : NAN);
+        printf("\n");
+    }
+}
+
+/* Per configuration measured on several nodes: the difference of energy
+ * and power (the first 10, all with verbose). */
+static void print_shared(const pp_model *m, const pp_fleet *f, int verbose)
+{
+    size_t shown = verbose ? f->n_shared : (f->n_shared < 10 ? f->n_shared : 10);
+
+    printf("\n  %-8s %6s %12s %12s\n", "id", "nodes", "energy", "power");
+    for (size_t c = 0; c < shown; c++) {
+        printf("  %-8ld %6zu", m->sum.ids[f->shared[c].row], f->shared[c].n_nodes);
+        print_pct("%10.1f %%", 100 * f->shared[c].energy_rel);
+        print_pct("%10.1f %%", 100 * f->shared[c].power_rel);
+        printf("\n");
+    }
+    if (shown < f->n_shared)
+        printf("  ... %zu more (--verbose, or --json)\n", f->n_shared - shown);
+}
+
+/* What the model measured of the fleet and the repeats. */
+static void print_fleet(const pp_model *m, const pp_fleet *f, int verbose)
+{
+    int w = pp_summary_metric(&m->sum, "total_mean_w"), e = pp_summary_metric(&m->sum, "total_energy_j");
+
+    if (f->n_nodes > 1) {
+        printf("\nfleet: %zu nodes; %zu of %zu configurations measured on more than one node.\n",
+               f->n_nodes, f->n_shared, f->n_configs);
+        printf("difference: (max - min) / mean over the nodes of each configuration measured on "
+               "several (a node's value: the mean of its repeats); pooled: the same of the node "
+               "factors; leave-one-node-out error: each node predicted from the others' surface, "
+               "the estimator chosen again without it.\n");
+        if (f->n_shared)
+            print_shared(m, f, verbose);
+        print_fleet_metrics(m, f);
+        printf("\nnode factor: the node's value over the configuration's mean across the nodes, "
+               "averaged over the configurations it shares (plan --node NAME plans with it).\n");
+        print_factors(m, f);
+    }
+    if (w >= 0 && e >= 0 && f->metric[w].repeat_n)
+        printf("\nrepeats: %zu (configuration, node) measured more than once; spread (max - min) / "
+               "mean between repeats: power %.2f %%, energy %.2f %%. The 90 %% band covers one new "
+               "measurement: its residuals are every row's, repeats and nodes included.\n",
+               f->metric[w].repeat_n, 100 * f->metric[w].repeat_rel, 100 * f->metric[e].repeat_rel);
+}
+
 /* Build, save and print; quiet prints nothing (for plot and run). */
 static int build(const char *dir, const pp_model_options *o, int json, int verbose, int quiet)
 {
@@ -337,6 +430,11 @@ static int build(const char *dir, const pp_model_options *o, int json, int verbo
 
     if (rc < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if ((m.sum.n_nodes > 1 || m.sum.max_repeat > 0) &&
+        (!(m.fleet = calloc(1, sizeof *m.fleet)) || pp_fleet_measure(&m, 1, m.fleet) < 0)) {
+        pp_model_free(&m);
+        return PP_EXIT_FAILURE;
+    }
     if (pp_model_save(&m, dir) < 0 || pp_model_write_grids(&m, dir) < 0) {
         pp_model_free(&m);
         return PP_EXIT_FAILURE;
@@ -345,6 +443,8 @@ static int build(const char *dir, const pp_model_options *o, int json, int verbo
         pp_model_dump(&m, stdout);
     else if (!quiet) {
         print_table(&m, dir, verbose);
+        if (m.fleet)
+            print_fleet(&m, m.fleet, verbose);
         printf("\nmodel: %s/model.json, plotted grids in %s/model/\n", dir, dir);
     }
     pp_model_free(&m);
@@ -442,8 +542,24 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
         printf("%s%s=%s", k ? " " : "", s->params[k], text);
     }
     printf(") at distance %.4f (normalized units)\n", w->distance);
+    if (m->node_factor)
+        printf("for node %s: the fleet's mean board times the node's factor of each metric\n",
+               m->target_node);
     printf("%-28s %14s   %-31s %8s\n", "metric", "predicted", "90 % band", "typical");
     printf("%-28s %14s   %-31s %8s\n", "", "", "", "error");
+}
+
+/* A warning for each parameter of pt outside the measured range. */
+static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+{
+    for (size_t j = 0; j < m->n_num; j++) {
+        size_t k = m->num[j];
+        if (w->outside[k])
+            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
+                            "an extrapolation\n", m->sum.params[k], pt->raw[k],
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
+    }
 }
 
 int pp_cmd_predict(int argc, char **argv)
@@ -451,8 +567,10 @@ int pp_cmd_predict(int argc, char **argv)
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"json", no_argument, NULL, PP_OPT_JSON},
+        {"node", required_argument, NULL, OPT_NODE},
         {NULL, 0, NULL, 0},
     };
+    const char *node = NULL;
     int json = 0, opt, status;
     pp_model_point pt;
     pp_model_where w;
@@ -463,6 +581,10 @@ int pp_cmd_predict(int argc, char **argv)
         if (opt == 'h') {
             fputs(predict_help, stdout);
             return 0;
+        }
+        if (opt == OPT_NODE) {
+            node = optarg;
+            continue;
         }
         if (opt != PP_OPT_JSON) {
             fputs("Try 'powprof predict --help'.\n", stderr);
@@ -477,6 +599,10 @@ int pp_cmd_predict(int argc, char **argv)
     }
     if (pp_model_open(argv[optind], NULL, 1, &m) < 0)
         return PP_EXIT_USAGE;
+    if (node && pp_model_target_node(&m, node) < 0) {
+        pp_model_free(&m);
+        return PP_EXIT_USAGE;
+    }
     if (m.stale || !m.from_file)
         fprintf(stderr, "powprof: %s/model.json %s: the estimators are chosen now (run `powprof "
                         "model %s` to keep them)\n", argv[optind],
@@ -492,14 +618,7 @@ int pp_cmd_predict(int argc, char **argv)
         pp_model_free(&m);
         return status;
     }
-    for (size_t j = 0; j < m.n_num; j++) {
-        size_t k = m.num[j];
-        if (w.outside[k])
-            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
-                            "an extrapolation\n", m.sum.params[k], pt.raw[k],
-                    pp_surface_denormalize(&m.groups[w.group].surf, j, 0),
-                    pp_surface_denormalize(&m.groups[w.group].surf, j, 1));
-    }
+    warn_outside(&m, &pt, &w);
     if (json) {
         print_prediction_json(&m, &pt, &w);
     } else {

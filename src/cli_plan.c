@@ -4,6 +4,7 @@
 #include "log.h"
 #include "model.h"
 #include "plan.h"
+#include "variability.h"
 #include "util.h"
 
 #include "battery_config.h"
@@ -18,7 +19,7 @@ static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W] [-c CONFIG] [--risk upper|mean]\n"
     "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
-    "                    [--json]\n"
+    "                    [--node NAME | --across-nodes mean|worst] [--json]\n"
     "\n"
     "Find the configuration, anywhere in the modelled space (not only the\n"
     "measured ones), with the highest quality of service NAME such that the\n"
@@ -53,6 +54,12 @@ static const char plan_help[] =
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
     "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
     "  --schedule             a step-down schedule\n"
+    "  --node NAME            plan for one board of a merged folder (powprof merge):\n"
+    "                         every prediction times that node's factor (its value\n"
+    "                         over the mean of the nodes, on the configurations\n"
+    "                         measured on several); see powprof model\n"
+    "  --across-nodes WHICH   mean: the fleet's mean board (default); worst: the most\n"
+    "                         power-hungry board measured (the highest power factor)\n"
     "  --json                 one JSON object on stdout\n"
     "  -h, --help             this help\n"
     "\n"
@@ -66,8 +73,17 @@ enum {
     OPT_SCHEDULE,
     OPT_RISK,
     OPT_TOLERANCE,
-    OPT_RESOLUTION
+    OPT_RESOLUTION,
+    OPT_NODE,
+    OPT_ACROSS
 };
+
+/* Which board the plan is for. */
+typedef struct plan_target {
+    const char *node; /* --node NAME */
+    int worst;        /* --across-nodes worst */
+    int json;
+} plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
 {
@@ -86,9 +102,19 @@ static int resolution_option(const char *arg, pp_plan_options *o)
 
 /* One option into o (or the flags); 0, 1 for --help, PP_EXIT_USAGE. */
 static int plan_option(int opt, const char *arg, pp_plan_options *o, double *base_w,
-                       const char **config, int *json)
+                       const char **config, plan_target *t)
 {
     switch (opt) {
+    case OPT_NODE:
+        t->node = arg;
+        return 0;
+    case OPT_ACROSS:
+        if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0) {
+            fprintf(stderr, "powprof plan: --across-nodes %s: mean or worst\n", arg);
+            return PP_EXIT_USAGE;
+        }
+        t->worst = strcmp(arg, "worst") == 0;
+        return 0;
     case 'h':
         fputs(plan_help, stdout);
         return 1;
@@ -133,7 +159,7 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, double *bas
     case OPT_RESOLUTION:
         return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
     case PP_OPT_JSON:
-        *json = 1;
+        t->json = 1;
         return 0;
     default:
         fputs("Try 'powprof plan --help'.\n", stderr);
@@ -142,7 +168,7 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, double *bas
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
-static int parse(int argc, char **argv, pp_plan_options *o, int *json)
+static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -156,6 +182,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, int *json)
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"resolution", required_argument, NULL, OPT_RESOLUTION},
         {"json", no_argument, NULL, PP_OPT_JSON},
+        {"node", required_argument, NULL, OPT_NODE},
+        {"across-nodes", required_argument, NULL, OPT_ACROSS},
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL;
@@ -166,8 +194,12 @@ static int parse(int argc, char **argv, pp_plan_options *o, int *json)
     o->mission_s = -1;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1)
-        if ((rc = plan_option(opt, optarg, o, &base_w, &config, json)) != 0)
+        if ((rc = plan_option(opt, optarg, o, &base_w, &config, t)) != 0)
             return rc;
+    if (t->node && t->worst) {
+        fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
+        return PP_EXIT_USAGE;
+    }
     if (optind != argc - 1 || !(o->mission_s > 0)) {
         fputs("powprof plan: a results folder and --mission-s S are needed\n", stderr);
         return PP_EXIT_USAGE;
@@ -216,6 +248,19 @@ static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
            o->risk == PP_RISK_UPPER ? "the upper end of the 90 % band of the predicted power"
                                     : "the predicted power itself, not its band",
            o->risk == PP_RISK_UPPER ? "upper" : "mean");
+}
+
+/* The node planned for, when one. */
+static void print_node(const pp_model *m, const plan_target *t)
+{
+    int w = pp_summary_metric(&m->sum, PP_PLAN_POWER_METRIC);
+
+    if (!m->node_factor)
+        return;
+    printf("planned for node %s%s: its power %.4f x the fleet's mean board (node factor over "
+           "the configurations measured on several nodes)\n", m->target_node,
+           t->worst ? ", the most power-hungry board measured" : "",
+           w >= 0 ? m->node_factor[w] : NAN);
 }
 
 static void print_text(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
@@ -295,6 +340,11 @@ static void print_json(const pp_model *m, const pp_plan_options *o, const pp_pla
                              jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
     json_t *runners = json_array(), *steps = json_array(), *f = choice_json(m, &r->frugal);
 
+    json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
+    json_object_set_new(root, "node_power_factor",
+                        m->node_factor ? jnum(m->node_factor[pp_summary_metric(&m->sum,
+                                                               PP_PLAN_POWER_METRIC)])
+                                       : json_null());
     json_object_set_new(root, "quality", json_string(r->achieved_metric >= 0
                                                          ? m->sum.metrics[r->achieved_metric]
                                                          : m->sum.params[r->maximize]));
@@ -330,17 +380,30 @@ static void print_json(const pp_model *m, const pp_plan_options *o, const pp_pla
     json_decref(root);
 }
 
+/* Aim m at the board asked for: 0, or an exit status (said why). */
+static int aim(pp_model *m, const plan_target *t)
+{
+    int rc = 0;
+
+    if (t->node)
+        rc = pp_model_target_node(m, t->node);
+    else if (t->worst)
+        rc = pp_model_target_worst(m);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
+}
+
 int pp_cmd_plan(int argc, char **argv)
 {
     const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
     pp_model_options mo;
     pp_plan_options o;
     pp_plan_result *r;
+    plan_target t = {NULL, 0, 0};
     pp_model m;
-    int json = 0, rc;
+    int rc;
     char achieved[PP_SUMMARY_NAME_MAX + 16];
 
-    if ((rc = parse(argc, argv, &o, &json)) != 0)
+    if ((rc = parse(argc, argv, &o, &t)) != 0)
         return rc == 1 ? 0 : rc;
     pp_model_options_init(&mo);
     if (o.maximize && strlen(o.maximize) > 4 && strcmp(o.maximize + strlen(o.maximize) - 4, ".fps") == 0) {
@@ -350,12 +413,18 @@ int pp_cmd_plan(int argc, char **argv)
     mo.only = o.maximize ? only : NULL;
     if (pp_model_open(argv[optind], &mo, 1, &m) < 0)
         return PP_EXIT_USAGE;
+    if ((rc = aim(&m, &t)) != 0) {
+        pp_model_free(&m);
+        return rc;
+    }
     r = malloc(sizeof *r);
     rc = r ? pp_plan(&m, &o, r) : -ENOMEM;
-    if (rc == 0 && json)
+    if (rc == 0 && t.json)
         print_json(&m, &o, r);
-    else if (rc == 0)
+    else if (rc == 0) {
+        print_node(&m, &t);
         print_text(&m, &o, r);
+    }
     rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
     free(r);
     pp_model_free(&m);

@@ -2,8 +2,10 @@
 #include "cli.h"
 
 #include "log.h"
+#include "node.h"
 #include "profile.h"
 #include "run_json.h"
+#include "shard.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -182,6 +184,7 @@ static int make_dirs(const char *path)
 static const char profile_help[] =
     "usage: powprof profile CONFIG [-o DIR] [--dry-run] [--resume [--retry-failed]]\n"
     "                       [--keep-going | --max-failures N] [--yes] [--json]\n"
+    "                       [--shard K/N | --shard auto[/N]] [--repeat R] [--node NAME]\n"
     "       powprof profile --types [--json | --markdown]\n"
     "\n"
     "Run every configuration of the profile in CONFIG (libconfig syntax: see\n"
@@ -211,6 +214,20 @@ static const char profile_help[] =
     "                         (installed or not), and modules of your own found in\n"
     "                         POWPROF_MODULE_PATH; each one's keys\n"
     "  --markdown             with --types: the reference of docs/CONFIG.md\n"
+    "  --shard K/N            run only the configurations whose id % N == K (0 <= K < N);\n"
+    "                         merge the shards with powprof merge\n"
+    "  --shard auto[/N]       K and N from the launcher that started powprof: a Slurm\n"
+    "                         array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), Open MPI or PMIx\n"
+    "                         (OMPI_COMM_WORLD_RANK/SIZE, PMIX_RANK, PMI_RANK/SIZE), GNU\n"
+    "                         parallel (PARALLEL_SEQ: give N, e.g. auto/3)\n"
+    "  --repeat R             measure each configuration R times, interleaved (all once,\n"
+    "                         then all again); rows carry the repeat index\n"
+    "  --node NAME            the node's name in run.json and the node column (default:\n"
+    "                         the host name; letters, digits and _ . - +)\n"
+    "\n"
+    "DIR may hold {node} and {shard} (K), replaced by powprof: one folder per shard\n"
+    "when the launcher starts every shard with the same arguments (mpirun, srun).\n"
+    "With --shard and no -o: results/<profile name>-shard-K-of-N.\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status: 0 every configuration ok; 1 some failed or timed out (their rows\n"
@@ -227,12 +244,16 @@ enum {
     OPT_RETRY,
     OPT_MAX_FAILURES,
     OPT_KEEP_GOING,
+    OPT_SHARD,
+    OPT_REPEAT,
+    OPT_NODE,
 };
 
 /* Exit status of a sweep stopped after --max-failures identical failures. */
 #define EXIT_STOPPED 4
 
-static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, double *values)
+static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, double *values,
+                         const pp_shard *sh)
 {
     char name[160], text[PP_PARAM_LABEL_MAX];
     double total = 0.0;
@@ -245,6 +266,8 @@ static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, doubl
     printf(" %12s\n", "at least [s]");
     for (uint64_t id = 0; id < n; id++) {
         double est;
+        if (!pp_shard_has(sh, id))
+            continue;
         pp_profile_values(p, id, values);
         est = pp_profile_estimate_s(p, values);
         total += est;
@@ -255,6 +278,9 @@ static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, doubl
         }
         printf(" %12.1f\n", est);
     }
+    if (sh->n > 1)
+        printf("shard %llu/%llu: %llu of the ", (unsigned long long)sh->k,
+               (unsigned long long)sh->n, (unsigned long long)pp_shard_count(sh, n));
     if (total > 0)
         printf("%llu configurations of profile '%s' on device %s; at least %.0f s (%.1f min) in "
                "all\n", (unsigned long long)n, p->name, p->device, total, total / 60.0);
@@ -264,7 +290,7 @@ static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, doubl
 }
 
 static void dry_run_json(const pp_profile *p, uint64_t n, size_t n_params, double *values,
-                         int ready)
+                         int ready, const pp_shard *sh)
 {
     json_t *root = json_object(), *params = json_array(), *kinds = json_array();
     json_t *configs = json_array();
@@ -277,8 +303,11 @@ static void dry_run_json(const pp_profile *p, uint64_t n, size_t n_params, doubl
         json_array_append_new(kinds, json_string(pp_run_json_kind(pp_profile_param(p, k)->kind)));
     }
     for (uint64_t id = 0; id < n; id++) {
-        json_t *vals = json_array();
+        json_t *vals;
         double est;
+        if (!pp_shard_has(sh, id))
+            continue;
+        vals = json_array();
         pp_profile_values(p, id, values);
         est = pp_profile_estimate_s(p, values);
         total += est;
@@ -434,17 +463,18 @@ static int confirm_many(const char *config, uint64_t n)
     return 0;
 }
 
-/* --dry-run: the list, then the checks. Returns the exit status. */
-static int dry_run(const pp_profile *p, uint64_t n, double *values, int json)
+/* --dry-run: the list (this shard's), then the checks. Returns the exit
+ * status. */
+static int dry_run(const pp_profile *p, uint64_t n, double *values, int json, const pp_shard *sh)
 {
     int ready;
 
     if (!json)
-        dry_run_text(p, n, pp_profile_n_params(p), values);
+        dry_run_text(p, n, pp_profile_n_params(p), values, sh);
     fflush(stdout);
     ready = pp_sweep_check(p) == 0;
     if (json)
-        dry_run_json(p, n, pp_profile_n_params(p), values, ready);
+        dry_run_json(p, n, pp_profile_n_params(p), values, ready, sh);
     else if (ready)
         printf("ready: device %s opens and every component's check passes\n", p->device);
     else
@@ -457,6 +487,11 @@ typedef struct sweep_request {
     const char *config, *out_dir;
     int resume, retry_failed, json;
     unsigned max_failures;
+    const char *shard_spec, *node_name; /* as given (NULL: none) */
+    pp_shard shard;
+    unsigned repeats;
+    pp_node node;
+    char shard_text[48], repeat_text[16], out_buf[4096];
 } sweep_request;
 
 /* arg, quoted for a POSIX shell when it holds anything but [A-Za-z0-9_./:+=,@%-]. */
@@ -473,7 +508,7 @@ static void print_arg(FILE *fp, const char *arg)
     fputc('\'', fp);
 }
 
-/* The command that continues the sweep, as argv (NULL-ended, at most 8). */
+/* The command that continues the sweep, as argv (NULL-ended, at most 16). */
 static void resume_argv(const sweep_request *rq, int stopped, const char **argv)
 {
     int n = 0;
@@ -486,12 +521,24 @@ static void resume_argv(const sweep_request *rq, int stopped, const char **argv)
     argv[n++] = "--resume";
     if (stopped)
         argv[n++] = "--retry-failed";
+    if (rq->shard.n > 1) {
+        argv[n++] = "--shard";
+        argv[n++] = rq->shard_text;
+    }
+    if (rq->repeats > 1) {
+        argv[n++] = "--repeat";
+        argv[n++] = rq->repeat_text;
+    }
+    if (rq->node_name) {
+        argv[n++] = "--node";
+        argv[n++] = rq->node.name;
+    }
     argv[n] = NULL;
 }
 
 static void print_resume(const sweep_request *rq, int stopped)
 {
-    const char *argv[8];
+    const char *argv[16];
 
     resume_argv(rq, stopped, argv);
     fputs("  ", stderr);
@@ -539,12 +586,14 @@ static void outcome_text(const sweep_request *rq, int rc, const pp_sweep_stats *
                         "machine_cpu_share in summary.csv; stop other programs or use a power "
                         "sensor.\n", (unsigned long long)st->saturated,
                 (unsigned long long)st->ran);
+    if (rc == 0 && !rq->json && rq->shard.n > 1)
+        printf("shard %s on node %s: ", rq->shard_text, rq->node.name);
     if (rc == 0 && !rq->json)
-        printf("%llu configurations: %llu run (%llu ok, %llu failed or timed out), %llu already "
+        printf("%llu %s: %llu run (%llu ok, %llu failed or timed out), %llu already "
                "done; summary in %s/summary.csv\n",
-               (unsigned long long)st->total, (unsigned long long)st->ran,
-               (unsigned long long)st->ok, (unsigned long long)st->failed,
-               (unsigned long long)st->skipped, rq->out_dir);
+               (unsigned long long)st->total, rq->repeats > 1 ? "measurements" : "configurations",
+               (unsigned long long)st->ran, (unsigned long long)st->ok,
+               (unsigned long long)st->failed, (unsigned long long)st->skipped, rq->out_dir);
 }
 
 /* The outcome as one JSON object on stdout. */
@@ -552,7 +601,7 @@ static void outcome_json(const pp_profile *p, const sweep_request *rq, int rc,
                          const pp_sweep_stats *st, int status)
 {
     char path[4200];
-    const char *argv[8];
+    const char *argv[16];
     json_t *resume = json_null(), *root;
 
     if (rc == -EINTR || rc == -ENOTRECOVERABLE) {
@@ -571,6 +620,11 @@ static void outcome_json(const pp_profile *p, const sweep_request *rq, int rc,
                      "interrupted", st->interrupted, "stopped", st->stopped, "stop_reason",
                      st->stopped ? json_string(st->stop_reason) : json_null(), "resume",
                      resume, "exit_status", status);
+    json_object_set_new(root, "node", json_string(rq->node.name));
+    json_object_set_new(root, "shard", json_pack("{s:I, s:I, s:s}", "k", (json_int_t)rq->shard.k,
+                                                 "n", (json_int_t)rq->shard.n, "from",
+                                                 rq->shard.from));
+    json_object_set_new(root, "repeats", json_integer(rq->repeats));
     json_dumpf(root, stdout, JSON_COMPACT);
     putchar('\n');
     json_decref(root);
@@ -602,8 +656,16 @@ static int run_sweep(const pp_profile *p, uint64_t n, const sweep_request *rq)
     so.interrupt = &g_interrupt;
     so.progress = show_progress;
     so.progress_ctx = &ui;
-    fprintf(stderr, "powprof: profile '%s': %llu configurations on %s, results in %s\n", p->name,
-            (unsigned long long)n, p->device, rq->out_dir);
+    so.shard = rq->shard;
+    so.repeats = rq->repeats;
+    so.node = rq->node.name;
+    fprintf(stderr, "powprof: profile '%s': %llu configurations on %s (node %s), results in %s\n",
+            p->name, (unsigned long long)n, p->device, rq->node.name, rq->out_dir);
+    if (rq->shard.n > 1 || rq->repeats > 1)
+        fprintf(stderr, "powprof: shard %s (%s): %llu of them, each measured %u time%s\n",
+                rq->shard_text, rq->shard.from[0] ? rq->shard.from : "whole sweep",
+                (unsigned long long)pp_shard_count(&rq->shard, n), rq->repeats,
+                rq->repeats == 1 ? "" : "s");
     rc = pp_sweep_run(p, &so, &st);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
@@ -622,6 +684,25 @@ typedef struct profile_args {
     int dry, yes, types, markdown;
 } profile_args;
 
+/* --shard, --repeat, --node into rq: 0, or -1 (said why). */
+static int fleet_option(int opt, const char *arg, sweep_request *rq)
+{
+    int64_t n;
+
+    if (opt == OPT_SHARD) {
+        rq->shard_spec = arg;
+    } else if (opt == OPT_NODE) {
+        rq->node_name = arg;
+    } else if (pp_parse_int64(arg, &n) < 0 || n < 1 || n > PP_SWEEP_MAX_REPEATS) {
+        fprintf(stderr, "powprof profile: --repeat %s: a whole number from 1 to %d\n", arg,
+                PP_SWEEP_MAX_REPEATS);
+        return -1;
+    } else {
+        rq->repeats = (unsigned)n;
+    }
+    return 0;
+}
+
 /* Options into a; argv[optind] is then CONFIG. -1 to stop with *status. */
 static int parse_args(int argc, char **argv, profile_args *a, int *status)
 {
@@ -637,6 +718,9 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"types", no_argument, NULL, OPT_TYPES},
         {"markdown", no_argument, NULL, OPT_MARKDOWN},
+        {"shard", required_argument, NULL, OPT_SHARD},
+        {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"node", required_argument, NULL, OPT_NODE},
         {NULL, 0, NULL, 0},
     };
     int64_t n;
@@ -644,6 +728,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
 
     memset(a, 0, sizeof *a);
     a->rq.max_failures = 3;
+    a->rq.repeats = 1;
     *status = PP_EXIT_USAGE;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
@@ -687,6 +772,12 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
         case OPT_MARKDOWN:
             a->markdown = 1;
             break;
+        case OPT_SHARD:
+        case OPT_REPEAT:
+        case OPT_NODE:
+            if (fleet_option(opt, optarg, &a->rq) < 0)
+                return -1;
+            break;
         default:
             fputs("Try 'powprof profile --help'.\n", stderr);
             return -1;
@@ -695,10 +786,68 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
     return 0;
 }
 
+/* DIR of -o with {node} and {shard} replaced, into rq->out_buf. 0, or -1
+ * (said why). */
+static int expand_out(sweep_request *rq, const char *dir)
+{
+    char k[32];
+    const struct {
+        const char *name, *with;
+    } ph[] = {{"{node}", rq->node.name}, {"{shard}", k}};
+    size_t len = 0, cap = sizeof rq->out_buf;
+
+    pp_fmt(k, sizeof k, "%llu", (unsigned long long)rq->shard.k);
+    for (const char *c = dir; *c && len + 1 < cap;) {
+        size_t i = 0;
+        while (i < 2 && strncmp(c, ph[i].name, strlen(ph[i].name)) != 0)
+            i++;
+        if (i < 2) {
+            len += (size_t)snprintf(rq->out_buf + len, cap - len, "%s", ph[i].with);
+            c += strlen(ph[i].name);
+        } else if (*c == '{' && strchr(c, '}')) {
+            fprintf(stderr, "powprof profile: -o %s: unknown placeholder %.*s ({node} and "
+                            "{shard} are known)\n", dir, (int)(strchr(c, '}') - c + 1), c);
+            return -1;
+        } else {
+            rq->out_buf[len++] = *c++;
+        }
+    }
+    if (len + 1 >= cap) {
+        fprintf(stderr, "powprof profile: -o %s: too long\n", dir);
+        return -1;
+    }
+    rq->out_buf[len] = '\0';
+    rq->out_dir = rq->out_buf;
+    return 0;
+}
+
+/* The shard, the node and the results folder of the request, once the
+ * profile is read. 0, or PP_EXIT_USAGE (said why). */
+static int resolve(const pp_profile *p, sweep_request *rq)
+{
+    char dir[4096];
+    const char *out = rq->out_dir;
+
+    if (rq->shard_spec ? pp_shard_parse(rq->shard_spec, NULL, &rq->shard) < 0
+                       : (pp_shard_all(&rq->shard), 0))
+        return PP_EXIT_USAGE;
+    if (pp_node_identify(p->sysfs_root, rq->node_name, &rq->node) < 0)
+        return PP_EXIT_USAGE;
+    pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu", (unsigned long long)rq->shard.k,
+           (unsigned long long)rq->shard.n);
+    pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats);
+    if (!out && rq->shard.n > 1 &&
+        pp_path_fmt(dir, sizeof dir, "results", "%s-shard-%llu-of-%llu", p->name,
+                    (unsigned long long)rq->shard.k, (unsigned long long)rq->shard.n) < 0)
+        return PP_EXIT_USAGE;
+    if (!out && rq->shard.n <= 1 && pp_path_fmt(dir, sizeof dir, "results", "%s", p->name) < 0)
+        return PP_EXIT_USAGE;
+    return expand_out(rq, out ? out : dir) < 0 ? PP_EXIT_USAGE : 0;
+}
+
 int pp_cmd_profile(int argc, char **argv)
 {
     profile_args a;
-    char default_dir[4096];
     pp_profile *p;
     double *values;
     uint64_t n;
@@ -717,16 +866,14 @@ int pp_cmd_profile(int argc, char **argv)
     values = malloc(PP_PROFILE_MAX_COMPONENTS * PP_PROFILE_MAX_PARAMS * sizeof *values);
     if (!p || !values)
         status = PP_EXIT_FAILURE;
-    else if (pp_profile_load(a.rq.config, p) == 0) {
+    else if (pp_profile_load(a.rq.config, p) == 0 && (status = resolve(p, &a.rq)) == 0) {
         n = pp_profile_count(p);
         if (a.dry)
-            status = dry_run(p, n, values, a.rq.json);
-        else if (n <= PP_PROFILE_CONFIRM_ABOVE || a.yes || confirm_many(a.rq.config, n) == 0) {
-            if (!a.rq.out_dir &&
-                pp_path_fmt(default_dir, sizeof default_dir, "results", "%s", p->name) == 0)
-                a.rq.out_dir = default_dir;
+            status = dry_run(p, n, values, a.rq.json, &a.rq.shard);
+        else if (n <= PP_PROFILE_CONFIRM_ABOVE || a.yes || confirm_many(a.rq.config, n) == 0)
             status = run_sweep(p, n, &a.rq);
-        }
+        else
+            status = PP_EXIT_USAGE;
     }
     free(p);
     free(values);

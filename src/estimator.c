@@ -578,24 +578,34 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* band_q from held-out predictions pred (y's units) and the scale of each. */
-static int band_from(const pp_surface *s, const double *y, const double *pred, const double *scale,
-                     pp_choice *c)
+/* The residual of measurement v against prediction p at scale, in the
+ * choice's value space, into *r: 1 when there is one. */
+static int residual(const pp_choice *c, double v, double p, double scale, double *r)
 {
-    double *r = malloc(s->n * sizeof *r);
-    size_t m = 0, k;
+    if (isnan(v) || isnan(p) || (c->spec.log_values && !(p > 0 && v > 0)))
+        return 0;
+    *r = c->spec.log_values ? fabs(log(v) - log(p)) / scale : fabs(v - p) / scale;
+    return 1;
+}
+
+/* band_q from held-out predictions pred (y's units) and the scale of each:
+ * the residuals of y, or of each replicate of o. */
+static int band_from(const pp_surface *s, const double *y, const double *pred, const double *scale,
+                     const pp_choose_options *o, pp_choice *c)
+{
+    size_t cap = o->rep_start ? o->rep_start[s->n] : s->n, m = 0, k;
+    double *r = malloc((cap + 1) * sizeof *r);
 
     if (!r)
         return -ENOMEM;
     for (size_t i = 0; i < s->n; i++) {
-        double a, b;
-        if (isnan(y[i]) || isnan(pred[i]))
+        if (isnan(y[i]))
             continue;
-        if (c->spec.log_values && !(pred[i] > 0 && y[i] > 0))
-            continue;
-        a = c->spec.log_values ? log(y[i]) : y[i];
-        b = c->spec.log_values ? log(pred[i]) : pred[i];
-        r[m++] = fabs(a - b) / scale[i];
+        if (!o->rep_start)
+            m += (size_t)residual(c, y[i], pred[i], scale[i], &r[m]);
+        for (size_t j = o->rep_start ? o->rep_start[i] : 0; o->rep_start && j < o->rep_start[i + 1];
+             j++)
+            m += (size_t)residual(c, o->rep_value[j], pred[i], scale[i], &r[m]);
     }
     c->band_n = m;
     c->band_q = NAN;
@@ -630,6 +640,9 @@ void pp_choose_options_init(pp_choose_options *o)
     o->method = PP_METHOD_AUTO;
     o->h = -1;
     o->value_space = -1;
+    o->rep_start = NULL;
+    o->rep_value = NULL;
+    o->choice_only = 0;
 }
 
 static size_t count_values(const double *y, size_t n, int *all_positive)
@@ -781,6 +794,12 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
     scale = pred + s->n;
     pp_band_range_of(s, y, &c->range);
     rc = n_valid < 2 ? -EINVAL : choose_plain(s, y, o, pred, &c->spec, &c->loo, &chose);
+    if (rc == 0 && o->choice_only) {
+        c->honest = c->loo;
+        c->band_q = NAN;
+        free(pred);
+        return 0;
+    }
     if (rc == 0 && chose) {
         c->nested = 1;
         rc = nested(s, y, o, n_valid, pred, scale, &c->folds);
@@ -790,7 +809,7 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
     }
     if (rc == 0) {
         pp_cv_errors(s, y, pred, &c->honest);
-        rc = band_from(s, y, pred, scale, c);
+        rc = band_from(s, y, pred, scale, o, c);
     }
     free(pred);
     return rc;

@@ -149,6 +149,17 @@ typedef struct pp_choose_options {
     pp_method method;     /* a method, or auto */
     double h;             /* < 0: tuned; else fixed (not with auto) */
     int value_space;      /* -1 chosen by leave-one-out, 0 linear, 1 log */
+    /* Replicates (NULL: each sample is one measurement): when sample i is
+     * the mean of several measurements (repeats, nodes of a fleet), they
+     * are rep_value[rep_start[i] .. rep_start[i + 1]) (NaN skipped). The
+     * band's residuals are then those of every measurement against the
+     * held-out prediction of its sample, so that the band covers a new
+     * measurement, its scatter between repeats and boards included, not
+     * only the mean; band_n counts measurements. The errors (honest, loo)
+     * stay those of the means. */
+    const size_t *rep_start;
+    const double *rep_value;
+    int choice_only;      /* 1: only the choice (spec, loo); honest = loo, no band */
 } pp_choose_options;
 
 void pp_choose_options_init(pp_choose_options *o);

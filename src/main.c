@@ -23,6 +23,7 @@ static const char main_help[] =
     "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff\n"
     "  profile    run every configuration of a profile: traces and summary rows\n"
     "  import     read recorded power data (powprofiler, tegrastats, csv) into results\n"
+    "  merge      combine the shards of a sweep, or the runs of several boards\n"
     "  model      layer 2: the surface of every metric, bandwidths by cross-validation\n"
     "  predict    every metric at a configuration, measured or not\n"
     "  plot       gnuplot plots of the traces and of the surfaces\n"
@@ -42,6 +43,7 @@ static const struct {
     {"battery", pp_cmd_battery},
     {"profile", pp_cmd_profile},
     {"import", pp_cmd_import},
+    {"merge", pp_cmd_merge},
     {"model", pp_cmd_model},
     {"predict", pp_cmd_predict},
     {"plot", pp_cmd_plot},

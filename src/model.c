@@ -3,11 +3,13 @@
 #include "lapack.h"
 #include "log.h"
 #include "model_file.h"
+#include "variability.h"
 #include "util.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,8 @@ static void free_group(pp_model_group *g, size_t n_metrics)
 {
     pp_model_drop_fits(g, n_metrics);
     free(g->rows);
+    free(g->members);
+    free(g->member_start);
     pp_surface_free(&g->surf);
 }
 
@@ -51,6 +55,9 @@ void pp_model_free(pp_model *m)
     for (size_t g = 0; g < m->n_groups; g++)
         free_group(&m->groups[g], m->sum.n_metrics);
     free(m->groups);
+    free(m->node_factor);
+    pp_fleet_free(m->fleet);
+    free(m->fleet);
     pp_summary_free(&m->sum);
     memset(m, 0, sizeof *m);
 }
@@ -105,6 +112,112 @@ static int make_groups(pp_model *m)
     return 0;
 }
 
+/* Summary rows by their parameters, then node, repeat and row. */
+static int cmp_rows(const void *a, const void *b, void *ctx)
+{
+    const pp_summary *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        double u = s->x[i * s->n_params + k], v = s->x[j * s->n_params + k];
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
+    if (s->node[i] != s->node[j])
+        return s->node[i] < s->node[j] ? -1 : 1;
+    if (s->repeat[i] != s->repeat[j])
+        return s->repeat[i] < s->repeat[j] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+static int same_config(const pp_summary *s, size_t i, size_t j)
+{
+    return memcmp(s->x + i * s->n_params, s->x + j * s->n_params, s->n_params * sizeof *s->x) == 0;
+}
+
+/* Configuration order: by first row. */
+static int cmp_first(const void *a, const void *b, void *ctx)
+{
+    const size_t *first = ctx, i = *(const size_t *)a, j = *(const size_t *)b;
+    return (first[i] > first[j]) - (first[i] < first[j]);
+}
+
+/* Group g's rows (all of them in g->rows) as configurations, in order of
+ * first appearance: g->members holds each one's rows together. */
+static int collapse(const pp_summary *s, pp_model_group *g)
+{
+    size_t n = g->n_rows, c = 0, *start = malloc((n + 1) * sizeof *start);
+    size_t *first = malloc((n + 1) * sizeof *first), *order = malloc((n + 1) * sizeof *order);
+    size_t *members = malloc((n + 1) * sizeof *members), at = 0;
+    int rc = start && first && order && members ? 0 : -ENOMEM;
+
+    if (rc == 0) {
+        qsort_r(g->rows, n, sizeof *g->rows, cmp_rows, (void *)s);
+        for (size_t i = 0; i < n; i++) {
+            if (i == 0 || !same_config(s, g->rows[i - 1], g->rows[i])) {
+                start[c] = i;
+                first[c] = g->rows[i];
+                order[c] = c;
+                c++;
+            }
+            first[c - 1] = g->rows[i] < first[c - 1] ? g->rows[i] : first[c - 1];
+        }
+        start[c] = n;
+        qsort_r(order, c, sizeof *order, cmp_first, first);
+        g->member_start = malloc((c + 1) * sizeof *g->member_start);
+        rc = g->member_start ? 0 : -ENOMEM;
+    }
+    for (size_t r = 0; rc == 0 && r < c; r++) {
+        g->member_start[r] = at;
+        for (size_t i = start[order[r]]; i < start[order[r] + 1]; i++)
+            members[at++] = g->rows[i];
+    }
+    if (rc == 0) {
+        for (size_t r = 0; r < c; r++)
+            g->rows[r] = members[g->member_start[r]];
+        g->member_start[c] = n;
+        g->members = members;
+        g->replicated = c < n;
+        g->n_rows = c;
+        members = NULL;
+    }
+    free(start);
+    free(first);
+    free(order);
+    free(members);
+    return rc;
+}
+
+double pp_model_config_mean(const pp_model *m, const pp_model_group *g, size_t r, size_t k,
+                            size_t skip)
+{
+    const pp_summary *s = &m->sum;
+    double over_nodes = 0, in_node = 0;
+    size_t n_nodes = 0, n_in = 0, cur = SIZE_MAX;
+
+    for (size_t j = g->member_start[r]; j <= g->member_start[r + 1]; j++) {
+        size_t row = j < g->member_start[r + 1] ? g->members[j] : SIZE_MAX;
+        double v;
+        if (row == SIZE_MAX || s->node[row] != cur) {
+            if (n_in) {
+                over_nodes += in_node / (double)n_in;
+                n_nodes++;
+            }
+            if (row == SIZE_MAX)
+                break;
+            cur = s->node[row];
+            in_node = 0;
+            n_in = 0;
+        }
+        v = s->y[row * s->n_metrics + k];
+        if (cur != skip && !isnan(v)) {
+            in_node += v;
+            n_in++;
+        }
+    }
+    return n_nodes ? over_nodes / (double)n_nodes : NAN;
+}
+
 /* The group's surface over the numeric parameters, its rows' weights. */
 static int group_surface(const pp_model *m, pp_model_group *g)
 {
@@ -119,7 +232,9 @@ static int group_surface(const pp_model *m, pp_model_group *g)
         for (size_t r = 0; r < g->n_rows; r++) {
             for (size_t j = 0; j < m->n_num; j++)
                 x[r * m->n_num + j] = s->x[g->rows[r] * s->n_params + m->num[j]];
-            w[r] = s->weight[g->rows[r]];
+            w[r] = 0;
+            for (size_t i = g->member_start[r]; i < g->member_start[r + 1]; i++)
+                w[r] += s->weight[g->members[i]];
         }
         rc = pp_surface_init(&g->surf, x, g->n_rows, m->n_num, log_scale);
         if (rc == 0)
@@ -135,16 +250,43 @@ double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k)
     double *y = malloc((g->n_rows + 1) * sizeof *y);
 
     for (size_t r = 0; y && r < g->n_rows; r++)
-        y[r] = m->sum.y[g->rows[r] * m->sum.n_metrics + k];
+        y[r] = pp_model_config_mean(m, g, r, k, SIZE_MAX);
     return y;
 }
 
 int pp_model_interpolated(const char *metric) { return strstr(metric, ".achieved_") != NULL; }
 
+int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k,
+                            pp_choose_options *co, double **rep)
+{
+    size_t n = g->member_start[g->n_rows];
+
+    pp_choose_options_init(co);
+    co->method = m->opts.method;
+    co->h = m->opts.h;
+    co->value_space = m->opts.value_space;
+    if (pp_model_interpolated(m->sum.metrics[k]) && co->method == PP_METHOD_AUTO) {
+        co->method = PP_METHOD_LOCLIN;
+        co->h = pp_est_narrowest_sigma(&g->surf);
+        co->value_space = 0;
+    }
+    *rep = NULL;
+    if (!g->replicated)
+        return 0;
+    if (!(*rep = malloc((n + 1) * sizeof **rep)))
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        (*rep)[i] = m->sum.y[g->members[i] * m->sum.n_metrics + k];
+    co->rep_start = g->member_start;
+    co->rep_value = *rep;
+    return 0;
+}
+
 int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, size_t k,
                         const double *y, int chosen)
 {
     pp_choose_options co;
+    double *rep = NULL;
     int rc;
 
     f->n_values = 0;
@@ -156,16 +298,10 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
     if (f->n_values < 2)
         return 0;
     if (!chosen) {
-        pp_choose_options_init(&co);
-        co.method = m->opts.method;
-        co.h = m->opts.h;
-        co.value_space = m->opts.value_space;
-        if (pp_model_interpolated(m->sum.metrics[k]) && co.method == PP_METHOD_AUTO) {
-            co.method = PP_METHOD_LOCLIN;
-            co.h = pp_est_narrowest_sigma(&g->surf);
-            co.value_space = 0;
-        }
-        if ((rc = pp_choose(&g->surf, y, &co, &f->choice)) < 0) {
+        if ((rc = pp_model_choose_options(m, g, k, &co, &rep)) == 0)
+            rc = pp_choose(&g->surf, y, &co, &f->choice);
+        free(rep);
+        if (rc < 0) {
             f->n_values = 0;
             return rc == -ENOMEM ? rc : 0;
         }
@@ -253,7 +389,8 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
     m->summary_hash = pp_model_file_hash(dir);
     rc = make_groups(m);
     for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
-        rc = group_surface(m, &m->groups[g]);
+        if ((rc = collapse(&m->sum, &m->groups[g])) == 0)
+            rc = group_surface(m, &m->groups[g]);
     if (rc == 0 && use_saved)
         rc = pp_model_file_load(m, dir);  /* 1: no usable model.json */
     if (rc == 1 || (rc == 0 && !m->from_file))
@@ -378,11 +515,18 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         return -EINVAL;
     if (f->n_values == 1) {
         p->value = f->constant;
-        return 0;
+    } else {
+        normalize(m, g, pt, xn);
+        p->value = pp_est_predict(&f->est, xn);
+        p->honest_mape = f->choice.honest.mape;
+        pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }
-    normalize(m, g, pt, xn);
-    p->value = pp_est_predict(&f->est, xn);
-    p->honest_mape = f->choice.honest.mape;
-    pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
+    if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
+        p->value *= m->node_factor[metric];
+        p->lo *= m->node_factor[metric];
+        p->hi *= m->node_factor[metric];
+        if (isnan(p->value))
+            return -EINVAL;
+    }
     return 0;
 }

@@ -11,6 +11,19 @@
  * needs labels that were measured together). Short runs (summary.h) are
  * weighted down, never left out.
  *
+ * Repeats and fleets: rows with the same parameters (a configuration
+ * measured several times, or on several nodes) are one sample of the
+ * surface, their mean: the mean over the node's repeats, then over the
+ * nodes (each node counts once, however often it measured), weighing the
+ * sum of the rows' run weights. The node is never a dimension of the
+ * surface: the surface is the fleet's mean board. The band covers one new
+ * measurement rather than the mean: its residuals are those of every row
+ * against the held-out prediction of its configuration (estimator.h,
+ * replicates), so the spread between repeats and between boards widens
+ * it. A model can be aimed at one node (pp_model_target_node in
+ * variability.h): its predictions are then the mean board's times that
+ * node's factor.
+ *
  * Library code: nothing here prints; errors are logged and returned as
  * -errno.
  */
@@ -45,8 +58,12 @@ typedef struct pp_model_fit {
 
 /* The configurations of one combination of labels. */
 typedef struct pp_model_group {
-    size_t n_rows;
-    size_t *rows;                      /* indices into the summary's rows */
+    size_t n_rows;                     /* configurations: the surface's samples */
+    size_t *rows;                      /* per configuration, its first summary row */
+    size_t *member_start;              /* n_rows + 1: configuration r is the summary rows */
+    size_t *members;                   /* members[member_start[r] .. member_start[r + 1]),
+                                          sorted by node, then repeat */
+    int replicated;                    /* some configuration has more than one row */
     double label[PP_SUMMARY_MAX_PARAMS]; /* label index per categorical parameter (else -1) */
     pp_surface surf;                   /* over the numeric parameters */
     pp_model_fit *fits;                /* one per metric */
@@ -62,6 +79,12 @@ typedef struct pp_model {
     int from_file;   /* the choices came from a model.json that matches summary.csv */
     int stale;       /* a model.json was there but summary.csv changed since: rebuilt */
     unsigned long long summary_hash;
+    /* aimed at one node (variability.h): every prediction of metric k is
+     * multiplied by node_factor[k]; NULL: the fleet's mean board */
+    double *node_factor;
+    char target_node[PP_NODE_NAME_MAX];
+    struct pp_fleet *fleet; /* variability.h: what `powprof model` measured of the
+                               fleet (NULL: not measured); saved in model.json */
 } pp_model;
 
 /* Open the model of dir: read summary.csv (and run.json), then either

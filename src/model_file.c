@@ -1,5 +1,6 @@
 /* model.json: written and read with jansson. */
 #include "model_file.h"
+#include "variability.h"
 
 #include "log.h"
 #include "util.h"
@@ -167,6 +168,8 @@ int pp_model_dump(const pp_model *m, FILE *fp)
 
     if (!root)
         return -ENOMEM;
+    if (m->fleet)
+        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
     rc = json_dumpf(root, fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
     if (rc == 0 && fputc('\n', fp) == EOF)
         rc = -EIO;

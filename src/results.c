@@ -1,5 +1,7 @@
 #include "results.h"
 
+#include "util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +39,7 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
     for (size_t r = 0; r < l->n_rails; r++)
         ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
-        "reason,cpu_s,cpu_share,machine_cpu_share\n");
+        "reason,cpu_s,cpu_share,machine_cpu_share,node,repeat\n");
 }
 
 /* ",cpu_s,cpu_share,machine_cpu_share" at buf + len, cells empty when not
@@ -133,6 +135,13 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
     for (const char *c = row->reason ? row->reason : ""; *c && len + 2 < cap; c++)
         buf[len++] = (*c == ',' || *c == '\n' || *c == '\r' || *c == '"') ? ' ' : *c;
     len = add_cpu(row->cpu, buf, len, cap);
-    ADD("\n");
+    ADD(",%s,%u\n", row->node ? row->node : "", row->repeat);
     return len < cap ? len : cap - 1;
+}
+
+int pp_results_trace_name(uint64_t id, unsigned repeat, char *buf, size_t cap)
+{
+    if (repeat == 0)
+        return pp_fmt(buf, cap, "%llu.csv", (unsigned long long)id);
+    return pp_fmt(buf, cap, "%llu.r%u.csv", (unsigned long long)id, repeat);
 }

@@ -64,6 +64,8 @@ typedef struct pp_results_row {
     const char *reason;
     const double *component_duration_s; /* n_components, or NULL (no achieved rates) */
     const pp_results_cpu *cpu; /* NULL: not measured (import): empty cells */
+    const char *node;       /* the node that measured it (node.h); NULL: empty cell */
+    unsigned repeat;        /* which measurement of this configuration: 0, 1, ... */
 } pp_results_row;
 
 /* 1 when trace t of a run of duration_s is short (see above): fewer than
@@ -75,7 +77,8 @@ int pp_results_is_short(const pp_trace *t, double duration_s);
  * duration_s, iterations, late_frames, per component (more than one)
  * iterations and late_frames, per paced component its achieved rate,
  * samples, short_run, per rail mean and energy, totals, energy per
- * iteration, battery columns, reason. */
+ * iteration, battery columns, reason, cpu_s, cpu_share, machine_cpu_share,
+ * node, repeat. */
 void pp_results_header(const pp_results_layout *l, char *buf, size_t cap);
 
 /* One row, newline included, for the samples t (already cut to what counts:
@@ -84,5 +87,10 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap);
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
                              const pp_trace *t, const pp_battery_params *battery, char *buf,
                              size_t cap, double *total_mean_w);
+
+/* The file name of the trace of configuration id, measurement repeat, in
+ * traces/: "<id>.csv" for repeat 0, "<id>.r<repeat>.csv" after it. 0 or
+ * -ENAMETOOLONG. */
+int pp_results_trace_name(uint64_t id, unsigned repeat, char *buf, size_t cap);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,7 +72,68 @@ static json_t *battery_json(const pp_battery_params *b)
                      b->base_power_w, "efficiency", b->efficiency);
 }
 
-int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev)
+static json_t *components_json(const pp_profile *p)
+{
+    static const char *const until[] = {"completion", "duration", "iterations"};
+    json_t *a = json_array();
+
+    for (size_t c = 0; c < p->n_components; c++) {
+        const pp_component_spec *cs = &p->components[c];
+        json_array_append_new(
+            a, json_pack("{s:s, s:s, s:s, s:o, s:I, s:o, s:o}", "name", cs->name, "type",
+                         cs->type, "until", (size_t)cs->until < 3 ? until[cs->until] : "?",
+                         "duration_s", pp_run_json_number(cs->duration_s), "iterations",
+                         (json_int_t)cs->iterations, "fps", pp_run_json_number(cs->fps),
+                         "sleep_s", pp_run_json_number(cs->sleep_s)));
+    }
+    return a;
+}
+
+int pp_run_json_config_hash(const pp_profile *p, char *buf, size_t cap)
+{
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:s, s:o}", "params", params_json(p),
+                          "components", components_json(p), "rate_hz",
+                          pp_run_json_number(p->rate_hz), "warmup_s",
+                          pp_run_json_number(p->warmup_s), "mode",
+                          p->sequential ? "sequential" : "parallel", "battery",
+                          battery_json(&p->battery));
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17))
+                   : NULL;
+    unsigned long long h = 1469598103934665603ULL;
+
+    json_decref(o);
+    if (!text)
+        return -ENOMEM;
+    for (const char *c = text; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    free(text);
+    return pp_fmt(buf, cap, "fnv1a64:%016llx", h) < 0 ? -ENOMEM : 0;
+}
+
+/* node, config_hash, shard and repeats into root. */
+static int add_info(json_t *root, const pp_profile *p, const pp_device *dev,
+                    const pp_run_info *info)
+{
+    char hash[PP_CONFIG_HASH_MAX];
+    const pp_shard *sh = info ? info->shard : NULL;
+    int rc = pp_run_json_config_hash(p, hash, sizeof hash);
+
+    if (rc < 0)
+        return rc;
+    json_object_set_new(root, "node", info && info->node ? pp_node_json(info->node, dev)
+                                                         : json_null());
+    json_object_set_new(root, "config_hash", json_string(hash));
+    json_object_set_new(root, "shard", json_pack("{s:I, s:I, s:s}", "k",
+                                                 (json_int_t)(sh ? sh->k : 0), "n",
+                                                 (json_int_t)(sh ? sh->n : 1), "from",
+                                                 sh ? sh->from : ""));
+    json_object_set_new(root, "repeats",
+                        json_integer(info && info->repeats > 1 ? info->repeats : 1));
+    return 0;
+}
+
+int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev,
+                      const pp_run_info *info)
 {
     char path[4096], host[256] = "", when[64];
     time_t now = time(NULL);
@@ -90,8 +152,9 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
                      params_json(p), "configurations", (json_int_t)pp_profile_count(p),
                      "battery", battery_json(&p->battery));
     pp_fmt(path, sizeof path, "%s/run.json", dir);
-    if (!root) {
+    if (!root || add_info(root, p, dev, info) < 0) {
         pp_log_error("%s: cannot build the JSON (a name that is not UTF-8?)", path);
+        json_decref(root);
         return -EINVAL;
     }
     rc = pp_atomic_file_open(&af, path);

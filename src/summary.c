@@ -16,6 +16,7 @@
 /* Where the columns are. */
 typedef struct columns {
     size_t n, status, samples, short_run, iterations, late; /* 0: absent (column 0 is id) */
+    size_t node, repeat;
     size_t metric[PP_SUMMARY_MAX_METRICS];
 } columns;
 
@@ -141,15 +142,16 @@ static int read_run_json(const char *dir, pp_summary *s)
     return rc;
 }
 
-/* Columns that are no metric of a configuration: counts, the reason, and
- * the whole machine's CPU at the time (other programs' load, not the
- * configuration's). */
+/* Columns that are no metric of a configuration: counts, the reason, the
+ * node and repeat of a row, and the whole machine's CPU at the time (other
+ * programs' load, not the configuration's). */
 static int is_count_column(const char *name)
 {
     static const char *const ends[] = {"iterations", "late_frames", "samples", "short_run"};
     size_t len = strlen(name);
 
-    if (strcmp(name, "reason") == 0 || strcmp(name, "machine_cpu_share") == 0)
+    if (strcmp(name, "reason") == 0 || strcmp(name, "node") == 0 || strcmp(name, "repeat") == 0 ||
+        strcmp(name, "machine_cpu_share") == 0)
         return 1;
     for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
         size_t n = strlen(ends[i]);
@@ -213,6 +215,10 @@ static int read_header(const char *path, char *line, pp_summary *s, columns *c)
             c->iterations = k;
         else if (strcmp(f[k], "late_frames") == 0)
             c->late = k;
+        else if (strcmp(f[k], "node") == 0)
+            c->node = k;
+        else if (strcmp(f[k], "repeat") == 0)
+            c->repeat = k;
         if (is_count_column(f[k]) || s->n_metrics == PP_SUMMARY_MAX_METRICS)
             continue;
         c->metric[s->n_metrics] = k;
@@ -281,6 +287,8 @@ static int grow(pp_summary *s, size_t *cap)
     long *it = samples ? realloc(s->iterations, nc * sizeof *it) : NULL;
     long *late = it ? realloc(s->late_frames, nc * sizeof *late) : NULL;
     int *short_run = late ? realloc(s->short_run, nc * sizeof *short_run) : NULL;
+    size_t *node = short_run ? realloc(s->node, nc * sizeof *node) : NULL;
+    long *repeat = node ? realloc(s->repeat, nc * sizeof *repeat) : NULL;
 
     s->x = x ? x : s->x;
     s->y = y ? y : s->y;
@@ -288,10 +296,37 @@ static int grow(pp_summary *s, size_t *cap)
     s->samples = samples ? samples : s->samples;
     s->iterations = it ? it : s->iterations;
     s->late_frames = late ? late : s->late_frames;
-    if (!short_run)
+    s->short_run = short_run ? short_run : s->short_run;
+    s->node = node ? node : s->node;
+    if (!repeat)
         return -ENOMEM;
-    s->short_run = short_run;
+    s->repeat = repeat;
     *cap = nc;
+    return 0;
+}
+
+/* The node cell of row r: its index among the nodes (a new one added). */
+static int node_cell(const char *path, long line_no, pp_summary *s, const char *cell, size_t r)
+{
+    char what[4300];
+    int at = pp_summary_node(s, cell);
+
+    if (at < 0 && *cell) {
+        pp_fmt(what, sizeof what, "%s:%ld: node", path, line_no);
+        if (pp_name_check(cell, what) < 0)
+            return -EINVAL;
+    }
+    if (at < 0) {
+        if (s->n_nodes % 16 == 0) {
+            void *n = realloc(s->nodes, (s->n_nodes + 16) * sizeof *s->nodes);
+            if (!n)
+                return -ENOMEM;
+            s->nodes = n;
+        }
+        pp_strlcpy(s->nodes[s->n_nodes], cell, PP_NODE_NAME_MAX);
+        at = (int)s->n_nodes++;
+    }
+    s->node[r] = (size_t)at;
     return 0;
 }
 
@@ -338,6 +373,12 @@ static int read_row(const char *path, long line_no, char **f, pp_summary *s, con
         s->y[r * s->n_metrics + k] = v;
     }
     s->samples[r] = s->iterations[r] = s->late_frames[r] = -1;
+    s->repeat[r] = 0;
+    if ((rc = node_cell(path, line_no, s, c->node ? f[c->node] : "", r)) < 0 ||
+        (c->repeat && (rc = count_cell(path, line_no, "repeat", f[c->repeat], &s->repeat[r])) < 0))
+        return rc;
+    s->repeat[r] = s->repeat[r] > 0 ? s->repeat[r] : 0;
+    s->max_repeat = s->repeat[r] > s->max_repeat ? s->repeat[r] : s->max_repeat;
     if ((c->samples && (rc = count_cell(path, line_no, "samples", f[c->samples], &s->samples[r])) < 0) ||
         (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], &flag)) < 0) ||
         (c->iterations &&
@@ -460,6 +501,9 @@ void pp_summary_free(pp_summary *s)
     free(s->late_frames);
     free(s->short_run);
     free(s->weight);
+    free(s->nodes);
+    free(s->node);
+    free(s->repeat);
     memset(s, 0, sizeof *s);
 }
 
@@ -476,6 +520,14 @@ int pp_summary_metric(const pp_summary *s, const char *name)
     for (size_t k = 0; k < s->n_metrics; k++)
         if (strcmp(s->metrics[k], name) == 0)
             return (int)k;
+    return -1;
+}
+
+int pp_summary_node(const pp_summary *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_nodes; i++)
+        if (strcmp(s->nodes[i], name) == 0)
+            return (int)i;
     return -1;
 }
 

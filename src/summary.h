@@ -19,10 +19,18 @@
  * of an energy falls as 1 / samples: its variance as the square), every
  * other row 1; the local-linear and spline estimators weigh their samples
  * by it (estimator.h).
+ *
+ * Fleets: the node column names the node that measured a row (node.h; an
+ * empty cell, or no column, is one unnamed node "") and the repeat column
+ * which measurement of its configuration it is (0 without the column).
+ * Neither is a parameter nor a metric: a configuration measured on several
+ * nodes, or several times, is several rows with the same parameters (the
+ * model averages them: model.h).
  */
 #ifndef PP_SUMMARY_H
 #define PP_SUMMARY_H
 
+#include "node.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -72,6 +80,11 @@ typedef struct pp_summary {
     long *late_frames;     /* n_rows (all components), -1 without the column */
     int *short_run;        /* n_rows, 0 or 1 */
     double *weight;        /* n_rows run weights (see above) */
+    size_t n_nodes;        /* the nodes of the rows (status ok), in order of appearance */
+    char (*nodes)[PP_NODE_NAME_MAX];
+    size_t *node;          /* n_rows: index into nodes */
+    long *repeat;          /* n_rows: the repeat index, 0 without the column */
+    long max_repeat;       /* the highest repeat index of the rows */
 } pp_summary;
 
 /* Read dir/summary.csv (and dir/run.json when present). Errors name the
@@ -82,9 +95,10 @@ typedef struct pp_summary {
 int pp_summary_read(const char *dir, pp_summary *s);
 void pp_summary_free(pp_summary *s);
 
-/* Index of a parameter / metric by name, or -1. */
+/* Index of a parameter / metric / node by name, or -1. */
 int pp_summary_param(const pp_summary *s, const char *name);
 int pp_summary_metric(const pp_summary *s, const char *name);
+int pp_summary_node(const pp_summary *s, const char *name);
 
 /* The index of label in categorical parameter k, or -1. */
 int pp_summary_label(const pp_summary *s, size_t k, const char *label);

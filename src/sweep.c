@@ -1,6 +1,7 @@
 #include "sweep.h"
 
 #include "log.h"
+#include "node.h"
 #include "results.h"
 #include "run_json.h"
 #include "sampler.h"
@@ -216,12 +217,59 @@ static int rewrite(const char *path, const char *text, size_t len)
     return rc;
 }
 
-/* Mark the ids of the whole rows of an existing summary done. A torn last
- * line is dropped, and with retry_failed the rows whose status is not ok
- * (they run again); the file is then rewritten without them. 0, or -EINVAL
- * when the header or a row is not this profile's. */
+/* The measurements of a sweep: slot rep * count + id is repeat rep of
+ * configuration id. */
+typedef struct slots {
+    uint64_t count;       /* configurations of the profile */
+    unsigned repeats;
+    const pp_shard *shard;
+    const char *node;
+} slots;
+
+/* The slot of summary row line (ending at nl): 0 with *slot, 1 for a row
+ * of this sweep beyond its repeats (kept, not marked), -EINVAL (logged)
+ * for a row of another profile, shard or node. */
+static int row_slot(const char *path, long line_no, const char *line, const char *nl,
+                    const slots *sl, uint64_t *slot)
+{
+    const char *rep_at = nl, *node_at;
+    unsigned long long id, rep;
+    char *end;
+
+    while (rep_at > line && rep_at[-1] != ',')
+        rep_at--;
+    for (node_at = rep_at - 1; node_at > line && node_at[-1] != ','; node_at--)
+        ;
+    id = strtoull(line, &end, 10);
+    if (end == line || *end != ',' || id >= sl->count || node_at <= line) {
+        pp_log_error("%s:%ld: not a row of this profile", path, line_no);
+        return -EINVAL;
+    }
+    rep = strtoull(rep_at, &end, 10);
+    if (end != nl || end == rep_at || (size_t)(rep_at - 1 - node_at) != strlen(sl->node) ||
+        strncmp(node_at, sl->node, strlen(sl->node)) != 0) {
+        pp_log_error("%s:%ld: a row of node '%.*s', repeat '%.*s': this is node '%s' (resume "
+                     "on that node, or give --node with its name)", path, line_no,
+                     (int)(rep_at > node_at ? rep_at - 1 - node_at : 0), node_at,
+                     (int)(nl - rep_at), rep_at, sl->node);
+        return -EINVAL;
+    }
+    if (!pp_shard_has(sl->shard, id)) {
+        pp_log_error("%s:%ld: configuration %llu is not in shard %llu/%llu: resume with the "
+                     "--shard of the run that made this folder", path, line_no, id,
+                     (unsigned long long)sl->shard->k, (unsigned long long)sl->shard->n);
+        return -EINVAL;
+    }
+    *slot = rep * sl->count + id;
+    return rep < sl->repeats ? 0 : 1;
+}
+
+/* Mark the measurements of the whole rows of an existing summary done. A
+ * torn last line is dropped, and with retry_failed the rows whose status
+ * is not ok (they run again); the file is then rewritten without them. 0,
+ * or -EINVAL when the header or a row is not this sweep's. */
 static int read_done(const char *path, const char *header, size_t status_col, int retry_failed,
-                     uint8_t *done, uint64_t total)
+                     uint8_t *done, const slots *sl)
 {
     char *text = pp_read_file(path), *line, *next, *kept;
     size_t n_kept = 0;
@@ -232,8 +280,9 @@ static int read_done(const char *path, const char *header, size_t status_col, in
         return access(path, F_OK) != 0 && errno == ENOENT ? 0 : -EIO;
     kept = malloc(strlen(text) + 1);
     for (line = text; kept && *line && rc == 0; line = next) {
-        char *nl = strchr(line, '\n'), *end;
-        unsigned long long id = 0;
+        char *nl = strchr(line, '\n');
+        uint64_t slot = 0;
+        int r = 0;
         if (!nl) { /* torn */
             dropped = 1;
             break;
@@ -243,15 +292,13 @@ static int read_done(const char *path, const char *header, size_t status_col, in
             pp_log_error("%s:1: the columns differ from this profile's (another profile or "
                          "device, or an older powprof?): resume into a new folder with -o", path);
             rc = -EINVAL;
-        } else if (line_no > 1 && ((id = strtoull(line, &end, 10)) >= total || end == line ||
-                                   *end != ',')) {
-            pp_log_error("%s:%ld: not a row of this profile", path, line_no);
-            rc = -EINVAL;
+        } else if (line_no > 1 && (r = row_slot(path, line_no, line, nl, sl, &slot)) < 0) {
+            rc = r;
         } else if (line_no > 1 && retry_failed && !row_ok(line, status_col)) {
             dropped = 1;
             continue;
-        } else if (line_no > 1) {
-            done[id] = 1;
+        } else if (line_no > 1 && r == 0) {
+            done[slot] = 1;
         }
         memcpy(kept + n_kept, line, (size_t)(next - line));
         n_kept += (size_t)(next - line);
@@ -485,6 +532,8 @@ typedef struct sweep_run {
     const pp_profile *p;
     const pp_sweep_options *o;
     const pp_sweep_stats *st;
+    const slots *sl;
+    unsigned rep;         /* the repeat of the configuration running */
     int64_t t_start;
     double est_total, est_done, est_running; /* to run, finished, the one running */
     pp_sweep_progress pr;
@@ -615,7 +664,7 @@ static int save_one(const sweep_run *r, const pp_device *dev, int fd,
     double dur[PP_PROFILE_MAX_COMPONENTS];
     pp_results_row rr = {id, values, pp_run_status_name(m->overall.status), m->overall.duration_s,
                          m->overall.iterations, m->overall.late_frames, it, late,
-                         m->overall.reason, dur, &m->cpu};
+                         m->overall.reason, dur, &m->cpu, r->sl->node, r->rep};
     pp_trace trace, kept;
     size_t len;
     int rc;
@@ -644,13 +693,15 @@ static int save_one(const sweep_run *r, const pp_device *dev, int fd,
     return rc;
 }
 
-/* The folders, summary.csv (its header written, or with resume the ids it
- * has marked done), run.json and profile.cfg. The summary's descriptor,
- * open for appending, or -errno (logged). */
+/* The folders, summary.csv (its header written, or with resume the
+ * measurements it has marked done), run.json and profile.cfg. The
+ * summary's descriptor, open for appending, or -errno (logged). */
 static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp_device *dev,
-                        const pp_results_layout *layout, uint8_t *done, uint64_t total)
+                        const pp_results_layout *layout, uint8_t *done, const slots *sl,
+                        const pp_node *node)
 {
     char path[4096], header[ROW_MAX];
+    pp_run_info info = {node, sl->shard, sl->repeats};
     int fd, rc;
 
     pp_fmt(path, sizeof path, "%s/traces", o->out_dir);
@@ -663,7 +714,7 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
         return -EEXIST;
     }
     if (o->resume && (rc = read_done(path, header, layout->n_params + 1, o->retry_failed, done,
-                                     total)) < 0)
+                                     sl)) < 0)
         return rc;
     fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -673,19 +724,25 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
     }
     if (lseek(fd, 0, SEEK_END) == 0 && (rc = append_row(fd, header, strlen(header))) < 0)
         pp_log_error("%s: cannot write: %s", path, strerror(-rc));
-    if (rc == 0 && (rc = pp_run_json_write(o->out_dir, p, dev)) == 0)
+    if (rc == 0 && (rc = pp_run_json_write(o->out_dir, p, dev, &info)) == 0)
         copy_config(p, o->out_dir);
     if (rc < 0)
         close(fd);
     return rc < 0 ? rc : fd;
 }
 
-/* The configurations to run: done ones counted as skipped, the others'
- * estimates summed. */
+/* The measurements to run: this shard's, done ones counted as skipped,
+ * the others' estimates summed. */
 static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, double *values)
 {
-    for (uint64_t id = 0; id < st->total; id++) {
-        if (done[id]) {
+    const slots *sl = r->sl;
+
+    for (uint64_t slot = 0; slot < sl->count * sl->repeats; slot++) {
+        uint64_t id = slot % sl->count;
+        if (!pp_shard_has(sl->shard, id))
+            continue;
+        st->total++;
+        if (done[slot]) {
             st->skipped++;
             continue;
         }
@@ -695,27 +752,33 @@ static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, doub
     r->pr.total = st->total - st->skipped;
 }
 
-/* The configurations not done, in order, until the end, an interruption,
+/* The measurements not done, in order (every configuration of the shard,
+ * then every one again for each repeat), until the end, an interruption,
  * max_failures identical failures in a row, or an error. */
 static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
                    const pp_results_layout *layout, const uint8_t *done, double *values,
                    char *row, const atomic_int *interrupt)
 {
     const pp_sweep_options *o = r->o;
+    const slots *sl = r->sl;
     ticker tk = {o->progress ? o->tick_s : 0.0, tick, r};
 
-    for (uint64_t id = 0; id < st->total && !atomic_load(interrupt); id++) {
+    for (uint64_t slot = 0; slot < sl->count * sl->repeats && !atomic_load(interrupt); slot++) {
+        uint64_t id = slot % sl->count;
         measured m;
-        char path[4096];
+        char path[4096], name[64];
         double mean_w = 0;
         int saturated = 0, rc;
 
-        if (done[id])
+        if (done[slot] || !pp_shard_has(sl->shard, id))
             continue;
+        r->rep = (unsigned)(slot / sl->count);
         pp_profile_values(r->p, id, values);
         r->est_running = pp_profile_estimate_s(r->p, values) + OVERHEAD_S;
         r->pr.id = id;
-        pp_fmt(path, sizeof path, "%s/traces/%llu.csv", o->out_dir, (unsigned long long)id);
+        pp_results_trace_name(id, r->rep, name, sizeof name);
+        if ((rc = pp_path_fmt(path, sizeof path, o->out_dir, "traces/%s", name)) < 0)
+            return rc;
         if ((rc = run_one(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0)
             return rc;
         if (m.overall.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
@@ -744,6 +807,29 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
     return 0;
 }
 
+/* The measurements this sweep makes, and the node it runs on: 0, or
+ * -E2BIG / -EINVAL (logged). */
+static int slots_of(const pp_profile *p, const pp_sweep_options *o, slots *sl, pp_node *node)
+{
+    static const pp_shard all = {0, 1, ""};
+
+    sl->count = pp_profile_count(p);
+    sl->repeats = o->repeats ? o->repeats : 1;
+    sl->shard = o->shard.n > 1 ? &o->shard : &all;
+    sl->node = node->name;
+    if (sl->repeats > PP_SWEEP_MAX_REPEATS || (o->shard.n > 1 && o->shard.k >= o->shard.n)) {
+        pp_log_error("%s: %u repeats, shard %llu/%llu: out of range", p->path, sl->repeats,
+                     (unsigned long long)o->shard.k, (unsigned long long)o->shard.n);
+        return -EINVAL;
+    }
+    if (sl->count > 100000000 / sl->repeats) {
+        pp_log_error("%s: %llu configurations x %u repeats is more than powprof will run",
+                     p->path, (unsigned long long)sl->count, sl->repeats);
+        return -E2BIG;
+    }
+    return pp_node_identify(p->sysfs_root, o->node, node);
+}
+
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st)
 {
     static const atomic_int never = 0;
@@ -754,15 +840,13 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     uint8_t *done = NULL;
     double *values = NULL;
     char *row = NULL;
+    slots sl;
+    pp_node node;
     int fd = -1, rc;
 
     memset(st, 0, sizeof *st);
-    st->total = pp_profile_count(p);
-    if (st->total > 100000000) {
-        pp_log_error("%s: %llu configurations is more than powprof will run", p->path,
-                     (unsigned long long)st->total);
-        return -E2BIG;
-    }
+    if ((rc = slots_of(p, o, &sl, &node)) < 0)
+        return rc;
     pp_device_options_init(&dopts);
     if (p->sysfs_root[0])
         dopts.sysfs_root = p->sysfs_root;
@@ -773,7 +857,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         pp_device_close(dev);
         return rc;
     }
-    done = calloc(st->total, 1);
+    done = calloc(sl.count * sl.repeats, 1);
     values = calloc(pp_profile_n_params(p) + 1, sizeof *values);
     row = malloc(ROW_MAX);
     layout = malloc(sizeof *layout);
@@ -783,11 +867,9 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         goto out;
     }
     layout_of(p, dev, layout);
-    if ((rc = fd = open_summary(p, o, dev, layout, done, st->total)) < 0)
+    if ((rc = fd = open_summary(p, o, dev, layout, done, &sl, &node)) < 0)
         goto out;
-    r->p = p;
-    r->o = o;
-    r->st = st;
+    *r = (sweep_run){.p = p, .o = o, .st = st, .sl = &sl};
     r->t_start = pp_clock_now_ns(&pp_clock_monotonic);
     plan_run(r, st, done, values);
     rc = run_all(r, st, dev, fd, layout, done, values, row, o->interrupt ? o->interrupt : &never);

@@ -14,8 +14,16 @@
  * <rail>_mean_w and <rail>_energy_j, total_mean_w, total_energy_j (rails
  * inside another are not added), energy_per_iteration_j, soc_end,
  * soc_drain, time_to_cutoff_s (battery model of the profile), reason,
- * cpu_s, cpu_share, machine_cpu_share (src/results.h). Samples before
- * warmup_s are left out of the means and energies.
+ * cpu_s, cpu_share, machine_cpu_share, node, repeat (src/results.h).
+ * Samples before warmup_s are left out of the means and energies.
+ *
+ * Fleets (node.h, shard.h): a shard runs only its configurations (id % N
+ * == K); every row names the node that measured it; with repeats each
+ * configuration is measured R times, interleaved (every configuration
+ * once, then every one again: drift over the sweep shows as spread between
+ * repeats, not as a difference between configurations), repeat r of id in
+ * traces/<id>.r<r>.csv (repeat 0 in traces/<id>.csv). --resume knows
+ * (id, repeat) and refuses rows of another shard or node.
  *
  * CPU time: the workload's is this process's CPU time while the
  * configuration is sampled, less the sampler thread's, plus that of the
@@ -28,6 +36,7 @@
 #define PP_SWEEP_H
 
 #include "profile.h"
+#include "shard.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -72,10 +81,17 @@ typedef struct pp_sweep_options {
     const atomic_int *interrupt; /* set (by a signal handler) to stop after saving */
     void (*progress)(void *ctx, const pp_sweep_progress *p);
     void *progress_ctx;
+    pp_shard shard;           /* the part to run; all zero: the whole sweep */
+    unsigned repeats;         /* measurements of each configuration (0: 1) */
+    const char *node;         /* the node's name (NULL: the host name of the profile's
+                                 root; node.h) */
 } pp_sweep_options;
 
+#define PP_SWEEP_MAX_REPEATS 1000
+
 typedef struct pp_sweep_stats {
-    uint64_t total, skipped, ran, ok, failed;
+    uint64_t total, skipped, ran, ok, failed; /* measurements: this shard's configurations
+                                                 times the repeats */
     uint64_t saturated;       /* configurations whose procstat estimate sat at its ceiling */
     int interrupted;
     int stopped;              /* max_failures reached: stop_reason says why */
@@ -94,7 +110,9 @@ int pp_sweep_check(const pp_profile *p);
  * when interrupted, -ENOTRECOVERABLE when max_failures configurations in a
  * row failed with the same reason (st->stop_reason; everything finished is
  * saved in both cases), another -errno on errors that stop the sweep
- * (checks, device, folder, an existing summary without --resume). */
+ * (checks, device, folder, an existing summary without --resume, a node
+ * name that does not pass the rule, rows of another shard or node on
+ * --resume). */
 int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats *st);
 
 #endif
