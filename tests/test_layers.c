@@ -577,13 +577,18 @@ void test_layers_profile_model_predict(void)
     CHECK_INT(d.n_samples, 2 * 4 + 2 * 3);
     for (size_t i = 0; i < d.n_samples; i++) {
         CHECK(d.samples[i].y[PP_LQ_CPU] > 0);
-        CHECK(d.samples[i].y[PP_LQ_WALL] >= d.samples[i].y[PP_LQ_CPU] * 0.5);
+        /* a thread's CPU time cannot outrun the wall clock; layers of a few
+         * microseconds carry the clocks' read-out noise (the CPU clock is a
+         * system call, the wall clock is not), hence the absolute slack: CI
+         * once saw one layer's median wall time below half its CPU time */
+        CHECK(d.samples[i].y[PP_LQ_WALL] + 50e-6 >= d.samples[i].y[PP_LQ_CPU] * 0.5);
         CHECK(d.samples[i].y[PP_LQ_ENERGY] > 0);
     }
     for (size_t r = 0; r < d.n_networks; r++) {
         CHECK(d.networks[r].estimated);
         CHECK(d.networks[r].idle_w > 0);
         CHECK(d.networks[r].layers_y[PP_LQ_WALL] > 0);
+        CHECK(d.networks[r].layers_y[PP_LQ_CPU] <= 1.2 * d.networks[r].layers_y[PP_LQ_WALL] + 50e-6);
         CHECK(d.networks[r].y[PP_LQ_WALL] > 0);
     }
     text = slurp(strcat(strcpy(model, dir), "/networks.csv"));
