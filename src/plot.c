@@ -228,12 +228,21 @@ static double trace_max_w(const pp_trace *t, const double *total)
     return max;
 }
 
-static int read_trace(const pp_plotter *pl, long id, pp_trace *t)
+/* A configuration's trace. What reading it says of its gaps and cut
+ * lines was said when it was measured: held back here; a trace that does
+ * not read is left out of the plots, said once. */
+static int read_trace(const pp_plotter *pl, long id, pp_trace *t, int warn)
 {
-    char path[4400];
+    char path[4400], said[1024] = "";
+    int rc;
 
     pp_fmt(path, sizeof path, "%s/traces/%ld.csv", pl->dir, id);
-    return pp_trace_read_csv(path, t);
+    pp_log_hold_begin(said, sizeof said);
+    rc = pp_trace_read_csv(path, t);
+    pp_log_hold_end();
+    if (rc < 0)
+        pp_log(warn ? PP_LOG_WARN : PP_LOG_DEBUG, "plot: %s left out: %s", path, said);
+    return rc;
 }
 
 /* The trace's total as a gnuplot expression of its columns (after
@@ -357,7 +366,7 @@ static int spread_ranges(const pp_plotter *pl, const pp_summary *s, const size_t
     for (size_t k = 0; k < n; k++) {
         pp_trace t;
         double *total;
-        if (read_trace(pl, s->ids[picks[k]], &t) < 0)
+        if (read_trace(pl, s->ids[picks[k]], &t, 0) < 0)
             continue;
         if ((total = malloc((t.n_samples ? t.n_samples : 1) * sizeof *total))) {
             pp_trace_total_series(&t, total);
@@ -416,7 +425,7 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
     pp_gp_printf(fp, "plot");
     for (size_t k = 0; k < n_picks; k++) {
         pp_trace t;
-        if (read_trace(pl, s->ids[picks[k]], &t) < 0)
+        if (read_trace(pl, s->ids[picks[k]], &t, 0) < 0)
             continue;
         pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", k ? ',' : ' ', s->ids[picks[k]]);
         total_expr(fp, &t);
@@ -432,7 +441,7 @@ static void layer1(pp_plotter *pl, const pp_summary *s)
 {
     for (size_t i = 0; i < s->n_rows && i < MAX_TRACE_PLOTS; i++) {
         pp_trace t;
-        if (read_trace(pl, s->ids[i], &t) < 0)
+        if (read_trace(pl, s->ids[i], &t, 1) < 0)
             continue;
         pl->estimated |= trace_estimated(&t);
         write_trace_script(pl, s, i, &t);
