@@ -229,9 +229,9 @@ static double trace_max_w(const pp_trace *t, const double *total)
 }
 
 /* A configuration's trace. What reading it says of its gaps and cut
- * lines was said when it was measured: held back here; a trace that does
- * not read is left out of the plots, said once. */
-static int read_trace(const pp_plotter *pl, long id, pp_trace *t, int warn)
+ * lines was said when it was measured: held back here, and why it does
+ * not read into why (when not NULL). */
+static int read_trace(const pp_plotter *pl, long id, pp_trace *t, char *why, size_t cap)
 {
     char path[4400], said[1024] = "";
     int rc;
@@ -240,8 +240,8 @@ static int read_trace(const pp_plotter *pl, long id, pp_trace *t, int warn)
     pp_log_hold_begin(said, sizeof said);
     rc = pp_trace_read_csv(path, t);
     pp_log_hold_end();
-    if (rc < 0)
-        pp_log(warn ? PP_LOG_WARN : PP_LOG_DEBUG, "plot: %s left out: %s", path, said);
+    if (rc < 0 && why)
+        pp_strlcpy(why, said[0] ? said : path, cap);
     return rc;
 }
 
@@ -366,7 +366,7 @@ static int spread_ranges(const pp_plotter *pl, const pp_summary *s, const size_t
     for (size_t k = 0; k < n; k++) {
         pp_trace t;
         double *total;
-        if (read_trace(pl, s->ids[picks[k]], &t, 0) < 0)
+        if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
             continue;
         if ((total = malloc((t.n_samples ? t.n_samples : 1) * sizeof *total))) {
             pp_trace_total_series(&t, total);
@@ -425,7 +425,7 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
     pp_gp_printf(fp, "plot");
     for (size_t k = 0; k < n_picks; k++) {
         pp_trace t;
-        if (read_trace(pl, s->ids[picks[k]], &t, 0) < 0)
+        if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
             continue;
         pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", k ? ',' : ' ', s->ids[picks[k]]);
         total_expr(fp, &t);
@@ -437,16 +437,24 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
     pp_plot_script_close(pl, fp, "layer1-total");
 }
 
+/* The traces that do not read are left out, said once. */
 static void layer1(pp_plotter *pl, const pp_summary *s)
 {
-    for (size_t i = 0; i < s->n_rows && i < MAX_TRACE_PLOTS; i++) {
+    char why[1024] = "";
+    size_t missing = 0, n = s->n_rows < MAX_TRACE_PLOTS ? s->n_rows : MAX_TRACE_PLOTS;
+
+    for (size_t i = 0; i < n; i++) {
         pp_trace t;
-        if (read_trace(pl, s->ids[i], &t, 1) < 0)
+        if (read_trace(pl, s->ids[i], &t, missing ? NULL : why, sizeof why) < 0) {
+            missing++;
             continue;
+        }
         pl->estimated |= trace_estimated(&t);
         write_trace_script(pl, s, i, &t);
         pp_trace_free(&t);
     }
+    if (missing)
+        pp_log_warn("plot: %zu of %zu traces left out of layer 1 (%s)", missing, n, why);
     write_total_script(pl, s);
 }
 

@@ -156,22 +156,22 @@ static int predict(const pp_model *m, size_t metric, const pp_model_point *pt, d
     return 0;
 }
 
-/* Ticks at the measured values of a log-scale axis (at most MAX_TICKS),
- * else gnuplot's own. */
+/* A log scale for a parameter swept by a factor; ticks at the measured
+ * values where they are few (at most MAX_TICKS on a log scale, 6 on a
+ * linear one), else gnuplot's own. */
 static void axis_ticks(FILE *fp, const pp_model *m, const slice *sl, int t)
 {
     const pp_summary *s = &m->sum;
-    size_t k = t ? sl->b : sl->a, n = 0;
+    size_t k = t ? sl->b : sl->a, n = 0, most = s->log_scale[k] ? MAX_TICKS : 6;
     double seen[MAX_TICKS];
 
-    if (!s->log_scale[k])
-        return;
-    pp_gp_printf(fp, "set logscale %c\n", t ? 'y' : 'x');
+    if (s->log_scale[k])
+        pp_gp_printf(fp, "set logscale %c\n", t ? 'y' : 'x');
     for (size_t i = 0; i < s->n_rows; i++) {
         size_t j = 0;
         while (j < n && seen[j] != cell(s, i, k))
             j++;
-        if (j == n && n == MAX_TICKS)
+        if (j == n && n == most)
             return;
         if (j == n)
             seen[n++] = cell(s, i, k);

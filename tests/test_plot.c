@@ -443,3 +443,46 @@ void test_cli_run_json(void)
     }
     json_decref(root);
 }
+
+/* A categorical parameter beside one numeric: a curve per label in the
+ * same plot, named by its label. */
+void test_plot_categorical_curves(void);
+void test_plot_categorical_curves(void)
+{
+    char dir[512], path[700], *text;
+    static double rows[400][8];
+    size_t n;
+    int cols;
+    json_t *root;
+    FILE *fp;
+
+    snprintf(dir, sizeof dir, "%s/nets", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    fp = fopen(path, "w");
+    fprintf(fp, "id,net,fps,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,reason\n");
+    for (int i = 0; i < 8; i++)
+        fprintf(fp, "%d,%s,%d,ok,10,10,0,%g,%g,\n", i, i < 4 ? "yolov3-tiny" : "yolov2-tiny", 1 + i % 4,
+                (i < 4 ? 1.5 : 1.0) + 0.3 * (i % 4), 10 * ((i < 4 ? 1.5 : 1.0) + 0.3 * (i % 4)));
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    mkdir(path, 0755);
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof path, "%s/traces/%d.csv", dir, i);
+        write_file(path, "t_s,total_rail_w\n0.5,1\n1,1.2\n");
+    }
+    root = plot_clean(dir, NULL, NULL, &n);
+    json_decref(root);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "title 'net=yolov3-tiny'");
+    CHECK_CONTAINS(text, "title 'net=yolov2-tiny'");
+    free(text);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w.dat", dir);
+    CHECK_INT(block(path, 1, rows, 400, &cols), 4); /* yolov3-tiny's measured points */
+    CHECK_NEAR(rows[3][1], 2.4, 1e-9);
+    CHECK_INT(block(path, 3, rows, 400, &cols), 4); /* yolov2-tiny's */
+    CHECK_NEAR(rows[0][1], 1.0, 1e-9);
+    CHECK_INT(block(path, 2, rows, 400, &cols), 200);
+    CHECK_NEAR(rows[0][1], 1.0, 0.05); /* yolov2-tiny's line starts at its first point */
+}
