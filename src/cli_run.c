@@ -224,24 +224,22 @@ static int run_profile(const run_args *a, const run_settings *rs, json_t **outco
     char *pargv[16];
     int n = 0;
 
+    const struct { int on; char *flag; } flags[] = {
+        {a->resume, "--resume"}, {a->retry_failed, "--retry-failed"}, {a->keep_going, "--keep-going"},
+        {a->yes, "--yes"}, {a->json, "--json"},
+    };
+
     pargv[n++] = "profile";
     pargv[n++] = (char *)a->config;
     pargv[n++] = "-o";
     pargv[n++] = (char *)rs->dir;
-    if (a->resume)
-        pargv[n++] = "--resume";
-    if (a->retry_failed)
-        pargv[n++] = "--retry-failed";
-    if (a->keep_going)
-        pargv[n++] = "--keep-going";
+    for (size_t i = 0; i < PP_ARRAY_SIZE(flags); i++)
+        if (flags[i].on)
+            pargv[n++] = flags[i].flag;
     if (a->max_failures) {
         pargv[n++] = "--max-failures";
         pargv[n++] = (char *)a->max_failures;
     }
-    if (a->yes)
-        pargv[n++] = "--yes";
-    if (a->json)
-        pargv[n++] = "--json";
     pargv[n] = NULL;
     *outcome = NULL;
     return a->json ? capture_json(pp_cmd_profile, n, pargv, outcome) : pp_cmd_profile(n, pargv);
@@ -379,6 +377,9 @@ static int run_all(const run_args *a, run_settings *rs)
             if (rs->has_mission) {
                 printf("\n== mission plan\n");
                 run_plan(a->config, rs, 1, NULL);
+                if (plan)
+                    printf("the plan as JSON: %s/plan.json; its state of charge over the mission: "
+                           "%s/plots/plan-soc.*\n", rs->dir, rs->dir);
             }
         }
     }

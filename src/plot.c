@@ -113,17 +113,25 @@ static pp_plot_script *add_script(pp_plot_result *r, const char *name)
     return &r->scripts[r->n_scripts++];
 }
 
-FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)
+/* plots/<name>.<ext> for writing; NULL (logged) when it cannot be. */
+static FILE *open_in_plots(const pp_plotter *pl, const char *name, const char *ext)
 {
     char path[4400];
     FILE *fp;
 
-    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.gp", name) < 0)
+    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.%s", name, ext) < 0)
         return NULL;
-    if (!(fp = fopen(path, "w"))) {
+    if (!(fp = fopen(path, "w")))
         pp_log_error("%s: cannot write: %s", path, strerror(errno));
+    return fp;
+}
+
+FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)
+{
+    FILE *fp = open_in_plots(pl, name, "gp");
+
+    if (!fp)
         return NULL;
-    }
     if (!add_script(pl->r, name)) {
         fclose(fp);
         return NULL;
@@ -169,16 +177,10 @@ int pp_plot_script_close(pp_plotter *pl, FILE *fp, const char *name)
 
 FILE *pp_plot_data_open(pp_plotter *pl, const char *name)
 {
-    char path[4400];
-    FILE *fp;
+    FILE *fp = open_in_plots(pl, name, "dat");
 
-    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.dat", name) < 0)
-        return NULL;
-    if (!(fp = fopen(path, "w"))) {
-        pp_log_error("%s: cannot write: %s", path, strerror(errno));
-        return NULL;
-    }
-    pp_strlcpy(pl->data, name, sizeof pl->data);
+    if (fp)
+        pp_strlcpy(pl->data, name, sizeof pl->data);
     return fp;
 }
 

@@ -155,6 +155,15 @@ static const char *import_tx2(const char *name, char *const *files)
     return dst;
 }
 
+/* The TX2 darknet traces whose names give their rate: 10, 25, 32 fps. */
+static const char *import_darknet(const char *name)
+{
+    char *files[] = {"data/tx2/darknet/1layer_yolo-10fps.csv", "data/tx2/darknet/1layer_yolo-25fps.csv",
+                     "data/tx2/darknet/1layer_yolo-32fps.csv", "--pattern", "1layer_yolo-{fps}fps.csv",
+                     NULL};
+    return import_tx2(name, files);
+}
+
 /* The TX2 matrix exponentiation (two parameters): surfaces of the total
  * and of each rail whose data hold the measured configurations with the
  * band of the prediction at each, and every plot renders in silence. */
@@ -211,10 +220,7 @@ void test_plot_tx2_matrix_surfaces(void)
 void test_plot_tx2_darknet_rails(void);
 void test_plot_tx2_darknet_rails(void)
 {
-    char *files[] = {"data/tx2/darknet/1layer_yolo-10fps.csv", "data/tx2/darknet/1layer_yolo-25fps.csv",
-                     "data/tx2/darknet/1layer_yolo-32fps.csv", "--pattern", "1layer_yolo-{fps}fps.csv",
-                     NULL};
-    const char *dir = import_tx2("dk", files);
+    const char *dir = import_darknet("dk");
     static double rows[400][8];
     char path[800], *text;
     size_t n;
@@ -255,6 +261,20 @@ void test_plot_tx2_darknet_rails(void)
     CHECK(rows[0][1] > rows[199][1] && rows[0][1] < 100 && rows[199][1] > 99);
 }
 
+/* A results folder name under the test's scratch folder (its path in dir),
+ * with traces/, and its summary.csv open for writing. */
+static FILE *results_folder(const char *name, char *dir, size_t cap)
+{
+    char path[700];
+
+    snprintf(dir, cap, "%s/%s", test_tmpdir(), name);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    return fopen(path, "w");
+}
+
 /* What gnuplot warns about when left to itself: a constant axis (every
  * configuration the same power), a trace of one sample (an empty x range),
  * a gap row. None of it may reach the terminal, and none of it may make
@@ -267,12 +287,7 @@ void test_plot_constant_axes_silent(void)
     json_t *root;
     FILE *fp;
 
-    snprintf(dir, sizeof dir, "%s/flat", test_tmpdir());
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/traces", dir);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    fp = fopen(path, "w");
+    fp = results_folder("flat", dir, sizeof dir);
     fprintf(fp, "id,a,b,status,duration_s,iterations,late_frames,CPU_mean_w,CPU_energy_j,GPU_mean_w,"
                 "GPU_energy_j,total_mean_w,total_energy_j,soc_end,soc_drain,reason\n");
     for (int i = 0; i < 6; i++)
@@ -299,10 +314,7 @@ void test_plot_constant_axes_silent(void)
 void test_plot_plan_soc(void);
 void test_plot_plan_soc(void)
 {
-    char *files[] = {"data/tx2/darknet/1layer_yolo-10fps.csv", "data/tx2/darknet/1layer_yolo-25fps.csv",
-                     "data/tx2/darknet/1layer_yolo-32fps.csv", "--pattern", "1layer_yolo-{fps}fps.csv",
-                     NULL};
-    const char *dir = import_tx2("plan", files);
+    const char *dir = import_darknet("plan");
     char plan_path[700], cfg[700], big[700], path[800], *out = NULL, *err = NULL;
     static double rows[400][8];
     json_t *plan, *root, *steps;
@@ -456,17 +468,12 @@ void test_plot_categorical_curves(void)
     json_t *root;
     FILE *fp;
 
-    snprintf(dir, sizeof dir, "%s/nets", test_tmpdir());
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    fp = fopen(path, "w");
+    fp = results_folder("nets", dir, sizeof dir);
     fprintf(fp, "id,net,fps,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,reason\n");
     for (int i = 0; i < 8; i++)
         fprintf(fp, "%d,%s,%d,ok,10,10,0,%g,%g,\n", i, i < 4 ? "yolov3-tiny" : "yolov2-tiny", 1 + i % 4,
                 (i < 4 ? 1.5 : 1.0) + 0.3 * (i % 4), 10 * ((i < 4 ? 1.5 : 1.0) + 0.3 * (i % 4)));
     fclose(fp);
-    snprintf(path, sizeof path, "%s/traces", dir);
-    mkdir(path, 0755);
     for (int i = 0; i < 8; i++) {
         snprintf(path, sizeof path, "%s/traces/%d.csv", dir, i);
         write_file(path, "t_s,total_rail_w\n0.5,1\n1,1.2\n");
