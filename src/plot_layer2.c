@@ -470,7 +470,7 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle", name);
     if (sd->n_measured)
         pp_gp_printf(fp, ", '' index 1 using 1:2:5:(0):(0):($6-$5) with vectors nohead lc rgb '#222222' lw 2 "
-                         "title '90 %% band of the prediction at each', '' index 1 using 1:2:3 with "
+                         "title '90 %% band of the prediction', '' index 1 using 1:2:3 with "
                          "points pt 7 ps 1.4 lc rgb '#D55E00' title 'measured'");
     pp_gp_printf(fp, "\n");
     pp_plot_script_close(pl, fp, name);
