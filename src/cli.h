@@ -62,6 +62,13 @@ int pp_cmd_model(int argc, char **argv);
 int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet);
 int pp_cmd_predict(int argc, char **argv);
 int pp_cmd_plot(int argc, char **argv);
+/* What `powprof plot` does, for `run`: build the model when it is missing,
+ * write and render the plots of dir (plot.h) with o; the outcome printed,
+ * or, when json is not NULL, *json set to the object `plot --json` prints
+ * (the caller frees it). Returns an exit status. */
+struct pp_plot_options;
+struct json_t;
+int pp_plot_results(const char *dir, const struct pp_plot_options *o, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
 int pp_cmd_plan(int argc, char **argv);
 /* powprof layers profile|model|predict (src/cli_layers.c) */

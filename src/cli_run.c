@@ -1,36 +1,59 @@
 /* powprof run: the main job. Profile, model, plot and a short report. */
 #include "cli.h"
 
+#include "battery_config.h"
+#include "log.h"
 #include "plan.h"
+#include "plot.h"
 #include "profile.h"
 #include "summary.h"
 #include "util.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char run_help[] =
-    "usage: powprof run CONFIG [-o DIR] [--resume] [--yes]\n"
+    "usage: powprof run CONFIG [-o DIR] [--resume [--retry-failed]]\n"
+    "                   [--keep-going | --max-failures N] [--yes] [--json]\n"
     "\n"
     "The whole method on one configuration file: `powprof profile` (every\n"
-    "configuration measured), `powprof model` (the layer-2 surfaces),\n"
-    "`powprof plot` (PNG plots under DIR/plots/) and a short report: each\n"
+    "configuration measured), `powprof model` (the layer-2 surfaces), when\n"
+    "CONFIG has a mission group `powprof plan --schedule` (written to\n"
+    "DIR/plan.json), `powprof plot` (under DIR/plots/, the plan's state of\n"
+    "charge over the mission included) and a short report: each\n"
     "configuration's mean power and energy (the computer's), energy per\n"
     "iteration, late frames and achieved rates (paced components), and the\n"
     "battery drained and the time to cutoff under the loads the plan counts\n"
     "(the computer through its converter plus the mission's base load, or the\n"
     "battery group's without a mission), said above the table; the cheapest in\n"
-    "power and in energy per iteration; and, when CONFIG has a mission group,\n"
-    "the plan (`powprof plan --schedule`). DIR defaults to results/<profile name>.\n"
+    "power and in energy per iteration; then the plan. DIR defaults to\n"
+    "results/<profile name>.\n"
     "\n"
     "options:\n"
     "  -o, --output DIR       results folder\n"
     "  --resume               continue an interrupted run\n"
+    "  --retry-failed         resume, and run the failed and timed-out\n"
+    "                         configurations again (as profile's)\n"
+    "  --max-failures N       stop the profile after N configurations in a row\n"
+    "                         fail with the same reason (default 3)\n"
+    "  --keep-going           never stop the profile for failures\n"
     "  --yes                  no confirmation for more than 10000 configurations\n"
-    "  -h, --help             this help\n";
+    "  --json                 one JSON object on stdout instead of the text: the\n"
+    "                         profile's outcome (as `profile --json`), the model's\n"
+    "                         summary (estimator and typical error per metric),\n"
+    "                         the plots (as `plot --json`), the plan (as `plan\n"
+    "                         --json`, null without a mission) and the files\n"
+    "                         written\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: the profile's when it stopped (2 profile or usage error, 4\n"
+    "stopped after identical failures, 130 interrupted); else 0, or 125 when\n"
+    "the model, the plots or the plan failed.\n";
 
-enum { OPT_RESUME = 7000, OPT_YES };
+enum { OPT_RESUME = 7000, OPT_YES, OPT_RETRY, OPT_MAX_FAILURES, OPT_KEEP_GOING };
 
 /* Achieved-rate columns (<component>.achieved_fps / _hz) of s. */
 static size_t achieved_columns(const pp_summary *s, int *col, size_t cap)
@@ -150,59 +173,259 @@ static int load_settings(const char *config, const char *out, run_settings *rs)
     return 0;
 }
 
-static int run_plan(const char *config, run_settings *rs)
+/* ---- the steps ------------------------------------------------------------ */
+
+/* What the command line asked. */
+typedef struct run_args {
+    const char *config, *out, *max_failures;
+    int resume, retry_failed, keep_going, yes, json;
+} run_args;
+
+/* Run cmd(argc, argv) with its standard output into a temporary file and
+ * parse its last line as JSON into *out (NULL when it is not JSON: the
+ * reason logged). Returns cmd's exit status. */
+static int capture_json(int (*cmd)(int, char **), int argc, char **argv, json_t **out)
+{
+    FILE *tmp = tmpfile();
+    int saved, rc;
+    long size;
+    char *text = NULL, *last;
+    json_error_t err;
+
+    *out = NULL;
+    if (!tmp)
+        return PP_EXIT_FAILURE;
+    fflush(stdout);
+    if ((saved = dup(STDOUT_FILENO)) < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        fclose(tmp);
+        return PP_EXIT_FAILURE;
+    }
+    rc = cmd(argc, argv);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    if ((size = ftell(tmp)) > 0 && (text = calloc((size_t)size + 1, 1)) && fseek(tmp, 0, SEEK_SET) == 0 &&
+        fread(text, 1, (size_t)size, tmp) == (size_t)size) {
+        while (size > 0 && text[size - 1] == '\n')
+            text[--size] = '\0';
+        last = strrchr(text, '\n');
+        if (!(*out = json_loads(last ? last + 1 : text, 0, &err)))
+            pp_log_error("powprof %s --json: its output is not JSON: %s", argv[0], err.text);
+    }
+    free(text);
+    fclose(tmp);
+    return rc;
+}
+
+static int run_profile(const run_args *a, const run_settings *rs, json_t **outcome)
 {
     char *pargv[16];
-    int n = 0, rc;
+    int n = 0;
 
-    printf("\n== mission plan\n");
+    const struct { int on; char *flag; } flags[] = {
+        {a->resume, "--resume"}, {a->retry_failed, "--retry-failed"}, {a->keep_going, "--keep-going"},
+        {a->yes, "--yes"}, {a->json, "--json"},
+    };
+
+    pargv[n++] = "profile";
+    pargv[n++] = (char *)a->config;
+    pargv[n++] = "-o";
+    pargv[n++] = (char *)rs->dir;
+    for (size_t i = 0; i < PP_ARRAY_SIZE(flags); i++)
+        if (flags[i].on)
+            pargv[n++] = flags[i].flag;
+    if (a->max_failures) {
+        pargv[n++] = "--max-failures";
+        pargv[n++] = (char *)a->max_failures;
+    }
+    pargv[n] = NULL;
+    *outcome = NULL;
+    return a->json ? capture_json(pp_cmd_profile, n, pargv, outcome) : pp_cmd_profile(n, pargv);
+}
+
+/* `powprof plan ... --schedule` with the mission of the file: its JSON
+ * into *plan and DIR/plan.json; with text, printed as well. Returns plan's
+ * exit status (3: nothing completes the mission, still a plan). */
+static int run_plan(const char *config, const run_settings *rs, int text, json_t **plan)
+{
+    char *pargv[16], path[4200];
+    int n = 0, rc;
+    pp_atomic_file af;
+
     pargv[n++] = "plan";
-    pargv[n++] = rs->dir;
+    pargv[n++] = (char *)rs->dir;
     pargv[n++] = "--mission-s";
-    pargv[n++] = rs->mission;
+    pargv[n++] = (char *)rs->mission;
     pargv[n++] = "-c";
     pargv[n++] = (char *)config;
     if (rs->base_given) {
         pargv[n++] = "--base-power-w";
-        pargv[n++] = rs->base;
+        pargv[n++] = (char *)rs->base;
     }
     if (rs->min_soc[0] != '-') {
         pargv[n++] = "--min-soc";
-        pargv[n++] = rs->min_soc;
+        pargv[n++] = (char *)rs->min_soc;
     }
     if (rs->maximize[0]) {
         pargv[n++] = "--maximize";
-        pargv[n++] = rs->maximize;
+        pargv[n++] = (char *)rs->maximize;
     }
     pargv[n++] = "--schedule";
+    if (text) {
+        pargv[n] = NULL;
+        return pp_cmd_plan(n, pargv);
+    }
+    pargv[n++] = "--json";
     pargv[n] = NULL;
-    rc = pp_cmd_plan(n, pargv);
-    return rc == 3 ? 0 : rc;
+    rc = capture_json(pp_cmd_plan, n, pargv, plan);
+    pp_fmt(path, sizeof path, "%s/plan.json", rs->dir);
+    if (*plan && pp_atomic_file_open(&af, path) == 0) {
+        if (json_dumpf(*plan, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) == 0 &&
+            fputc('\n', af.fp) != EOF)
+            pp_atomic_file_commit(&af);
+        else
+            pp_atomic_file_abort(&af);
+    }
+    return rc;
 }
 
-int pp_cmd_run(int argc, char **argv)
+/* The model's summary: per group (labels) and metric, the estimator, its
+ * value space and the typical error of a prediction, from DIR/model.json. */
+static json_t *model_summary(const char *dir)
+{
+    char path[4200];
+    json_t *model, *groups, *g, *out = json_array();
+    size_t i, j;
+
+    pp_fmt(path, sizeof path, "%s/model.json", dir);
+    if (!(model = json_load_file(path, 0, NULL)))
+        return json_null();
+    groups = json_object_get(model, "groups");
+    json_array_foreach(groups, i, g) {
+        json_t *metrics = json_array(), *mt;
+        json_array_foreach(json_object_get(g, "metrics"), j, mt)
+            json_array_append_new(metrics, json_pack("{s:O?, s:O?, s:O?, s:O?}", "name",
+                json_object_get(mt, "name"), "method", json_object_get(mt, "method"), "values",
+                json_object_get(mt, "values"), "typical_error_pct",
+                json_object_get(json_object_get(mt, "honest"), "mape_pct")));
+        json_array_append_new(out, json_pack("{s:O?, s:O?, s:o}", "labels", json_object_get(g, "labels"),
+                                             "rows", json_object_get(g, "rows"), "metrics", metrics));
+    }
+    g = json_pack("{s:s, s:O?, s:O?, s:o}", "file", path, "rows", json_object_get(model, "rows"),
+                  "params", json_object_get(model, "params"), "groups", out);
+    json_decref(model);
+    return g;
+}
+
+static json_t *files_json(const run_settings *rs, int plan)
+{
+    static const char *const keys[] = {"summary", "run_json", "traces", "model", "grids", "plots", "plan"};
+    static const char *const names[] = {"summary.csv", "run.json", "traces", "model.json", "model",
+                                        "plots", "plan.json"};
+    json_t *o = json_object();
+    char path[4200];
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(keys); i++) {
+        int there = pp_path_fmt(path, sizeof path, rs->dir, "%s", names[i]) == 0 &&
+                    access(path, F_OK) == 0;
+        json_object_set_new(o, keys[i], (i + 1 < PP_ARRAY_SIZE(keys) || plan) && there
+                                            ? json_string(path) : json_null());
+    }
+    return o;
+}
+
+/* The plots, with the plan's state of charge when there is a plan. */
+static int run_plots(const char *config, const run_settings *rs, int have_plan, json_t **json)
+{
+    pp_plot_options o;
+    pp_plot_plan plan;
+    char path[4200];
+
+    pp_plot_options_init(&o);
+    pp_fmt(path, sizeof path, "%s/plan.json", rs->dir);
+    if (have_plan && pp_battery_params_load(config, &o.battery) == 0 &&
+        pp_plot_plan_load(path, &plan) == 0)
+        o.plan = &plan;
+    return pp_plot_results(rs->dir, &o, json);
+}
+
+/* Profile, model, plan, plots; the report and the plan in words, or one
+ * JSON object. */
+static int run_all(const run_args *a, run_settings *rs)
+{
+    json_t *profile = NULL, *plan = NULL, *plots = NULL;
+    int rc = run_profile(a, rs, &profile), plan_rc = 0;
+
+    if (rc == 0 || rc == 1) { /* 1: some configurations failed; the rest is worth modelling */
+        rc = 0;
+        if (!a->json)
+            printf("\n== layer 2\n");
+        if (pp_model_build(rs->dir, 0, 0, a->json) != 0)
+            rc = PP_EXIT_FAILURE;
+        if (rc == 0 && rs->has_mission && (plan_rc = run_plan(a->config, rs, 0, &plan)) != 0 &&
+            plan_rc != 3)
+            rc = plan_rc;
+        if (rc == 0 && !a->json)
+            printf("\n== plots\n");
+        if (rc == 0)
+            rc = run_plots(a->config, rs, plan != NULL, a->json ? &plots : NULL);
+        if (rc == 0 && !a->json) {
+            printf("\n== report");
+            report(rs->dir, &rs->battery, rs->base_given);
+            if (rs->has_mission) {
+                printf("\n== mission plan\n");
+                run_plan(a->config, rs, 1, NULL);
+                if (plan)
+                    printf("the plan as JSON: %s/plan.json; its state of charge over the mission: "
+                           "%s/plots/plan-soc.*\n", rs->dir, rs->dir);
+            }
+        }
+    }
+    if (a->json) {
+        json_t *root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "results", rs->dir,
+                                 "exit_status", rc, "profile", profile ? profile : json_null(),
+                                 "model", model_summary(rs->dir), "plots", plots ? plots : json_null(),
+                                 "plan", plan ? plan : json_null(), "files",
+                                 files_json(rs, plan != NULL));
+        json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+        json_decref(root);
+    } else {
+        json_decref(plan);
+    }
+    return rc;
+}
+
+static int parse(int argc, char **argv, run_args *a)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"output", required_argument, NULL, 'o'},
         {"resume", no_argument, NULL, OPT_RESUME},
+        {"retry-failed", no_argument, NULL, OPT_RETRY},
+        {"max-failures", required_argument, NULL, OPT_MAX_FAILURES},
+        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
         {"yes", no_argument, NULL, OPT_YES},
+        {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *config;
-    char *pargv[8];
-    int resume = 0, yes = 0, opt, rc, n = 0;
-    run_settings rs;
+    int opt;
 
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         if (opt == 'h') {
             fputs(run_help, stdout);
-            return 0;
+            return 1;
         } else if (opt == 'o') {
-            out = optarg;
-        } else if (opt == OPT_RESUME || opt == OPT_YES) {
-            *(opt == OPT_RESUME ? &resume : &yes) = 1;
+            a->out = optarg;
+        } else if (opt == OPT_MAX_FAILURES) {
+            a->max_failures = optarg; /* checked by profile */
+        } else if (opt == OPT_RESUME || opt == OPT_YES || opt == OPT_RETRY || opt == OPT_KEEP_GOING ||
+                   opt == PP_OPT_JSON) {
+            *(opt == OPT_RESUME ? &a->resume : opt == OPT_YES ? &a->yes : opt == OPT_RETRY
+                  ? &a->retry_failed : opt == OPT_KEEP_GOING ? &a->keep_going : &a->json) = 1;
         } else {
             fputs("Try 'powprof run --help'.\n", stderr);
             return PP_EXIT_USAGE;
@@ -212,31 +435,19 @@ int pp_cmd_run(int argc, char **argv)
         fputs("powprof run: one configuration file expected\n", stderr);
         return PP_EXIT_USAGE;
     }
-    config = argv[optind]; /* the commands called below move optind */
-    if ((rc = load_settings(config, out, &rs)) != 0)
+    a->config = argv[optind]; /* the commands called below move optind */
+    return 0;
+}
+
+int pp_cmd_run(int argc, char **argv)
+{
+    run_args a = {0};
+    run_settings rs;
+    int rc;
+
+    if ((rc = parse(argc, argv, &a)) != 0)
+        return rc == 1 ? 0 : rc;
+    if ((rc = load_settings(a.config, a.out, &rs)) != 0)
         return rc;
-    pargv[n++] = "profile";
-    pargv[n++] = (char *)config;
-    pargv[n++] = "-o";
-    pargv[n++] = rs.dir;
-    if (resume)
-        pargv[n++] = "--resume";
-    if (yes)
-        pargv[n++] = "--yes";
-    pargv[n] = NULL;
-    rc = pp_cmd_profile(n, pargv);
-    if (rc != 0 && rc != 1) /* 1: some configurations failed; the rest is worth modelling */
-        return rc;
-    printf("\n== layer 2\n");
-    if (pp_model_build(rs.dir, 0, 0, 0) != 0)
-        return PP_EXIT_FAILURE;
-    printf("\n== plots\n");
-    pargv[0] = "plot";
-    pargv[1] = rs.dir;
-    pargv[2] = NULL;
-    if (pp_cmd_plot(2, pargv) != 0)
-        return PP_EXIT_FAILURE;
-    printf("\n== report");
-    report(rs.dir, &rs.battery, rs.base_given);
-    return rs.has_mission ? run_plan(config, &rs) : 0;
+    return run_all(&a, &rs);
 }
