@@ -296,12 +296,13 @@ static int run_plan(const char *config, const run_settings *rs, int text, json_t
 static json_t *model_summary(const char *dir)
 {
     char path[4200];
-    json_t *model, *groups, *g, *out = json_array();
+    json_t *model, *groups, *g, *out;
     size_t i, j;
 
     pp_fmt(path, sizeof path, "%s/model.json", dir);
     if (!(model = json_load_file(path, 0, NULL)))
         return json_null();
+    out = json_array();
     groups = json_object_get(model, "groups");
     json_array_foreach(groups, i, g) {
         json_t *metrics = json_array(), *mt;
