@@ -1,6 +1,8 @@
 /* powprof plan: parse the options, plan with the library (plan.h), print. */
 #include "cli.h"
 
+#include "layers_plan.h"
+#include "layers_profile.h"
 #include "log.h"
 #include "model.h"
 #include "plan.h"
@@ -19,7 +21,9 @@ static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W] [-c CONFIG] [--risk upper|mean]\n"
     "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
-    "                    [--node NAME | --across-nodes mean|worst] [--json]\n"
+    "                    [--node NAME | --across-nodes mean|worst]\n"
+    "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
+    "                    [--json]\n"
     "\n"
     "Find the configuration, anywhere in the modelled space (not only the\n"
     "measured ones), with the highest quality of service NAME such that the\n"
@@ -39,6 +43,17 @@ static const char plan_help[] =
     "configuration lasts. --schedule: start at the highest quality the charge\n"
     "allows and step down to the best plan (never below it), with the time of\n"
     "each switch; its end is one battery run over the whole schedule.\n"
+    "\n"
+    "Networks never run: RESULTS profiled a darknet component running the\n"
+    "network of --measured CFG at swept frame rates (the plan maximizes its\n"
+    "fps); with a layer model (`powprof layers model`), each --network CFG is\n"
+    "planned as if it ran in its place. A frame of N takes k = t_N / t_M times\n"
+    "the CPU time of one of M; N asked for f fps asks for the CPU time M asked\n"
+    "for at k f, so the surface there gives the power and M's achieved rate\n"
+    "a_M; N achieves a_M / k, and the power trades M's frames (a_M times the\n"
+    "energy of one above idle) for N's. The band adds both networks' energy\n"
+    "bands; rates whose k f falls outside the measured ones are left out.\n"
+    "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
     "\n"
     "options:\n"
     "  --mission-s S          mission length in seconds (required)\n"
@@ -60,6 +75,10 @@ static const char plan_help[] =
     "                         measured on several); see powprof model\n"
     "  --across-nodes WHICH   mean: the fleet's mean board (default); worst: the most\n"
     "                         power-hungry board measured (the highest power factor)\n"
+    "  --layer-model FILE     a layer model (powprof layers model -o FILE)\n"
+    "  --measured CFG         the network RESULTS ran\n"
+    "  --network CFG          a network to plan for in its place (repeatable;\n"
+    "                         one plan each, then a table side by side)\n"
     "  --json                 one JSON object on stdout\n"
     "  -h, --help             this help\n"
     "\n"
@@ -75,14 +94,22 @@ enum {
     OPT_TOLERANCE,
     OPT_RESOLUTION,
     OPT_NODE,
-    OPT_ACROSS
+    OPT_ACROSS,
+    OPT_LAYER_MODEL,
+    OPT_MEASURED,
+    OPT_NETWORK
 };
+
+#define MAX_NETWORKS 16
 
 /* Which board the plan is for. */
 typedef struct plan_target {
     const char *node; /* --node NAME */
     int worst;        /* --across-nodes worst */
     int json;
+    const char *layer_model, *measured; /* networks never run */
+    size_t n_networks;
+    const char *network[MAX_NETWORKS];
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -107,6 +134,19 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, double *bas
     switch (opt) {
     case OPT_NODE:
         t->node = arg;
+        return 0;
+    case OPT_LAYER_MODEL:
+        t->layer_model = arg;
+        return 0;
+    case OPT_MEASURED:
+        t->measured = arg;
+        return 0;
+    case OPT_NETWORK:
+        if (t->n_networks == MAX_NETWORKS) {
+            fprintf(stderr, "powprof plan: --network %s: at most %d networks\n", arg, MAX_NETWORKS);
+            return PP_EXIT_USAGE;
+        }
+        t->network[t->n_networks++] = arg;
         return 0;
     case OPT_ACROSS:
         if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0) {
@@ -184,6 +224,9 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"node", required_argument, NULL, OPT_NODE},
         {"across-nodes", required_argument, NULL, OPT_ACROSS},
+        {"layer-model", required_argument, NULL, OPT_LAYER_MODEL},
+        {"measured", required_argument, NULL, OPT_MEASURED},
+        {"network", required_argument, NULL, OPT_NETWORK},
         {NULL, 0, NULL, 0},
     };
     const char *config = NULL;
@@ -198,6 +241,11 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
             return rc;
     if (t->node && t->worst) {
         fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if ((t->n_networks > 0) != (t->layer_model != NULL) ||
+        (t->n_networks > 0) != (t->measured != NULL)) {
+        fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return PP_EXIT_USAGE;
     }
     if (optind != argc - 1 || !(o->mission_s > 0)) {
@@ -330,7 +378,7 @@ static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
     return o;
 }
 
-static void print_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
+static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
 {
     json_t *root = json_pack("{s:b,s:f,s:s,s:s,s:f,s:{s:f,s:f},s:o,s:I}", "feasible", r->feasible,
                              "mission_s", o->mission_s, "maximize", m->sum.params[r->maximize],
@@ -375,6 +423,11 @@ static void print_json(const pp_model *m, const pp_plan_options *o, const pp_pla
     } else {
         json_decref(steps);
     }
+    return root;
+}
+
+static void print_json(json_t *root)
+{
     json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
     printf("\n");
     json_decref(root);
@@ -392,13 +445,154 @@ static int aim(pp_model *m, const plan_target *t)
     return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
+/* One line of the networks side by side. */
+typedef struct network_row {
+    const char *name;
+    double k;           /* its frame's CPU time over the measured network's */
+    int planned;        /* 0: no rate within the measured ones */
+    int feasible;
+    pp_plan_choice best;
+    double soc_end;
+} network_row;
+
+static void print_rows(const pp_model *m, const pp_plan_result *r, const network_row *row, size_t n)
+{
+    char measured[64];
+
+    pp_fmt(measured, sizeof measured, "%.40s (measured)", row[0].name);
+    printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
+           m->sum.params[r->maximize]);
+    printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",
+           "left %");
+    for (size_t i = 0; i < n; i++) {
+        printf("%-28.28s %7.3f ", i == 0 ? measured : row[i].name, row[i].k);
+        if (!row[i].planned)
+            printf("no rate whose k x fps lies within the measured rates\n");
+        else if (!row[i].feasible)
+            printf("nothing completes the mission\n");
+        else
+            printf("%10.4g %9.4g %10.3f %8.1f\n", row[i].best.point.raw[r->maximize],
+                   row[i].best.qos, row[i].best.planned_w, 100 * row[i].soc_end);
+    }
+}
+
+/* Plan network i of t in place of the measured one (swap s ready): its
+ * plan printed or appended to arr, its row filled. 0 or -errno. */
+static int plan_swapped(const pp_model *m, pp_plan_options *o, const plan_target *t,
+                        pp_layers_swap *s, size_t i, pp_plan_result *r, json_t *arr,
+                        network_row *row)
+{
+    size_t maximize = r->maximize;
+    int rc = 0;
+
+    row->name = t->network[i];
+    row->k = s->time_ratio;
+    row->planned = pp_layers_swap_in_range(m, maximize, s);
+    if (row->planned) {
+        o->predict = pp_layers_swap_predict;
+        o->predict_ctx = s;
+        rc = pp_plan(m, o, r);
+        o->predict = NULL;
+    }
+    if (rc < 0)
+        return rc;
+    row->feasible = row->planned && r->feasible;
+    row->best = r->best;
+    row->soc_end = r->best_soc_end_frac;
+    if (t->json)
+        json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:o}", "network", t->network[i],
+                                             "time_ratio", s->time_ratio, "time_s",
+                                             s->network.time_s, "energy_j", s->network.energy_j,
+                                             "plan", row->planned ? plan_json(m, o, r)
+                                                                  : json_null()));
+    else if (row->planned) {
+        printf("\n== %s in place of %s: a frame takes %.3fx the CPU time (%.4f s, %.4f J per "
+               "frame; predicted by the layer model)\n", t->network[i], t->measured,
+               s->time_ratio, s->network.time_s, s->network.energy_j);
+        print_text(m, o, r);
+    }
+    r->maximize = maximize;
+    return 0;
+}
+
+/* Cost the measured network and every --network (any error before a plan
+ * is printed): 0 or -errno. */
+static int cost_networks(const plan_target *t, pp_layer_model *lm, pp_layers_swap *s)
+{
+    char measured[4096], path[4096];
+    int rc;
+
+    if ((rc = pp_layer_model_read(t->layer_model, lm)) < 0 ||
+        (rc = pp_layers_resolve_cfg(t->measured, measured, sizeof measured)) < 0)
+        return rc;
+    for (size_t i = 0; i < t->n_networks; i++)
+        if ((rc = pp_layers_resolve_cfg(t->network[i], path, sizeof path)) < 0 ||
+            (rc = pp_layers_swap_init(lm, measured, path, &s[i])) < 0)
+            return rc;
+    return 0;
+}
+
+/* The plan as measured: 0, or -EINVAL (said) when it does not maximize a
+ * component's frame rate. */
+static int plan_measured(const pp_model *m, const pp_plan_options *o, const plan_target *t,
+                         pp_plan_result *r, network_row *row, json_t **json)
+{
+    int rc = pp_plan(m, o, r);
+    const char *p;
+
+    if (rc < 0)
+        return rc;
+    p = m->sum.params[r->maximize];
+    if (strlen(p) <= 4 || strcmp(p + strlen(p) - 4, ".fps") != 0) {
+        pp_log_error("plan --network: the plan maximizes %s, not a component's fps", p);
+        return -EINVAL;
+    }
+    *row = (network_row){t->measured, 1.0, 1, r->feasible, r->best, r->best_soc_end_frac};
+    if (t->json)
+        *json = plan_json(m, o, r);
+    else {
+        printf("== %s, as measured\n", t->measured);
+        print_text(m, o, r);
+    }
+    return 0;
+}
+
+/* The measured network's plan, then each --network's in its place. */
+static int plan_networks(const pp_model *m, pp_plan_options *o, const plan_target *t,
+                         pp_plan_result *r)
+{
+    pp_layer_model *lm = malloc(sizeof *lm);
+    pp_layers_swap *s = calloc(t->n_networks, sizeof *s);
+    network_row rows[MAX_NETWORKS + 1];
+    json_t *arr = json_array(), *first = NULL;
+    int rc = lm && s && arr ? 0 : -ENOMEM, any = 0;
+
+    if (rc == 0 && (rc = cost_networks(t, lm, s)) == 0)
+        rc = plan_measured(m, o, t, r, &rows[0], &first);
+    for (size_t i = 0; rc == 0 && i < t->n_networks; i++)
+        rc = plan_swapped(m, o, t, &s[i], i, r, arr, &rows[i + 1]);
+    if (rc == 0 && t->json)
+        print_json(json_pack("{s:s,s:s,s:o,s:O}", "layer_model", t->layer_model, "measured",
+                             t->measured, "measured_plan", first, "networks", arr));
+    else if (rc == 0)
+        print_rows(m, r, rows, t->n_networks + 1);
+    else
+        json_decref(first);
+    for (size_t i = 0; rc == 0 && i <= t->n_networks; i++)
+        any |= rows[i].feasible;
+    json_decref(arr);
+    free(lm);
+    free(s);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : any ? 0 : 3;
+}
+
 int pp_cmd_plan(int argc, char **argv)
 {
     const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
     pp_model_options mo;
     pp_plan_options o;
     pp_plan_result *r;
-    plan_target t = {NULL, 0, 0};
+    plan_target t = {0};
     pp_model m;
     int rc;
     char achieved[PP_SUMMARY_NAME_MAX + 16];
@@ -418,14 +612,18 @@ int pp_cmd_plan(int argc, char **argv)
         return rc;
     }
     r = malloc(sizeof *r);
-    rc = r ? pp_plan(&m, &o, r) : -ENOMEM;
-    if (rc == 0 && t.json)
-        print_json(&m, &o, r);
-    else if (rc == 0) {
-        print_node(&m, &t);
-        print_text(&m, &o, r);
+    rc = !r ? -ENOMEM : t.n_networks ? 0 : pp_plan(&m, &o, r);
+    if (r && t.n_networks) {
+        rc = plan_networks(&m, &o, &t, r);
+    } else {
+        if (rc == 0 && t.json)
+            print_json(plan_json(&m, &o, r));
+        else if (rc == 0) {
+            print_node(&m, &t);
+            print_text(&m, &o, r);
+        }
+        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
     }
-    rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
     free(r);
     pp_model_free(&m);
     return rc;

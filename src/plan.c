@@ -169,25 +169,36 @@ static void thin(double **v, size_t *n, size_t d)
     }
 }
 
+int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
+                       const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved)
+{
+    static const pp_prediction none = {NAN, NAN, NAN, NAN};
+
+    *achieved = none;
+    if (pp_model_predict(m, power_metric, pt, power) < 0 || isnan(power->value))
+        return 1;
+    if (achieved_metric >= 0 &&
+        (pp_model_predict(m, (size_t)achieved_metric, pt, achieved) < 0 || isnan(achieved->value)))
+        *achieved = none;
+    return 0;
+}
+
 /* Predict one candidate: 0 kept, 1 left out (labels never measured
  * together, no prediction, or short of its rate), -errno. */
 static int predict(const pp_model *m, const pp_plan_options *o, size_t power_metric,
                    pp_plan_result *r, pp_plan_choice *c)
 {
     double requested = c->point.raw[r->maximize];
+    int rc = o->predict ? o->predict(o->predict_ctx, m, power_metric, r->achieved_metric,
+                                     r->maximize, c)
+                        : pp_plan_predict_at(m, power_metric, r->achieved_metric, &c->point,
+                                             &c->power, &c->achieved);
 
-    if (pp_model_predict(m, power_metric, &c->point, &c->power) < 0 || isnan(c->power.value))
-        return 1;
+    if (rc != 0)
+        return rc;
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
-    c->qos = requested;
-    c->achieved.value = c->achieved.lo = c->achieved.hi = c->achieved.honest_mape = NAN;
-    if (r->achieved_metric < 0)
-        return 0;
-    if (pp_model_predict(m, (size_t)r->achieved_metric, &c->point, &c->achieved) < 0 ||
-        isnan(c->achieved.value))
-        return 0;
-    c->qos = c->achieved.value;
-    if (c->achieved.value < requested * (1 - o->tolerance_frac)) {
+    c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
+    if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
         if (r->n_short_of_rate++ == 0 || requested > r->short_example.point.raw[r->maximize])
             r->short_example = *c;
         return 1;

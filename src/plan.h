@@ -49,6 +49,17 @@ typedef struct pp_plan_resolution {
     double step; /* > 0, in the parameter's units */
 } pp_plan_resolution;
 
+struct pp_plan_choice;
+
+/* A candidate's prediction in place of the model's own (a network swapped
+ * in by a layer model: src/layers_plan.c): fills c->power and c->achieved
+ * (NaN without a rate) for c->point, maximize being the parameter
+ * maximized and achieved_metric its rate's metric (-1: none). 0, 1 to leave
+ * the candidate out (no prediction there), or -errno (logged). */
+typedef int (*pp_plan_predict_fn)(void *ctx, const pp_model *m, size_t power_metric,
+                                  int achieved_metric, size_t maximize,
+                                  struct pp_plan_choice *c);
+
 typedef struct pp_plan_options {
     double mission_s;             /* > 0 */
     const char *maximize;         /* a parameter; NULL: the first named *fps, else the
@@ -60,6 +71,8 @@ typedef struct pp_plan_options {
     size_t n_resolutions;
     pp_plan_resolution resolution[PP_SUMMARY_MAX_PARAMS];
     int schedule;                 /* also the step-down schedule */
+    pp_plan_predict_fn predict;   /* NULL: pp_plan_predict_at */
+    void *predict_ctx;
 } pp_plan_options;
 
 /* Defaults: risk upper, tolerance 5 %, the default battery, no schedule. */
@@ -100,6 +113,12 @@ typedef struct pp_plan_result {
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;
 } pp_plan_result;
+
+/* The model's own prediction of a candidate at pt: *power (total mean
+ * power) and, with achieved_metric >= 0, *achieved (NaN where the model has
+ * none). 0, or 1 when there is no power prediction at pt. */
+int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
+                       const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved);
 
 /* Plan on model m. Returns 0 (r->feasible says whether anything completes
  * the mission), -EINVAL (logged: no total_mean_w, no such parameter to

@@ -5,6 +5,7 @@
 #include "../src/darknet_cfg.h"
 #include "../src/layers.h"
 #include "../src/layers_model.h"
+#include "../src/layers_plan.h"
 #include "../src/layers_profile.h"
 #include "../components/registry.h"
 #include "../battery/battery.h"
@@ -545,6 +546,43 @@ static const char tiny_b[] =
     "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n"
     "[maxpool]\nsize=2\nstride=2\n";
 
+/* `plan --network` with the layer model just fitted: tiny-b in place of
+ * tiny-a on a measured surface, and tiny-a in its own place (the measured
+ * plan again). */
+static void plan_swapped_networks(const char *model, const char *a, const char *b)
+{
+    char dir[600], path[700], *out = NULL, *err = NULL;
+    json_t *root, *nets, *measured;
+
+    snprintf(dir, sizeof dir, "%s/measured", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, "id,det.fps,status,duration_s,total_mean_w,reason\n0,1,ok,10,1.5,\n"
+                     "1,2,ok,10,2,\n2,4,ok,10,3,\n3,8,ok,10,5,\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--layer-model", model,
+                          "--measured", a, "--network", b, "--network", a, "--json", NULL), 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(root != NULL);
+    nets = json_object_get(root, "networks");
+    measured = json_object_get(json_object_get(root, "measured_plan"), "best");
+    CHECK_INT(json_array_size(nets), 2);
+    CHECK(json_real_value(json_object_get(json_array_get(nets, 0), "time_ratio")) > 0);
+    CHECK_NEAR(json_real_value(json_object_get(json_array_get(nets, 1), "time_ratio")), 1.0, 1e-12);
+    CHECK(json_equal(json_object_get(json_object_get(json_array_get(nets, 1), "plan"), "best"),
+                     measured));
+    json_decref(root);
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--layer-model", model,
+                          "--measured", a, "--network", b, NULL), 0);
+    CHECK_CONTAINS(out, "networks side by side (det.fps");
+    CHECK_CONTAINS(out, "in place of");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "600", "--layer-model", model,
+                          "--network", b, NULL), 2);
+    CHECK_CONTAINS(err, "--network, --layer-model and --measured go together");
+    free(err);
+}
+
 /* `layers profile` on two small networks at two sizes (darknet really
  * runs), then `layers model` on the result and `layers predict`. */
 void test_layers_profile_model_predict(void);
@@ -604,6 +642,7 @@ void test_layers_profile_model_predict(void)
     CHECK_CONTAINS(out, "small 64x48: 6 layers");
     CHECK_CONTAINS(out, "fps at most");
     free(out);
+    plan_swapped_networks(model, a, b);
 }
 
 /* Errors of the commands: named files and lines, usage errors, nothing run. */
@@ -697,4 +736,74 @@ void test_layers_plan_hook(void)
     }
     c.idle_w = NAN;
     CHECK_INT(pp_layers_plan_fps(&c, &p, 60, 0.2, &fps, &soc), -EINVAL);
+}
+
+/* A network swapped in by a layer model (layers_plan.h), on a measured
+ * surface whose answers are known: 1 W + 0.5 W per frame per second, every
+ * rate from 1 to 8 achieved. N's frame takes twice M's CPU time (k = 2). */
+void test_layers_swap_plan(void);
+void test_layers_swap_plan(void)
+{
+    char dir[600], path[700];
+    pp_model_options mo;
+    pp_model m;
+    pp_plan_options o;
+    pp_plan_result *r = malloc(sizeof *r);
+    pp_plan_choice c;
+    pp_layers_swap s = {.measured = {0.1, NAN, 0.35, NAN, 1.0, 10.0, 1},
+                        .network = {0.2, NAN, 0.7, NAN, 1.0, 5.0, 1}, .time_ratio = 2.0};
+    int w, a;
+
+    snprintf(dir, sizeof dir, "%s/swap", test_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,samples,"
+                     "short_run,total_mean_w,reason\n"
+                     "0,1,ok,10,10,0,1,100,0,1.5,\n1,2,ok,10,20,0,2,100,0,2,\n"
+                     "2,3,ok,10,30,0,3,100,0,2.5,\n3,4,ok,10,40,0,4,100,0,3,\n"
+                     "4,5,ok,10,50,0,5,100,0,3.5,\n5,6,ok,10,60,0,6,100,0,4,\n"
+                     "6,7,ok,10,70,0,7,100,0,4.5,\n7,8,ok,10,80,0,8,100,0,5,\n");
+    pp_model_options_init(&mo);
+    mo.method = PP_METHOD_LOCLIN; /* reproduces the line exactly */
+    CHECK_INT(pp_model_open(dir, &mo, 0, &m), 0);
+    w = pp_summary_metric(&m.sum, "total_mean_w");
+    a = pp_summary_metric(&m.sum, "det.achieved_fps");
+    CHECK(w >= 0 && a >= 0);
+    /* the same busy power per CPU second (e_N = 2 e_M): N at 3 fps costs
+     * what M did at 6, and achieves 3 */
+    memset(&c, 0, sizeof c);
+    c.point.raw[0] = 3;
+    CHECK_INT(pp_layers_swap_predict(&s, &m, (size_t)w, a, 0, &c), 0);
+    CHECK_NEAR(c.power.value, 4.0, 1e-6);
+    CHECK_NEAR(c.achieved.value, 3.0, 1e-6);
+    /* 5 fps would ask for M's 10: outside the measured rates, left out */
+    c.point.raw[0] = 5;
+    CHECK_INT(pp_layers_swap_predict(&s, &m, (size_t)w, a, 0, &c), 1);
+    /* N's frame costs 0.2 J more above idle: + 3 x 0.2 W at 3 fps; the
+     * band widens by both networks' energy bands at their rates */
+    s.network.energy_j = 0.9;
+    s.network.energy_band_j = 0.1;
+    s.measured.energy_band_j = 0.05;
+    c.point.raw[0] = 3;
+    CHECK_INT(pp_layers_swap_predict(&s, &m, (size_t)w, a, 0, &c), 0);
+    CHECK_NEAR(c.power.value, 4.6, 1e-6);
+    CHECK(c.power.hi >= c.power.value + 3 * 0.1 + 6 * 0.05 - 1e-9);
+    CHECK(c.power.lo <= c.power.value - 3 * 0.1 - 6 * 0.05 + 1e-9);
+    /* the plan: only 1..4 fps have a prediction; the best is 4 */
+    pp_plan_options_init(&o);
+    o.mission_s = 600;
+    o.predict = pp_layers_swap_predict;
+    o.predict_ctx = &s;
+    CHECK_INT(pp_plan(&m, &o, r), 0);
+    CHECK_INT(r->n_candidates, 4);
+    CHECK(r->feasible);
+    CHECK_NEAR(r->best.point.raw[0], 4.0, 1e-12);
+    CHECK_NEAR(r->best.qos, 4.0, 1e-6);
+    /* the measured network's own cfg: the measured plan itself */
+    s.same = 1;
+    CHECK_INT(pp_plan(&m, &o, r), 0);
+    CHECK_INT(r->n_candidates, 8);
+    CHECK_NEAR(r->best.power.value, 5.0, 1e-6);
+    pp_model_free(&m);
+    free(r);
 }
