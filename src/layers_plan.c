@@ -83,17 +83,17 @@ static double busy_j(const pp_layers_cost *c, double *band)
     return c->energy_j - c->idle_w * c->time_s;
 }
 
-/* Whether v lies within the values parameter k was measured at. */
-static int measured_range(const pp_model *m, size_t k, double v)
+/* The lowest and highest values parameter k was measured at. */
+static void measured_range(const pp_model *m, size_t k, double *lo, double *hi)
 {
     const pp_summary *s = &m->sum;
-    double lo = INFINITY, hi = -INFINITY;
 
+    *lo = INFINITY;
+    *hi = -INFINITY;
     for (size_t i = 0; i < s->n_rows; i++) {
-        lo = fmin(lo, s->x[i * s->n_params + k]);
-        hi = fmax(hi, s->x[i * s->n_params + k]);
+        *lo = fmin(*lo, s->x[i * s->n_params + k]);
+        *hi = fmax(*hi, s->x[i * s->n_params + k]);
     }
-    return v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
 }
 
 int pp_layers_swap_predict(void *ctx, const pp_model *m, size_t power_metric,
@@ -102,12 +102,14 @@ int pp_layers_swap_predict(void *ctx, const pp_model *m, size_t power_metric,
     const pp_layers_swap *s = ctx;
     double k = s->time_ratio, a_m, a_n, e_m, e_n, band_m, band_n, shift, widen;
     pp_model_point at = c->point;
+    double lo, hi;
 
     if (s->same)
         return pp_plan_predict_at(m, power_metric, achieved_metric, &c->point, &c->power,
                                   &c->achieved);
     at.raw[maximize] = k * c->point.raw[maximize];
-    if (!measured_range(m, maximize, at.raw[maximize]) ||
+    measured_range(m, maximize, &lo, &hi);
+    if (at.raw[maximize] < lo * (1 - 1e-9) || at.raw[maximize] > hi * (1 + 1e-9) ||
         pp_plan_predict_at(m, power_metric, achieved_metric, &at, &c->power, &c->achieved) != 0)
         return 1;
     a_m = isnan(c->achieved.value) ? at.raw[maximize] : c->achieved.value;
@@ -127,12 +129,8 @@ int pp_layers_swap_predict(void *ctx, const pp_model *m, size_t power_metric,
 
 int pp_layers_swap_in_range(const pp_model *m, size_t maximize, const pp_layers_swap *s)
 {
-    const pp_summary *sum = &m->sum;
-    double lo = INFINITY, hi = -INFINITY;
+    double lo, hi;
 
-    for (size_t i = 0; i < sum->n_rows; i++) {
-        lo = fmin(lo, sum->x[i * sum->n_params + maximize]);
-        hi = fmax(hi, sum->x[i * sum->n_params + maximize]);
-    }
+    measured_range(m, maximize, &lo, &hi);
     return s->same || (s->time_ratio * lo <= hi * (1 + 1e-9) && s->time_ratio * hi >= lo * (1 - 1e-9));
 }
