@@ -41,6 +41,42 @@ enum {
  * when not), -1 on a bad value (message printed). */
 int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd);
 
+/* Long options of the mission that `plan` and `layers predict` plan for,
+ * the battery's among them; their values start at this code. */
+enum {
+    PP_OPT_MISSION = 1100,
+    PP_OPT_MIN_SOC,
+    PP_OPT_BASE_W,
+    PP_OPT_RISK,
+};
+
+#define PP_CLI_MISSION_LONG_OPTIONS                                                             \
+    {"mission-s", required_argument, NULL, PP_OPT_MISSION},                                     \
+    {"config", required_argument, NULL, 'c'},                                                   \
+    {"base-power-w", required_argument, NULL, PP_OPT_BASE_W},                                   \
+    {"min-soc", required_argument, NULL, PP_OPT_MIN_SOC},                                       \
+    {"risk", required_argument, NULL, PP_OPT_RISK}
+
+/* What those options said. */
+typedef struct pp_cli_mission {
+    double mission_s;    /* -1 until given */
+    double min_soc_frac; /* -1: the battery's soc_cutoff */
+    double base_power_w; /* -1: the battery's */
+    const char *config;  /* -c: a file with a battery group; NULL: the default battery */
+    int risk_mean;       /* --risk mean: plan on the prediction, not its band's upper end */
+} pp_cli_mission;
+
+void pp_cli_mission_init(pp_cli_mission *m);
+
+/* Handle one of the mission options. Returns 1 when opt was one (0 when
+ * not), -1 on a bad value (message printed). */
+int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const char *cmd);
+
+/* The battery m flies: -c's (else the default) with --base-power-w. 0, or
+ * -1 (message printed: a bad file, a reserve not below the start). */
+struct pp_battery_params;
+int pp_cli_mission_battery(const pp_cli_mission *m, struct pp_battery_params *b, const char *cmd);
+
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
 

@@ -2,7 +2,6 @@
  * predictions for networks never run. */
 #include "cli.h"
 
-#include "battery_config.h"
 
 #include "layers_model.h"
 #include "layers_profile.h"
@@ -81,10 +80,6 @@ enum {
     OPT_WIDTH,
     OPT_HEIGHT,
     OPT_FPS,
-    OPT_RISK,
-    OPT_MISSION, /* from here: the battery's options */
-    OPT_BASE,
-    OPT_MIN_SOC,
 };
 
 /* "416x416,320x240,256": sizes into w[], h[]. Returns how many, or -1. */
@@ -628,31 +623,6 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
     }
 }
 
-/* --mission-s, -c, --base-power-w, --min-soc. 0 or -1 (message printed). */
-static int battery_option(int opt, const char *arg, predict_args *a)
-{
-    double v;
-
-    if (opt == 'c')
-        return pp_battery_params_load(arg, &a->battery) < 0 ? -1 : 0;
-    if (pp_cli_parse_double("layers predict", "option", arg, &v) < 0)
-        return -1;
-    if (opt == OPT_MISSION && v > 0)
-        a->mission_s = v;
-    else if (opt == OPT_BASE && v >= 0)
-        a->battery.base_power_w = v;
-    else if (opt == OPT_MIN_SOC && v >= 0 && v <= 1)
-        a->min_soc = v;
-    else {
-        fprintf(stderr, "powprof layers predict: %s: %s\n", arg,
-                opt == OPT_MISSION ? "--mission-s: seconds > 0"
-                : opt == OPT_BASE  ? "--base-power-w: watts >= 0"
-                                   : "--min-soc: a fraction from 0 to 1");
-        return -1;
-    }
-    return 0;
-}
-
 static int predict_options(int argc, char **argv, predict_args *a)
 {
     static const struct option longopts[] = {
@@ -660,23 +630,21 @@ static int predict_options(int argc, char **argv, predict_args *a)
         {"width", required_argument, NULL, OPT_WIDTH},
         {"height", required_argument, NULL, OPT_HEIGHT},
         {"fps", required_argument, NULL, OPT_FPS},
-        {"mission-s", required_argument, NULL, OPT_MISSION},
-        {"config", required_argument, NULL, 'c'},
-        {"base-power-w", required_argument, NULL, OPT_BASE},
-        {"min-soc", required_argument, NULL, OPT_MIN_SOC},
-        {"risk", required_argument, NULL, OPT_RISK},
+        PP_CLI_MISSION_LONG_OPTIONS,
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
-    int opt;
+    pp_cli_mission mi;
+    int opt, rc;
 
+    pp_cli_mission_init(&mi);
     while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
+        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "layers predict")) != 0) {
+            if (rc < 0)
+                return -1;
+        } else if (opt == 'h') {
             fputs(predict_help, stdout);
             return 1;
-        } else if (opt >= OPT_MISSION || opt == 'c') {
-            if (battery_option(opt, optarg, a) < 0)
-                return -1;
         } else if (opt == OPT_WIDTH || opt == OPT_HEIGHT) {
             if (parse_count(opt == OPT_WIDTH ? "--width" : "--height", optarg, 1,
                             opt == OPT_WIDTH ? &a->width : &a->height) < 0)
@@ -688,12 +656,6 @@ static int predict_options(int argc, char **argv, predict_args *a)
                 fprintf(stderr, "powprof layers predict: --fps %s: frames per second > 0\n", optarg);
                 return -1;
             }
-        } else if (opt == OPT_RISK) {
-            if (strcmp(optarg, "upper") != 0 && strcmp(optarg, "mean") != 0) {
-                fprintf(stderr, "powprof layers predict: --risk %s: upper or mean\n", optarg);
-                return -1;
-            }
-            a->risk_mean = strcmp(optarg, "mean") == 0;
         } else if (opt == PP_OPT_JSON) {
             a->json = 1;
         } else {
@@ -705,7 +667,10 @@ static int predict_options(int argc, char **argv, predict_args *a)
         fprintf(stderr, "powprof layers predict: give --width and --height together\n");
         return -1;
     }
-    return 0;
+    a->mission_s = mi.mission_s;
+    a->min_soc = mi.min_soc_frac;
+    a->risk_mean = mi.risk_mean;
+    return pp_cli_mission_battery(&mi, &a->battery, "layers predict");
 }
 
 /* Predict one cfg; its JSON appended to arr, or printed. */
@@ -736,7 +701,6 @@ static int cmd_predict(int argc, char **argv)
     json_t *arr;
     int rc;
 
-    pp_battery_params_default(&a.battery);
     optind = 1;
     if ((rc = predict_options(argc, argv, &a)) != 0)
         return rc > 0 ? 0 : PP_EXIT_USAGE;

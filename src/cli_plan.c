@@ -9,7 +9,6 @@
 #include "variability.h"
 #include "util.h"
 
-#include "battery_config.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -85,12 +84,8 @@ static const char plan_help[] =
     "exit status: 0 with a plan, 3 when no configuration completes the mission.\n";
 
 enum {
-    OPT_MISSION = 8000,
-    OPT_MAXIMIZE,
-    OPT_MIN_SOC,
-    OPT_BASE,
+    OPT_MAXIMIZE = 8000,
     OPT_SCHEDULE,
-    OPT_RISK,
     OPT_TOLERANCE,
     OPT_RESOLUTION,
     OPT_NODE,
@@ -128,8 +123,7 @@ static int resolution_option(const char *arg, pp_plan_options *o)
 }
 
 /* One option into o (or the flags); 0, 1 for --help, PP_EXIT_USAGE. */
-static int plan_option(int opt, const char *arg, pp_plan_options *o, double *base_w,
-                       const char **config, plan_target *t)
+static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target *t)
 {
     switch (opt) {
     case OPT_NODE:
@@ -158,36 +152,11 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, double *bas
     case 'h':
         fputs(plan_help, stdout);
         return 1;
-    case OPT_MISSION:
-        return pp_cli_parse_double("plan", "--mission-s", arg, &o->mission_s) < 0 ||
-                       !(o->mission_s > 0) ? PP_EXIT_USAGE : 0;
     case OPT_MAXIMIZE:
         o->maximize = arg;
         return 0;
-    case OPT_MIN_SOC:
-        if (pp_parse_double(arg, &o->min_soc_frac) < 0 || !(o->min_soc_frac >= 0 && o->min_soc_frac < 1)) {
-            fprintf(stderr, "powprof plan: --min-soc %s: a fraction in [0, 1)\n", arg);
-            return PP_EXIT_USAGE;
-        }
-        return 0;
-    case OPT_BASE:
-        if (pp_parse_double(arg, base_w) < 0 || !(*base_w >= 0)) {
-            fprintf(stderr, "powprof plan: --base-power-w %s: watts >= 0\n", arg);
-            return PP_EXIT_USAGE;
-        }
-        return 0;
-    case 'c':
-        *config = arg;
-        return 0;
     case OPT_SCHEDULE:
         o->schedule = 1;
-        return 0;
-    case OPT_RISK:
-        if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
-            fprintf(stderr, "powprof plan: --risk %s: upper or mean\n", arg);
-            return PP_EXIT_USAGE;
-        }
-        o->risk = strcmp(arg, "mean") == 0 ? PP_RISK_MEAN : PP_RISK_UPPER;
         return 0;
     case OPT_TOLERANCE:
         if (pp_parse_double(arg, &o->tolerance_frac) < 0 ||
@@ -207,18 +176,27 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, double *bas
     }
 }
 
+/* The mission's options into o; 0 or PP_EXIT_USAGE (said). */
+static int mission(const pp_cli_mission *mi, pp_plan_options *o)
+{
+    if (pp_cli_mission_battery(mi, &o->battery, "plan") < 0)
+        return PP_EXIT_USAGE;
+    o->mission_s = mi->mission_s;
+    o->min_soc_frac = mi->min_soc_frac;
+    o->risk = mi->risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
+    if (o->min_soc_frac >= 0)
+        o->battery.soc_cutoff_frac = o->min_soc_frac; /* this mission's reserve replaces the battery's */
+    return 0;
+}
+
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
 static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
-        {"mission-s", required_argument, NULL, OPT_MISSION},
+        PP_CLI_MISSION_LONG_OPTIONS,
         {"maximize", required_argument, NULL, OPT_MAXIMIZE},
-        {"min-soc", required_argument, NULL, OPT_MIN_SOC},
-        {"base-power-w", required_argument, NULL, OPT_BASE},
-        {"config", required_argument, NULL, 'c'},
         {"schedule", no_argument, NULL, OPT_SCHEDULE},
-        {"risk", required_argument, NULL, OPT_RISK},
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"resolution", required_argument, NULL, OPT_RESOLUTION},
         {"json", no_argument, NULL, PP_OPT_JSON},
@@ -229,16 +207,20 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"network", required_argument, NULL, OPT_NETWORK},
         {NULL, 0, NULL, 0},
     };
-    const char *config = NULL;
-    double base_w = -1;
+    pp_cli_mission mi;
     int opt, rc;
 
     pp_plan_options_init(o);
-    o->mission_s = -1;
+    pp_cli_mission_init(&mi);
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1)
-        if ((rc = plan_option(opt, optarg, o, &base_w, &config, t)) != 0)
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
+        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "plan")) != 0) {
+            if (rc < 0)
+                return PP_EXIT_USAGE;
+        } else if ((rc = plan_option(opt, optarg, o, t)) != 0) {
             return rc;
+        }
+    }
     if (t->node && t->worst) {
         fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
         return PP_EXIT_USAGE;
@@ -248,22 +230,11 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !(o->mission_s > 0)) {
+    if (optind != argc - 1 || !(mi.mission_s > 0)) {
         fputs("powprof plan: a results folder and --mission-s S are needed\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (config && pp_battery_params_load(config, &o->battery) < 0)
-        return PP_EXIT_USAGE;
-    if (base_w >= 0)
-        o->battery.base_power_w = base_w;
-    if (o->min_soc_frac >= o->battery.soc_start_frac) {
-        fprintf(stderr, "powprof plan: --min-soc %g is not below the battery's start (%g)\n",
-                o->min_soc_frac, o->battery.soc_start_frac);
-        return PP_EXIT_USAGE;
-    }
-    if (o->min_soc_frac >= 0)
-        o->battery.soc_cutoff_frac = o->min_soc_frac; /* this mission's reserve replaces the battery's */
-    return 0;
+    return mission(&mi, o);
 }
 
 static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)

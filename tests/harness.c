@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,6 +121,22 @@ int write_file(const char *path, const char *text)
         return -1;
     fputs(text, fp);
     return fclose(fp) == 0 ? 0 : -1;
+}
+
+const char *results_folder_with(const char *name, const char *summary, const char *run_json)
+{
+    static char dir[512];
+    char path[700];
+
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), name);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    write_file(path, summary);
+    if (run_json) {
+        snprintf(path, sizeof path, "%s/run.json", dir);
+        write_file(path, run_json);
+    }
+    return dir;
 }
 
 char *slurp(const char *path)

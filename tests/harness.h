@@ -70,6 +70,10 @@ int write_file(const char *path, const char *text);
 /* Whole file into a malloc'd string (NULL when unreadable). */
 char *slurp(const char *path);
 
+/* A results folder name under the test's scratch folder with this
+ * summary.csv and, unless NULL, this run.json. Its path (static buffer). */
+const char *results_folder_with(const char *name, const char *summary, const char *run_json);
+
 /* Run argv (argv[0] is a path or a name searched in PATH); stdout and
  * stderr are captured (malloc'd, NUL-terminated) when out/err are not NULL.
  * Returns the exit status (128 + signal when killed), -1 if not run. */

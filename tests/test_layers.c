@@ -551,14 +551,12 @@ static const char tiny_b[] =
  * plan again). */
 static void plan_swapped_networks(const char *model, const char *a, const char *b)
 {
-    char dir[600], path[700], *out = NULL, *err = NULL;
+    const char *dir = results_folder_with("measured", "id,det.fps,status,duration_s,total_mean_w,"
+                                                      "reason\n0,1,ok,10,1.5,\n1,2,ok,10,2,\n"
+                                                      "2,4,ok,10,3,\n3,8,ok,10,5,\n", NULL);
+    char *out = NULL, *err = NULL;
     json_t *root, *nets, *measured;
 
-    snprintf(dir, sizeof dir, "%s/measured", test_tmpdir());
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    write_file(path, "id,det.fps,status,duration_s,total_mean_w,reason\n0,1,ok,10,1.5,\n"
-                     "1,2,ok,10,2,\n2,4,ok,10,3,\n3,8,ok,10,5,\n");
     CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--layer-model", model,
                           "--measured", a, "--network", b, "--network", a, "--json", NULL), 0);
     root = out ? json_loads(out, 0, NULL) : NULL;
@@ -744,7 +742,7 @@ void test_layers_plan_hook(void)
 void test_layers_swap_plan(void);
 void test_layers_swap_plan(void)
 {
-    char dir[600], path[700];
+    const char *dir;
     pp_model_options mo;
     pp_model m;
     pp_plan_options o;
@@ -754,15 +752,13 @@ void test_layers_swap_plan(void)
                         .network = {0.2, NAN, 0.7, NAN, 1.0, 5.0, 1}, .time_ratio = 2.0};
     int w, a;
 
-    snprintf(dir, sizeof dir, "%s/swap", test_tmpdir());
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    write_file(path, "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,samples,"
-                     "short_run,total_mean_w,reason\n"
-                     "0,1,ok,10,10,0,1,100,0,1.5,\n1,2,ok,10,20,0,2,100,0,2,\n"
-                     "2,3,ok,10,30,0,3,100,0,2.5,\n3,4,ok,10,40,0,4,100,0,3,\n"
-                     "4,5,ok,10,50,0,5,100,0,3.5,\n5,6,ok,10,60,0,6,100,0,4,\n"
-                     "6,7,ok,10,70,0,7,100,0,4.5,\n7,8,ok,10,80,0,8,100,0,5,\n");
+    dir = results_folder_with("swap", "id,det.fps,status,duration_s,iterations,late_frames,"
+                                      "det.achieved_fps,samples,short_run,total_mean_w,reason\n"
+                                      "0,1,ok,10,10,0,1,100,0,1.5,\n1,2,ok,10,20,0,2,100,0,2,\n"
+                                      "2,3,ok,10,30,0,3,100,0,2.5,\n3,4,ok,10,40,0,4,100,0,3,\n"
+                                      "4,5,ok,10,50,0,5,100,0,3.5,\n5,6,ok,10,60,0,6,100,0,4,\n"
+                                      "6,7,ok,10,70,0,7,100,0,4.5,\n7,8,ok,10,80,0,8,100,0,5,\n",
+                              NULL);
     pp_model_options_init(&mo);
     mo.method = PP_METHOD_LOCLIN; /* reproduces the line exactly */
     CHECK_INT(pp_model_open(dir, &mo, 0, &m), 0);

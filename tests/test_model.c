@@ -16,18 +16,15 @@
  * that must be left out. */
 static const char *make_results(void)
 {
-    static char dir[512];
-    char path[600];
+    static char dir[512]; /* its own: results_folder_with's buffer serves the next folder */
 
-    snprintf(dir, sizeof dir, "%s/res", test_tmpdir());
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    write_file(path, "id,p,status,duration_s,iterations,late_frames,flat_w,lin_j,reason\n"
-                     "0,1,ok,1,1,0,2,10,\n"
-                     "1,2,ok,1,1,0,2,20,\n"
-                     "2,3,failed,1,1,0,99,999,it broke\n"
-                     "3,4,ok,1,1,0,2,40,\n"
-                     "4,5,ok,1,1,0,2,50,\n");
+    snprintf(dir, sizeof dir, "%s", results_folder_with("res", "id,p,status,duration_s,iterations,late_frames,"
+                                                 "flat_w,lin_j,reason\n"
+                                                 "0,1,ok,1,1,0,2,10,\n"
+                                                 "1,2,ok,1,1,0,2,20,\n"
+                                                 "2,3,failed,1,1,0,99,999,it broke\n"
+                                                 "3,4,ok,1,1,0,2,40,\n"
+                                                 "4,5,ok,1,1,0,2,50,\n", NULL));
     return dir;
 }
 
@@ -208,23 +205,6 @@ void test_cli_plot(void)
     }
 }
 
-/* A results folder dir (under the test's scratch folder) with this
- * summary.csv and, unless NULL, this run.json. */
-static const char *folder(const char *name, const char *summary, const char *run_json)
-{
-    static char dir[512];
-    char path[700];
-
-    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), name);
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    write_file(path, summary);
-    if (run_json) {
-        snprintf(path, sizeof path, "%s/run.json", dir);
-        write_file(path, run_json);
-    }
-    return dir;
-}
 
 /* plan on a summary whose answers are known: 10 W per frame per second,
  * the default pack (rint, 14.8 V, 32 mOhm, 3.2 Ah, cutoff 20 %): about
@@ -232,7 +212,7 @@ static const char *folder(const char *name, const char *summary, const char *run
 void test_cli_plan(void);
 void test_cli_plan(void)
 {
-    const char *dir = folder("plan", "id,fps,status,duration_s,iterations,late_frames,total_mean_w,reason\n"
+    const char *dir = results_folder_with("plan", "id,fps,status,duration_s,iterations,late_frames,total_mean_w,reason\n"
                                      "0,1,ok,1,1,0,10,\n1,2,ok,1,1,0,20,\n2,3,ok,1,1,0,30,\n"
                                      "3,4,ok,1,1,0,40,\n4,5,ok,1,1,0,50,\n", NULL);
     char *out = NULL, *err = NULL;
@@ -266,6 +246,22 @@ void test_cli_plan(void)
     CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "60", "--risk", "low", NULL), 2);
     CHECK_CONTAINS(err, "--risk low: upper or mean");
     free(err);
+    /* the mission's options are one parser for plan and layers predict */
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "60", "--min-soc", "1", NULL), 2);
+    CHECK_CONTAINS(err, "powprof plan: --min-soc 1: a fraction in [0, 1)");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", "m.json", "x.cfg", "--min-soc", "1", NULL),
+              2);
+    CHECK_CONTAINS(err, "powprof layers predict: --min-soc 1: a fraction in [0, 1)");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", "m.json", "x.cfg", "--mission-s", "0",
+                          NULL), 2);
+    CHECK_CONTAINS(err, "--mission-s 0: seconds > 0");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "60", "--base-power-w", "-1", NULL),
+              2);
+    CHECK_CONTAINS(err, "--base-power-w -1: watts >= 0");
+    free(err);
 }
 
 /* The schedule starts at the top, steps down to the best plan and keeps
@@ -274,7 +270,7 @@ void test_cli_plan(void)
 void test_cli_plan_schedule_agrees(void);
 void test_cli_plan_schedule_agrees(void)
 {
-    const char *dir = folder("sched", "id,fps,status,duration_s,iterations,late_frames,total_mean_w,"
+    const char *dir = results_folder_with("sched", "id,fps,status,duration_s,iterations,late_frames,total_mean_w,"
                                       "reason\n0,1,ok,1,1,0,10,\n1,2,ok,1,1,0,20,\n2,3,ok,1,1,0,30,\n"
                                       "3,4,ok,1,1,0,40,\n4,5,ok,1,1,0,50,\n", NULL);
     char *out = NULL;
@@ -304,7 +300,7 @@ void test_cli_plan_schedule_agrees(void)
 void test_cli_plan_achieved_rates(void);
 void test_cli_plan_achieved_rates(void)
 {
-    const char *dir = folder("late", "id,det.fps,status,duration_s,iterations,late_frames,"
+    const char *dir = results_folder_with("late", "id,det.fps,status,duration_s,iterations,late_frames,"
                                      "det.achieved_fps,samples,short_run,total_mean_w,reason\n"
                                      "0,1,ok,10,10,0,1,100,0,3,\n1,2,ok,10,20,0,1.99,100,0,4,\n"
                                      "2,4,ok,10,14,14,1.4,100,0,6,\n3,8,ok,10,14,14,1.4,100,0,9,\n",
@@ -333,7 +329,7 @@ void test_cli_plan_achieved_rates(void)
 void test_cli_plan_real_settings(void);
 void test_cli_plan_real_settings(void)
 {
-    const char *dir = folder("settings", "id,a.x,a.level,status,duration_s,total_mean_w,reason\n"
+    const char *dir = results_folder_with("settings", "id,a.x,a.level,status,duration_s,total_mean_w,reason\n"
                                          "0,0,1,ok,1,10,\n1,0.5,1,ok,1,20,\n2,1,1,ok,1,30,\n"
                                          "3,0,9,ok,1,18,\n4,0.5,9,ok,1,28,\n5,1,9,ok,1,38,\n",
                              "{\"params\":{\"a.x\":{\"scale\":\"linear\",\"values\":[0,0.5,1]},"
@@ -365,7 +361,7 @@ void test_model_categorical(void)
     const char *run_json = "{\"params\":{\"det.model\":{\"kind\":\"categorical\",\"values\":"
                            "[\"yolov3-tiny\",\"yolov2-tiny\"]},\"det.fps\":{\"kind\":\"list\","
                            "\"values\":[1,2,4]}}}";
-    const char *dir = folder("cat", "id,det.model,det.fps,status,duration_s,total_mean_w,reason\n"
+    const char *dir = results_folder_with("cat", "id,det.model,det.fps,status,duration_s,total_mean_w,reason\n"
                                     "0,yolov3-tiny,1,ok,1,10,\n1,yolov3-tiny,2,ok,1,20,\n"
                                     "2,yolov3-tiny,4,ok,1,40,\n3,yolov2-tiny,1,ok,1,5,\n"
                                     "4,yolov2-tiny,2,ok,1,10,\n5,yolov2-tiny,4,ok,1,20,\n", run_json);
@@ -403,7 +399,7 @@ void test_model_categorical(void)
     CHECK_CONTAINS(text, "\"yolov3-tiny\"");
     free(text);
     /* a label that is no label: file, line and value */
-    dir = folder("badlabel", "id,m,status,duration_s,total_mean_w,reason\n0,a,ok,1,1,\n"
+    dir = results_folder_with("badlabel", "id,m,status,duration_s,total_mean_w,reason\n0,a,ok,1,1,\n"
                              "1,b c,ok,1,2,\n", NULL);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, NULL), 2);
     CHECK_CONTAINS(err, "summary.csv:3: m 'b c' is not a label");

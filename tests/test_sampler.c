@@ -50,36 +50,62 @@ static void make_fake(pp_device *dev, fake_state *st, const pp_device_ops *ops)
     pp_device_add_rail(dev, "FAKE", 0);
 }
 
-void test_sampler_grid_on_fake_clock(void);
-void test_sampler_grid_on_fake_clock(void)
-{
+/* A fake device sampled on a fake clock (fc set by the caller: its start
+ * and late wake-ups), its statistics and trace after the run. */
+typedef struct rig {
     pp_device dev;
     fake_state st;
-    pp_fake_clock fc = {.now_ns = 5000000000};
-    pp_clock clk = pp_fake_clock_make(&fc);
+    pp_fake_clock fc;
+    pp_clock clk;
     pp_sampler *s;
     pp_sampler_stats stats;
     pp_trace t;
+} rig;
 
-    make_fake(&dev, &st, &fake_ops);
-    CHECK_INT(pp_sampler_create(&dev, &clk, 1000.0, 10000, &s), 0);
-    CHECK_INT(pp_sampler_run(s), 0);
-    pp_sampler_get_stats(s, &stats);
-    CHECK_INT(stats.n_samples, 10000); /* crosses two storage blocks */
-    CHECK_INT(stats.n_missed, 0);
-    CHECK_NEAR(stats.achieved_hz, 1000.0, 1e-6);
-    CHECK_NEAR(stats.jitter_p99_us, 0.0, 0);
-    CHECK_INT(pp_sampler_trace(s, &t), 0);
-    CHECK_INT(t.n_samples, 10000);
-    CHECK_NEAR(t.t_s[0], 0.0, 0);
-    CHECK_NEAR(t.t_s[1], 0.001, 1e-12);
-    CHECK_NEAR(t.t_s[9999], 9.999, 1e-9);
-    CHECK_NEAR(pp_trace_at(&t, 9999, 0), 10000.0, 0);
-    CHECK(!t.interval_average);
+/* Sample r's device (ops, failing from reading fail_at when > 0) n times
+ * at rate_hz (n = 0: until it stops): pp_sampler_run's result, or -1 when
+ * the sampler could not be made (a failed check). */
+static int rig_run(rig *r, const pp_device_ops *ops, int fail_at, double rate_hz, uint64_t n)
+{
+    int rc;
+
+    make_fake(&r->dev, &r->st, ops);
+    r->st.fail_at = fail_at;
+    r->clk = pp_fake_clock_make(&r->fc);
+    CHECK_INT(pp_sampler_create(&r->dev, &r->clk, rate_hz, n, &r->s), 0);
+    if (!r->s)
+        return -1;
+    rc = pp_sampler_run(r->s);
+    pp_sampler_get_stats(r->s, &r->stats);
+    CHECK_INT(pp_sampler_trace(r->s, &r->t), 0);
+    return rc;
+}
+
+static void rig_free(rig *r)
+{
+    pp_trace_free(&r->t);
+    pp_sampler_destroy(r->s);
+}
+
+void test_sampler_grid_on_fake_clock(void);
+void test_sampler_grid_on_fake_clock(void)
+{
+    rig r = {.fc = {.now_ns = 5000000000}};
+
+    CHECK_INT(rig_run(&r, &fake_ops, 0, 1000.0, 10000), 0);
+    CHECK_INT(r.stats.n_samples, 10000); /* crosses two storage blocks */
+    CHECK_INT(r.stats.n_missed, 0);
+    CHECK_NEAR(r.stats.achieved_hz, 1000.0, 1e-6);
+    CHECK_NEAR(r.stats.jitter_p99_us, 0.0, 0);
+    CHECK_INT(r.t.n_samples, 10000);
+    CHECK_NEAR(r.t.t_s[0], 0.0, 0);
+    CHECK_NEAR(r.t.t_s[1], 0.001, 1e-12);
+    CHECK_NEAR(r.t.t_s[9999], 9.999, 1e-9);
+    CHECK_NEAR(pp_trace_at(&r.t, 9999, 0), 10000.0, 0);
+    CHECK(!r.t.interval_average);
     /* it slept once per sample after the first, to the absolute deadline */
-    CHECK_INT(fc.n_sleeps, 9999);
-    pp_trace_free(&t);
-    pp_sampler_destroy(s);
+    CHECK_INT(r.fc.n_sleeps, 9999);
+    rig_free(&r);
 }
 
 /* Wake up late: every 10th sleep overshoots by 2.5 periods. */
@@ -92,90 +118,59 @@ static int64_t late_every_10th(pp_fake_clock *fc, int64_t deadline)
 void test_sampler_counts_missed_deadlines(void);
 void test_sampler_counts_missed_deadlines(void)
 {
-    pp_device dev;
-    fake_state st;
-    pp_fake_clock fc = {.now_ns = 0, .on_sleep = late_every_10th};
-    pp_clock clk = pp_fake_clock_make(&fc);
-    pp_sampler *s;
-    pp_sampler_stats stats;
-    pp_trace t;
+    rig r = {.fc = {.now_ns = 0, .on_sleep = late_every_10th}};
 
-    make_fake(&dev, &st, &fake_ops);
-    CHECK_INT(pp_sampler_create(&dev, &clk, 1000.0, 1000, &s), 0);
-    CHECK_INT(pp_sampler_run(s), 0);
-    pp_sampler_get_stats(s, &stats);
-    CHECK_INT(stats.n_samples, 1000);
+    CHECK_INT(rig_run(&r, &fake_ops, 0, 1000.0, 1000), 0);
+    CHECK_INT(r.stats.n_samples, 1000);
     /* each late wake-up costs the two deadlines it overslept */
-    CHECK(stats.n_missed > 150 && stats.n_missed < 250);
-    CHECK_INT(stats.n_expected, stats.n_samples + stats.n_missed);
-    CHECK_NEAR(stats.jitter_max_us, 2500.0, 1e-9);
-    CHECK_NEAR(stats.jitter_p50_us, 0.0, 0);
+    CHECK(r.stats.n_missed > 150 && r.stats.n_missed < 250);
+    CHECK_INT(r.stats.n_expected, r.stats.n_samples + r.stats.n_missed);
+    CHECK_NEAR(r.stats.jitter_max_us, 2500.0, 1e-9);
+    CHECK_NEAR(r.stats.jitter_p50_us, 0.0, 0);
     /* one sample in ten is 2.5 ms late: the histogram's p99, to 1/16 octave */
-    CHECK_NEAR(stats.jitter_p99_us, 2500.0, 2500.0 / 16);
-    CHECK_INT(pp_sampler_trace(s, &t), 0);
+    CHECK_NEAR(r.stats.jitter_p99_us, 2500.0, 2500.0 / 16);
     /* the grid is kept: every sample time is a whole number of periods */
-    for (size_t i = 0; i < t.n_samples; i++) {
-        double k = t.t_s[i] / 0.001;
-        if (fabs(k - floor(k + 0.5)) > 1e-6 && fabs(t.t_s[i] * 1e3 - floor(t.t_s[i] * 1e3) - 0.5) > 1e-6) {
-            pp_test_fail(__FILE__, __LINE__, "sample %zu at %.9f s is off the grid", i, t.t_s[i]);
+    for (size_t i = 0; i < r.t.n_samples; i++) {
+        double k = r.t.t_s[i] / 0.001;
+        if (fabs(k - floor(k + 0.5)) > 1e-6 &&
+            fabs(r.t.t_s[i] * 1e3 - floor(r.t.t_s[i] * 1e3) - 0.5) > 1e-6) {
+            pp_test_fail(__FILE__, __LINE__, "sample %zu at %.9f s is off the grid", i, r.t.t_s[i]);
             break;
         }
     }
-    pp_trace_free(&t);
-    pp_sampler_destroy(s);
+    rig_free(&r);
 }
 
 void test_sampler_interval_device_primes(void);
 void test_sampler_interval_device_primes(void)
 {
-    pp_device dev;
-    fake_state st;
-    pp_fake_clock fc = {.now_ns = 0};
-    pp_clock clk = pp_fake_clock_make(&fc);
-    pp_sampler *s;
-    pp_trace t;
+    rig r = {.fc = {.now_ns = 0}};
 
-    make_fake(&dev, &st, &fake_interval_ops);
-    CHECK_INT(pp_sampler_create(&dev, &clk, 10.0, 5, &s), 0);
-    CHECK_INT(pp_sampler_run(s), 0);
-    CHECK_INT(pp_sampler_trace(s, &t), 0);
-    CHECK_INT(st.reads, 6); /* the priming reading is not stored */
-    CHECK_INT(t.n_samples, 5);
-    CHECK_NEAR(t.t_s[0], 0.1, 1e-12);
-    CHECK_NEAR(pp_trace_at(&t, 0, 0), 2.0, 0);
-    CHECK(t.interval_average);
-    CHECK_NEAR(pp_trace_duration_s(&t), 0.5, 1e-12);
-    pp_trace_free(&t);
-    pp_sampler_destroy(s);
+    CHECK_INT(rig_run(&r, &fake_interval_ops, 0, 10.0, 5), 0);
+    CHECK_INT(r.st.reads, 6); /* the priming reading is not stored */
+    CHECK_INT(r.t.n_samples, 5);
+    CHECK_NEAR(r.t.t_s[0], 0.1, 1e-12);
+    CHECK_NEAR(pp_trace_at(&r.t, 0, 0), 2.0, 0);
+    CHECK(r.t.interval_average);
+    CHECK_NEAR(pp_trace_duration_s(&r.t), 0.5, 1e-12);
+    rig_free(&r);
 }
 
 void test_sampler_keeps_samples_on_error(void);
 void test_sampler_keeps_samples_on_error(void)
 {
-    pp_device dev;
-    fake_state st;
-    pp_fake_clock fc = {.now_ns = 0};
-    pp_clock clk = pp_fake_clock_make(&fc);
-    pp_sampler *s;
-    pp_sampler_stats stats;
-    pp_trace t;
+    rig r = {.fc = {.now_ns = 0}};
 
-    make_fake(&dev, &st, &fake_ops);
-    st.fail_at = 8;
-    CHECK_INT(pp_sampler_create(&dev, &clk, 100.0, 0, &s), 0);
-    CHECK_INT(pp_sampler_run(s), -ENODEV);
-    pp_sampler_get_stats(s, &stats);
-    CHECK_INT(stats.error, -ENODEV);
-    CHECK_INT(stats.n_samples, 7);
+    CHECK_INT(rig_run(&r, &fake_ops, 8, 100.0, 0), -ENODEV);
+    CHECK_INT(r.stats.error, -ENODEV);
+    CHECK_INT(r.stats.n_samples, 7);
     /* it went on through the failures, and stopped after a second's worth */
-    CHECK_INT(stats.n_failed, pp_sampler_fail_limit(100.0));
+    CHECK_INT(r.stats.n_failed, pp_sampler_fail_limit(100.0));
     CHECK_INT(pp_sampler_fail_limit(100.0), 100);
     CHECK_INT(pp_sampler_fail_limit(0.5), PP_SAMPLER_FAIL_MIN);
     CHECK_CONTAINS(test_log(), "100 readings in a row failed, from 0.070 s to 1.060 s");
-    CHECK_INT(pp_sampler_trace(s, &t), 0);
-    CHECK_INT(t.n_samples, 7);
-    pp_trace_free(&t);
-    pp_sampler_destroy(s);
+    CHECK_INT(r.t.n_samples, 7);
+    rig_free(&r);
 }
 
 /* -EAGAIN drops that deadline's sample (a gap), without retrying at once
@@ -184,27 +179,16 @@ void test_sampler_keeps_samples_on_error(void)
 void test_sampler_drops_a_sample_on_eagain(void);
 void test_sampler_drops_a_sample_on_eagain(void)
 {
-    pp_device dev;
-    fake_state st;
-    pp_fake_clock fc = {.now_ns = 0};
-    pp_clock clk = pp_fake_clock_make(&fc);
-    pp_sampler *s;
-    pp_sampler_stats stats;
-    pp_trace t;
+    rig r = {.fc = {.now_ns = 0}};
 
-    make_fake(&dev, &st, &again_ops);
-    CHECK_INT(pp_sampler_create(&dev, &clk, 100.0, 6, &s), 0);
-    CHECK_INT(pp_sampler_run(s), 0);
-    pp_sampler_get_stats(s, &stats);
-    CHECK_INT(stats.n_failed, 1);
-    CHECK_INT(stats.n_retried, 0);
-    CHECK_INT(stats.n_gaps, 1);
-    CHECK_INT(st.reads, 7); /* 6 samples and the dropped one, no retry */
-    CHECK_INT(pp_sampler_trace(s, &t), 0);
-    CHECK_INT(t.n_samples, 6);
-    CHECK_NEAR(pp_trace_at(&t, 2, 0), 4.0, 0); /* reading 3 is not there */
-    pp_trace_free(&t);
-    pp_sampler_destroy(s);
+    CHECK_INT(rig_run(&r, &again_ops, 0, 100.0, 6), 0);
+    CHECK_INT(r.stats.n_failed, 1);
+    CHECK_INT(r.stats.n_retried, 0);
+    CHECK_INT(r.stats.n_gaps, 1);
+    CHECK_INT(r.st.reads, 7); /* 6 samples and the dropped one, no retry */
+    CHECK_INT(r.t.n_samples, 6);
+    CHECK_NEAR(pp_trace_at(&r.t, 2, 0), 4.0, 0); /* reading 3 is not there */
+    rig_free(&r);
 }
 
 void test_sampler_rejects_bad_rates(void);
