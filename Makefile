@@ -15,7 +15,7 @@ O ?= build
 
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
+CPPFLAGS += -I. -D_GNU_SOURCE -DPP_VERSION='"$(VERSION)"'
 CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
 # What every command needs, and nothing more: the heavy components are
@@ -48,9 +48,9 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 MODULES += $(MOD_DIR)/powprof-cuda.so
 endif
 
-LIB_SRC := $(sort $(wildcard src/*.c devices/*.c battery/*.c components/*.c))
+LIB_SRC := $(sort $(wildcard src/*/*.c plots/*.c devices/*.c battery/*.c components/*.c))
 LIB_SRC := $(filter-out $(MODULE_SRC),$(LIB_SRC))
-CLI_SRC := src/main.c $(wildcard src/cli*.c)
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
@@ -127,7 +127,7 @@ $(O)/include/powprof/%.h: include/powprof/%.h
 $(O)/include/powprof/component.h: components/component.h
 	@mkdir -p $(dir $@)
 	cp $< $@
-$(O)/include/powprof/log.h: src/log.h
+$(O)/include/powprof/log.h: src/base/log.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

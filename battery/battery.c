@@ -15,8 +15,8 @@
  */
 #include "battery.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <float.h>

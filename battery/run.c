@@ -4,7 +4,7 @@
 #include "repeat.h"
 #include "solver.h"
 
-#include "../src/log.h"
+#include "src/base/log.h"
 
 #include <errno.h>
 #include <math.h>

@@ -27,7 +27,7 @@
  */
 #include "solver.h"
 
-#include "../src/log.h"
+#include "src/base/log.h"
 
 #include <cvode/cvode.h>
 #include <errno.h>

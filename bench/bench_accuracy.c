@@ -19,8 +19,8 @@
  *     folder as in 2.
  *  The 90 % bands over 2, 3 and 4 should hold 80-97 % of the measured
  *  values. */
-#include "../src/model.h"
-#include "../src/util.h"
+#include "src/layer2/model.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -13,8 +13,8 @@
  * Then the battery reproducers of issue 12, through the library: each a
  * correct answer within 1 s (the errors among them cost nothing).
  */
-#include "../battery/battery.h"
-#include "../src/clock.h"
+#include "battery/battery.h"
+#include "src/base/clock.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -23,7 +23,7 @@
  * an existing profile instead of profiling; POWPROF_LAYERS_FRAMES (default
  * 9); POWPROF_LAYERS_NETS (comma-separated cfg names).
  */
-#include "../src/layers_model.h"
+#include "src/layers/layers_model.h"
 
 #include <fcntl.h>
 #include <math.h>

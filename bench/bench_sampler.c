@@ -10,9 +10,9 @@
  * Environment: POWPROF_FIXTURES (default tests/fixtures), BENCH_SECONDS
  * (default 10).
  */
-#include "../src/clock.h"
-#include "../src/log.h"
-#include "../src/sampler.h"
+#include "src/base/clock.h"
+#include "src/base/log.h"
+#include "src/sweep/sampler.h"
 
 #include <stdio.h>
 #include <stdlib.h>

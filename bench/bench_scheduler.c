@@ -4,9 +4,9 @@
  * a bare cblas_sgemm loop, in the same run. Target: harness overhead per
  * frame at most 1 %. Runs alternate (bare, harness, bare, harness) and the
  * best of each is kept, as this machine is shared. */
-#include "../src/clock.h"
-#include "../src/log.h"
-#include "../src/scheduler.h"
+#include "src/base/clock.h"
+#include "src/base/log.h"
+#include "src/sweep/scheduler.h"
 
 #include <cblas.h>
 #include <fcntl.h>

@@ -14,9 +14,9 @@
  * system, LAPACK dsytrf/dsytrs) <= 1 s, and its smoothing chosen by
  * leave-one-out (8 fits with the inverse's diagonal), beside the
  * local-linear bandwidth search on the same samples. */
-#include "../src/clock.h"
-#include "../src/estimator.h"
-#include "../src/surface.h"
+#include "src/base/clock.h"
+#include "src/layer2/estimator.h"
+#include "src/layer2/surface.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -19,8 +19,8 @@
  * little beyond the rates. Environment: POWPROF_BIN; POWPROF_SWAP_DATA=DIR
  * evaluates an earlier run's folder again.
  */
-#include "../src/layers_plan.h"
-#include "../src/layers_profile.h"
+#include "src/layers/layers_plan.h"
+#include "src/layers/layers_profile.h"
 
 #include <fcntl.h>
 #include <math.h>

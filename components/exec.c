@@ -15,10 +15,10 @@
  * fails the step. */
 #include "component.h"
 
-#include "../src/clock.h"
-#include "../src/log.h"
-#include "../src/proc.h"
-#include "../src/util.h"
+#include "src/base/clock.h"
+#include "src/base/log.h"
+#include "src/base/proc.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

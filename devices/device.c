@@ -1,7 +1,8 @@
 #include "device.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
+#include "src/traces/trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -158,12 +159,6 @@ int pp_device_add_rail(pp_device *dev, const char *name, unsigned flags)
     r->flags = flags;
     r->parent = -1;
     return (int)dev->n_rails++;
-}
-
-int pp_rail_is_board_input(const char *label)
-{
-    size_t n = strlen(label);
-    return n > 3 && strcmp(label + n - 3, "_IN") == 0;
 }
 
 void pp_device_mark_board_input(pp_device *dev)

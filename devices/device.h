@@ -99,10 +99,6 @@ int pp_device_add_rail(pp_device *dev, const char *name, unsigned flags);
  * (pp_rail_is_board_input), flag it and make it every other rail's parent. */
 void pp_device_mark_board_input(pp_device *dev);
 
-/* True for labels that name a board's input rail: "VDD_IN", "POM_5V_IN",
- * any label ending in "_IN" (Jetson TX2, Nano, Xavier NX, Orin). */
-int pp_rail_is_board_input(const char *label);
-
 /* Power of the whole device: the sum of the rails that no other rail
  * contains (parent == -1), so nothing is counted twice. */
 double pp_device_total_w(const pp_device *dev, const double *power_w);

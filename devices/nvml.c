@@ -5,8 +5,8 @@
  */
 #include "device.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <dlfcn.h>
 #include <errno.h>

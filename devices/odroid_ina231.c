@@ -10,8 +10,8 @@
 #include "device.h"
 #include "sysfs.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

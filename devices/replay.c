@@ -6,9 +6,9 @@
  */
 #include "device.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
-#include "../src/trace.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
+#include "src/traces/trace.h"
 
 #include <errno.h>
 #include <stdio.h>

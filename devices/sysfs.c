@@ -1,7 +1,7 @@
 #include "sysfs.h"
 
-#include "../src/log.h"
-#include "../src/util.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,14 +2,14 @@
  * file, runs one parser on it, and checks what the parser accepted. */
 #include "targets.h"
 
-#include "../battery/battery.h"
-#include "../src/battery_config.h"
-#include "../src/import.h"
-#include "../src/log.h"
-#include "../src/profile.h"
-#include "../src/summary.h"
-#include "../src/trace.h"
-#include "../src/util.h"
+#include "battery/battery.h"
+#include "src/config/battery_config.h"
+#include "src/results/import.h"
+#include "src/base/log.h"
+#include "src/config/profile.h"
+#include "src/results/summary.h"
+#include "src/traces/trace.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

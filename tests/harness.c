@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/log.h"
+#include "src/base/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

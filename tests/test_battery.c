@@ -1,8 +1,8 @@
 #include "harness.h"
 
-#include "../battery/battery.h"
-#include "../src/battery_config.h"
-#include "../src/config.h"
+#include "battery/battery.h"
+#include "src/config/battery_config.h"
+#include "src/config/config.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The command line, run as a user would: the binary under test, argv only. */
 #include "harness.h"
 
-#include "../src/proc.h"
+#include "src/base/proc.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * checks a dry run makes. */
 #include "harness.h"
 
-#include "../components/registry.h"
-#include "../src/blas.h"
-#include "../src/profile.h"
-#include "../src/sweep.h"
+#include "components/registry.h"
+#include "src/layer2/blas.h"
+#include "src/config/profile.h"
+#include "src/sweep/sweep.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,6 +1,7 @@
 #include "harness.h"
 
-#include "../devices/device.h"
+#include "devices/device.h"
+#include "src/traces/trace.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,9 +4,9 @@
  * and their refusals, the board-to-board variability, repeats. */
 #include "harness.h"
 
-#include "../src/model.h"
-#include "../src/node.h"
-#include "../src/shard.h"
+#include "src/layer2/model.h"
+#include "src/results/node.h"
+#include "src/config/shard.h"
 
 #include <dirent.h>
 #include <jansson.h>

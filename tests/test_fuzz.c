@@ -3,7 +3,7 @@
  * parser (issue 12) stay regression tests without clang. */
 #include "harness.h"
 
-#include "../fuzz/targets.c"
+#include "fuzz/targets.c"
 
 #include <dirent.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/import.h"
+#include "src/results/import.h"
 
 #include <errno.h>
 #include <stdio.h>

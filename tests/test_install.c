@@ -4,7 +4,7 @@
  * installed binary finding its modules in the install tree. */
 #include "harness.h"
 
-#include "../battery/battery.h"
+#include "battery/battery.h"
 
 #include <math.h>
 #include <stdio.h>

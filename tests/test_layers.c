@@ -1,14 +1,14 @@
 /* Per-layer profiles, layer models and predictions (issue 14). */
 #include "harness.h"
 
-#include "../src/lapack.h"
-#include "../src/darknet_cfg.h"
-#include "../src/layers.h"
-#include "../src/layers_model.h"
-#include "../src/layers_plan.h"
-#include "../src/layers_profile.h"
-#include "../components/registry.h"
-#include "../battery/battery.h"
+#include "src/layer2/lapack.h"
+#include "src/layers/darknet_cfg.h"
+#include "src/layers/layers.h"
+#include "src/layers/layers_model.h"
+#include "src/layers/layers_plan.h"
+#include "src/layers/layers_profile.h"
+#include "components/registry.h"
+#include "battery/battery.h"
 
 #include <errno.h>
 

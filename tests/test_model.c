@@ -1,8 +1,8 @@
 #include "harness.h"
 
-#include "../src/results.h"
-#include "../src/summary.h"
-#include "../src/trace.h"
+#include "src/results/results.h"
+#include "src/results/summary.h"
+#include "src/traces/trace.h"
 
 #include <math.h>
 #include <stdio.h>

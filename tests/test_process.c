@@ -2,12 +2,12 @@
  * their group, powprof killed or interrupted. */
 #include "harness.h"
 
-#include "../components/component.h"
-#include "../src/clock.h"
-#include "../src/log.h"
-#include "../src/proc.h"
-#include "../src/profile.h"
-#include "../src/scheduler.h"
+#include "components/component.h"
+#include "src/base/clock.h"
+#include "src/base/log.h"
+#include "src/base/proc.h"
+#include "src/config/profile.h"
+#include "src/sweep/scheduler.h"
 
 #include <errno.h>
 #include <glob.h>

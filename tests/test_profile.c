@@ -1,9 +1,9 @@
 #include "harness.h"
 
-#include "../components/component.h"
-#include "../components/registry.h"
-#include "../src/profile.h"
-#include "../src/scheduler.h"
+#include "components/component.h"
+#include "components/registry.h"
+#include "src/config/profile.h"
+#include "src/sweep/scheduler.h"
 
 #include <dlfcn.h>
 #include <errno.h>

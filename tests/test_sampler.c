@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/sampler.h"
+#include "src/sweep/sampler.h"
 
 #include <errno.h>
 #include <stdlib.h>

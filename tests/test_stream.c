@@ -3,11 +3,11 @@
  * out failed readings. */
 #include "harness.h"
 
-#include "../src/import.h"
-#include "../src/log.h"
-#include "../src/sampler.h"
-#include "../src/trace.h"
-#include "../src/trace_stream.h"
+#include "src/results/import.h"
+#include "src/base/log.h"
+#include "src/sweep/sampler.h"
+#include "src/traces/trace.h"
+#include "src/sweep/trace_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>

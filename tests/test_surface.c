@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/surface.h"
+#include "src/layer2/surface.h"
 
 #include <errno.h>
 #include <math.h>
@@ -187,7 +187,7 @@ void test_surface_loo_scattered(void)
 
 /* ---- estimators (estimator.h) ---- */
 
-#include "../src/estimator.h"
+#include "src/layer2/estimator.h"
 
 static double uniform(unsigned *seed)
 {

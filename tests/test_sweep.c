@@ -1,7 +1,7 @@
 #include "harness.h"
 
-#include "../src/profile.h"
-#include "../src/sweep.h"
+#include "src/config/profile.h"
+#include "src/sweep/sweep.h"
 
 #include <errno.h>
 #include <signal.h>

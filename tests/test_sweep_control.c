@@ -3,7 +3,7 @@
  * workload's CPU time beside the machine's. */
 #include "harness.h"
 
-#include "../devices/procstat.h"
+#include "devices/procstat.h"
 
 #include <errno.h>
 #include <fcntl.h>

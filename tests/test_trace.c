@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/trace.h"
+#include "src/traces/trace.h"
 
 #include <errno.h>
 #include <stdio.h>

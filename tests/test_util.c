@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "../src/util.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <stdint.h>

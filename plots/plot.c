@@ -1,0 +1,497 @@
+/* The plots of a results folder: the scripts, layer 1, and the whole
+ * (plot.h). Layer 2 is plot_layer2.c, the plan plot_plan.c, rendering
+ * plot_render.c. */
+#include "plot_internal.h"
+
+#include "src/base/log.h"
+#include "src/results/summary.h"
+#include "src/traces/trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_TRACE_PLOTS 24
+#define MAX_TOTAL_LINES 8
+
+void pp_plot_options_init(pp_plot_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->png = 1;
+    pp_battery_params_default(&o->battery);
+}
+
+void pp_plot_result_free(pp_plot_result *r)
+{
+    free(r->scripts);
+    r->scripts = NULL;
+    r->n_scripts = r->cap = 0;
+}
+
+void pp_plot_range(double lo, double hi, double pad, double *out_lo, double *out_hi)
+{
+    double span;
+
+    if (isnan(lo) || isnan(hi)) {
+        lo = isnan(lo) ? hi : lo;
+        hi = isnan(hi) ? lo : hi;
+    }
+    if (isnan(lo)) {
+        *out_lo = 0;
+        *out_hi = 1;
+        return;
+    }
+    span = hi - lo;
+    if (!(span > 1e-12 * fmax(fabs(lo), fabs(hi)))) {
+        span = fabs(lo) > 0 ? 0.2 * fabs(lo) : 2;
+        lo -= span / 2;
+        hi += span / 2;
+        pad = 0;
+    }
+    *out_lo = lo - pad * span;
+    *out_hi = hi + pad * span;
+}
+
+double pp_plot_tick_step(double lo, double hi, int n)
+{
+    double raw = (hi - lo) / (n > 1 ? n : 1), mag;
+
+    if (!(raw > 0) || !isfinite(raw))
+        return 1;
+    mag = pow(10, floor(log10(raw)));
+    return raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+void pp_plot_metric_words(const char *metric, char *buf, size_t cap, double *factor)
+{
+    size_t n = strlen(metric);
+
+    *factor = 1;
+    if (strcmp(metric, "soc_drain") == 0) {
+        *factor = 100;
+        pp_strlcpy(buf, "battery drained by one run [%]", cap);
+    } else if (strcmp(metric, "soc_end") == 0) {
+        *factor = 100;
+        pp_strlcpy(buf, "state of charge after one run [%]", cap);
+    } else if (ends_with(metric, "_mean_w")) {
+        pp_fmt(buf, cap, "%.*s mean power [W]", (int)(n - 7), metric);
+    } else if (ends_with(metric, "_energy_j")) {
+        pp_fmt(buf, cap, "%.*s energy [J]", (int)(n - 9), metric);
+    } else if (ends_with(metric, "_j")) {
+        pp_fmt(buf, cap, "%s [J]", metric);
+    } else if (ends_with(metric, "_s")) {
+        pp_fmt(buf, cap, "%s [s]", metric);
+    } else if (ends_with(metric, "_w")) {
+        pp_fmt(buf, cap, "%s [W]", metric);
+    } else {
+        pp_strlcpy(buf, metric, cap);
+    }
+}
+
+/* ---- scripts ------------------------------------------------------------ */
+
+static pp_plot_script *add_script(pp_plot_result *r, const char *name)
+{
+    if (r->n_scripts == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        pp_plot_script *s = realloc(r->scripts, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        r->scripts = s;
+        r->cap = cap;
+    }
+    memset(&r->scripts[r->n_scripts], 0, sizeof r->scripts[0]);
+    pp_strlcpy(r->scripts[r->n_scripts].name, name, PP_NAME_MAX);
+    return &r->scripts[r->n_scripts++];
+}
+
+/* plots/<name>.<ext> for writing; NULL (logged) when it cannot be. */
+static FILE *open_in_plots(const pp_plotter *pl, const char *name, const char *ext)
+{
+    char path[4400];
+    FILE *fp;
+
+    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.%s", name, ext) < 0)
+        return NULL;
+    if (!(fp = fopen(path, "w")))
+        pp_log_error("%s: cannot write: %s", path, strerror(errno));
+    return fp;
+}
+
+FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)
+{
+    FILE *fp = open_in_plots(pl, name, "gp");
+
+    if (!fp)
+        return NULL;
+    if (!add_script(pl->r, name)) {
+        fclose(fp);
+        return NULL;
+    }
+    pl->r->scripts[pl->r->n_scripts - 1].has_data = strcmp(pl->data, name) == 0;
+    /* Colours that stay apart for colour-blind readers (Okabe and Ito),
+     * without their yellow, which vanishes on white. */
+    pp_gp_printf(fp, "# powprof plot (paths relative to this folder)\n"
+                     "set datafile separator whitespace\nset grid\nset key noenhanced\n"
+                     "set linetype 1 lc rgb '#0072B2' lw 2\nset linetype 2 lc rgb '#D55E00' lw 2\n"
+                     "set linetype 3 lc rgb '#009E73' lw 2\nset linetype 4 lc rgb '#CC79A7' lw 2\n"
+                     "set linetype 5 lc rgb '#E69F00' lw 2\nset linetype 6 lc rgb '#56B4E9' lw 2\n"
+                     "set linetype 7 lc rgb '#000000' lw 2\nset linetype 8 lc rgb '#999999' lw 2\n"
+                     "set linetype cycle 8\n");
+    if (title)
+        pp_gp_printf(fp, "set title %s noenhanced\n", title);
+    return fp;
+}
+
+void pp_plot_script_output(const pp_plotter *pl, FILE *fp, const char *name)
+{
+    if (pl->o->png)
+        pp_gp_printf(fp, "set terminal pngcairo size 1000,680 font 'sans,11'\n"
+                         "set output %s.'.png'\n", name);
+    else
+        pp_gp_printf(fp, "set terminal svg size 1000,680 font 'sans,11'\n"
+                         "set output %s.'.svg'\n", name);
+}
+
+int pp_plot_script_close(pp_plotter *pl, FILE *fp, const char *name)
+{
+    if (pl->o->png && pl->o->svg)
+        pp_gp_printf(fp, "set terminal svg size 1000,680 font 'sans,11'\n"
+                         "set output %s.'.svg'\nreplot\n", name);
+    pp_gp_printf(fp, "unset output\n");
+    if (ferror(fp) | fclose(fp)) {
+        pp_log_error("%s/%s.gp: write error", pl->r->plots_dir, name);
+        pl->r->n_scripts--;
+        return -EIO;
+    }
+    return 0;
+}
+
+FILE *pp_plot_data_open(pp_plotter *pl, const char *name)
+{
+    FILE *fp = open_in_plots(pl, name, "dat");
+
+    if (fp)
+        pp_strlcpy(pl->data, name, sizeof pl->data);
+    return fp;
+}
+
+/* ---- layer 1 -------------------------------------------------------------- */
+
+/* Whether parameter k takes more than one value. */
+static int varies(const pp_summary *s, size_t k)
+{
+    for (size_t i = 1; i < s->n_rows; i++)
+        if (s->x[i * s->n_params + k] != s->x[k])
+            return 1;
+    return 0;
+}
+
+/* "id 3: a=1 b=yolov3-tiny", every parameter, or only those that vary. */
+static void config_label(const pp_summary *s, size_t row, int only_varying, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "id %ld:", s->ids[row]);
+
+    for (size_t k = 0; k < s->n_params && len < cap; k++) {
+        char text[PP_SUMMARY_LABEL_MAX];
+        if (only_varying && !varies(s, k))
+            continue;
+        pp_summary_value_text(s, k, s->x[row * s->n_params + k], text, sizeof text);
+        len += (size_t)snprintf(buf + len, cap - len, " %s=%s", s->params[k], text);
+    }
+}
+
+static int trace_estimated(const pp_trace *t)
+{
+    for (size_t r = 0; r < t->n_rails; r++)
+        if (strstr(t->names[r], "_est"))
+            return 1;
+    return 0;
+}
+
+/* The largest power of the trace, every rail and the total. */
+static double trace_max_w(const pp_trace *t, const double *total)
+{
+    double max = 0;
+
+    for (size_t i = 0; i < t->n_samples; i++) {
+        for (size_t r = 0; r < t->n_rails; r++)
+            max = fmax(max, pp_trace_at(t, i, r));
+        max = fmax(max, total[i]);
+    }
+    return max;
+}
+
+/* A configuration's trace. What reading it says of its gaps and cut
+ * lines was said when it was measured: held back here, and why it does
+ * not read into why (when not NULL). */
+static int read_trace(const pp_plotter *pl, long id, pp_trace *t, char *why, size_t cap)
+{
+    char path[4400], said[1024] = "";
+    int rc;
+
+    pp_fmt(path, sizeof path, "%s/traces/%ld.csv", pl->dir, id);
+    pp_log_hold_begin(said, sizeof said);
+    rc = pp_trace_read_csv(path, t);
+    pp_log_hold_end();
+    if (rc < 0 && why)
+        pp_strlcpy(why, said[0] ? said : path, cap);
+    return rc;
+}
+
+/* The trace's total as a gnuplot expression of its columns (after
+ * "using 1:"): the rails that no other rail contains. */
+static void total_expr(FILE *fp, const pp_trace *t)
+{
+    pp_gp_printf(fp, "(0");
+    for (size_t r = 0; r < t->n_rails; r++)
+        if (!pp_trace_rail_is_inside(t, r))
+            pp_gp_printf(fp, "+$%zu", r + 2);
+    pp_gp_printf(fp, ")");
+}
+
+static size_t top_rails(const pp_trace *t)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < t->n_rails; r++)
+        n += !pp_trace_rail_is_inside(t, r);
+    return n;
+}
+
+/* " with lines lt N", points too on a short trace, dashed for a rail
+ * inside the total. */
+static void line_style(FILE *fp, size_t n_samples, size_t lt, int dashed)
+{
+    if (n_samples <= 30)
+        pp_gp_printf(fp, " with linespoints pt 7 ps 0.8 lt %zu", lt);
+    else
+        pp_gp_printf(fp, " with lines lt %zu", lt);
+    if (dashed)
+        pp_gp_printf(fp, " dt 2");
+}
+
+/* The x range of a trace: from 0 to its last time (never empty). */
+static void trace_xrange(FILE *fp, const pp_trace *t)
+{
+    double end = t->n_samples ? t->t_s[t->n_samples - 1] : 1;
+    pp_gp_printf(fp, "set xrange [0:%.10g]\n", end > 0 ? end : 1);
+}
+
+static void write_trace_script(pp_plotter *pl, const pp_summary *s, size_t row, const pp_trace *t)
+{
+    char name[64], title[1024], label[800];
+    double *total = malloc((t->n_samples ? t->n_samples : 1) * sizeof *total), ymax;
+    FILE *fp;
+
+    if (!total)
+        return;
+    pp_trace_total_series(t, total);
+    ymax = trace_max_w(t, total);
+    config_label(s, row, 0, label, sizeof label);
+    pp_fmt(name, sizeof name, "trace-%ld", s->ids[row]);
+    pp_fmt(title, sizeof title, "layer 1: every rail over time%s\n%s",
+           trace_estimated(t) ? " (ESTIMATED from CPU utilization)" : "", label);
+    if ((fp = pp_plot_script_open(pl, name, title))) {
+        pp_gp_printf(fp, "set datafile separator ','\nset key below horizontal Left reverse height 1.5\n"
+                         "set xlabel 'time since the start of the configuration [s]'\n"
+                         "set ylabel 'power [W]'\nset yrange [0:%.10g]\n",
+                     ymax > 0 ? 1.08 * ymax : 1);
+        trace_xrange(fp, t);
+        pp_plot_script_output(pl, fp, name);
+        pp_gp_printf(fp, "plot");
+        for (size_t r = 0; r < t->n_rails; r++) {
+            int inside = pp_trace_rail_is_inside(t, r);
+            pp_fmt(label, sizeof label, "%s%s", t->names[r], inside ? " (inside the total)" : "");
+            pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:%zu", r ? ',' : ' ', s->ids[row],
+                         r + 2);
+            line_style(fp, t->n_samples, r % 6 + 1, inside);
+            pp_gp_printf(fp, " title %s", label);
+        }
+        if (top_rails(t) > 1) {
+            pp_gp_printf(fp, ", '../traces/%ld.csv' skip 1 using 1:", s->ids[row]);
+            total_expr(fp, t);
+            line_style(fp, t->n_samples, 7, 0);
+            pp_gp_printf(fp, " lw 2.5 title 'total'");
+        }
+        pp_gp_printf(fp, "\n");
+        pp_plot_script_close(pl, fp, name);
+    }
+    free(total);
+}
+
+/* Up to 8 configurations spread over the range of mean power (rows, by
+ * increasing mean power). */
+static size_t pick_spread(const pp_summary *s, size_t *picks)
+{
+    int mw = pp_summary_metric(s, "total_mean_w");
+    size_t n = s->n_rows, n_picks = 0, *order = malloc((n ? n : 1) * sizeof *order);
+
+    if (!order)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    if (mw >= 0)
+        for (size_t i = 1; i < n; i++) /* insertion sort by mean power */
+            for (size_t j = i; j > 0 && s->y[order[j - 1] * s->n_metrics + mw] >
+                                            s->y[order[j] * s->n_metrics + mw]; j--) {
+                size_t t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+    for (size_t k = 0; k < MAX_TOTAL_LINES && k < n; k++) {
+        size_t pick = n <= MAX_TOTAL_LINES ? k
+                                           : (size_t)llround((double)k * (double)(n - 1) /
+                                                             (MAX_TOTAL_LINES - 1.0));
+        if (n_picks == 0 || picks[n_picks - 1] != order[pick])
+            picks[n_picks++] = order[pick];
+    }
+    free(order);
+    return n_picks;
+}
+
+/* The x and y ranges of the picked traces. 0, or -1 when none reads. */
+static int spread_ranges(const pp_plotter *pl, const pp_summary *s, const size_t *picks,
+                         size_t n, double *t_end, double *ymax, int *estimated)
+{
+    int any = -1;
+
+    *t_end = 0;
+    *ymax = 0;
+    for (size_t k = 0; k < n; k++) {
+        pp_trace t;
+        double *total;
+        if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
+            continue;
+        if ((total = malloc((t.n_samples ? t.n_samples : 1) * sizeof *total))) {
+            pp_trace_total_series(&t, total);
+            for (size_t i = 0; i < t.n_samples; i++)
+                *ymax = fmax(*ymax, total[i]);
+            *t_end = fmax(*t_end, t.n_samples ? t.t_s[t.n_samples - 1] : 0);
+            *estimated |= trace_estimated(&t);
+            any = 0;
+        }
+        free(total);
+        pp_trace_free(&t);
+    }
+    return any;
+}
+
+/* A configuration's key in layer1-total: its parameters that vary and
+ * its mean power. Returns the length. */
+static size_t spread_label(const pp_summary *s, size_t row, char *buf, size_t cap)
+{
+    int mw = pp_summary_metric(s, "total_mean_w");
+    char label[800];
+
+    config_label(s, row, 1, label, sizeof label);
+    if (mw >= 0)
+        pp_fmt(buf, cap, "%s (%.3g W)", label, s->y[row * s->n_metrics + (size_t)mw]);
+    else
+        pp_strlcpy(buf, label, cap);
+    return strlen(buf);
+}
+
+static void write_total_script(pp_plotter *pl, const pp_summary *s)
+{
+    size_t picks[MAX_TOTAL_LINES], n_picks = pick_spread(s, picks), longest = 0;
+    char title[512], text[MAX_TOTAL_LINES][900];
+    double t_end, ymax;
+    int estimated = 0;
+    FILE *fp;
+
+    if (!n_picks || spread_ranges(pl, s, picks, n_picks, &t_end, &ymax, &estimated) < 0)
+        return;
+    for (size_t k = 0; k < n_picks; k++) {
+        size_t n = spread_label(s, picks[k], text[k], sizeof text[k]);
+        longest = n > longest ? n : longest;
+    }
+    pp_fmt(title, sizeof title, "layer 1: total power over time%s\n%zu of %zu configurations, "
+           "spread over the range of mean power", estimated ? " (ESTIMATED from CPU utilization)" : "",
+           n_picks, s->n_rows);
+    if (!(fp = pp_plot_script_open(pl, "layer1-total", title)))
+        return;
+    /* the key below in two columns where they fit the width, else one */
+    pp_gp_printf(fp, "set datafile separator ','\nset key below vertical maxrows %d Left reverse height 1.5\n"
+                     "set xlabel 'time since the start of the configuration [s]'\n"
+                     "set ylabel 'total power [W]'\nset yrange [0:%.10g]\nset xrange [0:%.10g]\n",
+                 longest <= 52 ? 4 : MAX_TOTAL_LINES, ymax > 0 ? 1.08 * ymax : 1, t_end > 0 ? t_end : 1);
+    pp_plot_script_output(pl, fp, "layer1-total");
+    pp_gp_printf(fp, "plot");
+    for (size_t k = 0; k < n_picks; k++) {
+        pp_trace t;
+        if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
+            continue;
+        pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", k ? ',' : ' ', s->ids[picks[k]]);
+        total_expr(fp, &t);
+        line_style(fp, t.n_samples, k + 1, 0);
+        pp_gp_printf(fp, " title %s", text[k]);
+        pp_trace_free(&t);
+    }
+    pp_gp_printf(fp, "\n");
+    pp_plot_script_close(pl, fp, "layer1-total");
+}
+
+/* The traces that do not read are left out, said once. */
+static void layer1(pp_plotter *pl, const pp_summary *s)
+{
+    char why[1024] = "";
+    size_t missing = 0, n = s->n_rows < MAX_TRACE_PLOTS ? s->n_rows : MAX_TRACE_PLOTS;
+
+    for (size_t i = 0; i < n; i++) {
+        pp_trace t;
+        if (read_trace(pl, s->ids[i], &t, missing ? NULL : why, sizeof why) < 0) {
+            missing++;
+            continue;
+        }
+        pl->estimated |= trace_estimated(&t);
+        write_trace_script(pl, s, i, &t);
+        pp_trace_free(&t);
+    }
+    if (missing)
+        pp_log_warn("plot: %zu of %zu traces left out of layer 1 (%s)", missing, n, why);
+    write_total_script(pl, s);
+}
+
+/* ---- the whole ------------------------------------------------------------ */
+
+int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result *r)
+{
+    pp_plotter pl = {results, o, r, 0, ""};
+    pp_model m;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if (pp_fmt(r->plots_dir, sizeof r->plots_dir, "%s/plots", results) < 0)
+        return -ENAMETOOLONG;
+    memset(&m, 0, sizeof m);
+    if ((rc = pp_summary_read(results, &m.sum)) < 0)
+        return rc;
+    if (m.sum.n_params > 0) { /* layer 2: the model, its choices read from model.json */
+        pp_summary_free(&m.sum);
+        if ((rc = pp_model_open(results, NULL, 1, &m)) < 0)
+            return rc;
+    }
+    if (mkdir(r->plots_dir, 0755) != 0 && errno != EEXIST) {
+        pp_log_error("%s: cannot create: %s", r->plots_dir, strerror(errno));
+        rc = -errno;
+    } else {
+        rc = 0;
+        layer1(&pl, &m.sum);
+        for (size_t k = 0; k < m.sum.n_metrics; k++)
+            pl.estimated |= strstr(m.sum.metrics[k], "_est_") != NULL;
+        if (m.n_groups)
+            rc = pp_plot_layer2(&pl, &m);
+        if (rc == 0 && o->plan)
+            rc = pp_plot_plan_soc(&pl, o->plan, &o->battery);
+    }
+    pp_model_free(&m);
+    return rc;
+}

@@ -1,0 +1,281 @@
+/* powprof battery: what a trace does to a battery. */
+#include "cli.h"
+
+#include "src/config/config.h"
+#include "src/base/log.h"
+#include "src/traces/trace.h"
+#include "src/base/util.h"
+
+#include "src/config/battery_config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char battery_help[] =
+    "usage: powprof battery TRACE.csv [-c CONFIG] [--preset NAME] [--model rint|thevenin]\n"
+    "                       [--base-power-w W] [--rail NAME] [--until-cutoff]\n"
+    "                       [-o SOC.csv] [--json]\n"
+    "\n"
+    "Drain a modelled battery with a power trace (solved with SUNDIALS CVODE) and\n"
+    "report the energy drawn, the state of charge at the end and drained, the\n"
+    "lowest terminal voltage, the events (state of charge or voltage cutoff,\n"
+    "brown-out) and the time to cutoff: the trace repeated until a cutoff event,\n"
+    "as if the configuration ran for the rest of the flight (whole periods are\n"
+    "skipped: exactly with rint, within a stated bound with thevenin).\n"
+    "\n"
+    "Sample times must increase by at least 1 us and span at most 1e8 s;\n"
+    "parameters outside their physical ranges are errors naming the key and\n"
+    "the range.\n"
+    "\n"
+    "The load is the total of the trace (rails inside the board input are not\n"
+    "added to it) unless --rail names one column.\n"
+    "\n"
+    "options:\n"
+    "  -c, --config FILE      battery parameters from FILE's 'battery' group\n"
+    "  --preset NAME          drone-4s-3200 (default), drone-3s-2200, drone-6s-10000\n"
+    "  --model NAME           rint (the paper's; default) or thevenin (OCV table + RC)\n"
+    "  --base-power-w W       constant load beside the trace (motors, ...)\n"
+    "  --rail NAME            drive the battery with rail NAME only\n"
+    "  --until-cutoff         report (and write) the run until cutoff, not one pass\n"
+    "                         (-o then has no rows for whole periods skipped)\n"
+    "  --rtol R               CVODE relative tolerance (default 1e-10)\n"
+    "  -o, --output FILE      write t_s,soc_frac,voltage_v,current_a at each sample\n"
+    "  --json                 one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+enum { OPT_PRESET = 2000, OPT_MODEL, OPT_BASE, OPT_RAIL, OPT_UNTIL, OPT_RTOL };
+
+typedef struct soc_writer {
+    FILE *fp;
+} soc_writer;
+
+static void write_row(void *ctx, double t_s, double soc, double v, double i)
+{
+    soc_writer *w = ctx;
+    fprintf(w->fp, "%.6f,%.9f,%.6f,%.6f\n", t_s, soc, v, i);
+}
+
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static void print_json(const char *trace_path, const pp_battery_params *p,
+                       const pp_battery_result *r)
+{
+    json_t *root = json_object(), *events = json_array();
+
+    json_object_set_new(root, "trace", json_string(trace_path));
+    json_object_set_new(root, "model", json_string(pp_battery_model_name(p->model)));
+    json_object_set_new(root, "capacity_ah", number(p->capacity_ah));
+    json_object_set_new(root, "duration_s", number(r->duration_s));
+    json_object_set_new(root, "energy_j", number(r->energy_j));
+    json_object_set_new(root, "load_energy_j", number(r->load_energy_j));
+    json_object_set_new(root, "soc_start", number(r->soc_start_frac));
+    json_object_set_new(root, "soc_end", number(r->soc_end_frac));
+    json_object_set_new(root, "soc_drain", number(r->soc_drained_frac));
+    json_object_set_new(root, "min_voltage_v", number(r->min_voltage_v));
+    json_object_set_new(root, "time_to_cutoff_s", number(r->time_to_cutoff_s));
+    json_object_set_new(root, "skip_error_bound", number(r->skip_error_frac));
+    json_object_set_new(root, "cutoff", r->cutoff_kind >= 0
+                                            ? json_string(pp_battery_event_name(r->cutoff_kind))
+                                            : json_null());
+    for (size_t i = 0; i < r->n_events; i++) {
+        const pp_battery_event *e = &r->events[i];
+        json_array_append_new(events, json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind",
+                                                pp_battery_event_name(e->kind), "t_s",
+                                                number(e->t_s), "soc", number(e->soc_frac),
+                                                "voltage_v", number(e->voltage_v), "power_w",
+                                                number(e->power_w)));
+    }
+    json_object_set_new(root, "events", events);
+    json_object_set_new(root, "solver_steps", json_integer(r->n_steps));
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    fputc('\n', stdout);
+    json_decref(root);
+}
+
+static void print_text(const char *trace_path, const pp_battery_params *p,
+                       const pp_battery_result *r)
+{
+    printf("battery   %s model, %d cells, %.3g Ah, start %.1f %%, cutoff %.1f %% / %.2f V\n",
+           pp_battery_model_name(p->model), p->cells, p->capacity_ah, 100 * p->soc_start_frac,
+           100 * p->soc_cutoff_frac, p->cutoff_v);
+    printf("trace     %s\n", trace_path);
+    printf("duration  %.3f s\n", r->duration_s);
+    printf("energy    %.3f J drawn from the battery, %.3f J delivered to the load\n", r->energy_j,
+           r->load_energy_j);
+    printf("charge    %.4f %% at the end, %.4f %% drained\n", 100 * r->soc_end_frac,
+           100 * r->soc_drained_frac);
+    printf("voltage   %.3f V at the lowest\n", r->min_voltage_v);
+    for (size_t i = 0; i < r->n_events; i++)
+        printf("event     %s at %.3f s (charge %.3f %%, %.3f V, load %.3f W)\n",
+               pp_battery_event_name(r->events[i].kind), r->events[i].t_s,
+               100 * r->events[i].soc_frac, r->events[i].voltage_v, r->events[i].power_w);
+    if (isnan(r->time_to_cutoff_s))
+        printf("cutoff    none within the horizon: the load is too small to reach it\n");
+    else
+        printf("cutoff    %s after %.1f s (%.1f min), the trace repeated\n",
+               pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind), r->time_to_cutoff_s,
+               r->time_to_cutoff_s / 60.0);
+    if (r->skip_error_frac > 0)
+        printf("          (whole periods skipped: state of charge within %.2g %%)\n",
+               100 * r->skip_error_frac);
+}
+
+/* A bad sample (a time not after the one before, ...): -EINVAL, printed
+ * with the file's line (the header is line 1; gap rows, skipped, would
+ * shift it: then the sample's number). */
+static int load_error(const char *path, const pp_battery_load *load, size_t n_gaps)
+{
+    size_t bad;
+    char why[256];
+
+    if (pp_battery_load_check(load, &bad, why, sizeof why) == 0)
+        return 0;
+    if (n_gaps == 0)
+        fprintf(stderr, "powprof battery: %s:%zu: %s\n", path, bad + 2, why);
+    else
+        fprintf(stderr, "powprof battery: %s: sample %zu: %s\n", path, bad + 1, why);
+    return -EINVAL;
+}
+
+int pp_cmd_battery(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"config", required_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {"preset", required_argument, NULL, OPT_PRESET},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"base-power-w", required_argument, NULL, OPT_BASE},
+        {"rail", required_argument, NULL, OPT_RAIL},
+        {"until-cutoff", no_argument, NULL, OPT_UNTIL},
+        {"rtol", required_argument, NULL, OPT_RTOL},
+        {NULL, 0, NULL, 0},
+    };
+    const char *config_path = NULL, *out_path = NULL, *preset = NULL, *model = NULL, *rail = NULL;
+    double base_w = 0, rtol = 0;
+    int have_base = 0;
+    int json = 0, until = 0, opt, rc, status = PP_EXIT_FAILURE;
+    pp_battery_params params;
+    pp_battery_options bo;
+    pp_battery_result res;
+    pp_battery_load load;
+    pp_trace_load trace = {0};
+    pp_atomic_file af = {0};
+    soc_writer w;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hc:o:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            fputs(battery_help, stdout);
+            return 0;
+        case 'c':
+            config_path = optarg;
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case PP_OPT_JSON:
+            json = 1;
+            break;
+        case OPT_PRESET:
+            preset = optarg;
+            break;
+        case OPT_MODEL:
+            model = optarg;
+            break;
+        case OPT_BASE:
+            if (pp_cli_parse_double("battery", "--base-power-w", optarg, &base_w) < 0)
+                return PP_EXIT_USAGE;
+            have_base = 1;
+            break;
+        case OPT_RAIL:
+            rail = optarg;
+            break;
+        case OPT_UNTIL:
+            until = 1;
+            break;
+        case OPT_RTOL:
+            if (pp_cli_parse_double("battery", "--rtol", optarg, &rtol) < 0)
+                return PP_EXIT_USAGE;
+            if (!(rtol >= 1e-14 && rtol <= 1e-2)) {
+                fprintf(stderr, "powprof battery: --rtol %s: must be in [1e-14, 1e-2]\n", optarg);
+                return PP_EXIT_USAGE;
+            }
+            break;
+        default:
+            fputs("Try 'powprof battery --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs("powprof battery: one trace file expected (powprof battery TRACE.csv)\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    pp_battery_params_default(&params);
+    if (preset && pp_battery_preset(preset, &params) < 0) {
+        fprintf(stderr, "powprof battery: --preset %s: unknown (known: drone-4s-3200, "
+                        "drone-3s-2200, drone-6s-10000)\n", preset);
+        return PP_EXIT_USAGE;
+    }
+    if (config_path && pp_battery_params_load(config_path, &params) < 0)
+        return PP_EXIT_USAGE;
+    if (model && pp_battery_model_parse(model, &params.model) < 0) {
+        fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", model);
+        return PP_EXIT_USAGE;
+    }
+    if (have_base) /* checked with the other parameters below */
+        params.base_power_w = base_w;
+    {
+        const char *key;
+        char why[256];
+        if (pp_battery_params_check(&params, &key, why, sizeof why) < 0) {
+            fprintf(stderr, "powprof battery: %s: %s\n", key, why);
+            return PP_EXIT_USAGE;
+        }
+    }
+    /* Time and load only (16 bytes a sample); a trace that will not fit in
+     * memory is refused with its size before anything is allocated. */
+    rc = pp_trace_read_load(argv[optind], rail, 0, &trace);
+    if (rc < 0) {
+        status = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+        goto out;
+    }
+    load = (pp_battery_load){.t_s = trace.t_s, .p_w = trace.p_w, .n = trace.n};
+    if (load_error(argv[optind], &load, trace.n_gaps) < 0) {
+        status = PP_EXIT_USAGE;
+        goto out;
+    }
+    pp_battery_options_init(&bo);
+    bo.until_cutoff = until;
+    if (rtol > 0)
+        bo.rtol = rtol;
+    if (out_path) {
+        if (pp_atomic_file_open(&af, out_path) < 0)
+            goto out;
+        fputs("t_s,soc_frac,voltage_v,current_a\n", af.fp);
+        w.fp = af.fp;
+        bo.output = write_row;
+        bo.output_ctx = &w;
+    }
+    rc = pp_battery_run(&params, &load, &bo, &res);
+    if (rc < 0) {
+        status = rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+        goto out;
+    }
+    if (out_path && pp_atomic_file_commit(&af) < 0)
+        goto out;
+    if (json)
+        print_json(argv[optind], &params, &res);
+    else
+        print_text(argv[optind], &params, &res);
+    status = 0;
+out:
+    pp_atomic_file_abort(&af);
+    pp_trace_load_free(&trace);
+    return status;
+}

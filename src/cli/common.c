@@ -1,0 +1,136 @@
+#include "cli.h"
+
+#include "src/config/battery_config.h"
+#include "src/base/util.h"
+
+#include "battery/battery.h"
+
+#include <math.h>
+#include <string.h>
+
+int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out)
+{
+    if (pp_parse_double(arg, out) < 0) {
+        fprintf(stderr, "powprof %s: %s '%s' is not a number\n", cmd, name, arg);
+        return -1;
+    }
+    return 0;
+}
+
+int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd)
+{
+    switch (opt) {
+    case PP_OPT_SYSFS_ROOT:
+        o->sysfs_root = arg;
+        return 1;
+    case PP_OPT_IDLE_W:
+        return pp_cli_parse_double(cmd, "--procstat-idle-w", arg, &o->procstat_idle_w) < 0 ? -1 : 1;
+    case PP_OPT_CORE_W:
+        return pp_cli_parse_double(cmd, "--procstat-core-w", arg, &o->procstat_core_w) < 0 ? -1 : 1;
+    case PP_OPT_REPLAY:
+        o->replay_path = arg;
+        return 1;
+    case PP_OPT_NVML_LIB:
+        o->nvml_library = arg;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void pp_cli_mission_init(pp_cli_mission *m)
+{
+    *m = (pp_cli_mission){.mission_s = -1, .min_soc_frac = -1, .base_power_w = -1};
+}
+
+/* The number of option name into *out, which must satisfy ok (what says
+ * how); 1, or -1 with a message. */
+static int mission_number(const char *cmd, const char *name, const char *arg,
+                          int (*ok)(double), const char *what, double *out)
+{
+    if (pp_cli_parse_double(cmd, name, arg, out) < 0)
+        return -1;
+    if (!ok(*out)) {
+        fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, name, arg, what);
+        return -1;
+    }
+    return 1;
+}
+
+static int positive(double v) { return isfinite(v) && v > 0; }
+static int not_negative(double v) { return isfinite(v) && v >= 0; }
+static int fraction(double v) { return v >= 0 && v < 1; }
+
+int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const char *cmd)
+{
+    switch (opt) {
+    case PP_OPT_MISSION:
+        return mission_number(cmd, "--mission-s", arg, positive, "seconds > 0", &m->mission_s);
+    case PP_OPT_MIN_SOC:
+        return mission_number(cmd, "--min-soc", arg, fraction, "a fraction in [0, 1)",
+                              &m->min_soc_frac);
+    case PP_OPT_BASE_W:
+        return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
+                              &m->base_power_w);
+    case 'c':
+        m->config = arg;
+        return 1;
+    case PP_OPT_RISK:
+        if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
+            fprintf(stderr, "powprof %s: --risk %s: upper or mean\n", cmd, arg);
+            return -1;
+        }
+        m->risk_mean = strcmp(arg, "mean") == 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b, const char *cmd)
+{
+    pp_battery_params_default(b);
+    if (m->config && pp_battery_params_load(m->config, b) < 0)
+        return -1;
+    if (m->base_power_w >= 0)
+        b->base_power_w = m->base_power_w;
+    if (m->min_soc_frac >= b->soc_start_frac) {
+        fprintf(stderr, "powprof %s: --min-soc %g is not below the battery's start (%g)\n", cmd,
+                m->min_soc_frac, b->soc_start_frac);
+        return -1;
+    }
+    return 0;
+}
+
+void pp_json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", fp);
+        else if (c == '\t')
+            fputs("\\t", fp);
+        else if (c < 0x20)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}
+
+void pp_json_number(FILE *fp, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else
+        fputs("null", fp);
+}
+
+void pp_json_field(FILE *fp, const char *key, double v)
+{
+    fprintf(fp, ",\"%s\":", key);
+    pp_json_number(fp, v);
+}

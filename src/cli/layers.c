@@ -1,0 +1,746 @@
+/* powprof layers: per-layer profiles of darknet networks, layer models, and
+ * predictions for networks never run. */
+#include "cli.h"
+
+
+#include "src/layers/layers_model.h"
+#include "src/layers/layers_profile.h"
+#include "src/base/log.h"
+#include "src/sweep/sampler.h"
+#include "src/base/util.h"
+
+#include "battery/battery.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_SIZES 16
+
+static const char layers_help[] =
+    "usage: powprof layers profile CFG... [-o DIR] [--sizes WxH,...] [--frames N]\n"
+    "       powprof layers model DIR... [-o MODEL.json] [--json]\n"
+    "       powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F] [--json]\n"
+    "\n"
+    "Predict what a neural network costs before running it, from its layers.\n"
+    "\n"
+    "  profile   run darknet networks (random weights) and time every layer over\n"
+    "            N frames while sampling power: each layer's time and energy per\n"
+    "            frame into DIR/layers.csv, the whole network's (measured in the\n"
+    "            same run) into DIR/networks.csv\n"
+    "  model     fit, per layer type, a model of time and energy per frame from the\n"
+    "            layer's shape (leave-one-network-out errors of each family tried)\n"
+    "  predict   the time and energy per frame of a network never profiled, per\n"
+    "            layer and in total, with an error band, and the highest frame rate\n"
+    "            this machine sustains; needs no darknet\n"
+    "\n"
+    "CFG is a darknet .cfg: a path, or a name in " PP_LAYERS_CFG_DIR " (\".cfg\"\n"
+    "optional). 'powprof layers COMMAND --help' describes each command.\n";
+
+static const char profile_help[] =
+    "usage: powprof layers profile CFG... [-o DIR] [--sizes WxH,...] [--frames N]\n"
+    "                              [--warmup N] [-d DEVICE] [-r HZ] [--idle-s S]\n"
+    "                              [device options]\n"
+    "\n"
+    "Run each network (darknet, random weights, batch 1) at each input size:\n"
+    "warm-up frames first (discarded), then N frames, each run once whole\n"
+    "(darknet's network_predict) and once layer by layer with a clock reading\n"
+    "between layers, while the device is sampled. Each layer gets its mean time\n"
+    "and energy per frame (power integrated over its intervals; means, which add\n"
+    "up to the network's), with their median and interquartile range; the whole\n"
+    "network its own, to check the sum of the layers against it. Times are wall\n"
+    "time and the CPU time of the thread that runs darknet (on a shared machine\n"
+    "the latter leaves out the time other programs had the core). Without power\n"
+    "sensors the device is the procstat estimate and energies are marked\n"
+    "estimated. darknet runs on one core (its own gemm, no threads).\n"
+    "The networks are loaded together and take turns frame by frame, so that\n"
+    "the load of a shared machine falls on all of them alike. DIR/layers.csv and\n"
+    "DIR/networks.csv are replaced after every round of frames, so that an\n"
+    "interrupted profile keeps what it measured.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR       results folder (default results/layers)\n"
+    "  --sizes WxH,...        input sizes (default: the cfg's own); N means NxN\n"
+    "  --frames N             measured frames per size (default 5)\n"
+    "  --warmup N             frames run first and discarded (default 1)\n"
+    "  -d, --device NAME      power source (default auto)\n"
+    "  -r, --rate HZ          sampling rate (default 50)\n"
+    "  --idle-s S             seconds of idle power measured first, for plans\n"
+    "                         (default 1; 0: none)\n" PP_CLI_DEVICE_HELP
+    "  -h, --help             this help\n";
+
+enum {
+    OPT_SIZES = 9000,
+    OPT_FRAMES,
+    OPT_WARMUP,
+    OPT_IDLE,
+    OPT_WIDTH,
+    OPT_HEIGHT,
+    OPT_FPS,
+};
+
+/* "416x416,320x240,256": sizes into w[], h[]. Returns how many, or -1. */
+static int parse_sizes(const char *arg, int *w, int *h, int cap)
+{
+    char buf[512], *tok, *save = NULL;
+    int n = 0;
+
+    if (pp_strlcpy(buf, arg, sizeof buf) < 0)
+        return -1;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *x = strchr(tok, 'x');
+        int64_t a, b;
+        if (x)
+            *x = '\0';
+        if (n == cap || pp_parse_int64(tok, &a) < 0 || pp_parse_int64(x ? x + 1 : tok, &b) < 0 ||
+            a < 1 || b < 1 || a > 8192 || b > 8192)
+            return -1;
+        w[n] = (int)a;
+        h[n++] = (int)b;
+    }
+    return n > 0 ? n : -1;
+}
+
+static int parse_count(const char *opt, const char *arg, int min, int *out)
+{
+    int64_t v;
+
+    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
+        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static void print_result(const pp_layers_result *r)
+{
+    const pp_network_desc *d = r->desc;
+
+    printf("%-16s %4dx%-4d %3zu layers %7.3f GFLOPs  whole %8.4f s (iqr %.4f, CPU %.4f s)  "
+           "layers' sum %+.2f %% (CPU %+.2f %%)  %7.3f J%s\n",
+           d->name, d->width, d->height, d->n, d->flops * 1e-9, r->whole.time_s,
+           r->whole.time_iqr_s, r->whole.cpu_s,
+           100.0 * (r->layers_sum.time_s / r->whole.time_s - 1),
+           100.0 * (r->layers_sum.cpu_s / r->whole.cpu_s - 1), r->whole.energy_j,
+           r->estimated ? " (estimated)" : "");
+    fflush(stdout);
+}
+
+typedef struct profile_args {
+    const char *out_dir, *device;
+    int n_sizes, w[MAX_SIZES], h[MAX_SIZES];
+    double idle_s;
+    pp_layers_profile_opts opts;
+    pp_device_options dev_opts;
+} profile_args;
+
+/* Options of `layers profile`; optind then points at the first CFG.
+ * Returns 0, 1 (help printed) or -1 (usage error printed). */
+static int profile_options(int argc, char **argv, profile_args *a)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"frames", required_argument, NULL, OPT_FRAMES},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"device", required_argument, NULL, 'd'},
+        {"rate", required_argument, NULL, 'r'},
+        {"idle-s", required_argument, NULL, OPT_IDLE},
+        PP_CLI_DEVICE_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    int opt, rc;
+
+    while ((opt = getopt_long(argc, argv, "ho:d:r:", longopts, NULL)) != -1) {
+        if ((rc = pp_cli_device_option(opt, optarg, &a->dev_opts, "layers profile")) != 0) {
+            if (rc < 0)
+                return -1;
+            continue;
+        }
+        switch (opt) {
+        case 'h':
+            fputs(profile_help, stdout);
+            return 1;
+        case 'o':
+            a->out_dir = optarg;
+            break;
+        case OPT_SIZES:
+            if ((a->n_sizes = parse_sizes(optarg, a->w, a->h, MAX_SIZES)) < 0) {
+                fprintf(stderr, "powprof layers profile: --sizes '%s': WxH[,WxH...] with W and H "
+                                "from 1 to 8192, at most %d sizes\n", optarg, MAX_SIZES);
+                return -1;
+            }
+            break;
+        case OPT_FRAMES:
+            if (parse_count("--frames", optarg, 1, &a->opts.n_frames) < 0)
+                return -1;
+            break;
+        case OPT_WARMUP:
+            if (parse_count("--warmup", optarg, 0, &a->opts.n_warmup) < 0)
+                return -1;
+            break;
+        case 'd':
+            a->device = optarg;
+            break;
+        case 'r':
+            if (pp_cli_parse_double("layers profile", "--rate", optarg, &a->opts.rate_hz) < 0 ||
+                pp_sampler_check_rate(a->opts.rate_hz, "--rate") < 0)
+                return -1;
+            break;
+        case OPT_IDLE:
+            if (pp_cli_parse_double("layers profile", "--idle-s", optarg, &a->idle_s) < 0 ||
+                !(a->idle_s >= 0 && a->idle_s <= 600)) {
+                fprintf(stderr, "powprof layers profile: --idle-s '%s': 0 to 600\n", optarg);
+                return -1;
+            }
+            break;
+        default:
+            fputs(profile_help, stderr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every CFG is read (and named) before anything runs. */
+static int check_cfgs(int n, char **names, char (*paths)[4096])
+{
+    for (int i = 0; i < n; i++) {
+        pp_network_desc *d = malloc(sizeof *d);
+        int rc = d ? pp_layers_resolve_cfg(names[i], paths[i], sizeof paths[i]) : -ENOMEM;
+        if (rc == 0)
+            rc = pp_layers_describe_file(paths[i], 0, 0, d);
+        if (rc == 0 && !pp_layers_name_ok(d->name)) {
+            pp_log_error("%s: the network's name '%s' must be letters, digits and _ . - + (it "
+                         "goes into CSV cells): rename the file", paths[i], d->name);
+            rc = -EINVAL;
+        }
+        free(d);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
+{
+    return pp_layers_write(ctx, r, n);
+}
+
+static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
+{
+    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : 1, n = (size_t)n_cfgs * n_sizes;
+    pp_layers_job *jobs = calloc(n, sizeof *jobs);
+    pp_layers_result *res = calloc(n, sizeof *res);
+    const pp_layer_timer_ops *ops;
+    double idle_w = NAN;
+    int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
+
+    if (rc == 0 && a->idle_s > 0)
+        rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        jobs[k].cfg_path = paths[k / n_sizes];
+        jobs[k].width = a->n_sizes ? a->w[k % n_sizes] : 0;
+        jobs[k].height = a->n_sizes ? a->h[k % n_sizes] : 0;
+    }
+    if (rc == 0)
+        rc = pp_layers_profile(ops, dev, jobs, n, &a->opts, write_checkpoint,
+                               (void *)a->out_dir, res);
+    for (size_t k = 0; k < n && rc == 0; k++)
+        res[k].idle_w = idle_w;
+    if (rc == 0 && (rc = pp_layers_write(a->out_dir, res, n)) == 0)
+        for (size_t k = 0; k < n; k++)
+            print_result(&res[k]);
+    for (size_t k = 0; res && k < n; k++)
+        pp_layers_result_free(&res[k]);
+    free(jobs);
+    free(res);
+    return rc;
+}
+
+static int cmd_profile(int argc, char **argv)
+{
+    profile_args a = {.out_dir = "results/layers", .device = "auto", .idle_s = 1.0};
+    char (*paths)[4096] = NULL;
+    pp_device *dev = NULL;
+    int n_cfgs, rc, status = PP_EXIT_FAILURE;
+
+    pp_layers_profile_opts_init(&a.opts);
+    pp_device_options_init(&a.dev_opts);
+    optind = 1;
+    if ((rc = profile_options(argc, argv, &a)) != 0)
+        return rc > 0 ? 0 : PP_EXIT_USAGE;
+    if ((n_cfgs = argc - optind) < 1) {
+        fprintf(stderr, "powprof layers profile: no network given (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!(paths = calloc((size_t)n_cfgs, sizeof *paths)))
+        return PP_EXIT_FAILURE;
+    if (check_cfgs(n_cfgs, argv + optind, paths) < 0)
+        goto out;
+    if (mkdir(a.out_dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "powprof layers profile: %s: %s\n", a.out_dir, strerror(errno));
+        goto out;
+    }
+    if (pp_device_open(a.device, &a.dev_opts, &dev) < 0)
+        goto out;
+    if (profile_all(&a, n_cfgs, paths, dev) == 0)
+        status = 0;
+    pp_device_close(dev);
+out:
+    free(paths);
+    return status;
+}
+
+/* ---- layers model ------------------------------------------------------- */
+
+static const char model_help[] =
+    "usage: powprof layers model DIR... [-o MODEL.json] [--json]\n"
+    "\n"
+    "Fit, per layer kind, models of the CPU time, wall time and energy per frame\n"
+    "of a layer from its shape, on the profiles in DIR... (layers.csv and\n"
+    "networks.csv of 'powprof layers profile'). Families: linear and step\n"
+    "(Blackthorn's templates over the layer's FLOPs and its channels), terms\n"
+    "(the terms of darknet's CPU convolution, with steps at cache sizes) and\n"
+    "power (a power law of the FLOPs). Each kind takes the family with the\n"
+    "lowest leave-one-network-out error (every size of a network left out\n"
+    "together). Prints every family's error per kind, then the error of whole\n"
+    "networks left out (the family chosen again inside each fold), against a\n"
+    "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
+    "predictions (with one network profiled there is none).\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE      the model (default DIR/layer-model.json, first DIR)\n"
+    "  --json                 the errors as one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+static void print_fits(const pp_layer_model *m)
+{
+    printf("leave-one-network-out RMSPE per layer kind (chosen family marked *):\n");
+    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
+           "linear", "step", "terms", "power");
+    for (int q = 0; q < PP_LQ_COUNT; q++)
+        for (int k = 0; k <= PP_LAYER_KINDS; k++) {
+            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->pooled[q];
+            if (f->family < 0)
+                continue;
+            printf("  %-9s %-14s %7zu %4zu ", pp_layers_quantity_name((pp_layers_quantity)q),
+                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(pooled)",
+                   f->n_samples, f->n_networks);
+            for (int fam = 0; fam < PP_LF_COUNT; fam++) {
+                const char *mark = fam == f->family ? "*" : " ";
+                if (isfinite(f->loo_rmspe[fam]))
+                    printf(" %7.1f%%%s", 100 * f->loo_rmspe[fam], mark);
+                else
+                    printf(" %8s%s", "-", mark);
+            }
+            putchar('\n');
+        }
+}
+
+static void print_stats_row(const char *name, const pp_layers_eval_stats *s)
+{
+    printf("  %-10s %8.1f%% %8.1f%% %8.1f%%   %8.1f%% %8.1f%% %8.1f%%\n", name,
+           100 * s->layer_rmspe, 100 * s->layer_rmspe_major, 100 * s->layer_rmspe_flops,
+           100 * s->net_mape, 100 * s->net_rms, 100 * s->net_max);
+}
+
+static void print_eval(const pp_layers_eval *e)
+{
+    printf("\nnetworks left out (%zu networks, %zu runs): per-layer RMSPE (all layers, layers of "
+           ">= 1 %% of their network, layers with FLOPs) and whole-network errors\n",
+           e->n_networks, e->n_runs);
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        printf("  %-10s %9s %9s %9s   %9s %9s %9s\n", pp_layers_quantity_name((pp_layers_quantity)q),
+               "all", ">=1%", "FLOPs", "MAPE", "RMS", "max");
+        print_stats_row("chosen", &e->model[q]);
+        for (int f = 0; f < PP_LF_COUNT; f++)
+            print_stats_row(pp_layer_family_name((pp_layer_family)f), &e->family[f][q]);
+        print_stats_row("FLOPs*rate", &e->baseline[q]);
+    }
+}
+
+static json_t *stats_json(const pp_layers_eval_stats *s)
+{
+    return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I}", "layer_rmspe", s->layer_rmspe,
+                     "layer_rmspe_major", s->layer_rmspe_major, "layer_rmspe_flops",
+                     s->layer_rmspe_flops, "net_mape", s->net_mape, "net_rms", s->net_rms,
+                     "net_max", s->net_max, "layers", (json_int_t)s->n_layers, "runs",
+                     (json_int_t)s->n_runs);
+}
+
+static void print_eval_json(const pp_layers_eval *e, const char *path)
+{
+    json_t *root = json_pack("{s:s,s:I,s:I}", "model", path, "networks",
+                             (json_int_t)e->n_networks, "runs", (json_int_t)e->n_runs);
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        json_t *o = json_pack("{s:o,s:o}", "chosen", stats_json(&e->model[q]), "baseline",
+                              stats_json(&e->baseline[q]));
+        for (int f = 0; f < PP_LF_COUNT; f++)
+            json_object_set_new(o, pp_layer_family_name((pp_layer_family)f),
+                                stats_json(&e->family[f][q]));
+        json_object_set_new(root, pp_layers_quantity_name((pp_layers_quantity)q), o);
+    }
+    json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+    putchar('\n');
+    json_decref(root);
+}
+
+/* Fit, evaluate and write; prints unless json. */
+static int build_model(const pp_layers_data *d, const char *out, int json)
+{
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts o = {-1, NULL};
+    pp_layers_eval e;
+    int rc = m ? pp_layer_model_fit(d, &o, m) : -ENOMEM;
+
+    if (rc == 0 && m->n_networks < 2) {
+        pp_log_warn("layer model: one network profiled: no leave-one-network-out error, and "
+                    "predictions carry no band (profile another network)");
+        if ((rc = pp_layer_model_write(m, out)) == 0 && !json)
+            print_fits(m);
+    } else if (rc == 0 && (rc = pp_layers_evaluate(d, &e)) == 0) {
+        for (int q = 0; q < PP_LQ_COUNT; q++) {
+            m->net_mape[q] = e.model[q].net_mape;
+            m->net_rms[q] = e.model[q].net_rms;
+        }
+        if ((rc = pp_layer_model_write(m, out)) == 0 && json)
+            print_eval_json(&e, out);
+        if (rc == 0 && !json) {
+            print_fits(m);
+            print_eval(&e);
+            printf("\nmodel: %s%s\n", out, m->estimated ? " (energies ESTIMATED)" : "");
+        }
+        pp_layers_eval_free(&e);
+    }
+    free(m);
+    return rc;
+}
+
+static int cmd_model(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    char def[4096];
+    pp_layers_data d = {0};
+    int opt, json = 0, rc = 0;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(model_help, stdout);
+            return 0;
+        }
+        if (opt == 'o')
+            out = optarg;
+        else if (opt == PP_OPT_JSON)
+            json = 1;
+        else {
+            fputs(model_help, stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "powprof layers model: no profile folder given (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!out && pp_path_join(def, sizeof def, argv[optind], "layer-model.json") == 0)
+        out = def;
+    for (int i = optind; i < argc && rc == 0; i++)
+        rc = pp_layers_data_read(argv[i], &d);
+    if (rc == 0)
+        rc = build_model(&d, out, json);
+    pp_layers_data_free(&d);
+    return rc == 0 ? 0 : PP_EXIT_FAILURE;
+}
+
+/* ---- layers predict ----------------------------------------------------- */
+
+static const char predict_help[] =
+    "usage: powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F]\n"
+    "                              [--mission-s S [-c CONFIG] [--base-power-w W]\n"
+    "                              [--min-soc F] [--risk upper|mean]] [--json]\n"
+    "\n"
+    "The cost per frame of each network CFG (never run: its cfg is read by\n"
+    "powprof, darknet is not needed) under a layer model: every layer's CPU\n"
+    "time, wall time and energy, with the error band of its kind, and the\n"
+    "totals with the model's whole-network error band; the highest frame rate\n"
+    "one core sustains (1 / CPU time); with --fps, the mean power of the device\n"
+    "running the network at that rate (idle power between frames); with\n"
+    "--mission-s, the highest frame rate at which the battery carries the\n"
+    "mission (a plan for networks never run).\n"
+    "\n"
+    "options:\n"
+    "  --width W, --height H  input size (default: the cfg's own)\n"
+    "  --fps F                frames per second for the mean power\n"
+    "  --mission-s S          mission length in seconds\n"
+    "  -c, --config FILE      battery parameters (its 'battery' group; default the\n"
+    "                         drone-4s-3200 preset)\n"
+    "  --base-power-w W       constant load beside the computer (motors, ...)\n"
+    "  --risk upper|mean      plan on the upper end of the cost's band (default,\n"
+    "                         as powprof plan) or on the predicted cost\n"
+    "  --min-soc F            state of charge to keep (default: the battery's\n"
+    "                         soc_cutoff)\n"
+    "  --json                 one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+typedef struct predict_args {
+    int width, height, json;
+    double fps, mission_s, min_soc;
+    int risk_mean; /* plan on the predicted cost, not its band's upper end */
+    pp_battery_params battery;
+} predict_args;
+
+static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *layer_json(const pp_layer_desc *l, const double *v, const double *band)
+{
+    json_t *o = json_pack("{s:s,s:i,s:[i,i,i],s:[i,i,i],s:f,s:f,s:f,s:f}", "type",
+                          pp_layer_kind_name(l->kind), "line", l->line, "input", l->in_w, l->in_h,
+                          l->in_c, "output", l->out_w, l->out_h, l->out_c, "flops", l->flops,
+                          "cpu_s", v[PP_LQ_CPU], "time_s", v[PP_LQ_WALL], "energy_j",
+                          v[PP_LQ_ENERGY]);
+
+    json_object_set_new(o, "cpu_band_s", real_or_null(band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", real_or_null(band[PP_LQ_ENERGY]));
+    return o;
+}
+
+static pp_layers_cost cost_of(const pp_layers_prediction *p, const pp_layer_model *m)
+{
+    pp_layers_cost c = {p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->total[PP_LQ_ENERGY],
+                        p->band[PP_LQ_ENERGY], m->idle_w, p->max_fps, m->estimated};
+    return c;
+}
+
+/* The mean power at a->fps (NaN past the highest rate or without idle power). */
+static double power_at(const pp_layers_prediction *p, const pp_layer_model *m,
+                       const predict_args *a)
+{
+    pp_layers_cost c = cost_of(p, m);
+    double w = NAN;
+
+    return pp_layers_power_at_fps(&c, a->fps, &w) == 0 ? w : NAN;
+}
+
+/* The highest frame rate the battery carries through the mission; *core_fps
+ * (may be NULL) the most one core sustains at the cost planned with. */
+static int plan(const pp_layers_prediction *p, const pp_layer_model *m, const predict_args *a,
+                double *fps, double *soc, double *core_fps)
+{
+    pp_layers_cost c = cost_of(p, m);
+
+    if (!a->risk_mean)
+        pp_layers_cost_upper(&c);
+    if (core_fps)
+        *core_fps = c.max_fps;
+    return pp_layers_plan_fps(&c, &a->battery, a->mission_s,
+                              a->min_soc >= 0 ? a->min_soc : a->battery.soc_cutoff_frac, fps, soc);
+}
+
+static json_t *prediction_json(const pp_network_desc *n, const pp_layers_prediction *p,
+                               const pp_layer_model *m, const predict_args *a)
+{
+    json_t *layers = json_array();
+    json_t *o = json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:b}", "network", n->name, "width",
+                          n->width, "height", n->height, "flops", n->flops, "cpu_s",
+                          p->total[PP_LQ_CPU], "time_s", p->total[PP_LQ_WALL], "energy_j",
+                          p->total[PP_LQ_ENERGY], "max_fps", p->max_fps, "estimated",
+                          m->estimated);
+
+    for (size_t i = 0; i < n->n; i++)
+        json_array_append_new(layers, layer_json(&n->layers[i], p->layer[i], p->layer_band[i]));
+    json_object_set_new(o, "cpu_band_s", real_or_null(p->band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", real_or_null(p->band[PP_LQ_ENERGY]));
+    if (a->fps > 0) {
+        json_object_set_new(o, "fps", json_real(a->fps));
+        json_object_set_new(o, "power_w", real_or_null(power_at(p, m, a)));
+    }
+    if (a->mission_s > 0) {
+        double fps, soc;
+        int rc = plan(p, m, a, &fps, &soc, NULL);
+        json_object_set_new(o, "mission", json_pack("{s:f,s:s,s:o,s:o}", "mission_s",
+                                                    a->mission_s, "risk",
+                                                    a->risk_mean ? "mean" : "upper", "fps",
+                                                    rc >= 0 ? json_real(fps) : json_null(),
+                                                    "soc_end_frac", real_or_null(soc)));
+    }
+    json_object_set_new(o, "layers", layers);
+    return o;
+}
+
+static void print_prediction(const pp_network_desc *n, const pp_layers_prediction *p,
+                             const pp_layer_model *m, const predict_args *a)
+{
+    printf("%s %dx%d: %zu layers, %.3f GFLOPs\n", n->name, n->width, n->height, n->n,
+           n->flops * 1e-9);
+    printf("  %5s %-14s %-16s %-16s %9s %19s %14s\n", "layer", "type", "input", "output",
+           "GFLOPs", "CPU time ms", "energy mJ");
+    for (size_t i = 0; i < n->n; i++) {
+        const pp_layer_desc *l = &n->layers[i];
+        char in[32], out[32];
+        snprintf(in, sizeof in, "%dx%dx%d", l->in_w, l->in_h, l->in_c);
+        snprintf(out, sizeof out, "%dx%dx%d", l->out_w, l->out_h, l->out_c);
+        char band[32] = "     ?";
+        if (isfinite(p->layer_band[i][PP_LQ_CPU]))
+            snprintf(band, sizeof band, "%6.3f", 1e3 * p->layer_band[i][PP_LQ_CPU]);
+        printf("  %5zu %-14s %-16s %-16s %9.4f %9.3f +- %s %14.3f\n", i,
+               pp_layer_kind_name(l->kind), in, out, l->flops * 1e-9, 1e3 * p->layer[i][PP_LQ_CPU],
+               band, 1e3 * p->layer[i][PP_LQ_ENERGY]);
+    }
+    printf("  total: %.4f s +- %.4f per frame on one core (%.1f fps at most), wall %.4f s here, "
+           "%.4f J +- %.4f per frame%s\n", p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->max_fps,
+           p->total[PP_LQ_WALL], p->total[PP_LQ_ENERGY], p->band[PP_LQ_ENERGY],
+           m->estimated ? " (ESTIMATED: the profiles had no power sensor)" : "");
+    if (a->fps > 0 && isfinite(power_at(p, m, a)))
+        printf("  at %g fps: %.3f W mean\n", a->fps, power_at(p, m, a));
+    else if (a->fps > 0)
+        printf("  at %g fps: %s\n", a->fps, a->fps > p->max_fps ? "more than one core sustains"
+                                                              : "unknown (no idle power in "
+                                                                "the profiles)");
+    if (a->mission_s > 0) {
+        double fps, soc, core_fps;
+        int rc = plan(p, m, a, &fps, &soc, &core_fps);
+        if (rc == 0)
+            printf("  mission of %g s, planned on the %s: up to %.2f fps%s, %.1f %% charge "
+                   "left\n", a->mission_s,
+                   a->risk_mean ? "predicted cost" : "upper end of the cost's band", fps,
+                   fps >= core_fps * 0.999 ? " (all one core sustains)" : "", 100 * soc);
+        else
+            printf("  mission of %g s: %s\n", a->mission_s,
+                   rc > 0 ? "the battery does not last it even idle"
+                          : "cannot be planned (see the error above)");
+    }
+}
+
+static int predict_options(int argc, char **argv, predict_args *a)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"height", required_argument, NULL, OPT_HEIGHT},
+        {"fps", required_argument, NULL, OPT_FPS},
+        PP_CLI_MISSION_LONG_OPTIONS,
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    pp_cli_mission mi;
+    int opt, rc;
+
+    pp_cli_mission_init(&mi);
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
+        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "layers predict")) != 0) {
+            if (rc < 0)
+                return -1;
+        } else if (opt == 'h') {
+            fputs(predict_help, stdout);
+            return 1;
+        } else if (opt == OPT_WIDTH || opt == OPT_HEIGHT) {
+            if (parse_count(opt == OPT_WIDTH ? "--width" : "--height", optarg, 1,
+                            opt == OPT_WIDTH ? &a->width : &a->height) < 0)
+                return -1;
+        } else if (opt == OPT_FPS) {
+            if (pp_cli_parse_double("layers predict", "--fps", optarg, &a->fps) < 0)
+                return -1;
+            if (!(a->fps > 0)) {
+                fprintf(stderr, "powprof layers predict: --fps %s: frames per second > 0\n", optarg);
+                return -1;
+            }
+        } else if (opt == PP_OPT_JSON) {
+            a->json = 1;
+        } else {
+            fputs(predict_help, stderr);
+            return -1;
+        }
+    }
+    if ((a->width > 0) != (a->height > 0)) {
+        fprintf(stderr, "powprof layers predict: give --width and --height together\n");
+        return -1;
+    }
+    a->mission_s = mi.mission_s;
+    a->min_soc = mi.min_soc_frac;
+    a->risk_mean = mi.risk_mean;
+    return pp_cli_mission_battery(&mi, &a->battery, "layers predict");
+}
+
+/* Predict one cfg; its JSON appended to arr, or printed. */
+static int predict_one(const pp_layer_model *m, const char *name, const predict_args *a,
+                       json_t *arr)
+{
+    char path[4096];
+    pp_network_desc *n = malloc(sizeof *n);
+    pp_layers_prediction p;
+    int rc = n ? pp_layers_resolve_cfg(name, path, sizeof path) : -ENOMEM;
+
+    if (rc == 0 && (rc = pp_layers_describe_file(path, a->width, a->height, n)) == 0 &&
+        (rc = pp_layers_predict(m, n, &p)) == 0) {
+        if (a->json)
+            json_array_append_new(arr, prediction_json(n, &p, m, a));
+        else
+            print_prediction(n, &p, m, a);
+        pp_layers_prediction_free(&p);
+    }
+    free(n);
+    return rc;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+    predict_args a = {.min_soc = -1};
+    pp_layer_model *m;
+    json_t *arr;
+    int rc;
+
+    optind = 1;
+    if ((rc = predict_options(argc, argv, &a)) != 0)
+        return rc > 0 ? 0 : PP_EXIT_USAGE;
+    if (argc - optind < 2) {
+        fprintf(stderr, "powprof layers predict: give a model and at least one cfg (try --help)\n");
+        return PP_EXIT_USAGE;
+    }
+    if (!(m = malloc(sizeof *m)) || !(arr = json_array())) {
+        free(m);
+        return PP_EXIT_FAILURE;
+    }
+    rc = pp_layer_model_read(argv[optind], m);
+    for (int i = optind + 1; i < argc && rc == 0; i++)
+        rc = predict_one(m, argv[i], &a, arr);
+    if (rc == 0 && a.json) {
+        json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+        putchar('\n');
+    }
+    json_decref(arr);
+    free(m);
+    return rc == 0 ? 0 : PP_EXIT_FAILURE;
+}
+
+int pp_cmd_layers(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(layers_help, stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(layers_help, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "profile") == 0)
+        return cmd_profile(argc - 1, argv + 1);
+    if (strcmp(argv[1], "model") == 0)
+        return cmd_model(argc - 1, argv + 1);
+    if (strcmp(argv[1], "predict") == 0)
+        return cmd_predict(argc - 1, argv + 1);
+    fprintf(stderr, "powprof layers: unknown command '%s' (profile, model, predict; try --help)\n",
+            argv[1]);
+    return PP_EXIT_USAGE;
+}

@@ -1,0 +1,100 @@
+/* powprof merge: the library's merge (merge.h), its options and report. */
+#include "cli.h"
+
+#include "src/results/merge.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char merge_help[] =
+    "usage: powprof merge DIR... -o OUT [--json]\n"
+    "\n"
+    "Combine results folders of one profile into OUT: the shards of a sweep run\n"
+    "on several boards (powprof profile --shard), or whole runs of several boards\n"
+    "(then `powprof model OUT` reports how much the boards differ). The folders\n"
+    "must be of the same profile (config_hash in run.json) with the same columns;\n"
+    "a row is identified by its id, node and repeat. The same row twice (a folder\n"
+    "given twice) is kept once and reported; the same id, node and repeat with\n"
+    "other measurements is a conflict: reported with both files and lines, and\n"
+    "nothing is written. OUT must not exist; it is written into a temporary\n"
+    "folder beside it and renamed at the end, so a refusal or an error leaves\n"
+    "nothing behind. Traces go to OUT/traces/<node>/, and OUT/traces/<id>.csv\n"
+    "links one node's; OUT/run.json lists the nodes and the sources.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT       the merged folder (required)\n"
+    "  --json                 the report as one JSON object on stdout\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 merged; 2 usage, another profile, conflicting rows (nothing\n"
+    "written); 125 an I/O error (nothing left behind).\n";
+
+static void print_report(const pp_merge_report *r, int n_src, const char *out, int json)
+{
+    if (json) {
+        json_t *root = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}", "output",
+                                 out, "sources", n_src, "rows", (json_int_t)r->n_rows,
+                                 "duplicates", (json_int_t)r->n_duplicates, "nodes",
+                                 (json_int_t)r->n_nodes, "traces", (json_int_t)r->n_traces,
+                                 "traces_missing", (json_int_t)r->n_traces_missing,
+                                 "configurations", (json_int_t)r->n_configurations,
+                                 "configurations_missing", (json_int_t)r->n_missing,
+                                 "config_hash", r->config_hash);
+        json_dumpf(root, stdout, JSON_COMPACT);
+        putchar('\n');
+        json_decref(root);
+        return;
+    }
+    printf("merged %zu rows of %d folders (%zu node%s) into %s", r->n_rows, n_src, r->n_nodes,
+           r->n_nodes == 1 ? "" : "s", out);
+    if (r->n_duplicates)
+        printf("; %zu duplicate row%s kept once", r->n_duplicates, r->n_duplicates == 1 ? "" : "s");
+    printf("\n");
+    if (r->n_traces_missing)
+        printf("%zu rows have no trace in their folder\n", r->n_traces_missing);
+    if (r->n_missing)
+        fprintf(stderr, "powprof merge: warning: %llu of the profile's %llu configurations have "
+                        "no row (a shard not merged yet?)\n", (unsigned long long)r->n_missing,
+                (unsigned long long)r->n_configurations);
+}
+
+int pp_cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    pp_merge_report r;
+    int json = 0, opt, rc;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(merge_help, stdout);
+            return 0;
+        } else if (opt == 'o') {
+            out = optarg;
+        } else if (opt == PP_OPT_JSON) {
+            json = 1;
+        } else {
+            fputs("Try 'powprof merge --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc || !out) {
+        fputs("powprof merge: at least one results folder and -o OUT are needed\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    rc = pp_merge((const char *const *)argv + optind, (size_t)(argc - optind), out, &r);
+    if (rc == -EINVAL || rc == -EEXIST)
+        return PP_EXIT_USAGE;
+    if (rc < 0)
+        return PP_EXIT_FAILURE;
+    print_report(&r, argc - optind, out, json);
+    return 0;
+}

@@ -1,0 +1,641 @@
+/* powprof model / predict: layer 2 over a results folder (the library's
+ * model.h decides; this file parses and prints). */
+#include "cli.h"
+
+#include "src/base/log.h"
+#include "src/layer2/model.h"
+#include "src/layer2/variability.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char model_help[] =
+    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf] [--sigma VALUE]\n"
+    "                     [--values auto|linear|log] [--verbose] [--json]\n"
+    "\n"
+    "Build the layer-2 model of every metric of RESULTS/summary.csv (mean power\n"
+    "and energy per rail, energy per iteration, achieved rates, battery drained,\n"
+    "time to cutoff, ...) over the parameters (normalized to [0, 1]; log scale for\n"
+    "exponential ranges), and say how far to trust it: each configuration is\n"
+    "left out and predicted from the others, and the typical error of those\n"
+    "predictions is printed, over all configurations and over the ones inside\n"
+    "the measured range. Estimators:\n"
+    "  nw       the paper's Gaussian-kernel weighted average\n"
+    "  loclin   local-linear kernel regression (continues trends to the edges)\n"
+    "  rbf      thin-plate spline with a linear term\n"
+    "  auto     per metric, the estimator and the value space (linear or log)\n"
+    "           with the least leave-one-out error (default)\n"
+    "When anything is chosen on the data (auto, a bandwidth, the value space),\n"
+    "the printed error is nested: the choice is made again without each left-out\n"
+    "configuration (10 folds above 60 configurations), so the error is not\n"
+    "flattered by the choice. Every prediction has a 90 % band from these\n"
+    "errors. Short runs (fewer than 5 samples or sampling periods) weigh less\n"
+    "in the fit. A categorical parameter splits the model: one per label.\n"
+    "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
+    "\n"
+    "options:\n"
+    "  --method NAME          auto (default), nw, loclin or rbf\n"
+    "  --sigma VALUE          nw, loclin: this bandwidth (normalized units) instead\n"
+    "                         of the cross-validated one\n"
+    "  --values SPACE         auto (default), linear or log (log needs values > 0)\n"
+    "  -v, --verbose          the estimator of each metric, its settings, the\n"
+    "                         leave-one-out error of the choice on all the data,\n"
+    "                         the band\n"
+    "  --json                 the model (as in model.json) on stdout\n"
+    "  -h, --help             this help\n";
+
+static const char predict_help[] =
+    "usage: powprof predict RESULTS NAME=VALUE... [--node NAME] [--json]\n"
+    "\n"
+    "Predict every metric at a configuration, measured or not, with its 90 %\n"
+    "band, from the model of RESULTS (RESULTS/model.json when it was built for\n"
+    "this summary.csv, else chosen now with the defaults of `powprof model`).\n"
+    "NAME is a parameter as summary.csv names it (sleeper.t, darknet.fps, or\n"
+    "plain names for imported data); a categorical one takes a label. Shows the\n"
+    "nearest measured configuration and warns when the point lies outside the\n"
+    "measured range (an extrapolation: its band is wider).\n"
+    "\n"
+    "options:\n"
+    "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
+    "                         the node's factor (see powprof model)\n"
+    "  --json                 one JSON object on stdout: per metric value, lo, hi\n"
+    "  -h, --help             this help\n";
+
+enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE };
+
+/* What a metric is, in words, with its unit. */
+static void describe(const char *metric, char *buf, size_t cap)
+{
+    static const struct {
+        const char *end, *what;
+    } ends[] = {{"_mean_w", "mean power [W]"},
+                {"_energy_j", "energy [J]"},
+                {".achieved_fps", "achieved frames/s"},
+                {".achieved_hz", "achieved steps/s"}};
+    static const struct {
+        const char *name, *what;
+    } whole[] = {{"energy_per_iteration_j", "energy per iteration [J]"},
+                 {"soc_drain", "battery drained by one run"},
+                 {"soc_end", "battery left after one run"},
+                 {"time_to_cutoff_s", "time to battery cutoff [s]"},
+                 {"duration_s", "duration [s]"}};
+    size_t n = strlen(metric);
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(whole); i++)
+        if (strcmp(metric, whole[i].name) == 0) {
+            pp_strlcpy(buf, whole[i].what, cap);
+            return;
+        }
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
+        size_t e = strlen(ends[i].end);
+        if (n > e && strcmp(metric + n - e, ends[i].end) == 0) {
+            pp_fmt(buf, cap, "%.*s %s", (int)(n - e), metric, ends[i].what);
+            return;
+        }
+    }
+    pp_strlcpy(buf, "", cap);
+}
+
+/* Metric k repeats metric j's column in every row (a rail that is the
+ * total; soc_end beside soc_drain): shown once. */
+static int repeats(const pp_summary *s, size_t k, size_t *of)
+{
+    int is_end = strcmp(s->metrics[k], "soc_end") == 0;
+
+    for (size_t j = 0; j < s->n_metrics; j++) {
+        size_t i = 0;
+        if (j == k || (strncmp(s->metrics[j], "total_", 6) != 0 && !is_end))
+            continue;
+        if (is_end && strcmp(s->metrics[j], "soc_drain") != 0)
+            continue;
+        while (i < s->n_rows) {
+            double a = s->y[i * s->n_metrics + k], b = s->y[i * s->n_metrics + j];
+            if (is_end ? fabs(a + b - 1) > 1e-6 : !(a == b || (isnan(a) && isnan(b))))
+                break;
+            i++;
+        }
+        if (i == s->n_rows) {
+            *of = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void print_pct(const char *fmt_ok, double v)
+{
+    if (isnan(v))
+        printf("%12s", "n/a");
+    else
+        printf(fmt_ok, v);
+}
+
+static void print_header(const pp_model *m, const char *dir)
+{
+    const pp_summary *s = &m->sum;
+    size_t n_configs = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++)
+        n_configs += m->groups[g].n_rows;
+    printf("%s: %zu configuration%s", dir, n_configs, n_configs == 1 ? "" : "s");
+    if (n_configs != s->n_rows)
+        printf(" (%zu rows from %zu node%s, up to %ld measurement%s per node: each "
+               "configuration's mean is modelled)", s->n_rows, s->n_nodes,
+               s->n_nodes == 1 ? "" : "s", s->max_repeat + 1, s->max_repeat ? "s" : "");
+    if (s->n_left_out)
+        printf(" (%zu more left out: status not ok)", s->n_left_out);
+    printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
+    for (size_t k = 0; k < s->n_params; k++)
+        printf("%s %s (%s)", k ? "," : "", s->params[k],
+               s->param[k].kind == PP_PARAM_CATEGORICAL ? "categorical"
+               : s->log_scale[k]                         ? "log scale"
+                                                         : "linear scale");
+    printf("\n");
+    if (m->n_groups > 1)
+        printf("one model per combination of labels: %zu\n", m->n_groups);
+    if (s->n_short)
+        printf("%zu short run%s (fewer than 5 samples or 5 sampling periods, their energy "
+               "quantized): weighted down in the fit (weight (samples/5)^2, at least 0.2)\n",
+               s->n_short, s->n_short == 1 ? "" : "s");
+}
+
+/* The row of metric k of group g. */
+static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
+{
+    const pp_model_fit *f = pp_model_fit_of(m, g, k);
+    const pp_choice *c = &f->choice;
+    char what[96];
+
+    describe(m->sum.metrics[k], what, sizeof what);
+    printf("  %-26s %-30s", m->sum.metrics[k], what);
+    if (f->n_values < 2) {
+        printf(" %12s\n", f->n_values ? "one value" : "no values");
+        return;
+    }
+    if (c->honest.n == 0) {
+        printf("%12s %12s", "too few", "too few");
+    } else {
+        print_pct("%10.1f %%", c->honest.mape);
+        print_pct("%10.1f %%", c->honest.mape_inner);
+    }
+    if (verbose) {
+        printf("  %-6s %-6s %s=%-9.3g", pp_method_name(c->spec.method),
+               c->spec.log_values ? "log" : "linear", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
+               c->spec.h);
+        print_pct("%8.1f %%", c->loo.mape);
+        printf(" %11.4g %4zu", c->honest.rmse, c->honest.n);
+        if (c->spec.log_values)
+            printf("  x/ %.3f", exp(c->band_q));
+        else
+            printf("  +- %.4g", c->band_q);
+    }
+    printf("\n");
+}
+
+/* Advice for the metrics whose typical error is high. */
+static void advise(const pp_model *m, size_t g, const int *shown)
+{
+    const pp_summary *s = &m->sum;
+    int edges = 0, middle = 0, worst = -1;
+
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(m, g, k);
+        const pp_cv *h = &f->choice.honest;
+        if (!shown[k] || f->n_values < 2 || !(h->mape > 10))
+            continue;
+        if (worst < 0 || h->mape > pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape)
+            worst = (int)k;
+        if (!(h->mape_inner > 10))
+            edges = 1;
+        else
+            middle = 1;
+    }
+    if (worst < 0)
+        return;
+    printf("\nadvice: %s is predicted to within %.0f %% only (typical error above 10 %%).\n",
+           s->metrics[worst], pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape);
+    if (s->n_short)
+        printf("  - %zu of the %zu configurations are short runs: make them last longer "
+               "(duration_s, iterations) or sample faster (rate_hz).\n", s->n_short, s->n_rows);
+    if (edges)
+        printf("  - the errors are largest at the edges of the measured range: extend the sweep "
+               "one step beyond the values you will use.\n");
+    if (middle)
+        printf("  - measure more configurations between the ones you have (a finer step).\n");
+    if (s->n_rows < 10)
+        printf("  - with %zu configurations the error estimate itself is rough.\n", s->n_rows);
+}
+
+static void print_table(const pp_model *m, const char *dir, int verbose)
+{
+    const pp_summary *s = &m->sum;
+    int *shown = calloc(s->n_metrics + 1, sizeof *shown), any_na = 0, nested = 0, too_few = 0;
+    size_t folds = 0;
+
+    if (!shown)
+        return;
+    print_header(m, dir);
+    for (size_t g = 0; g < m->n_groups; g++) {
+        if (m->n_groups > 1) {
+            printf("\n[%zu]", g + 1);
+            for (size_t k = 0; k < s->n_params; k++)
+                if (m->groups[g].label[k] >= 0)
+                    printf(" %s=%s", s->params[k],
+                           s->param[k].labels[(size_t)m->groups[g].label[k]]);
+            printf(" (%zu configurations)\n", m->groups[g].n_rows);
+        }
+        printf("\n  %-26s %-30s %12s %12s%s\n", "metric", "", "typical", "inside the",
+               verbose ? "  method values setting     choice's    RMSE    n  90 % band" : "");
+        printf("  %-26s %-30s %12s %12s%s\n", "", "", "error", "range",
+               verbose ? "                           own LOO" : "");
+        for (size_t k = 0; k < s->n_metrics; k++) {
+            const pp_model_fit *f = pp_model_fit_of(m, g, k);
+            size_t of;
+            shown[k] = verbose || !repeats(s, k, &of);
+            if (!shown[k])
+                continue;
+            print_row(m, g, k, verbose);
+            any_na |= f->n_values >= 2 && f->choice.honest.n > 0 && isnan(f->choice.honest.mape_inner);
+            too_few |= f->n_values >= 2 && f->choice.honest.n == 0;
+            nested |= f->n_values >= 2 && f->choice.nested;
+            folds = f->n_values >= 2 ? f->choice.folds : folds;
+        }
+        advise(m, g, shown);
+    }
+    printf("\ntypical error: the mean absolute error, in %%, of each configuration predicted "
+           "from the others%s.\n",
+           nested ? (folds == s->n_rows || m->n_groups > 1
+                         ? " (nested leave-one-out: the estimator chosen again each time)"
+                         : " (nested 10-fold cross-validation: the estimator chosen again "
+                           "in each fold)")
+                  : " (leave-one-out)");
+    if (any_na)
+        printf("n/a: no inner configurations (every configuration lies on an edge of the "
+               "measured range).\n");
+    if (too_few)
+        printf("too few: fewer configurations than the estimator needs to be checked by leaving "
+               "them out one at a time (try --method auto or loclin).\n");
+    for (size_t k = 0; !verbose && k < s->n_metrics; k++) {
+        size_t of;
+        if (repeats(s, k, &of))
+            printf("%s is not shown: it repeats %s%s.\n", s->metrics[k], s->metrics[of],
+                   strcmp(s->metrics[k], "soc_end") == 0 ? " (1 - soc_drain)" : "");
+    }
+    free(shown);
+}
+
+static int model_options(int argc, char **argv, pp_model_options *o, int *json, int *verbose)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"method", required_argument, NULL, OPT_METHOD},
+        {"sigma", required_argument, NULL, OPT_SIGMA},
+        {"values", required_argument, NULL, OPT_VALUES},
+        {"verbose", no_argument, NULL, 'v'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(model_help, stdout);
+            return 1;
+        } else if (opt == OPT_METHOD && pp_method_parse(optarg, &o->method) < 0) {
+            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin or rbf\n", optarg);
+            return PP_EXIT_USAGE;
+        } else if (opt == OPT_SIGMA && strcmp(optarg, "auto") != 0 &&
+                   (pp_parse_double(optarg, &o->h) < 0 || !(o->h > 0))) {
+            fprintf(stderr, "powprof model: --sigma %s: auto or a number > 0\n", optarg);
+            return PP_EXIT_USAGE;
+        } else if (opt == OPT_VALUES) {
+            o->value_space = strcmp(optarg, "linear") == 0 ? 0 : strcmp(optarg, "log") == 0 ? 1 : -1;
+            if (o->value_space < 0 && strcmp(optarg, "auto") != 0) {
+                fprintf(stderr, "powprof model: --values %s: auto, linear or log\n", optarg);
+                return PP_EXIT_USAGE;
+            }
+        } else if (opt == 'v') {
+            *verbose = 1;
+        } else if (opt == PP_OPT_JSON) {
+            *json = 1;
+        } else if (opt != OPT_METHOD && opt != OPT_SIGMA) {
+            fputs("Try 'powprof model --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (o->h > 0 && o->method != PP_METHOD_NW && o->method != PP_METHOD_LOCLIN) {
+        fputs("powprof model: --sigma needs --method nw or loclin\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        fputs("powprof model: one results folder expected\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The board-to-board differences of the shown metrics. */
+static void print_fleet_metrics(const pp_model *m, const pp_fleet *f)
+{
+    const pp_summary *s = &m->sum;
+
+    printf("\n  %-26s %10s %10s %10s %12s\n", "metric", "mean", "largest", "pooled",
+           "leave-one-");
+    printf("  %-26s %10s %10s %10s %12s\n", "", "difference", "difference", "difference",
+           "node-out err");
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        const pp_fleet_metric *fm = &f->metric[k];
+        size_t of;
+        if (repeats(s, k, &of) || (isnan(fm->rel_mean) && isnan(fm->lono_mape)))
+            continue;
+        printf("  %-26s", s->metrics[k]);
+        print_pct("%8.1f %%", 100 * fm->rel_mean);
+        print_pct("%8.1f %%", 100 * fm->rel_max);
+        print_pct("%8.1f %%", 100 * fm->pooled);
+        print_pct("%10.1f %%", fm->lono_mape);
+        printf("\n");
+    }
+}
+
+/* Each node's factors of power and energy. */
+static void print_factors(const pp_model *m, const pp_fleet *f)
+{
+    int w = pp_summary_metric(&m->sum, "total_mean_w"), e = pp_summary_metric(&m->sum, "total_energy_j");
+
+    printf("\n  %-20s %12s %12s %8s %12s\n", "node", "power", "energy", "shared", "leave-out");
+    printf("  %-20s %12s %12s %8s %12s\n", "", "factor", "factor", "configs", "power error");
+    for (size_t i = 0; i < f->n_nodes; i++) {
+        printf("  %-20s", m->sum.nodes[i]);
+        printf(" %12.4f", w >= 0 ? f->metric[w].factor[i] : NAN);
+        printf(" %12.4f", e >= 0 ? f->metric[e].factor[i] : NAN);
+        printf(" %8zu", f->node_shared[i]);
+        print_pct("%10.1f %%", w >= 0 ? f->metric[w].lono_node_mape[i] : NAN);
+        printf("\n");
+    }
+}
+
+/* Per configuration measured on several nodes: the difference of energy
+ * and power (the first 10, all with verbose). */
+static void print_shared(const pp_model *m, const pp_fleet *f, int verbose)
+{
+    size_t shown = verbose ? f->n_shared : (f->n_shared < 10 ? f->n_shared : 10);
+
+    printf("\n  %-8s %6s %12s %12s\n", "id", "nodes", "energy", "power");
+    for (size_t c = 0; c < shown; c++) {
+        printf("  %-8ld %6zu", m->sum.ids[f->shared[c].row], f->shared[c].n_nodes);
+        print_pct("%10.1f %%", 100 * f->shared[c].energy_rel);
+        print_pct("%10.1f %%", 100 * f->shared[c].power_rel);
+        printf("\n");
+    }
+    if (shown < f->n_shared)
+        printf("  ... %zu more (--verbose, or --json)\n", f->n_shared - shown);
+}
+
+/* What the model measured of the fleet and the repeats. */
+static void print_fleet(const pp_model *m, const pp_fleet *f, int verbose)
+{
+    int w = pp_summary_metric(&m->sum, "total_mean_w"), e = pp_summary_metric(&m->sum, "total_energy_j");
+
+    if (f->n_nodes > 1) {
+        printf("\nfleet: %zu nodes; %zu of %zu configurations measured on more than one node.\n",
+               f->n_nodes, f->n_shared, f->n_configs);
+        printf("difference: (max - min) / mean over the nodes of each configuration measured on "
+               "several (a node's value: the mean of its repeats); pooled: the same of the node "
+               "factors; leave-one-node-out error: each node predicted from the others' surface, "
+               "the estimator chosen again without it.\n");
+        if (f->n_shared)
+            print_shared(m, f, verbose);
+        print_fleet_metrics(m, f);
+        printf("\nnode factor: the node's value over the configuration's mean across the nodes, "
+               "averaged over the configurations it shares (plan --node NAME plans with it).\n");
+        print_factors(m, f);
+    }
+    if (w >= 0 && e >= 0 && f->metric[w].repeat_n)
+        printf("\nrepeats: %zu (configuration, node) measured more than once; spread (max - min) / "
+               "mean between repeats: power %.2f %%, energy %.2f %%. The 90 %% band covers one new "
+               "measurement: its residuals are every row's, repeats and nodes included.\n",
+               f->metric[w].repeat_n, 100 * f->metric[w].repeat_rel, 100 * f->metric[e].repeat_rel);
+}
+
+/* Build, save and print; quiet prints nothing (for plot and run). */
+static int build(const char *dir, const pp_model_options *o, int json, int verbose, int quiet)
+{
+    pp_model m;
+    int rc = pp_model_open(dir, o, 0, &m);
+
+    if (rc < 0)
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if ((m.sum.n_nodes > 1 || m.sum.max_repeat > 0) &&
+        (!(m.fleet = calloc(1, sizeof *m.fleet)) || pp_fleet_measure(&m, 1, m.fleet) < 0)) {
+        pp_model_free(&m);
+        return PP_EXIT_FAILURE;
+    }
+    if (pp_model_save(&m, dir) < 0 || pp_model_write_grids(&m, dir) < 0) {
+        pp_model_free(&m);
+        return PP_EXIT_FAILURE;
+    }
+    if (json)
+        pp_model_dump(&m, stdout);
+    else if (!quiet) {
+        print_table(&m, dir, verbose);
+        if (m.fleet)
+            print_fleet(&m, m.fleet, verbose);
+        printf("\nmodel: %s/model.json, plotted grids in %s/model/\n", dir, dir);
+    }
+    pp_model_free(&m);
+    return 0;
+}
+
+int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet)
+{
+    pp_model_options o;
+
+    pp_model_options_init(&o);
+    if (fixed_sigma > 0) {
+        o.method = PP_METHOD_NW;
+        o.h = fixed_sigma;
+    }
+    return build(dir, &o, json, 0, quiet);
+}
+
+int pp_cmd_model(int argc, char **argv)
+{
+    pp_model_options o;
+    int json = 0, verbose = 0, rc;
+
+    pp_model_options_init(&o);
+    if ((rc = model_options(argc, argv, &o, &json, &verbose)) != 0)
+        return rc == 1 ? 0 : rc;
+    return build(argv[optind], &o, json, verbose, 0);
+}
+
+/* NAME=VALUE arguments into a point: 0, or PP_EXIT_USAGE (said why). */
+static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_point *pt)
+{
+    int given[PP_SUMMARY_MAX_PARAMS] = {0};
+
+    for (int a = 0; a < argc; a++) {
+        const char *eq = strchr(argv[a], '=');
+        char name[PP_SUMMARY_NAME_MAX];
+        int k;
+        if (!eq) {
+            fprintf(stderr, "powprof predict: '%s': NAME=VALUE expected\n", argv[a]);
+            return PP_EXIT_USAGE;
+        }
+        pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]);
+        if (pp_model_point_set(s, name, eq + 1, pt, &k) < 0)
+            return PP_EXIT_USAGE;
+        given[k] = 1;
+    }
+    for (size_t k = 0; k < s->n_params; k++)
+        if (!given[k]) {
+            fprintf(stderr, "powprof predict: no value for %s (give %s=VALUE)\n", s->params[k],
+                    s->params[k]);
+            return PP_EXIT_USAGE;
+        }
+    return 0;
+}
+
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
+                                  const pp_model_where *w)
+{
+    const pp_summary *s = &m->sum;
+    json_t *point = json_object(), *metrics = json_object(), *root;
+    char text[PP_SUMMARY_LABEL_MAX];
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        pp_summary_value_text(s, k, pt->raw[k], text, sizeof text);
+        json_object_set_new(point, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
+                                                     ? json_string(text) : jnum(pt->raw[k]));
+    }
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        pp_prediction p;
+        if (pp_model_predict(m, k, pt, &p) < 0)
+            continue;
+        json_object_set_new(metrics, s->metrics[k],
+                            json_pack("{s:o,s:o,s:o,s:o}", "value", jnum(p.value), "lo", jnum(p.lo),
+                                      "hi", jnum(p.hi), "typical_error_pct", jnum(p.honest_mape)));
+    }
+    root = json_pack("{s:o,s:b,s:{s:I,s:o},s:f,s:o}", "point", point, "outside_measured_range",
+                     w->any_outside, "nearest", "id", (json_int_t)s->ids[w->nearest_row],
+                     "distance", jnum(w->distance), "band_level", PP_BAND_LEVEL, "metrics", metrics);
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    printf("\n");
+    json_decref(root);
+}
+
+static void print_prediction(const pp_model *m, const pp_model_where *w)
+{
+    const pp_summary *s = &m->sum;
+    char text[PP_SUMMARY_LABEL_MAX];
+
+    printf("nearest measured configuration: id %ld (", s->ids[w->nearest_row]);
+    for (size_t k = 0; k < s->n_params; k++) {
+        pp_summary_value_text(s, k, s->x[w->nearest_row * s->n_params + k], text, sizeof text);
+        printf("%s%s=%s", k ? " " : "", s->params[k], text);
+    }
+    printf(") at distance %.4f (normalized units)\n", w->distance);
+    if (m->node_factor)
+        printf("for node %s: the fleet's mean board times the node's factor of each metric\n",
+               m->target_node);
+    printf("%-28s %14s   %-31s %8s\n", "metric", "predicted", "90 % band", "typical");
+    printf("%-28s %14s   %-31s %8s\n", "", "", "", "error");
+}
+
+/* A warning for each parameter of pt outside the measured range. */
+static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+{
+    for (size_t j = 0; j < m->n_num; j++) {
+        size_t k = m->num[j];
+        if (w->outside[k])
+            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
+                            "an extrapolation\n", m->sum.params[k], pt->raw[k],
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
+                    pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
+    }
+}
+
+int pp_cmd_predict(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {"node", required_argument, NULL, OPT_NODE},
+        {NULL, 0, NULL, 0},
+    };
+    const char *node = NULL;
+    int json = 0, opt, status;
+    pp_model_point pt;
+    pp_model_where w;
+    pp_model m;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(predict_help, stdout);
+            return 0;
+        }
+        if (opt == OPT_NODE) {
+            node = optarg;
+            continue;
+        }
+        if (opt != PP_OPT_JSON) {
+            fputs("Try 'powprof predict --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+        json = 1;
+    }
+    if (optind >= argc) {
+        fputs("powprof predict: a results folder and NAME=VALUE for each parameter expected\n",
+              stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (pp_model_open(argv[optind], NULL, 1, &m) < 0)
+        return PP_EXIT_USAGE;
+    if (node && pp_model_target_node(&m, node) < 0) {
+        pp_model_free(&m);
+        return PP_EXIT_USAGE;
+    }
+    if (m.stale || !m.from_file)
+        fprintf(stderr, "powprof: %s/model.json %s: the estimators are chosen now (run `powprof "
+                        "model %s` to keep them)\n", argv[optind],
+                m.stale ? "was built for another summary.csv" : "is missing", argv[optind]);
+    memset(&pt, 0, sizeof pt);
+    status = parse_point(&m.sum, argc - optind - 1, argv + optind + 1, &pt);
+    if (status == 0 && pp_model_locate(&m, &pt, &w) < 0) {
+        fprintf(stderr, "powprof predict: no configuration with these labels was measured "
+                        "together\n");
+        status = PP_EXIT_USAGE;
+    }
+    if (status != 0) {
+        pp_model_free(&m);
+        return status;
+    }
+    warn_outside(&m, &pt, &w);
+    if (json) {
+        print_prediction_json(&m, &pt, &w);
+    } else {
+        print_prediction(&m, &w);
+        for (size_t k = 0; k < m.sum.n_metrics; k++) {
+            pp_prediction p;
+            if (pp_model_predict(&m, k, &pt, &p) < 0)
+                continue;
+            printf("%-28s %14.6g   ", m.sum.metrics[k], p.value);
+            if (isnan(p.lo))
+                printf("%-31s", "n/a");
+            else
+                printf("%14.6g .. %-13.6g", p.lo, p.hi);
+            print_pct("%6.1f %%", p.honest_mape);
+            printf("\n");
+        }
+    }
+    pp_model_free(&m);
+    return 0;
+}

@@ -1,0 +1,601 @@
+/* powprof plan: parse the options, plan with the library (plan.h), print. */
+#include "cli.h"
+
+#include "src/layers/layers_plan.h"
+#include "src/layers/layers_profile.h"
+#include "src/base/log.h"
+#include "src/layer2/model.h"
+#include "src/plan/plan.h"
+#include "src/layer2/variability.h"
+#include "src/base/util.h"
+
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char plan_help[] =
+    "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
+    "                    [--base-power-w W] [-c CONFIG] [--risk upper|mean]\n"
+    "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
+    "                    [--node NAME | --across-nodes mean|worst]\n"
+    "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
+    "                    [--json]\n"
+    "\n"
+    "Find the configuration, anywhere in the modelled space (not only the\n"
+    "measured ones), with the highest quality of service NAME such that the\n"
+    "battery, drained by the computer's predicted total power and the constant\n"
+    "base load beside it (motors), completes a mission of S seconds with a state\n"
+    "of charge of at least F and no cutoff event. Predictions come from the model\n"
+    "of RESULTS (`powprof model`; RESULTS/model.json when it matches summary.csv).\n"
+    "\n"
+    "Quality of service: where summary.csv has a component's achieved rate\n"
+    "(<component>.achieved_fps beside <component>.fps), the achieved rate is\n"
+    "maximized, and a configuration whose achieved rate falls short of the\n"
+    "requested one by more than the tolerance is never recommended (said so).\n"
+    "Power: the upper end of the prediction's 90 % band by default (--risk\n"
+    "mean: the prediction itself). Settings: each parameter's values follow its\n"
+    "sweep (a linear range's step; integers stay integers) or --resolution.\n"
+    "When nothing completes the mission, says so and how long the most frugal\n"
+    "configuration lasts. --schedule: start at the highest quality the charge\n"
+    "allows and step down to the best plan (never below it), with the time of\n"
+    "each switch; its end is one battery run over the whole schedule.\n"
+    "\n"
+    "Networks never run: RESULTS profiled a darknet component running the\n"
+    "network of --measured CFG at swept frame rates (the plan maximizes its\n"
+    "fps); with a layer model (`powprof layers model`), each --network CFG is\n"
+    "planned as if it ran in its place. A frame of N takes k = t_N / t_M times\n"
+    "the CPU time of one of M; N asked for f fps asks for the CPU time M asked\n"
+    "for at k f, so the surface there gives the power and M's achieved rate\n"
+    "a_M; N achieves a_M / k, and the power trades M's frames (a_M times the\n"
+    "energy of one above idle) for N's. The band adds both networks' energy\n"
+    "bands; rates whose k f falls outside the measured ones are left out.\n"
+    "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
+    "\n"
+    "options:\n"
+    "  --mission-s S          mission length in seconds (required)\n"
+    "  --maximize NAME        the parameter to maximize (default: a *fps\n"
+    "                         parameter, else the first numeric one)\n"
+    "  --min-soc F            state of charge to keep at the end (default: the\n"
+    "                         battery's soc_cutoff)\n"
+    "  --base-power-w W       constant load beside the computer (motors, ...)\n"
+    "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
+    "                         the drone-4s-3200 preset)\n"
+    "  --risk upper|mean      plan with the band's upper end (default) or the\n"
+    "                         prediction\n"
+    "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
+    "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
+    "  --schedule             a step-down schedule\n"
+    "  --node NAME            plan for one board of a merged folder (powprof merge):\n"
+    "                         every prediction times that node's factor (its value\n"
+    "                         over the mean of the nodes, on the configurations\n"
+    "                         measured on several); see powprof model\n"
+    "  --across-nodes WHICH   mean: the fleet's mean board (default); worst: the most\n"
+    "                         power-hungry board measured (the highest power factor)\n"
+    "  --layer-model FILE     a layer model (powprof layers model -o FILE)\n"
+    "  --measured CFG         the network RESULTS ran\n"
+    "  --network CFG          a network to plan for in its place (repeatable;\n"
+    "                         one plan each, then a table side by side)\n"
+    "  --json                 one JSON object on stdout\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 with a plan, 3 when no configuration completes the mission.\n";
+
+enum {
+    OPT_MAXIMIZE = 8000,
+    OPT_SCHEDULE,
+    OPT_TOLERANCE,
+    OPT_RESOLUTION,
+    OPT_NODE,
+    OPT_ACROSS,
+    OPT_LAYER_MODEL,
+    OPT_MEASURED,
+    OPT_NETWORK
+};
+
+#define MAX_NETWORKS 16
+
+/* Which board the plan is for. */
+typedef struct plan_target {
+    const char *node; /* --node NAME */
+    int worst;        /* --across-nodes worst */
+    int json;
+    const char *layer_model, *measured; /* networks never run */
+    size_t n_networks;
+    const char *network[MAX_NETWORKS];
+} plan_target;
+
+static int resolution_option(const char *arg, pp_plan_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    pp_plan_resolution *r = &o->resolution[o->n_resolutions];
+
+    if (!eq || o->n_resolutions == PP_SUMMARY_MAX_PARAMS ||
+        pp_fmt(r->name, sizeof r->name, "%.*s", (int)(eq - arg), arg) < 0 ||
+        pp_parse_double(eq + 1, &r->step) < 0 || !(r->step > 0)) {
+        fprintf(stderr, "powprof plan: --resolution %s: NAME=STEP with a step > 0 expected\n", arg);
+        return -1;
+    }
+    o->n_resolutions++;
+    return 0;
+}
+
+/* One option into o (or the flags); 0, 1 for --help, PP_EXIT_USAGE. */
+static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target *t)
+{
+    switch (opt) {
+    case OPT_NODE:
+        t->node = arg;
+        return 0;
+    case OPT_LAYER_MODEL:
+        t->layer_model = arg;
+        return 0;
+    case OPT_MEASURED:
+        t->measured = arg;
+        return 0;
+    case OPT_NETWORK:
+        if (t->n_networks == MAX_NETWORKS) {
+            fprintf(stderr, "powprof plan: --network %s: at most %d networks\n", arg, MAX_NETWORKS);
+            return PP_EXIT_USAGE;
+        }
+        t->network[t->n_networks++] = arg;
+        return 0;
+    case OPT_ACROSS:
+        if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0) {
+            fprintf(stderr, "powprof plan: --across-nodes %s: mean or worst\n", arg);
+            return PP_EXIT_USAGE;
+        }
+        t->worst = strcmp(arg, "worst") == 0;
+        return 0;
+    case 'h':
+        fputs(plan_help, stdout);
+        return 1;
+    case OPT_MAXIMIZE:
+        o->maximize = arg;
+        return 0;
+    case OPT_SCHEDULE:
+        o->schedule = 1;
+        return 0;
+    case OPT_TOLERANCE:
+        if (pp_parse_double(arg, &o->tolerance_frac) < 0 ||
+            !(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
+            fprintf(stderr, "powprof plan: --tolerance %s: a fraction in [0, 1)\n", arg);
+            return PP_EXIT_USAGE;
+        }
+        return 0;
+    case OPT_RESOLUTION:
+        return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
+    case PP_OPT_JSON:
+        t->json = 1;
+        return 0;
+    default:
+        fputs("Try 'powprof plan --help'.\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+}
+
+/* The mission's options into o; 0 or PP_EXIT_USAGE (said). */
+static int mission(const pp_cli_mission *mi, pp_plan_options *o)
+{
+    if (pp_cli_mission_battery(mi, &o->battery, "plan") < 0)
+        return PP_EXIT_USAGE;
+    o->mission_s = mi->mission_s;
+    o->min_soc_frac = mi->min_soc_frac;
+    o->risk = mi->risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
+    if (o->min_soc_frac >= 0)
+        o->battery.soc_cutoff_frac = o->min_soc_frac; /* this mission's reserve replaces the battery's */
+    return 0;
+}
+
+/* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
+static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        PP_CLI_MISSION_LONG_OPTIONS,
+        {"maximize", required_argument, NULL, OPT_MAXIMIZE},
+        {"schedule", no_argument, NULL, OPT_SCHEDULE},
+        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+        {"resolution", required_argument, NULL, OPT_RESOLUTION},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {"node", required_argument, NULL, OPT_NODE},
+        {"across-nodes", required_argument, NULL, OPT_ACROSS},
+        {"layer-model", required_argument, NULL, OPT_LAYER_MODEL},
+        {"measured", required_argument, NULL, OPT_MEASURED},
+        {"network", required_argument, NULL, OPT_NETWORK},
+        {NULL, 0, NULL, 0},
+    };
+    pp_cli_mission mi;
+    int opt, rc;
+
+    pp_plan_options_init(o);
+    pp_cli_mission_init(&mi);
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
+        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "plan")) != 0) {
+            if (rc < 0)
+                return PP_EXIT_USAGE;
+        } else if ((rc = plan_option(opt, optarg, o, t)) != 0) {
+            return rc;
+        }
+    }
+    if (t->node && t->worst) {
+        fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if ((t->n_networks > 0) != (t->layer_model != NULL) ||
+        (t->n_networks > 0) != (t->measured != NULL)) {
+        fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (optind != argc - 1 || !(mi.mission_s > 0)) {
+        fputs("powprof plan: a results folder and --mission-s S are needed\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    return mission(&mi, o);
+}
+
+static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
+{
+    const pp_summary *s = &m->sum;
+    char text[PP_SUMMARY_LABEL_MAX];
+
+    printf("%s = %g", s->params[r->maximize], c->point.raw[r->maximize]);
+    if (!isnan(c->achieved.value))
+        printf(" (achieves %.3g)", c->achieved.value);
+    for (size_t k = 0, first = 1; k < s->n_params; k++)
+        if (k != r->maximize) {
+            pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
+            printf("%s %s=%s", first ? " with" : "", s->params[k], text);
+            first = 0;
+        }
+    printf(": %.3f W predicted", c->power.value);
+    if (!isnan(c->power.hi))
+        printf(" (90 %% band %.3f .. %.3f W)", c->power.lo, c->power.hi);
+}
+
+static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
+{
+    const pp_battery_params *b = &o->battery;
+
+    printf("mission %.0f s, keep %.0f %%. Loads on the battery: the computer (through its "
+           "converter, efficiency %.2f) + base load %.1f W.\n", o->mission_s,
+           100 * r->min_soc_frac, b->efficiency, b->base_power_w);
+    printf("power planned with: %s (--risk %s)\n",
+           o->risk == PP_RISK_UPPER ? "the upper end of the 90 % band of the predicted power"
+                                    : "the predicted power itself, not its band",
+           o->risk == PP_RISK_UPPER ? "upper" : "mean");
+}
+
+/* The node planned for, when one. */
+static void print_node(const pp_model *m, const plan_target *t)
+{
+    int w = pp_summary_metric(&m->sum, PP_PLAN_POWER_METRIC);
+
+    if (!m->node_factor)
+        return;
+    printf("planned for node %s%s: its power %.4f x the fleet's mean board (node factor over "
+           "the configurations measured on several nodes)\n", m->target_node,
+           t->worst ? ", the most power-hungry board measured" : "",
+           w >= 0 ? m->node_factor[w] : NAN);
+}
+
+static void print_text(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
+{
+    const pp_battery_params *b = &o->battery;
+
+    print_loads(o, r);
+    if (r->n_short_of_rate) {
+        printf("left out: %zu configuration%s whose achieved rate falls short of the requested "
+               "one by more than %.0f %% (e.g. ", r->n_short_of_rate,
+               r->n_short_of_rate == 1 ? "" : "s", 100 * o->tolerance_frac);
+        printf("%s = %g achieves %.3g)\n", m->sum.params[r->maximize],
+               r->short_example.point.raw[r->maximize], r->short_example.achieved.value);
+    }
+    if (!r->feasible) {
+        printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
+               "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
+        print_choice(m, r, &r->frugal);
+        printf(", lasts %.0f s (%.1f min) to cutoff (computer + %.1f W).\n",
+               r->frugal_time_to_cutoff_s, r->frugal_time_to_cutoff_s / 60, b->base_power_w);
+        return;
+    }
+    printf("the battery gives the computer at most %.3f W for the whole mission\n", r->max_power_w);
+    printf("best: ");
+    print_choice(m, r, &r->best);
+    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %.1f min if it flew on "
+           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac,
+           r->best_time_to_cutoff_s / 60, b->base_power_w);
+    if (r->n_runners)
+        printf("runners-up:\n");
+    for (size_t i = 0; i < r->n_runners; i++) {
+        printf("  ");
+        print_choice(m, r, &r->runners[i]);
+        printf("\n");
+    }
+    if (!o->schedule)
+        return;
+    printf("schedule (the highest quality the charge allows, stepping down to the best plan):\n");
+    for (size_t j = 0; j < r->n_steps; j++) {
+        printf("  at %8.1f s (%.1f %% left): ", r->steps[j].t_s, 100 * r->steps[j].soc_frac);
+        print_choice(m, r, &r->steps[j].c);
+        printf(", planned %.3f W\n", r->steps[j].c.planned_w);
+    }
+    printf("  end at %.1f s with %.1f %% left (one battery run over the schedule; the best plan "
+           "alone ends with %.1f %%)\n", o->mission_s, 100 * r->schedule_soc_end_frac,
+           100 * r->best_soc_end_frac);
+}
+
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
+{
+    const pp_summary *s = &m->sum;
+    json_t *o = json_object();
+    char text[PP_SUMMARY_LABEL_MAX];
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
+        json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
+                                                 ? json_string(text) : jnum(c->point.raw[k]));
+    }
+    json_object_set_new(o, "power_w", jnum(c->power.value));
+    json_object_set_new(o, "power_lo_w", jnum(c->power.lo));
+    json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
+    json_object_set_new(o, "planned_w", jnum(c->planned_w));
+    json_object_set_new(o, "achieved", jnum(c->achieved.value));
+    return o;
+}
+
+static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
+{
+    json_t *root = json_pack("{s:b,s:f,s:s,s:s,s:f,s:{s:f,s:f},s:o,s:I}", "feasible", r->feasible,
+                             "mission_s", o->mission_s, "maximize", m->sum.params[r->maximize],
+                             "risk", o->risk == PP_RISK_UPPER ? "upper" : "mean", "min_soc",
+                             r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
+                             "efficiency", o->battery.efficiency, "max_power_w",
+                             jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
+    json_t *runners = json_array(), *steps = json_array(), *f = choice_json(m, &r->frugal);
+
+    json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
+    json_object_set_new(root, "node_power_factor",
+                        m->node_factor ? jnum(m->node_factor[pp_summary_metric(&m->sum,
+                                                               PP_PLAN_POWER_METRIC)])
+                                       : json_null());
+    json_object_set_new(root, "quality", json_string(r->achieved_metric >= 0
+                                                         ? m->sum.metrics[r->achieved_metric]
+                                                         : m->sum.params[r->maximize]));
+    json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
+    if (r->n_short_of_rate)
+        json_object_set_new(root, "short_of_rate_example", choice_json(m, &r->short_example));
+    json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
+    json_object_set_new(root, "most_frugal", f);
+    if (r->feasible) {
+        json_object_set_new(root, "best", choice_json(m, &r->best));
+        json_object_set_new(root, "best_soc_end", jnum(r->best_soc_end_frac));
+        json_object_set_new(root, "best_time_to_cutoff_s", jnum(r->best_time_to_cutoff_s));
+        for (size_t i = 0; i < r->n_runners; i++)
+            json_array_append_new(runners, choice_json(m, &r->runners[i]));
+        json_object_set_new(root, "runners_up", runners);
+    } else {
+        json_decref(runners);
+    }
+    for (size_t j = 0; j < r->n_steps; j++) {
+        json_t *c = choice_json(m, &r->steps[j].c);
+        json_object_set_new(c, "t_s", json_real(r->steps[j].t_s));
+        json_object_set_new(c, "soc", json_real(r->steps[j].soc_frac));
+        json_array_append_new(steps, c);
+    }
+    if (o->schedule && r->feasible) {
+        json_object_set_new(root, "schedule", steps);
+        json_object_set_new(root, "schedule_soc_end", jnum(r->schedule_soc_end_frac));
+    } else {
+        json_decref(steps);
+    }
+    return root;
+}
+
+static void print_json(json_t *root)
+{
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    printf("\n");
+    json_decref(root);
+}
+
+/* Aim m at the board asked for: 0, or an exit status (said why). */
+static int aim(pp_model *m, const plan_target *t)
+{
+    int rc = 0;
+
+    if (t->node)
+        rc = pp_model_target_node(m, t->node);
+    else if (t->worst)
+        rc = pp_model_target_worst(m);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
+}
+
+/* One line of the networks side by side. */
+typedef struct network_row {
+    const char *name;
+    double k;           /* its frame's CPU time over the measured network's */
+    int planned;        /* 0: no rate within the measured ones */
+    int feasible;
+    pp_plan_choice best;
+    double soc_end;
+} network_row;
+
+static void print_rows(const pp_model *m, const pp_plan_result *r, const network_row *row, size_t n)
+{
+    char measured[64];
+
+    pp_fmt(measured, sizeof measured, "%.40s (measured)", row[0].name);
+    printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
+           m->sum.params[r->maximize]);
+    printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",
+           "left %");
+    for (size_t i = 0; i < n; i++) {
+        printf("%-28.28s %7.3f ", i == 0 ? measured : row[i].name, row[i].k);
+        if (!row[i].planned)
+            printf("no rate whose k x fps lies within the measured rates\n");
+        else if (!row[i].feasible)
+            printf("nothing completes the mission\n");
+        else
+            printf("%10.4g %9.4g %10.3f %8.1f\n", row[i].best.point.raw[r->maximize],
+                   row[i].best.qos, row[i].best.planned_w, 100 * row[i].soc_end);
+    }
+}
+
+/* Plan network i of t in place of the measured one (swap s ready): its
+ * plan printed or appended to arr, its row filled. 0 or -errno. */
+static int plan_swapped(const pp_model *m, pp_plan_options *o, const plan_target *t,
+                        pp_layers_swap *s, size_t i, pp_plan_result *r, json_t *arr,
+                        network_row *row)
+{
+    size_t maximize = r->maximize;
+    int rc = 0;
+
+    row->name = t->network[i];
+    row->k = s->time_ratio;
+    row->planned = pp_layers_swap_in_range(m, maximize, s);
+    if (row->planned) {
+        o->predict = pp_layers_swap_predict;
+        o->predict_ctx = s;
+        rc = pp_plan(m, o, r);
+        o->predict = NULL;
+    }
+    if (rc < 0)
+        return rc;
+    row->feasible = row->planned && r->feasible;
+    row->best = r->best;
+    row->soc_end = r->best_soc_end_frac;
+    if (t->json)
+        json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:o}", "network", t->network[i],
+                                             "time_ratio", s->time_ratio, "time_s",
+                                             s->network.time_s, "energy_j", s->network.energy_j,
+                                             "plan", row->planned ? plan_json(m, o, r)
+                                                                  : json_null()));
+    else if (row->planned) {
+        printf("\n== %s in place of %s: a frame takes %.3fx the CPU time (%.4f s, %.4f J per "
+               "frame; predicted by the layer model)\n", t->network[i], t->measured,
+               s->time_ratio, s->network.time_s, s->network.energy_j);
+        print_text(m, o, r);
+    }
+    r->maximize = maximize;
+    return 0;
+}
+
+/* Cost the measured network and every --network (any error before a plan
+ * is printed): 0 or -errno. */
+static int cost_networks(const plan_target *t, pp_layer_model *lm, pp_layers_swap *s)
+{
+    char measured[4096], path[4096];
+    int rc;
+
+    if ((rc = pp_layer_model_read(t->layer_model, lm)) < 0 ||
+        (rc = pp_layers_resolve_cfg(t->measured, measured, sizeof measured)) < 0)
+        return rc;
+    for (size_t i = 0; i < t->n_networks; i++)
+        if ((rc = pp_layers_resolve_cfg(t->network[i], path, sizeof path)) < 0 ||
+            (rc = pp_layers_swap_init(lm, measured, path, &s[i])) < 0)
+            return rc;
+    return 0;
+}
+
+/* The plan as measured: 0, or -EINVAL (said) when it does not maximize a
+ * component's frame rate. */
+static int plan_measured(const pp_model *m, const pp_plan_options *o, const plan_target *t,
+                         pp_plan_result *r, network_row *row, json_t **json)
+{
+    int rc = pp_plan(m, o, r);
+    const char *p;
+
+    if (rc < 0)
+        return rc;
+    p = m->sum.params[r->maximize];
+    if (strlen(p) <= 4 || strcmp(p + strlen(p) - 4, ".fps") != 0) {
+        pp_log_error("plan --network: the plan maximizes %s, not a component's fps", p);
+        return -EINVAL;
+    }
+    *row = (network_row){t->measured, 1.0, 1, r->feasible, r->best, r->best_soc_end_frac};
+    if (t->json)
+        *json = plan_json(m, o, r);
+    else {
+        printf("== %s, as measured\n", t->measured);
+        print_text(m, o, r);
+    }
+    return 0;
+}
+
+/* The measured network's plan, then each --network's in its place. */
+static int plan_networks(const pp_model *m, pp_plan_options *o, const plan_target *t,
+                         pp_plan_result *r)
+{
+    pp_layer_model *lm = malloc(sizeof *lm);
+    pp_layers_swap *s = calloc(t->n_networks, sizeof *s);
+    network_row rows[MAX_NETWORKS + 1];
+    json_t *arr = json_array(), *first = NULL;
+    int rc = lm && s && arr ? 0 : -ENOMEM, any = 0;
+
+    if (rc == 0 && (rc = cost_networks(t, lm, s)) == 0)
+        rc = plan_measured(m, o, t, r, &rows[0], &first);
+    for (size_t i = 0; rc == 0 && i < t->n_networks; i++)
+        rc = plan_swapped(m, o, t, &s[i], i, r, arr, &rows[i + 1]);
+    if (rc == 0 && t->json)
+        print_json(json_pack("{s:s,s:s,s:o,s:O}", "layer_model", t->layer_model, "measured",
+                             t->measured, "measured_plan", first, "networks", arr));
+    else if (rc == 0)
+        print_rows(m, r, rows, t->n_networks + 1);
+    else
+        json_decref(first);
+    for (size_t i = 0; rc == 0 && i <= t->n_networks; i++)
+        any |= rows[i].feasible;
+    json_decref(arr);
+    free(lm);
+    free(s);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : any ? 0 : 3;
+}
+
+int pp_cmd_plan(int argc, char **argv)
+{
+    const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
+    pp_model_options mo;
+    pp_plan_options o;
+    pp_plan_result *r;
+    plan_target t = {0};
+    pp_model m;
+    int rc;
+    char achieved[PP_SUMMARY_NAME_MAX + 16];
+
+    if ((rc = parse(argc, argv, &o, &t)) != 0)
+        return rc == 1 ? 0 : rc;
+    pp_model_options_init(&mo);
+    if (o.maximize && strlen(o.maximize) > 4 && strcmp(o.maximize + strlen(o.maximize) - 4, ".fps") == 0) {
+        pp_fmt(achieved, sizeof achieved, "%.*s.achieved_fps", (int)strlen(o.maximize) - 4, o.maximize);
+        only[1] = achieved;
+    }
+    mo.only = o.maximize ? only : NULL;
+    if (pp_model_open(argv[optind], &mo, 1, &m) < 0)
+        return PP_EXIT_USAGE;
+    if ((rc = aim(&m, &t)) != 0) {
+        pp_model_free(&m);
+        return rc;
+    }
+    r = malloc(sizeof *r);
+    rc = !r ? -ENOMEM : t.n_networks ? 0 : pp_plan(&m, &o, r);
+    if (r && t.n_networks) {
+        rc = plan_networks(&m, &o, &t, r);
+    } else {
+        if (rc == 0 && t.json)
+            print_json(plan_json(&m, &o, r));
+        else if (rc == 0) {
+            print_node(&m, &t);
+            print_text(&m, &o, r);
+        }
+        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
+    }
+    free(r);
+    pp_model_free(&m);
+    return rc;
+}

@@ -1,0 +1,211 @@
+/* powprof plot: parse the options, write and render the plots with the
+ * library (plot.h), print the outcome. */
+#include "cli.h"
+
+#include "src/config/battery_config.h"
+#include "src/base/log.h"
+#include "plots/plot.h"
+#include "src/results/summary.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char plot_help[] =
+    "usage: powprof plot RESULTS [--format png|svg|both] [--plan PLAN.json [-c CONFIG]]\n"
+    "                    [--json]\n"
+    "\n"
+    "Write gnuplot scripts and their data under RESULTS/plots/ and render them\n"
+    "(when gnuplot is installed; what gnuplot says is captured, its errors\n"
+    "reported). Layer 1: every rail of each configuration over time (the first\n"
+    "24), and the total power of up to 8 configurations spread over the range\n"
+    "of mean power. Layer 2 (the model of `powprof model`, built first when\n"
+    "missing): with one varying parameter, the prediction of the total mean\n"
+    "power and energy with its 90 % band and the measured points, the state of\n"
+    "charge after one run on a second axis, and the same for every rail (CPU,\n"
+    "GPU, ...); with two or more, surfaces over each pair (the others held at a\n"
+    "measured value near their middle) of the total mean power, energy, battery\n"
+    "drained and each rail's mean power, with the measured configurations and\n"
+    "the band of the prediction at each; one per combination of labels of\n"
+    "categorical parameters. With --plan, the state of charge over the mission\n"
+    "time of a plan (`powprof plan --json > PLAN.json`; `powprof run` writes\n"
+    "RESULTS/plan.json): the best configuration at its planned power with its\n"
+    "band, the schedule, the reserve and the end of the mission.\n"
+    "\n"
+    "options:\n"
+    "  --format FMT           png (default), svg or both\n"
+    "  --plan PLAN.json       also plot this plan's state of charge over time\n"
+    "  -c, --config FILE      the battery the plan was made with (its 'battery'\n"
+    "                         group; default the drone-4s-3200 preset); a plan\n"
+    "                         whose figures this battery does not give is an error\n"
+    "  --json                 one JSON object on stdout: the scripts, data and\n"
+    "                         images written, and gnuplot's errors and warnings\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
+    "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
+
+enum { OPT_FORMAT = 6000, OPT_PLAN };
+
+/* A file of the plots folder, by name and extension. */
+static json_t *file_json(const pp_plot_result *r, const char *name, const char *ext)
+{
+    char path[4400];
+
+    if (pp_path_fmt(path, sizeof path, r->plots_dir, "%s.%s", name, ext) < 0)
+        return json_null();
+    return json_string(path);
+}
+
+static json_t *script_json(const pp_plot_options *o, const pp_plot_result *r,
+                           const pp_plot_script *sc)
+{
+    json_t *images = json_array();
+
+    if (sc->rendered && o->png)
+        json_array_append_new(images, file_json(r, sc->name, "png"));
+    if (sc->rendered && o->svg)
+        json_array_append_new(images, file_json(r, sc->name, "svg"));
+    return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}", "name", sc->name, "script",
+                     file_json(r, sc->name, "gp"), "data",
+                     sc->has_data ? file_json(r, sc->name, "dat") : json_null(), "images", images,
+                     "rendered", sc->rendered, "error",
+                     sc->error[0] ? json_string(sc->error) : json_null(), "warnings",
+                     sc->warnings[0] ? json_string(sc->warnings) : json_null());
+}
+
+static json_t *pp_plot_json(const char *dir, const pp_plot_options *o, const pp_plot_result *r)
+{
+    json_t *scripts = json_array(), *formats = json_array();
+
+    for (size_t i = 0; i < r->n_scripts; i++)
+        json_array_append_new(scripts, script_json(o, r, &r->scripts[i]));
+    if (o->png)
+        json_array_append_new(formats, json_string("png"));
+    if (o->svg)
+        json_array_append_new(formats, json_string("svg"));
+    return json_pack("{s:s, s:s, s:b, s:o, s:o, s:I, s:I, s:I}", "results", dir, "plots_dir",
+                     r->plots_dir, "gnuplot", !r->gnuplot_missing, "formats", formats, "scripts",
+                     scripts, "rendered", (json_int_t)r->n_rendered, "failed",
+                     (json_int_t)r->n_failed, "warned", (json_int_t)r->n_warned);
+}
+
+static void print_text(const pp_plot_result *r)
+{
+    for (size_t i = 0; i < r->n_scripts; i++)
+        if (!r->gnuplot_missing && r->scripts[i].error[0])
+            fprintf(stderr, "powprof plot: %s/%s.gp: %s\n", r->plots_dir, r->scripts[i].name,
+                    r->scripts[i].error);
+    if (r->gnuplot_missing) {
+        printf("%zu gnuplot scripts in %s; gnuplot is not installed: render them with\n"
+               "  cd %s && for f in *.gp; do gnuplot \"$f\"; done\n",
+               r->n_scripts, r->plots_dir, r->plots_dir);
+        return;
+    }
+    printf("%zu plots rendered in %s (%zu scripts)\n", r->n_rendered, r->plots_dir, r->n_scripts);
+    if (r->n_warned)
+        printf("gnuplot warned on %zu of them (`powprof plot --json` lists what it said)\n",
+               r->n_warned);
+}
+
+int pp_plot_results(const char *dir, const pp_plot_options *o, json_t **json)
+{
+    char path[4400];
+    pp_plot_result r;
+    pp_summary s;
+    int rc, n_params;
+
+    if (pp_summary_read(dir, &s) < 0)
+        return PP_EXIT_USAGE;
+    n_params = (int)s.n_params;
+    pp_summary_free(&s);
+    pp_fmt(path, sizeof path, "%s/model.json", dir);
+    if (n_params > 0 && access(path, R_OK) != 0 && pp_model_build(dir, 0, 0, 1) != 0)
+        return PP_EXIT_FAILURE;
+    rc = pp_plot_write(dir, o, &r);
+    if (rc == 0)
+        rc = pp_plot_render(o, &r);
+    if (rc == 0 && json)
+        *json = pp_plot_json(dir, o, &r);
+    else if (rc == 0)
+        print_text(&r);
+    if (rc == 0)
+        rc = r.n_failed && !r.gnuplot_missing ? PP_EXIT_FAILURE : 0;
+    else
+        rc = rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    pp_plot_result_free(&r);
+    return rc;
+}
+
+static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, const char **config,
+                 int *json)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"plan", required_argument, NULL, OPT_PLAN},
+        {"config", required_argument, NULL, 'c'},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(plot_help, stdout);
+            return 1;
+        } else if (opt == OPT_FORMAT) {
+            o->png = strcmp(optarg, "png") == 0 || strcmp(optarg, "both") == 0;
+            o->svg = strcmp(optarg, "svg") == 0 || strcmp(optarg, "both") == 0;
+            if (!o->png && !o->svg) {
+                fprintf(stderr, "powprof plot: --format %s: png, svg or both\n", optarg);
+                return PP_EXIT_USAGE;
+            }
+        } else if (opt == OPT_PLAN || opt == 'c') {
+            *(opt == OPT_PLAN ? plan : config) = optarg;
+        } else if (opt == PP_OPT_JSON) {
+            *json = 1;
+        } else {
+            fputs("Try 'powprof plot --help'.\n", stderr);
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs("powprof plot: one results folder expected\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (*config && !*plan) {
+        fputs("powprof plot: -c CONFIG is the battery of a plan: give --plan PLAN.json\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int pp_cmd_plot(int argc, char **argv)
+{
+    const char *plan_path = NULL, *config = NULL;
+    pp_plot_options o;
+    pp_plot_plan plan;
+    json_t *out = NULL;
+    int json = 0, rc;
+
+    pp_plot_options_init(&o);
+    if ((rc = parse(argc, argv, &o, &plan_path, &config, &json)) != 0)
+        return rc == 1 ? 0 : rc;
+    if (config && pp_battery_params_load(config, &o.battery) < 0)
+        return PP_EXIT_USAGE;
+    if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
+        return PP_EXIT_USAGE;
+    o.plan = plan_path ? &plan : NULL;
+    rc = pp_plot_results(argv[optind], &o, json ? &out : NULL);
+    if (out) {
+        json_dumpf(out, stdout, JSON_COMPACT);
+        printf("\n");
+        json_decref(out);
+    }
+    return rc;
+}

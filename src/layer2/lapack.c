@@ -1,0 +1,108 @@
+#include "lapack.h"
+
+#include "src/base/log.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+typedef int (*posv_fn)(int, char, int, int, double *, int, double *, int);
+typedef int (*sytrf_fn)(int, char, int, double *, int, int *);
+typedef int (*sytrs_fn)(int, char, int, int, const double *, int, const int *, double *, int);
+typedef int (*sytri_fn)(int, char, int, double *, int, const int *);
+typedef int (*gelsd_fn)(int, int, int, int, double *, int, double *, int, double *, double,
+                        int *);
+typedef void (*threads_fn)(int);
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static struct {
+    posv_fn posv;
+    sytrf_fn sytrf;
+    sytrs_fn sytrs;
+    sytri_fn sytri;
+    gelsd_fn gelsd;
+    threads_fn threads;
+} g;
+
+static void *sym(void *h, const char *name)
+{
+    void *f;
+    *(void **)&f = dlsym(h, name);
+    return f;
+}
+
+static void load(void)
+{
+    static const char *const libs[] = {"liblapacke.so.3", "liblapacke.so"};
+
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        void *h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            continue;
+        *(void **)&g.posv = sym(h, "LAPACKE_dposv");
+        *(void **)&g.sytrf = sym(h, "LAPACKE_dsytrf");
+        *(void **)&g.sytrs = sym(h, "LAPACKE_dsytrs");
+        *(void **)&g.sytri = sym(h, "LAPACKE_dsytri");
+        *(void **)&g.gelsd = sym(h, "LAPACKE_dgelsd");
+        *(void **)&g.threads = sym(h, "openblas_set_num_threads"); /* from its OpenBLAS */
+        if (g.posv && g.sytrf && g.sytrs && g.sytri && g.gelsd)
+            return; /* stays loaded */
+        dlclose(h);
+        g.posv = NULL;
+    }
+    pp_log_warn("no LAPACKE library (liblapacke.so.3: install liblapacke): layer 2 has the "
+                "weighted average (nw) only, not loclin or rbf, and layer models cannot be fitted");
+}
+
+int pp_lapack_available(void)
+{
+    pthread_once(&g_once, load);
+    return g.posv != NULL;
+}
+
+int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b, int ldb)
+{
+    return pp_lapack_available() ? g.posv(layout, uplo, n, nrhs, a, lda, b, ldb)
+                                 : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv)
+{
+    return pp_lapack_available() ? g.sytrf(layout, uplo, n, a, lda, ipiv) : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,
+                     const int *ipiv, double *b, int ldb)
+{
+    return pp_lapack_available() ? g.sytrs(layout, uplo, n, nrhs, a, lda, ipiv, b, ldb)
+                                 : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dsytri(int layout, char uplo, int n, double *a, int lda, const int *ipiv)
+{
+    return pp_lapack_available() ? g.sytri(layout, uplo, n, a, lda, ipiv) : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dgelsd(int m, int n, double *a, int lda, double *b, double rcond, int *rank)
+{
+    double *s;
+    int r = 0, info;
+
+    if (!pp_lapack_available())
+        return -ENOSYS;
+    if (!(s = malloc(sizeof *s * (size_t)((m < n ? m : n) + 1))))
+        return -ENOMEM;
+    info = g.gelsd(PP_LAPACK_COL_MAJOR, m, n, 1, a, lda, b, m > n ? m : n, s, rcond, &r);
+    free(s);
+    if (rank)
+        *rank = r;
+    return info == 0 ? 0 : info > 0 ? -EDOM : -EINVAL;
+}
+
+void pp_lapack_single_thread(void)
+{
+    if (pp_lapack_available() && g.threads)
+        g.threads(1);
+}

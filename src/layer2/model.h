@@ -1,0 +1,166 @@
+/* model.h - the layer-2 model of a results folder: for every metric of
+ * summary.csv, an estimator chosen and fitted over the parameters
+ * (estimator.h), its honest error and its 90 % band; predictions at any
+ * configuration; RESULTS/model.json and the grid files of the plots.
+ *
+ * One prediction path: `powprof model`, `predict`, `plan`, `run` and the
+ * plotted surfaces all predict through pp_model_predict.
+ *
+ * Categorical parameters split the model: one surface per combination of
+ * labels that was measured, over the numeric parameters (a prediction
+ * needs labels that were measured together). Short runs (summary.h) are
+ * weighted down, never left out.
+ *
+ * Repeats and fleets: rows with the same parameters (a configuration
+ * measured several times, or on several nodes) are one sample of the
+ * surface, their mean: the mean over the node's repeats, then over the
+ * nodes (each node counts once, however often it measured), weighing the
+ * sum of the rows' run weights. The node is never a dimension of the
+ * surface: the surface is the fleet's mean board. The band covers one new
+ * measurement rather than the mean: its residuals are those of every row
+ * against the held-out prediction of its configuration (estimator.h,
+ * replicates), so the spread between repeats and between boards widens
+ * it. A model can be aimed at one node (pp_model_target_node in
+ * variability.h): its predictions are then the mean board's times that
+ * node's factor.
+ *
+ * Library code: nothing here prints; errors are logged and returned as
+ * -errno.
+ */
+#ifndef PP_MODEL_H
+#define PP_MODEL_H
+
+#include "estimator.h"
+#include "src/results/summary.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct pp_model_options {
+    pp_method method;  /* default auto */
+    double h;          /* < 0 (default): tuned; else the bandwidth (nw, loclin) or
+                          smoothing (rbf) of every metric; not with auto */
+    int value_space;   /* -1 (default): chosen, 0 linear, 1 log */
+    const char *const *only; /* NULL (default): every metric; else a NULL-terminated
+                                list of the metrics to model (the others get none:
+                                faster, for the planner; not for saving) */
+} pp_model_options;
+
+void pp_model_options_init(pp_model_options *o);
+
+/* One metric in one group. */
+typedef struct pp_model_fit {
+    size_t n_values;   /* samples with a value: 0 no model, 1 that value, no band */
+    double constant;   /* the value when n_values == 1 */
+    pp_choice choice;  /* when n_values >= 2 */
+    pp_est est;
+} pp_model_fit;
+
+/* The configurations of one combination of labels. */
+typedef struct pp_model_group {
+    size_t n_rows;                     /* configurations: the surface's samples */
+    size_t *rows;                      /* per configuration, its first summary row */
+    size_t *member_start;              /* n_rows + 1: configuration r is the summary rows */
+    size_t *members;                   /* members[member_start[r] .. member_start[r + 1]),
+                                          sorted by node, then repeat */
+    int replicated;                    /* some configuration has more than one row */
+    double label[PP_SUMMARY_MAX_PARAMS]; /* label index per categorical parameter (else -1) */
+    pp_surface surf;                   /* over the numeric parameters */
+    pp_model_fit *fits;                /* one per metric */
+} pp_model_group;
+
+typedef struct pp_model {
+    pp_summary sum;
+    pp_model_options opts;
+    size_t n_num;                          /* numeric parameters: the surface's dimensions */
+    size_t num[PP_SUMMARY_MAX_PARAMS];     /* their indices among the parameters */
+    size_t n_groups;
+    pp_model_group *groups;
+    int from_file;   /* the choices came from a model.json that matches summary.csv */
+    int stale;       /* a model.json was there but summary.csv changed since: rebuilt */
+    unsigned long long summary_hash;
+    /* aimed at one node (variability.h): every prediction of metric k is
+     * multiplied by node_factor[k]; NULL: the fleet's mean board */
+    double *node_factor;
+    char target_node[PP_NODE_NAME_MAX];
+    struct pp_fleet *fleet; /* variability.h: what `powprof model` measured of the
+                               fleet (NULL: not measured); saved in model.json */
+} pp_model;
+
+/* Open the model of dir: read summary.csv (and run.json), then either
+ * reuse the choices of dir/model.json when it was written for this very
+ * summary.csv (use_saved), or choose every estimator anew with o (NULL:
+ * defaults), nested cross-validation included (seconds for a few hundred
+ * configurations). Returns 0, -EINVAL (logged: no summary, no parameter,
+ * bad model.json) or -ENOMEM. */
+int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m);
+void pp_model_free(pp_model *m);
+
+/* Write dir/model.json (atomically): the parameters, and per group and
+ * metric the estimator, its value space, bandwidth or smoothing, errors
+ * and band. 0 or -errno. */
+int pp_model_save(const pp_model *m, const char *dir);
+
+/* The same JSON document on a stream (what `powprof model --json` prints).
+ * 0 or -errno. */
+int pp_model_dump(const pp_model *m, FILE *fp);
+
+/* Grid files of the plotted surfaces under dir/model/ (created): for each
+ * metric, a line over the one varying numeric parameter (<metric>.dat:
+ * x, value, lo, hi; 200 points), or a surface over every pair of varying
+ * ones (<metric>__<a>__<b>.dat: a, b, value, lo, hi; 60 x 60, the others
+ * at their middle). With categorical parameters the first group's files
+ * have these names and group g >= 1 adds ".g<g>" before ".dat" (labels
+ * never reach a file name; model.json lists the groups). Names that
+ * pp_path_fmt refuses get no grid file (logged). 0 or -errno. */
+int pp_model_write_grids(const pp_model *m, const char *dir);
+
+/* A configuration: one value per parameter of the summary (a categorical
+ * one: its label's index). */
+typedef struct pp_model_point {
+    double raw[PP_SUMMARY_MAX_PARAMS];
+} pp_model_point;
+
+/* Parameter name of s at value as a user writes it (a number, or a
+ * categorical parameter's label) into pt; *k (may be NULL) gets its index.
+ * 0, -ENOENT (no such parameter) or -EINVAL (not a number, not positive on
+ * a log scale, not one of the labels), logged with what is accepted. */
+int pp_model_point_set(const pp_summary *s, const char *name, const char *value,
+                       pp_model_point *pt, int *k);
+
+/* Where a point lies: its group, the nearest measured configuration there
+ * (summary row and distance in normalized units), and for each numeric
+ * parameter whether it lies outside the measured range. */
+typedef struct pp_model_where {
+    size_t group;
+    size_t nearest_row;
+    double distance;
+    int outside[PP_SUMMARY_MAX_PARAMS];
+    int any_outside;
+} pp_model_where;
+
+/* -ENOENT (logged at debug level) when no group has the point's labels. */
+int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where *w);
+
+typedef struct pp_prediction {
+    double value, lo, hi; /* in the metric's units; lo/hi the 90 % band, NaN without one */
+    double honest_mape;   /* the metric's honest error in % (NaN: unknown) */
+} pp_prediction;
+
+/* The prediction of metric (index into m->sum.metrics) at pt, with its
+ * band. 0, -ENOENT (labels never measured together) or -EINVAL (metric
+ * without a model in that group: value NaN). */
+int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
+                     pp_prediction *p);
+
+/* 1 for a metric that is interpolated rather than chosen by auto: the
+ * achieved rates (<component>.achieved_fps / _hz), which the planner
+ * checks requests against and which must not be smoothed past a machine's
+ * limit: local-linear at the narrowest bandwidth, linear values (at a
+ * measured configuration its value, between two the line through them). */
+int pp_model_interpolated(const char *metric);
+
+/* The fit of metric in group g (NULL when out of range). */
+const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric);
+
+#endif

@@ -1,0 +1,261 @@
+/* model.json: written and read with jansson. */
+#include "model_file.h"
+#include "variability.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL_VERSION 1
+
+unsigned long long pp_model_file_hash(const char *dir)
+{
+    char path[4200], buf[65536];
+    unsigned long long h = 1469598103934665603ULL;
+    size_t n;
+    FILE *fp;
+
+    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
+    if (!(fp = fopen(path, "rb")))
+        return 0;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ (unsigned char)buf[i]) * 1099511628211ULL;
+    fclose(fp);
+    return h;
+}
+
+/* A number, or null when not finite (JSON has no NaN). */
+static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static double num_of(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *cv_json(const pp_cv *cv)
+{
+    return json_pack("{s:o,s:o,s:o,s:I,s:I}", "mape_pct", num(cv->mape), "inner_mape_pct",
+                     num(cv->mape_inner), "rmse", num(cv->rmse), "n", (json_int_t)cv->n,
+                     "n_inner", (json_int_t)cv->n_inner);
+}
+
+static void cv_of(json_t *o, pp_cv *cv)
+{
+    cv->mape = num_of(o, "mape_pct");
+    cv->mape_inner = num_of(o, "inner_mape_pct");
+    cv->rmse = num_of(o, "rmse");
+    cv->n = (size_t)json_integer_value(json_object_get(o, "n"));
+    cv->n_inner = (size_t)json_integer_value(json_object_get(o, "n_inner"));
+}
+
+static json_t *fit_json(const char *name, const pp_model_fit *f)
+{
+    const pp_choice *c = &f->choice;
+    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values);
+
+    if (!o || f->n_values < 2)
+        return o;
+    json_object_set_new(o, "method", json_string(pp_method_name(c->spec.method)));
+    json_object_set_new(o, "values", json_string(c->spec.log_values ? "log" : "linear"));
+    json_object_set_new(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
+                        json_real(c->spec.h));
+    json_object_set_new(o, "loo", cv_json(&c->loo));
+    json_object_set_new(o, "honest", cv_json(&c->honest));
+    json_object_set_new(json_object_get(o, "honest"), "nested", json_boolean(c->nested));
+    json_object_set_new(json_object_get(o, "honest"), "folds", json_integer((json_int_t)c->folds));
+    json_object_set_new(o, "band", json_pack("{s:f,s:o,s:I}", "level", PP_BAND_LEVEL, "q",
+                                             num(c->band_q), "n", (json_int_t)c->band_n));
+    return o;
+}
+
+/* The choice of a metric's entry; 0, or -EINVAL when it is not one. */
+static int fit_of(json_t *o, pp_model_fit *f)
+{
+    const char *method = json_string_value(json_object_get(o, "method"));
+    const char *values = json_string_value(json_object_get(o, "values"));
+    json_t *honest = json_object_get(o, "honest"), *band = json_object_get(o, "band");
+    pp_choice *c = &f->choice;
+
+    memset(c, 0, sizeof *c);
+    if (!method || !values || pp_method_parse(method, &c->spec.method) < 0 ||
+        c->spec.method == PP_METHOD_AUTO || !json_is_object(honest) || !json_is_object(band))
+        return -EINVAL;
+    c->spec.log_values = strcmp(values, "log") == 0;
+    c->spec.h = num_of(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma");
+    if (!(c->spec.h >= 0))
+        return -EINVAL;
+    cv_of(json_object_get(o, "loo"), &c->loo);
+    cv_of(honest, &c->honest);
+    c->nested = json_is_true(json_object_get(honest, "nested"));
+    c->folds = (size_t)json_integer_value(json_object_get(honest, "folds"));
+    c->band_q = num_of(band, "q");
+    c->band_n = (size_t)json_integer_value(json_object_get(band, "n"));
+    return 0;
+}
+
+static json_t *params_json(const pp_model *m)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 0; k < m->sum.n_params; k++) {
+        const pp_summary_param_info *p = &m->sum.param[k];
+        json_t *o = json_pack("{s:s,s:s}", "name", p->name, "kind",
+                              p->kind == PP_PARAM_CATEGORICAL ? "categorical" : "numeric");
+        if (p->kind == PP_PARAM_CATEGORICAL) {
+            json_t *l = json_array();
+            for (size_t i = 0; i < p->n_labels; i++)
+                json_array_append_new(l, json_string(p->labels[i]));
+            json_object_set_new(o, "labels", l);
+        } else {
+            json_object_set_new(o, "scale", json_string(m->sum.log_scale[k] ? "log" : "linear"));
+            json_object_set_new(o, "integer", json_boolean(p->integer));
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *group_json(const pp_model *m, const pp_model_group *g)
+{
+    json_t *labels = json_object(), *range = json_object(), *metrics = json_array();
+
+    for (size_t k = 0; k < m->sum.n_params; k++)
+        if (g->label[k] >= 0)
+            json_object_set_new(labels, m->sum.params[k],
+                                json_string(m->sum.param[k].labels[(size_t)g->label[k]]));
+    for (size_t j = 0; j < m->n_num; j++)
+        json_object_set_new(range, m->sum.params[m->num[j]],
+                            json_pack("[o,o]", num(pp_surface_denormalize(&g->surf, j, 0)),
+                                      num(pp_surface_denormalize(&g->surf, j, 1))));
+    for (size_t k = 0; k < m->sum.n_metrics; k++)
+        json_array_append_new(metrics, fit_json(m->sum.metrics[k], &g->fits[k]));
+    return json_pack("{s:o,s:I,s:o,s:o}", "labels", labels, "rows", (json_int_t)g->n_rows,
+                     "range", range, "metrics", metrics);
+}
+
+static json_t *model_json(const pp_model *m)
+{
+    char hash[32];
+    json_t *groups = json_array();
+    const pp_model_options *o = &m->opts;
+
+    pp_fmt(hash, sizeof hash, "%016llx", m->summary_hash);
+    for (size_t g = 0; g < m->n_groups; g++)
+        json_array_append_new(groups, group_json(m, &m->groups[g]));
+    return json_pack("{s:i,s:s,s:I,s:I,s:I,s:s,s:{s:s,s:o,s:s},s:f,s:o,s:o}", "version",
+                     MODEL_VERSION, "summary_hash", hash, "rows", (json_int_t)m->sum.n_rows,
+                     "left_out", (json_int_t)m->sum.n_left_out, "short_runs",
+                     (json_int_t)m->sum.n_short, "short_run_weight",
+                     "(samples / 5)^2, at least 0.2: weighted down, not left out", "options",
+                     "method", pp_method_name(o->method), "h",
+                     o->h >= 0 ? json_real(o->h) : json_null(), "values",
+                     o->value_space < 0 ? "auto" : o->value_space ? "log" : "linear",
+                     "band_level", PP_BAND_LEVEL, "params", params_json(m), "groups", groups);
+}
+
+int pp_model_dump(const pp_model *m, FILE *fp)
+{
+    json_t *root = model_json(m);
+    int rc;
+
+    if (!root)
+        return -ENOMEM;
+    if (m->fleet)
+        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
+    rc = json_dumpf(root, fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
+    if (rc == 0 && fputc('\n', fp) == EOF)
+        rc = -EIO;
+    json_decref(root);
+    return rc;
+}
+
+int pp_model_save(const pp_model *m, const char *dir)
+{
+    char path[4200];
+    pp_atomic_file af;
+    int rc;
+
+    pp_fmt(path, sizeof path, "%s/model.json", dir);
+    if ((rc = pp_atomic_file_open(&af, path)) == 0) {
+        if ((rc = pp_model_dump(m, af.fp)) < 0)
+            pp_atomic_file_abort(&af);
+        else
+            rc = pp_atomic_file_commit(&af);
+    }
+    if (rc < 0)
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+    return rc;
+}
+
+/* Fit group g with the choices of its entry jg: 0, 1 (does not match), -ENOMEM. */
+static int load_group(pp_model *m, pp_model_group *g, json_t *jg)
+{
+    json_t *metrics = json_object_get(jg, "metrics");
+
+    if ((size_t)json_integer_value(json_object_get(jg, "rows")) != g->n_rows ||
+        json_array_size(metrics) != m->sum.n_metrics)
+        return 1;
+    g->fits = calloc(m->sum.n_metrics + 1, sizeof *g->fits);
+    if (!g->fits)
+        return -ENOMEM;
+    for (size_t k = 0; k < m->sum.n_metrics; k++) {
+        json_t *o = json_array_get(metrics, k);
+        const char *name = json_string_value(json_object_get(o, "name"));
+        double *y;
+        int rc;
+        if (!name || strcmp(name, m->sum.metrics[k]) != 0)
+            return 1;
+        if (json_integer_value(json_object_get(o, "values_n")) >= 2 && fit_of(o, &g->fits[k]) < 0)
+            return 1;
+        if (!(y = pp_model_column(m, g, k)))
+            return -ENOMEM;
+        rc = pp_model_fit_column(m, g, &g->fits[k], k, y, 1);
+        free(y);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int pp_model_file_load(pp_model *m, const char *dir)
+{
+    char path[4200], hash[32];
+    json_error_t err;
+    json_t *root, *groups;
+    int rc = 1;
+
+    pp_fmt(path, sizeof path, "%s/model.json", dir);
+    if (!(root = json_load_file(path, 0, &err)))
+        return 1;
+    pp_fmt(hash, sizeof hash, "%016llx", m->summary_hash);
+    groups = json_object_get(root, "groups");
+    if (json_integer_value(json_object_get(root, "version")) != MODEL_VERSION ||
+        !json_is_string(json_object_get(root, "summary_hash")) ||
+        strcmp(json_string_value(json_object_get(root, "summary_hash")), hash) != 0 ||
+        json_array_size(groups) != m->n_groups) {
+        m->stale = 1;
+    } else {
+        rc = 0;
+        for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
+            rc = load_group(m, &m->groups[g], json_array_get(groups, g));
+        m->from_file = rc == 0;
+        if (rc == 0) {
+            json_t *o = json_object_get(root, "options");
+            const char *method = json_string_value(json_object_get(o, "method"));
+            if (method)
+                pp_method_parse(method, &m->opts.method);
+        }
+    }
+    for (size_t g = 0; rc != 0 && g < m->n_groups; g++)
+        pp_model_drop_fits(&m->groups[g], m->sum.n_metrics);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,421 @@
+#include "plan.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONTINUOUS_STEPS 400
+#define SCHEDULE_STEPS 100
+
+void pp_plan_options_init(pp_plan_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_soc_frac = -1;
+    o->risk = PP_RISK_UPPER;
+    o->tolerance_frac = 0.05;
+    pp_battery_params_default(&o->battery);
+}
+
+/* The battery b under a constant computer load for duration_s from
+ * soc_start: 0 when it lasts (ends at min_soc or above, no event), 1 when
+ * not, -errno. soc_end and ttc (time to cutoff) may be NULL. */
+static int lasts(const pp_battery_params *b, double power_w, double soc_start, double duration_s,
+                 double min_soc, double *soc_end, double *ttc)
+{
+    pp_battery_params p = *b;
+    pp_battery_options o;
+    pp_battery_result r;
+    double t[2] = {0, duration_s}, w[2] = {power_w, power_w};
+    pp_battery_load load = {t, w, 2, 0};
+    int rc;
+
+    p.soc_start_frac = soc_start;
+    if (p.soc_cutoff_frac >= soc_start)
+        p.soc_cutoff_frac = 0.0;
+    pp_battery_options_init(&o);
+    o.time_to_cutoff = ttc != NULL;
+    if ((rc = pp_battery_run(&p, &load, &o, &r)) < 0)
+        return rc;
+    if (soc_end)
+        *soc_end = r.soc_end_frac;
+    if (ttc)
+        *ttc = r.time_to_cutoff_s;
+    return r.n_events == 0 && r.soc_end_frac >= min_soc ? 0 : 1;
+}
+
+int pp_plan_constant_load(const pp_battery_params *b, double computer_w, double duration_s,
+                          double *drain_frac, double *ttc_s)
+{
+    double end = NAN;
+    int rc = lasts(b, computer_w, b->soc_start_frac, duration_s, 0.0, &end, ttc_s);
+
+    *drain_frac = b->soc_start_frac - end;
+    return rc < 0 ? rc : 0;
+}
+
+/* Whether the computer at power_w from soc for duration_s, then (rest_s
+ * > 0) at after_w for rest_s, ends at min_soc or above. */
+static int fits(const pp_battery_params *b, double power_w, double soc, double duration_s,
+                double after_w, double rest_s, double min_soc)
+{
+    double s_end = soc;
+
+    if (lasts(b, power_w, soc, duration_s, rest_s > 0 ? 0.0 : min_soc, &s_end, NULL) != 0)
+        return 0;
+    return rest_s <= 0 || lasts(b, after_w, s_end, rest_s, min_soc, NULL, NULL) == 0;
+}
+
+/* The most computer power that fits (bisection); < 0 when not even 0 W
+ * does. */
+static double max_power(const pp_battery_params *b, double soc, double duration_s, double after_w,
+                        double rest_s, double min_soc)
+{
+    double lo = 0, hi = 1000;
+
+    if (!fits(b, 0, soc, duration_s, after_w, rest_s, min_soc))
+        return -1;
+    while (hi < 1e6 && fits(b, hi, soc, duration_s, after_w, rest_s, min_soc)) {
+        lo = hi;
+        hi *= 2;
+    }
+    for (int it = 0; it < 50; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (fits(b, mid, soc, duration_s, after_w, rest_s, min_soc))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_soc_frac,
+                      double *max_w)
+{
+    const char *key;
+    char why[160];
+    int rc = pp_battery_params_check(b, &key, why, sizeof why);
+
+    if (rc < 0) {
+        pp_log_error("battery: %s %s", key, why);
+        return rc;
+    }
+    *max_w = max_power(b, b->soc_start_frac, duration_s, 0.0, 0.0, min_soc_frac);
+    return 0;
+}
+
+/* The values parameter k takes in the plan, into *v (malloc'd). */
+static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
+                        size_t *n, double *step)
+{
+    const pp_summary *s = &m->sum;
+    const pp_summary_param_info *p = &s->param[k];
+    double lo = INFINITY, hi = -INFINITY, from;
+
+    *step = 0;
+    if (p->kind == PP_PARAM_CATEGORICAL) {
+        *n = p->n_labels;
+        if (!(*v = malloc((*n + 1) * sizeof **v)))
+            return -ENOMEM;
+        for (size_t i = 0; i < *n; i++)
+            (*v)[i] = (double)i;
+        return 0;
+    }
+    for (size_t i = 0; i < s->n_rows; i++) {
+        lo = fmin(lo, s->x[i * s->n_params + k]);
+        hi = fmax(hi, s->x[i * s->n_params + k]);
+    }
+    from = lo;
+    for (size_t r = 0; r < o->n_resolutions; r++)
+        if (strcmp(o->resolution[r].name, p->name) == 0)
+            *step = o->resolution[r].step;
+    if (*step == 0 && p->kind == PP_PARAM_LINEAR && p->n_swept >= 2) {
+        *step = fabs(p->swept[1] - p->swept[0]);
+        from = fmin(p->swept[0], p->swept[p->n_swept - 1]);
+    } else if (*step == 0 && p->integer) {
+        *step = 1;
+    }
+    while (*step > 0 && from + *step <= lo + 1e-9 * *step)
+        from += *step;
+    *n = hi == lo ? 1 : *step > 0 ? (size_t)floor((hi - from) / *step + 1e-9) + 1 : CONTINUOUS_STEPS + 1;
+    if (!(*v = malloc((*n + 1) * sizeof **v)))
+        return -ENOMEM;
+    for (size_t i = 0; i < *n; i++)
+        (*v)[i] = *n == 1    ? lo
+                  : *step > 0 ? from + *step * (double)i
+                  : s->log_scale[k] ? lo * pow(hi / lo, (double)i / CONTINUOUS_STEPS)
+                                    : lo + (hi - lo) * (double)i / CONTINUOUS_STEPS;
+    return 0;
+}
+
+/* Keep every other value of the longest list until the product fits. */
+static void thin(double **v, size_t *n, size_t d)
+{
+    for (;;) {
+        double total = 1;
+        size_t longest = 0;
+        for (size_t k = 0; k < d; k++) {
+            total *= (double)n[k];
+            longest = n[k] > n[longest] ? k : longest;
+        }
+        if (total <= PP_PLAN_MAX_CANDIDATES || n[longest] < 3)
+            return;
+        for (size_t i = 0; 2 * i < n[longest]; i++)
+            v[longest][i] = v[longest][2 * i];
+        n[longest] = (n[longest] + 1) / 2;
+    }
+}
+
+int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
+                       const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved)
+{
+    static const pp_prediction none = {NAN, NAN, NAN, NAN};
+
+    *achieved = none;
+    if (pp_model_predict(m, power_metric, pt, power) < 0 || isnan(power->value))
+        return 1;
+    if (achieved_metric >= 0 &&
+        (pp_model_predict(m, (size_t)achieved_metric, pt, achieved) < 0 || isnan(achieved->value)))
+        *achieved = none;
+    return 0;
+}
+
+/* Predict one candidate: 0 kept, 1 left out (labels never measured
+ * together, no prediction, or short of its rate), -errno. */
+static int predict(const pp_model *m, const pp_plan_options *o, size_t power_metric,
+                   pp_plan_result *r, pp_plan_choice *c)
+{
+    double requested = c->point.raw[r->maximize];
+    int rc = o->predict ? o->predict(o->predict_ctx, m, power_metric, r->achieved_metric,
+                                     r->maximize, c)
+                        : pp_plan_predict_at(m, power_metric, r->achieved_metric, &c->point,
+                                             &c->power, &c->achieved);
+
+    if (rc != 0)
+        return rc;
+    c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
+    c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
+    if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
+        if (r->n_short_of_rate++ == 0 || requested > r->short_example.point.raw[r->maximize])
+            r->short_example = *c;
+        return 1;
+    }
+    return 0;
+}
+
+/* Every combination of the parameters' values that the model predicts. */
+static int candidates(const pp_model *m, const pp_plan_options *o, size_t power_metric,
+                      pp_plan_result *r, pp_plan_choice **out)
+{
+    size_t d = m->sum.n_params, n[PP_SUMMARY_MAX_PARAMS], idx[PP_SUMMARY_MAX_PARAMS] = {0};
+    double *v[PP_SUMMARY_MAX_PARAMS] = {NULL};
+    pp_plan_choice *c = malloc(PP_PLAN_MAX_CANDIDATES * sizeof *c);
+    int rc = c ? 0 : -ENOMEM;
+
+    for (size_t k = 0; k < d && rc == 0; k++)
+        rc = param_values(m, o, k, &v[k], &n[k], &r->step[k]);
+    if (rc == 0)
+        thin(v, n, d);
+    while (rc == 0) {
+        size_t k = 0;
+        pp_plan_choice *cand = &c[r->n_candidates];
+        memset(cand, 0, sizeof *cand);
+        for (size_t j = 0; j < d; j++)
+            cand->point.raw[j] = v[j][idx[j]];
+        rc = predict(m, o, power_metric, r, cand);
+        r->n_candidates += rc == 0;
+        rc = rc == 1 ? 0 : rc;
+        while (k < d && ++idx[k] == n[k])
+            idx[k++] = 0;
+        if (k == d || r->n_candidates == PP_PLAN_MAX_CANDIDATES)
+            break;
+    }
+    for (size_t k = 0; k < d; k++)
+        free(v[k]);
+    if (rc < 0) {
+        free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+static int cmp_choice(const void *a, const void *b)
+{
+    const pp_plan_choice *x = a, *y = b;
+    if (x->qos != y->qos)
+        return x->qos < y->qos ? 1 : -1; /* highest quality first */
+    return (x->planned_w > y->planned_w) - (x->planned_w < y->planned_w);
+}
+
+/* The parameter to maximize, and its achieved rate's metric. */
+static int what_to_maximize(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
+{
+    const pp_summary *s = &m->sum;
+    int q = o->maximize ? pp_summary_param(s, o->maximize) : -1;
+    char name[PP_SUMMARY_NAME_MAX + 16];
+    size_t len;
+
+    if (o->maximize && q < 0) {
+        pp_log_error("plan: --maximize %s: no such parameter", o->maximize);
+        return -EINVAL;
+    }
+    for (size_t k = 0; k < s->n_params && q < 0; k++) {
+        len = strlen(s->params[k]);
+        if (len >= 3 && strcmp(s->params[k] + len - 3, "fps") == 0)
+            q = (int)k;
+    }
+    for (size_t k = 0; k < s->n_params && q < 0; k++)
+        if (s->param[k].kind != PP_PARAM_CATEGORICAL)
+            q = (int)k;
+    if (q < 0 || s->param[q].kind == PP_PARAM_CATEGORICAL) {
+        pp_log_error("plan: nothing numeric to maximize%s%s", o->maximize ? ": " : "",
+                     o->maximize ? o->maximize : "");
+        return -EINVAL;
+    }
+    r->maximize = (size_t)q;
+    r->achieved_metric = -1;
+    len = strlen(s->params[q]);
+    if (len > 4 && strcmp(s->params[q] + len - 4, ".fps") == 0) {
+        pp_fmt(name, sizeof name, "%.*s.achieved_fps", (int)(len - 4), s->params[q]);
+        r->achieved_metric = pp_summary_metric(s, name);
+    }
+    return 0;
+}
+
+/* The best, the runners-up and the most frugal among the sorted c. */
+static int choose(const pp_plan_options *o, pp_plan_result *r, const pp_plan_choice *c, size_t n,
+                  size_t *best)
+{
+    const pp_battery_params *b = &o->battery;
+    size_t frugal = 0, i;
+    int rc;
+
+    *best = n;
+    for (i = 0; i < n; i++) {
+        frugal = c[i].planned_w < c[frugal].planned_w ? i : frugal;
+        if (*best == n && c[i].planned_w <= r->max_power_w)
+            *best = i;
+    }
+    r->frugal = c[frugal];
+    if ((rc = lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac, NULL,
+                    &r->frugal_time_to_cutoff_s)) < 0)
+        return rc;
+    if (*best == n)
+        return 0;
+    r->feasible = 1;
+    r->best = c[*best];
+    if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
+                    &r->best_soc_end_frac, &r->best_time_to_cutoff_s)) < 0)
+        return rc;
+    for (i = *best + 1; i < n && r->n_runners < PP_PLAN_RUNNERS; i++) {
+        double q = c[i].point.raw[r->maximize];
+        int seen = q == r->best.point.raw[r->maximize];
+        for (size_t j = 0; j < r->n_runners; j++)
+            seen |= q == r->runners[j].point.raw[r->maximize];
+        if (!seen && c[i].planned_w <= r->max_power_w)
+            r->runners[r->n_runners++] = c[i];
+    }
+    return 0;
+}
+
+/* The state of charge at the end of the whole schedule, in one run. */
+static int schedule_end(const pp_plan_options *o, pp_plan_result *r)
+{
+    size_t n = 2 * r->n_steps;
+    double *t = malloc(2 * n * sizeof *t), *w = t ? t + n : NULL;
+    pp_battery_options bo;
+    pp_battery_result br;
+    pp_battery_params p = o->battery;
+    int rc;
+
+    if (!t)
+        return -ENOMEM;
+    for (size_t j = 0; j < r->n_steps; j++) {
+        double end = j + 1 < r->n_steps ? r->steps[j + 1].t_s : o->mission_s;
+        t[2 * j] = r->steps[j].t_s;
+        t[2 * j + 1] = end - (j + 1 < r->n_steps ? 1e-6 * o->mission_s : 0);
+        w[2 * j] = w[2 * j + 1] = r->steps[j].c.planned_w;
+    }
+    if (p.soc_cutoff_frac >= p.soc_start_frac)
+        p.soc_cutoff_frac = 0;
+    pp_battery_options_init(&bo);
+    rc = pp_battery_run(&p, &(pp_battery_load){t, w, n, 0}, &bo, &br);
+    r->schedule_soc_end_frac = rc == 0 ? br.soc_end_frac : NAN;
+    free(t);
+    return rc;
+}
+
+/* Step down from the highest quality, never below the best plan. */
+static int schedule(const pp_plan_options *o, pp_plan_result *r, const pp_plan_choice *c,
+                    size_t best)
+{
+    const pp_battery_params *b = &o->battery;
+    double dt = o->mission_s / SCHEDULE_STEPS, t = 0, soc = b->soc_start_frac;
+    size_t last = (size_t)-1;
+    int rc;
+
+    for (int k = 0; k < SCHEDULE_STEPS; k++, t += dt) {
+        double rest = o->mission_s - t - dt, p_max, s_after;
+        size_t i = 0;
+        p_max = max_power(b, soc, dt, r->best.planned_w, rest > 1e-9 * o->mission_s ? rest : 0,
+                          r->min_soc_frac);
+        while (i < best && c[i].planned_w > p_max)
+            i++;
+        if (i != last && r->n_steps == PP_PLAN_MAX_STEPS)
+            i = last; /* no more switches: keep the last level */
+        if (i != last) {
+            r->steps[r->n_steps++] = (pp_plan_step){t, soc, c[i]};
+            last = i;
+        }
+        if ((rc = lasts(b, c[last].planned_w, soc, dt, 0.0, &s_after, NULL)) < 0)
+            return rc;
+        soc = s_after;
+    }
+    return schedule_end(o, r);
+}
+
+int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
+{
+    int power = pp_summary_metric(&m->sum, PP_PLAN_POWER_METRIC), rc;
+    const pp_battery_params *b = &o->battery;
+    pp_plan_choice *c = NULL;
+    size_t best;
+
+    memset(r, 0, sizeof *r);
+    if (power < 0) {
+        pp_log_error("plan: the results have no %s column", PP_PLAN_POWER_METRIC);
+        return -EINVAL;
+    }
+    if (!(o->mission_s > 0) || !(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
+        pp_log_error("plan: mission %g s, tolerance %g: out of range", o->mission_s,
+                     o->tolerance_frac);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < o->n_resolutions; i++)
+        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 || !(o->resolution[i].step > 0)) {
+            pp_log_error("plan: --resolution %s=%g: no such parameter, or not > 0",
+                         o->resolution[i].name, o->resolution[i].step);
+            return -EINVAL;
+        }
+    if ((rc = what_to_maximize(m, o, r)) < 0)
+        return rc;
+    r->min_soc_frac = o->min_soc_frac >= 0 ? o->min_soc_frac : b->soc_cutoff_frac;
+    r->max_power_w = max_power(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
+    if ((rc = candidates(m, o, (size_t)power, r, &c)) < 0)
+        return rc;
+    if (r->n_candidates == 0) {
+        pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
+        free(c);
+        return -EINVAL;
+    }
+    qsort(c, r->n_candidates, sizeof *c, cmp_choice);
+    rc = choose(o, r, c, r->n_candidates, &best);
+    if (rc == 0 && r->feasible && o->schedule)
+        rc = schedule(o, r, c, best);
+    free(c);
+    return rc;
+}

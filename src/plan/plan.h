@@ -1,0 +1,143 @@
+/* plan.h - mission planning on a layer-2 model (model.h): the
+ * configuration with the best quality of service whose predicted power the
+ * battery carries through a mission, and a step-down schedule.
+ *
+ * Candidates are real settings: each parameter takes the values of its
+ * resolution over its measured range (a resolution given by name; else a
+ * linear range's step from run.json; else 1 when every value is an integer;
+ * else 400 steps over the range, on its scale), a categorical one each
+ * label; combinations never measured together are not candidates. Each is
+ * predicted through pp_model_predict: the computer's total mean power
+ * (total_mean_w) with its 90 % band, and, when the maximized parameter is a
+ * component's fps and summary.csv has its achieved rate
+ * (<component>.achieved_fps), the achieved rate. The quality maximized is
+ * the achieved rate where there is one, else the parameter's value; a
+ * candidate whose achieved rate falls short of the requested one by more
+ * than the tolerance is left out (and counted). The power planned with is
+ * the band's upper end (risk upper, the default) or the prediction itself
+ * (risk mean).
+ *
+ * The battery (battery.h) carries the computer's power (through its
+ * converter's efficiency) and base_power_w (motors, ...) from the pack;
+ * the mission is feasible for a power when it ends above the state of
+ * charge to keep, without a cutoff or brown-out event.
+ *
+ * The schedule starts at the highest quality the charge allows and steps
+ * down, never below the best plan's, whose configuration it keeps to the
+ * end: it spends the charge the best plan would leave above the reserve.
+ * Its end state of charge is that of one battery run over the whole
+ * schedule; with one step it is the best plan, and ends where it ends.
+ */
+#ifndef PP_PLAN_H
+#define PP_PLAN_H
+
+#include "src/layer2/model.h"
+
+#include "battery/battery.h"
+
+#include <stddef.h>
+
+typedef enum pp_plan_risk { PP_RISK_UPPER = 0, PP_RISK_MEAN } pp_plan_risk;
+
+#define PP_PLAN_MAX_CANDIDATES 50000
+#define PP_PLAN_RUNNERS 5
+#define PP_PLAN_MAX_STEPS 64
+#define PP_PLAN_POWER_METRIC "total_mean_w"
+
+typedef struct pp_plan_resolution {
+    char name[PP_SUMMARY_NAME_MAX];
+    double step; /* > 0, in the parameter's units */
+} pp_plan_resolution;
+
+struct pp_plan_choice;
+
+/* A candidate's prediction in place of the model's own (a network swapped
+ * in by a layer model: src/layers_plan.c): fills c->power and c->achieved
+ * (NaN without a rate) for c->point, maximize being the parameter
+ * maximized and achieved_metric its rate's metric (-1: none). 0, 1 to leave
+ * the candidate out (no prediction there), or -errno (logged). */
+typedef int (*pp_plan_predict_fn)(void *ctx, const pp_model *m, size_t power_metric,
+                                  int achieved_metric, size_t maximize,
+                                  struct pp_plan_choice *c);
+
+typedef struct pp_plan_options {
+    double mission_s;             /* > 0 */
+    const char *maximize;         /* a parameter; NULL: the first named *fps, else the
+                                     first numeric one */
+    double min_soc_frac;          /* to keep at the end; < 0: the battery's soc_cutoff */
+    pp_battery_params battery;    /* its base_power_w is the load beside the computer */
+    pp_plan_risk risk;            /* default upper */
+    double tolerance_frac;        /* of the requested rate (default 0.05) */
+    size_t n_resolutions;
+    pp_plan_resolution resolution[PP_SUMMARY_MAX_PARAMS];
+    int schedule;                 /* also the step-down schedule */
+    pp_plan_predict_fn predict;   /* NULL: pp_plan_predict_at */
+    void *predict_ctx;
+} pp_plan_options;
+
+/* Defaults: risk upper, tolerance 5 %, the default battery, no schedule. */
+void pp_plan_options_init(pp_plan_options *o);
+
+typedef struct pp_plan_choice {
+    pp_model_point point;   /* every parameter (a categorical one: the label's index) */
+    double qos;             /* what is maximized: the achieved rate, else the parameter */
+    pp_prediction power;    /* the computer's total mean power, W */
+    pp_prediction achieved; /* the achieved rate (NaN without one) */
+    double planned_w;       /* the power planned with (risk) */
+} pp_plan_choice;
+
+typedef struct pp_plan_step {
+    double t_s, soc_frac;   /* when it starts, and the charge then */
+    pp_plan_choice c;
+} pp_plan_step;
+
+typedef struct pp_plan_result {
+    int feasible;
+    size_t maximize;             /* the parameter maximized */
+    int achieved_metric;         /* its achieved rate's metric, -1 without */
+    double min_soc_frac;         /* kept at the end */
+    double max_power_w;          /* the most the computer may draw through the mission
+                                    (< 0: not even 0 W lasts) */
+    double step[PP_SUMMARY_MAX_PARAMS]; /* each parameter's resolution (0: labels, or
+                                           continuous) */
+    size_t n_candidates;
+    size_t n_short_of_rate;      /* left out: achieved rate short of the requested */
+    pp_plan_choice short_example;/* the highest request left out so */
+    pp_plan_choice best;         /* when feasible */
+    double best_soc_end_frac, best_time_to_cutoff_s;
+    size_t n_runners;            /* the next lower requests that are feasible */
+    pp_plan_choice runners[PP_PLAN_RUNNERS];
+    pp_plan_choice frugal;       /* the least planned power */
+    double frugal_time_to_cutoff_s;
+    size_t n_steps;              /* the schedule (when asked and feasible) */
+    pp_plan_step steps[PP_PLAN_MAX_STEPS];
+    double schedule_soc_end_frac;
+} pp_plan_result;
+
+/* The model's own prediction of a candidate at pt: *power (total mean
+ * power) and, with achieved_metric >= 0, *achieved (NaN where the model has
+ * none). 0, or 1 when there is no power prediction at pt. */
+int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
+                       const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved);
+
+/* Plan on model m. Returns 0 (r->feasible says whether anything completes
+ * the mission), -EINVAL (logged: no total_mean_w, no such parameter to
+ * maximize, a resolution for no parameter, bad options) or -ENOMEM. */
+int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r);
+
+/* The battery b with the computer drawing a constant computer_w (through
+ * b's efficiency, beside b's base_power_w) for duration_s from b's start:
+ * the charge drained (fraction) and the time to its cutoff if it went on
+ * (NAN when none within 48 h). The loads the plan counts, for the report
+ * of `powprof run` to show beside it. 0 or -errno. */
+int pp_plan_constant_load(const pp_battery_params *b, double computer_w, double duration_s,
+                          double *drain_frac, double *ttc_s);
+
+/* The most power the computer may draw, constant, for duration_s from b's
+ * start (b's base_power_w beside it) and end with min_soc_frac or more and
+ * no event: *max_w, < 0 when not even 0 W does. 0, or -EINVAL (logged:
+ * bad battery parameters). */
+int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_soc_frac,
+                      double *max_w);
+
+#endif

@@ -1,0 +1,46 @@
+/* import.h - power data recorded by other tools, read into traces:
+ *   powprofiler  the original tool's layer-1 CSV: a header of codes (100 total
+ *                board input, 101 CPU, 102 GPU, watts), one row per sample,
+ *                no time column; the time base is rate_hz, and each reading
+ *                is the mean over its sampling period (sample i covers
+ *                (i/rate, (i+1)/rate], so energy = sum of readings / rate).
+ *   tegrastats   Jetson logs: "POM_5V_IN 3410/3410" (mW, instant/average; TX2,
+ *                Nano) or "VDD_IN 5263mW/5263mW" (Xavier, Orin), with or
+ *                without a leading "MM-DD-YYYY HH:MM:SS" timestamp, records
+ *                wrapped over several lines or not. The instant value is
+ *                kept; the time base is the timestamps, or interval_ms.
+ *   csv          a time column (t_s, time, time_s, time_ms, timestamp) and
+ *                power columns with their unit in the name (x_w, x_mw, x_uw,
+ *                "x [W]", "x (mW)"), or pairs of current and voltage columns
+ *                (x_a and x_v, x_ma and x_mv) multiplied; unit_scale for
+ *                columns without a unit.
+ * Every error (ragged row, non-number, NaN, negative power, time going
+ * backwards, empty file, unknown header) is logged with the file and the
+ * line and returns -EINVAL.
+ */
+#ifndef PP_IMPORT_H
+#define PP_IMPORT_H
+
+#include "src/traces/trace.h"
+
+typedef struct pp_import_options {
+    double rate_hz;      /* powprofiler: samples per second (default 10) */
+    double interval_ms;  /* tegrastats: > 0 overrides the timestamps (default: 1000 without) */
+    double unit_scale;   /* csv: watts per unit of columns without a unit (0: none allowed) */
+    const char *time_col;/* csv: the time column's name (NULL: found by name) */
+} pp_import_options;
+
+void pp_import_options_init(pp_import_options *o);
+
+int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace *t);
+int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t);
+int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
+
+/* Match a file's base name against a pattern with {name} placeholders,
+ * e.g. "matrix-exponentiation_{size}-{exponent}_1layer.csv". Up to max
+ * names and numeric values out. Returns the number of placeholders, or
+ * -EINVAL (logged) when the name does not match or a value is no number. */
+int pp_import_match_pattern(const char *pattern, const char *path, char names[][64],
+                            double *values, size_t max);
+
+#endif

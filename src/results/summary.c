@@ -1,0 +1,548 @@
+#include "summary.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS (PP_SUMMARY_MAX_PARAMS + PP_SUMMARY_MAX_METRICS + 64)
+
+/* Where the columns are. */
+typedef struct columns {
+    size_t n, status, samples, short_run, iterations, late; /* 0: absent (column 0 is id) */
+    size_t node, repeat;
+    size_t metric[PP_SUMMARY_MAX_METRICS];
+} columns;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values of column k (sorted) into v; their count. */
+static size_t distinct(const pp_summary *s, size_t k, double *v)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->n_rows; i++)
+        v[i] = s->x[i * s->n_params + k];
+    qsort(v, s->n_rows, sizeof *v, cmp_double);
+    for (size_t i = 0; i < s->n_rows; i++)
+        if (n == 0 || v[i] != v[n - 1])
+            v[n++] = v[i];
+    return n;
+}
+
+/* Distinct values of column k, at least 3, all > 0, a constant ratio. */
+static int looks_geometric(const double *v, size_t n)
+{
+    int geo = n >= 3 && v[0] > 0;
+
+    for (size_t i = 2; geo && i < n; i++)
+        geo = fabs(log(v[i] / v[i - 1]) - log(v[1] / v[0])) < 0.01 * fabs(log(v[1] / v[0]));
+    return geo;
+}
+
+/* Scales and integer flags, once the rows are read. */
+static int finish_params(pp_summary *s)
+{
+    double *v = malloc((s->n_rows + 1) * sizeof *v);
+
+    if (!v)
+        return -ENOMEM;
+    for (size_t k = 0; k < s->n_params; k++) {
+        pp_summary_param_info *p = &s->param[k];
+        size_t n = distinct(s, k, v);
+        if (p->kind == PP_PARAM_CATEGORICAL) {
+            s->log_scale[k] = 0;
+            p->integer = 1;
+            continue;
+        }
+        if (p->kind == PP_PARAM_UNKNOWN)
+            s->log_scale[k] = looks_geometric(v, n);
+        else
+            s->log_scale[k] = p->kind == PP_PARAM_EXPONENTIAL;
+        p->integer = 1;
+        for (size_t i = 0; i < n; i++)
+            p->integer &= v[i] == floor(v[i]);
+        for (size_t i = 0; i < p->n_swept; i++)
+            p->integer &= p->swept[i] == floor(p->swept[i]);
+    }
+    free(v);
+    return 0;
+}
+
+/* One parameter's entry of run.json's "params": its kind and values. */
+static int json_param(const char *path, json_t *o, pp_summary_param_info *p)
+{
+    static const char *const kinds[] = {"", "fixed", "linear", "exponential", "list", "categorical"};
+    json_t *kind = json_object_get(o, "kind"), *values = json_object_get(o, "values"), *v;
+    const char *name = json_string_value(kind ? kind : json_object_get(o, "scale"));
+    size_t i;
+
+    for (int k = 1; name && k <= PP_PARAM_CATEGORICAL; k++)
+        if (strcmp(name, kinds[k]) == 0)
+            p->kind = (pp_param_kind)k;
+    if (!json_is_array(values))
+        return 0;
+    if (p->kind == PP_PARAM_CATEGORICAL) {
+        p->labels = calloc(json_array_size(values) + 1, sizeof *p->labels);
+        if (!p->labels)
+            return -ENOMEM;
+        json_array_foreach(values, i, v) {
+            const char *label = json_string_value(v);
+            if (!label || !pp_label_ok(label)) {
+                pp_log_error("%s: parameter %s: value %zu is not a label (letters, digits and "
+                             "_ . - + / :)", path, p->name, i + 1);
+                return -EINVAL;
+            }
+            pp_strlcpy(p->labels[p->n_labels++], label, PP_SUMMARY_LABEL_MAX);
+        }
+        return 0;
+    }
+    p->swept = calloc(json_array_size(values) + 1, sizeof *p->swept);
+    if (!p->swept)
+        return -ENOMEM;
+    json_array_foreach(values, i, v)
+        if (json_is_number(v))
+            p->swept[p->n_swept++] = json_number_value(v);
+    return 0;
+}
+
+/* run.json's "params", when there is a run.json. */
+static int read_run_json(const char *dir, pp_summary *s)
+{
+    char path[4200];
+    json_error_t err;
+    json_t *root, *params;
+    int rc = 0;
+
+    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    root = json_load_file(path, 0, &err);
+    if (!root) {
+        if (err.line > 0) /* there, but not JSON: say so, go on from the values */
+            pp_log_warn("%s:%d: %s (parameter kinds taken from the values)", path, err.line,
+                        err.text);
+        return 0;
+    }
+    params = json_object_get(root, "params");
+    for (size_t k = 0; k < s->n_params && rc == 0 && json_is_object(params); k++) {
+        json_t *o = json_object_get(params, s->params[k]);
+        if (json_is_object(o))
+            rc = json_param(path, o, &s->param[k]);
+    }
+    json_decref(root);
+    return rc;
+}
+
+/* Columns that are no metric of a configuration: counts, the reason, the
+ * node and repeat of a row, and the whole machine's CPU at the time (other
+ * programs' load, not the configuration's). */
+static int is_count_column(const char *name)
+{
+    static const char *const ends[] = {"iterations", "late_frames", "samples", "short_run"};
+    size_t len = strlen(name);
+
+    if (strcmp(name, "reason") == 0 || strcmp(name, "node") == 0 || strcmp(name, "repeat") == 0 ||
+        strcmp(name, "machine_cpu_share") == 0)
+        return 1;
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
+        size_t n = strlen(ends[i]);
+        if (strcmp(name, ends[i]) == 0 || (len > n && name[len - n - 1] == '.' &&
+                                           strcmp(name + len - n, ends[i]) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* The header's names: each a safe name (util.h) that no other column has. */
+static int check_header(const char *path, char **f, size_t n)
+{
+    char what[4200];
+
+    for (size_t c = 0; c < n; c++) {
+        pp_fmt(what, sizeof what, "%s:1: column %zu", path, c + 1);
+        if (pp_name_check(f[c], what) < 0)
+            return -EINVAL;
+        for (size_t d = 0; d < c; d++)
+            if (strcmp(f[c], f[d]) == 0) {
+                pp_log_error("%s:1: column %zu '%s' repeats column %zu", path, c + 1, f[c], d + 1);
+                return -EINVAL;
+            }
+    }
+    return 0;
+}
+
+/* The header: parameters, status, metrics, the short-run columns. */
+static int read_header(const char *path, char *line, pp_summary *s, columns *c)
+{
+    char *f[MAX_FIELDS];
+    size_t n = pp_csv_split(line, f, MAX_FIELDS);
+
+    memset(c, 0, sizeof *c);
+    if (n > MAX_FIELDS || strcmp(f[0], "id") != 0) {
+        pp_log_error("%s:1: not a powprof summary (its first column must be 'id')", path);
+        return -EINVAL;
+    }
+    if (check_header(path, f, n) < 0)
+        return -EINVAL;
+    c->n = n;
+    for (c->status = 1; c->status < n && strcmp(f[c->status], "status") != 0; c->status++) {
+        if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
+            pp_log_error("%s:1: more than %d parameters", path, PP_SUMMARY_MAX_PARAMS);
+            return -EINVAL;
+        }
+        pp_strlcpy(s->params[s->n_params], f[c->status], PP_SUMMARY_NAME_MAX);
+        pp_strlcpy(s->param[s->n_params++].name, f[c->status], PP_SUMMARY_NAME_MAX);
+    }
+    if (c->status == n) {
+        pp_log_error("%s:1: no 'status' column", path);
+        return -EINVAL;
+    }
+    for (size_t k = c->status + 1; k < n; k++) {
+        if (strcmp(f[k], "samples") == 0)
+            c->samples = k;
+        else if (strcmp(f[k], "short_run") == 0)
+            c->short_run = k;
+        else if (strcmp(f[k], "iterations") == 0)
+            c->iterations = k;
+        else if (strcmp(f[k], "late_frames") == 0)
+            c->late = k;
+        else if (strcmp(f[k], "node") == 0)
+            c->node = k;
+        else if (strcmp(f[k], "repeat") == 0)
+            c->repeat = k;
+        if (is_count_column(f[k]) || s->n_metrics == PP_SUMMARY_MAX_METRICS)
+            continue;
+        c->metric[s->n_metrics] = k;
+        pp_strlcpy(s->metrics[s->n_metrics++], f[k], PP_SUMMARY_NAME_MAX);
+    }
+    return 0;
+}
+
+/* A new label of parameter p (without run.json): its index, or -1. */
+static int add_label(pp_summary_param_info *p, const char *label)
+{
+    if (p->n_labels % 16 == 0) {
+        void *l = realloc(p->labels, (p->n_labels + 16) * sizeof *p->labels);
+        if (!l)
+            return -1;
+        p->labels = l;
+    }
+    pp_strlcpy(p->labels[p->n_labels], label, PP_SUMMARY_LABEL_MAX);
+    return (int)p->n_labels++;
+}
+
+/* A parameter's cell into x: a number, or a label's index. */
+static int param_cell(const char *path, long line_no, pp_summary *s, size_t k, const char *cell,
+                      double *x)
+{
+    pp_summary_param_info *p = &s->param[k];
+    int at;
+
+    if (p->kind != PP_PARAM_CATEGORICAL) {
+        if (pp_parse_double(cell, x) == 0)
+            return 0;
+        pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, p->name, cell);
+        return -EINVAL;
+    }
+    if (!pp_label_ok(cell)) {
+        pp_log_error("%s:%ld: %s '%s' is not a label (1 to %d letters, digits and _ . - + / :)",
+                     path, line_no, p->name, cell, PP_SUMMARY_LABEL_MAX - 1);
+        return -EINVAL;
+    }
+    at = pp_summary_label(s, k, cell);
+    if (at < 0 && p->labels_from_values) {
+        if (p->n_labels == PP_SUMMARY_MAX_LABELS) {
+            pp_log_error("%s:%ld: %s: more than %d labels", path, line_no, p->name,
+                         PP_SUMMARY_MAX_LABELS);
+            return -EINVAL;
+        }
+        if ((at = add_label(p, cell)) < 0)
+            return -ENOMEM;
+    }
+    if (at < 0) {
+        pp_log_error("%s:%ld: %s '%s' is not one of the labels run.json lists", path, line_no,
+                     p->name, cell);
+        return -EINVAL;
+    }
+    *x = at;
+    return 0;
+}
+
+static int grow(pp_summary *s, size_t *cap)
+{
+    size_t nc = *cap ? *cap * 2 : 256, np = s->n_params ? s->n_params : 1;
+    double *x = realloc(s->x, nc * np * sizeof *x);
+    double *y = x ? realloc(s->y, nc * (s->n_metrics + 1) * sizeof *y) : NULL;
+    long *ids = y ? realloc(s->ids, nc * sizeof *ids) : NULL;
+    long *samples = ids ? realloc(s->samples, nc * sizeof *samples) : NULL;
+    long *it = samples ? realloc(s->iterations, nc * sizeof *it) : NULL;
+    long *late = it ? realloc(s->late_frames, nc * sizeof *late) : NULL;
+    int *short_run = late ? realloc(s->short_run, nc * sizeof *short_run) : NULL;
+    size_t *node = short_run ? realloc(s->node, nc * sizeof *node) : NULL;
+    long *repeat = node ? realloc(s->repeat, nc * sizeof *repeat) : NULL;
+
+    s->x = x ? x : s->x;
+    s->y = y ? y : s->y;
+    s->ids = ids ? ids : s->ids;
+    s->samples = samples ? samples : s->samples;
+    s->iterations = it ? it : s->iterations;
+    s->late_frames = late ? late : s->late_frames;
+    s->short_run = short_run ? short_run : s->short_run;
+    s->node = node ? node : s->node;
+    if (!repeat)
+        return -ENOMEM;
+    s->repeat = repeat;
+    *cap = nc;
+    return 0;
+}
+
+/* The node cell of row r: its index among the nodes (a new one added). */
+static int node_cell(const char *path, long line_no, pp_summary *s, const char *cell, size_t r)
+{
+    char what[4300];
+    int at = pp_summary_node(s, cell);
+
+    if (at < 0 && *cell) {
+        pp_fmt(what, sizeof what, "%s:%ld: node", path, line_no);
+        if (pp_name_check(cell, what) < 0)
+            return -EINVAL;
+    }
+    if (at < 0) {
+        if (s->n_nodes % 16 == 0) {
+            void *n = realloc(s->nodes, (s->n_nodes + 16) * sizeof *s->nodes);
+            if (!n)
+                return -ENOMEM;
+            s->nodes = n;
+        }
+        pp_strlcpy(s->nodes[s->n_nodes], cell, PP_NODE_NAME_MAX);
+        at = (int)s->n_nodes++;
+    }
+    s->node[r] = (size_t)at;
+    return 0;
+}
+
+/* A count cell (samples, short_run): a number >= 0, or -1 when empty. */
+static int count_cell(const char *path, long line_no, const char *name, const char *cell, long *v)
+{
+    double d;
+
+    *v = -1;
+    if (!*cell)
+        return 0;
+    if (pp_parse_double(cell, &d) < 0 || d < 0 || d != floor(d)) {
+        pp_log_error("%s:%ld: %s '%s' is not a count", path, line_no, name, cell);
+        return -EINVAL;
+    }
+    *v = (long)d;
+    return 0;
+}
+
+/* One row of status ok into the arrays. */
+static int read_row(const char *path, long line_no, char **f, pp_summary *s, const columns *c)
+{
+    size_t r = s->n_rows;
+    long flag = 0;
+    int rc;
+
+    int64_t id;
+
+    if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
+        pp_log_error("%s:%ld: id '%s' is not a whole number >= 0", path, line_no, f[0]);
+        return -EINVAL;
+    }
+    s->ids[r] = (long)id;
+    for (size_t k = 0; k < s->n_params; k++)
+        if ((rc = param_cell(path, line_no, s, k, f[k + 1], &s->x[r * s->n_params + k])) < 0)
+            return rc;
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        double v = NAN;
+        const char *cell = f[c->metric[k]];
+        if (*cell && pp_parse_double(cell, &v) < 0) {
+            pp_log_error("%s:%ld: %s '%s' is not a number", path, line_no, s->metrics[k], cell);
+            return -EINVAL;
+        }
+        s->y[r * s->n_metrics + k] = v;
+    }
+    s->samples[r] = s->iterations[r] = s->late_frames[r] = -1;
+    s->repeat[r] = 0;
+    if ((rc = node_cell(path, line_no, s, c->node ? f[c->node] : "", r)) < 0 ||
+        (c->repeat && (rc = count_cell(path, line_no, "repeat", f[c->repeat], &s->repeat[r])) < 0))
+        return rc;
+    s->repeat[r] = s->repeat[r] > 0 ? s->repeat[r] : 0;
+    s->max_repeat = s->repeat[r] > s->max_repeat ? s->repeat[r] : s->max_repeat;
+    if ((c->samples && (rc = count_cell(path, line_no, "samples", f[c->samples], &s->samples[r])) < 0) ||
+        (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], &flag)) < 0) ||
+        (c->iterations &&
+         (rc = count_cell(path, line_no, "iterations", f[c->iterations], &s->iterations[r])) < 0) ||
+        (c->late && (rc = count_cell(path, line_no, "late_frames", f[c->late], &s->late_frames[r])) < 0))
+        return rc;
+    s->short_run[r] = flag > 0;
+    s->n_short += flag > 0;
+    s->n_rows++;
+    return 0;
+}
+
+/* Every line after the header: pass 0 only finds the categorical
+ * parameters that run.json does not describe; pass 1 reads the rows. */
+static int read_rows(FILE *fp, const char *path, pp_summary *s, const columns *c, int pass)
+{
+    char *line = NULL, *f[MAX_FIELDS];
+    size_t cap = 0, cap_rows = 0;
+    long line_no = 1;
+    int rc = 0;
+
+    while (rc == 0 && getline(&line, &cap, fp) >= 0) {
+        size_t m;
+        line_no++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0])
+            continue;
+        m = pp_csv_split(line, f, MAX_FIELDS);
+        if (m != c->n) {
+            pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, c->n);
+            rc = -EINVAL;
+        } else if (pass == 0) {
+            for (size_t k = 0; k < s->n_params; k++) {
+                double v;
+                pp_summary_param_info *p = &s->param[k];
+                if (p->kind != PP_PARAM_CATEGORICAL && pp_parse_double(f[k + 1], &v) < 0) {
+                    p->kind = PP_PARAM_CATEGORICAL;
+                    p->labels_from_values = 1;
+                }
+            }
+        } else if (strcmp(f[c->status], "ok") != 0) {
+            s->n_left_out++;
+        } else if (s->n_rows < cap_rows || (rc = grow(s, &cap_rows)) == 0) {
+            rc = read_row(path, line_no, f, s, c);
+        }
+    }
+    free(line);
+    return rc;
+}
+
+static void weigh(pp_summary *s)
+{
+    for (size_t i = 0; i < s->n_rows; i++) {
+        double k = s->samples[i] > 0 ? (double)s->samples[i] : 1.0;
+        s->weight[i] = s->short_run[i] ? fmax(0.2, fmin(1.0, (k / 5.0) * (k / 5.0))) : 1.0;
+    }
+}
+
+int pp_summary_read(const char *dir, pp_summary *s)
+{
+    char path[4200], *line = NULL;
+    size_t cap = 0;
+    columns c;
+    FILE *fp;
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
+    fp = fopen(path, "r");
+    if (!fp) {
+        rc = -errno;
+        pp_log_error("%s: cannot open: %s (a results folder of powprof profile or import is "
+                     "expected)", path, strerror(errno));
+        return rc;
+    }
+    if (getline(&line, &cap, fp) < 0) {
+        pp_log_error("%s:1: empty file", path);
+        rc = -EINVAL;
+        goto out;
+    }
+    line[strcspn(line, "\r\n")] = '\0';
+    if ((rc = read_header(path, line, s, &c)) < 0 || (rc = read_run_json(dir, s)) < 0)
+        goto out;
+    if ((rc = read_rows(fp, path, s, &c, 0)) < 0)
+        goto out;
+    rewind(fp);
+    if (getline(&line, &cap, fp) < 0 || (rc = read_rows(fp, path, s, &c, 1)) < 0)
+        goto out;
+    if (s->n_rows == 0) {
+        pp_log_error("%s: no row with status ok", path);
+        rc = -EINVAL;
+        goto out;
+    }
+    s->weight = malloc(s->n_rows * sizeof *s->weight);
+    if (!s->weight) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    weigh(s);
+    rc = finish_params(s);
+out:
+    free(line);
+    fclose(fp);
+    if (rc < 0)
+        pp_summary_free(s);
+    return rc;
+}
+
+void pp_summary_free(pp_summary *s)
+{
+    for (size_t k = 0; k < PP_SUMMARY_MAX_PARAMS; k++) {
+        free(s->param[k].swept);
+        free(s->param[k].labels);
+    }
+    free(s->x);
+    free(s->y);
+    free(s->ids);
+    free(s->samples);
+    free(s->iterations);
+    free(s->late_frames);
+    free(s->short_run);
+    free(s->weight);
+    free(s->nodes);
+    free(s->node);
+    free(s->repeat);
+    memset(s, 0, sizeof *s);
+}
+
+int pp_summary_param(const pp_summary *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_params; k++)
+        if (strcmp(s->params[k], name) == 0)
+            return (int)k;
+    return -1;
+}
+
+int pp_summary_metric(const pp_summary *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_metrics; k++)
+        if (strcmp(s->metrics[k], name) == 0)
+            return (int)k;
+    return -1;
+}
+
+int pp_summary_node(const pp_summary *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_nodes; i++)
+        if (strcmp(s->nodes[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int pp_summary_label(const pp_summary *s, size_t k, const char *label)
+{
+    for (size_t i = 0; i < s->param[k].n_labels; i++)
+        if (strcmp(s->param[k].labels[i], label) == 0)
+            return (int)i;
+    return -1;
+}
+
+void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap)
+{
+    if (s->param[k].kind == PP_PARAM_CATEGORICAL && v >= 0 && (size_t)v < s->param[k].n_labels)
+        pp_strlcpy(buf, s->param[k].labels[(size_t)v], cap);
+    else
+        pp_fmt(buf, cap, "%g", v);
+}
