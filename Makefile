@@ -70,7 +70,7 @@ PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcar
 	$(O)/include/powprof/component.h $(O)/include/powprof/log.h
 EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
 
-.PHONY: all check asan bench run deps install clean modules config-doc
+.PHONY: all check asan bench run deps install clean modules config-doc layout
 all: powprof libpowprof.a modules
 
 $(O)/%.o: %.c
@@ -151,6 +151,10 @@ $(FAKE_NVML): tests/fake_nvml.c
 check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
 		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
+
+# The layering of docs/DESIGN.md, function and file lengths.
+layout:
+	./scripts/check-layout
 
 asan:
 	$(MAKE) check O=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
