@@ -129,30 +129,42 @@ static void cxx_component(const char *inc)
     free(err);
 }
 
-/* g++ builds examples/onboard.c as C++ against the staged headers and
- * links it with libpowprof.a (names unmangled: extern "C"); it runs as the
- * C build does. A module in C++ loads and runs. Without g++, nothing is
- * checked (said on stderr). */
+/* examples/<name>.c built with g++ as C++ against the staged headers
+ * (inc) and linked with libpowprof.a into exe: its calls reach the C
+ * library only when the headers say extern "C". */
+static void cxx_example(const char *inc, const char *name, char *exe, size_t cap)
+{
+    char src[256], obj[600], lib[600], libs[512];
+    char *compile[] = {"g++", "-x", "c++", "-std=c++17", "-Wall", "-Wextra", "-Werror",
+                       "-I", (char *)inc, "-c", "-o", obj, src, NULL};
+    char *link[MAX_ARGS] = {"g++", "-o", exe, obj, lib};
+
+    snprintf(src, sizeof src, "examples/%s.c", name);
+    snprintf(obj, sizeof obj, "%s/%s.o", test_tmpdir(), name);
+    snprintf(exe, cap, "%s/%s", test_tmpdir(), name);
+    snprintf(lib, sizeof lib, "%s/libpowprof.a", build_dir());
+    CHECK_INT(run_argv(compile, NULL, NULL), 0);
+    pc_libs(link, 5, libs, sizeof libs);
+    CHECK_INT(run_argv(link, NULL, NULL), 0);
+}
+
+/* The examples (examples/onboard.c: devices, traces, the battery;
+ * examples/mission.c: the model and the plan) build and link as C++, and
+ * onboard prints what its C build prints (test_install.c). A module in C++
+ * loads and runs. Without g++, nothing is checked (said on stderr). */
 void test_public_headers_cplusplus(void);
 void test_public_headers_cplusplus(void)
 {
-    char inc[600], lib[600], exe[600], obj[600], trace[600], libs[512], *out = NULL;
+    char inc[600], exe[600], trace[600], *out = NULL;
     char *version[] = {"g++", "--version", NULL};
-    char *compile[] = {"g++", "-x", "c++", "-std=c++17", "-Wall", "-Wextra", "-Werror",
-                       "-I", inc, "-c", "-o", obj, "examples/onboard.c", NULL};
-    char *link[MAX_ARGS] = {"g++", "-o", exe, obj, lib};
 
     if (run_argv(version, NULL, NULL) != 0) {
         fprintf(stderr, "public_headers_cplusplus: no g++, not checked\n");
         return;
     }
     snprintf(inc, sizeof inc, "%s/include", build_dir());
-    snprintf(lib, sizeof lib, "%s/libpowprof.a", build_dir());
-    snprintf(obj, sizeof obj, "%s/onboard.o", test_tmpdir());
-    snprintf(exe, sizeof exe, "%s/onboard", test_tmpdir());
-    CHECK_INT(run_argv(compile, NULL, NULL), 0);
-    pc_libs(link, 5, libs, sizeof libs);
-    CHECK_INT(run_argv(link, NULL, NULL), 0);
+    cxx_example(inc, "mission", exe, sizeof exe);
+    cxx_example(inc, "onboard", exe, sizeof exe);
     snprintf(trace, sizeof trace, "%s/trace.csv", test_tmpdir());
     write_file(trace, "t_s,VDD_IN_w\n0,10\n10,10\n");
     setenv("POWPROF_SYSFS_ROOT", fixture("jetson-tx2-iio"), 1);
