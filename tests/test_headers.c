@@ -15,6 +15,14 @@
 
 #define MAX_ARGS 64
 
+/* make asan builds the library with the sanitizers: what links with it
+ * needs them too (NULL: a plain build). */
+#ifdef __SANITIZE_ADDRESS__
+#define SAN_FLAGS "-fsanitize=address,undefined"
+#else
+#define SAN_FLAGS NULL
+#endif
+
 /* POWPROF_VERSION is the Makefile's VERSION (PP_VERSION, given to every
  * compilation), its numbers spell it, and `powprof --version` prints it. */
 void test_public_version(void);
@@ -136,15 +144,15 @@ static void cxx_example(const char *inc, const char *name, char *exe, size_t cap
 {
     char src[256], obj[600], lib[600], libs[512];
     char *compile[] = {"g++", "-x", "c++", "-std=c++17", "-Wall", "-Wextra", "-Werror",
-                       "-I", (char *)inc, "-c", "-o", obj, src, NULL};
-    char *link[MAX_ARGS] = {"g++", "-o", exe, obj, lib};
+                       "-I", (char *)inc, "-c", "-o", obj, src, SAN_FLAGS, NULL};
+    char *link[MAX_ARGS] = {"g++", "-o", exe, obj, lib, SAN_FLAGS};
 
     snprintf(src, sizeof src, "examples/%s.c", name);
     snprintf(obj, sizeof obj, "%s/%s.o", test_tmpdir(), name);
     snprintf(exe, cap, "%s/%s", test_tmpdir(), name);
     snprintf(lib, sizeof lib, "%s/libpowprof.a", build_dir());
     CHECK_INT(run_argv(compile, NULL, NULL), 0);
-    pc_libs(link, 5, libs, sizeof libs);
+    pc_libs(link, SAN_FLAGS ? 6 : 5, libs, sizeof libs);
     CHECK_INT(run_argv(link, NULL, NULL), 0);
 }
 
