@@ -136,9 +136,9 @@ $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
 
-# The facade's test sees only the public headers, staged as installed.
-$(O)/tests/test_api.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o: $(PUBLIC_H)
+# The facade's tests see only the public headers, staged as installed.
+$(O)/tests/test_api.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
