@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- before anything runs ------------------------------------------- */
@@ -113,6 +114,7 @@ static int check_folder(const char *dir)
 {
     char at[4096];
     char *slash;
+    struct stat sb;
 
     if (pp_strlcpy(at, dir, sizeof at) < 0) {
         pp_log_error("results folder %s: too long", dir);
@@ -122,6 +124,10 @@ static int check_folder(const char *dir)
         *(slash == at ? slash + 1 : slash) = '\0';
     if (access(at, F_OK) != 0)
         pp_strlcpy(at, ".", sizeof at);
+    if (stat(at, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        pp_log_error("results folder %s: %s is not a folder", dir, at);
+        return -EINVAL;
+    }
     if (access(at, W_OK | X_OK) != 0) {
         pp_log_error("results folder %s: %s is not writable", dir, at);
         return -EINVAL;

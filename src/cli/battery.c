@@ -156,9 +156,18 @@ static int battery_option(int opt, const char *arg, pp_battery_choice *c)
         return 1;
     case OPT_PRESET:
         c->preset = arg;
+        if (pp_battery_preset(arg, &(pp_battery_params){0}) < 0) {
+            fprintf(stderr, "powprof battery: --preset %s: unknown (known: drone-4s-3200, "
+                            "drone-3s-2200, drone-6s-10000)\n", arg);
+            return -1;
+        }
         return 1;
     case OPT_MODEL:
         c->model = arg;
+        if (pp_battery_model_parse(arg, &(pp_battery_model){0}) < 0) {
+            fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", arg);
+            return -1;
+        }
         return 1;
     case OPT_BASE:
         c->base_given = 1; /* checked with the other parameters */
