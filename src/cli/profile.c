@@ -1,24 +1,17 @@
-/* powprof profile: run every configuration of a profile. */
+/* powprof profile: run every configuration of a profile (the sweep's
+ * progress and outcome: sweep_ui.c, shared with run), its dry run, the
+ * component types. */
 #include "cli.h"
 
-#include "src/base/log.h"
-#include "src/results/node.h"
-#include "src/config/profile.h"
 #include "src/results/run_json.h"
-#include "src/config/shard.h"
 #include "src/sweep/sweep.h"
 #include "src/base/util.h"
 
 #include "components/registry.h"
 
-#include <errno.h>
 #include <jansson.h>
-#include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char profile_help[] =
