@@ -120,6 +120,12 @@ typedef struct pp_plan_result {
 int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
                        const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved);
 
+/* The achieved rate's metric of a parameter: 1 when param is a component's
+ * frame rate (<component>.fps), buf then its achieved rate's metric
+ * (<component>.achieved_fps); 0 otherwise. The one rule of the planner,
+ * `plan` and the network swap. */
+int pp_plan_rate_metric(const char *param, char *buf, size_t cap);
+
 /* Plan on model m. Returns 0 (r->feasible says whether anything completes
  * the mission), -EINVAL (logged: no total_mean_w, no such parameter to
  * maximize, a resolution for no parameter, bad options) or -ENOMEM. */
