@@ -107,7 +107,7 @@ struct json_t;
 int pp_plot_results(const char *dir, const struct pp_plot_options *o, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
 int pp_cmd_plan(int argc, char **argv);
-/* powprof layers profile|model|predict (src/cli_layers.c) */
+/* powprof layers profile|model|predict (src/cli/layers.c) */
 int pp_cmd_layers(int argc, char **argv);
 
 #endif
