@@ -20,7 +20,7 @@ CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
 # What every command needs, and nothing more: the heavy components are
 # modules (below) and layer 2 loads OpenBLAS when it first multiplies
-# (src/blas.h), so that `powprof meter` stays small.
+# (src/layer2/blas.h), so that `powprof meter` stays small.
 LDLIBS += -lsundials_cvode -lconfig -ljansson -lpthread -ldl -lm
 
 # Component modules, loaded with dlopen when a profile names their type

@@ -4,7 +4,7 @@
  *
  * A component type is a static const pp_component_ops table: its name, the
  * keys it accepts in a profile, and four operations. The scheduler
- * (src/scheduler.h), not the component, paces the steps: a component does
+ * (src/sweep/scheduler.h), not the component, paces the steps: a component does
  * one unit of work per step. A component reads its settings (the type's own
  * keys) from spec and this configuration's parameter values from values
  * (same order as spec->params). Operations return 0 or a negative errno,

@@ -1,7 +1,7 @@
 /* battery_config.h - battery parameters from a configuration file.
  *
  * The battery module (battery/battery.h) knows no parser; this is where its
- * parameters meet the configuration files (libconfig syntax, src/config.h).
+ * parameters meet the configuration files (libconfig syntax, src/config/config.h).
  */
 #ifndef PP_BATTERY_CONFIG_H
 #define PP_BATTERY_CONFIG_H
