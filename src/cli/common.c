@@ -136,3 +136,16 @@ void pp_json_field(FILE *fp, const char *key, double v)
     fprintf(fp, ",\"%s\":", key);
     pp_json_number(fp, v);
 }
+
+/* A count option of powprof layers (--frames, --warmup, --width, --height). */
+int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out)
+{
+    int64_t v;
+
+    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
+        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}

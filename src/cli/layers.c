@@ -101,18 +101,6 @@ static int parse_sizes(const char *arg, int *w, int *h, int cap)
     return n > 0 ? n : -1;
 }
 
-int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out)
-{
-    int64_t v;
-
-    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
-        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
 static void print_result(const pp_layers_result *r)
 {
     const pp_network_desc *d = r->desc;
