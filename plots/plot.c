@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_TRACE_PLOTS 24
 #define MAX_TOTAL_LINES 8
@@ -113,17 +114,59 @@ static pp_plot_script *add_script(pp_plot_result *r, const char *name)
     return &r->scripts[r->n_scripts++];
 }
 
-/* plots/<name>.<ext> for writing; NULL (logged) when it cannot be. */
-static FILE *open_in_plots(const pp_plotter *pl, const char *name, const char *ext)
+/* plots/<name>.<ext> (into path) and the temporary file it is written as
+ * (into tmp), so that a file cut short by a full disk is never left
+ * under its name. 0 or -errno (logged). */
+static int plot_paths(const pp_plotter *pl, const char *name, const char *ext, char *path,
+                      char *tmp, size_t cap)
 {
-    char path[4400];
-    FILE *fp;
+    int rc;
 
-    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.%s", name, ext) < 0)
-        return NULL;
-    if (!(fp = fopen(path, "w")))
+    if ((rc = pp_path_fmt(path, cap, pl->r->plots_dir, "%s.%s", name, ext)) < 0 ||
+        (rc = pp_path_fmt(tmp, cap, pl->r->plots_dir, ".%s.%s.tmp", name, ext)) < 0)
+        return rc;
+    return 0;
+}
+
+/* plots/<name>.<ext> for writing (as its temporary file); NULL (logged,
+ * recorded) when it cannot be. */
+static FILE *open_in_plots(pp_plotter *pl, const char *name, const char *ext)
+{
+    char path[4400], tmp[4400];
+    FILE *fp = NULL;
+    int rc = plot_paths(pl, name, ext, path, tmp, sizeof path);
+
+    if (rc == 0 && !(fp = fopen(tmp, "w"))) {
+        rc = -errno;
         pp_log_error("%s: cannot write: %s", path, strerror(errno));
+    }
+    if (rc < 0 && pl->write_error == 0)
+        pl->write_error = rc;
     return fp;
+}
+
+/* Close fp, written as plots/<name>.<ext>: renamed to it when whole; on a
+ * write error removed, the error logged with the file and recorded. 0 or
+ * -errno. */
+static int close_in_plots(pp_plotter *pl, FILE *fp, const char *name, const char *ext)
+{
+    char path[4400], tmp[4400];
+    int rc = plot_paths(pl, name, ext, path, tmp, sizeof path);
+
+    errno = 0;
+    if (fflush(fp) != 0 || ferror(fp))
+        rc = rc ? rc : -(errno ? errno : EIO);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = -(errno ? errno : EIO);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -errno;
+    if (rc < 0) {
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+        unlink(tmp);
+        if (pl->write_error == 0)
+            pl->write_error = rc;
+    }
+    return rc;
 }
 
 FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)
@@ -167,8 +210,7 @@ int pp_plot_script_close(pp_plotter *pl, FILE *fp, const char *name)
         pp_gp_printf(fp, "set terminal svg size 1000,680 font 'sans,11'\n"
                          "set output %s.'.svg'\nreplot\n", name);
     pp_gp_printf(fp, "unset output\n");
-    if (ferror(fp) | fclose(fp)) {
-        pp_log_error("%s/%s.gp: write error", pl->r->plots_dir, name);
+    if (close_in_plots(pl, fp, name, "gp") < 0) {
         pl->r->n_scripts--;
         return -EIO;
     }
@@ -182,6 +224,11 @@ FILE *pp_plot_data_open(pp_plotter *pl, const char *name)
     if (fp)
         pp_strlcpy(pl->data, name, sizeof pl->data);
     return fp;
+}
+
+int pp_plot_data_close(pp_plotter *pl, FILE *fp, const char *name)
+{
+    return close_in_plots(pl, fp, name, "dat");
 }
 
 /* ---- layer 1 -------------------------------------------------------------- */
@@ -425,11 +472,12 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
                  longest <= 52 ? 4 : MAX_TOTAL_LINES, ymax > 0 ? 1.08 * ymax : 1, t_end > 0 ? t_end : 1);
     pp_plot_script_output(pl, fp, "layer1-total");
     pp_gp_printf(fp, "plot");
-    for (size_t k = 0; k < n_picks; k++) {
+    for (size_t k = 0, written = 0; k < n_picks; k++) {
         pp_trace t;
         if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
-            continue;
-        pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", k ? ',' : ' ', s->ids[picks[k]]);
+            continue; /* no trace (merge keeps rows without): the comma follows what is written */
+        pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", written++ ? ',' : ' ',
+                     s->ids[picks[k]]);
         total_expr(fp, &t);
         line_style(fp, t.n_samples, k + 1, 0);
         pp_gp_printf(fp, " title %s", text[k]);
@@ -464,7 +512,7 @@ static void layer1(pp_plotter *pl, const pp_summary *s)
 
 int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result *r)
 {
-    pp_plotter pl = {results, o, r, 0, ""};
+    pp_plotter pl = {results, o, r, 0, "", 0};
     pp_model m;
     int rc;
 
@@ -491,6 +539,8 @@ int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result 
             rc = pp_plot_layer2(&pl, &m);
         if (rc == 0 && o->plan)
             rc = pp_plot_plan_soc(&pl, o->plan, &o->battery);
+        if (rc == 0 && pl.write_error) /* said with its file */
+            rc = pl.write_error;
     }
     pp_model_free(&m);
     return rc;
