@@ -327,9 +327,11 @@ static int copy_trace(const source *src, const row *rw, const char *tmp, int fir
         pp_log_error("%s: cannot create: %s", dir, strerror(errno));
         return rc;
     }
-    pp_fmt(rel, sizeof rel, "traces/%s/%s", rw->node, name);
+    if ((rc = pp_path_fmt(rel, sizeof rel, "traces", "%s/%s", rw->node, name)) < 0)
+        return rc;
     if ((rc = copy_in(src, rel, to)) == 1) {
-        pp_fmt(rel, sizeof rel, "traces/%s", name);
+        if ((rc = pp_path_fmt(rel, sizeof rel, "traces", "%s", name)) < 0)
+            return rc;
         rc = copy_in(src, rel, to);
     }
     if (rc != 0 || !first_of_id)

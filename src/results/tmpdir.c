@@ -126,7 +126,7 @@ static void remove_stale(const char *parent, const char *dot)
     host_tag(host, sizeof host);
     while (d && (e = readdir(d))) {
         if (!stale_name(e->d_name, dot, host) ||
-            pp_fmt(path, sizeof path, "%s/%s", parent, e->d_name) < 0 ||
+            pp_path_join(path, sizeof path, parent, e->d_name) < 0 ||
             lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
             continue;
         remove_tree(path);
