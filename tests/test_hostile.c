@@ -603,6 +603,20 @@ void test_issue23_numbers(void)
     CHECK_INT(pp_summary_read(dir, &s), 0); /* 0x10 is no number: p is a label */
     CHECK_INT(s.param[0].kind, PP_PARAM_CATEGORICAL);
     pp_summary_free(&s);
+    /* libconfig's hexadecimal integers are refused in profiles */
+    {
+        char cfg[700], *err = NULL, *text = slurp(fixture("issue23/tiny.cfg")), *at;
+        CHECK(text != NULL);
+        if (text && (at = strstr(text, "rate_hz = 50.0;"))) {
+            memcpy(at, "rate_hz = 0x32;", 15);
+            snprintf(cfg, sizeof cfg, "%s/hex.cfg", test_tmpdir());
+            write_file(cfg, text);
+            CHECK_INT(pp(NULL, &err, "profile", cfg, "--dry-run", NULL), 2);
+            CHECK_CONTAINS(err, "hex.cfg:5: profile.rate_hz: must be a number, written in decimal");
+            free(err);
+        }
+        free(text);
+    }
     /* a row cut short by a crash (no line end) is left out, said */
     dir = results_folder_with("torn", "id,p,status,total_mean_w,reason\n0,1,ok,1.5,\n1,2,ok,2,\n"
                                       "2,3,o", NULL);
