@@ -4,15 +4,21 @@
 
 #include "battery/battery.h"
 #include "src/config/battery_config.h"
+#include "plots/plot_plan.h"
+#include "src/layers/darknet_cfg.h"
+#include "src/plan/plan.h"
 #include "src/results/import.h"
+#include "src/results/merge.h"
 #include "src/base/log.h"
 #include "src/config/profile.h"
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
 #include "src/base/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +47,24 @@ static void quiet(pp_log_level level, const char *msg, void *ctx)
     (void)ctx;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* path and what is in it (never through a link). */
+static void remove_all(const char *path)
+{
+    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void remove_scratch(void)
 {
-    static const char *const names[] = {"in", "summary.csv", "run.json"};
-    char path[300];
-
-    for (size_t i = 0; i < PP_ARRAY_SIZE(names); i++) {
-        pp_fmt(path, sizeof path, "%s/%s", scratch, names[i]);
-        unlink(path);
-    }
-    rmdir(scratch);
+    remove_all(scratch);
 }
 
 int pp_fuzz_init(void)
@@ -235,9 +249,163 @@ int pp_fuzz_summary(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* ---- issue 23: merge, the plan of plot --plan, darknet cfgs ---- */
+
+/* The input split at RUN_JSON_MARK into dir/summary.csv and dir/run.json
+ * (none without the mark). */
+static void write_results(const char *dir, const uint8_t *data, size_t size)
+{
+    const uint8_t *mark = memmem(data, size, RUN_JSON_MARK, strlen(RUN_JSON_MARK));
+    size_t csv_size = mark ? (size_t)(mark - data) : size;
+    char name[300], path[300];
+
+    mkdir(dir, 0700);
+    pp_fmt(name, sizeof name, "%s/summary.csv", strrchr(dir, '/') + 1);
+    write_input(name, data, csv_size, path, sizeof path);
+    pp_fmt(name, sizeof name, "%s/run.json", strrchr(dir, '/') + 1);
+    if (mark)
+        write_input(name, mark + strlen(RUN_JSON_MARK), size - csv_size - strlen(RUN_JSON_MARK),
+                    path, sizeof path);
+}
+
+static int count_row(void *ctx, const pp_summary_row *row)
+{
+    (void)row;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* Nothing named *.merge.* left in the scratch folder. */
+static void check_no_leftover(void)
+{
+    DIR *d = opendir(scratch);
+    struct dirent *e;
+
+    require(d != NULL);
+    while ((e = readdir(d)))
+        require(!strstr(e->d_name, ".merge."));
+    closedir(d);
+}
+
+/* pp_merge of one source folder: what it accepts, the row reader accepts
+ * again (merge writes nothing that model refuses), with as many rows as
+ * merged; an error leaves nothing behind. */
+int pp_fuzz_merge(const uint8_t *data, size_t size)
+{
+    char src[300], out[300];
+    const char *const srcs[] = {src};
+    pp_merge_report r;
+    pp_summary s;
+    size_t n = 0;
+
+    pp_fmt(src, sizeof src, "%s/m0", scratch);
+    pp_fmt(out, sizeof out, "%s/mout", scratch);
+    remove_all(src);
+    remove_all(out);
+    write_results(src, data, size);
+    if (pp_merge(srcs, 1, out, &r) == 0) {
+        require(r.n_rows >= 1);
+        require(pp_summary_read_each(out, PP_SUMMARY_NO_LINKS, &s, count_row, &n) == 0);
+        require(n == r.n_rows);
+        pp_summary_free(&s);
+    } else {
+        require(access(out, F_OK) != 0);
+    }
+    check_no_leftover();
+    remove_all(out);
+    return 0;
+}
+
+/* The last error logged, for the plan target. */
+static char g_said[512];
+
+static void keep_error(pp_log_level level, const char *msg, void *ctx)
+{
+    (void)ctx;
+    if (level == PP_LOG_ERROR)
+        pp_strlcpy(g_said, msg, sizeof g_said);
+}
+
+/* What pp_plot_plan_load accepted: numbers in range (a mission the battery
+ * model flies, powers it takes, steps in order within the mission). */
+static void check_plan(const pp_plot_plan *p)
+{
+    require(p->mission_s >= PP_PLAN_MISSION_S_MIN && p->mission_s <= PP_PLAN_MISSION_S_MAX);
+    require(p->min_soc_frac >= 0 && p->min_soc_frac < 1 && p->efficiency > 0 &&
+            p->efficiency <= 1 && p->base_power_w >= 0);
+    require(p->planned_w >= 0 && p->planned_w <= PP_BATTERY_POWER_W_MAX && isfinite(p->power_w));
+    require(p->n_steps <= PP_PLOT_PLAN_STEPS);
+    for (size_t i = 0; i < p->n_steps; i++)
+        require(p->steps[i].t_s >= 0 && p->steps[i].t_s < p->mission_s &&
+                (i == 0 || p->steps[i].t_s > p->steps[i - 1].t_s) &&
+                p->steps[i].planned_w >= 0 && p->steps[i].planned_w <= PP_BATTERY_POWER_W_MAX);
+}
+
+/* pp_plot_plan_load, and a plan it accepts flown on the default battery
+ * (pp_plot_plan_soc): it never reaches the battery model's own checks
+ * ("battery: sample ..." names no plan file). */
+int pp_fuzz_plotplan(const uint8_t *data, size_t size)
+{
+    static pp_plot_plan plan;
+    pp_plot_options o;
+    pp_plot_result r;
+    pp_plotter pl = {scratch, &o, &r, 0, "", 0};
+    char path[300];
+
+    write_input("in", data, size, path, sizeof path);
+    if (pp_plot_plan_load(path, &plan) != 0)
+        return 0;
+    check_plan(&plan);
+    pp_plot_options_init(&o);
+    memset(&r, 0, sizeof r);
+    pp_fmt(r.plots_dir, sizeof r.plots_dir, "%s", scratch);
+    g_said[0] = '\0';
+    pp_log_set_sink(keep_error, NULL);
+    pp_plot_plan_soc(&pl, &plan, &o.battery);
+    pp_log_set_sink(quiet, NULL);
+    require(!strstr(g_said, "battery: sample"));
+    pp_plot_result_free(&r);
+    return 0;
+}
+
+/* pp_dncfg_parse (NUL-terminated input) and its accessors on every
+ * option: what it accepts starts with [net], has sections with a type
+ * and options with a key, neither with blanks. */
+int pp_fuzz_darknet(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    pp_dncfg c;
+    int v, list[16];
+    size_t n;
+
+    if (!text)
+        abort();
+    memcpy(text, data, size);
+    text[size] = '\0';
+    if (pp_dncfg_parse(text, "in.cfg", &c) == 0) {
+        require(c.n_sections >= 1 && (strcmp(c.sections[0].type, "net") == 0 ||
+                                      strcmp(c.sections[0].type, "network") == 0));
+        for (size_t i = 0; i < c.n_sections; i++) {
+            const pp_dncfg_section *sec = &c.sections[i];
+            require(sec->type && !strpbrk(sec->type, " \t\r\n"));
+            for (size_t k = 0; k < sec->n_options; k++) {
+                require(sec->options[k].key[0] && !strpbrk(sec->options[k].key, " \t\r\n"));
+                require(pp_dncfg_find(sec, sec->options[k].key) != NULL);
+                pp_dncfg_int(&c, sec, sec->options[k].key, 0, -1000000, 1000000, &v);
+                pp_dncfg_ints(&c, sec, sec->options[k].key, list, PP_ARRAY_SIZE(list), &n);
+            }
+        }
+        pp_dncfg_free(&c);
+    }
+    free(text);
+    return 0;
+}
+
 const pp_fuzz_target pp_fuzz_targets[] = {
     {"profile", pp_fuzz_profile},         {"battery", pp_fuzz_battery},
     {"trace", pp_fuzz_trace},             {"powprofiler", pp_fuzz_powprofiler},
     {"tegrastats", pp_fuzz_tegrastats},   {"csv", pp_fuzz_csv},
-    {"summary", pp_fuzz_summary},         {NULL, NULL},
+    {"summary", pp_fuzz_summary},         {"merge", pp_fuzz_merge},
+    {"plotplan", pp_fuzz_plotplan},       {"darknet", pp_fuzz_darknet},
+    {NULL, NULL},
 };

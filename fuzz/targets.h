@@ -25,6 +25,12 @@ int pp_fuzz_csv(const uint8_t *data, size_t size);         /* pp_import_csv */
 /* pp_summary_read: the input is summary.csv, and run.json after a line
  * "@@run.json@@" when it has one. */
 int pp_fuzz_summary(const uint8_t *data, size_t size);
+/* pp_merge of one folder: summary.csv, and run.json after "@@run.json@@". */
+int pp_fuzz_merge(const uint8_t *data, size_t size);
+/* pp_plot_plan_load (the plan of plot --plan) and pp_plot_plan_soc. */
+int pp_fuzz_plotplan(const uint8_t *data, size_t size);
+/* pp_dncfg_parse and its accessors (darknet cfgs). */
+int pp_fuzz_darknet(const uint8_t *data, size_t size);
 
 typedef struct pp_fuzz_target {
     const char *name;

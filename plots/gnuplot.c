@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void pp_plot_result_free(pp_plot_result *r)
 {
@@ -99,17 +100,59 @@ static pp_plot_script *add_script(pp_plot_result *r, const char *name)
     return &r->scripts[r->n_scripts++];
 }
 
-/* plots/<name>.<ext> for writing; NULL (logged) when it cannot be. */
-static FILE *open_in_plots(const pp_plotter *pl, const char *name, const char *ext)
+/* plots/<name>.<ext> (into path) and the temporary file it is written as
+ * (into tmp), so that a file cut short by a full disk is never left
+ * under its name. 0 or -errno (logged). */
+static int plot_paths(const pp_plotter *pl, const char *name, const char *ext, char *path,
+                      char *tmp, size_t cap)
 {
-    char path[4400];
-    FILE *fp;
+    int rc;
 
-    if (pp_path_fmt(path, sizeof path, pl->r->plots_dir, "%s.%s", name, ext) < 0)
-        return NULL;
-    if (!(fp = fopen(path, "w")))
+    if ((rc = pp_path_fmt(path, cap, pl->r->plots_dir, "%s.%s", name, ext)) < 0 ||
+        (rc = pp_path_fmt(tmp, cap, pl->r->plots_dir, ".%s.%s.tmp", name, ext)) < 0)
+        return rc;
+    return 0;
+}
+
+/* plots/<name>.<ext> for writing (as its temporary file); NULL (logged,
+ * recorded) when it cannot be. */
+static FILE *open_in_plots(pp_plotter *pl, const char *name, const char *ext)
+{
+    char path[4400], tmp[4400];
+    FILE *fp = NULL;
+    int rc = plot_paths(pl, name, ext, path, tmp, sizeof path);
+
+    if (rc == 0 && !(fp = fopen(tmp, "w"))) {
+        rc = -errno;
         pp_log_error("%s: cannot write: %s", path, strerror(errno));
+    }
+    if (rc < 0 && pl->write_error == 0)
+        pl->write_error = rc;
     return fp;
+}
+
+/* Close fp, written as plots/<name>.<ext>: renamed to it when whole; on a
+ * write error removed, the error logged with the file and recorded. 0 or
+ * -errno. */
+static int close_in_plots(pp_plotter *pl, FILE *fp, const char *name, const char *ext)
+{
+    char path[4400], tmp[4400];
+    int rc = plot_paths(pl, name, ext, path, tmp, sizeof path);
+
+    errno = 0;
+    if (fflush(fp) != 0 || ferror(fp))
+        rc = rc ? rc : -(errno ? errno : EIO);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = -(errno ? errno : EIO);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -errno;
+    if (rc < 0) {
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+        unlink(tmp);
+        if (pl->write_error == 0)
+            pl->write_error = rc;
+    }
+    return rc;
 }
 
 FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)
@@ -153,8 +196,7 @@ int pp_plot_script_close(pp_plotter *pl, FILE *fp, const char *name)
         pp_gp_printf(fp, "set terminal svg size 1000,680 font 'sans,11'\n"
                          "set output %s.'.svg'\nreplot\n", name);
     pp_gp_printf(fp, "unset output\n");
-    if (ferror(fp) | fclose(fp)) {
-        pp_log_error("%s/%s.gp: write error", pl->r->plots_dir, name);
+    if (close_in_plots(pl, fp, name, "gp") < 0) {
         pl->r->n_scripts--;
         return -EIO;
     }
@@ -168,4 +210,9 @@ FILE *pp_plot_data_open(pp_plotter *pl, const char *name)
     if (fp)
         pp_strlcpy(pl->data, name, sizeof pl->data);
     return fp;
+}
+
+int pp_plot_data_close(pp_plotter *pl, FILE *fp, const char *name)
+{
+    return close_in_plots(pl, fp, name, "dat");
 }

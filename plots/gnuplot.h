@@ -15,6 +15,7 @@ typedef struct pp_plotter {
     pp_plot_result *r;           /* scripts are appended to it */
     int estimated;               /* power estimated from CPU utilization */
     char data[PP_NAME_MAX];      /* the last data file opened: its script follows */
+    int write_error;             /* the first file that could not be written: -errno */
 } pp_plotter;
 
 /* plots/<name>.gp opened, recorded in the result, its first lines written
@@ -31,8 +32,14 @@ void pp_plot_script_output(const pp_plotter *pl, FILE *fp, const char *name);
 int pp_plot_script_close(pp_plotter *pl, FILE *fp, const char *name);
 
 /* plots/<name>.dat for writing, and marks the script as having data.
- * NULL on error (logged). */
+ * NULL on error (logged). Every file of plots/ is written under a
+ * temporary name and renamed when closed whole: a write error (a full
+ * disk) is logged with the file, the file removed, and pp_plot_write
+ * fails with it. */
 FILE *pp_plot_data_open(pp_plotter *pl, const char *name);
+
+/* Close a data file of pp_plot_data_open. 0 or -errno (logged). */
+int pp_plot_data_close(pp_plotter *pl, FILE *fp, const char *name);
 
 /* A range [*lo, *hi] to show values between lo and hi: padded by pad of
  * the span (both ends), a constant widened to +-10 % (+-1 around 0), so

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_TRACE_PLOTS 24
 #define MAX_TOTAL_LINES 8
@@ -266,11 +267,12 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
                  longest <= 52 ? 4 : MAX_TOTAL_LINES, ymax > 0 ? 1.08 * ymax : 1, t_end > 0 ? t_end : 1);
     pp_plot_script_output(pl, fp, "layer1-total");
     pp_gp_printf(fp, "plot");
-    for (size_t k = 0; k < n_picks; k++) {
+    for (size_t k = 0, written = 0; k < n_picks; k++) {
         pp_trace t;
         if (read_trace(pl, s->ids[picks[k]], &t, NULL, 0) < 0)
-            continue;
-        pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", k ? ',' : ' ', s->ids[picks[k]]);
+            continue; /* no trace (merge keeps rows without): the comma follows what is written */
+        pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:", written++ ? ',' : ' ',
+                     s->ids[picks[k]]);
         total_expr(fp, &t);
         line_style(fp, t.n_samples, k + 1, 0);
         pp_gp_printf(fp, " title %s", text[k]);
@@ -305,7 +307,7 @@ static void layer1(pp_plotter *pl, const pp_summary *s)
 
 int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result *r)
 {
-    pp_plotter pl = {results, o, r, 0, ""};
+    pp_plotter pl = {results, o, r, 0, "", 0};
     pp_model m;
     int rc;
 
@@ -332,6 +334,8 @@ int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result 
             rc = pp_plot_layer2(&pl, &m);
         if (rc == 0 && o->plan)
             rc = pp_plot_plan_soc(&pl, o->plan, &o->battery);
+        if (rc == 0 && pl.write_error) /* said with its file */
+            rc = pl.write_error;
     }
     pp_model_free(&m);
     return rc;

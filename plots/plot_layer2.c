@@ -368,7 +368,7 @@ static int line_plot(pp_plotter *pl, const pp_model *m, size_t k, line_spec *ls,
         }
     if (ls->soc >= 0)
         write_soc(fp, m, k, ls->soc, &ls->soc_lo, &ls->soc_hi);
-    if (ferror(fp) | fclose(fp))
+    if (pp_plot_data_close(pl, fp, ls->name) < 0)
         return -EIO;
     if (ls->soc >= 0 && !(ls->soc_lo <= ls->soc_hi))
         ls->soc = -1;
@@ -497,7 +497,7 @@ static int surface_plot(pp_plotter *pl, const pp_model *m, size_t g, size_t a, s
     if (!(fp = pp_plot_data_open(pl, name)))
         return 0;
     rc = write_surface(fp, m, &sl, metric, factor, &sd);
-    if ((ferror(fp) | fclose(fp)) != 0)
+    if (pp_plot_data_close(pl, fp, name) < 0)
         return -EIO;
     if (rc == 0)
         surface_script(pl, m, &sl, metric, name, &sd);

@@ -6,6 +6,7 @@
 #include "plot_plan.h"
 
 #include "src/base/log.h"
+#include "src/plan/plan.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -19,39 +20,55 @@
 
 /* ---- reading the plan ---------------------------------------------------- */
 
-/* A number (null: NaN) of obj into *out; -1 (logged) when required and
- * missing or not a number. */
-static int number(const char *path, json_t *obj, const char *key, int required, double *out)
+/* A number (null: NaN) of obj (at where: "", "best.", "schedule[2].")
+ * into *out, within [lo, hi]; -1 (logged with the file and the key) when
+ * out of range, or required and missing or not a number. */
+static int number(const char *path, const char *where, json_t *obj, const char *key, int required,
+                  double lo, double hi, double *out)
 {
     json_t *v = obj ? json_object_get(obj, key) : NULL;
 
     *out = NAN;
     if (v && json_is_number(v)) {
         *out = json_number_value(v);
-        return 0;
+        if (*out >= lo && *out <= hi)
+            return 0;
+        pp_log_error("%s: %s%s %g: out of range (%g to %g)", path, where, key, *out, lo, hi);
+        return -1;
     }
     if (!required || (v && json_is_null(v)))
         return 0;
-    pp_log_error("%s: \"%s\" missing or not a number: is it the output of `powprof plan --json`?",
-                 path, key);
+    pp_log_error("%s: %s%s missing or not a number: is it the output of `powprof plan --json`?",
+                 path, where, key);
     return -1;
+}
+
+/* A power of the plan: watts from 0 to what a battery model takes. */
+static int power(const char *path, const char *where, json_t *obj, const char *key, int required,
+                 double *out)
+{
+    return number(path, where, obj, key, required, 0, PP_BATTERY_POWER_W_MAX, out);
 }
 
 /* The chosen configuration c (best or most frugal). */
 static int choice(const char *path, json_t *c, pp_plot_plan *p)
 {
+    const char *where = p->feasible ? "best." : "most_frugal.";
+
     if (!json_is_object(c)) {
         pp_log_error("%s: no \"%s\" object", path, p->feasible ? "best" : "most_frugal");
         return -1;
     }
-    return number(path, c, p->maximize, 1, &p->value) | number(path, c, "power_w", 1, &p->power_w) |
-           number(path, c, "power_lo_w", 0, &p->power_lo_w) |
-           number(path, c, "power_hi_w", 0, &p->power_hi_w) |
-           number(path, c, "planned_w", 1, &p->planned_w);
+    return number(path, where, c, p->maximize, 1, -HUGE_VAL, HUGE_VAL, &p->value) |
+           power(path, where, c, "power_w", 1, &p->power_w) |
+           power(path, where, c, "power_lo_w", 0, &p->power_lo_w) |
+           power(path, where, c, "power_hi_w", 0, &p->power_hi_w) |
+           power(path, where, c, "planned_w", 1, &p->planned_w);
 }
 
 static int schedule(const char *path, json_t *steps, pp_plot_plan *p)
 {
+    char where[64];
     size_t i;
     json_t *st;
     int bad = 0;
@@ -64,11 +81,13 @@ static int schedule(const char *path, json_t *steps, pp_plot_plan *p)
     }
     json_array_foreach(steps, i, st) {
         pp_plot_plan_step *s = &p->steps[i];
-        bad |= number(path, st, "t_s", 1, &s->t_s) | number(path, st, "planned_w", 1, &s->planned_w) |
-               number(path, st, p->maximize, 1, &s->value);
-        if (!bad && (!(s->t_s >= 0 && s->t_s < p->mission_s) || (i && !(s->t_s > p->steps[i - 1].t_s)))) {
-            pp_log_error("%s: schedule step %zu starts at %g s: not within the mission after the "
-                         "step before", path, i + 1, s->t_s);
+        pp_fmt(where, sizeof where, "schedule[%zu].", i);
+        bad |= number(path, where, st, "t_s", 1, 0, p->mission_s, &s->t_s) |
+               power(path, where, st, "planned_w", 1, &s->planned_w) |
+               number(path, where, st, p->maximize, 1, -HUGE_VAL, HUGE_VAL, &s->value);
+        if (!bad && ((i && !(s->t_s > p->steps[i - 1].t_s)) || !(s->t_s < p->mission_s))) {
+            pp_log_error("%s: %st_s %g: not within the mission (%g s) after the step before",
+                         path, where, s->t_s, p->mission_s);
             bad = -1;
         }
     }
@@ -91,21 +110,15 @@ static int plan_fields(const char *path, json_t *root, pp_plot_plan *p)
         return -1;
     p->feasible = json_is_true(json_object_get(root, "feasible"));
     p->risk_upper = !json_is_string(risk) || strcmp(json_string_value(risk), "mean") != 0;
-    bad = number(path, root, "mission_s", 1, &p->mission_s) |
-          number(path, root, "min_soc", 1, &p->min_soc_frac) |
-          number(path, loads, "base_power_w", 1, &p->base_power_w) |
-          number(path, loads, "efficiency", 1, &p->efficiency) |
-          number(path, root, "best_soc_end", 0, &p->soc_end_frac) |
-          number(path, root, "schedule_soc_end", 0, &p->schedule_soc_end_frac);
-    if (bad || !(p->mission_s > 0) || !(p->min_soc_frac >= 0 && p->min_soc_frac < 1) ||
-        !(p->base_power_w >= 0) || !(p->efficiency > 0 && p->efficiency <= 1)) {
-        if (!bad)
-            pp_log_error("%s: mission_s %g, min_soc %g, base_power_w %g or efficiency %g out of range",
-                         path, p->mission_s, p->min_soc_frac, p->base_power_w, p->efficiency);
-        return -1;
-    }
-    if (choice(path, json_object_get(root, p->feasible ? "best" : "most_frugal"), p) < 0 ||
-        !(p->planned_w >= 0))
+    bad = number(path, "", root, "mission_s", 1, PP_PLAN_MISSION_S_MIN, PP_PLAN_MISSION_S_MAX,
+                 &p->mission_s) |
+          number(path, "", root, "min_soc", 1, 0, 0.999999, &p->min_soc_frac) |
+          power(path, "loads.", loads, "base_power_w", 1, &p->base_power_w) |
+          number(path, "loads.", loads, "efficiency", 1, PP_BATTERY_EFFICIENCY_MIN, 1,
+                 &p->efficiency) |
+          number(path, "", root, "best_soc_end", 0, 0, 1, &p->soc_end_frac) |
+          number(path, "", root, "schedule_soc_end", 0, 0, 1, &p->schedule_soc_end_frac);
+    if (bad || choice(path, json_object_get(root, p->feasible ? "best" : "most_frugal"), p) < 0)
         return -1;
     return schedule(path, p->feasible ? json_object_get(root, "schedule") : NULL, p);
 }
@@ -373,7 +386,7 @@ static int write_data(pp_plotter *pl, const pp_plot_plan *plan, double soc[5][GR
                     plan->steps[j].value);
     if (!plan->n_steps)
         fprintf(fp, "NaN NaN NaN\n");
-    return ferror(fp) | fclose(fp) ? -EIO : 0;
+    return pp_plot_data_close(pl, fp, "plan-soc");
 }
 
 static void plan_title(const pp_plot_plan *plan, double soc[5][GRID], char *buf, size_t cap)

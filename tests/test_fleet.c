@@ -616,7 +616,7 @@ void test_fleet_merge_refused(void)
     }
     pair[0] = again;
     CHECK_INT(merge_all(pair, 1, tmp_path("out2"), &err), 2);
-    CHECK_CONTAINS(err, "/again/summary.csv:3: not a row of powprof");
+    CHECK_CONTAINS(err, "/again/summary.csv:3: repeat 'x' is not a count");
     CHECK(access(tmp_path("out2"), F_OK) != 0);
     free(err);
 }

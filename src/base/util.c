@@ -26,13 +26,45 @@ static int only_blank_left(const char *s)
     return *s == '\0';
 }
 
+/* The length of the decimal number at the start of s: [+-] digits [. digits]
+ * [e [+-] digits], at least one digit before the exponent; 0 when there is
+ * none. No hexadecimal, inf or nan: what strtod takes beyond this is refused. */
+static size_t decimal_len(const char *s)
+{
+    size_t i = 0, digits = 0;
+
+    if (s[i] == '+' || s[i] == '-')
+        i++;
+    for (; isdigit((unsigned char)s[i]); i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-')
+            j++;
+        if (!isdigit((unsigned char)s[j]))
+            return 0;
+        while (isdigit((unsigned char)s[j]))
+            j++;
+        i = j;
+    }
+    return i;
+}
+
 int pp_parse_double(const char *s, double *out)
 {
     char *end;
     double v;
+    size_t len;
 
     s = skip_blank(s);
     if (*s == '\0' || *s == '\n')
+        return -EINVAL;
+    if ((len = decimal_len(s)) == 0 || !only_blank_left(s + len))
         return -EINVAL;
     errno = 0;
     v = strtod(s, &end);
@@ -124,6 +156,71 @@ char *pp_read_file(const char *path)
     fclose(fp);
     buf[len] = '\0';
     return buf;
+}
+
+/* fd, opened non-blocking, if it is a regular file: made blocking again
+ * and returned; else closed, -EISDIR (a folder) or -EINVAL (a FIFO, a
+ * device, a socket: what a read could hang on or never end). */
+static int keep_regular(int fd)
+{
+    struct stat st = {0};
+
+    if (fd < 0)
+        return -errno;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        close(fd);
+        return rc;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+int pp_open_regular(const char *path)
+{
+    return keep_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+}
+
+/* -ELOOP when name in dirfd is a symbolic link, else err. */
+static int link_or(int dirfd, const char *name, int err)
+{
+    struct stat st;
+
+    return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ? -ELOOP
+                                                                                      : err;
+}
+
+int pp_open_inside(int dirfd, const char *rel)
+{
+    char name[4096];
+    int fd = dirfd, next;
+
+    for (;;) {
+        size_t len = strcspn(rel, "/");
+        if (len == 0 || len >= sizeof name) {
+            next = -EINVAL;
+            break;
+        }
+        memcpy(name, rel, len);
+        name[len] = '\0';
+        if (rel[len] == '\0') {
+            next = keep_regular(openat(fd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+            next = next == -ELOOP ? -ELOOP : next < 0 ? link_or(fd, name, next) : next;
+            break;
+        }
+        next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0) {
+            next = link_or(fd, name, -errno);
+            break;
+        }
+        if (fd != dirfd)
+            close(fd);
+        fd = next;
+        rel += len + 1;
+    }
+    if (fd != dirfd)
+        close(fd);
+    return next;
 }
 
 int pp_path_join(char *out, size_t cap, const char *a, const char *b)

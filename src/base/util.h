@@ -12,11 +12,25 @@
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Parse the whole of s (leading/trailing blanks and one trailing newline
- * allowed) as a finite double / a decimal int64. Returns 0, -EINVAL when s is
- * empty or not entirely a number (NaN and infinities included), -ERANGE on
+ * allowed) as a finite double / an int64, written in decimal: [+-] digits
+ * [. digits] [e [+-] digits]. The one number parser of the command line
+ * and of every file: hexadecimal (0x10), inf, nan and the like are refused.
+ * Returns 0, -EINVAL when s is empty or not entirely a number, -ERANGE on
  * overflow. *out is untouched on error. */
 int pp_parse_double(const char *s, double *out);
 int pp_parse_int64(const char *s, int64_t *out);
+
+/* Open path for reading, if it is a regular file: a folder gives -EISDIR,
+ * a FIFO, device or socket -EINVAL (never a read that hangs). The file
+ * descriptor, or -errno. */
+int pp_open_regular(const char *path);
+
+/* The same for rel, names joined by '/', under the folder dirfd, never
+ * through a symbolic link: a link anywhere on the way gives -ELOOP, so
+ * what is opened lies inside the folder (a folder received from someone
+ * else cannot make powprof read /etc/shadow). The file descriptor, or
+ * -errno. */
+int pp_open_inside(int dirfd, const char *rel);
 
 /* Read at most cap-1 bytes of a (small) file into buf, NUL-terminated, with
  * trailing newlines and blanks removed. Returns the length kept, or -errno. */

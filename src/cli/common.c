@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "src/config/battery_config.h"
+#include "src/plan/plan.h"
 #include "src/base/util.h"
 
 #include "battery/battery.h"
@@ -57,7 +58,7 @@ static int mission_number(const char *cmd, const char *name, const char *arg,
     return 1;
 }
 
-static int positive(double v) { return isfinite(v) && v > 0; }
+static int mission_ok(double v) { return v >= PP_PLAN_MISSION_S_MIN && v <= PP_PLAN_MISSION_S_MAX; }
 static int not_negative(double v) { return isfinite(v) && v >= 0; }
 static int fraction(double v) { return v >= 0 && v < 1; }
 
@@ -65,7 +66,9 @@ int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const cha
 {
     switch (opt) {
     case PP_OPT_MISSION:
-        return mission_number(cmd, "--mission-s", arg, positive, "seconds > 0", &m->mission_s);
+        return mission_number(cmd, "--mission-s", arg, mission_ok,
+                              "seconds from 1 to 1e7 (a mission the battery model can fly)",
+                              &m->mission_s);
     case PP_OPT_MIN_SOC:
         return mission_number(cmd, "--min-soc", arg, fraction, "a fraction in [0, 1)",
                               &m->min_soc_frac);

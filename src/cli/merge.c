@@ -2,9 +2,11 @@
 #include "cli.h"
 
 #include "src/results/merge.h"
+#include "src/results/tmpdir.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +21,11 @@ static const char merge_help[] =
     "given twice) is kept once and reported; the same id, node and repeat with\n"
     "other measurements is a conflict: reported with both files and lines, and\n"
     "nothing is written. OUT must not exist; it is written into a temporary\n"
-    "folder beside it and renamed at the end, so a refusal or an error leaves\n"
-    "nothing behind. Traces go to OUT/traces/<node>/, and OUT/traces/<id>.csv\n"
+    "folder beside it and renamed at the end, so a refusal, an error or Ctrl-C\n"
+    "leaves nothing behind (a merge killed with -9 leaves its folder, which the\n"
+    "next merge beside it removes). Nothing is read through a symbolic link:\n"
+    "a folder received from someone else cannot make merge read outside it.\n"
+    "Every row is checked as `powprof model` checks it. Traces go to OUT/traces/<node>/, and OUT/traces/<id>.csv\n"
     "links one node's; OUT/run.json lists the nodes and the sources.\n"
     "\n"
     "options:\n"
@@ -30,6 +35,14 @@ static const char merge_help[] =
     "\n"
     "exit status: 0 merged; 2 usage, another profile, conflicting rows (nothing\n"
     "written); 125 an I/O error (nothing left behind).\n";
+
+/* Ctrl-C, TERM or HUP: the temporary folder removed, then die of it. */
+static void on_signal(int sig)
+{
+    pp_tmpdir_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 static void print_report(const pp_merge_report *r, int n_src, const char *out, int json)
 {
@@ -90,7 +103,13 @@ int pp_cmd_merge(int argc, char **argv)
         fputs("powprof merge: at least one results folder and -o OUT are needed\n", stderr);
         return PP_EXIT_USAGE;
     }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     rc = pp_merge((const char *const *)argv + optind, (size_t)(argc - optind), out, &r);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     if (rc == -EINVAL || rc == -EEXIST)
         return PP_EXIT_USAGE;
     if (rc < 0)

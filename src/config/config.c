@@ -112,8 +112,17 @@ int pp_config_get_group(const pp_config *cfg, const pp_config_node *g, const cha
     return 0;
 }
 
+/* Numbers are decimal in every file (util.h pp_parse_double): libconfig's
+ * hexadecimal integers (0x10) are refused. */
+static int hex(const config_setting_t *s)
+{
+    return config_setting_get_format((config_setting_t *)s) == CONFIG_FORMAT_HEX;
+}
+
 static int as_double(const config_setting_t *s, double *out)
 {
+    if (hex(s))
+        return -EINVAL;
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_INT:
         *out = (double)config_setting_get_int(s);
@@ -137,7 +146,7 @@ int pp_config_get_double(const pp_config *cfg, const pp_config_node *g, const ch
     if (!s)
         return 1;
     if (as_double(s, out) < 0)
-        return pp_config_error(cfg, g, key, "must be a number");
+        return pp_config_error(cfg, g, key, "must be a number, written in decimal");
     return 0;
 }
 
@@ -147,8 +156,8 @@ int pp_config_get_int(const pp_config *cfg, const pp_config_node *g, const char 
 
     if (!s)
         return 1;
-    if (config_setting_type(s) != CONFIG_TYPE_INT)
-        return pp_config_error(cfg, g, key, "must be an integer");
+    if (config_setting_type(s) != CONFIG_TYPE_INT || hex(s))
+        return pp_config_error(cfg, g, key, "must be an integer, written in decimal");
     *out = config_setting_get_int(s);
     return 0;
 }
@@ -182,7 +191,8 @@ int pp_config_get_doubles(const pp_config *cfg, const pp_config_node *g, const c
         return pp_config_error(cfg, g, key, "has %d values, at most %zu allowed", len, cap);
     for (int i = 0; i < len; i++)
         if (as_double(config_setting_get_elem(s, (unsigned)i), &vals[i]) < 0)
-            return pp_config_error(cfg, g, key, "value %d is not a number", i + 1);
+            return pp_config_error(cfg, g, key, "value %d is not a number written in decimal",
+                                   i + 1);
     *n = (size_t)len;
     return 0;
 }

@@ -40,6 +40,50 @@ static double num_of(json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Where a number of model.json is: the file, the group, the metric. */
+typedef struct where {
+    const char *path;
+    size_t g;
+    const char *metric;
+} where;
+
+/* The number at key of o (in part, "" or "band."), null or absent as
+ * NaN, checked: NaN (when nan_ok), else within [lo, hi]. 0, or -EINVAL
+ * logged with the file and the key. */
+static int checked(const where *w, json_t *o, const char *part, const char *key, double lo,
+                   double hi, int nan_ok, double *out)
+{
+    json_t *v = json_object_get(o, key);
+
+    *out = num_of(o, key);
+    if ((v && !json_is_number(v) && !json_is_null(v)) || (isnan(*out) && !nan_ok) ||
+        (!isnan(*out) && !(*out >= lo && *out <= hi))) {
+        char what[64] = "missing or not a number";
+        if (v && json_is_number(v))
+            pp_fmt(what, sizeof what, "%g is out of range", *out);
+        pp_log_error("%s: groups[%zu] %s: %s%s %s, not a number from %g to %g (edited by hand? "
+                     "remove it, or build the model again)", w->path, w->g, w->metric, part, key,
+                     what, lo, hi);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* A count of model.json (n, folds): a whole number from 0 to 1e9. */
+static int count_of(const where *w, json_t *o, const char *part, const char *key, size_t *out)
+{
+    double v;
+    int rc = checked(w, o, part, key, 0, 1e9, 1, &v);
+
+    *out = rc == 0 && v == floor(v) ? (size_t)v : 0;
+    if (rc == 0 && !isnan(v) && v != floor(v)) {
+        pp_log_error("%s: groups[%zu] %s: %s%s %g is not a whole number", w->path, w->g,
+                     w->metric, part, key, v);
+        return -EINVAL;
+    }
+    return rc;
+}
+
 static json_t *cv_json(const pp_cv *cv)
 {
     return json_pack("{s:o,s:o,s:o,s:I,s:I}", "mape_pct", num(cv->mape), "inner_mape_pct",
@@ -47,13 +91,12 @@ static json_t *cv_json(const pp_cv *cv)
                      "n_inner", (json_int_t)cv->n_inner);
 }
 
-static void cv_of(json_t *o, pp_cv *cv)
+static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
 {
-    cv->mape = num_of(o, "mape_pct");
-    cv->mape_inner = num_of(o, "inner_mape_pct");
-    cv->rmse = num_of(o, "rmse");
-    cv->n = (size_t)json_integer_value(json_object_get(o, "n"));
-    cv->n_inner = (size_t)json_integer_value(json_object_get(o, "n_inner"));
+    return checked(w, o, part, "mape_pct", 0, HUGE_VAL, 1, &cv->mape) |
+           checked(w, o, part, "inner_mape_pct", 0, HUGE_VAL, 1, &cv->mape_inner) |
+           checked(w, o, part, "rmse", 0, HUGE_VAL, 1, &cv->rmse) |
+           count_of(w, o, part, "n", &cv->n) | count_of(w, o, part, "n_inner", &cv->n_inner);
 }
 
 static json_t *fit_json(const char *name, const pp_model_fit *f)
@@ -76,29 +119,33 @@ static json_t *fit_json(const char *name, const pp_model_fit *f)
     return o;
 }
 
-/* The choice of a metric's entry; 0, or -EINVAL when it is not one. */
-static int fit_of(json_t *o, pp_model_fit *f)
+/* The choice of a metric's entry; 0, 1 when it is not one (another
+ * method), -EINVAL when a number is out of range (logged with the file
+ * and the key: a hand-edited band must not reach a plan). */
+static int fit_of(const where *w, json_t *o, pp_model_fit *f)
 {
     const char *method = json_string_value(json_object_get(o, "method"));
     const char *values = json_string_value(json_object_get(o, "values"));
     json_t *honest = json_object_get(o, "honest"), *band = json_object_get(o, "band");
     pp_choice *c = &f->choice;
+    size_t folds;
+    int rc;
 
     memset(c, 0, sizeof *c);
     if (!method || !values || pp_method_parse(method, &c->spec.method) < 0 ||
         c->spec.method == PP_METHOD_AUTO || !json_is_object(honest) || !json_is_object(band))
-        return -EINVAL;
+        return 1;
     c->spec.log_values = strcmp(values, "log") == 0;
-    c->spec.h = num_of(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma");
-    if (!(c->spec.h >= 0))
-        return -EINVAL;
-    cv_of(json_object_get(o, "loo"), &c->loo);
-    cv_of(honest, &c->honest);
+    rc = checked(w, o, "", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma", 0, 1e12, 0,
+                 &c->spec.h) |
+         cv_of(w, json_object_get(o, "loo"), "loo.", &c->loo) |
+         cv_of(w, honest, "honest.", &c->honest) |
+         count_of(w, honest, "honest.", "folds", &folds) |
+         checked(w, band, "band.", "q", 0, c->spec.log_values ? 50 : HUGE_VAL, 1, &c->band_q) |
+         count_of(w, band, "band.", "n", &c->band_n);
     c->nested = json_is_true(json_object_get(honest, "nested"));
-    c->folds = (size_t)json_integer_value(json_object_get(honest, "folds"));
-    c->band_q = num_of(band, "q");
-    c->band_n = (size_t)json_integer_value(json_object_get(band, "n"));
-    return 0;
+    c->folds = folds;
+    return rc ? -EINVAL : 0;
 }
 
 static json_t *params_json(const pp_model *m)
@@ -195,8 +242,9 @@ int pp_model_save(const pp_model *m, const char *dir)
     return rc;
 }
 
-/* Fit group g with the choices of its entry jg: 0, 1 (does not match), -ENOMEM. */
-static int load_group(pp_model *m, pp_model_group *g, json_t *jg)
+/* Fit group g with the choices of its entry jg: 0, 1 (does not match),
+ * -EINVAL (a number out of range: logged), -ENOMEM. */
+static int load_group(pp_model *m, pp_model_group *g, json_t *jg, where *w)
 {
     json_t *metrics = json_object_get(jg, "metrics");
 
@@ -213,8 +261,10 @@ static int load_group(pp_model *m, pp_model_group *g, json_t *jg)
         int rc;
         if (!name || strcmp(name, m->sum.metrics[k]) != 0)
             return 1;
-        if (json_integer_value(json_object_get(o, "values_n")) >= 2 && fit_of(o, &g->fits[k]) < 0)
-            return 1;
+        w->metric = m->sum.metrics[k];
+        if (json_integer_value(json_object_get(o, "values_n")) >= 2 &&
+            (rc = fit_of(w, o, &g->fits[k])) != 0)
+            return rc;
         if (!(y = pp_model_column(m, g, k)))
             return -ENOMEM;
         rc = pp_model_fit_column(m, g, &g->fits[k], k, y, 1);
@@ -244,8 +294,10 @@ int pp_model_file_load(pp_model *m, const char *dir)
         m->stale = 1;
     } else {
         rc = 0;
-        for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
-            rc = load_group(m, &m->groups[g], json_array_get(groups, g));
+        for (size_t g = 0; rc == 0 && g < m->n_groups; g++) {
+            where w = {path, g, ""};
+            rc = load_group(m, &m->groups[g], json_array_get(groups, g), &w);
+        }
         m->from_file = rc == 0;
         if (rc == 0) {
             json_t *o = json_object_get(root, "options");

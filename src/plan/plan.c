@@ -107,6 +107,23 @@ int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_
     return 0;
 }
 
+/* A step for the values lo .. hi of parameter name (a grid from from): not
+ * below what the values can resolve, and not more than PP_PLAN_MAX_VALUES
+ * values. 0 or -EINVAL (logged with the step that would do). */
+static int check_step(const char *name, double step, double lo, double hi, double from)
+{
+    double span = hi - fmin(from, lo), count = span / step + 1;
+    double finest = 1e-12 * fmax(fmax(fabs(lo), fabs(hi)), fabs(from));
+
+    if (!(step > finest) || !(count <= PP_PLAN_MAX_VALUES)) {
+        pp_log_error("plan: parameter %s: a step of %g over %g .. %g makes %.3g values, at most "
+                     "%d: give a step of at least %.3g", name, step, fmin(from, lo), hi, count,
+                     PP_PLAN_MAX_VALUES, fmax(span / (PP_PLAN_MAX_VALUES - 1), finest * 2));
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
@@ -138,8 +155,10 @@ static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, d
     } else if (*step == 0 && p->integer) {
         *step = 1;
     }
-    while (*step > 0 && from + *step <= lo + 1e-9 * *step)
-        from += *step;
+    if (*step > 0 && check_step(p->name, *step, lo, hi, from) < 0)
+        return -EINVAL;
+    if (*step > 0 && from < lo) /* the sweep's grid value at lo, or just below it */
+        from += *step * floor((lo - from) / *step + 1e-9);
     *n = hi == lo ? 1 : *step > 0 ? (size_t)floor((hi - from) / *step + 1e-9) + 1 : CONTINUOUS_STEPS + 1;
     if (!(*v = malloc((*n + 1) * sizeof **v)))
         return -ENOMEM;
@@ -394,9 +413,13 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         pp_log_error("plan: the results have no %s column", PP_PLAN_POWER_METRIC);
         return -EINVAL;
     }
-    if (!(o->mission_s > 0) || !(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
-        pp_log_error("plan: mission %g s, tolerance %g: out of range", o->mission_s,
-                     o->tolerance_frac);
+    if (!(o->mission_s >= PP_PLAN_MISSION_S_MIN && o->mission_s <= PP_PLAN_MISSION_S_MAX)) {
+        pp_log_error("plan: a mission of %g s: out of range (%g to %g s)", o->mission_s,
+                     PP_PLAN_MISSION_S_MIN, PP_PLAN_MISSION_S_MAX);
+        return -EINVAL;
+    }
+    if (!(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
+        pp_log_error("plan: tolerance %g: out of range [0, 1)", o->tolerance_frac);
         return -EINVAL;
     }
     for (size_t i = 0; i < o->n_resolutions; i++)

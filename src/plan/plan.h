@@ -40,6 +40,13 @@
 typedef enum pp_plan_risk { PP_RISK_UPPER = 0, PP_RISK_MEAN } pp_plan_risk;
 
 #define PP_PLAN_MAX_CANDIDATES 50000
+/* The values one parameter may take in a plan (its range over its step):
+ * a finer step is refused, with the step that would fit. */
+#define PP_PLAN_MAX_VALUES PP_PLAN_MAX_CANDIDATES
+/* A mission, in seconds: a second to about four months (its plot runs to
+ * 1.2 times it, within what the battery model integrates, battery.h). */
+#define PP_PLAN_MISSION_S_MIN 1.0
+#define PP_PLAN_MISSION_S_MAX 1e7
 #define PP_PLAN_RUNNERS 5
 #define PP_PLAN_MAX_STEPS 64
 #define PP_PLAN_POWER_METRIC "total_mean_w"

@@ -3,11 +3,12 @@
 #include "src/base/log.h"
 #include "node.h"
 #include "results.h"
+#include "summary.h"
+#include "tmpdir.h"
 #include "src/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,13 @@
 
 #define MAX_REPORTED 10
 
-/* One source folder. */
+/* One source folder. Nothing in it is read through a symbolic link
+ * (util.h pp_open_inside): a folder received from someone else cannot
+ * make merge copy /etc/shadow into OUT. */
 typedef struct source {
     const char *dir;
-    char *text;         /* summary.csv */
-    size_t header_len;  /* its first line, newline included */
+    int dfd;            /* the folder, open */
+    char *header;       /* summary.csv's first line, newline included */
     json_t *run_json;   /* run.json, NULL without */
     char *identity;     /* config_hash, or the params as JSON ("" without run.json) */
     const char *node;   /* run.json's node name, NULL without */
@@ -33,7 +36,7 @@ typedef struct row {
     uint64_t id;
     unsigned long repeat;
     char node[PP_NODE_NAME_MAX];
-    const char *text;   /* up to and with the comma before the node cell */
+    char *text;         /* up to and with the comma before the node cell */
     size_t len;
     size_t src;
     long line;
@@ -44,6 +47,50 @@ typedef struct rows {
     row *v;
     size_t n, cap;
 } rows;
+
+/* ---- reading the sources ------------------------------------------------- */
+
+/* "dir/rel: ..." for an error opening rel in src (pp_open_inside's). */
+static int open_error(const source *src, const char *rel, int rc)
+{
+    if (rc == -ELOOP)
+        pp_log_error("%s/%s: a symbolic link: refused (merge reads nothing outside a source "
+                     "folder, and nothing through a link)", src->dir, rel);
+    else if (rc == -EISDIR || rc == -EINVAL)
+        pp_log_error("%s/%s: not a regular file", src->dir, rel);
+    else
+        pp_log_error("%s/%s: cannot read: %s", src->dir, rel, strerror(-rc));
+    return rc == -ELOOP || rc == -EISDIR || rc == -EINVAL ? -EINVAL : rc;
+}
+
+/* summary.csv's first line into src->header. 0 or -errno (logged). */
+static int read_header(source *src)
+{
+    int fd = pp_open_inside(src->dfd, "summary.csv");
+    size_t cap = 0, len;
+    FILE *fp;
+
+    if (fd < 0)
+        return open_error(src, "summary.csv", fd);
+    if (!(fp = fdopen(fd, "r"))) {
+        close(fd);
+        return -ENOMEM;
+    }
+    if (getline(&src->header, &cap, fp) < 0 || !strchr(src->header, '\n')) {
+        pp_log_error("%s/summary.csv: no header line (a results folder of powprof profile is "
+                     "expected)", src->dir);
+        fclose(fp);
+        return -EINVAL;
+    }
+    fclose(fp);
+    len = strlen(src->header);
+    if (len < 14 || strncmp(src->header + len - 13, ",node,repeat\n", 13) != 0) {
+        pp_log_error("%s/summary.csv:1: no node and repeat columns at the end (results of an older "
+                     "powprof?): cannot be merged", src->dir);
+        return -EINVAL;
+    }
+    return 0;
+}
 
 /* The identity of a source's profile. */
 static char *identity_of(json_t *run_json)
@@ -59,59 +106,29 @@ static char *identity_of(json_t *run_json)
                       JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
 }
 
-/* Read src->dir's summary.csv and run.json. 0 or -errno (logged). */
-static int load_source(source *src)
+/* run.json (when there is one): its node and identity. 0 or -errno. */
+static int read_run_json(source *src)
 {
+    int fd = pp_open_inside(src->dfd, "run.json");
     char path[4200];
     json_error_t err;
-    json_t *node;
-    char *nl;
 
-    pp_fmt(path, sizeof path, "%s/summary.csv", src->dir);
-    if (!(src->text = pp_read_file(path)) || !(nl = strchr(src->text, '\n'))) {
-        pp_log_error("%s: %s (a results folder of powprof profile is expected)", path,
-                     src->text ? "no header line" : "cannot be read");
-        return -EINVAL;
-    }
-    src->header_len = (size_t)(nl - src->text) + 1;
-    if (src->header_len < 14 || strncmp(nl - 12, ",node,repeat", 12) != 0) {
-        pp_log_error("%s:1: no node and repeat columns at the end (results of an older powprof?): "
-                     "cannot be merged", path);
-        return -EINVAL;
-    }
     pp_fmt(path, sizeof path, "%s/run.json", src->dir);
-    src->run_json = json_load_file(path, 0, &err);
-    if (!src->run_json && err.line > 0) {
-        pp_log_error("%s:%d: %s", path, err.line, err.text);
-        return -EINVAL;
+    if (fd < 0 && fd != -ENOENT)
+        return open_error(src, "run.json", fd);
+    if (fd >= 0) {
+        src->run_json = json_loadfd(fd, 0, &err);
+        close(fd);
+        if (!src->run_json) {
+            pp_log_error("%s:%d: %s", path, err.line, err.text);
+            return -EINVAL;
+        }
     }
-    node = json_object_get(json_object_get(src->run_json, "node"), "name");
-    src->node = json_string_value(node);
+    src->node = json_string_value(json_object_get(json_object_get(src->run_json, "node"), "name"));
     if (src->node && pp_name_check(src->node, path) < 0)
         return -EINVAL;
     src->identity = identity_of(src->run_json);
     return src->identity ? 0 : -ENOMEM;
-}
-
-/* Every source of the first's profile and columns. 0 or -EINVAL (logged). */
-static int same_profile(const source *s, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        if (s[i].header_len != s[0].header_len ||
-            memcmp(s[i].text, s[0].text, s[0].header_len) != 0) {
-            pp_log_error("%s/summary.csv:1: its columns differ from %s/summary.csv's (another "
-                         "profile, or boards with other rails): not merged", s[i].dir, s[0].dir);
-            return -EINVAL;
-        }
-        if (strcmp(s[i].identity, s[0].identity) != 0) {
-            pp_log_error("%s/run.json: another profile than %s's (config_hash %.40s, not "
-                         "%.40s: its parameters, components, rate or battery differ): not merged",
-                         s[i].dir, s[0].dir, s[i].identity[0] ? s[i].identity : "none",
-                         s[0].identity[0] ? s[0].identity : "none");
-            return -EINVAL;
-        }
-    }
-    return 0;
 }
 
 /* Room for one more row. 0 or -ENOMEM. */
@@ -129,78 +146,78 @@ static int grow(rows *rs)
     return 0;
 }
 
-/* Row line (ending at nl, line_no) of source si into rs. 0 or -EINVAL
- * (logged). */
-static int parse_row(const source *src, size_t si, long line_no, const char *line, const char *nl,
-                     size_t n_fields, rows *rs)
+typedef struct reading {
+    const source *src;
+    size_t si;
+    rows *rs;
+} reading;
+
+/* A row the summary reader checked (summary.h: the one set of rules) into
+ * the rows, its node cell filled from run.json when empty. */
+static int on_row(void *ctx, const pp_summary_row *in)
 {
-    const char *rep_at = nl, *node_at;
-    size_t fields = 1, node_len;
-    char *end, what[4300];
+    reading *rd = ctx;
+    const char *comma = strrchr(in->text, ',');
     row *r;
 
-    for (const char *c = line; c < nl; c++)
-        fields += *c == ',';
-    if (fields != n_fields) {
-        pp_log_error("%s/summary.csv:%ld: %zu fields, the header has %zu", src->dir, line_no,
-                     fields, n_fields);
-        return -EINVAL;
-    }
-    if (grow(rs) < 0)
-        return -ENOMEM;
-    while (rep_at[-1] != ',')
-        rep_at--;
-    for (node_at = rep_at - 1; node_at[-1] != ','; node_at--)
-        ;
-    node_len = (size_t)(rep_at - 1 - node_at);
-    r = &rs->v[rs->n];
-    *r = (row){.text = line, .len = (size_t)(node_at - line), .src = si, .line = line_no};
-    r->id = strtoull(line, &end, 10);
-    if (end == line || *end != ',' || (r->repeat = strtoul(rep_at, &end, 10), end != nl) ||
-        end == rep_at || node_len >= sizeof r->node) {
-        pp_log_error("%s/summary.csv:%ld: not a row of powprof 'id,...,node,repeat'", src->dir,
-                     line_no);
-        return -EINVAL;
-    }
-    pp_fmt(r->node, sizeof r->node, "%.*s", (int)node_len, node_at);
-    if (!r->node[0] && !src->node) {
+    if (!in->node[0] && !rd->src->node) {
         pp_log_error("%s/summary.csv:%ld: a row without a node, and %s/run.json names none "
                      "(imported results?): its rows cannot be told from another board's",
-                     src->dir, line_no, src->dir);
+                     rd->src->dir, in->line_no, rd->src->dir);
         return -EINVAL;
     }
-    if (!r->node[0])
-        pp_strlcpy(r->node, src->node, sizeof r->node);
-    pp_fmt(what, sizeof what, "%s/summary.csv:%ld: node", src->dir, line_no);
-    if (pp_name_check(r->node, what) < 0)
-        return -EINVAL;
-    rs->n++;
+    if (grow(rd->rs) < 0)
+        return -ENOMEM;
+    while (comma && comma > in->text && comma[-1] != ',')
+        comma--; /* the start of the node cell (the header ends node,repeat) */
+    r = &rd->rs->v[rd->rs->n];
+    *r = (row){.id = (uint64_t)in->id, .repeat = (unsigned long)in->repeat, .src = rd->si,
+               .line = in->line_no, .len = comma ? (size_t)(comma - in->text) : 0};
+    pp_strlcpy(r->node, in->node[0] ? in->node : rd->src->node, sizeof r->node);
+    if (!(r->text = strndup(in->text, r->len)))
+        return -ENOMEM;
+    rd->rs->n++;
     return 0;
 }
 
-/* Every whole row of every source (a torn last line left out, said). */
-static int parse_all(const source *s, size_t n, rows *rs)
+/* src's header, run.json and every row. 0 or -errno (logged). */
+static int load_source(source *src, size_t si, rows *rs)
 {
-    size_t n_fields = 1;
-    int rc = 0;
+    reading rd = {src, si, rs};
+    pp_summary sum;
+    int rc;
 
-    for (const char *c = s[0].text; *c != '\n'; c++)
-        n_fields += *c == ',';
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        long line_no = 1;
-        for (const char *line = s[i].text + s[i].header_len; *line && rc == 0; line_no++) {
-            const char *nl = strchr(line, '\n');
-            if (!nl) {
-                pp_log_warn("%s/summary.csv:%ld: cut short (a crash while writing?): left out",
-                            s[i].dir, line_no + 1);
-                break;
-            }
-            if (nl > line)
-                rc = parse_row(&s[i], i, line_no + 1, line, nl, n_fields, rs);
-            line = nl + 1;
+    if ((src->dfd = open(src->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        rc = -errno;
+        pp_log_error("%s: cannot open: %s (a results folder of powprof profile is expected)",
+                     src->dir, strerror(errno));
+        return rc == -ENOENT || rc == -ENOTDIR ? -EINVAL : rc;
+    }
+    if ((rc = read_header(src)) < 0 || (rc = read_run_json(src)) < 0)
+        return rc;
+    rc = pp_summary_read_each(src->dir, PP_SUMMARY_NO_LINKS, &sum, on_row, &rd);
+    pp_summary_free(&sum);
+    return rc;
+}
+
+/* Every source of the first's profile and columns. 0 or -EINVAL (logged). */
+static int same_profile(const source *s, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(s[i].header, s[0].header) != 0) {
+            pp_log_error("%s/summary.csv:1: its columns differ from %s/summary.csv's (another "
+                         "profile, or boards with other rails): not merged", s[i].dir, s[0].dir);
+            return -EINVAL;
+        }
+        if (strcmp(s[i].identity, s[0].identity) != 0) {
+            pp_log_error("%s/run.json: another profile than %s's (config_hash %.40s, not "
+                         "%.40s: its parameters, components, rate or battery differ): not merged",
+                         s[i].dir, s[0].dir, s[i].identity[0] ? s[i].identity : "none",
+                         s[0].identity[0] ? s[0].identity : "none");
+            return -EINVAL;
         }
     }
-    return rc;
+    return 0;
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -220,7 +237,8 @@ static int cmp_key(const void *a, const void *b)
 /* Sorted, duplicates marked and counted, conflicts logged and counted. */
 static void check_keys(const source *s, rows *rs, pp_merge_report *r)
 {
-    qsort(rs->v, rs->n, sizeof *rs->v, cmp_key);
+    if (rs->n > 1)
+        qsort(rs->v, rs->n, sizeof *rs->v, cmp_key);
     for (size_t i = 1; i < rs->n; i++) {
         row *a = &rs->v[i - 1], *b = &rs->v[i];
         if (a->id != b->id || strcmp(a->node, b->node) != 0 || a->repeat != b->repeat)
@@ -240,76 +258,113 @@ static void check_keys(const source *s, rows *rs, pp_merge_report *r)
     }
 }
 
-/* Copy the file from to to. 0 or -errno. */
-static int copy_file(const char *from, const char *to)
+/* ---- writing ----------------------------------------------------------- */
+
+/* The error of a stream being written to path: logged with the file and
+ * the reason. fp is closed. 0 or -errno. */
+static int close_written(FILE *fp, const char *path)
+{
+    int rc = 0;
+
+    if (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0)
+        rc = -(errno ? errno : EIO);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = -(errno ? errno : EIO);
+    if (rc < 0)
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+    return rc;
+}
+
+/* rel of src (opened, never through a link) copied to the new file to.
+ * 0, 1 when src has no such file, -errno (logged: the source named on a
+ * read error, the file written on a write error). */
+static int copy_in(const source *src, const char *rel, const char *to)
 {
     char buf[65536];
-    int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
+    int in = pp_open_inside(src->dfd, rel), out, rc = 0;
     ssize_t n;
 
+    if (in == -ENOENT)
+        return 1;
     if (in < 0)
-        return -errno;
-    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (out < 0) {
+        return open_error(src, rel, in);
+    if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0) {
         rc = -errno;
+        pp_log_error("%s: cannot create: %s", to, strerror(errno));
         close(in);
         return rc;
     }
-    while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0)
-        if (n < 0 || write(out, buf, (size_t)n) != n)
+    while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno != EINTR) {
+            rc = -errno;
+            pp_log_error("%s/%s: cannot read: %s", src->dir, rel, strerror(errno));
+        } else if (n > 0 && write(out, buf, (size_t)n) != n) {
             rc = -(errno ? errno : EIO);
-    if (close(out) != 0 && rc == 0)
+            pp_log_error("%s: cannot write: %s", to, strerror(-rc));
+        }
+    }
+    if (close(out) != 0 && rc == 0) {
         rc = -errno;
+        pp_log_error("%s: cannot write: %s", to, strerror(errno));
+    }
     close(in);
     return rc;
 }
 
 /* Row rw's trace into tmp/traces/<node>/, from its source's traces/<node>/
  * or traces/; the first row of an id also linked as tmp/traces/<id>.csv.
- * 0, 1 when the source has no trace, -errno. */
+ * 0, 1 when the source has no trace, -errno (logged). */
 static int copy_trace(const source *src, const row *rw, const char *tmp, int first_of_id)
 {
-    char name[64], from[4400], to[4400], dir[4400];
+    char name[64], rel[PP_NODE_NAME_MAX + 96], to[4400], dir[4400], link_to[4400];
     int rc;
 
     pp_results_trace_name(rw->id, (unsigned)rw->repeat, name, sizeof name);
     if ((rc = pp_path_fmt(dir, sizeof dir, tmp, "traces/%s", rw->node)) < 0 ||
-        (rc = pp_path_fmt(to, sizeof to, dir, "%s", name)) < 0 ||
-        (rc = pp_path_fmt(from, sizeof from, src->dir, "traces/%s/%s", rw->node, name)) < 0)
+        (rc = pp_path_fmt(to, sizeof to, dir, "%s", name)) < 0)
         return rc;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -errno;
-    if (access(from, F_OK) != 0 && (rc = pp_path_fmt(from, sizeof from, src->dir, "traces/%s",
-                                                     name)) < 0)
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        rc = -errno;
+        pp_log_error("%s: cannot create: %s", dir, strerror(errno));
         return rc;
-    if ((rc = copy_file(from, to)) == -ENOENT)
-        return 1;
-    if (rc < 0 || !first_of_id)
+    }
+    if ((rc = pp_path_fmt(rel, sizeof rel, "traces", "%s/%s", rw->node, name)) < 0)
         return rc;
-    pp_fmt(from, sizeof from, "%s/traces/%llu.csv", tmp, (unsigned long long)rw->id);
-    if (link(to, from) != 0 && (rc = copy_file(to, from)) < 0)
+    if ((rc = copy_in(src, rel, to)) == 1) {
+        if ((rc = pp_path_fmt(rel, sizeof rel, "traces", "%s", name)) < 0)
+            return rc;
+        rc = copy_in(src, rel, to);
+    }
+    if (rc != 0 || !first_of_id)
         return rc;
-    return 0;
+    pp_fmt(link_to, sizeof link_to, "%s/traces/%llu.csv", tmp, (unsigned long long)rw->id);
+    if (link(to, link_to) != 0) {
+        rc = -errno;
+        pp_log_error("%s: cannot link to %s: %s", link_to, to, strerror(errno));
+    }
+    return rc;
 }
 
 /* tmp/summary.csv and the traces of the rows kept. 0 or -errno (logged). */
 static int write_rows(source *s, const rows *rs, const char *tmp, pp_merge_report *r)
 {
-    char path[4200], tail[PP_NODE_NAME_MAX + 32];
+    char path[4200];
     FILE *fp;
     int rc = 0;
 
     pp_fmt(path, sizeof path, "%s/summary.csv", tmp);
-    if (!(fp = fopen(path, "w")))
-        return -errno;
-    fwrite(s[0].text, 1, s[0].header_len, fp);
+    if (!(fp = fopen(path, "w"))) {
+        rc = -errno;
+        pp_log_error("%s: cannot create: %s", path, strerror(errno));
+        return rc;
+    }
+    fputs(s[0].header, fp);
     for (size_t i = 0; i < rs->n && rc >= 0; i++) {
         const row *rw = &rs->v[i];
         if (rw->dup)
             continue;
-        pp_fmt(tail, sizeof tail, "%s,%lu\n", rw->node, rw->repeat);
         fwrite(rw->text, 1, rw->len, fp);
-        fputs(tail, fp);
+        fprintf(fp, "%s,%lu\n", rw->node, rw->repeat);
         s[rw->src].n_kept++;
         r->n_rows++;
         rc = copy_trace(&s[rw->src], rw, tmp, i == 0 || rs->v[i - 1].id != rw->id);
@@ -319,13 +374,11 @@ static int write_rows(source *s, const rows *rs, const char *tmp, pp_merge_repor
                         "without it", s[rw->src].dir, (unsigned long long)rw->id, rw->repeat,
                         rw->node);
     }
-    if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
-        rc = rc < 0 ? rc : -errno;
-    if (fclose(fp) != 0 && rc >= 0)
-        rc = -errno;
-    if (rc < 0)
-        pp_log_error("%s: cannot write: %s", tmp, strerror(-rc));
-    return rc < 0 ? rc : 0;
+    if (rc < 0) {
+        fclose(fp);
+        return rc;
+    }
+    return close_written(fp, path);
 }
 
 /* The nodes' records of every source (run.json "node", or a merged one's
@@ -363,6 +416,7 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
     json_t *root = s[0].run_json ? json_deep_copy(s[0].run_json) : json_object();
     json_t *sources = json_array();
     char path[4200];
+    FILE *fp;
     int rc;
 
     for (size_t i = 0; i < n; i++)
@@ -379,36 +433,33 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
                                                   "configurations_missing",
                                                   (json_int_t)r->n_missing));
     pp_fmt(path, sizeof path, "%s/run.json", tmp);
-    rc = json_dump_file(root, path, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    json_decref(root);
-    if (rc != 0) {
-        pp_log_error("%s: cannot write", path);
-        return -EIO;
+    if (!(fp = fopen(path, "w"))) {
+        rc = -errno;
+        pp_log_error("%s: cannot create: %s", path, strerror(errno));
+    } else if ((errno = 0, json_dumpf(root, fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                                    JSON_REAL_PRECISION(15))) != 0) {
+        rc = -(errno ? errno : EIO);
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+        fclose(fp);
+    } else {
+        fputc('\n', fp);
+        rc = close_written(fp, path);
     }
-    return 0;
+    json_decref(root);
+    return rc;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* The first source's profile.cfg that there is into tmp. 0 or -errno. */
+/* The first source's profile.cfg that there is into tmp. 0 or -errno
+ * (logged). */
 static int copy_profile(const source *s, size_t n, const char *tmp)
 {
-    char from[4300], to[4300];
+    char to[4300];
+    int rc = 1;
 
     pp_fmt(to, sizeof to, "%s/profile.cfg", tmp);
-    for (size_t i = 0; i < n; i++) {
-        pp_fmt(from, sizeof from, "%s/profile.cfg", s[i].dir);
-        if (access(from, R_OK) == 0)
-            return copy_file(from, to);
-    }
-    return 0;
+    for (size_t i = 0; i < n && rc == 1; i++)
+        rc = copy_in(&s[i], "profile.cfg", to);
+    return rc == 1 ? 0 : rc;
 }
 
 /* The configurations of the profile (run.json) that no row has. */
@@ -430,53 +481,46 @@ static int write_merged(source *s, size_t n, const rows *rs, const char *out,
                         pp_merge_report *r)
 {
     char tmp[4200], path[4300];
-    int rc = 0;
+    int rc;
 
-    pp_fmt(tmp, sizeof tmp, "%s.merge.XXXXXX", out);
-    if (!mkdtemp(tmp)) {
-        rc = -errno;
-        pp_log_error("%s: cannot create: %s", tmp, strerror(errno));
+    if ((rc = pp_tmpdir_make(out, "merge", tmp, sizeof tmp)) < 0)
         return rc;
-    }
     pp_fmt(path, sizeof path, "%s/traces", tmp);
-    if (mkdir(path, 0755) != 0)
+    if (mkdir(path, 0755) != 0) {
         rc = -errno;
+        pp_log_error("%s: cannot create: %s", path, strerror(errno));
+    }
     if (rc == 0)
         rc = write_rows(s, rs, tmp, r);
     if (rc == 0)
         rc = copy_profile(s, n, tmp);
     if (rc == 0)
         rc = write_run_json(s, n, tmp, r);
-    if (rc == 0 && rename(tmp, out) != 0) {
-        rc = -errno;
-        pp_log_error("cannot move %s to %s: %s", tmp, out, strerror(errno));
-    }
-    if (rc < 0)
-        nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (rc == 0)
+        return pp_tmpdir_commit();
+    pp_tmpdir_abort();
     return rc;
 }
 
-int pp_merge(const char *const *src, size_t n, const char *out, pp_merge_report *r)
+/* Read every source, check them against each other and their keys. */
+static int read_sources(source *s, const char *const *src, size_t n, rows *rs,
+                        pp_merge_report *r)
 {
-    source *s = calloc(n + 1, sizeof *s);
-    rows rs = {NULL, 0, 0};
-    int rc = s ? 0 : -ENOMEM;
+    int rc = 0;
 
-    memset(r, 0, sizeof *r);
-    if (access(out, F_OK) == 0) {
-        pp_log_error("%s exists: give a new folder", out);
-        rc = -EEXIST;
-    }
     for (size_t i = 0; rc == 0 && i < n; i++) {
         s[i].dir = src[i];
-        rc = load_source(&s[i]);
+        rc = load_source(&s[i], i, rs);
     }
-    if (rc == 0 && n > 0 && (rc = same_profile(s, n)) == 0)
-        rc = parse_all(s, n, &rs);
-    if (rc == 0 && n > 0) {
+    if (rc == 0 && (rc = same_profile(s, n)) == 0) {
         pp_strlcpy(r->config_hash, s[0].identity, sizeof r->config_hash);
-        check_keys(s, &rs, r);
-        count_missing(s, &rs, r);
+        check_keys(s, rs, r);
+        count_missing(s, rs, r);
+    }
+    if (rc == 0 && rs->n == 0) {
+        pp_log_error("%s/summary.csv: no rows%s: nothing to merge", s[0].dir,
+                     n > 1 ? " in any of the folders" : "");
+        rc = -EINVAL;
     }
     if (rc == 0 && r->n_conflicts) {
         pp_log_error("%zu conflicting row%s: nothing merged (a board measured a configuration "
@@ -484,13 +528,41 @@ int pp_merge(const char *const *src, size_t n, const char *out, pp_merge_report 
                      "--resume into one folder)", r->n_conflicts, r->n_conflicts == 1 ? "" : "s");
         rc = -EINVAL;
     }
-    if (rc == 0 && n > 0)
-        rc = write_merged(s, n, &rs, out, r);
+    return rc;
+}
+
+int pp_merge(const char *const *src, size_t n, const char *out, pp_merge_report *r)
+{
+    source *s = calloc(n + 1, sizeof *s);
+    rows rs = {NULL, 0, 0};
+    char target[4096];
+    size_t len;
+    int rc = s ? 0 : -ENOMEM;
+
+    memset(r, 0, sizeof *r);
+    if (pp_strlcpy(target, out, sizeof target) < 0 || !target[0]) {
+        pp_log_error("output folder '%.100s': %s", out, target[0] ? "too long" : "empty");
+        rc = -EINVAL;
+    }
+    for (len = strlen(target); len > 1 && target[len - 1] == '/'; len--)
+        target[len - 1] = '\0'; /* OUT/ is OUT: the temporary folder goes beside it */
+    if (rc == 0 && access(target, F_OK) == 0) {
+        pp_log_error("%s exists: give a new folder", out);
+        rc = -EEXIST;
+    }
+    for (size_t i = 0; s && i < n; i++)
+        s[i].dfd = -1;
+    if (rc == 0 && n > 0 && (rc = read_sources(s, src, n, &rs, r)) == 0)
+        rc = write_merged(s, n, &rs, target, r);
     for (size_t i = 0; s && i < n; i++) {
-        free(s[i].text);
+        free(s[i].header);
         free(s[i].identity);
         json_decref(s[i].run_json);
+        if (s[i].dfd >= 0)
+            close(s[i].dfd);
     }
+    for (size_t i = 0; i < rs.n; i++)
+        free(rs.v[i].text);
     free(s);
     free(rs.v);
     return rc;

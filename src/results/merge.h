@@ -14,9 +14,20 @@
  *    and nothing is merged.
  *  - A row without a node (an empty cell) takes the node its folder's
  *    run.json names; without one it cannot be merged.
+ *  - Every row is read by the one row reader of summary.csv (summary.h),
+ *    with its rules: a row that model or plot would refuse is refused
+ *    here, with its file and line. A summary.csv with its header only
+ *    adds no row; no row at all is an error.
+ *  - Nothing is read through a symbolic link (summary.csv, run.json,
+ *    profile.cfg, traces/ and what is in it): a folder received from
+ *    someone else cannot make merge read outside it. A link, or a trace
+ *    that is not a regular file, is an error naming it.
  *  - Atomic, as import: everything is written into a temporary folder
- *    beside DIR, renamed to DIR at the end; DIR must not exist; a refusal
- *    or an error leaves nothing behind.
+ *    beside DIR (tmpdir.h: removed on an error, on SIGINT/TERM/HUP when
+ *    the command's handler calls pp_tmpdir_signal_cleanup, and by the
+ *    next merge after a SIGKILL), renamed to DIR at the end; DIR must not
+ *    exist ("DIR/" is DIR); a refusal or an error leaves nothing behind,
+ *    and every error names its file (a write error, the file written).
  *
  * The merged folder: summary.csv (the rows sorted by id, node, repeat),
  * traces/<node>/<id>[.r<repeat>].csv for every row (copied from the

@@ -66,13 +66,12 @@ int pp_node_identify(const char *root, const char *name_override, pp_node *n)
     printable(n->hostname);
     printable(n->kernel);
     printable(n->model);
-    if (name_override)
-        pp_strlcpy(n->name, name_override, sizeof n->name);
-    else
-        pp_fmt(n->name, sizeof n->name, "%.*s", (int)strcspn(n->hostname, "."), n->hostname);
-    if (name_override)
-        return pp_name_check(n->name, "--node");
-    if (pp_name_check(n->name, "host name (give the node a name with --node NAME)") < 0)
+    if (name_override) /* the whole name checked: never cut (two boards would become one) */
+        return pp_name_check(name_override, "--node") < 0 ? -EINVAL
+                                                          : pp_strlcpy(n->name, name_override,
+                                                                       sizeof n->name);
+    if (pp_fmt(n->name, sizeof n->name, "%.*s", (int)strcspn(n->hostname, "."), n->hostname) < 0 ||
+        pp_name_check(n->name, "host name (give the node a name with --node NAME)") < 0)
         return -EINVAL;
     return 0;
 }

@@ -4,12 +4,14 @@
 #include "src/base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_FIELDS (PP_SUMMARY_MAX_PARAMS + PP_SUMMARY_MAX_METRICS + 64)
 
@@ -116,16 +118,43 @@ static int json_param(const char *path, json_t *o, pp_summary_param_info *p)
     return 0;
 }
 
+/* dir/name opened for reading (flags: PP_SUMMARY_NO_LINKS), path its
+ * name. The file descriptor, or -errno (-ENOENT not logged). */
+static int open_in(const char *dir, const char *name, int flags, const char *path)
+{
+    int dfd, fd;
+
+    if (!(flags & PP_SUMMARY_NO_LINKS)) {
+        fd = pp_open_regular(path);
+    } else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        fd = -errno;
+    } else {
+        fd = pp_open_inside(dfd, name);
+        close(dfd);
+    }
+    if (fd == -ELOOP)
+        pp_log_error("%s: a symbolic link: refused (a results folder received from someone else "
+                     "must not make powprof read outside it)", path);
+    else if (fd == -EISDIR || fd == -EINVAL)
+        pp_log_error("%s: not a regular file", path);
+    else if (fd < 0 && fd != -ENOENT)
+        pp_log_error("%s: cannot open: %s", path, strerror(-fd));
+    return fd;
+}
+
 /* run.json's "params", when there is a run.json. */
-static int read_run_json(const char *dir, pp_summary *s)
+static int read_run_json(const char *dir, int flags, pp_summary *s)
 {
     char path[4200];
     json_error_t err;
     json_t *root, *params;
-    int rc = 0;
+    int rc = 0, fd;
 
     pp_fmt(path, sizeof path, "%s/run.json", dir);
-    root = json_load_file(path, 0, &err);
+    if ((fd = open_in(dir, "run.json", flags, path)) < 0)
+        return fd == -ENOENT ? 0 : -EINVAL;
+    root = json_loadfd(fd, 0, &err);
+    close(fd);
     if (!root) {
         if (err.line > 0) /* there, but not JSON: say so, go on from the values */
             pp_log_warn("%s:%d: %s (parameter kinds taken from the values)", path, err.line,
@@ -242,7 +271,7 @@ static int add_label(pp_summary_param_info *p, const char *label)
 
 /* A parameter's cell into x: a number, or a label's index. */
 static int param_cell(const char *path, long line_no, pp_summary *s, size_t k, const char *cell,
-                      double *x)
+                      int store, double *x)
 {
     pp_summary_param_info *p = &s->param[k];
     int at;
@@ -259,6 +288,8 @@ static int param_cell(const char *path, long line_no, pp_summary *s, size_t k, c
         return -EINVAL;
     }
     at = pp_summary_label(s, k, cell);
+    if (at < 0 && p->labels_from_values && !store)
+        return 0; /* a row not kept (status not ok): checked, its label not added */
     if (at < 0 && p->labels_from_values) {
         if (p->n_labels == PP_SUMMARY_MAX_LABELS) {
             pp_log_error("%s:%ld: %s: more than %d labels", path, line_no, p->name,
@@ -306,7 +337,8 @@ static int grow(pp_summary *s, size_t *cap)
 }
 
 /* The node cell of row r: its index among the nodes (a new one added). */
-static int node_cell(const char *path, long line_no, pp_summary *s, const char *cell, size_t r)
+static int node_cell(const char *path, long line_no, pp_summary *s, const char *cell, size_t r,
+                     int store)
 {
     char what[4300];
     int at = pp_summary_node(s, cell);
@@ -316,6 +348,8 @@ static int node_cell(const char *path, long line_no, pp_summary *s, const char *
         if (pp_name_check(cell, what) < 0)
             return -EINVAL;
     }
+    if (!store)
+        return 0;
     if (at < 0) {
         if (s->n_nodes % 16 == 0) {
             void *n = realloc(s->nodes, (s->n_nodes + 16) * sizeof *s->nodes);
@@ -330,29 +364,58 @@ static int node_cell(const char *path, long line_no, pp_summary *s, const char *
     return 0;
 }
 
-/* A count cell (samples, short_run): a number >= 0, or -1 when empty. */
-static int count_cell(const char *path, long line_no, const char *name, const char *cell, long *v)
+/* A count cell (samples, short_run, repeat, ...): a whole number from 0 to
+ * max, or -1 when empty. */
+static int count_cell(const char *path, long line_no, const char *name, const char *cell,
+                      double max, long *v)
 {
     double d;
 
     *v = -1;
     if (!*cell)
         return 0;
-    if (pp_parse_double(cell, &d) < 0 || d < 0 || d != floor(d)) {
-        pp_log_error("%s:%ld: %s '%s' is not a count", path, line_no, name, cell);
+    if (pp_parse_double(cell, &d) < 0 || !(d >= 0 && d <= max) || d != floor(d)) {
+        pp_log_error("%s:%ld: %s '%s' is not a count (a whole number from 0 to %.15g)", path,
+                     line_no, name, cell, max);
         return -EINVAL;
     }
     *v = (long)d;
     return 0;
 }
 
-/* One row of status ok into the arrays. */
-static int read_row(const char *path, long line_no, char **f, pp_summary *s, const columns *c)
+/* The cells of row r that are neither parameters nor metrics: node,
+ * repeat and the counts. */
+static int other_cells(const char *path, long line_no, char **f, pp_summary *s, const columns *c,
+                       size_t r, int store)
 {
-    size_t r = s->n_rows;
     long flag = 0;
     int rc;
 
+    s->samples[r] = s->iterations[r] = s->late_frames[r] = -1;
+    s->repeat[r] = 0;
+    if ((rc = node_cell(path, line_no, s, c->node ? f[c->node] : "", r, store)) < 0 ||
+        (c->repeat && (rc = count_cell(path, line_no, "repeat", f[c->repeat],
+                                       PP_SUMMARY_MAX_REPEAT, &s->repeat[r])) < 0) ||
+        (c->samples && (rc = count_cell(path, line_no, "samples", f[c->samples],
+                                        PP_SUMMARY_MAX_COUNT, &s->samples[r])) < 0) ||
+        (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], 1,
+                                          &flag)) < 0) ||
+        (c->iterations && (rc = count_cell(path, line_no, "iterations", f[c->iterations],
+                                           PP_SUMMARY_MAX_COUNT, &s->iterations[r])) < 0) ||
+        (c->late && (rc = count_cell(path, line_no, "late_frames", f[c->late],
+                                     PP_SUMMARY_MAX_COUNT, &s->late_frames[r])) < 0))
+        return rc;
+    s->repeat[r] = s->repeat[r] > 0 ? s->repeat[r] : 0;
+    s->short_run[r] = flag > 0;
+    return 0;
+}
+
+/* One row into the arrays at s->n_rows, checked by the one set of rules
+ * whatever its status; kept (n_rows counted) when its status is ok. */
+static int read_row(const char *path, long line_no, char **f, pp_summary *s, const columns *c)
+{
+    size_t r = s->n_rows;
+    int store = strcmp(f[c->status], "ok") == 0, rc;
     int64_t id;
 
     if (pp_parse_int64(f[0], &id) < 0 || id < 0 || id > LONG_MAX) {
@@ -361,8 +424,14 @@ static int read_row(const char *path, long line_no, char **f, pp_summary *s, con
     }
     s->ids[r] = (long)id;
     for (size_t k = 0; k < s->n_params; k++)
-        if ((rc = param_cell(path, line_no, s, k, f[k + 1], &s->x[r * s->n_params + k])) < 0)
+        if ((rc = param_cell(path, line_no, s, k, f[k + 1], store,
+                             &s->x[r * s->n_params + k])) < 0)
             return rc;
+    if (pp_name_why(f[c->status], NULL, 0) < 0) {
+        pp_log_error("%s:%ld: status '%s' is not a status (ok, failed, timeout, interrupted)", path, line_no,
+                     f[c->status]);
+        return -EINVAL;
+    }
     for (size_t k = 0; k < s->n_metrics; k++) {
         double v = NAN;
         const char *cell = f[c->metric[k]];
@@ -372,60 +441,102 @@ static int read_row(const char *path, long line_no, char **f, pp_summary *s, con
         }
         s->y[r * s->n_metrics + k] = v;
     }
-    s->samples[r] = s->iterations[r] = s->late_frames[r] = -1;
-    s->repeat[r] = 0;
-    if ((rc = node_cell(path, line_no, s, c->node ? f[c->node] : "", r)) < 0 ||
-        (c->repeat && (rc = count_cell(path, line_no, "repeat", f[c->repeat], &s->repeat[r])) < 0))
+    if ((rc = other_cells(path, line_no, f, s, c, r, store)) < 0)
         return rc;
-    s->repeat[r] = s->repeat[r] > 0 ? s->repeat[r] : 0;
+    if (!store) {
+        s->n_left_out++;
+        return 0;
+    }
     s->max_repeat = s->repeat[r] > s->max_repeat ? s->repeat[r] : s->max_repeat;
-    if ((c->samples && (rc = count_cell(path, line_no, "samples", f[c->samples], &s->samples[r])) < 0) ||
-        (c->short_run && (rc = count_cell(path, line_no, "short_run", f[c->short_run], &flag)) < 0) ||
-        (c->iterations &&
-         (rc = count_cell(path, line_no, "iterations", f[c->iterations], &s->iterations[r])) < 0) ||
-        (c->late && (rc = count_cell(path, line_no, "late_frames", f[c->late], &s->late_frames[r])) < 0))
-        return rc;
-    s->short_run[r] = flag > 0;
-    s->n_short += flag > 0;
+    s->n_short += s->short_run[r];
     s->n_rows++;
     return 0;
 }
 
+/* Where a pass over the rows reports them. */
+typedef struct each {
+    pp_summary_row_fn fn;
+    void *ctx;
+} each;
+
+/* A line that does not end with a line end is the last, cut short by a
+ * crash while it was written (a sweep writes a row and its newline at
+ * once): left out, said. 1 when line is such a line. */
+static int cut_short(const char *path, long line_no, const char *line, ssize_t len, int pass)
+{
+    if (len > 0 && line[len - 1] == '\n')
+        return 0;
+    if (pass == 1)
+        pp_log_warn("%s:%ld: cut short (no line end: a crash while writing?): left out", path,
+                    line_no);
+    return 1;
+}
+
+/* Pass 1's row: checked and kept by read_row, then given to e. */
+static int row_pass(const char *path, long line_no, char **f, const char *raw, pp_summary *s,
+                    const columns *c, const each *e)
+{
+    size_t r = s->n_rows;
+    pp_summary_row row;
+    int rc = read_row(path, line_no, f, s, c);
+
+    if (rc < 0 || !e->fn)
+        return rc;
+    row = (pp_summary_row){line_no, raw, s->ids[r], strcmp(f[c->status], "ok") == 0,
+                           c->node ? f[c->node] : "", s->repeat[r]};
+    return e->fn(e->ctx, &row);
+}
+
+/* Pass 0: a parameter's cell that is not a number makes it categorical
+ * (when run.json does not describe it). */
+static void find_categorical(pp_summary *s, char **f)
+{
+    for (size_t k = 0; k < s->n_params; k++) {
+        double v;
+        pp_summary_param_info *p = &s->param[k];
+        if (p->kind != PP_PARAM_CATEGORICAL && pp_parse_double(f[k + 1], &v) < 0) {
+            p->kind = PP_PARAM_CATEGORICAL;
+            p->labels_from_values = 1;
+        }
+    }
+}
+
 /* Every line after the header: pass 0 only finds the categorical
  * parameters that run.json does not describe; pass 1 reads the rows. */
-static int read_rows(FILE *fp, const char *path, pp_summary *s, const columns *c, int pass)
+static int read_rows(FILE *fp, const char *path, pp_summary *s, const columns *c, int pass,
+                     const each *e)
 {
-    char *line = NULL, *f[MAX_FIELDS];
+    char *line = NULL, *raw = NULL, *f[MAX_FIELDS];
     size_t cap = 0, cap_rows = 0;
     long line_no = 1;
+    ssize_t len;
     int rc = 0;
 
-    while (rc == 0 && getline(&line, &cap, fp) >= 0) {
+    while (rc == 0 && (len = getline(&line, &cap, fp)) >= 0) {
         size_t m;
         line_no++;
+        if (cut_short(path, line_no, line, len, pass))
+            break;
         line[strcspn(line, "\r\n")] = '\0';
         if (!line[0])
             continue;
+        free(raw);
+        if (!(raw = strdup(line))) {
+            rc = -ENOMEM;
+            break;
+        }
         m = pp_csv_split(line, f, MAX_FIELDS);
         if (m != c->n) {
             pp_log_error("%s:%ld: %zu fields, the header has %zu", path, line_no, m, c->n);
             rc = -EINVAL;
         } else if (pass == 0) {
-            for (size_t k = 0; k < s->n_params; k++) {
-                double v;
-                pp_summary_param_info *p = &s->param[k];
-                if (p->kind != PP_PARAM_CATEGORICAL && pp_parse_double(f[k + 1], &v) < 0) {
-                    p->kind = PP_PARAM_CATEGORICAL;
-                    p->labels_from_values = 1;
-                }
-            }
-        } else if (strcmp(f[c->status], "ok") != 0) {
-            s->n_left_out++;
+            find_categorical(s, f);
         } else if (s->n_rows < cap_rows || (rc = grow(s, &cap_rows)) == 0) {
-            rc = read_row(path, line_no, f, s, c);
+            rc = row_pass(path, line_no, f, raw, s, c, e);
         }
     }
     free(line);
+    free(raw);
     return rc;
 }
 
@@ -437,43 +548,33 @@ static void weigh(pp_summary *s)
     }
 }
 
-int pp_summary_read(const char *dir, pp_summary *s)
+/* The header, run.json and every row of fp (path). */
+static int read_all(FILE *fp, const char *dir, const char *path, int flags, pp_summary *s,
+                    const each *e)
 {
-    char path[4200], *line = NULL;
+    char *line = NULL;
     size_t cap = 0;
     columns c;
-    FILE *fp;
     int rc;
 
-    memset(s, 0, sizeof *s);
-    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
-    fp = fopen(path, "r");
-    if (!fp) {
-        rc = -errno;
-        pp_log_error("%s: cannot open: %s (a results folder of powprof profile or import is "
-                     "expected)", path, strerror(errno));
-        return rc;
-    }
     if (getline(&line, &cap, fp) < 0) {
         pp_log_error("%s:1: empty file", path);
-        rc = -EINVAL;
-        goto out;
+        free(line);
+        return -EINVAL;
     }
     line[strcspn(line, "\r\n")] = '\0';
-    if ((rc = read_header(path, line, s, &c)) < 0 || (rc = read_run_json(dir, s)) < 0)
-        goto out;
-    if ((rc = read_rows(fp, path, s, &c, 0)) < 0)
+    if ((rc = read_header(path, line, s, &c)) < 0 || (rc = read_run_json(dir, flags, s)) < 0 ||
+        (rc = read_rows(fp, path, s, &c, 0, e)) < 0)
         goto out;
     rewind(fp);
-    if (getline(&line, &cap, fp) < 0 || (rc = read_rows(fp, path, s, &c, 1)) < 0)
+    if (getline(&line, &cap, fp) < 0 || (rc = read_rows(fp, path, s, &c, 1, e)) < 0)
         goto out;
-    if (s->n_rows == 0) {
+    if (s->n_rows == 0 && !e->fn) {
         pp_log_error("%s: no row with status ok", path);
         rc = -EINVAL;
         goto out;
     }
-    s->weight = malloc(s->n_rows * sizeof *s->weight);
-    if (!s->weight) {
+    if (!(s->weight = malloc((s->n_rows + 1) * sizeof *s->weight))) {
         rc = -ENOMEM;
         goto out;
     }
@@ -481,10 +582,39 @@ int pp_summary_read(const char *dir, pp_summary *s)
     rc = finish_params(s);
 out:
     free(line);
+    return rc;
+}
+
+int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_row_fn fn,
+                         void *ctx)
+{
+    char path[4200];
+    each e = {fn, ctx};
+    FILE *fp;
+    int rc, fd;
+
+    memset(s, 0, sizeof *s);
+    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
+    if ((fd = open_in(dir, "summary.csv", flags, path)) < 0) {
+        if (fd == -ENOENT)
+            pp_log_error("%s: cannot open: %s (a results folder of powprof profile or import is "
+                         "expected)", path, strerror(ENOENT));
+        return fd == -ELOOP || fd == -EISDIR ? -EINVAL : fd;
+    }
+    if (!(fp = fdopen(fd, "r"))) {
+        close(fd);
+        return -ENOMEM;
+    }
+    rc = read_all(fp, dir, path, flags, s, &e);
     fclose(fp);
     if (rc < 0)
         pp_summary_free(s);
     return rc;
+}
+
+int pp_summary_read(const char *dir, pp_summary *s)
+{
+    return pp_summary_read_each(dir, 0, s, NULL, NULL);
 }
 
 void pp_summary_free(pp_summary *s)

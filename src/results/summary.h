@@ -91,8 +91,43 @@ typedef struct pp_summary {
  * file, the line and the value; returns 0, -EINVAL or -ENOMEM (s is then
  * empty). A numeric parameter's scale is logarithmic when run.json says
  * "exponential", or, without run.json, when its distinct values (at least
- * 3, all > 0) form a geometric sequence. */
+ * 3, all > 0) form a geometric sequence.
+ *
+ * The one row reader of summary.csv (model, plot, plan, merge, run):
+ * every row, whatever its status, is checked by the same rules: as many
+ * fields as the header; an id from 0 to LONG_MAX; parameters as above
+ * (decimal numbers, util.h, or labels); a status that is a name; metrics
+ * decimal numbers or empty; counts (samples, short_run 0 or 1,
+ * iterations, late_frames, repeat) whole numbers in range or empty; a
+ * node that is a name or empty. A last line without its line end was cut
+ * short by a crash while it was written: left out with a warning. Rows
+ * with status ok are kept in s; the others are counted (n_left_out). */
+#define PP_SUMMARY_MAX_COUNT 1e15  /* samples, iterations, late frames */
+#define PP_SUMMARY_MAX_REPEAT 1e6  /* a row's repeat index */
 int pp_summary_read(const char *dir, pp_summary *s);
+
+/* A row as the reader gives it to pp_summary_read_each's fn. */
+typedef struct pp_summary_row {
+    long line_no;
+    const char *text;  /* the line as in the file, without its line end */
+    long id;
+    int ok;            /* status ok (kept in s) */
+    const char *node;  /* the node cell: "" when empty or without the column */
+    long repeat;       /* 0 when empty or without the column */
+} pp_summary_row;
+
+/* fn's return: 0 goes on, a negative value stops the reading (returned). */
+typedef int (*pp_summary_row_fn)(void *ctx, const pp_summary_row *row);
+
+/* flags: refuse summary.csv and run.json when a symbolic link or not a
+ * regular file (a folder received from someone else: merge). */
+#define PP_SUMMARY_NO_LINKS 1
+
+/* pp_summary_read, with fn (unless NULL) given every row after it was
+ * checked, whatever its status, in the file's order. With fn, a summary
+ * without a row of status ok (its header alone) is no error. */
+int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_row_fn fn,
+                         void *ctx);
 void pp_summary_free(pp_summary *s);
 
 /* Index of a parameter / metric / node by name, or -1. */
