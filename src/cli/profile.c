@@ -1,5 +1,6 @@
 /* powprof profile: run every configuration of a profile. */
 #include "cli.h"
+#include "profile_adaptive.h"
 
 #include "src/base/log.h"
 #include "src/results/node.h"
@@ -224,6 +225,7 @@ static const char profile_help[] =
     "                         then all again); rows carry the repeat index\n"
     "  --node NAME            the node's name in run.json and the node column (default:\n"
     "                         the host name; letters, digits and _ . - +)\n"
+    PP_CLI_ADAPTIVE_HELP
     "\n"
     "DIR may hold {node} and {shard} (K), replaced by powprof: one folder per shard\n"
     "when the launcher starts every shard with the same arguments (mpirun, srun).\n"
@@ -533,12 +535,13 @@ static void resume_argv(const sweep_request *rq, int stopped, const char **argv)
         argv[n++] = "--node";
         argv[n++] = rq->node.name;
     }
+    n = pp_cli_adaptive_argv(argv, n);
     argv[n] = NULL;
 }
 
 static void print_resume(const sweep_request *rq, int stopped)
 {
-    const char *argv[16];
+    const char *argv[32];
 
     resume_argv(rq, stopped, argv);
     fputs("  ", stderr);
@@ -601,7 +604,7 @@ static void outcome_json(const pp_profile *p, const sweep_request *rq, int rc,
                          const pp_sweep_stats *st, int status)
 {
     char path[4200];
-    const char *argv[16];
+    const char *argv[32];
     json_t *resume = json_null(), *root;
 
     if (rc == -EINTR || rc == -ENOTRECOVERABLE) {
@@ -625,6 +628,7 @@ static void outcome_json(const pp_profile *p, const sweep_request *rq, int rc,
                                                  "n", (json_int_t)rq->shard.n, "from",
                                                  rq->shard.from));
     json_object_set_new(root, "repeats", json_integer(rq->repeats));
+    pp_cli_adaptive_json(root);
     json_dumpf(root, stdout, JSON_COMPACT);
     putchar('\n');
     json_decref(root);
@@ -666,7 +670,7 @@ static int run_sweep(const pp_profile *p, uint64_t n, const sweep_request *rq)
                 rq->shard_text, rq->shard.from[0] ? rq->shard.from : "whole sweep",
                 (unsigned long long)pp_shard_count(&rq->shard, n), rq->repeats,
                 rq->repeats == 1 ? "" : "s");
-    rc = pp_sweep_run(p, &so, &st);
+    rc = pp_cli_profile_sweep(p, &so, rq->json, &st); /* pp_sweep_run, or --adaptive's */
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (ui.drawn)
@@ -720,7 +724,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
         {"markdown", no_argument, NULL, OPT_MARKDOWN},
         {"shard", required_argument, NULL, OPT_SHARD},
         {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"node", required_argument, NULL, OPT_NODE},
+        {"node", required_argument, NULL, OPT_NODE}, PP_CLI_ADAPTIVE_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int64_t n;
@@ -778,9 +782,10 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
             if (fleet_option(opt, optarg, &a->rq) < 0)
                 return -1;
             break;
-        default:
-            fputs("Try 'powprof profile --help'.\n", stderr);
-            return -1;
+        default: /* --adaptive and its options, or "Try --help" */
+            if (pp_cli_adaptive_option(opt, optarg) < 0)
+                return -1;
+            break;
         }
     }
     return 0;

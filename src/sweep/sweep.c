@@ -739,7 +739,7 @@ static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, doub
 
     for (uint64_t slot = 0; slot < sl->count * sl->repeats; slot++) {
         uint64_t id = slot % sl->count;
-        if (!pp_shard_has(sl->shard, id))
+        if (!pp_shard_has(sl->shard, id) || (r->o->only && !r->o->only[id]))
             continue;
         st->total++;
         if (done[slot]) {
@@ -770,7 +770,7 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
         double mean_w = 0;
         int saturated = 0, rc;
 
-        if (done[slot] || !pp_shard_has(sl->shard, id))
+        if (done[slot] || !pp_shard_has(sl->shard, id) || (o->only && !o->only[id]))
             continue;
         r->rep = (unsigned)(slot / sl->count);
         pp_profile_values(r->p, id, values);
