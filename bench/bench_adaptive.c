@@ -40,6 +40,12 @@
 #define SEEDS 5
 
 static const char *bin = "build/powprof";
+static const char *only; /* --only NAME: the grids whose name holds it */
+
+static int wanted(const char *name)
+{
+    return !only || strstr(name, only) != NULL;
+}
 static char tmp[256];
 
 static double now_s(void)
@@ -52,9 +58,11 @@ static double now_s(void)
 /* Run argv quietly; 0 when it exited 0. */
 static int run_quiet(char *const argv[])
 {
-    pid_t pid = fork();
+    pid_t pid;
     int st;
 
+    fflush(stdout); /* the child's freopen would write our buffer again */
+    pid = fork();
     if (pid == 0) {
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
@@ -185,7 +193,7 @@ static void remove_tree(const char *dir)
 
 /* The grid of dir: candidates, measured energy and duration (the mean of
  * a configuration's rows), the full grid's seconds and nested error. */
-static int grid_open(grid *g, const char *name, const char *dir)
+static int grid_open(grid *g, const char *name, const char *dir, int full_error)
 {
     pp_summary sum;
     pp_adaptive_model am;
@@ -217,7 +225,7 @@ static int grid_open(grid *g, const char *name, const char *dir)
     pp_summary_free(&sum);
     pp_adaptive_model_predictor(&am, &pr);
     g->full_error_pct = NAN;
-    if ((rc = pr.refit(pr.ctx, dir, &f)) == 0)
+    if (full_error && (rc = pr.refit(pr.ctx, dir, &f)) == 0)
         for (size_t k = 0; k < f.n_metrics; k++)
             if (strcmp(f.metrics[k], "total_energy_j") == 0)
                 g->full_error_pct = f.error_pct[k];
@@ -359,6 +367,24 @@ static void print_curve(const char *what, const grid *g, const curve *cv)
     printf("\n");
 }
 
+/* The adaptive run's choices, in order, from its adaptive.json. */
+static void print_order(const grid *g)
+{
+    char path[500], *text;
+    const char *at;
+
+    snprintf(path, sizeof path, "%s/%s-adaptive/adaptive.json", tmp, g->name);
+    text = pp_read_file(path);
+    printf("    chosen   ");
+    for (at = text; at && (at = strstr(at, "\"id\": ")); at += 6) {
+        long id = strtol(at + 6, NULL, 10);
+        const char *why = strstr(at, "\"why\": \"");
+        printf(" %ld%s", id, why && strncmp(why + 8, "band", 4) == 0 ? "" : "*");
+    }
+    printf("  (* the design)\n");
+    free(text);
+}
+
 /* Section 1 for one grid. */
 static void bench_grid(grid *g)
 {
@@ -375,6 +401,7 @@ static void bench_grid(grid *g)
             printf(" %.1f", error_at(g, &cv, fracs[i]));
         printf(" %%  (%.1f s of computing, refits included)\n", choose_s);
         print_curve("adaptive", g, &cv);
+        print_order(g);
     }
     for (int s = 0; s < SEEDS; s++) {
         shuffle(order, g->s.n, (uint64_t)s + 1);
@@ -426,7 +453,7 @@ static void bench_choice(void)
                     w * (1 + a / 10));
         }
     fclose(fp);
-    if (grid_open(&g, "synthetic", full) < 0)
+    if (grid_open(&g, "synthetic", full, 0) < 0)
         return;
     remove_tree(dir);
     shuffle(order, g.s.n, 42);
@@ -471,24 +498,28 @@ int main(int argc, char **argv)
     printf("Adaptive profiling replayed on full grids (shared, loaded 2-core machine: the "
            "computing times are indicative).\nCurves: percent of the full grid's measurement "
            "seconds : hold-out energy MAPE %% of the configurations not measured.\n");
-    if (argc < 2 || strcmp(argv[1], "--grids-only") != 0)
+    if (argc == 3 && strcmp(argv[1], "--only") == 0)
+        only = argv[2];
+    if (wanted("choice"))
         bench_choice();
     snprintf(mx, sizeof mx, "%s/tx2-matrix-exponentiation", tmp);
     snprintf(dk, sizeof dk, "%s/tx2-darknet", tmp);
-    if (import_matrix(mx) == 0 && grid_open(&g, "tx2-matrix-exponentiation", mx) == 0) {
+    if (wanted("tx2-matrix-exponentiation") && import_matrix(mx) == 0 && grid_open(&g, "tx2-matrix-exponentiation", mx, 1) == 0) {
         bench_grid(&g);
         grid_free(&g);
     }
-    if (import_darknet(dk) == 0 && grid_open(&g, "tx2-darknet", dk) == 0) {
+    if (wanted("tx2-darknet") && import_darknet(dk) == 0 && grid_open(&g, "tx2-darknet", dk, 1) == 0) {
         bench_grid(&g);
         grid_free(&g);
     }
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+        if (!wanted(local[i].name))
+            continue;
         if (access(local[i].dir, F_OK) != 0) {
             printf("\n%s: not there (data/local, measured on this machine)\n", local[i].name);
             continue;
         }
-        if (grid_open(&g, local[i].name, local[i].dir) == 0)
+        if (grid_open(&g, local[i].name, local[i].dir, 1) == 0)
             bench_grid(&g);
         grid_free(&g);
     }

@@ -13,8 +13,8 @@
 #include <string.h>
 
 /* A full grid of na x nb configurations a = 0..1, b = 0..1 written as a
- * results folder: energy f(a, b), power 2 + f / 10, duration 1 s (or
- * 1 + 9 a with costly). */
+ * results folder: energy f(a, b), power 2 + f / 10, duration 1 s (costly
+ * 1: 1 + 9 a; 2: 1 + 99 a b). */
 static const char *grid_folder(const char *name, int na, int nb, double (*f)(double, double),
                                int costly)
 {
@@ -28,7 +28,10 @@ static const char *grid_folder(const char *name, int na, int nb, double (*f)(dou
         for (int j = 0; j < nb; j++) {
             double a = (double)i / (na - 1), b = (double)j / (nb - 1), e = f(a, b);
             used += (size_t)snprintf(text + used, cap - used, "%d,%.6g,%.6g,ok,%g,%.9g,%.9g\n",
-                                     i * nb + j, a, b, costly ? 1 + 9 * a : 1.0, 2 + e / 10, e);
+                                     i * nb + j, a, b, costly == 1   ? 1 + 9 * a
+                                     : costly == 2 ? 1 + 99 * a * b
+                                                   : 1.0,
+                                     2 + e / 10, e);
         }
     dir = results_folder_with(name, text, NULL);
     free(text);
@@ -82,7 +85,9 @@ static void chosen_ids(const char *dir, char *buf, size_t cap)
     size_t used = 0;
 
     snprintf(path, sizeof path, "%s/adaptive.json", dir);
-    buf[0] = '\0';
+    buf[0] = ' ';
+    buf[1] = '\0';
+    used = 1;
     text = slurp(path);
     for (at = text; at && (at = strstr(at, "\"id\": ")); at += 6)
         used += (size_t)snprintf(buf + used, cap - used, "%ld ", strtol(at + 6, NULL, 10));
@@ -94,9 +99,10 @@ void test_adaptive_design_covers_corners_and_labels(void)
 {
     static const char *const labels[] = {"x", "y", "z"};
     pp_adaptive_space s;
-    size_t out[64], out2[64], n, n2, corners = 0;
+    size_t out[64], out2[64], n, n2, nc, corners = 0;
     pp_adaptive_why why[64], why2[64];
     int label_seen[3] = {0}, centre = 0;
+    uint8_t taken[60] = {0};
 
     /* a (5 levels) x b (4 levels) x m (3 labels) */
     CHECK_INT(pp_adaptive_space_init(&s, 3, 60), 0);
@@ -109,26 +115,62 @@ void test_adaptive_design_covers_corners_and_labels(void)
     }
     CHECK_INT(pp_adaptive_space_finish(&s), 0);
     CHECK_INT(s.n_groups, 3);
+    /* the first round: the centre, every label, one maximin point inside */
     n = pp_adaptive_design(&s, 7, out, why, 64);
-    CHECK(n >= 4 + 1 + 2);
+    CHECK_INT(n, 1 + 2 + 1);
     for (size_t i = 0; i < n; i++) {
         double a = s.xn[out[i] * 3], b = s.xn[out[i] * 3 + 1];
-        corners += (a == 0 || a == 1) && (b == 0 || b == 1) && why[i] == PP_WHY_CORNER;
         centre += why[i] == PP_WHY_CENTRE && fabs(a - 0.5) <= 0.25 && fabs(b - 0.5) <= 0.34;
         label_seen[(int)s.raw[out[i] * 3 + 2]] = 1;
+        if (why[i] == PP_WHY_MAXIMIN)
+            CHECK(a > 0 && a < 1 && b > 0 && b < 1);
         for (size_t j = 0; j < i; j++)
             CHECK(out[j] != out[i]);
+        taken[out[i]] = 1;
     }
-    CHECK_INT(corners, 4);
     CHECK_INT(centre, 1);
     CHECK(label_seen[0] && label_seen[1] && label_seen[2]);
-    /* the same seed, the same design */
+    /* the second: the four corners, labels turning round */
+    nc = pp_adaptive_corners(&s, 7, taken, out2, 64);
+    CHECK_INT(nc, 4);
+    for (size_t i = 0; i < nc; i++) {
+        double a = s.xn[out2[i] * 3], b = s.xn[out2[i] * 3 + 1];
+        corners += (a == 0 || a == 1) && (b == 0 || b == 1) && !taken[out2[i]];
+        for (size_t j = 0; j < i; j++)
+            CHECK(out2[j] != out2[i] && s.xn[out2[j] * 3] * 2 + s.xn[out2[j] * 3 + 1] !=
+                                            s.xn[out2[i] * 3] * 2 + s.xn[out2[i] * 3 + 1]);
+    }
+    CHECK_INT(corners, 4);
+    /* the same seed, the same design; a cap is kept */
     n2 = pp_adaptive_design(&s, 7, out2, why2, 64);
     CHECK_INT(n2, n);
     CHECK(memcmp(out, out2, n * sizeof *out) == 0);
-    /* a cap is kept */
-    CHECK_INT(pp_adaptive_design(&s, 7, out2, why2, 3), 3);
+    CHECK_INT(pp_adaptive_design(&s, 7, out2, why2, 2), 2);
     pp_adaptive_space_free(&s);
+}
+
+/* A corner that costs far more than the grid's mean is not in the design:
+ * the acquisition weighs it; the cheap ones are. */
+void test_adaptive_costly_corner_left_to_acquisition(void);
+void test_adaptive_costly_corner_left_to_acquisition(void)
+{
+    const char *full = grid_folder("full", 5, 5, smooth, 2);
+    char dir[600], ids[4096];
+    pp_adaptive_options o;
+    replayed r;
+
+    snprintf(dir, sizeof dir, "%s/ad", test_tmpdir());
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.max_configs = 5; /* the centre, one maximin point, the corners */
+    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(r.res.rounds, 2);
+    chosen_ids(dir, ids, sizeof ids);
+    CHECK_CONTAINS(ids, " 0 ");
+    CHECK_CONTAINS(ids, " 4 ");
+    CHECK_CONTAINS(ids, " 20 ");
+    CHECK(strstr(ids, " 24 ") == NULL); /* a = b = 1 costs 100 s, the mean 25.75 s */
+    replay_free(&r);
 }
 
 /* One steep corner: the configurations chosen after the design go there. */
@@ -274,7 +316,7 @@ void test_adaptive_resume_and_replay_same_choices(void)
     replay_free(&r);
     /* resumed with a smaller cap first (stops there), then to the end */
     o.resume = 1;
-    o.max_configs = 13; /* the design's 7, then rounds of 2: a round's end */
+    o.max_configs = 12; /* the design's 2 + 4, then rounds of 2: a round's end */
     CHECK_INT(replay_run(&r, full, cut, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
     replay_free(&r);

@@ -5,11 +5,15 @@
  * configuration of a profile, or every configuration of a results folder
  * measured once, for replay). The run:
  *
- *  1. a space-filling design (round 0): every corner of the numeric
- *     parameters that vary (at most 16, chosen by the seed above that), the
- *     centre, every categorical label, then maximin points (one per varying
- *     numeric parameter), each snapped to the nearest configuration of the
- *     grid;
+ *  1. a space-filling design on the grid, in two rounds: first the centre,
+ *     every categorical label, and maximin points inside the grid (one
+ *     fewer than the varying numeric parameters); then the corners of the
+ *     numeric parameters that vary (at most 16, chosen by the seed above
+ *     that), each snapped to the nearest configuration of the grid, but
+ *     only those whose duration, predicted from the first round, is at
+ *     most twice the grid's mean: a costly corner (the largest matrix
+ *     size) is left to the acquisition, which takes it when its band is
+ *     worth its seconds (the surface extrapolates to it meanwhile);
  *  2. rounds: the surface is refitted on what was measured, and the next
  *     configurations are those whose planning metrics the surface is least
  *     sure of per predicted second of measurement. The uncertainty of a
@@ -115,10 +119,15 @@ typedef enum pp_adaptive_why {
 const char *pp_adaptive_why_name(pp_adaptive_why w);
 int pp_adaptive_why_parse(const char *name, pp_adaptive_why *w);
 
-/* The design into out (at most cap candidates, why[] beside them): its
- * size. Deterministic given seed. */
+/* The first round of the design into out (at most cap candidates, why[]
+ * beside them): its size. Deterministic given seed. */
 size_t pp_adaptive_design(const pp_adaptive_space *s, uint64_t seed, size_t *out,
                           pp_adaptive_why *why, size_t cap);
+/* The corners not taken[] (may be NULL) into out: how many. */
+size_t pp_adaptive_corners(const pp_adaptive_space *s, uint64_t seed, const uint8_t *taken,
+                           size_t *out, size_t cap);
+
+#define PP_ADAPTIVE_CORNER_COST 2.0 /* a corner at most this times the mean duration */
 
 /* What a refit says of the measured folder. Metrics 0 .. n_metrics-1 are
  * the planning metrics; metric n_metrics is duration_s when has_cost. */

@@ -217,30 +217,37 @@ static void add_nearest(design *d, const double *target, const double *labels, p
     }
 }
 
-/* Corners (of the varying numeric parameters, at most 2^4: above, the
- * seed picks which), then the centre; labels turn round over them. */
-static void corners_and_centre(design *d, uint64_t *rng)
+/* The varying numeric parameters into vary: how many. */
+static size_t varying(const pp_adaptive_space *s, size_t *vary)
 {
-    const pp_adaptive_space *s = d->s;
-    size_t vary[PP_ADAPTIVE_MAX_PARAMS], nv = 0, nc;
-    double target[PP_ADAPTIVE_MAX_PARAMS], labels[PP_ADAPTIVE_MAX_PARAMS];
+    size_t nv = 0;
 
     for (size_t k = 0; k < s->n_params; k++)
         if (!s->categorical[k] && s->levels[k] > 1)
             vary[nv++] = k;
+    return nv;
+}
+
+/* The corners (of the varying numeric parameters, at most 2^4: above, the
+ * seed picks which; none without one) or, with centre, the centre; labels
+ * turn round over them. */
+static void corners_or_centre(design *d, uint64_t *rng, int centre)
+{
+    const pp_adaptive_space *s = d->s;
+    size_t vary[PP_ADAPTIVE_MAX_PARAMS], nv = varying(s, vary), nc;
+    double target[PP_ADAPTIVE_MAX_PARAMS], labels[PP_ADAPTIVE_MAX_PARAMS];
+
     nc = (size_t)1 << (nv < PP_ADAPTIVE_MAX_CORNER_DIMS ? nv : PP_ADAPTIVE_MAX_CORNER_DIMS);
-    for (size_t b = 0; b <= nc; b++) {
+    nc = centre ? 1 : nv == 0 ? 0 : nc;
+    for (size_t b = 0; b < nc; b++) {
         uint64_t bits = nv > PP_ADAPTIVE_MAX_CORNER_DIMS ? mix(rng) : b;
         for (size_t k = 0; k < s->n_params; k++) {
             target[k] = 0.5;
-            labels[k] = s->categorical[k] ? (double)((b + k) % s->n_labels[k]) : -1;
+            labels[k] = s->categorical[k] ? (double)((b + k + centre) % s->n_labels[k]) : -1;
         }
-        if (b < nc && nv > 0)
-            for (size_t j = 0; j < nv; j++)
-                target[vary[j]] = (bits >> j) & 1 ? 1.0 : 0.0;
-        if (b < nc && nv == 0)
-            continue;
-        add_nearest(d, target, labels, b < nc ? PP_WHY_CORNER : PP_WHY_CENTRE);
+        for (size_t j = 0; !centre && j < nv; j++)
+            target[vary[j]] = (bits >> j) & 1 ? 1.0 : 0.0;
+        add_nearest(d, target, labels, centre ? PP_WHY_CENTRE : PP_WHY_CORNER);
     }
 }
 
@@ -269,7 +276,20 @@ static void cover_labels(design *d)
     }
 }
 
-/* n_fill maximin points: each the candidate farthest from the design. */
+/* 1 when candidate c lies inside the grid: no varying numeric parameter
+ * at its lowest or highest value. */
+static int interior(const pp_adaptive_space *s, size_t c)
+{
+    for (size_t k = 0; k < s->n_params; k++) {
+        double x = s->xn[c * s->n_params + k];
+        if (!s->categorical[k] && s->levels[k] > 2 && (x <= 0 || x >= 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* n_fill maximin points inside the grid: each the candidate farthest from
+ * the design. */
 static void maximin(design *d, size_t n_fill)
 {
     const pp_adaptive_space *s = d->s;
@@ -280,7 +300,7 @@ static void maximin(design *d, size_t n_fill)
         for (size_t i = 0; i < s->n; i++) {
             size_t c = d->order[i];
             double near = INFINITY;
-            if (d->taken[c])
+            if (d->taken[c] || !interior(s, c))
                 continue;
             for (size_t j = 0; j < d->n; j++)
                 near = fmin(near, dist2(s, c, d->out[j]));
@@ -313,24 +333,46 @@ static size_t *permutation(size_t n, uint64_t seed)
     return p;
 }
 
+/* The design's part (corners or the rest) into out. */
+static size_t design_part(const pp_adaptive_space *s, uint64_t seed, const uint8_t *taken,
+                          size_t *out, pp_adaptive_why *why, size_t cap, int corners)
+{
+    size_t *order = permutation(s->n, seed), vary[PP_ADAPTIVE_MAX_PARAMS];
+    uint8_t *took = calloc(s->n, 1);
+    uint64_t rng = seed ^ 0x5deece66dULL;
+    design d = {s, out, why, 0, cap < s->n ? cap : s->n, took, order};
+    size_t nv = varying(s, vary);
+
+    if (order && took) {
+        for (size_t c = 0; taken && c < s->n; c++)
+            took[c] = taken[c];
+        if (corners) {
+            corners_or_centre(&d, &rng, 0);
+        } else {
+            corners_or_centre(&d, &rng, 1);
+            cover_labels(&d);
+            maximin(&d, nv > 1 ? nv - 1 : 0);
+        }
+    }
+    free(order);
+    free(took);
+    return d.n;
+}
+
 size_t pp_adaptive_design(const pp_adaptive_space *s, uint64_t seed, size_t *out,
                           pp_adaptive_why *why, size_t cap)
 {
-    size_t *order = permutation(s->n, seed), nv = 0;
-    uint8_t *taken = calloc(s->n, 1);
-    uint64_t rng = seed ^ 0x5deece66dULL;
-    design d = {s, out, why, 0, cap < s->n ? cap : s->n, taken, order};
+    return design_part(s, seed, NULL, out, why, cap, 0);
+}
 
-    if (order && taken) {
-        for (size_t k = 0; k < s->n_params; k++)
-            nv += !s->categorical[k] && s->levels[k] > 1;
-        corners_and_centre(&d, &rng);
-        cover_labels(&d);
-        maximin(&d, nv);
-    }
-    free(order);
-    free(taken);
-    return d.n;
+size_t pp_adaptive_corners(const pp_adaptive_space *s, uint64_t seed, const uint8_t *taken,
+                           size_t *out, size_t cap)
+{
+    pp_adaptive_why *why = malloc((cap + 1) * sizeof *why);
+    size_t n = why ? design_part(s, seed, taken, out, why, cap, 1) : 0;
+
+    free(why);
+    return n;
 }
 
 const char *pp_adaptive_why_name(pp_adaptive_why w)

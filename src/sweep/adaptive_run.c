@@ -106,21 +106,50 @@ static pp_adaptive_stop stop_rule(const run *r)
     return PP_STOP_NONE;
 }
 
+/* Round 1: the corners whose predicted cost is at most
+ * PP_ADAPTIVE_CORNER_COST times the mean of the grid (all of them without
+ * a cost model), that fit in left_s. Returns how many. */
+static size_t corner_round(run *r, pp_adaptive_pick *picks, size_t cap, double left_s)
+{
+    size_t out[1 << PP_ADAPTIVE_MAX_CORNER_DIMS], n, kept = 0, m = 0;
+    double cost[1 << PP_ADAPTIVE_MAX_CORNER_DIMS], sum = 0, v, lo, hi;
+
+    n = pp_adaptive_corners(r->s, r->o->seed, r->chosen, out, cap < 16 ? cap : 16);
+    for (size_t c = 0; r->fit.has_cost && c < r->s->n; c++)
+        if (r->pr->predict(r->pr->ctx, r->s, c, r->fit.n_metrics, &v, &lo, &hi) == 0 && v > 0) {
+            sum += fmax(v, r->s->prior_s[c]);
+            m++;
+        }
+    for (size_t i = 0; i < n; i++) {
+        cost[i] = NAN;
+        if (r->fit.has_cost &&
+            r->pr->predict(r->pr->ctx, r->s, out[i], r->fit.n_metrics, &v, &lo, &hi) == 0)
+            cost[i] = fmax(v, r->s->prior_s[out[i]]);
+        if ((m && cost[i] > PP_ADAPTIVE_CORNER_COST * sum / (double)m) || cost[i] > left_s)
+            continue; /* left to the acquisition */
+        picks[kept++] = (pp_adaptive_pick){out[i], PP_WHY_CORNER, NAN, cost[i]};
+    }
+    return kept;
+}
+
 /* The next round: 0, or 1 when nothing fits in the budget. */
 static int next_round(run *r)
 {
     const pp_adaptive_options *o = r->o;
     size_t cap = o->batch ? o->batch : 1, n;
     double left = o->budget_s > 0 ? o->budget_s - r->fit.measured_s : INFINITY;
+    size_t cap_all = o->max_configs ? o->max_configs - r->n_chosen : r->s->n;
     pp_adaptive_pick *picks;
     int rc = 0;
 
-    if (o->max_configs && cap > o->max_configs - r->n_chosen)
-        cap = o->max_configs - r->n_chosen;
-    if (!(picks = malloc(cap * sizeof *picks)))
+    if (cap > cap_all)
+        cap = cap_all;
+    if (!(picks = malloc((cap + 16) * sizeof *picks)))
         return -ENOMEM;
-    n = pp_adaptive_choose(r->s, r->pr, &r->fit, r->chosen, o->overhead_s, left, o->seed, picks,
-                           cap);
+    n = r->st.n_rounds == 1 ? corner_round(r, picks, cap_all, left) : 0;
+    if (n == 0)
+        n = pp_adaptive_choose(r->s, r->pr, &r->fit, r->chosen, o->overhead_s, left, o->seed,
+                               picks, cap);
     for (size_t i = 0, round = r->st.n_rounds; rc == 0 && i < n; i++)
         rc = add_pick(r, &picks[i], round);
     free(picks);
