@@ -379,9 +379,12 @@ static void print_order(const grid *g)
     for (at = text; at && (at = strstr(at, "\"id\": ")); at += 6) {
         long id = strtol(at + 6, NULL, 10);
         const char *why = strstr(at, "\"why\": \"");
-        printf(" %ld%s", id, why && strncmp(why + 8, "band", 4) == 0 ? "" : "*");
+        printf(" %ld%s", id, !why                               ? "?"
+                             : strncmp(why + 8, "band", 4) == 0    ? ""
+                             : strncmp(why + 8, "unseen", 6) == 0 ? "u"
+                                                                   : "*");
     }
-    printf("  (* the design)\n");
+    printf("  (* the design, u labels not measured together before)\n");
     free(text);
 }
 
@@ -523,6 +526,7 @@ int main(int argc, char **argv)
             bench_grid(&g);
         grid_free(&g);
     }
-    remove_tree(tmp);
+    if (!getenv("BENCH_KEEP"))
+        remove_tree(tmp);
     return 0;
 }

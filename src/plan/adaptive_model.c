@@ -14,8 +14,7 @@ int pp_adaptive_planning_metric(const char *name)
     size_t len = strlen(name);
 
     return strcmp(name, "total_energy_j") == 0 || strcmp(name, "total_mean_w") == 0 ||
-           (len > 13 && strcmp(name + len - 13, ".achieved_fps") == 0) ||
-           (len > 12 && strcmp(name + len - 12, ".achieved_hz") == 0);
+           (len > 13 && strcmp(name + len - 13, ".achieved_fps") == 0);
 }
 
 /* The metrics to model: the planning ones, then duration_s. */
@@ -49,7 +48,7 @@ static int wanted_of(const char *dir, wanted *w)
     pp_summary_free(&sum);
     if (w->n_planning == 0) {
         pp_log_error("%s/summary.csv: no planning metric (total_energy_j, total_mean_w, "
-                     "*.achieved_fps, *.achieved_hz) to model", dir);
+                     "*.achieved_fps) to model", dir);
         return -EINVAL;
     }
     return 0;

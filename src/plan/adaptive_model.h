@@ -1,9 +1,11 @@
 /* adaptive_model.h - the layer-2 model of a results folder as the
  * predictor of an adaptive run (src/sweep/adaptive.h): refitted on the
  * folder's summary.csv after every round, predicting the planning metrics
- * (total_energy_j, total_mean_w, and every <component>.achieved_fps /
- * achieved_hz the folder has) and duration_s (the cost) through
- * pp_model_predict, value and band only.
+ * (total_energy_j, total_mean_w, and every <component>.achieved_fps the
+ * folder has: the rate the planner checks requests against; the
+ * achieved_hz of a component paced by sleep_s is no quantity a plan is
+ * made on) and duration_s (the cost) through pp_model_predict, value and
+ * band only.
  *
  * A metric's error is its nested cross-validated MAPE as `powprof model`
  * reports it, over the groups of labels weighted by their configurations

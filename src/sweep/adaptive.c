@@ -11,6 +11,7 @@
 
 #define UNSEEN_UNCERTAINTY 10.0 /* log units: a group never measured */
 #define DISTANCE_TIE 1e-3       /* a little of the distance: ties go to the farther */
+#define MAX_SPREAD 3.0          /* log units: a band about a value near 0 says no more */
 
 void pp_adaptive_options_init(pp_adaptive_options *o)
 {
@@ -38,11 +39,12 @@ static double spread(double value, double lo, double hi, double value_near)
     double half = 0, change = 0, scale = fmax(fabs(value), 1e-300);
 
     if (!isnan(lo) && !isnan(hi))
-        half = value > 0 && lo > 0 ? 0.5 * log(hi / lo) : 0.5 * (hi - lo) / scale;
+        half = value > 0 && lo > 0 ? 0.5 * log(hi / lo)
+                                   : fmin(0.5 * (hi - lo) / scale, MAX_SPREAD);
     if (!isnan(value_near))
         change = value > 0 && value_near > 0 ? fabs(log(value / value_near))
                                              : fabs(value - value_near) / scale;
-    return (isnan(half) ? 0 : half) + (isnan(change) ? 0 : change);
+    return (isnan(half) ? 0 : half) + (isnan(change) ? 0 : fmin(change, MAX_SPREAD));
 }
 
 /* What the acquisition needs of every candidate. */
@@ -97,7 +99,7 @@ static void nearest_chosen(scoring *sc)
 /* The score of candidate c (uncertainty per second) and its cost; -1 for a
  * candidate that cannot be predicted in a measured group. */
 static double score_of(const scoring *sc, size_t c, double overhead_s, double *cost_s,
-                       double *lo_hi)
+                       double *unc)
 {
     const pp_adaptive_space *s = sc->s;
     size_t nm = sc->f->n_metrics, near = sc->near[c];
@@ -123,7 +125,7 @@ static double score_of(const scoring *sc, size_t c, double overhead_s, double *c
         u = UNSEEN_UNCERTAINTY;
     if (near < s->n)
         d = sqrt(sc->near_d2[c]);
-    *lo_hi = u;
+    *unc = rc == -ENOENT ? INFINITY : u;
     return (u + DISTANCE_TIE * d) / ((isnan(*cost_s) ? 1.0 : *cost_s) + overhead_s);
 }
 
@@ -168,8 +170,7 @@ size_t pp_adaptive_choose(const pp_adaptive_space *s, const pp_adaptive_predicto
                 best = c;
         if (best == s->n)
             break;
-        out[n_out++] = (pp_adaptive_pick){best, unc[best] >= UNSEEN_UNCERTAINTY ? PP_WHY_UNSEEN
-                                                                                 : PP_WHY_BAND,
+        out[n_out++] = (pp_adaptive_pick){best, isinf(unc[best]) ? PP_WHY_UNSEEN : PP_WHY_BAND,
                                           score[best], cost[best]};
         budget_left_s -= isnan(cost[best]) ? 0 : cost[best];
         score[best] = -INFINITY;
