@@ -287,6 +287,36 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
     return rc;
 }
 
+/* A replayed run with the defaults (--target-error 5): where it stops, the
+ * error it claims, its hold-out error on the configurations it left. */
+static void target_run(grid *g)
+{
+    char dir[400];
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_options o;
+    pp_adaptive_result res;
+    uint8_t *in = calloc(g->s.n, 1);
+
+    snprintf(dir, sizeof dir, "%s/%s-target", tmp, g->name);
+    remove_tree(dir);
+    pp_adaptive_options_init(&o);
+    pp_adaptive_model_predictor(&am, &pr);
+    if (pp_adaptive_run(&g->s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res) == 0) {
+        measured_flags(g, dir, in);
+        printf("  --target-error 5: stopped (%s) after %zu of %zu configurations, %.0f %% of the "
+               "seconds; nested errors", pp_adaptive_stop_name(res.stop), res.n_chosen, g->s.n,
+               100 * res.fit.measured_s / g->total_s);
+        for (size_t k = 0; k < res.fit.n_metrics; k++)
+            printf(" %s %.1f %%", res.fit.metrics[k], res.fit.error_pct[k]);
+        printf("; hold-out energy error on the %zu left %.1f %%\n", g->s.n - res.n_chosen,
+               holdout_error(g, &pr, &res.fit, in));
+    }
+    pp_adaptive_model_free(&am);
+    free(in);
+}
+
 /* A fixed order's curve: configurations order[0 ..] one at a time, a refit
  * after each, until stop_frac of the seconds. */
 static int order_curve(grid *g, const size_t *order, double stop_frac, curve *cv)
@@ -406,6 +436,7 @@ static void bench_grid(grid *g)
         print_curve("adaptive", g, &cv);
         print_order(g);
     }
+    target_run(g);
     for (int s = 0; s < SEEDS; s++) {
         shuffle(order, g->s.n, (uint64_t)s + 1);
         order_curve(g, order, 0.6, &rnd);
@@ -483,6 +514,41 @@ static void bench_choice(void)
     grid_free(&g);
 }
 
+/* --live DIR FULL: the model of an adaptive run made live into DIR
+ * against the rows FULL measured of the configurations it left. */
+static int live_check(const char *dir, const char *full)
+{
+    grid g;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    uint8_t *in;
+    size_t n = 0;
+
+    if (grid_open(&g, "live", full, 1) < 0)
+        return 1;
+    in = calloc(g.s.n, 1);
+    measured_flags(&g, dir, in);
+    for (size_t c = 0; c < g.s.n; c++)
+        n += in[c];
+    pp_adaptive_model_predictor(&am, &pr);
+    if (pr.refit(pr.ctx, dir, &f) == 0) {
+        size_t k = 0;
+        while (k + 1 < f.n_metrics && strcmp(f.metrics[k], "total_energy_j") != 0)
+            k++;
+        printf("live adaptive run %s: %zu of %zu configurations, %.1f s measured (the full grid "
+               "measured %.1f s); nested energy error it claims %.2f %%, its energy error on the "
+               "%zu configurations it left, against %s: %.2f %% (the full grid's own nested "
+               "error %.2f %%)\n", dir, n, g.s.n, f.measured_s, g.total_s,
+               f.error_pct[k], g.s.n - n, full, holdout_error(&g, &pr, &f, in),
+               g.full_error_pct);
+    }
+    pp_adaptive_model_free(&am);
+    free(in);
+    grid_free(&g);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -503,6 +569,8 @@ int main(int argc, char **argv)
            "seconds : hold-out energy MAPE %% of the configurations not measured.\n");
     if (argc == 3 && strcmp(argv[1], "--only") == 0)
         only = argv[2];
+    if (argc == 4 && strcmp(argv[1], "--live") == 0)
+        return live_check(argv[2], argv[3]);
     if (wanted("choice"))
         bench_choice();
     snprintf(mx, sizeof mx, "%s/tx2-matrix-exponentiation", tmp);
