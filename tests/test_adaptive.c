@@ -284,7 +284,7 @@ void test_adaptive_resume_and_replay_same_choices(void);
 void test_adaptive_resume_and_replay_same_choices(void)
 {
     const char *full = grid_folder("full", 9, 9, steep_corner, 1);
-    char straight[600], again[600], cut[600], a[4096], b[4096], c[4096];
+    char straight[600], again[600], cut[600], a[4096], b[4096], c[4096], *text;
     pp_adaptive_options o;
     replayed r;
     flaky fl;
@@ -327,6 +327,25 @@ void test_adaptive_resume_and_replay_same_choices(void)
     replay_free(&r);
     chosen_ids(cut, c, sizeof c);
     CHECK_STR(c, a);
+    /* a folder measured without adaptive.json (a plain sweep cut short):
+     * its rows are adopted as a round of their own, the design follows */
+    snprintf(cut, sizeof cut, "%s/plain", test_tmpdir());
+    CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
+    {
+        size_t first[3] = {0, 1, 2};
+        CHECK_INT(pp_replay_measure(&r.rp, &r.s, first, 3, cut), 0);
+    }
+    replay_free(&r);
+    o.max_configs = 10;
+    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(r.res.n_chosen, 10);
+    CHECK_INT(r.res.fit.n_rows, 10);
+    replay_free(&r);
+    snprintf(a, sizeof a, "%s/adaptive.json", cut);
+    text = slurp(a);
+    CHECK_CONTAINS(text, "\"why\": \"resumed\"");
+    CHECK_CONTAINS(text, "\"why\": \"centre\"");
+    free(text);
 }
 
 /* A live adaptive run through the command line; its folder models and

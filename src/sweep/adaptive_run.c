@@ -34,19 +34,24 @@ static int add_pick(run *r, const pp_adaptive_pick *p, size_t round)
     return rc;
 }
 
-/* Round 0: the design, at most max_configs of it. */
-static int design_round(run *r)
+/* Round `round`: the design (what is not measured yet), at most
+ * max_configs of it. */
+static int design_round(run *r, size_t round)
 {
     size_t cap = r->o->max_configs ? r->o->max_configs : r->s->n, n;
     size_t *out = malloc((r->s->n + 1) * sizeof *out);
     pp_adaptive_why *why = malloc((r->s->n + 1) * sizeof *why);
     int rc = out && why ? 0 : -ENOMEM;
 
-    n = rc == 0 ? pp_adaptive_design(r->s, r->o->seed, out, why, cap) : 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
+    cap = cap > r->n_chosen ? cap - r->n_chosen : 0;
+    n = rc == 0 ? pp_adaptive_design(r->s, r->o->seed, out, why, cap + r->n_chosen) : 0;
+    for (size_t i = 0; rc == 0 && i < n && cap > 0; i++) {
+        if (r->chosen[out[i]])
+            continue;
+        cap--;
         pp_adaptive_pick p = {out[i], why[i], NAN, r->s->prior_s[out[i]] > 0
                                                        ? r->s->prior_s[out[i]] : NAN};
-        rc = add_pick(r, &p, 0);
+        rc = add_pick(r, &p, round);
     }
     free(out);
     free(why);
@@ -132,6 +137,16 @@ static size_t corner_round(run *r, pp_adaptive_pick *picks, size_t cap, double l
     return kept;
 }
 
+/* 1 when the last round is the design's first (its centre): the corners
+ * come next. */
+static int after_design(const run *r)
+{
+    for (size_t i = 0; i < r->st.n_picks; i++)
+        if (r->st.pick_round[i] + 1 == r->st.n_rounds && r->st.picks[i].why == PP_WHY_CENTRE)
+            return 1;
+    return 0;
+}
+
 /* The next round: 0, or 1 when nothing fits in the budget. */
 static int next_round(run *r)
 {
@@ -146,7 +161,7 @@ static int next_round(run *r)
         cap = cap_all;
     if (!(picks = malloc((cap + 16) * sizeof *picks)))
         return -ENOMEM;
-    n = r->st.n_rounds == 1 ? corner_round(r, picks, cap_all, left) : 0;
+    n = after_design(r) ? corner_round(r, picks, cap_all, left) : 0;
     if (n == 0)
         n = pp_adaptive_choose(r->s, r->pr, &r->fit, r->chosen, o->overhead_s, left, o->seed,
                                picks, cap);
@@ -173,6 +188,25 @@ static double unmeasured_s(const run *r)
     return sum;
 }
 
+/* A folder resumed without adaptive.json (a plain sweep's, or one cut
+ * before its first round was recorded): its rows are a round of their own. */
+static int adopt_rows(run *r)
+{
+    char path[4096], *text, *line, *nl;
+    int rc = pp_path_fmt(path, sizeof path, r->dir, "summary.csv");
+
+    text = rc == 0 ? pp_read_file(path) : NULL;
+    for (line = text ? strchr(text, '\n') : NULL; rc == 0 && line && (nl = strchr(++line, '\n'));
+         line = nl) {
+        long c = pp_adaptive_space_find(r->s, strtoull(line, NULL, 10));
+        pp_adaptive_pick p = {(size_t)c, PP_WHY_RESUMED, NAN, NAN};
+        if (c >= 0 && !r->chosen[c])
+            rc = add_pick(r, &p, 0);
+    }
+    free(text);
+    return rc;
+}
+
 /* adaptive.json of dir, read back (resume) or refused (none without it). */
 static int start(run *r)
 {
@@ -190,8 +224,12 @@ static int start(run *r)
             r->chosen[r->st.picks[i].cand] = 1;
             r->n_chosen++;
         }
+    if (rc == 1 && r->o->resume && (rc = adopt_rows(r)) < 0)
+        return rc;
+    if (r->st.n_rounds == 1 && r->st.picks[0].why == PP_WHY_RESUMED) /* then the design */
+        return design_round(r, 1);
     if (r->st.n_rounds == 0)
-        return design_round(r);
+        return design_round(r, 0);
     if (r->st.n_done == r->st.n_rounds) /* every round measured: the surface of them */
         return r->pr->refit(r->pr->ctx, r->dir, &r->fit);
     return 0;
