@@ -20,7 +20,7 @@ CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
 # What every command needs, and nothing more: the heavy components are
 # modules (below) and layer 2 loads OpenBLAS when it first multiplies
-# (src/blas.h), so that `powprof meter` stays small.
+# (src/layer2/blas.h), so that `powprof meter` stays small.
 LDLIBS += -lsundials_cvode -lconfig -ljansson -lpthread -ldl -lm
 
 # Component modules, loaded with dlopen when a profile names their type
@@ -136,9 +136,9 @@ $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
 
-# The facade's test sees only the public headers, staged as installed.
-$(O)/tests/test_api.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o: $(PUBLIC_H)
+# The facade's tests see only the public headers, staged as installed.
+$(O)/tests/test_api.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

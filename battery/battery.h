@@ -22,7 +22,7 @@
  * the pack directly).
  *
  * This module knows no parser: reading the parameters from a configuration
- * file is src/battery_config.h.
+ * file is src/config/battery_config.h.
  */
 #ifndef PP_BATTERY_H
 #define PP_BATTERY_H

@@ -1,6 +1,6 @@
 /* Networks never run, planned in the place of a measured one (issue 14,
  * `powprof plan --layer-model --measured --network`): how close the swap
- * rule of src/layers_plan.h comes to what the swapped network measures when
+ * rule of src/layers/layers_plan.h comes to what the swapped network measures when
  * it really runs, against the measured network's own surface taken as it is
  * (the baseline), in the same run.
  *

@@ -4,7 +4,7 @@
  *
  * A component type is a static const pp_component_ops table: its name, the
  * keys it accepts in a profile, and four operations. The scheduler
- * (src/scheduler.h), not the component, paces the steps: a component does
+ * (src/sweep/scheduler.h), not the component, paces the steps: a component does
  * one unit of work per step. A component reads its settings (the type's own
  * keys) from spec and this configuration's parameter values from values
  * (same order as spec->params). Operations return 0 or a negative errno,
@@ -29,11 +29,20 @@
 #define PP_COMPONENT_H
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* C++ (a module written in it): std::atomic<int> has the layout of C's
+ * atomic_int with GCC and Clang, the compilers powprof is built with. */
+#ifdef __cplusplus
+#include <atomic>
+using std::atomic_int;
+extern "C" {
+#else
+#include <stdatomic.h>
+#endif
 
 /* Bumped whenever a structure below changes layout. */
 #define PP_COMPONENT_ABI 2
@@ -158,10 +167,18 @@ typedef struct pp_component_module {
     const pp_component_ops *const *types;  /* NULL-ended */
 } pp_component_module;
 
+#ifdef __cplusplus /* no compound literal; the table keeps C linkage (dlsym finds it) */
+#define PP_COMPONENT_MODULE(...)                                                               \
+    static const pp_component_ops *const pp_component_types_[] = {__VA_ARGS__, NULL};          \
+    extern "C" __attribute__((visibility("default"))) const pp_component_module                \
+        pp_component_exports = {PP_COMPONENT_ABI, sizeof(pp_component_spec),                  \
+                                sizeof(pp_component), pp_component_types_}
+#else
 #define PP_COMPONENT_MODULE(...)                                                               \
     __attribute__((visibility("default"))) const pp_component_module pp_component_exports = {  \
         PP_COMPONENT_ABI, sizeof(pp_component_spec), sizeof(pp_component),                   \
         (const pp_component_ops *const[]){__VA_ARGS__, NULL}}
+#endif
 
 /* ---- Helpers for components (inline: modules link nothing of powprof) ---- */
 
@@ -297,5 +314,9 @@ static inline int pp_component_spec_set(pp_component_spec *s, const char *key, p
     s->n_settings++;
     return 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

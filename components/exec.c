@@ -6,7 +6,7 @@
  * past its deadline, or an interrupted sweep, stops the whole group
  * (SIGTERM, then SIGKILL after a grace period). At the end of every step,
  * whatever the program left running is killed, even descendants that left
- * its group or session (setsid): they live in a scope of src/proc.h, a
+ * its group or session (setsid): they live in a scope of src/base/proc.h, a
  * cgroup of the component's own where powprof may make one, else powprof
  * is their subreaper. The program dies with powprof (PR_SET_PDEATHSIG).
  * Its standard output is discarded; the tail of its standard error is kept

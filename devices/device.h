@@ -74,7 +74,7 @@ struct pp_device {
     void *priv;
 };
 
-/* Every back-end, in auto-detection order: the most direct source first,
+/* Every back-end (detect.c), in auto-detection order: the most direct source first,
  * procstat (an estimate) last; replay is never picked by auto. */
 extern const pp_device_ops *const pp_device_backends[];
 extern const size_t pp_device_backend_count;
@@ -86,9 +86,15 @@ const pp_device_ops *pp_device_find(const char *name);
  * or -ENODEV when none does (procstat missing: not Linux). */
 int pp_device_auto(const pp_device_options *opts, const pp_device_ops **out);
 
-/* Open device name ("auto" allowed). An unknown name is -ENOENT and the
- * message lists the known ones. *out is freed with pp_device_close(). */
+/* Open device name ("auto" allowed; detect.c). An unknown name is -ENOENT
+ * and the message lists the known ones. *out is freed with
+ * pp_device_close(). */
 int pp_device_open(const char *name, const pp_device_options *opts, pp_device **out);
+
+/* Open the device of back-end ops (device.c): its paths copied, its open,
+ * at least one rail. 0, or -errno (logged). */
+int pp_device_open_ops(const pp_device_ops *ops, const pp_device_options *opts, pp_device **out);
+
 int pp_device_read(pp_device *dev, int64_t t_ns, double *power_w);
 void pp_device_close(pp_device *dev);
 

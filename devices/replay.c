@@ -1,4 +1,4 @@
-/* Replay of a recorded trace CSV (src/trace.h format), so that everything
+/* Replay of a recorded trace CSV (src/traces/trace.h format), so that everything
  * downstream of the sampler can be run and tested without sensors. The first
  * reading is the trace's first sample; later readings hold the last sample
  * at or before the elapsed time (sample and hold). Past the last sample the

@@ -13,9 +13,18 @@
  *                         or a negative errno and logs why)
  *   <powprof/component.h> the interface of component modules (workloads),
  *                         for `powprof profile`; not included here
+ *
+ * Every header may be included from C++ (extern "C").
  */
 #ifndef POWPROF_H
 #define POWPROF_H
+
+/* The version of these headers: the release they come with (the Makefile's
+ * VERSION and `powprof --version`; a test keeps them equal). */
+#define POWPROF_VERSION_MAJOR 0
+#define POWPROF_VERSION_MINOR 1
+#define POWPROF_VERSION_PATCH 0
+#define POWPROF_VERSION "0.1.0"
 
 #include "powprof/battery.h"
 #include "powprof/device.h"

@@ -1,7 +1,8 @@
 /* Layer-2 plots (plot.h): lines over one varying numeric parameter,
  * surfaces over each pair of them, for the total and for every rail, with
- * the 90 % band and the measured configurations. */
-#include "plot_internal.h"
+ * the 90 % band and the measured configurations. Called by plot.c; calls
+ * gnuplot.c (scripts, ranges), nothing of plot.c. */
+#include "plot_layer2.h"
 
 #include "src/base/log.h"
 
@@ -26,12 +27,6 @@ typedef struct slice {
     double lo[2], hi[2];      /* the axes' measured ranges in the group */
     int others;               /* another numeric parameter varies: fixed here */
 } slice;
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n > k && strcmp(s + n - k, suffix) == 0;
-}
 
 static double cell(const pp_summary *s, size_t row, size_t k) { return s->x[row * s->n_params + k]; }
 static double value(const pp_summary *s, size_t row, size_t m) { return s->y[row * s->n_metrics + m]; }
@@ -268,7 +263,9 @@ static void write_soc(FILE *fp, const pp_model *m, size_t k, int soc, double *lo
 static void rail_of(const char *metric, char *buf, size_t cap)
 {
     size_t n = strlen(metric);
-    size_t cut = ends_with(metric, "_mean_w") ? 7 : ends_with(metric, "_energy_j") ? 9 : 0;
+    size_t cut = pp_plot_ends_with(metric, "_mean_w")     ? 7
+                 : pp_plot_ends_with(metric, "_energy_j") ? 9
+                                                          : 0;
     pp_fmt(buf, cap, "%.*s", (int)(n - cut), metric);
 }
 
@@ -533,7 +530,7 @@ static size_t rails(const pp_summary *s, const char *suffix, size_t *out, size_t
         return 0;
     out[n++] = (size_t)t;
     for (size_t k = 0; k < s->n_metrics && n < cap; k++)
-        if ((int)k != t && ends_with(s->metrics[k], suffix) && !repeats(s, k, (size_t)t))
+        if ((int)k != t && pp_plot_ends_with(s->metrics[k], suffix) && !repeats(s, k, (size_t)t))
             out[n++] = k;
     return n;
 }

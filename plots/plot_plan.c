@@ -1,7 +1,9 @@
 /* The state of charge over a mission (plot.h: plan-soc): a plan of
  * `powprof plan --json` flown on the battery model, whose output callback
- * gives the charge at every sample of the load. */
-#include "plot_internal.h"
+ * gives the charge at every sample of the load; and reading the plan
+ * (pp_plot_plan_load). Called by plot.c and the plot command; calls
+ * gnuplot.c (scripts, ranges), nothing of plot.c. */
+#include "plot_plan.h"
 
 #include "src/base/log.h"
 

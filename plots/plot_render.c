@@ -1,7 +1,7 @@
 /* Rendering the plots (plot.h): gnuplot on each script, never through a
  * shell, with what it says captured, so that nothing of it reaches the
  * terminal: its errors are reported, its warnings recorded. */
-#include "plot_internal.h"
+#include "plot.h"
 
 #include "src/base/log.h"
 #include "src/base/proc.h"

@@ -536,7 +536,7 @@ void test_config_reference_up_to_date(void)
 }
 
 /* Every command of `powprof --help` is in the man page's synopsis and the
- * README's usage, and answers --help. */
+ * README's command list, and answers --help. */
 void test_docs_list_every_command(void);
 void test_docs_list_every_command(void)
 {

@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pp_battery_params pp_battery_params;
 
 /* A battery from a preset name or a configuration file's path (NULL: the
@@ -45,5 +49,9 @@ int pp_battery_drain(const pp_battery_params *b, const double *t_s, const double
 /* The same with a trace's total power (the rails no other rail contains). */
 int pp_battery_drain_trace(const pp_battery_params *b, const pp_trace *t,
                            pp_battery_summary *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PP_DEVICE_MAX_RAILS 64
 
 typedef struct pp_device pp_device;
@@ -50,5 +54,9 @@ int pp_device_read_now(pp_device *dev, double *power_w);
 
 /* The device's total power in a reading: the rails no other rail contains. */
 double pp_device_total_w(const pp_device *dev, const double *power_w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

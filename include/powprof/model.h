@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pp_model pp_model;
 
 /* The model of results_dir. 0 and *out (close it with pp_model_close), or
@@ -45,5 +49,9 @@ typedef struct pp_model_estimate {
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
                          const char *const *names, const char *const *values,
                          pp_model_estimate *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include "battery.h"
 #include "model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pp_mission {
     double duration_s;     /* > 0 */
     const char *maximize;  /* a parameter (e.g. "darknet.fps"); NULL: the first *fps one,
@@ -39,5 +43,9 @@ typedef struct pp_mission_plan {
  * -ENOMEM. */
 int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
                          pp_mission_plan *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

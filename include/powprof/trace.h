@@ -7,6 +7,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pp_trace pp_trace;
 
 /* Read the trace at path. 0 and *out (close it with pp_trace_close), or a
@@ -24,5 +28,9 @@ double pp_trace_power_w(const pp_trace *t, size_t sample, size_t rail);
 double pp_trace_duration_s(const pp_trace *t);
 double pp_trace_energy_j(const pp_trace *t, size_t rail);
 double pp_trace_mean_w(const pp_trace *t, size_t rail);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 int pp_device_open_by_name(const char *name, const char *sysfs_root, pp_device **out)
 {
@@ -97,22 +96,15 @@ double pp_trace_power_w(const pp_trace *t, size_t sample, size_t rail)
 int pp_battery_new(const char *preset_or_file, pp_battery_params **out)
 {
     pp_battery_params *b = malloc(sizeof *b);
-    int rc = 0;
+    pp_battery_choice c;
+    int rc;
 
     *out = NULL;
     if (!b)
         return -ENOMEM;
-    pp_battery_params_default(b);
-    if (preset_or_file && pp_battery_preset(preset_or_file, b) < 0) {
-        if (access(preset_or_file, F_OK) == 0) {
-            rc = pp_battery_params_load(preset_or_file, b);
-        } else {
-            pp_log_error("battery '%s': neither a preset (drone-4s-3200, drone-3s-2200, "
-                         "drone-6s-10000) nor a file", preset_or_file);
-            rc = -ENOENT;
-        }
-    }
-    if (rc < 0) {
+    pp_battery_choice_init(&c);
+    c.preset_or_file = preset_or_file;
+    if ((rc = pp_battery_choose(&c, b)) < 0) {
         free(b);
         return rc;
     }

@@ -1,5 +1,5 @@
 /* api_model.c - the public facade of layer 2 and the planner
- * (include/powprof/model.h, plan.h) over src/model.h and src/plan.h. Both
+ * (include/powprof/model.h, plan.h) over src/layer2/model.h and src/plan/plan.h. Both
  * headers of each pair are included, so the compiler checks that the
  * declarations they share agree. */
 #include "include/powprof/model.h"

@@ -10,6 +10,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum pp_log_level {
     PP_LOG_ERROR = 0,
     PP_LOG_WARN = 1,
@@ -45,5 +49,9 @@ void pp_log_v(pp_log_level level, const char *fmt, va_list ap);
 #define pp_log_warn(...) pp_log(PP_LOG_WARN, __VA_ARGS__)
 #define pp_log_info(...) pp_log(PP_LOG_INFO, __VA_ARGS__)
 #define pp_log_debug(...) pp_log(PP_LOG_DEBUG, __VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

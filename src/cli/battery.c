@@ -1,8 +1,6 @@
 /* powprof battery: what a trace does to a battery. */
 #include "cli.h"
 
-#include "src/config/config.h"
-#include "src/base/log.h"
 #include "src/traces/trace.h"
 #include "src/base/util.h"
 
@@ -140,7 +138,77 @@ static int load_error(const char *path, const pp_battery_load *load, size_t n_ga
     return -EINVAL;
 }
 
-int pp_cmd_battery(int argc, char **argv)
+/* What the command line asked. */
+typedef struct battery_args {
+    const char *trace, *out_path, *rail;
+    double rtol;
+    int json, until;
+    pp_battery_choice choice;
+} battery_args;
+
+/* The options that choose the battery: 1 when opt was one, 0 when not,
+ * -1 on a bad value (said why). */
+static int battery_option(int opt, const char *arg, pp_battery_choice *c)
+{
+    switch (opt) {
+    case 'c':
+        c->file = arg;
+        return 1;
+    case OPT_PRESET:
+        c->preset = arg;
+        if (pp_battery_preset(arg, &(pp_battery_params){0}) < 0) {
+            fprintf(stderr, "powprof battery: --preset %s: unknown (known: drone-4s-3200, "
+                            "drone-3s-2200, drone-6s-10000)\n", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_MODEL:
+        c->model = arg;
+        if (pp_battery_model_parse(arg, &(pp_battery_model){0}) < 0) {
+            fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_BASE:
+        c->base_given = 1; /* checked with the other parameters */
+        return pp_cli_parse_double("battery", "--base-power-w", arg, &c->base_power_w) < 0 ? -1 : 1;
+    default:
+        return 0;
+    }
+}
+
+/* The options of the run and its output: 0, or -1 (said why). */
+static int run_option(int opt, const char *arg, battery_args *a)
+{
+    switch (opt) {
+    case 'o':
+        a->out_path = arg;
+        return 0;
+    case PP_OPT_JSON:
+        a->json = 1;
+        return 0;
+    case OPT_RAIL:
+        a->rail = arg;
+        return 0;
+    case OPT_UNTIL:
+        a->until = 1;
+        return 0;
+    case OPT_RTOL:
+        if (pp_cli_parse_double("battery", "--rtol", arg, &a->rtol) < 0)
+            return -1;
+        if (!(a->rtol >= 1e-14 && a->rtol <= 1e-2)) {
+            fprintf(stderr, "powprof battery: --rtol %s: must be in [1e-14, 1e-2]\n", arg);
+            return -1;
+        }
+        return 0;
+    default:
+        fputs("Try 'powprof battery --help'.\n", stderr);
+        return -1;
+    }
+}
+
+/* 0, 1 (--help, printed) or PP_EXIT_USAGE (said why). */
+static int parse_args(int argc, char **argv, battery_args *a)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -155,127 +223,87 @@ int pp_cmd_battery(int argc, char **argv)
         {"rtol", required_argument, NULL, OPT_RTOL},
         {NULL, 0, NULL, 0},
     };
-    const char *config_path = NULL, *out_path = NULL, *preset = NULL, *model = NULL, *rail = NULL;
-    double base_w = 0, rtol = 0;
-    int have_base = 0;
-    int json = 0, until = 0, opt, rc, status = PP_EXIT_FAILURE;
-    pp_battery_params params;
-    pp_battery_options bo;
-    pp_battery_result res;
-    pp_battery_load load;
-    pp_trace_load trace = {0};
-    pp_atomic_file af = {0};
-    soc_writer w;
+    int opt, rc;
 
+    memset(a, 0, sizeof *a);
+    pp_battery_choice_init(&a->choice);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "hc:o:", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'h':
+        if (opt == 'h') {
             fputs(battery_help, stdout);
-            return 0;
-        case 'c':
-            config_path = optarg;
-            break;
-        case 'o':
-            out_path = optarg;
-            break;
-        case PP_OPT_JSON:
-            json = 1;
-            break;
-        case OPT_PRESET:
-            preset = optarg;
-            break;
-        case OPT_MODEL:
-            model = optarg;
-            break;
-        case OPT_BASE:
-            if (pp_cli_parse_double("battery", "--base-power-w", optarg, &base_w) < 0)
-                return PP_EXIT_USAGE;
-            have_base = 1;
-            break;
-        case OPT_RAIL:
-            rail = optarg;
-            break;
-        case OPT_UNTIL:
-            until = 1;
-            break;
-        case OPT_RTOL:
-            if (pp_cli_parse_double("battery", "--rtol", optarg, &rtol) < 0)
-                return PP_EXIT_USAGE;
-            if (!(rtol >= 1e-14 && rtol <= 1e-2)) {
-                fprintf(stderr, "powprof battery: --rtol %s: must be in [1e-14, 1e-2]\n", optarg);
-                return PP_EXIT_USAGE;
-            }
-            break;
-        default:
-            fputs("Try 'powprof battery --help'.\n", stderr);
-            return PP_EXIT_USAGE;
+            return 1;
         }
+        if ((rc = battery_option(opt, optarg, &a->choice)) == 0)
+            rc = run_option(opt, optarg, a);
+        if (rc < 0)
+            return PP_EXIT_USAGE;
     }
     if (optind != argc - 1) {
         fputs("powprof battery: one trace file expected (powprof battery TRACE.csv)\n", stderr);
         return PP_EXIT_USAGE;
     }
-    pp_battery_params_default(&params);
-    if (preset && pp_battery_preset(preset, &params) < 0) {
-        fprintf(stderr, "powprof battery: --preset %s: unknown (known: drone-4s-3200, "
-                        "drone-3s-2200, drone-6s-10000)\n", preset);
-        return PP_EXIT_USAGE;
-    }
-    if (config_path && pp_battery_params_load(config_path, &params) < 0)
-        return PP_EXIT_USAGE;
-    if (model && pp_battery_model_parse(model, &params.model) < 0) {
-        fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", model);
-        return PP_EXIT_USAGE;
-    }
-    if (have_base) /* checked with the other parameters below */
-        params.base_power_w = base_w;
-    {
-        const char *key;
-        char why[256];
-        if (pp_battery_params_check(&params, &key, why, sizeof why) < 0) {
-            fprintf(stderr, "powprof battery: %s: %s\n", key, why);
-            return PP_EXIT_USAGE;
-        }
-    }
+    a->trace = argv[optind];
+    return 0;
+}
+
+/* Drain battery p with the load of a->trace; the result into *res, the
+ * state of charge at each sample into -o's file. An exit status. */
+static int drain(const battery_args *a, const pp_battery_params *p, pp_battery_result *res)
+{
+    pp_trace_load trace = {0};
+    pp_atomic_file af = {0};
+    pp_battery_options bo;
+    pp_battery_load load;
+    soc_writer w;
+    int rc, status = PP_EXIT_FAILURE;
+
     /* Time and load only (16 bytes a sample); a trace that will not fit in
      * memory is refused with its size before anything is allocated. */
-    rc = pp_trace_read_load(argv[optind], rail, 0, &trace);
-    if (rc < 0) {
-        status = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-        goto out;
-    }
+    if ((rc = pp_trace_read_load(a->trace, a->rail, 0, &trace)) < 0)
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     load = (pp_battery_load){.t_s = trace.t_s, .p_w = trace.p_w, .n = trace.n};
-    if (load_error(argv[optind], &load, trace.n_gaps) < 0) {
+    if (load_error(a->trace, &load, trace.n_gaps) < 0) {
         status = PP_EXIT_USAGE;
         goto out;
     }
     pp_battery_options_init(&bo);
-    bo.until_cutoff = until;
-    if (rtol > 0)
-        bo.rtol = rtol;
-    if (out_path) {
-        if (pp_atomic_file_open(&af, out_path) < 0)
+    bo.until_cutoff = a->until;
+    if (a->rtol > 0)
+        bo.rtol = a->rtol;
+    if (a->out_path) {
+        if (pp_atomic_file_open(&af, a->out_path) < 0)
             goto out;
         fputs("t_s,soc_frac,voltage_v,current_a\n", af.fp);
         w.fp = af.fp;
         bo.output = write_row;
         bo.output_ctx = &w;
     }
-    rc = pp_battery_run(&params, &load, &bo, &res);
-    if (rc < 0) {
+    if ((rc = pp_battery_run(p, &load, &bo, res)) < 0)
         status = rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
-        goto out;
-    }
-    if (out_path && pp_atomic_file_commit(&af) < 0)
-        goto out;
-    if (json)
-        print_json(argv[optind], &params, &res);
-    else
-        print_text(argv[optind], &params, &res);
-    status = 0;
+    else if (!a->out_path || pp_atomic_file_commit(&af) == 0)
+        status = 0;
 out:
     pp_atomic_file_abort(&af);
     pp_trace_load_free(&trace);
     return status;
+}
+
+int pp_cmd_battery(int argc, char **argv)
+{
+    battery_args a;
+    pp_battery_params params;
+    pp_battery_result res;
+    int rc;
+
+    if ((rc = parse_args(argc, argv, &a)) != 0)
+        return rc == 1 ? 0 : rc;
+    if (pp_battery_choose(&a.choice, &params) < 0)
+        return PP_EXIT_USAGE;
+    if ((rc = drain(&a, &params, &res)) != 0)
+        return rc;
+    if (a.json)
+        print_json(a.trace, &params, &res);
+    else
+        print_text(a.trace, &params, &res);
+    return 0;
 }

@@ -2,6 +2,9 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
+#include "src/config/profile.h"
+#include "src/config/shard.h"
+#include "src/results/node.h"
 #include "devices/device.h"
 
 #include <getopt.h>
@@ -72,13 +75,51 @@ void pp_cli_mission_init(pp_cli_mission *m);
  * not), -1 on a bad value (message printed). */
 int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const char *cmd);
 
-/* The battery m flies: -c's (else the default) with --base-power-w. 0, or
- * -1 (message printed: a bad file, a reserve not below the start). */
+/* What m asks of the battery: -c's battery group, --base-power-w,
+ * --min-soc (the library's pp_battery_choose decides). */
+struct pp_battery_choice;
+void pp_cli_mission_choice(const pp_cli_mission *m, struct pp_battery_choice *c);
+/* The battery m flies: 0, or -1 (logged: a bad file, a reserve not below
+ * the start). */
 struct pp_battery_params;
-int pp_cli_mission_battery(const pp_cli_mission *m, struct pp_battery_params *b, const char *cmd);
+int pp_cli_mission_battery(const pp_cli_mission *m, struct pp_battery_params *b);
 
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
+
+/* A sweep as `profile` and `run` ask for it (src/cli/sweep_ui.c). */
+typedef struct pp_cli_sweep {
+    const char *command;                /* "profile" or "run": the command that continues it */
+    const char *config, *out_dir;       /* -o as given; the folder once resolved */
+    int resume, retry_failed, json;
+    unsigned max_failures;              /* 0: never stop */
+    const char *shard_spec, *node_name; /* as given (NULL: none) */
+    pp_shard shard;
+    unsigned repeats;
+    pp_node node;
+    char shard_text[48], repeat_text[16], out_buf[4096];
+} pp_cli_sweep;
+
+/* Defaults: stop after 3 identical failures, each configuration once. */
+void pp_cli_sweep_init(pp_cli_sweep *rq, const char *command);
+/* --max-failures ARG into rq: 0, or -1 (said why). */
+int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq);
+/* The shard, the node and the results folder, once the profile is read.
+ * 0, or PP_EXIT_USAGE (said why). */
+int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq);
+/* More than PP_PROFILE_CONFIRM_ABOVE configurations: asked on a terminal,
+ * refused otherwise. 0 to go on. */
+int pp_cli_sweep_confirm(const char *cmd, const char *config, uint64_t n);
+/* The sweep, interruptible, its progress on stderr and its outcome in
+ * words; with json not NULL, *json set to the outcome as `profile --json`
+ * prints it (the caller frees it). Returns the exit status. */
+struct json_t;
+int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, struct json_t **json);
+
+/* --dry-run: the configurations (this shard's) with their estimated
+ * times, then the checks of the device and the components; with json one
+ * object, more's members added (more is freed). 0 ready, 1 not. */
+int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, struct json_t *more);
 
 /* JSON helpers. */
 void pp_json_string(FILE *fp, const char *s);
@@ -93,21 +134,27 @@ int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);
 int pp_cmd_model(int argc, char **argv);
-/* Build the layer-2 model of a results folder (model.json, model/ grids);
- * fixed_sigma 0: cross-validated. Returns an exit status. */
-int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet);
+/* The model's table (and the fleet's) as `powprof model` prints it. */
+struct pp_model;
+void pp_cli_model_print(const struct pp_model *m, const char *dir, int verbose);
 int pp_cmd_predict(int argc, char **argv);
 int pp_cmd_plot(int argc, char **argv);
-/* What `powprof plot` does, for `run`: build the model when it is missing,
- * write and render the plots of dir (plot.h) with o; the outcome printed,
- * or, when json is not NULL, *json set to the object `plot --json` prints
+/* The plots of dir (src/api/pipeline.h) with o; the outcome printed, or,
+ * when json is not NULL, *json set to the object `plot --json` prints
  * (the caller frees it). Returns an exit status. */
 struct pp_plot_options;
-struct json_t;
-int pp_plot_results(const char *dir, const struct pp_plot_options *o, struct json_t **json);
+int pp_cli_plot(const char *dir, const struct pp_plot_options *o, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
 int pp_cmd_plan(int argc, char **argv);
-/* powprof layers profile|model|predict (src/cli_layers.c) */
+/* A plan in words, as `powprof plan` prints it. */
+struct pp_plan_options;
+struct pp_plan_result;
+void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o,
+                       const struct pp_plan_result *r);
+/* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
+int pp_cli_layers_predict(int argc, char **argv);
+/* A whole number >= min of option opt: 0, or -1 (said why). */
+int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out);
 
 #endif

@@ -87,19 +87,21 @@ int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const cha
     }
 }
 
-int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b, const char *cmd)
+void pp_cli_mission_choice(const pp_cli_mission *m, pp_battery_choice *c)
 {
-    pp_battery_params_default(b);
-    if (m->config && pp_battery_params_load(m->config, b) < 0)
-        return -1;
-    if (m->base_power_w >= 0)
-        b->base_power_w = m->base_power_w;
-    if (m->min_soc_frac >= b->soc_start_frac) {
-        fprintf(stderr, "powprof %s: --min-soc %g is not below the battery's start (%g)\n", cmd,
-                m->min_soc_frac, b->soc_start_frac);
-        return -1;
-    }
-    return 0;
+    pp_battery_choice_init(c);
+    c->file = m->config;
+    c->base_given = m->base_power_w >= 0;
+    c->base_power_w = m->base_power_w;
+    c->min_soc_frac = m->min_soc_frac;
+}
+
+int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b)
+{
+    pp_battery_choice c;
+
+    pp_cli_mission_choice(m, &c);
+    return pp_battery_choose(&c, b) < 0 ? -1 : 0;
 }
 
 void pp_json_string(FILE *fp, const char *s)

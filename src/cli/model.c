@@ -2,8 +2,7 @@
  * model.h decides; this file parses and prints). */
 #include "cli.h"
 
-#include "src/base/log.h"
-#include "src/layer2/model.h"
+#include "src/api/pipeline.h"
 #include "src/layer2/variability.h"
 #include "src/base/util.h"
 
@@ -100,32 +99,6 @@ static void describe(const char *metric, char *buf, size_t cap)
     pp_strlcpy(buf, "", cap);
 }
 
-/* Metric k repeats metric j's column in every row (a rail that is the
- * total; soc_end beside soc_drain): shown once. */
-static int repeats(const pp_summary *s, size_t k, size_t *of)
-{
-    int is_end = strcmp(s->metrics[k], "soc_end") == 0;
-
-    for (size_t j = 0; j < s->n_metrics; j++) {
-        size_t i = 0;
-        if (j == k || (strncmp(s->metrics[j], "total_", 6) != 0 && !is_end))
-            continue;
-        if (is_end && strcmp(s->metrics[j], "soc_drain") != 0)
-            continue;
-        while (i < s->n_rows) {
-            double a = s->y[i * s->n_metrics + k], b = s->y[i * s->n_metrics + j];
-            if (is_end ? fabs(a + b - 1) > 1e-6 : !(a == b || (isnan(a) && isnan(b))))
-                break;
-            i++;
-        }
-        if (i == s->n_rows) {
-            *of = j;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static void print_pct(const char *fmt_ok, double v)
 {
     if (isnan(v))
@@ -199,35 +172,23 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
 /* Advice for the metrics whose typical error is high. */
 static void advise(const pp_model *m, size_t g, const int *shown)
 {
-    const pp_summary *s = &m->sum;
-    int edges = 0, middle = 0, worst = -1;
+    pp_model_advice a;
 
-    for (size_t k = 0; k < s->n_metrics; k++) {
-        const pp_model_fit *f = pp_model_fit_of(m, g, k);
-        const pp_cv *h = &f->choice.honest;
-        if (!shown[k] || f->n_values < 2 || !(h->mape > 10))
-            continue;
-        if (worst < 0 || h->mape > pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape)
-            worst = (int)k;
-        if (!(h->mape_inner > 10))
-            edges = 1;
-        else
-            middle = 1;
-    }
-    if (worst < 0)
+    pp_model_advise(m, g, shown, &a);
+    if (a.worst < 0)
         return;
     printf("\nadvice: %s is predicted to within %.0f %% only (typical error above 10 %%).\n",
-           s->metrics[worst], pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape);
-    if (s->n_short)
+           m->sum.metrics[a.worst], a.worst_pct);
+    if (a.n_short)
         printf("  - %zu of the %zu configurations are short runs: make them last longer "
-               "(duration_s, iterations) or sample faster (rate_hz).\n", s->n_short, s->n_rows);
-    if (edges)
+               "(duration_s, iterations) or sample faster (rate_hz).\n", a.n_short, a.n_rows);
+    if (a.edges)
         printf("  - the errors are largest at the edges of the measured range: extend the sweep "
                "one step beyond the values you will use.\n");
-    if (middle)
+    if (a.middle)
         printf("  - measure more configurations between the ones you have (a finer step).\n");
-    if (s->n_rows < 10)
-        printf("  - with %zu configurations the error estimate itself is rough.\n", s->n_rows);
+    if (a.n_rows < 10)
+        printf("  - with %zu configurations the error estimate itself is rough.\n", a.n_rows);
 }
 
 static void print_table(const pp_model *m, const char *dir, int verbose)
@@ -255,7 +216,7 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
         for (size_t k = 0; k < s->n_metrics; k++) {
             const pp_model_fit *f = pp_model_fit_of(m, g, k);
             size_t of;
-            shown[k] = verbose || !repeats(s, k, &of);
+            shown[k] = verbose || !pp_model_metric_repeats(s, k, &of);
             if (!shown[k])
                 continue;
             print_row(m, g, k, verbose);
@@ -281,7 +242,7 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                "them out one at a time (try --method auto or loclin).\n");
     for (size_t k = 0; !verbose && k < s->n_metrics; k++) {
         size_t of;
-        if (repeats(s, k, &of))
+        if (pp_model_metric_repeats(s, k, &of))
             printf("%s is not shown: it repeats %s%s.\n", s->metrics[k], s->metrics[of],
                    strcmp(s->metrics[k], "soc_end") == 0 ? " (1 - soc_drain)" : "");
     }
@@ -351,7 +312,7 @@ static void print_fleet_metrics(const pp_model *m, const pp_fleet *f)
     for (size_t k = 0; k < s->n_metrics; k++) {
         const pp_fleet_metric *fm = &f->metric[k];
         size_t of;
-        if (repeats(s, k, &of) || (isnan(fm->rel_mean) && isnan(fm->lono_mape)))
+        if (pp_model_metric_repeats(s, k, &of) || (isnan(fm->rel_mean) && isnan(fm->lono_mape)))
             continue;
         printf("  %-26s", s->metrics[k]);
         print_pct("%8.1f %%", 100 * fm->rel_mean);
@@ -422,56 +383,35 @@ static void print_fleet(const pp_model *m, const pp_fleet *f, int verbose)
                f->metric[w].repeat_n, 100 * f->metric[w].repeat_rel, 100 * f->metric[e].repeat_rel);
 }
 
-/* Build, save and print; quiet prints nothing (for plot and run). */
-static int build(const char *dir, const pp_model_options *o, int json, int verbose, int quiet)
+void pp_cli_model_print(const pp_model *m, const char *dir, int verbose)
 {
-    pp_model m;
-    int rc = pp_model_open(dir, o, 0, &m);
-
-    if (rc < 0)
-        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    if ((m.sum.n_nodes > 1 || m.sum.max_repeat > 0) &&
-        (!(m.fleet = calloc(1, sizeof *m.fleet)) || pp_fleet_measure(&m, 1, m.fleet) < 0)) {
-        pp_model_free(&m);
-        return PP_EXIT_FAILURE;
-    }
-    if (pp_model_save(&m, dir) < 0 || pp_model_write_grids(&m, dir) < 0) {
-        pp_model_free(&m);
-        return PP_EXIT_FAILURE;
-    }
-    if (json)
-        pp_model_dump(&m, stdout);
-    else if (!quiet) {
-        print_table(&m, dir, verbose);
-        if (m.fleet)
-            print_fleet(&m, m.fleet, verbose);
-        printf("\nmodel: %s/model.json, plotted grids in %s/model/\n", dir, dir);
-    }
-    pp_model_free(&m);
-    return 0;
-}
-
-int pp_model_build(const char *dir, double fixed_sigma, int json, int quiet)
-{
-    pp_model_options o;
-
-    pp_model_options_init(&o);
-    if (fixed_sigma > 0) {
-        o.method = PP_METHOD_NW;
-        o.h = fixed_sigma;
-    }
-    return build(dir, &o, json, 0, quiet);
+    print_table(m, dir, verbose);
+    if (m->fleet)
+        print_fleet(m, m->fleet, verbose);
+    printf("\nmodel: %s/model.json, plotted grids in %s/model/\n", dir, dir);
 }
 
 int pp_cmd_model(int argc, char **argv)
 {
     pp_model_options o;
+    pp_model m;
     int json = 0, verbose = 0, rc;
 
     pp_model_options_init(&o);
     if ((rc = model_options(argc, argv, &o, &json, &verbose)) != 0)
         return rc == 1 ? 0 : rc;
-    return build(argv[optind], &o, json, verbose, 0);
+    if ((rc = pp_model_open(argv[optind], &o, 0, &m)) < 0)
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if (pp_pipeline_model_keep(&m, argv[optind]) < 0) {
+        pp_model_free(&m);
+        return PP_EXIT_FAILURE;
+    }
+    if (json)
+        pp_model_dump(&m, stdout);
+    else
+        pp_cli_model_print(&m, argv[optind], verbose);
+    pp_model_free(&m);
+    return 0;
 }
 
 /* NAME=VALUE arguments into a point: 0, or PP_EXIT_USAGE (said why). */

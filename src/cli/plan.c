@@ -1,14 +1,9 @@
 /* powprof plan: parse the options, plan with the library (plan.h), print. */
 #include "cli.h"
 
-#include "src/layers/layers_plan.h"
-#include "src/layers/layers_profile.h"
-#include "src/base/log.h"
-#include "src/layer2/model.h"
-#include "src/plan/plan.h"
-#include "src/layer2/variability.h"
+#include "src/api/pipeline.h"
+#include "src/layers/swap.h"
 #include "src/base/util.h"
-
 
 #include <errno.h>
 #include <jansson.h>
@@ -95,7 +90,7 @@ enum {
     OPT_NETWORK
 };
 
-#define MAX_NETWORKS 16
+#define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
 
 /* Which board the plan is for. */
 typedef struct plan_target {
@@ -179,14 +174,11 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
 /* The mission's options into o; 0 or PP_EXIT_USAGE (said). */
 static int mission(const pp_cli_mission *mi, pp_plan_options *o)
 {
-    if (pp_cli_mission_battery(mi, &o->battery, "plan") < 0)
-        return PP_EXIT_USAGE;
-    o->mission_s = mi->mission_s;
-    o->min_soc_frac = mi->min_soc_frac;
-    o->risk = mi->risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-    if (o->min_soc_frac >= 0)
-        o->battery.soc_cutoff_frac = o->min_soc_frac; /* this mission's reserve replaces the battery's */
-    return 0;
+    pp_battery_choice c;
+
+    pp_cli_mission_choice(mi, &c);
+    return pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0
+               ? PP_EXIT_USAGE : 0;
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
@@ -282,7 +274,7 @@ static void print_node(const pp_model *m, const plan_target *t)
            w >= 0 ? m->node_factor[w] : NAN);
 }
 
-static void print_text(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
+void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
 {
     const pp_battery_params *b = &o->battery;
 
@@ -328,75 +320,6 @@ static void print_text(const pp_model *m, const pp_plan_options *o, const pp_pla
            100 * r->best_soc_end_frac);
 }
 
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
-static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
-{
-    const pp_summary *s = &m->sum;
-    json_t *o = json_object();
-    char text[PP_SUMMARY_LABEL_MAX];
-
-    for (size_t k = 0; k < s->n_params; k++) {
-        pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
-        json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
-                                                 ? json_string(text) : jnum(c->point.raw[k]));
-    }
-    json_object_set_new(o, "power_w", jnum(c->power.value));
-    json_object_set_new(o, "power_lo_w", jnum(c->power.lo));
-    json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
-    json_object_set_new(o, "planned_w", jnum(c->planned_w));
-    json_object_set_new(o, "achieved", jnum(c->achieved.value));
-    return o;
-}
-
-static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
-{
-    json_t *root = json_pack("{s:b,s:f,s:s,s:s,s:f,s:{s:f,s:f},s:o,s:I}", "feasible", r->feasible,
-                             "mission_s", o->mission_s, "maximize", m->sum.params[r->maximize],
-                             "risk", o->risk == PP_RISK_UPPER ? "upper" : "mean", "min_soc",
-                             r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
-                             "efficiency", o->battery.efficiency, "max_power_w",
-                             jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
-    json_t *runners = json_array(), *steps = json_array(), *f = choice_json(m, &r->frugal);
-
-    json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
-    json_object_set_new(root, "node_power_factor",
-                        m->node_factor ? jnum(m->node_factor[pp_summary_metric(&m->sum,
-                                                               PP_PLAN_POWER_METRIC)])
-                                       : json_null());
-    json_object_set_new(root, "quality", json_string(r->achieved_metric >= 0
-                                                         ? m->sum.metrics[r->achieved_metric]
-                                                         : m->sum.params[r->maximize]));
-    json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
-    if (r->n_short_of_rate)
-        json_object_set_new(root, "short_of_rate_example", choice_json(m, &r->short_example));
-    json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
-    json_object_set_new(root, "most_frugal", f);
-    if (r->feasible) {
-        json_object_set_new(root, "best", choice_json(m, &r->best));
-        json_object_set_new(root, "best_soc_end", jnum(r->best_soc_end_frac));
-        json_object_set_new(root, "best_time_to_cutoff_s", jnum(r->best_time_to_cutoff_s));
-        for (size_t i = 0; i < r->n_runners; i++)
-            json_array_append_new(runners, choice_json(m, &r->runners[i]));
-        json_object_set_new(root, "runners_up", runners);
-    } else {
-        json_decref(runners);
-    }
-    for (size_t j = 0; j < r->n_steps; j++) {
-        json_t *c = choice_json(m, &r->steps[j].c);
-        json_object_set_new(c, "t_s", json_real(r->steps[j].t_s));
-        json_object_set_new(c, "soc", json_real(r->steps[j].soc_frac));
-        json_array_append_new(steps, c);
-    }
-    if (o->schedule && r->feasible) {
-        json_object_set_new(root, "schedule", steps);
-        json_object_set_new(root, "schedule_soc_end", jnum(r->schedule_soc_end_frac));
-    } else {
-        json_decref(steps);
-    }
-    return root;
-}
-
 static void print_json(json_t *root)
 {
     json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
@@ -404,198 +327,136 @@ static void print_json(json_t *root)
     json_decref(root);
 }
 
-/* Aim m at the board asked for: 0, or an exit status (said why). */
-static int aim(pp_model *m, const plan_target *t)
+static void print_rows(const pp_model *m, const pp_swap_plans *sp)
 {
-    int rc = 0;
-
-    if (t->node)
-        rc = pp_model_target_node(m, t->node);
-    else if (t->worst)
-        rc = pp_model_target_worst(m);
-    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
-}
-
-/* One line of the networks side by side. */
-typedef struct network_row {
-    const char *name;
-    double k;           /* its frame's CPU time over the measured network's */
-    int planned;        /* 0: no rate within the measured ones */
-    int feasible;
-    pp_plan_choice best;
-    double soc_end;
-} network_row;
-
-static void print_rows(const pp_model *m, const pp_plan_result *r, const network_row *row, size_t n)
-{
+    size_t maximize = sp->row[0].plan->maximize;
     char measured[64];
 
-    pp_fmt(measured, sizeof measured, "%.40s (measured)", row[0].name);
+    pp_fmt(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
     printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
-           m->sum.params[r->maximize]);
+           m->sum.params[maximize]);
     printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",
            "left %");
-    for (size_t i = 0; i < n; i++) {
-        printf("%-28.28s %7.3f ", i == 0 ? measured : row[i].name, row[i].k);
-        if (!row[i].planned)
+    for (size_t i = 0; i < sp->n; i++) {
+        const pp_swap_row *row = &sp->row[i];
+        printf("%-28.28s %7.3f ", i == 0 ? measured : row->name, row->swap.time_ratio);
+        if (!row->planned)
             printf("no rate whose k x fps lies within the measured rates\n");
-        else if (!row[i].feasible)
+        else if (!row->plan->feasible)
             printf("nothing completes the mission\n");
         else
-            printf("%10.4g %9.4g %10.3f %8.1f\n", row[i].best.point.raw[r->maximize],
-                   row[i].best.qos, row[i].best.planned_w, 100 * row[i].soc_end);
+            printf("%10.4g %9.4g %10.3f %8.1f\n", row->plan->best.point.raw[maximize],
+                   row->plan->best.qos, row->plan->best.planned_w,
+                   100 * row->plan->best_soc_end_frac);
     }
 }
 
-/* Plan network i of t in place of the measured one (swap s ready): its
- * plan printed or appended to arr, its row filled. 0 or -errno. */
-static int plan_swapped(const pp_model *m, pp_plan_options *o, const plan_target *t,
-                        pp_layers_swap *s, size_t i, pp_plan_result *r, json_t *arr,
-                        network_row *row)
+/* Every network's plan in words, then side by side. */
+static void print_networks_text(const pp_model *m, const pp_plan_options *o, const plan_target *t,
+                                const pp_swap_plans *sp)
 {
-    size_t maximize = r->maximize;
-    int rc = 0;
-
-    row->name = t->network[i];
-    row->k = s->time_ratio;
-    row->planned = pp_layers_swap_in_range(m, maximize, s);
-    if (row->planned) {
-        o->predict = pp_layers_swap_predict;
-        o->predict_ctx = s;
-        rc = pp_plan(m, o, r);
-        o->predict = NULL;
-    }
-    if (rc < 0)
-        return rc;
-    row->feasible = row->planned && r->feasible;
-    row->best = r->best;
-    row->soc_end = r->best_soc_end_frac;
-    if (t->json)
-        json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:o}", "network", t->network[i],
-                                             "time_ratio", s->time_ratio, "time_s",
-                                             s->network.time_s, "energy_j", s->network.energy_j,
-                                             "plan", row->planned ? plan_json(m, o, r)
-                                                                  : json_null()));
-    else if (row->planned) {
+    printf("== %s, as measured\n", t->measured);
+    pp_cli_plan_print(m, o, sp->row[0].plan);
+    for (size_t i = 1; i < sp->n; i++) {
+        const pp_swap_row *row = &sp->row[i];
+        if (!row->planned)
+            continue;
         printf("\n== %s in place of %s: a frame takes %.3fx the CPU time (%.4f s, %.4f J per "
-               "frame; predicted by the layer model)\n", t->network[i], t->measured,
-               s->time_ratio, s->network.time_s, s->network.energy_j);
-        print_text(m, o, r);
+               "frame; predicted by the layer model)\n", row->name, t->measured,
+               row->swap.time_ratio, row->swap.network.time_s, row->swap.network.energy_j);
+        pp_cli_plan_print(m, o, row->plan);
     }
-    r->maximize = maximize;
-    return 0;
+    print_rows(m, sp);
 }
 
-/* Cost the measured network and every --network (any error before a plan
- * is printed): 0 or -errno. */
-static int cost_networks(const plan_target *t, pp_layer_model *lm, pp_layers_swap *s)
+static json_t *networks_json(const pp_model *m, const pp_plan_options *o, const plan_target *t,
+                             const pp_swap_plans *sp)
 {
-    char measured[4096], path[4096];
-    int rc;
+    json_t *arr = json_array();
 
-    if ((rc = pp_layer_model_read(t->layer_model, lm)) < 0 ||
-        (rc = pp_layers_resolve_cfg(t->measured, measured, sizeof measured)) < 0)
-        return rc;
-    for (size_t i = 0; i < t->n_networks; i++)
-        if ((rc = pp_layers_resolve_cfg(t->network[i], path, sizeof path)) < 0 ||
-            (rc = pp_layers_swap_init(lm, measured, path, &s[i])) < 0)
-            return rc;
-    return 0;
-}
-
-/* The plan as measured: 0, or -EINVAL (said) when it does not maximize a
- * component's frame rate. */
-static int plan_measured(const pp_model *m, const pp_plan_options *o, const plan_target *t,
-                         pp_plan_result *r, network_row *row, json_t **json)
-{
-    int rc = pp_plan(m, o, r);
-    const char *p;
-
-    if (rc < 0)
-        return rc;
-    p = m->sum.params[r->maximize];
-    if (strlen(p) <= 4 || strcmp(p + strlen(p) - 4, ".fps") != 0) {
-        pp_log_error("plan --network: the plan maximizes %s, not a component's fps", p);
-        return -EINVAL;
+    for (size_t i = 1; i < sp->n; i++) {
+        const pp_swap_row *row = &sp->row[i];
+        json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:o}", "network", row->name,
+                                             "time_ratio", row->swap.time_ratio, "time_s",
+                                             row->swap.network.time_s, "energy_j",
+                                             row->swap.network.energy_j, "plan",
+                                             row->planned ? pp_plan_json(m, o, row->plan)
+                                                          : json_null()));
     }
-    *row = (network_row){t->measured, 1.0, 1, r->feasible, r->best, r->best_soc_end_frac};
-    if (t->json)
-        *json = plan_json(m, o, r);
-    else {
-        printf("== %s, as measured\n", t->measured);
-        print_text(m, o, r);
-    }
-    return 0;
+    return json_pack("{s:s,s:s,s:o,s:o}", "layer_model", t->layer_model, "measured", t->measured,
+                     "measured_plan", pp_plan_json(m, o, sp->row[0].plan), "networks", arr);
 }
 
 /* The measured network's plan, then each --network's in its place. */
-static int plan_networks(const pp_model *m, pp_plan_options *o, const plan_target *t,
-                         pp_plan_result *r)
+static int plan_networks(const pp_model *m, const pp_plan_options *o, const plan_target *t)
 {
-    pp_layer_model *lm = malloc(sizeof *lm);
-    pp_layers_swap *s = calloc(t->n_networks, sizeof *s);
-    network_row rows[MAX_NETWORKS + 1];
-    json_t *arr = json_array(), *first = NULL;
-    int rc = lm && s && arr ? 0 : -ENOMEM, any = 0;
+    pp_swap_plans *sp = malloc(sizeof *sp);
+    int rc = sp ? pp_swap_plan_networks(m, o, t->layer_model, t->measured, t->network,
+                                        t->n_networks, sp)
+                : -ENOMEM;
 
-    if (rc == 0 && (rc = cost_networks(t, lm, s)) == 0)
-        rc = plan_measured(m, o, t, r, &rows[0], &first);
-    for (size_t i = 0; rc == 0 && i < t->n_networks; i++)
-        rc = plan_swapped(m, o, t, &s[i], i, r, arr, &rows[i + 1]);
     if (rc == 0 && t->json)
-        print_json(json_pack("{s:s,s:s,s:o,s:O}", "layer_model", t->layer_model, "measured",
-                             t->measured, "measured_plan", first, "networks", arr));
+        print_json(networks_json(m, o, t, sp));
     else if (rc == 0)
-        print_rows(m, r, rows, t->n_networks + 1);
+        print_networks_text(m, o, t, sp);
+    if (rc == 0)
+        rc = sp->any_feasible ? 0 : 3;
     else
-        json_decref(first);
-    for (size_t i = 0; rc == 0 && i <= t->n_networks; i++)
-        any |= rows[i].feasible;
-    json_decref(arr);
-    free(lm);
-    free(s);
-    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : any ? 0 : 3;
+        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if (sp)
+        pp_swap_plans_free(sp);
+    free(sp);
+    return rc;
+}
+
+/* --maximize and --resolution name parameters of the results: 0, or
+ * PP_EXIT_USAGE (said with the option). */
+static int check_names(const pp_model *m, const pp_plan_options *o)
+{
+    if (o->maximize && pp_summary_param(&m->sum, o->maximize) < 0) {
+        fprintf(stderr, "powprof plan: --maximize %s: no such parameter\n", o->maximize);
+        return PP_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < o->n_resolutions; i++)
+        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0) {
+            fprintf(stderr, "powprof plan: --resolution %s=%g: no such parameter\n",
+                    o->resolution[i].name, o->resolution[i].step);
+            return PP_EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* The plan of one board in words or JSON: an exit status. */
+static int plan_one(const pp_model *m, const pp_plan_options *o, const plan_target *t)
+{
+    pp_plan_result *r = malloc(sizeof *r);
+    int rc = r ? pp_plan(m, o, r) : -ENOMEM;
+
+    if (rc == 0 && t->json)
+        print_json(pp_plan_json(m, o, r));
+    else if (rc == 0) {
+        print_node(m, t);
+        pp_cli_plan_print(m, o, r);
+    }
+    rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
+    free(r);
+    return rc;
 }
 
 int pp_cmd_plan(int argc, char **argv)
 {
-    const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
-    pp_model_options mo;
     pp_plan_options o;
-    pp_plan_result *r;
     plan_target t = {0};
     pp_model m;
     int rc;
-    char achieved[PP_SUMMARY_NAME_MAX + 16];
 
     if ((rc = parse(argc, argv, &o, &t)) != 0)
         return rc == 1 ? 0 : rc;
-    pp_model_options_init(&mo);
-    if (o.maximize && strlen(o.maximize) > 4 && strcmp(o.maximize + strlen(o.maximize) - 4, ".fps") == 0) {
-        pp_fmt(achieved, sizeof achieved, "%.*s.achieved_fps", (int)strlen(o.maximize) - 4, o.maximize);
-        only[1] = achieved;
-    }
-    mo.only = o.maximize ? only : NULL;
-    if (pp_model_open(argv[optind], &mo, 1, &m) < 0)
-        return PP_EXIT_USAGE;
-    if ((rc = aim(&m, &t)) != 0) {
-        pp_model_free(&m);
-        return rc;
-    }
-    r = malloc(sizeof *r);
-    rc = !r ? -ENOMEM : t.n_networks ? 0 : pp_plan(&m, &o, r);
-    if (r && t.n_networks) {
-        rc = plan_networks(&m, &o, &t, r);
-    } else {
-        if (rc == 0 && t.json)
-            print_json(plan_json(&m, &o, r));
-        else if (rc == 0) {
-            print_node(&m, &t);
-            print_text(&m, &o, r);
-        }
-        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
-    }
-    free(r);
+    rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m);
+    if (rc < 0)
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if ((rc = check_names(&m, &o)) == 0)
+        rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
     pp_model_free(&m);
     return rc;
 }

@@ -2,17 +2,13 @@
  * library (plot.h), print the outcome. */
 #include "cli.h"
 
-#include "src/config/battery_config.h"
-#include "src/base/log.h"
-#include "plots/plot.h"
-#include "src/results/summary.h"
+#include "src/api/pipeline.h"
 #include "src/base/util.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char plot_help[] =
     "usage: powprof plot RESULTS [--format png|svg|both] [--plan PLAN.json [-c CONFIG]]\n"
@@ -111,23 +107,11 @@ static void print_text(const pp_plot_result *r)
                r->n_warned);
 }
 
-int pp_plot_results(const char *dir, const pp_plot_options *o, json_t **json)
+int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
 {
-    char path[4400];
     pp_plot_result r;
-    pp_summary s;
-    int rc, n_params;
+    int rc = pp_pipeline_plots(dir, o, &r);
 
-    if (pp_summary_read(dir, &s) < 0)
-        return PP_EXIT_USAGE;
-    n_params = (int)s.n_params;
-    pp_summary_free(&s);
-    pp_fmt(path, sizeof path, "%s/model.json", dir);
-    if (n_params > 0 && access(path, R_OK) != 0 && pp_model_build(dir, 0, 0, 1) != 0)
-        return PP_EXIT_FAILURE;
-    rc = pp_plot_write(dir, o, &r);
-    if (rc == 0)
-        rc = pp_plot_render(o, &r);
     if (rc == 0 && json)
         *json = pp_plot_json(dir, o, &r);
     else if (rc == 0)
@@ -188,6 +172,7 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
 int pp_cmd_plot(int argc, char **argv)
 {
     const char *plan_path = NULL, *config = NULL;
+    pp_battery_choice bc;
     pp_plot_options o;
     pp_plot_plan plan;
     json_t *out = NULL;
@@ -196,12 +181,14 @@ int pp_cmd_plot(int argc, char **argv)
     pp_plot_options_init(&o);
     if ((rc = parse(argc, argv, &o, &plan_path, &config, &json)) != 0)
         return rc == 1 ? 0 : rc;
-    if (config && pp_battery_params_load(config, &o.battery) < 0)
+    pp_battery_choice_init(&bc);
+    bc.file = config;
+    if (config && pp_battery_choose(&bc, &o.battery) < 0)
         return PP_EXIT_USAGE;
     if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
         return PP_EXIT_USAGE;
     o.plan = plan_path ? &plan : NULL;
-    rc = pp_plot_results(argv[optind], &o, json ? &out : NULL);
+    rc = pp_cli_plot(argv[optind], &o, json ? &out : NULL);
     if (out) {
         json_dumpf(out, stdout, JSON_COMPACT);
         printf("\n");

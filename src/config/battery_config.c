@@ -1,7 +1,10 @@
 /* Battery parameters from a configuration file (see battery_config.h). */
 #include "battery_config.h"
 
+#include "src/base/log.h"
+
 #include <errno.h>
+#include <unistd.h>
 
 static const char *const battery_keys[] = {
     "preset", "model",     "cells",      "capacity_ah", "voltage_v",    "r_int_ohm",
@@ -72,4 +75,59 @@ int pp_battery_params_load(const char *path, pp_battery_params *p)
     rc = pp_battery_params_from_config(cfg, p);
     pp_config_free(cfg);
     return rc;
+}
+
+void pp_battery_choice_init(pp_battery_choice *c)
+{
+    *c = (pp_battery_choice){.min_soc_frac = -1};
+}
+
+#define PRESETS "drone-4s-3200, drone-3s-2200, drone-6s-10000"
+
+/* The pack named: a preset, a file, or either. */
+static int choose_pack(const pp_battery_choice *c, pp_battery_params *p)
+{
+    int rc;
+
+    if (c->preset && pp_battery_preset(c->preset, p) < 0) {
+        pp_log_error("battery preset '%s': unknown (known: " PRESETS ")", c->preset);
+        return -ENOENT;
+    }
+    if (c->preset_or_file && pp_battery_preset(c->preset_or_file, p) < 0) {
+        if (access(c->preset_or_file, F_OK) != 0) {
+            pp_log_error("battery '%s': neither a preset (" PRESETS ") nor a file",
+                         c->preset_or_file);
+            return -ENOENT;
+        }
+        if ((rc = pp_battery_params_load(c->preset_or_file, p)) < 0)
+            return rc;
+    }
+    return c->file ? pp_battery_params_load(c->file, p) : 0;
+}
+
+int pp_battery_choose(const pp_battery_choice *c, pp_battery_params *p)
+{
+    const char *key;
+    char why[256];
+    int rc;
+
+    pp_battery_params_default(p);
+    if ((rc = choose_pack(c, p)) < 0)
+        return rc;
+    if (c->model && pp_battery_model_parse(c->model, &p->model) < 0) {
+        pp_log_error("battery model '%s': rint or thevenin", c->model);
+        return -EINVAL;
+    }
+    if (c->base_given)
+        p->base_power_w = c->base_power_w;
+    if (pp_battery_params_check(p, &key, why, sizeof why) < 0) {
+        pp_log_error("battery: %s: %s", key, why);
+        return -EINVAL;
+    }
+    if (c->min_soc_frac >= p->soc_start_frac) {
+        pp_log_error("a reserve of %g is not below the battery's start (%g)", c->min_soc_frac,
+                     p->soc_start_frac);
+        return -EINVAL;
+    }
+    return 0;
 }

@@ -1,7 +1,7 @@
 /* battery_config.h - battery parameters from a configuration file.
  *
  * The battery module (battery/battery.h) knows no parser; this is where its
- * parameters meet the configuration files (libconfig syntax, src/config.h).
+ * parameters meet the configuration files (libconfig syntax, src/config/config.h).
  */
 #ifndef PP_BATTERY_CONFIG_H
 #define PP_BATTERY_CONFIG_H
@@ -18,5 +18,27 @@ int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p);
 
 /* The same, from the file at path. 0 or -errno (logged). */
 int pp_battery_params_load(const char *path, pp_battery_params *p);
+
+/* What a command or a program asked of the battery; every field may be
+ * left as pp_battery_choice_init sets it. */
+typedef struct pp_battery_choice {
+    const char *preset;         /* a preset's name (NULL: none) */
+    const char *file;           /* a configuration file: its 'battery' group (NULL: none) */
+    const char *preset_or_file; /* a preset when it names one, else a file (NULL: none) */
+    const char *model;          /* "rint" or "thevenin" (NULL: the pack's) */
+    int base_given;             /* base_power_w replaces the pack's (checked) */
+    double base_power_w;        /* the load beside the computer (motors, ...) */
+    double min_soc_frac;        /* >= 0: a reserve to keep, below the start; < 0: none */
+} pp_battery_choice;
+
+void pp_battery_choice_init(pp_battery_choice *c);
+
+/* Which parameters win, the one rule of every command and of the public
+ * library: the default pack (drone-4s-3200), then the preset, then the
+ * file's battery group, then the model and the base load given on their
+ * own; the result checked against the physical ranges, and the reserve
+ * below the start. 0, or -ENOENT (an unknown preset, no such file) or
+ * -EINVAL, logged with the value (and the file's line). */
+int pp_battery_choose(const pp_battery_choice *c, pp_battery_params *p);
 
 #endif

@@ -1,5 +1,5 @@
 /* config.h - configuration files (libconfig syntax), behind an interface that
- * keeps libconfig's types inside src/config.c.
+ * keeps libconfig's types inside src/config/config.c.
  *
  * Every error names the file, the line and the key:
  *   "configs/drone.cfg:12: battery.capacity_ah: must be > 0 (got -3)".

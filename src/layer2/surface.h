@@ -91,7 +91,7 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values
 /* Values on a na x nb grid over dimensions da and db (normalized grid
  * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
  * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
- * separable, so the sums are two matrix products (dgemm, src/blas.h), over the
+ * separable, so the sums are two matrix products (dgemm, src/layer2/blas.h), over the
  * distinct coordinates when the samples form a lattice. db may equal da
  * only with nb == 1 (a line). 0 or -ENOMEM. */
 int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,

@@ -1,4 +1,4 @@
-/* Fitting layer models and predicting with them (src/layers_model.h). */
+/* Fitting layer models and predicting with them (src/layers/layers_model.h). */
 #include "layers_model.h"
 
 #include "src/layer2/lapack.h"

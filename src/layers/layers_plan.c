@@ -1,6 +1,6 @@
 /* The highest frame rate a battery carries through a mission, for a network
- * costed by a layer model (src/layers_model.h): the planner's most power
- * the battery carries (src/plan.h), turned into a frame rate. */
+ * costed by a layer model (src/layers/layers_model.h): the planner's most power
+ * the battery carries (src/plan/plan.h), turned into a frame rate. */
 #include "layers_plan.h"
 
 #include "src/base/log.h"

@@ -260,7 +260,7 @@ static int what_to_maximize(const pp_model *m, const pp_plan_options *o, pp_plan
     size_t len;
 
     if (o->maximize && q < 0) {
-        pp_log_error("plan: --maximize %s: no such parameter", o->maximize);
+        pp_log_error("plan: no parameter '%s' to maximize", o->maximize);
         return -EINVAL;
     }
     for (size_t k = 0; k < s->n_params && q < 0; k++) {
@@ -277,13 +277,17 @@ static int what_to_maximize(const pp_model *m, const pp_plan_options *o, pp_plan
         return -EINVAL;
     }
     r->maximize = (size_t)q;
-    r->achieved_metric = -1;
-    len = strlen(s->params[q]);
-    if (len > 4 && strcmp(s->params[q] + len - 4, ".fps") == 0) {
-        pp_fmt(name, sizeof name, "%.*s.achieved_fps", (int)(len - 4), s->params[q]);
-        r->achieved_metric = pp_summary_metric(s, name);
-    }
+    r->achieved_metric = pp_plan_rate_metric(s->params[q], name, sizeof name)
+                             ? pp_summary_metric(s, name) : -1;
     return 0;
+}
+
+int pp_plan_rate_metric(const char *param, char *buf, size_t cap)
+{
+    size_t len = strlen(param);
+
+    return len > 4 && strcmp(param + len - 4, ".fps") == 0 &&
+           pp_fmt(buf, cap, "%.*s.achieved_fps", (int)(len - 4), param) == 0;
 }
 
 /* The best, the runners-up and the most frugal among the sorted c. */
@@ -397,7 +401,7 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
     }
     for (size_t i = 0; i < o->n_resolutions; i++)
         if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 || !(o->resolution[i].step > 0)) {
-            pp_log_error("plan: --resolution %s=%g: no such parameter, or not > 0",
+            pp_log_error("plan: the resolution %s=%g: no such parameter, or not > 0",
                          o->resolution[i].name, o->resolution[i].step);
             return -EINVAL;
         }

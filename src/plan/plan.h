@@ -52,7 +52,7 @@ typedef struct pp_plan_resolution {
 struct pp_plan_choice;
 
 /* A candidate's prediction in place of the model's own (a network swapped
- * in by a layer model: src/layers_plan.c): fills c->power and c->achieved
+ * in by a layer model: src/layers/layers_plan.c): fills c->power and c->achieved
  * (NaN without a rate) for c->point, maximize being the parameter
  * maximized and achieved_metric its rate's metric (-1: none). 0, 1 to leave
  * the candidate out (no prediction there), or -errno (logged). */
@@ -119,6 +119,12 @@ typedef struct pp_plan_result {
  * none). 0, or 1 when there is no power prediction at pt. */
 int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
                        const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved);
+
+/* The achieved rate's metric of a parameter: 1 when param is a component's
+ * frame rate (<component>.fps), buf then its achieved rate's metric
+ * (<component>.achieved_fps); 0 otherwise. The one rule of the planner,
+ * `plan` and the network swap. */
+int pp_plan_rate_metric(const char *param, char *buf, size_t cap);
 
 /* Plan on model m. Returns 0 (r->feasible says whether anything completes
  * the mission), -EINVAL (logged: no total_mean_w, no such parameter to

@@ -22,7 +22,7 @@ typedef struct source {
     const char *dir;
     char *text;         /* summary.csv */
     size_t header_len;  /* its first line, newline included */
-    json_t *run;        /* run.json, NULL without */
+    json_t *run_json;   /* run.json, NULL without */
     char *identity;     /* config_hash, or the params as JSON ("" without run.json) */
     const char *node;   /* run.json's node name, NULL without */
     size_t n_kept;
@@ -46,15 +46,16 @@ typedef struct rows {
 } rows;
 
 /* The identity of a source's profile. */
-static char *identity_of(json_t *run)
+static char *identity_of(json_t *run_json)
 {
-    json_t *hash = json_object_get(run, "config_hash");
+    json_t *hash = json_object_get(run_json, "config_hash"), *params;
 
     if (json_is_string(hash))
         return strdup(json_string_value(hash));
-    if (!run)
+    if (!run_json)
         return strdup("");
-    return json_dumps(json_object_get(run, "params") ? json_object_get(run, "params") : json_null(),
+    params = json_object_get(run_json, "params");
+    return json_dumps(params ? params : json_null(),
                       JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
 }
 
@@ -79,16 +80,16 @@ static int load_source(source *src)
         return -EINVAL;
     }
     pp_fmt(path, sizeof path, "%s/run.json", src->dir);
-    src->run = json_load_file(path, 0, &err);
-    if (!src->run && err.line > 0) {
+    src->run_json = json_load_file(path, 0, &err);
+    if (!src->run_json && err.line > 0) {
         pp_log_error("%s:%d: %s", path, err.line, err.text);
         return -EINVAL;
     }
-    node = json_object_get(json_object_get(src->run, "node"), "name");
+    node = json_object_get(json_object_get(src->run_json, "node"), "name");
     src->node = json_string_value(node);
     if (src->node && pp_name_check(src->node, path) < 0)
         return -EINVAL;
-    src->identity = identity_of(src->run);
+    src->identity = identity_of(src->run_json);
     return src->identity ? 0 : -ENOMEM;
 }
 
@@ -334,7 +335,8 @@ static json_t *nodes_json(const source *s, size_t n, size_t *count)
     json_t *nodes = json_array(), *names = json_object();
 
     for (size_t i = 0; i < n; i++) {
-        json_t *list = json_object_get(s[i].run, "nodes"), *one = json_object_get(s[i].run, "node");
+        json_t *list = json_object_get(s[i].run_json, "nodes");
+        json_t *one = json_object_get(s[i].run_json, "node");
         size_t j;
         json_t *v;
         if (json_is_object(one))
@@ -358,7 +360,8 @@ static json_t *nodes_json(const source *s, size_t n, size_t *count)
 /* tmp/run.json: the first source's, with the nodes and the sources. */
 static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_report *r)
 {
-    json_t *root = s[0].run ? json_deep_copy(s[0].run) : json_object(), *sources = json_array();
+    json_t *root = s[0].run_json ? json_deep_copy(s[0].run_json) : json_object();
+    json_t *sources = json_array();
     char path[4200];
     int rc;
 
@@ -366,7 +369,7 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
         json_array_append_new(sources, json_pack("{s:s, s:o, s:I, s:O?}", "dir", s[i].dir, "node",
                                                  s[i].node ? json_string(s[i].node) : json_null(),
                                                  "rows", (json_int_t)s[i].n_kept, "shard",
-                                                 json_object_get(s[i].run, "shard")));
+                                                 json_object_get(s[i].run_json, "shard")));
     json_object_set_new(root, "node", json_null());
     json_object_set_new(root, "nodes", nodes_json(s, n, &r->n_nodes));
     json_object_set_new(root, "shard", json_pack("{s:i, s:i, s:s}", "k", 0, "n", 1, "from", "merge"));
@@ -411,7 +414,7 @@ static int copy_profile(const source *s, size_t n, const char *tmp)
 /* The configurations of the profile (run.json) that no row has. */
 static void count_missing(const source *s, const rows *rs, pp_merge_report *r)
 {
-    json_t *n = json_object_get(s[0].run, "configurations");
+    json_t *n = json_object_get(s[0].run_json, "configurations");
     uint64_t seen = 0;
 
     r->n_configurations = json_is_integer(n) && json_integer_value(n) > 0
@@ -486,7 +489,7 @@ int pp_merge(const char *const *src, size_t n, const char *out, pp_merge_report 
     for (size_t i = 0; s && i < n; i++) {
         free(s[i].text);
         free(s[i].identity);
-        json_decref(s[i].run);
+        json_decref(s[i].run_json);
     }
     free(s);
     free(rs.v);

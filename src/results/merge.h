@@ -1,5 +1,5 @@
 /* merge.h - several results folders of one profile (the shards of a sweep,
- * or whole runs on several boards) into one.
+ * or whole sweeps on several boards) into one.
  *
  * Rules:
  *  - The sources must be results of the same profile: the same config_hash

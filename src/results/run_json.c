@@ -112,7 +112,7 @@ int pp_run_json_config_hash(const pp_profile *p, char *buf, size_t cap)
 
 /* node, config_hash, shard and repeats into root. */
 static int add_info(json_t *root, const pp_profile *p, const pp_device *dev,
-                    const pp_run_info *info)
+                    const pp_run_json_info *info)
 {
     char hash[PP_CONFIG_HASH_MAX];
     const pp_shard *sh = info ? info->shard : NULL;
@@ -133,7 +133,7 @@ static int add_info(json_t *root, const pp_profile *p, const pp_device *dev,
 }
 
 int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev,
-                      const pp_run_info *info)
+                      const pp_run_json_info *info)
 {
     char path[4096], host[256] = "", when[64];
     time_t now = time(NULL);

@@ -34,15 +34,15 @@
 #include <jansson.h>
 
 /* What a sweep adds to run.json beside the profile and the device. */
-typedef struct pp_run_info {
+typedef struct pp_run_json_info {
     const pp_node *node;   /* NULL: no node recorded */
     const pp_shard *shard; /* NULL: the whole sweep */
     unsigned repeats;      /* measurements of each configuration (0 counts as 1) */
-} pp_run_info;
+} pp_run_json_info;
 
 /* Write dir/run.json atomically. info may be NULL. 0 or -errno (logged). */
 int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev,
-                      const pp_run_info *info);
+                      const pp_run_json_info *info);
 
 #define PP_CONFIG_HASH_MAX 32
 

@@ -1,9 +1,17 @@
+/* sweep.c - pp_sweep_run and pp_sweep_check (sweep.h): the folder and
+ * summary.csv, each configuration measured and saved. Its parts, which it
+ * calls and which call nothing of it: sweep_crew.c (the components on
+ * threads), sweep_progress.c (the progress callback, failures in a row,
+ * time left), sweep_resume.c (--resume: the rows already there). */
 #include "sweep.h"
 
 #include "src/base/log.h"
 #include "src/results/node.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
+#include "sweep_crew.h"
+#include "sweep_progress.h"
+#include "sweep_resume.h"
 #include "sampler.h"
 #include "scheduler.h"
 #include "src/traces/trace.h"
@@ -14,11 +22,9 @@
 #include "devices/device.h"
 #include "devices/procstat.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,107 +37,6 @@
 #define OVERHEAD_S 0.05       /* per configuration, beside its estimate: setup, files */
 #define BUSY_FRAC 0.97        /* a procstat sample with this share of every core busy is
                                  at the estimate's ceiling */
-
-typedef struct job {
-    pp_scheduled sched;
-    int ready;
-    pp_run_result res;
-} job;
-
-/* The components of one configuration on threads: one each when they run
- * together, one for all when they run in turn; running counts the threads
- * not finished. */
-typedef struct crew {
-    job *jobs;
-    pthread_mutex_t lock;
-    pthread_cond_t done;
-    size_t running;
-} crew;
-
-typedef struct worker {
-    crew *crew;
-    size_t first, n;
-    pthread_t thread;
-    int started;
-} worker;
-
-/* Called every tick while a configuration runs, with the time since it
- * started. */
-typedef struct ticker {
-    double tick_s; /* 0: never */
-    void (*fn)(void *ctx, double running_s);
-    void *ctx;
-} ticker;
-
-static void *worker_main(void *arg)
-{
-    worker *w = arg;
-
-    for (size_t c = w->first; c < w->first + w->n; c++)
-        if (w->crew->jobs[c].ready)
-            pp_scheduled_run(&w->crew->jobs[c].sched, &w->crew->jobs[c].res);
-    pthread_mutex_lock(&w->crew->lock);
-    w->crew->running--;
-    pthread_cond_signal(&w->crew->done);
-    pthread_mutex_unlock(&w->crew->lock);
-    return NULL;
-}
-
-/* Wait for the crew's threads, ticking meanwhile. */
-static void wait_crew(crew *c, const ticker *tk)
-{
-    int64_t t0 = pp_clock_now_ns(&pp_clock_monotonic), next = t0;
-
-    pthread_mutex_lock(&c->lock);
-    while (c->running > 0) {
-        struct timespec ts;
-        if (!(tk->tick_s > 0)) {
-            pthread_cond_wait(&c->done, &c->lock);
-            continue;
-        }
-        next += (int64_t)llround(tk->tick_s * 1e9);
-        ts.tv_sec = (time_t)(next / 1000000000);
-        ts.tv_nsec = (long)(next % 1000000000);
-        while (c->running > 0 && pthread_cond_timedwait(&c->done, &c->lock, &ts) != ETIMEDOUT)
-            ;
-        if (c->running > 0) {
-            pthread_mutex_unlock(&c->lock);
-            tk->fn(tk->ctx, pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic) - t0));
-            pthread_mutex_lock(&c->lock);
-        }
-    }
-    pthread_mutex_unlock(&c->lock);
-}
-
-/* Run the jobs that are ready, together or in turn, and wait for them. A
- * thread that cannot be created runs its jobs here (without ticks). */
-static void run_crew(job *jobs, size_t n, int sequential, const ticker *tk)
-{
-    worker w[PP_PROFILE_MAX_COMPONENTS];
-    size_t n_workers = sequential ? 1 : n;
-    pthread_condattr_t attr;
-    crew c;
-
-    c.jobs = jobs;
-    c.running = n_workers;
-    pthread_mutex_init(&c.lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&c.done, &attr);
-    pthread_condattr_destroy(&attr);
-    for (size_t i = 0; i < n_workers; i++) {
-        w[i] = (worker){&c, sequential ? 0 : i, sequential ? n : 1, 0, 0};
-        w[i].started = pthread_create(&w[i].thread, NULL, worker_main, &w[i]) == 0;
-        if (!w[i].started)
-            worker_main(&w[i]);
-    }
-    wait_crew(&c, tk);
-    for (size_t i = 0; i < n_workers; i++)
-        if (w[i].started)
-            pthread_join(w[i].thread, NULL);
-    pthread_cond_destroy(&c.done);
-    pthread_mutex_destroy(&c.lock);
-}
 
 /* The monotonic clock, and CPU time so far: this process's (every
  * thread), its children's that ended and were waited for, and the whole
@@ -191,127 +96,6 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
     }
 }
 
-/* 1 when field status_col of a summary row is "ok". */
-static int row_ok(const char *line, size_t status_col)
-{
-    for (size_t i = 0; i < status_col && line; i++)
-        if ((line = strchr(line, ',')))
-            line++;
-    return line && strncmp(line, "ok,", 3) == 0;
-}
-
-/* Replace path with len bytes of text, atomically. 0 or -errno (logged). */
-static int rewrite(const char *path, const char *text, size_t len)
-{
-    pp_atomic_file af;
-    int rc = pp_atomic_file_open(&af, path);
-
-    if (rc == 0 && fwrite(text, 1, len, af.fp) != len) {
-        pp_atomic_file_abort(&af);
-        rc = -EIO;
-    }
-    if (rc == 0)
-        rc = pp_atomic_file_commit(&af);
-    if (rc < 0)
-        pp_log_error("%s: cannot rewrite: %s", path, strerror(-rc));
-    return rc;
-}
-
-/* The measurements of a sweep: slot rep * count + id is repeat rep of
- * configuration id. */
-typedef struct slots {
-    uint64_t count;       /* configurations of the profile */
-    unsigned repeats;
-    const pp_shard *shard;
-    const char *node;
-} slots;
-
-/* The slot of summary row line (ending at nl): 0 with *slot, 1 for a row
- * of this sweep beyond its repeats (kept, not marked), -EINVAL (logged)
- * for a row of another profile, shard or node. */
-static int row_slot(const char *path, long line_no, const char *line, const char *nl,
-                    const slots *sl, uint64_t *slot)
-{
-    const char *rep_at = nl, *node_at;
-    unsigned long long id, rep;
-    char *end;
-
-    while (rep_at > line && rep_at[-1] != ',')
-        rep_at--;
-    for (node_at = rep_at - 1; node_at > line && node_at[-1] != ','; node_at--)
-        ;
-    id = strtoull(line, &end, 10);
-    if (end == line || *end != ',' || id >= sl->count || node_at <= line) {
-        pp_log_error("%s:%ld: not a row of this profile", path, line_no);
-        return -EINVAL;
-    }
-    rep = strtoull(rep_at, &end, 10);
-    if (end != nl || end == rep_at || (size_t)(rep_at - 1 - node_at) != strlen(sl->node) ||
-        strncmp(node_at, sl->node, strlen(sl->node)) != 0) {
-        pp_log_error("%s:%ld: a row of node '%.*s', repeat '%.*s': this is node '%s' (resume "
-                     "on that node, or give --node with its name)", path, line_no,
-                     (int)(rep_at > node_at ? rep_at - 1 - node_at : 0), node_at,
-                     (int)(nl - rep_at), rep_at, sl->node);
-        return -EINVAL;
-    }
-    if (!pp_shard_has(sl->shard, id)) {
-        pp_log_error("%s:%ld: configuration %llu is not in shard %llu/%llu: resume with the "
-                     "--shard of the run that made this folder", path, line_no, id,
-                     (unsigned long long)sl->shard->k, (unsigned long long)sl->shard->n);
-        return -EINVAL;
-    }
-    *slot = rep * sl->count + id;
-    return rep < sl->repeats ? 0 : 1;
-}
-
-/* Mark the measurements of the whole rows of an existing summary done. A
- * torn last line is dropped, and with retry_failed the rows whose status
- * is not ok (they run again); the file is then rewritten without them. 0,
- * or -EINVAL when the header or a row is not this sweep's. */
-static int read_done(const char *path, const char *header, size_t status_col, int retry_failed,
-                     uint8_t *done, const slots *sl)
-{
-    char *text = pp_read_file(path), *line, *next, *kept;
-    size_t n_kept = 0;
-    long line_no = 0;
-    int rc = 0, dropped = 0;
-
-    if (!text)
-        return access(path, F_OK) != 0 && errno == ENOENT ? 0 : -EIO;
-    kept = malloc(strlen(text) + 1);
-    for (line = text; kept && *line && rc == 0; line = next) {
-        char *nl = strchr(line, '\n');
-        uint64_t slot = 0;
-        int r = 0;
-        if (!nl) { /* torn */
-            dropped = 1;
-            break;
-        }
-        next = nl + 1;
-        if (++line_no == 1 && strncmp(line, header, (size_t)(next - line)) != 0) {
-            pp_log_error("%s:1: the columns differ from this profile's (another profile or "
-                         "device, or an older powprof?): resume into a new folder with -o", path);
-            rc = -EINVAL;
-        } else if (line_no > 1 && (r = row_slot(path, line_no, line, nl, sl, &slot)) < 0) {
-            rc = r;
-        } else if (line_no > 1 && retry_failed && !row_ok(line, status_col)) {
-            dropped = 1;
-            continue;
-        } else if (line_no > 1 && r == 0) {
-            done[slot] = 1;
-        }
-        memcpy(kept + n_kept, line, (size_t)(next - line));
-        n_kept += (size_t)(next - line);
-    }
-    if (!kept)
-        rc = -ENOMEM;
-    else if (rc == 0 && dropped)
-        rc = rewrite(path, kept, n_kept);
-    free(kept);
-    free(text);
-    return rc;
-}
-
 static int append_row(int fd, const char *row, size_t len)
 {
     ssize_t n = write(fd, row, len);
@@ -365,15 +149,9 @@ static int after_warmup(const pp_trace *t, double warmup_s, pp_trace *out)
     return 0;
 }
 
-/* What one configuration measured. */
-typedef struct measured {
-    pp_run_result overall, each[PP_PROFILE_MAX_COMPONENTS];
-    pp_results_cpu cpu;
-} measured;
-
 /* The results of the components into m: the worst status (and its reason)
  * overall, iterations and late frames summed. */
-static void gather(const pp_profile *p, const job *jobs, measured *m)
+static void gather(const pp_profile *p, const pp_crew_job *jobs, pp_sweep_measured *m)
 {
     for (size_t c = 0; c < p->n_components; c++) {
         const pp_run_result *r = &jobs[c].res;
@@ -404,10 +182,11 @@ static int sample_to(const pp_profile *p, pp_device *dev, const char *path, pp_s
  * device is sampled (all together, or one after the other) into trace_path,
  * then torn down. The workload's CPU time is the process's over the sampled span,
  * less the sampler's own, plus the children's waited for meanwhile. */
-static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomic_int *cancel,
-                   const ticker *tk, double *values, const char *trace_path, measured *m)
+static int measure_config(const pp_profile *p, pp_device *dev, uint64_t id,
+                          const atomic_int *cancel, const pp_crew_ticker *tk, double *values,
+                          const char *trace_path, pp_sweep_measured *m)
 {
-    job jobs[PP_PROFILE_MAX_COMPONENTS];
+    pp_crew_job jobs[PP_PROFILE_MAX_COMPONENTS];
     pp_sampler *s = NULL;
     pp_trace_stream *w = NULL;
     pp_sampler_stats st;
@@ -428,7 +207,7 @@ static int run_one(const pp_profile *p, pp_device *dev, uint64_t id, const atomi
     if ((rc = sample_to(p, dev, trace_path, &s, &w)) < 0)
         goto out;
     if (all_ready)
-        run_crew(jobs, p->n_components, p->sequential, tk);
+        pp_crew_run(jobs, p->n_components, p->sequential, tk);
     rc = pp_sampler_stop(s);
     cpu_mark_now(p, &after);
     if (rc < 0) {
@@ -506,157 +285,12 @@ static double saturated_frac(const pp_device *dev, const pp_trace *t)
     return (double)n / (double)t->n_samples;
 }
 
-/* A failure's reason without what changes from one configuration to the
- * next (numbers, this configuration's labels: each becomes '#'), so that
- * the same failure repeated is recognized. */
-static void reason_key(const pp_profile *p, const double *values, const char *reason, char *key,
-                       size_t cap)
-{
-    size_t len = 0, n = pp_profile_n_params(p);
-
-    while (*reason && len + 1 < cap) {
-        size_t skip = isdigit((unsigned char)*reason) ? strspn(reason, "0123456789") : 0;
-        for (size_t k = 0; k < n && !skip; k++) {
-            const char *label = pp_profile_label(p, k, values[k]);
-            if (label && strncmp(reason, label, strlen(label)) == 0)
-                skip = strlen(label);
-        }
-        key[len++] = skip ? '#' : *reason;
-        reason += skip ? skip : 1;
-    }
-    key[len] = '\0';
-}
-
-/* The sweep as it goes, for the progress callback. */
-typedef struct sweep_run {
-    const pp_profile *p;
-    const pp_sweep_options *o;
-    const pp_sweep_stats *st;
-    const slots *sl;
-    unsigned rep;         /* the repeat of the configuration running */
-    int64_t t_start;
-    double est_total, est_done, est_running; /* to run, finished, the one running */
-    pp_sweep_progress pr;
-    pp_sweep_component_progress comps[PP_PROFILE_MAX_COMPONENTS];
-    char reason[512];
-    char streak_key[512]; /* reason_key of the failures in a row */
-} sweep_run;
-
-static double elapsed_s(const sweep_run *r)
-{
-    return pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic) - r->t_start);
-}
-
-/* What is left: the estimates still to run at the pace seen so far against
- * the estimates of those finished (when nothing has an estimate, the mean
- * time of a configuration), less what the running one has done. NAN when
- * nothing is known yet. */
-static double time_left_s(const sweep_run *r, double elapsed, double running_s)
-{
-    double finished_s = elapsed - running_s, t;
-    uint64_t left = r->st->total - r->st->skipped - r->st->ran;
-
-    if (r->est_total > 0)
-        t = (r->est_done > 0 ? finished_s / r->est_done : 1.0) * (r->est_total - r->est_done);
-    else if (r->st->ran > 0)
-        t = finished_s / (double)r->st->ran * (double)left;
-    else
-        return NAN;
-    return t > running_s ? t - running_s : 0.0;
-}
-
-/* Progress while a configuration runs (ticker callback). */
-static void tick(void *ctx, double running_s)
-{
-    sweep_run *r = ctx;
-
-    r->pr.running = 1;
-    r->pr.config_elapsed_s = running_s;
-    r->pr.config_estimate_s = r->est_running;
-    r->pr.elapsed_s = elapsed_s(r);
-    r->pr.left_s = time_left_s(r, r->pr.elapsed_s, running_s);
-    r->o->progress(r->o->progress_ctx, &r->pr);
-}
-
-/* Count the failures in a row with the same reason: the count, 0 after a
- * success. */
-static unsigned streak(sweep_run *r, const double *values, const pp_run_result *res)
-{
-    char key[512];
-
-    if (res->status == PP_RUN_OK)
-        return r->pr.failures_in_row = 0;
-    reason_key(r->p, values, res->reason, key, sizeof key);
-    if (r->pr.failures_in_row && strcmp(key, r->streak_key) == 0)
-        return ++r->pr.failures_in_row;
-    pp_strlcpy(r->streak_key, key, sizeof r->streak_key);
-    return r->pr.failures_in_row = 1;
-}
-
-/* Steps per second over duration_s, each step counted as at least one
- * period of fps (when paced by it): a run that keeps up reads fps, not the
- * more that rounding up the frames of a short duration would give. */
-static double achieved_fps(long steps, double duration_s, double fps)
-{
-    double span_s = fps > 0 ? fmax(duration_s, (double)steps / fps) : duration_s;
-
-    return span_s > 0 ? (double)steps / span_s : NAN;
-}
-
-/* Each component's pace in configuration values. */
-static void pace_of(sweep_run *r, const double *values, const measured *m)
-{
-    size_t k = 0;
-
-    for (size_t c = 0; c < r->p->n_components; c++) {
-        const pp_component_spec *cs = &r->p->components[c];
-        pp_sweep_component_progress *cp = &r->comps[c];
-        int i = pp_component_param_index(cs, "fps");
-        cp->name = cs->name;
-        cp->fps = i >= 0 ? values[k + (size_t)i] : cs->fps;
-        cp->iterations = m->each[c].iterations;
-        cp->late_frames = m->each[c].late_frames;
-        cp->achieved_fps = achieved_fps(cp->iterations, m->each[c].duration_s, cp->fps);
-        k += cs->n_params;
-    }
-}
-
-/* Progress: configuration id has just been saved. */
-static void report_done(sweep_run *r, uint64_t id, const double *values, const measured *m,
-                        double mean_w, int saturated)
-{
-    pp_sweep_progress *pr = &r->pr;
-    double d = m->cpu.span_s;
-
-    r->est_done += r->est_running;
-    pp_strlcpy(r->reason, m->overall.status == PP_RUN_OK ? "" : m->overall.reason,
-               sizeof r->reason);
-    pace_of(r, values, m);
-    pr->running = 0;
-    pr->done = r->st->ran;
-    pr->total = r->st->total - r->st->skipped;
-    pr->id = id;
-    pr->status = pp_run_status_name(m->overall.status);
-    pr->reason = r->reason;
-    pr->duration_s = m->overall.duration_s;
-    pr->total_mean_w = mean_w;
-    pr->cpu_share = d > 0 ? m->cpu.cpu_s / d : NAN;
-    pr->machine_cpu_share = d > 0 ? m->cpu.machine_busy_s / d : NAN;
-    pr->saturated = saturated;
-    pr->n_components = r->p->n_components;
-    pr->components = r->comps;
-    pr->elapsed_s = elapsed_s(r);
-    pr->left_s = time_left_s(r, pr->elapsed_s, 0.0);
-    if (r->o->progress)
-        r->o->progress(r->o->progress_ctx, pr);
-}
-
 /* Keep configuration id: its row, from the trace streamed to path,
  * appended to the summary (fd). *mean_w and *saturated (the procstat estimate at its ceiling for
  * half the samples or more) for the progress. 0 or -errno. */
-static int save_one(const sweep_run *r, const pp_device *dev, int fd,
+static int save_one(const pp_sweep_state *r, const pp_device *dev, int fd,
                     const pp_results_layout *layout, uint64_t id, const double *values,
-                    const measured *m, const char *path, char *row, double *mean_w,
+                    const pp_sweep_measured *m, const char *path, char *row, double *mean_w,
                     int *saturated)
 {
     const pp_profile *p = r->p;
@@ -697,11 +331,11 @@ static int save_one(const sweep_run *r, const pp_device *dev, int fd,
  * measurements it has marked done), run.json and profile.cfg. The
  * summary's descriptor, open for appending, or -errno (logged). */
 static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp_device *dev,
-                        const pp_results_layout *layout, uint8_t *done, const slots *sl,
+                        const pp_results_layout *layout, uint8_t *done, const pp_sweep_slots *sl,
                         const pp_node *node)
 {
     char path[4096], header[ROW_MAX];
-    pp_run_info info = {node, sl->shard, sl->repeats};
+    pp_run_json_info info = {node, sl->shard, sl->repeats};
     int fd, rc;
 
     pp_fmt(path, sizeof path, "%s/traces", o->out_dir);
@@ -713,8 +347,8 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
         pp_log_error("%s exists: continue it with --resume, or give another folder with -o", path);
         return -EEXIST;
     }
-    if (o->resume && (rc = read_done(path, header, layout->n_params + 1, o->retry_failed, done,
-                                     sl)) < 0)
+    if (o->resume && (rc = pp_sweep_read_done(path, header, layout->n_params + 1,
+                                              o->retry_failed, done, sl)) < 0)
         return rc;
     fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -733,9 +367,10 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
 
 /* The measurements to run: this shard's, done ones counted as skipped,
  * the others' estimates summed. */
-static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, double *values)
+static void count_slots(pp_sweep_state *r, pp_sweep_stats *st, const uint8_t *done,
+                        double *values)
 {
-    const slots *sl = r->sl;
+    const pp_sweep_slots *sl = r->sl;
 
     for (uint64_t slot = 0; slot < sl->count * sl->repeats; slot++) {
         uint64_t id = slot % sl->count;
@@ -755,17 +390,17 @@ static void plan_run(sweep_run *r, pp_sweep_stats *st, const uint8_t *done, doub
 /* The measurements not done, in order (every configuration of the shard,
  * then every one again for each repeat), until the end, an interruption,
  * max_failures identical failures in a row, or an error. */
-static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
-                   const pp_results_layout *layout, const uint8_t *done, double *values,
-                   char *row, const atomic_int *interrupt)
+static int measure_all(pp_sweep_state *r, pp_sweep_stats *st, pp_device *dev, int fd,
+                       const pp_results_layout *layout, const uint8_t *done, double *values,
+                       char *row, const atomic_int *interrupt)
 {
     const pp_sweep_options *o = r->o;
-    const slots *sl = r->sl;
-    ticker tk = {o->progress ? o->tick_s : 0.0, tick, r};
+    const pp_sweep_slots *sl = r->sl;
+    pp_crew_ticker tk = {o->progress ? o->tick_s : 0.0, pp_sweep_tick, r};
 
     for (uint64_t slot = 0; slot < sl->count * sl->repeats && !atomic_load(interrupt); slot++) {
         uint64_t id = slot % sl->count;
-        measured m;
+        pp_sweep_measured m;
         char path[4096], name[64];
         double mean_w = 0;
         int saturated = 0, rc;
@@ -779,7 +414,7 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
         pp_results_trace_name(id, r->rep, name, sizeof name);
         if ((rc = pp_path_fmt(path, sizeof path, o->out_dir, "traces/%s", name)) < 0)
             return rc;
-        if ((rc = run_one(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0)
+        if ((rc = measure_config(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0)
             return rc;
         if (m.overall.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
             unlink(path); /* unfinished: not saved, run again on --resume */
@@ -792,11 +427,11 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
         st->ok += m.overall.status == PP_RUN_OK;
         st->failed += m.overall.status != PP_RUN_OK;
         st->saturated += (uint64_t)saturated;
-        if (streak(r, values, &m.overall) >= o->max_failures && o->max_failures) {
+        if (pp_sweep_streak(r, values, &m.overall) >= o->max_failures && o->max_failures) {
             st->stopped = 1;
             pp_strlcpy(st->stop_reason, m.overall.reason, sizeof st->stop_reason);
         }
-        report_done(r, id, values, &m, mean_w, saturated);
+        pp_sweep_report_done(r, id, values, &m, mean_w, saturated);
         if (st->stopped)
             return -ENOTRECOVERABLE;
     }
@@ -809,7 +444,8 @@ static int run_all(sweep_run *r, pp_sweep_stats *st, pp_device *dev, int fd,
 
 /* The measurements this sweep makes, and the node it runs on: 0, or
  * -E2BIG / -EINVAL (logged). */
-static int slots_of(const pp_profile *p, const pp_sweep_options *o, slots *sl, pp_node *node)
+static int slots_of(const pp_profile *p, const pp_sweep_options *o, pp_sweep_slots *sl,
+                    pp_node *node)
 {
     static const pp_shard all = {0, 1, ""};
 
@@ -836,11 +472,11 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     pp_device_options dopts;
     pp_device *dev = NULL;
     pp_results_layout *layout = NULL;
-    sweep_run *r = NULL;
+    pp_sweep_state *r = NULL;
     uint8_t *done = NULL;
     double *values = NULL;
     char *row = NULL;
-    slots sl;
+    pp_sweep_slots sl;
     pp_node node;
     int fd = -1, rc;
 
@@ -869,10 +505,11 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     layout_of(p, dev, layout);
     if ((rc = fd = open_summary(p, o, dev, layout, done, &sl, &node)) < 0)
         goto out;
-    *r = (sweep_run){.p = p, .o = o, .st = st, .sl = &sl};
+    *r = (pp_sweep_state){.p = p, .o = o, .st = st, .sl = &sl};
     r->t_start = pp_clock_now_ns(&pp_clock_monotonic);
-    plan_run(r, st, done, values);
-    rc = run_all(r, st, dev, fd, layout, done, values, row, o->interrupt ? o->interrupt : &never);
+    count_slots(r, st, done, values);
+    rc = measure_all(r, st, dev, fd, layout, done, values, row,
+                     o->interrupt ? o->interrupt : &never);
 out:
     if (fd >= 0)
         close(fd);

@@ -3,7 +3,7 @@
  * DIR/summary.csv (one write, then fsync: a row is whole or absent; a torn
  * last line left by a crash is dropped on --resume). DIR/run.json records
  * the device, its rails (estimated or not), the parameters and their kinds,
- * the host and the start time (src/run_json.h); DIR/profile.cfg is a copy
+ * the host and the start time (src/results/run_json.h); DIR/profile.cfg is a copy
  * of the configuration file.
  *
  * summary.csv columns: id, one per parameter (<component>.<param>; a
@@ -14,7 +14,7 @@
  * <rail>_mean_w and <rail>_energy_j, total_mean_w, total_energy_j (rails
  * inside another are not added), energy_per_iteration_j, soc_end,
  * soc_drain, time_to_cutoff_s (battery model of the profile), reason,
- * cpu_s, cpu_share, machine_cpu_share, node, repeat (src/results.h).
+ * cpu_s, cpu_share, machine_cpu_share, node, repeat (src/results/results.h).
  * Samples before warmup_s are left out of the means and energies.
  *
  * Fleets (node.h, shard.h): a shard runs only its configurations (id % N

@@ -1,12 +1,11 @@
-/* plot_internal.h - what the parts of the plot module share (plot.c: the
- * scripts and layer 1; plot_layer2.c; plot_plan.c; plot_render.c). Not
- * installed, not for other modules. */
-#ifndef PP_PLOT_INTERNAL_H
-#define PP_PLOT_INTERNAL_H
+/* gnuplot.h - what the plots share (gnuplot.c): the scripts and data files
+ * under RESULTS/plots/ and the words and ranges of their axes. plot.c
+ * (layer 1, the whole), plot_layer2.c and plot_plan.c call these; these
+ * call none of them. Not installed, not for other modules. */
+#ifndef PP_GNUPLOT_H
+#define PP_GNUPLOT_H
 
 #include "plot.h"
-
-#include "src/layer2/model.h"
 
 #include <stdio.h>
 
@@ -50,8 +49,7 @@ double pp_plot_tick_step(double lo, double hi, int n);
  * fraction shown in %). */
 void pp_plot_metric_words(const char *metric, char *buf, size_t cap, double *factor);
 
-/* Layer 2 (plot_layer2.c) and the plan (plot_plan.c). 0 or -errno. */
-int pp_plot_layer2(pp_plotter *pl, const pp_model *m);
-int pp_plot_plan_soc(pp_plotter *pl, const pp_plot_plan *plan, const pp_battery_params *b);
+/* 1 when s is longer than suffix and ends with it. */
+int pp_plot_ends_with(const char *s, const char *suffix);
 
 #endif

@@ -1,0 +1,136 @@
+/* pipeline.h - the method's steps as library calls that return structs:
+ * what `powprof run` does with a configuration file (check everything it
+ * will need, profile, model, plan, plots, report), and what `model`,
+ * `plot` and `plan` each do of it. The command line parses, calls these
+ * and prints; it never runs another command or reads its output.
+ *
+ *   pp_pipeline_check      before the first configuration runs: the
+ *                          mission's keys, the battery, the results folder
+ *   (the sweep)            pp_results_dir_name, pp_results_make_dirs
+ *                          (src/results/folder.h), pp_sweep_run (sweep.h)
+ *   pp_pipeline_model      the layer-2 model, saved (model.json, model/)
+ *   pp_pipeline_plan_model + pp_plan: the mission's plan; pp_plan_json,
+ *                          pp_pipeline_plan_save (RESULTS/plan.json)
+ *   pp_pipeline_plots      the plots, the model built first when missing
+ *   pp_run_report_make     each configuration under the plan's loads
+ */
+#ifndef PP_PIPELINE_H
+#define PP_PIPELINE_H
+
+#include "src/config/battery_config.h"
+#include "src/config/profile.h"
+#include "src/layer2/model.h"
+#include "src/plan/plan.h"
+#include "plots/plot.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* ---- before anything runs ------------------------------------------- */
+
+/* The mission of profile p as plan options (*o initialized here): its
+ * duration, the parameter to maximize, the reserve, the battery of p's
+ * file with the mission's base load, the schedule. Without a mission
+ * group: 1 (o unused). 0, 1, or -EINVAL (logged). */
+int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o);
+
+/* The mission's options of o (the rest as they are): the battery c asks
+ * for (pp_battery_choose), the mission's length, the reserve to keep
+ * (min_soc_frac < 0: the pack's cutoff; else it replaces the pack's
+ * cutoff), planned on the prediction (risk_mean) or its band's upper end.
+ * 0 or -errno (logged). */
+int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, double mission_s,
+                            double min_soc_frac, int risk_mean);
+
+/* Everything `run` needs after the sweep, checked before it: the mission's
+ * keys (maximize names a numeric parameter of the profile, or one can be
+ * chosen; min_soc below the battery's start), the battery (read with the
+ * profile), the results folder dir (can be created and written). Every
+ * problem is logged with the file, line and key, or the folder. 0 or
+ * -EINVAL. */
+int pp_pipeline_check(const pp_profile *p, const char *dir);
+
+/* ---- layer 2 ---------------------------------------------------------- */
+
+/* What `powprof model` keeps of an open model m of dir: the fleet measured
+ * when there are several nodes or repeats (m->fleet), model.json and the
+ * plotted grids under dir/model/. 0 or -errno (logged). */
+int pp_pipeline_model_keep(pp_model *m, const char *dir);
+
+/* pp_model_open (choices made anew with o, NULL: defaults) then
+ * pp_pipeline_model_keep; m is left open for the caller to read (free it
+ * with pp_model_free). 0, or the error of the step that failed. */
+int pp_pipeline_model(const char *dir, const pp_model_options *o, pp_model *m);
+
+/* Metric k repeats metric *of's column in every row (a rail that is the
+ * total; soc_end beside soc_drain): 1, else 0. */
+int pp_model_metric_repeats(const pp_summary *s, size_t k, size_t *of);
+
+/* What to do about the metrics whose typical error is high (group g; the
+ * metrics with shown[k] set). */
+typedef struct pp_model_advice {
+    int worst;            /* the metric with the highest typical error above 10 %; -1: none */
+    double worst_pct;
+    int edges;            /* some are bad at the edges of the range only */
+    int middle;           /* some are bad inside it */
+    size_t n_short;       /* short runs among */
+    size_t n_rows;        /* the rows measured */
+} pp_model_advice;
+
+void pp_model_advise(const pp_model *m, size_t g, const int *shown, pp_model_advice *a);
+
+/* The model's summary as `run --json` reports it: per group and metric the
+ * estimator, its value space and typical error, from dir/model.json (JSON
+ * null without one). A new reference. */
+json_t *pp_model_summary_json(const char *dir);
+
+/* ---- the plan --------------------------------------------------------- */
+
+/* The model of dir for a plan that maximizes maximize (NULL: the planner's
+ * choice): only the metrics a plan reads when maximize is given, aimed at
+ * node (or the most power-hungry board with worst). 0, -EINVAL (logged),
+ * -ENOENT, -ESRCH (no such node, none that compares: logged) or -ENOMEM. */
+int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
+                           pp_model *m);
+
+/* A plan as `powprof plan --json` prints it and RESULTS/plan.json keeps it
+ * (plots/plot_plan.c reads it back). A new reference. */
+json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r);
+
+/* plan into dir/plan.json, atomically. 0 or -errno (logged). */
+int pp_pipeline_plan_save(const char *dir, const json_t *plan);
+
+/* ---- plots ------------------------------------------------------------ */
+
+/* The plots of dir (plot.h) with o into r (free it with
+ * pp_plot_result_free, also after an error): the model built first with
+ * the defaults when dir has parameters and no model.json, the scripts
+ * written and rendered. 0; -EINVAL (logged: no summary, a plan this
+ * battery does not give); another -errno (logged: the model, the files). */
+int pp_pipeline_plots(const char *dir, const pp_plot_options *o, pp_plot_result *r);
+
+/* ---- the report of `run` ---------------------------------------------- */
+
+#define PP_RUN_REPORT_MAX_RATES 8
+
+/* Each configuration of a results folder under the loads the plan counts:
+ * what was measured, and the battery b drained by its mean power over its
+ * duration (the computer through the converter plus b's base load). */
+typedef struct pp_run_report {
+    pp_summary sum;                 /* summary.csv */
+    int mean_w, energy_j, per_iteration_j, duration_s; /* their metrics (-1: none) */
+    size_t n_rates;                 /* achieved-rate metrics (<component>.achieved_*) */
+    int rate[PP_RUN_REPORT_MAX_RATES];
+    double *drain_frac, *cutoff_s;  /* per row (NaN: no mean power or duration) */
+    size_t cheapest_w;              /* the row of the lowest mean power */
+    size_t cheapest_per_iteration;  /* the row of the lowest energy per iteration */
+} pp_run_report;
+
+/* 0, or -errno (logged). */
+int pp_run_report_make(const char *dir, const pp_battery_params *b, pp_run_report *r);
+void pp_run_report_free(pp_run_report *r);
+
+/* Row i's value of metric k (NaN when k < 0). */
+double pp_run_report_value(const pp_run_report *r, size_t i, int k);
+
+#endif

@@ -1,0 +1,128 @@
+/* The plan's steps of the pipeline (see pipeline.h): the model a plan
+ * reads, the plan as JSON, RESULTS/plan.json. */
+#include "pipeline.h"
+
+#include "src/layer2/variability.h"
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
+                           pp_model *m)
+{
+    const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
+    char achieved[PP_SUMMARY_NAME_MAX + 16];
+    pp_model_options mo;
+    int rc;
+
+    pp_model_options_init(&mo);
+    if (maximize && pp_plan_rate_metric(maximize, achieved, sizeof achieved))
+        only[1] = achieved;
+    mo.only = maximize ? only : NULL;
+    if ((rc = pp_model_open(dir, &mo, 1, m)) < 0)
+        return rc == -ENOMEM ? rc : -EINVAL;
+    m->opts.only = NULL; /* only[] is this function's */
+    rc = node ? pp_model_target_node(m, node) : worst ? pp_model_target_worst(m) : 0;
+    if (rc < 0)
+        pp_model_free(m);
+    return rc;
+}
+
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
+{
+    const pp_summary *s = &m->sum;
+    json_t *o = json_object();
+    char text[PP_SUMMARY_LABEL_MAX];
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
+        json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
+                                                 ? json_string(text) : jnum(c->point.raw[k]));
+    }
+    json_object_set_new(o, "power_w", jnum(c->power.value));
+    json_object_set_new(o, "power_lo_w", jnum(c->power.lo));
+    json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
+    json_object_set_new(o, "planned_w", jnum(c->planned_w));
+    json_object_set_new(o, "achieved", jnum(c->achieved.value));
+    return o;
+}
+
+/* The best plan, its runners-up and its schedule into root. */
+static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r,
+                      json_t *root)
+{
+    json_t *runners = json_array(), *steps = json_array();
+
+    if (r->feasible) {
+        json_object_set_new(root, "best", choice_json(m, &r->best));
+        json_object_set_new(root, "best_soc_end", jnum(r->best_soc_end_frac));
+        json_object_set_new(root, "best_time_to_cutoff_s", jnum(r->best_time_to_cutoff_s));
+        for (size_t i = 0; i < r->n_runners; i++)
+            json_array_append_new(runners, choice_json(m, &r->runners[i]));
+        json_object_set_new(root, "runners_up", runners);
+    } else {
+        json_decref(runners);
+    }
+    for (size_t j = 0; j < r->n_steps; j++) {
+        json_t *c = choice_json(m, &r->steps[j].c);
+        json_object_set_new(c, "t_s", json_real(r->steps[j].t_s));
+        json_object_set_new(c, "soc", json_real(r->steps[j].soc_frac));
+        json_array_append_new(steps, c);
+    }
+    if (o->schedule && r->feasible) {
+        json_object_set_new(root, "schedule", steps);
+        json_object_set_new(root, "schedule_soc_end", jnum(r->schedule_soc_end_frac));
+    } else {
+        json_decref(steps);
+    }
+}
+
+json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
+{
+    json_t *root = json_pack("{s:b,s:f,s:s,s:s,s:f,s:{s:f,s:f},s:o,s:I}", "feasible", r->feasible,
+                             "mission_s", o->mission_s, "maximize", m->sum.params[r->maximize],
+                             "risk", o->risk == PP_RISK_UPPER ? "upper" : "mean", "min_soc",
+                             r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
+                             "efficiency", o->battery.efficiency, "max_power_w",
+                             jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
+    json_t *f = choice_json(m, &r->frugal);
+
+    json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
+    json_object_set_new(root, "node_power_factor",
+                        m->node_factor ? jnum(m->node_factor[pp_summary_metric(&m->sum,
+                                                               PP_PLAN_POWER_METRIC)])
+                                       : json_null());
+    json_object_set_new(root, "quality", json_string(r->achieved_metric >= 0
+                                                         ? m->sum.metrics[r->achieved_metric]
+                                                         : m->sum.params[r->maximize]));
+    json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
+    if (r->n_short_of_rate)
+        json_object_set_new(root, "short_of_rate_example", choice_json(m, &r->short_example));
+    json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
+    json_object_set_new(root, "most_frugal", f);
+    best_json(m, o, r, root);
+    return root;
+}
+
+int pp_pipeline_plan_save(const char *dir, const json_t *plan)
+{
+    char path[4200];
+    pp_atomic_file af;
+    int rc;
+
+    pp_fmt(path, sizeof path, "%s/plan.json", dir);
+    if ((rc = pp_atomic_file_open(&af, path)) < 0)
+        return rc;
+    if (json_dumpf(plan, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+        fputc('\n', af.fp) == EOF) {
+        pp_atomic_file_abort(&af);
+        pp_log_error("%s: cannot write", path);
+        return -EIO;
+    }
+    return pp_atomic_file_commit(&af);
+}

@@ -1,0 +1,385 @@
+/* Results folders as a whole (see folder.h). */
+#include "folder.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* dir with {node} and {shard} replaced, into out. */
+static int expand_placeholders(const char *dir, const char *node, const pp_shard *sh, char *out,
+                               size_t cap)
+{
+    char k[32];
+    const struct {
+        const char *name, *with;
+    } ph[] = {{"{node}", node}, {"{shard}", k}};
+    size_t len = 0;
+
+    pp_fmt(k, sizeof k, "%llu", (unsigned long long)sh->k);
+    for (const char *c = dir; *c && len + 1 < cap;) {
+        size_t i = 0;
+        while (i < 2 && strncmp(c, ph[i].name, strlen(ph[i].name)) != 0)
+            i++;
+        if (i < 2) {
+            len += (size_t)snprintf(out + len, cap - len, "%s", ph[i].with);
+            c += strlen(ph[i].name);
+        } else if (*c == '{' && strchr(c, '}')) {
+            pp_log_error("results folder %s: unknown placeholder %.*s ({node} and {shard} are "
+                         "known)", dir, (int)(strchr(c, '}') - c + 1), c);
+            return -EINVAL;
+        } else {
+            out[len++] = *c++;
+        }
+    }
+    if (len + 1 >= cap) {
+        pp_log_error("results folder %s: too long", dir);
+        return -EINVAL;
+    }
+    out[len] = '\0';
+    return 0;
+}
+
+int pp_results_dir_name(const char *name, const char *dir_template, const pp_shard *sh,
+                        const char *node, char *out, size_t cap)
+{
+    char dir[4096];
+
+    if (dir_template)
+        return expand_placeholders(dir_template, node, sh, out, cap);
+    if (sh->n > 1 ? pp_path_fmt(dir, sizeof dir, "results", "%s-shard-%llu-of-%llu", name,
+                                (unsigned long long)sh->k, (unsigned long long)sh->n) < 0
+                  : pp_path_fmt(dir, sizeof dir, "results", "%s", name) < 0)
+        return -EINVAL;
+    return expand_placeholders(dir, node, sh, out, cap);
+}
+
+int pp_results_make_dirs(const char *path)
+{
+    char buf[4096];
+    int rc = 0;
+
+    if (pp_strlcpy(buf, path, sizeof buf) < 0)
+        rc = -ENAMETOOLONG;
+    for (char *s = buf + 1; rc == 0 && *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            rc = -errno;
+        *s = '/';
+    }
+    if (rc == 0 && mkdir(buf, 0755) != 0 && errno != EEXIST)
+        rc = -errno;
+    if (rc < 0)
+        pp_log_error("results folder %s: cannot create: %s", path, strerror(-rc));
+    return rc;
+}
+
+/* ---- import ----------------------------------------------------------- */
+
+pp_import_reader pp_import_reader_of(const char *format)
+{
+    return strcmp(format, "powprofiler") == 0  ? pp_import_powprofiler
+           : strcmp(format, "tegrastats") == 0 ? pp_import_tegrastats
+           : strcmp(format, "csv") == 0        ? pp_import_csv
+                                               : NULL;
+}
+
+/* The temporary folder while it exists, for pp_results_import_abandon. */
+static char tmp_dir[4096];
+static volatile sig_atomic_t tmp_armed;
+
+/* Remove dir and what an import wrote in it (files, and files in its
+ * subfolders). Only async-signal-safe calls. */
+static void remove_entries(int dfd, int depth)
+{
+    char buf[4096];
+    long n;
+    int removed = 1;
+
+    for (int pass = 0; removed && pass < 16; pass++) {
+        removed = 0;
+        lseek(dfd, 0, SEEK_SET);
+        while ((n = getdents64(dfd, buf, sizeof buf)) > 0)
+            for (long off = 0; off < n;) {
+                struct dirent64 *e = (struct dirent64 *)(buf + off);
+                off += e->d_reclen;
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                if (e->d_type == DT_DIR && depth < 2) {
+                    int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                    if (sub >= 0) {
+                        remove_entries(sub, depth + 1);
+                        close(sub);
+                    }
+                    removed |= unlinkat(dfd, e->d_name, AT_REMOVEDIR) == 0;
+                } else {
+                    removed |= unlinkat(dfd, e->d_name, 0) == 0;
+                }
+            }
+    }
+}
+
+static void remove_tree(const char *dir)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+    if (dfd >= 0) {
+        remove_entries(dfd, 1);
+        close(dfd);
+    }
+    rmdir(dir);
+}
+
+void pp_results_import_abandon(void)
+{
+    if (tmp_armed) {
+        remove_tree(tmp_dir);
+        tmp_armed = 0;
+    }
+}
+
+/* Hold back (SIG_BLOCK) or let through the signals that end a process
+ * while the temporary folder is made or renamed, so that a handler never
+ * sees it half made. */
+static void block_signals(int how)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    sigset_t set;
+
+    sigemptyset(&set);
+    for (size_t i = 0; i < PP_ARRAY_SIZE(sigs); i++)
+        sigaddset(&set, sigs[i]);
+    sigprocmask(how, &set, NULL);
+}
+
+/* The temporary folder beside out, mode 0755 less the umask like the
+ * folders of `powprof profile` (mkdtemp makes it 0700), with traces/. */
+static int make_tmp(const char *out)
+{
+    mode_t mask = umask(0);
+    char path[4400];
+    int rc = 0;
+
+    umask(mask);
+    if (pp_fmt(tmp_dir, sizeof tmp_dir, "%s.import.XXXXXX", out) < 0) {
+        pp_log_error("%s: the name is too long", out);
+        return -ENAMETOOLONG;
+    }
+    block_signals(SIG_BLOCK);
+    if (!mkdtemp(tmp_dir)) {
+        rc = -errno;
+        pp_log_error("cannot create %s: %s", tmp_dir, strerror(errno));
+    } else {
+        tmp_armed = 1;
+        chmod(tmp_dir, 0755 & ~mask);
+    }
+    block_signals(SIG_UNBLOCK);
+    pp_fmt(path, sizeof path, "%s/traces", tmp_dir);
+    if (rc == 0 && mkdir(path, 0755) != 0) {
+        rc = -errno;
+        pp_log_error("cannot create %s: %s", path, strerror(errno));
+    }
+    return rc;
+}
+
+/* Parameter names: none twice, none that summary.csv uses itself. */
+static int check_param_names(const pp_results_layout *l)
+{
+    for (size_t i = 0; i < l->n_params; i++) {
+        if (strcmp(l->param_names[i], "id") == 0 || strcmp(l->param_names[i], "status") == 0) {
+            pp_log_error("parameter '%s': summary.csv has a column of that name: call it "
+                         "otherwise", l->param_names[i]);
+            return -EINVAL;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(l->param_names[i], l->param_names[j]) == 0) {
+                pp_log_error("parameter '%s' is given twice", l->param_names[i]);
+                return -EINVAL;
+            }
+    }
+    return 0;
+}
+
+/* The names of the parameters: the pattern's (from the first file), then
+ * the fixed ones. */
+static int param_layout(const pp_import_request *rq, pp_results_layout *l, int *n_pat)
+{
+    char names[PP_IMPORT_MAX_PARAMS][64];
+    double values[PP_IMPORT_MAX_PARAMS];
+
+    *n_pat = 0;
+    if (rq->pattern &&
+        (*n_pat = pp_import_match_pattern(rq->pattern, rq->files[0], names, values,
+                                          PP_IMPORT_MAX_PARAMS - rq->n_fixed)) < 0)
+        return -EINVAL;
+    for (int i = 0; i < *n_pat; i++)
+        pp_strlcpy(l->param_names[l->n_params++], names[i], sizeof l->param_names[0]);
+    for (size_t i = 0; i < rq->n_fixed; i++)
+        pp_strlcpy(l->param_names[l->n_params++], rq->fixed_names[i], sizeof l->param_names[0]);
+    return check_param_names(l);
+}
+
+/* run.json: where the rows come from, the rails and the battery. */
+static int write_run_json(const pp_import_request *rq, const pp_results_layout *l)
+{
+    char path[4400];
+    json_t *root = json_object(), *sources = json_array(), *rails = json_array();
+    int rc;
+
+    for (size_t f = 0; f < rq->n_files; f++)
+        json_array_append_new(sources, json_string(rq->files[f]));
+    for (size_t r = 0; r < l->n_rails; r++)
+        json_array_append_new(rails, json_pack("{s:s, s:b, s:b}", "name", l->rail_names[r],
+                                               "estimated", 0, "in_total", l->rail_in_total[r]));
+    json_object_set_new(root, "import", json_string(rq->format));
+    json_object_set_new(root, "device", json_string("import"));
+    json_object_set_new(root, "sources", sources);
+    json_object_set_new(root, "rails", rails);
+    json_object_set_new(root, "battery",
+                        json_pack("{s:s, s:i, s:f}", "model",
+                                  pp_battery_model_name(rq->battery.model), "cells",
+                                  rq->battery.cells, "capacity_ah", rq->battery.capacity_ah));
+    pp_fmt(path, sizeof path, "%s/run.json", tmp_dir);
+    rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0 : -EIO;
+    if (rc < 0)
+        pp_log_error("cannot write %s", path);
+    json_decref(root);
+    return rc;
+}
+
+/* The first file's rails make the layout and the header of summary.csv. */
+static FILE *open_summary(const pp_trace *t, pp_results_layout *l, char *row, size_t cap)
+{
+    char path[4400];
+    FILE *fp;
+
+    l->n_rails = t->n_rails;
+    for (size_t r = 0; r < t->n_rails; r++) {
+        pp_strlcpy(l->rail_names[r], t->names[r], sizeof l->rail_names[r]);
+        l->rail_in_total[r] = !pp_trace_rail_is_inside(t, r);
+    }
+    pp_fmt(path, sizeof path, "%s/summary.csv", tmp_dir);
+    if (!(fp = fopen(path, "w")))
+        pp_log_error("cannot write %s: %s", path, strerror(errno));
+    else {
+        pp_results_header(l, row, cap);
+        fputs(row, fp);
+    }
+    return fp;
+}
+
+/* File f's trace t into traces/<f>.csv and a row of summary (opened at
+ * the first file). 0, -EINVAL (rails that differ) or -EIO. */
+static int import_trace(const pp_import_request *rq, size_t f, const pp_trace *t,
+                        const double *values, pp_results_layout *l, FILE **summary, char *row,
+                        size_t cap)
+{
+    char path[4400];
+    double mean_w;
+    int same;
+
+    if (f == 0 && !(*summary = open_summary(t, l, row, cap)))
+        return -EIO;
+    same = t->n_rails == l->n_rails;
+    for (size_t r = 0; same && r < t->n_rails; r++)
+        same = strcmp(t->names[r], l->rail_names[r]) == 0;
+    if (!same) {
+        pp_log_error("%s: its rails differ from %s's", rq->files[f], rq->files[0]);
+        return -EINVAL;
+    }
+    pp_fmt(path, sizeof path, "%s/traces/%zu.csv", tmp_dir, f);
+    if (pp_trace_write_csv(t, path) < 0)
+        return -EIO;
+    pp_results_row rr = {(uint64_t)f, values, "ok", pp_trace_duration_s(t), 0, 0, NULL, NULL,
+                         "", NULL, NULL, NULL, 0};
+    fwrite(row, 1, pp_results_format_row(l, &rr, t, &rq->battery, row, cap, &mean_w), *summary);
+    return 0;
+}
+
+/* Every file into the temporary folder: traces/<id>.csv and a row of
+ * summary.csv. 0, -EINVAL or -EIO. */
+static int import_files(const pp_import_request *rq, int n_pat, pp_results_layout *l, char *row,
+                        size_t cap)
+{
+    char names[PP_IMPORT_MAX_PARAMS][64];
+    double values[PP_IMPORT_MAX_PARAMS];
+    pp_import_reader reader = pp_import_reader_of(rq->format);
+    FILE *summary = NULL;
+    int rc = reader ? 0 : -EINVAL;
+
+    for (size_t f = 0; rc == 0 && f < rq->n_files; f++) {
+        pp_trace t;
+        if (rq->pattern && pp_import_match_pattern(rq->pattern, rq->files[f], names, values,
+                                                   PP_IMPORT_MAX_PARAMS) < 0) {
+            rc = -EINVAL;
+            break;
+        }
+        for (size_t i = 0; i < rq->n_fixed; i++)
+            values[n_pat + (int)i] = rq->fixed_values[i];
+        if (reader(rq->files[f], &rq->io, &t) < 0) {
+            rc = -EINVAL;
+            break;
+        }
+        rc = import_trace(rq, f, &t, values, l, &summary, row, cap);
+        pp_trace_free(&t);
+    }
+    if (rc == 0 && (fflush(summary) != 0 || fsync(fileno(summary)) != 0))
+        rc = -EIO;
+    if (summary && fclose(summary) != 0 && rc == 0)
+        rc = -EIO;
+    return rc;
+}
+
+/* The folder made whole: renamed to rq->out. */
+static int publish(const pp_import_request *rq)
+{
+    int rc = 0;
+
+    block_signals(SIG_BLOCK);
+    if (rename(tmp_dir, rq->out) != 0) {
+        rc = -errno;
+        pp_log_error("cannot move %s to %s: %s", tmp_dir, rq->out, strerror(errno));
+    } else {
+        tmp_armed = 0;
+    }
+    block_signals(SIG_UNBLOCK);
+    return rc;
+}
+
+int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
+{
+    char *row = malloc(16384);
+    int n_pat, rc = row ? 0 : -ENOMEM;
+
+    memset(l, 0, sizeof *l);
+    if (rc == 0 && !pp_import_reader_of(rq->format)) {
+        pp_log_error("unknown format '%s' (powprofiler, tegrastats, csv)", rq->format);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && rq->n_files == 0) {
+        pp_log_error("no file to import");
+        rc = -EINVAL;
+    }
+    if (rc == 0)
+        rc = param_layout(rq, l, &n_pat);
+    if (rc == 0 && access(rq->out, F_OK) == 0) {
+        pp_log_error("%s exists: give a new folder", rq->out);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && (rc = make_tmp(rq->out)) == 0 &&
+        (rc = import_files(rq, n_pat, l, row, 16384)) == 0 && (rc = write_run_json(rq, l)) == 0)
+        rc = publish(rq);
+    pp_results_import_abandon();
+    free(row);
+    return rc;
+}

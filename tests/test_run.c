@@ -1,0 +1,244 @@
+/* powprof run through the library's pipeline (src/api/pipeline.h): the
+ * checks before anything runs, --dry-run, Ctrl-C and --resume through the
+ * model, the plots and the plan; the library pieces the command line
+ * calls (the battery's rule, the results folder's name). */
+#include "harness.h"
+
+#include "src/api/pipeline.h"
+#include "src/config/battery_config.h"
+#include "src/results/folder.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* run.cfg on the fake Jetson tree: exec `sleep {t}` over six values, with
+ * this mission group (line 2). */
+static const char *sleep_cfg(const char *mission)
+{
+    static char cfg[600];
+    char text[2048];
+
+    snprintf(cfg, sizeof cfg, "%s/run.cfg", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"r\"; device = \"jetson\"; rate_hz = 20.0; sysfs_root = \"%s\"; };\n"
+             "%s\ncomponents = ( { name = \"w\"; type = \"exec\"; command = [ \"sleep\", \"{t}\" ]; "
+             "params = { t = [ 0.1, 0.2, 0.3, 0.4, 0.5, 0.6 ]; }; } );\n",
+             fixture("jetson-tx2-iio"), mission);
+    write_file(cfg, text);
+    return cfg;
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char path[900];
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* Issue 22 (4): a mission that names no parameter, a reserve above the
+ * battery's start, a results folder that cannot be written: said with the
+ * file and line (or the folder) before the first configuration runs, exit
+ * 2 as the help says, nothing measured. */
+void test_cli_run_checks_before_profile(void);
+void test_cli_run_checks_before_profile(void)
+{
+    const char *cfg = sleep_cfg("mission = { duration_s = 600.0; maximize = \"fps\"; };");
+    char out_dir[600], file[600], below[700], *out = NULL, *err = NULL;
+
+    snprintf(out_dir, sizeof out_dir, "%s/out", test_tmpdir());
+    CHECK_INT(run_powprof(&out, &err, "run", cfg, "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "run.cfg:2: mission.maximize: 'fps' is no parameter of the profile "
+                        "(its parameters: w.t)");
+    CHECK(!strstr(err ? err : "", "configurations on")); /* the sweep never started */
+    CHECK(!exists(out_dir, "summary.csv"));
+    free(out);
+    free(err);
+    cfg = sleep_cfg("mission = { duration_s = 600.0; min_soc = 0.5; };\n"
+                    "battery = { soc_start = 0.4; soc_cutoff = 0.1; };");
+    CHECK_INT(run_powprof(NULL, &err, "run", cfg, "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "run.cfg:2: mission.min_soc: 0.5 is not below the battery's start");
+    CHECK(!exists(out_dir, "summary.csv"));
+    free(err);
+    cfg = sleep_cfg("mission = { duration_s = 600.0; };");
+    snprintf(file, sizeof file, "%s/a-file", test_tmpdir());
+    write_file(file, "");
+    snprintf(below, sizeof below, "%s/out", file);
+    CHECK_INT(run_powprof(NULL, &err, "run", cfg, "-o", below, NULL), 2);
+    CHECK_CONTAINS(err, "/a-file/out: ");
+    CHECK_CONTAINS(err, "/a-file is not a folder");
+    free(err);
+    /* with --json too: one object, the exit status in it, nothing run */
+    cfg = sleep_cfg("mission = { duration_s = 600.0; maximize = \"w.x\"; };");
+    CHECK_INT(run_powprof(&out, NULL, "run", cfg, "-o", out_dir, "--json", NULL), 2);
+    CHECK_CONTAINS(out, "\"exit_status\":2");
+    CHECK_CONTAINS(out, "\"profile\":null");
+    CHECK(!exists(out_dir, "summary.csv"));
+    free(out);
+}
+
+/* run --dry-run: the configurations, the checks, what follows; nothing
+ * written. */
+void test_cli_run_dry_run(void);
+void test_cli_run_dry_run(void)
+{
+    const char *cfg = sleep_cfg("mission = { duration_s = 600.0; base_power_w = 50; maximize = \"w.t\"; };");
+    char out_dir[600], *out = NULL;
+    json_t *root;
+
+    snprintf(out_dir, sizeof out_dir, "%s/out", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "run", cfg, "-o", out_dir, "--dry-run", NULL), 0);
+    CHECK_CONTAINS(out, "6 configurations of profile 'r' on device jetson");
+    CHECK_CONTAINS(out, "ready: device jetson opens");
+    CHECK_CONTAINS(out, "the plan of a 600 s mission maximizing w.t");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "run", cfg, "-o", out_dir, "--dry-run", "--json", NULL), 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(root != NULL);
+    CHECK_INT(json_array_size(json_object_get(root, "configurations")), 6);
+    CHECK_STR(json_string_value(json_object_get(root, "results")), out_dir);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(root, "mission"), "maximize")),
+              "w.t");
+    CHECK_NEAR(json_real_value(json_object_get(json_object_get(root, "mission"), "base_power_w")),
+               50, 1e-9);
+    json_decref(root);
+    free(out);
+    CHECK(access(out_dir, F_OK) != 0);
+    cfg = sleep_cfg("mission = { duration_s = 600.0; maximize = \"fps\"; };");
+    CHECK_INT(run_powprof(NULL, &out, "run", cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(out, "mission.maximize: 'fps' is no parameter");
+    free(out);
+}
+
+/* The rows of a summary.csv (its lines less the header). */
+static int rows(const char *path)
+{
+    char *text = slurp(path);
+    int n = -1;
+
+    for (const char *c = text; c && *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n;
+}
+
+/* Issue 22 (5): Ctrl-C during run says to continue with `powprof run ...
+ * --resume`, which measures what is missing and then models, plans and
+ * plots. */
+void test_cli_run_interrupt_and_resume(void);
+void test_cli_run_interrupt_and_resume(void)
+{
+    const char *cfg = sleep_cfg("mission = { duration_s = 600.0; base_power_w = 20; maximize = \"w.t\"; };");
+    const char *bin = getenv("POWPROF_BIN");
+    char out_dir[600], summary[700], err_path[700], expect[1600], *err, *out = NULL;
+    json_t *root;
+    pid_t pid;
+    int st;
+
+    snprintf(out_dir, sizeof out_dir, "%s/out", test_tmpdir());
+    snprintf(summary, sizeof summary, "%s/summary.csv", out_dir);
+    snprintf(err_path, sizeof err_path, "%s/err.txt", test_tmpdir());
+    pid = fork();
+    if (pid == 0) {
+        FILE *fp = fopen(err_path, "w");
+        int fd = fp ? fileno(fp) : 2;
+        dup2(fd, 2);
+        freopen("/dev/null", "w", stdout);
+        execl(bin, bin, "run", cfg, "-o", out_dir, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 3000 && rows(summary) < 1; i++) /* one configuration saved */
+        usleep(10000);
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st));
+    CHECK_INT(WEXITSTATUS(st), 130);
+    err = slurp(err_path);
+    snprintf(expect, sizeof expect, "continue with:\n  powprof run %s -o %s --resume\n", cfg,
+             out_dir);
+    CHECK_CONTAINS(err, expect);
+    CHECK(!exists(out_dir, "model.json"));
+    free(err);
+    CHECK_INT(run_powprof(&out, NULL, "run", cfg, "-o", out_dir, "--resume", "--json", NULL), 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(root != NULL);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(root, "profile"), "ok")) +
+                  json_integer_value(json_object_get(json_object_get(root, "profile"), "skipped")),
+              6);
+    CHECK(json_integer_value(json_object_get(json_object_get(root, "profile"), "skipped")) >= 1);
+    CHECK(json_is_true(json_object_get(json_object_get(root, "plan"), "feasible")));
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(root, "plots"), "failed")), 0);
+    json_decref(root);
+    free(out);
+    CHECK(exists(out_dir, "model.json"));
+    CHECK(exists(out_dir, "plan.json"));
+    CHECK(exists(out_dir, "plots/plan-soc.gp"));
+}
+
+/* The one rule of the battery's parameters: the default pack, then the
+ * preset, then the file, then the model and the base load; checked. */
+void test_battery_choice_rule(void);
+void test_battery_choice_rule(void)
+{
+    char cfg[600];
+    pp_battery_choice c;
+    pp_battery_params b, preset;
+
+    snprintf(cfg, sizeof cfg, "%s/b.cfg", test_tmpdir());
+    write_file(cfg, "battery = {\n  capacity_ah = 5.0;\n  base_power_w = 7;\n};\n");
+    pp_battery_choice_init(&c);
+    CHECK_INT(pp_battery_choose(&c, &b), 0);
+    pp_battery_params_default(&preset);
+    CHECK_NEAR(b.capacity_ah, preset.capacity_ah, 0);
+    c.preset = "drone-6s-10000";
+    c.file = cfg;
+    CHECK_INT(pp_battery_choose(&c, &b), 0);
+    pp_battery_preset("drone-6s-10000", &preset);
+    CHECK_NEAR(b.capacity_ah, 5.0, 0);          /* the file over the preset */
+    CHECK_INT(b.cells, preset.cells);           /* the preset where the file says nothing */
+    CHECK_NEAR(b.base_power_w, 7, 0);
+    c.base_given = 1;
+    c.base_power_w = 30;
+    c.model = "thevenin";
+    CHECK_INT(pp_battery_choose(&c, &b), 0);
+    CHECK_NEAR(b.base_power_w, 30, 0);          /* given on its own over the file */
+    CHECK_INT(b.model, PP_BATTERY_THEVENIN);
+    c.base_power_w = -1;
+    CHECK_INT(pp_battery_choose(&c, &b), -EINVAL);
+    CHECK_CONTAINS(test_log(), "base_power_w");
+    c.base_power_w = 0;
+    c.min_soc_frac = 1.0;
+    CHECK_INT(pp_battery_choose(&c, &b), -EINVAL);
+    CHECK_CONTAINS(test_log(), "a reserve of 1 is not below the battery's start");
+    pp_battery_choice_init(&c);
+    c.preset_or_file = "/nonexistent/pack";
+    CHECK_INT(pp_battery_choose(&c, &b), -ENOENT);
+    CHECK_CONTAINS(test_log(), "battery '/nonexistent/pack': neither a preset");
+}
+
+/* The results folder of a sweep: named after the profile or its shard,
+ * {node} and {shard} replaced, an unknown placeholder refused. */
+void test_results_dir_name(void);
+void test_results_dir_name(void)
+{
+    pp_shard all, two;
+    char dir[4096];
+
+    pp_shard_all(&all);
+    CHECK_INT(pp_shard_parse("1/3", NULL, &two), 0);
+    CHECK_INT(pp_results_dir_name("demo", NULL, &all, "n1", dir, sizeof dir), 0);
+    CHECK_STR(dir, "results/demo");
+    CHECK_INT(pp_results_dir_name("demo", NULL, &two, "n1", dir, sizeof dir), 0);
+    CHECK_STR(dir, "results/demo-shard-1-of-3");
+    CHECK_INT(pp_results_dir_name("demo", "out/{node}-{shard}", &two, "n1", dir, sizeof dir), 0);
+    CHECK_STR(dir, "out/n1-1");
+    CHECK_INT(pp_results_dir_name("demo", "out/{host}", &two, "n1", dir, sizeof dir), -EINVAL);
+    CHECK_CONTAINS(test_log(), "results folder out/{host}: unknown placeholder {host}");
+    CHECK_INT(pp_results_dir_name("../x", NULL, &all, "n1", dir, sizeof dir), -EINVAL);
+}
