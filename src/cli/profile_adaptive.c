@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const option_names[] = {"--target-error", "--budget-s", "--max-configs",
                                            "--seed", "--batch"};
@@ -110,9 +111,10 @@ static void show_round(void *ctx, const pp_adaptive_progress *p)
         used += (size_t)snprintf(line + used, sizeof line - used, " of %.1f s budget (%.0f %%)",
                                  p->budget_s, 100 * f->measured_s / p->budget_s);
     for (size_t k = 0; k < f->n_metrics && used < sizeof line; k++)
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s %s %.1f %%",
+        used += (size_t)snprintf(line + used, sizeof line - used,
+                                 isnan(f->error_pct[k]) ? "%s %s -" : "%s %s %.1f %%",
                                  k ? "," : "; error", f->metrics[k], f->error_pct[k]);
-    fprintf(stderr, "\r\033[K%s\n", line);
+    fprintf(stderr, "%s%s\n", isatty(2) ? "\r\033[K" : "", line); /* over a progress bar */
 }
 
 static const char *stop_words(pp_adaptive_stop s)
@@ -133,9 +135,13 @@ static const char *stop_words(pp_adaptive_stop s)
 
 static void show_end(const pp_adaptive_result *r, const char *dir)
 {
-    printf("adaptive: stopped: %s (target %g %%): %zu of %zu configurations in %zu rounds, "
-           "%.1f s measured; results in %s\n", stop_words(r->stop), r->target_error_pct,
-           r->n_chosen, r->n_candidates, r->rounds, r->fit.measured_s, dir);
+    char target[64] = "no target";
+
+    if (r->target_error_pct > 0)
+        pp_fmt(target, sizeof target, "target %g %%", r->target_error_pct);
+    printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
+           "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
+           r->n_candidates, r->rounds, r->fit.measured_s, dir);
     for (size_t k = 0; k < r->fit.n_metrics; k++)
         printf("  %-28s nested error %.2f %%\n", r->fit.metrics[k], r->fit.error_pct[k]);
     if (isnan(r->full_grid_s))
