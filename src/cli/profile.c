@@ -2,6 +2,7 @@
  * progress and outcome: sweep_ui.c, shared with run), its dry run, the
  * component types. */
 #include "cli.h"
+#include "profile_adaptive.h"
 
 #include "src/results/run_json.h"
 #include "src/sweep/sweep.h"
@@ -57,6 +58,7 @@ static const char profile_help[] =
     "                         then all again); rows carry the repeat index\n"
     "  --node NAME            the node's name in run.json and the node column (default:\n"
     "                         the host name; letters, digits and _ . - +)\n"
+    PP_CLI_ADAPTIVE_HELP
     "\n"
     "DIR may hold {node} and {shard} (K), replaced by powprof: one folder per shard\n"
     "when the launcher starts every shard with the same arguments (mpirun, srun).\n"
@@ -372,9 +374,8 @@ static int mode_option(int opt, const char *arg, profile_args *a)
     case OPT_REPEAT:
     case OPT_NODE:
         return fleet_option(opt, arg, &a->rq);
-    default:
-        fputs("Try 'powprof profile --help'.\n", stderr);
-        return -1;
+    default: /* --adaptive and its options, or "Try --help" */
+        return pp_cli_adaptive_option(opt, arg) < 0 ? -1 : 0;
     }
 }
 
@@ -395,7 +396,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
         {"markdown", no_argument, NULL, OPT_MARKDOWN},
         {"shard", required_argument, NULL, OPT_SHARD},
         {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"node", required_argument, NULL, OPT_NODE},
+        {"node", required_argument, NULL, OPT_NODE}, PP_CLI_ADAPTIVE_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int opt, rc;

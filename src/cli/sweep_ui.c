@@ -3,6 +3,7 @@
  * an interrupted or stopped sweep (the command's own: `powprof run ...
  * --resume` goes on through the model, the plots and the plan). */
 #include "cli.h"
+#include "profile_adaptive.h"
 
 #include "src/sweep/sweep.h"
 #include "src/results/folder.h"
@@ -214,12 +215,13 @@ static void resume_argv(const pp_cli_sweep *rq, int stopped, const char **argv)
         argv[n++] = "--node";
         argv[n++] = rq->node.name;
     }
+    n = pp_cli_adaptive_argv(argv, n); /* profile --adaptive and its options */
     argv[n] = NULL;
 }
 
 static void print_resume(const pp_cli_sweep *rq, int stopped)
 {
-    const char *argv[16];
+    const char *argv[32];
 
     resume_argv(rq, stopped, argv);
     fputs("  ", stderr);
@@ -282,7 +284,7 @@ static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq, int rc,
                          const pp_sweep_stats *st, int status)
 {
     char path[4200];
-    const char *argv[16];
+    const char *argv[32];
     json_t *resume = json_null(), *root;
 
     if (rc == -EINTR || rc == -ENOTRECOVERABLE) {
@@ -306,6 +308,7 @@ static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq, int rc,
                                                  "n", (json_int_t)rq->shard.n, "from",
                                                  rq->shard.from));
     json_object_set_new(root, "repeats", json_integer(rq->repeats));
+    pp_cli_adaptive_json(root);
     return root;
 }
 
@@ -337,7 +340,7 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
     so.repeats = rq->repeats;
     so.node = rq->node.name;
     announce(p, rq);
-    rc = pp_sweep_run(p, &so, &st);
+    rc = pp_cli_profile_sweep(p, &so, rq->json, &st); /* pp_sweep_run, or --adaptive's */
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (ui.drawn)

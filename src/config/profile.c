@@ -22,7 +22,7 @@ static const char *const top_keys[] = {"profile", "battery", "components", "miss
 static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
                                            NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
-                                           "sysfs_root", NULL};
+                                           "sysfs_root", "adaptive", NULL};
 
 /* A name from the file follows the rule of util.h (pp_name_why), and has
  * no '.' where it is one half of "<component>.<param>". 1 when it does
@@ -478,7 +478,8 @@ static int parse_profile_group(const pp_config *cfg, const pp_config_node *root,
         pp_config_get_double(cfg, g, "rate_hz", &p->rate_hz) < 0 ||
         pp_config_get_double(cfg, g, "warmup_s", &p->warmup_s) < 0 ||
         pp_config_get_string(cfg, g, "mode", mode, sizeof mode) < 0 ||
-        pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0)
+        pp_config_get_string(cfg, g, "sysfs_root", p->sysfs_root, sizeof p->sysfs_root) < 0 ||
+        pp_profile_parse_adaptive(cfg, g, &p->adaptive) < 0)
         return -EINVAL;
     if (bad_name(p->name, 1, why, sizeof why))
         return pp_config_error(cfg, g, "name", "'%s': %s", p->name, why);

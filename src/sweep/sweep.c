@@ -374,7 +374,7 @@ static void count_slots(pp_sweep_state *r, pp_sweep_stats *st, const uint8_t *do
 
     for (uint64_t slot = 0; slot < sl->count * sl->repeats; slot++) {
         uint64_t id = slot % sl->count;
-        if (!pp_shard_has(sl->shard, id))
+        if (!pp_shard_has(sl->shard, id) || (r->o->only && !r->o->only[id]))
             continue;
         st->total++;
         if (done[slot]) {
@@ -405,7 +405,7 @@ static int measure_all(pp_sweep_state *r, pp_sweep_stats *st, pp_device *dev, in
         double mean_w = 0;
         int saturated = 0, rc;
 
-        if (done[slot] || !pp_shard_has(sl->shard, id))
+        if (done[slot] || !pp_shard_has(sl->shard, id) || (o->only && !o->only[id]))
             continue;
         r->rep = (unsigned)(slot / sl->count);
         pp_profile_values(r->p, id, values);

@@ -85,6 +85,8 @@ typedef struct pp_sweep_options {
     unsigned repeats;         /* measurements of each configuration (0: 1) */
     const char *node;         /* the node's name (NULL: the host name of the profile's
                                  root; node.h) */
+    const uint8_t *only;      /* NULL: every configuration; else only the ids with
+                                 only[id] != 0 (an adaptive run's round: adaptive.h) */
 } pp_sweep_options;
 
 #define PP_SWEEP_MAX_REPEATS 1000

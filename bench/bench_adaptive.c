@@ -1,0 +1,600 @@
+/* Adaptive profiling (issue 21), replayed on full grids measured once:
+ *
+ *  1. per grid, the hold-out energy error (MAPE of total_energy_j over
+ *     the configurations not measured, against their measured rows) as
+ *     measurement seconds are spent, for the adaptive choice, a random
+ *     order (5 seeds) and the grid order; the full grid's own hold-out
+ *     error is its nested cross-validated error (`powprof model`). Does
+ *     the adaptive run reach it with at most a third of the full grid's
+ *     seconds?
+ *  2. the time to choose the next configurations with 200 measured and
+ *     10,000 candidates (target < 0.5 s), beside the refit's.
+ *
+ * Grids: the TX2 matrix exponentiation (25) and darknet (4) of data/tx2,
+ * imported with powprof import; the sets measured on this machine in
+ * data/local (see its README) when there. Run from the repository root
+ * after make (make bench). The constants of the acquisition (overhead_s,
+ * batch, the damping radius) were set on the TX2 matrix grid and the
+ * synthetic surfaces of the tests; the data/local grids were not used to
+ * set them.
+ */
+#include "src/base/log.h"
+#include "src/base/util.h"
+#include "src/plan/adaptive_model.h"
+#include "src/results/summary.h"
+#include "src/sweep/adaptive.h"
+#include "src/sweep/replay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MX "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv"
+#define MAX_POINTS 512
+#define SEEDS 5
+
+static const char *bin = "build/powprof";
+static const char *only; /* --only NAME: the grids whose name holds it */
+
+static int wanted(const char *name)
+{
+    return !only || strstr(name, only) != NULL;
+}
+static char tmp[256];
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run argv quietly; 0 when it exited 0. */
+static int run_quiet(char *const argv[])
+{
+    pid_t pid;
+    int st;
+
+    fflush(stdout); /* the child's freopen would write our buffer again */
+    pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0
+                                                                                          : -1;
+}
+
+static int import_matrix(const char *dir)
+{
+    static char files[25][160];
+    char *argv[40];
+    int n = 0, f = 0;
+    static const int sizes[] = {256, 512, 1024, 2048, 4096};
+
+    argv[n++] = (char *)bin;
+    argv[n++] = "import";
+    argv[n++] = "powprofiler";
+    for (int s = 0; s < 5; s++)
+        for (int e = 20; e <= 60; e += 10, f++) {
+            snprintf(files[f], sizeof files[f], MX, sizes[s], e);
+            argv[n++] = files[f];
+        }
+    argv[n++] = "--pattern";
+    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
+    argv[n++] = "-o";
+    argv[n++] = (char *)dir;
+    argv[n] = NULL;
+    return run_quiet(argv);
+}
+
+/* The darknet traces, one import each, their rows in one folder. */
+static int import_darknet(const char *dir)
+{
+    static const char *const names[] = {"5-8", "10", "25", "32"};
+    static const char *const fps[] = {"5.8", "10", "25", "32"};
+    char one[400], path[500], file[160], param[32], *text;
+    FILE *out;
+
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if (!(out = fopen(path, "w")))
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        char *argv[] = {(char *)bin, "import", "powprofiler", file, "--param", param,
+                        "-o", one, NULL};
+        snprintf(one, sizeof one, "%s-%d", dir, i);
+        snprintf(file, sizeof file, "data/tx2/darknet/1layer_yolo-%sfps.csv", names[i]);
+        snprintf(param, sizeof param, "fps=%s", fps[i]);
+        run_quiet(argv);
+        snprintf(path, sizeof path, "%s/summary.csv", one);
+        if (!(text = pp_read_file(path)))
+            break;
+        if (i == 0)
+            fprintf(out, "%.*s", (int)(strchr(text, '\n') - text + 1), text);
+        fprintf(out, "%d%s", i, strchr(strchr(text, '\n') + 1, ','));
+        free(text);
+    }
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* A grid: its candidates, the measured energy and duration of each. */
+typedef struct grid {
+    const char *name, *dir;
+    pp_adaptive_space s;
+    pp_replay rp;
+    double *energy_j, *duration_s, total_s, full_error_pct;
+} grid;
+
+/* One point of a curve. */
+typedef struct point {
+    double seconds, error_pct;
+    size_t n;
+} point;
+
+typedef struct curve {
+    point p[MAX_POINTS];
+    size_t n;
+} curve;
+
+/* The hold-out energy MAPE of the predictor's last refit f over the
+ * candidates not in[] (INFINITY when one cannot be predicted; NAN with
+ * none left). */
+static double holdout_error(const grid *g, const pp_adaptive_predictor *pr,
+                            const pp_adaptive_fit *f, const uint8_t *in)
+{
+    double sum = 0, v, lo, hi;
+    size_t n = 0, k = 0;
+
+    while (k < f->n_metrics && strcmp(f->metrics[k], "total_energy_j") != 0)
+        k++;
+    if (k == f->n_metrics)
+        return INFINITY;
+    for (size_t c = 0; c < g->s.n; c++) {
+        if (in[c])
+            continue;
+        if (pr->predict(pr->ctx, &g->s, c, k, &v, &lo, &hi) < 0 || isnan(v))
+            return INFINITY;
+        sum += fabs(v - g->energy_j[c]) / fabs(g->energy_j[c]);
+        n++;
+    }
+    return n ? 100 * sum / (double)n : NAN;
+}
+
+/* The ids of dir/summary.csv as flags over g's candidates. */
+static void measured_flags(const grid *g, const char *dir, uint8_t *in)
+{
+    char path[600], *text, *line, *nl;
+
+    memset(in, 0, g->s.n);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    text = pp_read_file(path);
+    for (line = text ? strchr(text, '\n') : NULL; line && (nl = strchr(++line, '\n')); line = nl) {
+        long c = pp_adaptive_space_find(&g->s, strtoull(line, NULL, 10));
+        if (c >= 0)
+            in[c] = 1;
+    }
+    free(text);
+}
+
+static void remove_tree(const char *dir)
+{
+    char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
+    run_quiet(argv);
+}
+
+/* The grid of dir: candidates, measured energy and duration (the mean of
+ * a configuration's rows), the full grid's seconds and nested error. */
+static int grid_open(grid *g, const char *name, const char *dir, int full_error)
+{
+    pp_summary sum;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    int e, d, rc;
+
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    g->dir = dir;
+    if ((rc = pp_replay_open(dir, &g->rp, &g->s)) < 0 || (rc = pp_summary_read(dir, &sum)) < 0)
+        return rc;
+    e = pp_summary_metric(&sum, "total_energy_j");
+    d = pp_summary_metric(&sum, "duration_s");
+    g->energy_j = calloc(g->s.n, sizeof *g->energy_j);
+    g->duration_s = calloc(g->s.n, sizeof *g->duration_s);
+    for (size_t c = 0; e >= 0 && d >= 0 && c < g->s.n; c++) {
+        size_t n = 0;
+        for (size_t r = 0; r < sum.n_rows; r++)
+            if ((uint64_t)sum.ids[r] == g->s.ids[c]) {
+                g->energy_j[c] += sum.y[r * sum.n_metrics + (size_t)e];
+                g->duration_s[c] += sum.y[r * sum.n_metrics + (size_t)d];
+                n++;
+            }
+        g->energy_j[c] /= (double)n;
+        g->duration_s[c] /= (double)n;
+        g->total_s += g->duration_s[c];
+    }
+    pp_summary_free(&sum);
+    pp_adaptive_model_predictor(&am, &pr);
+    g->full_error_pct = NAN;
+    if (full_error && (rc = pr.refit(pr.ctx, dir, &f)) == 0)
+        for (size_t k = 0; k < f.n_metrics; k++)
+            if (strcmp(f.metrics[k], "total_energy_j") == 0)
+                g->full_error_pct = f.error_pct[k];
+    pp_adaptive_model_free(&am);
+    return e >= 0 && d >= 0 ? rc : -EINVAL;
+}
+
+static void grid_free(grid *g)
+{
+    pp_replay_free(&g->rp);
+    pp_adaptive_space_free(&g->s);
+    free(g->energy_j);
+    free(g->duration_s);
+}
+
+/* The adaptive run's rounds, as a curve. */
+typedef struct watch {
+    const grid *g;
+    const pp_adaptive_predictor *pr;
+    const char *dir;
+    curve *cv;
+    uint8_t *in;
+} watch;
+
+static void on_round(void *ctx, const pp_adaptive_progress *p)
+{
+    watch *w = ctx;
+
+    measured_flags(w->g, w->dir, w->in);
+    if (w->cv->n < MAX_POINTS)
+        w->cv->p[w->cv->n++] = (point){p->fit->measured_s,
+                                       holdout_error(w->g, w->pr, p->fit, w->in), p->fit->n_rows};
+}
+
+/* The adaptive curve, until stop_frac of the grid's seconds. */
+static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s)
+{
+    char dir[400];
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_options o;
+    pp_adaptive_result res;
+    watch w = {g, &pr, dir, cv, calloc(g->s.n, 1)};
+    double t0 = now_s();
+    int rc;
+
+    snprintf(dir, sizeof dir, "%s/%s-adaptive", tmp, g->name);
+    remove_tree(dir);
+    cv->n = 0;
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.budget_s = stop_frac * g->total_s;
+    pp_adaptive_model_predictor(&am, &pr);
+    rc = pp_adaptive_run(&g->s, &o, &pr, &orc, dir, on_round, &w, NULL, &res);
+    *choose_s = now_s() - t0;
+    pp_adaptive_model_free(&am);
+    free(w.in);
+    return rc;
+}
+
+/* A replayed run with the defaults (--target-error 5): where it stops, the
+ * error it claims, its hold-out error on the configurations it left. */
+static void target_run(grid *g)
+{
+    char dir[400];
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_options o;
+    pp_adaptive_result res;
+    uint8_t *in = calloc(g->s.n, 1);
+
+    snprintf(dir, sizeof dir, "%s/%s-target", tmp, g->name);
+    remove_tree(dir);
+    pp_adaptive_options_init(&o);
+    pp_adaptive_model_predictor(&am, &pr);
+    if (pp_adaptive_run(&g->s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res) == 0) {
+        measured_flags(g, dir, in);
+        printf("  --target-error 5: stopped (%s) after %zu of %zu configurations, %.0f %% of the "
+               "seconds; nested errors", pp_adaptive_stop_name(res.stop), res.n_chosen, g->s.n,
+               100 * res.fit.measured_s / g->total_s);
+        for (size_t k = 0; k < res.fit.n_metrics; k++)
+            printf(" %s %.1f %%", res.fit.metrics[k], res.fit.error_pct[k]);
+        printf("; hold-out energy error on the %zu left %.1f %%\n", g->s.n - res.n_chosen,
+               holdout_error(g, &pr, &res.fit, in));
+    }
+    pp_adaptive_model_free(&am);
+    free(in);
+}
+
+/* A fixed order's curve: configurations order[0 ..] one at a time, a refit
+ * after each, until stop_frac of the seconds. */
+static int order_curve(grid *g, const size_t *order, double stop_frac, curve *cv)
+{
+    char dir[400];
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    uint8_t *in = calloc(g->s.n, 1);
+    double spent = 0;
+    int rc = 0;
+
+    snprintf(dir, sizeof dir, "%s/%s-order", tmp, g->name);
+    remove_tree(dir);
+    cv->n = 0;
+    pp_adaptive_model_predictor(&am, &pr);
+    for (size_t i = 0; i < g->s.n && rc == 0 && spent <= stop_frac * g->total_s; i++) {
+        if ((rc = pp_replay_measure(&g->rp, &g->s, &order[i], 1, dir)) < 0)
+            break;
+        in[order[i]] = 1;
+        spent += g->duration_s[order[i]];
+        if (pr.refit(pr.ctx, dir, &f) < 0) { /* e.g. one row: nothing predicts yet */
+            cv->p[cv->n++] = (point){spent, INFINITY, i + 1};
+            continue;
+        }
+        cv->p[cv->n++] = (point){spent, holdout_error(g, &pr, &f, in), i + 1};
+    }
+    pp_adaptive_model_free(&am);
+    free(in);
+    return rc;
+}
+
+/* The first fraction of the grid's seconds at which the curve's error is
+ * at or below target (INFINITY: never). */
+static double reach_frac(const grid *g, const curve *cv, double target)
+{
+    for (size_t i = 0; i < cv->n; i++)
+        if (cv->p[i].error_pct <= target)
+            return cv->p[i].seconds / g->total_s;
+    return INFINITY;
+}
+
+/* The curve's error at a fraction of the seconds: its last point there. */
+static double error_at(const grid *g, const curve *cv, double frac)
+{
+    double e = INFINITY;
+
+    for (size_t i = 0; i < cv->n && cv->p[i].seconds <= frac * g->total_s + 1e-9; i++)
+        e = cv->p[i].error_pct;
+    return e;
+}
+
+static void shuffle(size_t *p, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j, t;
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        j = (size_t)((seed >> 33) % i);
+        t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void print_curve(const char *what, const grid *g, const curve *cv)
+{
+    printf("    %-9s", what);
+    for (size_t i = 0; i < cv->n; i++)
+        printf(" %.0f%%:%.1f", 100 * cv->p[i].seconds / g->total_s, cv->p[i].error_pct);
+    printf("\n");
+}
+
+/* The adaptive run's choices, in order, from its adaptive.json. */
+static void print_order(const grid *g)
+{
+    char path[500], *text;
+    const char *at;
+
+    snprintf(path, sizeof path, "%s/%s-adaptive/adaptive.json", tmp, g->name);
+    text = pp_read_file(path);
+    printf("    chosen   ");
+    for (at = text; at && (at = strstr(at, "\"id\": ")); at += 6) {
+        long id = strtol(at + 6, NULL, 10);
+        const char *why = strstr(at, "\"why\": \"");
+        printf(" %ld%s", id, !why                               ? "?"
+                             : strncmp(why + 8, "band", 4) == 0    ? ""
+                             : strncmp(why + 8, "unseen", 6) == 0 ? "u"
+                                                                   : "*");
+    }
+    printf("  (* the design, u labels not measured together before)\n");
+    free(text);
+}
+
+/* Section 1 for one grid. */
+static void bench_grid(grid *g)
+{
+    static curve cv, rnd;
+    double reach[SEEDS], at3[SEEDS], choose_s, fracs[] = {0.1, 0.2, 1.0 / 3, 0.5};
+    size_t *order = malloc(g->s.n * sizeof *order);
+
+    printf("\n%s: %zu configurations, %.1f s measured in all; the full grid's nested energy "
+           "error %.2f %%\n", g->name, g->s.n, g->total_s, g->full_error_pct);
+    if (adaptive_curve(g, 0.6, &cv, &choose_s) == 0) {
+        printf("  adaptive: reaches it at %.0f %% of the seconds; error at 10/20/33/50 %%:",
+               100 * reach_frac(g, &cv, g->full_error_pct));
+        for (int i = 0; i < 4; i++)
+            printf(" %.1f", error_at(g, &cv, fracs[i]));
+        printf(" %%  (%.1f s of computing, refits included)\n", choose_s);
+        print_curve("adaptive", g, &cv);
+        print_order(g);
+    }
+    target_run(g);
+    for (int s = 0; s < SEEDS; s++) {
+        shuffle(order, g->s.n, (uint64_t)s + 1);
+        order_curve(g, order, 0.6, &rnd);
+        reach[s] = reach_frac(g, &rnd, g->full_error_pct);
+        at3[s] = error_at(g, &rnd, 1.0 / 3);
+        if (s == 0)
+            print_curve("random/1", g, &rnd);
+    }
+    qsort(reach, SEEDS, sizeof *reach, cmp_double);
+    qsort(at3, SEEDS, sizeof *at3, cmp_double);
+    printf("  random (%d seeds): reaches it at %.0f %% (median; best %.0f %%), error at 33 %%: "
+           "median %.1f %%\n", SEEDS, 100 * reach[SEEDS / 2], 100 * reach[0], at3[SEEDS / 2]);
+    for (size_t i = 0; i < g->s.n; i++)
+        order[i] = i;
+    order_curve(g, order, 0.6, &rnd);
+    printf("  grid order: reaches it at %.0f %%, error at 33 %%: %.1f %%\n",
+           100 * reach_frac(g, &rnd, g->full_error_pct), error_at(g, &rnd, 1.0 / 3));
+    print_curve("grid", g, &rnd);
+    free(order);
+}
+
+/* Section 2: the choice with 200 measured among 10,000 candidates. */
+static void bench_choice(void)
+{
+    char full[400], dir[400], path[500];
+    grid g;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    pp_adaptive_pick picks[8];
+    size_t order[10000];
+    uint8_t *chosen;
+    double t0, fit_s, choose1_s, choose8_s;
+    FILE *fp;
+
+    snprintf(full, sizeof full, "%s/synthetic-10000", tmp);
+    snprintf(dir, sizeof dir, "%s/synthetic-200", tmp);
+    mkdir(full, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", full);
+    if (!(fp = fopen(path, "w")))
+        return;
+    fprintf(fp, "id,a,b,status,duration_s,total_mean_w,total_energy_j\n");
+    for (int i = 0; i < 100; i++)
+        for (int j = 0; j < 100; j++) {
+            double a = i + 1, b = j + 1, w = 2 + 0.01 * a + 3 * exp(-((a - 80) * (a - 80) +
+                                                                     (b - 20) * (b - 20)) / 200);
+            fprintf(fp, "%d,%g,%g,ok,%g,%g,%g\n", i * 100 + j, a, b, 1 + a / 10, w,
+                    w * (1 + a / 10));
+        }
+    fclose(fp);
+    if (grid_open(&g, "synthetic", full, 0) < 0)
+        return;
+    remove_tree(dir);
+    shuffle(order, g.s.n, 42);
+    pp_replay_measure(&g.rp, &g.s, order, 200, dir);
+    chosen = calloc(g.s.n, 1);
+    for (size_t i = 0; i < 200; i++)
+        chosen[order[i]] = 1;
+    pp_adaptive_model_predictor(&am, &pr);
+    t0 = now_s();
+    pr.refit(pr.ctx, dir, &f);
+    fit_s = now_s() - t0;
+    t0 = now_s();
+    pp_adaptive_choose(&g.s, &pr, &f, chosen, 0.5, INFINITY, 1, picks, 1);
+    choose1_s = now_s() - t0;
+    t0 = now_s();
+    pp_adaptive_choose(&g.s, &pr, &f, chosen, 0.5, INFINITY, 1, picks, 8);
+    choose8_s = now_s() - t0;
+    printf("\nchoice with 200 measured and %zu candidates: %.3f s for one, %.3f s for a round "
+           "of 8 (target < 0.5 s); the refit before it (nested cross-validation of %zu "
+           "metrics): %.2f s\n", g.s.n, choose1_s, choose8_s, f.n_metrics + (size_t)f.has_cost,
+           fit_s);
+    pp_adaptive_model_free(&am);
+    free(chosen);
+    grid_free(&g);
+}
+
+/* --live DIR FULL: the model of an adaptive run made live into DIR
+ * against the rows FULL measured of the configurations it left. */
+static int live_check(const char *dir, const char *full)
+{
+    grid g;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    uint8_t *in;
+    size_t n = 0;
+
+    if (grid_open(&g, "live", full, 1) < 0)
+        return 1;
+    in = calloc(g.s.n, 1);
+    measured_flags(&g, dir, in);
+    for (size_t c = 0; c < g.s.n; c++)
+        n += in[c];
+    pp_adaptive_model_predictor(&am, &pr);
+    if (pr.refit(pr.ctx, dir, &f) == 0) {
+        size_t k = 0;
+        while (k + 1 < f.n_metrics && strcmp(f.metrics[k], "total_energy_j") != 0)
+            k++;
+        printf("live adaptive run %s: %zu of %zu configurations, %.1f s measured (the full grid "
+               "measured %.1f s); nested energy error it claims %.2f %%, its energy error on the "
+               "%zu configurations it left, against %s: %.2f %% (the full grid's own nested "
+               "error %.2f %%)\n", dir, n, g.s.n, f.measured_s, g.total_s,
+               f.error_pct[k], g.s.n - n, full, holdout_error(&g, &pr, &f, in),
+               g.full_error_pct);
+    }
+    pp_adaptive_model_free(&am);
+    free(in);
+    grid_free(&g);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name, *dir;
+    } local[] = {{"local-matrix-cpu-size-sleep", "data/local/matrix-cpu-size-sleep"},
+                 {"local-xz-level-lines", "data/local/xz-level-lines"},
+                 {"local-darknet-fps-cfg", "data/local/darknet-fps-cfg"}};
+    char mx[300], dk[300];
+    grid g;
+
+    if (getenv("POWPROF_BIN"))
+        bin = getenv("POWPROF_BIN");
+    pp_log_set_level(PP_LOG_ERROR);
+    snprintf(tmp, sizeof tmp, "/tmp/bench-adaptive-%d", (int)getpid());
+    mkdir(tmp, 0755);
+    printf("Adaptive profiling replayed on full grids (shared, loaded 2-core machine: the "
+           "computing times are indicative).\nCurves: percent of the full grid's measurement "
+           "seconds : hold-out energy MAPE %% of the configurations not measured.\n");
+    if (argc == 3 && strcmp(argv[1], "--only") == 0)
+        only = argv[2];
+    if (argc == 4 && strcmp(argv[1], "--live") == 0)
+        return live_check(argv[2], argv[3]);
+    if (wanted("choice"))
+        bench_choice();
+    snprintf(mx, sizeof mx, "%s/tx2-matrix-exponentiation", tmp);
+    snprintf(dk, sizeof dk, "%s/tx2-darknet", tmp);
+    if (wanted("tx2-matrix-exponentiation") && import_matrix(mx) == 0 && grid_open(&g, "tx2-matrix-exponentiation", mx, 1) == 0) {
+        bench_grid(&g);
+        grid_free(&g);
+    }
+    if (wanted("tx2-darknet") && import_darknet(dk) == 0 && grid_open(&g, "tx2-darknet", dk, 1) == 0) {
+        bench_grid(&g);
+        grid_free(&g);
+    }
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+        if (!wanted(local[i].name))
+            continue;
+        if (access(local[i].dir, F_OK) != 0) {
+            printf("\n%s: not there (data/local, measured on this machine)\n", local[i].name);
+            continue;
+        }
+        if (grid_open(&g, local[i].name, local[i].dir, 1) == 0)
+            bench_grid(&g);
+        grid_free(&g);
+    }
+    if (!getenv("BENCH_KEEP"))
+        remove_tree(tmp);
+    return 0;
+}

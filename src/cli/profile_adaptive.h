@@ -1,0 +1,59 @@
+/* profile_adaptive.h - powprof profile --adaptive: the options, and the
+ * run in place of the plain sweep (src/sweep/adaptive.h). */
+#ifndef PP_CLI_PROFILE_ADAPTIVE_H
+#define PP_CLI_PROFILE_ADAPTIVE_H
+
+#include "src/config/profile.h"
+#include "src/sweep/adaptive.h"
+#include "src/sweep/sweep.h"
+
+#include <jansson.h>
+
+enum {
+    PP_OPT_ADAPTIVE = 1200,
+    PP_OPT_TARGET_ERROR,
+    PP_OPT_BUDGET_S,
+    PP_OPT_MAX_CONFIGS,
+    PP_OPT_SEED,
+    PP_OPT_BATCH,
+};
+
+#define PP_CLI_ADAPTIVE_LONG_OPTIONS                                                            \
+    {"adaptive", no_argument, NULL, PP_OPT_ADAPTIVE},                                           \
+    {"target-error", required_argument, NULL, PP_OPT_TARGET_ERROR},                             \
+    {"budget-s", required_argument, NULL, PP_OPT_BUDGET_S},                                     \
+    {"max-configs", required_argument, NULL, PP_OPT_MAX_CONFIGS},                               \
+    {"seed", required_argument, NULL, PP_OPT_SEED},                                             \
+    {"batch", required_argument, NULL, PP_OPT_BATCH}
+
+#define PP_CLI_ADAPTIVE_HELP                                                                    \
+    "  --adaptive             measure only what the surface needs: a space-filling design,\n"  \
+    "                         then rounds of the configurations the model is least sure of\n"  \
+    "                         per predicted second (the profile's adaptive group does too)\n"  \
+    "  --target-error P       stop when every planning metric's nested error is <= P %\n"      \
+    "                         (default 5; 0: no target)\n"                                     \
+    "  --budget-s S           stop before the measurements pass S seconds\n"                   \
+    "  --max-configs N        stop after N configurations\n"                                   \
+    "  --seed N               the design's seed (default 1: the same choices again)\n"         \
+    "  --batch N              configurations per round (default 2)\n"
+
+/* One of the options above (kept for the run): 1. Any other option: -1
+ * after "Try 'powprof profile --help'."; a bad value: -1 (said why). */
+int pp_cli_adaptive_option(int opt, const char *arg);
+
+/* The options to give again to continue (after argv[0 .. n)): the new n. */
+int pp_cli_adaptive_argv(const char **argv, int n);
+
+/* The sweep of p with the options so: pp_sweep_run, or, with --adaptive
+ * (or the profile's adaptive group), the adaptive run, whose rounds' sums
+ * st gets. The adaptive run prints its rounds' progress (stderr) and,
+ * without json, its end (why it stopped, what the full grid would have
+ * cost). pp_sweep_run's return values. */
+int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int json,
+                         pp_sweep_stats *st);
+
+/* profile --json: the adaptive run's result under "adaptive" in root
+ * (nothing without one). */
+void pp_cli_adaptive_json(json_t *root);
+
+#endif

@@ -1,0 +1,158 @@
+/* adaptive_model.c - the layer-2 model as an adaptive run's predictor
+ * (adaptive_model.h). */
+#include "adaptive_model.h"
+
+#include "src/base/log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pp_adaptive_planning_metric(const char *name)
+{
+    size_t len = strlen(name);
+
+    return strcmp(name, "total_energy_j") == 0 || strcmp(name, "total_mean_w") == 0 ||
+           (len > 13 && strcmp(name + len - 13, ".achieved_fps") == 0);
+}
+
+/* The metrics to model: the planning ones, then duration_s. */
+typedef struct wanted {
+    char names[PP_ADAPTIVE_MAX_METRICS + 1][PP_ADAPTIVE_NAME_MAX];
+    const char *only[PP_ADAPTIVE_MAX_METRICS + 2];
+    size_t n_planning;
+    int has_cost;
+} wanted;
+
+static int wanted_of(const char *dir, wanted *w)
+{
+    pp_summary sum;
+    size_t n = 0;
+    int rc = pp_summary_read(dir, &sum);
+
+    memset(w, 0, sizeof *w);
+    if (rc < 0)
+        return rc;
+    for (size_t k = 0; k < sum.n_metrics && n < PP_ADAPTIVE_MAX_METRICS; k++)
+        if (pp_adaptive_planning_metric(sum.metrics[k]))
+            pp_strlcpy(w->names[n++], sum.metrics[k], sizeof w->names[0]);
+    w->n_planning = n;
+    if (pp_summary_metric(&sum, "duration_s") >= 0) {
+        pp_strlcpy(w->names[n++], "duration_s", sizeof w->names[0]);
+        w->has_cost = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        w->only[i] = w->names[i];
+    w->only[n] = NULL;
+    pp_summary_free(&sum);
+    if (w->n_planning == 0) {
+        pp_log_error("%s/summary.csv: no planning metric (total_energy_j, total_mean_w, "
+                     "*.achieved_fps) to model", dir);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Metric k's nested error, weighted over the groups by their
+ * configurations (NAN while a group has none). */
+static double error_of(const pp_model *m, int k)
+{
+    double sum = 0, weight = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++) {
+        const pp_model_group *gr = &m->groups[g];
+        pp_model_point pt;
+        pp_prediction p;
+        memcpy(pt.raw, m->sum.x + gr->rows[0] * m->sum.n_params,
+               m->sum.n_params * sizeof *pt.raw);
+        if (pp_model_predict(m, (size_t)k, &pt, &p) < 0 || isnan(p.honest_mape))
+            return NAN;
+        sum += p.honest_mape * (double)gr->n_rows;
+        weight += (double)gr->n_rows;
+    }
+    return weight > 0 ? sum / weight : NAN;
+}
+
+static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
+{
+    pp_adaptive_model *am = ctx;
+    pp_model_options o;
+    wanted w;
+    int rc, d;
+
+    memset(f, 0, sizeof *f);
+    if ((rc = wanted_of(dir, &w)) < 0)
+        return rc;
+    if (am->open)
+        pp_model_free(&am->m);
+    am->open = 0;
+    pp_model_options_init(&o);
+    o.only = w.only; /* read while the model is built only */
+    if ((rc = pp_model_open(dir, &o, 0, &am->m)) < 0)
+        return rc;
+    am->m.opts.only = NULL;
+    am->open = 1;
+    am->n_metrics = f->n_metrics = w.n_planning;
+    am->has_cost = f->has_cost = w.has_cost;
+    for (size_t i = 0; i < w.n_planning + (size_t)w.has_cost; i++)
+        am->metric[i] = pp_summary_metric(&am->m.sum, w.names[i]);
+    for (size_t i = 0; i < w.n_planning; i++) {
+        pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
+        f->error_pct[i] = error_of(&am->m, am->metric[i]);
+    }
+    f->n_rows = am->m.sum.n_rows;
+    d = pp_summary_metric(&am->m.sum, "duration_s");
+    for (size_t r = 0; d >= 0 && r < am->m.sum.n_rows; r++) {
+        double v = am->m.sum.y[r * am->m.sum.n_metrics + (size_t)d];
+        f->measured_s += isnan(v) ? 0 : v;
+    }
+    return 0;
+}
+
+static int predict(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, double *value,
+                   double *lo, double *hi)
+{
+    pp_adaptive_model *am = ctx;
+    const pp_summary *sum = &am->m.sum;
+    pp_model_point pt;
+    pp_prediction p;
+    int rc;
+
+    *value = *lo = *hi = NAN;
+    if (!am->open || k > am->n_metrics || (k == am->n_metrics && !am->has_cost) ||
+        am->metric[k] < 0)
+        return -EINVAL;
+    for (size_t j = 0; j < s->n_params; j++) {
+        int at = pp_summary_param(sum, s->names[j]);
+        double v = s->raw[c * s->n_params + j];
+        if (at < 0)
+            return -EINVAL;
+        if (s->categorical[j])
+            v = pp_summary_label(sum, (size_t)at, s->labels[j][(size_t)v]);
+        if (v < 0 && s->categorical[j])
+            return -ENOENT; /* a label never measured */
+        pt.raw[at] = v;
+    }
+    if ((rc = pp_model_predict(&am->m, (size_t)am->metric[k], &pt, &p)) < 0)
+        return rc;
+    *value = p.value;
+    *lo = p.lo;
+    *hi = p.hi;
+    return 0;
+}
+
+void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr)
+{
+    memset(am, 0, sizeof *am);
+    pr->ctx = am;
+    pr->refit = refit;
+    pr->predict = predict;
+}
+
+void pp_adaptive_model_free(pp_adaptive_model *am)
+{
+    if (am->open)
+        pp_model_free(&am->m);
+    am->open = 0;
+}

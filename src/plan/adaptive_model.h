@@ -1,0 +1,35 @@
+/* adaptive_model.h - the layer-2 model of a results folder as the
+ * predictor of an adaptive run (src/sweep/adaptive.h): refitted on the
+ * folder's summary.csv after every round, predicting the planning metrics
+ * (total_energy_j, total_mean_w, and every <component>.achieved_fps the
+ * folder has: the rate the planner checks requests against; the
+ * achieved_hz of a component paced by sleep_s is no quantity a plan is
+ * made on) and duration_s (the cost) through pp_model_predict, value and
+ * band only.
+ *
+ * A metric's error is its nested cross-validated MAPE as `powprof model`
+ * reports it, over the groups of labels weighted by their configurations
+ * (NAN while some group has fewer than two).
+ */
+#ifndef PP_ADAPTIVE_MODEL_H
+#define PP_ADAPTIVE_MODEL_H
+
+#include "src/layer2/model.h"
+#include "src/sweep/adaptive.h"
+
+typedef struct pp_adaptive_model {
+    pp_model m;
+    int open;
+    int metric[PP_ADAPTIVE_MAX_METRICS + 1]; /* the model's index of each (and of duration_s) */
+    size_t n_metrics;
+    int has_cost;
+} pp_adaptive_model;
+
+/* A predictor over am (zeroed here). */
+void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr);
+void pp_adaptive_model_free(pp_adaptive_model *am);
+
+/* 1 for a planning metric's name. */
+int pp_adaptive_planning_metric(const char *name);
+
+#endif

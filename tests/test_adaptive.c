@@ -1,0 +1,401 @@
+/* Adaptive profiling (issue 21): the design, the acquisition, the stopping
+ * rules, resume and replay, and a live run through the command line. */
+#include "harness.h"
+
+#include "src/plan/adaptive_model.h"
+#include "src/sweep/adaptive.h"
+#include "src/sweep/replay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A full grid of na x nb configurations a = 0..1, b = 0..1 written as a
+ * results folder: energy f(a, b), power 2 + f / 10, duration 1 s (costly
+ * 1: 1 + 9 a; 2: 1 + 99 a b). */
+static const char *grid_folder(const char *name, int na, int nb, double (*f)(double, double),
+                               int costly)
+{
+    size_t cap = (size_t)(na * nb + 2) * 200, used = 0;
+    char *text = malloc(cap);
+    const char *dir;
+
+    used += (size_t)snprintf(text + used, cap - used,
+                             "id,a,b,status,duration_s,total_mean_w,total_energy_j\n");
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            double a = (double)i / (na - 1), b = (double)j / (nb - 1), e = f(a, b);
+            used += (size_t)snprintf(text + used, cap - used, "%d,%.6g,%.6g,ok,%g,%.9g,%.9g\n",
+                                     i * nb + j, a, b, costly == 1   ? 1 + 9 * a
+                                     : costly == 2 ? 1 + 99 * a * b
+                                                   : 1.0,
+                                     2 + e / 10, e);
+        }
+    dir = results_folder_with(name, text, NULL);
+    free(text);
+    return dir;
+}
+
+static double steep_corner(double a, double b)
+{
+    return 1 + 50 * exp(-((1 - a) * (1 - a) + (1 - b) * (1 - b)) / 0.04);
+}
+
+static double smooth(double a, double b)
+{
+    return 10 + 5 * a + 3 * b;
+}
+
+/* A replayed adaptive run of full into dir. */
+typedef struct replayed {
+    pp_adaptive_space s;
+    pp_replay rp;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_oracle orc;
+    pp_adaptive_result res;
+} replayed;
+
+static int replay_run(replayed *r, const char *full, const char *dir, const pp_adaptive_options *o)
+{
+    int rc = pp_replay_open(full, &r->rp, &r->s);
+
+    if (rc < 0)
+        return rc;
+    pp_adaptive_model_predictor(&r->am, &r->pr);
+    r->orc = (pp_adaptive_oracle){&r->rp, pp_replay_measure};
+    rc = pp_adaptive_run(&r->s, o, &r->pr, &r->orc, dir, NULL, NULL, NULL, &r->res);
+    pp_adaptive_model_free(&r->am);
+    return rc;
+}
+
+static void replay_free(replayed *r)
+{
+    pp_replay_free(&r->rp);
+    pp_adaptive_space_free(&r->s);
+}
+
+/* The ids chosen, in order, from dir/adaptive.json, as text. */
+static void chosen_ids(const char *dir, char *buf, size_t cap)
+{
+    char path[600], *text;
+    const char *at;
+    size_t used = 0;
+
+    snprintf(path, sizeof path, "%s/adaptive.json", dir);
+    buf[0] = ' ';
+    buf[1] = '\0';
+    used = 1;
+    text = slurp(path);
+    for (at = text; at && (at = strstr(at, "\"id\": ")); at += 6)
+        used += (size_t)snprintf(buf + used, cap - used, "%ld ", strtol(at + 6, NULL, 10));
+    free(text);
+}
+
+void test_adaptive_design_covers_corners_and_labels(void);
+void test_adaptive_design_covers_corners_and_labels(void)
+{
+    static const char *const labels[] = {"x", "y", "z"};
+    pp_adaptive_space s;
+    size_t out[64], out2[64], n, n2, nc, corners = 0;
+    pp_adaptive_why why[64], why2[64];
+    int label_seen[3] = {0}, centre = 0;
+    uint8_t taken[60] = {0};
+
+    /* a (5 levels) x b (4 levels) x m (3 labels) */
+    CHECK_INT(pp_adaptive_space_init(&s, 3, 60), 0);
+    CHECK_INT(pp_adaptive_space_set_labels(&s, 2, 3, labels), 0);
+    for (size_t c = 0; c < 60; c++) {
+        s.raw[c * 3] = (double)(c / 12) * 10;
+        s.raw[c * 3 + 1] = (double)((c / 3) % 4);
+        s.raw[c * 3 + 2] = (double)(c % 3);
+        s.ids[c] = c;
+    }
+    CHECK_INT(pp_adaptive_space_finish(&s), 0);
+    CHECK_INT(s.n_groups, 3);
+    /* the first round: the centre, every label, one maximin point inside */
+    n = pp_adaptive_design(&s, 7, out, why, 64);
+    CHECK_INT(n, 1 + 2 + 1);
+    for (size_t i = 0; i < n; i++) {
+        double a = s.xn[out[i] * 3], b = s.xn[out[i] * 3 + 1];
+        centre += why[i] == PP_WHY_CENTRE && fabs(a - 0.5) <= 0.25 && fabs(b - 0.5) <= 0.34;
+        label_seen[(int)s.raw[out[i] * 3 + 2]] = 1;
+        if (why[i] == PP_WHY_MAXIMIN)
+            CHECK(a > 0 && a < 1 && b > 0 && b < 1);
+        for (size_t j = 0; j < i; j++)
+            CHECK(out[j] != out[i]);
+        taken[out[i]] = 1;
+    }
+    CHECK_INT(centre, 1);
+    CHECK(label_seen[0] && label_seen[1] && label_seen[2]);
+    /* the second: the four corners, labels turning round */
+    nc = pp_adaptive_corners(&s, 7, taken, out2, 64);
+    CHECK_INT(nc, 4);
+    for (size_t i = 0; i < nc; i++) {
+        double a = s.xn[out2[i] * 3], b = s.xn[out2[i] * 3 + 1];
+        corners += (a == 0 || a == 1) && (b == 0 || b == 1) && !taken[out2[i]];
+        for (size_t j = 0; j < i; j++)
+            CHECK(out2[j] != out2[i] && s.xn[out2[j] * 3] * 2 + s.xn[out2[j] * 3 + 1] !=
+                                            s.xn[out2[i] * 3] * 2 + s.xn[out2[i] * 3 + 1]);
+    }
+    CHECK_INT(corners, 4);
+    /* the same seed, the same design; a cap is kept */
+    n2 = pp_adaptive_design(&s, 7, out2, why2, 64);
+    CHECK_INT(n2, n);
+    CHECK(memcmp(out, out2, n * sizeof *out) == 0);
+    CHECK_INT(pp_adaptive_design(&s, 7, out2, why2, 2), 2);
+    pp_adaptive_space_free(&s);
+}
+
+/* A corner that costs far more than the grid's mean is not in the design:
+ * the acquisition weighs it; the cheap ones are. */
+void test_adaptive_costly_corner_left_to_acquisition(void);
+void test_adaptive_costly_corner_left_to_acquisition(void)
+{
+    const char *full = grid_folder("full", 5, 5, smooth, 2);
+    char dir[600], ids[4096];
+    pp_adaptive_options o;
+    replayed r;
+
+    snprintf(dir, sizeof dir, "%s/ad", test_tmpdir());
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.max_configs = 5; /* the centre, one maximin point, the corners */
+    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(r.res.rounds, 2);
+    chosen_ids(dir, ids, sizeof ids);
+    CHECK_CONTAINS(ids, " 0 ");
+    CHECK_CONTAINS(ids, " 4 ");
+    CHECK_CONTAINS(ids, " 20 ");
+    CHECK(strstr(ids, " 24 ") == NULL); /* a = b = 1 costs 100 s, the mean 25.75 s */
+    replay_free(&r);
+}
+
+/* One steep corner: the configurations chosen after the design go there. */
+void test_adaptive_steep_corner_gets_the_points(void);
+void test_adaptive_steep_corner_gets_the_points(void)
+{
+    const char *full = grid_folder("full", 9, 9, steep_corner, 0);
+    char dir[600], path[700], *text;
+    pp_adaptive_options o;
+    replayed r;
+    int near = 0, far = 0;
+
+    snprintf(dir, sizeof dir, "%s/ad", test_tmpdir());
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.max_configs = 24;
+    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
+    CHECK_INT(r.res.n_chosen, 24);
+    snprintf(path, sizeof path, "%s/adaptive.json", dir);
+    text = slurp(path);
+    CHECK(text != NULL);
+    /* the acquisition's picks: where a and b are both >= 0.625 (16 of the
+     * 81 configurations, a fifth of the square) */
+    for (const char *at = text; at && (at = strstr(at, "\"a\": ")); at += 5) {
+        double a = atof(at + 5), b = atof(strstr(at, "\"b\": ") + 5);
+        const char *why = strstr(at, "\"why\": \"");
+        if (!why || strncmp(why + 8, "band", 4) != 0)
+            continue;
+        if (a >= 0.6 && b >= 0.6)
+            near++;
+        else
+            far++;
+    }
+    CHECK(near + far >= 10);
+    CHECK(near > far);
+    free(text);
+    replay_free(&r);
+}
+
+void test_adaptive_stops_by_each_rule(void);
+void test_adaptive_stops_by_each_rule(void)
+{
+    static char full[512], smooth_dir[512];
+    char dir[600];
+    pp_adaptive_options o;
+    replayed r;
+
+    snprintf(full, sizeof full, "%s", grid_folder("full", 9, 9, steep_corner, 1));
+    snprintf(smooth_dir, sizeof smooth_dir, "%s", grid_folder("flat", 6, 6, smooth, 0));
+    /* max_configs */
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.max_configs = 13;
+    snprintf(dir, sizeof dir, "%s/max", test_tmpdir());
+    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
+    CHECK_INT(r.res.fit.n_rows, 13);
+    CHECK(r.res.full_grid_s > r.res.fit.measured_s);
+    replay_free(&r);
+    /* budget: durations 1 .. 10 s; never past it */
+    o.max_configs = 0;
+    o.budget_s = 60;
+    snprintf(dir, sizeof dir, "%s/budget", test_tmpdir());
+    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_BUDGET);
+    CHECK(r.res.fit.measured_s <= 60 + 1e-9);
+    CHECK(r.res.fit.measured_s > 30);
+    replay_free(&r);
+    /* the target: a plane is learnt long before the grid's end */
+    o.budget_s = 0;
+    o.target_error_pct = 5;
+    snprintf(dir, sizeof dir, "%s/target", test_tmpdir());
+    CHECK_INT(replay_run(&r, smooth_dir, dir, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_TARGET);
+    CHECK(r.res.n_chosen < 36);
+    for (size_t k = 0; k < r.res.fit.n_metrics; k++)
+        CHECK(r.res.fit.error_pct[k] <= 5);
+    replay_free(&r);
+    /* the whole grid, without a target */
+    o.target_error_pct = 0;
+    snprintf(dir, sizeof dir, "%s/grid", test_tmpdir());
+    CHECK_INT(replay_run(&r, smooth_dir, dir, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_GRID);
+    CHECK_INT(r.res.n_chosen, 36);
+    replay_free(&r);
+}
+
+/* An oracle that stops (as an interrupted sweep does) in the middle of
+ * its round'th call, after one configuration. */
+typedef struct flaky {
+    pp_replay *rp;
+    int calls, stop_at;
+} flaky;
+
+static int flaky_measure(void *ctx, const pp_adaptive_space *s, const size_t *cands, size_t n,
+                         const char *dir)
+{
+    flaky *f = ctx;
+
+    if (++f->calls == f->stop_at && n > 1) {
+        pp_replay_measure(f->rp, s, cands, 1, dir);
+        return -EINTR;
+    }
+    return pp_replay_measure(f->rp, s, cands, n, dir);
+}
+
+/* Interrupted in a round, or stopped by max_configs, then resumed: the
+ * same choices as a run straight through; the same seed, the same choices. */
+void test_adaptive_resume_and_replay_same_choices(void);
+void test_adaptive_resume_and_replay_same_choices(void)
+{
+    const char *full = grid_folder("full", 9, 9, steep_corner, 1);
+    char straight[600], again[600], cut[600], a[4096], b[4096], c[4096], *text;
+    pp_adaptive_options o;
+    replayed r;
+    flaky fl;
+
+    pp_adaptive_options_init(&o);
+    o.target_error_pct = 0;
+    o.max_configs = 20;
+    snprintf(straight, sizeof straight, "%s/straight", test_tmpdir());
+    snprintf(again, sizeof again, "%s/again", test_tmpdir());
+    snprintf(cut, sizeof cut, "%s/cut", test_tmpdir());
+    CHECK_INT(replay_run(&r, full, straight, &o), 0);
+    replay_free(&r);
+    CHECK_INT(replay_run(&r, full, again, &o), 0);
+    replay_free(&r);
+    chosen_ids(straight, a, sizeof a);
+    chosen_ids(again, b, sizeof b);
+    CHECK(strlen(a) > 20);
+    CHECK_STR(b, a);
+    /* without resume, a second run into the folder is refused */
+    CHECK_INT(replay_run(&r, full, again, &o), -EEXIST);
+    replay_free(&r);
+    /* interrupted in the middle of the third round */
+    CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
+    pp_adaptive_model_predictor(&r.am, &r.pr);
+    fl = (flaky){&r.rp, 0, 3};
+    r.orc = (pp_adaptive_oracle){&fl, flaky_measure};
+    CHECK_INT(pp_adaptive_run(&r.s, &o, &r.pr, &r.orc, cut, NULL, NULL, NULL, &r.res), -EINTR);
+    pp_adaptive_model_free(&r.am);
+    replay_free(&r);
+    /* resumed with a smaller cap first (stops there), then to the end */
+    o.resume = 1;
+    o.max_configs = 12; /* the design's 2 + 4, then rounds of 2: a round's end */
+    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
+    replay_free(&r);
+    o.max_configs = 20;
+    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(r.res.n_chosen, 20);
+    CHECK_INT(r.res.fit.n_rows, 20);
+    replay_free(&r);
+    chosen_ids(cut, c, sizeof c);
+    CHECK_STR(c, a);
+    /* a folder measured without adaptive.json (a plain sweep cut short):
+     * its rows are adopted as a round of their own, the design follows */
+    snprintf(cut, sizeof cut, "%s/plain", test_tmpdir());
+    CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
+    {
+        size_t first[3] = {0, 1, 2};
+        CHECK_INT(pp_replay_measure(&r.rp, &r.s, first, 3, cut), 0);
+    }
+    replay_free(&r);
+    o.max_configs = 10;
+    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(r.res.n_chosen, 10);
+    CHECK_INT(r.res.fit.n_rows, 10);
+    replay_free(&r);
+    snprintf(a, sizeof a, "%s/adaptive.json", cut);
+    text = slurp(a);
+    CHECK_CONTAINS(text, "\"why\": \"resumed\"");
+    CHECK_CONTAINS(text, "\"why\": \"centre\"");
+    free(text);
+}
+
+/* A live adaptive run through the command line; its folder models and
+ * plans as any other; the profile's adaptive group and its errors. */
+void test_adaptive_cli_live_folder_models_and_plans(void);
+void test_adaptive_cli_live_folder_models_and_plans(void)
+{
+    char cfg[600], out[600], text[2048], path[700], *so = NULL, *se = NULL, *json;
+
+    snprintf(cfg, sizeof cfg, "%s/p.cfg", test_tmpdir());
+    snprintf(out, sizeof out, "%s/out", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
+             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; max_configs = 7; }; };\n"
+             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
+             "  params = { t = [0.05, 0.1, 0.15, 0.2]; n = [1, 2, 3]; }; });\n",
+             fixture("procstat"));
+    write_file(cfg, text);
+    CHECK_INT(run_powprof(&so, &se, "profile", cfg, "-o", out, "--json", NULL), 0);
+    CHECK_CONTAINS(so, "\"adaptive\":{\"stop\":\"max-configs\",\"configs\":7,\"grid_configs\":12");
+    CHECK_CONTAINS(se, "adaptive round");
+    free(so);
+    free(se);
+    snprintf(path, sizeof path, "%s/adaptive.json", out);
+    json = slurp(path);
+    CHECK_CONTAINS(json, "\"why\": \"corner\"");
+    CHECK_CONTAINS(json, "\"stop\": \"max-configs\"");
+    free(json);
+    /* --resume with a larger cap goes on */
+    CHECK_INT(run_powprof(&so, NULL, "profile", cfg, "-o", out, "--resume", "--max-configs", "9",
+                          NULL), 0);
+    CHECK_CONTAINS(so, "9 of 12 configurations");
+    CHECK_CONTAINS(so, "the full grid would have cost about");
+    free(so);
+    CHECK_INT(run_powprof(&so, NULL, "model", out, NULL), 0);
+    CHECK_CONTAINS(so, "9 configurations");
+    free(so);
+    CHECK_INT(run_powprof(&so, NULL, "plan", out, "--mission-s", "600", NULL), 0);
+    free(so);
+    /* a bad key of the group: file, line, key */
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\";\n"
+             "  adaptive = { batch = 0; }; };\n"
+             "components = ({ name = \"s\"; type = \"idle\"; duration_s = 0.1; });\n");
+    write_file(cfg, text);
+    CHECK_INT(run_powprof(NULL, &se, "profile", cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(se, "p.cfg:2");
+    CHECK_CONTAINS(se, "batch");
+    free(se);
+    CHECK_INT(run_powprof(NULL, &se, "profile", cfg, "--target-error", "x", NULL), 2);
+    CHECK_CONTAINS(se, "--target-error x");
+    free(se);
+}
