@@ -26,6 +26,10 @@ int pp_fuzz_csv(const uint8_t *data, size_t size);         /* pp_import_csv */
  * "@@run.json@@" when it has one. */
 int pp_fuzz_summary(const uint8_t *data, size_t size);
 
+/* pp_layer_model_read, then a prediction of a small network with what it
+ * accepted (every value finite, or a logged error). */
+int pp_fuzz_layer_model(const uint8_t *data, size_t size);
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);

@@ -63,7 +63,9 @@ static const char profile_help[] =
     "\n"
     "options:\n"
     "  -o, --output DIR       results folder (default results/layers)\n"
-    "  --sizes WxH,...        input sizes (default: the cfg's own); N means NxN\n"
+    "  --sizes WxH,...        input sizes (default: the cfg's own and 0.75 and 1.5\n"
+    "                         times it, multiples of 32); N means NxN, own the\n"
+    "                         cfg's own\n"
     "  --frames N             measured frames per size (default 5)\n"
     "  --warmup N             frames run first and discarded (default 1)\n"
     "  -d, --device NAME      power source (default auto)\n"
@@ -93,6 +95,11 @@ static int parse_sizes(const char *arg, int *w, int *h, int cap)
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *x = strchr(tok, 'x');
         int64_t a, b;
+        if (n < cap && strcmp(tok, "own") == 0) { /* the cfg's own size */
+            w[n] = h[n] = 0;
+            n++;
+            continue;
+        }
         if (x)
             *x = '\0';
         if (n == cap || pp_parse_int64(tok, &a) < 0 || pp_parse_int64(x ? x + 1 : tok, &b) < 0 ||
@@ -234,20 +241,18 @@ static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
 
 static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
 {
-    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : 1, n = (size_t)n_cfgs * n_sizes;
-    pp_layers_job *jobs = calloc(n, sizeof *jobs);
-    pp_layers_result *res = calloc(n, sizeof *res);
+    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : PP_LAYERS_DEFAULT_SIZES, n = 0;
+    pp_layers_job *jobs = calloc((size_t)n_cfgs * n_sizes, sizeof *jobs);
+    pp_layers_result *res = calloc((size_t)n_cfgs * n_sizes, sizeof *res);
     const pp_layer_timer_ops *ops;
     double idle_w = NAN;
     int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
 
     if (rc == 0 && a->idle_s > 0)
         rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        jobs[k].cfg_path = paths[k / n_sizes];
-        jobs[k].width = a->n_sizes ? a->w[k % n_sizes] : 0;
-        jobs[k].height = a->n_sizes ? a->h[k % n_sizes] : 0;
-    }
+    for (int c = 0; c < n_cfgs && rc == 0; c++)
+        if ((rc = pp_layers_jobs_of(paths[c], a->n_sizes, a->w, a->h, jobs + n)) > 0)
+            n += (size_t)rc, rc = 0;
     if (rc == 0)
         rc = pp_layers_profile(ops, dev, jobs, n, &a->opts, write_checkpoint,
                                (void *)a->out_dir, res);
@@ -307,9 +312,13 @@ static const char model_help[] =
     "networks.csv of 'powprof layers profile'). Families: linear and step\n"
     "(Blackthorn's templates over the layer's FLOPs and its channels), terms\n"
     "(the terms of darknet's CPU convolution, with steps at cache sizes) and\n"
-    "power (a power law of the FLOPs). Each kind takes the family with the\n"
-    "lowest leave-one-network-out error (every size of a network left out\n"
-    "together). Prints every family's error per kind, then the error of whole\n"
+    "power (a power law of the FLOPs), and the baseline rate (one rate of the\n"
+    "FLOPs, or of the bytes moved). Each kind takes the family, shrunk toward\n"
+    "the baseline, with the lowest leave-one-network-out error of its share of\n"
+    "whole networks (every size of a network left out together); a kind in\n"
+    "fewer than 3 networks takes the baseline. Kinds never profiled are\n"
+    "predicted from their bytes and FLOPs (a memory and a compute rate fitted\n"
+    "on every layer). Prints every family's error per kind, then the error of whole\n"
     "networks left out (the family chosen again inside each fold), against a\n"
     "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
     "predictions (with one network profiled there is none).\n"
@@ -322,15 +331,16 @@ static const char model_help[] =
 static void print_fits(const pp_layer_model *m)
 {
     printf("leave-one-network-out RMSPE per layer kind (chosen family marked *):\n");
-    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
-           "linear", "step", "terms", "power");
+    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
+           "linear", "step", "terms", "power", "rate");
     for (int q = 0; q < PP_LQ_COUNT; q++)
         for (int k = 0; k <= PP_LAYER_KINDS; k++) {
-            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->pooled[q];
+            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->roofline[q];
+            char why[160];
             if (f->family < 0)
                 continue;
             printf("  %-9s %-14s %7zu %4zu ", pp_layers_quantity_name((pp_layers_quantity)q),
-                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(pooled)",
+                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(roofline)",
                    f->n_samples, f->n_networks);
             for (int fam = 0; fam < PP_LF_COUNT; fam++) {
                 const char *mark = fam == f->family ? "*" : " ";
@@ -339,7 +349,8 @@ static void print_fits(const pp_layer_model *m)
                 else
                     printf(" %8s%s", "-", mark);
             }
-            putchar('\n');
+            pp_layer_fit_describe(f, why, sizeof why);
+            printf("  %s\n", why);
         }
 }
 
@@ -562,6 +573,9 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
         json_array_append_new(layers, layer_json(&n->layers[i], p->layer[i], p->layer_band[i]));
     json_object_set_new(o, "cpu_band_s", real_or_null(p->band[PP_LQ_CPU]));
     json_object_set_new(o, "energy_band_j", real_or_null(p->band[PP_LQ_ENERGY]));
+    json_object_set_new(o, "unprofiled_frac", json_real(p->roofline_frac));
+    json_object_set_new(o, "note", json_string(p->note));
+    json_object_set_new(o, "outside_profiled_pixels", json_boolean(p->outside_pixels));
     if (a->fps > 0) {
         json_object_set_new(o, "fps", json_real(a->fps));
         json_object_set_new(o, "power_w", real_or_null(power_at(p, m, a)));
@@ -602,6 +616,10 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
            "%.4f J +- %.4f per frame%s\n", p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->max_fps,
            p->total[PP_LQ_WALL], p->total[PP_LQ_ENERGY], p->band[PP_LQ_ENERGY],
            m->estimated ? " (ESTIMATED: the profiles had no power sensor)" : "");
+    if (p->n_roofline)
+        printf("  note: %zu layers of kinds never profiled (%s), %.1f %% of the time: predicted "
+               "from their bytes and FLOPs, band doubled\n", p->n_roofline, p->note,
+               100 * p->roofline_frac);
     if (a->fps > 0 && isfinite(power_at(p, m, a)))
         printf("  at %g fps: %.3f W mean\n", a->fps, power_at(p, m, a));
     else if (a->fps > 0)
@@ -684,10 +702,17 @@ static int predict_one(const pp_layer_model *m, const char *name, const predict_
 
     if (rc == 0 && (rc = pp_layers_describe_file(path, a->width, a->height, n)) == 0 &&
         (rc = pp_layers_predict(m, n, &p)) == 0) {
-        if (a->json)
-            json_array_append_new(arr, prediction_json(n, &p, m, a));
-        else
+        double fps, soc;
+        json_t *o = NULL;
+        if (a->mission_s > 0 && (rc = plan(&p, m, a, &fps, &soc, NULL)) > 0)
+            rc = 0; /* not even idle lasts: an answer, printed below */
+        if (rc == 0 && a->json &&
+            (!(o = prediction_json(n, &p, m, a)) || json_array_append_new(arr, o) < 0)) {
+            pp_log_error("%s: its prediction has a value JSON cannot hold", n->name);
+            rc = -ERANGE;
+        } else if (rc == 0 && !a->json) {
             print_prediction(n, &p, m, a);
+        }
         pp_layers_prediction_free(&p);
     }
     free(n);
