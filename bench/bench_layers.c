@@ -403,7 +403,7 @@ static int five_eval(const pp_layers_data *d, const unsigned char *use, pp_layer
 {
     pp_layers_data sub;
     pp_layers_eval e;
-    pp_layer_fit_opts o = {-1, use};
+    pp_layer_fit_opts o = {-1, use, 0};
     double t0 = now_s();
 
     if (subset(d, use, &sub) < 0 || pp_layers_evaluate(&sub, &e) < 0 ||

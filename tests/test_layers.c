@@ -327,7 +327,7 @@ void test_layers_fit_recovers_synthetic(void)
     char dir[700];
     pp_layers_data d;
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts lin = {PP_LF_LINEAR, NULL}, chosen = {-1, NULL};
+    pp_layer_fit_opts lin = {PP_LF_LINEAR, NULL, 0}, chosen = {-1, NULL, 0};
     const pp_layer_fit *f = &m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL];
 
     snprintf(dir, sizeof dir, "%s/linear", test_tmpdir());
@@ -387,7 +387,7 @@ void test_layers_predict_composed_network(void)
     pp_layer_model *m = malloc(sizeof *m);
     pp_network_desc *net = malloc(sizeof *net);
     pp_layers_prediction p;
-    pp_layer_fit_opts o = {-1, NULL};
+    pp_layer_fit_opts o = {-1, NULL, 0};
     double sum = 0.0;
     json_t *root;
 
@@ -866,7 +866,7 @@ void test_layers_choice_finds_family(void)
     static const int sizes[] = {32, 48, 64};
     pp_layers_data d;
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts chosen = {-1, NULL};
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
     const pp_layer_fit *f = &m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL];
     char why[160];
 
@@ -897,7 +897,7 @@ void test_layers_baseline_wins(void)
     pp_layers_data d;
     pp_layers_eval e;
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts chosen = {-1, NULL};
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
     char why[160];
 
     synthetic_set("baseline3", rate_law, 3, sizes, 2, &d);
@@ -937,7 +937,7 @@ static pp_layer_model *conv_pool_model(void)
     static const int sizes[] = {32, 48, 64};
     pp_layers_data d;
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts chosen = {-1, NULL};
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
 
     synthetic_set("convpool", noisy_linear_law, 3, sizes, 3, &d);
     CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
@@ -1218,4 +1218,32 @@ void test_layers_issue23_profile_cells(void)
         free(out);
         free(text);
     }
+}
+
+/* A value the reader would refuse, given in memory: the least squares
+ * fail, and the message names the row (file and line) to look at, not
+ * LAPACK's installation. */
+void test_layers_fit_failure_names_row(void);
+void test_layers_fit_failure_names_row(void)
+{
+    static const int sizes[] = {32, 48};
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
+    size_t bad = 0;
+    char where[800];
+
+    synthetic_set("failure", linear_law, 3, sizes, 2, &d);
+    while (d.samples[bad].d.kind != PP_LAYER_CONVOLUTIONAL || d.samples[bad].line < 3)
+        bad++;
+    d.samples[bad].y[PP_LQ_CPU] = 1e-320; /* its inverse is infinite */
+    test_log_clear();
+    CHECK(pp_layer_model_fit(&d, &chosen, m) < 0);
+    snprintf(where, sizeof where, "the row farthest from the others is %s:%d", d.files[0],
+             d.samples[bad].line);
+    CHECK_CONTAINS(test_log(), "layer model: the least squares of convolutional (cpu_s) failed");
+    CHECK_CONTAINS(test_log(), where);
+    CHECK(!strstr(test_log(), "is LAPACK installed"));
+    pp_layers_data_free(&d);
+    free(m);
 }

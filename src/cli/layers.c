@@ -406,7 +406,7 @@ static void print_eval_json(const pp_layers_eval *e, const char *path)
 static int build_model(const pp_layers_data *d, const char *out, int json)
 {
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts o = {-1, NULL};
+    pp_layer_fit_opts o = {-1, NULL, 0};
     pp_layers_eval e;
     int rc = m ? pp_layer_model_fit(d, &o, m) : -ENOMEM;
 

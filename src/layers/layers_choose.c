@@ -216,7 +216,9 @@ static int fit_kind(kind_set *ks, const pp_layer_fit_opts *o, size_t *scratch, p
     fit->family = -1;
     if (ks->all.n == 0)
         return 0;
-    thin = count_names_with(ks->d, scratch, ks->all.n, ks->names) < PP_LAYERS_MIN_CHOICE_NETS;
+    /* inside the choice of the network weight, a network fewer */
+    thin = count_names_with(ks->d, scratch, ks->all.n, ks->names) <
+           PP_LAYERS_MIN_CHOICE_NETS - (o->layers_only ? 1 : 0);
     for (int f = 0; f < PP_LF_COUNT; f++)
         fit->loo_rmspe[f] = fit->loo_net[f] = NAN;
     fit->band_frac = NAN;
@@ -270,6 +272,106 @@ static void model_context(const pp_layers_data *d, const unsigned char *use, pp_
     free(idle);
 }
 
+/* ---- The whole network: the layers' sum shrunk toward the baseline ---- */
+
+static const double net_weights[] = {0.0, 0.25, 0.5, 0.75, 1.0};
+
+double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
+                            double flops)
+{
+    double w = m->net_weight[q];
+
+    return w >= 1.0 ? layers_sum : w * layers_sum + (1.0 - w) * m->net_rate[q] * flops;
+}
+
+/* FLOPs x one rate over the runs in use, on relative errors. */
+static double network_rate(const pp_layers_data *d, const unsigned char *use, pp_layers_quantity q)
+{
+    double s1 = 0.0, s2 = 0.0;
+
+    for (size_t r = 0; r < d->n_networks; r++) {
+        double y = d->networks[r].y[q], x = d->networks[r].flops / y;
+        if ((!use || use[r]) && y > 0 && isfinite(x) && x > 0) {
+            s1 += x;
+            s2 += x * x;
+        }
+    }
+    return s2 > 0 ? s1 / s2 : NAN;
+}
+
+static double layers_sum(const pp_layer_model *m, const pp_layers_data *d, size_t r,
+                         pp_layers_quantity q)
+{
+    double sum = 0.0, v, band;
+
+    for (size_t i = 0; i < d->networks[r].n_layers; i++)
+        if (pp_layer_model_layer(m, q, &d->samples[d->networks[r].first + i].d, &v, &band) < 0)
+            return NAN;
+        else
+            sum += v;
+    return sum;
+}
+
+/* Network g left out: the absolute relative errors of every weight over
+ * its runs added to err, their count to cnt. */
+static int network_fold(const pp_layers_data *d, const unsigned char *use0, const char *g,
+                        unsigned char *use, pp_layer_model *sub, double (*err)[5], size_t *cnt)
+{
+    pp_layer_fit_opts so = {-1, use, 1};
+    int rc;
+
+    for (size_t r = 0; r < d->n_networks; r++)
+        use[r] = (!use0 || use0[r]) && strcmp(d->networks[r].name, g) != 0;
+    if ((rc = pp_layer_model_fit(d, &so, sub)) < 0)
+        return rc;
+    for (size_t r = 0; r < d->n_networks; r++) {
+        if ((use0 && !use0[r]) || strcmp(d->networks[r].name, g) != 0)
+            continue;
+        for (int q = 0; q < PP_LQ_COUNT; q++) {
+            double y = d->networks[r].y[q], l = layers_sum(sub, d, r, (pp_layers_quantity)q);
+            double b = network_rate(d, use, (pp_layers_quantity)q) * d->networks[r].flops;
+            if (!(y > 0) || !isfinite(l) || !isfinite(b))
+                continue;
+            for (size_t k = 0; k < PP_ARRAY_SIZE(net_weights); k++)
+                err[q][k] += fabs((net_weights[k] * l + (1.0 - net_weights[k]) * b) / y - 1.0);
+            cnt[q]++;
+        }
+    }
+    return 0;
+}
+
+/* m->net_rate on every run in use; m->net_weight by leave-one-network-out
+ * (a weight must beat the lower ones by MARGIN_FRAC; the baseline wins
+ * ties); with fewer than PP_LAYERS_MIN_CHOICE_NETS networks there is no
+ * choosing: 1, the layers (whose kinds then take their baselines). */
+static int choose_network_weight(const pp_layers_data *d, const unsigned char *use0,
+                                 const name_list *names, pp_layer_model *m)
+{
+    double err[PP_LQ_COUNT][5];
+    size_t cnt[PP_LQ_COUNT] = {0};
+    unsigned char *use = malloc(d->n_networks + 1);
+    pp_layer_model *sub = malloc(sizeof *sub);
+    int rc = use && sub ? 0 : -ENOMEM;
+
+    memset(err, 0, sizeof err);
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        m->net_rate[q] = network_rate(d, use0, (pp_layers_quantity)q);
+        m->net_weight[q] = names->n >= PP_LAYERS_MIN_CHOICE_NETS ? 0.0 : 1.0;
+    }
+    for (size_t g = 0; g < names->n && rc == 0 && names->n >= PP_LAYERS_MIN_CHOICE_NETS; g++)
+        rc = network_fold(d, use0, names->name[g], use, sub, err, cnt);
+    for (int q = 0; q < PP_LQ_COUNT && rc == 0 && cnt[q]; q++) {
+        size_t best = 0;
+        for (size_t k = 1; k < PP_ARRAY_SIZE(net_weights); k++)
+            if (err[q][k] < err[q][best] * (1.0 - MARGIN_FRAC))
+                best = k;
+        m->net_weight[q] = net_weights[best];
+    }
+    free(use);
+    free(sub);
+    return rc;
+}
+
 /* A fit that failed on the values: name the row to look at. */
 static void fit_failed(const kind_set *ks, int rc)
 {
@@ -288,7 +390,8 @@ static void fit_failed(const kind_set *ks, int rc)
     s = &d->samples[pp_lfit_extreme(&ks->all)];
     pp_log_error("layer model: the least squares of %s (%s) failed on its values (%s); the row "
                  "farthest from the others is %s:%d (%s, %.6g FLOPs, %.6g bytes, %s %.6g)", kind,
-                 pp_layers_quantity_name(ks->q), strerror(-rc),
+                 pp_layers_quantity_name(ks->q),
+                 rc == -EDOM ? "the SVD did not converge" : "they overflow the solver",
                  s->file < d->n_files ? d->files[s->file] : "(no file)", s->line,
                  d->networks[s->net].name, s->d.flops, s->d.in_bytes + s->d.out_bytes,
                  pp_layers_quantity_name(ks->q), s->y[ks->q]);
@@ -311,11 +414,13 @@ int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_l
     }
     for (int q = 0; q < PP_LQ_COUNT && rc == 0; q++) {
         ks.q = (pp_layers_quantity)q;
-        for (ks.kind = 0; ks.kind < PP_LAYER_KINDS && rc == 0; ks.kind++)
-            rc = fit_kind(&ks, o, scratch, &m->fit[q][ks.kind]);
+        for (int k = 0; k < PP_LAYER_KINDS && rc == 0; k++) {
+            ks.kind = k;
+            rc = fit_kind(&ks, o, scratch, &m->fit[q][k]);
+        }
         if (rc == 0 && (ks.kind = ALL_KINDS) == ALL_KINDS)
             rc = fit_kind(&ks, o, scratch, &m->roofline[q]);
-        if (rc < 0 && rc != -EINVAL)
+        if (rc < 0)
             fit_failed(&ks, rc);
         m->net_mape[q] = m->net_rms[q] = NAN;
     }
@@ -323,6 +428,12 @@ int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_l
         pp_log_error("layer model: the profiles have no convolutional layer");
         rc = -EINVAL;
     }
+    for (int q = 0; q < PP_LQ_COUNT; q++) {
+        m->net_weight[q] = 1.0;
+        m->net_rate[q] = NAN;
+    }
+    if (rc == 0 && o->family < 0 && !o->layers_only)
+        rc = choose_network_weight(d, o->use, &names, m);
     m->n_networks = names.n;
     model_context(d, o->use, m);
     free(scratch);

@@ -73,8 +73,10 @@ static json_t *model_json(const pp_layer_model *m)
         if (m->roofline[q].family >= 0)
             json_object_set_new(kinds, "roofline", fit_json(&m->roofline[q]));
         json_object_set_new(fits, qn, kinds);
-        json_object_set_new(err, qn, json_pack("{s:o,s:o}", "mape", number(m->net_mape[q]), "rms",
-                                               number(m->net_rms[q])));
+        json_object_set_new(err, qn, json_pack("{s:o,s:o,s:o,s:o}", "mape", number(m->net_mape[q]),
+                                               "rms", number(m->net_rms[q]), "weight",
+                                               number(m->net_weight[q]), "flops_rate",
+                                               number(m->net_rate[q])));
     }
     json_object_set_new(root, "network_error", err);
     json_object_set_new(root, "fits", fits);
@@ -332,8 +334,12 @@ static int read_model(reader *r, const json_t *root, pp_layer_model *m)
         if (!json_is_object(e))
             return bad(r, "an object is expected");
         if ((rc = get_number(r, e, "mape", 1, 0, MAX_FRAC, NAN, &m->net_mape[q])) < 0 ||
-            (rc = get_number(r, e, "rms", 1, 0, MAX_FRAC, NAN, &m->net_rms[q])) < 0)
+            (rc = get_number(r, e, "rms", 1, 0, MAX_FRAC, NAN, &m->net_rms[q])) < 0 ||
+            (rc = get_number(r, e, "weight", 0, 0, 1, 1.0, &m->net_weight[q])) < 0 ||
+            (rc = get_number(r, e, "flops_rate", 1, 0, MAX_COEF, 0.0, &m->net_rate[q])) < 0)
             return rc;
+        if (m->net_weight[q] < 1 && !isfinite(m->net_rate[q]))
+            return bad(r, "flops_rate: a number is needed when weight is below 1");
         snprintf(r->where, sizeof r->where, "fits.%s", qn);
         rc = read_fits(r, json_object_get(fits, qn), (pp_layers_quantity)q, m);
     }

@@ -151,6 +151,11 @@ typedef struct pp_layer_model {
     /* leave-one-network-out error of whole networks (sum of the layers
      * against the whole measured): the error band of predictions */
     double net_mape[PP_LQ_COUNT], net_rms[PP_LQ_COUNT];
+    /* the whole network: net_weight x the layers' sum + (1 - net_weight) x
+     * net_rate x its FLOPs (the baseline), net_weight chosen by
+     * leave-one-network-out on whole networks (the layers scaled to the
+     * total); 1 and 0 when not chosen (fewer than 3 networks: 0) */
+    double net_weight[PP_LQ_COUNT], net_rate[PP_LQ_COUNT];
     double idle_w;                /* median idle power of the profiles (NaN: none) */
     int estimated;                /* energies come from an estimate */
     char device[32];
@@ -165,11 +170,17 @@ typedef struct pp_layer_model {
 typedef struct pp_layer_fit_opts {
     int family;
     const unsigned char *use;
+    int layers_only; /* net_weight 1: no choice of it (inside its own choice) */
 } pp_layer_fit_opts;
 
 /* Fit m on d. 0, -EINVAL (logged: no profile, no convolutional layer) or
  * -ENOSYS (no LAPACK). */
 int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_layer_model *m);
+
+/* The whole network's q from the sum of its layers' predictions and its
+ * FLOPs (net_weight and net_rate above). */
+double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
+                            double flops);
 
 /* What fit uses, in words: "linear x 0.75 + rate x 0.25", "rate (3
  * networks: too few to choose)", "roofline". */

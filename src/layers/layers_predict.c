@@ -187,6 +187,16 @@ int pp_layers_predict(const pp_layer_model *m, const pp_network_desc *net,
         rc = check_values(m, net, out);
     for (size_t i = 0; i < net->n; i++)
         out->n_roofline += out->roofline[i];
+    for (int q = 0; q < PP_LQ_COUNT && rc == 0; q++) { /* the layers scaled to the total */
+        double scale = pp_layer_model_total(m, (pp_layers_quantity)q, out->total[q], net->flops) /
+                       out->total[q];
+        for (size_t i = 0; i < net->n && isfinite(scale) && scale > 0; i++) {
+            out->layer[i][q] *= scale;
+            out->layer_band[i][q] *= scale;
+        }
+        out->band[q] *= isfinite(scale) && scale > 0 ? scale : 1.0;
+        out->total[q] *= isfinite(scale) && scale > 0 ? scale : 1.0;
+    }
     for (int q = 0; q < PP_LQ_COUNT && rc == 0; q++) {
         double roof_band = out->band[q], roof = 0.0;
         for (size_t i = 0; i < net->n; i++)
