@@ -612,6 +612,17 @@ void test_layers_profile_model_predict(void)
     free(err);
     CHECK_INT(pp_layers_data_read(dir, &d), 0);
     CHECK_INT(d.n_networks, 4);
+    {   /* without --sizes: the cfg's own (32x32) and 1.5 times it (48, rounded to 64;
+         * 0.75 times it rounds to 32 again) */
+        char *o2 = NULL, dir2[760];
+        snprintf(dir2, sizeof dir2, "%s/prof-default", test_tmpdir());
+        CHECK_INT(run_powprof(&o2, NULL, "layers", "profile", a, "--frames", "1", "--warmup",
+                              "0", "-d", "procstat", "--idle-s", "0", "-o", dir2, NULL), 0);
+        CHECK_CONTAINS(o2, "tiny-a             32x32");
+        CHECK_CONTAINS(o2, "tiny-a             64x64");
+        CHECK(!strstr(o2, "24x24") && !strstr(o2, "48x48"));
+        free(o2);
+    }
     CHECK_INT(d.n_samples, 2 * 4 + 2 * 3);
     for (size_t i = 0; i < d.n_samples; i++) {
         CHECK(d.samples[i].y[PP_LQ_CPU] > 0);

@@ -46,6 +46,15 @@
  * nests the choice inside an outer leave-one-network-out to measure it
  * honestly, and that is the error the model reports.
  *
+ * The whole network is then the layers' sum shrunk toward the baseline
+ * of whole networks, FLOPs x one rate: net_weight x sum + (1 - net_weight)
+ * x rate x FLOPs, net_weight from {0, 1/4, 1/2, 3/4, 1} by
+ * leave-one-network-out on whole networks (each fold fits the layers as
+ * above on the others), a larger weight taken only when it beats the
+ * smaller ones by 5 %; the layers are scaled to that total. With fewer
+ * than PP_LAYERS_MIN_CHOICE_NETS networks the weight is 1 (the kinds then
+ * take their baselines).
+ *
  * A kind never profiled is predicted from what its shape costs on this
  * machine: a + bytes / B + FLOPs / F (family "roofline", the bytes it reads,
  * writes and holds as weights, and its FLOPs: a memory rate and a compute
