@@ -357,7 +357,7 @@ static double base_rate(const pp_layers_data *d, const unsigned char *use)
 
 typedef struct held_out {
     size_t n, within, n_model_better;
-    double sum_abs, sum_base, worst;
+    double sum_abs, sum_base, sum_alone, worst, alone;
 } held_out;
 
 /* Predict run r of d from m; print it against its median CPU time. */
@@ -380,9 +380,20 @@ static void predict_run(const char *dir, const pp_layers_data *d, size_t r,
     }
     e = p.total[PP_LQ_CPU] / meas - 1.0;
     eb = rate * net->flops / meas - 1.0;
+    {   /* the layers alone (network weight 1), for comparison */
+        pp_layer_model *alone = malloc(sizeof *alone);
+        pp_layers_prediction pa;
+        *alone = *m;
+        for (int q = 0; q < PP_LQ_COUNT; q++)
+            alone->net_weight[q] = 1.0;
+        h->alone = pp_layers_predict(alone, desc, &pa) == 0 ? pa.total[PP_LQ_CPU] / meas - 1 : NAN;
+        pp_layers_prediction_free(&pa);
+        free(alone);
+    }
     printf("  %-18s %4dx%-4d %7.2f GFLOPs  measured %8.4f s  predicted %8.4f s  %+6.1f %%  "
-           "baseline %+6.1f %%  unprofiled %4.1f %%  %s\n", net->name, net->width, net->height,
-           net->flops * 1e-9, meas, p.total[PP_LQ_CPU], 100 * e, 100 * eb, 100 * p.roofline_frac,
+           "baseline %+6.1f %%  layers alone %+6.1f %%  unprofiled %4.1f %%  %s\n", net->name,
+           net->width, net->height, net->flops * 1e-9, meas, p.total[PP_LQ_CPU], 100 * e,
+           100 * eb, 100 * h->alone, 100 * p.roofline_frac,
            fabs(e) <= (unprof ? UNPROFILED_TARGET_FRAC : COVERED_TARGET_FRAC) ? "ok" : "MISSED");
     if (p.n_roofline)
         printf("  %-18s note: %s\n", "", p.note);
@@ -392,6 +403,7 @@ static void predict_run(const char *dir, const pp_layers_data *d, size_t r,
         h->n_model_better += fabs(e) <= fabs(eb);
         h->sum_abs += fabs(e);
         h->sum_base += fabs(eb);
+        h->sum_alone += fabs(h->alone);
         h->worst = fabs(e) > h->worst ? fabs(e) : h->worst;
     }
     pp_layers_prediction_free(&p);
@@ -450,8 +462,9 @@ static int five_evaluate(const char *dir)
             predict_run(dir, &d, r, m, rate, &h);
     printf("\nb. covered cfgs: %zu of %zu within 5 %% (target: all), MAPE %.1f %% (baseline "
            "FLOPs x rate of the five: %.1f %%), worst %.1f %%, model closer than the baseline "
-           "for %zu\n", h.within, h.n, 100 * h.sum_abs / h.n, 100 * h.sum_base / h.n,
-           100 * h.worst, h.n_model_better);
+           "or as close for %zu; the layers alone (network weight 1): MAPE %.1f %%\n", h.within,
+           h.n, 100 * h.sum_abs / h.n, 100 * h.sum_base / h.n, 100 * h.worst, h.n_model_better,
+           100 * h.sum_alone / h.n);
     pp_layers_data_free(&d);
     free(m);
     return 0;

@@ -425,6 +425,9 @@ static int build_model(const pp_layers_data *d, const char *out, int json)
         if (rc == 0 && !json) {
             print_fits(m);
             print_eval(&e);
+            printf("whole networks: the layers' sum x %.2f + FLOPs x one rate x %.2f (cpu_s; "
+                   "chosen leave-one-network-out)\n", m->net_weight[PP_LQ_CPU],
+                   1.0 - m->net_weight[PP_LQ_CPU]);
             printf("\nmodel: %s%s\n", out, m->estimated ? " (energies ESTIMATED)" : "");
         }
         pp_layers_eval_free(&e);
