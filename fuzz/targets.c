@@ -14,6 +14,7 @@
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
 #include "src/base/util.h"
+#include "src/layers/layers_model.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -401,11 +402,71 @@ int pp_fuzz_darknet(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* A network of every kind but the detectors, for the layer-model target. */
+static const char layer_model_cfg[] =
+    "[net]\nwidth=40\nheight=40\nchannels=3\n"
+    "[crop]\ncrop_width=32\ncrop_height=32\n"
+    "[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[upsample]\nstride=2\n"
+    "[route]\nlayers=-1,-3\n"
+    "[convolutional]\nfilters=8\nsize=1\nactivation=logistic\n"
+    "[shortcut]\nfrom=-3\nactivation=linear\n"
+    "[reorg]\nstride=2\n"
+    "[avgpool]\n"
+    "[dropout]\nprobability=.5\n"
+    "[connected]\noutput=10\nactivation=linear\n"
+    "[softmax]\n"
+    "[cost]\n";
+
+/* What pp_layer_model_read accepted: numbers in range; a prediction with
+ * it is finite and not negative, or refused. */
+static void check_layer_model(const pp_layer_model *m, const pp_network_desc *net)
+{
+    pp_layers_prediction p;
+
+    require(isnan(m->idle_w) || (m->idle_w >= 0 && m->idle_w <= 1e4));
+    for (int q = 0; q < PP_LQ_COUNT; q++)
+        for (int k = 0; k <= PP_LAYER_KINDS; k++) {
+            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->roofline[q];
+            for (size_t c = 0; f->family >= 0 && c < f->n_coef; c++)
+                require(isfinite(f->coef[c]) && f->n_coef <= PP_LAYER_MAX_COEF);
+            require(f->family < 0 || (f->weight >= 0 && f->weight <= 1 && f->floor >= 0));
+        }
+    if (pp_layers_predict(m, net, &p) != 0)
+        return;
+    for (int q = 0; q < PP_LQ_COUNT; q++)
+        require(isfinite(p.total[q]) && p.total[q] >= 0 && !(p.band[q] < 0));
+    pp_layers_prediction_free(&p);
+}
+
+int pp_fuzz_layer_model(const uint8_t *data, size_t size)
+{
+    static pp_network_desc *net;
+    static pp_layer_model *m;
+    char path[300];
+
+    if (!net) {
+        pp_dncfg cfg;
+        if (!(net = malloc(sizeof *net)) || !(m = malloc(sizeof *m)) ||
+            pp_dncfg_parse(layer_model_cfg, "fuzz.cfg", &cfg) != 0)
+            abort();
+        if (pp_layers_describe(&cfg, 0, 0, net) != 0)
+            abort();
+        pp_dncfg_free(&cfg);
+    }
+    write_input("in", data, size, path, sizeof path);
+    if (pp_layer_model_read(path, m) == 0)
+        check_layer_model(m, net);
+    return 0;
+}
+
 const pp_fuzz_target pp_fuzz_targets[] = {
     {"profile", pp_fuzz_profile},         {"battery", pp_fuzz_battery},
     {"trace", pp_fuzz_trace},             {"powprofiler", pp_fuzz_powprofiler},
     {"tegrastats", pp_fuzz_tegrastats},   {"csv", pp_fuzz_csv},
     {"summary", pp_fuzz_summary},         {"merge", pp_fuzz_merge},
     {"plotplan", pp_fuzz_plotplan},       {"darknet", pp_fuzz_darknet},
+    {"layer_model", pp_fuzz_layer_model},
     {NULL, NULL},
 };

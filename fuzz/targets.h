@@ -32,6 +32,10 @@ int pp_fuzz_plotplan(const uint8_t *data, size_t size);
 /* pp_dncfg_parse and its accessors (darknet cfgs). */
 int pp_fuzz_darknet(const uint8_t *data, size_t size);
 
+/* pp_layer_model_read, then a prediction of a small network with what it
+ * accepted (every value finite, or a logged error). */
+int pp_fuzz_layer_model(const uint8_t *data, size_t size);
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);

@@ -327,7 +327,7 @@ void test_layers_fit_recovers_synthetic(void)
     char dir[700];
     pp_layers_data d;
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts lin = {PP_LF_LINEAR, NULL}, chosen = {-1, NULL};
+    pp_layer_fit_opts lin = {PP_LF_LINEAR, NULL, 0}, chosen = {-1, NULL, 0};
     const pp_layer_fit *f = &m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL];
 
     snprintf(dir, sizeof dir, "%s/linear", test_tmpdir());
@@ -337,6 +337,8 @@ void test_layers_fit_recovers_synthetic(void)
     CHECK_NEAR(f->coef[0], 20e-6, 1e-9);
     CHECK_NEAR(f->coef[1] * 8e9, 1.0, 1e-6);
     CHECK_NEAR(m->fit[PP_LQ_ENERGY][PP_LAYER_CONVOLUTIONAL].coef[1] * 8e9, 2.0, 2e-6);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0); /* chosen: the errors of every family */
+    CHECK_INT(f->family, PP_LF_LINEAR);
     CHECK(f->loo_rmspe[PP_LF_LINEAR] < 1e-6);
     CHECK_NEAR(m->idle_w, 1.5, 0);
     pp_layers_data_free(&d);
@@ -385,7 +387,7 @@ void test_layers_predict_composed_network(void)
     pp_layer_model *m = malloc(sizeof *m);
     pp_network_desc *net = malloc(sizeof *net);
     pp_layers_prediction p;
-    pp_layer_fit_opts o = {-1, NULL};
+    pp_layer_fit_opts o = {-1, NULL, 0};
     double sum = 0.0;
     json_t *root;
 
@@ -610,6 +612,17 @@ void test_layers_profile_model_predict(void)
     free(err);
     CHECK_INT(pp_layers_data_read(dir, &d), 0);
     CHECK_INT(d.n_networks, 4);
+    {   /* without --sizes: the cfg's own (32x32) and 1.5 times it (48, rounded to 64;
+         * 0.75 times it rounds to 32 again) */
+        char *o2 = NULL, dir2[760];
+        snprintf(dir2, sizeof dir2, "%s/prof-default", test_tmpdir());
+        CHECK_INT(run_powprof(&o2, NULL, "layers", "profile", a, "--frames", "1", "--warmup",
+                              "0", "-d", "procstat", "--idle-s", "0", "-o", dir2, NULL), 0);
+        CHECK_CONTAINS(o2, "tiny-a             32x32");
+        CHECK_CONTAINS(o2, "tiny-a             64x64");
+        CHECK(!strstr(o2, "24x24") && !strstr(o2, "48x48"));
+        free(o2);
+    }
     CHECK_INT(d.n_samples, 2 * 4 + 2 * 3);
     for (size_t i = 0; i < d.n_samples; i++) {
         CHECK(d.samples[i].y[PP_LQ_CPU] > 0);
@@ -802,4 +815,446 @@ void test_layers_swap_plan(void)
     CHECK_NEAR(r->best.power.value, 5.0, 1e-6);
     pp_model_free(&m);
     free(r);
+}
+
+/* ---- Issue 24: choices that cannot lose to the baseline ------------------ */
+
+/* A deterministic noise of +-amp, from the layer's shape and the run's size. */
+static double noise(const pp_layer_desc *l, double amp)
+{
+    unsigned h = (unsigned)(l->in_w * 2654435761u) ^ (unsigned)(l->filters * 40503u) ^
+                 (unsigned)(l->in_c * 977u) ^ (unsigned)(l->size * 131u) ^ (unsigned)l->kind;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    return 1.0 + amp * (2.0 * (h % 10007) / 10006.0 - 1.0);
+}
+
+/* linear (20 us + FLOPs at 8 GFLOPS; data layers 5 us + 1 ns per byte),
+ * measured with 3 % noise */
+static double noisy_linear_law(const pp_layer_desc *l) { return linear_law(l) * noise(l, 0.03); }
+
+/* the baseline: FLOPs at 8 GFLOPS, data layers 1 ns per byte, 3 % noise */
+static double rate_law(const pp_layer_desc *l)
+{
+    return (l->flops > 0 ? l->flops / 8e9 : 1e-9 * (l->in_bytes + l->out_bytes)) * noise(l, 0.03);
+}
+
+static const char net_d[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=16\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=7\nsize=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=40\nsize=3\nstride=2\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n";
+
+/* nets a..d (n of them, 2 to 4) at sizes, times from law */
+static void synthetic_set(const char *name, time_law law, size_t n, const int *sizes,
+                          size_t n_sizes, pp_layers_data *d)
+{
+    static const char *const texts[] = {net_a, net_b, net_c, net_d};
+    static const char *const names[] = {"a", "b", "c", "d"};
+    char dir[700];
+
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), name);
+    mkdir(dir, 0755);
+    for (size_t i = 0; i < n; i++)
+        synthetic_profile(dir, names[i], texts[i], sizes, n_sizes, law);
+    synthetic_profile(dir, "", net_c, sizes, 0, law); /* frees */
+    memset(d, 0, sizeof *d);
+    CHECK_INT(pp_layers_data_read(dir, d), 0);
+    CHECK_INT(d->n_networks, n * n_sizes);
+}
+
+/* Four networks measured with noise around the linear law: the choice
+ * (leave-one-network-out on each kind's share of whole networks) finds
+ * the linear family whole; the terms family (8 coefficients) follows the
+ * noise and the baseline misses the 20 us a layer, and both do worse on
+ * networks left out. */
+void test_layers_choice_finds_family(void);
+void test_layers_choice_finds_family(void)
+{
+    static const int sizes[] = {32, 48, 64};
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
+    const pp_layer_fit *f = &m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL];
+    char why[160];
+
+    synthetic_set("choice", noisy_linear_law, 4, sizes, 3, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
+    CHECK_INT(f->family, PP_LF_LINEAR);
+    CHECK_NEAR(f->weight, 1.0, 0);
+    CHECK(!f->thin);
+    CHECK(f->loo_net[PP_LF_LINEAR] < f->loo_net[PP_LF_TERMS]);
+    CHECK(f->loo_net[PP_LF_LINEAR] < 0.9 * f->loo_net[PP_LF_RATE]);
+    CHECK_NEAR(f->coef[1] * 8e9, 1.0, 0.05);
+    CHECK(f->band_frac > 0.005 && f->band_frac < 0.1); /* the noise, not zero */
+    pp_layer_fit_describe(f, why, sizeof why);
+    CHECK_STR(why, "linear");
+    pp_layers_data_free(&d);
+    free(m);
+}
+
+/* Three networks whose layers cost their FLOPs (or bytes) at one rate,
+ * with noise: every other family fits the noise, and the baseline wins for
+ * every kind; the whole-network error of networks left out is the
+ * baseline's or better. With two networks there is no choosing: the
+ * baseline, said so. */
+void test_layers_baseline_wins(void);
+void test_layers_baseline_wins(void)
+{
+    static const int sizes[] = {32, 64};
+    pp_layers_data d;
+    pp_layers_eval e;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
+    char why[160];
+
+    synthetic_set("baseline3", rate_law, 3, sizes, 2, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
+    for (int k = 0; k < PP_LAYER_KINDS; k++) {
+        const pp_layer_fit *f = &m->fit[PP_LQ_CPU][k];
+        if (f->family < 0)
+            continue;
+        if (f->family != PP_LF_RATE || f->weight != 1.0)
+            fprintf(stderr, "    %s: %s, weight %g; criteria %g %g %g %g rate %g\n",
+                    pp_layer_kind_name((pp_layer_kind)k),
+                    pp_layer_family_name((pp_layer_family)f->family), f->weight, f->loo_net[0],
+                    f->loo_net[1], f->loo_net[2], f->loo_net[3], f->loo_net[4]);
+        CHECK_INT(f->family, PP_LF_RATE);
+        CHECK(!f->thin);
+    }
+    CHECK_NEAR(m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL].coef[0] * 8e9, 1.0, 0.05);
+    CHECK_INT(pp_layers_evaluate(&d, &e), 0);
+    CHECK(e.model[PP_LQ_CPU].net_mape <= e.baseline[PP_LQ_CPU].net_mape + 1e-3);
+    CHECK(e.model[PP_LQ_CPU].net_mape < 0.05);
+    pp_layers_eval_free(&e);
+    pp_layers_data_free(&d);
+
+    synthetic_set("baseline2", noisy_linear_law, 2, sizes, 2, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
+    CHECK_INT(m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL].family, PP_LF_RATE);
+    CHECK(m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL].thin);
+    pp_layer_fit_describe(&m->fit[PP_LQ_CPU][PP_LAYER_CONVOLUTIONAL], why, sizeof why);
+    CHECK_STR(why, "rate (2 networks: too few to choose, the baseline)");
+    pp_layers_data_free(&d);
+    free(m);
+}
+
+/* A model fitted on networks of convolutions and maxpools only. */
+static pp_layer_model *conv_pool_model(void)
+{
+    static const int sizes[] = {32, 48, 64};
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
+
+    synthetic_set("convpool", noisy_linear_law, 3, sizes, 3, &d);
+    CHECK_INT(pp_layer_model_fit(&d, &chosen, m), 0);
+    pp_layers_data_free(&d);
+    for (int q = 0; q < PP_LQ_COUNT; q++)
+        m->net_rms[q] = 0.05;
+    return m;
+}
+
+static const char some_unprofiled_cfg[] =
+    "[net]\nwidth=32\nheight=32\nchannels=3\n"
+    "[convolutional]\nfilters=16\nsize=3\npad=1\nactivation=leaky\n"
+    "[convolutional]\nfilters=64\nsize=3\npad=1\nactivation=leaky\n"
+    "[maxpool]\nsize=2\nstride=2\n"
+    "[convolutional]\nfilters=4\nsize=1\nactivation=leaky\n"
+    "[upsample]\nstride=2\n"
+    "[route]\nlayers=-1\n";
+
+/* Kinds never profiled (upsample, route) are predicted from their bytes
+ * and FLOPs by the roofline fit, with a band twice the widest kind's, and
+ * named with their share; where they would be most of the time, the
+ * prediction is refused and says which network to profile. */
+void test_layers_unprofiled_kinds(void);
+void test_layers_unprofiled_kinds(void)
+{
+    pp_layer_model *m = conv_pool_model();
+    pp_network_desc *net = malloc(sizeof *net);
+    pp_layers_prediction p;
+    double widest = 0, v, band;
+
+    CHECK(m->fit[PP_LQ_CPU][PP_LAYER_UPSAMPLE].family < 0);
+    CHECK_INT(m->roofline[PP_LQ_CPU].family, PP_LF_ROOFLINE);
+    CHECK(m->roofline[PP_LQ_CPU].coef[1] > 0); /* a memory rate, s per byte */
+    for (int k = 0; k < PP_LAYER_KINDS; k++)
+        if (m->fit[PP_LQ_CPU][k].family >= 0 && m->fit[PP_LQ_CPU][k].band_frac > widest)
+            widest = m->fit[PP_LQ_CPU][k].band_frac;
+    CHECK(widest > 0);
+    CHECK_INT(pp_layers_describe_file(cfg_file("some.cfg", some_unprofiled_cfg), 0, 0, net), 0);
+    test_log_clear();
+    if (pp_layers_predict(m, net, &p) != 0) {
+        CHECK(!"the prediction of some.cfg");
+        fprintf(stderr, "%s", test_log());
+        free(net);
+        free(m);
+        return;
+    }
+    CHECK_INT(p.n_roofline, 2);
+    CHECK(p.roofline[4] && p.roofline[5] && !p.roofline[0] && !p.roofline[3]);
+    CHECK(p.roofline_frac > 0 && p.roofline_frac < PP_LAYERS_UNPROFILED_MAX_FRAC);
+    CHECK_STR(p.note, "route layer 5; upsample layer 4");
+    CHECK_CONTAINS(test_log(), "some: 2 layers of kinds the model has no profile of (route layer "
+                               "5; upsample layer 4)");
+    CHECK_CONTAINS(test_log(), "band twice the widest");
+    CHECK_NEAR(p.layer_band[4][PP_LQ_CPU], 2 * widest * p.layer[4][PP_LQ_CPU], 1e-15);
+    CHECK_INT(pp_layer_model_layer(m, PP_LQ_CPU, &net->layers[4], &v, &band), 1);
+    CHECK_INT(pp_layer_model_layer(m, PP_LQ_CPU, &net->layers[0], &v, &band), 0);
+    /* the network's band: the profiled layers' share of it, the others' own */
+    CHECK(p.band[PP_LQ_CPU] > 0.05 * (p.total[PP_LQ_CPU] - p.layer[4][0] - p.layer[5][0]));
+    pp_layers_prediction_free(&p);
+
+    /* upsampling and routes most of the time: refused, naming a network */
+    CHECK_INT(pp_layers_describe_file(cfg_file("mostly.cfg",
+                                               "[net]\nwidth=64\nheight=64\nchannels=3\n"
+                                               "[convolutional]\nfilters=1\nsize=1\n"
+                                               "[upsample]\nstride=4\n[route]\nlayers=-1\n"
+                                               "[upsample]\nstride=2\n"), 0, 0, net), 0);
+    test_log_clear();
+    CHECK_INT(pp_layers_predict(m, net, &p), -ENOENT);
+    CHECK_CONTAINS(test_log(), "mostly: layers of kinds the model has no profile of (route "
+                               "layer 2; upsample layer 1, 3) would be");
+    CHECK_CONTAINS(test_log(), "more than 20 %: profile a network with them (e.g. 'powprof "
+                               "layers profile yolov3-tiny'");
+    free(net);
+    free(m);
+}
+
+/* Input sizes: three around the cfg's own unless told (0.75x and 1.5x in
+ * multiples of 32), and a warning when predicting outside the profiled
+ * pixel counts. */
+void test_layers_default_sizes(void);
+void test_layers_default_sizes(void)
+{
+    int w[3], h[3];
+    pp_layers_job jobs[3];
+    pp_layer_model *m = conv_pool_model();
+    pp_network_desc *net = malloc(sizeof *net);
+    pp_layers_prediction p;
+
+    CHECK_INT(pp_layers_default_sizes(416, 416, w, h), 3);
+    CHECK(w[0] == 320 && w[1] == 416 && w[2] == 640 && h[0] == 320 && h[2] == 640);
+    CHECK_INT(pp_layers_default_sizes(227, 227, w, h), 3); /* alexnet: its own kept */
+    CHECK(w[0] == 160 && w[1] == 227 && w[2] == 352);
+    CHECK_INT(pp_layers_default_sizes(32, 32, w, h), 2); /* 24 rounds up to 32: once */
+    CHECK(w[0] == 32 && w[1] == 64);
+    CHECK_INT(pp_layers_jobs_of(cfg_file("small.cfg", small_cfg), 0, NULL, NULL, jobs), 3);
+    CHECK(jobs[0].width == 64 && jobs[0].height == 32); /* 64x48: 48x36 -> 64x32 */
+    CHECK(jobs[1].width == 64 && jobs[1].height == 48);
+    CHECK(jobs[2].width == 96 && jobs[2].height == 64); /* 96x72 -> 96x64 */
+    CHECK_INT(pp_layers_jobs_of(cfg_file("small.cfg", small_cfg), 1, (int[]){0}, (int[]){0},
+                                jobs), 1);
+    CHECK(jobs[0].width == 0 && jobs[0].height == 0);
+    /* profiled at 32x32 to 64x64 */
+    CHECK_NEAR(m->pixels_min, 32 * 32, 0);
+    CHECK_NEAR(m->pixels_max, 64 * 64, 0);
+    CHECK_INT(pp_layers_describe_file(cfg_file("a.cfg", net_a), 48, 48, net), 0);
+    test_log_clear();
+    CHECK_INT(pp_layers_predict(m, net, &p), 0);
+    CHECK(!p.outside_pixels);
+    CHECK(!strstr(test_log(), "outside the profiled range"));
+    pp_layers_prediction_free(&p);
+    CHECK_INT(pp_layers_describe_file(cfg_file("a.cfg", net_a), 160, 96, net), 0);
+    CHECK_INT(pp_layers_predict(m, net, &p), 0);
+    CHECK(p.outside_pixels);
+    CHECK_CONTAINS(test_log(), "a at 160x96: 15360 pixels, outside the profiled range (1024 to "
+                               "4096)");
+    pp_layers_prediction_free(&p);
+    free(net);
+    free(m);
+}
+
+/* ---- Issue 23's reproducers --------------------------------------------- */
+
+/* The version-1 model of the reproducers with key set to value (JSON
+ * text) at the top or in fits.cpu_s.convolutional; its path. */
+static const char *edited_model(const char *name, const char *key, const char *value, int top)
+{
+    static char path[4][700];
+    static int k;
+    char *p = path[k++ % 4];
+    json_t *root = json_load_file(fixture("layers/layer-model-v1.json"), 0, NULL);
+    json_t *v = json_loads(value, JSON_DECODE_ANY, NULL);
+    json_t *conv;
+
+    CHECK(root != NULL && v != NULL);
+    conv = json_object_get(json_object_get(json_object_get(root, "fits"), "cpu_s"),
+                           "convolutional");
+    json_object_set_new(top ? root : conv, key, v);
+    snprintf(p, 700, "%s/%s", test_tmpdir(), name);
+    CHECK_INT(json_dump_file(root, p, 0), 0);
+    json_decref(root);
+    return p;
+}
+
+/* layer-model-idle.sh, layer-model-samples-1e300.json, layers-predict-exit0.sh
+ * (coefficients of 1e308): numbers out of range refused with the file and
+ * the key; a mission without idle power fails (it exited 0). */
+void test_layers_issue23_model_json(void);
+void test_layers_issue23_model_json(void)
+{
+    static const struct {
+        const char *key, *value;
+        int top;
+        const char *message;
+    } cases[] = {
+        {"idle_w", "-5", 1, "(top).idle_w: -5 is out of range (0 to 10000)"},
+        {"idle_w", "1e308", 1, "(top).idle_w: 1e+308 is out of range"},
+        {"networks", "1e300", 1, "(top).networks: 1e+300 is out of range (0 to 1e+09)"},
+        {"samples", "1e300", 0, "fits.cpu_s.convolutional.samples: 1e+300 is out of range"},
+        {"coef", "[1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308]", 0,
+         "fits.cpu_s.convolutional.coef: [0]: a number from -1000 to 1000 is expected"},
+        {"floor", "-1", 0, "fits.cpu_s.convolutional.floor: -1 is out of range"},
+        {"weight", "2", 0, "fits.cpu_s.convolutional.weight: 2 is out of range (0 to 1)"},
+    };
+    const char *cfg = cfg_file("small.cfg", small_cfg);
+    char *out = NULL, *err = NULL;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *model = edited_model("edited.json", cases[i].key, cases[i].value, cases[i].top);
+        CHECK_INT(run_powprof(&out, &err, "layers", "predict", model, cfg, "--json", NULL), 125);
+        CHECK_CONTAINS(err, "edited.json: ");
+        CHECK_CONTAINS(err, cases[i].message);
+        CHECK_STR(out, "");
+        free(out);
+        free(err);
+    }
+    /* the model as it is (version 1, no idle power) predicts, but plans nothing */
+    CHECK_INT(run_powprof(&out, NULL, "layers", "predict", fixture("layers/layer-model-v1.json"),
+                          cfg, NULL), 0);
+    CHECK_CONTAINS(out, "small 64x48: 6 layers");
+    free(out);
+    CHECK_INT(run_powprof(&out, &err, "layers", "predict", fixture("layers/layer-model-v1.json"),
+                          cfg, "--mission-s", "600", NULL), 125);
+    CHECK_CONTAINS(err, "idle");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "layers", "predict", fixture("layers/layer-model-v1.json"),
+                          cfg, "--mission-s", "600", "--json", NULL), 125);
+    CHECK_STR(out, "");
+    free(out);
+    free(err);
+}
+
+/* layers-upsample-int-overflow.cfg, layers-setout-long-overflow.cfg: sizes
+ * past what darknet holds are refused with the cfg's line (they overflowed
+ * int and long, and one was predicted). */
+void test_layers_issue23_overflow(void);
+void test_layers_issue23_overflow(void)
+{
+    char model[700], *err = NULL;
+
+    snprintf(model, sizeof model, "%s", fixture("layers/layer-model-v1.json"));
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", model,
+                          fixture("layers/layers-upsample-int-overflow.cfg"), NULL), 125);
+    CHECK_CONTAINS(err, "layers-upsample-int-overflow.cfg:1: [net]: an input of 65536 x 65536 x "
+                        "1 values: more than darknet can hold (2147483647)");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "layers", "predict", model,
+                          fixture("layers/layers-setout-long-overflow.cfg"), NULL), 125);
+    CHECK_CONTAINS(err, "layers-setout-long-overflow.cfg:1: [net]: an input of 65536");
+    free(err);
+    /* the same layers at an input darknet holds: the layer's own line */
+    expect_cfg_error("[net]\nwidth=32768\nheight=32768\nchannels=1\n\n[upsample]\nstride=1024\n",
+                     "bad.cfg:6: [upsample] (layer 0): its output would be 33554432 x 33554432 x "
+                     "1 values: more than darknet can hold");
+    expect_cfg_error("[net]\nwidth=8192\nheight=8192\nchannels=1\n[convolutional]\n"
+                     "filters=65536\nsize=1\nstride=1\nactivation=leaky\n",
+                     "bad.cfg:5: [convolutional] (layer 0): its output would be 8192 x 8192 x "
+                     "65536 values");
+    expect_cfg_error("[net]\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2000000000\n",
+                     "bad.cfg:5: [connected] (layer 0): 192 x 2000000000 weights: more than "
+                     "darknet can hold");
+}
+
+/* layers-model-lapack-msg.sh: one edited cell of a real profile gave
+ * "least squares failed (is LAPACK installed?)" with no file, or UBSan's
+ * overflow; each is refused naming the file, line and column. */
+void test_layers_issue23_profile_cells(void);
+void test_layers_issue23_profile_cells(void)
+{
+    static const struct {
+        const char *column;
+        int line;
+        const char *value, *message;
+    } cases[] = {
+        {"time_s", 9, "1e-300", "layers.csv:9: column time_s: 1e-300 is out of range (0, or "
+                                "1e-12 to 1e+06)"},
+        {"flops", 20, "1e308", "layers.csv:20: column flops: 1e308 is out of range (0 to 1e+18)"},
+        {"size", 42, "-1e9", "layers.csv:42: column size: -1e9 is out of range (0 to 1024)"},
+        {"cpu_s", 12, "-0.5", "layers.csv:12: column cpu_s: -0.5 is out of range"},
+    };
+    char *err = NULL;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[700], path[800], *text, *line, *out;
+        size_t col = 0, at = 0;
+        snprintf(dir, sizeof dir, "%s/cell%zu", test_tmpdir(), i);
+        mkdir(dir, 0755);
+        snprintf(path, sizeof path, "%s/networks.csv", dir);
+        text = slurp(fixture("layers/profile4/networks.csv"));
+        CHECK_INT(write_file(path, text), 0);
+        free(text);
+        snprintf(path, sizeof path, "%s/layers.csv", dir);
+        text = slurp(fixture("layers/profile4/layers.csv"));
+        char *header = strdup(text);
+        for (char *c = strtok(header, ","); c && strcmp(c, cases[i].column) != 0;
+             c = strtok(NULL, ","))
+            col++;
+        free(header);
+        line = text;
+        for (int l = 1; l < cases[i].line; l++)
+            line = strchr(line, '\n') + 1;
+        out = malloc(strlen(text) + 64);
+        memcpy(out, text, (size_t)(line - text));
+        at = (size_t)(line - text);
+        for (size_t c = 0; c < col; c++) { /* the fields before */
+            size_t len = strcspn(line, ",") + 1;
+            memcpy(out + at, line, len);
+            at += len;
+            line += len;
+        }
+        at += (size_t)sprintf(out + at, "%s", cases[i].value);
+        strcpy(out + at, line + strcspn(line, ",\n"));
+        CHECK_INT(write_file(path, out), 0);
+        CHECK_INT(run_powprof(NULL, &err, "layers", "model", dir, NULL), 125);
+        CHECK_CONTAINS(err, cases[i].message);
+        CHECK(!strstr(err, "LAPACK"));
+        free(err);
+        free(out);
+        free(text);
+    }
+}
+
+/* A value the reader would refuse, given in memory: the least squares
+ * fail, and the message names the row (file and line) to look at, not
+ * LAPACK's installation. */
+void test_layers_fit_failure_names_row(void);
+void test_layers_fit_failure_names_row(void)
+{
+    static const int sizes[] = {32, 48};
+    pp_layers_data d;
+    pp_layer_model *m = malloc(sizeof *m);
+    pp_layer_fit_opts chosen = {-1, NULL, 0};
+    size_t bad = 0;
+    char where[800];
+
+    synthetic_set("failure", linear_law, 3, sizes, 2, &d);
+    while (d.samples[bad].d.kind != PP_LAYER_CONVOLUTIONAL || d.samples[bad].line < 3)
+        bad++;
+    d.samples[bad].y[PP_LQ_CPU] = 1e-320; /* its inverse is infinite */
+    test_log_clear();
+    CHECK(pp_layer_model_fit(&d, &chosen, m) < 0);
+    snprintf(where, sizeof where, "the row farthest from the others is %s:%d", d.files[0],
+             d.samples[bad].line);
+    CHECK_CONTAINS(test_log(), "layer model: the least squares of convolutional (cpu_s) failed");
+    CHECK_CONTAINS(test_log(), where);
+    CHECK(!strstr(test_log(), "is LAPACK installed"));
+    pp_layers_data_free(&d);
+    free(m);
 }

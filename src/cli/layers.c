@@ -63,7 +63,9 @@ static const char profile_help[] =
     "\n"
     "options:\n"
     "  -o, --output DIR       results folder (default results/layers)\n"
-    "  --sizes WxH,...        input sizes (default: the cfg's own); N means NxN\n"
+    "  --sizes WxH,...        input sizes (default: the cfg's own and 0.75 and 1.5\n"
+    "                         times it, multiples of 32); N means NxN, own the\n"
+    "                         cfg's own\n"
     "  --frames N             measured frames per size (default 5)\n"
     "  --warmup N             frames run first and discarded (default 1)\n"
     "  -d, --device NAME      power source (default auto)\n"
@@ -90,6 +92,11 @@ static int parse_sizes(const char *arg, int *w, int *h, int cap)
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *x = strchr(tok, 'x');
         int64_t a, b;
+        if (n < cap && strcmp(tok, "own") == 0) { /* the cfg's own size */
+            w[n] = h[n] = 0;
+            n++;
+            continue;
+        }
         if (x)
             *x = '\0';
         if (n == cap || pp_parse_int64(tok, &a) < 0 || pp_parse_int64(x ? x + 1 : tok, &b) < 0 ||
@@ -219,20 +226,18 @@ static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
 
 static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
 {
-    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : 1, n = (size_t)n_cfgs * n_sizes;
-    pp_layers_job *jobs = calloc(n, sizeof *jobs);
-    pp_layers_result *res = calloc(n, sizeof *res);
+    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : PP_LAYERS_DEFAULT_SIZES, n = 0;
+    pp_layers_job *jobs = calloc((size_t)n_cfgs * n_sizes, sizeof *jobs);
+    pp_layers_result *res = calloc((size_t)n_cfgs * n_sizes, sizeof *res);
     const pp_layer_timer_ops *ops;
     double idle_w = NAN;
     int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
 
     if (rc == 0 && a->idle_s > 0)
         rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        jobs[k].cfg_path = paths[k / n_sizes];
-        jobs[k].width = a->n_sizes ? a->w[k % n_sizes] : 0;
-        jobs[k].height = a->n_sizes ? a->h[k % n_sizes] : 0;
-    }
+    for (int c = 0; c < n_cfgs && rc == 0; c++)
+        if ((rc = pp_layers_jobs_of(paths[c], a->n_sizes, a->w, a->h, jobs + n)) > 0)
+            n += (size_t)rc, rc = 0;
     if (rc == 0)
         rc = pp_layers_profile(ops, dev, jobs, n, &a->opts, write_checkpoint,
                                (void *)a->out_dir, res);
@@ -292,9 +297,13 @@ static const char model_help[] =
     "networks.csv of 'powprof layers profile'). Families: linear and step\n"
     "(Blackthorn's templates over the layer's FLOPs and its channels), terms\n"
     "(the terms of darknet's CPU convolution, with steps at cache sizes) and\n"
-    "power (a power law of the FLOPs). Each kind takes the family with the\n"
-    "lowest leave-one-network-out error (every size of a network left out\n"
-    "together). Prints every family's error per kind, then the error of whole\n"
+    "power (a power law of the FLOPs), and the baseline rate (one rate of the\n"
+    "FLOPs, or of the bytes moved). Each kind takes the family, shrunk toward\n"
+    "the baseline, with the lowest leave-one-network-out error of its share of\n"
+    "whole networks (every size of a network left out together); a kind in\n"
+    "fewer than 3 networks takes the baseline. Kinds never profiled are\n"
+    "predicted from their bytes and FLOPs (a memory and a compute rate fitted\n"
+    "on every layer). Prints every family's error per kind, then the error of whole\n"
     "networks left out (the family chosen again inside each fold), against a\n"
     "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
     "predictions (with one network profiled there is none).\n"
@@ -307,15 +316,16 @@ static const char model_help[] =
 static void print_fits(const pp_layer_model *m)
 {
     printf("leave-one-network-out RMSPE per layer kind (chosen family marked *):\n");
-    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
-           "linear", "step", "terms", "power");
+    printf("  %-9s %-14s %7s %4s  %9s %9s %9s %9s %9s\n", "quantity", "kind", "layers", "nets",
+           "linear", "step", "terms", "power", "rate");
     for (int q = 0; q < PP_LQ_COUNT; q++)
         for (int k = 0; k <= PP_LAYER_KINDS; k++) {
-            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->pooled[q];
+            const pp_layer_fit *f = k < PP_LAYER_KINDS ? &m->fit[q][k] : &m->roofline[q];
+            char why[160];
             if (f->family < 0)
                 continue;
             printf("  %-9s %-14s %7zu %4zu ", pp_layers_quantity_name((pp_layers_quantity)q),
-                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(pooled)",
+                   k < PP_LAYER_KINDS ? pp_layer_kind_name((pp_layer_kind)k) : "(roofline)",
                    f->n_samples, f->n_networks);
             for (int fam = 0; fam < PP_LF_COUNT; fam++) {
                 const char *mark = fam == f->family ? "*" : " ";
@@ -324,7 +334,8 @@ static void print_fits(const pp_layer_model *m)
                 else
                     printf(" %8s%s", "-", mark);
             }
-            putchar('\n');
+            pp_layer_fit_describe(f, why, sizeof why);
+            printf("  %s\n", why);
         }
 }
 
@@ -380,7 +391,7 @@ static void print_eval_json(const pp_layers_eval *e, const char *path)
 static int build_model(const pp_layers_data *d, const char *out, int json)
 {
     pp_layer_model *m = malloc(sizeof *m);
-    pp_layer_fit_opts o = {-1, NULL};
+    pp_layer_fit_opts o = {-1, NULL, 0};
     pp_layers_eval e;
     int rc = m ? pp_layer_model_fit(d, &o, m) : -ENOMEM;
 
@@ -399,6 +410,9 @@ static int build_model(const pp_layers_data *d, const char *out, int json)
         if (rc == 0 && !json) {
             print_fits(m);
             print_eval(&e);
+            printf("whole networks: the layers' sum x %.2f + FLOPs x one rate x %.2f (cpu_s; "
+                   "chosen leave-one-network-out)\n", m->net_weight[PP_LQ_CPU],
+                   1.0 - m->net_weight[PP_LQ_CPU]);
             printf("\nmodel: %s%s\n", out, m->estimated ? " (energies ESTIMATED)" : "");
         }
         pp_layers_eval_free(&e);

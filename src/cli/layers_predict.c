@@ -3,6 +3,7 @@
  * through a mission (src/layers/swap.h). */
 #include "cli.h"
 
+#include "src/base/log.h"
 #include "src/layers/layers_profile.h"
 #include "src/layers/swap.h"
 
@@ -87,6 +88,9 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
         json_array_append_new(layers, layer_json(&n->layers[i], p->layer[i], p->layer_band[i]));
     json_object_set_new(o, "cpu_band_s", real_or_null(p->band[PP_LQ_CPU]));
     json_object_set_new(o, "energy_band_j", real_or_null(p->band[PP_LQ_ENERGY]));
+    json_object_set_new(o, "unprofiled_frac", json_real(p->roofline_frac));
+    json_object_set_new(o, "note", json_string(p->note));
+    json_object_set_new(o, "outside_profiled_pixels", json_boolean(p->outside_pixels));
     if (a->fps > 0) {
         json_object_set_new(o, "fps", json_real(a->fps));
         json_object_set_new(o, "power_w", real_or_null(pp_layers_prediction_power_at(p, m, a->fps)));
@@ -127,6 +131,10 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
            "%.4f J +- %.4f per frame%s\n", p->total[PP_LQ_CPU], p->band[PP_LQ_CPU], p->max_fps,
            p->total[PP_LQ_WALL], p->total[PP_LQ_ENERGY], p->band[PP_LQ_ENERGY],
            m->estimated ? " (ESTIMATED: the profiles had no power sensor)" : "");
+    if (p->n_roofline)
+        printf("  note: %zu layers of kinds never profiled (%s), %.1f %% of the time: predicted "
+               "from their bytes and FLOPs, band doubled\n", p->n_roofline, p->note,
+               100 * p->roofline_frac);
     if (a->fps > 0 && isfinite(pp_layers_prediction_power_at(p, m, a->fps)))
         printf("  at %g fps: %.3f W mean\n", a->fps, pp_layers_prediction_power_at(p, m, a->fps));
     else if (a->fps > 0)
@@ -209,10 +217,17 @@ static int predict_one(const pp_layer_model *m, const char *name, const predict_
 
     if (rc == 0 && (rc = pp_layers_describe_file(path, a->width, a->height, n)) == 0 &&
         (rc = pp_layers_predict(m, n, &p)) == 0) {
-        if (a->json)
-            json_array_append_new(arr, prediction_json(n, &p, m, a));
-        else
+        double fps, soc;
+        json_t *o = NULL;
+        if (a->mission_s > 0 && (rc = plan(&p, m, a, &fps, &soc, NULL)) > 0)
+            rc = 0; /* not even idle lasts: an answer, printed below */
+        if (rc == 0 && a->json &&
+            (!(o = prediction_json(n, &p, m, a)) || json_array_append_new(arr, o) < 0)) {
+            pp_log_error("%s: its prediction has a value JSON cannot hold", n->name);
+            rc = -ERANGE;
+        } else if (rc == 0 && !a->json) {
             print_prediction(n, &p, m, a);
+        }
         pp_layers_prediction_free(&p);
     }
     free(n);

@@ -6,11 +6,15 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #define BYTES_PER_FLOAT 4.0
 #define MAX_DIM 65536
+/* darknet holds a layer's element counts (l.inputs, l.outputs, l.nweights)
+ * in an int: a layer past that cannot be run, and its sizes would overflow */
+#define MAX_ELEMENTS ((int64_t)INT_MAX)
 
 static const char *const kind_names[PP_LAYER_KINDS] = {
     "convolutional", "connected", "maxpool", "avgpool", "route",   "upsample", "shortcut", "yolo",
@@ -79,12 +83,33 @@ static int need_image(const ctx *c)
     return fail(c, "the layer before gives no image (%d x %d x %d)", l->in_w, l->in_h, l->in_c);
 }
 
-static void set_out(pp_layer_desc *l, int w, int h, int ch)
+/* The output shape, its size checked (checked arithmetic: w, h and ch come
+ * from the cfg's numbers multiplied, up to 64 bits): -EINVAL logged with
+ * the cfg's line past MAX_DIM or MAX_ELEMENTS. */
+static int set_out(const ctx *c, int64_t w, int64_t h, int64_t ch)
 {
-    l->out_w = w;
-    l->out_h = h;
-    l->out_c = ch;
-    l->outputs = (long)w * h * ch;
+    pp_layer_desc *l = c->l;
+
+    if (w > MAX_DIM || h > MAX_DIM || ch > INT_MAX ||
+        (w > 0 && h > 0 && ch > 0 && ch > MAX_ELEMENTS / (w * h)))
+        return fail(c, "its output would be %lld x %lld x %lld values: more than darknet can "
+                       "hold (%d per side, %lld in all)", (long long)w, (long long)h,
+                    (long long)ch, MAX_DIM, (long long)MAX_ELEMENTS);
+    l->out_w = (int)w;
+    l->out_h = (int)h;
+    l->out_c = (int)ch;
+    l->outputs = l->out_w > 0 && l->out_h > 0 && l->out_c > 0 ? (long)w * h * ch : 0;
+    return 0;
+}
+
+/* A layer's weight count (darknet's int l.nweights), checked. */
+static int set_weights(const ctx *c, int64_t a, int64_t b)
+{
+    if (a > MAX_ELEMENTS || b > MAX_ELEMENTS || (a > 0 && b > MAX_ELEMENTS / a))
+        return fail(c, "%lld x %lld weights: more than darknet can hold (%lld)", (long long)a,
+                    (long long)b, (long long)MAX_ELEMENTS);
+    c->l->nweights = (long)(a * b);
+    return 0;
 }
 
 static int check_out(const ctx *c)
@@ -112,10 +137,12 @@ static int describe_conv(const ctx *c)
     if (l->in_c % l->groups != 0)
         return fail(c, "groups=%d does not divide the %d input channels", l->groups, l->in_c);
     l->pad = pad ? l->size / 2 : padding;
-    set_out(l, (l->in_w + 2 * l->pad - l->size) / l->stride + 1,
-            (l->in_h + 2 * l->pad - l->size) / l->stride + 1, l->filters);
+    if ((rc = set_out(c, ((int64_t)l->in_w + 2 * l->pad - l->size) / l->stride + 1,
+                      ((int64_t)l->in_h + 2 * l->pad - l->size) / l->stride + 1, l->filters)) < 0 ||
+        (rc = set_weights(c, (int64_t)(l->in_c / l->groups) * l->filters,
+                          (int64_t)l->size * l->size)) < 0)
+        return rc;
     pp_strlcpy(l->activation, act ? act->value : "logistic", sizeof l->activation);
-    l->nweights = (long)(l->in_c / l->groups) * l->filters * l->size * l->size;
     l->flops = 2.0 * l->filters * l->size * l->size * l->in_c / l->groups * l->out_h * l->out_w;
     l->param_bytes = BYTES_PER_FLOAT * ((double)l->nweights + l->filters * (l->batch_normalize ? 4 : 1));
     return check_out(c);
@@ -132,9 +159,9 @@ static int describe_connected(const ctx *c)
         return rc;
     if (l->inputs <= 0)
         return fail(c, "the layer before gives no output");
-    set_out(l, 1, 1, l->filters);
+    if ((rc = set_out(c, 1, 1, l->filters)) < 0 || (rc = set_weights(c, l->inputs, l->filters)) < 0)
+        return rc;
     pp_strlcpy(l->activation, act ? act->value : "logistic", sizeof l->activation);
-    l->nweights = l->inputs * l->filters;
     l->flops = 2.0 * (double)l->inputs * l->filters;
     l->param_bytes = BYTES_PER_FLOAT * ((double)l->nweights + l->filters * (l->batch_normalize ? 4 : 1));
     return 0;
@@ -149,8 +176,9 @@ static int describe_maxpool(const ctx *c)
         (rc = get(c, "size", l->stride, 1, 1024, &l->size)) < 0 ||
         (rc = get(c, "padding", l->size - 1, 0, 1024, &l->pad)) < 0)
         return rc;
-    set_out(l, (l->in_w + l->pad - l->size) / l->stride + 1,
-            (l->in_h + l->pad - l->size) / l->stride + 1, l->in_c);
+    if ((rc = set_out(c, ((int64_t)l->in_w + l->pad - l->size) / l->stride + 1,
+                      ((int64_t)l->in_h + l->pad - l->size) / l->stride + 1, l->in_c)) < 0)
+        return rc;
     return check_out(c);
 }
 
@@ -184,13 +212,15 @@ static int describe_route(const ctx *c)
         src = &c->net->layers[l->from[i]];
         l->inputs += src->outputs;
         if (i == 0)
-            set_out(l, src->out_w, src->out_h, src->out_c);
+            rc = set_out(c, src->out_w, src->out_h, src->out_c);
         else if (src->out_w == l->out_w && src->out_h == l->out_h)
-            set_out(l, l->out_w, l->out_h, l->out_c + src->out_c);
+            rc = set_out(c, l->out_w, l->out_h, (int64_t)l->out_c + src->out_c);
         else
             return fail(c, "layers=%s: layer %d is %d x %d, layer %d is %d x %d: they cannot be "
                            "concatenated", pp_dncfg_find(c->s, "layers")->value, l->from[0],
                         l->out_w, l->out_h, l->from[i], src->out_w, src->out_h);
+        if (rc < 0)
+            return rc;
     }
     l->in_w = l->out_w;
     l->in_h = l->out_h;
@@ -208,10 +238,10 @@ static int describe_upsample(const ctx *c)
     if (l->stride == 0)
         return fail(c, "stride=0");
     if (l->stride > 0)
-        set_out(l, l->in_w * l->stride, l->in_h * l->stride, l->in_c);
+        rc = set_out(c, (int64_t)l->in_w * l->stride, (int64_t)l->in_h * l->stride, l->in_c);
     else
-        set_out(l, l->in_w / -l->stride, l->in_h / -l->stride, l->in_c);
-    return check_out(c);
+        rc = set_out(c, l->in_w / -l->stride, l->in_h / -l->stride, l->in_c);
+    return rc < 0 ? rc : check_out(c);
 }
 
 static int describe_shortcut(const ctx *c)
@@ -224,8 +254,7 @@ static int describe_shortcut(const ctx *c)
     if ((rc = need_image(c)) < 0 || (rc = get(c, "from", 0, INT_MIN, INT_MAX, &from)) < 0 ||
         (rc = resolve(c, "from", from)) < 0)
         return rc;
-    set_out(c->l, c->l->in_w, c->l->in_h, c->l->in_c);
-    return 0;
+    return set_out(c, c->l->in_w, c->l->in_h, c->l->in_c);
 }
 
 /* yolo, region: the layer before must give n (classes + coords + 1)
@@ -249,8 +278,7 @@ static int describe_detector(const ctx *c, int coords_dflt)
     if ((long)num * (classes + coords + 1) != l->in_c)
         return fail(c, "the layer before has %d channels; %d boxes x (%d classes + %d) need %ld",
                     l->in_c, num, classes, coords + 1, (long)num * (classes + coords + 1));
-    set_out(l, l->in_w, l->in_h, l->in_c);
-    return 0;
+    return set_out(c, l->in_w, l->in_h, l->in_c);
 }
 
 static int describe_detection(const ctx *c)
@@ -267,7 +295,8 @@ static int describe_detection(const ctx *c)
         return fail(c, "the layer before gives %ld values; side %d, %d boxes, %d coords and %d "
                        "classes need %ld", l->inputs, side, num, coords, classes,
                     (long)side * side * ((1 + coords) * num + classes));
-    set_out(l, l->in_w, l->in_h, l->in_c);
+    if ((rc = set_out(c, l->in_w, l->in_h, l->in_c)) < 0)
+        return rc;
     l->outputs = l->inputs;
     return 0;
 }
@@ -281,10 +310,12 @@ static int describe_reorg(const ctx *c)
         (rc = get(c, "reverse", 0, 0, 1, &reverse)) < 0)
         return rc;
     if (reverse)
-        set_out(l, l->in_w * l->stride, l->in_h * l->stride, l->in_c / (l->stride * l->stride));
+        rc = set_out(c, (int64_t)l->in_w * l->stride, (int64_t)l->in_h * l->stride,
+                     l->in_c / ((int64_t)l->stride * l->stride));
     else
-        set_out(l, l->in_w / l->stride, l->in_h / l->stride, l->in_c * l->stride * l->stride);
-    return check_out(c);
+        rc = set_out(c, l->in_w / l->stride, l->in_h / l->stride,
+                     (int64_t)l->in_c * l->stride * l->stride);
+    return rc < 0 ? rc : check_out(c);
 }
 
 static int describe_crop(const ctx *c)
@@ -298,8 +329,7 @@ static int describe_crop(const ctx *c)
     if (cw > l->in_w || ch > l->in_h)
         return fail(c, "crop_width=%d crop_height=%d: larger than its %d x %d input", cw, ch,
                     l->in_w, l->in_h);
-    set_out(l, cw, ch, l->in_c);
-    return 0;
+    return set_out(c, cw, ch, l->in_c);
 }
 
 /* Layers whose output is their input (dropout, softmax, cost); darknet
@@ -310,8 +340,8 @@ static int describe_same(const ctx *c)
 
     if (l->inputs <= 0)
         return fail(c, "the layer before gives no output");
-    if (l->kind == PP_LAYER_DROPOUT)
-        set_out(l, l->in_w, l->in_h, l->in_c);
+    if (l->kind == PP_LAYER_DROPOUT && set_out(c, l->in_w, l->in_h, l->in_c) < 0)
+        return -EINVAL;
     l->outputs = l->inputs;
     return 0;
 }
@@ -325,8 +355,7 @@ static int describe_kind(const ctx *c)
     case PP_LAYER_AVGPOOL:
         if (need_image(c) < 0)
             return -EINVAL;
-        set_out(c->l, 1, 1, c->l->in_c);
-        return 0;
+        return set_out(c, 1, 1, c->l->in_c);
     case PP_LAYER_ROUTE: return describe_route(c);
     case PP_LAYER_UPSAMPLE: return describe_upsample(c);
     case PP_LAYER_SHORTCUT: return describe_shortcut(c);
@@ -356,6 +385,12 @@ static int describe_input(const pp_dncfg *cfg, int width, int height, pp_network
     if (out->width <= 0 || out->height <= 0 || out->channels <= 0) {
         pp_log_error("%s:%d: [%s]: width, height and channels must be given (%d x %d x %d)",
                      cfg->name, s->line, s->type, out->width, out->height, out->channels);
+        return -EINVAL;
+    }
+    if ((int64_t)out->width * out->height > MAX_ELEMENTS / out->channels) {
+        pp_log_error("%s:%d: [%s]: an input of %d x %d x %d values: more than darknet can hold "
+                     "(%lld)", cfg->name, s->line, s->type, out->width, out->height,
+                     out->channels, (long long)MAX_ELEMENTS);
         return -EINVAL;
     }
     return 0;

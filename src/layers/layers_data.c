@@ -95,26 +95,58 @@ static int col(const csv_reader *r, const char *name)
     return -1; /* cannot happen: the header was checked */
 }
 
-static int num(const csv_reader *r, const char *name, double *out)
+/* The number in column name: "nan" (when nan_ok), or within [lo, hi]. */
+static int num_in(const csv_reader *r, const char *name, double lo, double hi, int nan_ok,
+                  double *out)
 {
     const char *v = r->f[col(r, name)];
 
-    if (strcmp(v, "nan") == 0 || strcmp(v, "-nan") == 0) {
+    if (nan_ok && (strcmp(v, "nan") == 0 || strcmp(v, "-nan") == 0)) {
         *out = NAN;
         return 0;
     }
-    if (pp_parse_double(v, out) == 0)
-        return 0;
-    pp_log_error("%s:%d: column %s: '%s' is not a number", r->path, r->line, name, v);
-    return -EINVAL;
+    if (pp_parse_double(v, out) < 0) {
+        pp_log_error("%s:%d: column %s: '%s' is not a number", r->path, r->line, name, v);
+        return -EINVAL;
+    }
+    if (!(*out >= lo && *out <= hi)) {
+        pp_log_error("%s:%d: column %s: %s is out of range (%g to %g)", r->path, r->line, name, v,
+                     lo, hi);
+        return -EINVAL;
+    }
+    return 0;
 }
 
-static int inum(const csv_reader *r, const char *name, int *out)
+#define MAX_FLOPS 1e18 /* per layer or network and frame */
+#define MAX_BYTES 1e15
+
+static int num(const csv_reader *r, const char *name, double *out)
+{
+    return num_in(r, name, 0, strstr(name, "flops") ? MAX_FLOPS : MAX_BYTES, 0, out);
+}
+
+/* A measured value per frame: nan or 0 (left out of fits), or a time from
+ * a picosecond to 10^6 s, an energy from a femtojoule to 10^9 J (a value
+ * outside is an edited or broken file, and would break the least squares). */
+static int measured(const csv_reader *r, const char *name, double *out)
+{
+    int joules = strstr(name, "energy") != NULL;
+    int rc = num_in(r, name, 0, joules ? 1e9 : 1e6, 1, out);
+
+    if (rc == 0 && *out > 0 && *out < (joules ? 1e-15 : 1e-12)) {
+        pp_log_error("%s:%d: column %s: %s is out of range (0, or %g to %g)", r->path, r->line,
+                     name, r->f[col(r, name)], joules ? 1e-15 : 1e-12, joules ? 1e9 : 1e6);
+        rc = -EINVAL;
+    }
+    return rc;
+}
+
+static int inum(const csv_reader *r, const char *name, int lo, int hi, int *out)
 {
     double v;
-    int rc = num(r, name, &v);
+    int rc = num_in(r, name, lo, hi, 0, &v);
 
-    if (rc == 0 && !(v == floor(v) && v >= -1e9 && v <= 1e9)) {
+    if (rc == 0 && v != floor(v)) {
         pp_log_error("%s:%d: column %s: '%s' is not a whole number", r->path, r->line, name,
                      r->f[col(r, name)]);
         rc = -EINVAL;
@@ -123,6 +155,9 @@ static int inum(const csv_reader *r, const char *name, int *out)
         *out = (int)v;
     return rc;
 }
+
+#define MAX_DIM 65536
+#define MAX_CHANNELS (1 << 24)
 
 static int read_network(const csv_reader *r, pp_network_sample *n)
 {
@@ -139,29 +174,33 @@ static int read_network(const csv_reader *r, pp_network_sample *n)
         return -EINVAL;
     }
     for (int q = 0; q < PP_LQ_COUNT && rc == 0; q++)
-        if ((rc = num(r, keys[q], &n->y[q])) == 0)
-            rc = num(r, sums[q], &n->layers_y[q]);
-    if (rc < 0 || (rc = inum(r, "width", &n->width)) < 0 ||
-        (rc = inum(r, "height", &n->height)) < 0 || (rc = inum(r, "layers", &layers)) < 0 ||
-        (rc = num(r, "flops", &n->flops)) < 0 || (rc = num(r, "idle_w", &n->idle_w)) < 0 ||
-        (rc = inum(r, "estimated", &n->estimated)) < 0)
+        if ((rc = measured(r, keys[q], &n->y[q])) == 0)
+            rc = measured(r, sums[q], &n->layers_y[q]);
+    if (rc < 0 || (rc = inum(r, "width", 1, MAX_DIM, &n->width)) < 0 ||
+        (rc = inum(r, "height", 1, MAX_DIM, &n->height)) < 0 ||
+        (rc = inum(r, "layers", 1, PP_LAYER_MAX, &layers)) < 0 ||
+        (rc = num(r, "flops", &n->flops)) < 0 ||
+        (rc = num_in(r, "idle_w", 0, 1e4, 1, &n->idle_w)) < 0 ||
+        (rc = inum(r, "estimated", 0, 1, &n->estimated)) < 0)
         return rc;
-    if (layers < 1 || layers > PP_LAYER_MAX) {
-        pp_log_error("%s:%d: layers=%d: 1 to %d", r->path, r->line, layers, PP_LAYER_MAX);
-        return -EINVAL;
-    }
     n->n_layers = (size_t)layers;
     return 0;
 }
 
 static int read_desc(const csv_reader *r, pp_layer_desc *d, int *index)
 {
-    static const char *const ints[] = {"line", "in_w", "in_h", "in_c", "out_w", "out_h", "out_c",
-                                       "filters", "size", "stride", "groups", "batch_normalize"};
+    static const struct {
+        const char *name;
+        int lo, hi;
+    } ints[] = {{"line", 0, 100000000},  {"in_w", 0, MAX_DIM},        {"in_h", 0, MAX_DIM},
+                {"in_c", 0, MAX_CHANNELS}, {"out_w", 0, MAX_DIM},     {"out_h", 0, MAX_DIM},
+                {"out_c", 0, MAX_CHANNELS}, {"filters", 0, MAX_CHANNELS}, {"size", 0, 1024},
+                {"stride", -1024, 1024},  {"groups", 0, MAX_CHANNELS}, {"batch_normalize", 0, 1}};
     int *dst[] = {&d->line, &d->in_w, &d->in_h, &d->in_c, &d->out_w, &d->out_h, &d->out_c,
                   &d->filters, &d->size, &d->stride, &d->groups, &d->batch_normalize};
     const char *type = r->f[col(r, "type")], *act = r->f[col(r, "activation")];
     int kind = pp_layer_kind_from_name(type), rc;
+    double nweights = 0;
 
     memset(d, 0, sizeof *d);
     if (kind < 0) {
@@ -170,18 +209,25 @@ static int read_desc(const csv_reader *r, pp_layer_desc *d, int *index)
     }
     d->kind = (pp_layer_kind)kind;
     for (size_t i = 0; i < PP_ARRAY_SIZE(ints); i++)
-        if ((rc = inum(r, ints[i], dst[i])) < 0)
+        if ((rc = inum(r, ints[i].name, ints[i].lo, ints[i].hi, dst[i])) < 0)
             return rc;
-    if ((rc = inum(r, "layer", index)) < 0 || (rc = num(r, "flops", &d->flops)) < 0 ||
-        (rc = num(r, "param_bytes", &d->param_bytes)) < 0 ||
+    if ((rc = inum(r, "layer", 0, PP_LAYER_MAX - 1, index)) < 0 ||
+        (rc = num(r, "flops", &d->flops)) < 0 || (rc = num(r, "param_bytes", &d->param_bytes)) < 0 ||
         (rc = num(r, "in_bytes", &d->in_bytes)) < 0 || (rc = num(r, "out_bytes", &d->out_bytes)) < 0)
         return rc;
     pp_strlcpy(d->activation, strcmp(act, "-") == 0 ? "" : act, sizeof d->activation);
     d->inputs = (long)(d->in_bytes / 4);
     d->outputs = (long)(d->out_bytes / 4);
-    d->nweights = d->kind == PP_LAYER_CONVOLUTIONAL && d->groups > 0
-                      ? (long)(d->in_c / d->groups) * d->filters * d->size * d->size
-                  : d->kind == PP_LAYER_CONNECTED ? d->inputs * d->filters : 0;
+    if (d->kind == PP_LAYER_CONVOLUTIONAL && d->groups > 0)
+        nweights = (double)(d->in_c / d->groups) * d->filters * d->size * d->size;
+    else if (d->kind == PP_LAYER_CONNECTED)
+        nweights = (double)d->inputs * d->filters;
+    if (nweights > INT32_MAX) { /* darknet's l.nweights is an int */
+        pp_log_error("%s:%d: %.0f weights (in_c, groups, filters, size): more than darknet can "
+                     "hold", r->path, r->line, nweights);
+        return -EINVAL;
+    }
+    d->nweights = (long)nweights;
     return 0;
 }
 
@@ -242,7 +288,8 @@ static int read_layer_row(const csv_reader *r, pp_layer_sample *s, int *index)
     int rc = read_desc(r, &s->d, index);
 
     for (int q = 0; q < PP_LQ_COUNT && rc == 0; q++)
-        rc = num(r, keys[q], &s->y[q]);
+        rc = measured(r, keys[q], &s->y[q]);
+    s->line = r->line;
     return rc;
 }
 
@@ -273,7 +320,9 @@ static int read_layers(const char *dir, pp_layers_data *d, size_t from, size_t *
             break;
         }
         pp_strlcpy(name, r.f[col(&r, "network")], sizeof name);
-        if ((rc = inum(&r, "width", &w)) < 0 || (rc = inum(&r, "height", &h)) < 0)
+        s->file = d->n_files - 1;
+        if ((rc = inum(&r, "width", 1, MAX_DIM, &w)) < 0 ||
+            (rc = inum(&r, "height", 1, MAX_DIM, &h)) < 0)
             break;
         d->n_samples++;
     }
@@ -302,13 +351,30 @@ static void drop_unattached(pp_layers_data *d, size_t from)
     d->n_networks = k;
 }
 
+/* dir/layers.csv into d->files: what messages name a sample's row by. */
+static int add_file(pp_layers_data *d, const char *dir)
+{
+    char path[4096], **files;
+
+    if (pp_path_join(path, sizeof path, dir, "layers.csv") < 0)
+        return -ENAMETOOLONG;
+    if (!(files = realloc(d->files, sizeof *files * (d->n_files + 1))))
+        return -ENOMEM;
+    d->files = files;
+    if (!(files[d->n_files] = strdup(path)))
+        return -ENOMEM;
+    d->n_files++;
+    return 0;
+}
+
 int pp_layers_data_read(const char *dir, pp_layers_data *d)
 {
     size_t from = d->n_networks, ncap = d->n_networks, scap = d->n_samples;
     int rc;
 
     /* the arrays grow from their current size: capacities start at it */
-    if ((rc = read_networks(dir, d, &ncap)) < 0 || (rc = read_layers(dir, d, from, &scap)) < 0)
+    if ((rc = read_networks(dir, d, &ncap)) < 0 || (rc = add_file(d, dir)) < 0 ||
+        (rc = read_layers(dir, d, from, &scap)) < 0)
         return rc;
     drop_unattached(d, from);
     return 0;
@@ -316,6 +382,9 @@ int pp_layers_data_read(const char *dir, pp_layers_data *d)
 
 void pp_layers_data_free(pp_layers_data *d)
 {
+    for (size_t i = 0; i < d->n_files; i++)
+        free(d->files[i]);
+    free(d->files);
     free(d->samples);
     free(d->networks);
     memset(d, 0, sizeof *d);

@@ -87,8 +87,8 @@ static void score_run(const pp_layers_data *d, size_t r, const pp_layer_model *m
                 add_layer(&acc[q], v / s->y[q] - 1.0, s->y[q] >= MAJOR_FRAC * net->y[q],
                           s->d.flops > 0);
         }
-        pred[q] = total;
-        add_net(&acc[q], total / net->y[q] - 1.0);
+        pred[q] = pp_layer_model_total(m, (pp_layers_quantity)q, total, net->flops);
+        add_net(&acc[q], pred[q] / net->y[q] - 1.0);
     }
 }
 
@@ -145,7 +145,7 @@ static int fold(const pp_layers_data *d, const char *name, unsigned char *use,
 
     mark(d, name, 0, use);
     for (int v = 0; v < VARIANTS && rc == 0; v++) {
-        pp_layer_fit_opts o = {v - 1, use};
+        pp_layer_fit_opts o = {v - 1, use, 0};
         if ((rc = pp_layer_model_fit(d, &o, m)) < 0)
             break;
         for (size_t r = 0; r < d->n_networks; r++)

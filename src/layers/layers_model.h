@@ -28,18 +28,40 @@
  *           maxpool outputs x size^2 and inputs; else inputs and outputs
  *   power   exp(a) x^b                 (fitted on logarithms)
  *
+ *   rate    b x                        (the baseline: one rate of the work)
+ *
  * For each kind and quantity the family is chosen by leave-one-network-out
  * cross-validation over the profiled networks (every input size of a
- * network left out together), and that same error is what the model
- * reports: the choice is made on the data that measures it, so the figure
- * is slightly optimistic (bench/bench_layers.c nests the choice inside an
- * outer leave-one-network-out to measure it honestly). A kind profiled in
- * one network only gets the linear family. A kind never profiled that
- * copies data (route, upsample, reorg, crop) or computes little (shortcut,
- * yolo, region, detection; dropout and cost do nothing at inference) is
- * predicted by the pooled fit of the kinds that copy data, a rough
- * stand-in (its error is printed); any other kind needs a profile of its
- * own.
+ * network left out together) on what decides a network's error: per run
+ * left out, the kind's layers summed, their error relative to the whole
+ * network's measured value (RMS over runs). The baseline is among the
+ * candidates, and the others enter shrunk toward it: the prediction is
+ * weight x family + (1 - weight) x baseline, weight from {1/4, 1/2, 3/4, 1}
+ * (a family that does not beat the baseline alone does not enter),
+ * chosen with the family; a candidate must beat the best so far by 5 % to
+ * be taken (the simplest wins ties). A kind profiled in fewer than
+ * PP_LAYERS_MIN_CHOICE_NETS networks takes the baseline without choosing
+ * (the model says so). The choice is made on the data that measures it,
+ * so the per-kind figures are slightly optimistic: pp_layers_evaluate
+ * nests the choice inside an outer leave-one-network-out to measure it
+ * honestly, and that is the error the model reports.
+ *
+ * The whole network is then the layers' sum shrunk toward the baseline
+ * of whole networks, FLOPs x one rate: net_weight x sum + (1 - net_weight)
+ * x rate x FLOPs, net_weight from {0, 1/4, 1/2, 3/4, 1} by
+ * leave-one-network-out on whole networks (each fold fits the layers as
+ * above on the others), a larger weight taken only when it beats the
+ * smaller ones by 5 %; the layers are scaled to that total. With fewer
+ * than PP_LAYERS_MIN_CHOICE_NETS networks the weight is 1 (the kinds then
+ * take their baselines).
+ *
+ * A kind never profiled is predicted from what its shape costs on this
+ * machine: a + bytes / B + FLOPs / F (family "roofline", the bytes it reads,
+ * writes and holds as weights, and its FLOPs: a memory rate and a compute
+ * rate), fitted on every profiled layer of every kind, with a band twice
+ * the widest of the profiled kinds'. pp_layers_predict names such layers
+ * and their share of the predicted time, and refuses a network where they
+ * are more than PP_LAYERS_UNPROFILED_MAX_FRAC of it.
  * Predictions are never below a tenth of the smallest value measured for
  * the kind (a fit may cross zero outside the data).
  */
@@ -62,8 +84,13 @@ typedef enum pp_layer_family {
     PP_LF_STEP,
     PP_LF_TERMS,
     PP_LF_POWER,
-    PP_LF_COUNT
+    PP_LF_RATE,                   /* the baseline */
+    PP_LF_COUNT,                  /* the families chosen among per kind */
+    PP_LF_ROOFLINE = PP_LF_COUNT, /* kinds never profiled, fitted on every kind */
 } pp_layer_family;
+
+#define PP_LAYERS_MIN_CHOICE_NETS 3      /* fewer networks with a kind: the baseline */
+#define PP_LAYERS_UNPROFILED_MAX_FRAC 0.2 /* of a network's time, predicted by the roofline */
 
 const char *pp_layers_quantity_name(pp_layers_quantity q); /* "cpu_s", "time_s", "energy_j" */
 const char *pp_layer_family_name(pp_layer_family f);       /* "linear", ... */
@@ -73,6 +100,8 @@ const char *pp_layer_family_name(pp_layer_family f);       /* "linear", ... */
 typedef struct pp_layer_sample {
     pp_layer_desc d;
     size_t net;                     /* its network run: networks[net] */
+    size_t file;                    /* read from files[file] (layers.csv) ... */
+    int line;                       /* ... at this line (0: not read from a file) */
     double y[PP_LQ_COUNT];          /* measured per frame (medians) */
 } pp_layer_sample;
 
@@ -92,6 +121,8 @@ typedef struct pp_layers_data {
     size_t n_samples, n_networks;
     pp_layer_sample *samples;
     pp_network_sample *networks;
+    char **files;                   /* the layers.csv files read */
+    size_t n_files;
 } pp_layers_data;
 
 /* Add the profiles of dir (its layers.csv and networks.csv) to d (zeroed
@@ -112,21 +143,34 @@ typedef struct pp_layer_fit {
     size_t n_coef;
     double coef[PP_LAYER_MAX_COEF];
     double floor;                 /* predictions are at least this */
+    double weight;                /* the family's share, the baseline's 1 - weight */
+    double base_coef;             /* the baseline's rate (value per FLOP or byte) */
     size_t n_samples, n_networks; /* what it was fitted on */
+    int thin;                     /* too few networks to choose: the baseline */
     double loo_rmspe[PP_LF_COUNT]; /* leave-one-network-out RMSPE (fraction) of each
-                                      family; NaN when fewer than 2 networks */
+                                      family's layers; NaN when fewer than 2 networks */
+    double loo_net[PP_LF_COUNT];  /* the choice's criterion (above) per family */
+    double band_frac;             /* leave-one-network-out RMSPE of what is used (the
+                                     family and weight chosen): its layers' band */
 } pp_layer_fit;
 
 typedef struct pp_layer_model {
     pp_layer_fit fit[PP_LQ_COUNT][PP_LAYER_KINDS];
-    pp_layer_fit pooled[PP_LQ_COUNT]; /* the kinds that copy data, for one never profiled */
+    pp_layer_fit roofline[PP_LQ_COUNT]; /* every kind, for kinds never profiled */
     /* leave-one-network-out error of whole networks (sum of the layers
      * against the whole measured): the error band of predictions */
     double net_mape[PP_LQ_COUNT], net_rms[PP_LQ_COUNT];
+    /* the whole network: net_weight x the layers' sum + (1 - net_weight) x
+     * net_rate x its FLOPs (the baseline), net_weight chosen by
+     * leave-one-network-out on whole networks (the layers scaled to the
+     * total); 1 and 0 when not chosen (fewer than 3 networks: 0) */
+    double net_weight[PP_LQ_COUNT], net_rate[PP_LQ_COUNT];
     double idle_w;                /* median idle power of the profiles (NaN: none) */
     int estimated;                /* energies come from an estimate */
     char device[32];
     size_t n_networks;            /* distinct networks (names) */
+    double pixels_min, pixels_max; /* input sizes profiled (width x height; NaN: unknown) */
+    char path[256];               /* the file it was read from, for messages ("" if fitted) */
 } pp_layer_model;
 
 /* Which fits to make: family < 0 chooses per kind by leave-one-network-out
@@ -135,16 +179,27 @@ typedef struct pp_layer_model {
 typedef struct pp_layer_fit_opts {
     int family;
     const unsigned char *use;
+    int layers_only; /* net_weight 1: no choice of it (inside its own choice) */
 } pp_layer_fit_opts;
 
 /* Fit m on d. 0, -EINVAL (logged: no profile, no convolutional layer) or
  * -ENOSYS (no LAPACK). */
 int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_layer_model *m);
 
+/* The whole network's q from the sum of its layers' predictions and its
+ * FLOPs (net_weight and net_rate above). */
+double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
+                            double flops);
+
+/* What fit uses, in words: "linear x 0.75 + rate x 0.25", "rate (3
+ * networks: too few to choose)", "roofline". */
+void pp_layer_fit_describe(const pp_layer_fit *fit, char *buf, size_t cap);
+
 /* A layer's quantity q per frame, and its error band (the fit's
- * leave-one-out RMSPE times the value; NaN when unknown). -ENOENT (not
- * logged) when the model has no fit for the layer's kind and the pooled
- * fit does not apply (a kind that computes). */
+ * leave-one-out RMSPE times the value; NaN when unknown). 0; 1 when the
+ * kind was never profiled and the roofline fit predicts it (its band twice
+ * the widest kind's); -ENOENT (not logged) when the model has no roofline
+ * fit either (a model of version 1). */
 int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp_layer_desc *l,
                          double *value, double *band);
 
@@ -190,6 +245,11 @@ void pp_layers_eval_free(pp_layers_eval *e);
 
 typedef struct pp_layers_prediction {
     size_t n;
+    unsigned char *roofline;           /* per layer: 1 when its kind was never profiled */
+    size_t n_roofline;                 /* how many such layers */
+    double roofline_frac;              /* their share of the predicted CPU time */
+    char note[512];                    /* says which they are ("" when none) */
+    int outside_pixels;                /* the input size is outside the profiled range */
     double (*layer)[PP_LQ_COUNT];      /* per layer (malloc'd, n) */
     double (*layer_band)[PP_LQ_COUNT];
     double total[PP_LQ_COUNT];         /* per frame: the layers' sum */
@@ -197,8 +257,14 @@ typedef struct pp_layers_prediction {
     double max_fps;                    /* 1 / CPU time: frames per second on one core */
 } pp_layers_prediction;
 
-/* Predict every layer of net. 0; -ENOENT (logged: the layer, its kind, and
- * that a network with one must be profiled); -ENOMEM. */
+/* Predict every layer of net. Layers of kinds never profiled are predicted
+ * by the roofline fit and named in a warning (and note) with their share;
+ * an input size outside the profiled pixel counts is warned about. 0;
+ * -ENOENT (logged) when those layers would be more than
+ * PP_LAYERS_UNPROFILED_MAX_FRAC of the time, naming a network to profile,
+ * or the model cannot predict a kind at all; -ERANGE (logged, naming the
+ * model's file) when a value is not finite or absurd (a model edited by
+ * hand); -ENOMEM. */
 int pp_layers_predict(const pp_layer_model *m, const pp_network_desc *net,
                       pp_layers_prediction *out);
 void pp_layers_prediction_free(pp_layers_prediction *p);

@@ -41,6 +41,58 @@ int pp_layers_resolve_cfg(const char *name, char *out, size_t cap)
     return -ENOENT;
 }
 
+static int round32(double v)
+{
+    int r = (int)(floor(v / 32.0 + 0.5) * 32.0);
+    return r < 32 ? 32 : r;
+}
+
+int pp_layers_default_sizes(int width, int height, int *w, int *h)
+{
+    static const double scale[PP_LAYERS_DEFAULT_SIZES] = {0.75, 1.0, 1.5};
+    int n = 0;
+
+    for (int k = 0; k < PP_LAYERS_DEFAULT_SIZES; k++) {
+        int sw = k == 1 ? width : round32(scale[k] * width);
+        int sh = k == 1 ? height : round32(scale[k] * height);
+        if (n > 0 && sw == w[n - 1] && sh == h[n - 1])
+            continue;
+        w[n] = sw;
+        h[n++] = sh;
+    }
+    return n;
+}
+
+int pp_layers_jobs_of(const char *cfg_path, int n_sizes, const int *w, const int *h,
+                      pp_layers_job *out)
+{
+    int own_w, own_h, sw[PP_LAYERS_DEFAULT_SIZES], sh[PP_LAYERS_DEFAULT_SIZES], rc;
+    pp_dncfg cfg;
+
+    if (n_sizes == 0) {
+        if ((rc = pp_dncfg_read(cfg_path, &cfg)) < 0)
+            return rc;
+        if ((rc = pp_dncfg_int(&cfg, &cfg.sections[0], "width", 0, 0, 65536, &own_w)) == 0 &&
+            (rc = pp_dncfg_int(&cfg, &cfg.sections[0], "height", 0, 0, 65536, &own_h)) == 0 &&
+            (own_w < 1 || own_h < 1)) {
+            pp_log_error("%s:%d: [net] has no width and height", cfg_path, cfg.sections[0].line);
+            rc = -EINVAL;
+        }
+        pp_dncfg_free(&cfg);
+        if (rc < 0)
+            return rc;
+        n_sizes = pp_layers_default_sizes(own_w, own_h, sw, sh);
+        w = sw;
+        h = sh;
+    }
+    for (int k = 0; k < n_sizes; k++) {
+        out[k].cfg_path = cfg_path;
+        out[k].width = w[k];
+        out[k].height = h[k];
+    }
+    return n_sizes;
+}
+
 /* ---- The module --------------------------------------------------------- */
 
 int pp_layer_timer_load(const pp_layer_timer_ops **out)

@@ -92,6 +92,20 @@ typedef struct pp_layers_job {
     int width, height;
 } pp_layers_job;
 
+/* The input sizes a network is profiled at unless told: its cfg's own
+ * (width x height) and 0.75 and 1.5 times it, those rounded to multiples
+ * of 32 (at least 32), repeats dropped, into w[], h[] (3 each). Returns how
+ * many (1 to 3). */
+#define PP_LAYERS_DEFAULT_SIZES 3
+int pp_layers_default_sizes(int width, int height, int *w, int *h);
+
+/* The jobs of the cfg at cfg_path: n_sizes sizes w[], h[] (0 x 0: the
+ * cfg's own), or with n_sizes 0 its default sizes (above), into out
+ * (room for max(n_sizes, PP_LAYERS_DEFAULT_SIZES)). Returns how many, or
+ * -errno (logged: a cfg that cannot be read). */
+int pp_layers_jobs_of(const char *cfg_path, int n_sizes, const int *w, const int *h,
+                      pp_layers_job *out);
+
 /* Called after each measured round with the medians so far (every result
  * then has n_frames >= 1). A negative return stops the profile with it. */
 typedef int (*pp_layers_checkpoint)(const pp_layers_result *r, size_t n, void *ctx);
