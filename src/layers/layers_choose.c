@@ -276,14 +276,6 @@ static void model_context(const pp_layers_data *d, const unsigned char *use, pp_
 
 static const double net_weights[] = {0.0, 0.25, 0.5, 0.75, 1.0};
 
-double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
-                            double flops)
-{
-    double w = m->net_weight[q];
-
-    return w >= 1.0 ? layers_sum : w * layers_sum + (1.0 - w) * m->net_rate[q] * flops;
-}
-
 /* FLOPs x one rate over the runs in use, on relative errors. */
 static double network_rate(const pp_layers_data *d, const unsigned char *use, pp_layers_quantity q)
 {

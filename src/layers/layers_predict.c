@@ -39,6 +39,14 @@ static double widest_band(const pp_layer_model *m, pp_layers_quantity q)
     return w;
 }
 
+double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
+                            double flops)
+{
+    double w = m->net_weight[q];
+
+    return w >= 1.0 ? layers_sum : w * layers_sum + (1.0 - w) * m->net_rate[q] * flops;
+}
+
 int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp_layer_desc *l,
                          double *value, double *band)
 {
