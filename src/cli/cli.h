@@ -107,6 +107,13 @@ struct json_t;
 int pp_plot_results(const char *dir, const struct pp_plot_options *o, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
 int pp_cmd_plan(int argc, char **argv);
+/* plan --mission: the plan per phase of mi on m, printed (json: one
+ * object). Returns an exit status (3: no schedule keeps the reserve). */
+struct pp_model;
+struct pp_plan_options;
+struct pp_mission;
+int pp_cli_plan_phases(const struct pp_model *m, const struct pp_plan_options *o,
+                       const struct pp_mission *mi, int json);
 /* powprof layers profile|model|predict (src/cli_layers.c) */
 int pp_cmd_layers(int argc, char **argv);
 
