@@ -5,6 +5,7 @@
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
 #include "src/plan/phases.h"
+#include "src/results/flight.h"
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
 
@@ -418,4 +419,45 @@ void test_mission_ulog_samples(void)
     CHECK_INT(run_powprof(NULL, &err, "import", "ulog", fixture("ulog/sample.ulg"), "-o", dir, NULL), 2);
     CHECK_CONTAINS(err, "defines battery_status but holds no sample of it");
     free(err);
+}
+
+/* The battery against a synthetic flight whose voltage the model
+ * reproduces: the default pack's U - R I at each sample. */
+void test_mission_battery_vs_flight(void);
+void test_mission_battery_vs_flight(void)
+{
+    ubuf *u = malloc(sizeof *u);
+    pp_battery_params p;
+    pp_ulog_flight f;
+    pp_flight_check c;
+    char path[4200], *out = NULL;
+    FILE *fp;
+
+    pp_battery_params_default(&p);
+    write_log(u, 0, 0);
+    for (int i = 0; i < 100; i++) {
+        double cur = 5 + 3 * sin(i / 5.0);
+        data(u, 7, 1000000 + 100000 * (uint64_t)i, (float)(p.voltage_v - p.r_int_ohm * cur),
+             (float)cur, (float)(i * 0.1));
+    }
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "synthetic.ulg", &f), 0);
+    CHECK_INT(f.bat[0].n, 100);
+    CHECK_INT(pp_flight_check_run(&f.bat[0], &p, &c), 0);
+    CHECK_INT(c.n, 100);
+    CHECK(c.v_rms < 1e-5);
+    CHECK(fabs(c.v_max_dev) < 1e-5);
+    CHECK_NEAR(c.v_end_model, c.v_end_logged, 1e-5);
+    CHECK_NEAR(c.mah_model, c.mah_current, 1e-3 * c.mah_current);
+    CHECK_NEAR(c.pack.soc_start_frac, 0.5, 0);
+    pp_ulog_flight_free(&f);
+    /* the command: a log given in the place of a trace */
+    snprintf(path, sizeof path, "%s/synthetic.ulg", test_tmpdir());
+    fp = fopen(path, "wb");
+    CHECK(fp && fwrite(u->b, 1, u->n, fp) == u->n);
+    if (fp)
+        fclose(fp);
+    CHECK_INT(run_powprof(&out, NULL, "battery", path, NULL), 0);
+    CHECK_CONTAINS(out, "terminal voltage, modelled - logged: RMS 0.000 V");
+    free(out);
+    free(u);
 }

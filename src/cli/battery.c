@@ -4,6 +4,7 @@
 #include "src/config/config.h"
 #include "src/base/log.h"
 #include "src/traces/trace.h"
+#include "src/traces/ulog.h"
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"
@@ -29,6 +30,12 @@ static const char battery_help[] =
     "Sample times must increase by at least 1 us and span at most 1e8 s;\n"
     "parameters outside their physical ranges are errors naming the key and\n"
     "the range.\n"
+    "\n"
+    "A PX4 flight log (FLIGHT.ulg) in the place of TRACE: each battery's logged\n"
+    "power (voltage_v x current_a) drives the model, with the log's cell count,\n"
+    "capacity and first 'remaining' where it has them; the modelled terminal\n"
+    "voltage beside the logged one (RMS, largest deviation, at the end) and the\n"
+    "charge drawn beside the log's discharged_mah.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -238,6 +245,8 @@ int pp_cmd_battery(int argc, char **argv)
             return PP_EXIT_USAGE;
         }
     }
+    if (pp_ulog_is_ulog(argv[optind])) /* a recorded flight: the model against it */
+        return pp_cli_battery_flight(argv[optind], &params, json);
     /* Time and load only (16 bytes a sample); a trace that will not fit in
      * memory is refused with its size before anything is allocated. */
     rc = pp_trace_read_load(argv[optind], rail, 0, &trace);

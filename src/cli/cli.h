@@ -89,6 +89,10 @@ void pp_json_field(FILE *fp, const char *key, double v);
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
+/* battery FLIGHT.ulg: the model p against each battery of the log
+ * (src/results/flight.h), printed. Returns an exit status. */
+struct pp_battery_params;
+int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int json);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);
