@@ -209,7 +209,7 @@ FUZZ_CC ?= clang
 FUZZ_S ?= 0
 FUZZ_O := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary ulog
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 
 .PHONY: fuzz fuzz-lib fuzz-clean

@@ -26,6 +26,8 @@ int pp_fuzz_csv(const uint8_t *data, size_t size);         /* pp_import_csv */
  * "@@run.json@@" when it has one. */
 int pp_fuzz_summary(const uint8_t *data, size_t size);
 
+int pp_fuzz_ulog(const uint8_t *data, size_t size);        /* pp_ulog_parse_battery */
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);
