@@ -54,4 +54,12 @@ void pp_plot_metric_words(const char *metric, char *buf, size_t cap, double *fac
 int pp_plot_layer2(pp_plotter *pl, const pp_model *m);
 int pp_plot_plan_soc(pp_plotter *pl, const pp_plot_plan *plan, const pp_battery_params *b);
 
+/* A plan per phase (plot_phases.c): read from root (the object of `plan
+ * --mission --json`; 0 or -1, logged), and plotted (plan-phases: the
+ * phases shaded and named, the charge, the reserve, the base load and the
+ * computer's power; a phase whose floor binds marked). */
+struct json_t;
+int pp_plot_phases_fields(const char *path, struct json_t *root, pp_plot_plan *p);
+int pp_plot_plan_phases(pp_plotter *pl, const pp_plot_plan *plan);
+
 #endif
