@@ -141,7 +141,7 @@ static void print_phases(const pp_model *m, const pp_mission *mi, const pp_phase
     }
 }
 
-static void print_gain(const pp_model *m, const pp_phases_plan *r)
+static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
     char text[1024];
@@ -153,7 +153,12 @@ static void print_gain(const pp_model *m, const pp_phases_plan *r)
     }
     if (!res->single_feasible) {
         printf("no single configuration held throughout keeps the reserve: the plan per phase "
-               "is the only one that completes the mission\n");
+               "is the only one that completes the mission");
+        if (isfinite(res->single_reserve_t_s))
+            printf(" (the cheapest meeting every phase's bounds reaches the reserve after "
+                   "%.1f min of %.1f)", res->single_reserve_t_s / 60,
+                   pp_mission_duration_s(mi) / 60);
+        printf("\n");
         return;
     }
     settings(m, r, &r->cand[res->single], text, sizeof text);
@@ -185,7 +190,7 @@ static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mis
     print_phases(m, mi, r);
     printf("end: %.2f %% left (one battery run over the whole mission, %zu battery runs in "
            "all); quality %.4g\n", 100 * res->soc_end_frac, res->n_battery_runs, res->quality);
-    print_gain(m, r);
+    print_gain(m, mi, r);
 }
 
 static json_t *timeline_json(const pp_phases_result *res)
@@ -258,6 +263,7 @@ static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_m
                                                         res->quality - res->single_quality)
                                             : json_null());
     json_object_set_new(root, "single_exists", json_boolean(res->single_exists));
+    json_object_set_new(root, "single_reserve_t_s", num(res->single_reserve_t_s));
     json_object_set_new(root, "timeline", timeline_json(res));
     return root;
 }

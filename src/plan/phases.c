@@ -308,6 +308,44 @@ static int single(solver *s)
     return 0;
 }
 
+/* How far into the mission the cheapest configuration meeting every
+ * phase's bounds, held throughout, reaches the reserve (NaN: never). */
+static int single_reserve(solver *s)
+{
+    const pp_phases_problem *p = s->p;
+    pp_battery_params b = p->battery;
+    pp_battery_options o;
+    pp_battery_result br;
+    double w[PP_MISSION_MAX_PHASES], *t, *pw, least = INFINITY;
+    size_t n;
+    int rc;
+
+    s->r->single_reserve_t_s = NAN;
+    for (size_t i = 0; i < p->n_cand; i++) {
+        int all = 1;
+        for (size_t k = 0; k < p->n_phases && all; k++)
+            all = p->allowed[k * p->n_cand + i];
+        if (all)
+            least = fmin(least, p->cand[i].planned_w);
+    }
+    if (!isfinite(least))
+        return 0;
+    for (size_t k = 0; k < p->n_phases; k++)
+        w[k] = least;
+    if ((rc = pp_phases_mission_load(p, w, &t, &pw, &n)) < 0)
+        return rc;
+    b.base_power_w = 0;
+    b.efficiency = 1;
+    b.soc_cutoff_frac = p->min_soc_frac;
+    pp_battery_options_init(&o);
+    rc = pp_battery_run(&b, &(pp_battery_load){t, pw, n, 0}, &o, &br);
+    free(t);
+    s->r->n_battery_runs++;
+    if (rc == 0 && br.n_events)
+        s->r->single_reserve_t_s = br.events[0].t_s;
+    return rc;
+}
+
 /* What each phase's bounds cost: its least power with them and without,
  * and the charge between the two. */
 static int floors(solver *s)
@@ -474,6 +512,7 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
     s->p = p;
     s->r = r;
     s->budget = p->battery.soc_start_frac - p->min_soc_frac;
+    r->single_reserve_t_s = NAN;
     rc = check_problem(p);
     if (rc == 0)
         rc = prepare(s);
@@ -491,7 +530,9 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
         r->single_quality = 0;
         for (size_t k = 0; r->single_feasible && k < p->n_phases; k++)
             r->single_quality += p->weight[k] * p->duration_s[k] * p->cand[r->single].qos / den;
-        rc = timeline(s);
+        rc = r->single_feasible ? 0 : single_reserve(s);
+        if (rc == 0)
+            rc = timeline(s);
     } else if (rc == 0 && !r->feasible) {
         rc = timeline(s); /* the cheapest schedule, to show where it falls short */
         for (size_t k = 0; rc == 0 && k < p->n_phases; k++)

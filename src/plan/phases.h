@@ -92,6 +92,9 @@ typedef struct pp_phases_result {
     int single_feasible;
     size_t single;
     double single_quality, single_soc_end_frac;
+    /* when none held throughout keeps the reserve: the cheapest meeting
+     * every phase's bounds reaches the reserve this far into the mission */
+    double single_reserve_t_s;
     /* the confirming run: the state of charge and the loads at each sample */
     size_t n_points;
     double *t_s, *soc_frac, *base_w, *computer_w; /* malloc'd (one block) */
