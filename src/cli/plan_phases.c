@@ -164,9 +164,11 @@ static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_
     settings(m, r, &r->cand[res->single], text, sizeof text);
     printf("best single configuration held throughout: %s: quality %.4g, %.1f %% left\n", text,
            res->single_quality, 100 * res->single_soc_end_frac);
-    printf("the plan per phase gains %+.4g (%+.1f %%) in quality\n",
-           res->quality - res->single_quality,
-           res->single_quality > 0 ? 100 * (res->quality / res->single_quality - 1) : NAN);
+    double gain = res->quality - res->single_quality;
+    if (fabs(gain) <= 1e-9 * fmax(1, fabs(res->quality)))
+        gain = 0; /* rounding of the sums */
+    printf("the plan per phase gains %+.4g (%+.1f %%) in quality\n", gain,
+           res->single_quality > 0 ? 100 * gain / res->single_quality : NAN);
 }
 
 static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,

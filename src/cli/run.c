@@ -140,7 +140,7 @@ static void report(const char *dir, const pp_battery_params *b, int mission)
 /* What the run needs of the profile, read before it runs. */
 typedef struct run_settings {
     char dir[4096], mission[64], base[64], min_soc[64], maximize[160];
-    int has_mission, base_given;
+    int has_mission, base_given, phases; /* phases: plan --mission CONFIG */
     pp_battery_params battery; /* the plan's loads: the mission's base load when given */
 } run_settings;
 
@@ -161,6 +161,7 @@ static int load_settings(const char *config, const char *out, run_settings *rs)
         return PP_EXIT_USAGE;
     }
     rs->has_mission = p->has_mission;
+    rs->phases = p->has_mission && !p->mission.shorthand;
     rs->battery = p->battery;
     rs->base_given = p->has_mission && p->mission_base_power_w >= 0;
     if (rs->base_given)
@@ -256,11 +257,11 @@ static int run_plan(const char *config, const run_settings *rs, int text, json_t
 
     pargv[n++] = "plan";
     pargv[n++] = (char *)rs->dir;
-    pargv[n++] = "--mission-s";
-    pargv[n++] = (char *)rs->mission;
+    pargv[n++] = rs->phases ? "--mission" : "--mission-s";
+    pargv[n++] = rs->phases ? (char *)config : (char *)rs->mission;
     pargv[n++] = "-c";
     pargv[n++] = (char *)config;
-    if (rs->base_given) {
+    if (rs->base_given && !rs->phases) {
         pargv[n++] = "--base-power-w";
         pargv[n++] = (char *)rs->base;
     }
@@ -380,7 +381,8 @@ static int run_all(const run_args *a, run_settings *rs)
                 run_plan(a->config, rs, 1, NULL);
                 if (plan)
                     printf("the plan as JSON: %s/plan.json; its state of charge over the mission: "
-                           "%s/plots/plan-soc.*\n", rs->dir, rs->dir);
+                           "%s/plots/%s.*\n", rs->dir, rs->dir,
+                           rs->phases ? "plan-phases" : "plan-soc");
             }
         }
     }
