@@ -147,6 +147,18 @@ static int load_error(const char *path, const pp_battery_load *load, size_t n_ga
     return -EINVAL;
 }
 
+/* 1 (said) when p is outside the physical ranges. */
+static int params_bad(const pp_battery_params *p)
+{
+    const char *key;
+    char why[256];
+
+    if (pp_battery_params_check(p, &key, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "powprof battery: %s: %s\n", key, why);
+    return 1;
+}
+
 int pp_cmd_battery(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -237,14 +249,8 @@ int pp_cmd_battery(int argc, char **argv)
     }
     if (have_base) /* checked with the other parameters below */
         params.base_power_w = base_w;
-    {
-        const char *key;
-        char why[256];
-        if (pp_battery_params_check(&params, &key, why, sizeof why) < 0) {
-            fprintf(stderr, "powprof battery: %s: %s\n", key, why);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if (params_bad(&params))
+        return PP_EXIT_USAGE;
     if (pp_ulog_is_ulog(argv[optind])) /* a recorded flight: the model against it */
         return pp_cli_battery_flight(argv[optind], &params, json);
     /* Time and load only (16 bytes a sample); a trace that will not fit in

@@ -100,6 +100,16 @@ static void ulog_report(char **files, int n_files)
     }
 }
 
+/* The reader of a format, NULL when unknown. */
+static int (*reader_of(const char *format))(const char *, const pp_import_options *, pp_trace *)
+{
+    return strcmp(format, "powprofiler") == 0  ? pp_import_powprofiler
+           : strcmp(format, "tegrastats") == 0 ? pp_import_tegrastats
+           : strcmp(format, "csv") == 0        ? pp_import_csv
+           : strcmp(format, "ulog") == 0       ? read_ulog
+                                               : NULL;
+}
+
 /* What the command line asked for. */
 typedef struct import_args {
     const char *out, *pattern, *config_path, *format;
@@ -326,11 +336,7 @@ static int parse_args(int argc, char **argv, import_args *a)
     a->format = argv[optind];
     a->files = argv + optind + 1;
     a->n_files = argc - optind - 1;
-    a->reader = strcmp(a->format, "powprofiler") == 0  ? pp_import_powprofiler
-                : strcmp(a->format, "tegrastats") == 0 ? pp_import_tegrastats
-                : strcmp(a->format, "csv") == 0        ? pp_import_csv
-                : strcmp(a->format, "ulog") == 0       ? read_ulog
-                                                       : NULL;
+    a->reader = reader_of(a->format);
     if (!a->reader) {
         fprintf(stderr, "powprof import: unknown format '%s' (powprofiler, tegrastats, csv, ulog)\n",
                 a->format);
