@@ -461,3 +461,50 @@ void test_mission_battery_vs_flight(void)
     free(out);
     free(u);
 }
+
+/* A base load from a trace: cut or repeated with the trace's period; a
+ * one-phase --base-trace plan; the plot of a plan per phase. */
+void test_mission_base_trace_and_plot(void);
+void test_mission_base_trace_and_plot(void)
+{
+    const char *dir = linear_results(), *file;
+    char trace[4200], plan[4200], gp[4200], *out = NULL, *text;
+    pp_phase_load l;
+    FILE *fp;
+
+    snprintf(trace, sizeof trace, "%s/flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motors_w\n0,100\n1,200\n2,100\n3,200\n");
+    /* period 4 s (4 samples 1 s apart): from 1 s over 6 s */
+    CHECK_INT(pp_phase_load_trace(trace, 1, 6, &l), 0);
+    CHECK_NEAR(pp_phase_load_at(&l, 0), 200, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 2), 200, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 2.5), 150, 1e-9); /* 3 s -> 4 s: back to the first sample */
+    CHECK_NEAR(pp_phase_load_at(&l, 3), 100, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 6), 200, 1e-9);   /* at 7 s: 3 s into the period */
+    CHECK_NEAR(l.mean_w, 150, 1e-9);
+    pp_phase_load_free(&l);
+    CHECK_INT(pp_phase_load_trace(trace, 9, 6, &l), -EINVAL);
+    CHECK_CONTAINS(test_log(), "base_trace_from_s 9 s is past the trace's end");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--base-trace", trace,
+                          "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"base_mean_w\":150");
+    CHECK_CONTAINS(out, "\"base_trace\":");
+    free(out);
+    file = mission_file("plot.cfg", "mission = { phases = (\n { name = \"cruise\"; duration = \"30min\"; base_power_w = 0.0; },\n"
+                                    " { name = \"landing\"; duration = \"30min\"; base_power_w = 0.0; min = { fps = 4.0; }; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, "--json", NULL), 0);
+    snprintf(plan, sizeof plan, "%s/phases-plan.json", test_tmpdir());
+    fp = fopen(plan, "w");
+    if (fp) {
+        fputs(out ? out : "", fp);
+        fclose(fp);
+    }
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--plan", plan, NULL), 0);
+    snprintf(gp, sizeof gp, "%s/plots/plan-phases.gp", dir);
+    text = slurp(gp);
+    CHECK_CONTAINS(text, "'landing (floor binds)'");
+    CHECK_CONTAINS(text, "'cruise'");
+    CHECK_CONTAINS(text, "base load (right axis)");
+    free(text);
+}
