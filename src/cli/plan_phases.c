@@ -224,7 +224,8 @@ static json_t *phase_json(const pp_model *m, const pp_mission *mi, const pp_phas
                   text);
     json_object_set_new(o, "base_trace", mi->phase[k].base_trace[0]
                                              ? json_string(mi->phase[k].base_trace) : json_null());
-    json_object_set_new(o, "choice", ph->met ? choice_json(m, &r->cand[ph->choice]) : json_null());
+    json_object_set_new(o, "choice", ph->met && r->res.n_points ? choice_json(m, &r->cand[ph->choice])
+                                                                : json_null());
     json_object_set_new(o, "soc_start", num(ph->soc_start_frac));
     json_object_set_new(o, "soc_end", num(ph->soc_end_frac));
     json_object_set_new(o, "floor_binds", json_boolean(ph->floor_binds));

@@ -205,11 +205,16 @@ static int parse_trace(const pp_config *cfg, const pp_config_node *g, pp_mission
         return rc < 0 ? rc : 0;
     if (name[0] == '\0')
         return pp_config_error(cfg, g, "base_trace", "an empty path");
-    if (name[0] == '/' || !slash)
+    if (name[0] == '/' || !slash) {
         rc = pp_strlcpy(ph->base_trace, name, sizeof ph->base_trace);
-    else
-        rc = pp_fmt(ph->base_trace, sizeof ph->base_trace, "%.*s/%s", (int)(slash - path), path,
-                    name);
+    } else { /* the file's folder, then the path as written (not a name: no pp_path_fmt) */
+        size_t len = (size_t)(slash - path) + 1;
+        rc = len + strlen(name) < sizeof ph->base_trace ? 0 : -ENAMETOOLONG;
+        if (rc == 0) {
+            memcpy(ph->base_trace, path, len);
+            pp_strlcpy(ph->base_trace + len, name, sizeof ph->base_trace - len);
+        }
+    }
     if (rc < 0)
         return pp_config_error(cfg, g, "base_trace", "the path is too long");
     if (pp_config_member(g, "base_power_w"))
