@@ -14,6 +14,7 @@
 
 #define HEADER 16
 #define MAX_DEPTH 8
+#define MAX_WORK 100000 /* nested formats walked for one layout */
 #define TOPIC "battery_status"
 
 static const uint8_t magic[7] = {'U', 'L', 'o', 'g', 0x01, 0x12, 0x35};
@@ -92,13 +93,14 @@ static const format *find_format(const parser *p, const char *name, size_t len)
 
 /* Walk format fm's fields: its size into *size; when fld is not NULL, the
  * wanted fields' offsets. -1 when it does not parse. */
-static int layout(const parser *p, const format *fm, int depth, size_t *size, field *fld)
+static int layout(const parser *p, const format *fm, int depth, size_t *size, field *fld,
+                  size_t *work)
 {
     const char *s = fm->fields, *end = fm->fields + fm->fields_len;
     size_t off = 0;
 
-    if (depth > MAX_DEPTH)
-        return -1;
+    if (depth > MAX_DEPTH || ++*work > MAX_WORK)
+        return -1; /* nested too deep, or too many fields to walk */
     while (s < end) {
         const char *semi = memchr(s, ';', (size_t)(end - s)), *sp, *br;
         size_t tlen, n = 1, esize;
@@ -120,7 +122,7 @@ static int layout(const parser *p, const format *fm, int depth, size_t *size, fi
         }
         if (!(esize = base_type(s, tlen, &kind))) {
             const format *nested = find_format(p, s, tlen);
-            if (!nested || layout(p, nested, depth + 1, &esize, NULL) < 0)
+            if (!nested || layout(p, nested, depth + 1, &esize, NULL, work) < 0)
                 return -1;
         }
         for (size_t w = 0; fld && w < N_FIELDS && kind; w++)
@@ -204,12 +206,12 @@ static int add_sample(parser *p, size_t b, const uint8_t *d, size_t len)
 static int battery_layout(parser *p)
 {
     const format *fm = find_format(p, TOPIC, strlen(TOPIC));
-    size_t size;
+    size_t size, work = 0;
 
     if (p->layout_done)
         return p->layout_done;
     memset(p->fld, 0, sizeof p->fld);
-    if (!fm || layout(p, fm, 0, &size, p->fld) < 0 || !p->fld[F_TS].type || !p->fld[F_V].type ||
+    if (!fm || layout(p, fm, 0, &size, p->fld, &work) < 0 || !p->fld[F_TS].type || !p->fld[F_V].type ||
         !p->fld[F_I].type)
         p->layout_done = -1;
     else
@@ -347,7 +349,7 @@ static size_t skip(parser *p, size_t off, int corrupt)
 
     if (corrupt) {
         p->f->n_corrupt++;
-        next = next_sync(p, off + 1);
+        next = next_sync(p, off + 4); /* a marker after this message's start */
         pp_log_warn("%s: offset %zu: a corrupt message (data of no subscription, or shorter "
                     "than its format): %s", p->name, off,
                     next < p->len ? "skipped to the next sync marker"
@@ -375,8 +377,7 @@ static int parse_messages(parser *p)
         size_t end = (size_t)p->seg_end[p->seg], size;
         int t;
         if (off >= end && p->seg + 1 < p->n_seg) {
-            off = end;
-            p->seg++;
+            p->seg++; /* appended data from its offset on (never back) */
             continue;
         }
         if (off + 3 > end || off + 3 + (size = le(p->buf + off, 2)) > end) {
