@@ -415,6 +415,17 @@ void test_mission_ulog_samples(void)
     CHECK_CONTAINS(out, "battery 0: 21 samples");
     CHECK_CONTAINS(out, "the topic is logged at a lower rate than the autopilot integrates");
     free(out);
+    {
+        char csv[4300], *text;
+        size_t lines = 0;
+        snprintf(csv, sizeof csv, "%s/flight.csv", dir);
+        text = slurp(csv);
+        for (char *c = text; c && *c; c++)
+            lines += *c == '\n';
+        CHECK_INT(lines, 1 + 2 * 21); /* the log's own figures, every sample */
+        CHECK_CONTAINS(text, "file,battery,t_s,voltage_v,current_a,discharged_mah,remaining\n");
+        free(text);
+    }
     snprintf(dir, sizeof dir, "%s/noflight", test_tmpdir());
     CHECK_INT(run_powprof(NULL, &err, "import", "ulog", fixture("ulog/sample.ulg"), "-o", dir, NULL), 2);
     CHECK_CONTAINS(err, "defines battery_status but holds no sample of it");

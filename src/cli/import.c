@@ -38,7 +38,8 @@ static const char import_help[] =
     "  ulog          PX4 flight logs (.ulg): the battery_status topic's voltage_v x\n"
     "                current_a, one rail per battery instance (the total their\n"
     "                sum), time from the first sample; the charge drawn beside the\n"
-    "                log's own discharged_mah is printed\n"
+    "                log's own discharged_mah is printed; the log's voltage,\n"
+    "                current, discharged_mah and remaining kept in RESULTS/flight.csv\n"
     "  csv           a time column and power columns with units in their names\n"
     "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v)\n"
     "\n"
@@ -212,6 +213,41 @@ static int make_tmp(const char *out)
         chmod(tmp_dir, 0755 & ~mask);
     }
     block_signals(SIG_UNBLOCK);
+    return rc;
+}
+
+/* The logs' own battery figures beside the trace: tmp_dir/flight.csv,
+ * one row per sample (file index, instance, time from the file's first
+ * sample, voltage, current, discharged_mah, remaining). 0 or -1 (said). */
+static int write_flight_csv(char **files, int n_files)
+{
+    char path[4400];
+    FILE *fp;
+    int rc = 0;
+
+    pp_fmt(path, sizeof path, "%s/flight.csv", tmp_dir);
+    if (!(fp = fopen(path, "w"))) {
+        fprintf(stderr, "powprof import: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fputs("file,battery,t_s,voltage_v,current_a,discharged_mah,remaining\n", fp);
+    for (int i = 0; i < n_files && rc == 0; i++) {
+        pp_ulog_flight f;
+        double t0 = INFINITY;
+        rc = pp_ulog_read_battery(files[i], &f) < 0 ? -1 : 0;
+        for (size_t b = 0; rc == 0 && b < f.n_batteries; b++)
+            t0 = fmin(t0, f.bat[b].t_s[0]);
+        for (size_t b = 0; rc == 0 && b < f.n_batteries; b++)
+            for (size_t k = 0; k < f.bat[b].n; k++)
+                fprintf(fp, "%d,%d,%.6f,%.6g,%.6g,%.6g,%.6g\n", i, f.bat[b].instance,
+                        f.bat[b].t_s[k] - t0, f.bat[b].voltage_v[k], f.bat[b].current_a[k],
+                        f.bat[b].discharged_mah[k], f.bat[b].remaining[k]);
+        pp_ulog_flight_free(&f);
+    }
+    if ((ferror(fp) | fclose(fp)) && rc == 0) {
+        fprintf(stderr, "powprof import: cannot write %s\n", path);
+        rc = -1;
+    }
     return rc;
 }
 
@@ -522,6 +558,10 @@ int pp_cmd_import(int argc, char **argv)
     }
     if ((status = import_files(&a, n_pat, layout, &battery, row, 16384)) != 0)
         goto out;
+    if (strcmp(a.format, "ulog") == 0 && write_flight_csv(a.files, a.n_files) < 0) {
+        status = PP_EXIT_FAILURE;
+        goto out;
+    }
     if (write_run_json(&a, layout, &battery) < 0) {
         status = PP_EXIT_FAILURE;
         goto out;
