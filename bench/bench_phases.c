@@ -267,6 +267,10 @@ int main(void)
     } else {
         printf("TX2 darknet: not imported (POWPROF_BIN unset or the import failed)\n");
     }
+    if (strchr(dir, 'X') == NULL) { /* the temporary folder was made: remove it */
+        char *rm[] = {"/bin/rm", "-rf", dir, NULL};
+        run(rm);
+    }
     if (qs)
         on_data("quickstart", qs, "darknet.fps", 0.5, 2);
     else
