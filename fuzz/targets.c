@@ -13,6 +13,7 @@
 #include "src/config/profile.h"
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
+#include "src/traces/ulog.h"
 #include "src/base/util.h"
 #include "src/layers/layers_model.h"
 
@@ -461,6 +462,29 @@ int pp_fuzz_layer_model(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* What the ULog reader accepted: every battery's times increasing, its
+ * voltage and current finite; its trace, when one is made, as an
+ * importer's. */
+int pp_fuzz_ulog(const uint8_t *data, size_t size)
+{
+    pp_ulog_flight f;
+    pp_trace t;
+
+    if (pp_ulog_parse_battery(data, size, "in", &f) == 0) {
+        require(f.n_batteries <= PP_ULOG_MAX_BATTERIES);
+        for (size_t b = 0; b < f.n_batteries; b++)
+            for (size_t i = 0; i < f.bat[b].n; i++)
+                require(isfinite(f.bat[b].voltage_v[i]) && isfinite(f.bat[b].current_a[i]) &&
+                        (i == 0 || f.bat[b].t_s[i] > f.bat[b].t_s[i - 1]));
+        if (pp_ulog_battery_trace(&f, "in", &t) == 0) {
+            check_trace(&t, 1);
+            pp_trace_free(&t);
+        }
+    }
+    pp_ulog_flight_free(&f);
+    return 0;
+}
+
 const pp_fuzz_target pp_fuzz_targets[] = {
     {"profile", pp_fuzz_profile},         {"battery", pp_fuzz_battery},
     {"trace", pp_fuzz_trace},             {"powprofiler", pp_fuzz_powprofiler},
@@ -468,5 +492,6 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"summary", pp_fuzz_summary},         {"merge", pp_fuzz_merge},
     {"plotplan", pp_fuzz_plotplan},       {"darknet", pp_fuzz_darknet},
     {"layer_model", pp_fuzz_layer_model},
+    {"ulog", pp_fuzz_ulog},
     {NULL, NULL},
 };

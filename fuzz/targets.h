@@ -36,6 +36,8 @@ int pp_fuzz_darknet(const uint8_t *data, size_t size);
  * accepted (every value finite, or a logged error). */
 int pp_fuzz_layer_model(const uint8_t *data, size_t size);
 
+int pp_fuzz_ulog(const uint8_t *data, size_t size);        /* pp_ulog_parse_battery */
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);

@@ -56,6 +56,16 @@ typedef struct pp_plot_plan_step {
     double value;      /* the maximized parameter's value */
 } pp_plot_plan_step;
 
+/* A plan per phase (`powprof plan --mission --json`): its phases and the
+ * confirming run's timeline. */
+#define PP_PLOT_PHASES_MAX 32
+#define PP_PLOT_TIMELINE_MAX 2000
+typedef struct pp_plot_phase {
+    char name[64];
+    double start_s, duration_s, base_mean_w, computer_w, value;
+    int met, floor_binds;
+} pp_plot_phase;
+
 typedef struct pp_plot_plan {
     int feasible;
     double mission_s, min_soc_frac, base_power_w, efficiency;
@@ -67,6 +77,11 @@ typedef struct pp_plot_plan {
     size_t n_steps;             /* the schedule, when there is one */
     pp_plot_plan_step steps[PP_PLOT_PLAN_STEPS];
     double schedule_soc_end_frac; /* NaN without a schedule */
+    size_t n_phases;              /* a plan per phase (0: a plan as above) */
+    pp_plot_phase phase[PP_PLOT_PHASES_MAX];
+    size_t n_points;              /* its timeline: time, charge, base and computer power */
+    double tl_t_s[PP_PLOT_TIMELINE_MAX], tl_soc[PP_PLOT_TIMELINE_MAX];
+    double tl_base_w[PP_PLOT_TIMELINE_MAX], tl_computer_w[PP_PLOT_TIMELINE_MAX];
 } pp_plot_plan;
 
 /* Read path (the output of `powprof plan --json`). 0, or -EINVAL (logged

@@ -4,6 +4,7 @@
  * (pp_plot_plan_load). Called by plot.c and the plot command; calls
  * gnuplot.c (scripts, ranges), nothing of plot.c. */
 #include "plot_plan.h"
+#include "plot_phases.h"
 
 #include "src/base/log.h"
 #include "src/plan/plan.h"
@@ -134,7 +135,9 @@ int pp_plot_plan_load(const char *path, pp_plot_plan *p)
         pp_log_error("%s:%d: %s", path, err.line, err.text);
         return -EINVAL;
     }
-    rc = json_is_object(root) ? plan_fields(path, root, p) : -1;
+    rc = !json_is_object(root)               ? -1
+         : json_object_get(root, "phases") ? pp_plot_phases_fields(path, root, p)
+                                           : plan_fields(path, root, p);
     if (!json_is_object(root))
         pp_log_error("%s: not a JSON object: is it the output of `powprof plan --json`?", path);
     json_decref(root);
@@ -459,6 +462,10 @@ int pp_plot_plan_soc(pp_plotter *pl, const pp_plot_plan *plan, const pp_battery_
     char why[160];
     int rc;
 
+    if (plan->n_phases) { /* a plan per phase: its own plot */
+        free(soc);
+        return pp_plot_plan_phases(pl, plan);
+    }
     if (!soc)
         return -ENOMEM;
     if ((rc = pp_battery_params_check(&p, &key, why, sizeof why)) < 0)

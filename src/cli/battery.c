@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "src/traces/trace.h"
+#include "src/traces/ulog.h"
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"
@@ -27,6 +28,12 @@ static const char battery_help[] =
     "Sample times must increase by at least 1 us and span at most 1e8 s;\n"
     "parameters outside their physical ranges are errors naming the key and\n"
     "the range.\n"
+    "\n"
+    "A PX4 flight log (FLIGHT.ulg) in the place of TRACE: each battery's logged\n"
+    "power (voltage_v x current_a) drives the model, with the log's cell count,\n"
+    "capacity and first 'remaining' where it has them; the modelled terminal\n"
+    "voltage beside the logged one (RMS, largest deviation, at the end) and the\n"
+    "charge drawn beside the log's discharged_mah.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -299,6 +306,8 @@ int pp_cmd_battery(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     if (pp_battery_choose(&a.choice, &params) < 0)
         return PP_EXIT_USAGE;
+    if (pp_ulog_is_ulog(a.trace)) /* a recorded flight: the model against it */
+        return pp_cli_battery_flight(a.trace, &params, a.json);
     if ((rc = drain(&a, &params, &res)) != 0)
         return rc;
     if (a.json)

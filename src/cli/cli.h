@@ -130,6 +130,10 @@ void pp_json_field(FILE *fp, const char *key, double v);
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
+/* battery FLIGHT.ulg: the model p against each battery of the log
+ * (src/results/flight.h), printed. Returns an exit status. */
+struct pp_battery_params;
+int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int json);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);
@@ -151,6 +155,21 @@ struct pp_plan_options;
 struct pp_plan_result;
 void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o,
                        const struct pp_plan_result *r);
+/* plan --mission: the plan per phase of mi on m, printed (json: one
+ * object). Returns an exit status (3: no schedule keeps the reserve). */
+struct pp_mission;
+int pp_cli_plan_phases(const struct pp_model *m, const struct pp_plan_options *o,
+                       const struct pp_mission *mi, int json);
+/* For run: the plan per phase computed (*out, free with
+ * pp_cli_plan_phases_free) with its JSON (*json, plan.json's), printed
+ * later in words. 0 or -errno (logged). */
+struct pp_phases_plan;
+int pp_cli_plan_phases_make(const struct pp_model *m, const struct pp_plan_options *o,
+                            const struct pp_mission *mi, struct pp_phases_plan **out,
+                            struct json_t **json);
+void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_options *o,
+                              const struct pp_mission *mi, const struct pp_phases_plan *r);
+void pp_cli_plan_phases_free(struct pp_phases_plan *r);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);

@@ -6,8 +6,12 @@
 #include "src/results/folder.h"
 #include "src/base/util.h"
 
+#include "src/traces/ulog.h"
+
+#include <math.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,11 @@ static const char import_help[] =
     "                in W), one row per sample, no time (see --rate-hz)\n"
     "  tegrastats    Jetson tegrastats logs (POM_5V_IN 3410/3410 or VDD_IN\n"
     "                5263mW/5263mW), timestamped or not (see --interval-ms)\n"
+    "  ulog          PX4 flight logs (.ulg): the battery_status topic's voltage_v x\n"
+    "                current_a, one rail per battery instance (the total their\n"
+    "                sum), time from the first sample; the charge drawn beside the\n"
+    "                log's own discharged_mah is printed; the log's voltage,\n"
+    "                current, discharged_mah and remaining kept in RESULTS/flight.csv\n"
     "  csv           a time column and power columns with units in their names\n"
     "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v)\n"
     "\n"
@@ -43,6 +52,31 @@ static const char import_help[] =
     "  -h, --help             this help\n";
 
 enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL };
+
+/* After an import of logs: per battery, its samples and the charge drawn
+ * from the logged current beside the log's own discharged_mah. */
+static void ulog_report(char **files, int n_files)
+{
+    for (int i = 0; i < n_files; i++) {
+        pp_ulog_flight f;
+        if (pp_ulog_read_battery(files[i], &f) < 0)
+            continue;
+        for (size_t b = 0; b < f.n_batteries; b++) {
+            const pp_ulog_battery *bat = &f.bat[b];
+            double q, logged;
+            pp_ulog_charge_mah(bat, &q, &logged);
+            printf("%s: battery %d: %zu samples over %.1f s (one every %.2f s); charge drawn "
+                   "from the logged current %.2f mAh, by the log's discharged_mah %.2f mAh",
+                   files[i], bat->instance, bat->n, bat->t_s[bat->n - 1] - bat->t_s[0],
+                   pp_ulog_interval_s(bat), q, logged);
+            if (isfinite(logged) && logged > 0 && fabs(q / logged - 1) > 0.02)
+                printf(" (%+.0f %%: the topic is logged at a lower rate than the autopilot "
+                       "integrates the current)", 100 * (q / logged - 1));
+            printf("\n");
+        }
+        pp_ulog_flight_free(&f);
+    }
+}
 
 /* What the command line asked for. */
 typedef struct import_args {
@@ -178,7 +212,7 @@ static int parse_args(int argc, char **argv, import_args *a)
     a->rq.files = (const char *const *)(argv + optind + 1);
     a->rq.n_files = (size_t)(argc - optind - 1);
     if (!pp_import_reader_of(a->rq.format)) {
-        fprintf(stderr, "powprof import: unknown format '%s' (powprofiler, tegrastats, csv)\n",
+        fprintf(stderr, "powprof import: unknown format '%s' (powprofiler, tegrastats, csv, ulog)\n",
                 a->rq.format);
         return -EINVAL;
     }
@@ -232,6 +266,8 @@ int pp_cmd_import(int argc, char **argv)
     else if (status == 0)
         printf("%zu files imported into %s (%zu rails, %zu parameters)\n", a->rq.n_files,
                a->rq.out, layout->n_rails, layout->n_params);
+    if (status == 0 && !a->json && strcmp(a->rq.format, "ulog") == 0)
+        ulog_report((char **)a->rq.files, (int)a->rq.n_files);
 out:
     free(a);
     free(layout);

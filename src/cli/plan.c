@@ -3,6 +3,8 @@
 
 #include "src/api/pipeline.h"
 #include "src/layers/swap.h"
+#include "src/config/mission.h"
+#include "src/layer2/model.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -13,7 +15,8 @@
 
 static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
-    "                    [--base-power-w W] [-c CONFIG] [--risk upper|mean]\n"
+    "                    [--base-power-w W | --base-trace FILE] [-c CONFIG]\n"
+    "                    [--risk upper|mean]\n"
     "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
     "                    [--node NAME | --across-nodes mean|worst]\n"
     "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
@@ -38,6 +41,17 @@ static const char plan_help[] =
     "allows and step down to the best plan (never below it), with the time of\n"
     "each switch; its end is one battery run over the whole schedule.\n"
     "\n"
+    "Missions in phases (--mission FILE, FILE's mission group: phases with a\n"
+    "duration, a base load each, a constant or a recorded flight's power, and\n"
+    "bounds per phase, e.g. min = { det = { fps = 15.0; }; }; see powprof(1)):\n"
+    "a configuration per phase maximizing the time-weighted quality while one\n"
+    "battery run over the whole mission (each phase's computer power plus its\n"
+    "base load) ends above the reserve; phases whose bounds no configuration\n"
+    "meets are said, with the settings there are; the gain against the best\n"
+    "single configuration held throughout. --base-trace FILE with --mission-s:\n"
+    "one phase whose base load is FILE's total power (a trace, or a folder of\n"
+    "`powprof import ulog`), cut or repeated to S.\n"
+    "\n"
     "Networks never run: RESULTS profiled a darknet component running the\n"
     "network of --measured CFG at swept frame rates (the plan maximizes its\n"
     "fps); with a layer model (`powprof layers model`), each --network CFG is\n"
@@ -50,7 +64,10 @@ static const char plan_help[] =
     "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
     "\n"
     "options:\n"
-    "  --mission-s S          mission length in seconds (required)\n"
+    "  --mission-s S          mission length in seconds (or --mission)\n"
+    "  --mission FILE         a mission in phases: FILE's mission group (and its\n"
+    "                         battery group, read over -c's)\n"
+    "  --base-trace FILE      base load: a recorded power trace (one phase)\n"
     "  --maximize NAME        the parameter to maximize (default: a *fps\n"
     "                         parameter, else the first numeric one)\n"
     "  --min-soc F            state of charge to keep at the end (default: the\n"
@@ -87,7 +104,9 @@ enum {
     OPT_ACROSS,
     OPT_LAYER_MODEL,
     OPT_MEASURED,
-    OPT_NETWORK
+    OPT_NETWORK,
+    OPT_MISSION_FILE,
+    OPT_BASE_TRACE
 };
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
@@ -100,6 +119,8 @@ typedef struct plan_target {
     const char *layer_model, *measured; /* networks never run */
     size_t n_networks;
     const char *network[MAX_NETWORKS];
+    const char *mission_file, *base_trace; /* a plan per phase */
+    pp_mission *mission;                   /* read from them (malloc'd) */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -123,6 +144,12 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
     switch (opt) {
     case OPT_NODE:
         t->node = arg;
+        return 0;
+    case OPT_MISSION_FILE:
+        t->mission_file = arg;
+        return 0;
+    case OPT_BASE_TRACE:
+        t->base_trace = arg;
         return 0;
     case OPT_LAYER_MODEL:
         t->layer_model = arg;
@@ -171,14 +198,41 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
     }
 }
 
-/* The mission's options into o; 0 or PP_EXIT_USAGE (said). */
-static int mission(const pp_cli_mission *mi, pp_plan_options *o)
+/* --mission FILE or --base-trace: the phases into t->mission (and FILE's
+ * battery over o's). 0, PP_EXIT_USAGE or PP_EXIT_FAILURE (said). */
+static int mission_phases(const pp_cli_mission *mi, pp_plan_options *o, plan_target *t)
+{
+    if (!t->mission_file && !t->base_trace)
+        return 0;
+    if (!(t->mission = malloc(sizeof *t->mission)))
+        return PP_EXIT_FAILURE;
+    pp_mission_init(t->mission);
+    if (t->mission_file) {
+        if (pp_mission_load(t->mission_file, t->mission, &o->battery) < 0)
+            return PP_EXIT_USAGE;
+        if (mi->base_power_w >= 0) /* the command line's over the file's battery */
+            o->battery.base_power_w = mi->base_power_w;
+        if (!o->maximize && t->mission->maximize[0])
+            o->maximize = t->mission->maximize;
+        return 0;
+    }
+    if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
+        return PP_EXIT_USAGE;
+    pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
+               sizeof t->mission->phase[0].base_trace);
+    return 0;
+}
+
+/* The mission's options into o (the battery chosen as everywhere, then a
+ * mission file's over it); 0 or PP_EXIT_USAGE / PP_EXIT_FAILURE (said). */
+static int mission(const pp_cli_mission *mi, pp_plan_options *o, plan_target *t)
 {
     pp_battery_choice c;
 
     pp_cli_mission_choice(mi, &c);
-    return pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0
-               ? PP_EXIT_USAGE : 0;
+    if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
+        return PP_EXIT_USAGE;
+    return mission_phases(mi, o, t);
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
@@ -197,6 +251,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"layer-model", required_argument, NULL, OPT_LAYER_MODEL},
         {"measured", required_argument, NULL, OPT_MEASURED},
         {"network", required_argument, NULL, OPT_NETWORK},
+        {"mission", required_argument, NULL, OPT_MISSION_FILE},
+        {"base-trace", required_argument, NULL, OPT_BASE_TRACE},
         {NULL, 0, NULL, 0},
     };
     pp_cli_mission mi;
@@ -222,11 +278,24 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !(mi.mission_s > 0)) {
-        fputs("powprof plan: a results folder and --mission-s S are needed\n", stderr);
+    if (t->mission_file && (mi.mission_s > 0 || t->base_trace)) {
+        fputs("powprof plan: --mission FILE has its phases: no --mission-s or --base-trace\n",
+              stderr);
         return PP_EXIT_USAGE;
     }
-    return mission(&mi, o);
+    if ((t->mission_file || t->base_trace) && (t->n_networks || mi.base_power_w >= 0)) {
+        fputs("powprof plan: --mission and --base-trace go without --network and "
+              "--base-power-w (the phases say their base load)\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (optind != argc - 1 || !(mi.mission_s > 0 || t->mission_file)) {
+        fputs("powprof plan: a results folder and --mission-s S (or --mission FILE) are "
+              "needed\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (!t->mission_file)
+        o->mission_s = mi.mission_s;
+    return mission(&mi, o, t);
 }
 
 static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
@@ -450,13 +519,20 @@ int pp_cmd_plan(int argc, char **argv)
     pp_model m;
     int rc;
 
-    if ((rc = parse(argc, argv, &o, &t)) != 0)
+    if ((rc = parse(argc, argv, &o, &t)) != 0) {
+        free(t.mission);
         return rc == 1 ? 0 : rc;
+    }
     rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m);
-    if (rc < 0)
+    if (rc < 0) {
+        free(t.mission);
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    if ((rc = check_names(&m, &o)) == 0)
+    }
+    if ((rc = check_names(&m, &o)) == 0 && t.mission)
+        rc = pp_cli_plan_phases(&m, &o, t.mission, t.json);
+    else if (rc == 0)
         rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
+    free(t.mission);
     pp_model_free(&m);
     return rc;
 }

@@ -79,6 +79,7 @@ typedef struct run_state {
     pp_battery_params loads;    /* the report's: the pack with the mission's base load */
     pp_model plan_model;        /* the model the plan read (when plan) */
     pp_plan_result *plan;       /* the plan (NULL: none) */
+    struct pp_phases_plan *phases; /* the plan per phase, for a mission of phases */
     json_t *profile_json, *plan_json, *plots_json;
 } run_state;
 
@@ -188,6 +189,15 @@ static int step_plan(const run_args *a, run_state *st)
 
     if (rc < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    if (!st->p->mission.shorthand) { /* phases: a plan per phase */
+        if ((rc = pp_cli_plan_phases_make(&st->plan_model, st->mission, &st->p->mission,
+                                          &st->phases, &st->plan_json)) < 0) {
+            pp_model_free(&st->plan_model);
+            return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+        }
+        pp_pipeline_plan_save(a->rq.out_dir, st->plan_json);
+        return 0;
+    }
     if (!(st->plan = malloc(sizeof *st->plan)) ||
         (rc = pp_plan(&st->plan_model, st->mission, st->plan)) < 0) {
         free(st->plan);
@@ -212,7 +222,7 @@ static int step_plots(const run_args *a, run_state *st)
     pp_plot_options_init(&o);
     o.battery = st->p->battery;
     pp_fmt(path, sizeof path, "%s/plan.json", a->rq.out_dir);
-    if (st->plan && pp_plot_plan_load(path, &plan) == 0)
+    if ((st->plan || st->phases) && pp_plot_plan_load(path, &plan) == 0)
         o.plan = &plan;
     return pp_cli_plot(a->rq.out_dir, &o, a->json ? &st->plots_json : NULL);
 }
@@ -222,12 +232,15 @@ static void step_report(const run_args *a, const run_state *st)
 {
     printf("\n== report");
     report(a->rq.out_dir, &st->loads, st->mission && st->p->mission_base_power_w >= 0);
-    if (!st->plan)
+    if (!st->plan && !st->phases)
         return;
     printf("\n== mission plan\n");
-    pp_cli_plan_print(&st->plan_model, st->mission, st->plan);
+    if (st->phases)
+        pp_cli_plan_phases_print(&st->plan_model, st->mission, &st->p->mission, st->phases);
+    else
+        pp_cli_plan_print(&st->plan_model, st->mission, st->plan);
     printf("the plan as JSON: %s/plan.json; its state of charge over the mission: "
-           "%s/plots/plan-soc.*\n", a->rq.out_dir, a->rq.out_dir);
+           "%s/plots/%s.*\n", a->rq.out_dir, a->rq.out_dir, st->phases ? "plan-phases" : "plan-soc");
 }
 
 static json_t *files_json(const char *dir, int plan)
@@ -413,9 +426,10 @@ int pp_cmd_run(int argc, char **argv)
     }
     if ((rc = load(&a, p, &st)) == 0)
         rc = a.dry ? dry_run(&a, &st) : run_all(&a, &st);
-    if (st.plan) {
+    if (st.plan || st.phases) {
         pp_model_free(&st.plan_model);
         free(st.plan);
+        pp_cli_plan_phases_free(st.phases);
     }
     json_decref(st.plan_json);
     free(st.mission);

@@ -59,6 +59,11 @@ void pp_config_free(pp_config *cfg)
 
 const char *pp_config_path(const pp_config *cfg) { return cfg->path; }
 
+int pp_config_line(const pp_config_node *node)
+{
+    return node ? (int)config_setting_source_line(SETTING(node)) : 0;
+}
+
 const pp_config_node *pp_config_root(const pp_config *cfg)
 {
     return NODE(config_root_setting(&cfg->cfg));

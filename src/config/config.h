@@ -19,6 +19,9 @@ int pp_config_load(const char *path, pp_config **out);
 void pp_config_free(pp_config *cfg);
 const char *pp_config_path(const pp_config *cfg);
 
+/* The line of a node in its file (0 when unknown). */
+int pp_config_line(const pp_config_node *node);
+
 /* The top-level group. */
 const pp_config_node *pp_config_root(const pp_config *cfg);
 

@@ -19,8 +19,6 @@ const char *const pp_profile_component_keys[] = {
 };
 
 static const char *const top_keys[] = {"profile", "battery", "components", "mission", NULL};
-static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
-                                           NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", "adaptive", NULL};
 
@@ -495,31 +493,21 @@ static int parse_profile_group(const pp_config *cfg, const pp_config_node *root,
     return 0;
 }
 
-/* The group "mission" (optional). */
-static int parse_mission(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+/* The group "mission" (optional: mission.h); the fields of the one-phase
+ * form kept for `powprof run`. */
+static int parse_mission(const pp_config *cfg, pp_profile *p)
 {
-    const pp_config_node *g = NULL;
+    int rc = pp_mission_from_config(cfg, &p->mission);
 
-    p->mission_base_power_w = p->mission_min_soc = -1;
-    if (pp_config_get_group(cfg, root, "mission", &g) < 0)
-        return -EINVAL;
-    if (!g)
-        return 0;
+    p->mission_s = p->mission_base_power_w = p->mission_min_soc = -1;
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     p->has_mission = 1;
-    if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
-        pp_config_get_double(cfg, g, "base_power_w", &p->mission_base_power_w) < 0 ||
-        pp_config_get_double(cfg, g, "min_soc", &p->mission_min_soc) < 0 ||
-        pp_config_get_string(cfg, g, "maximize", p->mission_maximize,
-                             sizeof p->mission_maximize) < 0)
-        return -EINVAL;
-    if (pp_config_get_double(cfg, g, "duration_s", &p->mission_s) != 0 || !(p->mission_s > 0))
-        return pp_config_error(cfg, g, "duration_s", "a mission needs duration_s > 0");
-    if (pp_config_member(g, "base_power_w") && !(p->mission_base_power_w >= 0))
-        return pp_config_error(cfg, g, "base_power_w", "must be >= 0 (got %g)",
-                               p->mission_base_power_w);
-    if (pp_config_member(g, "min_soc") && !(p->mission_min_soc >= 0 && p->mission_min_soc < 1))
-        return pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)",
-                               p->mission_min_soc);
+    p->mission_s = pp_mission_duration_s(&p->mission);
+    if (p->mission.shorthand)
+        p->mission_base_power_w = p->mission.phase[0].base_power_w;
+    p->mission_min_soc = p->mission.min_soc_frac;
+    pp_strlcpy(p->mission_maximize, p->mission.maximize, sizeof p->mission_maximize);
     return 0;
 }
 
@@ -572,7 +560,7 @@ int pp_profile_load(const char *path, pp_profile *p)
         goto out;
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
-    if (parse_mission(cfg, root, p) < 0 || parse_components(cfg, root, p) < 0)
+    if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0)
         goto out;
     rc = 0;
 out:

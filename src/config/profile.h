@@ -22,6 +22,8 @@
 #ifndef PP_PROFILE_H
 #define PP_PROFILE_H
 
+#include "mission.h"
+
 #include "battery/battery.h"
 #include "components/component.h"
 
@@ -63,9 +65,10 @@ typedef struct pp_profile {
     int sequential;    /* 0: components of a configuration run together */
     char sysfs_root[1024];
     pp_battery_params battery;
-    /* mission = { duration_s; base_power_w; maximize; min_soc; } (optional):
-     * `powprof run` plans it */
+    /* mission = { ... } (optional, mission.h): `powprof run` plans it. The
+     * one-phase form's figures below (mission_s: the phases' total) */
     int has_mission;
+    pp_mission mission;
     double mission_s, mission_base_power_w, mission_min_soc; /* < 0: not given */
     char mission_maximize[160];
     pp_profile_adaptive adaptive; /* profile = { adaptive = { ... }; } */

@@ -401,18 +401,54 @@ static int schedule(const pp_plan_options *o, pp_plan_result *r, const pp_plan_c
     return schedule_end(o, r);
 }
 
-int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
+/* The checks of the options that do not concern the mission, the
+ * parameter to maximize, and the candidates, sorted by quality. */
+static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
+                   pp_plan_choice **out)
 {
     int power = pp_summary_metric(&m->sum, PP_PLAN_POWER_METRIC), rc;
-    const pp_battery_params *b = &o->battery;
-    pp_plan_choice *c = NULL;
-    size_t best;
 
-    memset(r, 0, sizeof *r);
     if (power < 0) {
         pp_log_error("plan: the results have no %s column", PP_PLAN_POWER_METRIC);
         return -EINVAL;
     }
+    for (size_t i = 0; i < o->n_resolutions; i++)
+        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 || !(o->resolution[i].step > 0)) {
+            pp_log_error("plan: the resolution %s=%g: no such parameter, or not > 0",
+                         o->resolution[i].name, o->resolution[i].step);
+            return -EINVAL;
+        }
+    if ((rc = what_to_maximize(m, o, r)) < 0 || (rc = candidates(m, o, (size_t)power, r, out)) < 0)
+        return rc;
+    if (r->n_candidates == 0) {
+        pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
+        free(*out);
+        return -EINVAL;
+    }
+    qsort(*out, r->n_candidates, sizeof **out, cmp_choice);
+    return 0;
+}
+
+int pp_plan_candidates(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
+                       pp_plan_choice **out)
+{
+    memset(r, 0, sizeof *r);
+    *out = NULL;
+    if (!(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
+        pp_log_error("plan: tolerance %g: out of range [0, 1)", o->tolerance_frac);
+        return -EINVAL;
+    }
+    return prepare(m, o, r, out);
+}
+
+int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
+{
+    const pp_battery_params *b = &o->battery;
+    pp_plan_choice *c = NULL;
+    size_t best;
+    int rc;
+
+    memset(r, 0, sizeof *r);
     if (!(o->mission_s >= PP_PLAN_MISSION_S_MIN && o->mission_s <= PP_PLAN_MISSION_S_MAX)) {
         pp_log_error("plan: a mission of %g s: out of range (%g to %g s)", o->mission_s,
                      PP_PLAN_MISSION_S_MIN, PP_PLAN_MISSION_S_MAX);
@@ -422,24 +458,10 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         pp_log_error("plan: tolerance %g: out of range [0, 1)", o->tolerance_frac);
         return -EINVAL;
     }
-    for (size_t i = 0; i < o->n_resolutions; i++)
-        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 || !(o->resolution[i].step > 0)) {
-            pp_log_error("plan: the resolution %s=%g: no such parameter, or not > 0",
-                         o->resolution[i].name, o->resolution[i].step);
-            return -EINVAL;
-        }
-    if ((rc = what_to_maximize(m, o, r)) < 0)
-        return rc;
     r->min_soc_frac = o->min_soc_frac >= 0 ? o->min_soc_frac : b->soc_cutoff_frac;
     r->max_power_w = max_power(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
-    if ((rc = candidates(m, o, (size_t)power, r, &c)) < 0)
+    if ((rc = prepare(m, o, r, &c)) < 0)
         return rc;
-    if (r->n_candidates == 0) {
-        pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
-        free(c);
-        return -EINVAL;
-    }
-    qsort(c, r->n_candidates, sizeof *c, cmp_choice);
     rc = choose(o, r, c, r->n_candidates, &best);
     if (rc == 0 && r->feasible && o->schedule)
         rc = schedule(o, r, c, best);

@@ -138,6 +138,13 @@ int pp_plan_rate_metric(const char *param, char *buf, size_t cap);
  * maximize, a resolution for no parameter, bad options) or -ENOMEM. */
 int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r);
 
+/* The candidates pp_plan weighs, highest quality first, into *out
+ * (malloc'd: free it), with r's maximize, achieved_metric, step,
+ * n_candidates and n_short_of_rate (r is cleared first; the mission's
+ * fields are left). 0, -EINVAL (logged, as pp_plan) or -ENOMEM. */
+int pp_plan_candidates(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
+                       pp_plan_choice **out);
+
 /* The battery b with the computer drawing a constant computer_w (through
  * b's efficiency, beside b's base_power_w) for duration_s from b's start:
  * the charge drained (fraction) and the time to its cutoff if it went on

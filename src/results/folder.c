@@ -91,6 +91,7 @@ pp_import_reader pp_import_reader_of(const char *format)
     return strcmp(format, "powprofiler") == 0  ? pp_import_powprofiler
            : strcmp(format, "tegrastats") == 0 ? pp_import_tegrastats
            : strcmp(format, "csv") == 0        ? pp_import_csv
+           : strcmp(format, "ulog") == 0       ? pp_import_ulog
                                                : NULL;
 }
 
@@ -363,7 +364,7 @@ int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
 
     memset(l, 0, sizeof *l);
     if (rc == 0 && !pp_import_reader_of(rq->format)) {
-        pp_log_error("unknown format '%s' (powprofiler, tegrastats, csv)", rq->format);
+        pp_log_error("unknown format '%s' (powprofiler, tegrastats, csv, ulog)", rq->format);
         rc = -EINVAL;
     }
     if (rc == 0 && rq->n_files == 0) {
@@ -377,7 +378,10 @@ int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
         rc = -EINVAL;
     }
     if (rc == 0 && (rc = make_tmp(rq->out)) == 0 &&
-        (rc = import_files(rq, n_pat, l, row, 16384)) == 0 && (rc = write_run_json(rq, l)) == 0)
+        (rc = import_files(rq, n_pat, l, row, 16384)) == 0 &&
+        (strcmp(rq->format, "ulog") != 0 ||
+         (rc = pp_import_ulog_flight_csv(tmp_dir, rq->files, rq->n_files)) == 0) &&
+        (rc = write_run_json(rq, l)) == 0)
         rc = publish(rq);
     pp_results_import_abandon();
     free(row);

@@ -1,0 +1,91 @@
+/* ulog.h - PX4 flight logs (ULog, PX4's "ULog File Format"): the battery
+ * of a recorded flight.
+ *
+ * The reader follows the published specification: a 16-byte header
+ * ("ULog" 0x01 0x12 0x35, version, start time in us), then messages of
+ * uint16 size, uint8 type and size bytes: flag bits 'B' (only as the first
+ * message; an incompatible flag other than "data appended" is refused;
+ * appended data is read from each non-zero offset on, a message torn at an
+ * offset left out with a warning), formats 'F' ("name:type field;..."; a
+ * type is a base type, an array "float[10]" or another format, nested),
+ * information 'I' / 'M', parameters 'P' / 'Q', subscriptions 'A' (multi_id,
+ * msg_id, name), unsubscriptions 'R', data 'D' (msg_id, then the fields),
+ * logged strings 'L' / 'C', sync 'S', dropouts 'O'. Little-endian
+ * throughout. Unknown message types are skipped (counted), as the
+ * specification asks. A log cut short (a flight log often ends torn) keeps
+ * every complete message and warns with the offset; a corrupt message (data
+ * of no subscription, a subscription of no format, data shorter than its
+ * format) is skipped to the next sync marker with a warning, or ends the
+ * read there when there is none. A bad header, bad flag bits or a format
+ * that does not parse is an error naming the file and the offset.
+ *
+ * Of the battery_status topic every instance (multi_id) is kept:
+ * timestamp (us, turned to s), voltage_v, current_a, discharged_mah,
+ * remaining, and cell_count and capacity (mAh) when the format has them.
+ */
+#ifndef PP_ULOG_H
+#define PP_ULOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_ULOG_MAX_BATTERIES 8
+
+typedef struct pp_ulog_battery {
+    int instance;                 /* the subscription's multi_id */
+    size_t n, cap;
+    double *t_s;                  /* the log's timestamp, us / 1e6 */
+    double *voltage_v, *current_a, *discharged_mah, *remaining; /* NaN where absent */
+    int cell_count;               /* the last sample's (0 without) */
+    double capacity_mah;          /* the last sample's (0 without) */
+} pp_ulog_battery;
+
+typedef struct pp_ulog_flight {
+    int version;
+    uint64_t start_us;            /* the header's timestamp */
+    int battery_defined;          /* the log has a battery_status format */
+    size_t n_batteries;           /* instances with at least one sample */
+    pp_ulog_battery bat[PP_ULOG_MAX_BATTERIES];
+    size_t n_messages;            /* complete messages read */
+    size_t n_unknown;             /* of an unknown type, skipped */
+    size_t n_corrupt;             /* skipped to a sync marker (or the end) */
+    size_t n_skipped;             /* battery samples without a finite voltage, current or
+                                     time, or not after the one before */
+    size_t n_strings, n_dropouts, n_appended;
+    int torn;                     /* the file ends inside a message */
+    uint64_t torn_offset;
+} pp_ulog_flight;
+
+/* Read the battery of the ULog file at path into f (free with
+ * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the
+ * file and the offset: not a ULog file, a truncated header, unknown
+ * incompatible flags, a format that does not parse), -errno. A log without
+ * battery_status samples is not an error: f->n_batteries is 0. */
+int pp_ulog_read_battery(const char *path, pp_ulog_flight *f);
+
+/* The same from memory (name for messages). */
+int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f);
+
+void pp_ulog_flight_free(pp_ulog_flight *f);
+
+/* 1 when the file at path starts with the ULog magic. */
+int pp_ulog_is_ulog(const char *path);
+
+/* The power of the batteries as a trace (trace.h): one rail per instance,
+ * "battery<multi_id>", voltage_v x current_a, on the union of the
+ * instances' sample times (from the first, in s), each instance linear
+ * between its samples and held before its first and after its last; the
+ * trace's total is their sum. Samples with a NaN voltage or current are
+ * left out. t is initialized here. 0, -EINVAL (logged: no sample) or
+ * -ENOMEM. */
+struct pp_trace;
+int pp_ulog_battery_trace(const pp_ulog_flight *f, const char *name, struct pp_trace *t);
+
+/* The charge battery b drew: from its logged current (trapezoids) and by
+ * its own discharged_mah (last minus first; NaN without), mAh. */
+void pp_ulog_charge_mah(const pp_ulog_battery *b, double *from_current_mah, double *logged_mah);
+
+/* The mean interval between b's samples, s (NaN below two). */
+double pp_ulog_interval_s(const pp_ulog_battery *b);
+
+#endif

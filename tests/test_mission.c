@@ -1,0 +1,521 @@
+/* Missions in phases (issue 25): the mission group, the plan per phase,
+ * the ULog reader and the battery against a recorded flight. */
+#include "harness.h"
+
+#include "src/config/mission.h"
+#include "src/layer2/model.h"
+#include "src/plan/phases.h"
+#include "src/results/flight.h"
+#include "src/traces/trace.h"
+#include "src/traces/ulog.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double after(const char *text, const char *key)
+{
+    const char *at = text ? strstr(text, key) : NULL;
+    return at ? atof(at + strlen(key)) : NAN;
+}
+
+/* path of a mission file with text. */
+static const char *mission_file(const char *name, const char *text)
+{
+    static char path[4096];
+
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+    write_file(path, text);
+    return path;
+}
+
+static int load_mission(const char *text, pp_mission *m)
+{
+    pp_battery_params b;
+
+    pp_battery_params_default(&b);
+    test_log_clear();
+    return pp_mission_load(mission_file("m.cfg", text), m, &b);
+}
+
+void test_mission_parse(void);
+void test_mission_parse(void)
+{
+    pp_mission *m = malloc(sizeof *m);
+    char why[256];
+    double s;
+
+    CHECK_INT(load_mission("mission = {\n min_soc = 0.25;\n phases = (\n"
+                           " { name = \"takeoff\"; duration = \"90s\"; base_power_w = 400.0; },\n"
+                           " { name = \"transit\"; duration = \"1min30s\"; max = { det = { fps = 5.0; }; }; },\n"
+                           " { name = \"landing\"; duration = \"2min\"; weight = 2.0;\n"
+                           "   min = { det = { fps = 15.0; }; size = 3; }; fixed = { det = { cfg = \"tiny\"; }; }; }\n"
+                           " );\n};\n", m), 0);
+    CHECK_INT(m->n_phases, 3);
+    CHECK_NEAR(m->min_soc_frac, 0.25, 0);
+    CHECK_NEAR(m->phase[0].duration_s, 90, 0);
+    CHECK_NEAR(m->phase[1].duration_s, 90, 0);
+    CHECK_NEAR(m->phase[2].duration_s, 120, 0);
+    CHECK_NEAR(m->phase[0].base_power_w, 400, 0);
+    CHECK(m->phase[1].base_power_w < 0); /* the battery's */
+    CHECK_STR(m->phase[1].bound[0].param, "det.fps");
+    CHECK_NEAR(m->phase[1].bound[0].max, 5, 0);
+    CHECK_INT(m->phase[2].n_bounds, 3);
+    CHECK_STR(m->phase[2].bound[0].label, "tiny");
+    CHECK_STR(m->phase[2].bound[2].param, "size");
+    CHECK_NEAR(m->phase[2].weight, 2, 0);
+    CHECK_NEAR(pp_mission_duration_s(m), 300, 1e-12);
+    /* errors name the file, the line and the key */
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"1min\"; durration = 3; }\n); };\n", m),
+              -EINVAL);
+    CHECK_CONTAINS(test_log(), "m.cfg:2:");
+    CHECK_CONTAINS(test_log(), "durration: unknown key");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\";\n duration = \"min\"; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "m.cfg:3: duration: \"min\": no number");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"90\"; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "90 without a unit");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = 90; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "a text with its unit expected");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"1min\";\n"
+                           " min = { det = { fps = 15.0; }; };\n max = { det = { fps = 5.0; }; }; }\n); };\n", m),
+              -EINVAL);
+    CHECK_CONTAINS(test_log(), "m.cfg:4: max.det.fps: the minimum 15 is above the maximum 5");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"1min\";\n"
+                           " fixed = { fps = 10.0; };\n min = { fps = 5.0; }; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "m.cfg:4: min.fps: fps is both fixed and bounded");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"1min\"; },\n"
+                           " { name = \"a\"; duration = \"1min\"; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "m.cfg:3: name: two phases are called 'a'");
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"1min\"; base_power_w = 5.0;\n"
+                           " base_trace = \"f.csv\"; }\n); };\n", m), -EINVAL);
+    CHECK_CONTAINS(test_log(), "give base_trace or base_power_w, not both");
+    CHECK_INT(load_mission("battery = { capacity_ah = 2.0; };\n", m), -ENOENT);
+    CHECK_CONTAINS(test_log(), "no mission = { phases");
+    CHECK_INT(pp_mission_parse_duration("2h", &s, why, sizeof why), 0);
+    CHECK_NEAR(s, 7200, 0);
+    CHECK_INT(pp_mission_parse_duration("12 parsecs", &s, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "unknown unit \"parsecs\"");
+    free(m);
+}
+
+/* 10 W per frame per second, fps 1 .. 5: the default pack (rint) carries
+ * about 37.7 W for an hour (test_cli_plan). */
+static const char *linear_results(void)
+{
+    return results_folder_with("phases", "id,fps,status,duration_s,iterations,late_frames,total_mean_w,reason\n"
+                               "0,1,ok,1,1,0,10,\n1,2,ok,1,1,0,20,\n2,3,ok,1,1,0,30,\n"
+                               "3,4,ok,1,1,0,40,\n4,5,ok,1,1,0,50,\n", NULL);
+}
+
+/* Two half-hour phases: 3 fps held throughout is the best single
+ * configuration (40 W does not last the hour); 4 fps in one phase and 3 in
+ * the other (35 W on average) is the optimum of a plan per phase. Its end
+ * is one battery run over the schedule. */
+void test_mission_phase_plan_optimum(void);
+void test_mission_phase_plan_optimum(void)
+{
+    const char *dir = linear_results();
+    pp_mission *mi = malloc(sizeof *mi);
+    pp_phases_plan *r = malloc(sizeof *r);
+    pp_plan_options o;
+    pp_model m;
+    double w[2], end;
+    int event;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    pp_plan_options_init(&o);
+    o.risk = PP_RISK_MEAN;
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"30min\"; base_power_w = 0.0; },\n"
+                           " { name = \"b\"; duration = \"30min\"; base_power_w = 0.0; }\n); };\n", mi), 0);
+    CHECK_INT(pp_plan_phases(&m, &o, mi, r), 0);
+    CHECK(r->res.feasible);
+    CHECK_NEAR(r->res.quality, 3.5, 1e-9);
+    CHECK_NEAR(r->cand[r->res.phase[0].choice].qos + r->cand[r->res.phase[1].choice].qos, 7, 1e-9);
+    CHECK(r->res.single_feasible);
+    CHECK_NEAR(r->cand[r->res.single].qos, 3, 1e-9);
+    CHECK_NEAR(r->res.single_quality, 3, 1e-9);
+    CHECK(r->res.soc_end_frac >= 0.2);
+    w[0] = r->cand[r->res.phase[0].choice].planned_w;
+    w[1] = r->cand[r->res.phase[1].choice].planned_w;
+    CHECK_INT(pp_phases_run(&r->problem, w, &end, &event), 0);
+    CHECK_NEAR(r->res.soc_end_frac, end, 1e-9);
+    CHECK(!event);
+    /* the timeline ends where the run ends */
+    CHECK_NEAR(r->res.soc_frac[r->res.n_points - 1], end, 1e-9);
+    pp_phases_plan_free(r);
+    /* a floor in the first phase: 4 fps there, 3 in the second; held
+     * throughout it does not last */
+    CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"30min\"; base_power_w = 0.0;\n"
+                           " min = { fps = 4.0; }; },\n"
+                           " { name = \"b\"; duration = \"30min\"; base_power_w = 0.0; }\n); };\n", mi), 0);
+    CHECK_INT(pp_plan_phases(&m, &o, mi, r), 0);
+    CHECK(r->res.feasible);
+    CHECK_NEAR(r->cand[r->res.phase[0].choice].qos, 4, 1e-9);
+    CHECK_NEAR(r->cand[r->res.phase[1].choice].qos, 3, 1e-9);
+    CHECK(r->res.phase[0].floor_binds && !r->res.phase[1].floor_binds);
+    CHECK(r->res.phase[0].floor_drain_frac > 0.1);
+    CHECK(r->res.single_exists && !r->res.single_feasible);
+    pp_phases_plan_free(r);
+    free(r);
+    free(mi);
+    pp_model_free(&m);
+}
+
+/* The one-phase shorthand plans as pp_plan does, to the same end. */
+void test_mission_one_phase_is_todays_plan(void);
+void test_mission_one_phase_is_todays_plan(void)
+{
+    const char *dir = linear_results();
+    static const double missions_s[] = {600, 3600, 5000};
+    pp_mission *mi = malloc(sizeof *mi);
+    pp_phases_plan *r = malloc(sizeof *r);
+    pp_plan_result *today = malloc(sizeof *today);
+    pp_plan_options o;
+    pp_model m;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    for (size_t i = 0; i < sizeof missions_s / sizeof *missions_s; i++) {
+        pp_plan_options_init(&o);
+        o.mission_s = missions_s[i];
+        o.battery.base_power_w = 5;
+        o.battery.soc_cutoff_frac = 0.2;
+        CHECK_INT(pp_plan(&m, &o, today), 0);
+        pp_mission_init(mi);
+        CHECK_INT(pp_mission_one_phase(mi, missions_s[i], -1), 0);
+        CHECK_INT(pp_plan_phases(&m, &o, mi, r), 0);
+        CHECK_INT(r->res.feasible, today->feasible);
+        if (today->feasible) {
+            CHECK_NEAR(r->cand[r->res.phase[0].choice].point.raw[0], today->best.point.raw[0], 0);
+            CHECK_NEAR(r->res.soc_end_frac, today->best_soc_end_frac, 1e-6);
+        }
+        pp_phases_plan_free(r);
+    }
+    pp_model_free(&m);
+    free(today);
+    free(r);
+    free(mi);
+}
+
+/* A floor no configuration meets, a floor the battery cannot carry, and a
+ * bound naming no parameter: said, with what there is. */
+void test_mission_floor_unmet(void);
+void test_mission_floor_unmet(void)
+{
+    const char *dir = linear_results(), *file;
+    char *out = NULL, *err = NULL;
+
+    file = mission_file("m9.cfg", "mission = { phases = (\n { name = \"transit\"; duration = \"20min\"; base_power_w = 0.0; },\n"
+                                  " { name = \"landing\"; duration = \"2min\"; base_power_w = 0.0; min = { fps = 9.0; }; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, NULL), 3);
+    CHECK_CONTAINS(out, "phase 'landing': no configuration meets its bounds (fps >= 9)");
+    CHECK_CONTAINS(out, "the plan's settings of fps span 1 .. 5");
+    free(out);
+    file = mission_file("m5.cfg", "mission = { phases = (\n { name = \"transit\"; duration = \"100min\"; base_power_w = 0.0; min = { fps = 4.0; }; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, NULL), 3);
+    CHECK_CONTAINS(out, "no schedule keeps the reserve: the cheapest meeting every phase's bounds");
+    free(out);
+    file = mission_file("mz.cfg", "mission = { phases = (\n { name = \"transit\"; duration = \"10min\";\n min = { zoom = 4.0; }; }\n); };\n");
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission", file, NULL), 2);
+    CHECK_CONTAINS(err, "mz.cfg:3: phase 'transit': zoom: the results have no such parameter (they have: fps)");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission", file, "--mission-s", "60", NULL), 2);
+    CHECK_CONTAINS(err, "no --mission-s or --base-trace");
+    free(err);
+    /* text: the phases, the end, the gain */
+    file = mission_file("ok.cfg", "mission = { phases = (\n { name = \"a\"; duration = \"30min\"; base_power_w = 0.0; },\n"
+                                  " { name = \"b\"; duration = \"30min\"; base_power_w = 0.0; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, "--risk", "mean", NULL), 0);
+    CHECK_CONTAINS(out, "the plan per phase gains +0.5 (+16.7 %) in quality");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, "--risk", "mean", "--json", NULL), 0);
+    CHECK_NEAR(after(strstr(out, "]"), ",\"quality\":"), 3.5, 1e-9); /* after the phases */
+    CHECK_CONTAINS(out, "\"timeline\":{\"t_s\":[0");
+    free(out);
+}
+
+/* ---- ULog files written by hand ------------------------------------------ */
+
+typedef struct ubuf {
+    uint8_t b[8192];
+    size_t n;
+} ubuf;
+
+static void put(ubuf *u, const void *p, size_t n)
+{
+    memcpy(u->b + u->n, p, n);
+    u->n += n;
+}
+
+static void msg(ubuf *u, char type, const void *payload, size_t n)
+{
+    uint8_t h[3] = {(uint8_t)(n & 0xff), (uint8_t)(n >> 8), (uint8_t)type};
+    put(u, h, 3);
+    put(u, payload, n);
+}
+
+static void data(ubuf *u, uint16_t id, uint64_t t_us, float v, float i, float mah)
+{
+    uint8_t d[2 + 8 + 4 * 4];
+    float rem = 0.5f;
+
+    memcpy(d, &id, 2);
+    memcpy(d + 2, &t_us, 8);
+    memcpy(d + 10, &v, 4);
+    memcpy(d + 14, &i, 4);
+    memcpy(d + 18, &mah, 4);
+    memcpy(d + 22, &rem, 4);
+    msg(u, 'D', d, sizeof d);
+}
+
+static const uint8_t sync_bytes[8] = {0x2F, 0x73, 0x13, 0x20, 0x25, 0x0C, 0xBB, 0x12};
+
+/* A log: header, (flags), a nested format, battery_status, two instances,
+ * an unknown message type, a logged string; n samples of instance 0 at
+ * 1 s, 16 V, i A for sample i, discharged i mAh. */
+static void write_log(ubuf *u, int flags, size_t n)
+{
+    static const char nested[] = "cell:float v;uint8_t[4] _padding0;";
+    static const char fmt[] = "battery_status:uint64_t timestamp;float voltage_v;float current_a;"
+                              "float discharged_mah;float remaining;cell[2] cells;";
+    uint8_t head[16] = {'U', 'L', 'o', 'g', 0x01, 0x12, 0x35, 1};
+    uint8_t sub[3 + 14] = {0, 7, 0}, sub1[3 + 14] = {1, 8, 0}, str[10] = {6};
+    uint8_t unknown[5] = {1, 2, 3, 4, 5}, flagbits[40] = {0};
+
+    u->n = 0;
+    put(u, head, sizeof head);
+    if (flags)
+        msg(u, 'B', flagbits, sizeof flagbits);
+    msg(u, 'F', nested, strlen(nested));
+    msg(u, 'F', fmt, strlen(fmt));
+    memcpy(sub + 3, "battery_status", 14);
+    memcpy(sub1 + 3, "battery_status", 14);
+    msg(u, 'A', sub, sizeof sub);
+    msg(u, 'A', sub1, sizeof sub1);
+    msg(u, 'x', unknown, sizeof unknown);
+    msg(u, 'L', str, sizeof str);
+    msg(u, 'S', sync_bytes, 8);
+    for (size_t i = 0; i < n; i++) {
+        data(u, 7, 1000000 * (i + 1), 16.0f, (float)i, (float)i);
+        data(u, 8, 1000000 * (i + 1) + 500000, 8.0f, 1.0f, 0);
+    }
+}
+
+void test_mission_ulog_hand_written(void);
+void test_mission_ulog_hand_written(void)
+{
+    ubuf *u = malloc(sizeof *u);
+    pp_ulog_flight f;
+    pp_trace t;
+    double q, logged;
+    size_t full, cut;
+
+    write_log(u, 1, 5);
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "hand.ulg", &f), 0);
+    CHECK_INT(f.n_batteries, 2);
+    CHECK_INT(f.bat[0].n, 5);
+    CHECK_INT(f.bat[1].instance, 1);
+    CHECK_INT(f.n_unknown, 1);
+    CHECK_INT(f.n_strings, 1);
+    CHECK_NEAR(f.bat[0].t_s[2], 3.0, 1e-12);
+    CHECK_NEAR(f.bat[0].current_a[4], 4.0, 0);
+    pp_ulog_charge_mah(&f.bat[0], &q, &logged);
+    CHECK_NEAR(q, (0.5 + 1.5 + 2.5 + 3.5) / 3.6, 1e-9); /* trapezoids of i A over 1 s */
+    CHECK_NEAR(logged, 4.0, 0);
+    CHECK_INT(pp_ulog_battery_trace(&f, "hand.ulg", &t), 0);
+    CHECK_INT(t.n_rails, 2);
+    CHECK_STR(t.names[0], "battery0");
+    CHECK_INT(t.n_samples, 10);
+    CHECK_NEAR(pp_trace_at(&t, 2, 0), 16.0, 1e-9);       /* t 1 s: instance 0 at 1 A */
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 16.0 * 0.5, 1e-9); /* t 0.5 s: between 0 and 1 A */
+    CHECK_NEAR(pp_trace_at(&t, 1, 1), 8.0, 1e-9);
+    pp_trace_free(&t);
+    pp_ulog_flight_free(&f);
+    /* torn: the last message cut in two; every complete one kept */
+    full = u->n;
+    cut = full - 7;
+    test_log_clear();
+    CHECK_INT(pp_ulog_parse_battery(u->b, cut, "torn.ulg", &f), 0);
+    CHECK(f.torn);
+    CHECK_INT(f.bat[0].n, 5);
+    CHECK_INT(f.bat[1].n, 4);
+    CHECK_CONTAINS(test_log(), "torn.ulg: the log ends inside a message at offset");
+    pp_ulog_flight_free(&f);
+    /* corrupt: data of no subscription, then a sync marker, then more data */
+    write_log(u, 0, 2);
+    data(u, 99, 9000000, 1, 1, 1);
+    msg(u, 'S', sync_bytes, 8);
+    data(u, 7, 10000000, 16.0f, 2.0f, 5.0f);
+    test_log_clear();
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "bad.ulg", &f), 0);
+    CHECK_INT(f.n_corrupt, 1);
+    CHECK_INT(f.bat[0].n, 3);
+    CHECK_NEAR(f.bat[0].t_s[2], 10.0, 1e-12);
+    CHECK_CONTAINS(test_log(), "bad.ulg: offset");
+    pp_ulog_flight_free(&f);
+    /* not ULog, a header cut short, an unknown incompatible flag */
+    CHECK_INT(pp_ulog_parse_battery((const uint8_t *)"hello world, no log", 19, "x.ulg", &f), -EINVAL);
+    CHECK_INT(pp_ulog_parse_battery(u->b, 10, "short.ulg", &f), -EINVAL);
+    CHECK_CONTAINS(test_log(), "short.ulg: the ULog header is cut short");
+    write_log(u, 1, 1);
+    u->b[16 + 3 + 8] = 0x02;
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "flags.ulg", &f), -EINVAL);
+    CHECK_CONTAINS(test_log(), "incompatible flag byte 0 is 0x02");
+    pp_ulog_flight_free(&f);
+    free(u);
+}
+
+/* Appended data: the main data torn at the offset, the rest read from it. */
+void test_mission_ulog_appended(void);
+void test_mission_ulog_appended(void)
+{
+    ubuf *u = malloc(sizeof *u);
+    pp_ulog_flight f;
+    uint64_t at;
+
+    write_log(u, 1, 3);
+    data(u, 7, 4000000, 16.0f, 3.0f, 3.0f);
+    u->n -= 5; /* torn where the appended data starts */
+    at = u->n;
+    data(u, 7, 5000000, 16.0f, 4.0f, 4.0f);
+    u->b[16 + 3 + 8] = 0x01; /* data appended */
+    memcpy(u->b + 16 + 3 + 16, &at, 8);
+    test_log_clear();
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "app.ulg", &f), 0);
+    CHECK_INT(f.n_appended, 1);
+    CHECK_INT(f.bat[0].n, 4);
+    CHECK_NEAR(f.bat[0].t_s[3], 5.0, 1e-12);
+    CHECK(!f.torn);
+    CHECK_CONTAINS(test_log(), "torn where appended data starts");
+    pp_ulog_flight_free(&f);
+    free(u);
+}
+
+/* pyulog's samples: every battery_status sample kept; a log without. */
+void test_mission_ulog_samples(void);
+void test_mission_ulog_samples(void)
+{
+    pp_ulog_flight f;
+    char *out = NULL, *err = NULL, dir[4200];
+
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
+    CHECK_INT(f.n_batteries, 2);
+    CHECK_INT(f.bat[0].n, 21);
+    CHECK_INT(f.bat[1].n, 21);
+    CHECK(!f.torn && f.n_corrupt == 0);
+    CHECK_NEAR(pp_ulog_interval_s(&f.bat[0]), 0.3, 0.01);
+    pp_ulog_flight_free(&f);
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample.ulg"), &f), 0);
+    CHECK(f.battery_defined);
+    CHECK_INT(f.n_batteries, 0);
+    pp_ulog_flight_free(&f);
+    snprintf(dir, sizeof dir, "%s/flight", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", dir, NULL), 0);
+    CHECK_CONTAINS(out, "battery 0: 21 samples");
+    CHECK_CONTAINS(out, "the topic is logged at a lower rate than the autopilot integrates");
+    free(out);
+    {
+        char csv[4300], *text;
+        size_t lines = 0;
+        snprintf(csv, sizeof csv, "%s/flight.csv", dir);
+        text = slurp(csv);
+        for (char *c = text; c && *c; c++)
+            lines += *c == '\n';
+        CHECK_INT(lines, 1 + 2 * 21); /* the log's own figures, every sample */
+        CHECK_CONTAINS(text, "file,battery,t_s,voltage_v,current_a,discharged_mah,remaining\n");
+        free(text);
+    }
+    snprintf(dir, sizeof dir, "%s/noflight", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "import", "ulog", fixture("ulog/sample.ulg"), "-o", dir, NULL), 2);
+    CHECK_CONTAINS(err, "defines battery_status but holds no sample of it");
+    free(err);
+}
+
+/* The battery against a synthetic flight whose voltage the model
+ * reproduces: the default pack's U - R I at each sample. */
+void test_mission_battery_vs_flight(void);
+void test_mission_battery_vs_flight(void)
+{
+    ubuf *u = malloc(sizeof *u);
+    pp_battery_params p;
+    pp_ulog_flight f;
+    pp_flight_check c;
+    char path[4200], *out = NULL;
+    FILE *fp;
+
+    pp_battery_params_default(&p);
+    write_log(u, 0, 0);
+    for (int i = 0; i < 100; i++) {
+        double cur = 5 + 3 * sin(i / 5.0);
+        data(u, 7, 1000000 + 100000 * (uint64_t)i, (float)(p.voltage_v - p.r_int_ohm * cur),
+             (float)cur, (float)(i * 0.1));
+    }
+    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "synthetic.ulg", &f), 0);
+    CHECK_INT(f.bat[0].n, 100);
+    CHECK_INT(pp_flight_check_run(&f.bat[0], &p, &c), 0);
+    CHECK_INT(c.n, 100);
+    CHECK(c.v_rms < 1e-5);
+    CHECK(fabs(c.v_max_dev) < 1e-5);
+    CHECK_NEAR(c.v_end_model, c.v_end_logged, 1e-5);
+    CHECK_NEAR(c.mah_model, c.mah_current, 1e-3 * c.mah_current);
+    CHECK_NEAR(c.pack.soc_start_frac, 0.5, 0);
+    pp_ulog_flight_free(&f);
+    /* the command: a log given in the place of a trace */
+    snprintf(path, sizeof path, "%s/synthetic.ulg", test_tmpdir());
+    fp = fopen(path, "wb");
+    CHECK(fp && fwrite(u->b, 1, u->n, fp) == u->n);
+    if (fp)
+        fclose(fp);
+    CHECK_INT(run_powprof(&out, NULL, "battery", path, NULL), 0);
+    CHECK_CONTAINS(out, "terminal voltage, modelled - logged: RMS 0.000 V");
+    free(out);
+    free(u);
+}
+
+/* A base load from a trace: cut or repeated with the trace's period; a
+ * one-phase --base-trace plan; the plot of a plan per phase. */
+void test_mission_base_trace_and_plot(void);
+void test_mission_base_trace_and_plot(void)
+{
+    const char *dir = linear_results(), *file;
+    char trace[4200], plan[4200], gp[4200], *out = NULL, *text;
+    pp_phase_load l;
+    FILE *fp;
+
+    snprintf(trace, sizeof trace, "%s/flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motors_w\n0,100\n1,200\n2,100\n3,200\n");
+    /* period 4 s (4 samples 1 s apart): from 1 s over 6 s */
+    CHECK_INT(pp_phase_load_trace(trace, 1, 6, &l), 0);
+    CHECK_NEAR(pp_phase_load_at(&l, 0), 200, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 2), 200, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 2.5), 150, 1e-9); /* 3 s -> 4 s: back to the first sample */
+    CHECK_NEAR(pp_phase_load_at(&l, 3), 100, 1e-9);
+    CHECK_NEAR(pp_phase_load_at(&l, 6), 200, 1e-9);   /* at 7 s: 3 s into the period */
+    CHECK_NEAR(l.mean_w, 150, 1e-9);
+    pp_phase_load_free(&l);
+    CHECK_INT(pp_phase_load_trace(trace, 9, 6, &l), -EINVAL);
+    CHECK_CONTAINS(test_log(), "base_trace_from_s 9 s is past the trace's end");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--base-trace", trace,
+                          "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"base_mean_w\":150");
+    CHECK_CONTAINS(out, "\"base_trace\":");
+    free(out);
+    file = mission_file("plot.cfg", "mission = { phases = (\n { name = \"cruise\"; duration = \"30min\"; base_power_w = 0.0; },\n"
+                                    " { name = \"landing\"; duration = \"30min\"; base_power_w = 0.0; min = { fps = 4.0; }; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", file, "--json", NULL), 0);
+    snprintf(plan, sizeof plan, "%s/phases-plan.json", test_tmpdir());
+    fp = fopen(plan, "w");
+    if (fp) {
+        fputs(out ? out : "", fp);
+        fclose(fp);
+    }
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--plan", plan, NULL), 0);
+    snprintf(gp, sizeof gp, "%s/plots/plan-phases.gp", dir);
+    text = slurp(gp);
+    CHECK_CONTAINS(text, "'landing (floor binds)'");
+    CHECK_CONTAINS(text, "'cruise'");
+    CHECK_CONTAINS(text, "base load (right axis)");
+    free(text);
+}
