@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static double after(const char *text, const char *key)
 {
@@ -518,4 +519,36 @@ void test_mission_base_trace_and_plot(void)
     CHECK_CONTAINS(text, "'cruise'");
     CHECK_CONTAINS(text, "base load (right axis)");
     free(text);
+}
+
+/* `run` on a profile whose mission has phases plans per phase through the
+ * library: the plan in words, plan.json with its phases, the plan-phases
+ * plot's data beside its script. */
+void test_mission_run_plans_phases(void);
+void test_mission_run_plans_phases(void)
+{
+    char res[600], path[700], *out = NULL, *json;
+    const char *cfg;
+
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    cfg = mission_file("ph.cfg",
+                 "profile = { name = \"ph\"; device = \"procstat\"; rate_hz = 20.0; };\n"
+                 "components = ( { name = \"w\"; type = \"exec\"; command = [\"sleep\", \"{t}\"];\n"
+                 "  params = { t = [0.1, 0.2]; }; iterations = 1; } );\n"
+                 "mission = { min_soc = 0.2; maximize = \"w.t\";\n"
+                 "  phases = ( { name = \"takeoff\"; duration = \"1min\"; base_power_w = 400.0; },\n"
+                 "    { name = \"transit\"; duration = \"5min\"; base_power_w = 150.0;\n"
+                 "      max = { w = { t = 0.15; }; }; } ); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "run", cfg, "-o", res, NULL), 0);
+    CHECK_CONTAINS(out, "== mission plan");
+    CHECK_CONTAINS(out, "takeoff");
+    CHECK_CONTAINS(out, "best single configuration held throughout");
+    CHECK_CONTAINS(out, "/plots/plan-phases.*");
+    snprintf(path, sizeof path, "%s/plan.json", res);
+    json = slurp(path);
+    CHECK(json && strstr(json, "\"phases\""));
+    snprintf(path, sizeof path, "%s/plots/plan-phases.dat", res);
+    CHECK(access(path, F_OK) == 0);
+    free(json);
+    free(out);
 }
