@@ -1,14 +1,12 @@
 /* Results folders as a whole (see folder.h). */
 #include "folder.h"
+#include "tmpdir.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -95,96 +93,21 @@ pp_import_reader pp_import_reader_of(const char *format)
                                                : NULL;
 }
 
-/* The temporary folder while it exists, for pp_results_import_abandon. */
+/* The temporary folder while the import writes it (tmpdir.h). */
 static char tmp_dir[4096];
-static volatile sig_atomic_t tmp_armed;
-
-/* Remove dir and what an import wrote in it (files, and files in its
- * subfolders). Only async-signal-safe calls. */
-static void remove_entries(int dfd, int depth)
-{
-    char buf[4096];
-    long n;
-    int removed = 1;
-
-    for (int pass = 0; removed && pass < 16; pass++) {
-        removed = 0;
-        lseek(dfd, 0, SEEK_SET);
-        while ((n = getdents64(dfd, buf, sizeof buf)) > 0)
-            for (long off = 0; off < n;) {
-                struct dirent64 *e = (struct dirent64 *)(buf + off);
-                off += e->d_reclen;
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                if (e->d_type == DT_DIR && depth < 2) {
-                    int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                    if (sub >= 0) {
-                        remove_entries(sub, depth + 1);
-                        close(sub);
-                    }
-                    removed |= unlinkat(dfd, e->d_name, AT_REMOVEDIR) == 0;
-                } else {
-                    removed |= unlinkat(dfd, e->d_name, 0) == 0;
-                }
-            }
-    }
-}
-
-static void remove_tree(const char *dir)
-{
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-    if (dfd >= 0) {
-        remove_entries(dfd, 1);
-        close(dfd);
-    }
-    rmdir(dir);
-}
 
 void pp_results_import_abandon(void)
 {
-    if (tmp_armed) {
-        remove_tree(tmp_dir);
-        tmp_armed = 0;
-    }
+    pp_tmpdir_signal_cleanup();
 }
 
-/* Hold back (SIG_BLOCK) or let through the signals that end a process
- * while the temporary folder is made or renamed, so that a handler never
- * sees it half made. */
-static void block_signals(int how)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    sigset_t set;
-
-    sigemptyset(&set);
-    for (size_t i = 0; i < PP_ARRAY_SIZE(sigs); i++)
-        sigaddset(&set, sigs[i]);
-    sigprocmask(how, &set, NULL);
-}
-
-/* The temporary folder beside out, mode 0755 less the umask like the
- * folders of `powprof profile` (mkdtemp makes it 0700), with traces/. */
+/* The temporary folder beside out (tmpdir.h: removed on an error or a
+ * signal, or by the next run after a crash), with traces/. */
 static int make_tmp(const char *out)
 {
-    mode_t mask = umask(0);
     char path[4400];
-    int rc = 0;
+    int rc = pp_tmpdir_make(out, "import", tmp_dir, sizeof tmp_dir);
 
-    umask(mask);
-    if (pp_fmt(tmp_dir, sizeof tmp_dir, "%s.import.XXXXXX", out) < 0) {
-        pp_log_error("%s: the name is too long", out);
-        return -ENAMETOOLONG;
-    }
-    block_signals(SIG_BLOCK);
-    if (!mkdtemp(tmp_dir)) {
-        rc = -errno;
-        pp_log_error("cannot create %s: %s", tmp_dir, strerror(errno));
-    } else {
-        tmp_armed = 1;
-        chmod(tmp_dir, 0755 & ~mask);
-    }
-    block_signals(SIG_UNBLOCK);
     pp_fmt(path, sizeof path, "%s/traces", tmp_dir);
     if (rc == 0 && mkdir(path, 0755) != 0) {
         rc = -errno;
@@ -341,22 +264,6 @@ static int import_files(const pp_import_request *rq, int n_pat, pp_results_layou
     return rc;
 }
 
-/* The folder made whole: renamed to rq->out. */
-static int publish(const pp_import_request *rq)
-{
-    int rc = 0;
-
-    block_signals(SIG_BLOCK);
-    if (rename(tmp_dir, rq->out) != 0) {
-        rc = -errno;
-        pp_log_error("cannot move %s to %s: %s", tmp_dir, rq->out, strerror(errno));
-    } else {
-        tmp_armed = 0;
-    }
-    block_signals(SIG_UNBLOCK);
-    return rc;
-}
-
 int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
 {
     char *row = malloc(16384);
@@ -382,8 +289,8 @@ int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
         (strcmp(rq->format, "ulog") != 0 ||
          (rc = pp_import_ulog_flight_csv(tmp_dir, rq->files, rq->n_files)) == 0) &&
         (rc = write_run_json(rq, l)) == 0)
-        rc = publish(rq);
-    pp_results_import_abandon();
+        rc = pp_tmpdir_commit();
+    pp_tmpdir_abort();
     free(row);
     return rc;
 }
