@@ -97,6 +97,10 @@ int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *no
  * (plots/plot_plan.c reads it back). A new reference. */
 json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r);
 
+/* One configuration of a plan as JSON: its parameters (labels as text),
+ * power_w with its band, planned_w, achieved, quality. */
+json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c);
+
 /* plan into dir/plan.json, atomically. 0 or -errno (logged). */
 int pp_pipeline_plan_save(const char *dir, const json_t *plan);
 

@@ -33,7 +33,7 @@ int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *no
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
+json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
 {
     const pp_summary *s = &m->sum;
     json_t *o = json_object();
@@ -49,6 +49,7 @@ static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
     json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
     json_object_set_new(o, "planned_w", jnum(c->planned_w));
     json_object_set_new(o, "achieved", jnum(c->achieved.value));
+    json_object_set_new(o, "quality", jnum(c->qos));
     return o;
 }
 
@@ -59,17 +60,17 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
     json_t *runners = json_array(), *steps = json_array();
 
     if (r->feasible) {
-        json_object_set_new(root, "best", choice_json(m, &r->best));
+        json_object_set_new(root, "best", pp_plan_choice_json(m, &r->best));
         json_object_set_new(root, "best_soc_end", jnum(r->best_soc_end_frac));
         json_object_set_new(root, "best_time_to_cutoff_s", jnum(r->best_time_to_cutoff_s));
         for (size_t i = 0; i < r->n_runners; i++)
-            json_array_append_new(runners, choice_json(m, &r->runners[i]));
+            json_array_append_new(runners, pp_plan_choice_json(m, &r->runners[i]));
         json_object_set_new(root, "runners_up", runners);
     } else {
         json_decref(runners);
     }
     for (size_t j = 0; j < r->n_steps; j++) {
-        json_t *c = choice_json(m, &r->steps[j].c);
+        json_t *c = pp_plan_choice_json(m, &r->steps[j].c);
         json_object_set_new(c, "t_s", json_real(r->steps[j].t_s));
         json_object_set_new(c, "soc", json_real(r->steps[j].soc_frac));
         json_array_append_new(steps, c);
@@ -90,7 +91,7 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                              r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
                              "efficiency", o->battery.efficiency, "max_power_w",
                              jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
-    json_t *f = choice_json(m, &r->frugal);
+    json_t *f = pp_plan_choice_json(m, &r->frugal);
 
     json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
     json_object_set_new(root, "node_power_factor",
@@ -102,7 +103,7 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                                                          : m->sum.params[r->maximize]));
     json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
     if (r->n_short_of_rate)
-        json_object_set_new(root, "short_of_rate_example", choice_json(m, &r->short_example));
+        json_object_set_new(root, "short_of_rate_example", pp_plan_choice_json(m, &r->short_example));
     json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
     json_object_set_new(root, "most_frugal", f);
     best_json(m, o, r, root);

@@ -2,6 +2,7 @@
  * as text or JSON. */
 #include "cli.h"
 
+#include "src/api/pipeline.h"
 #include "src/plan/phases.h"
 
 #include <errno.h>
@@ -30,25 +31,6 @@ static void settings(const pp_model *m, const pp_phases_plan *r, const pp_plan_c
             pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
             len += (size_t)snprintf(buf + len, cap - len, ", %s=%s", s->params[k], text);
         }
-}
-
-static json_t *choice_json(const pp_model *m, const pp_plan_choice *c)
-{
-    const pp_summary *s = &m->sum;
-    json_t *o = json_object();
-    char text[PP_SUMMARY_LABEL_MAX];
-
-    for (size_t k = 0; k < s->n_params; k++) {
-        pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
-        json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
-                                                 ? json_string(text) : num(c->point.raw[k]));
-    }
-    json_object_set_new(o, "power_w", num(c->power.value));
-    json_object_set_new(o, "power_hi_w", num(c->power.hi));
-    json_object_set_new(o, "planned_w", num(c->planned_w));
-    json_object_set_new(o, "achieved", num(c->achieved.value));
-    json_object_set_new(o, "quality", num(c->qos));
-    return o;
 }
 
 /* The bounds of a phase as text ("det.fps >= 15, size = 512"). */
@@ -224,7 +206,7 @@ static json_t *phase_json(const pp_model *m, const pp_mission *mi, const pp_phas
                   text);
     json_object_set_new(o, "base_trace", mi->phase[k].base_trace[0]
                                              ? json_string(mi->phase[k].base_trace) : json_null());
-    json_object_set_new(o, "choice", ph->met && r->res.n_points ? choice_json(m, &r->cand[ph->choice])
+    json_object_set_new(o, "choice", ph->met && r->res.n_points ? pp_plan_choice_json(m, &r->cand[ph->choice])
                                                                 : json_null());
     json_object_set_new(o, "soc_start", num(ph->soc_start_frac));
     json_object_set_new(o, "soc_end", num(ph->soc_end_frac));
@@ -260,7 +242,7 @@ static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_m
     json_object_set_new(root, "battery_runs", json_integer((json_int_t)res->n_battery_runs));
     json_object_set_new(root, "single", res->feasible && res->single_feasible
                                             ? json_pack("{s:o,s:f,s:f,s:f}", "choice",
-                                                        choice_json(m, &r->cand[res->single]),
+                                                        pp_plan_choice_json(m, &r->cand[res->single]),
                                                         "quality", res->single_quality, "soc_end",
                                                         res->single_soc_end_frac, "gain",
                                                         res->quality - res->single_quality)
