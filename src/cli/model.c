@@ -121,6 +121,11 @@ static void print_header(const pp_model *m, const char *dir)
                s->n_nodes == 1 ? "" : "s", s->max_repeat + 1, s->max_repeat ? "s" : "");
     if (s->n_left_out)
         printf(" (%zu more left out: status not ok)", s->n_left_out);
+    if (s->n_rows > n_configs * (size_t)(s->max_repeat + 1) * (s->n_nodes ? s->n_nodes : 1))
+        fprintf(stderr, "powprof model: warning: %s holds %zu rows for %zu configurations, more "
+                "than its repeats and nodes explain: rows of different profiles mixed (a resume "
+                "after the profile changed?); each configuration's rows are averaged\n", dir,
+                s->n_rows, n_configs);
     printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
     for (size_t k = 0; k < s->n_params; k++)
         printf("%s %s (%s)", k ? "," : "", s->params[k],
@@ -239,7 +244,7 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                "measured range).\n");
     if (too_few)
         printf("too few: fewer configurations than the estimator needs to be checked by leaving "
-               "them out one at a time (try --method auto or loclin).\n");
+               "them out one at a time%s.\n", m->opts.method == PP_METHOD_AUTO ? "" : " (try --method auto or loclin)");
     for (size_t k = 0; !verbose && k < s->n_metrics; k++) {
         size_t of;
         if (pp_model_metric_repeats(s, k, &of))

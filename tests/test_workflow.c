@@ -1,0 +1,82 @@
+/* test_workflow.c - a user's own workflow end to end (issue 22): resume
+ * after the profile changed, plans on the profiled battery, plan quality
+ * ties, meter's warnings, consistent wording. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char g_cfg[512], g_out[512];
+
+/* A profile of one exec component with params text, at g_cfg. */
+static void write_exec_profile(const char *params)
+{
+    char text[4096];
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/w.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n"
+             "components = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { %s }; });\n",
+             fixture("jetson-tx2-iio"), params);
+    write_file(g_cfg, text);
+}
+
+/* Issue 22, item 1: a resume after the profile's grid changed is refused,
+ * naming the parameter and both value lists; nothing is measured. */
+void test_resume_refuses_changed_profile(void);
+void test_resume_refuses_changed_profile(void)
+{
+    char path[600], *err = NULL, *before, *after;
+
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    before = slurp(path);
+    write_exec_profile("level = [0, 1, 2, 3];");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "run.json: made by another version of this profile");
+    CHECK_CONTAINS(err, "x.level values [0,3] -> [0,1,2,3]");
+    free(err);
+    after = slurp(path);
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    /* the same profile resumes (nothing left to do) */
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, "--resume", NULL), 0);
+}
+
+/* Issue 22, item 1: `model` warns when a folder holds more rows than its
+ * configurations, repeats and nodes explain (rows of two profiles). */
+void test_model_warns_mixed_rows(void);
+void test_model_warns_mixed_rows(void)
+{
+    char path[600], *text, *out = NULL, *err = NULL, *last, *mixed;
+
+    write_exec_profile("level = [0, 1, 2];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_INT(run_powprof(&out, &err, "model", g_out, NULL), 0);
+    CHECK(err && !strstr(err, "rows for"));
+    free(out);
+    free(err);
+    /* what a resume of another grid left: a row of level 2 numbered 3 */
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    text = slurp(path);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    last = strstr(text, "\n2,2,");
+    CHECK(last != NULL);
+    mixed = malloc(strlen(text) * 2 + 8);
+    sprintf(mixed, "%s3%s", text, last ? last + 2 : "");
+    write_file(path, mixed);
+    CHECK_INT(run_powprof(&out, &err, "model", g_out, NULL), 0);
+    CHECK_CONTAINS(err, "holds 4 rows for 3 configurations");
+    free(out);
+    free(err);
+    free(mixed);
+    free(text);
+}
