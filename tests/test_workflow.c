@@ -9,8 +9,9 @@
 
 static char g_cfg[512], g_out[512];
 
-/* A profile of one exec component with params text, at g_cfg. */
-static void write_exec_profile(const char *params)
+/* A profile of one exec component with params text and extra groups
+ * (battery, mission), at g_cfg. */
+static void write_exec_profile_with(const char *params, const char *extra)
 {
     char text[4096];
 
@@ -18,10 +19,15 @@ static void write_exec_profile(const char *params)
     snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
     snprintf(text, sizeof text,
              "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n"
-             "components = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "%s\ncomponents = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
              "  params = { %s }; });\n",
-             fixture("jetson-tx2-iio"), params);
+             fixture("jetson-tx2-iio"), extra, params);
     write_file(g_cfg, text);
+}
+
+static void write_exec_profile(const char *params)
+{
+    write_exec_profile_with(params, "");
 }
 
 /* Issue 22, item 1: a resume after the profile's grid changed is refused,
@@ -79,4 +85,34 @@ void test_model_warns_mixed_rows(void)
     free(err);
     free(mixed);
     free(text);
+}
+
+/* Issue 22, item 2: a stand-alone plan flies the results folder's battery
+ * and mission (base load, duration), says which, and records the battery
+ * in its JSON so that plot --plan needs no -c. */
+void test_plan_uses_results_battery(void);
+void test_plan_uses_results_battery(void)
+{
+    char plan_path[600], *out = NULL, *err = NULL;
+
+    write_exec_profile_with("level = [0, 1, 2];",
+                            "battery = { preset = \"drone-3s-2200\"; };\n"
+                            "mission = { duration_s = 600.0; base_power_w = 60.0; };");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_INT(run_powprof(&out, &err, "plan", g_out, NULL), 0);
+    CHECK_CONTAINS(out, "/res/profile.cfg's battery group (rint, 3 cells, 2.2 Ah); base load 60 W");
+    CHECK_CONTAINS(out, "mission 600 s");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, NULL, "plan", g_out, "--base-power-w", "5", NULL), 0);
+    CHECK_CONTAINS(out, "base load 5 W (--base-power-w)");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", g_out, "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"battery\":{\"model\":\"rint\",\"cells\":3,\"capacity_ah\":2.2");
+    snprintf(plan_path, sizeof plan_path, "%s/plan.json", test_tmpdir());
+    write_file(plan_path, out ? out : "");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "plot", g_out, "--plan", plan_path, NULL), 0);
+    CHECK(err && !strstr(err, "give the battery"));
+    free(err);
 }

@@ -57,7 +57,9 @@ static const char plan_help[] =
     "                         battery's soc_cutoff)\n"
     "  --base-power-w W       constant load beside the computer (motors, ...)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
-    "                         the drone-4s-3200 preset)\n"
+    "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
+    "                         is not given (duration, base load, reserve) comes\n"
+    "                         from RESULTS/profile.cfg's mission group\n"
     "  --risk upper|mean      plan with the band's upper end (default) or the\n"
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
@@ -100,6 +102,7 @@ typedef struct plan_target {
     const char *layer_model, *measured; /* networks never run */
     size_t n_networks;
     const char *network[MAX_NETWORKS];
+    pp_cli_mission mission; /* what chose the battery, said with the plan */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -222,10 +225,13 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !(mi.mission_s > 0)) {
-        fputs("powprof plan: a results folder and --mission-s S are needed\n", stderr);
+    if (optind != argc - 1 || pp_cli_mission_from_results(&mi, argv[optind]) < 0 ||
+        !(mi.mission_s > 0)) {
+        fputs("powprof plan: a results folder and --mission-s S are needed (or a mission "
+              "group in the folder's profile.cfg)\n", stderr);
         return PP_EXIT_USAGE;
     }
+    t->mission = mi;
     return mission(&mi, o);
 }
 
@@ -435,6 +441,7 @@ static int plan_one(const pp_model *m, const pp_plan_options *o, const plan_targ
     if (rc == 0 && t->json)
         print_json(pp_plan_json(m, o, r));
     else if (rc == 0) {
+        pp_cli_mission_say(&t->mission, &o->battery, stdout);
         print_node(m, t);
         pp_cli_plan_print(m, o, r);
     }

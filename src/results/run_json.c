@@ -276,3 +276,57 @@ int pp_run_json_check_resume(const char *dir, const pp_profile *p)
     json_decref(root);
     return -EINVAL;
 }
+
+json_t *pp_run_json_battery(const pp_battery_params *b)
+{
+    json_t *o = battery_json(b), *soc = json_array(), *v = json_array();
+
+    for (size_t i = 0; i < b->ocv_n && i < PP_BATTERY_OCV_MAX; i++) {
+        json_array_append_new(soc, json_real(b->ocv_soc[i]));
+        json_array_append_new(v, json_real(b->ocv_v[i]));
+    }
+    json_object_set_new(o, "ocv_soc", soc);
+    json_object_set_new(o, "ocv_v", v);
+    return o;
+}
+
+/* Number key of o into *out when there (else *out unchanged). */
+static void get_number(json_t *o, const char *key, double *out)
+{
+    json_t *v = json_object_get(o, key);
+
+    if (json_is_number(v))
+        *out = json_number_value(v);
+}
+
+int pp_run_json_battery_read(json_t *o, pp_battery_params *b)
+{
+    json_t *soc = json_object_get(o, "ocv_soc"), *v = json_object_get(o, "ocv_v");
+    const char *model = json_string_value(json_object_get(o, "model")), *key;
+    double cells = b->cells;
+    char why[256];
+
+    if (!json_is_object(o) || (model && pp_battery_model_parse(model, &b->model) < 0))
+        return -EINVAL;
+    get_number(o, "cells", &cells);
+    b->cells = (int)cells;
+    get_number(o, "capacity_ah", &b->capacity_ah);
+    get_number(o, "voltage_v", &b->voltage_v);
+    get_number(o, "r_int_ohm", &b->r_int_ohm);
+    get_number(o, "r1_ohm", &b->r1_ohm);
+    get_number(o, "c1_f", &b->c1_f);
+    get_number(o, "soc_start", &b->soc_start_frac);
+    get_number(o, "soc_cutoff", &b->soc_cutoff_frac);
+    get_number(o, "cutoff_v", &b->cutoff_v);
+    get_number(o, "base_power_w", &b->base_power_w);
+    get_number(o, "efficiency", &b->efficiency);
+    if (json_is_array(soc) && json_is_array(v) && json_array_size(soc) == json_array_size(v) &&
+        json_array_size(soc) <= PP_BATTERY_OCV_MAX) {
+        b->ocv_n = json_array_size(soc);
+        for (size_t i = 0; i < b->ocv_n; i++) {
+            b->ocv_soc[i] = json_number_value(json_array_get(soc, i));
+            b->ocv_v[i] = json_number_value(json_array_get(v, i));
+        }
+    }
+    return pp_battery_params_check(b, &key, why, sizeof why) < 0 ? -EINVAL : 0;
+}
