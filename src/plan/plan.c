@@ -183,6 +183,19 @@ int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metr
     return 0;
 }
 
+/* A rate is never achieved above the one requested: an interpolated
+ * overshoot (16.2 of 16 fps between two measured levels) is capped, so it
+ * cannot outrank a measured setting that achieves the request. */
+static void cap_achieved(pp_prediction *a, double requested)
+{
+    if (a->value > requested) /* NaN (no rate) stays NaN */
+        a->value = requested;
+    if (a->lo > requested)
+        a->lo = requested;
+    if (a->hi > requested)
+        a->hi = requested;
+}
+
 /* Predict one candidate: 0 kept, 1 left out (labels never measured
  * together, no prediction, or short of its rate), -errno. */
 static int predict(const pp_model *m, const pp_plan_options *o, size_t power_metric,
@@ -197,6 +210,7 @@ static int predict(const pp_model *m, const pp_plan_options *o, size_t power_met
     if (rc != 0)
         return rc;
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
+    cap_achieved(&c->achieved, requested);
     c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
     if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
         if (r->n_short_of_rate++ == 0 || requested > r->short_example.point.raw[r->maximize])
@@ -243,11 +257,24 @@ static int candidates(const pp_model *m, const pp_plan_options *o, size_t power_
     return 0;
 }
 
+/* A quality to three significant digits, as printed: plans whose
+ * qualities read the same are equal, and the cheaper wins. */
+static double quality_key(double v)
+{
+    double unit;
+
+    if (!isfinite(v) || v == 0)
+        return v;
+    unit = pow(10, floor(log10(fabs(v))) - 2);
+    return round(v / unit) * unit;
+}
+
 static int cmp_choice(const void *a, const void *b)
 {
     const pp_plan_choice *x = a, *y = b;
-    if (x->qos != y->qos)
-        return x->qos < y->qos ? 1 : -1; /* highest quality first */
+    double qx = quality_key(x->qos), qy = quality_key(y->qos);
+    if (qx != qy)
+        return qx < qy ? 1 : -1; /* highest quality first */
     return (x->planned_w > y->planned_w) - (x->planned_w < y->planned_w);
 }
 
