@@ -195,3 +195,46 @@ void test_meter_warns_procstat_ceiling(void)
     CHECK_CONTAINS(err, "the estimate sat at its ceiling (2.700 W, every core busy)");
     free(err);
 }
+
+/* Issue 22, items 7 and 8: the run's report names the load of each
+ * "battery drained" figure (the mission's 60 W, the battery group's 0 W of
+ * summary.csv), and no energy per iteration adds two components' steps. */
+void test_run_report_names_loads(void);
+void test_run_report_names_loads(void)
+{
+    char path[600], *out = NULL, *text, *line;
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/two.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(path, sizeof path,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n",
+             fixture("jetson-tx2-iio"));
+    text = malloc(4096);
+    snprintf(text, 4096, "%smission = { duration_s = 600.0; base_power_w = 60.0; };\n"
+             "components = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { level = [0, 1, 2]; }; }, { name = \"y\"; type = \"exec\";\n"
+             "  command = [\"true\"]; });\n", path);
+    write_file(g_cfg, text);
+    free(text);
+    CHECK_INT(run_powprof(&out, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_CONTAINS(out, "by the computer + 60.0 W (the mission's base load)");
+    CHECK_CONTAINS(out, "summary.csv's soc_drain and its plots count the battery group's base "
+                        "load instead (0.0 W)");
+    CHECK_CONTAINS(out, "J/iteration -: none where the components differ");
+    CHECK(!strstr(out ? out : "", "lowest energy per iteration"));
+    CHECK_CONTAINS(out, "*: the battery under the computer + the battery group's base load");
+    free(out);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    text = slurp(path);
+    line = text ? strstr(text, "\n0,0,ok,") : NULL;
+    CHECK(line != NULL);
+    if (text && line) { /* the field under energy_per_iteration_j is empty */
+        size_t col = 0, at = 0;
+        for (const char *c = text; c < strstr(text, "energy_per_iteration_j"); c++)
+            col += *c == ',';
+        for (line++; at < col && *line; line++)
+            at += *line == ',';
+        CHECK(*line == ',');
+    }
+    free(text);
+}

@@ -78,9 +78,9 @@ static void describe(const char *metric, char *buf, size_t cap)
     static const struct {
         const char *name, *what;
     } whole[] = {{"energy_per_iteration_j", "energy per iteration [J]"},
-                 {"soc_drain", "battery drained by one run"},
-                 {"soc_end", "battery left after one run"},
-                 {"time_to_cutoff_s", "time to battery cutoff [s]"},
+                 {"soc_drain", "battery drained by one run *"},
+                 {"soc_end", "battery left after one run *"},
+                 {"time_to_cutoff_s", "time to battery cutoff [s] *"},
                  {"duration_s", "duration [s]"}};
     size_t n = strlen(metric);
 
@@ -239,6 +239,9 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                          : " (nested 10-fold cross-validation: the estimator chosen again "
                            "in each fold)")
                   : " (leave-one-out)");
+    if (pp_summary_metric(s, "soc_drain") >= 0)
+        printf("*: the battery under the computer + the battery group's base load (its "
+               "base_power_w), not a mission's.\n");
     if (any_na)
         printf("n/a: no inner configurations (every configuration lies on an edge of the "
                "measured range).\n");
