@@ -238,3 +238,45 @@ void test_run_report_names_loads(void)
     }
     free(text);
 }
+
+/* Issue 22, item 9: the plan's left-out example names every parameter,
+ * and its count says grid settings against measured configurations. */
+void test_plan_left_out_text(void);
+void test_plan_left_out_text(void)
+{
+    const char *dir = results_folder_with("late", "id,gz.fps,gz.level,status,duration_s,iterations,"
+                                          "late_frames,gz.achieved_fps,samples,short_run,"
+                                          "total_mean_w,reason\n"
+                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
+                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+                                          "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
+                                          "3,16,9,ok,10,100,60,10,100,0,2.2,\n"
+                                          "4,24,1,ok,10,100,60,10,100,0,2.2,\n"
+                                          "5,24,9,ok,10,100,60,10,100,0,2.2,\n",
+                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16,24]},"
+                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+    char *out = NULL;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", NULL), 0);
+    CHECK_CONTAINS(out, " of the 153 settings of the model's grid (from 6 measured configurations)");
+    CHECK_CONTAINS(out, "(e.g. gz.fps = 24 (achieves 10) with gz.level=");
+    free(out);
+}
+
+/* Issue 22, item 9: model advises --method auto only when it is not the
+ * method in use. */
+void test_model_advice_not_auto_when_auto(void);
+void test_model_advice_not_auto_when_auto(void)
+{
+    const char *dir = results_folder_with("two", "id,a.x,status,duration_s,total_mean_w,reason\n"
+                                          "0,1,ok,1,10,\n1,2,ok,1,12,\n", NULL);
+    char *out = NULL;
+
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    CHECK_CONTAINS(out, "too few: fewer configurations");
+    CHECK(out && !strstr(out, "try --method auto"));
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, "--method", "nw", NULL), 0);
+    CHECK_CONTAINS(out, "try --method auto");
+    free(out);
+}

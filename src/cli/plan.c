@@ -286,11 +286,15 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
 
     print_loads(o, r);
     if (r->n_short_of_rate) {
-        printf("left out: %zu configuration%s whose achieved rate falls short of the requested "
-               "one by more than %.0f %% (e.g. ", r->n_short_of_rate,
-               r->n_short_of_rate == 1 ? "" : "s", 100 * o->tolerance_frac);
-        printf("%s = %g achieves %.3g)\n", m->sum.params[r->maximize],
-               r->short_example.point.raw[r->maximize], r->short_example.achieved.value);
+        size_t n_configs = 0;
+        for (size_t g = 0; g < m->n_groups; g++)
+            n_configs += m->groups[g].n_rows;
+        printf("left out: %zu of the %zu settings of the model's grid (from %zu measured "
+               "configurations) whose achieved rate falls short of the requested one by more "
+               "than %.0f %% (e.g. ", r->n_short_of_rate, r->n_short_of_rate + r->n_candidates,
+               n_configs, 100 * o->tolerance_frac);
+        print_choice(m, r, &r->short_example);
+        printf(")\n");
     }
     if (!r->feasible) {
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
