@@ -280,3 +280,40 @@ void test_model_advice_not_auto_when_auto(void)
     CHECK_CONTAINS(out, "try --method auto");
     free(out);
 }
+
+/* Friction of issue 22: plan --fix holds an input that is not a knob; a
+ * value outside the measured range or an unknown name is refused. */
+void test_plan_fix(void);
+void test_plan_fix(void)
+{
+    const char *dir = results_folder_with("fix", "id,gz.fps,gz.level,status,duration_s,iterations,"
+                                          "late_frames,gz.achieved_fps,samples,short_run,"
+                                          "total_mean_w,reason\n"
+                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
+                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+                                          "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
+                                          "3,16,9,ok,10,160,0,16,100,0,2.2,\n",
+                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16]},"
+                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+    char *out = NULL, *err = NULL;
+    const char *best;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--fix", "gz.level=9",
+                          "--json", NULL), 0);
+    best = out ? strstr(out, "\"best\":{") : NULL;
+    CHECK(best != NULL);
+    CHECK_NEAR(number_after(best, "\"gz.level\":"), 9, 1e-9);
+    CHECK_NEAR(number_after(best, "\"gz.fps\":"), 16, 1e-9);
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--fix", "gz.level=9",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "held (--fix): gz.level = 9\n");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "600", "--fix", "gz.level=12",
+                          NULL), 2);
+    CHECK_CONTAINS(err, "gz.level = 12: a number within the measured 1 .. 9 expected");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "600", "--fix", "nope=1", NULL), 2);
+    CHECK_CONTAINS(err, "--fix nope=1: no such parameter");
+    free(err);
+}

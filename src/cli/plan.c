@@ -14,7 +14,8 @@
 static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W] [-c CONFIG] [--risk upper|mean]\n"
-    "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
+    "                    [--tolerance F] [--resolution NAME=STEP]... [--fix NAME=VALUE]...\n"
+    "                    [--schedule]\n"
     "                    [--node NAME | --across-nodes mean|worst]\n"
     "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
     "                    [--json]\n"
@@ -60,6 +61,9 @@ static const char plan_help[] =
     "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
     "                         is not given (duration, base load, reserve) comes\n"
     "                         from RESULTS/profile.cfg's mission group\n"
+    "  --fix NAME=VALUE       hold parameter NAME at VALUE (a number within the\n"
+    "                         measured range, or a label): an input that is not\n"
+    "                         a knob; repeat for several\n"
     "  --risk upper|mean      plan with the band's upper end (default) or the\n"
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
@@ -89,7 +93,8 @@ enum {
     OPT_ACROSS,
     OPT_LAYER_MODEL,
     OPT_MEASURED,
-    OPT_NETWORK
+    OPT_NETWORK,
+    OPT_FIX
 };
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
@@ -117,6 +122,23 @@ static int resolution_option(const char *arg, pp_plan_options *o)
         return -1;
     }
     o->n_resolutions++;
+    return 0;
+}
+
+/* --fix NAME=VALUE: the parameter held at that value. */
+static int fix_option(const char *arg, pp_plan_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    pp_plan_fixed *f = &o->fixed[o->n_fixed];
+
+    if (!eq || eq == arg || !eq[1] || o->n_fixed == PP_SUMMARY_MAX_PARAMS ||
+        pp_fmt(f->name, sizeof f->name, "%.*s", (int)(eq - arg), arg) < 0 ||
+        pp_fmt(f->value, sizeof f->value, "%s", eq + 1) < 0) {
+        fprintf(stderr, "powprof plan: --fix %s: NAME=VALUE expected (a number, or a label)\n",
+                arg);
+        return -1;
+    }
+    o->n_fixed++;
     return 0;
 }
 
@@ -165,6 +187,8 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
         return 0;
     case OPT_RESOLUTION:
         return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
+    case OPT_FIX:
+        return fix_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
     case PP_OPT_JSON:
         t->json = 1;
         return 0;
@@ -194,6 +218,7 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"schedule", no_argument, NULL, OPT_SCHEDULE},
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"resolution", required_argument, NULL, OPT_RESOLUTION},
+        {"fix", required_argument, NULL, OPT_FIX},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"node", required_argument, NULL, OPT_NODE},
         {"across-nodes", required_argument, NULL, OPT_ACROSS},
@@ -285,6 +310,9 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     const pp_battery_params *b = &o->battery;
 
     print_loads(o, r);
+    for (size_t i = 0; i < o->n_fixed; i++)
+        printf("%s%s = %s%s", i ? ", " : "held (--fix): ", o->fixed[i].name, o->fixed[i].value,
+               i + 1 == o->n_fixed ? "\n" : "");
     if (r->n_short_of_rate) {
         size_t n_configs = 0;
         for (size_t g = 0; g < m->n_groups; g++)
@@ -427,6 +455,12 @@ static int check_names(const pp_model *m, const pp_plan_options *o)
         fprintf(stderr, "powprof plan: --maximize %s: no such parameter\n", o->maximize);
         return PP_EXIT_USAGE;
     }
+    for (size_t i = 0; i < o->n_fixed; i++)
+        if (pp_summary_param(&m->sum, o->fixed[i].name) < 0) {
+            fprintf(stderr, "powprof plan: --fix %s=%s: no such parameter\n", o->fixed[i].name,
+                    o->fixed[i].value);
+            return PP_EXIT_USAGE;
+        }
     for (size_t i = 0; i < o->n_resolutions; i++)
         if (pp_summary_param(&m->sum, o->resolution[i].name) < 0) {
             fprintf(stderr, "powprof plan: --resolution %s=%g: no such parameter\n",

@@ -107,15 +107,57 @@ int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_
     return 0;
 }
 
+/* The value parameter k is held at (o->fixed): 1 with *value, 0 when it
+ * moves, -EINVAL (logged) for a label or number the results do not have. */
+static int fixed_value(const pp_model *m, const pp_plan_options *o, size_t k, double *value)
+{
+    const pp_summary_param_info *p = &m->sum.param[k];
+    double lo = INFINITY, hi = -INFINITY;
+
+    for (size_t f = 0; f < o->n_fixed; f++) {
+        const char *text = o->fixed[f].value;
+        if (strcmp(o->fixed[f].name, p->name) != 0)
+            continue;
+        for (size_t i = 0; p->kind == PP_PARAM_CATEGORICAL && i < p->n_labels; i++)
+            if (strcmp(p->labels[i], text) == 0) {
+                *value = (double)i;
+                return 1;
+            }
+        for (size_t i = 0; i < m->sum.n_rows; i++) {
+            lo = fmin(lo, m->sum.x[i * m->sum.n_params + k]);
+            hi = fmax(hi, m->sum.x[i * m->sum.n_params + k]);
+        }
+        if (p->kind != PP_PARAM_CATEGORICAL && pp_parse_double(text, value) == 0 &&
+            *value >= lo && *value <= hi)
+            return 1;
+        if (p->kind == PP_PARAM_CATEGORICAL)
+            pp_log_error("plan: %s = %s: no such label among the measured ones", p->name, text);
+        else
+            pp_log_error("plan: %s = %s: a number within the measured %g .. %g expected", p->name,
+                         text, lo, hi);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
 {
     const pp_summary *s = &m->sum;
     const pp_summary_param_info *p = &s->param[k];
-    double lo = INFINITY, hi = -INFINITY, from;
+    double lo = INFINITY, hi = -INFINITY, from, held;
+    int rc = fixed_value(m, o, k, &held);
 
     *step = 0;
+    if (rc != 0) {
+        *n = 1;
+        if (rc > 0 && !(*v = malloc(2 * sizeof **v)))
+            return -ENOMEM;
+        if (rc > 0)
+            (*v)[0] = held;
+        return rc < 0 ? rc : 0;
+    }
     if (p->kind == PP_PARAM_CATEGORICAL) {
         *n = p->n_labels;
         if (!(*v = malloc((*n + 1) * sizeof **v)))
