@@ -317,3 +317,28 @@ void test_plan_fix(void)
     CHECK_CONTAINS(err, "--fix nope=1: no such parameter");
     free(err);
 }
+
+/* Friction of issue 22: the first runner-up is an alternative (level 9,
+ * measured) with its cost, not 15 fps at the same level as the best. */
+void test_plan_distinct_runners_up(void);
+void test_plan_distinct_runners_up(void)
+{
+    const char *dir = results_folder_with("alt", "id,gz.fps,gz.level,status,duration_s,iterations,"
+                                          "late_frames,gz.achieved_fps,samples,short_run,"
+                                          "total_mean_w,reason\n"
+                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
+                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+                                          "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
+                                          "3,16,9,ok,10,160,0,16,100,0,2.2,\n",
+                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16]},"
+                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+    char *out = NULL;
+    const char *runners;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--json", NULL), 0);
+    runners = out ? strstr(out, "\"runners_up\":[") : NULL;
+    CHECK(runners != NULL);
+    CHECK_NEAR(number_after(runners, "\"gz.fps\":"), 16, 1e-9);
+    CHECK_NEAR(number_after(runners, "\"gz.level\":"), 9, 1e-9);
+    free(out);
+}

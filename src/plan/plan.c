@@ -359,9 +359,57 @@ int pp_plan_rate_metric(const char *param, char *buf, size_t cap)
            pp_fmt(buf, cap, "%.*s.achieved_fps", (int)(len - 4), param) == 0;
 }
 
+/* 1 when a and b hold the same setting of every parameter but the one
+ * maximized (all of them with only_maximized). */
+static int same_setting(const pp_plan_result *r, size_t n_params, const pp_plan_choice *a,
+                        const pp_plan_choice *b, int only_maximized)
+{
+    if (only_maximized)
+        return a->point.raw[r->maximize] == b->point.raw[r->maximize];
+    for (size_t k = 0; k < n_params; k++)
+        if (k != r->maximize && a->point.raw[k] != b->point.raw[k])
+            return 0;
+    return 1;
+}
+
+/* A runner-up is an alternative, not one step down the same knob: with
+ * other parameters, it holds another setting of them than the best and
+ * every runner-up before it (a different label, another input); with the
+ * maximized parameter alone, another value of it. */
+static int distinct(const pp_plan_result *r, size_t n_params, const pp_plan_choice *c,
+                    int by_maximized)
+{
+    int alone = n_params < 2 || by_maximized;
+
+    if (same_setting(r, n_params, c, &r->best, alone))
+        return 0;
+    for (size_t j = 0; j < r->n_runners; j++)
+        if (same_setting(r, n_params, c, &r->runners[j], alone))
+            return 0;
+    return 1;
+}
+
+/* 1 when every parameter of c but the one maximized has a value some
+ * configuration was measured at (an alternative worth naming, not a point
+ * between two measured levels). */
+static int measured_setting(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
+{
+    const pp_summary *s = &m->sum;
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        int found = k == r->maximize || s->param[k].kind == PP_PARAM_CATEGORICAL;
+        for (size_t i = 0; i < s->n_rows && !found; i++)
+            found = fabs(s->x[i * s->n_params + k] - c->point.raw[k]) <=
+                    1e-9 * fmax(1, fabs(c->point.raw[k]));
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 /* The best, the runners-up and the most frugal among the sorted c. */
-static int choose(const pp_plan_options *o, pp_plan_result *r, const pp_plan_choice *c, size_t n,
-                  size_t *best)
+static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
+                  const pp_plan_choice *c, size_t n, size_t *best)
 {
     const pp_battery_params *b = &o->battery;
     size_t frugal = 0, i;
@@ -384,14 +432,11 @@ static int choose(const pp_plan_options *o, pp_plan_result *r, const pp_plan_cho
     if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
                     &r->best_soc_end_frac, &r->best_time_to_cutoff_s)) < 0)
         return rc;
-    for (i = *best + 1; i < n && r->n_runners < PP_PLAN_RUNNERS; i++) {
-        double q = c[i].point.raw[r->maximize];
-        int seen = q == r->best.point.raw[r->maximize];
-        for (size_t j = 0; j < r->n_runners; j++)
-            seen |= q == r->runners[j].point.raw[r->maximize];
-        if (!seen && c[i].planned_w <= r->max_power_w)
-            r->runners[r->n_runners++] = c[i];
-    }
+    for (int pass = 0; pass < 2; pass++) /* alternatives first, then steps down */
+        for (i = *best + 1; i < n && r->n_runners < PP_PLAN_RUNNERS; i++)
+            if (c[i].planned_w <= r->max_power_w && distinct(r, m->sum.n_params, &c[i], pass) &&
+                (pass || measured_setting(m, r, &c[i])))
+                r->runners[r->n_runners++] = c[i];
     return 0;
 }
 
@@ -486,7 +531,7 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         return -EINVAL;
     }
     qsort(c, r->n_candidates, sizeof *c, cmp_choice);
-    rc = choose(o, r, c, r->n_candidates, &best);
+    rc = choose(m, o, r, c, r->n_candidates, &best);
     if (rc == 0 && r->feasible && o->schedule)
         rc = schedule(o, r, c, best);
     free(c);
