@@ -67,10 +67,19 @@ int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const cha
 {
     switch (opt) {
     case PP_OPT_MISSION:
-        return mission_number(cmd, "--mission-s", arg, positive, "seconds > 0", &m->mission_s);
+        if (pp_parse_duration_s(arg, &m->mission_s) < 0 || !positive(m->mission_s)) {
+            fprintf(stderr, "powprof %s: --mission-s %s: seconds > 0 (or a duration: 10min, "
+                    "1h30m)\n", cmd, arg);
+            return -1;
+        }
+        return 1;
     case PP_OPT_MIN_SOC:
-        return mission_number(cmd, "--min-soc", arg, fraction, "a fraction in [0, 1)",
-                              &m->min_soc_frac);
+        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0 || !fraction(m->min_soc_frac)) {
+            fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
+                    "(20%%)\n", cmd, arg);
+            return -1;
+        }
+        return 1;
     case PP_OPT_BASE_W:
         return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
                               &m->base_power_w);

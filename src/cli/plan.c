@@ -51,11 +51,12 @@ static const char plan_help[] =
     "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
     "\n"
     "options:\n"
-    "  --mission-s S          mission length in seconds (required)\n"
+    "  --mission-s S          mission length: seconds, or 10min, 1h30m (required\n"
+    "                         unless RESULTS/profile.cfg has a mission)\n"
     "  --maximize NAME        the parameter to maximize (default: a *fps\n"
     "                         parameter, else the first numeric one)\n"
-    "  --min-soc F            state of charge to keep at the end (default: the\n"
-    "                         battery's soc_cutoff)\n"
+    "  --min-soc F            state of charge to keep at the end, 0.2 or 20%\n"
+    "                         (default: the battery's soc_cutoff)\n"
     "  --base-power-w W       constant load beside the computer (motors, ...)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
     "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
@@ -308,6 +309,7 @@ static void print_node(const pp_model *m, const plan_target *t)
 void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
 {
     const pp_battery_params *b = &o->battery;
+    char when[48];
 
     print_loads(o, r);
     for (size_t i = 0; i < o->n_fixed; i++)
@@ -328,16 +330,17 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
                "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
         print_choice(m, r, &r->frugal);
-        printf(", lasts %.0f s (%.1f min) to cutoff (computer + %.1f W).\n",
-               r->frugal_time_to_cutoff_s, r->frugal_time_to_cutoff_s / 60, b->base_power_w);
+        pp_format_duration(r->frugal_time_to_cutoff_s, when, sizeof when);
+        printf(", lasts %s to cutoff (computer + %.1f W).\n", when, b->base_power_w);
         return;
     }
+    pp_format_duration(r->best_time_to_cutoff_s, when, sizeof when);
     printf("the battery gives the computer at most %.3f W for the whole mission\n", r->max_power_w);
     printf("best: ");
     print_choice(m, r, &r->best);
-    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %.1f min if it flew on "
-           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac,
-           r->best_time_to_cutoff_s / 60, b->base_power_w);
+    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
+           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
+           b->base_power_w);
     if (r->n_runners)
         printf("runners-up:\n");
     for (size_t i = 0; i < r->n_runners; i++) {
