@@ -389,3 +389,17 @@ void test_durations_and_percentages(void)
     CHECK_CONTAINS(err, "--mission-s 10 parsecs: seconds > 0 (or a duration: 10min, 1h30m)");
     free(err);
 }
+
+/* Friction of issue 22: plan --help without the network-swap mathematics
+ * (it is in the man page). */
+void test_plan_help_short(void);
+void test_plan_help_short(void)
+{
+    char *out = NULL;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", "--help", NULL), 0);
+    CHECK(out && !strstr(out, "t_N / t_M"));
+    CHECK_CONTAINS(out, "(how: man powprof, plan)");
+    CHECK_CONTAINS(out, "--fix NAME=VALUE");
+    free(out);
+}
