@@ -7,6 +7,7 @@
 #include "src/results/import.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -312,7 +313,7 @@ void test_plan_fix(void)
     free(out);
     CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", "--fix", "gz.level=9",
                           NULL), 0);
-    CHECK_CONTAINS(out, "held (--fix): gz.level = 9\n");
+    CHECK_CONTAINS(out, "held: gz.level = 9\n");
     free(out);
     CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "600", "--fix", "gz.level=12",
                           NULL), 2);
@@ -433,4 +434,35 @@ void test_import_pattern_decimal_point(void)
     text = slurp(out);
     CHECK_CONTAINS(text, "\n0,5.8,ok,");
     free(text);
+}
+
+/* Friction of issue 22: the mission group's fixed holds inputs in the plan
+ * of `run`; a name that is no parameter is refused with the file's line
+ * before anything runs. */
+void test_mission_fixed(void);
+void test_mission_fixed(void)
+{
+    char path[700], *err = NULL, *text;
+    const char *best;
+
+    for (int size = 1; size <= 2; size++) {
+        char extra[200];
+        snprintf(extra, sizeof extra, "mission = { duration_s = 600.0; maximize = \"x.level\";\n"
+                 "  fixed = [\"x.size=%d\"]; };", size);
+        write_exec_profile_with("level = [0, 1]; size = [1, 2];", extra);
+        snprintf(g_out + strlen(g_out), sizeof g_out - strlen(g_out), "%d", size);
+        CHECK_INT(run_powprof(NULL, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+        snprintf(path, sizeof path, "%s/plan.json", g_out);
+        text = slurp(path);
+        best = text ? strstr(text, "\"best\": {") : NULL;
+        CHECK(best != NULL);
+        CHECK_NEAR(number_after(best, "\"x.size\": "), size, 1e-9);
+        free(text);
+    }
+    write_exec_profile_with("level = [0, 1]; size = [1, 2];",
+                            "mission = { duration_s = 600.0;\n  fixed = [\"x.nope=1\"]; };");
+    CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "-o", g_out, NULL), 2);
+    CHECK_CONTAINS(err, "w.cfg:3: fixed: 'x.nope' is no parameter of the profile");
+    free(err);
+    CHECK(access(g_out, F_OK) != 0);
 }

@@ -307,7 +307,7 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
 
     print_loads(o, r);
     for (size_t i = 0; i < o->n_fixed; i++)
-        printf("%s%s = %s%s", i ? ", " : "held (--fix): ", o->fixed[i].name, o->fixed[i].value,
+        printf("%s%s = %s%s", i ? ", " : "held: ", o->fixed[i].name, o->fixed[i].value,
                i + 1 == o->n_fixed ? "\n" : "");
     if (r->n_short_of_rate) {
         size_t n_configs = 0;

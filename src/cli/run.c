@@ -196,6 +196,8 @@ static int step_plan(const run_args *a, run_state *st)
     int rc = pp_pipeline_plan_model(a->rq.out_dir, st->mission->maximize, NULL, 0,
                                     &st->plan_model);
 
+    if (rc == 0 && (rc = pp_pipeline_mission_fixed(st->p, st->mission)) < 0)
+        pp_model_free(&st->plan_model);
     if (rc < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     if (!(st->plan = malloc(sizeof *st->plan)) ||

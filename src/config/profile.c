@@ -20,7 +20,7 @@ const char *const pp_profile_component_keys[] = {
 
 static const char *const top_keys[] = {"profile", "battery", "components", "mission", NULL};
 static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
-                                           NULL};
+                                           "fixed", NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", NULL};
 
