@@ -175,8 +175,9 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
  * writes 2.0 where the hash writes 2). */
 static int same_json(json_t *a, json_t *b)
 {
-    if (json_is_number(a) && json_is_number(b))
-        return json_number_value(a) == json_number_value(b);
+    if (json_is_number(a) && json_is_number(b)) /* run.json keeps 15 digits */
+        return fabs(json_number_value(a) - json_number_value(b)) <=
+               1e-12 * fmax(fabs(json_number_value(a)), fabs(json_number_value(b)));
     if (json_is_array(a) && json_is_array(b)) {
         if (json_array_size(a) != json_array_size(b))
             return 0;
@@ -199,8 +200,9 @@ static int same_json(json_t *a, json_t *b)
 /* "what: old -> new" for a field that differs, appended to buf. */
 static void add_change(char *buf, size_t cap, const char *what, json_t *was, json_t *now)
 {
-    char *a = was ? json_dumps(was, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    char *b = now ? json_dumps(now, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    size_t flags = JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10);
+    char *a = was ? json_dumps(was, flags) : NULL;
+    char *b = now ? json_dumps(now, flags) : NULL;
     size_t len = strlen(buf);
 
     if (len + 8 < cap)
