@@ -467,3 +467,21 @@ void test_mission_fixed(void)
     free(err);
     CHECK(access(g_out, F_OK) != 0);
 }
+
+/* Issue 22, item 2: a stand-alone plan maximizes what the folder's mission
+ * names (x.size here, where the default is the first parameter). */
+void test_plan_uses_results_maximize(void);
+void test_plan_uses_results_maximize(void)
+{
+    char *out = NULL;
+
+    write_exec_profile_with("level = [0, 1]; size = [1, 2];",
+                            "mission = { duration_s = 600.0; maximize = \"x.size\"; };");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_INT(run_powprof(&out, NULL, "plan", g_out, NULL), 0);
+    CHECK_CONTAINS(out, "best: x.size = 2");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", g_out, "--maximize", "x.level", NULL), 0);
+    CHECK_CONTAINS(out, "best: x.level = 1");
+    free(out);
+}

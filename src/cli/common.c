@@ -151,7 +151,8 @@ int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir)
         rc = -1;
     else if (folder_number(cfg, g, "duration_s", &m->mission_s) < 0 ||
              folder_number(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
-             (m->base_from_folder = folder_number(cfg, g, "base_power_w", &m->base_power_w)) < 0)
+             (m->base_from_folder = folder_number(cfg, g, "base_power_w", &m->base_power_w)) < 0 ||
+             (g && pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0))
         rc = -1;
     pp_config_free(cfg);
     return rc;

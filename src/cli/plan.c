@@ -54,7 +54,8 @@ static const char plan_help[] =
     "  --base-power-w W       constant load beside the computer (motors, ...)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
     "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
-    "                         is not given (duration, base load, reserve) comes\n"
+    "                         is not given (duration, base load, reserve,\n"
+    "                         maximize) comes\n"
     "                         from RESULTS/profile.cfg's mission group\n"
     "  --fix NAME=VALUE       hold parameter NAME at VALUE (a number within the\n"
     "                         measured range, or a label): an input that is not\n"
@@ -252,6 +253,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         return PP_EXIT_USAGE;
     }
     t->mission = mi;
+    if (!o->maximize && t->mission.maximize[0])
+        o->maximize = t->mission.maximize;
     return mission(&mi, o);
 }
 
