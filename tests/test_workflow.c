@@ -123,6 +123,10 @@ void test_plan_uses_results_battery(void)
     CHECK_INT(run_powprof(NULL, &err, "plot", g_out, "--plan", plan_path, NULL), 0);
     CHECK(err && !strstr(err, "give the battery"));
     free(err);
+    CHECK_INT(run_powprof(&out, NULL, "predict", g_out, "x.level=1", NULL), 0);
+    CHECK_CONTAINS(out, "the results' battery (");
+    CHECK_CONTAINS(out, "rint, 3 cells, 2.2 Ah) under the computer + its base load of 0 W");
+    free(out);
 }
 
 static double number_after(const char *text, const char *key)

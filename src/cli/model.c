@@ -510,6 +510,29 @@ static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_m
     }
 }
 
+/* Which battery and load the battery metrics of dir were computed with
+ * (run.json's battery: the computer + its base load), when there. */
+static void say_battery(const char *dir, const pp_summary *s)
+{
+    char path[4200];
+    json_t *root, *b;
+    const char *model;
+
+    if (pp_summary_metric(s, "soc_drain") < 0)
+        return;
+    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    root = json_load_file(path, 0, NULL);
+    b = json_object_get(root, "battery");
+    model = json_string_value(json_object_get(b, "model"));
+    if (json_is_object(b))
+        printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %lld cells, "
+               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's\n", path,
+               model ? model : "?", (long long)json_number_value(json_object_get(b, "cells")),
+               json_number_value(json_object_get(b, "capacity_ah")),
+               json_number_value(json_object_get(b, "base_power_w")));
+    json_decref(root);
+}
+
 int pp_cmd_predict(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -583,6 +606,7 @@ int pp_cmd_predict(int argc, char **argv)
             print_pct("%6.1f %%", p.honest_mape);
             printf("\n");
         }
+        say_battery(argv[optind], &m.sum);
     }
     pp_model_free(&m);
     return 0;
