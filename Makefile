@@ -3,12 +3,24 @@
 #   make check      build and run every test; last line "N passed, M failed"
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make bench      benchmarks (figures and ratios)
-#   make run        the main job on this machine
+#   make run        the main job on this machine (V=1: every compiler command)
 #   make deps       install the missing Debian packages of debian-packages.txt
 #   make install PREFIX=/usr/local   binary, library, headers, modules,
 #                   powprof.pc and the man page
 
 VERSION := 0.1.0
+
+# Quiet by default, one line per file built; V=1 prints every command.
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-4s %s\n'
+endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say := @true
+endif
 PREFIX ?= /usr/local
 CC ?= cc
 O ?= build
@@ -75,40 +87,48 @@ all: powprof libpowprof.a modules
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(say) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/mod/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
+	$(say) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/mod/components/darknet.o: CPPFLAGS += -isystem $(DARKNET_DIR)/include
 
 $(O)/mod/components/gpu.o: components/gpu.cu components/gpu.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -std=c++17 -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror -c $< -o $@
+	$(say) NVCC $@
+	$(Q)$(NVCC) -O2 -std=c++17 -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror -c $< -o $@
 
 $(MOD_DIR)/powprof-matrix-cpu.so: $(O)/mod/components/matrix_cpu.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -lopenblas -lm
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -lopenblas -lm
 
 $(MOD_DIR)/powprof-darknet.so: $(O)/mod/components/darknet.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(DARKNET_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(DARKNET_LIBS)
 
 $(MOD_DIR)/powprof-cuda.so: $(O)/mod/components/gpu_components.o $(O)/mod/components/gpu.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) $(MOD_LDFLAGS) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
 		-lcublas -lcudart -lstdc++ -ldl -lm
 
 modules: $(MODULES)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(say) AR $@
+	$(Q)ar rcs $@ $^
 
 $(O)/powprof: $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
 
 # ./powprof is a link to the build it was asked from (so that it finds that
 # build's modules); libpowprof.a a copy.
@@ -120,33 +140,40 @@ libpowprof.a: $(LIB)
 
 $(O)/include/powprof.h: include/powprof.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(say) CP $@
+	$(Q)cp $< $@
 $(O)/include/powprof/%.h: include/powprof/%.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(say) CP $@
+	$(Q)cp $< $@
 $(O)/include/powprof/component.h: components/component.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(say) CP $@
+	$(Q)cp $< $@
 $(O)/include/powprof/log.h: src/base/log.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(say) CP $@
+	$(Q)cp $< $@
 
 # A module of one's own, built as a user would: against the public headers.
 $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
 
 # The facade's tests see only the public headers, staged as installed.
 $(O)/tests/test_api.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
 $(O)/tests/test_api.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stand-in for libnvidia-ml.so.1, to test the dlopen back-end without a GPU.
 $(FAKE_NVML): tests/fake_nvml.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
 
 check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
@@ -167,7 +194,8 @@ $(O)/bench/bench_scheduler: LDLIBS += -lopenblas $(if $(HAVE_DARKNET),$(DARKNET_
 $(O)/bench/bench_scheduler: CPPFLAGS += $(if $(HAVE_DARKNET),-DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include)
 $(O)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(say) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
 	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \

@@ -66,10 +66,10 @@ void pp_plot_metric_words(const char *metric, char *buf, size_t cap, double *fac
     *factor = 1;
     if (strcmp(metric, "soc_drain") == 0) {
         *factor = 100;
-        pp_strlcpy(buf, "battery drained by one run [%]", cap);
+        pp_strlcpy(buf, "battery drained by one run, computer + battery group's base load [%]", cap);
     } else if (strcmp(metric, "soc_end") == 0) {
         *factor = 100;
-        pp_strlcpy(buf, "state of charge after one run [%]", cap);
+        pp_strlcpy(buf, "charge left after one run, computer + battery group's base load [%]", cap);
     } else if (pp_plot_ends_with(metric, "_mean_w")) {
         pp_fmt(buf, cap, "%.*s mean power [W]", (int)(n - 7), metric);
     } else if (pp_plot_ends_with(metric, "_energy_j")) {

@@ -322,7 +322,12 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
     axis_ticks(fp, m, &sl, 0);
     if (ls->soc >= 0) {
         pp_plot_range(ls->soc_lo, ls->soc_hi, 0.06, &lo, &hi);
-        pp_gp_printf(fp, "set y2label 'state of charge after one run [%%]'\nset y2tics\n"
+        if (hi - lo < 1e-6 * fmax(1, fabs(hi))) { /* one value at 10 digits: gnuplot's empty range */
+            lo -= 5e-7 * fmax(1, fabs(hi));
+            hi = lo + 1e-6 * fmax(1, fabs(hi));
+        }
+        pp_gp_printf(fp, "set y2label 'charge left after one run, computer + battery group''s "
+                         "base load [%%]'\nset y2tics\n"
                          "set ytics nomirror\nset y2range [%.10g:%.10g]\n", lo, hi);
     }
     pp_plot_script_output(pl, fp, ls->name);

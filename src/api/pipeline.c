@@ -104,6 +104,7 @@ static int check_mission(const pp_profile *p)
         rc = -ENOMEM;
     else if (rc == 0) {
         rc = pp_pipeline_mission(p, o) < 0 ? -EINVAL : 0; /* the battery with the base load */
+        rc = rc == 0 ? pp_pipeline_mission_fixed(p, o) : rc;
         free(o);
     }
     return rc;

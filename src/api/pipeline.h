@@ -34,6 +34,13 @@
  * group: 1 (o unused). 0, 1, or -EINVAL (logged). */
 int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o);
 
+/* The mission group's fixed = ["NAME=VALUE", ...] (parameters held at one
+ * value, as plan --fix) added to o (pp_pipeline_mission leaves them out;
+ * the checks before a run call this too), each name a parameter of p and each
+ * value one of its own (pipeline_fixed.c). 0, or -EINVAL (logged with the
+ * file's line). */
+int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o);
+
 /* The mission's options of o (the rest as they are): the battery c asks
  * for (pp_battery_choose), the mission's length, the reserve to keep
  * (min_soc_frac < 0: the pack's cutoff; else it replaces the pack's

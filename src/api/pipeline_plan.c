@@ -3,6 +3,7 @@
 #include "pipeline.h"
 
 #include "src/layer2/variability.h"
+#include "src/results/run_json.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -104,6 +105,7 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
     json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
     if (r->n_short_of_rate)
         json_object_set_new(root, "short_of_rate_example", pp_plan_choice_json(m, &r->short_example));
+    json_object_set_new(root, "battery", pp_run_json_battery(&o->battery));
     json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
     json_object_set_new(root, "most_frugal", f);
     best_json(m, o, r, root);

@@ -602,3 +602,83 @@ int pp_gp_printf(FILE *fp, const char *fmt, ...)
     va_end(ap);
     return rc;
 }
+
+/* ---- durations and fractions as people write them ---------------------- */
+
+/* Seconds in unit (len letters at u): h, min, m, s; 0 when not a unit. */
+static double unit_s(const char *u, size_t len)
+{
+    static const struct {
+        const char *name;
+        double s;
+    } units[] = {{"h", 3600}, {"min", 60}, {"m", 60}, {"s", 1}};
+
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i].name) == len && strncmp(u, units[i].name, len) == 0)
+            return units[i].s;
+    return 0;
+}
+
+int pp_parse_duration_s(const char *s, double *out)
+{
+    double total = 0, last_unit = INFINITY, v;
+    char *end;
+    int parts = 0;
+
+    if (pp_parse_double(s, out) == 0)
+        return *out >= 0 ? 0 : -EINVAL;
+    s = skip_blank(s);
+    while (*s) {
+        const char *u;
+        double per;
+        errno = 0;
+        v = strtod(s, &end);
+        if (end == s || !isfinite(v) || v < 0 || *end == '-' || *end == '+')
+            return -EINVAL;
+        for (u = end; *u >= 'a' && *u <= 'z'; u++)
+            ;
+        per = unit_s(end, (size_t)(u - end));
+        if (per == 0 || per >= last_unit) /* units given once, largest first */
+            return -EINVAL;
+        last_unit = per;
+        total += v * per;
+        parts++;
+        s = skip_blank(u);
+    }
+    if (!parts || !isfinite(total))
+        return -EINVAL;
+    *out = total;
+    return 0;
+}
+
+int pp_parse_fraction(const char *s, double *out)
+{
+    size_t len = strlen(s);
+    char buf[64];
+
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\n'))
+        len--;
+    if (len && s[len - 1] == '%' && len < sizeof buf) {
+        memcpy(buf, s, len - 1);
+        buf[len - 1] = '\0';
+        if (pp_parse_double(buf, out) < 0)
+            return -EINVAL;
+        *out /= 100;
+        return 0;
+    }
+    return pp_parse_double(s, out);
+}
+
+void pp_format_duration(double s, char *buf, size_t cap)
+{
+    if (!isfinite(s)) {
+        snprintf(buf, cap, "%s", s > 0 ? "forever" : "unknown");
+    } else if (s < 60) {
+        snprintf(buf, cap, "%.1f s", s);
+    } else if (s < 3600) {
+        snprintf(buf, cap, "%.1f min", s / 60);
+    } else {
+        double min = round(s / 60);
+        snprintf(buf, cap, "%.0f h %.0f min", floor(min / 60), fmod(min, 60));
+    }
+}

@@ -19,6 +19,14 @@
  * overflow. *out is untouched on error. */
 int pp_parse_double(const char *s, double *out);
 int pp_parse_int64(const char *s, int64_t *out);
+/* A duration as people write it: seconds (90, 1.5), or numbers with units
+ * h, min (or m), s, largest first, each once: 10min, 1h30m, 1h 30min 10s.
+ * 0 with *out in seconds (>= 0), or -EINVAL. */
+int pp_parse_duration_s(const char *s, double *out);
+/* A fraction: 0.2, or a percentage 20%. 0 or -EINVAL/-ERANGE. */
+int pp_parse_fraction(const char *s, double *out);
+/* A time for people: 42.0 s, 12.5 min, 14 h 4 min. */
+void pp_format_duration(double s, char *buf, size_t cap);
 
 /* Open path for reading, if it is a regular file: a folder gives -EISDIR,
  * a FIFO, device or socket -EINVAL (never a read that hangs). The file

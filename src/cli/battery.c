@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char battery_help[] =
     "usage: powprof battery TRACE.csv [-c CONFIG] [--preset NAME] [--model rint|thevenin]\n"
@@ -295,15 +296,39 @@ out:
     return status;
 }
 
+/* A trace of a results folder (DIR/traces/ID.csv) with no battery asked
+ * for flies the folder's own (DIR/profile.cfg, copied there by the sweep):
+ * its path into buf, said on stderr. */
+static void folder_battery(battery_args *a, char *buf, size_t cap)
+{
+    const char *slash = strrchr(a->trace, '/');
+    pp_battery_choice *c = &a->choice;
+    size_t len;
+
+    if (c->file || c->preset || c->preset_or_file || !slash)
+        return;
+    len = (size_t)(slash - a->trace);
+    if (len < 6 || strncmp(slash - 6, "traces", 6) != 0 || (len > 6 && slash[-7] != '/'))
+        return;
+    pp_fmt(buf, cap, "%.*sprofile.cfg", (int)(len - 6), a->trace);
+    if (access(buf, F_OK) != 0)
+        return;
+    c->file = buf;
+    fprintf(stderr, "powprof battery: the results folder's battery: %s's battery group (-c or "
+            "--preset for another)\n", buf);
+}
+
 int pp_cmd_battery(int argc, char **argv)
 {
     battery_args a;
     pp_battery_params params;
     pp_battery_result res;
+    char folder_cfg[4096];
     int rc;
 
     if ((rc = parse_args(argc, argv, &a)) != 0)
         return rc == 1 ? 0 : rc;
+    folder_battery(&a, folder_cfg, sizeof folder_cfg);
     if (pp_battery_choose(&a.choice, &params) < 0)
         return PP_EXIT_USAGE;
     if (pp_ulog_is_ulog(a.trace)) /* a recorded flight: the model against it */

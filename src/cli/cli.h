@@ -67,6 +67,9 @@ typedef struct pp_cli_mission {
     double base_power_w; /* -1: the battery's */
     const char *config;  /* -c: a file with a battery group; NULL: the default battery */
     int risk_mean;       /* --risk mean: plan on the prediction, not its band's upper end */
+    char folder_cfg[4096]; /* the results folder's profile.cfg, when read */
+    int battery_from_folder, base_from_folder; /* taken from it, not given */
+    char maximize[160];    /* its mission's maximize ("" none) */
 } pp_cli_mission;
 
 void pp_cli_mission_init(pp_cli_mission *m);
@@ -83,6 +86,15 @@ void pp_cli_mission_choice(const pp_cli_mission *m, struct pp_battery_choice *c)
  * the start). */
 struct pp_battery_params;
 int pp_cli_mission_battery(const pp_cli_mission *m, struct pp_battery_params *b);
+
+/* What m leaves unsaid, from the results folder dir: its profile.cfg
+ * (every sweep copies its profile there) gives the battery (its battery
+ * group, unless -c) and its mission group the duration, base load and
+ * reserve. 0, or -1 (logged: a bad file). */
+int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir);
+/* One line on fp: the pack b and base load a plan of m flies, and where
+ * they came from. */
+void pp_cli_mission_say(const pp_cli_mission *m, const struct pp_battery_params *b, FILE *fp);
 
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);

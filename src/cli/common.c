@@ -2,12 +2,14 @@
 
 #include "src/config/battery_config.h"
 #include "src/plan/plan.h"
+#include "src/config/config.h"
 #include "src/base/util.h"
 
 #include "battery/battery.h"
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out)
 {
@@ -66,12 +68,19 @@ int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const cha
 {
     switch (opt) {
     case PP_OPT_MISSION:
-        return mission_number(cmd, "--mission-s", arg, mission_ok,
-                              "seconds from 1 to 1e7 (a mission the battery model can fly)",
-                              &m->mission_s);
+        if (pp_parse_duration_s(arg, &m->mission_s) < 0 || !mission_ok(m->mission_s)) {
+            fprintf(stderr, "powprof %s: --mission-s %s: seconds from 1 to 1e7 (a mission the "
+                    "battery model can fly), or a duration: 10min, 1h30m\n", cmd, arg);
+            return -1;
+        }
+        return 1;
     case PP_OPT_MIN_SOC:
-        return mission_number(cmd, "--min-soc", arg, fraction, "a fraction in [0, 1)",
-                              &m->min_soc_frac);
+        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0 || !fraction(m->min_soc_frac)) {
+            fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
+                    "(20%%)\n", cmd, arg);
+            return -1;
+        }
+        return 1;
     case PP_OPT_BASE_W:
         return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
                               &m->base_power_w);
@@ -105,6 +114,62 @@ int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b)
 
     pp_cli_mission_choice(m, &c);
     return pp_battery_choose(&c, b) < 0 ? -1 : 0;
+}
+
+/* Member key of the mission group g into *out when there and *out is
+ * not given (< 0); 1 when taken, 0 when not, -1 when bad. */
+static int folder_number(const pp_config *cfg, const pp_config_node *g, const char *key,
+                         double *out)
+{
+    double v;
+
+    if (*out >= 0 || !g || !pp_config_member(g, key))
+        return 0;
+    if (pp_config_get_double(cfg, g, key, &v) < 0)
+        return -1;
+    *out = v;
+    return 1;
+}
+
+int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir)
+{
+    const pp_config_node *g = NULL;
+    pp_config *cfg;
+    int rc = 0;
+
+    pp_fmt(m->folder_cfg, sizeof m->folder_cfg, "%s/profile.cfg", dir);
+    if (access(m->folder_cfg, F_OK) != 0) {
+        m->folder_cfg[0] = '\0';
+        return 0;
+    }
+    if (pp_config_load(m->folder_cfg, &cfg) < 0)
+        return -1;
+    if (!m->config) {
+        m->config = m->folder_cfg;
+        m->battery_from_folder = 1;
+    }
+    if (pp_config_get_group(cfg, pp_config_root(cfg), "mission", &g) < 0)
+        rc = -1;
+    else if (folder_number(cfg, g, "duration_s", &m->mission_s) < 0 ||
+             folder_number(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
+             (m->base_from_folder = folder_number(cfg, g, "base_power_w", &m->base_power_w)) < 0 ||
+             (g && pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0))
+        rc = -1;
+    pp_config_free(cfg);
+    return rc;
+}
+
+void pp_cli_mission_say(const pp_cli_mission *m, const pp_battery_params *b, FILE *fp)
+{
+    const char *file = m->battery_from_folder ? m->folder_cfg : m->config;
+
+    fprintf(fp, "battery: %s%s (%s, %d cells, %.4g Ah); base load %.4g W (%s)\n",
+            file ? file : "the default pack, drone-4s-3200",
+            m->config ? "'s battery group" : "", pp_battery_model_name(b->model), b->cells,
+            b->capacity_ah, b->base_power_w,
+            m->base_from_folder ? "the results' mission group"
+            : m->base_power_w >= 0 ? "--base-power-w"
+            : m->config ? "its battery group" : "the pack's");
 }
 
 void pp_json_string(FILE *fp, const char *s)

@@ -3,6 +3,7 @@
 
 #include "src/base/log.h"
 #include "src/sweep/meter.h"
+#include "devices/procstat.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -152,6 +153,41 @@ static void print_header(FILE *fp, const meter_args *a, const pp_device *dev, si
             pp_device_is_estimated(dev) ? "  (rails ESTIMATED from a model, not measured)" : "");
 }
 
+/* What `profile` would warn of: a procstat estimate at its ceiling (every
+ * core busy: it measured the machine, not the command), a run too short
+ * to measure (fewer than 5 samples or 5 sampling periods, as a profile's
+ * short_run). */
+static void checks(const pp_device *dev, const pp_meter_result *res, int *saturated,
+                   int *short_run, double *ceiling_w)
+{
+    const pp_trace_sums *s = &res->sums;
+    double idle_w = dev->opts.procstat_idle_w, hz = res->stats.requested_hz;
+
+    *saturated = 0;
+    if (res->measured && s->n_samples && pp_procstat_ceiling_w(dev, ceiling_w) == 0 &&
+        *ceiling_w > idle_w)
+        *saturated = pp_trace_sums_mean_w(s, s->n_rails) >= idle_w + 0.97 * (*ceiling_w - idle_w);
+    *short_run = res->measured && (res->stats.n_samples < 5 || (hz > 0 && res->duration_s < 5 / hz));
+}
+
+static void print_checks(FILE *fp, const pp_device *dev, const pp_meter_result *res)
+{
+    int saturated, short_run;
+    double ceiling_w = NAN;
+
+    checks(dev, res, &saturated, &short_run, &ceiling_w);
+    if (saturated)
+        fprintf(fp, "   warning      the estimate sat at its ceiling (%.3f W, every core busy): it "
+                    "measured the machine, not this command; measure on an idle machine or with "
+                    "a power sensor\n", ceiling_w);
+    if (short_run)
+        fprintf(fp, "   warning      too short to measure: %llu samples in %.3f s at %g Hz (fewer "
+                    "than 5 samples or 5 sampling periods); the energy is quantized: make it run "
+                    "longer, sample faster (--rate) or repeat it (--repeat)\n",
+                (unsigned long long)res->stats.n_samples, res->duration_s,
+                res->stats.requested_hz);
+}
+
 static void print_text(FILE *fp, const meter_args *a, const pp_device *dev,
                        const pp_meter_result *res, int rc)
 {
@@ -159,6 +195,7 @@ static void print_text(FILE *fp, const meter_args *a, const pp_device *dev,
     print_run_head(fp, res);
     print_trace_line(fp, res, a->out_path);
     print_error(fp, res, rc);
+    print_checks(fp, dev, res);
     print_rails(fp, dev, &res->sums);
     fputc('\n', fp);
 }
@@ -190,6 +227,7 @@ static void print_repeat_text(FILE *fp, const meter_args *a, const pp_device *de
         if (n == 1 || pp_meter_trace_path(a->out_path, k + 1, path, sizeof path) == 0)
             print_trace_line(fp, &runs[k], n == 1 ? a->out_path : path);
     print_error(fp, &runs[n - 1], rc);
+    print_checks(fp, dev, &runs[n - 1]);
     fprintf(fp, "\n   over %zu runs: mean +- standard deviation (min .. max)\n", sum.n_runs);
     print_spread(fp, "duration", &sum.duration_s, "s");
     for (size_t r = 0; r < sum.n_rails; r++) {
@@ -273,6 +311,13 @@ static json_t *run_json(const pp_device *dev, const pp_meter_result *res, const 
                                                                            sizeof name))
                                                  : json_null());
     json_object_set_new(o, "error", error_json(res, rc));
+    {
+        int saturated, short_run;
+        double ceiling_w = NAN;
+        checks(dev, res, &saturated, &short_run, &ceiling_w);
+        json_object_set_new(o, "saturated", json_boolean(saturated));
+        json_object_set_new(o, "short_run", json_boolean(short_run));
+    }
     return o;
 }
 

@@ -78,9 +78,9 @@ static void describe(const char *metric, char *buf, size_t cap)
     static const struct {
         const char *name, *what;
     } whole[] = {{"energy_per_iteration_j", "energy per iteration [J]"},
-                 {"soc_drain", "battery drained by one run"},
-                 {"soc_end", "battery left after one run"},
-                 {"time_to_cutoff_s", "time to battery cutoff [s]"},
+                 {"soc_drain", "battery drained by one run *"},
+                 {"soc_end", "battery left after one run *"},
+                 {"time_to_cutoff_s", "time to battery cutoff [s] *"},
                  {"duration_s", "duration [s]"}};
     size_t n = strlen(metric);
 
@@ -121,6 +121,11 @@ static void print_header(const pp_model *m, const char *dir)
                s->n_nodes == 1 ? "" : "s", s->max_repeat + 1, s->max_repeat ? "s" : "");
     if (s->n_left_out)
         printf(" (%zu more left out: status not ok)", s->n_left_out);
+    if (s->n_rows > n_configs * (size_t)(s->max_repeat + 1) * (s->n_nodes ? s->n_nodes : 1))
+        fprintf(stderr, "powprof model: warning: %s holds %zu rows for %zu configurations, more "
+                "than its repeats and nodes explain: rows of different profiles mixed (a resume "
+                "after the profile changed?); each configuration's rows are averaged\n", dir,
+                s->n_rows, n_configs);
     printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
     for (size_t k = 0; k < s->n_params; k++)
         printf("%s %s (%s)", k ? "," : "", s->params[k],
@@ -234,12 +239,15 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                          : " (nested 10-fold cross-validation: the estimator chosen again "
                            "in each fold)")
                   : " (leave-one-out)");
+    if (pp_summary_metric(s, "soc_drain") >= 0)
+        printf("*: the battery under the computer + the battery group's base load (its "
+               "base_power_w), not a mission's.\n");
     if (any_na)
         printf("n/a: no inner configurations (every configuration lies on an edge of the "
                "measured range).\n");
     if (too_few)
         printf("too few: fewer configurations than the estimator needs to be checked by leaving "
-               "them out one at a time (try --method auto or loclin).\n");
+               "them out one at a time%s.\n", m->opts.method == PP_METHOD_AUTO ? "" : " (try --method auto or loclin)");
     for (size_t k = 0; !verbose && k < s->n_metrics; k++) {
         size_t of;
         if (pp_model_metric_repeats(s, k, &of))
@@ -502,6 +510,29 @@ static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_m
     }
 }
 
+/* Which battery and load the battery metrics of dir were computed with
+ * (run.json's battery: the computer + its base load), when there. */
+static void say_battery(const char *dir, const pp_summary *s)
+{
+    char path[4200];
+    json_t *root, *b;
+    const char *model;
+
+    if (pp_summary_metric(s, "soc_drain") < 0)
+        return;
+    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    root = json_load_file(path, 0, NULL);
+    b = json_object_get(root, "battery");
+    model = json_string_value(json_object_get(b, "model"));
+    if (json_is_object(b))
+        printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %lld cells, "
+               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's\n", path,
+               model ? model : "?", (long long)json_number_value(json_object_get(b, "cells")),
+               json_number_value(json_object_get(b, "capacity_ah")),
+               json_number_value(json_object_get(b, "base_power_w")));
+    json_decref(root);
+}
+
 int pp_cmd_predict(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -575,6 +606,7 @@ int pp_cmd_predict(int argc, char **argv)
             print_pct("%6.1f %%", p.honest_mape);
             printf("\n");
         }
+        say_battery(argv[optind], &m.sum);
     }
     pp_model_free(&m);
     return 0;

@@ -16,8 +16,8 @@
 static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W | --base-trace FILE] [-c CONFIG]\n"
-    "                    [--risk upper|mean]\n"
-    "                    [--tolerance F] [--resolution NAME=STEP]... [--schedule]\n"
+    "                    [--risk upper|mean] [--tolerance F] [--resolution NAME=STEP]...\n"
+    "                    [--fix NAME=VALUE]... [--schedule]\n"
     "                    [--node NAME | --across-nodes mean|worst]\n"
     "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
     "                    [--json]\n"
@@ -52,29 +52,30 @@ static const char plan_help[] =
     "one phase whose base load is FILE's total power (a trace, or a folder of\n"
     "`powprof import ulog`), cut or repeated to S.\n"
     "\n"
-    "Networks never run: RESULTS profiled a darknet component running the\n"
-    "network of --measured CFG at swept frame rates (the plan maximizes its\n"
-    "fps); with a layer model (`powprof layers model`), each --network CFG is\n"
-    "planned as if it ran in its place. A frame of N takes k = t_N / t_M times\n"
-    "the CPU time of one of M; N asked for f fps asks for the CPU time M asked\n"
-    "for at k f, so the surface there gives the power and M's achieved rate\n"
-    "a_M; N achieves a_M / k, and the power trades M's frames (a_M times the\n"
-    "energy of one above idle) for N's. The band adds both networks' energy\n"
-    "bands; rates whose k f falls outside the measured ones are left out.\n"
+    "Networks never run: with a layer model (`powprof layers model`), each\n"
+    "--network CFG is planned as if it ran in the place of the --measured one\n"
+    "(how: man powprof, plan).\n"
     "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
     "\n"
     "options:\n"
-    "  --mission-s S          mission length in seconds (or --mission)\n"
+    "  --mission-s S          mission length: seconds, or 10min, 1h30m (required\n"
+    "                         unless RESULTS/profile.cfg has a mission)\n"
     "  --mission FILE         a mission in phases: FILE's mission group (and its\n"
     "                         battery group, read over -c's)\n"
     "  --base-trace FILE      base load: a recorded power trace (one phase)\n"
     "  --maximize NAME        the parameter to maximize (default: a *fps\n"
     "                         parameter, else the first numeric one)\n"
-    "  --min-soc F            state of charge to keep at the end (default: the\n"
-    "                         battery's soc_cutoff)\n"
+    "  --min-soc F            state of charge to keep at the end, 0.2 or 20%\n"
+    "                         (default: the battery's soc_cutoff)\n"
     "  --base-power-w W       constant load beside the computer (motors, ...)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
-    "                         the drone-4s-3200 preset)\n"
+    "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
+    "                         is not given (duration, base load, reserve,\n"
+    "                         maximize) comes\n"
+    "                         from RESULTS/profile.cfg's mission group\n"
+    "  --fix NAME=VALUE       hold parameter NAME at VALUE (a number within the\n"
+    "                         measured range, or a label): an input that is not\n"
+    "                         a knob; repeat for several\n"
     "  --risk upper|mean      plan with the band's upper end (default) or the\n"
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
@@ -106,7 +107,8 @@ enum {
     OPT_MEASURED,
     OPT_NETWORK,
     OPT_MISSION_FILE,
-    OPT_BASE_TRACE
+    OPT_BASE_TRACE,
+    OPT_FIX
 };
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
@@ -121,6 +123,7 @@ typedef struct plan_target {
     const char *network[MAX_NETWORKS];
     const char *mission_file, *base_trace; /* a plan per phase */
     pp_mission *mission;                   /* read from them (malloc'd) */
+    pp_cli_mission cli_mission;            /* what chose the battery, said with the plan */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -135,6 +138,23 @@ static int resolution_option(const char *arg, pp_plan_options *o)
         return -1;
     }
     o->n_resolutions++;
+    return 0;
+}
+
+/* --fix NAME=VALUE: the parameter held at that value. */
+static int fix_option(const char *arg, pp_plan_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    pp_plan_fixed *f = &o->fixed[o->n_fixed];
+
+    if (!eq || eq == arg || !eq[1] || o->n_fixed == PP_SUMMARY_MAX_PARAMS ||
+        pp_fmt(f->name, sizeof f->name, "%.*s", (int)(eq - arg), arg) < 0 ||
+        pp_fmt(f->value, sizeof f->value, "%s", eq + 1) < 0) {
+        fprintf(stderr, "powprof plan: --fix %s: NAME=VALUE expected (a number, or a label)\n",
+                arg);
+        return -1;
+    }
+    o->n_fixed++;
     return 0;
 }
 
@@ -189,6 +209,8 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
         return 0;
     case OPT_RESOLUTION:
         return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
+    case OPT_FIX:
+        return fix_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
     case PP_OPT_JSON:
         t->json = 1;
         return 0;
@@ -245,6 +267,7 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"schedule", no_argument, NULL, OPT_SCHEDULE},
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"resolution", required_argument, NULL, OPT_RESOLUTION},
+        {"fix", required_argument, NULL, OPT_FIX},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"node", required_argument, NULL, OPT_NODE},
         {"across-nodes", required_argument, NULL, OPT_ACROSS},
@@ -288,13 +311,16 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
               "--base-power-w (the phases say their base load)\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !(mi.mission_s > 0 || t->mission_file)) {
-        fputs("powprof plan: a results folder and --mission-s S (or --mission FILE) are "
-              "needed\n", stderr);
+    if (optind != argc - 1 ||
+        (!t->mission_file && (pp_cli_mission_from_results(&mi, argv[optind]) < 0 ||
+                              !(mi.mission_s > 0)))) {
+        fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
+              "mission group in the folder's profile.cfg) are needed\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (!t->mission_file)
-        o->mission_s = mi.mission_s;
+    t->cli_mission = mi;
+    if (!o->maximize && t->cli_mission.maximize[0])
+        o->maximize = t->cli_mission.maximize;
     return mission(&mi, o, t);
 }
 
@@ -346,29 +372,38 @@ static void print_node(const pp_model *m, const plan_target *t)
 void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
 {
     const pp_battery_params *b = &o->battery;
+    char when[48];
 
     print_loads(o, r);
+    for (size_t i = 0; i < o->n_fixed; i++)
+        printf("%s%s = %s%s", i ? ", " : "held: ", o->fixed[i].name, o->fixed[i].value,
+               i + 1 == o->n_fixed ? "\n" : "");
     if (r->n_short_of_rate) {
-        printf("left out: %zu configuration%s whose achieved rate falls short of the requested "
-               "one by more than %.0f %% (e.g. ", r->n_short_of_rate,
-               r->n_short_of_rate == 1 ? "" : "s", 100 * o->tolerance_frac);
-        printf("%s = %g achieves %.3g)\n", m->sum.params[r->maximize],
-               r->short_example.point.raw[r->maximize], r->short_example.achieved.value);
+        size_t n_configs = 0;
+        for (size_t g = 0; g < m->n_groups; g++)
+            n_configs += m->groups[g].n_rows;
+        printf("left out: %zu of the %zu settings of the model's grid (from %zu measured "
+               "configurations) whose achieved rate falls short of the requested one by more "
+               "than %.0f %% (e.g. ", r->n_short_of_rate, r->n_short_of_rate + r->n_candidates,
+               n_configs, 100 * o->tolerance_frac);
+        print_choice(m, r, &r->short_example);
+        printf(")\n");
     }
     if (!r->feasible) {
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
                "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
         print_choice(m, r, &r->frugal);
-        printf(", lasts %.0f s (%.1f min) to cutoff (computer + %.1f W).\n",
-               r->frugal_time_to_cutoff_s, r->frugal_time_to_cutoff_s / 60, b->base_power_w);
+        pp_format_duration(r->frugal_time_to_cutoff_s, when, sizeof when);
+        printf(", lasts %s to cutoff (computer + %.1f W).\n", when, b->base_power_w);
         return;
     }
+    pp_format_duration(r->best_time_to_cutoff_s, when, sizeof when);
     printf("the battery gives the computer at most %.3f W for the whole mission\n", r->max_power_w);
     printf("best: ");
     print_choice(m, r, &r->best);
-    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %.1f min if it flew on "
-           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac,
-           r->best_time_to_cutoff_s / 60, b->base_power_w);
+    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
+           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
+           b->base_power_w);
     if (r->n_runners)
         printf("runners-up:\n");
     for (size_t i = 0; i < r->n_runners; i++) {
@@ -486,6 +521,12 @@ static int check_names(const pp_model *m, const pp_plan_options *o)
         fprintf(stderr, "powprof plan: --maximize %s: no such parameter\n", o->maximize);
         return PP_EXIT_USAGE;
     }
+    for (size_t i = 0; i < o->n_fixed; i++)
+        if (pp_summary_param(&m->sum, o->fixed[i].name) < 0) {
+            fprintf(stderr, "powprof plan: --fix %s=%s: no such parameter\n", o->fixed[i].name,
+                    o->fixed[i].value);
+            return PP_EXIT_USAGE;
+        }
     for (size_t i = 0; i < o->n_resolutions; i++)
         if (pp_summary_param(&m->sum, o->resolution[i].name) < 0) {
             fprintf(stderr, "powprof plan: --resolution %s=%g: no such parameter\n",
@@ -504,6 +545,7 @@ static int plan_one(const pp_model *m, const pp_plan_options *o, const plan_targ
     if (rc == 0 && t->json)
         print_json(pp_plan_json(m, o, r));
     else if (rc == 0) {
+        pp_cli_mission_say(&t->cli_mission, &o->battery, stdout);
         print_node(m, t);
         pp_cli_plan_print(m, o, r);
     }

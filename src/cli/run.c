@@ -111,8 +111,12 @@ static void report_row(const pp_run_report *rp, size_t i)
         pp_summary_value_text(s, k, s->x[i * s->n_params + k], text, sizeof text);
         printf(" %16s", text);
     }
-    printf(" %10.4f %12.3f %12.5f", pp_run_report_value(rp, i, rp->mean_w),
-           pp_run_report_value(rp, i, rp->energy_j), pp_run_report_value(rp, i, rp->per_iteration_j));
+    printf(" %10.4f %12.3f", pp_run_report_value(rp, i, rp->mean_w),
+           pp_run_report_value(rp, i, rp->energy_j));
+    if (isnan(pp_run_report_value(rp, i, rp->per_iteration_j)))
+        printf(" %12s", "-");
+    else
+        printf(" %12.5f", pp_run_report_value(rp, i, rp->per_iteration_j));
     if (s->late_frames[i] >= 0)
         printf(" %6ld", s->late_frames[i]);
     else
@@ -125,7 +129,7 @@ static void report_row(const pp_run_report *rp, size_t i)
 
 /* One line per configuration: what was measured, and the battery under
  * the plan's loads. */
-static void report(const char *dir, const pp_battery_params *b, int mission)
+static void report(const char *dir, const pp_battery_params *b, int mission, double group_base_w)
 {
     pp_run_report rp;
     const pp_summary *s = &rp.sum;
@@ -135,8 +139,11 @@ static void report(const char *dir, const pp_battery_params *b, int mission)
     report_header(&rp, b, mission);
     for (size_t i = 0; i < s->n_rows; i++)
         report_row(&rp, i);
-    printf("drain: over the configuration's duration; cutoff: if it ran on until the battery's "
-           "cutoff\n");
+    printf("drain: the battery drained over the configuration's duration by the computer + "
+           "%.1f W (%s); cutoff: if it ran on until the battery's cutoff. summary.csv's soc_drain "
+           "and its plots count the battery group's base load instead (%.1f W)\n",
+           b->base_power_w, mission ? "the mission's base load" : "the battery group's base load",
+           group_base_w);
     if (rp.mean_w >= 0 && s->n_rows)
         printf("lowest mean power: id %ld (%.4f W)\n", s->ids[rp.cheapest_w],
                pp_run_report_value(&rp, rp.cheapest_w, rp.mean_w));
@@ -144,6 +151,9 @@ static void report(const char *dir, const pp_battery_params *b, int mission)
         !isnan(pp_run_report_value(&rp, rp.cheapest_per_iteration, rp.per_iteration_j)))
         printf("lowest energy per iteration: id %ld (%.5f J)\n", s->ids[rp.cheapest_per_iteration],
                pp_run_report_value(&rp, rp.cheapest_per_iteration, rp.per_iteration_j));
+    if (s->n_rows && isnan(pp_run_report_value(&rp, 0, rp.per_iteration_j)))
+        printf("J/iteration -: none where the components differ (their iterations are not one "
+               "unit of work)\n");
     if (s->n_left_out)
         printf("%zu configurations did not run to the end (status not ok): see %s/summary.csv\n",
                s->n_left_out, dir);
@@ -187,6 +197,8 @@ static int step_plan(const run_args *a, run_state *st)
     int rc = pp_pipeline_plan_model(a->rq.out_dir, st->mission->maximize, NULL, 0,
                                     &st->plan_model);
 
+    if (rc == 0 && (rc = pp_pipeline_mission_fixed(st->p, st->mission)) < 0)
+        pp_model_free(&st->plan_model);
     if (rc < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     if (!st->p->mission.shorthand) { /* phases: a plan per phase */
@@ -231,7 +243,8 @@ static int step_plots(const run_args *a, run_state *st)
 static void step_report(const run_args *a, const run_state *st)
 {
     printf("\n== report");
-    report(a->rq.out_dir, &st->loads, st->mission && st->p->mission_base_power_w >= 0);
+    report(a->rq.out_dir, &st->loads, st->mission && st->p->mission_base_power_w >= 0,
+           st->p->battery.base_power_w);
     if (!st->plan && !st->phases)
         return;
     printf("\n== mission plan\n");

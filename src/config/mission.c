@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximize", "min_soc",
-                                           "phases", NULL};
+                                           "phases", "fixed", NULL};
 static const char *const phase_keys[] = {"name", "duration", "duration_s", "base_power_w",
                                          "base_trace", "base_trace_from_s", "weight", "min",
                                          "max", "fixed", NULL};

@@ -124,15 +124,57 @@ static int check_step(const char *name, double step, double lo, double hi, doubl
     return 0;
 }
 
+/* The value parameter k is held at (o->fixed): 1 with *value, 0 when it
+ * moves, -EINVAL (logged) for a label or number the results do not have. */
+static int fixed_value(const pp_model *m, const pp_plan_options *o, size_t k, double *value)
+{
+    const pp_summary_param_info *p = &m->sum.param[k];
+    double lo = INFINITY, hi = -INFINITY;
+
+    for (size_t f = 0; f < o->n_fixed; f++) {
+        const char *text = o->fixed[f].value;
+        if (strcmp(o->fixed[f].name, p->name) != 0)
+            continue;
+        for (size_t i = 0; p->kind == PP_PARAM_CATEGORICAL && i < p->n_labels; i++)
+            if (strcmp(p->labels[i], text) == 0) {
+                *value = (double)i;
+                return 1;
+            }
+        for (size_t i = 0; i < m->sum.n_rows; i++) {
+            lo = fmin(lo, m->sum.x[i * m->sum.n_params + k]);
+            hi = fmax(hi, m->sum.x[i * m->sum.n_params + k]);
+        }
+        if (p->kind != PP_PARAM_CATEGORICAL && pp_parse_double(text, value) == 0 &&
+            *value >= lo && *value <= hi)
+            return 1;
+        if (p->kind == PP_PARAM_CATEGORICAL)
+            pp_log_error("plan: %s = %s: no such label among the measured ones", p->name, text);
+        else
+            pp_log_error("plan: %s = %s: a number within the measured %g .. %g expected", p->name,
+                         text, lo, hi);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
 {
     const pp_summary *s = &m->sum;
     const pp_summary_param_info *p = &s->param[k];
-    double lo = INFINITY, hi = -INFINITY, from;
+    double lo = INFINITY, hi = -INFINITY, from, held;
+    int rc = fixed_value(m, o, k, &held);
 
     *step = 0;
+    if (rc != 0) {
+        *n = 1;
+        if (rc > 0 && !(*v = malloc(2 * sizeof **v)))
+            return -ENOMEM;
+        if (rc > 0)
+            (*v)[0] = held;
+        return rc < 0 ? rc : 0;
+    }
     if (p->kind == PP_PARAM_CATEGORICAL) {
         *n = p->n_labels;
         if (!(*v = malloc((*n + 1) * sizeof **v)))
@@ -202,6 +244,19 @@ int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metr
     return 0;
 }
 
+/* A rate is never achieved above the one requested: an interpolated
+ * overshoot (16.2 of 16 fps between two measured levels) is capped, so it
+ * cannot outrank a measured setting that achieves the request. */
+static void cap_achieved(pp_prediction *a, double requested)
+{
+    if (a->value > requested) /* NaN (no rate) stays NaN */
+        a->value = requested;
+    if (a->lo > requested)
+        a->lo = requested;
+    if (a->hi > requested)
+        a->hi = requested;
+}
+
 /* Predict one candidate: 0 kept, 1 left out (labels never measured
  * together, no prediction, or short of its rate), -errno. */
 static int predict(const pp_model *m, const pp_plan_options *o, size_t power_metric,
@@ -216,6 +271,7 @@ static int predict(const pp_model *m, const pp_plan_options *o, size_t power_met
     if (rc != 0)
         return rc;
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
+    cap_achieved(&c->achieved, requested);
     c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
     if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
         if (r->n_short_of_rate++ == 0 || requested > r->short_example.point.raw[r->maximize])
@@ -262,11 +318,24 @@ static int candidates(const pp_model *m, const pp_plan_options *o, size_t power_
     return 0;
 }
 
+/* A quality to three significant digits, as printed: plans whose
+ * qualities read the same are equal, and the cheaper wins. */
+static double quality_key(double v)
+{
+    double unit;
+
+    if (!isfinite(v) || v == 0)
+        return v;
+    unit = pow(10, floor(log10(fabs(v))) - 2);
+    return round(v / unit) * unit;
+}
+
 static int cmp_choice(const void *a, const void *b)
 {
     const pp_plan_choice *x = a, *y = b;
-    if (x->qos != y->qos)
-        return x->qos < y->qos ? 1 : -1; /* highest quality first */
+    double qx = quality_key(x->qos), qy = quality_key(y->qos);
+    if (qx != qy)
+        return qx < qy ? 1 : -1; /* highest quality first */
     return (x->planned_w > y->planned_w) - (x->planned_w < y->planned_w);
 }
 
@@ -309,9 +378,57 @@ int pp_plan_rate_metric(const char *param, char *buf, size_t cap)
            pp_fmt(buf, cap, "%.*s.achieved_fps", (int)(len - 4), param) == 0;
 }
 
+/* 1 when a and b hold the same setting of every parameter but the one
+ * maximized (all of them with only_maximized). */
+static int same_setting(const pp_plan_result *r, size_t n_params, const pp_plan_choice *a,
+                        const pp_plan_choice *b, int only_maximized)
+{
+    if (only_maximized)
+        return a->point.raw[r->maximize] == b->point.raw[r->maximize];
+    for (size_t k = 0; k < n_params; k++)
+        if (k != r->maximize && a->point.raw[k] != b->point.raw[k])
+            return 0;
+    return 1;
+}
+
+/* A runner-up is an alternative, not one step down the same knob: with
+ * other parameters, it holds another setting of them than the best and
+ * every runner-up before it (a different label, another input); with the
+ * maximized parameter alone, another value of it. */
+static int distinct(const pp_plan_result *r, size_t n_params, const pp_plan_choice *c,
+                    int by_maximized)
+{
+    int alone = n_params < 2 || by_maximized;
+
+    if (same_setting(r, n_params, c, &r->best, alone))
+        return 0;
+    for (size_t j = 0; j < r->n_runners; j++)
+        if (same_setting(r, n_params, c, &r->runners[j], alone))
+            return 0;
+    return 1;
+}
+
+/* 1 when every parameter of c but the one maximized has a value some
+ * configuration was measured at (an alternative worth naming, not a point
+ * between two measured levels). */
+static int measured_setting(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
+{
+    const pp_summary *s = &m->sum;
+
+    for (size_t k = 0; k < s->n_params; k++) {
+        int found = k == r->maximize || s->param[k].kind == PP_PARAM_CATEGORICAL;
+        for (size_t i = 0; i < s->n_rows && !found; i++)
+            found = fabs(s->x[i * s->n_params + k] - c->point.raw[k]) <=
+                    1e-9 * fmax(1, fabs(c->point.raw[k]));
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 /* The best, the runners-up and the most frugal among the sorted c. */
-static int choose(const pp_plan_options *o, pp_plan_result *r, const pp_plan_choice *c, size_t n,
-                  size_t *best)
+static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
+                  const pp_plan_choice *c, size_t n, size_t *best)
 {
     const pp_battery_params *b = &o->battery;
     size_t frugal = 0, i;
@@ -334,14 +451,11 @@ static int choose(const pp_plan_options *o, pp_plan_result *r, const pp_plan_cho
     if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
                     &r->best_soc_end_frac, &r->best_time_to_cutoff_s)) < 0)
         return rc;
-    for (i = *best + 1; i < n && r->n_runners < PP_PLAN_RUNNERS; i++) {
-        double q = c[i].point.raw[r->maximize];
-        int seen = q == r->best.point.raw[r->maximize];
-        for (size_t j = 0; j < r->n_runners; j++)
-            seen |= q == r->runners[j].point.raw[r->maximize];
-        if (!seen && c[i].planned_w <= r->max_power_w)
-            r->runners[r->n_runners++] = c[i];
-    }
+    for (int pass = 0; pass < 2; pass++) /* alternatives first, then steps down */
+        for (i = *best + 1; i < n && r->n_runners < PP_PLAN_RUNNERS; i++)
+            if (c[i].planned_w <= r->max_power_w && distinct(r, m->sum.n_params, &c[i], pass) &&
+                (pass || measured_setting(m, r, &c[i])))
+                r->runners[r->n_runners++] = c[i];
     return 0;
 }
 
@@ -462,7 +576,7 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
     r->max_power_w = max_power(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
     if ((rc = prepare(m, o, r, &c)) < 0)
         return rc;
-    rc = choose(o, r, c, r->n_candidates, &best);
+    rc = choose(m, o, r, c, r->n_candidates, &best);
     if (rc == 0 && r->feasible && o->schedule)
         rc = schedule(o, r, c, best);
     free(c);

@@ -56,6 +56,13 @@ typedef struct pp_plan_resolution {
     double step; /* > 0, in the parameter's units */
 } pp_plan_resolution;
 
+/* A parameter held at one value (an input that is not a knob: the input
+ * size, another component's setting): a number, or a categorical label. */
+typedef struct pp_plan_fixed {
+    char name[PP_SUMMARY_NAME_MAX];
+    char value[PP_SUMMARY_LABEL_MAX];
+} pp_plan_fixed;
+
 struct pp_plan_choice;
 
 /* A candidate's prediction in place of the model's own (a network swapped
@@ -77,6 +84,8 @@ typedef struct pp_plan_options {
     double tolerance_frac;        /* of the requested rate (default 0.05) */
     size_t n_resolutions;
     pp_plan_resolution resolution[PP_SUMMARY_MAX_PARAMS];
+    size_t n_fixed;               /* parameters held at one value (the others move) */
+    pp_plan_fixed fixed[PP_SUMMARY_MAX_PARAMS];
     int schedule;                 /* also the step-down schedule */
     pp_plan_predict_fn predict;   /* NULL: pp_plan_predict_at */
     void *predict_ctx;

@@ -113,6 +113,19 @@ int pp_import_finish(pp_trace *t, const char *path, int rc)
     return rc;
 }
 
+/* {name:C} writes the decimal point of its value as C (5-8 for 5.8 with
+ * {fps:-}): the one C in text becomes '.'; two are no number (-1). */
+static int decimal_point(char *text, char c)
+{
+    char *at = c == '.' ? NULL : strchr(text, c);
+
+    if (at && strchr(at + 1, c))
+        return -1;
+    if (at)
+        *at = '.';
+    return 0;
+}
+
 int pp_import_match_pattern(const char *pattern, const char *path, char names[][64],
                             double *values, size_t max)
 {
@@ -143,13 +156,16 @@ int pp_import_match_pattern(const char *pattern, const char *path, char names[][
                 pp_log_error("%s: the name does not match --pattern '%s'", path, pattern);
                 return -EINVAL;
             }
-            if (pp_fmt(names[n], 64, "%.*s", (int)(close - p - 1), p + 1) < 0 ||
+            const char *colon = memchr(p, ':', (size_t)(close - p));
+            if (pp_fmt(names[n], 64, "%.*s", (int)((colon ? colon : close) - p - 1), p + 1) < 0 ||
+                (colon && close - colon != 2) ||
                 pp_name_check(names[n], "--pattern: the name of {...}") < 0) {
                 pp_log_error("--pattern '%s': {%.*s} is not a parameter name of at most 63 "
                              "characters", pattern, (int)(close - p - 1), p + 1);
                 return -EINVAL;
             }
             if (pp_fmt(text, sizeof text, "%.*s", (int)(end - s), s) < 0 ||
+                decimal_point(text, colon ? colon[1] : '.') < 0 ||
                 pp_parse_double(text, &values[n]) < 0) {
                 pp_log_error("%s: {%s} is '%s', not a number (--pattern '%s')", path, names[n],
                              text, pattern);

@@ -44,7 +44,9 @@ int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace 
 int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
 
 /* Match a file's base name against a pattern with {name} placeholders,
- * e.g. "matrix-exponentiation_{size}-{exponent}_1layer.csv". Up to max
+ * e.g. "matrix-exponentiation_{size}-{exponent}_1layer.csv"; {name:C} when
+ * the value writes its decimal point as C ("yolo-{fps:-}fps.csv": 5-8 is
+ * 5.8). Up to max
  * names and numeric values out. Returns the number of placeholders, or
  * -EINVAL (logged) when the name does not match or a value is no number. */
 int pp_import_match_pattern(const char *pattern, const char *path, char names[][64],

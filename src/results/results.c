@@ -120,7 +120,7 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
         }
     }
     ADD(",%.6f,%.6f,", *total_mean_w, total_j);
-    if (row->iterations > 0)
+    if (row->iterations > 0 && l->n_components == 1) /* not a sum of different components' steps */
         ADD("%.6f", total_j / (double)row->iterations);
     ADD(",");
     if (!isnan(soc_end))

@@ -170,3 +170,165 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
     json_decref(root);
     return rc;
 }
+
+/* 1 when a and b hold the same JSON, numbers compared by value (run.json
+ * writes 2.0 where the hash writes 2). */
+static int same_json(json_t *a, json_t *b)
+{
+    if (json_is_number(a) && json_is_number(b)) /* run.json keeps 15 digits */
+        return fabs(json_number_value(a) - json_number_value(b)) <=
+               1e-12 * fmax(fabs(json_number_value(a)), fabs(json_number_value(b)));
+    if (json_is_array(a) && json_is_array(b)) {
+        if (json_array_size(a) != json_array_size(b))
+            return 0;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!same_json(json_array_get(a, i), json_array_get(b, i)))
+                return 0;
+        return 1;
+    }
+    if (json_is_object(a) && json_is_object(b)) {
+        const char *key;
+        json_t *v;
+        if (json_object_size(a) != json_object_size(b))
+            return 0;
+        json_object_foreach(a, key, v) if (!same_json(v, json_object_get(b, key))) return 0;
+        return 1;
+    }
+    return json_equal(a, b);
+}
+
+/* "what: old -> new" for a field that differs, appended to buf. */
+static void add_change(char *buf, size_t cap, const char *what, json_t *was, json_t *now)
+{
+    size_t flags = JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10);
+    char *a = was ? json_dumps(was, flags) : NULL;
+    char *b = now ? json_dumps(now, flags) : NULL;
+    size_t len = strlen(buf);
+
+    if (len + 8 < cap)
+        pp_fmt(buf + len, cap - len, "%s%s %.80s -> %.80s", len ? "; " : "", what,
+               a ? a : "(none)", b ? b : "(none)");
+    free(a);
+    free(b);
+}
+
+/* What differs between run.json's root and profile p, into buf. */
+static void describe_changes(json_t *root, const pp_profile *p, char *buf, size_t cap)
+{
+    json_t *was = json_object_get(root, "params"), *now = params_json(p), *v;
+    json_t *bat = battery_json(&p->battery), *x;
+    const char *key;
+    char what[200];
+
+    buf[0] = '\0';
+    json_object_foreach(now, key, v) {
+        x = json_object_get(was, key);
+        pp_fmt(what, sizeof what, "%s values", key);
+        if (!x || !same_json(json_object_get(x, "values"), json_object_get(v, "values")))
+            add_change(buf, cap, what, x ? json_object_get(x, "values") : NULL,
+                       json_object_get(v, "values"));
+    }
+    json_object_foreach(was, key, v) if (!json_object_get(now, key))
+        add_change(buf, cap, key, json_object_get(v, "values"), NULL);
+    json_object_foreach(bat, key, v) {
+        pp_fmt(what, sizeof what, "battery.%s", key);
+        if (!same_json(json_object_get(json_object_get(root, "battery"), key), v))
+            add_change(buf, cap, what, json_object_get(json_object_get(root, "battery"), key), v);
+    }
+    x = json_real(p->rate_hz);
+    if (!same_json(json_object_get(root, "rate_hz"), x))
+        add_change(buf, cap, "rate_hz", json_object_get(root, "rate_hz"), x);
+    json_decref(x);
+    x = json_real(p->warmup_s);
+    if (!same_json(json_object_get(root, "warmup_s"), x))
+        add_change(buf, cap, "warmup_s", json_object_get(root, "warmup_s"), x);
+    json_decref(x);
+    if (!buf[0])
+        pp_strlcpy(buf, "the components' names, types or pacing (until, duration_s, "
+                        "iterations, fps, sleep_s) or the mode", cap);
+    json_decref(now);
+    json_decref(bat);
+}
+
+int pp_run_json_check_resume(const char *dir, const pp_profile *p)
+{
+    char path[4096], hash[PP_CONFIG_HASH_MAX], changes[1024];
+    json_t *root, *was;
+    int rc;
+
+    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    if (access(path, F_OK) != 0)
+        return 0;
+    root = json_load_file(path, 0, NULL);
+    was = json_object_get(root, "config_hash");
+    if (!json_is_string(was)) { /* an older powprof's: the header check stands alone */
+        json_decref(root);
+        return 0;
+    }
+    if ((rc = pp_run_json_config_hash(p, hash, sizeof hash)) < 0 ||
+        strcmp(json_string_value(was), hash) == 0) {
+        json_decref(root);
+        return rc;
+    }
+    describe_changes(root, p, changes, sizeof changes);
+    pp_log_error("%s: made by another version of this profile (config_hash %s, now %s): %s. "
+                 "Resuming would mix the two (rows are numbered by configuration): resume with "
+                 "the profile the folder was made with (%s/profile.cfg), or profile into a new "
+                 "folder", path, json_string_value(was), hash, changes, dir);
+    json_decref(root);
+    return -EINVAL;
+}
+
+json_t *pp_run_json_battery(const pp_battery_params *b)
+{
+    json_t *o = battery_json(b), *soc = json_array(), *v = json_array();
+
+    for (size_t i = 0; i < b->ocv_n && i < PP_BATTERY_OCV_MAX; i++) {
+        json_array_append_new(soc, json_real(b->ocv_soc[i]));
+        json_array_append_new(v, json_real(b->ocv_v[i]));
+    }
+    json_object_set_new(o, "ocv_soc", soc);
+    json_object_set_new(o, "ocv_v", v);
+    return o;
+}
+
+/* Number key of o into *out when there (else *out unchanged). */
+static void get_number(json_t *o, const char *key, double *out)
+{
+    json_t *v = json_object_get(o, key);
+
+    if (json_is_number(v))
+        *out = json_number_value(v);
+}
+
+int pp_run_json_battery_read(json_t *o, pp_battery_params *b)
+{
+    json_t *soc = json_object_get(o, "ocv_soc"), *v = json_object_get(o, "ocv_v");
+    const char *model = json_string_value(json_object_get(o, "model")), *key;
+    double cells = b->cells;
+    char why[256];
+
+    if (!json_is_object(o) || (model && pp_battery_model_parse(model, &b->model) < 0))
+        return -EINVAL;
+    get_number(o, "cells", &cells);
+    b->cells = (int)cells;
+    get_number(o, "capacity_ah", &b->capacity_ah);
+    get_number(o, "voltage_v", &b->voltage_v);
+    get_number(o, "r_int_ohm", &b->r_int_ohm);
+    get_number(o, "r1_ohm", &b->r1_ohm);
+    get_number(o, "c1_f", &b->c1_f);
+    get_number(o, "soc_start", &b->soc_start_frac);
+    get_number(o, "soc_cutoff", &b->soc_cutoff_frac);
+    get_number(o, "cutoff_v", &b->cutoff_v);
+    get_number(o, "base_power_w", &b->base_power_w);
+    get_number(o, "efficiency", &b->efficiency);
+    if (json_is_array(soc) && json_is_array(v) && json_array_size(soc) == json_array_size(v) &&
+        json_array_size(soc) <= PP_BATTERY_OCV_MAX) {
+        b->ocv_n = json_array_size(soc);
+        for (size_t i = 0; i < b->ocv_n; i++) {
+            b->ocv_soc[i] = json_number_value(json_array_get(soc, i));
+            b->ocv_v[i] = json_number_value(json_array_get(v, i));
+        }
+    }
+    return pp_battery_params_check(b, &key, why, sizeof why) < 0 ? -EINVAL : 0;
+}

@@ -49,6 +49,20 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
 /* The profile's config_hash (above) into buf. 0, or -ENOMEM. */
 int pp_run_json_config_hash(const pp_profile *p, char *buf, size_t cap);
 
+/* Before --resume into dir: 0 when dir/run.json was made by this very
+ * profile (the same config_hash) or has none (an older powprof's, or no
+ * run.json yet); -EINVAL, logged with what changed (a parameter's values,
+ * the battery, rate_hz, ...), when it was made by another. Rows are
+ * numbered by configuration, so a changed grid would mix configurations. */
+int pp_run_json_check_resume(const char *dir, const pp_profile *p);
+
+/* The battery's parameters as JSON (run.json's battery object, with its
+ * OCV table as ocv_soc and ocv_v), and back: pp_run_json_battery_read
+ * fills b (the keys not there keep b's values) and checks it; 0, or
+ * -EINVAL (not an object, an unknown model, a value out of range). */
+json_t *pp_run_json_battery(const pp_battery_params *b);
+int pp_run_json_battery_read(json_t *o, pp_battery_params *b);
+
 /* A JSON number for v: an integer when v is one (256, not 256.0), a real
  * otherwise, null when not finite. */
 json_t *pp_run_json_number(double v);

@@ -347,6 +347,8 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
         pp_log_error("%s exists: continue it with --resume, or give another folder with -o", path);
         return -EEXIST;
     }
+    if (o->resume && (rc = pp_run_json_check_resume(o->out_dir, p)) < 0)
+        return rc;
     if (o->resume && (rc = pp_sweep_read_done(path, header, layout->n_params + 1,
                                               o->retry_failed, done, sl)) < 0)
         return rc;
