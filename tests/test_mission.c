@@ -551,4 +551,9 @@ void test_mission_run_plans_phases(void)
     CHECK(access(path, F_OK) == 0);
     free(json);
     free(out);
+    out = NULL; /* a stand-alone plan of the folder plans its own phases */
+    CHECK_INT(run_powprof(&out, NULL, "plan", res, NULL), 0);
+    CHECK_CONTAINS(out, "2 phases");
+    CHECK_CONTAINS(out, "best single configuration held throughout");
+    free(out);
 }

@@ -69,6 +69,7 @@ typedef struct pp_cli_mission {
     int risk_mean;       /* --risk mean: plan on the prediction, not its band's upper end */
     char folder_cfg[4096]; /* the results folder's profile.cfg, when read */
     int battery_from_folder, base_from_folder; /* taken from it, not given */
+    int folder_phases;     /* its mission group is in phases (plan --mission it) */
     char maximize[160];    /* its mission's maximize ("" none) */
 } pp_cli_mission;
 

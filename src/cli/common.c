@@ -150,6 +150,8 @@ int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir)
     }
     if (pp_config_get_group(cfg, pp_config_root(cfg), "mission", &g) < 0)
         rc = -1;
+    else if (g && pp_config_member(g, "phases"))
+        m->folder_phases = 1;
     else if (folder_number(cfg, g, "duration_s", &m->mission_s) < 0 ||
              folder_number(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
              (m->base_from_folder = folder_number(cfg, g, "base_power_w", &m->base_power_w)) < 0 ||

@@ -124,6 +124,7 @@ typedef struct plan_target {
     const char *mission_file, *base_trace; /* a plan per phase */
     pp_mission *mission;                   /* read from them (malloc'd) */
     pp_cli_mission cli_mission;            /* what chose the battery, said with the plan */
+    char folder_mission[4096];             /* RESULTS/profile.cfg, when its mission has phases */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -311,9 +312,15 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
               "--base-power-w (the phases say their base load)\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 ||
-        (!t->mission_file && (pp_cli_mission_from_results(&mi, argv[optind]) < 0 ||
-                              !(mi.mission_s > 0)))) {
+    if (optind == argc - 1 && !t->mission_file &&
+        pp_cli_mission_from_results(&mi, argv[optind]) < 0)
+        return PP_EXIT_USAGE; /* said with the file */
+    if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
+        !t->base_trace && mi.base_power_w < 0) {
+        pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission);
+        t->mission_file = t->folder_mission; /* the results' own mission in phases */
+    }
+    if (optind != argc - 1 || (!t->mission_file && !(mi.mission_s > 0))) {
         fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
               "mission group in the folder's profile.cfg) are needed\n", stderr);
         return PP_EXIT_USAGE;
