@@ -35,8 +35,10 @@ static int wanted(const pp_model *m, size_t k)
 
 void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
 {
-    for (size_t k = 0; g->fits && k < n_metrics; k++)
+    for (size_t k = 0; g->fits && k < n_metrics; k++) {
         pp_est_free(&g->fits[k].est);
+        pp_choice_free(&g->fits[k].choice);
+    }
     free(g->fits);
     g->fits = NULL;
 }
@@ -500,6 +502,24 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     return 0;
 }
 
+/* An achieved rate (<component>.achieved_<unit>) never above the rate
+ * requested (the parameter <component>.<unit>, when there is one). */
+static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt, pp_prediction *p)
+{
+    const char *name = m->sum.metrics[metric], *at = strstr(name, ".achieved_");
+    char param[PP_SUMMARY_NAME_MAX];
+    int k;
+
+    if (!at)
+        return;
+    pp_fmt(param, sizeof param, "%.*s.%s", (int)(at - name), name, at + strlen(".achieved_"));
+    if ((k = pp_summary_param(&m->sum, param)) < 0 || m->sum.param[k].kind == PP_PARAM_CATEGORICAL)
+        return;
+    p->value = fmin(p->value, pt->raw[k]);
+    p->lo = fmin(p->lo, pt->raw[k]);
+    p->hi = fmin(p->hi, pt->raw[k]);
+}
+
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p)
 {
@@ -518,9 +538,10 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
     } else {
         normalize(m, g, pt, xn);
         p->value = pp_est_predict(&f->est, xn);
-        p->honest_mape = f->choice.honest.mape;
+        p->honest_mape = f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
         pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }
+    cap_rate(m, metric, pt, p);
     if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
         p->value *= m->node_factor[metric];
         p->lo *= m->node_factor[metric];
