@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char model_help[] =
-    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf] [--sigma VALUE]\n"
+    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf|boxcox] [--sigma VALUE]\n"
     "                     [--values auto|linear|log] [--verbose] [--json]\n"
     "\n"
     "Build the layer-2 model of every metric of RESULTS/summary.csv (mean power\n"
@@ -27,8 +27,10 @@ static const char model_help[] =
     "  nw       the paper's Gaussian-kernel weighted average\n"
     "  loclin   local-linear kernel regression (continues trends to the edges)\n"
     "  rbf      thin-plate spline with a linear term\n"
+    "  boxcox   a power law per parameter (exponent chosen from -2..3), with\n"
+    "           interactions and a Gaussian-process mean on its residuals\n"
     "  auto     per metric, the estimator and the value space (linear or log)\n"
-    "           with the least leave-one-out error (default)\n"
+    "           with the least error over whole values left out (default)\n"
     "When anything is chosen on the data (auto, a bandwidth, the value space),\n"
     "the printed error is nested: the choice is made again without each left-out\n"
     "configuration (10 folds above 60 configurations), so the error is not\n"
@@ -38,7 +40,7 @@ static const char model_help[] =
     "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
     "\n"
     "options:\n"
-    "  --method NAME          auto (default), nw, loclin or rbf\n"
+    "  --method NAME          auto (default), nw, loclin, rbf or boxcox\n"
     "  --sigma VALUE          nw, loclin: this bandwidth (normalized units) instead\n"
     "                         of the cross-validated one\n"
     "  --values SPACE         auto (default), linear or log (log needs values > 0)\n"
@@ -176,12 +178,14 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
         printf(" %12s\n", f->n_values ? "one value" : "no values");
         return;
     }
-    if (c->honest.n == 0) {
-        printf("%12s %12s", "too few", "too few");
-    } else {
-        print_pct("%10.1f %%", c->honest.mape);
-        print_pct("%10.1f %%", c->honest.mape_inner);
-    }
+    if (c->between.n == 0)
+        printf("%12s", c->honest.n ? "(LOO only)" : "too few");
+    else
+        print_pct("%10.1f %%", c->between.mape);
+    if (c->honest.n == 0)
+        printf(" %12s", "too few");
+    else
+        print_pct(" %10.1f %%", c->honest.mape);
     if (verbose) {
         printf("  %-6s %-6s %s=%-9.3g", pp_method_name(c->spec.method),
                c->spec.log_values ? "log" : "linear", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
@@ -196,6 +200,12 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
     printf("\n");
 }
 
+/* The error advice follows: between measured levels when known. */
+static double advised_error(const pp_model_fit *f)
+{
+    return f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
+}
+
 /* Advice for the metrics whose typical error is high. */
 static void advise(const pp_model *m, size_t g, const int *shown)
 {
@@ -204,10 +214,10 @@ static void advise(const pp_model *m, size_t g, const int *shown)
 
     for (size_t k = 0; k < s->n_metrics; k++) {
         const pp_model_fit *f = pp_model_fit_of(m, g, k);
-        const pp_cv *h = &f->choice.honest;
+        const pp_cv *h = f->choice.between.n ? &f->choice.between : &f->choice.honest;
         if (!shown[k] || f->n_values < 2 || !(h->mape > 10))
             continue;
-        if (worst < 0 || h->mape > pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape)
+        if (worst < 0 || h->mape > advised_error(pp_model_fit_of(m, g, (size_t)worst)))
             worst = (int)k;
         if (!(h->mape_inner > 10))
             edges = 1;
@@ -217,7 +227,7 @@ static void advise(const pp_model *m, size_t g, const int *shown)
     if (worst < 0)
         return;
     printf("\nadvice: %s is predicted to within %.0f %% only (typical error above 10 %%).\n",
-           s->metrics[worst], pp_model_fit_of(m, g, (size_t)worst)->choice.honest.mape);
+           s->metrics[worst], advised_error(pp_model_fit_of(m, g, (size_t)worst)));
     if (s->n_short)
         printf("  - %zu of the %zu configurations are short runs: make them last longer "
                "(duration_s, iterations) or sample faster (rate_hz).\n", s->n_short, s->n_rows);
@@ -248,9 +258,9 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                            s->param[k].labels[(size_t)m->groups[g].label[k]]);
             printf(" (%zu configurations)\n", m->groups[g].n_rows);
         }
-        printf("\n  %-26s %-30s %12s %12s%s\n", "metric", "", "typical", "inside the",
+        printf("\n  %-26s %-30s %12s %12s%s\n", "metric", "", "between", "at measured",
                verbose ? "  method values setting     choice's    RMSE    n  90 % band" : "");
-        printf("  %-26s %-30s %12s %12s%s\n", "", "", "error", "range",
+        printf("  %-26s %-30s %12s %12s%s\n", "", "", "levels", "levels",
                verbose ? "                           own LOO" : "");
         for (size_t k = 0; k < s->n_metrics; k++) {
             const pp_model_fit *f = pp_model_fit_of(m, g, k);
@@ -266,8 +276,12 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
         }
         advise(m, g, shown);
     }
-    printf("\ntypical error: the mean absolute error, in %%, of each configuration predicted "
-           "from the others%s.\n",
+    printf("\nbetween levels: the mean absolute error, in %%, of every configuration at a value of a "
+           "parameter predicted with that whole value left out (each value strictly inside the "
+           "range of a parameter with 3 or more, in turn), the estimator chosen again without it; "
+           "what a setting never measured can expect. (LOO only): no parameter has enough values; "
+           "only the figure at measured levels.\n");
+    printf("at measured levels: the same of each configuration predicted from the others%s.\n",
            nested ? (folds == s->n_rows || m->n_groups > 1
                          ? " (nested leave-one-out: the estimator chosen again each time)"
                          : " (nested 10-fold cross-validation: the estimator chosen again "
@@ -307,7 +321,7 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
             fputs(model_help, stdout);
             return 1;
         } else if (opt == OPT_METHOD && pp_method_parse(optarg, &o->method) < 0) {
-            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin or rbf\n", optarg);
+            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin, rbf or boxcox\n", optarg);
             return PP_EXIT_USAGE;
         } else if (opt == OPT_SIGMA && strcmp(optarg, "auto") != 0 &&
                    (pp_parse_double(optarg, &o->h) < 0 || !(o->h > 0))) {

@@ -56,28 +56,72 @@ static void cv_of(json_t *o, pp_cv *cv)
     cv->n_inner = (size_t)json_integer_value(json_object_get(o, "n_inner"));
 }
 
-static json_t *fit_json(const char *name, const pp_model_fit *f)
+static const char *h_key(pp_method m)
+{
+    return m == PP_METHOD_RBF ? "lambda" : m == PP_METHOD_BOXCOX ? "smoother_length" : "sigma";
+}
+
+/* boxcox's exponent per numeric parameter, and its interactions. */
+static void boxcox_json(const pp_model *m, const pp_est_spec *sp, json_t *o)
+{
+    json_t *e = json_object();
+
+    for (size_t j = 0; j < m->n_num; j++)
+        json_object_set_new(e, m->sum.params[m->num[j]], json_real(sp->expo[j]));
+    json_object_set_new(o, "exponents", e);
+    json_object_set_new(o, "interactions", json_boolean(sp->inter));
+}
+
+static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit *f)
 {
     const pp_choice *c = &f->choice;
-    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values);
+    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values), *b;
 
     if (!o || f->n_values < 2)
         return o;
     json_object_set_new(o, "method", json_string(pp_method_name(c->spec.method)));
     json_object_set_new(o, "values", json_string(c->spec.log_values ? "log" : "linear"));
-    json_object_set_new(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
-                        json_real(c->spec.h));
+    json_object_set_new(o, h_key(c->spec.method), json_real(c->spec.h));
+    if (c->spec.method == PP_METHOD_BOXCOX)
+        boxcox_json(m, &c->spec, o);
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
     json_object_set_new(json_object_get(o, "honest"), "nested", json_boolean(c->nested));
     json_object_set_new(json_object_get(o, "honest"), "folds", json_integer((json_int_t)c->folds));
-    json_object_set_new(o, "band", json_pack("{s:f,s:o,s:I}", "level", PP_BAND_LEVEL, "q",
-                                             num(c->band_q), "n", (json_int_t)c->band_n));
+    if (c->between.n) {
+        json_object_set_new(o, "between", cv_json(&c->between));
+        json_object_set_new(json_object_get(o, "between"), "folds",
+                            json_integer((json_int_t)c->between_folds));
+    }
+    b = json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q", num(c->band_q), "n",
+                  (json_int_t)c->band_n, "q_between", num(c->band_q_between), "n_between",
+                  (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
+                  "nonnegative", c->nonnegative);
+    json_object_set_new(o, "band", b);
     return o;
 }
 
-/* The choice of a metric's entry; 0, or -EINVAL when it is not one. */
-static int fit_of(json_t *o, pp_model_fit *f)
+/* boxcox's exponents and interactions of entry o; -EINVAL when missing. */
+static int boxcox_of(const pp_model *m, json_t *o, pp_est_spec *sp)
+{
+    json_t *e = json_object_get(o, "exponents");
+
+    if (!json_is_object(e))
+        return -EINVAL;
+    for (size_t j = 0; j < m->n_num; j++) {
+        json_t *v = json_object_get(e, m->sum.params[m->num[j]]);
+        if (!json_is_number(v))
+            return -EINVAL;
+        sp->expo[j] = json_number_value(v);
+    }
+    sp->inter = json_is_true(json_object_get(o, "interactions"));
+    return 0;
+}
+
+/* The choice of a metric's entry; 0, or -EINVAL when it is not one. Files
+ * written before the level-out errors (no "between", no band "space") get
+ * the band they had: the same everywhere inside, in the fit's space. */
+static int fit_of(const pp_model *m, json_t *o, pp_model_fit *f)
 {
     const char *method = json_string_value(json_object_get(o, "method"));
     const char *values = json_string_value(json_object_get(o, "values"));
@@ -89,8 +133,9 @@ static int fit_of(json_t *o, pp_model_fit *f)
         c->spec.method == PP_METHOD_AUTO || !json_is_object(honest) || !json_is_object(band))
         return -EINVAL;
     c->spec.log_values = strcmp(values, "log") == 0;
-    c->spec.h = num_of(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma");
-    if (!(c->spec.h >= 0))
+    c->spec.h = num_of(o, h_key(c->spec.method));
+    if (!(c->spec.h >= 0) ||
+        (c->spec.method == PP_METHOD_BOXCOX && boxcox_of(m, o, &c->spec) < 0))
         return -EINVAL;
     cv_of(json_object_get(o, "loo"), &c->loo);
     cv_of(honest, &c->honest);
@@ -98,6 +143,18 @@ static int fit_of(json_t *o, pp_model_fit *f)
     c->folds = (size_t)json_integer_value(json_object_get(honest, "folds"));
     c->band_q = num_of(band, "q");
     c->band_n = (size_t)json_integer_value(json_object_get(band, "n"));
+    c->band_q_between = num_of(band, "q_between");
+    c->band_n_between = (size_t)json_integer_value(json_object_get(band, "n_between"));
+    if (json_is_string(json_object_get(band, "space")))
+        c->positive = strcmp(json_string_value(json_object_get(band, "space")), "log") == 0;
+    else
+        c->positive = c->spec.log_values;
+    c->nonnegative = json_is_true(json_object_get(band, "nonnegative"));
+    if (json_is_object(json_object_get(o, "between"))) {
+        cv_of(json_object_get(o, "between"), &c->between);
+        c->between_folds = (size_t)json_integer_value(
+            json_object_get(json_object_get(o, "between"), "folds"));
+    }
     return 0;
 }
 
@@ -136,7 +193,7 @@ static json_t *group_json(const pp_model *m, const pp_model_group *g)
                             json_pack("[o,o]", num(pp_surface_denormalize(&g->surf, j, 0)),
                                       num(pp_surface_denormalize(&g->surf, j, 1))));
     for (size_t k = 0; k < m->sum.n_metrics; k++)
-        json_array_append_new(metrics, fit_json(m->sum.metrics[k], &g->fits[k]));
+        json_array_append_new(metrics, fit_json(m, m->sum.metrics[k], &g->fits[k]));
     return json_pack("{s:o,s:I,s:o,s:o}", "labels", labels, "rows", (json_int_t)g->n_rows,
                      "range", range, "metrics", metrics);
 }
@@ -213,7 +270,7 @@ static int load_group(pp_model *m, pp_model_group *g, json_t *jg)
         int rc;
         if (!name || strcmp(name, m->sum.metrics[k]) != 0)
             return 1;
-        if (json_integer_value(json_object_get(o, "values_n")) >= 2 && fit_of(o, &g->fits[k]) < 0)
+        if (json_integer_value(json_object_get(o, "values_n")) >= 2 && fit_of(m, o, &g->fits[k]) < 0)
             return 1;
         if (!(y = pp_model_column(m, g, k)))
             return -ENOMEM;
