@@ -300,8 +300,10 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
     if (f->n_values < 2)
         return 0;
     if (!chosen) {
-        if ((rc = pp_model_choose_options(m, g, k, &co, &rep)) == 0)
+        if ((rc = pp_model_choose_options(m, g, k, &co, &rep)) == 0) {
+            co.keep_held = 1;
             rc = pp_choose(&g->surf, y, &co, &f->choice);
+        }
         free(rep);
         if (rc < 0) {
             f->n_values = 0;
@@ -366,6 +368,11 @@ static int build_fits(pp_model *m)
     build_worker(&q);
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+    if (atomic_load(&q.rc) == 0)
+        atomic_store(&q.rc, pp_model_derive(m));
+    for (size_t g = 0; g < m->n_groups; g++)
+        for (size_t k = 0; k < m->sum.n_metrics; k++)
+            pp_choice_free(&m->groups[g].fits[k].choice);
     return atomic_load(&q.rc);
 }
 
@@ -502,6 +509,22 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     return 0;
 }
 
+/* The estimator's value of fit f of group g at xn, or the product or
+ * quotient of the two it is derived from. */
+static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)
+{
+    const pp_model_fit *a, *b;
+    double va, vb;
+
+    if (!f->derived)
+        return pp_est_predict(&f->est, xn);
+    a = pp_model_fit_of(m, g, f->from[0]);
+    b = pp_model_fit_of(m, g, f->from[1]);
+    va = a->n_values == 1 ? a->constant : raw_value(m, g, a, xn);
+    vb = b->n_values == 1 ? b->constant : raw_value(m, g, b, xn);
+    return f->divide ? va / vb : va * vb;
+}
+
 /* An achieved rate (<component>.achieved_<unit>) never above the rate
  * requested (the parameter <component>.<unit>, when there is one). */
 static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt, pp_prediction *p)
@@ -537,7 +560,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         p->value = f->constant;
     } else {
         normalize(m, g, pt, xn);
-        p->value = pp_est_predict(&f->est, xn);
+        p->value = raw_value(m, g, f, xn);
         p->honest_mape = f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
         pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }

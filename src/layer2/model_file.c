@@ -84,6 +84,12 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
     json_object_set_new(o, h_key(c->spec.method), json_real(c->spec.h));
     if (c->spec.method == PP_METHOD_BOXCOX)
         boxcox_json(m, &c->spec, o);
+    if (f->derived) {
+        char text[2 * PP_SUMMARY_NAME_MAX + 8];
+        pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]], f->divide ? '/' : '*',
+               m->sum.metrics[f->from[1]]);
+        json_object_set_new(o, "derived", json_string(text));
+    }
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
     json_object_set_new(json_object_get(o, "honest"), "nested", json_boolean(c->nested));
@@ -99,6 +105,23 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                   "nonnegative", c->nonnegative);
     json_object_set_new(o, "band", b);
     return o;
+}
+
+/* "A * B" or "A / B": the metrics fit f is derived from. */
+static int derived_of(const pp_model *m, json_t *o, pp_model_fit *f)
+{
+    char a[PP_SUMMARY_NAME_MAX], b[PP_SUMMARY_NAME_MAX], op;
+    int ka, kb;
+
+    if (sscanf(json_string_value(json_object_get(o, "derived")), "%159s %c %159s", a, &op, b) != 3 ||
+        (op != '*' && op != '/') || (ka = pp_summary_metric(&m->sum, a)) < 0 ||
+        (kb = pp_summary_metric(&m->sum, b)) < 0)
+        return -EINVAL;
+    f->derived = 1;
+    f->divide = op == '/';
+    f->from[0] = (size_t)ka;
+    f->from[1] = (size_t)kb;
+    return 0;
 }
 
 /* boxcox's exponents and interactions of entry o; -EINVAL when missing. */
@@ -150,6 +173,8 @@ static int fit_of(const pp_model *m, json_t *o, pp_model_fit *f)
     else
         c->positive = c->spec.log_values;
     c->nonnegative = json_is_true(json_object_get(band, "nonnegative"));
+    if (json_is_string(json_object_get(o, "derived")) && derived_of(m, o, f) < 0)
+        return -EINVAL;
     if (json_is_object(json_object_get(o, "between"))) {
         cv_of(json_object_get(o, "between"), &c->between);
         c->between_folds = (size_t)json_integer_value(
