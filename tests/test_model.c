@@ -55,7 +55,7 @@ void test_cli_model_and_predict(void)
 
     CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
     CHECK_CONTAINS(out, "4 configurations (1 more left out: status not ok), 1 parameter: p");
-    CHECK_CONTAINS(out, "typical");
+    CHECK_CONTAINS(out, "between");
     CHECK_CONTAINS(out, "flat_w");
     CHECK_CONTAINS(out, "nested leave-one-out");
     free(out);
@@ -93,7 +93,7 @@ void test_cli_model_and_predict(void)
     CHECK_CONTAINS(err, "no value for p");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, "--method", "spline", NULL), 2);
-    CHECK_CONTAINS(err, "--method spline: auto, nw, loclin or rbf");
+    CHECK_CONTAINS(err, "--method spline: auto, nw, loclin, rbf or boxcox");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, "--sigma", "0.2", NULL), 2);
     CHECK_CONTAINS(err, "--sigma needs --method nw or loclin");
