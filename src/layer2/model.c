@@ -2,8 +2,7 @@
 
 #include "lapack.h"
 #include "src/base/log.h"
-#include "model_file.h"
-#include "variability.h"
+#include "model_internal.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -43,25 +42,13 @@ void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
     g->fits = NULL;
 }
 
-static void free_group(pp_model_group *g, size_t n_metrics)
+void pp_model_free_group(pp_model_group *g, size_t n_metrics)
 {
     pp_model_drop_fits(g, n_metrics);
     free(g->rows);
     free(g->members);
     free(g->member_start);
     pp_surface_free(&g->surf);
-}
-
-void pp_model_free(pp_model *m)
-{
-    for (size_t g = 0; g < m->n_groups; g++)
-        free_group(&m->groups[g], m->sum.n_metrics);
-    free(m->groups);
-    free(m->node_factor);
-    pp_fleet_free(m->fleet);
-    free(m->fleet);
-    pp_summary_free(&m->sum);
-    memset(m, 0, sizeof *m);
 }
 
 static int same_labels(const pp_model *m, const double *label, size_t row)
@@ -351,7 +338,7 @@ static void *build_worker(void *arg)
 /* Choose and fit every metric of every group, on up to BUILD_THREADS
  * threads, OpenBLAS on one thread each (the systems are small: its own
  * threads cost more than they give). */
-static int build_fits(pp_model *m)
+int pp_model_build_fits(pp_model *m)
 {
     enum { BUILD_THREADS = 4 };
     pthread_t th[BUILD_THREADS];
@@ -374,39 +361,6 @@ static int build_fits(pp_model *m)
         for (size_t k = 0; k < m->sum.n_metrics; k++)
             pp_choice_free(&m->groups[g].fits[k].choice);
     return atomic_load(&q.rc);
-}
-
-int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)
-{
-    int rc;
-
-    memset(m, 0, sizeof *m);
-    if (o)
-        m->opts = *o;
-    else
-        pp_model_options_init(&m->opts);
-    if ((rc = pp_summary_read(dir, &m->sum)) < 0)
-        return rc;
-    if (m->sum.n_params == 0) {
-        pp_log_error("%s/summary.csv has no parameter columns: nothing to model", dir);
-        pp_model_free(m);
-        return -EINVAL;
-    }
-    for (size_t k = 0; k < m->sum.n_params; k++)
-        if (m->sum.param[k].kind != PP_PARAM_CATEGORICAL)
-            m->num[m->n_num++] = k;
-    m->summary_hash = pp_model_file_hash(dir);
-    rc = make_groups(m);
-    for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
-        if ((rc = collapse(&m->sum, &m->groups[g])) == 0)
-            rc = group_surface(m, &m->groups[g]);
-    if (rc == 0 && use_saved)
-        rc = pp_model_file_load(m, dir);  /* 1: no usable model.json */
-    if (rc == 1 || (rc == 0 && !m->from_file))
-        rc = build_fits(m);
-    if (rc < 0)
-        pp_model_free(m);
-    return rc;
 }
 
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric)
@@ -573,4 +527,14 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
             return -EINVAL;
     }
     return 0;
+}
+
+int pp_model_build_groups(pp_model *m)
+{
+    int rc = make_groups(m);
+
+    for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
+        if ((rc = collapse(&m->sum, &m->groups[g])) == 0)
+            rc = group_surface(m, &m->groups[g]);
+    return rc;
 }

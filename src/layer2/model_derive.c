@@ -1,6 +1,6 @@
 /* Energy, mean power and duration made consistent (model.h,
  * pp_model_derive): one of the three derived from the other two. */
-#include "model_file.h"
+#include "model_internal.h"
 
 #include "src/base/util.h"
 

@@ -1,5 +1,6 @@
 /* model.json: written and read with jansson. */
 #include "model_file.h"
+#include "model_internal.h"
 #include "variability.h"
 
 #include "src/base/log.h"
