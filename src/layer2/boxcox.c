@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,7 @@ typedef struct bc_data {
     size_t n, nd, dims[PP_SURFACE_MAX_DIMS];
     size_t *idx;           /* samples with a value */
     double *u, *v, *w;     /* per such sample: u (n x nd), value, row weight */
+    double *tt;            /* the transform at every grid exponent: (k * GRID_N + g) * n + r */
     size_t n_folds, *start, *mem, n_pairs; /* fold f: mem[start[f] .. start[f + 1]) */
     size_t *pair_sample;
     double *x, *xf, *pred; /* scratch: n x (M + 1) twice; n_pairs */
@@ -191,6 +193,7 @@ static void bc_data_free(bc_data *d)
 {
     free(d->idx);
     free(d->u);
+    free(d->tt);
     free(d->start);
     free(d->mem);
     free(d->pair_sample);
@@ -259,6 +262,13 @@ static int bc_data_init(bc_data *d, const pp_surface *s, const double *y, int lo
         d->v[r] = log_values ? log(y[i]) : y[i];
         d->w[r] = row_weight(s, i, d->v[r], log_values, floor_v);
     }
+    if (!(d->tt = malloc((d->nd * PP_BOXCOX_GRID_N * d->n + 1) * sizeof *d->tt)))
+        return -ENOMEM;
+    for (size_t k = 0; k < d->nd; k++)
+        for (size_t g = 0; g < PP_BOXCOX_GRID_N; g++)
+            for (size_t r = 0; r < d->n; r++)
+                d->tt[(k * PP_BOXCOX_GRID_N + g) * d->n + r] =
+                    bc_t(d->u[r * d->nd + k], PP_BOXCOX_GRID_LO + PP_BOXCOX_GRID_STEP * (double)g);
     return bc_folds(d, folds, n_folds);
 }
 
@@ -307,10 +317,17 @@ static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
         cv->crit = INFINITY;
         return;
     }
+    long gi[PP_SURFACE_MAX_DIMS];
+
+    for (size_t k = 0; k < d->nd; k++) { /* the grid's index of each exponent, or -1 */
+        double at = (expo[k] - PP_BOXCOX_GRID_LO) / PP_BOXCOX_GRID_STEP;
+        gi[k] = at >= 0 && at < PP_BOXCOX_GRID_N && fabs(at - round(at)) < 1e-9 ? lround(at) : -1;
+    }
     for (size_t r = 0; r < d->n; r++) { /* rows [terms * w, v * w] */
         double *row = d->x + r * (m + 1);
         for (size_t k = 0; k < d->nd; k++)
-            t[k] = bc_t(d->u[r * d->nd + k], expo[k]);
+            t[k] = gi[k] >= 0 ? d->tt[((size_t)k * PP_BOXCOX_GRID_N + (size_t)gi[k]) * d->n + r]
+                              : bc_t(d->u[r * d->nd + k], expo[k]);
         bc_row(t, d->nd, inter, row);
         row[m] = d->v[r];
         for (size_t c = 0; c <= m; c++)
@@ -376,6 +393,37 @@ static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *fo
     }
     *spec = best;
     return 0;
+}
+
+int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
+{
+    pp_fold *folds = malloc((s->n + 1) * sizeof *folds);
+    double expo[PP_SURFACE_MAX_DIMS];
+    size_t nf = 0;
+    bc_data d;
+    pp_cv cv;
+    int rc;
+
+    if (!folds)
+        return -ENOMEM;
+    for (size_t i = 0; i < s->n; i++) {
+        pred[i] = NAN;
+        if (!isnan(y[i]))
+            folds[nf++] = (pp_fold){SIZE_MAX, i};
+    }
+    rc = bc_data_init(&d, s, y, spec->log_values, folds, nf);
+    if (rc == 0 && !pp_lapack_available())
+        rc = -EINVAL;
+    for (size_t k = 0; rc == 0 && k < d.nd; k++)
+        expo[k] = spec->expo[d.dims[k]];
+    if (rc == 0) {
+        bc_cv(&d, expo, spec->inter, &cv);
+        for (size_t p = 0; p < d.n_pairs; p++)
+            pred[d.pair_sample[p]] = d.pred[p];
+    }
+    bc_data_free(&d);
+    free(folds);
+    return rc;
 }
 
 int pp_boxcox_tune(const pp_surface *s, const double *y, int log_values, const pp_fold *folds,

@@ -42,6 +42,10 @@ int pp_boxcox_fit(pp_est *e);
 /* The fitted surface at normalized point xn, in the fit's value space. */
 double pp_boxcox_eval(const pp_est *e, const double *xn);
 
+/* Leave-one-out predictions of spec without a residual smoother (y's
+ * units, NaN where y is), by the normal equations. 0, -EINVAL, -ENOMEM. */
+int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
+
 /* Choose spec's exponents, interactions and residual smoother for y in
  * value space log_values by the cross-validated error over folds
  * (coordinate descent over the grid from every exponent 1, two sweeps; a

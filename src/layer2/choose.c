@@ -49,9 +49,10 @@ static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, siz
 
     if ((!autom && m != o->method) || (o->value_space >= 0 && lg != o->value_space) || (lg && !pos))
         return 0;
-    if (autom && m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX)
-        return 0;
-    return !(autom && m != PP_METHOD_NW && !pp_lapack_available());
+    if (autom && !pp_lapack_available()) /* then nw alone, whatever n */
+        return m == PP_METHOD_NW;
+    return !(autom && ((m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX) ||
+                       ((m == PP_METHOD_LOCLIN || m == PP_METHOD_NW) && n > PP_KERNEL_AUTO_MAX)));
 }
 
 /* Candidate (m, lg) tuned on y and scored: its errors over the level folds

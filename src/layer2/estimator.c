@@ -353,7 +353,7 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
         break;
     case PP_METHOD_BOXCOX:
         free(v);
-        return loo_by_refit(s, y, spec, pred);
+        return spec->h > 0 ? loo_by_refit(s, y, spec, pred) : pp_boxcox_loo(s, y, spec, pred);
     default:
         rc = -EINVAL;
     }

@@ -270,6 +270,10 @@ void pp_choose_options_init(pp_choose_options *o);
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400
+/* and the kernel estimators (nw, loclin) above this many: each of their
+ * leave-one-out and level-out checks costs n^2 kernel terms, once per
+ * nested fold; auto is then boxcox (--method nw or loclin still fits them) */
+#define PP_KERNEL_AUTO_MAX 300
 int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, pp_choice *c);
 
 /* The band [lo, hi] in y's units around value (y's units) at xn. */
