@@ -369,14 +369,17 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
 {
     double se = 0, ape = 0, ape_in = 0;
     size_t n_pct = 0, zero = 0, missing = 0;
+    int positive = 1;
 
     memset(cv, 0, sizeof *cv);
+    for (size_t i = 0; i < s->n; i++)
+        positive &= isnan(y[i]) || y[i] > 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = idx ? idx[k] : k;
         if (isnan(y[i]))
             continue;
         zero += y[i] == 0;
-        if (isnan(pred[k])) {
+        if (isnan(pred[k]) || (positive && !(pred[k] > 0))) {
             missing++;
             continue;
         }
@@ -396,7 +399,8 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
     cv->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
     cv->mape_inner = cv->n_inner ? 100.0 * ape_in / (double)cv->n_inner : NAN;
     cv->crit = zero || !n_pct ? cv->rmse : cv->mape;
-    if (isnan(cv->crit) || missing) /* a candidate must predict every sample */
+    /* a candidate must predict every sample, a positive metric above 0 */
+    if (isnan(cv->crit) || missing)
         cv->crit = INFINITY;
 }
 
