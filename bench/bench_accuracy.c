@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MX "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv"
@@ -386,6 +387,58 @@ static double sat_p(double a, double b) { return 2.0 + 6.0 * (1.0 - exp(-a / 10.
 static double step_e(double a, double b) { return (a < 5.5 ? 10.0 : 20.0) + b; }
 static double step_p(double a, double b) { return (a < 5.5 ? 3.0 : 6.0) + 0.1 * b; }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Timing (issue 20): model (auto, every metric) on a 10 x 10 x 10 grid,
+ * and pp_model_predict at 10,000 points not measured. */
+static void timing(void)
+{
+    char dir[400], path[500];
+    FILE *fp;
+    unsigned seed = 3;
+    double t0, t1;
+    pp_model m;
+    int id = 0;
+
+    snprintf(dir, sizeof dir, "%s/time-1000", tmp);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if (!(fp = fopen(path, "w")))
+        return;
+    fprintf(fp, "id,a,b,c,status,duration_s,iterations,total_mean_w,total_energy_j,reason\n");
+    for (int a = 1; a <= 10; a++)
+        for (int b = 1; b <= 10; b++)
+            for (int c = 1; c <= 10; c++, id++) {
+                double t = (0.01 * a * a * a + b + 0.5 * c) * (1 + 0.02 * noise(&seed));
+                double p = (3 + 0.2 * a + 0.1 * c) * (1 + 0.02 * noise(&seed));
+                fprintf(fp, "%d,%d,%d,%g,ok,%.6g,1,%.6g,%.6g,\n", id, 100 * a, b, 0.5 * c, t, p, p * t);
+            }
+    fclose(fp);
+    t0 = now_s();
+    if (pp_model_open(dir, NULL, 0, &m) < 0)
+        return;
+    t1 = now_s();
+    printf("\nTiming: model (auto, 3 metrics) on 1,000 configurations x 3 parameters: %.2f s "
+           "(target <= 2 s)\n", t1 - t0);
+    t0 = now_s();
+    for (int i = 0, bad = 0; i < 10000; i++) {
+        pp_model_point pt = {{150.0 + 0.07 * i, 1.5 + (i % 80) * 0.1, 0.75 + (i % 9) * 0.5}};
+        pp_prediction pr;
+        if ((pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"), &pt, &pr) < 0 ||
+             !(pr.lo > 0 && pr.lo <= pr.value && pr.value <= pr.hi)) && !bad++)
+            printf("  predict at (%g, %g, %g): no value with a positive band\n", pt.raw[0], pt.raw[1], pt.raw[2]);
+    }
+    t1 = now_s();
+    printf("  pp_model_predict with its band: %.1f us per configuration over 10,000 "
+           "(target: powprof predict <= 10 ms)\n", (t1 - t0) * 1e6 / 10000);
+    pp_model_free(&m);
+}
+
 static void summary_line(void)
 {
     printf("\nPer method, over every split above (worst split; pooled band):\n");
@@ -439,6 +492,7 @@ int main(int argc, char **argv)
             printf("%s: not in data/local (skipped)\n", local[i]);
     }
     summary_line();
+    timing();
     {
         char *rm[] = {"/bin/rm", "-rf", tmp, NULL};
         free(run(rm));
