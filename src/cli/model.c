@@ -187,15 +187,29 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
     else
         print_pct(" %10.1f %%", c->honest.mape);
     if (verbose) {
-        printf("  %-6s %-6s %s=%-9.3g", pp_method_name(c->spec.method),
-               c->spec.log_values ? "log" : "linear", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
-               c->spec.h);
+        char setting[64];
+        if (c->spec.method == PP_METHOD_BOXCOX) { /* the exponents, then the smoother's length */
+            size_t used = (size_t)snprintf(setting, sizeof setting, "p=");
+            for (size_t j = 0; j < m->n_num && used < sizeof setting; j++)
+                used += (size_t)snprintf(setting + used, sizeof setting - used, "%s%g", j ? "," : "",
+                                         c->spec.expo[j]);
+            if (used < sizeof setting && c->spec.h > 0)
+                snprintf(setting + used, sizeof setting - used, " gp=%g", c->spec.h);
+        } else {
+            snprintf(setting, sizeof setting, "%s=%.3g",
+                     c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma", c->spec.h);
+        }
+        printf("  %-6s %-6s %-15s", pp_method_name(c->spec.method),
+               c->spec.log_values ? "log" : "linear", setting);
         print_pct("%8.1f %%", c->loo.mape);
         printf(" %11.4g %4zu", c->honest.rmse, c->honest.n);
-        if (c->spec.log_values)
+        if (c->positive)
             printf("  x/ %.3f", exp(c->band_q));
         else
             printf("  +- %.4g", c->band_q);
+        if (isfinite(c->band_q_between) && c->band_q_between > c->band_q)
+            printf(c->positive ? " (x/ %.3f between levels)" : " (+- %.4g between levels)",
+                   c->positive ? exp(c->band_q_between) : c->band_q_between);
     }
     printf("\n");
 }

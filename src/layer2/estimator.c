@@ -367,7 +367,7 @@ out:
 void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const double *pred,
                  size_t n, pp_cv *cv)
 {
-    double se = 0, ape = 0, ape_in = 0;
+    double se = 0, ape = 0, ape_in = 0, lre = 0;
     size_t n_pct = 0, zero = 0, missing = 0;
     int positive = 1;
 
@@ -385,6 +385,8 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
         }
         se += (pred[k] - y[i]) * (pred[k] - y[i]);
         cv->n++;
+        if (positive)
+            lre += fabs(log(pred[k] / y[i]));
         if (y[i] != 0) {
             double e = fabs((pred[k] - y[i]) / y[i]);
             ape += e;
@@ -398,7 +400,10 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
     cv->rmse = cv->n ? sqrt(se / (double)cv->n) : NAN;
     cv->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
     cv->mape_inner = cv->n_inner ? 100.0 * ape_in / (double)cv->n_inner : NAN;
-    cv->crit = zero || !n_pct ? cv->rmse : cv->mape;
+    /* positive metrics: the mean |log(pred / y)|, which weighs a prediction
+     * ten times too small as much as one ten times too large (the MAPE
+     * would count it below 100 %) */
+    cv->crit = positive && cv->n ? 100.0 * lre / (double)cv->n : zero || !n_pct ? cv->rmse : cv->mape;
     /* a candidate must predict every sample, a positive metric above 0 */
     if (isnan(cv->crit) || missing)
         cv->crit = INFINITY;
@@ -418,7 +423,7 @@ int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
 
 long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
 {
-    size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims);
+    size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), pairs = 0;
     size_t *count;
 
     *folds = NULL;
@@ -446,10 +451,14 @@ long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
         if (present < PP_LEVEL_OUT_MIN || (most < 2 && nd > 1))
             continue;
         for (size_t a = first + 1; a < last; a++)
-            if (count[base + a])
+            if (count[base + a]) {
                 (*folds)[n++] = (pp_fold){j, a};
+                pairs += count[base + a];
+            }
     }
     free(count);
+    if (pairs < PP_LEVEL_OUT_MIN_PAIRS)
+        n = 0;
     if (n == 0) {
         free(*folds);
         *folds = NULL;

@@ -97,8 +97,10 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
 /* Errors of predictions pred (y's units) against y, over the samples with
  * both. mape in %, over samples with y != 0; the inner figures over the
  * samples inside the measured range (pp_surface_interior). crit is what
- * tuning and choice minimize: the MAPE when every y is non-zero, else the
- * RMSE. */
+ * tuning and choice minimize: for a positive metric (every y > 0) the mean
+ * |log(pred / y)| in % (a prediction ten times too small weighs as much as
+ * one ten times too large; at or below zero it is no prediction); else the
+ * MAPE when every y is non-zero, else the RMSE. */
 typedef struct pp_cv {
     double mape, mape_inner, rmse, crit;
     size_t n, n_inner;
@@ -136,9 +138,14 @@ double pp_est_narrowest_sigma(const pp_surface *s);
  * levels), for every parameter with at least PP_LEVEL_OUT_MIN levels that
  * are measured, in turn. A sample lies in one fold per such parameter.
  * Scattered samples (no level of a parameter holds two) have no levels to
- * leave out, unless only one parameter varies (the two are then the same).
+ * leave out, unless only one parameter varies (the two are then the same);
+ * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
+ * folds (a choice by one or two samples is a coin toss: leave-one-out
+ * over every sample, edges included, decides instead).
  * Leave-one-out: every sample alone. */
 #define PP_LEVEL_OUT_MIN 3
+/* fewer (fold, sample) pairs than this are too few to choose by: none */
+#define PP_LEVEL_OUT_MIN_PAIRS 5
 
 typedef struct pp_fold {
     size_t dim;   /* SIZE_MAX: the one sample `level` */
