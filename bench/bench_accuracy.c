@@ -5,7 +5,8 @@
  *   - the TX2 sets of data/tx2: matrix-exponentiation (25 configurations,
  *     size x exponent), darknet at 4 rates (one parameter);
  *   - the sweeps measured on this machine in data/local/ (each a full grid
- *     with its provenance in data/local/README.md), when present;
+ *     with its provenance in data/local/README.md; $POWPROF_LOCAL_DATA
+ *     moves the folder), when present; --tuning-sets leaves them out;
  *   - synthetic surfaces of known shape (2 % noise): cubic x linear
  *     additive, a saturation, a step.
  * Splits per numeric parameter with 3 or more values: the inner values of
@@ -485,7 +486,8 @@ int main(int argc, char **argv)
     if (synthetic(dir, xs, 10, bs, 4, step_e, step_p) == 0)
         bench_set("syn-step", dir);
     for (size_t i = 0; i < 3 && !(argc > 1 && strcmp(argv[1], "--tuning-sets") == 0); i++) {
-        snprintf(dir, sizeof dir, "data/local/%s", local[i]);
+        const char *base = getenv("POWPROF_LOCAL_DATA") ? getenv("POWPROF_LOCAL_DATA") : "data/local";
+        snprintf(dir, sizeof dir, "%s/%s", base, local[i]);
         if (access(dir, F_OK) == 0)
             bench_set(local[i], dir);
         else
