@@ -99,7 +99,7 @@ static void rbf(void)
 {
     enum { M = 1000 };
     static double x[2 * M], y[M];
-    pp_est_spec spec = {PP_METHOD_RBF, 0, 1e-4}, tuned;
+    pp_est_spec spec = {PP_METHOD_RBF, 0, 1e-4, {0}, 0}, tuned;
     pp_surface s;
     pp_cv cv;
     pp_est e;

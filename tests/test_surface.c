@@ -206,7 +206,7 @@ static double normal(unsigned *seed)
 static double worst_at(const pp_surface *s, const double *y, pp_method m, int lg, double h,
                        const double *q, size_t n, double (*f)(double, double))
 {
-    pp_est_spec spec = {m, lg, h};
+    pp_est_spec spec = {m, lg, h, {0}, 0};
     pp_est e;
     double worst = 0;
 
@@ -270,7 +270,7 @@ void test_estimators_boundary_bias(void);
 void test_estimators_boundary_bias(void)
 {
     double x[21], y[21], lo = 0.0, hi = 1.0, nw_pred[21], ll_pred[21];
-    pp_est_spec nw = {PP_METHOD_NW, 0, 0.2}, ll = {PP_METHOD_LOCLIN, 0, 0.2};
+    pp_est_spec nw = {PP_METHOD_NW, 0, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, 0, 0.2, {0}, 0};
     pp_est e;
     pp_surface s;
 
@@ -301,7 +301,7 @@ void test_estimators_rbf_loo_refit(void)
 {
     enum { N = 30 };
     double x[2 * N], y[N], w[N], fast[N], y2[N];
-    pp_est_spec spec = {PP_METHOD_RBF, 0, 0.01};
+    pp_est_spec spec = {PP_METHOD_RBF, 0, 0.01, {0}, 0};
     unsigned seed = 5;
     pp_surface s;
 

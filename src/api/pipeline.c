@@ -213,7 +213,8 @@ void pp_model_advise(const pp_model *m, size_t g, const int *shown, pp_model_adv
                            .n_rows = s->n_rows};
     for (size_t k = 0; k < s->n_metrics; k++) {
         const pp_model_fit *f = pp_model_fit_of(m, g, k);
-        const pp_cv *h = &f->choice.honest;
+        /* between measured levels where there are levels, as model prints first */
+        const pp_cv *h = f->choice.between.n ? &f->choice.between : &f->choice.honest;
         if (!shown[k] || f->n_values < 2 || !(h->mape > 10))
             continue;
         if (a->worst < 0 || h->mape > a->worst_pct) {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char model_help[] =
-    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf] [--sigma VALUE]\n"
+    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf|boxcox] [--sigma VALUE]\n"
     "                     [--values auto|linear|log] [--verbose] [--json]\n"
     "\n"
     "Build the layer-2 model of every metric of RESULTS/summary.csv (mean power\n"
@@ -26,8 +26,10 @@ static const char model_help[] =
     "  nw       the paper's Gaussian-kernel weighted average\n"
     "  loclin   local-linear kernel regression (continues trends to the edges)\n"
     "  rbf      thin-plate spline with a linear term\n"
+    "  boxcox   a power law per parameter (exponent chosen from -2..3), with\n"
+    "           interactions and a Gaussian-process mean on its residuals\n"
     "  auto     per metric, the estimator and the value space (linear or log)\n"
-    "           with the least leave-one-out error (default)\n"
+    "           with the least error over whole values left out (default)\n"
     "When anything is chosen on the data (auto, a bandwidth, the value space),\n"
     "the printed error is nested: the choice is made again without each left-out\n"
     "configuration (10 folds above 60 configurations), so the error is not\n"
@@ -37,7 +39,7 @@ static const char model_help[] =
     "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
     "\n"
     "options:\n"
-    "  --method NAME          auto (default), nw, loclin or rbf\n"
+    "  --method NAME          auto (default), nw, loclin, rbf or boxcox\n"
     "  --sigma VALUE          nw, loclin: this bandwidth (normalized units) instead\n"
     "                         of the cross-validated one\n"
     "  --values SPACE         auto (default), linear or log (log needs values > 0)\n"
@@ -154,22 +156,38 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
         printf(" %12s\n", f->n_values ? "one value" : "no values");
         return;
     }
-    if (c->honest.n == 0) {
-        printf("%12s %12s", "too few", "too few");
-    } else {
-        print_pct("%10.1f %%", c->honest.mape);
-        print_pct("%10.1f %%", c->honest.mape_inner);
-    }
+    if (c->between.n == 0)
+        printf("%12s", c->honest.n ? "(LOO only)" : "too few");
+    else
+        print_pct("%10.1f %%", c->between.mape);
+    if (c->honest.n == 0)
+        printf(" %12s", "too few");
+    else
+        print_pct(" %10.1f %%", c->honest.mape);
     if (verbose) {
-        printf("  %-6s %-6s %s=%-9.3g", pp_method_name(c->spec.method),
-               c->spec.log_values ? "log" : "linear", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
-               c->spec.h);
+        char setting[64];
+        if (c->spec.method == PP_METHOD_BOXCOX) { /* the exponents, then the smoother's length */
+            size_t used = (size_t)snprintf(setting, sizeof setting, "p=");
+            for (size_t j = 0; j < m->n_num && used < sizeof setting; j++)
+                used += (size_t)snprintf(setting + used, sizeof setting - used, "%s%g", j ? "," : "",
+                                         c->spec.expo[j]);
+            if (used < sizeof setting && c->spec.h > 0)
+                snprintf(setting + used, sizeof setting - used, " gp=%g", c->spec.h);
+        } else {
+            snprintf(setting, sizeof setting, "%s=%.3g",
+                     c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma", c->spec.h);
+        }
+        printf("  %-6s %-6s %-15s", pp_method_name(c->spec.method),
+               c->spec.log_values ? "log" : "linear", setting);
         print_pct("%8.1f %%", c->loo.mape);
         printf(" %11.4g %4zu", c->honest.rmse, c->honest.n);
-        if (c->spec.log_values)
+        if (c->positive)
             printf("  x/ %.3f", exp(c->band_q));
         else
             printf("  +- %.4g", c->band_q);
+        if (isfinite(c->band_q_between) && c->band_q_between > c->band_q)
+            printf(c->positive ? " (x/ %.3f between levels)" : " (+- %.4g between levels)",
+                   c->positive ? exp(c->band_q_between) : c->band_q_between);
     }
     printf("\n");
 }
@@ -214,9 +232,9 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
                            s->param[k].labels[(size_t)m->groups[g].label[k]]);
             printf(" (%zu configurations)\n", m->groups[g].n_rows);
         }
-        printf("\n  %-26s %-30s %12s %12s%s\n", "metric", "", "typical", "inside the",
+        printf("\n  %-26s %-30s %12s %12s%s\n", "metric", "", "between", "at measured",
                verbose ? "  method values setting     choice's    RMSE    n  90 % band" : "");
-        printf("  %-26s %-30s %12s %12s%s\n", "", "", "error", "range",
+        printf("  %-26s %-30s %12s %12s%s\n", "", "", "levels", "levels",
                verbose ? "                           own LOO" : "");
         for (size_t k = 0; k < s->n_metrics; k++) {
             const pp_model_fit *f = pp_model_fit_of(m, g, k);
@@ -232,8 +250,12 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
         }
         advise(m, g, shown);
     }
-    printf("\ntypical error: the mean absolute error, in %%, of each configuration predicted "
-           "from the others%s.\n",
+    printf("\nbetween levels: the mean absolute error, in %%, of every configuration at a value of a "
+           "parameter predicted with that whole value left out (each value strictly inside the "
+           "range of a parameter with 3 or more, in turn), the estimator chosen again without it; "
+           "what a setting never measured can expect. (LOO only): no parameter has enough values; "
+           "only the figure at measured levels.\n");
+    printf("at measured levels: the same of each configuration predicted from the others%s.\n",
            nested ? (folds == s->n_rows || m->n_groups > 1
                          ? " (nested leave-one-out: the estimator chosen again each time)"
                          : " (nested 10-fold cross-validation: the estimator chosen again "
@@ -276,7 +298,7 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
             fputs(model_help, stdout);
             return 1;
         } else if (opt == OPT_METHOD && pp_method_parse(optarg, &o->method) < 0) {
-            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin or rbf\n", optarg);
+            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin, rbf or boxcox\n", optarg);
             return PP_EXIT_USAGE;
         } else if (opt == OPT_SIGMA && strcmp(optarg, "auto") != 0 &&
                    (pp_parse_double(optarg, &o->h) < 0 || !(o->h > 0))) {

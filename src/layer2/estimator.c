@@ -1,14 +1,16 @@
 #include "estimator.h"
 
+#include "boxcox.h"
 #include "lapack.h"
 #include "src/base/log.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"nw", "loclin", "rbf", "auto"};
+static const char *const method_names[] = {"nw", "loclin", "rbf", "boxcox", "auto"};
 
 const char *pp_method_name(pp_method m)
 {
@@ -262,6 +264,11 @@ int pp_est_fit(pp_est *e, const pp_surface *s, const double *y, const pp_est_spe
         pp_est_free(e);
         return -EINVAL;
     }
+    if (spec->method == PP_METHOD_BOXCOX && (rc = pp_boxcox_fit(e)) < 0) {
+        pp_log_debug("fit: boxcox with %zu samples: no solution", e->n_used);
+        pp_est_free(e);
+        return rc;
+    }
     if (spec->method == PP_METHOD_RBF) {
         e->coef = malloc((s->n + s->d + 1) * sizeof *e->coef);
         if (!e->coef) {
@@ -286,6 +293,8 @@ double pp_est_eval(const pp_est *e, const double *xn)
         return loclin_at(e->s, e->v, e->spec.h, xn, e->s->n);
     case PP_METHOD_RBF:
         return rbf_at(e->s, e->coef, e->v, xn);
+    case PP_METHOD_BOXCOX:
+        return pp_boxcox_eval(e, xn);
     default:
         return NAN;
     }
@@ -294,6 +303,31 @@ double pp_est_eval(const pp_est *e, const double *xn)
 double pp_est_predict(const pp_est *e, const double *xn)
 {
     return from_space(e->spec.log_values, pp_est_eval(e, xn));
+}
+
+/* Leave-one-out by fitting without each sample in turn. */
+static int loo_by_refit(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
+{
+    double *y2 = malloc((s->n + 1) * sizeof *y2);
+    int rc = 0;
+
+    if (!y2)
+        return -ENOMEM;
+    memcpy(y2, y, s->n * sizeof *y2);
+    for (size_t i = 0; i < s->n && rc != -ENOMEM; i++) {
+        pp_est e;
+        pred[i] = NAN;
+        if (isnan(y[i]))
+            continue;
+        y2[i] = NAN;
+        if ((rc = pp_est_fit(&e, s, y2, spec)) == 0) {
+            pred[i] = pp_est_predict(&e, s->x + i * s->d);
+            pp_est_free(&e);
+        }
+        y2[i] = y[i];
+    }
+    free(y2);
+    return rc == -ENOMEM ? rc : 0;
 }
 
 int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
@@ -317,6 +351,9 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
     case PP_METHOD_RBF:
         rc = rbf_solve(s, v, spec->h, NULL, pred);
         break;
+    case PP_METHOD_BOXCOX:
+        free(v);
+        return spec->h > 0 ? loo_by_refit(s, y, spec, pred) : pp_boxcox_loo(s, y, spec, pred);
     default:
         rc = -EINVAL;
     }
@@ -327,24 +364,31 @@ out:
     return rc;
 }
 
-void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_cv *cv)
+void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const double *pred,
+                 size_t n, pp_cv *cv)
 {
-    double se = 0, ape = 0, ape_in = 0;
+    double se = 0, ape = 0, ape_in = 0, lre = 0;
     size_t n_pct = 0, zero = 0, missing = 0;
+    int positive = 1;
 
     memset(cv, 0, sizeof *cv);
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->n; i++)
+        positive &= isnan(y[i]) || y[i] > 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = idx ? idx[k] : k;
         if (isnan(y[i]))
             continue;
         zero += y[i] == 0;
-        if (isnan(pred[i])) {
+        if (isnan(pred[k]) || (positive && !(pred[k] > 0))) {
             missing++;
             continue;
         }
-        se += (pred[i] - y[i]) * (pred[i] - y[i]);
+        se += (pred[k] - y[i]) * (pred[k] - y[i]);
         cv->n++;
+        if (positive)
+            lre += fabs(log(pred[k] / y[i]));
         if (y[i] != 0) {
-            double e = fabs((pred[i] - y[i]) / y[i]);
+            double e = fabs((pred[k] - y[i]) / y[i]);
             ape += e;
             n_pct++;
             if (pp_surface_interior(s, i)) {
@@ -356,461 +400,109 @@ void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_c
     cv->rmse = cv->n ? sqrt(se / (double)cv->n) : NAN;
     cv->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
     cv->mape_inner = cv->n_inner ? 100.0 * ape_in / (double)cv->n_inner : NAN;
-    cv->crit = zero || !n_pct ? cv->rmse : cv->mape;
-    if (isnan(cv->crit) || missing) /* a candidate must predict every sample */
+    /* positive metrics: the mean |log(pred / y)|, which weighs a prediction
+     * ten times too small as much as one ten times too large (the MAPE
+     * would count it below 100 %) */
+    cv->crit = positive && cv->n ? 100.0 * lre / (double)cv->n : zero || !n_pct ? cv->rmse : cv->mape;
+    /* a candidate must predict every sample, a positive metric above 0 */
+    if (isnan(cv->crit) || missing)
         cv->crit = INFINITY;
 }
 
-/* ---- tuning ---- */
-
-/* Leave-one-out crit of spec; INFINITY when it cannot be evaluated. */
-static int loo_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred,
-                  pp_cv *cv)
+void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_cv *cv)
 {
-    int rc = pp_est_loo(s, y, spec, pred);
-
-    if (rc == -ENOMEM)
-        return rc;
-    if (rc < 0) {
-        memset(cv, 0, sizeof *cv);
-        cv->crit = INFINITY;
-        return 0;
-    }
-    pp_cv_errors(s, y, pred, cv);
-    return 0;
+    pp_cv_pairs(s, y, NULL, pred, s->n, cv);
 }
 
-/* The finest spacing of the measured coordinates over every dimension. */
-static double finest_gap(const pp_surface *s)
+/* ---- folds ---- */
+
+int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
 {
-    double gap = INFINITY;
+    return f->dim == SIZE_MAX ? i == f->level : s->cell[i * s->d + f->dim] == f->level;
+}
+
+long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
+{
+    size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), pairs = 0;
+    size_t *count;
+
+    *folds = NULL;
     for (size_t j = 0; j < s->d; j++)
-        for (size_t a = 1; a < s->k[j]; a++)
-            if (s->levels[j][a] - s->levels[j][a - 1] < gap)
-                gap = s->levels[j][a] - s->levels[j][a - 1];
-    return gap;
-}
-
-/* Evaluate spec at h = exp(t) into cv, and keep it in best (with its t)
- * when better. */
-static int try_at(const pp_surface *s, const double *y, pp_est_spec *spec, double t, double *pred,
-                  pp_cv *cv, pp_cv *best, double *t_best)
-{
-    int rc;
-
-    spec->h = exp(t);
-    if ((rc = loo_cv(s, y, spec, pred, cv)) < 0)
-        return rc;
-    if (cv->crit < best->crit) {
-        *best = *cv;
-        *t_best = t;
+        total += s->k[j];
+    if (!(count = calloc(total + 1, sizeof *count)) ||
+        !(*folds = malloc((total + 1) * sizeof **folds))) {
+        free(count);
+        return -ENOMEM;
     }
-    return 0;
+    for (size_t j = 0, base = 0; j < s->d; base += s->k[j], j++) {
+        size_t present = 0, first = SIZE_MAX, last = 0, most = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (!isnan(y[i]))
+                count[base + s->cell[i * s->d + j]]++;
+        for (size_t a = 0; a < s->k[j]; a++)
+            if (count[base + a]) {
+                present++;
+                first = first == SIZE_MAX ? a : first;
+                last = a;
+                most = count[base + a] > most ? count[base + a] : most;
+            }
+        /* scattered samples (one per level) have no levels to leave out,
+         * except along a single parameter, where the two are the same */
+        if (present < PP_LEVEL_OUT_MIN || (most < 2 && nd > 1))
+            continue;
+        for (size_t a = first + 1; a < last; a++)
+            if (count[base + a]) {
+                (*folds)[n++] = (pp_fold){j, a};
+                pairs += count[base + a];
+            }
+    }
+    free(count);
+    if (pairs < PP_LEVEL_OUT_MIN_PAIRS)
+        n = 0;
+    if (n == 0) {
+        free(*folds);
+        *folds = NULL;
+    }
+    return (long)n;
 }
 
-/* Ties: a crit within this fraction of the least counts as equal, and the
- * smoother candidate (larger sigma or lambda) is kept. Where leave-one-out
- * cannot tell bandwidths apart (two samples define a local line whatever
- * the bandwidth), the smallest would extrapolate from the nearest sample
- * alone, the others' weights underflowing. */
-#define TIE 1e-3
-
-double pp_est_narrowest_sigma(const pp_surface *s)
+int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,
+              size_t n_folds, pp_cv *cv, double *pred)
 {
-    double gap = finest_gap(s);
-    return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
-}
-
-/* sigma of nw or loclin: a log scan, then golden section around the best
- * unless a tie chose a larger one. Not below half the finest spacing (on a
- * lattice a leave-one-out prediction sees neighbours a whole spacing away,
- * and a smaller sigma would give nearest-neighbour steps between the
- * points); up to 3 for nw, 10 for loclin (there: one plane through
- * everything). */
-static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
-                      pp_cv *best)
-{
-    enum { SCAN = 24, GOLDEN = 10 };
-    const double g = 0.6180339887498949;
-    double gap = finest_gap(s), lo = log(1e-3), hi = log(spec->method == PP_METHOD_NW ? 3.0 : 10.0);
-    double step, a, b, c, d, t_best = lo, crit[SCAN];
-    size_t at = 0, n = 0, least = 0;
-    pp_cv cv[SCAN], cc, cd;
+    double *y2 = malloc((s->n + 1) * sizeof *y2), *p = pred;
+    size_t *idx = NULL, n = 0, cap = 0;
     int rc = 0;
 
-    if (isfinite(gap) && log(0.5 * gap) > lo)
-        lo = log(0.5 * gap);
-    step = (hi - lo) / (SCAN - 1);
-    best->crit = INFINITY;
-    for (; n < SCAN; n++) {
-        if ((rc = try_at(s, y, spec, lo + step * (double)n, pred, &cv[n], best, &t_best)) < 0)
-            return rc;
-        crit[n] = cv[n].crit;
-        least = crit[n] < crit[least] ? n : least;
-        if (n >= least + 4 && crit[n] > 1.5 * crit[least])
-            break; /* well past a clear minimum */
-    }
-    if (!isfinite(best->crit))
-        return -EINVAL;
-    for (size_t i = 0; i < n && i < SCAN; i++)
-        if (crit[i] <= crit[least] * (1 + TIE))
-            at = i;
-    if (at != least) { /* a tie: the largest of the equals */
-        *best = cv[at];
-        spec->h = exp(lo + step * (double)at);
-        return 0;
-    }
-    a = lo + step * ((double)at - (at > 0));
-    b = lo + step * ((double)at + (at + 1 < SCAN));
-    c = b - g * (b - a);
-    d = a + g * (b - a);
-    if ((rc = try_at(s, y, spec, c, pred, &cc, best, &t_best)) < 0 ||
-        (rc = try_at(s, y, spec, d, pred, &cd, best, &t_best)) < 0)
-        return rc;
-    for (int it = 0; it < GOLDEN && rc == 0; it++) {
-        if (cc.crit < cd.crit) {
-            b = d;
-            d = c;
-            cd = cc;
-            c = b - g * (b - a);
-            rc = try_at(s, y, spec, c, pred, &cc, best, &t_best);
-        } else {
-            a = c;
-            c = d;
-            cc = cd;
-            d = a + g * (b - a);
-            rc = try_at(s, y, spec, d, pred, &cd, best, &t_best);
-        }
-    }
-    spec->h = exp(t_best);
-    return rc;
-}
-
-/* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
-static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
-                       pp_cv *best)
-{
-    double h[8], crit[8];
-    pp_cv cv[8];
-    size_t least = 0, at = 0;
-    int rc;
-
-    for (size_t i = 0; i < 8; i++) {
-        h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
-        if ((rc = loo_cv(s, y, spec, pred, &cv[i])) < 0)
-            return rc;
-        crit[i] = cv[i].crit;
-        least = crit[i] < crit[least] ? i : least;
-    }
-    for (size_t i = 0; i < 8; i++)
-        if (crit[i] <= crit[least] * (1 + TIE))
-            at = i;
-    spec->h = h[at];
-    *best = cv[at];
-    return isfinite(best->crit) ? 0 : -EINVAL;
-}
-
-int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
-                pp_est_spec *best, pp_cv *cv)
-{
-    double *pred = malloc(s->n * sizeof *pred);
-    int rc;
-
-    if (!pred)
+    if (!y2)
         return -ENOMEM;
-    best->method = m;
-    best->log_values = log_values;
-    rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, best, pred, cv);
-    free(pred);
-    return rc;
-}
-
-/* ---- bands ---- */
-
-/* The range of the samples with a value that out (NULL: none) does not
- * leave out. */
-static void range_without(const pp_surface *s, const double *y, const unsigned char *out,
-                          pp_band_range *r)
-{
-    memset(r, 0, sizeof *r);
-    r->d = s->d;
-    for (size_t j = 0; j < s->d; j++) {
-        size_t prev = (size_t)-1;
-        r->lo[j] = INFINITY;
-        r->hi[j] = -INFINITY;
-        r->step[j] = INFINITY;
-        /* present levels, in order: s->cell indexes the sorted levels */
-        for (size_t a = 0; a < s->k[j]; a++) {
-            int present = 0;
-            for (size_t i = 0; i < s->n && !present; i++)
-                present = s->cell[i * s->d + j] == a && !isnan(y[i]) && !(out && out[i]);
-            if (!present)
-                continue;
-            r->lo[j] = fmin(r->lo[j], s->levels[j][a]);
-            r->hi[j] = fmax(r->hi[j], s->levels[j][a]);
-            if (prev != (size_t)-1 && s->levels[j][a] - s->levels[j][prev] < r->step[j])
-                r->step[j] = s->levels[j][a] - s->levels[j][prev];
-            prev = a;
+    for (size_t f = 0; f < n_folds; f++)
+        for (size_t i = 0; i < s->n; i++)
+            cap += !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
+    idx = malloc((cap + 1) * sizeof *idx);
+    if (!p)
+        p = malloc((cap + 1) * sizeof *p);
+    for (size_t f = 0; idx && p && f < n_folds && rc == 0; f++) {
+        size_t first = n;
+        pp_est e;
+        for (size_t i = 0; i < s->n; i++) {
+            int out = !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
+            y2[i] = out ? NAN : y[i];
+            if (out)
+                idx[n++] = i;
         }
-    }
-}
-
-void pp_band_range_of(const pp_surface *s, const double *y, pp_band_range *r)
-{
-    range_without(s, y, NULL, r);
-}
-
-double pp_band_scale(const pp_band_range *r, const double *xn)
-{
-    double o2 = 0;
-
-    for (size_t j = 0; j < r->d; j++) {
-        double o = fmax(0.0, fmax(r->lo[j] - xn[j], xn[j] - r->hi[j]));
-        if (o > 0 && isfinite(r->step[j]) && r->step[j] > 0)
-            o2 += (o / r->step[j]) * (o / r->step[j]);
-    }
-    return 1.0 + sqrt(o2);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The residual of measurement v against prediction p at scale, in the
- * choice's value space, into *r: 1 when there is one. */
-static int residual(const pp_choice *c, double v, double p, double scale, double *r)
-{
-    if (isnan(v) || isnan(p) || (c->spec.log_values && !(p > 0 && v > 0)))
-        return 0;
-    *r = c->spec.log_values ? fabs(log(v) - log(p)) / scale : fabs(v - p) / scale;
-    return 1;
-}
-
-/* band_q from held-out predictions pred (y's units) and the scale of each:
- * the residuals of y, or of each replicate of o. */
-static int band_from(const pp_surface *s, const double *y, const double *pred, const double *scale,
-                     const pp_choose_options *o, pp_choice *c)
-{
-    size_t cap = o->rep_start ? o->rep_start[s->n] : s->n, m = 0, k;
-    double *r = malloc((cap + 1) * sizeof *r);
-
-    if (!r)
-        return -ENOMEM;
-    for (size_t i = 0; i < s->n; i++) {
-        if (isnan(y[i]))
-            continue;
-        if (!o->rep_start)
-            m += (size_t)residual(c, y[i], pred[i], scale[i], &r[m]);
-        for (size_t j = o->rep_start ? o->rep_start[i] : 0; o->rep_start && j < o->rep_start[i + 1];
-             j++)
-            m += (size_t)residual(c, o->rep_value[j], pred[i], scale[i], &r[m]);
-    }
-    c->band_n = m;
-    c->band_q = NAN;
-    if (m > 0) {
-        qsort(r, m, sizeof *r, cmp_double);
-        k = (size_t)ceil(PP_BAND_LEVEL * (double)(m + 1));
-        c->band_q = r[(k <= m ? k : m) - 1];
-    }
-    free(r);
-    return 0;
-}
-
-void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi)
-{
-    double half = c->band_q * pp_band_scale(&c->range, xn);
-
-    if (isnan(half) || isnan(value)) {
-        *lo = *hi = NAN;
-    } else if (c->spec.log_values) {
-        *lo = value * exp(-half);
-        *hi = value * exp(half);
-    } else {
-        *lo = value - half;
-        *hi = value + half;
-    }
-}
-
-/* ---- the choice ---- */
-
-void pp_choose_options_init(pp_choose_options *o)
-{
-    o->method = PP_METHOD_AUTO;
-    o->h = -1;
-    o->value_space = -1;
-    o->rep_start = NULL;
-    o->rep_value = NULL;
-    o->choice_only = 0;
-}
-
-static size_t count_values(const double *y, size_t n, int *all_positive)
-{
-    size_t k = 0;
-    *all_positive = 1;
-    for (size_t i = 0; i < n; i++)
-        if (!isnan(y[i])) {
-            k++;
-            *all_positive &= y[i] > 0;
-        }
-    return k;
-}
-
-/* The candidates in order of preference: local-linear first (no boundary
- * bias, linear trends continued), then the spline, then the weighted
- * average; linear values before log ones. */
-static const pp_method preference[PP_METHODS] = {PP_METHOD_LOCLIN, PP_METHOD_RBF, PP_METHOD_NW};
-
-/* The choice on y by leave-one-out (pred: s->n of room): every candidate
- * o allows is tuned, and the least crit kept (the first in order of
- * preference among ties). *chose
- * (may be NULL): 1 when anything was chosen (tuned, or more than one
- * candidate). */
-static int choose_plain(const pp_surface *s, const double *y, const pp_choose_options *o,
-                        double *pred, pp_est_spec *spec, pp_cv *cv, int *chose)
-{
-    int pos, fixed = o->method != PP_METHOD_AUTO && o->h >= 0;
-    size_t n = count_values(y, s->n, &pos), n_cand = 0, best = 0;
-    pp_est_spec sp[2 * PP_METHODS];
-    pp_cv c[2 * PP_METHODS];
-
-    for (int a = 0; a < PP_METHODS; a++)
-        for (int lg = 0; lg <= 1; lg++) {
-            pp_method m = preference[a];
-            int rc;
-            if ((o->method != PP_METHOD_AUTO && m != o->method) ||
-                (o->value_space >= 0 && lg != o->value_space) || (lg && !pos) ||
-                (o->method == PP_METHOD_AUTO && m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX) ||
-                (o->method == PP_METHOD_AUTO && m != PP_METHOD_NW && !pp_lapack_available()))
-                continue;
-            sp[n_cand] = (pp_est_spec){m, lg, o->h};
-            rc = fixed ? loo_cv(s, y, &sp[n_cand], pred, &c[n_cand])
-                       : pp_est_tune(s, y, m, lg, &sp[n_cand], &c[n_cand]);
-            if (rc == -ENOMEM)
-                return rc;
-            if (rc == 0 && isfinite(c[n_cand].crit))
-                best = c[n_cand].crit < c[best].crit || n_cand == 0 ? n_cand : best, n_cand++;
-        }
-    if (chose)
-        *chose = !fixed || n_cand > 1;
-    if (n_cand == 0)
-        return -EINVAL;
-    for (size_t k = 0; k < n_cand; k++)
-        if (c[k].crit <= c[best].crit * (1 + TIE)) {
-            *spec = sp[k];
-            *cv = c[k];
+        if ((rc = pp_est_fit(&e, s, y2, spec)) < 0)
             break;
-        }
-    return 0;
-}
-
-/* Predict the samples of fold f (fold[i] == f) from the others, the choice
- * re-made on them; scale[i] against the samples they leave. */
-static int one_fold(const pp_surface *s, const double *y, const pp_choose_options *o,
-                    const size_t *fold, size_t f, double *y2, double *tmp, unsigned char *out,
-                    double *pred, double *scale)
-{
-    pp_est_spec spec;
-    pp_band_range r;
-    pp_cv cv;
-    pp_est e;
-    int rc;
-
-    for (size_t i = 0; i < s->n; i++) {
-        out[i] = !isnan(y[i]) && fold[i] == f;
-        y2[i] = out[i] ? NAN : y[i];
+        for (size_t k = first; k < n; k++)
+            p[k] = pp_est_predict(&e, s->x + idx[k] * s->d);
+        pp_est_free(&e);
     }
-    rc = choose_plain(s, y2, o, tmp, &spec, &cv, NULL);
+    if (!idx || !p)
+        rc = -ENOMEM;
     if (rc == 0)
-        rc = pp_est_fit(&e, s, y2, &spec);
-    if (rc == -ENOMEM)
-        return rc;
-    if (rc < 0)
-        return 0; /* nothing to predict these from: left NaN */
-    range_without(s, y, out, &r);
-    for (size_t i = 0; i < s->n; i++)
-        if (out[i]) {
-            pred[i] = pp_est_predict(&e, s->x + i * s->d);
-            scale[i] = pp_band_scale(&r, s->x + i * s->d);
-        }
-    pp_est_free(&e);
-    return 0;
-}
-
-/* Nested cross-validation: honest predictions of every sample into pred. */
-static int nested(const pp_surface *s, const double *y, const pp_choose_options *o, size_t n_valid,
-                  double *pred, double *scale, size_t *folds)
-{
-    size_t *fold = malloc(s->n * sizeof *fold), k = 0;
-    double *y2 = malloc(2 * s->n * sizeof *y2);
-    unsigned char *out = malloc(s->n);
-    int rc = -ENOMEM;
-
-    if (!fold || !y2 || !out)
-        goto done;
-    *folds = n_valid <= PP_NESTED_LOO_MAX ? n_valid : 10;
-    for (size_t i = 0; i < s->n; i++) {
-        pred[i] = scale[i] = NAN;
-        fold[i] = isnan(y[i]) ? (size_t)-1 : k++ % *folds;
-    }
-    rc = 0;
-    for (size_t f = 0; f < *folds && rc == 0; f++)
-        rc = one_fold(s, y, o, fold, f, y2, y2 + s->n, out, pred, scale);
-done:
-    free(fold);
+        pp_cv_pairs(s, y, idx, p, n, cv);
+    if (p != pred)
+        free(p);
+    free(idx);
     free(y2);
-    free(out);
-    return rc;
-}
-
-/* Plain leave-one-out of spec with the scale of each prediction. */
-static int plain(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred,
-                 double *scale)
-{
-    unsigned char *out = calloc(s->n, 1);
-    int rc = out ? pp_est_loo(s, y, spec, pred) : -ENOMEM;
-
-    for (size_t i = 0; rc == 0 && i < s->n; i++) {
-        pp_band_range r;
-        out[i] = 1;
-        range_without(s, y, out, &r);
-        scale[i] = pp_band_scale(&r, s->x + i * s->d);
-        out[i] = 0;
-    }
-    free(out);
-    return rc;
-}
-
-int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, pp_choice *c)
-{
-    double *pred = malloc(2 * s->n * sizeof *pred), *scale;
-    int pos, chose = 0, rc;
-    size_t n_valid = count_values(y, s->n, &pos);
-
-    memset(c, 0, sizeof *c);
-    if (!pred)
-        return -ENOMEM;
-    scale = pred + s->n;
-    pp_band_range_of(s, y, &c->range);
-    rc = n_valid < 2 ? -EINVAL : choose_plain(s, y, o, pred, &c->spec, &c->loo, &chose);
-    if (rc == 0 && o->choice_only) {
-        c->honest = c->loo;
-        c->band_q = NAN;
-        free(pred);
-        return 0;
-    }
-    if (rc == 0 && chose) {
-        c->nested = 1;
-        rc = nested(s, y, o, n_valid, pred, scale, &c->folds);
-    } else if (rc == 0) {
-        c->folds = n_valid;
-        rc = plain(s, y, &c->spec, pred, scale);
-    }
-    if (rc == 0) {
-        pp_cv_errors(s, y, pred, &c->honest);
-        rc = band_from(s, y, pred, scale, o, c);
-    }
-    free(pred);
     return rc;
 }

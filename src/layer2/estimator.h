@@ -19,6 +19,12 @@
  *           by LAPACK (dsytrf/dsytrs; dsytri for leave-one-out, which is
  *           a_i / (M^-1)_ii without refitting, Rippa's rule, exact with
  *           the smoothing too).
+ *   boxcox  a response surface with the workload's shape (boxcox.h): each
+ *           numeric parameter through a power transform whose exponent is
+ *           chosen per metric from PP_BOXCOX_GRID, linear and interaction
+ *           terms, fitted by least squares on relative error (LAPACK
+ *           dgelsd); h > 0 adds a Gaussian-process mean on its residuals
+ *           with length scale h (0: none).
  * LAPACK is loaded when first needed (lapack.h); without it auto tries nw
  * only.
  *
@@ -38,23 +44,27 @@ typedef enum pp_method {
     PP_METHOD_NW = 0,
     PP_METHOD_LOCLIN,
     PP_METHOD_RBF,
-    PP_METHOD_AUTO, /* chosen per metric by leave-one-out */
+    PP_METHOD_BOXCOX,
+    PP_METHOD_AUTO, /* chosen per metric by leaving out levels (pp_choose) */
 } pp_method;
 
-#define PP_METHODS 3 /* nw, loclin, rbf */
+#define PP_METHODS 4 /* nw, loclin, rbf, boxcox */
 
-/* "nw", "loclin", "rbf", "auto". */
+/* "nw", "loclin", "rbf", "boxcox", "auto". */
 const char *pp_method_name(pp_method m);
 /* The method of a name: 0, or -EINVAL for another name. */
 int pp_method_parse(const char *name, pp_method *m);
 
 /* What is fitted: an estimator, its value space and its parameter h
  * (nw, loclin: bandwidth sigma in normalized units, > 0; rbf: smoothing
- * lambda >= 0). */
+ * lambda >= 0; boxcox: the residual smoother's length scale, 0 for none).
+ * boxcox also has an exponent per dimension and its interaction terms. */
 typedef struct pp_est_spec {
     pp_method method;
     int log_values;
     double h;
+    double expo[PP_SURFACE_MAX_DIMS]; /* boxcox: the power transform's exponent */
+    int inter;                        /* boxcox: 1 with the pairwise products */
 } pp_est_spec;
 
 /* A fitted estimator. It borrows the surface, which must outlive it. */
@@ -63,7 +73,9 @@ typedef struct pp_est {
     const pp_surface *s;
     size_t n_used;   /* samples with a value */
     double *v;       /* s->n values in the fit's space (NaN: left out) */
-    double *coef;    /* rbf: s->n weights a_i, then c_0 and one c per dimension */
+    double *coef;    /* rbf: s->n weights a_i, then c_0 and one c per dimension;
+                        boxcox: the terms' coefficients, then s->n residual weights */
+    size_t n_terms;  /* boxcox: terms of the least-squares fit */
 } pp_est;
 
 /* Fit spec to y (s->n values, NaN left out). rbf needs more samples than
@@ -85,8 +97,10 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
 /* Errors of predictions pred (y's units) against y, over the samples with
  * both. mape in %, over samples with y != 0; the inner figures over the
  * samples inside the measured range (pp_surface_interior). crit is what
- * tuning and choice minimize: the MAPE when every y is non-zero, else the
- * RMSE. */
+ * tuning and choice minimize: for a positive metric (every y > 0) the mean
+ * |log(pred / y)| in % (a prediction ten times too small weighs as much as
+ * one ten times too large; at or below zero it is no prediction); else the
+ * MAPE when every y is non-zero, else the RMSE. */
 typedef struct pp_cv {
     double mape, mape_inner, rmse, crit;
     size_t n, n_inner;
@@ -94,11 +108,21 @@ typedef struct pp_cv {
 
 void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_cv *cv);
 
+/* The same over n pairs: sample idx[k] (NULL: k) predicted as pred[k]. */
+void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const double *pred,
+                 size_t n, pp_cv *cv);
+
 /* The h of method m in value space log_values with the least leave-one-out
  * crit (nw, loclin: a log scan of sigma, refined by golden section; rbf: a
- * scan of lambda). 0, -EINVAL (nothing applicable) or -ENOMEM. */
+ * scan of lambda; boxcox: pp_est_tune_boxcox). 0, -EINVAL (nothing
+ * applicable) or -ENOMEM. */
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
                 pp_est_spec *best, pp_cv *cv);
+
+/* boxcox's choice alone: by the level folds of y, leave-one-out when there
+ * are none. */
+int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
+                       pp_cv *cv);
 
 /* Half the finest spacing of the samples' coordinates (0.1 when they have
  * one value): the bandwidth below which tuning does not go, and with which
@@ -106,43 +130,117 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
  * through them). */
 double pp_est_narrowest_sigma(const pp_surface *s);
 
+/* ---- folds: what cross-validation leaves out together ----
+ *
+ * Leave-one-level-out: every sample with one value (level) of one
+ * parameter is left out together, for every level strictly inside that
+ * parameter's measured range (a prediction there lies between measured
+ * levels), for every parameter with at least PP_LEVEL_OUT_MIN levels that
+ * are measured, in turn. A sample lies in one fold per such parameter.
+ * Scattered samples (no level of a parameter holds two) have no levels to
+ * leave out, unless only one parameter varies (the two are then the same);
+ * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
+ * folds (a choice by one or two samples is a coin toss: leave-one-out
+ * over every sample, edges included, decides instead).
+ * Leave-one-out: every sample alone. */
+#define PP_LEVEL_OUT_MIN 3
+/* fewer (fold, sample) pairs than this are too few to choose by: none */
+#define PP_LEVEL_OUT_MIN_PAIRS 5
+
+typedef struct pp_fold {
+    size_t dim;   /* SIZE_MAX: the one sample `level` */
+    size_t level; /* index into s->levels[dim] */
+} pp_fold;
+
+/* 1 when sample i (with a value) lies in fold f. */
+int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i);
+
+/* The level-out folds of the samples of y with a value (y NaN: not
+ * measured) into *folds (malloc'd, NULL when none); their number. -ENOMEM. */
+long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds);
+
+/* Cross-validated errors of spec over the folds: each fold's samples
+ * predicted from a fit on the others. pred (NULL, or one per (fold,
+ * sample) pair in the order of the folds, then of the samples) receives
+ * the predictions. 0, -EINVAL (spec cannot be fitted) or -ENOMEM. */
+int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,
+              size_t n_folds, pp_cv *cv, double *pred);
+
+/* ---- bands ---- */
+
 #define PP_BAND_LEVEL 0.9
 
 /* Where the samples with a value lie: per dimension the lowest and highest
- * normalized coordinate and the finest spacing between distinct ones. */
+ * normalized coordinate and the finest spacing between distinct ones; and
+ * the surface, whose levels tell how far a point lies from the measured
+ * ones (NULL: not known, the band is the same everywhere inside). */
 typedef struct pp_band_range {
     size_t d;
     double lo[PP_SURFACE_MAX_DIMS], hi[PP_SURFACE_MAX_DIMS], step[PP_SURFACE_MAX_DIMS];
+    const pp_surface *s;
 } pp_band_range;
 
 void pp_band_range_of(const pp_surface *s, const double *y, pp_band_range *r);
 
-/* The local scale of the band at normalized point xn: 1 inside the range,
- * 1 + the distance outside it in units of each dimension's finest spacing
- * (an extrapolation is less certain the farther it goes). */
+/* The local scale of the band outside the measured range at normalized
+ * point xn: 1 inside it, 1 + the distance outside it in units of each
+ * dimension's finest spacing (an extrapolation is less certain the
+ * farther it goes). */
 double pp_band_scale(const pp_band_range *r, const double *xn);
+
+/* How far xn lies from the measured levels, inside the range: per
+ * dimension twice the distance to the nearest measured level over the
+ * length of the interval between the two levels around it (0 at a level,
+ * 1 halfway between two), and the root of the sum of their squares. A
+ * level left out of a fold sits at 1 against the levels that remain (on an
+ * even grid). */
+double pp_band_between(const pp_band_range *r, const double *xn);
+
+/* The same against the levels of the samples of y with a value that out
+ * (NULL: none) does not leave out. */
+double pp_band_between_without(const pp_surface *s, const double *y, const unsigned char *out,
+                               const double *xn);
 
 /* The choice for one metric, its errors and its band. */
 typedef struct pp_choice {
     pp_est_spec spec;     /* what predictions use, chosen on every sample */
-    pp_cv loo;            /* plain leave-one-out of spec: when spec was chosen
-                             on the same samples (tuned or auto) it is
-                             optimistic */
-    pp_cv honest;         /* nested: the choice re-made without each held-out
-                             sample (or fold); the same as loo when nothing
-                             was chosen */
+    pp_cv loo;            /* plain leave-one-out of spec: when spec was chosen on
+                             the same samples (tuned or auto) it is optimistic */
+    pp_cv honest;         /* "at measured levels": nested leave-one-out, the choice
+                             re-made without each held-out sample (or fold); the
+                             same as plain leave-one-out when nothing was chosen */
     int nested;           /* 1 when honest is nested */
     size_t folds;         /* folds of honest (n: leave-one-out) */
-    /* The 90 % band, split-conformal on the honest residuals: in the value
-     * space of spec, value +- band_q * pp_band_scale(x) (a factor
-     * exp(+-...) on log values). band_q is the ceil(0.9 (m + 1))-th
-     * smallest of the m residuals |g(y_i) - g(pred_i)| / scale(x_i), each
-     * scale taken against the samples its prediction came from; the
-     * largest when m < 9. */
+    pp_cv between;        /* "between measured levels": nested leave-one-level-out,
+                             the choice re-made without each level (n == 0: no
+                             parameter has PP_LEVEL_OUT_MIN levels) */
+    size_t between_folds;
+    /* The 90 % band, split-conformal on the nested residuals. For a metric
+     * whose values are all > 0 (positive) the residuals are |log y - log
+     * pred| and the band a factor exp(+-half) (never below zero); else
+     * |y - pred| and value +- half. half = (band_q + (band_q_between -
+     * band_q)+ * pp_band_between(x)) * pp_band_scale(x): band_q from the
+     * leave-one-out residuals, band_q_between from the level-out ones (each
+     * over its scale), so the band is narrowest at measured levels and
+     * widens between them. Each quantile is the ceil(0.9 (m + 1))-th
+     * smallest of its m residuals, the largest when m < 9. */
     double band_q;
     size_t band_n;        /* m */
+    double band_q_between; /* NaN: no level folds (band_q everywhere inside) */
+    size_t band_n_between;
+    int positive;         /* every value > 0: the band in log space */
+    int nonnegative;      /* every value >= 0: the band's lower end clipped at 0 */
     pp_band_range range;
+    /* the nested predictions, for derived metrics (model.h): n_at of the
+     * leave-one-out (one per sample, NaN without), n_between of the
+     * level-out (one per (fold, sample) pair); malloc'd, pp_choice_free */
+    double *held_at, *held_between;
+    size_t n_held_between;
+    size_t *held_between_idx;  /* the sample of each pair */
+    double *held_between_b;    /* its pp_band_between against the levels left */
 } pp_choice;
+
+void pp_choice_free(pp_choice *c);
 
 /* What pp_choose may try. */
 typedef struct pp_choose_options {
@@ -160,21 +258,42 @@ typedef struct pp_choose_options {
     const size_t *rep_start;
     const double *rep_value;
     int choice_only;      /* 1: only the choice (spec, loo); honest = loo, no band */
+    int keep_held;        /* 1: keep the nested predictions (held_at, held_between) */
 } pp_choose_options;
 
 void pp_choose_options_init(pp_choose_options *o);
 
-/* Choose the estimator of y: with auto every method in every value space
- * allowed (log: every y > 0) is tuned, and the least crit kept. The honest
- * error re-makes the choice inside each fold: leave-one-out up to
- * PP_NESTED_LOO_MAX samples with a value, 10 folds above. Returns 0,
- * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM. */
+/* Choose the estimator of y. Every candidate o allows (auto: every method
+ * in every value space allowed, log needing every y > 0) is tuned (the
+ * kernels' bandwidths by leave-one-out, boxcox's exponents by the
+ * criterion below), and the one with the least criterion kept: the error
+ * over the level folds (pp_level_folds) when there are any, else
+ * leave-one-out. Nested errors re-make the choice inside each fold:
+ * between (every level fold) and honest (leave-one-out up to
+ * PP_NESTED_LOO_MAX samples with a value, 10 folds above). Returns 0,
+ * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
+ * with pp_choice_free. */
 #define PP_NESTED_LOO_MAX 60
-/* auto leaves rbf out above this many samples (its system is n x n) */
-#define PP_RBF_AUTO_MAX 2000
+/* auto leaves rbf out above this many samples (its system is n x n, solved
+ * once per fold) */
+#define PP_RBF_AUTO_MAX 400
+/* and the kernel estimators (nw, loclin) above this many: each of their
+ * leave-one-out and level-out checks costs n^2 kernel terms, once per
+ * nested fold; auto is then boxcox (--method nw or loclin still fits them) */
+#define PP_KERNEL_AUTO_MAX 300
 int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, pp_choice *c);
 
 /* The band [lo, hi] in y's units around value (y's units) at xn. */
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi);
+
+/* Band internals shared by the choice (band.c): the range of the samples
+ * of y with a value that out (NULL: none) does not leave out; the
+ * conformal quantile of the m residuals r (sorted in place; NaN when m is
+ * 0); the residual of measurement v against prediction p in c's band
+ * space (1 when there is one). */
+void pp_band_range_without(const pp_surface *s, const double *y, const unsigned char *out,
+                           pp_band_range *r);
+double pp_band_quantile(double *r, size_t m);
+int pp_band_residual(const pp_choice *c, double v, double p, double *r);
 
 #endif

@@ -2,8 +2,7 @@
 
 #include "lapack.h"
 #include "src/base/log.h"
-#include "model_file.h"
-#include "variability.h"
+#include "model_internal.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -35,31 +34,21 @@ static int wanted(const pp_model *m, size_t k)
 
 void pp_model_drop_fits(pp_model_group *g, size_t n_metrics)
 {
-    for (size_t k = 0; g->fits && k < n_metrics; k++)
+    for (size_t k = 0; g->fits && k < n_metrics; k++) {
         pp_est_free(&g->fits[k].est);
+        pp_choice_free(&g->fits[k].choice);
+    }
     free(g->fits);
     g->fits = NULL;
 }
 
-static void free_group(pp_model_group *g, size_t n_metrics)
+void pp_model_free_group(pp_model_group *g, size_t n_metrics)
 {
     pp_model_drop_fits(g, n_metrics);
     free(g->rows);
     free(g->members);
     free(g->member_start);
     pp_surface_free(&g->surf);
-}
-
-void pp_model_free(pp_model *m)
-{
-    for (size_t g = 0; g < m->n_groups; g++)
-        free_group(&m->groups[g], m->sum.n_metrics);
-    free(m->groups);
-    free(m->node_factor);
-    pp_fleet_free(m->fleet);
-    free(m->fleet);
-    pp_summary_free(&m->sum);
-    memset(m, 0, sizeof *m);
 }
 
 static int same_labels(const pp_model *m, const double *label, size_t row)
@@ -298,8 +287,10 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
     if (f->n_values < 2)
         return 0;
     if (!chosen) {
-        if ((rc = pp_model_choose_options(m, g, k, &co, &rep)) == 0)
+        if ((rc = pp_model_choose_options(m, g, k, &co, &rep)) == 0) {
+            co.keep_held = 1;
             rc = pp_choose(&g->surf, y, &co, &f->choice);
+        }
         free(rep);
         if (rc < 0) {
             f->n_values = 0;
@@ -347,7 +338,7 @@ static void *build_worker(void *arg)
 /* Choose and fit every metric of every group, on up to BUILD_THREADS
  * threads, OpenBLAS on one thread each (the systems are small: its own
  * threads cost more than they give). */
-static int build_fits(pp_model *m)
+int pp_model_build_fits(pp_model *m)
 {
     enum { BUILD_THREADS = 4 };
     pthread_t th[BUILD_THREADS];
@@ -364,40 +355,12 @@ static int build_fits(pp_model *m)
     build_worker(&q);
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+    if (atomic_load(&q.rc) == 0)
+        atomic_store(&q.rc, pp_model_derive(m));
+    for (size_t g = 0; g < m->n_groups; g++)
+        for (size_t k = 0; k < m->sum.n_metrics; k++)
+            pp_choice_free(&m->groups[g].fits[k].choice);
     return atomic_load(&q.rc);
-}
-
-int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)
-{
-    int rc;
-
-    memset(m, 0, sizeof *m);
-    if (o)
-        m->opts = *o;
-    else
-        pp_model_options_init(&m->opts);
-    if ((rc = pp_summary_read(dir, &m->sum)) < 0)
-        return rc;
-    if (m->sum.n_params == 0) {
-        pp_log_error("%s/summary.csv has no parameter columns: nothing to model", dir);
-        pp_model_free(m);
-        return -EINVAL;
-    }
-    for (size_t k = 0; k < m->sum.n_params; k++)
-        if (m->sum.param[k].kind != PP_PARAM_CATEGORICAL)
-            m->num[m->n_num++] = k;
-    m->summary_hash = pp_model_file_hash(dir);
-    rc = make_groups(m);
-    for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
-        if ((rc = collapse(&m->sum, &m->groups[g])) == 0)
-            rc = group_surface(m, &m->groups[g]);
-    if (rc == 0 && use_saved)
-        rc = pp_model_file_load(m, dir);  /* 1: no usable model.json */
-    if (rc == 1 || (rc == 0 && !m->from_file))
-        rc = build_fits(m);
-    if (rc < 0)
-        pp_model_free(m);
-    return rc;
 }
 
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric)
@@ -500,6 +463,40 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     return 0;
 }
 
+/* The estimator's value of fit f of group g at xn, or the product or
+ * quotient of the two it is derived from. */
+static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)
+{
+    const pp_model_fit *a, *b;
+    double va, vb;
+
+    if (!f->derived)
+        return pp_est_predict(&f->est, xn);
+    a = pp_model_fit_of(m, g, f->from[0]);
+    b = pp_model_fit_of(m, g, f->from[1]);
+    va = a->n_values == 1 ? a->constant : raw_value(m, g, a, xn);
+    vb = b->n_values == 1 ? b->constant : raw_value(m, g, b, xn);
+    return f->divide ? va / vb : va * vb;
+}
+
+/* An achieved rate (<component>.achieved_<unit>) never above the rate
+ * requested (the parameter <component>.<unit>, when there is one). */
+static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt, pp_prediction *p)
+{
+    const char *name = m->sum.metrics[metric], *at = strstr(name, ".achieved_");
+    char param[PP_SUMMARY_NAME_MAX];
+    int k;
+
+    if (!at)
+        return;
+    pp_fmt(param, sizeof param, "%.*s.%s", (int)(at - name), name, at + strlen(".achieved_"));
+    if ((k = pp_summary_param(&m->sum, param)) < 0 || m->sum.param[k].kind == PP_PARAM_CATEGORICAL)
+        return;
+    p->value = fmin(p->value, pt->raw[k]);
+    p->lo = fmin(p->lo, pt->raw[k]);
+    p->hi = fmin(p->hi, pt->raw[k]);
+}
+
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p)
 {
@@ -517,10 +514,11 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         p->value = f->constant;
     } else {
         normalize(m, g, pt, xn);
-        p->value = pp_est_predict(&f->est, xn);
-        p->honest_mape = f->choice.honest.mape;
+        p->value = raw_value(m, g, f, xn);
+        p->honest_mape = f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
         pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }
+    cap_rate(m, metric, pt, p);
     if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
         p->value *= m->node_factor[metric];
         p->lo *= m->node_factor[metric];
@@ -529,4 +527,14 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
             return -EINVAL;
     }
     return 0;
+}
+
+int pp_model_build_groups(pp_model *m)
+{
+    int rc = make_groups(m);
+
+    for (size_t g = 0; rc == 0 && g < m->n_groups; g++)
+        if ((rc = collapse(&m->sum, &m->groups[g])) == 0)
+            rc = group_surface(m, &m->groups[g]);
+    return rc;
 }

@@ -54,6 +54,12 @@ typedef struct pp_model_fit {
     double constant;   /* the value when n_values == 1 */
     pp_choice choice;  /* when n_values >= 2 */
     pp_est est;
+    /* Derived from two other metrics of the group (E = P x T): the value is
+     * from[0] x from[1] (divide: from[0] / from[1]) of their predictions;
+     * choice's errors and band are those of the derived nested predictions
+     * (its estimator is still fitted, but not used to predict). */
+    int derived, divide;
+    size_t from[2];
 } pp_model_fit;
 
 /* The configurations of one combination of labels. */
@@ -152,6 +158,16 @@ typedef struct pp_prediction {
  * without a model in that group: value NaN). */
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
+
+/* Energy, mean power and duration made consistent (model_derive.c): per
+ * rail R with R_energy_j, R_mean_w and duration_s modelled, the one of the
+ * three whose derivation from the other two (E = P x T, P = E / T,
+ * T = E / P) gives the least sum of the three's errors between measured
+ * levels (at measured levels without level folds), computed on their
+ * nested predictions, is derived; the others are modelled. Positive
+ * metrics only. Needs the nested predictions (pp_choose's keep_held).
+ * 0 or -ENOMEM. */
+int pp_model_derive(pp_model *m);
 
 /* 1 for a metric that is interpolated rather than chosen by auto: the
  * achieved rates (<component>.achieved_fps / _hz), which the planner

@@ -1,5 +1,6 @@
 /* model.json: written and read with jansson. */
 #include "model_file.h"
+#include "model_internal.h"
 #include "variability.h"
 
 #include "src/base/log.h"
@@ -99,30 +100,102 @@ static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
            count_of(w, o, part, "n", &cv->n) | count_of(w, o, part, "n_inner", &cv->n_inner);
 }
 
-static json_t *fit_json(const char *name, const pp_model_fit *f)
+static const char *h_key(pp_method m)
+{
+    return m == PP_METHOD_RBF ? "lambda" : m == PP_METHOD_BOXCOX ? "smoother_length" : "sigma";
+}
+
+/* boxcox's exponent per numeric parameter, and its interactions. */
+static void boxcox_json(const pp_model *m, const pp_est_spec *sp, json_t *o)
+{
+    json_t *e = json_object();
+
+    for (size_t j = 0; j < m->n_num; j++)
+        json_object_set_new(e, m->sum.params[m->num[j]], json_real(sp->expo[j]));
+    json_object_set_new(o, "exponents", e);
+    json_object_set_new(o, "interactions", json_boolean(sp->inter));
+}
+
+static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit *f)
 {
     const pp_choice *c = &f->choice;
-    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values);
+    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values), *b;
 
     if (!o || f->n_values < 2)
         return o;
     json_object_set_new(o, "method", json_string(pp_method_name(c->spec.method)));
     json_object_set_new(o, "values", json_string(c->spec.log_values ? "log" : "linear"));
-    json_object_set_new(o, c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma",
-                        json_real(c->spec.h));
+    json_object_set_new(o, h_key(c->spec.method), json_real(c->spec.h));
+    if (c->spec.method == PP_METHOD_BOXCOX)
+        boxcox_json(m, &c->spec, o);
+    if (f->derived) {
+        char text[2 * PP_SUMMARY_NAME_MAX + 8];
+        pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]], f->divide ? '/' : '*',
+               m->sum.metrics[f->from[1]]);
+        json_object_set_new(o, "derived", json_string(text));
+    }
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
     json_object_set_new(json_object_get(o, "honest"), "nested", json_boolean(c->nested));
     json_object_set_new(json_object_get(o, "honest"), "folds", json_integer((json_int_t)c->folds));
-    json_object_set_new(o, "band", json_pack("{s:f,s:o,s:I}", "level", PP_BAND_LEVEL, "q",
-                                             num(c->band_q), "n", (json_int_t)c->band_n));
+    if (c->between.n) {
+        json_object_set_new(o, "between", cv_json(&c->between));
+        json_object_set_new(json_object_get(o, "between"), "folds",
+                            json_integer((json_int_t)c->between_folds));
+    }
+    b = json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q", num(c->band_q), "n",
+                  (json_int_t)c->band_n, "q_between", num(c->band_q_between), "n_between",
+                  (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
+                  "nonnegative", c->nonnegative);
+    json_object_set_new(o, "band", b);
     return o;
+}
+
+/* "A * B" or "A / B": the metrics fit f is derived from. 0 or -EINVAL
+ * (logged with the file and the key). */
+static int derived_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
+{
+    char a[PP_SUMMARY_NAME_MAX], b[PP_SUMMARY_NAME_MAX], op;
+    const char *text = json_string_value(json_object_get(o, "derived"));
+    int ka, kb;
+
+    if (!text || sscanf(text, "%159s %c %159s", a, &op, b) != 3 || (op != '*' && op != '/') ||
+        (ka = pp_summary_metric(&m->sum, a)) < 0 || (kb = pp_summary_metric(&m->sum, b)) < 0) {
+        pp_log_error("%s: groups[%zu] %s: derived '%.100s': not \"METRIC * METRIC\" or "
+                     "\"METRIC / METRIC\" of summary.csv", w->path, w->g, w->metric,
+                     text ? text : "");
+        return -EINVAL;
+    }
+    f->derived = 1;
+    f->divide = op == '/';
+    f->from[0] = (size_t)ka;
+    f->from[1] = (size_t)kb;
+    return 0;
+}
+
+/* boxcox's exponents (-2 to 3) and interactions of entry o; -EINVAL when
+ * missing or out of range (logged). */
+static int boxcox_of(const pp_model *m, const where *w, json_t *o, pp_est_spec *sp)
+{
+    json_t *e = json_object_get(o, "exponents");
+    int rc = 0;
+
+    if (!json_is_object(e)) {
+        pp_log_error("%s: groups[%zu] %s: boxcox without its exponents", w->path, w->g, w->metric);
+        return -EINVAL;
+    }
+    for (size_t j = 0; j < m->n_num; j++)
+        rc |= checked(w, e, "exponents.", m->sum.params[m->num[j]], -2, 3, 0, &sp->expo[j]);
+    sp->inter = json_is_true(json_object_get(o, "interactions"));
+    return rc ? -EINVAL : 0;
 }
 
 /* The choice of a metric's entry; 0, 1 when it is not one (another
  * method), -EINVAL when a number is out of range (logged with the file
- * and the key: a hand-edited band must not reach a plan). */
-static int fit_of(const where *w, json_t *o, pp_model_fit *f)
+ * and the key: a hand-edited band must not reach a plan). Files written
+ * before the level-out errors (no "between", no band "space") get the
+ * band they had: the same everywhere inside, in the fit's space. */
+static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
 {
     const char *method = json_string_value(json_object_get(o, "method"));
     const char *values = json_string_value(json_object_get(o, "values"));
@@ -136,13 +209,30 @@ static int fit_of(const where *w, json_t *o, pp_model_fit *f)
         c->spec.method == PP_METHOD_AUTO || !json_is_object(honest) || !json_is_object(band))
         return 1;
     c->spec.log_values = strcmp(values, "log") == 0;
-    rc = checked(w, o, "", c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma", 0, 1e12, 0,
-                 &c->spec.h) |
+    if (json_is_string(json_object_get(band, "space")))
+        c->positive = strcmp(json_string_value(json_object_get(band, "space")), "log") == 0;
+    else
+        c->positive = c->spec.log_values;
+    c->nonnegative = json_is_true(json_object_get(band, "nonnegative"));
+    rc = checked(w, o, "", h_key(c->spec.method), 0, 1e12, 0, &c->spec.h) |
          cv_of(w, json_object_get(o, "loo"), "loo.", &c->loo) |
          cv_of(w, honest, "honest.", &c->honest) |
          count_of(w, honest, "honest.", "folds", &folds) |
-         checked(w, band, "band.", "q", 0, c->spec.log_values ? 50 : HUGE_VAL, 1, &c->band_q) |
+         checked(w, band, "band.", "q", 0, c->positive ? 50 : HUGE_VAL, 1, &c->band_q) |
          count_of(w, band, "band.", "n", &c->band_n);
+    if (json_object_get(band, "q_between"))
+        rc |= checked(w, band, "band.", "q_between", 0, c->positive ? 50 : HUGE_VAL, 1,
+                      &c->band_q_between) |
+              count_of(w, band, "band.", "n_between", &c->band_n_between);
+    else
+        c->band_q_between = NAN;
+    if (c->spec.method == PP_METHOD_BOXCOX)
+        rc |= boxcox_of(m, w, o, &c->spec);
+    if (json_object_get(o, "derived"))
+        rc |= derived_of(m, w, o, f);
+    if (json_is_object(json_object_get(o, "between")))
+        rc |= cv_of(w, json_object_get(o, "between"), "between.", &c->between) |
+              count_of(w, json_object_get(o, "between"), "between.", "folds", &c->between_folds);
     c->nested = json_is_true(json_object_get(honest, "nested"));
     c->folds = folds;
     return rc ? -EINVAL : 0;
@@ -183,7 +273,7 @@ static json_t *group_json(const pp_model *m, const pp_model_group *g)
                             json_pack("[o,o]", num(pp_surface_denormalize(&g->surf, j, 0)),
                                       num(pp_surface_denormalize(&g->surf, j, 1))));
     for (size_t k = 0; k < m->sum.n_metrics; k++)
-        json_array_append_new(metrics, fit_json(m->sum.metrics[k], &g->fits[k]));
+        json_array_append_new(metrics, fit_json(m, m->sum.metrics[k], &g->fits[k]));
     return json_pack("{s:o,s:I,s:o,s:o}", "labels", labels, "rows", (json_int_t)g->n_rows,
                      "range", range, "metrics", metrics);
 }
@@ -263,7 +353,7 @@ static int load_group(pp_model *m, pp_model_group *g, json_t *jg, where *w)
             return 1;
         w->metric = m->sum.metrics[k];
         if (json_integer_value(json_object_get(o, "values_n")) >= 2 &&
-            (rc = fit_of(w, o, &g->fits[k])) != 0)
+            (rc = fit_of(m, w, o, &g->fits[k])) != 0)
             return rc;
         if (!(y = pp_model_column(m, g, k)))
             return -ENOMEM;

@@ -1,6 +1,6 @@
 /* The grid files of the plotted surfaces: the .dat files under RESULTS/model/, with the
  * 90 % band beside each value. */
-#include "model_file.h"
+#include "model_internal.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

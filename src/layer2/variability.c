@@ -1,7 +1,7 @@
 #include "variability.h"
 
 #include "src/base/log.h"
-#include "model_file.h"
+#include "model_internal.h"
 #include "src/base/util.h"
 
 #include <errno.h>

@@ -1,0 +1,185 @@
+/* The 90 % bands of estimator.h: where the samples lie, how far a point
+ * lies from them, the conformal quantiles, the band at a point. */
+#include "estimator.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* present[j][a]: level a of dimension j has a sample with a value that out
+ * does not leave out. One block, free() it; NULL on no memory. */
+static unsigned char **present_levels(const pp_surface *s, const double *y,
+                                      const unsigned char *out)
+{
+    size_t total = 0;
+    unsigned char **p, *at;
+
+    for (size_t j = 0; j < s->d; j++)
+        total += s->k[j];
+    p = calloc(1, (s->d + 1) * sizeof *p + total + 1);
+    if (!p)
+        return NULL;
+    at = (unsigned char *)(p + s->d + 1);
+    for (size_t j = 0; j < s->d; j++) {
+        p[j] = at;
+        at += s->k[j];
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (!isnan(y[i]) && !(out && out[i]))
+            for (size_t j = 0; j < s->d; j++)
+                p[j][s->cell[i * s->d + j]] = 1;
+    return p;
+}
+
+void pp_band_range_without(const pp_surface *s, const double *y, const unsigned char *out,
+                           pp_band_range *r)
+{
+    unsigned char **p = present_levels(s, y, out);
+
+    memset(r, 0, sizeof *r);
+    r->d = s->d;
+    r->s = s;
+    for (size_t j = 0; j < s->d; j++) {
+        size_t prev = (size_t)-1;
+        r->lo[j] = INFINITY;
+        r->hi[j] = -INFINITY;
+        r->step[j] = INFINITY;
+        for (size_t a = 0; p && a < s->k[j]; a++) {
+            if (!p[j][a])
+                continue;
+            r->lo[j] = fmin(r->lo[j], s->levels[j][a]);
+            r->hi[j] = fmax(r->hi[j], s->levels[j][a]);
+            if (prev != (size_t)-1 && s->levels[j][a] - s->levels[j][prev] < r->step[j])
+                r->step[j] = s->levels[j][a] - s->levels[j][prev];
+            prev = a;
+        }
+    }
+    free(p);
+}
+
+void pp_band_range_of(const pp_surface *s, const double *y, pp_band_range *r)
+{
+    pp_band_range_without(s, y, NULL, r);
+}
+
+double pp_band_scale(const pp_band_range *r, const double *xn)
+{
+    double o2 = 0;
+
+    for (size_t j = 0; j < r->d; j++) {
+        double o = fmax(0.0, fmax(r->lo[j] - xn[j], xn[j] - r->hi[j]));
+        if (o > 0 && isfinite(r->step[j]) && r->step[j] > 0)
+            o2 += (o / r->step[j]) * (o / r->step[j]);
+    }
+    return 1.0 + sqrt(o2);
+}
+
+/* Twice the distance of x to the nearest present level over the interval
+ * between the present levels around it; 0 outside them or at one. */
+static double between_dim(const double *lv, size_t k, const unsigned char *present, double x)
+{
+    double below = -INFINITY, above = INFINITY;
+
+    for (size_t a = 0; a < k; a++) {
+        if (present && !present[a])
+            continue;
+        if (lv[a] <= x && lv[a] > below)
+            below = lv[a];
+        if (lv[a] >= x && lv[a] < above)
+            above = lv[a];
+    }
+    if (!isfinite(below) || !isfinite(above) || above <= below)
+        return 0.0;
+    return 2.0 * fmin(x - below, above - x) / (above - below);
+}
+
+double pp_band_between(const pp_band_range *r, const double *xn)
+{
+    double d2 = 0;
+
+    for (size_t j = 0; r->s && j < r->d; j++)
+        if (r->s->k[j] > 1) {
+            double b = between_dim(r->s->levels[j], r->s->k[j], NULL, xn[j]);
+            d2 += b * b;
+        }
+    return sqrt(d2);
+}
+
+/* The same against the levels of the samples out does not leave out. */
+double pp_band_between_without(const pp_surface *s, const double *y, const unsigned char *out,
+                               const double *xn)
+{
+    unsigned char **p = present_levels(s, y, out);
+    double d2 = 0;
+
+    for (size_t j = 0; p && j < s->d; j++)
+        if (s->k[j] > 1) {
+            double b = between_dim(s->levels[j], s->k[j], p[j], xn[j]);
+            d2 += b * b;
+        }
+    free(p);
+    return sqrt(d2);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double pp_band_quantile(double *r, size_t m)
+{
+    size_t k;
+
+    if (m == 0)
+        return NAN;
+    qsort(r, m, sizeof *r, cmp_double);
+    k = (size_t)ceil(PP_BAND_LEVEL * (double)(m + 1));
+    return r[(k <= m ? k : m) - 1];
+}
+
+int pp_band_residual(const pp_choice *c, double v, double p, double *r)
+{
+    if (isnan(v) || isnan(p))
+        return 0;
+    if (c->positive) {
+        if (!(v > 0))
+            return 0;
+        *r = p > 0 ? fabs(log(v) - log(p)) : INFINITY;
+        return 1;
+    }
+    *r = fabs(v - p);
+    return 1;
+}
+
+void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi)
+{
+    double q = c->band_q, half;
+
+    if (isfinite(c->band_q_between) && c->band_q_between > q)
+        q += (c->band_q_between - q) * pp_band_between(&c->range, xn);
+    half = q * pp_band_scale(&c->range, xn);
+    if (isnan(half) || isnan(value)) {
+        *lo = *hi = NAN;
+    } else if (c->positive) {
+        *lo = value > 0 ? value * exp(-half) : 0.0;
+        *hi = value > 0 ? value * exp(half) : 0.0;
+    } else {
+        *lo = value - half;
+        *hi = value + half;
+        if (c->nonnegative && *lo < 0)
+            *lo = 0.0;
+    }
+}
+
+void pp_choice_free(pp_choice *c)
+{
+    free(c->held_at);
+    free(c->held_between);
+    free(c->held_between_idx);
+    free(c->held_between_b);
+    c->held_at = c->held_between = c->held_between_b = NULL;
+    c->held_between_idx = NULL;
+    c->n_held_between = 0;
+}

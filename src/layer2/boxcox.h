@@ -1,0 +1,56 @@
+/* boxcox.h - inside the estimators (estimator.c, choose.c): the
+ * parametric family with the workload's shape.
+ *
+ * Each numeric parameter that varies goes through a power transform of
+ * its raw value, u = value / largest (a range with values <= 0: u = 1 +
+ * (value - lowest) / (largest - lowest)),
+ *
+ *     t = (u^p - 1) / p    (log u for p = 0),
+ *
+ * with its exponent p from PP_BOXCOX_GRID (-2, -1.5, ..., 3): p = 3 makes
+ * matrix work (size^3) a straight line, p = 1 keeps a parameter as it is,
+ * p = -1 a rate (1 / period). The surface is linear in the t's, with their
+ * pairwise products (interactions) when spec->inter, in y (least squares
+ * on relative error: rows weighed by 1 / |y|) or in log y (least squares
+ * on log values: the relative error for small errors). Run weights weigh
+ * the rows. The fit is LAPACK's dgelsd (rank-deficient systems allowed).
+ *
+ * With spec->h > 0, a Gaussian-process mean (kernel exp(-r^2 / h^2) over
+ * the normalized parameters, noise ratio PP_BOXCOX_GP_NOISE / run weight)
+ * on the residuals (log residuals in log values, relative ones in linear
+ * values) follows what the power law misses near measured configurations
+ * and fades back to it away from them. Solved by LAPACK (dposv).
+ */
+#ifndef PP_BOXCOX_H
+#define PP_BOXCOX_H
+
+#include "estimator.h"
+
+#define PP_BOXCOX_GRID_N 11
+#define PP_BOXCOX_GRID_LO (-2.0)
+#define PP_BOXCOX_GRID_STEP 0.5
+#define PP_BOXCOX_GP_NOISE 0.1
+/* residual smoothers tried: length scales (normalized units), and the most
+ * samples for which they are (the system is n x n, solved once per fold) */
+#define PP_BOXCOX_GP_N 3
+#define PP_BOXCOX_GP_MAX 400
+
+/* Fit e (e->s, e->spec, e->v and e->n_used set; e->coef NULL): 0,
+ * -EINVAL (too few samples, no solution) or -ENOMEM. */
+int pp_boxcox_fit(pp_est *e);
+
+/* The fitted surface at normalized point xn, in the fit's value space. */
+double pp_boxcox_eval(const pp_est *e, const double *xn);
+
+/* Leave-one-out predictions of spec without a residual smoother (y's
+ * units, NaN where y is), by the normal equations. 0, -EINVAL, -ENOMEM. */
+int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
+
+/* Choose spec's exponents, interactions and residual smoother for y in
+ * value space log_values by the cross-validated error over folds
+ * (coordinate descent over the grid from every exponent 1, two sweeps; a
+ * change is kept only when it lowers the error). 0, -EINVAL or -ENOMEM. */
+int pp_boxcox_tune(const pp_surface *s, const double *y, int log_values, const pp_fold *folds,
+                   size_t n_folds, pp_est_spec *spec, pp_cv *cv);
+
+#endif

@@ -1,0 +1,161 @@
+/* Energy, mean power and duration made consistent (model.h,
+ * pp_model_derive): one of the three derived from the other two. */
+#include "model_internal.h"
+
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { E, P, T };
+
+/* The three metrics of one rail in group g, fitted with their nested
+ * predictions on the same folds: 1, else 0. */
+static int usable(const pp_model *m, const pp_model_group *g, const size_t *k)
+{
+    const pp_model_fit *f0 = &g->fits[k[0]];
+
+    for (int i = 0; i < 3; i++) {
+        const pp_model_fit *f = &g->fits[k[i]];
+        if (f->n_values < 2 || !f->choice.held_at || !f->choice.positive || (f->derived && i != T) ||
+            f->choice.n_held_between != f0->choice.n_held_between ||
+            (f->choice.n_held_between &&
+             memcmp(f->choice.held_between_idx, f0->choice.held_between_idx,
+                    f->choice.n_held_between * sizeof(size_t)) != 0))
+            return 0;
+    }
+    (void)m;
+    return 1;
+}
+
+static double combine(int which, double e, double p, double t)
+{
+    return which == E ? p * t : which == P ? e / t : e / p;
+}
+
+/* The derived nested predictions of metric `which` into at[n] and
+ * btw[n_held_between]. */
+static void derived_preds(const pp_model_group *g, const size_t *k, int which, double *at,
+                          double *btw)
+{
+    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice, &g->fits[k[T]].choice};
+
+    for (size_t i = 0; i < g->n_rows; i++)
+        at[i] = combine(which, c[E]->held_at[i], c[P]->held_at[i], c[T]->held_at[i]);
+    for (size_t i = 0; i < c[E]->n_held_between; i++)
+        btw[i] = combine(which, c[E]->held_between[i], c[P]->held_between[i], c[T]->held_between[i]);
+}
+
+/* The error a choice is judged by: between levels, else at them. */
+static double judged(const pp_choice *c) { return c->between.n ? c->between.mape : c->honest.mape; }
+
+/* Fit f becomes derived: its errors and band from the derived nested
+ * predictions (at, btw) of its values y. */
+static void make_derived(const pp_model_group *g, pp_model_fit *f, const double *y,
+                         const double *at, const double *btw, double *r)
+{
+    pp_choice *c = &f->choice;
+    size_t m = 0;
+
+    pp_cv_errors(&g->surf, y, at, &c->honest);
+    for (size_t i = 0; i < g->n_rows; i++)
+        m += (size_t)pp_band_residual(c, y[i], at[i], &r[m]);
+    c->band_n = m;
+    c->band_q = pp_band_quantile(r, m);
+    m = 0;
+    if (c->n_held_between) {
+        pp_cv_pairs(&g->surf, y, c->held_between_idx, btw, c->n_held_between, &c->between);
+        for (size_t i = 0; i < c->n_held_between; i++)
+            if (pp_band_residual(c, y[c->held_between_idx[i]], btw[i], &r[m])) {
+                double b = c->held_between_b[i];
+                r[m] = r[m] <= c->band_q ? 0.0 : c->band_q + (r[m] - c->band_q) / b;
+                m++;
+            }
+        c->band_n_between = m;
+        c->band_q_between = pp_band_quantile(r, m);
+    }
+}
+
+/* Derive one of rail k's three in group g. */
+static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
+{
+    size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between, best = 3;
+    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, *y, score_best = INFINITY;
+    pp_cv keep_h, keep_b;
+    int rc = 0;
+
+    if (!at)
+        return -ENOMEM;
+    btw = at + n;
+    r = btw + nb + 1;
+    for (int w = E; w <= last; w++) {
+        pp_model_fit *f = &g->fits[k[w]];
+        double score = 0;
+        if (!(y = pp_model_column(m, g, k[w]))) {
+            rc = -ENOMEM;
+            break;
+        }
+        keep_h = f->choice.honest;
+        keep_b = f->choice.between;
+        derived_preds(g, k, w, at, btw);
+        make_derived(g, f, y, at, btw, r);
+        for (int o = E; o <= T; o++)
+            score += judged(&g->fits[k[o]].choice);
+        if (score < score_best) {
+            score_best = score;
+            best = (size_t)w;
+        }
+        f->choice.honest = keep_h;
+        f->choice.between = keep_b;
+        free(y);
+    }
+    if (rc == 0 && best < 3 && (y = pp_model_column(m, g, k[best]))) {
+        pp_model_fit *f = &g->fits[k[best]];
+        derived_preds(g, k, (int)best, at, btw);
+        make_derived(g, f, y, at, btw, r);
+        f->derived = 1;
+        f->divide = best != E;
+        f->from[0] = best == E ? k[P] : k[E];
+        f->from[1] = best == T ? k[P] : k[T];
+        free(y);
+    }
+    free(at);
+    return rc;
+}
+
+/* The total first: it may derive the duration, which every rail shares;
+ * the rails then derive their energy or mean power. */
+int pp_model_derive(pp_model *m)
+{
+    const pp_summary *s = &m->sum;
+    int t = pp_summary_metric(s, "duration_s"), total = pp_summary_metric(s, "total_energy_j");
+
+    for (size_t n = 0; t >= 0 && n <= s->n_metrics; n++) {
+        size_t e = n == 0 ? (size_t)(total >= 0 ? total : 0) : n - 1;
+        const char *name;
+        if ((n == 0 && total < 0) || (n > 0 && (int)e == total))
+            continue;
+        name = s->metrics[e];
+        size_t len = strlen(name), k[3];
+        char power[PP_SUMMARY_NAME_MAX];
+        int p;
+        if (len <= 9 || strcmp(name + len - 9, "_energy_j") != 0)
+            continue;
+        pp_fmt(power, sizeof power, "%.*s_mean_w", (int)(len - 9), name);
+        if ((p = pp_summary_metric(s, power)) < 0)
+            continue;
+        k[E] = e;
+        k[P] = (size_t)p;
+        k[T] = (size_t)t;
+        for (size_t g = 0; g < m->n_groups; g++) {
+            int rc;
+            if (!usable(m, &m->groups[g], k))
+                continue;
+            if ((rc = derive_rail(m, &m->groups[g], k, (int)e == total ? T : P)) < 0)
+                return rc;
+        }
+    }
+    return 0;
+}

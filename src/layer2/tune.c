@@ -1,0 +1,201 @@
+/* Tuning one estimator (estimator.h, pp_est_tune): the kernels' bandwidth
+ * and the spline's smoothing by leave-one-out, boxcox's exponents by
+ * leaving out levels (boxcox.h). */
+#include "estimator.h"
+
+#include "boxcox.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Leave-one-out crit of spec; INFINITY when it cannot be evaluated. */
+static int loo_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred,
+                  pp_cv *cv)
+{
+    int rc = pp_est_loo(s, y, spec, pred);
+
+    if (rc == -ENOMEM)
+        return rc;
+    if (rc < 0) {
+        memset(cv, 0, sizeof *cv);
+        cv->crit = INFINITY;
+        return 0;
+    }
+    pp_cv_errors(s, y, pred, cv);
+    return 0;
+}
+
+/* The finest spacing of the measured coordinates over every dimension. */
+static double finest_gap(const pp_surface *s)
+{
+    double gap = INFINITY;
+    for (size_t j = 0; j < s->d; j++)
+        for (size_t a = 1; a < s->k[j]; a++)
+            if (s->levels[j][a] - s->levels[j][a - 1] < gap)
+                gap = s->levels[j][a] - s->levels[j][a - 1];
+    return gap;
+}
+
+/* Evaluate spec at h = exp(t) into cv, and keep it in best (with its t)
+ * when better. */
+static int try_at(const pp_surface *s, const double *y, pp_est_spec *spec, double t, double *pred,
+                  pp_cv *cv, pp_cv *best, double *t_best)
+{
+    int rc;
+
+    spec->h = exp(t);
+    if ((rc = loo_cv(s, y, spec, pred, cv)) < 0)
+        return rc;
+    if (cv->crit < best->crit) {
+        *best = *cv;
+        *t_best = t;
+    }
+    return 0;
+}
+
+/* Ties: a crit within this fraction of the least counts as equal, and the
+ * smoother candidate (larger sigma or lambda) is kept. Where leave-one-out
+ * cannot tell bandwidths apart (two samples define a local line whatever
+ * the bandwidth), the smallest would extrapolate from the nearest sample
+ * alone, the others' weights underflowing. */
+#define TIE 1e-3
+
+double pp_est_narrowest_sigma(const pp_surface *s)
+{
+    double gap = finest_gap(s);
+    return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
+}
+
+/* sigma of nw or loclin: a log scan, then golden section around the best
+ * unless a tie chose a larger one. Not below half the finest spacing (on a
+ * lattice a leave-one-out prediction sees neighbours a whole spacing away,
+ * and a smaller sigma would give nearest-neighbour steps between the
+ * points); up to 3 for nw, 10 for loclin (there: one plane through
+ * everything). */
+static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
+                      pp_cv *best)
+{
+    enum { SCAN = 24, GOLDEN = 10 };
+    const double g = 0.6180339887498949;
+    double gap = finest_gap(s), lo = log(1e-3), hi = log(spec->method == PP_METHOD_NW ? 3.0 : 10.0);
+    double step, a, b, c, d, t_best = lo, crit[SCAN];
+    size_t at = 0, n = 0, least = 0;
+    pp_cv cv[SCAN], cc, cd;
+    int rc = 0;
+
+    if (isfinite(gap) && log(0.5 * gap) > lo)
+        lo = log(0.5 * gap);
+    step = (hi - lo) / (SCAN - 1);
+    best->crit = INFINITY;
+    for (; n < SCAN; n++) {
+        if ((rc = try_at(s, y, spec, lo + step * (double)n, pred, &cv[n], best, &t_best)) < 0)
+            return rc;
+        crit[n] = cv[n].crit;
+        least = crit[n] < crit[least] ? n : least;
+        if (n >= least + 4 && crit[n] > 1.5 * crit[least])
+            break; /* well past a clear minimum */
+    }
+    if (!isfinite(best->crit))
+        return -EINVAL;
+    for (size_t i = 0; i < n && i < SCAN; i++)
+        if (crit[i] <= crit[least] * (1 + TIE))
+            at = i;
+    if (at != least) { /* a tie: the largest of the equals */
+        *best = cv[at];
+        spec->h = exp(lo + step * (double)at);
+        return 0;
+    }
+    a = lo + step * ((double)at - (at > 0));
+    b = lo + step * ((double)at + (at + 1 < SCAN));
+    c = b - g * (b - a);
+    d = a + g * (b - a);
+    if ((rc = try_at(s, y, spec, c, pred, &cc, best, &t_best)) < 0 ||
+        (rc = try_at(s, y, spec, d, pred, &cd, best, &t_best)) < 0)
+        return rc;
+    for (int it = 0; it < GOLDEN && rc == 0; it++) {
+        if (cc.crit < cd.crit) {
+            b = d;
+            d = c;
+            cd = cc;
+            c = b - g * (b - a);
+            rc = try_at(s, y, spec, c, pred, &cc, best, &t_best);
+        } else {
+            a = c;
+            c = d;
+            cc = cd;
+            d = a + g * (b - a);
+            rc = try_at(s, y, spec, d, pred, &cd, best, &t_best);
+        }
+    }
+    spec->h = exp(t_best);
+    return rc;
+}
+
+/* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
+static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
+                       pp_cv *best)
+{
+    double h[8], crit[8];
+    pp_cv cv[8];
+    size_t least = 0, at = 0;
+    int rc;
+
+    for (size_t i = 0; i < 8; i++) {
+        h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
+        if ((rc = loo_cv(s, y, spec, pred, &cv[i])) < 0)
+            return rc;
+        crit[i] = cv[i].crit;
+        least = crit[i] < crit[least] ? i : least;
+    }
+    for (size_t i = 0; i < 8; i++)
+        if (crit[i] <= crit[least] * (1 + TIE))
+            at = i;
+    spec->h = h[at];
+    *best = cv[at];
+    return isfinite(best->crit) ? 0 : -EINVAL;
+}
+
+int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
+                pp_est_spec *best, pp_cv *cv)
+{
+    double *pred = malloc(s->n * sizeof *pred);
+    int rc;
+
+    if (!pred)
+        return -ENOMEM;
+    memset(best, 0, sizeof *best);
+    best->method = m;
+    best->log_values = log_values;
+    if (m == PP_METHOD_BOXCOX)
+        rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
+    else
+        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, best, pred, cv);
+    free(pred);
+    return rc;
+}
+
+int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
+                       pp_cv *cv)
+{
+    pp_fold *folds;
+    long nf = pp_level_folds(s, y, &folds);
+    int rc;
+
+    if (nf < 0)
+        return (int)nf;
+    if (nf == 0) { /* leave-one-out */
+        if (!(folds = malloc((s->n + 1) * sizeof *folds)))
+            return -ENOMEM;
+        for (size_t i = 0; i < s->n; i++)
+            if (!isnan(y[i]))
+                folds[nf++] = (pp_fold){SIZE_MAX, i};
+    }
+    rc = pp_boxcox_tune(s, y, log_values, folds, (size_t)nf, best, cv);
+    free(folds);
+    return rc;
+}
+
