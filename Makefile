@@ -1,6 +1,6 @@
 # powprof - see README.md. Targets:
 #   make            ./powprof, libpowprof.a and the component modules
-#   make check      build and run every test; last line "N passed, M failed"
+#   make check      the layout check, then every test; last line "N passed, M failed"
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make bench      benchmarks (figures and ratios)
 #   make run        the main job on this machine (V=1: every compiler command)
@@ -176,10 +176,12 @@ $(FAKE_NVML): tests/fake_nvml.c
 	$(Q)$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
 
 check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
+	./scripts/check-layout
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
 		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
 
-# The layering of docs/DESIGN.md, function and file lengths.
+# The layering of docs/DESIGN.md, function and file lengths, files that
+# call each other (make check runs it first).
 layout:
 	./scripts/check-layout
 

@@ -286,3 +286,32 @@ void test_shape_consistent_metrics_and_capped_rate(void)
         }
     }
 }
+
+/* Rows whose energy is not mean power x duration (another tool's energy,
+ * a warm-up left out of the means) are modelled metric by metric, none
+ * derived, and the disagreement is said: a derived energy would be off by
+ * the disagreement itself. */
+void test_shape_inconsistent_rows_not_derived(void);
+void test_shape_inconsistent_rows_not_derived(void)
+{
+    char csv[8192];
+    size_t used = 0;
+    pp_model m;
+    int id = 0;
+
+    used += (size_t)snprintf(csv, sizeof csv, "id,a,b,status,duration_s,total_mean_w,total_energy_j\n");
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++, id++) {
+            double e = 10 + 5 * a + 3 * b;
+            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,1,%.6g,%.6g\n", id,
+                                     a, b, 2 + e / 10, e);
+        }
+    test_log_clear();
+    CHECK_INT(pp_model_open(results_folder_with("inconsistent", csv, NULL), NULL, 0, &m), 0);
+    for (size_t k = 0; k < m.sum.n_metrics; k++)
+        CHECK_INT(pp_model_fit_of(&m, 0, k)->derived, 0);
+    CHECK_CONTAINS(test_log(), "total_energy_j differs from total_mean_w x duration_s");
+    CHECK(pp_model_fit_of(&m, 0, (size_t)pp_summary_metric(&m.sum, "total_energy_j"))
+              ->choice.honest.mape < 5);
+    pp_model_free(&m);
+}

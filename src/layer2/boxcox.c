@@ -369,32 +369,6 @@ static void descend(bc_data *d, double *expo, int inter, pp_cv *cv)
         }
 }
 
-/* The residual smoother of spec: none or one of the length scales, by the
- * errors over the folds (cv holds those without one). */
-static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *folds,
-                         size_t n_folds, size_t n, pp_est_spec *spec, pp_cv *cv)
-{
-    static const double scales[PP_BOXCOX_GP_N] = {0.15, 0.3, 0.6};
-    pp_est_spec best = *spec;
-
-    if (n > PP_BOXCOX_GP_MAX || !pp_lapack_available())
-        return 0;
-    for (size_t i = 0; i < PP_BOXCOX_GP_N; i++) {
-        pp_est_spec sp = *spec;
-        pp_cv c;
-        int rc;
-        sp.h = scales[i];
-        if ((rc = pp_est_cv(s, y, &sp, folds, n_folds, &c, NULL)) == -ENOMEM)
-            return rc;
-        if (rc == 0 && c.crit < cv->crit * (1 - 1e-3)) {
-            *cv = c;
-            best = sp;
-        }
-    }
-    *spec = best;
-    return 0;
-}
-
 int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
 {
     pp_fold *folds = malloc((s->n + 1) * sizeof *folds);
@@ -456,7 +430,7 @@ int pp_boxcox_tune(const pp_surface *s, const double *y, int log_values, const p
     for (size_t k = 0; k < d.nd; k++)
         spec->expo[d.dims[k]] = expo[best][k];
     *cv = c[best];
-    rc = isfinite(cv->crit) ? tune_smoother(s, y, folds, n_folds, d.n, spec, cv) : -EINVAL;
+    rc = isfinite(cv->crit) ? 0 : -EINVAL;
     bc_data_free(&d);
     return rc;
 }

@@ -39,6 +39,7 @@
 #include "surface.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum pp_method {
     PP_METHOD_NW = 0,
@@ -153,7 +154,10 @@ typedef struct pp_fold {
 } pp_fold;
 
 /* 1 when sample i (with a value) lies in fold f. */
-int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i);
+static inline int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
+{
+    return f->dim == SIZE_MAX ? i == f->level : s->cell[i * s->d + f->dim] == f->level;
+}
 
 /* The level-out folds of the samples of y with a value (y NaN: not
  * measured) into *folds (malloc'd, NULL when none); their number. -ENOMEM. */

@@ -355,12 +355,14 @@ int pp_model_build_fits(pp_model *m)
     build_worker(&q);
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
-    if (atomic_load(&q.rc) == 0)
-        atomic_store(&q.rc, pp_model_derive(m));
-    for (size_t g = 0; g < m->n_groups; g++)
-        for (size_t k = 0; k < m->sum.n_metrics; k++)
-            pp_choice_free(&m->groups[g].fits[k].choice);
     return atomic_load(&q.rc);
+}
+
+void pp_model_fits_release(pp_model *m)
+{
+    for (size_t g = 0; g < m->n_groups; g++)
+        for (size_t k = 0; m->groups[g].fits && k < m->sum.n_metrics; k++)
+            pp_choice_free(&m->groups[g].fits[k].choice);
 }
 
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric)

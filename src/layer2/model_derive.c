@@ -2,6 +2,7 @@
  * pp_model_derive): one of the three derived from the other two. */
 #include "model_internal.h"
 
+#include "src/base/log.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -78,6 +79,45 @@ static void make_derived(const pp_model_group *g, pp_model_fit *f, const double 
     }
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The measured rows of group g hold E = P x T for rail k: the median
+ * relative disagreement at most 5 % (measurement noise stays inside): 1,
+ * else 0 with the disagreement said. Data that does not (another tool's
+ * energy, a warm-up left out of the means) is modelled as it is, metric by
+ * metric, and the disagreement reported. */
+static int consistent(const pp_model *m, const pp_model_group *g, const size_t *k)
+{
+    double *c[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
+                    pp_model_column(m, g, k[T])};
+    double *d = malloc((g->n_rows + 1) * sizeof *d), median = 0;
+    size_t n = 0;
+    int ok = c[E] && c[P] && c[T] && d;
+
+    for (size_t i = 0; ok && i < g->n_rows; i++) {
+        double e = c[E][i], pt = c[P][i] * c[T][i];
+        if (isfinite(e) && isfinite(pt) && fabs(e) > 1e-3)
+            d[n++] = fabs(e - pt) / fabs(e);
+    }
+    if (ok && n) {
+        qsort(d, n, sizeof *d, cmp_double);
+        median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+    }
+    if (ok && median > 0.05)
+        pp_log_warn("%s differs from %s x %s by %.1f %% (the median over the measured rows): "
+                    "the three are modelled each on its own, not one derived from the others",
+                    m->sum.metrics[k[E]], m->sum.metrics[k[P]], m->sum.metrics[k[T]],
+                    100 * median);
+    for (int i = 0; i < 3; i++)
+        free(c[i]);
+    free(d);
+    return ok && median <= 0.05;
+}
+
 /* Derive one of rail k's three in group g. */
 static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
 {
@@ -151,7 +191,7 @@ int pp_model_derive(pp_model *m)
         k[T] = (size_t)t;
         for (size_t g = 0; g < m->n_groups; g++) {
             int rc;
-            if (!usable(m, &m->groups[g], k))
+            if (!usable(m, &m->groups[g], k) || !consistent(m, &m->groups[g], k))
                 continue;
             if ((rc = derive_rail(m, &m->groups[g], k, (int)e == total ? T : P)) < 0)
                 return rc;

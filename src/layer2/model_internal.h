@@ -43,5 +43,8 @@ int pp_model_build_groups(pp_model *m);
 /* Choose and fit every metric of every group, then derive the consistent
  * metrics (pp_model_derive). 0 or -ENOMEM. */
 int pp_model_build_fits(pp_model *m);
+/* The nested predictions the fits kept for pp_model_derive, released
+ * (the choices themselves stay). */
+void pp_model_fits_release(pp_model *m);
 
 #endif

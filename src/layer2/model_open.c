@@ -46,8 +46,12 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
     rc = pp_model_build_groups(m);
     if (rc == 0 && use_saved)
         rc = pp_model_file_load(m, dir);  /* 1: no usable model.json */
-    if (rc == 1 || (rc == 0 && !m->from_file))
+    if (rc == 1 || (rc == 0 && !m->from_file)) {
         rc = pp_model_build_fits(m);
+        if (rc == 0) /* energy, power and duration made consistent */
+            rc = pp_model_derive(m);
+        pp_model_fits_release(m);
+    }
     if (rc < 0)
         pp_model_free(m);
     return rc;

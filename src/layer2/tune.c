@@ -4,6 +4,7 @@
 #include "estimator.h"
 
 #include "boxcox.h"
+#include "lapack.h"
 
 #include <errno.h>
 #include <math.h>
@@ -135,6 +136,35 @@ static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, d
     return rc;
 }
 
+/* The residual smoother of spec: none or one of the length scales, by the
+ * errors over the folds (cv holds those without one). */
+static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *folds,
+                         size_t n_folds, pp_est_spec *spec, pp_cv *cv)
+{
+    static const double scales[PP_BOXCOX_GP_N] = {0.15, 0.3, 0.6};
+    pp_est_spec best = *spec;
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->n; i++)
+        n += !isnan(y[i]);
+    if (n > PP_BOXCOX_GP_MAX || !pp_lapack_available())
+        return 0;
+    for (size_t i = 0; i < PP_BOXCOX_GP_N; i++) {
+        pp_est_spec sp = *spec;
+        pp_cv c;
+        int rc;
+        sp.h = scales[i];
+        if ((rc = pp_est_cv(s, y, &sp, folds, n_folds, &c, NULL)) == -ENOMEM)
+            return rc;
+        if (rc == 0 && c.crit < cv->crit * (1 - 1e-3)) {
+            *cv = c;
+            best = sp;
+        }
+    }
+    *spec = best;
+    return 0;
+}
+
 /* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
 static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
                        pp_cv *best)
@@ -195,6 +225,8 @@ int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_
                 folds[nf++] = (pp_fold){SIZE_MAX, i};
     }
     rc = pp_boxcox_tune(s, y, log_values, folds, (size_t)nf, best, cv);
+    if (rc == 0) /* a GP mean on its residuals, when it helps */
+        rc = tune_smoother(s, y, folds, (size_t)nf, best, cv);
     free(folds);
     return rc;
 }
