@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double run_weight(const pp_surface *s, size_t i) { return s->weight ? s->weight[i] : 1.0; }
-
-static size_t varying(const pp_surface *s, size_t *dims)
-{
-    size_t nd = 0;
-    for (size_t j = 0; j < s->d; j++)
-        if (s->k[j] > 1)
-            dims[nd++] = j;
-    return nd;
-}
 
 /* Parameter j at normalized xn as the transform's u > 0. */
 static double bc_u(const pp_surface *s, size_t j, double xn)
@@ -52,7 +42,7 @@ static size_t bc_terms(size_t nd, int inter) { return 1 + nd + (inter ? nd * (nd
 /* The terms of the point xn under spec. */
 static size_t row_at(const pp_surface *s, const pp_est_spec *spec, const double *xn, double *row)
 {
-    size_t dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims);
+    size_t dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims);
     double t[PP_SURFACE_MAX_DIMS];
 
     for (size_t k = 0; k < nd; k++)
@@ -64,7 +54,7 @@ static size_t row_at(const pp_surface *s, const pp_est_spec *spec, const double 
  * linear values (relative error). */
 static double row_weight(const pp_surface *s, size_t i, double v, int log_values, double floor_v)
 {
-    return sqrt(run_weight(s, i)) / (log_values ? 1.0 : fmax(fabs(v), floor_v));
+    return sqrt(pp_surface_run_weight(s, i)) / (log_values ? 1.0 : fmax(fabs(v), floor_v));
 }
 
 static double dot(const double *a, const double *b, size_t m)
@@ -101,7 +91,7 @@ static int fit_residuals(pp_est *e, size_t m, const size_t *idx, size_t n)
         r[a] = e->spec.log_values ? e->v[idx[a]] - f : (e->v[idx[a]] - f) / fmax(fabs(f), 1e-300);
         for (size_t b = 0; b < n; b++)
             k[a * n + b] = exp(-dist2(s->x + idx[a] * s->d, s->x + idx[b] * s->d, s->d) * inv);
-        k[a * n + a] += PP_BOXCOX_GP_NOISE / run_weight(s, idx[a]);
+        k[a * n + a] += PP_BOXCOX_GP_NOISE / pp_surface_run_weight(s, idx[a]);
     }
     rc = pp_lapack_dposv(PP_LAPACK_ROW_MAJOR, 'U', (int)n, 1, k, (int)n, r, 1) == 0 ? 0 : -EINVAL;
     for (size_t a = 0; rc == 0 && a < n; a++)
@@ -113,7 +103,7 @@ static int fit_residuals(pp_est *e, size_t m, const size_t *idx, size_t n)
 int pp_boxcox_fit(pp_est *e)
 {
     const pp_surface *s = e->s;
-    size_t dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), m = bc_terms(nd, e->spec.inter);
+    size_t dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims), m = bc_terms(nd, e->spec.inter);
     size_t n = 0, *idx = malloc(s->n * sizeof *idx);
     double *a = malloc((s->n * m + s->n + m + 1) * sizeof *a), *b, floor_v = 0, row[256];
     int rc = -ENOMEM;
@@ -238,7 +228,7 @@ static int bc_data_init(bc_data *d, const pp_surface *s, const double *y, int lo
     d->s = s;
     d->y = y;
     d->log_values = log_values;
-    d->nd = varying(s, d->dims);
+    d->nd = pp_surface_varying(s, d->dims);
     m_max = bc_terms(d->nd, 1);
     d->idx = malloc((s->n + 1) * sizeof *d->idx);
     d->u = malloc((s->n * (d->nd + 2) + 1) * sizeof *d->u);

@@ -27,17 +27,6 @@ int pp_method_parse(const char *name, pp_method *m)
     return -EINVAL;
 }
 
-static double run_weight(const pp_surface *s, size_t i) { return s->weight ? s->weight[i] : 1.0; }
-
-/* The dimensions whose samples take more than one value. */
-static size_t varying(const pp_surface *s, size_t *dims)
-{
-    size_t nd = 0;
-    for (size_t j = 0; j < s->d; j++)
-        if (s->k[j] > 1)
-            dims[nd++] = j;
-    return nd;
-}
 
 static double dist2(const double *a, const double *b, size_t d)
 {
@@ -78,7 +67,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
     /* at a sample (leave-one-out), its row of the surface's distances */
     const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
     enum { P = PP_SURFACE_MAX_DIMS };
-    size_t dims[P], nd = varying(s, dims), near = s->n;
+    size_t dims[P], nd = pp_surface_varying(s, dims), near = s->n;
     double s0 = 0, sv = 0, s1[P] = {0}, s1v[P] = {0}, s2[P * P] = {0}, m = INFINITY;
     double inv = 1.0 / (h * h), z[P], beta[P], value;
 
@@ -97,7 +86,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
         if (i == skip || isnan(v[i]) ||
             (e = ((d2 ? d2[i] : dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
             continue;
-        w = run_weight(s, i) * exp(-e);
+        w = pp_surface_run_weight(s, i) * exp(-e);
         for (size_t k = 0; k < nd; k++)
             z[k] = s->x[i * s->d + dims[k]] - s->x[near * s->d + dims[k]];
         s0 += w;
@@ -142,7 +131,7 @@ static void rbf_system(const pp_surface *s, const double *v, double h, const siz
         for (size_t c = 0; c < m; c++)
             a[c * nn + r] = tps(s->d2 ? s->d2[idx[r] * s->n + idx[c]]
                                       : dist2(xr, s->x + idx[c] * s->d, s->d));
-        a[r * nn + r] += h / run_weight(s, idx[r]);
+        a[r * nn + r] += h / pp_surface_run_weight(s, idx[r]);
         a[m * nn + r] = a[r * nn + m] = 1.0;
         for (size_t k = 0; k < nd; k++)
             a[(m + 1 + k) * nn + r] = a[r * nn + m + 1 + k] = xr[dims[k]];
@@ -168,7 +157,7 @@ static size_t with_value(const double *v, size_t n, size_t *idx)
  * (too few samples, singular) or -ENOMEM. */
 static int rbf_solve(const pp_surface *s, const double *v, double h, double *coef, double *loo)
 {
-    size_t dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), m, nn;
+    size_t dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims), m, nn;
     size_t *idx = malloc(s->n * sizeof *idx);
     double *a = NULL, *rhs = NULL;
     int *ipiv = NULL, info;
@@ -369,7 +358,7 @@ out:
 
 long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
 {
-    size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = varying(s, dims), pairs = 0;
+    size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims), pairs = 0;
     size_t *count;
 
     *folds = NULL;

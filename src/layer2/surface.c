@@ -565,3 +565,18 @@ int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values
     }
     return 0;
 }
+
+double pp_surface_run_weight(const pp_surface *s, size_t i)
+{
+    return s->weight ? s->weight[i] : 1.0;
+}
+
+size_t pp_surface_varying(const pp_surface *s, size_t *dims)
+{
+    size_t nd = 0;
+
+    for (size_t j = 0; j < s->d; j++)
+        if (s->k[j] > 1)
+            dims[nd++] = j;
+    return nd;
+}

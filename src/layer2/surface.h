@@ -103,4 +103,11 @@ int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, s
                            const double *ga, size_t na, size_t db, const double *gb, size_t nb,
                            const double *fixed, double *out);
 
+/* Sample i's weight (1 without weights). */
+double pp_surface_run_weight(const pp_surface *s, size_t i);
+
+/* The dimensions whose samples take more than one value, into dims; their
+ * count. */
+size_t pp_surface_varying(const pp_surface *s, size_t *dims);
+
 #endif
