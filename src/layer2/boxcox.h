@@ -32,11 +32,10 @@
 #define PP_BOXCOX_GP_NOISE 0.1
 /* residual smoothers tried: length scales (normalized units), and the most
  * samples for which they are (the system is n x n, built and solved once
- * per fold of every nested fold: at 400 a model of 200 scattered samples
- * took 2.6 min, at 100 about 1 min; every grid of bench_accuracy but the
- * synthetic ones has fewer) */
+ * per fold of every nested fold: with 400, a model of 200 scattered
+ * samples took 2.6 min; with 150, about 1 min, the smoother left out) */
 #define PP_BOXCOX_GP_N 3
-#define PP_BOXCOX_GP_MAX 100
+#define PP_BOXCOX_GP_MAX 150
 
 /* Fit e (e->s, e->spec, e->v and e->n_used set; e->coef NULL): 0,
  * -EINVAL (too few samples, no solution) or -ENOMEM. */
