@@ -194,10 +194,10 @@ asan:
 BASELINE_REV ?= e5dcd5e
 $(O)/bench/bench_scheduler: LDLIBS += -lopenblas $(if $(HAVE_DARKNET),$(DARKNET_LIBS))
 $(O)/bench/bench_scheduler: CPPFLAGS += $(if $(HAVE_DARKNET),-DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include)
-$(O)/bench/%: bench/%.c $(LIB)
+$(O)/bench/%: bench/%.c $(O)/bench/util.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(say) CC $@
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/bench/util.o $(LIB) $(LDFLAGS) $(LDLIBS)
 
 bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
 	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \

@@ -21,6 +21,8 @@
  * Targets (issue 20): every split energy <= 13 %, power <= 10 %, duration
  * <= 8 %; LOO energy <= 12 %; bands cover 85-95 % pooled, width <= 0.5;
  * never worse than nw (the paper's kernel average) by more than 2 points. */
+#include "util.h"
+
 #include "src/layer2/model.h"
 #include "src/base/util.h"
 
@@ -34,7 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MX "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv"
 
 static const char *bin;
 static char tmp[256];
@@ -75,25 +76,7 @@ static char *run(char *const argv[])
 /* powprof import powprofiler of the matrix sizes in sizes[] into dir. */
 static int import_matrix(const char *dir, const int *sizes, size_t n_sizes)
 {
-    static char files[25][160];
-    char *argv[40];
-    int n = 0, f = 0;
-
-    argv[n++] = (char *)bin;
-    argv[n++] = "import";
-    argv[n++] = "powprofiler";
-    for (size_t s = 0; s < n_sizes; s++)
-        for (int e = 20; e <= 60; e += 10, f++) {
-            snprintf(files[f], sizeof files[f], MX, sizes[s], e);
-            argv[n++] = files[f];
-        }
-    argv[n++] = "--pattern";
-    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
-    argv[n++] = "-o";
-    argv[n++] = (char *)dir;
-    argv[n] = NULL;
-    free(run(argv));
-    return access(dir, F_OK) == 0 ? 0 : -1;
+    return pp_bench_import_tx2_matrix(bin, dir, sizes, n_sizes);
 }
 
 /* The darknet traces, one import each, merged into one folder. */
@@ -388,13 +371,6 @@ static double sat_p(double a, double b) { return 2.0 + 6.0 * (1.0 - exp(-a / 10.
 static double step_e(double a, double b) { return (a < 5.5 ? 10.0 : 20.0) + b; }
 static double step_p(double a, double b) { return (a < 5.5 ? 3.0 : 6.0) + 0.1 * b; }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Timing (issue 20): model (auto, every metric) on a 10 x 10 x 10 grid,
  * and pp_model_predict at 10,000 points not measured. */
 static void timing(void)
@@ -420,13 +396,13 @@ static void timing(void)
                 fprintf(fp, "%d,%d,%d,%g,ok,%.6g,1,%.6g,%.6g,\n", id, 100 * a, b, 0.5 * c, t, p, p * t);
             }
     fclose(fp);
-    t0 = now_s();
+    t0 = pp_bench_now_s();
     if (pp_model_open(dir, NULL, 0, &m) < 0)
         return;
-    t1 = now_s();
+    t1 = pp_bench_now_s();
     printf("\nTiming: model (auto, 3 metrics) on 1,000 configurations x 3 parameters: %.2f s "
            "(target <= 2 s)\n", t1 - t0);
-    t0 = now_s();
+    t0 = pp_bench_now_s();
     for (int i = 0, bad = 0; i < 10000; i++) {
         pp_model_point pt = {{150.0 + 0.07 * i, 1.5 + (i % 80) * 0.1, 0.75 + (i % 9) * 0.5}};
         pp_prediction pr;
@@ -434,7 +410,7 @@ static void timing(void)
              !(pr.lo > 0 && pr.lo <= pr.value && pr.value <= pr.hi)) && !bad++)
             printf("  predict at (%g, %g, %g): no value with a positive band\n", pt.raw[0], pt.raw[1], pt.raw[2]);
     }
-    t1 = now_s();
+    t1 = pp_bench_now_s();
     printf("  pp_model_predict with its band: %.1f us per configuration over 10,000 "
            "(target: powprof predict <= 10 ms)\n", (t1 - t0) * 1e6 / 10000);
     pp_model_free(&m);

@@ -18,6 +18,8 @@
  * synthetic surfaces of the tests; the data/local grids were not used to
  * set them.
  */
+#include "util.h"
+
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/plan/adaptive_model.h"
@@ -35,7 +37,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MX "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv"
 #define MAX_POINTS 512
 #define SEEDS 5
 
@@ -48,52 +49,12 @@ static int wanted(const char *name)
 }
 static char tmp[256];
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Run argv quietly; 0 when it exited 0. */
-static int run_quiet(char *const argv[])
-{
-    pid_t pid;
-    int st;
-
-    fflush(stdout); /* the child's freopen would write our buffer again */
-    pid = fork();
-    if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0
-                                                                                          : -1;
-}
-
+/* The TX2 matrix-exponentiation traces, imported as one folder. */
 static int import_matrix(const char *dir)
 {
-    static char files[25][160];
-    char *argv[40];
-    int n = 0, f = 0;
     static const int sizes[] = {256, 512, 1024, 2048, 4096};
 
-    argv[n++] = (char *)bin;
-    argv[n++] = "import";
-    argv[n++] = "powprofiler";
-    for (int s = 0; s < 5; s++)
-        for (int e = 20; e <= 60; e += 10, f++) {
-            snprintf(files[f], sizeof files[f], MX, sizes[s], e);
-            argv[n++] = files[f];
-        }
-    argv[n++] = "--pattern";
-    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
-    argv[n++] = "-o";
-    argv[n++] = (char *)dir;
-    argv[n] = NULL;
-    return run_quiet(argv);
+    return pp_bench_import_tx2_matrix(bin, dir, sizes, 5);
 }
 
 /* The darknet traces, one import each, their rows in one folder. */
@@ -114,7 +75,7 @@ static int import_darknet(const char *dir)
         snprintf(one, sizeof one, "%s-%d", dir, i);
         snprintf(file, sizeof file, "data/tx2/darknet/1layer_yolo-%sfps.csv", names[i]);
         snprintf(param, sizeof param, "fps=%s", fps[i]);
-        run_quiet(argv);
+        pp_bench_run_quiet(argv);
         snprintf(path, sizeof path, "%s/summary.csv", one);
         if (!(text = pp_read_file(path)))
             break;
@@ -188,7 +149,7 @@ static void measured_flags(const grid *g, const char *dir, uint8_t *in)
 static void remove_tree(const char *dir)
 {
     char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
-    run_quiet(argv);
+    pp_bench_run_quiet(argv);
 }
 
 /* The grid of dir: candidates, measured energy and duration (the mean of
@@ -270,7 +231,7 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
     pp_adaptive_options o;
     pp_adaptive_result res;
     watch w = {g, &pr, dir, cv, calloc(g->s.n, 1)};
-    double t0 = now_s();
+    double t0 = pp_bench_now_s();
     int rc;
 
     snprintf(dir, sizeof dir, "%s/%s-adaptive", tmp, g->name);
@@ -281,7 +242,7 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
     o.budget_s = stop_frac * g->total_s;
     pp_adaptive_model_predictor(&am, &pr);
     rc = pp_adaptive_run(&g->s, &o, &pr, &orc, dir, on_round, &w, NULL, &res);
-    *choose_s = now_s() - t0;
+    *choose_s = pp_bench_now_s() - t0;
     pp_adaptive_model_free(&am);
     free(w.in);
     return rc;
@@ -496,15 +457,15 @@ static void bench_choice(void)
     for (size_t i = 0; i < 200; i++)
         chosen[order[i]] = 1;
     pp_adaptive_model_predictor(&am, &pr);
-    t0 = now_s();
+    t0 = pp_bench_now_s();
     pr.refit(pr.ctx, dir, &f);
-    fit_s = now_s() - t0;
-    t0 = now_s();
+    fit_s = pp_bench_now_s() - t0;
+    t0 = pp_bench_now_s();
     pp_adaptive_choose(&g.s, &pr, &f, chosen, 0.5, INFINITY, 1, picks, 1);
-    choose1_s = now_s() - t0;
-    t0 = now_s();
+    choose1_s = pp_bench_now_s() - t0;
+    t0 = pp_bench_now_s();
     pp_adaptive_choose(&g.s, &pr, &f, chosen, 0.5, INFINITY, 1, picks, 8);
-    choose8_s = now_s() - t0;
+    choose8_s = pp_bench_now_s() - t0;
     printf("\nchoice with 200 measured and %zu candidates: %.3f s for one, %.3f s for a round "
            "of 8 (target < 0.5 s); the refit before it (nested cross-validation of %zu "
            "metrics): %.2f s\n", g.s.n, choose1_s, choose8_s, f.n_metrics + (size_t)f.has_cost,

@@ -15,6 +15,8 @@
  *    but the highest rate does not (the gain in quality).
  * Environment: POWPROF_BIN (to import the TX2 data), POWPROF_QUICKSTART.
  */
+#include "util.h"
+
 #include "src/base/clock.h"
 #include "src/plan/phases.h"
 
@@ -29,23 +31,6 @@
 #define PHASES 5
 #define CANDS 1000
 
-static double now_s(void) { return pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic)); }
-
-static int run(char **argv)
-{
-    int st;
-    pid_t pid = fork();
-
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0
-                                                                                          : -1;
-}
 
 static void speed(pp_battery_model model)
 {
@@ -90,12 +75,12 @@ static void speed(pp_battery_model model)
     p.battery.model = model;
     p.min_soc_frac = 0.2;
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = now_s();
+        double t0 = pp_bench_now_s();
         if (pp_phases_solve(&p, &r) < 0) {
             printf("solve failed\n");
             return;
         }
-        best = fmin(best, now_s() - t0);
+        best = fmin(best, pp_bench_now_s() - t0);
         if (rep < 4)
             pp_phases_result_free(&r);
     }
@@ -247,10 +232,10 @@ static int import_tx2(const char *bin, const char *dir)
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n] = NULL;
-    if (run(argv) < 0)
+    if (pp_bench_run_quiet(argv) < 0)
         return -1;
     char *model_argv[] = {(char *)bin, "model", out, NULL};
-    return run(model_argv);
+    return pp_bench_run_quiet(model_argv);
 }
 
 int main(void)
@@ -269,7 +254,7 @@ int main(void)
     }
     if (strchr(dir, 'X') == NULL) { /* the temporary folder was made: remove it */
         char *rm[] = {"/bin/rm", "-rf", dir, NULL};
-        run(rm);
+        pp_bench_run_quiet(rm);
     }
     if (qs)
         on_data("quickstart", qs, "darknet.fps", 0.5, 2);

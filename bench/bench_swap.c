@@ -19,6 +19,8 @@
  * little beyond the rates. Environment: POWPROF_BIN; POWPROF_SWAP_DATA=DIR
  * evaluates an earlier run's folder again.
  */
+#include "util.h"
+
 #include "src/layers/layers_plan.h"
 #include "src/layers/layers_profile.h"
 
@@ -31,23 +33,6 @@
 #include <unistd.h>
 
 static const char *const nets[] = {"yolov3-tiny", "yolov2-tiny", "tiny"}; /* M first */
-
-/* Run argv with stdout and stderr on /dev/null: 0 or -1. */
-static int run(char **argv)
-{
-    int st;
-    pid_t pid = fork();
-
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0
-                                                                                          : -1;
-}
 
 /* Profile network net into dir/r-net. */
 static int profile(const char *bin, const char *dir, const char *net)
@@ -67,7 +52,7 @@ static int profile(const char *bin, const char *dir, const char *net)
                 "    params = { fps = [ 0.5, 1.0, 2.0, 3.0, 4.0 ]; }; duration_s = 6.0; }\n"
                 ");\n", net, net);
     fclose(fp);
-    return run((char *[]){(char *)bin, "profile", cfg, "-o", out, "--yes", NULL});
+    return pp_bench_run_quiet((char *[]){(char *)bin, "profile", cfg, "-o", out, "--yes", NULL});
 }
 
 static int layer_model(const char *bin, const char *dir)
@@ -76,11 +61,11 @@ static int layer_model(const char *bin, const char *dir)
 
     snprintf(lp, sizeof lp, "%s/lp", dir);
     snprintf(lm, sizeof lm, "%s/lm.json", dir);
-    if (run((char *[]){(char *)bin, "layers", "profile", "yolov3-tiny", "yolov1-tiny", "darknet",
+    if (pp_bench_run_quiet((char *[]){(char *)bin, "layers", "profile", "yolov3-tiny", "yolov1-tiny", "darknet",
                        "extraction", "--sizes", "224,320,416", "--frames", "3", "--idle-s", "1",
                        "-o", lp, NULL}) < 0)
         return -1;
-    return run((char *[]){(char *)bin, "layers", "model", lp, "-o", lm, NULL});
+    return pp_bench_run_quiet((char *[]){(char *)bin, "layers", "model", lp, "-o", lm, NULL});
 }
 
 typedef struct tally {

@@ -46,6 +46,26 @@ int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const c
 
 /* Long options of the mission that `plan` and `layers predict` plan for,
  * the battery's among them; their values start at this code. */
+/* The options of a sweep that `profile` and `run` share. Shared option
+ * codes take a block of 100 each: 1000 devices, 1100 missions, 1200
+ * adaptive sweeps (profile_adaptive.h), 1300 sweeps; a command's own start
+ * at 2000 or above. */
+enum {
+    PP_OPT_DRY_RUN = 1300,
+    PP_OPT_RESUME,
+    PP_OPT_YES,
+    PP_OPT_RETRY,
+    PP_OPT_MAX_FAILURES,
+    PP_OPT_KEEP_GOING,
+};
+#define PP_CLI_SWEEP_LONG_OPTIONS                                                               \
+    {"dry-run", no_argument, NULL, PP_OPT_DRY_RUN},                                             \
+    {"resume", no_argument, NULL, PP_OPT_RESUME},                                               \
+    {"retry-failed", no_argument, NULL, PP_OPT_RETRY},                                          \
+    {"max-failures", required_argument, NULL, PP_OPT_MAX_FAILURES},                             \
+    {"keep-going", no_argument, NULL, PP_OPT_KEEP_GOING},                                       \
+    {"yes", no_argument, NULL, PP_OPT_YES}
+
 enum {
     PP_OPT_MISSION = 1100,
     PP_OPT_MIN_SOC,

@@ -71,14 +71,8 @@ static const char profile_help[] =
     "printed); 125 powprof failed; 130 interrupted (rows kept; --resume goes on).\n";
 
 enum {
-    OPT_DRY_RUN = 3000,
-    OPT_RESUME,
-    OPT_YES,
-    OPT_TYPES,
+    OPT_TYPES = 3000,
     OPT_MARKDOWN,
-    OPT_RETRY,
-    OPT_MAX_FAILURES,
-    OPT_KEEP_GOING,
     OPT_SHARD,
     OPT_REPEAT,
     OPT_NODE,
@@ -334,15 +328,15 @@ static int sweep_option(int opt, const char *arg, pp_cli_sweep *rq)
     case 'o':
         rq->out_dir = arg;
         return 1;
-    case OPT_RESUME:
+    case PP_OPT_RESUME:
         rq->resume = 1;
         return 1;
-    case OPT_RETRY:
+    case PP_OPT_RETRY:
         rq->retry_failed = rq->resume = 1;
         return 1;
-    case OPT_MAX_FAILURES:
+    case PP_OPT_MAX_FAILURES:
         return pp_cli_max_failures("profile", arg, rq) < 0 ? -1 : 1;
-    case OPT_KEEP_GOING:
+    case PP_OPT_KEEP_GOING:
         rq->max_failures = 0;
         return 1;
     default:
@@ -355,10 +349,10 @@ static int sweep_option(int opt, const char *arg, pp_cli_sweep *rq)
 static int mode_option(int opt, const char *arg, profile_args *a)
 {
     switch (opt) {
-    case OPT_DRY_RUN:
+    case PP_OPT_DRY_RUN:
         a->dry = 1;
         return 0;
-    case OPT_YES:
+    case PP_OPT_YES:
         a->yes = 1;
         return 0;
     case PP_OPT_JSON:
@@ -385,12 +379,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"output", required_argument, NULL, 'o'},
-        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-        {"resume", no_argument, NULL, OPT_RESUME},
-        {"retry-failed", no_argument, NULL, OPT_RETRY},
-        {"max-failures", required_argument, NULL, OPT_MAX_FAILURES},
-        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
-        {"yes", no_argument, NULL, OPT_YES},
+        PP_CLI_SWEEP_LONG_OPTIONS,
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"types", no_argument, NULL, OPT_TYPES},
         {"markdown", no_argument, NULL, OPT_MARKDOWN},

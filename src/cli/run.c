@@ -63,8 +63,6 @@ static const char run_help[] =
     "failed. --dry-run: 0 ready, 1 when a check of the device or a component\n"
     "fails.\n";
 
-enum { OPT_RESUME = 7000, OPT_YES, OPT_RETRY, OPT_MAX_FAILURES, OPT_KEEP_GOING, OPT_DRY_RUN };
-
 /* What the command line asked. */
 typedef struct run_args {
     pp_cli_sweep rq;          /* the sweep; its folder once resolved */
@@ -348,22 +346,22 @@ static int run_option(int opt, const char *arg, run_args *a)
     case 'o':
         a->rq.out_dir = arg;
         return 0;
-    case OPT_MAX_FAILURES:
+    case PP_OPT_MAX_FAILURES:
         a->max_failures = arg;
         return 0;
-    case OPT_RESUME:
+    case PP_OPT_RESUME:
         a->rq.resume = 1;
         return 0;
-    case OPT_RETRY:
+    case PP_OPT_RETRY:
         a->rq.retry_failed = a->rq.resume = 1;
         return 0;
-    case OPT_KEEP_GOING:
+    case PP_OPT_KEEP_GOING:
         a->rq.max_failures = 0;
         return 0;
-    case OPT_YES:
-    case OPT_DRY_RUN:
+    case PP_OPT_YES:
+    case PP_OPT_DRY_RUN:
     case PP_OPT_JSON:
-        *(opt == OPT_YES ? &a->yes : opt == OPT_DRY_RUN ? &a->dry : &a->json) = 1;
+        *(opt == PP_OPT_YES ? &a->yes : opt == PP_OPT_DRY_RUN ? &a->dry : &a->json) = 1;
         return 0;
     default:
         fputs("Try 'powprof run --help'.\n", stderr);
@@ -376,12 +374,7 @@ static int parse(int argc, char **argv, run_args *a)
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"output", required_argument, NULL, 'o'},
-        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-        {"resume", no_argument, NULL, OPT_RESUME},
-        {"retry-failed", no_argument, NULL, OPT_RETRY},
-        {"max-failures", required_argument, NULL, OPT_MAX_FAILURES},
-        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
-        {"yes", no_argument, NULL, OPT_YES},
+        PP_CLI_SWEEP_LONG_OPTIONS,
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
