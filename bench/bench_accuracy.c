@@ -79,33 +79,10 @@ static int import_matrix(const char *dir, const int *sizes, size_t n_sizes)
     return pp_bench_import_tx2_matrix(bin, dir, sizes, n_sizes);
 }
 
-/* The darknet traces, one import each, merged into one folder. */
+/* The darknet traces, one import each, their rows in one folder. */
 static int import_darknet(const char *dir)
 {
-    static const char *const names[] = {"5-8", "10", "25", "32"}, *const fps[] = {"5.8", "10", "25", "32"};
-    char one[420], path[520], file[160], param[32], *text;
-    FILE *out;
-
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    if (!(out = fopen(path, "w")))
-        return -1;
-    for (int i = 0; i < 4; i++) {
-        char *argv[] = {(char *)bin, "import", "powprofiler", file, "--param", param, "-o", one, NULL};
-        snprintf(one, sizeof one, "%s-%d", dir, i);
-        snprintf(file, sizeof file, "data/tx2/darknet/1layer_yolo-%sfps.csv", names[i]);
-        snprintf(param, sizeof param, "fps=%s", fps[i]);
-        free(run(argv));
-        snprintf(path, sizeof path, "%s/summary.csv", one);
-        if (!(text = pp_read_file(path)))
-            break;
-        /* the header once, then the row with its id renumbered */
-        if (i == 0)
-            fprintf(out, "%.*s", (int)(strchr(text, '\n') - text + 1), text);
-        fprintf(out, "%d%s", i, strchr(strchr(text, '\n') + 1, ','));
-        free(text);
-    }
-    return fclose(out) == 0 ? 0 : -1;
+    return pp_bench_import_tx2_darknet(bin, dir);
 }
 
 

@@ -60,31 +60,7 @@ static int import_matrix(const char *dir)
 /* The darknet traces, one import each, their rows in one folder. */
 static int import_darknet(const char *dir)
 {
-    static const char *const names[] = {"5-8", "10", "25", "32"};
-    static const char *const fps[] = {"5.8", "10", "25", "32"};
-    char one[400], path[500], file[160], param[32], *text;
-    FILE *out;
-
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    if (!(out = fopen(path, "w")))
-        return -1;
-    for (int i = 0; i < 4; i++) {
-        char *argv[] = {(char *)bin, "import", "powprofiler", file, "--param", param,
-                        "-o", one, NULL};
-        snprintf(one, sizeof one, "%s-%d", dir, i);
-        snprintf(file, sizeof file, "data/tx2/darknet/1layer_yolo-%sfps.csv", names[i]);
-        snprintf(param, sizeof param, "fps=%s", fps[i]);
-        pp_bench_run_quiet(argv);
-        snprintf(path, sizeof path, "%s/summary.csv", one);
-        if (!(text = pp_read_file(path)))
-            break;
-        if (i == 0)
-            fprintf(out, "%.*s", (int)(strchr(text, '\n') - text + 1), text);
-        fprintf(out, "%d%s", i, strchr(strchr(text, '\n') + 1, ','));
-        free(text);
-    }
-    return fclose(out) == 0 ? 0 : -1;
+    return pp_bench_import_tx2_darknet(bin, dir);
 }
 
 /* A grid: its candidates, the measured energy and duration of each. */

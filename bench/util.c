@@ -1,7 +1,11 @@
 /* What the benchmarks share (util.h). */
 #include "util.h"
 
+#include "src/base/util.h"
+
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -57,4 +61,34 @@ int pp_bench_import_tx2_matrix(const char *bin, const char *dir, const int *size
     argv[n++] = (char *)dir;
     argv[n] = NULL;
     return pp_bench_run_quiet(argv) == 0 && access(dir, F_OK) == 0 ? 0 : -1;
+}
+
+int pp_bench_import_tx2_darknet(const char *bin, const char *dir)
+{
+    static const char *const names[] = {"5-8", "10", "25", "32"};
+    static const char *const fps[] = {"5.8", "10", "25", "32"};
+    char one[400], path[500], file[160], param[32], *text;
+    FILE *out;
+
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if (!(out = fopen(path, "w")))
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        char *argv[] = {(char *)bin, "import", "powprofiler", file, "--param", param,
+                        "-o", one, NULL};
+        snprintf(one, sizeof one, "%s-%d", dir, i);
+        snprintf(file, sizeof file, "data/tx2/darknet/1layer_yolo-%sfps.csv", names[i]);
+        snprintf(param, sizeof param, "fps=%s", fps[i]);
+        pp_bench_run_quiet(argv);
+        snprintf(path, sizeof path, "%s/summary.csv", one);
+        if (!(text = pp_read_file(path)))
+            break;
+        /* the header once, then the row with its id renumbered */
+        if (i == 0)
+            fprintf(out, "%.*s", (int)(strchr(text, '\n') - text + 1), text);
+        fprintf(out, "%d%s", i, strchr(strchr(text, '\n') + 1, ','));
+        free(text);
+    }
+    return fclose(out) == 0 ? 0 : -1;
 }

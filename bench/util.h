@@ -17,4 +17,9 @@ int pp_bench_run_quiet(char *const argv[]);
 int pp_bench_import_tx2_matrix(const char *bin, const char *dir, const int *sizes,
                                size_t n_sizes);
 
+/* The TX2 darknet traces of data/tx2/darknet (5.8, 10, 25 and 32 fps),
+ * each imported with its fps, their rows in one results folder dir: 0, or
+ * -1 when it failed. */
+int pp_bench_import_tx2_darknet(const char *bin, const char *dir);
+
 #endif
