@@ -194,6 +194,8 @@ asan:
 BASELINE_REV ?= e5dcd5e
 $(O)/bench/bench_scheduler: LDLIBS += -lopenblas $(if $(HAVE_DARKNET),$(DARKNET_LIBS))
 $(O)/bench/bench_scheduler: CPPFLAGS += $(if $(HAVE_DARKNET),-DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include)
+# bench/util.c: what the benchmarks share, kept between builds
+.SECONDARY: $(O)/bench/util.o
 $(O)/bench/%: bench/%.c $(O)/bench/util.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(say) CC $@
