@@ -5,6 +5,7 @@
  * exit, bounded time and memory, nothing lost. */
 #include "harness.h"
 
+#include "src/base/util.h"
 #include "src/plan/phases.h"
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
@@ -281,4 +282,53 @@ void test_issue33_ulog_implausible(void)
     CHECK_INT(pp(NULL, &err, "battery", fixture("issue33/huge_v.ulg"), NULL), 2);
     CHECK_CONTAINS(err, "every sample of it was left out");
     free(err);
+}
+
+/* ---- missions on a results folder -------------------------------------------- */
+
+/* tiny.cfg profiled and modelled once, into the test folder of the first
+ * test that asks (later tests read it): its path. */
+static const char *tiny_results(void)
+{
+    static char res[700];
+    struct stat st;
+
+    if (res[0] && stat(res, &st) == 0)
+        return res;
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/tiny.cfg"), "-o", res, "--yes", NULL), 0);
+    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0);
+    return res;
+}
+
+/* Item 5: plan --mission FILE holds FILE's top-level fixed (it planned
+ * w.a = 4 with fixed = ["w.a=2"]); unknown names, values and malformed
+ * entries refused with the file's line. */
+void test_issue33_mission_fixed(void);
+void test_issue33_mission_fixed(void)
+{
+    static const struct { const char *fixed, *said; int rc; } cases[] = {
+        {"\"w.a=2\"", NULL, 0},
+        {"\"zz=1\"", "m.cfg:2: mission.fixed: 'zz' is no parameter of the results", 2},
+        {"\"w.a\"", "m.cfg:2: mission.fixed: \"NAME=VALUE\" expected (got \"w.a\")", 2},
+        {"5", "m.cfg:2: mission.fixed: \"NAME=VALUE\" strings expected", 2},
+        {"\"w.a=two\"", "m.cfg:2: mission.fixed: 'two' is not a value of w.a", 2},
+    };
+    const char *res = tiny_results(), *m = tmp_path("m.cfg");
+    char text[400], *out = NULL, *err = NULL;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(cases); i++) {
+        snprintf(text, sizeof text, "mission = { maximize = \"w.a\";\n fixed = [%s];\n"
+                 " phases = ( { name = \"a\"; duration = \"2min\"; base_power_w = 100.0; } ); };\n",
+                 cases[i].fixed);
+        CHECK_INT(write_file(m, text), 0);
+        CHECK_INT(pp(&out, &err, "plan", res, "--mission", m, NULL), cases[i].rc);
+        if (cases[i].said)
+            CHECK_CONTAINS(err, cases[i].said);
+        else
+            CHECK_CONTAINS(out, "w.a = 2, w.fps=");
+        free(out);
+        free(err);
+        out = err = NULL;
+    }
 }

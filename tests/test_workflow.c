@@ -468,7 +468,7 @@ void test_mission_fixed(void)
     write_exec_profile_with("level = [0, 1]; size = [1, 2];",
                             "mission = { duration_s = 600.0;\n  fixed = [\"x.nope=1\"]; };");
     CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "-o", g_out, NULL), 2);
-    CHECK_CONTAINS(err, "w.cfg:3: fixed: 'x.nope' is no parameter of the profile");
+    CHECK_CONTAINS(err, "w.cfg:3: mission.fixed: 'x.nope' is no parameter of the profile");
     free(err);
     CHECK(access(g_out, F_OK) != 0);
 }

@@ -338,7 +338,8 @@ int pp_mission_from_config(const pp_config *cfg, pp_mission *m)
         return rc < 0 ? -EINVAL : 1;
     if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
         pp_config_get_double(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
-        pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0)
+        pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0 ||
+        pp_mission_fixed_from_config(cfg, g, m) < 0)
         return -EINVAL;
     if (pp_config_member(g, "min_soc") && !(m->min_soc_frac >= 0 && m->min_soc_frac < 1))
         return pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)", m->min_soc_frac);

@@ -65,8 +65,19 @@ typedef struct pp_mission_phase {
     int line;
 } pp_mission_phase;
 
+#define PP_MISSION_MAX_FIXED 32
+
+/* One element of the mission's top-level fixed = ["NAME=VALUE", ...]. */
+typedef struct pp_mission_fixed {
+    char name[PP_MISSION_PARAM_MAX];
+    char value[64];                   /* a number or a label, checked by the user */
+    int line;
+} pp_mission_fixed;
+
 typedef struct pp_mission {
     char path[4096];                  /* the file read ("" when built in code) */
+    size_t n_fixed;                   /* the top-level fixed list, in order */
+    pp_mission_fixed fixed[PP_MISSION_MAX_FIXED];
     double min_soc_frac;              /* < 0: the battery's soc_cutoff */
     char maximize[PP_MISSION_PARAM_MAX]; /* "" when not given */
     int shorthand;                    /* duration_s, not phases */
@@ -84,7 +95,13 @@ int pp_mission_one_phase(pp_mission *m, double duration_s, double base_power_w);
 /* The sum of the phases' durations, s. */
 double pp_mission_duration_s(const pp_mission *m);
 
-/* Read the group "mission" of cfg into m: 0, 1 when cfg has none (m
+/* The top-level fixed list of mission group g into m->fixed: 0, or -EINVAL
+ * (logged with file:line: not a list, an element not a "NAME=VALUE" string,
+ * a name twice, more than PP_MISSION_MAX_FIXED). Names and values are
+ * checked by the user against the profile (run) or the results (plan). */
+int pp_mission_fixed_from_config(const pp_config *cfg, const pp_config_node *g, pp_mission *m);
+
+/* Read the group "mission" of cfg into m (its fixed list included): 0, 1 when cfg has none (m
  * empty), -EINVAL (logged with the file, line and key). */
 int pp_mission_from_config(const pp_config *cfg, pp_mission *m);
 

@@ -48,6 +48,12 @@ typedef struct pp_phase_load {
  * periods are one stretch at their mean power (pp_phase_load_trace). */
 #define PP_PHASE_LOAD_MAX_SAMPLES 2000000.0
 
+/* Mission mi's top-level fixed list held in o (after o's own, which win
+ * for a name both give), each checked against the results s: 0, or -EINVAL
+ * (logged "FILE:LINE: mission.fixed: ..." for a name that is no parameter
+ * or a value that is not one of it). pp_plan_phases applies it. */
+int pp_plan_fix_mission(pp_plan_options *o, const pp_mission *mi, const pp_summary *s);
+
 /* A constant load of w over duration_s. 0 or -ENOMEM. */
 int pp_phase_load_constant(double w, double duration_s, pp_phase_load *l);
 /* The total power of a trace file (or of RESULTS/traces/0.csv when path is

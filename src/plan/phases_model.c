@@ -109,8 +109,12 @@ int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission
     r->min_soc_frac = o->min_soc_frac >= 0    ? o->min_soc_frac
                       : mi->min_soc_frac >= 0 ? mi->min_soc_frac
                                               : o->battery.soc_cutoff_frac;
-    if ((rc = pp_plan_candidates(m, o, &r->head, &r->cand)) < 0)
-        return rc;
+    {
+        pp_plan_options held = *o; /* the mission's own fixed list held too */
+        if ((rc = pp_plan_fix_mission(&held, mi, &m->sum)) < 0 ||
+            (rc = pp_plan_candidates(m, &held, &r->head, &r->cand)) < 0)
+            return rc;
+    }
     n = r->head.n_candidates;
     if (!(r->allowed = malloc(mi->n_phases * n))) {
         pp_phases_plan_free(r);
