@@ -130,6 +130,11 @@ int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_r
                          void *ctx);
 void pp_summary_free(pp_summary *s);
 
+/* pp_summary_read, refusing two rows with status ok of one (id, node,
+ * repeat) (logged with both lines): what layer 2 reads. 0, -EINVAL or
+ * -ENOMEM (s then empty). */
+int pp_summary_read_unique(const char *dir, pp_summary *s);
+
 /* Index of a parameter / metric / node by name, or -1. */
 int pp_summary_param(const pp_summary *s, const char *name);
 int pp_summary_metric(const pp_summary *s, const char *name);

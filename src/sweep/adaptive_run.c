@@ -3,6 +3,8 @@
 #include "adaptive.h"
 
 #include "src/base/log.h"
+#include "src/results/folder.h"
+#include "src/results/lock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -188,23 +190,82 @@ static double unmeasured_s(const run *r)
     return sum;
 }
 
-/* A folder resumed without adaptive.json (a plain sweep's, or one cut
- * before its first round was recorded): its rows are a round of their own. */
-static int adopt_rows(run *r)
+/* has[c] = 1 for every candidate with a row in summary.csv (any status: it
+ * was measured). 0 or -errno. */
+static int mark_rows(const run *r, uint8_t *has)
 {
     char path[4096], *text, *line, *nl;
     int rc = pp_path_fmt(path, sizeof path, r->dir, "summary.csv");
 
     text = rc == 0 ? pp_read_file(path) : NULL;
-    for (line = text ? strchr(text, '\n') : NULL; rc == 0 && line && (nl = strchr(++line, '\n'));
-         line = nl) {
+    for (line = text ? strchr(text, '\n') : NULL; line && (nl = strchr(++line, '\n')); line = nl) {
         long c = pp_adaptive_space_find(r->s, strtoull(line, NULL, 10));
-        pp_adaptive_pick p = {(size_t)c, PP_WHY_RESUMED, NAN, NAN};
-        if (c >= 0 && !r->chosen[c])
-            rc = add_pick(r, &p, 0);
+        if (c >= 0)
+            has[c] = 1;
     }
     free(text);
     return rc;
+}
+
+/* Rows of summary.csv that no pick records, as picks of round `round`
+ * (PP_WHY_RESUMED): how many, or -errno. */
+static long adopt(run *r, const uint8_t *has, size_t round)
+{
+    long n = 0;
+    int rc = 0;
+
+    for (size_t c = 0; rc == 0 && c < r->s->n; c++)
+        if (has[c] && !r->chosen[c]) {
+            pp_adaptive_pick p = {c, PP_WHY_RESUMED, NAN, NAN};
+            rc = add_pick(r, &p, round);
+            n++;
+        }
+    return rc < 0 ? rc : n;
+}
+
+/* A folder resumed without adaptive.json (a plain sweep's, or one cut
+ * before its first round was recorded): its rows are a round of their own. */
+static int adopt_rows(run *r)
+{
+    uint8_t *has = calloc(r->s->n + 1, 1);
+    long rc = has ? mark_rows(r, has) : -ENOMEM;
+
+    rc = rc < 0 ? rc : adopt(r, has, 0);
+    free(has);
+    return rc < 0 ? (int)rc : 0;
+}
+
+/* On resume the rows are the truth and adaptive.json is checked against
+ * them: a pick of a measured round without its row (removed, lost) is
+ * measured again in a round of its own; a row the record lacks (a record
+ * cut or emptied) joins that round as resumed. Both said. */
+static int reconcile(run *r)
+{
+    uint8_t *has = calloc(r->s->n + 1, 1);
+    size_t again = 0, round = r->st.n_rounds;
+    long rc = has ? mark_rows(r, has) : -ENOMEM, adopted = 0;
+
+    for (size_t i = 0; rc == 0 && i < r->st.n_picks; i++)
+        if (r->st.pick_round[i] < r->st.n_done && !has[r->st.picks[i].cand]) {
+            if (round >= PP_ADAPTIVE_MAX_ROUNDS)
+                rc = -E2BIG;
+            r->st.pick_round[i] = round;
+            again++;
+        }
+    if (rc == 0 && again)
+        r->st.n_rounds = round + 1;
+    if (rc == 0 && (adopted = adopt(r, has, round)) < 0)
+        rc = adopted;
+    if (rc == 0 && again)
+        pp_log_warn("%s: %zu configurations that adaptive.json records as measured have no row "
+                    "in summary.csv: measured again (the rows are the truth)", r->dir, again);
+    if (rc == 0 && adopted)
+        pp_log_warn("%s: %ld rows of summary.csv are not in adaptive.json: kept as measured "
+                    "(resumed), and counted against --max-configs", r->dir, adopted);
+    if (rc == -E2BIG)
+        pp_log_error("%s/adaptive.json: more than %d rounds", r->dir, PP_ADAPTIVE_MAX_ROUNDS);
+    free(has);
+    return rc < 0 ? (int)rc : 0;
 }
 
 /* adaptive.json of dir, read back (resume) or refused (none without it). */
@@ -225,6 +286,8 @@ static int start(run *r)
             r->n_chosen++;
         }
     if (rc == 1 && r->o->resume && (rc = adopt_rows(r)) < 0)
+        return rc;
+    if (rc == 0 && r->o->resume && (rc = reconcile(r)) < 0)
         return rc;
     if (r->st.n_rounds == 1 && r->st.picks[0].why == PP_WHY_RESUMED) /* then the design */
         return design_round(r, 1);
@@ -254,7 +317,10 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
 {
     run r = {s, o, pr, orc, dir, {0}, calloc(s->n, 1), 0, {0}};
     pp_adaptive_stop stop = PP_STOP_NONE;
-    int rc = r.chosen ? start(&r) : -ENOMEM;
+    int rc = !r.chosen ? -ENOMEM : !dir ? 0 : pp_results_make_dirs(dir); /* one writer */
+    int locked = rc == 0 && dir && (rc = pp_results_lock(dir)) == 0;
+
+    rc = rc < 0 ? rc : start(&r);
 
     memset(res, 0, sizeof *res);
     while (rc == 0 && stop == PP_STOP_NONE) {
@@ -284,5 +350,7 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
         rc = -EINTR;
     pp_adaptive_state_free(&r.st);
     free(r.chosen);
+    if (locked)
+        pp_results_unlock(dir);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -182,14 +183,21 @@ int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adapt
     char path[4096];
     json_error_t err;
     json_t *root, *rounds, *round;
+    struct stat sb;
     size_t r;
     int rc = 0;
 
     memset(st, 0, sizeof *st);
     if ((rc = pp_path_fmt(path, sizeof path, dir, "adaptive.json")) < 0)
         return rc;
-    if (access(path, F_OK) != 0)
+    if (lstat(path, &sb) != 0)
         return 1;
+    if (!S_ISREG(sb.st_mode)) {
+        pp_log_error("%s: not a regular file (%s): not an adaptive run's record", path,
+                     S_ISDIR(sb.st_mode) ? "a directory" : S_ISLNK(sb.st_mode) ? "a symbolic link"
+                                                                                : "a special file");
+        return -EINVAL;
+    }
     if (!(root = json_load_file(path, 0, &err))) {
         pp_log_error("%s:%d: %s", path, err.line, err.text);
         return -EINVAL;
@@ -197,6 +205,11 @@ int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adapt
     rounds = json_object_get(root, "rounds");
     if (!json_is_array(rounds)) {
         pp_log_error("%s: no \"rounds\" list: not an adaptive run's record", path);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && json_array_size(rounds) > PP_ADAPTIVE_MAX_ROUNDS) {
+        pp_log_error("%s: %zu rounds, at most %d", path, json_array_size(rounds),
+                     PP_ADAPTIVE_MAX_ROUNDS);
         rc = -EINVAL;
     }
     json_array_foreach(rounds, r, round) {
