@@ -26,6 +26,16 @@ static struct {
     pp_adaptive_result res;
 } g_ad;
 
+/* A percentage: 5, 5.5 or 5%. 0 or -EINVAL. */
+static int parse_percent(const char *arg, double *v)
+{
+    if (pp_parse_fraction(arg, v) < 0)
+        return -EINVAL;
+    if (strchr(arg, '%'))
+        *v *= 100; /* "5%" is 0.05 as a fraction */
+    return 0;
+}
+
 int pp_cli_adaptive_option(int opt, const char *arg)
 {
     int i = opt - PP_OPT_TARGET_ERROR;
@@ -38,13 +48,15 @@ int pp_cli_adaptive_option(int opt, const char *arg)
         fputs("Try 'powprof profile --help'.\n", stderr);
         return -1;
     }
-    if (i < 2 ? pp_parse_double(arg, &v) < 0 || !(v >= 0 && v < 1e12)
-              : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
+    if (i == 0 ? parse_percent(arg, &v) < 0 || !(v >= 0 && v <= 1e6)
+        : i == 1 ? pp_parse_duration_s(arg, &v) < 0 || !(v >= 0 && v < 1e12)
+                 : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
         fprintf(stderr, "powprof profile: %s %s: %s\n", option_names[i], arg,
-                i == 0   ? "a percentage >= 0 (0: no target)"
-                : i == 1 ? "seconds >= 0 (0: no budget)"
-                : i == 4 ? "a whole number from 1"
-                         : "a whole number >= 0");
+                i == 0   ? "a percentage from 0 to 1e6 (5 or 5%; 0: no target)"
+                : i == 1 ? "seconds from 0 to 1e12, or a duration (90, 10min, 1h30m; 0: no "
+                           "budget)"
+                : i == 4 ? "a whole number from 1 to 1e8"
+                         : "a whole number from 0 to 1e8");
         return -1;
     }
     if (i == 0)

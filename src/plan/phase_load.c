@@ -171,6 +171,13 @@ int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_p
         pp_strlcpy(file, path, sizeof file);
     if ((rc = pp_trace_read_load(file, NULL, 0, &tr)) < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
+    for (size_t i = 0; i < tr.n; i++)
+        if (!(tr.p_w[i] >= 0 && tr.p_w[i] <= PP_BATTERY_POWER_W_MAX)) {
+            pp_log_error("%s: sample %zu (at %g s): a total power of %g W is no base load (from "
+                         "0 to %g W)", file, i + 1, tr.t_s[i], tr.p_w[i], PP_BATTERY_POWER_W_MAX);
+            pp_trace_load_free(&tr);
+            return -EINVAL;
+        }
     for (size_t i = tr.n; i-- > 0;)
         tr.t_s[i] -= tr.t_s[0];
     if (from_s > 0 && !(from_s < tr.t_s[tr.n - 1])) {

@@ -87,8 +87,13 @@ static int admit(const pp_model *m, const pp_mission *mi, const pp_mission_phase
 
 static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_phase_load *l)
 {
-    if (ph->base_trace[0])
-        return pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, l);
+    if (ph->base_trace[0]) {
+        int rc = pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, l);
+        if (rc < 0)
+            pp_log_error("phase '%s': its base_trace %s cannot be its base load (above)", ph->name,
+                         ph->base_trace);
+        return rc;
+    }
     return pp_phase_load_constant(ph->base_power_w >= 0 ? ph->base_power_w
                                                         : o->battery.base_power_w,
                                   ph->duration_s, l);
