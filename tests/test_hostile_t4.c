@@ -7,6 +7,7 @@
 
 #include "src/base/util.h"
 #include "src/plan/phases.h"
+#include "src/results/lock.h"
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
 
@@ -331,4 +332,214 @@ void test_issue33_mission_fixed(void)
         free(err);
         out = err = NULL;
     }
+}
+
+/* ---- one writer per folder; the rows are the truth ---------------------------- */
+
+static size_t rows_of(const char *dir)
+{
+    char path[700], *text;
+    size_t n = 0;
+
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    text = slurp(path);
+    for (char *c = text; c && *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n ? n - 1 : 0;
+}
+
+/* Item 7: a second writer of a folder is refused while the first holds it
+ * (here this process: the old code let both write, duplicating ids); model
+ * refuses an id measured twice. */
+void test_issue33_folder_lock(void);
+void test_issue33_folder_lock(void)
+{
+    const char *dir = tmp_path("locked");
+    char want[160], path[700], *err = NULL, *text;
+    FILE *fp;
+
+    CHECK_INT(mkdir(dir, 0755), 0);
+    CHECK_INT(pp_results_lock(dir), 0);
+    CHECK_INT(pp_results_lock(dir), 0); /* nested: an adaptive run's rounds */
+    pp_results_unlock(dir);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/tiny.cfg"), "-o", dir, "--yes", NULL), 2);
+    snprintf(want, sizeof want, "is being written by another powprof (pid %ld)", (long)getpid());
+    CHECK_CONTAINS(err, want);
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "4", "-o", dir, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, want);
+    free(err);
+    err = NULL;
+    pp_results_unlock(dir);
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/tiny.cfg"), "-o", dir, "--yes", NULL), 0);
+    CHECK_INT(rows_of(dir), 8);
+    /* a row written twice (two writers before the lock) */
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    text = slurp(path);
+    fp = fopen(path, "a");
+    CHECK(text && fp);
+    if (text && fp) {
+        char *last = text + strlen(text) - 1;
+        while (last > text && last[-1] != '\n')
+            last--;
+        fputs(last, fp);
+    }
+    if (fp)
+        fclose(fp);
+    free(text);
+    CHECK_INT(pp(NULL, &err, "model", dir, NULL), 2);
+    CHECK_CONTAINS(err, "summary.csv:10: id 7");
+    CHECK_CONTAINS(err, "measured twice (also on line 9)");
+    free(err);
+}
+
+/* Item 8: an adaptive resume believes summary.csv, not adaptive.json:
+ * rows removed are measured again, rows the record lacks are counted. */
+void test_issue33_adaptive_rows_truth(void);
+void test_issue33_adaptive_rows_truth(void)
+{
+    const char *a = tmp_path("ad-a"), *b = tmp_path("ad-b");
+    char path[700], *err = NULL, *text, *cut;
+
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, NULL), 0);
+    CHECK_INT(rows_of(a), 8);
+    snprintf(path, sizeof path, "%s/summary.csv", a);
+    text = slurp(path);
+    for (int k = 0, n = 0; text && (cut = strrchr(text, '\n')) && k < 3; k++) {
+        *cut = '\0'; /* the last 2 rows (and the final newline) */
+        n++;
+    }
+    CHECK(text != NULL);
+    if (text) {
+        strcat(text, "\n");
+        CHECK_INT(write_file(path, text), 0);
+    }
+    free(text);
+    CHECK_INT(rows_of(a), 6);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, "--resume", NULL), 0);
+    CHECK_CONTAINS(err, "2 configurations that adaptive.json records as measured have no row");
+    CHECK_INT(rows_of(a), 8);
+    free(err);
+    err = NULL;
+    /* a record emptied beside 6 rows, resumed up to 8: 8 rows, not 6 + 8 */
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "--target-error", "0", "-o", b, NULL), 0);
+    snprintf(path, sizeof path, "%s/adaptive.json", b);
+    CHECK_INT(write_file(path, "{\"rounds\": []}\n"), 0);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", b, "--resume", NULL), 0);
+    CHECK_CONTAINS(err, "6 rows of summary.csv are not in adaptive.json");
+    CHECK_INT(rows_of(b), 8);
+    free(err);
+}
+
+/* Item 13: adaptive.json that is a folder, or of more rounds than a run
+ * records; option messages with both bounds; units where others take
+ * them. */
+void test_issue33_adaptive_record_and_options(void);
+void test_issue33_adaptive_record_and_options(void)
+{
+    const char *a = tmp_path("ad-rec");
+    char path[700], *err = NULL, *big;
+    size_t len = 0;
+
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "4", "-o", a, NULL), 0);
+    snprintf(path, sizeof path, "%s/adaptive.json", a);
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(mkdir(path, 0755), 0);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "-o", a, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "adaptive.json: not a regular file (a directory)");
+    free(err);
+    err = NULL;
+    CHECK_INT(rmdir(path), 0);
+    big = malloc(10000 * 32 + 64);
+    len += (size_t)sprintf(big, "{\"rounds\": [");
+    for (int i = 0; i < 5000; i++)
+        len += (size_t)sprintf(big + len, "%s{\"round\": %d, \"chosen\": []}", i ? "," : "", i);
+    strcpy(big + len, "]}\n");
+    CHECK_INT(write_file(path, big), 0);
+    free(big);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "-o", a, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "adaptive.json: 5000 rounds, at most 4096");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--batch",
+                 "1000000000", "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "--batch 1000000000: a whole number from 1 to 1e8");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--target-error",
+                 "1e308", "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "a percentage from 0 to 1e6");
+    free(err);
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--budget-s",
+                 "1h", "--target-error", "5%", "--dry-run", NULL), 0);
+}
+
+/* Item 11: one duration parser and one range for the command line and
+ * mission files; a phase too short refused naming the file, line and
+ * phase (it failed later inside the battery, naming neither). */
+void test_issue33_durations(void);
+void test_issue33_durations(void)
+{
+    static const struct { const char *text; double s; } ok[] = {
+        {"1m30s", 90}, {"250ms", 0.25}, {"1 h 30 min", 5400}, {"2hr", 7200}, {"90sec", 90}};
+    static const char *const bad[] = {"1h1h", "1s1h", "0x10s", "inf s", "-1min", "1e400s", "5 m s"};
+    const char *res = tiny_results(), *m = tmp_path("d.cfg");
+    char *err = NULL, why[300];
+    double v;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
+        CHECK_INT(pp_parse_duration_s(ok[i].text, &v), 0);
+        CHECK_NEAR(v, ok[i].s, 1e-12);
+    }
+    for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
+        CHECK(pp_parse_duration_s(bad[i], &v) < 0);
+    CHECK_INT(pp_parse_duration_range("250ms", &v, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "\"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration = \"1min\"; "
+                            "base_power_w = 10.0; },\n { name = \"b\"; duration = \"1e-9s\"; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "d.cfg:2: duration: phase 'b': \"1e-9s\" is 1e-09 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration_s = 1e-300; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "phase 'a': 1e-300 s is not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "250ms", NULL), 2);
+    CHECK_CONTAINS(err, "--mission-s: \"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "1h1h", NULL), 2);
+    CHECK_CONTAINS(err, "\"1h1h\" is not a duration");
+    free(err);
+}
+
+/* Also: a base trace of negative power names the trace, the sample and
+ * the phase (it was "battery: sample 4: power -17.3 W"). */
+void test_issue33_base_trace_negative(void);
+void test_issue33_base_trace_negative(void)
+{
+    const char *res = tiny_results(), *m = tmp_path("neg.cfg");
+    char *err = NULL;
+
+    CHECK_INT(write_file(tmp_path("neg.csv"), "t_s,x_w\n0,10\n1,20\n2,-17.3\n"), 0);
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"hover\"; duration = \"10min\"; "
+                            "base_trace = \"neg.csv\"; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "neg.csv: sample 3 (at 2 s): a total power of -17.3 W is no base load");
+    CHECK_CONTAINS(err, "phase 'hover': its base_trace");
+    free(err);
 }
