@@ -4,6 +4,7 @@
 #include "src/api/pipeline.h"
 #include "src/layers/swap.h"
 #include "src/config/mission.h"
+#include "src/results/base_traces.h"
 #include "src/layer2/model.h"
 #include "src/base/util.h"
 
@@ -231,8 +232,9 @@ static int mission_phases(const pp_cli_mission *mi, pp_plan_options *o, plan_tar
         return PP_EXIT_FAILURE;
     pp_mission_init(t->mission);
     if (t->mission_file) {
-        if (pp_mission_load(t->mission_file, t->mission, &o->battery) < 0)
-            return PP_EXIT_USAGE;
+        if (pp_mission_load(t->mission_file, t->mission, &o->battery) < 0 ||
+            pp_results_base_traces_apply(t->mission_file, t->mission) < 0)
+            return PP_EXIT_USAGE; /* a results folder's copy: the traces the run resolved */
         if (mi->base_power_w >= 0) /* the command line's over the file's battery */
             o->battery.base_power_w = mi->base_power_w;
         if (!o->maximize && t->mission->maximize[0])

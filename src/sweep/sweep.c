@@ -6,6 +6,7 @@
 #include "sweep.h"
 
 #include "src/base/log.h"
+#include "src/results/base_traces.h"
 #include "src/results/folder.h"
 #include "src/results/lock.h"
 #include "src/results/node.h"
@@ -124,6 +125,7 @@ static void copy_config(const pp_profile *p, const char *dir)
         pp_atomic_file_commit(&af);
     }
     fclose(in);
+    pp_results_base_traces_record(dir, p->path); /* the copy's relative traces, resolved */
 }
 
 /* The samples from warmup_s on, as a trace of their own (times kept). */
