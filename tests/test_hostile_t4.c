@@ -588,3 +588,79 @@ void test_issue33_relative_trace_after_run(void)
     CHECK_CONTAINS(err, "base_traces.json: phase 'b': its base trace");
     free(err);
 }
+
+/* ---- full disks (a tmpfs: root only) ------------------------------------------ */
+
+/* sh -c script with $0 = a: its exit status. */
+static int sh(const char *script, const char *a)
+{
+    char *argv[] = {"sh", "-c", (char *)script, (char *)a, NULL};
+    return run_argv(argv, NULL, NULL);
+}
+
+/* Files under dir whose name holds part (a temporary file left behind). */
+static int leftovers(const char *dir, const char *part)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "find \"$0\" -name '*%s*' | grep -q .", part);
+    return sh(cmd, dir) == 0;
+}
+
+/* Item 9: run --resume and import on a full disk: every failure names the
+ * file and the reason (the model step and import exited 125 in silence,
+ * plan.json said no reason and plot then read the plan never written);
+ * nothing cut short left; a failed plan stops the plots. */
+void test_issue33_full_disk(void);
+void test_issue33_full_disk(void)
+{
+    const char *mnt = tmp_path("disk33"), *src = tmp_path("full33");
+    char cfg[700], res[700], *text, *err = NULL;
+    static const int fill_kb[] = {1400, 2000, 3500};
+    int failed = 0;
+    FILE *fp;
+
+    snprintf(cfg, sizeof cfg, "%s/run.cfg", test_tmpdir());
+    text = slurp(fixture("issue33/tiny.cfg"));
+    if ((fp = fopen(cfg, "w"))) {
+        fprintf(fp, "%smission = { maximize = \"w.a\"; phases = ( { name = \"a\"; duration = "
+                "\"2min\"; base_power_w = 100.0; } ); };\n", text ? text : "");
+        fclose(fp);
+    }
+    free(text);
+    CHECK_INT(pp(NULL, NULL, "run", cfg, "-o", src, NULL), 0);
+    CHECK_INT(mkdir(mnt, 0755), 0);
+    if (sh("mount -t tmpfs -o size=4096k tmpfs \"$0\" 2>/dev/null", mnt) != 0) {
+        printf("skip: the full-disk reproducers of issue 33 need a tmpfs (root)\n");
+        return;
+    }
+    snprintf(res, sizeof res, "%s/r", mnt);
+    for (size_t i = 0; i < PP_ARRAY_SIZE(fill_kb); i++) {
+        char script[900];
+        int rc;
+        snprintf(script, sizeof script, "rm -rf \"$0\"/* && head -c %d /dev/zero > \"$0/filler\" && "
+                 "mkdir \"$0/r\" && cd \"%s\" && cp -r profile.cfg run.json summary.csv traces "
+                 "\"$0/r/\"", fill_kb[i] * 1024, src);
+        CHECK_INT(sh(script, mnt), 0);
+        rc = pp(NULL, &err, "run", cfg, "-o", res, "--resume", NULL);
+        if (rc != 0) {
+            failed++;
+            CHECK_CONTAINS(err, ": cannot write: No space left on device");
+            CHECK(!strstr(err, "cannot write\n"));
+            CHECK(!strstr(err, "plan.json:-1")); /* the plots after a plan not written */
+        }
+        CHECK(!leftovers(res, ".tmp."));
+        free(err);
+        err = NULL;
+    }
+    CHECK(failed > 0);
+    /* import of a flight log into a disk with 4 KB left */
+    CHECK_INT(sh("rm -rf \"$0\"/* && head -c 4190208 /dev/zero > \"$0/filler\"", mnt), 0);
+    snprintf(res, sizeof res, "%s/imp", mnt);
+    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", res,
+             NULL) != 0);
+    CHECK_CONTAINS(err, "No space left on device");
+    CHECK(!leftovers(mnt, ".import."));
+    CHECK(access(res, F_OK) != 0);
+    free(err);
+    sh("umount \"$0\"", mnt);
+}

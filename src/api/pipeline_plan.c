@@ -121,11 +121,13 @@ int pp_pipeline_plan_save(const char *dir, const json_t *plan)
     pp_fmt(path, sizeof path, "%s/plan.json", dir);
     if ((rc = pp_atomic_file_open(&af, path)) < 0)
         return rc;
+    errno = 0;
     if (json_dumpf(plan, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
         fputc('\n', af.fp) == EOF) {
+        int err = errno ? errno : EIO;
         pp_atomic_file_abort(&af);
-        pp_log_error("%s: cannot write", path);
-        return -EIO;
+        pp_log_error("%s: cannot write: %s", path, strerror(err));
+        return -err;
     }
     return pp_atomic_file_commit(&af);
 }

@@ -292,7 +292,7 @@ int pp_atomic_file_commit(pp_atomic_file *af)
     if (!af->fp)
         return -EBADF;
     if (fflush(af->fp) != 0 || ferror(af->fp))
-        err = -errno;
+        err = errno ? -errno : -EIO; /* ENOSPC from the write that failed, mostly */
     else if (fsync(fileno(af->fp)) != 0)
         err = -errno;
     if (fclose(af->fp) != 0 && !err)

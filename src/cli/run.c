@@ -205,8 +205,7 @@ static int step_plan(const run_args *a, run_state *st)
             pp_model_free(&st->plan_model);
             return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
         }
-        pp_pipeline_plan_save(a->rq.out_dir, st->plan_json);
-        return 0;
+        return pp_pipeline_plan_save(a->rq.out_dir, st->plan_json) < 0 ? PP_EXIT_FAILURE : 0;
     }
     if (!(st->plan = malloc(sizeof *st->plan)) ||
         (rc = pp_plan(&st->plan_model, st->mission, st->plan)) < 0) {
@@ -216,8 +215,8 @@ static int step_plan(const run_args *a, run_state *st)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     }
     st->plan_json = pp_plan_json(&st->plan_model, st->mission, st->plan);
-    pp_pipeline_plan_save(a->rq.out_dir, st->plan_json);
-    return 0;
+    /* the plots read plan.json: a plan not saved (said why) stops them */
+    return pp_pipeline_plan_save(a->rq.out_dir, st->plan_json) < 0 ? PP_EXIT_FAILURE : 0;
 }
 
 /* The plots, with the plan's state of charge when there is a plan. */

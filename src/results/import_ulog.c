@@ -59,9 +59,9 @@ int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t 
     fputs("file,battery,t_s,voltage_v,current_a,discharged_mah,remaining\n", fp);
     for (size_t i = 0; i < n_files && rc == 0; i++)
         rc = flight_rows(fp, (int)i, files[i]);
-    if ((ferror(fp) | fclose(fp)) && rc == 0) {
-        pp_log_error("%s: cannot write", path);
-        rc = -EIO;
+    if ((fflush(fp) | ferror(fp) | fclose(fp)) && rc == 0) {
+        rc = errno ? -errno : -EIO;
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
     }
     return rc;
 }

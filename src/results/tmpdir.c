@@ -170,8 +170,9 @@ int pp_tmpdir_make(const char *out, const char *tag, char *tmp, size_t cap)
     else
         rc = -errno;
     block_signals(SIG_UNBLOCK);
-    if (rc < 0)
-        pp_log_error("%s: cannot create: %s", g_tmp, strerror(-rc));
+    if (rc < 0) /* named by the folder asked for; the temporary one beside it in brackets */
+        pp_log_error("%s: cannot create: %s (its temporary folder %s)", g_out, strerror(-rc),
+                     g_tmp);
     if (rc < 0 && !g_armed && rc != -ENAMETOOLONG)
         rmdir(g_tmp); /* made, but not to its mode */
     if (rc == 0)
