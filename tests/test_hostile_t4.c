@@ -664,3 +664,23 @@ void test_issue33_full_disk(void)
     free(err);
     sh("umount \"$0\"", mnt);
 }
+
+/* Item 2: import ulog reads each log once (it parsed it for the trace,
+ * again for flight.csv and again for the report): the reader's warning
+ * comes once. */
+void test_issue33_import_reads_once(void);
+void test_issue33_import_reads_once(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *said = "3 battery_status samples left out: their timestamp", *at;
+    int n = 0;
+
+    CHECK_INT(pp(&out, &err, "import", "ulog", fixture("issue33/ts_back.ulg"), "-o",
+                 tmp_path("once"), NULL), 0);
+    for (at = err; at && (at = strstr(at, said)); at++)
+        n++;
+    CHECK_INT(n, 1);
+    CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
+    free(out);
+    free(err);
+}

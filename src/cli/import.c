@@ -60,11 +60,11 @@ enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME
 static void ulog_report(char **files, int n_files)
 {
     for (int i = 0; i < n_files; i++) {
-        pp_ulog_flight f;
-        if (pp_ulog_read_battery(files[i], &f) < 0)
+        const pp_ulog_flight *f = pp_import_ulog_flight(files[i]); /* read by the import */
+        if (!f)
             continue;
-        for (size_t b = 0; b < f.n_batteries; b++) {
-            const pp_ulog_battery *bat = &f.bat[b];
+        for (size_t b = 0; b < f->n_batteries; b++) {
+            const pp_ulog_battery *bat = &f->bat[b];
             double q, logged;
             pp_ulog_charge_mah(bat, &q, &logged);
             printf("%s: battery %d: %zu samples over %.1f s (one every %.2f s); charge drawn "
@@ -76,7 +76,6 @@ static void ulog_report(char **files, int n_files)
                        "integrates the current)", 100 * (q / logged - 1));
             printf("\n");
         }
-        pp_ulog_flight_free(&f);
     }
 }
 
@@ -271,6 +270,7 @@ int pp_cmd_import(int argc, char **argv)
     if (status == 0 && !a->json && strcmp(a->rq.format, "ulog") == 0)
         ulog_report((char **)a->rq.files, (int)a->rq.n_files);
 out:
+    pp_import_ulog_forget();
     free(a);
     free(layout);
     return status;
