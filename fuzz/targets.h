@@ -38,6 +38,13 @@ int pp_fuzz_layer_model(const uint8_t *data, size_t size);
 
 int pp_fuzz_ulog(const uint8_t *data, size_t size);        /* pp_ulog_parse_battery */
 
+/* A mission file with phases (pp_mission_load), and after a line
+ * "@@trace@@" the base trace its phases name as "t.csv"
+ * (pp_phase_load_trace). */
+int pp_fuzz_mission(const uint8_t *data, size_t size);
+/* adaptive.json (pp_adaptive_state_read) against a grid of 36. */
+int pp_fuzz_adaptive(const uint8_t *data, size_t size);
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);

@@ -166,10 +166,18 @@ static int read_round(const char *path, const json_t *round, size_t r, const pp_
     st->n_rounds = r + 1; /* a round may be empty */
     if ((errors = json_object_get(round, "error_pct")) && r < PP_ADAPTIVE_MAX_ROUNDS) {
         const char *key;
-        json_t *v;
+        json_t *v, *rows = json_object_get(round, "measured_configs");
         size_t k = 0;
-        st->done[r].n_rows = (size_t)json_integer_value(json_object_get(round, "measured_configs"));
-        st->done[r].measured_s = num_of(json_object_get(round, "measured_s"));
+        double secs = num_of(json_object_get(round, "measured_s"));
+        if (!json_is_integer(rows) || json_integer_value(rows) < 0 ||
+            (uint64_t)json_integer_value(rows) > s->n || !(isnan(secs) || secs >= 0) ||
+            !json_is_object(errors)) {
+            pp_log_error("%s: round %zu: measured_configs (0 to %zu), measured_s (>= 0) and "
+                         "error_pct (an object) expected", path, r, s->n);
+            return -EINVAL;
+        }
+        st->done[r].n_rows = (size_t)json_integer_value(rows);
+        st->done[r].measured_s = secs;
         json_object_foreach((json_t *)errors, key, v)
             if (k < PP_ADAPTIVE_MAX_METRICS)
                 st->done[r].error_pct[k++] = num_of(v);
