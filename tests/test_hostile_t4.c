@@ -8,6 +8,7 @@
 #include "src/base/util.h"
 #include "src/plan/phases.h"
 #include "src/results/lock.h"
+#include "src/results/tmpdir.h"
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
 
@@ -644,7 +645,7 @@ void test_issue33_full_disk(void)
         rc = pp(NULL, &err, "run", cfg, "-o", res, "--resume", NULL);
         if (rc != 0) {
             failed++;
-            CHECK_CONTAINS(err, ": cannot write: No space left on device");
+            CHECK_CONTAINS(err, ": No space left on device"); /* ours, or gnuplot's image */
             CHECK(!strstr(err, "cannot write\n"));
             CHECK(!strstr(err, "plan.json:-1")); /* the plots after a plan not written */
         }
@@ -683,4 +684,26 @@ void test_issue33_import_reads_once(void)
     CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
     free(out);
     free(err);
+}
+
+/* Item 7 for the writers that create a folder (import, merge -o): the
+ * temporary folder is never renamed over a folder another writer made
+ * meanwhile (rename() replaced an empty one): the second is refused. */
+void test_issue33_commit_never_replaces(void);
+void test_issue33_commit_never_replaces(void)
+{
+    const char *out = tmp_path("made-meanwhile");
+    char tmp[4200], probe[4300];
+    struct stat st;
+
+    CHECK_INT(pp_tmpdir_make(out, "import", tmp, sizeof tmp), 0);
+    snprintf(probe, sizeof probe, "%s/summary.csv", tmp);
+    CHECK_INT(write_file(probe, "id,status\n"), 0);
+    CHECK_INT(mkdir(out, 0755), 0); /* another writer's, still empty */
+    test_log_clear();
+    CHECK_INT(pp_tmpdir_commit(), -EEXIST);
+    CHECK_CONTAINS(test_log(), "made-meanwhile: made by another writer meanwhile");
+    snprintf(probe, sizeof probe, "%s/summary.csv", out);
+    CHECK(stat(probe, &st) != 0);  /* the other writer's folder as it was */
+    CHECK(stat(tmp, &st) != 0);    /* this one's temporary folder removed */
 }

@@ -185,9 +185,16 @@ int pp_tmpdir_commit(void)
     int rc = 0;
 
     block_signals(SIG_BLOCK);
-    if (g_armed && rename(g_tmp, g_out) != 0) {
-        rc = -errno;
-        pp_log_error("cannot move %s to %s: %s", g_tmp, g_out, strerror(errno));
+    /* never over a folder made meanwhile (an empty one rename() would
+     * replace): of two imports or merges into one OUT, the second is refused */
+    if (g_armed && renameat2(AT_FDCWD, g_tmp, AT_FDCWD, g_out, RENAME_NOREPLACE) != 0 &&
+        (errno != EINVAL || access(g_out, F_OK) == 0 || rename(g_tmp, g_out) != 0)) {
+        rc = errno == EINVAL ? -EEXIST : -errno;
+        if (rc == -EEXIST)
+            pp_log_error("%s: made by another writer meanwhile: left as it is (this one's "
+                         "results were in %s, removed)", g_out, g_tmp);
+        else
+            pp_log_error("cannot move %s to %s: %s", g_tmp, g_out, strerror(-rc));
     } else {
         g_armed = 0;
     }
