@@ -4,6 +4,7 @@
  * issue: a clear error naming the file and the line or offset, a non-zero
  * exit, bounded time and memory, nothing lost. */
 #include "harness.h"
+#include "ulog_build.h"
 
 #include "src/base/util.h"
 #include "src/plan/phases.h"
@@ -26,93 +27,13 @@
  * the shared test machine is slow): past it the command is killed (124). */
 #define LIMIT_S "20"
 
-static const char *bin(void)
-{
-    const char *b = getenv("POWPROF_BIN");
-    return b ? b : "./powprof";
-}
+/* powprof under the limit: its exit status (124: killed at the limit). */
+#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
+#define tmp_path test_path
 
-static const char *tmp_path(const char *name)
-{
-    static char path[256][600];
-    static int next;
+/* ---- ULog logs built here (tests/ulog_build.h) ---------------------------------- */
 
-    next = (next + 1) % 256;
-    snprintf(path[next], sizeof path[next], "%s/%s", test_tmpdir(), name);
-    return path[next];
-}
-
-/* powprof with args (NULL-ended) under the limit: its exit status. */
-static int pp(char **out, char **err, ...)
-{
-    char *argv[40] = {"/usr/bin/timeout", LIMIT_S, (char *)bin()};
-    size_t n = 3;
-    va_list ap;
-
-    va_start(ap, err);
-    while (n < 39 && (argv[n] = va_arg(ap, char *)))
-        n++;
-    va_end(ap);
-    argv[n] = NULL;
-    return run_argv(argv, out, err);
-}
-
-/* ---- ULog logs built here ----------------------------------------------------- */
-
-typedef struct ubuf {
-    uint8_t *b;
-    size_t n, cap;
-} ubuf;
-
-static void put(ubuf *u, const void *d, size_t n)
-{
-    if (u->n + n > u->cap) {
-        u->cap = 2 * (u->n + n);
-        if (!(u->b = realloc(u->b, u->cap)))
-            abort();
-    }
-    memcpy(u->b + u->n, d, n);
-    u->n += n;
-}
-
-static void msg(ubuf *u, char type, const void *d, size_t n)
-{
-    uint8_t h[3] = {(uint8_t)(n & 0xFF), (uint8_t)(n >> 8), (uint8_t)type};
-
-    put(u, h, 3);
-    put(u, d, n);
-}
-
-static void sub(ubuf *u, int id, const char *name)
-{
-    uint8_t d[64] = {0, (uint8_t)(id & 0xFF), (uint8_t)(id >> 8)};
-    size_t n = strlen(name);
-
-    memcpy(d + 3, name, n);
-    msg(u, 'A', d, 3 + n);
-}
-
-static void sample(ubuf *u, int id, uint64_t t_us, float v, float i)
-{
-    uint8_t d[18] = {(uint8_t)id, 0};
-
-    memcpy(d + 2, &t_us, 8);
-    memcpy(d + 10, &v, 4);
-    memcpy(d + 14, &i, 4);
-    msg(u, 'D', d, sizeof d);
-}
-
-static void head(ubuf *u)
-{
-    static const uint8_t h[16] = {'U', 'L', 'o', 'g', 0x01, 0x12, 0x35, 1};
-    static const char bat[] = "battery_status:uint64_t timestamp;float voltage_v;float current_a;";
-
-    u->n = 0;
-    put(u, h, sizeof h);
-    msg(u, 'F', bat, strlen(bat));
-}
-
-static void save(const ubuf *u, const char *path)
+static void save(const ulog_buf *u, const char *path)
 {
     FILE *fp = fopen(path, "wb");
 
@@ -146,21 +67,11 @@ void test_issue33_ulog_cell_count(void)
 void test_issue33_ulog_many_formats(void);
 void test_issue33_ulog_many_formats(void)
 {
-    ubuf u = {0};
-    char f[64], *out = NULL;
-    const size_t n = 150000;
+    ulog_buf u = {0};
+    char *out = NULL;
     const char *path = tmp_path("q.ulg");
 
-    head(&u);
-    for (size_t i = 0; i < n; i++)
-        msg(&u, 'F', f, (size_t)snprintf(f, sizeof f, "f%zu:uint8_t a", i));
-    for (size_t i = 0; i < n; i++) {
-        snprintf(f, sizeof f, "f%zu", n - 1 - i % 1000);
-        sub(&u, (int)(i % 60000 + 10), f);
-    }
-    sub(&u, 5, "battery_status");
-    for (int k = 0; k < 3; k++)
-        sample(&u, 5, 1000000 + (uint64_t)k * 100000, 16.0f, 5.0f);
+    ulog_many_formats(&u, 150000);
     save(&u, path);
     free(u.b);
     CHECK_INT(pp(&out, NULL, "battery", path, NULL), 0);
