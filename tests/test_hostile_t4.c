@@ -618,3 +618,20 @@ void test_issue33_commit_never_replaces(void)
     CHECK(stat(probe, &st) != 0);  /* the other writer's folder as it was */
     CHECK(stat(tmp, &st) != 0);    /* this one's temporary folder removed */
 }
+
+/* Item 13: an output folder that cannot be made is named as given with -o
+ * (it was the temporary folder beside it, "OUT.import.PID@host.XXXX"). */
+void test_issue33_import_names_output(void);
+void test_issue33_import_names_output(void)
+{
+    const char *file = tmp_path("plain-file");
+    char out[700], want[800], *err = NULL;
+
+    CHECK_INT(write_file(file, "not a folder\n"), 0);
+    snprintf(out, sizeof out, "%s/imp", file);
+    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", out,
+             NULL) != 0);
+    snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
+    CHECK_CONTAINS(err, want);
+    free(err);
+}
