@@ -242,7 +242,9 @@ static int adopt_rows(run *r)
 static int reconcile(run *r)
 {
     uint8_t *has = calloc(r->s->n + 1, 1);
-    size_t again = 0, round = r->st.n_rounds;
+    /* into the round cut short when there is one (it is measured next),
+     * else a round of their own */
+    size_t again = 0, round = r->st.n_done < r->st.n_rounds ? r->st.n_rounds - 1 : r->st.n_rounds;
     long rc = has ? mark_rows(r, has) : -ENOMEM, adopted = 0;
 
     for (size_t i = 0; rc == 0 && i < r->st.n_picks; i++)
@@ -252,7 +254,7 @@ static int reconcile(run *r)
             r->st.pick_round[i] = round;
             again++;
         }
-    if (rc == 0 && again)
+    if (rc == 0 && again && round >= r->st.n_rounds)
         r->st.n_rounds = round + 1;
     if (rc == 0 && (adopted = adopt(r, has, round)) < 0)
         rc = adopted;
