@@ -110,6 +110,14 @@ void test_issue33_trace_not_regular(void)
     CHECK_CONTAINS(err, "/dev/zero: not a regular file");
     free(err);
     err = NULL;
+    for (size_t k = 0; k < 3; k++) { /* the import readers too */
+        static const char *const formats[] = {"csv", "tegrastats", "powprofiler"};
+        CHECK_INT(pp(NULL, &err, "import", formats[k], "/dev/zero", "-o", tmp_path("imp-zero"),
+                     NULL), 2);
+        CHECK_CONTAINS(err, "/dev/zero: not a regular file (a character device): refused");
+        free(err);
+        err = NULL;
+    }
     CHECK(!pp_ulog_is_ulog(fifo));
     {
         pp_ulog_flight f;
