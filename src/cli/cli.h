@@ -190,18 +190,18 @@ void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o
                        const struct pp_plan_result *r);
 /* plan --mission: the plan per phase of mi on m, printed (json: one
  * object). Returns an exit status (3: no schedule keeps the reserve). */
-struct pp_mission;
+struct pp_mission_spec;
 int pp_cli_plan_phases(const struct pp_model *m, const struct pp_plan_options *o,
-                       const struct pp_mission *mi, int json);
+                       const struct pp_mission_spec *mi, int json);
 /* For run: the plan per phase computed (*out, free with
  * pp_cli_plan_phases_free) with its JSON (*json, plan.json's), printed
  * later in words. 0 or -errno (logged). */
 struct pp_phases_plan;
 int pp_cli_plan_phases_make(const struct pp_model *m, const struct pp_plan_options *o,
-                            const struct pp_mission *mi, struct pp_phases_plan **out,
+                            const struct pp_mission_spec *mi, struct pp_phases_plan **out,
                             struct json_t **json);
 void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_options *o,
-                              const struct pp_mission *mi, const struct pp_phases_plan *r);
+                              const struct pp_mission_spec *mi, const struct pp_phases_plan *r);
 void pp_cli_plan_phases_free(struct pp_phases_plan *r);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);

@@ -67,7 +67,7 @@ static void candidate_range(const pp_phases_plan *r, size_t k, double *lo, doubl
     }
 }
 
-static void print_unmet(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_unmet(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024];
 
@@ -90,7 +90,7 @@ static void print_unmet(const pp_model *m, const pp_mission *mi, const pp_phases
     }
 }
 
-static void print_header(const pp_plan_options *o, const pp_mission *mi, const pp_phases_plan *r)
+static void print_header(const pp_plan_options *o, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     printf("mission %s: %zu phase%s, %.1f min, keep %.0f %%. Loads on the battery: the computer "
            "(through its converter, efficiency %.2f) + each phase's base load.\n",
@@ -102,7 +102,7 @@ static void print_header(const pp_plan_options *o, const pp_mission *mi, const p
            r->head.achieved_metric >= 0 ? "achieved rate" : "value of the parameter maximized");
 }
 
-static void print_phases(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024], b[1024];
 
@@ -123,7 +123,7 @@ static void print_phases(const pp_model *m, const pp_mission *mi, const pp_phase
     }
 }
 
-static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_gain(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
     char text[1024];
@@ -153,7 +153,7 @@ static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_
            res->single_quality > 0 ? 100 * gain / res->single_quality : NAN);
 }
 
-static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                        const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
@@ -192,7 +192,7 @@ static json_t *timeline_json(const pp_phases_result *res)
     return json_pack("{s:o,s:o,s:o,s:o}", "t_s", t, "soc", soc, "base_w", b, "computer_w", c);
 }
 
-static json_t *phase_json(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r,
+static json_t *phase_json(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r,
                           size_t k)
 {
     const pp_phases_phase *ph = &r->res.phase[k];
@@ -216,7 +216,7 @@ static json_t *phase_json(const pp_model *m, const pp_mission *mi, const pp_phas
     return o;
 }
 
-static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                          const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
@@ -253,7 +253,7 @@ static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_m
     return root;
 }
 
-int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                        int json)
 {
     pp_phases_plan *r = malloc(sizeof *r);
@@ -279,7 +279,7 @@ int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mis
     return rc;
 }
 
-int pp_cli_plan_phases_make(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_cli_plan_phases_make(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                             pp_phases_plan **out, json_t **json)
 {
     pp_phases_plan *r = malloc(sizeof *r);
@@ -298,7 +298,7 @@ int pp_cli_plan_phases_make(const pp_model *m, const pp_plan_options *o, const p
     return 0;
 }
 
-void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                               const pp_phases_plan *r)
 {
     print_text(m, o, mi, r);

@@ -52,8 +52,8 @@ typedef struct pp_profile_adaptive {
 /* The group adaptive of the profile group g (absent: given = 0, every
  * field -1). Errors name the file, the line and the key: -EINVAL. */
 struct pp_config;
-struct pp_config_node;
-int pp_profile_parse_adaptive(const struct pp_config *cfg, const struct pp_config_node *g,
+struct pp_config_setting;
+int pp_profile_parse_adaptive(const struct pp_config *cfg, const struct pp_config_setting *g,
                               pp_profile_adaptive *a);
 
 typedef struct pp_profile {
@@ -68,7 +68,7 @@ typedef struct pp_profile {
     /* mission = { ... } (optional, mission.h): `powprof run` plans it. The
      * one-phase form's figures below (mission_s: the phases' total) */
     int has_mission;
-    pp_mission mission;
+    pp_mission_spec mission;
     double mission_s, mission_base_power_w, mission_min_soc; /* < 0: not given */
     char mission_maximize[160];
     pp_profile_adaptive adaptive; /* profile = { adaptive = { ... }; } */

@@ -137,7 +137,7 @@ typedef struct pp_phases_plan {
  * o->min_soc_frac, else the battery's soc_cutoff). 0, -EINVAL (logged: a
  * bound naming no parameter, a label not among the parameter's, a trace
  * that does not read, ...), -ENOMEM. Free with pp_phases_plan_free. */
-int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                    pp_phases_plan *r);
 void pp_phases_plan_free(pp_phases_plan *r);
 
