@@ -89,6 +89,11 @@ typedef struct pp_plot_plan {
  * a parameter name that pp_name_check refuses) or -errno. */
 int pp_plot_plan_load(const char *path, pp_plot_plan *p);
 
+/* The same from a plan already in memory (pp_plan_json, the plan of
+ * phases' JSON), path naming it in messages. */
+struct json_t;
+int pp_plot_plan_from_json(const char *path, struct json_t *root, pp_plot_plan *p);
+
 typedef struct pp_plot_options {
     int png, svg;                 /* the formats rendered (default png) */
     const pp_plot_plan *plan;     /* NULL: no plan-soc */

@@ -368,3 +368,26 @@ int pp_mission_load(const char *path, pp_mission_spec *m, pp_battery_params *b)
     pp_config_free(cfg);
     return rc;
 }
+
+/* The bounds of a phase as text ("det.fps >= 15, size = 512"). */
+void pp_mission_bounds_text(const pp_mission_phase *ph, char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t j = 0; j < ph->n_bounds && len < cap; j++) {
+        const pp_mission_bound *b = &ph->bound[j];
+        const char *sep = j ? ", " : "";
+        if (b->label[0])
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %s", sep, b->param, b->label);
+        else if (b->min == b->max)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g", sep, b->param, b->min);
+        else if (isfinite(b->min) && isfinite(b->max))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%g <= %s <= %g", sep, b->min,
+                                    b->param, b->max);
+        else
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s %s %g", sep, b->param,
+                                    isfinite(b->min) ? ">=" : "<=",
+                                    isfinite(b->min) ? b->min : b->max);
+    }
+}

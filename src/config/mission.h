@@ -98,4 +98,8 @@ int pp_mission_load(const char *path, pp_mission_spec *m, pp_battery_params *b);
  * not > 0). */
 int pp_mission_parse_duration(const char *text, double *s, char *why, size_t cap);
 
+/* The bounds of phase ph as text ("det.fps >= 15, size = 512"; "" when
+ * none) into buf (cap bytes, truncated). */
+void pp_mission_bounds_text(const pp_mission_phase *ph, char *buf, size_t cap);
+
 #endif
