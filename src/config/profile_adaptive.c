@@ -1,6 +1,6 @@
 /* profile_adaptive.c - the group adaptive = { ... } of a profile's profile
- * group (profile.h). */
-#include "profile.h"
+ * group (profile_adaptive.h). */
+#include "profile_adaptive.h"
 
 #include "config.h"
 
