@@ -5,7 +5,7 @@
 #include "battery/battery.h"
 #include "src/config/battery_config.h"
 #include "plots/plot_plan.h"
-#include "src/layers/darknet_cfg.h"
+#include "src/dnn/darknet_cfg.h"
 #include "src/plan/phases.h"
 #include "src/plan/plan.h"
 #include "src/sweep/adaptive.h"
@@ -17,7 +17,7 @@
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
 #include "src/base/util.h"
-#include "src/layers/layers_model.h"
+#include "src/dnn/layers_model.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -496,7 +496,7 @@ int pp_fuzz_ulog(const uint8_t *data, size_t size)
  * from 0 to the phase's duration, powers finite and >= 0. */
 int pp_fuzz_mission(const uint8_t *data, size_t size)
 {
-    static pp_mission m;
+    static pp_mission_spec m;
     static const char mark[] = "\n@@trace@@\n";
     const uint8_t *cut = memmem(data, size, mark, sizeof mark - 1);
     size_t head = cut ? (size_t)(cut - data) : size;

@@ -41,7 +41,7 @@ static int value_ok(const pp_profile *p, size_t k, const char *value)
 
 /* One element of the mission's fixed list, checked against the profile,
  * into f. 0 or -EINVAL (logged: file:line). */
-static int one_fixed(const pp_mission *m, const pp_mission_fixed *mf, const pp_profile *p,
+static int one_fixed(const pp_mission_spec *m, const pp_mission_fixed *mf, const pp_profile *p,
                      pp_plan_fixed *f)
 {
     int k;
@@ -63,7 +63,7 @@ static int one_fixed(const pp_mission *m, const pp_mission_fixed *mf, const pp_p
 
 int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o)
 {
-    pp_mission *m;
+    pp_mission_spec *m;
     pp_battery_params b; /* read by the mission reader, not used here */
     int rc;
 

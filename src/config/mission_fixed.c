@@ -1,8 +1,5 @@
-/* The mission group's top-level `fixed`: parameters held at one value in
- * the plan, read once here for `run` (the profile's mission) and `plan
- * --mission FILE` alike; the names and values are checked against the
- * profile or the results by their users (src/api, src/plan). */
-#include "mission.h"
+/* The mission group's top-level `fixed` (mission_fixed.h). */
+#include "mission_fixed.h"
 
 #include "src/base/util.h"
 
@@ -10,7 +7,7 @@
 #include <string.h>
 
 /* One element "NAME=VALUE" into f. 0 or -EINVAL (logged: file:line). */
-static int one(const pp_config *cfg, const pp_config_node *e, pp_mission_fixed *f)
+static int one(const pp_config *cfg, const pp_config_setting *e, pp_mission_fixed *f)
 {
     const char *text = pp_config_string(e), *eq = text ? strchr(text, '=') : NULL;
 
@@ -27,11 +24,12 @@ static int one(const pp_config *cfg, const pp_config_node *e, pp_mission_fixed *
     return 0;
 }
 
-int pp_mission_fixed_from_config(const pp_config *cfg, const pp_config_node *g, pp_mission *m)
+int pp_mission_fixed_from_config(const pp_config *cfg, const pp_config_setting *g,
+                                 pp_mission_fixed *out, size_t *n)
 {
-    const pp_config_node *list = pp_config_member(g, "fixed");
+    const pp_config_setting *list = pp_config_member(g, "fixed");
 
-    m->n_fixed = 0;
+    *n = 0;
     if (!list)
         return 0;
     if (pp_config_kind_of(list) != PP_CONFIG_LIST)
@@ -41,13 +39,13 @@ int pp_mission_fixed_from_config(const pp_config *cfg, const pp_config_node *g, 
         return pp_config_node_error(cfg, list, "mission.fixed", "at most %d parameters",
                                     PP_MISSION_MAX_FIXED);
     for (size_t i = 0; i < pp_config_length(list); i++) {
-        if (one(cfg, pp_config_elem(list, i), &m->fixed[i]) < 0)
+        if (one(cfg, pp_config_elem(list, i), &out[i]) < 0)
             return -EINVAL;
         for (size_t j = 0; j < i; j++)
-            if (strcmp(m->fixed[j].name, m->fixed[i].name) == 0)
+            if (strcmp(out[j].name, out[i].name) == 0)
                 return pp_config_node_error(cfg, pp_config_elem(list, i), "mission.fixed",
-                                            "%s is fixed twice", m->fixed[i].name);
-        m->n_fixed = i + 1;
+                                            "%s is fixed twice", out[i].name);
+        *n = i + 1;
     }
     return 0;
 }

@@ -24,7 +24,7 @@ static int value_ok(const pp_summary *s, size_t k, const char *value)
     return 0;
 }
 
-int pp_plan_fix_mission(pp_plan_options *o, const pp_mission *mi, const pp_summary *s)
+int pp_plan_fix_mission(pp_plan_options *o, const pp_mission_spec *mi, const pp_summary *s)
 {
     for (size_t i = 0; i < mi->n_fixed; i++) {
         const pp_mission_fixed *f = &mi->fixed[i];

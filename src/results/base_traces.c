@@ -47,7 +47,7 @@ static int hash_file(const char *path, char *out, size_t cap)
     return rc;
 }
 
-static json_t *phases_json(const pp_mission *m)
+static json_t *phases_json(const pp_mission_spec *m)
 {
     json_t *arr = json_array();
 
@@ -66,7 +66,7 @@ static json_t *phases_json(const pp_mission *m)
 int pp_results_base_traces_record(const char *dir, const char *config_path)
 {
     char path[4200];
-    pp_mission *m = malloc(sizeof *m);
+    pp_mission_spec *m = malloc(sizeof *m);
     pp_config *cfg = NULL;
     pp_atomic_file af;
     json_t *arr = NULL;
@@ -96,7 +96,7 @@ int pp_results_base_traces_record(const char *dir, const char *config_path)
 }
 
 /* Recorded entry e onto the phase of m it names. */
-static int apply_one(const char *rec, const json_t *e, pp_mission *m)
+static int apply_one(const char *rec, const json_t *e, pp_mission_spec *m)
 {
     const char *name = json_string_value(json_object_get(e, "phase"));
     const char *trace = json_string_value(json_object_get(e, "base_trace"));
@@ -123,7 +123,7 @@ static int apply_one(const char *rec, const json_t *e, pp_mission *m)
     return 0;
 }
 
-int pp_results_base_traces_apply(const char *cfg_path, pp_mission *m)
+int pp_results_base_traces_apply(const char *cfg_path, pp_mission_spec *m)
 {
     char rec[4200];
     const char *slash = strrchr(cfg_path, '/');

@@ -23,6 +23,6 @@ int pp_results_base_traces_record(const char *dir, const char *config_path);
  * recorded path. 0 (also without a record), or -EINVAL (logged: a record
  * that does not parse, a recorded trace that is gone). A trace whose
  * content changed since is read with a warning. */
-int pp_results_base_traces_apply(const char *cfg_path, pp_mission *m);
+int pp_results_base_traces_apply(const char *cfg_path, pp_mission_spec *m);
 
 #endif
