@@ -200,7 +200,7 @@ static int profile_options(int argc, char **argv, profile_args *a)
 }
 
 /* Every CFG is read (and named) before anything runs. */
-static int check_cfgs(int n, char **names, char (*paths)[4096])
+static int check_cfgs(int n, char **names, char (*paths)[PP_PATH_MAX])
 {
     for (int i = 0; i < n; i++) {
         pp_network_desc *d = malloc(sizeof *d);
@@ -224,7 +224,7 @@ static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
     return pp_layers_write(ctx, r, n);
 }
 
-static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
+static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[PP_PATH_MAX], pp_device *dev)
 {
     size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : PP_LAYERS_DEFAULT_SIZES, n = 0;
     pp_layers_job *jobs = calloc((size_t)n_cfgs * n_sizes, sizeof *jobs);
@@ -256,7 +256,7 @@ static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], p
 static int cmd_profile(int argc, char **argv)
 {
     profile_args a = {.out_dir = "results/layers", .device = "auto", .idle_s = 1.0};
-    char (*paths)[4096] = NULL;
+    char (*paths)[PP_PATH_MAX] = NULL;
     pp_device *dev = NULL;
     int n_cfgs, rc, status = PP_EXIT_FAILURE;
 

@@ -201,7 +201,7 @@ static void type_text(const char *name, const pp_component_ops *ops, const char 
 /* powprof profile --types: the registry's list. */
 static int list_types(int json)
 {
-    char name[64], why[2048], path[4096];
+    char name[64], why[2048], path[PP_PATH_MAX];
     const pp_component_ops *ops;
     json_t *types = json_array();
 

@@ -192,11 +192,6 @@ int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int js
     return rc;
 }
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 void pp_cli_adaptive_json(json_t *root)
 {
     const pp_adaptive_result *r = &g_ad.res;
@@ -206,13 +201,13 @@ void pp_cli_adaptive_json(json_t *root)
         return;
     errors = json_object();
     for (size_t k = 0; k < r->fit.n_metrics; k++)
-        json_object_set_new(errors, r->fit.metrics[k], num(r->fit.error_pct[k]));
+        json_object_set_new(errors, r->fit.metrics[k], pp_json_num(r->fit.error_pct[k]));
     json_object_set_new(
         root, "adaptive",
         json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "stop",
                   pp_adaptive_stop_name(r->stop), "configs", (json_int_t)r->n_chosen,
                   "grid_configs", (json_int_t)r->n_candidates, "rounds", (json_int_t)r->rounds,
-                  "measured_s", num(r->fit.measured_s), "full_grid_s", num(r->full_grid_s),
-                  "target_error_pct", num(r->target_error_pct), "error_pct", errors,
-                  "unmeasured_predicted_s", num(r->unmeasured_s)));
+                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s", pp_json_num(r->full_grid_s),
+                  "target_error_pct", pp_json_num(r->target_error_pct), "error_pct", errors,
+                  "unmeasured_predicted_s", pp_json_num(r->unmeasured_s)));
 }

@@ -283,7 +283,7 @@ static void outcome_text(const pp_cli_sweep *rq, int rc, const pp_sweep_stats *s
 static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq, int rc,
                          const pp_sweep_stats *st, int status)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     const char *argv[32];
     json_t *resume = json_null(), *root;
 
