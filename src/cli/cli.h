@@ -107,6 +107,8 @@ typedef struct pp_cli_sweep {
     unsigned repeats;
     pp_node node;
     char shard_text[48], repeat_text[16], out_buf[PP_PATH_MAX];
+    struct pp_cli_adaptive *adaptive;   /* profile --adaptive's options and outcome (NULL:
+                                           none asked; a profile's adaptive group still runs) */
 } pp_cli_sweep;
 
 /* Defaults: stop after 3 identical failures, each configuration once. */
