@@ -3,6 +3,8 @@
  * pipeline_plan.c. */
 #include "pipeline.h"
 
+#include "src/results/base_traces.h"
+
 #include "src/config/config.h"
 #include "src/layer2/variability.h"
 #include "src/base/log.h"
@@ -46,6 +48,19 @@ int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, doub
     o->risk = risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     if (min_soc_frac >= 0)
         o->battery.soc_cutoff_frac = min_soc_frac; /* the mission's reserve replaces the pack's */
+    return 0;
+}
+
+int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
+                                 const char *file, pp_mission_spec *spec)
+{
+    if (pp_mission_load(file, spec, &o->battery) < 0 ||
+        pp_results_base_traces_apply(file, spec) < 0) /* a results folder's copy: the traces */
+        return -EINVAL;                                /* its run resolved */
+    if (mi->base_power_w >= 0) /* the settings' over the file's battery */
+        o->battery.base_power_w = mi->base_power_w;
+    if (!o->maximize && spec->maximize[0])
+        o->maximize = spec->maximize;
     return 0;
 }
 
@@ -113,7 +128,7 @@ static int check_mission(const pp_profile *p)
 /* dir, or the folder that will hold it, can be written. */
 static int check_folder(const char *dir)
 {
-    char at[4096];
+    char at[PP_PATH_MAX];
     char *slash;
     struct stat sb;
 
@@ -230,7 +245,7 @@ void pp_model_advise(const pp_model *m, size_t g, const int *shown, pp_model_adv
 
 json_t *pp_model_summary_json(const char *dir)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     json_t *model, *groups, *g, *out;
     size_t i, j;
 

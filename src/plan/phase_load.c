@@ -159,7 +159,7 @@ static int repeat_trace(const pp_trace_load *tr, double from_s, double duration_
 
 int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_phase_load *l)
 {
-    char file[4200];
+    char file[PP_PATH_MAX];
     struct stat st;
     pp_trace_load tr = {0};
     int rc;

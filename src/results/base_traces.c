@@ -3,6 +3,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/config/config.h"
+#include "json_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -28,7 +29,7 @@ static void trace_file(const char *path, char *out, size_t cap)
 /* "fnv1a64:" and 16 hex digits of the file's content into out. 0 or -errno. */
 static int hash_file(const char *path, char *out, size_t cap)
 {
-    char file[4200], buf[65536];
+    char file[PP_PATH_MAX], buf[65536];
     uint64_t h = 1469598103934665603ULL;
     size_t n;
     FILE *fp;
@@ -53,7 +54,7 @@ static json_t *phases_json(const pp_mission_spec *m)
 
     for (size_t k = 0; arr && k < m->n_phases; k++) {
         const pp_mission_phase *ph = &m->phase[k];
-        char abs[PATH_MAX], hash[64];
+        char abs[PP_PATH_MAX], hash[64];
         if (!ph->base_trace[0] || !realpath(ph->base_trace, abs) ||
             hash_file(abs, hash, sizeof hash) < 0)
             continue; /* a trace not there: the plan says so when it reads it */
@@ -65,29 +66,20 @@ static json_t *phases_json(const pp_mission_spec *m)
 
 int pp_results_base_traces_record(const char *dir, const char *config_path)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     pp_mission_spec *m = malloc(sizeof *m);
     pp_config *cfg = NULL;
-    pp_atomic_file af;
     json_t *arr = NULL;
     int rc = m ? pp_config_load(config_path, &cfg) : -ENOMEM;
 
     if (rc == 0 && pp_mission_from_config(cfg, m) == 0 && (arr = phases_json(m)) &&
         json_array_size(arr) > 0) {
-        pp_fmt(path, sizeof path, "%s/" PP_BASE_TRACES_FILE, dir);
-        if ((rc = pp_atomic_file_open(&af, path)) == 0) {
-            json_t *root = json_pack("{s:O}", "phases", arr);
-            if (!root || json_dumpf(root, af.fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0) {
-                pp_atomic_file_abort(&af);
-                rc = -EIO;
-            } else {
-                fputc('\n', af.fp);
-                rc = pp_atomic_file_commit(&af);
-            }
-            json_decref(root);
-        }
-        if (rc < 0)
-            pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+        json_t *root = json_pack("{s:O}", "phases", arr);
+        rc = !root ? -ENOMEM
+           : (rc = pp_path_fmt(path, sizeof path, dir, PP_BASE_TRACES_FILE)) < 0
+               ? rc
+               : pp_json_save(path, root, JSON_INDENT(1) | JSON_PRESERVE_ORDER); /* says why */
+        json_decref(root);
     }
     json_decref(arr);
     pp_config_free(cfg);
@@ -125,7 +117,7 @@ static int apply_one(const char *rec, const json_t *e, pp_mission_spec *m)
 
 int pp_results_base_traces_apply(const char *cfg_path, pp_mission_spec *m)
 {
-    char rec[4200];
+    char rec[PP_PATH_MAX];
     const char *slash = strrchr(cfg_path, '/');
     json_error_t err;
     json_t *root, *arr, *e;

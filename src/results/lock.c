@@ -43,7 +43,7 @@ static long holder_pid(int fd)
 /* Take the lock of dir (st: the folder's) into slot h. */
 static int take(const char *dir, const struct stat *st, struct held *h)
 {
-    char path[4200], pid[32];
+    char path[PP_PATH_MAX], pid[32];
     int fd, rc, n;
 
     pp_fmt(path, sizeof path, "%s/" PP_RESULTS_LOCK_FILE, dir);

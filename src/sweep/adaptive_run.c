@@ -194,7 +194,7 @@ static double unmeasured_s(const run *r)
  * was measured). 0 or -errno. */
 static int mark_rows(const run *r, uint8_t *has)
 {
-    char path[4096], *text, *line, *nl;
+    char path[PP_PATH_MAX], *text, *line, *nl;
     int rc = pp_path_fmt(path, sizeof path, r->dir, "summary.csv");
 
     text = rc == 0 ? pp_read_file(path) : NULL;
