@@ -40,6 +40,14 @@ typedef struct pp_ulog_battery {
     double capacity_mah;          /* the last sample's (0 without) */
 } pp_ulog_battery;
 
+/* The autopilot's parameters of one battery, BATn_* (n = instance + 1;
+ * the older BAT_* for instance 0 where BAT1_* is absent): NaN where the
+ * log does not have them (PX4 writes -1 for "not set": kept as read). */
+typedef struct pp_ulog_battery_params {
+    double n_cells, capacity_mah, v_empty, v_charged, r_internal_ohm; /* volts and ohms per cell */
+    int any;                      /* at least one read */
+} pp_ulog_battery_params;
+
 typedef struct pp_ulog_flight {
     int version;
     uint64_t start_us;            /* the header's timestamp */
@@ -54,7 +62,19 @@ typedef struct pp_ulog_flight {
     size_t n_strings, n_dropouts, n_appended;
     int torn;                     /* the file ends inside a message */
     uint64_t torn_offset;
+    pp_ulog_battery_params params[PP_ULOG_MAX_BATTERIES]; /* from 'P' messages (ulog_param.c) */
+    /* Samples left out by a flight log's reader or cleaner (flight_log.h) */
+    size_t n_disconnected;        /* connected = 0 */
+    size_t n_unmeasured;          /* current -1 (PX4: not measured) or NaN voltage or current */
+    size_t n_zero_sag;            /* current 0 while the voltage sags under load */
+    size_t n_duplicate;           /* a time equal to the one before */
+    int from_csv;                 /* read from a ulog2csv battery_status CSV */
 } pp_ulog_flight;
+
+/* A parameter message ('P': uint8 key length, "type name", value) into
+ * f->params when it is one of BATn_N_CELLS, _CAPACITY, _V_EMPTY,
+ * _V_CHARGED, _R_INTERNAL (ulog_param.c). */
+void pp_ulog_on_param(pp_ulog_flight *f, const uint8_t *d, size_t len);
 
 /* Read the battery of the ULog file at path into f (free with
  * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the
