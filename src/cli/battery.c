@@ -2,7 +2,7 @@
 #include "cli.h"
 
 #include "src/traces/trace.h"
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"
@@ -326,13 +326,16 @@ int pp_cmd_battery(int argc, char **argv)
     char folder_cfg[4096];
     int rc;
 
+    if (argc >= 2 && strcmp(argv[1], "fit") == 0)
+        return pp_cli_battery_fit(argc - 1, argv + 1);
     if ((rc = parse_args(argc, argv, &a)) != 0)
         return rc == 1 ? 0 : rc;
     folder_battery(&a, folder_cfg, sizeof folder_cfg);
     if (pp_battery_choose(&a.choice, &params) < 0)
         return PP_EXIT_USAGE;
-    if (pp_ulog_is_ulog(a.trace)) /* a recorded flight: the model against it */
-        return pp_cli_battery_flight(a.trace, &params, a.json);
+    if (pp_flight_log_is(a.trace)) /* a recorded flight: the model against it */
+        return pp_cli_battery_flight(a.trace, &params,
+                                     a.choice.file || a.choice.preset || a.choice.model, a.json);
     if ((rc = drain(&a, &params, &res)) != 0)
         return rc;
     if (a.json)

@@ -11,7 +11,7 @@
 
 typedef struct compare {
     const pp_ulog_battery *b;
-    double t0, sum2, max_dev, max_t, last_v;
+    double t0, sum2, max_dev, max_t, last_v, sum, sum_logged;
     size_t i, n;
     double from_s, soc_from, soc_last; /* the compared part: from_s on */
 } compare;
@@ -36,6 +36,8 @@ static void on_output(void *ctx, double t_s, double soc, double v, double i)
         c->soc_from = soc;
     double dev = v - b->voltage_v[c->i];
     c->sum2 += dev * dev;
+    c->sum += dev;
+    c->sum_logged += b->voltage_v[c->i];
     c->n++;
     if (fabs(dev) > fabs(c->max_dev)) {
         c->max_dev = dev;
@@ -88,8 +90,7 @@ static void pack_of(const pp_ulog_battery *b, const pp_battery_params *p,
     c->pack.base_power_w = 0;
     c->pack.efficiency = 1;
     c->pack.soc_cutoff_frac = 0;
-    if (c->pack.cutoff_v >= pp_battery_ocv_v(&c->pack, c->pack.soc_start_frac))
-        c->pack.cutoff_v = 0; /* a flight that starts below the cutoff is compared all the same */
+    c->pack.cutoff_v = 0; /* the flight is compared to its end: a cutoff would stop the model */
 }
 
 void pp_flight_check_options_init(pp_flight_check_options *o)
@@ -120,7 +121,8 @@ static double current_mah_from(const pp_ulog_battery *b, double from_s)
 int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
                          const pp_flight_check_options *o, pp_flight_check *c)
 {
-    compare cmp = {b, 0, 0, 0, 0, NAN, 0, 0, o->compare_from_s, NAN, NAN};
+    compare cmp = {.b = b, .last_v = NAN, .from_s = o->compare_from_s, .soc_from = NAN,
+                   .soc_last = NAN};
     pp_battery_options bo;
     pp_battery_result r;
     double *t, *w;
@@ -155,6 +157,8 @@ int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
     c->duration_s = b->t_s[b->n - 1] - b->t_s[0];
     c->v_rms = cmp.n ? sqrt(cmp.sum2 / (double)cmp.n) : NAN;
     c->v_max_dev = cmp.max_dev;
+    c->v_bias = cmp.n ? cmp.sum / (double)cmp.n : NAN;
+    c->v_logged_mean = cmp.n ? cmp.sum_logged / (double)cmp.n : NAN;
     c->v_max_dev_t_s = cmp.max_t;
     c->v_end_model = cmp.last_v;
     c->v_end_logged = b->voltage_v[b->n - 1];
@@ -162,5 +166,7 @@ int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
     pp_ulog_charge_mah(b, &c->mah_current_all, &c->mah_logged);
     c->mah_current = current_mah_from(b, o->compare_from_s);
     c->events = (int)r.n_events;
+    c->event_kind = r.n_events ? (int)r.events[0].kind : -1;
+    c->event_t_s = r.n_events ? r.events[0].t_s : NAN;
     return 0;
 }

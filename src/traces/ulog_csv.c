@@ -246,5 +246,5 @@ int pp_ulog_csv_is(const char *path)
     }
     free(line);
     fclose(fp);
-    return has[C_TS] && has[C_V] && has[C_I];
+    return has[C_TS] && has[C_V];
 }
