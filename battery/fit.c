@@ -19,6 +19,11 @@
 #define SOC_HI 1.0
 #define N_PACK_THEVENIN 6 /* capacity, R0, R1, tau, scale, offset */
 #define N_PACK_RINT 2     /* voltage, R0 */
+#define N_MAX (N_PACK_THEVENIN + PP_FIT_FLIGHTS_MAX)
+#define LOG_CAP_LO log(1e-3) /* Ah */
+#define LOG_CAP_HI log(1e4)
+#define LOG_R_LO log(1e-5)   /* ohm, R0 and R1 */
+#define LOG_R_HI log(10.0)
 
 /* A value in (lo, hi) from an unbounded x, its inverse and derivative. */
 static double bounded(double x, double lo, double hi) { return lo + (hi - lo) / (1 + exp(-x)); }
@@ -40,6 +45,11 @@ typedef struct problem {
     double ocv_center_v;          /* the table's mean, per cell */
     pp_battery_params pack;       /* the pack at the last x */
     double soc0[PP_FIT_FLIGHTS_MAX];
+    double full[N_MAX];           /* every parameter; the held ones stay at their start */
+    int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
+    size_t n_full, n_free;
+    int hold;                     /* 1: capacity and the curve's scale and offset held;
+                                     2: also the RC pair */
 } problem;
 
 static int thevenin(const problem *pb) { return pb->guess->model == PP_BATTERY_THEVENIN; }
@@ -49,7 +59,7 @@ static size_t n_pack_params(const problem *pb)
     return thevenin(pb) ? N_PACK_THEVENIN : N_PACK_RINT;
 }
 
-/* The pack and the starts at parameter vector x. */
+/* The pack and the starts at the full parameter vector x. */
 static void pack_at(problem *pb, const double *x)
 {
     pp_battery_params *p = &pb->pack;
@@ -59,16 +69,16 @@ static void pack_at(problem *pb, const double *x)
     *p = *g;
     if (!thevenin(pb)) {
         p->voltage_v = exp(x[0]);
-        p->r_int_ohm = exp(x[1]);
+        p->r_int_ohm = exp(bounded(x[1], LOG_R_LO, LOG_R_HI));
         for (size_t f = 0; f < pb->n_flights; f++)
             pb->soc0[f] = g->soc_start_frac;
         return;
     }
     double tau = exp(bounded(x[3], log(TAU_LO_S), log(TAU_HI_S)));
     double scale = bounded(x[4], SCALE_LO, SCALE_HI), offset = bounded(x[5], -OFFSET_V, OFFSET_V);
-    p->capacity_ah = exp(x[0]);
-    p->r_int_ohm = exp(x[1]);
-    p->r1_ohm = exp(x[2]);
+    p->capacity_ah = exp(bounded(x[0], LOG_CAP_LO, LOG_CAP_HI));
+    p->r_int_ohm = exp(bounded(x[1], LOG_R_LO, LOG_R_HI));
+    p->r1_ohm = exp(bounded(x[2], LOG_R_LO, LOG_R_HI));
     p->c1_f = tau / p->r1_ohm;
     for (size_t i = 0; i < g->ocv_n; i++)
         p->ocv_v[i] = pb->ocv_center_v + scale * (g->ocv_v[i] - pb->ocv_center_v) + offset;
@@ -128,9 +138,10 @@ static int residuals(void *ctx, int m, int n, const double *x, double *fvec, int
     size_t j = 0;
     double *v = NULL;
 
-    (void)n;
     (void)iflag;
-    pack_at(pb, x);
+    for (int k = 0; k < n; k++)
+        pb->full[pb->free_idx[k]] = x[k];
+    pack_at(pb, pb->full);
     for (size_t f = 0; f < pb->n_flights; f++) {
         const pp_fit_flight *fl = &pb->flights[f];
         pp_fit_flight train = *fl;
@@ -169,12 +180,13 @@ static void initial_x(problem *pb, double *x)
     if (!thevenin(pb)) {
         double v0 = pb->flights[0].voltage_v[0] + r0 * pb->flights[0].current_a[0];
         x[0] = log(v0 > 0 ? v0 : g->voltage_v);
-        x[1] = log(r0);
+        x[1] = unbounded(log(r0), LOG_R_LO, LOG_R_HI);
         return;
     }
-    x[1] = log(r0);
-    x[2] = log(g->r1_ohm > 0 ? g->r1_ohm : r0 / 2);
-    x[3] = unbounded(log(30.0), log(TAU_LO_S), log(TAU_HI_S));
+    x[1] = unbounded(log(r0), LOG_R_LO, LOG_R_HI);
+    x[2] = unbounded(log(g->r1_ohm > 0 ? g->r1_ohm : r0 / 2), LOG_R_LO, LOG_R_HI);
+    x[3] = unbounded(log(g->r1_ohm > 0 && g->c1_f > 0 ? g->r1_ohm * g->c1_f : 30.0), log(TAU_LO_S),
+                     log(TAU_HI_S));
     x[4] = 0;
     x[5] = 0;
     for (size_t f = 0; f < pb->n_flights; f++) {
@@ -189,32 +201,42 @@ static void initial_x(problem *pb, double *x)
             cap_n++;
         }
     }
-    if (cap_n)
+    if (cap_n && !pb->hold)
         cap = cap_sum / (double)cap_n;
-    x[0] = log(cap > 0 ? cap : 1.0);
+    x[0] = unbounded(log(cap > 0 ? cap : 1.0), LOG_CAP_LO, LOG_CAP_HI);
 }
 
-/* Standard deviations from the covariance (in x) through the maps. */
-static void uncertainties(problem *pb, const double *x, const double *cov, int m_ld,
-                          pp_fit_result *r)
+/* The variance of full parameter j from the covariance of the free ones
+ * (0 for a held one). */
+static double sd_of(const problem *pb, const double *cov, size_t ld, size_t j)
+{
+    for (size_t k = 0; k < pb->n_free; k++)
+        if ((size_t)pb->free_idx[k] == j)
+            return sqrt(fmax(0, cov[k * ld + k]));
+    return 0;
+}
+
+/* Standard deviations from the covariance (of the free x) through the maps. */
+static void uncertainties(const problem *pb, const double *cov, size_t ld, pp_fit_result *r)
 {
     size_t np = n_pack_params(pb);
-#define SD(j) sqrt(fmax(0, cov[(size_t)(j) * (size_t)m_ld + (size_t)(j)]))
+    const pp_battery_params *p = &r->pack;
 
-    r->r_int_sd_ohm = r->pack.r_int_ohm * SD(1);
+    r->r_int_sd_ohm = p->r_int_ohm * bounded_slope(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI) *
+                      sd_of(pb, cov, ld, 1);
     if (!thevenin(pb)) {
-        r->voltage_sd_v = r->pack.voltage_v * SD(0);
+        r->voltage_sd_v = p->voltage_v * sd_of(pb, cov, ld, 0);
         return;
     }
-    r->capacity_sd_ah = r->pack.capacity_ah * SD(0);
-    r->r1_sd_ohm = r->pack.r1_ohm * SD(2);
-    r->tau_sd_s = r->tau_s * bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)) * SD(3);
-    r->ocv_scale_sd = bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI) * SD(4);
-    r->ocv_offset_sd_v = bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V) * SD(5);
+    r->capacity_sd_ah = p->capacity_ah * bounded_slope(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI) *
+                        sd_of(pb, cov, ld, 0);
+    r->r1_sd_ohm = p->r1_ohm * bounded_slope(log(p->r1_ohm), LOG_R_LO, LOG_R_HI) * sd_of(pb, cov, ld, 2);
+    r->tau_sd_s = r->tau_s * bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)) *
+                  sd_of(pb, cov, ld, 3);
+    r->ocv_scale_sd = bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI) * sd_of(pb, cov, ld, 4);
+    r->ocv_offset_sd_v = bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V) * sd_of(pb, cov, ld, 5);
     for (size_t f = 0; f < pb->n_flights; f++)
-        r->soc_start_sd_frac[f] = bounded_slope(pb->soc0[f], SOC_LO, SOC_HI) * SD(np + f);
-#undef SD
-    (void)x;
+        r->soc_start_sd_frac[f] = bounded_slope(pb->soc0[f], SOC_LO, SOC_HI) * sd_of(pb, cov, ld, np + f);
 }
 
 /* The result at the solution x. */
@@ -226,7 +248,6 @@ static void fill_result(problem *pb, const double *x, double fsumsq, pp_fit_resu
     r->pack = pb->pack;
     r->pack.soc_start_frac = pb->soc0[0];
     r->train_rms_v = sqrt(fsumsq / r->n_residuals);
-    r->capacity_fitted = thevenin(pb);
     if (thevenin(pb)) {
         r->tau_s = r->pack.r1_ohm * r->pack.c1_f;
         r->ocv_scale = bounded(x[4], SCALE_LO, SCALE_HI);
@@ -273,18 +294,64 @@ static int check_flights(const pp_battery_params *g, const pp_fit_flight *fl, si
     return 0;
 }
 
-int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
-                   size_t n_flights, pp_fit_result *r)
+/* The parameters fitted: all, less those held. */
+static void choose_free(problem *pb)
 {
-    problem pb = {guess, flights, n_flights, 0, {0}, {0}};
+    pb->n_full = n_pack_params(pb) + (thevenin(pb) ? pb->n_flights : 0);
+    pb->n_free = 0;
+    for (size_t j = 0; j < pb->n_full; j++)
+        if (!(pb->hold && thevenin(pb) && (j == 0 || j == 4 || j == 5)) &&
+            !(pb->hold >= 2 && thevenin(pb) && (j == 2 || j == 3)))
+            pb->free_idx[pb->n_free++] = (int)j;
+}
+
+/* MINPACK on pb from its start: x (free), fvec (m), fjac (m x n), work. */
+static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq, pp_fit_result *r)
+{
+    size_t n = pb->n_free;
+    double *x = work, *diag = x + n, *qtf = diag + n, *wa = qtf + n, *fvec = wa + 3 * n;
+    double *fjac = fvec + m;
+    int nfev = 0, rc;
+
+    for (size_t j = 0; j < n; j++)
+        x[j] = pb->full[pb->free_idx[j]];
+    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0, 400 * ((int)n + 1), 0,
+               diag, 1, 100, 0, &nfev, fjac, (int)m, ipvt, qtf, wa, wa + n, wa + 2 * n,
+               fjac + m * n);
+    r->minpack_info = rc;
+    r->n_evaluations = nfev;
+    r->n_params = (int)n;
+    r->n_residuals = (int)m;
+    if (rc <= 0) {
+        pp_log_error("battery fit: MINPACK's lmdif failed (info %d)", rc);
+        return -EIO;
+    }
+    if (residuals(pb, (int)m, (int)n, x, fvec, 1) < 0)
+        return -ENOMEM;
+    *fsumsq = 0;
+    for (size_t j = 0; j < m; j++)
+        *fsumsq += fvec[j] * fvec[j];
+    fill_result(pb, pb->full, *fsumsq, r);
+    rc = covar1((int)m, (int)n, *fsumsq, fjac, (int)m, ipvt, 1e-10, wa);
+    r->rank = rc == 0 ? (int)n : rc;
+    uncertainties(pb, fjac, m, r);
+    return 0;
+}
+
+int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
+                   size_t n_flights, int hold_capacity, pp_fit_result *r)
+{
+    problem pb = {.guess = guess, .flights = flights, .n_flights = n_flights,
+                  .hold = hold_capacity};
     size_t m, n;
-    int rc, nfev = 0, *ipvt;
-    double *work, *x, *fvec, *fjac, *diag, *qtf, *wa, fsumsq = 0;
+    int rc, *ipvt;
+    double *work, fsumsq = 0;
 
     memset(r, 0, sizeof *r);
     if ((rc = check_flights(guess, flights, n_flights, &m)) < 0)
         return rc;
-    n = n_pack_params(&pb) + (thevenin(&pb) ? n_flights : 0);
+    choose_free(&pb);
+    n = pb.n_free;
     if (m <= n) {
         pp_log_error("battery fit: %zu training samples for %zu parameters: more needed", m, n);
         return -EINVAL;
@@ -293,34 +360,14 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
         pb.ocv_center_v += guess->ocv_v[i] / (double)guess->ocv_n;
     work = malloc((n * 6 + m * 2 + m * n) * sizeof *work);
     ipvt = malloc(n * sizeof *ipvt);
-    if (!work || !ipvt) {
-        free(work);
-        free(ipvt);
-        return -ENOMEM;
+    if (work && ipvt) {
+        initial_x(&pb, pb.full);
+        rc = solve(&pb, m, work, ipvt, &fsumsq, r);
+    } else {
+        rc = -ENOMEM;
     }
-    x = work, diag = x + n, qtf = diag + n, wa = qtf + n, fvec = wa + 3 * n, fjac = fvec + m;
-    initial_x(&pb, x);
-    rc = lmdif(residuals, &pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0, 400 * ((int)n + 1), 0,
-               diag, 1, 100, 0, &nfev, fjac, (int)m, ipvt, qtf, wa, wa + n, wa + 2 * n,
-               fjac + m * n);
-    r->minpack_info = rc;
-    r->n_evaluations = nfev;
-    r->n_params = (int)n;
-    r->n_residuals = (int)m;
-    if (rc == 0 || rc < 0) {
-        pp_log_error("battery fit: MINPACK's lmdif failed (info %d)", rc);
-        free(work);
-        free(ipvt);
-        return -EIO;
-    }
-    residuals(&pb, (int)m, (int)n, x, fvec, 1);
-    for (size_t j = 0; j < m; j++)
-        fsumsq += fvec[j] * fvec[j];
-    fill_result(&pb, x, fsumsq, r);
-    rc = covar1((int)m, (int)n, fsumsq, fjac, (int)m, ipvt, 1e-10, wa);
-    r->rank = rc == 0 ? (int)n : rc;
-    uncertainties(&pb, x, fjac, (int)m, r);
+    r->capacity_fitted = thevenin(&pb) && !pb.hold;
     free(work);
     free(ipvt);
-    return 0;
+    return rc;
 }

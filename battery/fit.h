@@ -55,17 +55,20 @@ typedef struct pp_fit_result {
     double ocv_scale, ocv_scale_sd, ocv_offset_v, ocv_offset_sd_v; /* per cell */
     double train_rms_v;           /* over every flight's training samples */
     double soc_span_frac;         /* the widest span of charge a flight's training part covers */
-    int capacity_fitted;          /* 0 with rint */
+    int capacity_fitted;          /* 0 with rint or held */
     int n_params, n_residuals, n_evaluations, minpack_info, rank;
 } pp_fit_result;
 
 /* Fit guess's model (guess->model) to the n_flights flights. guess gives
  * the cells, the OCV table's shape and the initial values (and, with rint,
- * the capacity kept). 0, or -EINVAL (logged: no flight, fewer training
+ * the capacity kept). hold (thevenin): 1, the capacity and the table's
+ * scale and offset are held at guess's, the rest fitted (flights too short
+ * to pin them: the start is then read off the curve); 2, the RC pair too
+ * (only R0 and the starts fitted); 0, nothing held. 0, or -EINVAL (logged: no flight, fewer training
  * samples than parameters, bad samples), -ENOMEM, -EIO (MINPACK gave up:
  * improper input). */
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
-                   size_t n_flights, pp_fit_result *r);
+                   size_t n_flights, int hold, pp_fit_result *r);
 
 /* The modelled terminal voltage (and state of charge; either may be NULL)
  * of pack p at every sample of flight f driven by its logged current, from

@@ -177,14 +177,25 @@ static void print_pack(const pp_flight_fit *r)
     if (f->capacity_fitted)
         printf("  capacity_ah    %.4g +- %.2g (%.1f %%)\n", p->capacity_ah, f->capacity_sd_ah,
                100 * r->capacity_rel_sd);
+    else if (r->capacity_held)
+        printf("  capacity_ah    %.4g, held (%s) with the open-circuit curve (a first fit of "
+               "everything gave %.3g +- %.2g Ah)\n", p->capacity_ah, r->capacity_source,
+               r->first_capacity_ah, r->first_capacity_sd_ah);
     else
         printf("  capacity_ah    %.4g, kept (%s): rint's voltage says nothing of the charge\n",
                p->capacity_ah, r->capacity_source);
     if (p->model == PP_BATTERY_RINT)
         printf("  voltage_v      %.4f +- %.2g\n", p->voltage_v, f->voltage_sd_v);
     printf("  r_int_ohm      %.5f +- %.2g\n", p->r_int_ohm, f->r_int_sd_ohm);
-    if (p->model != PP_BATTERY_THEVENIN)
+    if (p->model != PP_BATTERY_THEVENIN || r->capacity_held) {
+        if (r->capacity_held && !r->rc_held)
+            printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n",
+                   p->r1_ohm, f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
+        else if (r->rc_held)
+            printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack's), the flights "
+                   "do not determine the RC pair\n", p->r1_ohm, f->tau_s);
         return;
+    }
     printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n", p->r1_ohm,
            f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
     printf("  open-circuit   the LiPo table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
@@ -201,11 +212,11 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
            fl->path, fl->instance, fl->n, fl->duration_s, fl->t_s[fl->n_train - 1]);
     if (fl->left_out[0])
         printf("  %s\n", fl->left_out);
-    if (r->fit.capacity_fitted)
+    if (r->fit.capacity_fitted || r->capacity_held)
         printf("  start %.1f %% +- %.2g, at the end of the fitted part %.1f %%%s", 100 * fl->soc_start_frac,
                100 * fl->soc_start_sd_frac, 100 * fl->soc_end_train_frac,
                isfinite(fl->soc_log_frac) ? "" : "\n");
-    if (r->fit.capacity_fitted && isfinite(fl->soc_log_frac))
+    if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
         printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
     if (fl->n_train == fl->n) {
         printf("  nothing held out (--train-frac 1): the figures below are over the fitted part\n");
@@ -225,7 +236,12 @@ static void print_warnings(const pp_flight_fit *r)
 {
     const pp_fit_result *f = &r->fit;
 
-    if (f->capacity_fitted && !r->capacity_pinned)
+    if (r->capacity_held)
+        printf("warning: the flights cover too little of the charge (%.1f %%) to determine the "
+               "capacity and the open-circuit curve: both are the pack's (%s), only the "
+               "resistances and each start fitted. Fly to below 40 %% (a flight over half of "
+               "the charge) and fit again.\n", 100 * r->first_span_frac, r->capacity_source);
+    else if (f->capacity_fitted && !r->capacity_pinned)
         printf("warning: the fitted parts cover %.0f %% of the charge at most and the capacity is "
                "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
                "to below 40 %% (a flight over half of the charge) and fit again.\n",
@@ -305,6 +321,8 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "cells_from", json_string(r->cells_source));
     json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
     json_object_set_new(root, "capacity_pinned", json_boolean(r->capacity_pinned));
+    json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
+    json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
     json_object_set_new(root, "soc_span", num(f->soc_span_frac));
     json_object_set_new(root, "train_rms_v", num(f->train_rms_v));
     json_object_set_new(root, "parameters", json_integer(f->n_params));
@@ -344,7 +362,10 @@ static void header_text(const pp_flight_fit *r, const fit_args *a, char *buf, si
                  "own start is above.\nUse: powprof battery TRACE -c THIS, powprof plan RESULTS "
                  "--battery THIS", r->fit.capacity_fitted && !r->capacity_pinned
                      ? "The flights did not cover enough of the charge to pin the capacity: "
-                       "fly to below 40 % and fit again." : "");
+                       "fly to below 40 % and fit again." : r->capacity_held
+                     ? "The flights covered too little of the charge: the capacity and the "
+                       "open-circuit curve are not fitted (held). Fly to below 40 % and fit again."
+                     : "");
 }
 
 static int write_pack(const pp_flight_fit *r, const fit_args *a)

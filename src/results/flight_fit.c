@@ -13,6 +13,8 @@
 
 #define PINNED_SPAN_FRAC 0.30
 #define PINNED_REL_SD 0.05
+#define HOLD_SPAN_FRAC 0.10
+#define HOLD_REL_SD 0.25
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
 {
@@ -213,10 +215,40 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     return 0;
 }
 
+/* The fit; when the flights cannot determine the capacity (less than
+ * HOLD_SPAN_FRAC of the charge, or the capacity to worse than
+ * HOLD_REL_SD, or a rank-deficient Jacobian), fitted again with it and the
+ * curve's scale and offset held at the pack's (the log's capacity where it
+ * has one). */
+static int fit(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n,
+               pp_flight_fit *r)
+{
+    int rc = pp_battery_fit(guess, ff, n, 0, &r->fit);
+
+    if (rc < 0 || guess->model != PP_BATTERY_THEVENIN)
+        return rc;
+    if (r->fit.soc_span_frac >= HOLD_SPAN_FRAC && r->fit.rank == r->fit.n_params &&
+        r->fit.capacity_sd_ah <= HOLD_REL_SD * r->fit.pack.capacity_ah)
+        return 0;
+    r->capacity_held = 1;
+    r->first_capacity_ah = r->fit.pack.capacity_ah;
+    r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
+    r->first_span_frac = r->fit.soc_span_frac;
+    if ((rc = pp_battery_fit(guess, ff, n, 1, &r->fit)) < 0)
+        return rc;
+    if (r->fit.rank == r->fit.n_params && r->fit.tau_s > 1.02 * 1.0 && r->fit.tau_s < 0.98 * 3000.0)
+        return 0;
+    r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
+    return pp_battery_fit(guess, ff, n, 2, &r->fit);
+}
+
 static void pinned(pp_flight_fit *r)
 {
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
-                                                : NAN;
+                         : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
+                                            : NAN;
+    if (r->capacity_held)
+        r->fit.soc_span_frac = fmax(r->fit.soc_span_frac, 0); /* the held fit's span */
     r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
 }
@@ -246,7 +278,7 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
             ff[i] = (pp_fit_flight){fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
             r->held_out |= fl->n_train < fl->n;
         }
-        rc = pp_battery_fit(&guess, ff, n_paths, &r->fit);
+        rc = fit(&guess, ff, n_paths, r);
         if (rc == 0 && r->fit.pack.model == PP_BATTERY_THEVENIN) /* for rint, if chosen later */
             r->fit.pack.voltage_v = pp_battery_ocv_v(&r->fit.pack, 0.5);
     }

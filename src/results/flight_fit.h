@@ -47,7 +47,14 @@ typedef struct pp_flight_fit {
     const char *capacity_source;  /* rint: where the capacity kept comes from */
     int held_out;                 /* some samples held out */
     int capacity_pinned;          /* thevenin: span >= 30 % and capacity within 5 % */
-    double capacity_rel_sd;
+    double capacity_rel_sd;       /* of the capacity fitted (held: of the first try's) */
+    int capacity_held;            /* the flights could not determine it (under 10 % of the
+                                     charge, worse than 25 %, or a rank-deficient fit): the
+                                     capacity and the curve's scale and offset held at the
+                                     pack's, the rest fitted again */
+    double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
+    int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
+                                     time constant, 1 to 3000 s) */
 } pp_flight_fit;
 
 /* Read the logs at paths (ULog or ulog2csv CSV), fit and check. 0, or
