@@ -50,7 +50,7 @@ static const char fit_help[] =
     "\n"
     "options:\n"
     "  -o, --output PACK.cfg  write the fitted pack as a 'battery' group (every command\n"
-    "                         takes it: battery -c, plan --battery, a profile's group)\n"
+    "                         takes it: battery -c, plan -c, a profile's battery group)\n"
     "  --model NAME           thevenin (default) or rint\n"
     "  --train-frac F         fit the first F of each flight (default 0.5; 1: all, no check)\n"
     "  --train-s S            fit the first S seconds of each flight instead\n"
@@ -360,7 +360,7 @@ static void header_text(const pp_flight_fit *r, const fit_args *a, char *buf, si
     if (n < cap)
         snprintf(buf + n, cap - n, "%s\nsoc_start is 1 (a full pack, for plans); each flight's "
                  "own start is above.\nUse: powprof battery TRACE -c THIS, powprof plan RESULTS "
-                 "--battery THIS", r->fit.capacity_fitted && !r->capacity_pinned
+                 "-c THIS", r->fit.capacity_fitted && !r->capacity_pinned
                      ? "The flights did not cover enough of the charge to pin the capacity: "
                        "fly to below 40 % and fit again." : r->capacity_held
                      ? "The flights covered too little of the charge: the capacity and the "
@@ -418,7 +418,7 @@ int pp_cli_battery_fit(int argc, char **argv)
     if (a.out && write_pack(&r, &a) < 0)
         rc = -1;
     else if (a.out && !a.json)
-        printf("wrote %s: the fitted pack as a battery group (battery -c, plan --battery)\n", a.out);
+        printf("wrote %s: the fitted pack as a battery group (battery -c, plan -c)\n", a.out);
     if (rc == 0 && a.plot_dir)
         rc = plot(&a, &r);
     pp_flight_fit_free(&r);
