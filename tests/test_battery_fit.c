@@ -7,6 +7,7 @@
 
 #include "battery/fit.h"
 #include "src/config/battery_config.h"
+#include "src/plan/phases.h"
 #include "src/results/flight_fit.h"
 #include "src/traces/flight_log.h"
 
@@ -598,4 +599,32 @@ void test_battery_fit_real_short_log(void)
     CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), -EINVAL);
     CHECK_CONTAINS(test_log(), "sample.ulg: no battery_status sample");
     pp_flight_fit_free(&r);
+}
+
+/* The ulog2csv CSV is a flight log everywhere a .ulg is: `import ulog`
+ * and a mission phase's base trace. */
+void test_battery_fit_csv_everywhere(void);
+void test_battery_fit_csv_everywhere(void)
+{
+    pp_battery_params truth;
+    pp_phase_load l;
+    flight f;
+    char csv[4200], dir[4200], trace[4300], *out = NULL;
+    double e = 0;
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 120, 60, 19, &f), 0);
+    write_csv(tmp_path(csv, sizeof csv, "log_battery_status_0.csv"), &f, 4);
+    tmp_path(dir, sizeof dir, "imported");
+    CHECK_INT(run_powprof(&out, NULL, "import", "ulog", csv, "-o", dir, NULL), 0);
+    CHECK_CONTAINS(out, "battery 0: 401 samples over 120.0 s");
+    free(out);
+    snprintf(trace, sizeof trace, "%s/traces/0.csv", dir);
+    CHECK(access(trace, F_OK) == 0);
+    CHECK_INT(pp_phase_load_trace(csv, 0, 60, &l), 0);
+    for (size_t k = 1; k < f.n && f.t_s[k] <= 60 + 1e-9; k++)
+        e += 0.5 * (f.v[k] * f.i[k] + f.v[k - 1] * f.i[k - 1]) * (f.t_s[k] - f.t_s[k - 1]);
+    CHECK_NEAR(l.mean_w, e / 60, 1e-3 * e / 60);
+    pp_phase_load_free(&l);
+    flight_free(&f);
 }

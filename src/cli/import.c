@@ -6,7 +6,7 @@
 #include "src/results/folder.h"
 #include "src/base/util.h"
 
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
 
 #include <math.h>
 #include <errno.h>
@@ -29,7 +29,8 @@ static const char import_help[] =
     "                in W), one row per sample, no time (see --rate-hz)\n"
     "  tegrastats    Jetson tegrastats logs (POM_5V_IN 3410/3410 or VDD_IN\n"
     "                5263mW/5263mW), timestamped or not (see --interval-ms)\n"
-    "  ulog          PX4 flight logs (.ulg): the battery_status topic's voltage_v x\n"
+    "  ulog          PX4 flight logs (.ulg, or the battery_status CSV of pyulog's\n"
+    "                ulog2csv): the battery_status topic's voltage_v x\n"
     "                current_a, one rail per battery instance (the total their\n"
     "                sum), time from the first sample; the charge drawn beside the\n"
     "                log's own discharged_mah is printed; the log's voltage,\n"
@@ -61,8 +62,14 @@ static void ulog_report(char **files, int n_files)
 {
     for (int i = 0; i < n_files; i++) {
         pp_ulog_flight f;
-        if (pp_ulog_read_battery(files[i], &f) < 0)
+        char left[512];
+        if (pp_flight_log_read(files[i], &f) < 0) {
+            pp_ulog_flight_free(&f);
             continue;
+        }
+        pp_flight_log_left_out(&f, left, sizeof left);
+        if (left[0])
+            printf("%s: %s\n", files[i], left);
         for (size_t b = 0; b < f.n_batteries; b++) {
             const pp_ulog_battery *bat = &f.bat[b];
             double q, logged;

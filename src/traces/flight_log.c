@@ -1,7 +1,10 @@
 /* A recorded flight's battery from a ULog or a ulog2csv CSV (flight_log.h). */
 #include "flight_log.h"
+#include "trace.h"
 
 #include "src/base/util.h"
+
+#include <errno.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,4 +83,31 @@ void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap)
            "a current of 0 while the voltage sagged, %zu repeating the time before%s", n,
            f->n_disconnected, f->n_unmeasured + f->n_skipped, f->n_zero_sag, f->n_duplicate,
            f->n_skipped ? " or out of order" : "");
+}
+
+int pp_flight_log_load(const char *path, pp_trace_load *out)
+{
+    pp_ulog_flight f;
+    pp_trace t;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    rc = pp_flight_log_read(path, &f);
+    if (rc == 0)
+        rc = pp_ulog_battery_trace(&f, path, &t);
+    pp_ulog_flight_free(&f);
+    if (rc < 0)
+        return rc;
+    out->t_s = malloc((t.n_samples ? t.n_samples : 1) * sizeof *out->t_s);
+    out->p_w = malloc((t.n_samples ? t.n_samples : 1) * sizeof *out->p_w);
+    if (!out->t_s || !out->p_w) {
+        pp_trace_load_free(out);
+        pp_trace_free(&t);
+        return -ENOMEM;
+    }
+    out->n = t.n_samples;
+    memcpy(out->t_s, t.t_s, t.n_samples * sizeof *out->t_s);
+    pp_trace_total_series(&t, out->p_w);
+    pp_trace_free(&t);
+    return 0;
 }

@@ -31,6 +31,12 @@ int pp_flight_log_read(const char *path, pp_ulog_flight *f);
 int pp_ulog_csv_read(const char *path, pp_ulog_flight *f);
 int pp_ulog_csv_is(const char *path);
 
+/* The batteries' power of the flight log at path (pp_ulog_battery_trace:
+ * every instance's voltage_v x current_a, summed) as a load: times from
+ * the first sample and total watts (trace.h). 0 or -errno (logged). */
+struct pp_trace_load;
+int pp_flight_log_load(const char *path, struct pp_trace_load *out);
+
 /* What was left out of f, as one sentence into buf ("" when nothing). */
 void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap);
 
