@@ -225,6 +225,14 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
                                                      : "whole flight, battery FLIGHT's way",
            "fitted pack", before);
     printf("  %-44s %12.3f V %12.3f V\n", "terminal voltage RMS", a->v_rms, b->v_rms);
+    for (int k = 0; k < 2; k++) {
+        const pp_flight_check *c = k ? b : a;
+        if (c->events && c->event_kind != PP_BATTERY_EVENT_BROWNOUT)
+            printf("  (%s runs empty at %.1f s: nothing compared after it)\n",
+                   k ? before : "the fitted pack", c->event_t_s);
+        else if (c->events)
+            printf("  (%s browns out at %.1f s)\n", k ? before : "the fitted pack", c->event_t_s);
+    }
     printf("  %-44s %+12.3f V %+12.3f V\n", "largest deviation (modelled - logged)", a->v_max_dev,
            b->v_max_dev);
     printf("  %-44s %10.1f mAh %10.1f mAh\n", "charge the model draws", a->mah_model, b->mah_model);
