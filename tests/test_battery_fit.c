@@ -575,6 +575,16 @@ void test_battery_flight_log_pack_and_gaps(void)
                           "rint", NULL), 0);
     CHECK_CONTAINS(out, "lower than the logged one on average: this pack's open-circuit curve");
     free(out);
+    /* import ulog flies the log's pack in its summary, and says so */
+    {
+        char dir[4200], *err = NULL;
+        tmp_path(dir, sizeof dir, "logpack");
+        CHECK_INT(run_powprof(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"),
+                              "-o", dir, NULL), 0);
+        CHECK_CONTAINS(err, "the summary's battery: the autopilot's BAT_* parameters");
+        CHECK_CONTAINS(err, "(thevenin, 6 cells, 30 Ah");
+        free(err);
+    }
 }
 
 /* The short real log (pyulog's sample, 6 s, two packs): a fit runs,

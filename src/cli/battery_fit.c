@@ -219,7 +219,8 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
     if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
         printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
     if (fl->n_train == fl->n) {
-        printf("  nothing held out (--train-frac 1): the figures below are over the fitted part\n");
+        printf("  nothing held out (the whole flight fitted): the figures below are over the "
+               "fitted part\n");
     }
     printf("  %-44s %14s %14s\n", fl->n_train < fl->n ? "held out (not fitted), battery FLIGHT's way"
                                                      : "whole flight, battery FLIGHT's way",

@@ -7,6 +7,7 @@
 #include "src/base/util.h"
 
 #include "src/traces/flight_log.h"
+#include "src/results/flight.h"
 
 #include <math.h>
 #include <errno.h>
@@ -50,7 +51,8 @@ static const char import_help[] =
     "                         timestamps, else 1000)\n"
     "  --unit W|mW|uW         csv: unit of the columns that name none\n"
     "  --time-col NAME        csv: the time column\n"
-    "  -c, --config FILE      battery parameters (its 'battery' group)\n"
+    "  -c, --config FILE      battery parameters (its 'battery' group; ulog without\n"
+    "                         it: the first log's BAT_* parameters where it has them)\n"
     "  --json                 what was imported, as one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
@@ -244,6 +246,25 @@ static void print_json(const char *out, size_t n_files, const pp_results_layout 
     json_decref(root);
 }
 
+/* import ulog without -c: the pack of the first log's BAT_* parameters
+ * when it has them (issue 32, item 8), said. */
+static void log_pack(import_args *a)
+{
+    pp_ulog_flight f;
+    pp_battery_params pk;
+
+    if (a->config_path || strcmp(a->rq.format, "ulog") != 0 || a->rq.n_files == 0)
+        return;
+    if (pp_flight_log_read(a->rq.files[0], &f) == 0 && f.n_batteries &&
+        pp_flight_pack_for(&f, &f.bat[0], &pk)) {
+        a->rq.battery = pk;
+        fprintf(stderr, "powprof import: the summary's battery: the autopilot's BAT_* parameters "
+                "of %s (thevenin, %d cells, %.3g Ah, R0 %.4g ohm); -c for another\n",
+                a->rq.files[0], pk.cells, pk.capacity_ah, pk.r_int_ohm);
+    }
+    pp_ulog_flight_free(&f);
+}
+
 int pp_cmd_import(int argc, char **argv)
 {
     import_args *a = calloc(1, sizeof *a);
@@ -264,6 +285,7 @@ int pp_cmd_import(int argc, char **argv)
     bc.file = a->config_path;
     if (pp_battery_choose(&bc, &a->rq.battery) < 0)
         goto out;
+    log_pack(a);
     for (size_t i = 0; i < PP_ARRAY_SIZE(cleanup_signals); i++)
         signal(cleanup_signals[i], on_signal);
     rc = pp_results_import(&a->rq, layout);

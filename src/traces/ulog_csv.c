@@ -78,6 +78,10 @@ static int cell(const char *path, size_t line, int c, const char *s, double *out
         *out = NAN;
         return 0;
     }
+    if (strcasecmp(s, "true") == 0 || strcasecmp(s, "false") == 0) { /* a bool column */
+        *out = strcasecmp(s, "true") == 0;
+        return 0;
+    }
     errno = 0;
     *out = strtod(s, &end);
     if (*end != 0 || errno == ERANGE) {
