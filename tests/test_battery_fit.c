@@ -453,6 +453,17 @@ void test_battery_fit_hostile_csv(void)
     CHECK_INT(pp_flight_log_read(path, &f), -EINVAL);
     CHECK_CONTAINS(test_log(), "h.csv:2: 2 fields");
     pp_ulog_flight_free(&f);
+    write_file(path, "timestamp,voltage_v,current_a\n0,16,-1.5\n100000,16,-1.5\n200000,16,-2\n"
+                     "300000,16,-2\n");
+    {
+        pp_flight_fit_options o;
+        pp_flight_fit r;
+        const char *paths[1] = {path};
+        pp_flight_fit_options_init(&o);
+        CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), -EINVAL);
+        CHECK_CONTAINS(test_log(), "h.csv: battery 0: the logged current draws -");
+        pp_flight_fit_free(&r);
+    }
     write_file(path, "timestamp,voltage_v,current_a\nnan,16,1\n");
     CHECK_INT(pp_flight_log_read(path, &f), -EINVAL);
     CHECK_CONTAINS(test_log(), "h.csv:2: timestamp nan");
@@ -508,9 +519,19 @@ void test_battery_fit_pack_read_back(void)
     CHECK_INT(make_flight(&truth, 1500, 60, 7, &f), 0);
     write_csv(tmp_path(csv, sizeof csv, "flight_battery_status_0.csv"), &f, 4);
     tmp_path(cfg, sizeof cfg, "pack.cfg");
-    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", csv, "-o", cfg, NULL), 0);
+    tmp_path(trace, sizeof trace, "fitplot");
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", csv, "-o", cfg, "--plot", trace, NULL), 0);
     CHECK_CONTAINS(out, "held out (not fitted)");
     free(out);
+    strcat(trace, "/battery-fit.gp");
+    text = slurp(trace);
+    CHECK_CONTAINS(text, "set object 1 rect from 0, graph 0 to 750, graph 1"); /* the fitted part */
+    CHECK_CONTAINS(text, "using 1:4 with lines"); /* the residual */
+    free(text);
+    if (access("/usr/bin/gnuplot", X_OK) == 0) {
+        strcpy(strrchr(trace, '.'), ".png");
+        CHECK(access(trace, F_OK) == 0);
+    }
     text = slurp(cfg);
     CHECK_CONTAINS(text, "# A pack fitted by powprof battery fit (thevenin model) on ");
     CHECK_CONTAINS(text, "flight_battery_status_0.csv (battery 0): fitted on 750 of 1500 s");

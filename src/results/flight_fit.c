@@ -77,6 +77,15 @@ static int take(const pp_ulog_battery *b, const pp_flight_fit_options *o, pp_fli
         fl->current_a[k] = b->current_a[k];
     }
     fl->duration_s = fl->t_s[n - 1];
+    double q = 0;
+    for (size_t k = 1; k < n; k++)
+        q += 0.5 * (fl->current_a[k] + fl->current_a[k - 1]) * (fl->t_s[k] - fl->t_s[k - 1]);
+    if (!(q > 0)) {
+        pp_log_error("%s: battery %d: the logged current draws %.3g mAh over the flight: a "
+                     "discharge is positive (a current sensor counting the other way, or a pack "
+                     "charging, is not a flight to fit)", fl->path, b->instance, q / 3.6);
+        return -EINVAL;
+    }
     fl->split_s = o->train_s > 0 ? o->train_s : o->train_frac * fl->duration_s;
     fl->n_train = 0;
     while (fl->n_train < n && fl->t_s[fl->n_train] <= fl->split_s + 1e-9)
