@@ -659,3 +659,38 @@ void test_battery_fit_csv_everywhere(void)
     pp_phase_load_free(&l);
     flight_free(&f);
 }
+
+/* A Li-ion pack (the NMC curve, steeper below half charge): --ocv auto
+ * fits both curves and keeps Li-ion's on the fitted part alone; the LiPo
+ * table forced on it extrapolates the held-out part worse. */
+void test_battery_fit_ocv_auto_liion(void);
+void test_battery_fit_ocv_auto_liion(void)
+{
+    pp_battery_params truth;
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    flight f;
+    char path[4200];
+    const char *paths[1] = {path};
+    double held_auto;
+
+    truth_thevenin(&truth);
+    CHECK_INT(pp_battery_ocv_curve("liion", &truth), 0);
+    truth.capacity_ah = 5;
+    CHECK_INT(make_flight(&truth, 2100, 100, 23, &f), 0);
+    write_csv(tmp_path(path, sizeof path, "liion.csv"), &f, 4);
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_STR(r.ocv_curve, "liion");
+    CHECK(r.ocv_other_rms_v > 2 * r.fit.train_rms_v);
+    CHECK(within_frac(r.fit.pack.capacity_ah, 5, 0.03));
+    CHECK_NEAR(r.fl[0].fitted.v_rms, 0, 1.5 * NOISE_V);
+    held_auto = r.fl[0].fitted.v_rms;
+    pp_flight_fit_free(&r);
+    o.ocv = "pack";
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_STR(r.ocv_curve, "the pack's");
+    CHECK(r.fl[0].fitted.v_rms > 5 * held_auto);
+    pp_flight_fit_free(&r);
+    flight_free(&f);
+}

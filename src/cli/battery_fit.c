@@ -16,7 +16,8 @@
 static const char fit_help[] =
     "usage: powprof battery fit LOG... [-o PACK.cfg] [--model thevenin|rint]\n"
     "                           [--train-frac F | --train-s S] [--instance N] [--cells N]\n"
-    "                           [-c CONFIG | --preset NAME] [--plot DIR] [--json]\n"
+    "                           [--ocv auto|pack|lipo|liion] [-c CONFIG | --preset NAME]\n"
+    "                           [--plot DIR] [--json]\n"
     "\n"
     "Fit the battery model the rest of powprof drains with to recorded flights of\n"
     "one pack: PX4 logs (.ulg) or the CSV pyulog's ulog2csv writes for the\n"
@@ -31,7 +32,8 @@ static const char fit_help[] =
     "Levenberg-Marquardt (cminpack lmdif) fits the modelled terminal voltage to\n"
     "the logged one over the first part of each flight. Fitted (thevenin): the\n"
     "capacity, R0, R1, the time constant, the open-circuit table's scale and\n"
-    "offset per cell (its LiPo shape kept) and each flight's starting charge;\n"
+    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv) and each\n"
+    "flight's starting charge;\n"
     "several logs share the pack. rint's voltage says nothing of the charge: its\n"
     "capacity is kept (the log's, else the pack it starts from). Uncertainties\n"
     "(+-) are one standard deviation from the Jacobian at the solution; a real\n"
@@ -56,6 +58,9 @@ static const char fit_help[] =
     "  --train-s S            fit the first S seconds of each flight instead\n"
     "  --instance N           the battery instance of each log (default: the first)\n"
     "  --cells N              the pack's cells (default: the log's, else from the voltage)\n"
+    "  --ocv CURVE            the open-circuit curve's shape: pack (the table of the pack\n"
+    "                         given), lipo, liion (NMC), or auto (default: the pack's and\n"
+    "                         liion's fitted, the one closer on the fitted part kept)\n"
     "  -c, --config FILE      start from (and compare with) FILE's battery group\n"
     "  --preset NAME          start from (and compare with) a preset (default drone-4s-3200)\n"
     "  --plot DIR             logged and modelled voltage per flight, the fitted part\n"
@@ -63,7 +68,8 @@ static const char fit_help[] =
     "  --json                 one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
-enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT };
+enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
+       OPT_OCV };
 
 typedef struct fit_args {
     const char *out, *plot_dir;
@@ -117,6 +123,14 @@ static int fit_option(int opt, const char *arg, fit_args *a)
         fprintf(stderr, "powprof battery fit: --train-s %s: must be in (0, 1e8] s\n", arg);
         return -1;
     case OPT_INSTANCE: return int_option("--instance", arg, 0, 255, &a->o.instance);
+    case OPT_OCV:
+        if (strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0 ||
+            pp_battery_ocv_curve(arg, &(pp_battery_params){0}) == 0) {
+            a->o.ocv = arg;
+            return 0;
+        }
+        fprintf(stderr, "powprof battery fit: --ocv %s: auto, pack, lipo or liion\n", arg);
+        return -1;
     case OPT_CELLS: return int_option("--cells", arg, 1, 1000, &a->o.cells);
     default:
         fputs("Try 'powprof battery fit --help'.\n", stderr);
@@ -137,6 +151,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
         {"cells", required_argument, NULL, OPT_CELLS},
         {"preset", required_argument, NULL, OPT_PRESET},
         {"plot", required_argument, NULL, OPT_PLOT},
+        {"ocv", required_argument, NULL, OPT_OCV},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -198,9 +213,13 @@ static void print_pack(const pp_flight_fit *r)
     }
     printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n", p->r1_ohm,
            f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
-    printf("  open-circuit   the LiPo table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
-           "per cell: %.3f V full, %.3f V empty (pack)\n", f->ocv_scale, f->ocv_scale_sd,
-           f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    printf("  open-circuit   %s table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
+           "per cell: %.3f V full, %.3f V empty (pack)\n", r->ocv_curve, f->ocv_scale,
+           f->ocv_scale_sd, f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1),
+           pp_battery_ocv_v(p, 0));
+    if (isfinite(r->ocv_other_rms_v))
+        printf("                 (--ocv auto: kept for its fitted-part RMS %.4f V; the other "
+               "curve's %.4f V)\n", f->train_rms_v, r->ocv_other_rms_v);
 }
 
 static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl, size_t i,
@@ -326,6 +345,8 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(pack, "c1_f", num(p->c1_f));
     json_object_set_new(pack, "ocv_scale", num(f->ocv_scale));
     json_object_set_new(pack, "ocv_offset_v", num(f->ocv_offset_v));
+    json_object_set_new(pack, "ocv_curve", json_string(r->ocv_curve ? r->ocv_curve : "?"));
+    json_object_set_new(root, "ocv_other_train_rms_v", num(r->ocv_other_rms_v));
     json_object_set_new(root, "pack", pack);
     json_object_set_new(root, "cells_from", json_string(r->cells_source));
     json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));

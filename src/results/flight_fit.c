@@ -22,6 +22,7 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o)
     o->model = PP_BATTERY_THEVENIN;
     o->train_frac = 0.5;
     o->instance = -1;
+    o->ocv = "auto";
     pp_battery_params_default(&o->start);
 }
 
@@ -229,8 +230,8 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
  * HOLD_REL_SD, or a rank-deficient Jacobian), fitted again with it and the
  * curve's scale and offset held at the pack's (the log's capacity where it
  * has one). */
-static int fit(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n,
-               pp_flight_fit *r)
+static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n,
+                   pp_flight_fit *r)
 {
     int rc = pp_battery_fit(guess, ff, n, 0, &r->fit);
 
@@ -249,6 +250,71 @@ static int fit(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n
         return 0;
     r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
     return pp_battery_fit(guess, ff, n, 2, &r->fit);
+}
+
+/* What one curve's cascade gave. */
+typedef struct outcome {
+    pp_fit_result fit;
+    int capacity_held, rc_held;
+    double first_capacity_ah, first_capacity_sd_ah, first_span_frac;
+} outcome;
+
+static void save(const pp_flight_fit *r, outcome *o)
+{
+    *o = (outcome){r->fit, r->capacity_held, r->rc_held, r->first_capacity_ah,
+                   r->first_capacity_sd_ah, r->first_span_frac};
+}
+
+static void restore(pp_flight_fit *r, const outcome *o)
+{
+    r->fit = o->fit;
+    r->capacity_held = o->capacity_held, r->rc_held = o->rc_held;
+    r->first_capacity_ah = o->first_capacity_ah;
+    r->first_capacity_sd_ah = o->first_capacity_sd_ah;
+    r->first_span_frac = o->first_span_frac;
+}
+
+/* The fit with each open-circuit curve asked (o->ocv; auto: the pack's and
+ * Li-ion's), the one of the lower training RMS kept: a choice made on the
+ * fitted part only, the held-out part stays unseen. */
+static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
+               const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    const char *names[2] = {"the pack's", "liion"};
+    size_t n_try = 1;
+    pp_battery_params g[2] = {*guess, *guess};
+    outcome *best = malloc(sizeof *best);
+    int rc = 0, have = 0;
+
+    if (!best)
+        return -ENOMEM;
+    if (o->ocv && strcmp(o->ocv, "pack") != 0) {
+        names[0] = strcmp(o->ocv, "auto") == 0 ? "the pack's" : o->ocv;
+        if (strcmp(o->ocv, "auto") != 0)
+            pp_battery_ocv_curve(o->ocv, &g[0]);
+        else if (guess->model == PP_BATTERY_THEVENIN && pp_battery_ocv_curve("liion", &g[1]) == 0)
+            n_try = 2;
+    }
+    r->ocv_other_rms_v = NAN;
+    for (size_t k = 0; k < n_try && rc == 0; k++) {
+        memset(&r->fit, 0, sizeof r->fit);
+        r->capacity_held = r->rc_held = 0;
+        if ((rc = cascade(&g[k], ff, n, r)) < 0)
+            break;
+        if (!have || r->fit.train_rms_v < best->fit.train_rms_v) {
+            if (have)
+                r->ocv_other_rms_v = best->fit.train_rms_v;
+            save(r, best);
+            r->ocv_curve = names[k];
+            have = 1;
+        } else {
+            r->ocv_other_rms_v = r->fit.train_rms_v;
+        }
+    }
+    if (rc == 0)
+        restore(r, best);
+    free(best);
+    return rc;
 }
 
 static void pinned(pp_flight_fit *r)
@@ -287,7 +353,7 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
             ff[i] = (pp_fit_flight){fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
             r->held_out |= fl->n_train < fl->n;
         }
-        rc = fit(&guess, ff, n_paths, r);
+        rc = fit(&guess, o, ff, n_paths, r);
         if (rc == 0 && r->fit.pack.model == PP_BATTERY_THEVENIN) /* for rint, if chosen later */
             r->fit.pack.voltage_v = pp_battery_ocv_v(&r->fit.pack, 0.5);
     }

@@ -18,6 +18,9 @@ typedef struct pp_flight_fit_options {
     double train_s;               /* > 0: the first train_s seconds of each flight instead */
     int instance;                 /* the battery instance of each log; -1: the first with samples */
     int cells;                    /* > 0: the pack's cells (else the log's, else from the voltage) */
+    const char *ocv;              /* the open-circuit curve's shape: "pack" (start's table),
+                                     "lipo", "liion", or "auto" (default: the pack's and
+                                     liion's, the one of the lower training RMS) */
     pp_battery_params start;      /* the pack the fit starts from and is compared with */
 } pp_flight_fit_options;
 
@@ -53,6 +56,8 @@ typedef struct pp_flight_fit {
                                      capacity and the curve's scale and offset held at the
                                      pack's, the rest fitted again */
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
+    const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
+    double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
     int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
                                      time constant, 1 to 3000 s) */
 } pp_flight_fit;
