@@ -48,8 +48,7 @@ typedef struct problem {
     double full[N_MAX];           /* every parameter; the held ones stay at their start */
     int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
     size_t n_full, n_free;
-    int hold;                     /* 1: capacity and the curve's scale and offset held;
-                                     2: also the RC pair */
+    int hold;                     /* PP_FIT_HOLD_* */
 } problem;
 
 static int thevenin(const problem *pb) { return pb->guess->model == PP_BATTERY_THEVENIN; }
@@ -201,7 +200,7 @@ static void initial_x(problem *pb, double *x)
             cap_n++;
         }
     }
-    if (cap_n && !pb->hold)
+    if (cap_n && !(pb->hold & PP_FIT_HOLD_CAPACITY))
         cap = cap_sum / (double)cap_n;
     x[0] = unbounded(log(cap > 0 ? cap : 1.0), LOG_CAP_LO, LOG_CAP_HI);
 }
@@ -300,8 +299,9 @@ static void choose_free(problem *pb)
     pb->n_full = n_pack_params(pb) + (thevenin(pb) ? pb->n_flights : 0);
     pb->n_free = 0;
     for (size_t j = 0; j < pb->n_full; j++)
-        if (!(pb->hold && thevenin(pb) && (j == 0 || j == 4 || j == 5)) &&
-            !(pb->hold >= 2 && thevenin(pb) && (j == 2 || j == 3)))
+        if (!thevenin(pb) || !((j == 0 && (pb->hold & PP_FIT_HOLD_CAPACITY)) ||
+                               ((j == 4 || j == 5) && (pb->hold & PP_FIT_HOLD_CURVE)) ||
+                               ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC))))
             pb->free_idx[pb->n_free++] = (int)j;
 }
 
@@ -339,10 +339,10 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
 }
 
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
-                   size_t n_flights, int hold_capacity, pp_fit_result *r)
+                   size_t n_flights, int hold, pp_fit_result *r)
 {
     problem pb = {.guess = guess, .flights = flights, .n_flights = n_flights,
-                  .hold = hold_capacity};
+                  .hold = hold};
     size_t m, n;
     int rc, *ipvt;
     double *work, fsumsq = 0;
@@ -366,7 +366,7 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
     } else {
         rc = -ENOMEM;
     }
-    r->capacity_fitted = thevenin(&pb) && !pb.hold;
+    r->capacity_fitted = thevenin(&pb) && !(pb.hold & PP_FIT_HOLD_CAPACITY);
     free(work);
     free(ipvt);
     return rc;

@@ -61,12 +61,16 @@ typedef struct pp_fit_result {
 
 /* Fit guess's model (guess->model) to the n_flights flights. guess gives
  * the cells, the OCV table's shape and the initial values (and, with rint,
- * the capacity kept). hold (thevenin): 1, the capacity and the table's
- * scale and offset are held at guess's, the rest fitted (flights too short
- * to pin them: the start is then read off the curve); 2, the RC pair too
- * (only R0 and the starts fitted); 0, nothing held. 0, or -EINVAL (logged: no flight, fewer training
+ * the capacity kept). hold (thevenin; 0: nothing): PP_FIT_HOLD_* ored,
+ * those parameters held at guess's (flights too short to determine them:
+ * with the curve held, the capacity and the starts come from its slope and
+ * level). 0, or -EINVAL (logged: no flight, fewer training
  * samples than parameters, bad samples), -ENOMEM, -EIO (MINPACK gave up:
  * improper input). */
+#define PP_FIT_HOLD_CURVE 1    /* the table's scale and offset */
+#define PP_FIT_HOLD_CAPACITY 2
+#define PP_FIT_HOLD_RC 4       /* R1 and the time constant */
+
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r);
 

@@ -213,10 +213,15 @@ static void print_pack(const pp_flight_fit *r)
     }
     printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n", p->r1_ohm,
            f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
-    printf("  open-circuit   %s table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
-           "per cell: %.3f V full, %.3f V empty (pack)\n", r->ocv_curve, f->ocv_scale,
-           f->ocv_scale_sd, f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1),
-           pp_battery_ocv_v(p, 0));
+    if (r->curve_held)
+        printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
+               "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
+               pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    else
+        printf("  open-circuit   %s table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
+               "per cell: %.3f V full, %.3f V empty (pack)\n", r->ocv_curve, f->ocv_scale,
+               f->ocv_scale_sd, f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1),
+               pp_battery_ocv_v(p, 0));
     if (isfinite(r->ocv_other_rms_v))
         printf("                 (--ocv auto: kept for its fitted-part RMS %.4f V; the other "
                "curve's %.4f V)\n", f->train_rms_v, r->ocv_other_rms_v);
@@ -263,13 +268,27 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
 static void print_warnings(const pp_flight_fit *r)
 {
     const pp_fit_result *f = &r->fit;
+    const pp_battery_params *p = &f->pack;
 
     if (r->capacity_held)
         printf("warning: the flights cover too little of the charge (%.1f %%) to determine the "
                "capacity and the open-circuit curve: both are the pack's (%s), only the "
                "resistances and each start fitted. Fly to below 40 %% (a flight over half of "
                "the charge) and fit again.\n", 100 * r->first_span_frac, r->capacity_source);
-    else if (f->capacity_fitted && !r->capacity_pinned)
+    else if (r->capacity_undetermined)
+        printf("warning: the flights cover %.1f %% of the charge: too little to determine the "
+               "capacity (%.3g +- %.2g Ah, with the open-circuit curve held at the table's), and "
+               "the log gives none: a plan with this pack is as uncertain. Give the capacity "
+               "(-c FILE with capacity_ah, or a log with BAT1_CAPACITY) or fly to below 40 %% "
+               "and fit again.\n", 100 * r->first_span_frac, p->capacity_ah, f->capacity_sd_ah);
+    else if (r->curve_held)
+        printf("warning: the flights cover %.1f %% of the charge: too little to fit the "
+               "open-circuit curve with the capacity (a first fit left the capacity unknown to "
+               "%.0f %%); the curve is held at the table's and the capacity read from its slope, "
+               "known to %.0f %% (leaving out the table's own error: right only as far as the "
+               "table's shape and level are this pack's). Fly to below 40 %% and fit again.\n", 100 * r->first_span_frac,
+               100 * r->first_capacity_sd_ah / r->first_capacity_ah, 100 * r->capacity_rel_sd);
+    else if (f->capacity_fitted && !r->capacity_pinned && !r->curve_held)
         printf("warning: the fitted parts cover %.0f %% of the charge at most and the capacity is "
                "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
                "to below 40 %% (a flight over half of the charge) and fit again.\n",
@@ -351,7 +370,9 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "cells_from", json_string(r->cells_source));
     json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
     json_object_set_new(root, "capacity_pinned", json_boolean(r->capacity_pinned));
+    json_object_set_new(root, "curve_held", json_boolean(r->curve_held));
     json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
+    json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
     json_object_set_new(root, "soc_span", num(f->soc_span_frac));
     json_object_set_new(root, "train_rms_v", num(f->train_rms_v));

@@ -14,6 +14,7 @@
 #define PINNED_SPAN_FRAC 0.30
 #define PINNED_REL_SD 0.05
 #define HOLD_SPAN_FRAC 0.10
+#define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
 #define HOLD_REL_SD 0.25
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
@@ -118,9 +119,11 @@ static void guess_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
     if (b->capacity_mah > 0) {
         g->capacity_ah = b->capacity_mah / 1000;
         r->capacity_source = "the log's capacity";
+        r->capacity_from_log = 1;
     } else if (bp && bp->any && bp->capacity_mah > 0) {
         g->capacity_ah = bp->capacity_mah / 1000;
         r->capacity_source = "the log's BAT_CAPACITY";
+        r->capacity_from_log = 1;
     }
     if (bp && bp->any && bp->r_internal_ohm > 0)
         g->r_int_ohm = bp->r_internal_ohm * cells;
@@ -225,58 +228,71 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     return 0;
 }
 
-/* The fit; when the flights cannot determine the capacity (less than
- * HOLD_SPAN_FRAC of the charge, or the capacity to worse than
- * HOLD_REL_SD, or a rank-deficient Jacobian), fitted again with it and the
- * curve's scale and offset held at the pack's (the log's capacity where it
- * has one). */
+/* Whether the capacity is determined: the fitted parts cover HOLD_SPAN_FRAC
+ * of the charge, the capacity known to HOLD_REL_SD, the Jacobian of full rank. */
+static int determined(const pp_fit_result *f)
+{
+    return f->soc_span_frac >= HOLD_SPAN_FRAC && f->rank == f->n_params &&
+           f->capacity_sd_ah <= HOLD_REL_SD * f->pack.capacity_ah;
+}
+
+/* The fit of everything; when the flights cannot determine the capacity,
+ * again with the curve's scale and offset held (the capacity and starts
+ * then from its slope and level); when still not and the log gives a
+ * capacity, with it held too (a preset's is never held: it may be ten
+ * times off; the capacity then stays fitted, said undetermined); and the RC pair held when it is
+ * undetermined or at a bound of its time constant. */
 static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n,
                    pp_flight_fit *r)
 {
-    int rc = pp_battery_fit(guess, ff, n, 0, &r->fit);
+    int rc = pp_battery_fit(guess, ff, n, 0, &r->fit), hold = PP_FIT_HOLD_CURVE;
 
-    if (rc < 0 || guess->model != PP_BATTERY_THEVENIN)
+    if (rc < 0 || guess->model != PP_BATTERY_THEVENIN || determined(&r->fit))
         return rc;
-    if (r->fit.soc_span_frac >= HOLD_SPAN_FRAC && r->fit.rank == r->fit.n_params &&
-        r->fit.capacity_sd_ah <= HOLD_REL_SD * r->fit.pack.capacity_ah)
-        return 0;
-    r->capacity_held = 1;
     r->first_capacity_ah = r->fit.pack.capacity_ah;
     r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
     r->first_span_frac = r->fit.soc_span_frac;
-    if ((rc = pp_battery_fit(guess, ff, n, 1, &r->fit)) < 0)
+    r->curve_held = 1;
+    if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
         return rc;
+    if (!determined(&r->fit) && r->capacity_from_log) { /* never a preset's capacity */
+        r->capacity_held = 1;
+        hold |= PP_FIT_HOLD_CAPACITY;
+        if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
+            return rc;
+    }
     if (r->fit.rank == r->fit.n_params && r->fit.tau_s > 1.02 * 1.0 && r->fit.tau_s < 0.98 * 3000.0)
         return 0;
     r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
-    return pp_battery_fit(guess, ff, n, 2, &r->fit);
+    return pp_battery_fit(guess, ff, n, hold | PP_FIT_HOLD_RC, &r->fit);
 }
 
 /* What one curve's cascade gave. */
 typedef struct outcome {
     pp_fit_result fit;
-    int capacity_held, rc_held;
+    int curve_held, capacity_held, rc_held;
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac;
 } outcome;
 
 static void save(const pp_flight_fit *r, outcome *o)
 {
-    *o = (outcome){r->fit, r->capacity_held, r->rc_held, r->first_capacity_ah,
+    *o = (outcome){r->fit, r->curve_held, r->capacity_held, r->rc_held, r->first_capacity_ah,
                    r->first_capacity_sd_ah, r->first_span_frac};
 }
 
 static void restore(pp_flight_fit *r, const outcome *o)
 {
     r->fit = o->fit;
-    r->capacity_held = o->capacity_held, r->rc_held = o->rc_held;
+    r->curve_held = o->curve_held, r->capacity_held = o->capacity_held, r->rc_held = o->rc_held;
     r->first_capacity_ah = o->first_capacity_ah;
     r->first_capacity_sd_ah = o->first_capacity_sd_ah;
     r->first_span_frac = o->first_span_frac;
 }
 
 /* The fit with each open-circuit curve asked (o->ocv; auto: the pack's and
- * Li-ion's), the one of the lower training RMS kept: a choice made on the
- * fitted part only, the held-out part stays unseen. */
+ * Li-ion's), Li-ion's kept only when its training RMS is 10 % lower (over a
+ * little of the charge both curves fit alike): a choice made on the fitted
+ * part only, the held-out part stays unseen. */
 static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
                const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
@@ -298,10 +314,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->ocv_other_rms_v = NAN;
     for (size_t k = 0; k < n_try && rc == 0; k++) {
         memset(&r->fit, 0, sizeof r->fit);
-        r->capacity_held = r->rc_held = 0;
+        r->curve_held = r->capacity_held = r->rc_held = 0;
         if ((rc = cascade(&g[k], ff, n, r)) < 0)
             break;
-        if (!have || r->fit.train_rms_v < best->fit.train_rms_v) {
+        if (!have || r->fit.train_rms_v < OCV_SWITCH_FRAC * best->fit.train_rms_v) {
             if (have)
                 r->ocv_other_rms_v = best->fit.train_rms_v;
             save(r, best);
@@ -322,8 +338,7 @@ static void pinned(pp_flight_fit *r)
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
                          : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
                                             : NAN;
-    if (r->capacity_held)
-        r->fit.soc_span_frac = fmax(r->fit.soc_span_frac, 0); /* the held fit's span */
+    r->capacity_undetermined = r->fit.capacity_fitted && r->curve_held && !determined(&r->fit);
     r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
 }

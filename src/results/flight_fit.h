@@ -51,10 +51,15 @@ typedef struct pp_flight_fit {
     int held_out;                 /* some samples held out */
     int capacity_pinned;          /* thevenin: span >= 30 % and capacity within 5 % */
     double capacity_rel_sd;       /* of the capacity fitted (held: of the first try's) */
-    int capacity_held;            /* the flights could not determine it (under 10 % of the
-                                     charge, worse than 25 %, or a rank-deficient fit): the
-                                     capacity and the curve's scale and offset held at the
-                                     pack's, the rest fitted again */
+    int curve_held;               /* the flights could not determine the capacity (under 10 %
+                                     of the charge, worse than 25 %, or a rank-deficient fit)
+                                     with the curve free: the curve's scale and offset held at
+                                     the table's, the rest fitted again */
+    int capacity_held;            /* nor with the curve held, and the log gives a capacity:
+                                     the capacity held at the log's */
+    int capacity_from_log;        /* the log gives a capacity (cell 'capacity', BAT_CAPACITY) */
+    int capacity_undetermined;    /* nor with the curve held, and no capacity in the log: the
+                                     capacity stays fitted, its +- large */
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
     const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
     double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
