@@ -49,6 +49,8 @@ typedef struct problem {
     int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
     size_t n_full, n_free;
     int hold;                     /* PP_FIT_HOLD_* */
+    double *one_minus_a;          /* 1 - exp(-h/tau) per training sample, for cached_tau_s */
+    double cached_tau_s;
 } problem;
 
 static int thevenin(const problem *pb) { return pb->guess->model == PP_BATTERY_THEVENIN; }
@@ -85,20 +87,22 @@ static void pack_at(problem *pb, const double *x)
         pb->soc0[f] = bounded(x[np + f], SOC_LO, SOC_HI);
 }
 
-void pp_battery_fit_voltage(const pp_battery_params *p, double soc_start_frac,
-                            const pp_fit_flight *f, double *voltage_v, double *soc_frac)
+/* The model over flight f's first n samples (as pp_battery_fit_voltage);
+ * one_minus_a: 1 - exp(-h/tau) for each interval (k from 1) when not NULL. */
+static void simulate(const pp_battery_params *p, double soc_start_frac, const pp_fit_flight *f,
+                     size_t n, const double *one_minus_a, double *voltage_v, double *soc_frac)
 {
     double q_c = 0, v1_v = 0, q_full_c = p->capacity_ah * 3600.0;
     double tau_s = p->r1_ohm * p->c1_f;
     int rc_pair = p->model == PP_BATTERY_THEVENIN;
 
-    for (size_t k = 0; k < f->n; k++) {
+    for (size_t k = 0; k < n; k++) {
         if (k > 0) {
             double h = f->t_s[k] - f->t_s[k - 1], i0 = f->current_a[k - 1], i1 = f->current_a[k];
             q_c += 0.5 * (i0 + i1) * h;
             if (rc_pair) {
-                double one_minus_a = -expm1(-h / tau_s), a = 1 - one_minus_a;
-                v1_v = a * v1_v + p->r1_ohm * (i1 - a * i0 - (i1 - i0) * tau_s / h * one_minus_a);
+                double oma = one_minus_a ? one_minus_a[k] : -expm1(-h / tau_s), a = 1 - oma;
+                v1_v = a * v1_v + p->r1_ohm * (i1 - a * i0 - (i1 - i0) * tau_s / h * oma);
             }
         }
         double soc = soc_start_frac - q_c / q_full_c;
@@ -107,6 +111,12 @@ void pp_battery_fit_voltage(const pp_battery_params *p, double soc_start_frac,
         if (soc_frac)
             soc_frac[k] = soc;
     }
+}
+
+void pp_battery_fit_voltage(const pp_battery_params *p, double soc_start_frac,
+                            const pp_fit_flight *f, double *voltage_v, double *soc_frac)
+{
+    simulate(p, soc_start_frac, f, f->n, NULL, voltage_v, soc_frac);
 }
 
 double pp_battery_soc_of_ocv(const pp_battery_params *p, double ocv_v)
@@ -135,23 +145,25 @@ static int residuals(void *ctx, int m, int n, const double *x, double *fvec, int
 {
     problem *pb = ctx;
     size_t j = 0;
-    double *v = NULL;
+    double tau_s;
 
     (void)iflag;
+    (void)m;
     for (int k = 0; k < n; k++)
         pb->full[pb->free_idx[k]] = x[k];
     pack_at(pb, pb->full);
+    tau_s = pb->pack.r1_ohm * pb->pack.c1_f;
+    for (size_t f = 0, off = 0; f < pb->n_flights; off += pb->flights[f++].n_train)
+        for (size_t k = 1; thevenin(pb) && tau_s != pb->cached_tau_s && k < pb->flights[f].n_train; k++)
+            pb->one_minus_a[off + k] = -expm1(-(pb->flights[f].t_s[k] - pb->flights[f].t_s[k - 1]) /
+                                              tau_s);
+    pb->cached_tau_s = tau_s; /* the Jacobian's other columns keep tau: exp once */
     for (size_t f = 0; f < pb->n_flights; f++) {
         const pp_fit_flight *fl = &pb->flights[f];
-        pp_fit_flight train = *fl;
-        train.n = fl->n_train;
-        if (!(v = realloc(v, train.n * sizeof *v)))
-            return -1;
-        pp_battery_fit_voltage(&pb->pack, pb->soc0[f], &train, v, NULL);
-        for (size_t k = 0; k < train.n && j < (size_t)m; k++)
-            fvec[j++] = v[k] - fl->voltage_v[k];
+        simulate(&pb->pack, pb->soc0[f], fl, fl->n_train, pb->one_minus_a + j, fvec + j, NULL);
+        for (size_t k = 0; k < fl->n_train; k++, j++)
+            fvec[j] -= fl->voltage_v[k];
     }
-    free(v);
     return 0;
 }
 
@@ -315,7 +327,8 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
 
     for (size_t j = 0; j < n; j++)
         x[j] = pb->full[pb->free_idx[j]];
-    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0, 400 * ((int)n + 1), 0,
+    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0,
+               (pb->hold & PP_FIT_QUICK ? 40 : 100) * ((int)n + 1), 0,
                diag, 1, 100, 0, &nfev, fjac, (int)m, ipvt, qtf, wa, wa + n, wa + 2 * n,
                fjac + m * n);
     r->minpack_info = rc;
@@ -342,7 +355,7 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r)
 {
     problem pb = {.guess = guess, .flights = flights, .n_flights = n_flights,
-                  .hold = hold};
+                  .hold = hold, .cached_tau_s = NAN};
     size_t m, n;
     int rc, *ipvt;
     double *work, fsumsq = 0;
@@ -358,9 +371,10 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
     }
     for (size_t i = 0; i < guess->ocv_n; i++)
         pb.ocv_center_v += guess->ocv_v[i] / (double)guess->ocv_n;
-    work = malloc((n * 6 + m * 2 + m * n) * sizeof *work);
+    work = malloc((n * 6 + m * 3 + m * n) * sizeof *work);
     ipvt = malloc(n * sizeof *ipvt);
     if (work && ipvt) {
+        pb.one_minus_a = work + n * 6 + m * 2 + m * n;
         initial_x(&pb, pb.full);
         rc = solve(&pb, m, work, ipvt, &fsumsq, r);
     } else {

@@ -236,19 +236,23 @@ static int determined(const pp_fit_result *f)
            f->capacity_sd_ah <= HOLD_REL_SD * f->pack.capacity_ah;
 }
 
-/* The fit of everything; when the flights cannot determine the capacity,
+/* The fit of everything (alt: another curve, abandoned, 1, when that fit
+ * does not converge); when the flights cannot determine the capacity,
  * again with the curve's scale and offset held (the capacity and starts
  * then from its slope and level); when still not and the log gives a
  * capacity, with it held too (a preset's is never held: it may be ten
  * times off; the capacity then stays fitted, said undetermined); and the RC pair held when it is
  * undetermined or at a bound of its time constant. */
-static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n,
+static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n, int alt,
                    pp_flight_fit *r)
 {
-    int rc = pp_battery_fit(guess, ff, n, 0, &r->fit), hold = PP_FIT_HOLD_CURVE;
+    int rc = pp_battery_fit(guess, ff, n, alt ? PP_FIT_QUICK : 0, &r->fit);
+    int hold = PP_FIT_HOLD_CURVE;
 
     if (rc < 0 || guess->model != PP_BATTERY_THEVENIN || determined(&r->fit))
         return rc;
+    if (alt && r->fit.minpack_info == 5)
+        return 1; /* another curve that does not even converge: not this pack's */
     r->first_capacity_ah = r->fit.pack.capacity_ah;
     r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
     r->first_span_frac = r->fit.soc_span_frac;
@@ -315,8 +319,13 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     for (size_t k = 0; k < n_try && rc == 0; k++) {
         memset(&r->fit, 0, sizeof r->fit);
         r->curve_held = r->capacity_held = r->rc_held = 0;
-        if ((rc = cascade(&g[k], ff, n, r)) < 0)
+        if ((rc = cascade(&g[k], ff, n, k > 0, r)) < 0)
             break;
+        if (rc == 1) {
+            r->ocv_other_rms_v = r->fit.train_rms_v;
+            rc = 0;
+            continue;
+        }
         if (!have || r->fit.train_rms_v < OCV_SWITCH_FRAC * best->fit.train_rms_v) {
             if (have)
                 r->ocv_other_rms_v = best->fit.train_rms_v;
