@@ -536,6 +536,13 @@ void test_battery_fit_hostile_csv(void)
     CHECK_INT(f.n_duplicate, 1);
     CHECK_INT(f.n_zero_sag, 1);
     pp_ulog_flight_free(&f);
+    /* ulog2csv -d ';' (and numpy's True/False for a bool column) */
+    write_file(path, "timestamp;connected;voltage_v;current_a\n1000000;True;16.4;1.0\n"
+                     "1300000;False;16.0;10\n1600000;True;16.1;9\n");
+    CHECK_INT(pp_flight_log_read(path, &f), 0);
+    CHECK_INT(f.bat[0].n, 2);
+    CHECK_INT(f.n_disconnected, 1);
+    pp_ulog_flight_free(&f);
     /* the command: the error with its line, exit 2, nothing written */
     write_file(path, "timestamp,voltage_v,current_a\n1000000,16.0,1\n900000,16.0,1\n");
     CHECK_INT(run_powprof(NULL, &err, "battery", "fit", path, "-o", tmp_path((char[4200]){0}, 4200, "no.cfg"), NULL), 2);

@@ -17,15 +17,31 @@ static const char *const col_name[N_COLS] = {"timestamp", "voltage_v", "current_
                                               "cell_count", "capacity"};
 #define N_REQUIRED 3
 
-/* Split line (modified) at commas into at most cap fields, each trimmed. */
-static size_t split(char *line, char **field, size_t cap)
+/* The delimiter of a header line: ulog2csv writes ',' unless -d gives
+ * another; the most frequent of , ; tab | is taken. */
+static char delimiter_of(const char *header)
+{
+    static const char cand[] = {',', ';', '\t', '|'};
+    size_t best = 0, count[4] = {0};
+
+    for (const char *s = header; *s; s++)
+        for (size_t k = 0; k < 4; k++)
+            count[k] += *s == cand[k];
+    for (size_t k = 1; k < 4; k++)
+        if (count[k] > count[best])
+            best = k;
+    return cand[best];
+}
+
+/* Split line (modified) at delim into at most cap fields, each trimmed. */
+static size_t split(char *line, char delim, char **field, size_t cap)
 {
     size_t n = 0;
     char *s = line;
 
     line[strcspn(line, "\r\n")] = 0;
     while (n < cap) {
-        char *comma = strchr(s, ',');
+        char *comma = strchr(s, delim);
         if (comma)
             *comma = 0;
         while (*s == ' ' || *s == '\t')
@@ -43,10 +59,10 @@ static size_t split(char *line, char **field, size_t cap)
 
 /* The header's columns: idx[c] is the field of column c, or -1. 0 or
  * -EINVAL (logged with the columns found). */
-static int header(const char *path, char *line, int *idx)
+static int header(const char *path, char *line, char delim, int *idx)
 {
     char *field[512], *copy = strdup(line);
-    size_t n = split(line, field, PP_ARRAY_SIZE(field));
+    size_t n = split(line, delim, field, PP_ARRAY_SIZE(field));
 
     for (int c = 0; c < N_COLS; c++) {
         idx[c] = -1;
@@ -153,7 +169,7 @@ static int add_row(const char *path, size_t line, const double *v, pp_ulog_fligh
 }
 
 /* The data rows. 0 or -errno (logged). */
-static int rows(const char *path, FILE *fp, const int *idx, pp_ulog_flight *f)
+static int rows(const char *path, FILE *fp, char delim, const int *idx, pp_ulog_flight *f)
 {
     char *line = NULL, *field[512];
     size_t cap = 0, lineno = 1, need = 0;
@@ -167,7 +183,7 @@ static int rows(const char *path, FILE *fp, const int *idx, pp_ulog_flight *f)
         lineno++;
         if (line[strspn(line, " \t\r\n")] == 0)
             continue;
-        size_t n = split(line, field, PP_ARRAY_SIZE(field));
+        size_t n = split(line, delim, field, PP_ARRAY_SIZE(field));
         if (n < need) {
             pp_log_error("%s:%zu: %zu fields, the header's columns need %zu", path, lineno, n,
                          need);
@@ -206,7 +222,7 @@ static int instance_of(const char *path)
 int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
 {
     FILE *fp = fopen(path, "r");
-    char *line = NULL;
+    char *line = NULL, delim = ',';
     size_t cap = 0;
     int idx[N_COLS], rc;
 
@@ -221,12 +237,13 @@ int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
         pp_log_error("%s:1: empty: a battery_status CSV (ulog2csv) expected", path);
         rc = -EINVAL;
     } else {
-        rc = header(path, line, idx);
+        delim = delimiter_of(line);
+        rc = header(path, line, delim, idx);
     }
     f->battery_defined = 1;
     f->bat[0].instance = instance_of(path);
     if (rc == 0)
-        rc = rows(path, fp, idx, f);
+        rc = rows(path, fp, delim, idx, f);
     free(line);
     fclose(fp);
     f->n_batteries = f->bat[0].n ? 1 : 0;
@@ -243,7 +260,7 @@ int pp_ulog_csv_is(const char *path)
     if (!fp)
         return 0;
     if (getline(&line, &cap, fp) != -1) {
-        n = split(line, field, PP_ARRAY_SIZE(field));
+        n = split(line, delimiter_of(line), field, PP_ARRAY_SIZE(field));
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < N_REQUIRED; c++)
                 has[c] |= strcmp(field[i], col_name[c]) == 0;
