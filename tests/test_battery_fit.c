@@ -525,13 +525,14 @@ void test_battery_fit_hostile_csv(void)
                      "1,10.0,1,2800000,15.90,0\r\n"
                      "1,0,1,3100000,15.80,0\r\n"
                      "1,0.5,1,3400000,16.35,0\r\n"
+                     "1,0.0,1,3700000,0.0,0\r\n"
                      "\r\n");
     CHECK_INT(pp_flight_log_read(path, &f), 0);
     CHECK_INT(f.n_batteries, 1);
     CHECK_INT(f.bat[0].n, 4);
     CHECK_NEAR(f.bat[0].t_s[3], 3.4, 1e-12);
     CHECK_NEAR(f.bat[0].current_a[1], 10, 0);
-    CHECK_INT(f.n_unmeasured, 3);
+    CHECK_INT(f.n_unmeasured, 4);
     CHECK_INT(f.n_disconnected, 1);
     CHECK_INT(f.n_duplicate, 1);
     CHECK_INT(f.n_zero_sag, 1);

@@ -25,7 +25,9 @@ static void move(pp_ulog_battery *b, size_t j, size_t k)
     b->remaining[j] = b->remaining[k];
 }
 
-/* A current of -1 (not measured), or 0 while the voltage sags. */
+/* A current of -1 (not measured), a voltage of 0 or less (no pack seen:
+ * a ULog keeps no 'connected' here), or a current of 0 while the voltage
+ * sags. */
 static void clean(pp_ulog_flight *f, pp_ulog_battery *b)
 {
     size_t j = 0, from = 0;
@@ -36,7 +38,7 @@ static void clean(pp_ulog_flight *f, pp_ulog_battery *b)
             from++;
         for (size_t i = from; i <= k; i++)
             vmax = fmax(vmax, b->voltage_v[i]);
-        if (b->current_a[k] == -1) {
+        if (b->current_a[k] == -1 || !(b->voltage_v[k] > 0)) { /* not measured (nor connected) */
             f->n_unmeasured++;
             continue;
         }

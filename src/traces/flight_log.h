@@ -6,7 +6,7 @@
  *
  * Samples are left out, counted in the flight (never fitted or drawn):
  * connected = 0, a NaN or empty voltage or current, a current of -1 (PX4's
- * "not measured"), a time equal to the one before, and a current that reads
+ * "not measured"), a voltage of 0 or less, a time equal to the one before, and a current that reads
  * 0 while the voltage sags (more than 2 % below the highest voltage of the
  * 60 s before: a current sensor that dropped out under load). A time going
  * back, a cell that is not a number, a missing timestamp, voltage_v or
