@@ -335,7 +335,7 @@ static int on_message(parser *p, int t, const uint8_t *d, size_t len, uint64_t o
         p->f->n_dropouts++;
         return 0;
     case 'P':
-        pp_ulog_on_param(p->f, d, len);
+        pp_ulog_on_param(p->f->params, d, len);
         return 0;
     case 'I': case 'M': case 'Q': case 'S':
         return 0;

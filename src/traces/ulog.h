@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_ULOG_MAX_BATTERIES 8
+#include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
 
 typedef struct pp_ulog_battery {
     int instance;                 /* the subscription's multi_id */
@@ -39,14 +39,6 @@ typedef struct pp_ulog_battery {
     int cell_count;               /* the last sample's (0 without) */
     double capacity_mah;          /* the last sample's (0 without) */
 } pp_ulog_battery;
-
-/* The autopilot's parameters of one battery, BATn_* (n = instance + 1;
- * the older BAT_* for instance 0 where BAT1_* is absent): NaN where the
- * log does not have them (PX4 writes -1 for "not set": kept as read). */
-typedef struct pp_ulog_battery_params {
-    double n_cells, capacity_mah, v_empty, v_charged, r_internal_ohm; /* volts and ohms per cell */
-    int any;                      /* at least one read */
-} pp_ulog_battery_params;
 
 typedef struct pp_ulog_flight {
     int version;
@@ -71,10 +63,7 @@ typedef struct pp_ulog_flight {
     int from_csv;                 /* read from a ulog2csv battery_status CSV */
 } pp_ulog_flight;
 
-/* A parameter message ('P': uint8 key length, "type name", value) into
- * f->params when it is one of BATn_N_CELLS, _CAPACITY, _V_EMPTY,
- * _V_CHARGED, _R_INTERNAL (ulog_param.c). */
-void pp_ulog_on_param(pp_ulog_flight *f, const uint8_t *d, size_t len);
+
 
 /* Read the battery of the ULog file at path into f (free with
  * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the

@@ -1,6 +1,6 @@
 /* The autopilot's battery parameters of a ULog (ulog.h): 'P' messages
  * "int32_t BAT1_N_CELLS", "float BAT1_CAPACITY", ... into f->params. */
-#include "ulog.h"
+#include "ulog_param.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -36,7 +36,8 @@ static double param_value(const char *type, size_t tlen, const uint8_t *v, size_
     return NAN;
 }
 
-void pp_ulog_on_param(pp_ulog_flight *f, const uint8_t *d, size_t len)
+void pp_ulog_on_param(pp_ulog_battery_params params[PP_ULOG_MAX_BATTERIES], const uint8_t *d,
+                      size_t len)
 {
     size_t klen, tlen;
     const char *key, *name, *sp;
@@ -69,7 +70,7 @@ void pp_ulog_on_param(pp_ulog_flight *f, const uint8_t *d, size_t len)
         if (strcmp(suf, suffix[k]) != 0)
             continue;
         double v = param_value(key, tlen, d + 1 + klen, len - 1 - klen);
-        pp_ulog_battery_params *b = &f->params[instance];
+        pp_ulog_battery_params *b = &params[instance];
         if (!b->any) {
             for (int j = 0; j < N_KEYS; j++)
                 *slot(b, j) = NAN;
