@@ -5,6 +5,7 @@
 #include "src/base/util.h"
 #include "src/config/battery_config.h"
 #include "src/results/flight_fit.h"
+#include "src/results/json_file.h"
 #include "plots/plot_fit.h"
 
 #include <jansson.h>
@@ -323,27 +324,25 @@ static void print_text(const pp_flight_fit *r, const fit_args *a)
     print_warnings(r);
 }
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static json_t *check_json(const pp_flight_check *c)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "voltage_rms_v", num(c->v_rms), "voltage_max_dev_v",
-                     num(c->v_max_dev), "charge_model_mah", num(c->mah_model),
-                     "charge_current_mah", num(c->mah_current), "soc_start", num(c->pack.soc_start_frac));
+    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "voltage_rms_v", pp_json_num(c->v_rms), "voltage_max_dev_v",
+                     pp_json_num(c->v_max_dev), "charge_model_mah", pp_json_num(c->mah_model),
+                     "charge_current_mah", pp_json_num(c->mah_current), "soc_start", pp_json_num(c->pack.soc_start_frac));
 }
 
 static json_t *flight_json(const pp_flight_fit_flight *fl)
 {
     json_t *o = json_pack("{s:s,s:i,s:I,s:I,s:o,s:o}", "log", fl->path, "instance", fl->instance,
                           "samples", (json_int_t)fl->n, "samples_fitted", (json_int_t)fl->n_train,
-                          "duration_s", num(fl->duration_s), "fitted_to_s",
-                          num(fl->t_s[fl->n_train - 1]));
+                          "duration_s", pp_json_num(fl->duration_s), "fitted_to_s",
+                          pp_json_num(fl->t_s[fl->n_train - 1]));
 
-    json_object_set_new(o, "soc_start", num(fl->soc_start_frac));
-    json_object_set_new(o, "soc_start_sd", num(fl->soc_start_sd_frac));
-    json_object_set_new(o, "soc_end_fitted", num(fl->soc_end_train_frac));
-    json_object_set_new(o, "soc_log_start", num(fl->soc_log_frac));
-    json_object_set_new(o, "held_out_rms_v_fit_equations", num(fl->held_rms_v));
+    json_object_set_new(o, "soc_start", pp_json_num(fl->soc_start_frac));
+    json_object_set_new(o, "soc_start_sd", pp_json_num(fl->soc_start_sd_frac));
+    json_object_set_new(o, "soc_end_fitted", pp_json_num(fl->soc_end_train_frac));
+    json_object_set_new(o, "soc_log_start", pp_json_num(fl->soc_log_frac));
+    json_object_set_new(o, "held_out_rms_v_fit_equations", pp_json_num(fl->held_rms_v));
     json_object_set_new(o, "held_out_fitted", check_json(&fl->fitted));
     json_object_set_new(o, "held_out_before", check_json(&fl->before));
     json_object_set_new(o, "left_out", json_string(fl->left_out));
@@ -358,20 +357,20 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
 
     json_object_set_new(pack, "model", json_string(pp_battery_model_name(p->model)));
     json_object_set_new(pack, "cells", json_integer(p->cells));
-    json_object_set_new(pack, "capacity_ah", num(p->capacity_ah));
-    json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? num(f->capacity_sd_ah) : json_null());
-    json_object_set_new(pack, "voltage_v", num(p->voltage_v));
-    json_object_set_new(pack, "r_int_ohm", num(p->r_int_ohm));
-    json_object_set_new(pack, "r_int_sd_ohm", num(f->r_int_sd_ohm));
-    json_object_set_new(pack, "r1_ohm", num(p->r1_ohm));
-    json_object_set_new(pack, "r1_sd_ohm", num(f->r1_sd_ohm));
-    json_object_set_new(pack, "tau_s", num(f->tau_s));
-    json_object_set_new(pack, "tau_sd_s", num(f->tau_sd_s));
-    json_object_set_new(pack, "c1_f", num(p->c1_f));
-    json_object_set_new(pack, "ocv_scale", num(f->ocv_scale));
-    json_object_set_new(pack, "ocv_offset_v", num(f->ocv_offset_v));
+    json_object_set_new(pack, "capacity_ah", pp_json_num(p->capacity_ah));
+    json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? pp_json_num(f->capacity_sd_ah) : json_null());
+    json_object_set_new(pack, "voltage_v", pp_json_num(p->voltage_v));
+    json_object_set_new(pack, "r_int_ohm", pp_json_num(p->r_int_ohm));
+    json_object_set_new(pack, "r_int_sd_ohm", pp_json_num(f->r_int_sd_ohm));
+    json_object_set_new(pack, "r1_ohm", pp_json_num(p->r1_ohm));
+    json_object_set_new(pack, "r1_sd_ohm", pp_json_num(f->r1_sd_ohm));
+    json_object_set_new(pack, "tau_s", pp_json_num(f->tau_s));
+    json_object_set_new(pack, "tau_sd_s", pp_json_num(f->tau_sd_s));
+    json_object_set_new(pack, "c1_f", pp_json_num(p->c1_f));
+    json_object_set_new(pack, "ocv_scale", pp_json_num(f->ocv_scale));
+    json_object_set_new(pack, "ocv_offset_v", pp_json_num(f->ocv_offset_v));
     json_object_set_new(pack, "ocv_curve", json_string(r->ocv_curve ? r->ocv_curve : "?"));
-    json_object_set_new(root, "ocv_other_train_rms_v", num(r->ocv_other_rms_v));
+    json_object_set_new(root, "ocv_other_train_rms_v", pp_json_num(r->ocv_other_rms_v));
     json_object_set_new(root, "pack", pack);
     json_object_set_new(root, "cells_from", json_string(r->cells_source));
     json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
@@ -380,8 +379,8 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
     json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
-    json_object_set_new(root, "soc_span", num(f->soc_span_frac));
-    json_object_set_new(root, "train_rms_v", num(f->train_rms_v));
+    json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
+    json_object_set_new(root, "train_rms_v", pp_json_num(f->train_rms_v));
     json_object_set_new(root, "parameters", json_integer(f->n_params));
     json_object_set_new(root, "rank", json_integer(f->rank));
     json_object_set_new(root, "evaluations", json_integer(f->n_evaluations));

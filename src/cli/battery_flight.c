@@ -3,14 +3,13 @@
 #include "cli.h"
 
 #include "src/results/flight.h"
+#include "src/results/json_file.h"
 #include "src/base/util.h"
 #include "src/traces/flight_log.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
-
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 /* Where each gap comes from: the voltage model, the charge the model
  * draws because of it, the log's own sampling. */
@@ -76,16 +75,16 @@ static json_t *one_json(const pp_flight_check *c)
                           "capacity_ah", c->pack.capacity_ah, "soc_start",
                           c->pack.soc_start_frac);
 
-    json_object_set_new(o, "voltage_rms_v", num(c->v_rms));
-    json_object_set_new(o, "voltage_max_dev_v", num(c->v_max_dev));
-    json_object_set_new(o, "voltage_mean_dev_v", num(c->v_bias));
+    json_object_set_new(o, "voltage_rms_v", pp_json_num(c->v_rms));
+    json_object_set_new(o, "voltage_max_dev_v", pp_json_num(c->v_max_dev));
+    json_object_set_new(o, "voltage_mean_dev_v", pp_json_num(c->v_bias));
     json_object_set_new(o, "model", json_string(pp_battery_model_name(c->pack.model)));
-    json_object_set_new(o, "voltage_max_dev_t_s", num(c->v_max_dev_t_s));
-    json_object_set_new(o, "voltage_end_model_v", num(c->v_end_model));
-    json_object_set_new(o, "voltage_end_logged_v", num(c->v_end_logged));
-    json_object_set_new(o, "charge_model_mah", num(c->mah_model));
-    json_object_set_new(o, "charge_current_mah", num(c->mah_current));
-    json_object_set_new(o, "charge_logged_mah", num(c->mah_logged));
+    json_object_set_new(o, "voltage_max_dev_t_s", pp_json_num(c->v_max_dev_t_s));
+    json_object_set_new(o, "voltage_end_model_v", pp_json_num(c->v_end_model));
+    json_object_set_new(o, "voltage_end_logged_v", pp_json_num(c->v_end_logged));
+    json_object_set_new(o, "charge_model_mah", pp_json_num(c->mah_model));
+    json_object_set_new(o, "charge_current_mah", pp_json_num(c->mah_current));
+    json_object_set_new(o, "charge_logged_mah", pp_json_num(c->mah_logged));
     json_object_set_new(o, "events", json_integer(c->events));
     return o;
 }
