@@ -274,7 +274,6 @@ int pp_results_import(const pp_import_request *rq, pp_results_layout *l)
     int n_pat, rc = row ? 0 : -ENOMEM;
 
     memset(l, 0, sizeof *l);
-    pp_import_ulog_forget(); /* logs read afresh by each import, then once */
     if (rc == 0 && !pp_import_reader_of(rq->format)) {
         pp_log_error("unknown format '%s' (powprofiler, tegrastats, csv, ulog)", rq->format);
         rc = -EINVAL;

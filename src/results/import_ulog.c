@@ -1,22 +1,24 @@
 /* Import of PX4 flight logs: the battery_status topic as a trace, and the
- * log's own figures kept beside it (flight.csv). The log is parsed by
- * src/traces/ulog.c. */
+ * log's own figures kept beside it (flight.csv). The log (a ULog or a
+ * ulog2csv battery_status CSV) is read by src/traces/flight_log.h. */
 #include "import.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The logs an import read, kept until pp_import_ulog_forget: each file is
  * read and parsed once per import (the trace, flight.csv and the report). */
 static struct cached {
     char *path;
+    struct stat st; /* the file read: read again when it changed */
     pp_ulog_flight f;
 } *g_cache;
 static size_t g_n_cache;
@@ -25,8 +27,15 @@ const pp_ulog_flight *pp_import_ulog_flight(const char *path)
 {
     struct cached *c;
 
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        memset(&st, 0, sizeof st);
     for (size_t i = 0; i < g_n_cache; i++)
-        if (strcmp(g_cache[i].path, path) == 0)
+        if (strcmp(g_cache[i].path, path) == 0 && g_cache[i].st.st_ino == st.st_ino &&
+            g_cache[i].st.st_size == st.st_size &&
+            g_cache[i].st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+            g_cache[i].st.st_mtim.tv_sec == st.st_mtim.tv_sec)
             return &g_cache[i].f;
     if (!(c = realloc(g_cache, (g_n_cache + 1) * sizeof *c)))
         return NULL;
@@ -34,7 +43,8 @@ const pp_ulog_flight *pp_import_ulog_flight(const char *path)
     c = &g_cache[g_n_cache];
     if (!(c->path = strdup(path)))
         return NULL;
-    if (pp_ulog_read_battery(path, &c->f) < 0) {
+    c->st = st;
+    if (pp_flight_log_read(path, &c->f) < 0) { /* a ULog, or a flight log as CSV */
         pp_ulog_flight_free(&c->f);
         free(c->path);
         return NULL;

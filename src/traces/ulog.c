@@ -443,7 +443,10 @@ static int on_message(parser *p, int t, const uint8_t *d, size_t len, uint64_t o
     case 'O':
         p->f->n_dropouts++;
         return 0;
-    case 'I': case 'M': case 'P': case 'Q': case 'S':
+    case 'P':
+        pp_ulog_on_param(p->f->params, d, len);
+        return 0;
+    case 'I': case 'M': case 'Q': case 'S':
         return 0;
     default:
         p->f->n_unknown++;
@@ -512,7 +515,7 @@ static int parse_messages(parser *p)
 /* Say which samples were left out and why (never silently). */
 static void report_left_out(const char *name, pp_ulog_flight *f)
 {
-    f->n_skipped = f->n_nonfinite + f->n_unmeasured + f->n_implausible + f->n_backwards;
+    f->n_skipped = f->n_nonfinite + f->n_implausible + f->n_backwards; /* n_unmeasured apart */
     if (f->n_nonfinite)
         pp_log_warn("%s: %zu " TOPIC " samples left out: a time, voltage_v or current_a that "
                     "is not a finite number (NaN, inf)", name, f->n_nonfinite);

@@ -38,7 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_ULOG_MAX_BATTERIES 8
+#include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
+
 #define PP_ULOG_MAX_VOLTAGE_V 1000.0  /* above: no battery, a corrupt sample */
 #define PP_ULOG_MAX_CURRENT_A 10000.0
 #define PP_ULOG_MAX_CELLS 255         /* PX4's cell_count is a uint8 */
@@ -62,9 +63,9 @@ typedef struct pp_ulog_flight {
     size_t n_messages;            /* complete messages read */
     size_t n_unknown;             /* of an unknown type, skipped */
     size_t n_corrupt;             /* skipped to a sync marker (or the end) */
-    size_t n_skipped;             /* battery samples left out: the sum of the four below */
+    size_t n_skipped;             /* battery samples the reader left out: the sum of the
+                                     three below (n_unmeasured apart) */
     size_t n_nonfinite;           /* a time, voltage or current not finite */
-    size_t n_unmeasured;          /* current_a -1, PX4's "not measured" */
     size_t n_implausible;         /* voltage outside (0, MAX_VOLTAGE_V], current outside
                                      (-1, MAX_CURRENT_A] */
     size_t n_backwards;           /* a time not after the sample before */
@@ -72,7 +73,17 @@ typedef struct pp_ulog_flight {
     size_t n_strings, n_dropouts, n_appended;
     int torn;                     /* the file ends inside a message */
     uint64_t torn_offset;
+    pp_ulog_battery_params params[PP_ULOG_MAX_BATTERIES]; /* from 'P' messages (ulog_param.c) */
+    /* Samples left out by a flight log's reader or cleaner (flight_log.h) */
+    size_t n_disconnected;        /* connected = 0 */
+    size_t n_unmeasured;          /* current -1 (PX4: not measured; the ULog reader counts
+                                     these too) or NaN voltage or current */
+    size_t n_zero_sag;            /* current 0 while the voltage sags under load */
+    size_t n_duplicate;           /* a time equal to the one before */
+    int from_csv;                 /* read from a ulog2csv battery_status CSV */
 } pp_ulog_flight;
+
+
 
 /* Read the battery of the ULog file at path into f (free with
  * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the
