@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #define PP_PHASES_GRID 33
+#define PP_PHASES_QUICK_RTOL 1e-7 /* of a quick plan's battery runs: 1e-5 points */
 #define PP_PHASES_SWITCH_S 1e-5 /* a phase's last sample before the next starts */
 
 /* The base load of one phase over [0, duration]: samples (malloc'd). */
@@ -70,8 +71,9 @@ typedef struct pp_phases_problem {
      * charge from a table of PP_PHASES_GRID powers in closed form (rint;
      * thevenin as a rint pack of its open-circuit voltage halfway through
      * the phase and R0 + R1), no single configuration, floors or recorded
-     * timeline (n_points 0). The confirming runs are the model's own, so
-     * the end reported is still one battery run over the schedule. */
+     * timeline (n_points 0). The confirming runs are the model's own (at
+     * a relative tolerance of PP_PHASES_QUICK_RTOL), so the end reported
+     * is still one battery run over the schedule. */
     int quick;
 } pp_phases_problem;
 
