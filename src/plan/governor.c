@@ -24,6 +24,8 @@ struct pp_gov {
     double last_soc, last_soc_t_s, last_end_soc; /* for a prediction without a reading */
     pp_phase_load rest_base[PP_MISSION_MAX_PHASES];
     pp_phase_load cut;          /* the current phase from the time reached */
+    pp_phase_load scaled[PP_MISSION_MAX_PHASES]; /* the base loads times base_factor */
+    double base_factor;         /* learnt: the actual base load over the planned one */
 };
 
 const char *pp_gov_why_name(pp_gov_why w)
@@ -37,6 +39,8 @@ void pp_gov_options_init(pp_gov_options *o)
 {
     o->margin_frac = PP_GOV_MARGIN_DEFAULT;
     o->trust_soc = 1;
+    o->learn_base = 1;
+    o->band_frac = PP_GOV_BAND_DEFAULT;
 }
 
 int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out)
@@ -45,10 +49,11 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
 
     *out = NULL;
     if (p->n_phases == 0 || p->n_phases > PP_MISSION_MAX_PHASES || p->n_cand == 0 ||
-        (o && !(o->margin_frac >= 0 && o->margin_frac < 10))) {
-        pp_log_error("governor: %zu phases, %zu candidates, margin %g: at least one phase and "
-                     "candidate, a margin in [0, 10)", p->n_phases, p->n_cand,
-                     o ? o->margin_frac : 0.0);
+        (o && !(o->margin_frac >= 0 && o->margin_frac < 10 && o->band_frac >= 0 &&
+                o->band_frac < 0.2))) {
+        pp_log_error("governor: %zu phases, %zu candidates, margin %g, band %g: at least one "
+                     "phase and candidate, a margin in [0, 10), a band in [0, 0.2)", p->n_phases,
+                     p->n_cand, o ? o->margin_frac : 0.0, o ? o->band_frac : 0.0);
         return -EINVAL;
     }
     if (!(g = calloc(1, sizeof *g)))
@@ -64,6 +69,17 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
     }
     g->last_soc = p->battery.soc_start_frac;
     g->last_end_soc = NAN;
+    g->base_factor = 1;
+    for (size_t k = 0; k < p->n_phases; k++) {
+        pp_phase_load *l = &g->scaled[k];
+        if (!(l->t_s = malloc(2 * p->base[k].n * sizeof *l->t_s))) {
+            pp_gov_free(g);
+            return -ENOMEM;
+        }
+        l->p_w = l->t_s + p->base[k].n;
+        l->n = p->base[k].n;
+        memcpy(l->t_s, p->base[k].t_s, l->n * sizeof *l->t_s);
+    }
     *out = g;
     return 0;
 }
@@ -73,6 +89,8 @@ void pp_gov_free(pp_gov *g)
     if (!g)
         return;
     pp_phase_load_free(&g->cut);
+    for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++)
+        pp_phase_load_free(&g->scaled[k]);
     free(g);
 }
 
@@ -114,17 +132,23 @@ static int rest_problem(pp_gov *g, double t_s, double soc, pp_phases_problem *q)
     *q = *p;
     q->n_phases = p->n_phases - k;
     for (size_t j = 0; j < q->n_phases; j++) {
+        pp_phase_load *l = &g->scaled[k + j];
         q->duration_s[j] = p->duration_s[k + j];
         q->weight[j] = p->weight[k + j];
-        g->rest_base[j] = p->base[k + j];
+        for (size_t i = 0; i < l->n; i++)
+            l->p_w[i] = g->base_factor * p->base[k + j].p_w[i];
+        l->mean_w = g->base_factor * p->base[k + j].mean_w;
+        g->rest_base[j] = *l;
     }
     q->duration_s[0] = p->duration_s[k] - into;
-    if ((rc = cut_load(&p->base[k], into, q->duration_s[0], &g->cut)) < 0)
+    if ((rc = cut_load(&g->scaled[k], into, q->duration_s[0], &g->cut)) < 0)
         return rc;
     g->rest_base[0] = g->cut;
     q->base = g->rest_base;
     q->allowed = p->allowed + k * p->n_cand;
     q->battery.soc_start_frac = soc;
+    if (soc > p->min_soc_frac + 2 * g->o.band_frac) /* the dead band, while there is room */
+        q->min_soc_frac = p->min_soc_frac + g->o.band_frac;
     q->quick = 1;
     return 0;
 }
@@ -254,6 +278,34 @@ static void estimate(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     g->last_soc_t_s = r->t_s;
 }
 
+/* The base load learnt (governor.h): the power measured (V x I, else
+ * the charge's fall over the interval through the pack's voltage) less
+ * the computer's planned power, over the base load planned at t_s; a
+ * moving mean over PP_GOV_LEARN_S. */
+static void learn(pp_gov *g, const pp_gov_reading *r, const pp_gov_decision *d, double prev_soc,
+                  double dt)
+{
+    const pp_phases_problem *p = g->p;
+    const pp_battery_params *b = &p->battery;
+    double eff = b->efficiency > 0 ? b->efficiency : 1, p_w = NAN, base, f;
+
+    if (!g->o.learn_base || !(dt > 0))
+        return;
+    if (isfinite(r->voltage_v) && isfinite(r->current_a)) {
+        p_w = r->voltage_v * fabs(r->current_a);
+    } else if (strcmp(d->soc_source, "measured") == 0 && dt >= 1 && !d->soc_held) {
+        double i_a = (prev_soc - d->soc_frac) * b->capacity_ah * 3600.0 / dt;
+        double u = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, d->soc_frac);
+        p_w = i_a * (u - b->r_int_ohm * i_a);
+    }
+    base = pp_phase_load_at(&p->base[g->phase], r->t_s - g->phase_start_s);
+    if (!isfinite(p_w) || !(base > 0.5))
+        return;
+    f = (p_w - p->cand[g->last_choice].planned_w / eff) / base;
+    f = fmin(fmax(f, PP_GOV_FACTOR_MIN), PP_GOV_FACTOR_MAX);
+    g->base_factor += (1 - exp(-dt / PP_GOV_LEARN_S)) * (f - g->base_factor);
+}
+
 /* Adopt choices c (per phase of the rest) as the held plan. */
 static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_gov_why why)
 {
@@ -266,12 +318,13 @@ static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_g
 
 /* No schedule of the rest keeps the reserve: the cheapest, and when they
  * reach it. */
-static int cannot(pp_gov *g, const pp_phases_problem *q, pp_gov_decision *d)
+static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
 {
     size_t c[PP_MISSION_MAX_PHASES];
     double t = NAN;
     int rc = 0;
 
+    q->min_soc_frac = g->p->min_soc_frac;
     cheapest(q, c);
     if (q->battery.soc_start_frac > q->min_soc_frac)
         rc = reserve_time(q, c, &t);
@@ -292,11 +345,17 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     double end;
     int rc, event = 0;
 
-    if (!(q->battery.soc_start_frac > q->min_soc_frac))
+    if (!(q->battery.soc_start_frac > g->p->min_soc_frac))
         return cannot(g, q, d);
     if ((rc = pp_phases_solve(q, &res)) < 0)
         return rc;
     d->n_battery_runs += res.n_battery_runs;
+    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac) { /* no room for the band */
+        q->min_soc_frac = g->p->min_soc_frac;
+        if ((rc = pp_phases_solve(q, &res)) < 0)
+            return rc;
+        d->n_battery_runs += res.n_battery_runs;
+    }
     for (size_t j = 0; j < q->n_phases; j++)
         c[j] = res.phase[j].choice;
     d->new_soc_end_frac = res.soc_end_frac;
@@ -318,7 +377,7 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     d->n_battery_runs++;
     d->quality = quality_of(q, held);
     d->soc_end_frac = end;
-    if (event || end < q->min_soc_frac)
+    if (event || end < g->p->min_soc_frac)
         adopt(g, c, q->n_phases, d, PP_GOV_RESERVE);
     else if (res.quality > d->quality * (1 + g->o.margin_frac) + 1e-12)
         adopt(g, c, q->n_phases, d, PP_GOV_BETTER);
@@ -350,7 +409,11 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     d->reserve_t_s = d->new_soc_end_frac = d->new_quality = d->quality = d->soc_end_frac = NAN;
     if ((rc = check_reading(g, r)) < 0 || (over = advance(g, r)) < 0)
         return rc < 0 ? rc : -EINVAL;
+    double prev_soc = g->last_soc, prev_t = g->last_t_s;
     estimate(g, r, d);
+    if (g->started)
+        learn(g, r, d, prev_soc, r->t_s - prev_t);
+    d->base_factor = g->base_factor;
     d->phase = g->phase;
     d->phase_left_s = fmax(g->phase_start_s + g->p->duration_s[g->phase] - r->t_s, 0);
     d->feasible = 1;

@@ -12,14 +12,24 @@
  * The re-plan: the rest of the current phase (its base load from the time
  * reached) and the phases after it, solved again (pp_phases_solve, quick)
  * from the charge left, with the same candidates, bounds (floors kept),
- * reserve and planned powers (the band's upper end by default). The held
+ * reserve and planned powers (the band's upper end by default); a re-plan
+ * keeps band_frac above the reserve while there is room for it. The held
  * plan is run once over the same rest (one battery run); it is replaced
- * only when it no longer ends above the reserve (or browns out), or when
+ * only when it no longer ends above the reserve itself (or browns out), or when
  * the new plan's time-weighted quality over the rest is better by more
  * than margin_frac: no flapping on a noisy reading. When no schedule keeps
  * the reserve, the cheapest settings (every phase at its least power that
  * meets its bounds) are set and the time at which they reach the reserve
  * is said, for the application to tell the autopilot.
+ *
+ * The base load (the propulsion) of the rest is not taken as planned: the
+ * power measured (terminal voltage x current; without them the fall of a
+ * measured charge over the interval, through the pack's voltage) less the
+ * computer's planned power, over the base load planned then, is a factor
+ * (a moving mean over PP_GOV_LEARN_S, within [PP_GOV_FACTOR_MIN, _MAX])
+ * by which the rest's base loads are scaled: a headwind that started
+ * is expected to go on. The computer is taken to draw its planned power,
+ * so a computer drawing less than its band's upper end lowers the factor.
  *
  * A phase ends when its duration has passed, or earlier when the update
  * says a later phase has begun (the phases after it keep their durations).
@@ -32,12 +42,20 @@
 #include "battery/soc_ekf.h"
 
 #define PP_GOV_MARGIN_DEFAULT 0.05
+#define PP_GOV_BAND_DEFAULT 0.005 /* half a point of charge */
+#define PP_GOV_LEARN_S 20.0      /* the base factor's moving mean, s */
+#define PP_GOV_FACTOR_MIN 0.25
+#define PP_GOV_FACTOR_MAX 4.0
 
 typedef struct pp_gov_options {
     double margin_frac; /* a new plan replaces a held one that still keeps the reserve when
                            its quality over the rest is better by more than this (0.05) */
     int trust_soc;      /* 1 (default): the source's state of charge is used when given;
                            0: only the filter's */
+    double band_frac;   /* re-plans keep the reserve plus this (0.005), a held plan gives way
+                           only below the reserve itself: a dead band against flapping */
+    int learn_base;     /* 1 (default): the base load of the rest is the planned one times
+                           the factor learnt from the readings (above); 0: as planned */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);
@@ -81,6 +99,7 @@ typedef struct pp_gov_decision {
     double quality, new_quality; /* the held plan's and the re-plan's over the rest */
     double reserve_t_s;        /* cannot: when the cheapest settings reach the reserve
                                   (since take-off; NaN: they do not) */
+    double base_factor;        /* the actual base load over the planned one, learnt */
     size_t n_battery_runs;
 } pp_gov_decision;
 
