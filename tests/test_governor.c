@@ -56,14 +56,26 @@ static void unbuild(world *w)
  * candidate's quality (0.1 steps, rounded down). */
 static double right_quality(double soc, double rest_s, double base_w)
 {
+    double reserve = 0.2 + PP_GOV_BAND_DEFAULT; /* the governor's dead band above it */
     pp_battery_params b;
     double max_w;
 
     pp_battery_params_default(&b);
     b.soc_start_frac = soc;
     b.base_power_w = base_w;
-    CHECK_INT(pp_plan_max_power(&b, rest_s, 0.2, &max_w), 0);
+    CHECK_INT(pp_plan_max_power(&b, rest_s, reserve, &max_w), 0);
     return fmin(floor(max_w / 2 * 10 + 1e-6) / 10, 20);
+}
+
+/* The governor's options of these tests: the base load as planned (the
+ * right re-plans assume it; learning it has a test of its own). */
+static pp_gov_options *planned_base(void)
+{
+    static pp_gov_options o;
+
+    pp_gov_options_init(&o);
+    o.learn_base = 0;
+    return &o;
 }
 
 /* An update at t with the charge soc measured. */
@@ -84,7 +96,7 @@ void test_governor_surprise_load(void)
     double q0, planned_mid;
 
     build(&w, 2, dur, base, fl);
-    CHECK_INT(pp_gov_new(&w.p, NULL, &g), 0);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
     CHECK_INT(pp_gov_update(g, &(pp_gov_reading){0, 1.0, NAN, NAN, -1}, &d), 0);
     CHECK_INT(d.why, PP_GOV_FIRST);
     CHECK(d.feasible);
@@ -121,7 +133,7 @@ void test_governor_phase_ends_early(void)
     pp_gov_decision d;
 
     build(&w, 3, dur, base, fl);
-    CHECK_INT(pp_gov_new(&w.p, NULL, &g), 0);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
     CHECK_INT(upd(g, 0, 1.0, &d), 0);
     CHECK(w.cand[d.plan[2]].qos >= 8 - 1e-9);
     double before = w.cand[d.plan[2]].qos;
@@ -149,7 +161,7 @@ void test_governor_measurement_jumps_back(void)
     size_t c;
 
     build(&w, 1, dur, base, fl);
-    CHECK_INT(pp_gov_new(&w.p, NULL, &g), 0);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
     CHECK_INT(upd(g, 0, 1.0, &d), 0);
     CHECK_INT(upd(g, 300, 0.79, &d), 0);
     c = d.choice;
@@ -182,7 +194,7 @@ void test_governor_hysteresis(void)
     double gain = NAN;
 
     build(&w, 2, dur, base, fl);
-    pp_gov_options_init(&o);
+    o = *planned_base();
     for (int margin = 1; margin >= 0; margin--) {
         o.margin_frac = margin ? 0.2 : 0;
         CHECK_INT(pp_gov_new(&w.p, &o, &g), 0);
@@ -197,6 +209,7 @@ void test_governor_hysteresis(void)
         CHECK(d.feasible);
         gain = d.new_quality / d.quality - 1;
         if (margin) {
+            printf("re-plan gain %.1f %% (held with a margin of 20 %%)\n", 100 * gain);
             CHECK_INT(d.why, PP_GOV_HOLD);
             CHECK_INT(d.choice, d0.choice);
             CHECK(gain > 0 && gain < 0.2);
@@ -206,7 +219,6 @@ void test_governor_hysteresis(void)
         }
         pp_gov_free(g);
     }
-    printf("re-plan gain %.1f %%\n", 100 * gain);
     unbuild(&w);
 }
 
@@ -223,7 +235,7 @@ void test_governor_cannot_complete(void)
     double drain, ttc;
 
     build(&w, 2, dur, base, fl);
-    CHECK_INT(pp_gov_new(&w.p, NULL, &g), 0);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
     CHECK_INT(upd(g, 0, 1.0, &d), 0);
     CHECK_INT(d.why, PP_GOV_CANNOT);
     CHECK(!d.feasible);
@@ -237,6 +249,36 @@ void test_governor_cannot_complete(void)
     CHECK_INT(upd(g, 100, 0.15, &d), 0);
     CHECK_INT(d.why, PP_GOV_CANNOT);
     CHECK_NEAR(d.reserve_t_s, 100, 1e-9);
+    pp_gov_free(g);
+    unbuild(&w);
+}
+
+/* The propulsion 5 % above the plan, read as voltage and current: the
+ * factor learnt, and the re-plan made for the load that goes on. */
+void test_governor_learns_base_load(void);
+void test_governor_learns_base_load(void)
+{
+    static const double dur[1] = {1200}, base[1] = {100}, fl[1] = {0};
+    world w;
+    pp_gov *g;
+    pp_gov_decision d;
+    double soc = 1.0, q_c;
+
+    build(&w, 1, dur, base, fl);
+    q_c = w.p.battery.capacity_ah * 3600.0;
+    CHECK_INT(pp_gov_new(&w.p, NULL, &g), 0);
+    d.choice = 0;
+    for (double t = 0; t <= 120; t += 5) {
+        double p_w = (t > 0 ? w.cand[d.choice].planned_w : 0) + 105;
+        pp_battery_point pt = pp_battery_operate(&w.p.battery, soc, 0, p_w);
+        pp_gov_reading r = {t, NAN, pt.voltage_v, pt.current_a, -1};
+        CHECK_INT(pp_gov_update(g, &r, &d), 0);
+        soc -= pt.current_a * 5 / q_c;
+    }
+    printf("base factor learnt %.4f (true 1.05), %s; quality %.2f, right %.2f, planned base %.2f\n", d.base_factor, d.soc_source, w.cand[d.choice].qos, right_quality(d.soc_frac, 1080, 105), right_quality(d.soc_frac, 1080, 100));
+    CHECK_NEAR(d.base_factor, 1.05, 0.01);
+    CHECK_STR(d.soc_source, "coulomb");
+    CHECK(fabs(w.cand[d.choice].qos - right_quality(d.soc_frac, 1080, 105)) <= 0.1 + 1e-9);
     pp_gov_free(g);
     unbuild(&w);
 }

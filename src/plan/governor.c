@@ -26,6 +26,7 @@ struct pp_gov {
     pp_phase_load cut;          /* the current phase from the time reached */
     pp_phase_load scaled[PP_MISSION_MAX_PHASES]; /* the base loads times base_factor */
     double base_factor;         /* learnt: the actual base load over the planned one */
+    double anchor_t_s, anchor_soc; /* the soc-slope window's start */
 };
 
 const char *pp_gov_why_name(pp_gov_why w)
@@ -279,11 +280,11 @@ static void estimate(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
 }
 
 /* The base load learnt (governor.h): the power measured (V x I, else
- * the charge's fall over the interval through the pack's voltage) less
+ * the charge's fall over a window of PP_GOV_SLOPE_S or more through the
+ * pack's voltage: a gauge's whole percents say nothing over seconds) less
  * the computer's planned power, over the base load planned at t_s; a
  * moving mean over PP_GOV_LEARN_S. */
-static void learn(pp_gov *g, const pp_gov_reading *r, const pp_gov_decision *d, double prev_soc,
-                  double dt)
+static void learn(pp_gov *g, const pp_gov_reading *r, const pp_gov_decision *d, double dt)
 {
     const pp_phases_problem *p = g->p;
     const pp_battery_params *b = &p->battery;
@@ -293,10 +294,15 @@ static void learn(pp_gov *g, const pp_gov_reading *r, const pp_gov_decision *d, 
         return;
     if (isfinite(r->voltage_v) && isfinite(r->current_a)) {
         p_w = r->voltage_v * fabs(r->current_a);
-    } else if (strcmp(d->soc_source, "measured") == 0 && dt >= 1 && !d->soc_held) {
-        double i_a = (prev_soc - d->soc_frac) * b->capacity_ah * 3600.0 / dt;
+    } else if (strcmp(d->soc_source, "measured") == 0 && !d->soc_held &&
+               r->t_s - g->anchor_t_s >= PP_GOV_SLOPE_S) {
+        double span = r->t_s - g->anchor_t_s;
+        double i_a = (g->anchor_soc - d->soc_frac) * b->capacity_ah * 3600.0 / span;
         double u = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, d->soc_frac);
         p_w = i_a * (u - b->r_int_ohm * i_a);
+        g->anchor_t_s = r->t_s;
+        g->anchor_soc = d->soc_frac;
+        dt = span;
     }
     base = pp_phase_load_at(&p->base[g->phase], r->t_s - g->phase_start_s);
     if (!isfinite(p_w) || !(base > 0.5))
@@ -409,10 +415,14 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     d->reserve_t_s = d->new_soc_end_frac = d->new_quality = d->quality = d->soc_end_frac = NAN;
     if ((rc = check_reading(g, r)) < 0 || (over = advance(g, r)) < 0)
         return rc < 0 ? rc : -EINVAL;
-    double prev_soc = g->last_soc, prev_t = g->last_t_s;
+    double prev_t = g->last_t_s;
     estimate(g, r, d);
     if (g->started)
-        learn(g, r, d, prev_soc, r->t_s - prev_t);
+        learn(g, r, d, r->t_s - prev_t);
+    else {
+        g->anchor_t_s = r->t_s;
+        g->anchor_soc = d->soc_frac;
+    }
     d->base_factor = g->base_factor;
     d->phase = g->phase;
     d->phase_left_s = fmax(g->phase_start_s + g->p->duration_s[g->phase] - r->t_s, 0);

@@ -24,7 +24,7 @@
  *
  * The base load (the propulsion) of the rest is not taken as planned: the
  * power measured (terminal voltage x current; without them the fall of a
- * measured charge over the interval, through the pack's voltage) less the
+ * measured charge over PP_GOV_SLOPE_S or more, through the pack's voltage) less the
  * computer's planned power, over the base load planned then, is a factor
  * (a moving mean over PP_GOV_LEARN_S, within [PP_GOV_FACTOR_MIN, _MAX])
  * by which the rest's base loads are scaled: a headwind that started
@@ -41,15 +41,16 @@
 
 #include "battery/soc_ekf.h"
 
-#define PP_GOV_MARGIN_DEFAULT 0.05
+#define PP_GOV_MARGIN_DEFAULT 0.02
 #define PP_GOV_BAND_DEFAULT 0.005 /* half a point of charge */
 #define PP_GOV_LEARN_S 20.0      /* the base factor's moving mean, s */
+#define PP_GOV_SLOPE_S 60.0      /* without V and I: the charge's fall over this window */
 #define PP_GOV_FACTOR_MIN 0.25
 #define PP_GOV_FACTOR_MAX 4.0
 
 typedef struct pp_gov_options {
     double margin_frac; /* a new plan replaces a held one that still keeps the reserve when
-                           its quality over the rest is better by more than this (0.05) */
+                           its quality over the rest is better by more than this (0.02) */
     int trust_soc;      /* 1 (default): the source's state of charge is used when given;
                            0: only the filter's */
     double band_frac;   /* re-plans keep the reserve plus this (0.005), a held plan gives way
