@@ -24,9 +24,11 @@ struct pp_gov {
     double last_soc, last_soc_t_s, last_end_soc; /* for a prediction without a reading */
     pp_phase_load rest_base[PP_MISSION_MAX_PHASES];
     pp_phase_load cut;          /* the current phase from the time reached */
-    pp_phase_load scaled[PP_MISSION_MAX_PHASES]; /* the base loads times base_factor */
+    pp_phase_load coarse[PP_MISSION_MAX_PHASES]; /* the base loads in bins (governor.h) */
+    pp_phase_load scaled[PP_MISSION_MAX_PHASES]; /* ... times base_factor */
     double base_factor;         /* learnt: the actual base load over the planned one */
-    double anchor_t_s, anchor_soc; /* the soc-slope window's start */
+    double anchor_t_s, anchor_soc; /* the learning window's start */
+    double computer_j;          /* the computer's planned energy since */
 };
 
 const char *pp_gov_why_name(pp_gov_why w)
@@ -42,6 +44,41 @@ void pp_gov_options_init(pp_gov_options *o)
     o->trust_soc = 1;
     o->learn_base = 1;
     o->band_frac = PP_GOV_BAND_DEFAULT;
+}
+
+/* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
+ * middles, and at 0 and duration_s the first's and the last's: into c. */
+static int coarsen(const pp_phase_load *l, double duration_s, pp_phase_load *c)
+{
+    size_t nb = (size_t)ceil(duration_s / PP_GOV_BIN_S - 1e-9), n = 0;
+
+    nb = nb ? nb : 1;
+    memset(c, 0, sizeof *c);
+    if (!(c->t_s = malloc(2 * (nb + 2) * sizeof *c->t_s)))
+        return -ENOMEM;
+    c->p_w = c->t_s + nb + 2;
+    for (size_t b = 0; b < nb; b++) {
+        double a = (double)b * PP_GOV_BIN_S, z = fmin(a + PP_GOV_BIN_S, duration_s), e = 0;
+        size_t steps = 16;
+        for (size_t i = 0; i < steps; i++) /* the bin's mean (midpoints of 16 slices) */
+            e += pp_phase_load_at(l, a + (z - a) * ((double)i + 0.5) / (double)steps);
+        if (b == 0) {
+            c->t_s[n] = 0;
+            c->p_w[n++] = e / (double)steps;
+        }
+        if (0.5 * (a + z) > c->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN) {
+            c->t_s[n] = 0.5 * (a + z);
+            c->p_w[n++] = e / (double)steps;
+        }
+        if (b + 1 == nb) {
+            c->t_s[n] = duration_s;
+            c->p_w[n] = c->p_w[n - 1];
+            n++;
+        }
+    }
+    c->n = n;
+    c->mean_w = l->mean_w;
+    return 0;
 }
 
 int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out)
@@ -71,16 +108,12 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
     g->last_soc = p->battery.soc_start_frac;
     g->last_end_soc = NAN;
     g->base_factor = 1;
-    for (size_t k = 0; k < p->n_phases; k++) {
-        pp_phase_load *l = &g->scaled[k];
-        if (!(l->t_s = malloc(2 * p->base[k].n * sizeof *l->t_s))) {
+    for (size_t k = 0; k < p->n_phases; k++)
+        if (coarsen(&p->base[k], p->duration_s[k], &g->coarse[k]) < 0 ||
+            coarsen(&p->base[k], p->duration_s[k], &g->scaled[k]) < 0) {
             pp_gov_free(g);
             return -ENOMEM;
         }
-        l->p_w = l->t_s + p->base[k].n;
-        l->n = p->base[k].n;
-        memcpy(l->t_s, p->base[k].t_s, l->n * sizeof *l->t_s);
-    }
     *out = g;
     return 0;
 }
@@ -90,8 +123,10 @@ void pp_gov_free(pp_gov *g)
     if (!g)
         return;
     pp_phase_load_free(&g->cut);
-    for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++)
+    for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++) {
         pp_phase_load_free(&g->scaled[k]);
+        pp_phase_load_free(&g->coarse[k]);
+    }
     free(g);
 }
 
@@ -137,7 +172,7 @@ static int rest_problem(pp_gov *g, double t_s, double soc, pp_phases_problem *q)
         q->duration_s[j] = p->duration_s[k + j];
         q->weight[j] = p->weight[k + j];
         for (size_t i = 0; i < l->n; i++)
-            l->p_w[i] = g->base_factor * p->base[k + j].p_w[i];
+            l->p_w[i] = g->base_factor * g->coarse[k + j].p_w[i];
         l->mean_w = g->base_factor * p->base[k + j].mean_w;
         g->rest_base[j] = *l;
     }
@@ -279,37 +314,33 @@ static void estimate(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     g->last_soc_t_s = r->t_s;
 }
 
-/* The base load learnt (governor.h): the power measured (V x I, else
- * the charge's fall over a window of PP_GOV_SLOPE_S or more through the
- * pack's voltage: a gauge's whole percents say nothing over seconds) less
- * the computer's planned power, over the base load planned at t_s; a
- * moving mean over PP_GOV_LEARN_S. */
-static void learn(pp_gov *g, const pp_gov_reading *r, const pp_gov_decision *d, double dt)
+/* The base load learnt (governor.h): over a window of PP_GOV_SLOPE_S or
+ * more, the charge's fall through the pack's voltage (the mean power
+ * drawn; a recorded load's swings and a gauge's whole percents average
+ * out) less the computer's planned power over the window, over the
+ * phase's mean planned base load; a moving mean over PP_GOV_LEARN_S. */
+static void learn(pp_gov *g, const pp_gov_decision *d, double dt)
 {
     const pp_phases_problem *p = g->p;
     const pp_battery_params *b = &p->battery;
-    double eff = b->efficiency > 0 ? b->efficiency : 1, p_w = NAN, base, f;
+    double eff = b->efficiency > 0 ? b->efficiency : 1, span, i_a, u, p_w, base, f;
 
-    if (!g->o.learn_base || !(dt > 0))
+    g->computer_j += p->cand[g->last_choice].planned_w / eff * dt;
+    span = d->t_s - g->anchor_t_s;
+    if (!g->o.learn_base || span < PP_GOV_SLOPE_S || strcmp(d->soc_source, "plan") == 0)
         return;
-    if (isfinite(r->voltage_v) && isfinite(r->current_a)) {
-        p_w = r->voltage_v * fabs(r->current_a);
-    } else if (strcmp(d->soc_source, "measured") == 0 && !d->soc_held &&
-               r->t_s - g->anchor_t_s >= PP_GOV_SLOPE_S) {
-        double span = r->t_s - g->anchor_t_s;
-        double i_a = (g->anchor_soc - d->soc_frac) * b->capacity_ah * 3600.0 / span;
-        double u = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, d->soc_frac);
-        p_w = i_a * (u - b->r_int_ohm * i_a);
-        g->anchor_t_s = r->t_s;
-        g->anchor_soc = d->soc_frac;
-        dt = span;
+    i_a = (g->anchor_soc - d->soc_frac) * b->capacity_ah * 3600.0 / span;
+    u = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, d->soc_frac);
+    p_w = i_a * (u - b->r_int_ohm * i_a);
+    base = p->base[g->phase].mean_w;
+    if (base > 0.5) {
+        f = (p_w - g->computer_j / span) / base;
+        f = fmin(fmax(f, PP_GOV_FACTOR_MIN), PP_GOV_FACTOR_MAX);
+        g->base_factor += (1 - exp(-span / PP_GOV_LEARN_S)) * (f - g->base_factor);
     }
-    base = pp_phase_load_at(&p->base[g->phase], r->t_s - g->phase_start_s);
-    if (!isfinite(p_w) || !(base > 0.5))
-        return;
-    f = (p_w - p->cand[g->last_choice].planned_w / eff) / base;
-    f = fmin(fmax(f, PP_GOV_FACTOR_MIN), PP_GOV_FACTOR_MAX);
-    g->base_factor += (1 - exp(-dt / PP_GOV_LEARN_S)) * (f - g->base_factor);
+    g->anchor_t_s = d->t_s;
+    g->anchor_soc = d->soc_frac;
+    g->computer_j = 0;
 }
 
 /* Adopt choices c (per phase of the rest) as the held plan. */
@@ -418,7 +449,7 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     double prev_t = g->last_t_s;
     estimate(g, r, d);
     if (g->started)
-        learn(g, r, d, r->t_s - prev_t);
+        learn(g, d, r->t_s - prev_t);
     else {
         g->anchor_t_s = r->t_s;
         g->anchor_soc = d->soc_frac;

@@ -22,14 +22,19 @@
  * meets its bounds) are set and the time at which they reach the reserve
  * is said, for the application to tell the autopilot.
  *
- * The base load (the propulsion) of the rest is not taken as planned: the
- * power measured (terminal voltage x current; without them the fall of a
- * measured charge over PP_GOV_SLOPE_S or more, through the pack's voltage) less the
- * computer's planned power, over the base load planned then, is a factor
- * (a moving mean over PP_GOV_LEARN_S, within [PP_GOV_FACTOR_MIN, _MAX])
- * by which the rest's base loads are scaled: a headwind that started
- * is expected to go on. The computer is taken to draw its planned power,
- * so a computer drawing less than its band's upper end lowers the factor.
+ * The base load (the propulsion) of the rest is not taken as planned:
+ * over each window of PP_GOV_SLOPE_S or more, the fall of the charge
+ * estimated (the source's, the filter's, the count's) through the pack's
+ * voltage is the mean power drawn; less the computer's planned power over
+ * the window, over the phase's mean planned base load, it is a factor (a
+ * moving mean over PP_GOV_LEARN_S, within [PP_GOV_FACTOR_MIN, _MAX]) by
+ * which the rest's base loads are scaled: a headwind that started is
+ * expected to go on. The computer is taken to draw its planned power, so
+ * a computer drawing less than its band's upper end lowers the factor.
+ *
+ * The re-plans see each phase's base load as its means over bins of
+ * PP_GOV_BIN_S (a recorded flight's second-by-second swings cost battery
+ * runs and change a plan by little): a 30-minute mission is 180 samples.
  *
  * A phase ends when its duration has passed, or earlier when the update
  * says a later phase has begun (the phases after it keep their durations).
@@ -43,8 +48,9 @@
 
 #define PP_GOV_MARGIN_DEFAULT 0.02
 #define PP_GOV_BAND_DEFAULT 0.005 /* half a point of charge */
-#define PP_GOV_LEARN_S 20.0      /* the base factor's moving mean, s */
-#define PP_GOV_SLOPE_S 60.0      /* without V and I: the charge's fall over this window */
+#define PP_GOV_LEARN_S 30.0      /* the base factor's moving mean, s */
+#define PP_GOV_BIN_S 10.0        /* the base loads re-planned on: means over bins */
+#define PP_GOV_SLOPE_S 60.0      /* the learning window: the charge's fall over it */
 #define PP_GOV_FACTOR_MIN 0.25
 #define PP_GOV_FACTOR_MAX 4.0
 
