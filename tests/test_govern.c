@@ -456,5 +456,5 @@ void test_govern_power_supply_state(void)
     CHECK_CONTAINS(test_log(), "capacity: '180' is not a number in [0, 100]");
     CHECK_INT(pp_gov_source_open("power_supply:BAT9", stdin, root, 1, 1, &src), -ENODEV);
     CHECK_INT(pp_gov_source_open("mavlink", stdin, root, 1, 1, &src), -EINVAL);
-    CHECK_CONTAINS(test_log(), "stdin, power_supply[:NAME] or a PX4 log");
+    CHECK_CONTAINS(test_log(), "stdin, power_supply[:NAME], a PX4 log (.ulg) or a file of readings");
 }

@@ -45,6 +45,7 @@ static const char govern_help[] =
     "                       voltage_now, current_now) read every --every\n"
     "  FILE.ulg[:N]         a PX4 flight's battery_status replayed at its own pace\n"
     "                       times --speed (0: at once)\n"
+    "  FILE                 any other file or named pipe: lines as stdin's\n"
     "Every decision is one JSON line on stdout: time, phase, the measured and the\n"
     "estimated charge and which estimate, the setting, the held plan's end, why it\n"
     "changed. --state FILE is rewritten atomically (a temporary file renamed) with\n"

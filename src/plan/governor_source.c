@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define LINE_MAX_CHARS 4096
 
@@ -200,12 +201,23 @@ int pp_gov_source_open(const char *spec, FILE *in, const char *root, double ever
         path[colon - spec] = '\0';
     else
         inst = -1;
-    if (pp_ulog_is_ulog(path) != 1) {
-        pp_log_error("--source %s: stdin, power_supply[:NAME] or a PX4 log (.ulg) expected", spec);
-        return -EINVAL;
+    if (pp_ulog_is_ulog(path) != 1) { /* a file or a named pipe of lines, as stdin's */
+        if (access(spec, F_OK) != 0 || !(s->in = s->own_in = fopen(spec, "r"))) {
+            pp_log_error("--source %s: stdin, power_supply[:NAME], a PX4 log (.ulg) or a file "
+                         "of readings expected%s%s", spec, access(spec, F_OK) == 0 ? ": " : "",
+                         access(spec, F_OK) == 0 ? strerror(errno) : "");
+            return -EINVAL;
+        }
+        s->kind = PP_GOV_SOURCE_STDIN;
+        return 0;
     }
     s->kind = PP_GOV_SOURCE_ULOG;
     return open_ulog(s, path, (int)inst);
+}
+
+static const char *where(const pp_gov_source *s)
+{
+    return s->own_in ? s->spec : "stdin";
 }
 
 static int next_line(pp_gov_source *s, pp_gov_reading *r)
@@ -221,7 +233,7 @@ again:
         int c;
         while ((c = fgetc(s->in)) != EOF && c != '\n')
             ;
-        pp_log_error("stdin:%zu: a line longer than %d characters: refused", s->line,
+        pp_log_error("%s:%zu: a line longer than %d characters: refused", where(s), s->line,
                      LINE_MAX_CHARS - 1);
         return 2;
     }
@@ -230,7 +242,7 @@ again:
         goto again; /* blank, or a comment */
     if (rc < 0) {
         line[strcspn(line, "\r\n")] = '\0';
-        pp_log_error("stdin:%zu: '%.80s': %s: refused", s->line, line, why);
+        pp_log_error("%s:%zu: '%.80s': %s: refused", where(s), s->line, line, why);
         return 2;
     }
     return 0;
@@ -271,6 +283,9 @@ int pp_gov_source_next(pp_gov_source *s, pp_gov_reading *r)
 
 void pp_gov_source_close(pp_gov_source *s)
 {
+    if (s->own_in)
+        fclose(s->own_in);
+    s->own_in = NULL;
     if (s->flight) {
         pp_ulog_flight_free(s->flight);
         free(s->flight);

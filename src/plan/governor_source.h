@@ -10,6 +10,8 @@
  *                     line number and text) and the source goes on.
  *   power_supply[:NAME]  a Linux battery (devices/power_supply.h) read every
  *                     every_s on the monotonic clock, t_s from the first read.
+ *   FILE              any other file (a named pipe a bridge writes): lines as
+ *                     stdin's, its name in the messages.
  *   FILE.ulg          a recorded PX4 flight's battery_status (the first
  *                     battery with samples, or FILE.ulg:N for instance N),
  *                     replayed at its own pace times speed (0: at once), t_s
@@ -33,7 +35,8 @@ typedef enum pp_gov_source_kind {
 typedef struct pp_gov_source {
     pp_gov_source_kind kind;
     char spec[4200];
-    FILE *in;                 /* stdin */
+    FILE *in;                 /* stdin, or a file of lines: */
+    FILE *own_in;             /* ... opened here */
     size_t line;
     const char *root;         /* power_supply: the sysfs root */
     char name[64];            /* ... the battery ("" the first) */
@@ -46,7 +49,7 @@ typedef struct pp_gov_source {
 } pp_gov_source;
 
 /* Open spec ("stdin" reading in, "power_supply[:NAME]" under root, a
- * .ulg file) with every_s (power_supply) and speed (ulog). 0, or -EINVAL /
+ * .ulg file, a file of lines) with every_s (power_supply) and speed (ulog). 0, or -EINVAL /
  * -ENODEV / -errno (logged: an unknown source, no such battery, a log that
  * does not read or has no battery samples). */
 int pp_gov_source_open(const char *spec, FILE *in, const char *root, double every_s, double speed,
