@@ -18,11 +18,16 @@
 
 #include "src/plan/governor.h"
 
+#include <fcntl.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PHASES 5
 #define CANDS 1000
@@ -127,10 +132,112 @@ static void speed(pp_battery_model model)
         pp_phase_load_free(&load[k]);
 }
 
+/* argv run with stdin from in (NULL: /dev/null) and stdout into out: its
+ * exit status, *rss_mb its maximum resident set (getrusage of the child). */
+static int child(char *const argv[], const char *in, const char *out, double *rss_mb)
+{
+    struct rusage ru;
+    int st;
+    pid_t pid;
+
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        int i = open(in ? in : "/dev/null", O_RDONLY), o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(i, 0);
+        dup2(o, 1);
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0 || wait4(pid, &st, 0, &ru) != pid)
+        return -1;
+    *rss_mb = (double)ru.ru_maxrss / 1024.0;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static double field(json_t *root, const char *run, const char *key)
+{
+    return json_number_value(json_object_get(json_object_get(root, run), key));
+}
+
+/* The scenario on the TX2 darknet data: F = 1.15 and 0.85. */
+static void scenario(const char *bin, const char *results, const char *mission, const char *tmp)
+{
+    static const char *const scales[] = {"10min:1.15", "10min:0.85"};
+    char out[600];
+    double rss;
+
+    snprintf(out, sizeof out, "%s/sim.json", tmp);
+    printf("the scenario (%s on %s; propulsion from a third in):\n", mission, results);
+    for (size_t i = 0; i < 2; i++) {
+        char *argv[] = {(char *)bin, "govern", (char *)results, "--mission", (char *)mission,
+                        "--simulate", "planned", "--scale-after", (char *)scales[i], "--json", NULL};
+        int st = child(argv, NULL, out, &rss);
+        json_t *root = json_load_file(out, 0, NULL);
+        if (!root) {
+            printf("  %s: govern failed (status %d)\n", scales[i], st);
+            continue;
+        }
+        printf("  x%s: propulsion %.2f W planned, %.2f W flown; end: static %.2f %%, governed "
+               "%.2f %%, oracle %.2f %% (reserve 20 %%); quality: static %.3f, governed %.3f, "
+               "oracle %.3f (governed / oracle %.3f); governed changes %g; max RSS %.1f MB\n",
+               strchr(scales[i], ':') + 1, json_number_value(json_object_get(root, "planned_propulsion_mean_w")),
+               json_number_value(json_object_get(root, "actual_propulsion_mean_w")),
+               100 * field(root, "static", "soc_end"), 100 * field(root, "governed", "soc_end"),
+               100 * field(root, "oracle", "soc_end"), field(root, "static", "quality"),
+               field(root, "governed", "quality"), field(root, "oracle", "quality"),
+               json_number_value(json_object_get(root, "quality_vs_oracle")),
+               field(root, "governed", "changes"), rss);
+        json_decref(root);
+    }
+}
+
+/* govern beside the workload: 2,000 readings from a file, its RSS. */
+static void resident(const char *bin, const char *results, const char *mission, const char *tmp)
+{
+    char in[600], out[600];
+    double rss = NAN, t0;
+    FILE *fp;
+    int st;
+
+    snprintf(in, sizeof in, "%s/readings.txt", tmp);
+    snprintf(out, sizeof out, "%s/decisions.jsonl", tmp);
+    if (!(fp = fopen(in, "w")))
+        return;
+    for (int i = 0; i < 2000; i++)
+        fprintf(fp, "%.1f %.3f %.3f\n", 0.9 * i, 12.2 - 0.0008 * i, 3.2 + 0.3 * sin(i / 7.0));
+    fclose(fp);
+    char *argv[] = {(char *)bin, "govern", (char *)results, "--mission", (char *)mission,
+                    "--source", "stdin", NULL};
+    t0 = pp_bench_now_s();
+    st = child(argv, in, out, &rss);
+    printf("govern --source stdin, 2,000 readings (voltage and current every 0.9 s): status %d, "
+           "%.1f s, max RSS %.1f MB (target < 20 MB)\n", st, pp_bench_now_s() - t0, rss);
+}
+
 int main(void)
 {
+    const char *bin = getenv("POWPROF_BIN"), *fx = getenv("POWPROF_FIXTURES");
+    char dir[] = "/tmp/powprof-bench-governor.XXXXXX", res[600], mission[600];
+
     printf("speed of pp_gov_update (a shared 2-core machine: figures are upper bounds):\n");
     speed(PP_BATTERY_RINT);
     speed(PP_BATTERY_THEVENIN);
+    if (!bin || !fx || !mkdtemp(dir)) {
+        printf("the scenario: POWPROF_BIN and POWPROF_FIXTURES unset (make bench sets them)\n");
+        return 0;
+    }
+    snprintf(res, sizeof res, "%s/tx2", dir);
+    snprintf(mission, sizeof mission, "%s/governor/mission-tx2.cfg", fx);
+    if (pp_bench_import_tx2_darknet(bin, res) == 0) {
+        scenario(bin, res, mission, dir);
+        resident(bin, res, mission, dir);
+    } else {
+        printf("the scenario: the TX2 darknet import failed\n");
+    }
+    char *rm[] = {"/bin/rm", "-rf", dir, NULL};
+    pp_bench_run_quiet(rm);
     return 0;
 }

@@ -18,6 +18,7 @@
 typedef struct front {
     size_t n, *idx;
     double *value, *drain;
+    size_t nh, *hull;          /* quick: the upper hull of (drain, value), positions */
     double grid_w[PP_PHASES_GRID], grid_drain[PP_PHASES_GRID];
     size_t cur;
 } front;
@@ -29,6 +30,47 @@ typedef struct solver {
     double total_s; /* the mission's length */
     pp_phases_result *r;
 } solver;
+
+/* Quick: the upper concave hull of phase k's (drain, value) points, on
+ * which the best point for any multiplier lies. 0 or -ENOMEM. */
+static int build_hull(front *f)
+{
+    if (!(f->hull = malloc((f->n + 1) * sizeof *f->hull)))
+        return -ENOMEM;
+    f->nh = 0;
+    for (size_t j = 0; j < f->n; j++) {
+        if (f->nh && f->drain[j] <= f->drain[f->hull[f->nh - 1]]) {
+            if (f->value[j] > f->value[f->hull[f->nh - 1]])
+                f->nh--; /* as cheap and better */
+            else
+                continue;
+        }
+        while (f->nh >= 2) {
+            size_t a = f->hull[f->nh - 2], b = f->hull[f->nh - 1];
+            if ((f->value[b] - f->value[a]) * (f->drain[j] - f->drain[b]) >
+                (f->value[j] - f->value[b]) * (f->drain[b] - f->drain[a]))
+                break;
+            f->nh--;
+        }
+        f->hull[f->nh++] = j;
+    }
+    return 0;
+}
+
+/* Quick: the hull point of most value - lambda x charge (slopes fall). */
+static size_t hull_best(const front *f, double lambda)
+{
+    size_t lo = 0, hi = f->nh - 1;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2, a = f->hull[mid], b = f->hull[mid + 1];
+        if (f->value[b] - f->value[a] > lambda * (f->drain[b] - f->drain[a]))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return f->hull[lo];
+}
 
 /* The charge (fraction) phase k drains with the computer at w, alone, from
  * soc: the rint model's closed form, else a battery run. */
@@ -137,6 +179,8 @@ static int tabulate(solver *s, size_t k, double lo, double hi, double soc)
     }
     for (size_t j = 0; j < f->n && rc == 0; j++)
         f->drain[j] = drain_at(s, k, s->p->cand[f->idx[j]].planned_w);
+    if (rc == 0 && s->p->quick && f->n)
+        rc = build_hull(f);
     return rc;
 }
 
@@ -191,6 +235,11 @@ static double choose_lambda(solver *s, double lambda)
     for (size_t k = 0; k < s->p->n_phases; k++) {
         front *f = &s->f[k];
         size_t best = 0;
+        if (f->nh) {
+            f->cur = hull_best(f, lambda);
+            total += f->drain[f->cur];
+            continue;
+        }
         for (size_t j = 1; j < f->n; j++)
             if (f->value[j] - lambda * f->drain[j] > f->value[best] - lambda * f->drain[best])
                 best = j;
@@ -575,6 +624,7 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
     for (size_t k = 0; k < p->n_phases; k++) {
         free(s->f[k].idx);
         free(s->f[k].value);
+        free(s->f[k].hull);
     }
     free(s);
     if (rc < 0)
