@@ -308,6 +308,7 @@ static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const p
     json_object_set_new(o, "new_quality", num(d->new_quality));
     json_object_set_new(o, "new_soc_end", num(d->new_soc_end_frac));
     json_object_set_new(o, "reserve_t_s", num(d->reserve_t_s));
+    json_object_set_new(o, "base_factor", num(d->base_factor));
     for (size_t k = d->phase; k < mi->n_phases; k++)
         json_array_append_new(plan, json_pack("{s:s,s:f}", "phase", mi->phase[k].name,
                                               m->sum.params[r->head.maximize],
