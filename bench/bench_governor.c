@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PHASES 5
-#define CANDS 1000
+#define PHASES PP_BENCH_PHASES
+#define CANDS PP_BENCH_CANDS
 #define MAX_UPDATES 128
 
 static double cpu_s(void)
@@ -47,45 +47,6 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void problem(pp_battery_model model, pp_plan_choice *cand, unsigned char *allowed,
-                    pp_phase_load *load, pp_phases_problem *p)
-{
-    static const double dur[PHASES] = {60, 120, 720, 300, 120}, base[PHASES] = {150, 100, 0, 80, 120};
-
-    for (size_t i = 0; i < CANDS; i++) {
-        cand[i].qos = 0.1 + 0.03 * (double)i;
-        cand[i].planned_w = 2 + 0.9 * pow(cand[i].qos, 1.1);
-    }
-    memset(allowed, 1, PHASES * CANDS);
-    for (size_t i = 0; i < CANDS; i++)
-        allowed[4 * CANDS + i] = cand[i].qos >= 15;
-    memset(p, 0, sizeof *p);
-    for (size_t k = 0; k < PHASES; k++) {
-        if (k == 2) {
-            load[k].n = 721;
-            load[k].t_s = malloc(2 * 721 * sizeof(double));
-            load[k].p_w = load[k].t_s + 721;
-            for (size_t i = 0; i < 721; i++) {
-                load[k].t_s[i] = (double)i;
-                load[k].p_w[i] = 90 + 30 * sin(i / 17.0);
-            }
-            load[k].mean_w = 90;
-        } else {
-            pp_phase_load_constant(base[k], dur[k], &load[k]);
-        }
-        p->duration_s[k] = dur[k];
-        p->weight[k] = 1;
-    }
-    p->n_phases = PHASES;
-    p->base = load;
-    p->n_cand = CANDS;
-    p->cand = cand;
-    p->allowed = allowed;
-    pp_battery_params_default(&p->battery);
-    p->battery.model = model;
-    p->min_soc_frac = 0.2;
-}
-
 static void speed(pp_battery_model model)
 {
     static pp_plan_choice cand[CANDS];
@@ -97,7 +58,7 @@ static void speed(pp_battery_model model)
     double times[MAX_UPDATES], cpu[MAX_UPDATES], first = NAN, soc = 1, planned_drain_per_s = NAN;
     size_t n = 0, replans = 0, runs = 0;
 
-    problem(model, cand, allowed, load, &p);
+    pp_bench_phases_problem(model, cand, allowed, load, &p);
     if (pp_gov_new(&p, NULL, &g) < 0)
         return;
     for (double t = 0; t < 1320 && n < MAX_UPDATES; t += 30) {
