@@ -416,8 +416,9 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     d->soc_end_frac = end;
     if (event || end < g->p->min_soc_frac)
         adopt(g, c, q->n_phases, d, PP_GOV_RESERVE);
-    else if (res.quality > d->quality * (1 + g->o.margin_frac) + 1e-12)
-        adopt(g, c, q->n_phases, d, PP_GOV_BETTER);
+    else if (res.quality > d->quality * (1 + g->o.margin_frac) + 1e-12 &&
+             (q->min_soc_frac > g->p->min_soc_frac || g->o.band_frac == 0))
+        adopt(g, c, q->n_phases, d, PP_GOV_BETTER); /* only a plan that keeps the band */
     if (d->replanned) {
         d->quality = res.quality;
         d->soc_end_frac = res.soc_end_frac;

@@ -17,7 +17,8 @@
  * plan is run once over the same rest (one battery run); it is replaced
  * only when it no longer ends above the reserve itself (or browns out), or when
  * the new plan's time-weighted quality over the rest is better by more
- * than margin_frac: no flapping on a noisy reading. When no schedule keeps
+ * than margin_frac and the new plan keeps the band: no flapping on a noisy
+ * reading. When no schedule keeps
  * the reserve, the cheapest settings (every phase at its least power that
  * meets its bounds) are set and the time at which they reach the reserve
  * is said, for the application to tell the autopilot.
