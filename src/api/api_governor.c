@@ -16,7 +16,7 @@
 
 struct pp_governor {
     const pp_model *m;
-    pp_mission mission;
+    pp_mission_spec mission;
     pp_plan_options o;
     pp_phases_plan plan;
     pp_gov *g;

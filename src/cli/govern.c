@@ -106,7 +106,7 @@ typedef struct govern_args {
     int json;
     pp_sim_options sim;
     pp_cli_mission cm;
-    pp_mission *mission;
+    pp_mission_spec *mission;
 } govern_args;
 
 static volatile sig_atomic_t stop_signal;
@@ -283,7 +283,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 /* A decision as one JSON object. */
-static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission *mi,
+static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
                              const pp_gov_decision *d)
 {
     json_t *o = json_object(), *plan = json_array();
@@ -403,8 +403,8 @@ int pp_cmd_govern(int argc, char **argv)
         goto out;
     }
     if (a.simulate) {
-        rc = pp_cli_govern_simulate(&m, r, a.mission, a.simulate, a.scale_t_s, a.scale_f, &a.sim,
-                                    a.plot, a.json);
+        rc = pp_cli_govern_simulate(&m, r, a.simulate, a.scale_t_s, a.scale_f, &a.sim, a.plot,
+                                    a.json);
         goto out;
     }
     if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)

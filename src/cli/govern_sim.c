@@ -108,17 +108,15 @@ static int actual_load(const pp_phases_plan *r, const char *actual, double t, do
     return pp_sim_actual_trace(&r->problem, actual, t, f, l);
 }
 
-int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const pp_mission *mi,
-                           const char *actual, double scale_t_s, double scale_f,
-                           const void *sim_options, const char *plot_dir, int json)
+int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const char *actual,
+                           double scale_t_s, double scale_f, const pp_sim_options *o,
+                           const char *plot_dir, int json)
 {
-    const pp_sim_options *o = sim_options;
     size_t fixed[PP_MISSION_MAX_PHASES];
     pp_phase_load l = {0};
     pp_sim_result s;
     int rc;
 
-    (void)mi;
     if (!r->res.feasible) {
         fprintf(stderr, "powprof govern: the plan made before take-off does not keep the reserve "
                         "(powprof plan --mission says more): nothing to hold\n");
