@@ -37,6 +37,8 @@ int pp_fuzz_darknet(const uint8_t *data, size_t size);
 int pp_fuzz_layer_model(const uint8_t *data, size_t size);
 
 int pp_fuzz_ulog(const uint8_t *data, size_t size);        /* pp_ulog_parse_battery */
+/* pp_gov_parse_line per line, then pp_gov_update (src/plan/governor.h) */
+int pp_fuzz_govern(const uint8_t *data, size_t size);
 
 typedef struct pp_fuzz_target {
     const char *name;
