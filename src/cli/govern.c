@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
+#include "src/results/json_file.h"
 #include "src/base/util.h"
 #include "src/plan/governor_sim.h"
 #include "src/plan/governor_source.h"
@@ -105,7 +106,7 @@ typedef struct govern_args {
     double every_s, speed, scale_t_s, scale_f;
     int json;
     pp_sim_options sim;
-    pp_cli_mission cm;
+    pp_mission_settings cm;
     pp_mission_spec *mission;
 } govern_args;
 
@@ -196,7 +197,7 @@ static int mission_of(govern_args *a, pp_plan_options *o)
     pp_battery_choice c;
 
     if (!a->mission_file && !(a->cm.mission_s > 0) &&
-        pp_cli_mission_from_results(&a->cm, a->results) < 0)
+        pp_mission_settings_from_results(&a->cm, a->results) < 0)
         return PP_EXIT_USAGE;
     if (!a->mission_file && a->cm.folder_phases && !(a->cm.mission_s > 0))
         a->mission_file = a->cm.folder_cfg;
@@ -205,19 +206,15 @@ static int mission_of(govern_args *a, pp_plan_options *o)
               "group in RESULTS/profile.cfg\n", stderr);
         return PP_EXIT_USAGE;
     }
-    pp_cli_mission_choice(&a->cm, &c);
+    pp_mission_settings_choice(&a->cm, &c);
     if (pp_plan_options_mission(o, &c, a->cm.mission_s > 0 ? a->cm.mission_s : 1, a->cm.min_soc_frac,
                                 a->cm.risk_mean) < 0 ||
         !(a->mission = malloc(sizeof *a->mission)))
         return PP_EXIT_USAGE;
     pp_mission_init(a->mission);
-    if (a->mission_file) {
-        if (pp_mission_load(a->mission_file, a->mission, &o->battery) < 0)
-            return PP_EXIT_USAGE;
-        if (!o->maximize && a->mission->maximize[0])
-            o->maximize = a->mission->maximize;
-        return 0;
-    }
+    if (a->mission_file)
+        return pp_plan_options_mission_file(o, &a->cm, a->mission_file, a->mission) < 0
+                   ? PP_EXIT_USAGE : 0;
     return pp_mission_one_phase(a->mission, a->cm.mission_s, a->cm.base_power_w) < 0
                ? PP_EXIT_USAGE : 0;
 }
@@ -247,7 +244,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     int opt, rc;
 
     pp_plan_options_init(o);
-    pp_cli_mission_init(&a->cm);
+    pp_mission_settings_init(&a->cm);
     pp_sim_options_init(&a->sim);
     a->every_s = 5;
     a->speed = 1;
@@ -280,8 +277,6 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     return mission_of(a, o);
 }
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 /* A decision as one JSON object. */
 static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
                              const pp_gov_decision *d)
@@ -292,10 +287,10 @@ static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const p
     json_object_set_new(o, "t_s", json_real(d->t_s));
     json_object_set_new(o, "phase", json_string(mi->phase[d->phase].name));
     json_object_set_new(o, "phase_index", json_integer((json_int_t)d->phase));
-    json_object_set_new(o, "phase_left_s", num(d->phase_left_s));
-    json_object_set_new(o, "soc_measured", num(d->soc_measured_frac));
-    json_object_set_new(o, "soc", num(d->soc_frac));
-    json_object_set_new(o, "soc_sd", num(d->soc_sd_frac));
+    json_object_set_new(o, "phase_left_s", pp_json_num(d->phase_left_s));
+    json_object_set_new(o, "soc_measured", pp_json_num(d->soc_measured_frac));
+    json_object_set_new(o, "soc", pp_json_num(d->soc_frac));
+    json_object_set_new(o, "soc_sd", pp_json_num(d->soc_sd_frac));
     json_object_set_new(o, "soc_source", json_string(d->soc_source));
     json_object_set_new(o, "soc_held", json_boolean(d->soc_held));
     json_object_set_new(o, "setting", pp_plan_choice_json(m, c));
@@ -303,33 +298,18 @@ static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const p
     json_object_set_new(o, "replanned", json_boolean(d->replanned));
     json_object_set_new(o, "why", json_string(pp_gov_why_name(d->why)));
     json_object_set_new(o, "feasible", json_boolean(d->feasible));
-    json_object_set_new(o, "soc_end", num(d->soc_end_frac));
-    json_object_set_new(o, "quality", num(d->quality));
-    json_object_set_new(o, "new_quality", num(d->new_quality));
-    json_object_set_new(o, "new_soc_end", num(d->new_soc_end_frac));
-    json_object_set_new(o, "reserve_t_s", num(d->reserve_t_s));
-    json_object_set_new(o, "base_factor", num(d->base_factor));
+    json_object_set_new(o, "soc_end", pp_json_num(d->soc_end_frac));
+    json_object_set_new(o, "quality", pp_json_num(d->quality));
+    json_object_set_new(o, "new_quality", pp_json_num(d->new_quality));
+    json_object_set_new(o, "new_soc_end", pp_json_num(d->new_soc_end_frac));
+    json_object_set_new(o, "reserve_t_s", pp_json_num(d->reserve_t_s));
+    json_object_set_new(o, "base_factor", pp_json_num(d->base_factor));
     for (size_t k = d->phase; k < mi->n_phases; k++)
         json_array_append_new(plan, json_pack("{s:s,s:f}", "phase", mi->phase[k].name,
                                               m->sum.params[r->head.maximize],
                                               r->cand[d->plan[k]].point.raw[r->head.maximize]));
     json_object_set_new(o, "plan", plan);
     return o;
-}
-
-/* The state file: the decision, rewritten atomically. 0 or -errno. */
-static int write_state(const char *path, json_t *o)
-{
-    pp_atomic_file af;
-    int rc;
-
-    if ((rc = pp_atomic_file_open(&af, path)) < 0)
-        return rc;
-    if (json_dumpf(o, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0 || fputc('\n', af.fp) == EOF) {
-        pp_atomic_file_abort(&af);
-        return -EIO;
-    }
-    return pp_atomic_file_commit(&af);
 }
 
 static void catch_stop(void)
@@ -366,9 +346,8 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
         printf("\n");
         fflush(stdout);
-        if (a->state && (rc = write_state(a->state, o)) < 0)
-            fprintf(stderr, "powprof govern: %s: %s (the last state stays)\n", a->state,
-                    strerror(-rc));
+        if (a->state && pp_json_save(a->state, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0)
+            fprintf(stderr, "powprof govern: the last state stays in %s\n", a->state);
         json_decref(o);
         feasible = d.feasible;
         n++;

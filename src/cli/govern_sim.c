@@ -5,6 +5,7 @@
 
 #include "plots/plot_governor.h"
 #include "src/api/pipeline.h"
+#include "src/results/json_file.h"
 #include "src/plan/governor_sim.h"
 
 #include <errno.h>
@@ -15,25 +16,23 @@
 
 static const char *const run_names[PP_SIM_RUNS] = {"static", "governed", "oracle"};
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static json_t *run_json(const pp_sim_run *r)
 {
     json_t *o = json_object(), *t = json_array(), *soc = json_array(), *q = json_array();
 
     json_object_set_new(o, "flown", json_boolean(r->flown));
-    json_object_set_new(o, "soc_end", num(r->flown ? r->soc_end_frac : NAN));
-    json_object_set_new(o, "soc_min", num(r->flown ? r->soc_min_frac : NAN));
+    json_object_set_new(o, "soc_end", pp_json_num(r->flown ? r->soc_end_frac : NAN));
+    json_object_set_new(o, "soc_min", pp_json_num(r->flown ? r->soc_min_frac : NAN));
     json_object_set_new(o, "reserve_held", json_boolean(r->reserve_held));
     json_object_set_new(o, "floors_held", json_boolean(r->floors_held));
-    json_object_set_new(o, "quality", num(r->flown ? r->quality : NAN));
+    json_object_set_new(o, "quality", pp_json_num(r->flown ? r->quality : NAN));
     json_object_set_new(o, "changes", json_integer((json_int_t)r->n_changes));
     json_object_set_new(o, "cannot", json_integer((json_int_t)r->n_cannot));
     json_object_set_new(o, "brownout", json_boolean(r->brownout));
     for (size_t i = 0; i < r->n; i++) {
         json_array_append_new(t, json_real(r->t_s[i]));
-        json_array_append_new(soc, num(r->soc_frac[i]));
-        json_array_append_new(q, num(r->qos[i]));
+        json_array_append_new(soc, pp_json_num(r->soc_frac[i]));
+        json_array_append_new(q, pp_json_num(r->qos[i]));
     }
     json_object_set_new(o, "timeline", json_pack("{s:o,s:o,s:o}", "t_s", t, "soc", soc,
                                                  "quality", q));
@@ -54,11 +53,11 @@ static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const c
     json_object_set_new(root, "measure", json_string(o->measure_soc ? "soc" : "vi"));
     json_object_set_new(root, "planned_propulsion_mean_w", json_real(s->planned_mean_w));
     json_object_set_new(root, "actual_propulsion_mean_w", json_real(s->actual_mean_w));
-    json_object_set_new(root, "worst_estimate_error", num(s->worst_est_err_frac));
+    json_object_set_new(root, "worst_estimate_error", pp_json_num(s->worst_est_err_frac));
     for (size_t k = 0; k < PP_SIM_RUNS; k++)
         json_object_set_new(root, run_names[k], run_json(&s->run[k]));
     json_object_set_new(root, "quality_vs_oracle",
-                        num(s->run[PP_SIM_ORACLE].flown
+                        pp_json_num(s->run[PP_SIM_ORACLE].flown
                                 ? s->run[PP_SIM_GOVERNED].quality / s->run[PP_SIM_ORACLE].quality
                                 : NAN));
     return root;
