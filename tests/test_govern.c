@@ -353,7 +353,42 @@ void test_govern_ulog_replay(void)
     snprintf(log, sizeof log, "%s:7", fixture("ulog/sample_log_small.ulg"));
     CHECK_INT(wait_status(spawn(args, NULL, "ulog7")), 2);
     err = slurp_tag("ulog7", "err");
-    CHECK_CONTAINS(err, "no battery_status samples of instance 7");
+    CHECK_CONTAINS(err, "no battery_status samples to replay of instance 7");
+    free(err);
+}
+
+/* A flight as pyulog's ulog2csv writes its battery_status (read by
+ * src/traces/flight_log.h): replayed at once, a decision per sample it
+ * keeps (a voltage of 0 is no measurement: left out). */
+void test_govern_csv_replay(void);
+void test_govern_csv_replay(void)
+{
+    const char *results = tx2();
+    char csv[1200], *out, *err;
+    char *args[] = {"govern", (char *)results, "--mission", (char *)mission(), "--source", csv,
+                    "--speed", "0", NULL};
+    json_t *last = NULL;
+
+    if (!results)
+        return;
+    snprintf(csv, sizeof csv, "%s/flight_battery_status_0.csv", test_tmpdir());
+    write_file(csv, "timestamp,connected,voltage_v,current_a,remaining\n"
+                    "1000000,1,12.40,3.10,1.0\n"
+                    "6000000,1,12.36,3.20,0.99\n"
+                    "11000000,1,0,3.20,0.99\n"
+                    "16000000,1,12.31,3.15,0.985\n"
+                    "21000000,1,12.29,3.18,0.98\n");
+    CHECK_INT(wait_status(spawn(args, NULL, "csv")), 0);
+    out = slurp_tag("csv", "out");
+    err = slurp_tag("csv", "err");
+    CHECK_INT(json_lines(out, &last), 4);
+    CHECK_CONTAINS(err, "4 decisions, 0 readings refused");
+    if (last) {
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 20, 1e-9);
+        CHECK_NEAR(json_number_value(json_object_get(last, "soc_measured")), 0.98, 1e-12);
+    }
+    json_decref(last);
+    free(out);
     free(err);
 }
 

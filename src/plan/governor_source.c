@@ -4,6 +4,7 @@
 #include "devices/power_supply.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
+#include "src/traces/flight_log.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -159,13 +160,13 @@ static int open_ulog(pp_gov_source *s, const char *path, int want)
 
     if (!(s->flight = calloc(1, sizeof *s->flight)))
         return -ENOMEM;
-    if ((rc = pp_ulog_read_battery(path, s->flight)) < 0)
+    if ((rc = pp_flight_log_read(path, s->flight)) < 0)
         return rc;
     for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES && !s->bat; b++)
         if (s->flight->bat[b].n > 0 && (want < 0 || s->flight->bat[b].instance == want))
             s->bat = &s->flight->bat[b];
     if (!s->bat) {
-        pp_log_error("%s: no battery_status samples%s%s", path, want >= 0 ? " of instance " : "",
+        pp_log_error("%s: no battery_status samples to replay%s%s", path, want >= 0 ? " of instance " : "",
                      want >= 0 ? strrchr(s->spec, ':') + 1 : "");
         return -EINVAL;
     }
@@ -201,7 +202,7 @@ int pp_gov_source_open(const char *spec, FILE *in, const char *root, double ever
         path[colon - spec] = '\0';
     else
         inst = -1;
-    if (pp_ulog_is_ulog(path) != 1) { /* a file or a named pipe of lines, as stdin's */
+    if (pp_flight_log_is(path) != 1) { /* a file or a named pipe of lines, as stdin's */
         if (access(spec, F_OK) != 0 || !(s->in = s->own_in = fopen(spec, "r"))) {
             pp_log_error("--source %s: stdin, power_supply[:NAME], a PX4 log (.ulg) or a file "
                          "of readings expected%s%s", spec, access(spec, F_OK) == 0 ? ": " : "",

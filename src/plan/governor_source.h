@@ -10,12 +10,14 @@
  *                     line number and text) and the source goes on.
  *   power_supply[:NAME]  a Linux battery (devices/power_supply.h) read every
  *                     every_s on the monotonic clock, t_s from the first read.
+ *   FILE.ulg, FILE.csv  a recorded flight (a PX4 ULog, or the battery_status
+ *                     CSV of pyulog's ulog2csv: src/traces/flight_log.h, which
+ *                     leaves out what is no measurement): its first battery
+ *                     with samples (or FILE:N for instance N), replayed at
+ *                     its own pace times speed (0: at once), t_s from its
+ *                     first sample.
  *   FILE              any other file (a named pipe a bridge writes): lines as
  *                     stdin's, its name in the messages.
- *   FILE.ulg          a recorded PX4 flight's battery_status (the first
- *                     battery with samples, or FILE.ulg:N for instance N),
- *                     replayed at its own pace times speed (0: at once), t_s
- *                     from its first sample.
  */
 #ifndef PP_GOVERNOR_SOURCE_H
 #define PP_GOVERNOR_SOURCE_H
