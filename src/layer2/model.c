@@ -459,7 +459,10 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     }
     w->distance = sqrt(w->distance);
     for (size_t j = 0; j < m->n_num; j++) {
+        double only = pp_surface_denormalize(s, j, 0), v = pt->raw[m->num[j]];
         w->outside[m->num[j]] = xn[j] < -1e-9 || xn[j] > 1 + 1e-9;
+        if (!(s->hi[j] > s->lo[j])) /* measured at one value: any other lies outside */
+            w->outside[m->num[j]] = !(fabs(v - only) <= 1e-9 * fmax(fabs(only), 1e-300));
         w->any_outside |= w->outside[m->num[j]];
     }
     return 0;

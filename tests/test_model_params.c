@@ -1,0 +1,77 @@
+/* What the model table and predict make of the parameters and metrics a
+ * results folder has (issue 31): a parameter measured at one value is a
+ * constant, two total_* columns equal in every row show one of them. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An imported CSV whose power column is named total_w: its rail is renamed
+ * total_rail, so total_rail_mean_w repeats total_mean_w and
+ * total_rail_energy_j total_energy_j in every row. Each used to hide the
+ * other: neither the power nor the energy row was shown. */
+void test_model_table_total_rail(void);
+void test_model_table_total_rail(void)
+{
+    char summary[2048], *out = NULL;
+    size_t len;
+    const char *dir;
+
+    len = (size_t)snprintf(summary, sizeof summary,
+                           "id,n,status,duration_s,total_rail_mean_w,total_rail_energy_j,"
+                           "total_mean_w,total_energy_j,reason\n");
+    for (int i = 0; i < 5; i++) {
+        double w = 2.0 + 0.5 * i, t = 1.0 + i;
+        len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,ok,%g,%g,%g,%g,%g,\n",
+                                i, 100 * (i + 1), t, w, w * t, w, w * t);
+    }
+    dir = results_folder_with("total-rail", summary, NULL);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    CHECK_CONTAINS(out, "  total_mean_w");
+    CHECK_CONTAINS(out, "  total_energy_j");
+    CHECK_CONTAINS(out, "total_rail_mean_w is not shown: it repeats total_mean_w");
+    CHECK_CONTAINS(out, "total_rail_energy_j is not shown: it repeats total_energy_j");
+    CHECK(strstr(out, "total_mean_w is not shown") == NULL);
+    CHECK(strstr(out, "total_energy_j is not shown") == NULL);
+    free(out);
+}
+
+/* m.threads = 1 in every row: no parameter of the model, implied by
+ * predict when not given, and any other value flagged outside the
+ * measured range (it used to be required, and 64 passed unflagged). */
+void test_model_constant_parameter(void);
+void test_model_constant_parameter(void)
+{
+    char summary[2048], *out = NULL, *err = NULL;
+    size_t len;
+    const char *dir;
+
+    len = (size_t)snprintf(summary, sizeof summary,
+                           "id,m.size,m.threads,status,duration_s,total_mean_w,total_energy_j,"
+                           "reason\n");
+    for (int i = 0; i < 5; i++)
+        len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,1,ok,%d,%g,%g,\n", i,
+                                64 * (i + 1), i + 1, 3.0 + i, (3.0 + i) * (i + 1));
+    dir = results_folder_with("constant", summary, NULL);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    CHECK_CONTAINS(out, "1 parameter: m.size (linear scale); measured at one value (a constant): "
+                        "m.threads = 1");
+    free(out);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "m.size=192", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"outside_measured_range\":false");
+    CHECK(err == NULL || strstr(err, "outside") == NULL);
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "m.size=192", "m.threads=1", "--json",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "\"outside_measured_range\":false");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "m.size=192", "m.threads=64", "--json",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "\"outside_measured_range\":true");
+    CHECK_CONTAINS(err, "m.threads = 64: the results measured m.threads = 1 only (a constant)");
+    free(out);
+    free(err);
+}
