@@ -203,7 +203,7 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
     char dir[400];
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
     pp_adaptive_options o;
     pp_adaptive_result res;
     watch w = {g, &pr, dir, cv, calloc(g->s.n, 1)};
@@ -231,7 +231,7 @@ static void target_run(grid *g)
     char dir[400];
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t *in = calloc(g->s.n, 1);

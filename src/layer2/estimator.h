@@ -104,6 +104,8 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
  * MAPE when every y is non-zero, else the RMSE. */
 typedef struct pp_cv {
     double mape, mape_inner, rmse, crit;
+    double mape_sd;  /* the sample standard deviation of the percentage errors
+                        behind mape (NaN with fewer than 2) */
     size_t n, n_inner;
 } pp_cv;
 

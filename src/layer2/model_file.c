@@ -94,6 +94,7 @@ static json_t *cv_json(const pp_cv *cv)
 
 static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
 {
+    cv->mape_sd = NAN; /* not saved: an adaptive run's refit computes it */
     return checked(w, o, part, "mape_pct", 0, HUGE_VAL, 1, &cv->mape) |
            checked(w, o, part, "inner_mape_pct", 0, HUGE_VAL, 1, &cv->mape_inner) |
            checked(w, o, part, "rmse", 0, HUGE_VAL, 1, &cv->rmse) |

@@ -74,6 +74,40 @@ static double error_of(const pp_model *m, int k)
     return weight > 0 ? sum / weight : NAN;
 }
 
+/* The one-sided 90 % quantile of Student's t with df degrees of freedom. */
+static double t90(size_t df)
+{
+    static const double t[] = {INFINITY, 3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415,
+                               1.397,    1.383, 1.372, 1.363, 1.356, 1.350, 1.345, 1.341};
+    return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
+}
+
+/* Metric k's claim: a one-sided 90 % upper bound of its nested error
+ * (between levels where there are level folds, each fold one
+ * observation; else at levels), weighted over the groups like error_of.
+ * NAN when a group has fewer than 2 folds or no spread. */
+static double error_hi_of(const pp_model *m, int k)
+{
+    double sum = 0, weight = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++) {
+        const pp_model_fit *f = pp_model_fit_of(m, g, (size_t)k);
+        const pp_cv *cv;
+        size_t folds;
+        if (!f || f->n_values < 2)
+            return NAN;
+        cv = f->choice.between.n ? &f->choice.between : &f->choice.honest;
+        folds = f->choice.between.n ? f->choice.between_folds
+                                    : (f->choice.folds ? f->choice.folds : cv->n);
+        if (folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
+            return NAN;
+        sum += (cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds)) *
+               (double)m->groups[g].n_rows;
+        weight += (double)m->groups[g].n_rows;
+    }
+    return weight > 0 ? sum / weight : NAN;
+}
+
 static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
 {
     pp_adaptive_model *am = ctx;
@@ -100,6 +134,8 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     for (size_t i = 0; i < w.n_planning; i++) {
         pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
+        f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
+        f->noise_pct[i] = pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i]);
     }
     f->n_rows = am->m.sum.n_rows;
     d = pp_summary_metric(&am->m.sum, "duration_s");

@@ -9,7 +9,10 @@
  *
  * A metric's error is its nested cross-validated MAPE as `powprof model`
  * reports it, over the groups of labels weighted by their configurations
- * (NAN while some group has fewer than two).
+ * (NAN while some group has fewer than two); its claim (error_hi_pct) a
+ * one-sided 90 % upper bound of it, mean + t(0.9, f - 1) sd / sqrt(f) over
+ * the f folds (between measured levels when there are level folds, each
+ * fold counted as one observation), and its noise floor below.
  */
 #ifndef PP_ADAPTIVE_MODEL_H
 #define PP_ADAPTIVE_MODEL_H
@@ -28,6 +31,19 @@ typedef struct pp_adaptive_model {
 /* A predictor over am (zeroed here). */
 void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr);
 void pp_adaptive_model_free(pp_adaptive_model *am);
+
+/* The noise floor of metric k of m as a MAPE in % (NAN: fewer than 3
+ * terms, or a metric not always > 0): the error a model that knew the
+ * surface would still make. Each configuration measured more than once
+ * gives its rows' squared deviations from their mean (log units); each
+ * configuration with a measured neighbour on either side along one
+ * parameter, every other parameter equal (a grid line), gives its squared
+ * distance to the line through them (Gasser, Sroka and Jennen-Steinmetz,
+ * 1986), scaled to the noise variance. sigma^2 is the median of these
+ * over the chi-square(1) median (robust to the curvature of a few lines;
+ * the rest of it biases the floor upwards); the MAPE of a normal error
+ * of that sigma, 79.8 sigma %. */
+double pp_adaptive_noise_pct(const pp_model *m, size_t k);
 
 /* 1 for a planning metric's name. */
 int pp_adaptive_planning_metric(const char *name);
