@@ -2,7 +2,11 @@
 #ifndef PP_BENCH_UTIL_H
 #define PP_BENCH_UTIL_H
 
+#include "src/sweep/adaptive.h"
+#include "src/sweep/replay.h"
+
 #include <stddef.h>
+#include <stdint.h>
 
 /* Seconds on the monotonic clock. */
 double pp_bench_now_s(void);
@@ -21,5 +25,26 @@ int pp_bench_import_tx2_matrix(const char *bin, const char *dir, const int *size
  * each imported with its fps, their rows in one results folder dir: 0, or
  * -1 when it failed. */
 int pp_bench_import_tx2_darknet(const char *bin, const char *dir);
+
+/* rm -rf dir (argv, no shell). */
+void pp_bench_remove_tree(const char *dir);
+
+/* A grid measured whole, replayed as an adaptive run's oracle: its
+ * candidates, the measured energy and duration of each. */
+typedef struct pp_bench_grid {
+    const char *name, *dir;
+    pp_adaptive_space s;
+    pp_replay rp;
+    double *energy_j, *duration_s, total_s, full_error_pct;
+} pp_bench_grid;
+
+/* The grid of dir: candidates, measured energy and duration (the mean of
+ * a configuration's rows), the full grid's seconds and (full_error) its
+ * nested energy error. 0 or -errno. */
+int pp_bench_grid_open(pp_bench_grid *g, const char *name, const char *dir, int full_error);
+void pp_bench_grid_free(pp_bench_grid *g);
+
+/* The ids of dir/summary.csv as flags over g's candidates. */
+void pp_bench_measured_flags(const pp_bench_grid *g, const char *dir, uint8_t *in);
 
 #endif
