@@ -52,6 +52,7 @@ static void fit_with(pp_adaptive_fit *f, double claim, double noise)
         f->error_pct[k] = claim / 2;
         f->error_hi_pct[k] = claim;
         f->noise_pct[k] = noise;
+        f->noise_repeats_pct[k] = noise;
     }
 }
 
@@ -109,31 +110,40 @@ void test_adaptive_claim_rules(void)
 }
 
 /* A folder of an na x nb grid: energy exp(1 + a + 2 b) times lognormal
- * noise of sigma (a fixed pseudo-random sequence), power 2, duration 1. */
-static const char *noisy_grid(const char *name, int na, int nb, double sigma)
+ * noise of sigma (a fixed pseudo-random sequence), power 2, duration 1;
+ * each configuration measured repeats times (1: no repeat column). */
+static const char *noisy_grid_rep(const char *name, int na, int nb, double sigma, int repeats)
 {
-    size_t cap = (size_t)(na * nb + 2) * 160, used = 0;
+    size_t cap = (size_t)(na * nb * repeats + 2) * 160, used = 0;
     char *text = malloc(cap);
     unsigned long long st = 12345;
     const char *dir;
 
     used += (size_t)snprintf(text + used, cap - used,
-                             "id,a,b,status,duration_s,total_mean_w,total_energy_j\n");
+                             "id,a,b,status,duration_s,total_mean_w,total_energy_j%s\n",
+                             repeats > 1 ? ",repeat" : "");
     for (int i = 0; i < na; i++)
-        for (int j = 0; j < nb; j++) {
+        for (int j = 0; j < nb; j++)
+            for (int q = 0; q < repeats; q++) {
             double a = (double)i / (na - 1), b = (double)j / (nb - 1), u1, u2, z;
             st = st * 6364136223846793005ULL + 1442695040888963407ULL;
             u1 = ((double)(st >> 11) + 0.5) / 9007199254740992.0;
             st = st * 6364136223846793005ULL + 1442695040888963407ULL;
             u2 = ((double)(st >> 11) + 0.5) / 9007199254740992.0;
             z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-            used += (size_t)snprintf(text + used, cap - used, "%d,%.6g,%.6g,ok,1,%.9g,%.9g\n",
+            used += (size_t)snprintf(text + used, cap - used, "%d,%.6g,%.6g,ok,1,%.9g,%.9g",
                                      i * nb + j, a, b, 2.0 * exp(sigma * z),
                                      exp(1 + a + 2 * b + sigma * z));
-        }
+            used += (size_t)snprintf(text + used, cap - used, repeats > 1 ? ",%d\n" : "\n", q);
+            }
     dir = results_folder_with(name, text, NULL);
     free(text);
     return dir;
+}
+
+static const char *noisy_grid(const char *name, int na, int nb, double sigma)
+{
+    return noisy_grid_rep(name, na, nb, sigma, 1);
 }
 
 /* The noise floor of a grid whose energy has 5 % lognormal noise (a MAPE
@@ -143,15 +153,24 @@ void test_adaptive_noise_floor(void);
 void test_adaptive_noise_floor(void)
 {
     pp_model m;
-    double floor_pct;
+    double floor_pct, rep_pct;
 
     CHECK_INT(pp_model_open(noisy_grid("noisy", 10, 10, 0.05), NULL, 0, &m), 0);
-    floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"));
+    floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                      &rep_pct);
     CHECK(floor_pct > 2.5 && floor_pct < 6.0);
+    CHECK(isnan(rep_pct)); /* no repeats */
     pp_model_free(&m);
     CHECK_INT(pp_model_open(noisy_grid("clean", 6, 6, 0.0), NULL, 0, &m), 0);
-    floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"));
+    floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                      &rep_pct);
     CHECK(floor_pct < 0.01);
+    pp_model_free(&m);
+    /* each configuration measured 3 times: the repeats alone give it */
+    CHECK_INT(pp_model_open(noisy_grid_rep("repeats", 5, 5, 0.05, 3), NULL, 0, &m), 0);
+    floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                      &rep_pct);
+    CHECK(rep_pct > 2.5 && rep_pct < 6.0);
     pp_model_free(&m);
 }
 

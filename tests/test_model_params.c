@@ -3,6 +3,8 @@
  * constant, two total_* columns equal in every row show one of them. */
 #include "harness.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,41 @@ void test_model_constant_parameter(void)
                           NULL), 0);
     CHECK_CONTAINS(out, "\"outside_measured_range\":true");
     CHECK_CONTAINS(err, "m.threads = 64: the results measured m.threads = 1 only (a constant)");
+    free(out);
+    free(err);
+}
+
+/* A prediction far past the measured values (an exponential continued
+ * from p = 1..5 to p = 12: e^36 against at most e^15) is flagged, on
+ * stderr and in --json; one inside the range is not. */
+void test_model_predict_beyond_values(void);
+void test_model_predict_beyond_values(void)
+{
+    char summary[2048], *out = NULL, *err = NULL;
+    size_t len;
+    const char *dir;
+
+    len = (size_t)snprintf(summary, sizeof summary,
+                           "id,p,status,duration_s,total_mean_w,total_energy_j,reason\n");
+    for (int i = 1; i <= 5; i++)
+        len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,ok,1,%.9g,%.9g,\n",
+                                i, i, 2.0 + 0.1 * i, exp(3.0 * i));
+    dir = results_folder_with("beyond", summary, NULL);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, "--method", "loclin", NULL), 0);
+    free(out);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=3.5", "--json", NULL), 0);
+    CHECK(strstr(out, "\"beyond_measured_values\":true") == NULL);
+    CHECK_CONTAINS(out, "\"beyond_measured_values\":false");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"beyond_measured_values\":true");
+    CHECK_CONTAINS(err, "total_energy_j predicted");
+    CHECK_CONTAINS(err, "beyond 10 times what was measured");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", NULL), 0);
+    CHECK_CONTAINS(out, "beyond the measured values");
     free(out);
     free(err);
 }

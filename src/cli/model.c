@@ -60,7 +60,9 @@ static const char predict_help[] =
     "nearest measured configuration and warns when the point lies outside the\n"
     "measured range (an extrapolation: its band is wider). A parameter the\n"
     "results measured at one value only is a constant: it may be left out, and\n"
-    "any other value is flagged as outside the measured range.\n"
+    "any other value is flagged as outside the measured range. A metric\n"
+    "predicted below a tenth of its least measured value or above ten times\n"
+    "its largest is flagged as beyond the measured values.\n"
     "\n"
     "options:\n"
     "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
@@ -513,8 +515,9 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
         if (pp_model_predict(m, k, pt, &p) < 0)
             continue;
         json_object_set_new(metrics, s->metrics[k],
-                            json_pack("{s:o,s:o,s:o,s:o}", "value", jnum(p.value), "lo", jnum(p.lo),
-                                      "hi", jnum(p.hi), "typical_error_pct", jnum(p.honest_mape)));
+                            json_pack("{s:o,s:o,s:o,s:o,s:b}", "value", jnum(p.value), "lo",
+                                      jnum(p.lo), "hi", jnum(p.hi), "typical_error_pct",
+                                      jnum(p.honest_mape), "beyond_measured_values", p.beyond));
     }
     root = json_pack("{s:o,s:b,s:{s:I,s:o},s:f,s:o}", "point", point, "outside_measured_range",
                      w->any_outside, "nearest", "id", (json_int_t)s->ids[w->nearest_row],
@@ -543,8 +546,23 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
 }
 
 /* A warning for each parameter of pt outside the measured range. */
+/* Metrics predicted beyond ten times their measured range. */
+static void warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+{
+    for (size_t k = 0; k < m->sum.n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(m, w->group, k);
+        pp_prediction p;
+        if (f && pp_model_predict(m, k, pt, &p) == 0 && p.beyond)
+            fprintf(stderr, "powprof: warning: %s predicted %g, beyond %g times what was "
+                            "measured [%g, %g]: an extrapolation the measurements do not "
+                            "support\n", m->sum.metrics[k], p.value, PP_MODEL_BEYOND_FACTOR,
+                    f->y_min, f->y_max);
+    }
+}
+
 static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
 {
+    warn_beyond(m, pt, w);
     for (size_t j = 0; j < m->n_num; j++) {
         size_t k = m->num[j];
         double only;
@@ -654,7 +672,7 @@ int pp_cmd_predict(int argc, char **argv)
             else
                 printf("%14.6g .. %-13.6g", p.lo, p.hi);
             print_pct("%6.1f %%", p.honest_mape);
-            printf("\n");
+            printf("%s\n", p.beyond ? "   beyond the measured values" : "");
         }
         say_battery(argv[optind], &m.sum);
     }

@@ -502,6 +502,20 @@ static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt,
     p->hi = fmin(p->hi, pt->raw[k]);
 }
 
+int pp_model_beyond(const pp_model_fit *f, double value)
+{
+    double span;
+
+    if (!(f->y_max >= f->y_min) || isnan(value))
+        return 0;
+    if (f->y_min > 0)
+        return value < f->y_min / PP_MODEL_BEYOND_FACTOR ||
+               value > f->y_max * PP_MODEL_BEYOND_FACTOR;
+    span = fmax(f->y_max - f->y_min, fmax(fabs(f->y_min), fabs(f->y_max)));
+    return value < f->y_min - PP_MODEL_BEYOND_FACTOR * span ||
+           value > f->y_max + PP_MODEL_BEYOND_FACTOR * span;
+}
+
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p)
 {
@@ -510,6 +524,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
     size_t g;
 
     p->value = p->lo = p->hi = p->honest_mape = NAN;
+    p->beyond = 0;
     if (find_group(m, pt, &g) < 0)
         return -ENOENT;
     f = pp_model_fit_of(m, g, metric);
@@ -524,6 +539,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }
     cap_rate(m, metric, pt, p);
+    p->beyond = pp_model_beyond(f, p->value);
     if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
         p->value *= m->node_factor[metric];
         p->lo *= m->node_factor[metric];

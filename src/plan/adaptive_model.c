@@ -82,27 +82,52 @@ static double t90(size_t df)
     return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
 }
 
-/* Metric k's claim: a one-sided 90 % upper bound of its nested error
- * (between levels where there are level folds, each fold one
- * observation; else at levels), weighted over the groups like error_of.
- * NAN when a group has fewer than 2 folds or no spread. */
+/* The one-sided 90 % upper bound of the mean of cv's errors over folds
+ * (each fold one observation): NAN with fewer than 2 or no spread. */
+static double upper_bound(const pp_cv *cv, size_t folds)
+{
+    if (cv->n == 0 || folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
+        return NAN;
+    return cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
+}
+
+/* Metric k's claim: the larger of the one-sided 90 % upper bounds of its
+ * nested errors between measured levels (level folds) and at them
+ * (leave-one-out, whose held-out edges are extrapolations: a run leaves
+ * configurations of both kinds), weighted over the groups like error_of.
+ * NAN when a group has neither bound. */
 static double error_hi_of(const pp_model *m, int k)
 {
     double sum = 0, weight = 0;
 
     for (size_t g = 0; g < m->n_groups; g++) {
         const pp_model_fit *f = pp_model_fit_of(m, g, (size_t)k);
-        const pp_cv *cv;
-        size_t folds;
+        double hi;
         if (!f || f->n_values < 2)
             return NAN;
-        cv = f->choice.between.n ? &f->choice.between : &f->choice.honest;
-        folds = f->choice.between.n ? f->choice.between_folds
-                                    : (f->choice.folds ? f->choice.folds : cv->n);
-        if (folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
+        hi = fmax(upper_bound(&f->choice.between, f->choice.between_folds),
+                  upper_bound(&f->choice.honest,
+                              f->choice.folds ? f->choice.folds : f->choice.honest.n));
+        if (isnan(hi))
             return NAN;
-        sum += (cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds)) *
-               (double)m->groups[g].n_rows;
+        sum += hi * (double)m->groups[g].n_rows;
+        weight += (double)m->groups[g].n_rows;
+    }
+    return weight > 0 ? sum / weight : NAN;
+}
+
+/* Metric k's nested error at measured levels (leave-one-out), weighted
+ * like error_of: a model's error where it measured includes the noise,
+ * so the noise floor is never above it. NAN when unknown. */
+static double at_levels_of(const pp_model *m, int k)
+{
+    double sum = 0, weight = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++) {
+        const pp_model_fit *f = pp_model_fit_of(m, g, (size_t)k);
+        if (!f || f->n_values < 2 || isnan(f->choice.honest.mape))
+            return NAN;
+        sum += f->choice.honest.mape * (double)m->groups[g].n_rows;
         weight += (double)m->groups[g].n_rows;
     }
     return weight > 0 ? sum / weight : NAN;
@@ -135,7 +160,9 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
         pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
         f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
-        f->noise_pct[i] = pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i]);
+        f->noise_pct[i] = fmin(pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i],
+                                                     &f->noise_repeats_pct[i]),
+                               at_levels_of(&am->m, am->metric[i])); /* NAN: the other */
     }
     f->n_rows = am->m.sum.n_rows;
     d = pp_summary_metric(&am->m.sum, "duration_s");

@@ -10,9 +10,15 @@
  * A metric's error is its nested cross-validated MAPE as `powprof model`
  * reports it, over the groups of labels weighted by their configurations
  * (NAN while some group has fewer than two); its claim (error_hi_pct) a
- * one-sided 90 % upper bound of it, mean + t(0.9, f - 1) sd / sqrt(f) over
- * the f folds (between measured levels when there are level folds, each
- * fold counted as one observation), and its noise floor below.
+ * one-sided 90 % upper bound, mean + t(0.9, f - 1) sd / sqrt(f) over the f
+ * folds (each fold counted as one observation), of the larger of the
+ * nested errors between measured levels and at them (a run leaves both
+ * configurations between levels and edges, which leave-one-out holds out
+ * as extrapolations), and its noise floors: noise_pct the least of
+ * pp_adaptive_noise_pct and its nested error at measured levels (which
+ * holds the noise: curvature along the grid's lines biases the first
+ * upwards), reported; noise_repeats_pct from repeats alone, which the
+ * stop relies on.
  */
 #ifndef PP_ADAPTIVE_MODEL_H
 #define PP_ADAPTIVE_MODEL_H
@@ -42,8 +48,12 @@ void pp_adaptive_model_free(pp_adaptive_model *am);
  * 1986), scaled to the noise variance. sigma^2 is the median of these
  * over the chi-square(1) median (robust to the curvature of a few lines;
  * the rest of it biases the floor upwards); the MAPE of a normal error
- * of that sigma, 79.8 sigma %. */
-double pp_adaptive_noise_pct(const pp_model *m, size_t k);
+ * of that sigma, 79.8 sigma %. *repeats_pct: the same from the repeats'
+ * terms alone (NAN with fewer than 3): the floor an adaptive run's stop
+ * may rely on, since the lines' terms mix noise with curvature (on the
+ * replayed grids of bench_claims they read 12-22 % where the surface was
+ * known to 1-4 %). */
+double pp_adaptive_noise_pct(const pp_model *m, size_t k, double *repeats_pct);
 
 /* 1 for a planning metric's name. */
 int pp_adaptive_planning_metric(const char *name);

@@ -95,8 +95,10 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Group gr's terms into t (room for its rows x (dimensions + members)). */
-static size_t group_terms(const pp_model *m, const pp_model_group *gr, size_t k, double *t)
+/* Group gr's terms into t (room for its rows x (dimensions + members)):
+ * the replicates' first, counted in *n_rep, then the lines'. */
+static size_t group_terms(const pp_model *m, const pp_model_group *gr, size_t k, double *t,
+                          size_t *n_rep)
 {
     double *ly = malloc((gr->n_rows + 1) * sizeof *ly);
     size_t n = 0;
@@ -105,8 +107,10 @@ static size_t group_terms(const pp_model *m, const pp_model_group *gr, size_t k,
         return 0;
     for (size_t r = 0; r < gr->n_rows; r++)
         ly[r] = log_value(m, gr, r, k);
-    for (size_t r = 0; r < gr->n_rows; r++) {
+    for (size_t r = 0; r < gr->n_rows; r++)
         n += replicate_terms(m, gr, r, k, t + n);
+    *n_rep += n;
+    for (size_t r = 0; r < gr->n_rows; r++) {
         for (size_t j = 0; !isnan(ly[r]) && j < gr->surf.d; j++) {
             double e = line_term(gr, ly, r, j);
             if (!isnan(e))
@@ -117,24 +121,33 @@ static size_t group_terms(const pp_model *m, const pp_model_group *gr, size_t k,
     return n;
 }
 
-double pp_adaptive_noise_pct(const pp_model *m, size_t k)
+/* The noise MAPE of the median of t[0 .. n) (sorted here). */
+static double mape_of(double *t, size_t n)
 {
-    size_t cap = 0, n = 0;
-    double *t, sigma;
+    qsort(t, n, sizeof *t, cmp_double);
+    return 100 * MEAN_ABS_NORMAL *
+           sqrt((n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2])) / CHI2_1_MEDIAN);
+}
+
+double pp_adaptive_noise_pct(const pp_model *m, size_t k, double *repeats_pct)
+{
+    size_t cap = 0, n = 0, n_rep = 0;
+    double *t, *rep, v;
 
     for (size_t g = 0; g < m->n_groups; g++)
         cap += m->groups[g].n_rows * (m->groups[g].surf.d + 1) +
                m->groups[g].member_start[m->groups[g].n_rows];
     if (!(t = malloc((cap + 1) * sizeof *t)))
         return NAN;
-    for (size_t g = 0; g < m->n_groups; g++)
-        n += group_terms(m, &m->groups[g], k, t + n);
-    if (n < MIN_TERMS) {
-        free(t);
-        return NAN;
+    rep = malloc((cap + 1) * sizeof *rep);
+    for (size_t g = 0; rep && g < m->n_groups; g++) {
+        size_t at = n, before = n_rep;
+        n += group_terms(m, &m->groups[g], k, t + n, &n_rep);
+        memcpy(rep + before, t + at, (n_rep - before) * sizeof *rep);
     }
-    qsort(t, n, sizeof *t, cmp_double);
-    sigma = sqrt((n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2])) / CHI2_1_MEDIAN);
+    *repeats_pct = rep && n_rep >= MIN_TERMS ? mape_of(rep, n_rep) : NAN;
+    v = rep && n >= MIN_TERMS ? mape_of(t, n) : NAN;
+    free(rep);
     free(t);
-    return 100 * MEAN_ABS_NORMAL * sigma;
+    return v;
 }

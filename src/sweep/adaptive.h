@@ -35,11 +35,11 @@
  *     what is left of it; max_configs measured; the grid measured whole.
  *
  * The target stop must earn its claim (issue 31). The claim is, per
- * planning metric, a one-sided 90 % upper bound of its nested
- * cross-validated error as `powprof model` reports it (between measured
- * levels where there are levels: the mean + t(0.9, f - 1) sd / sqrt(f)
- * over f folds, weighted over the groups of labels by their
- * configurations; unknown with fewer than 2 folds). It stops when, for two
+ * planning metric, a one-sided 90 % upper bound (the mean + t(0.9, f - 1)
+ * sd / sqrt(f) over f folds) of the larger of its nested cross-validated
+ * errors between measured levels and at them, as `powprof model` reports
+ * them, weighted over the groups of labels by their configurations
+ * (unknown with fewer than 2 folds: adaptive_model.h). It stops when, for two
  * successive rounds, every claim is at or below the target and
  *   - every varying parameter has at least min(3, its values) measured
  *     values (so that a whole value can be left out: PP_ADAPTIVE_MIN_VALUES);
@@ -52,9 +52,12 @@
  *     measured the machine's load, and a flat surface of it predicts
  *     itself well).
  * A noise floor is estimated from the data (adaptive_model.h): when the
- * target is below PP_ADAPTIVE_NOISE_FACTOR times a metric's floor, that
+ * target is below PP_ADAPTIVE_NOISE_FACTOR times a metric's floor measured
+ * on repeats (configurations measured more than once: --repeats), that
  * multiple is pursued instead, and a stop on it is PP_STOP_NOISE (said as
- * such: the target cannot be met on these measurements).
+ * such: the target cannot be met on these measurements). Without repeats
+ * the floor from the grid's lines is reported but not relied on: on
+ * sparse designs it mixes the noise with the surface's curvature.
  *
  * Everything is deterministic given the seed (ties go by a permutation of
  * the candidates drawn from it) and the measurements.
@@ -157,7 +160,9 @@ typedef struct pp_adaptive_fit {
     double error_hi_pct[PP_ADAPTIVE_MAX_METRICS]; /* its one-sided 90 % upper bound, the
                                                      claim (NAN: unknown, too few folds) */
     double noise_pct[PP_ADAPTIVE_MAX_METRICS];    /* the data's noise floor as a MAPE
-                                                     (NAN: no estimate) */
+                                                     (NAN: no estimate), reported */
+    double noise_repeats_pct[PP_ADAPTIVE_MAX_METRICS]; /* the same from repeats alone: the
+                                                          floor the stop relies on */
     int has_cost;
     size_t n_rows;       /* measured configurations (status ok) */
     double measured_s;   /* the sum of their duration_s */
@@ -245,7 +250,7 @@ typedef struct pp_adaptive_claim {
     pp_adaptive_hold hold;
     double claim_pct;     /* the largest claim over the planning metrics (INFINITY: unknown) */
     double implied_pct;   /* the median error the bands imply (NAN: none) */
-    double noise_pct;     /* the largest noise floor (NAN: none) */
+    double noise_pct;     /* the largest noise floor from repeats (NAN: none) */
     double pursued_pct;   /* the target, or the noise floor's multiple above it */
     size_t streak;        /* successive rounds the claim held */
 } pp_adaptive_claim;

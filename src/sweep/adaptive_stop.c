@@ -90,11 +90,12 @@ static int claim_met(const pp_adaptive_fit *f, double target_pct, pp_adaptive_cl
     *noise_bound = 0;
     for (size_t k = 0; k < f->n_metrics; k++) {
         double hi = isnan(f->error_hi_pct[k]) ? INFINITY : f->error_hi_pct[k];
-        double pursued = target_pct, floor_pct = f->noise_pct[k] * PP_ADAPTIVE_NOISE_FACTOR;
+        double pursued = target_pct;
+        double floor_pct = f->noise_repeats_pct[k] * PP_ADAPTIVE_NOISE_FACTOR;
         c->claim_pct = fmax(c->claim_pct, hi);
-        if (!isnan(f->noise_pct[k]))
-            c->noise_pct = isnan(c->noise_pct) ? f->noise_pct[k]
-                                               : fmax(c->noise_pct, f->noise_pct[k]);
+        if (!isnan(f->noise_repeats_pct[k]))
+            c->noise_pct = isnan(c->noise_pct) ? f->noise_repeats_pct[k]
+                                               : fmax(c->noise_pct, f->noise_repeats_pct[k]);
         if (floor_pct > pursued) {
             pursued = floor_pct;
             *noise_bound |= hi <= pursued && !(hi <= target_pct);
