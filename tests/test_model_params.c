@@ -3,6 +3,8 @@
  * constant, two total_* columns equal in every row show one of them. */
 #include "harness.h"
 
+#include "src/results/summary.h"
+
 #include <math.h>
 
 #include <stdio.h>
@@ -111,4 +113,40 @@ void test_model_predict_beyond_values(void)
     CHECK_CONTAINS(out, "beyond the measured values");
     free(out);
     free(err);
+}
+
+/* The scale of a parameter does not switch when a level is left out
+ * (issue 31): sizes 256 .. 4096 without 1024 stay on a log scale, steps
+ * that are no whole powers of one ratio stay linear, and a list declared
+ * in run.json takes the scale of its declared values, whatever rows were
+ * measured. */
+void test_summary_scale_from_grid(void);
+void test_summary_scale_from_grid(void)
+{
+    pp_summary s;
+    const char *dir;
+
+    dir = results_folder_with("scale-drop", "id,n,status,total_mean_w\n0,256,ok,1\n1,512,ok,2\n"
+                                            "2,2048,ok,3\n3,4096,ok,4\n", NULL);
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK_INT(s.log_scale[0], 1);
+    pp_summary_free(&s);
+    dir = results_folder_with("scale-lin", "id,n,status,total_mean_w\n0,1,ok,1\n1,2,ok,2\n"
+                                           "2,3,ok,3\n3,5,ok,4\n", NULL);
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK_INT(s.log_scale[0], 0);
+    pp_summary_free(&s);
+    /* declared 1, 2, 4, 8, 16; measured 1, 2, 3: the grid says log */
+    dir = results_folder_with("scale-list", "id,n,status,total_mean_w\n0,1,ok,1\n1,2,ok,2\n"
+                                            "2,16,ok,3\n",
+                              "{\"params\":{\"n\":{\"kind\":\"list\",\"values\":[1,2,4,8,16]}}}");
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK_INT(s.log_scale[0], 1);
+    pp_summary_free(&s);
+    dir = results_folder_with("scale-list-lin", "id,n,status,total_mean_w\n0,1,ok,1\n1,2,ok,2\n"
+                                                "2,4,ok,3\n",
+                              "{\"params\":{\"n\":{\"kind\":\"list\",\"values\":[1,2,3,4,5]}}}");
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK_INT(s.log_scale[0], 0);
+    pp_summary_free(&s);
 }

@@ -42,16 +42,6 @@ static size_t distinct(const pp_summary *s, size_t k, double *v)
     return n;
 }
 
-/* Distinct values of column k, at least 3, all > 0, a constant ratio. */
-static int looks_geometric(const double *v, size_t n)
-{
-    int geo = n >= 3 && v[0] > 0;
-
-    for (size_t i = 2; geo && i < n; i++)
-        geo = fabs(log(v[i] / v[i - 1]) - log(v[1] / v[0])) < 0.01 * fabs(log(v[1] / v[0]));
-    return geo;
-}
-
 /* Scales and integer flags, once the rows are read. */
 static int finish_params(pp_summary *s)
 {
@@ -68,7 +58,9 @@ static int finish_params(pp_summary *s)
             continue;
         }
         if (p->kind == PP_PARAM_UNKNOWN)
-            s->log_scale[k] = looks_geometric(v, n);
+            s->log_scale[k] = pp_summary_values_geometric(v, n);
+        else if (p->kind == PP_PARAM_LIST && p->n_swept >= 3)
+            s->log_scale[k] = pp_summary_declared_geometric(p);
         else
             s->log_scale[k] = p->kind == PP_PARAM_EXPONENTIAL;
         p->integer = 1;

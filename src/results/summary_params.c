@@ -1,6 +1,11 @@
 /* summary_params.c - what the rows say of each parameter (summary.h):
- * a parameter measured at one value only is a constant of the folder. */
+ * a parameter measured at one value only is a constant of the folder; a
+ * scale that is logarithmic. */
 #include "summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 int pp_summary_constant(const pp_summary *s, size_t k, double *value)
 {
@@ -24,4 +29,50 @@ size_t pp_summary_imply_constants(const pp_summary *s, double *raw, int *given)
             n++;
         }
     return n;
+}
+
+/* Distinct values (sorted), at least 3, all > 0, each ratio between
+ * neighbours a whole power (within 1 %) of the smallest one, which is at
+ * least 1.5: a geometric sequence, or one with values left out (dropping
+ * a level must not switch the scale: issue 31). */
+int pp_summary_values_geometric(const double *v, size_t n)
+{
+    double r = INFINITY;
+    int geo = n >= 3 && v[0] > 0;
+
+    for (size_t i = 1; geo && i < n; i++)
+        r = fmin(r, log(v[i] / v[i - 1]));
+    geo = geo && r >= log(1.5);
+    for (size_t i = 1; geo && i < n; i++) {
+        double q = log(v[i] / v[i - 1]) / r;
+        geo = fabs(q - round(q)) < 0.01 * round(q);
+    }
+    return geo;
+}
+
+static int cmp_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A list's declared values (run.json), sorted and distinct, look
+ * geometric: the scale of the grid as declared, not of the rows that
+ * happen to be measured. */
+int pp_summary_declared_geometric(const pp_summary_param_info *p)
+{
+    double *v = malloc((p->n_swept + 1) * sizeof *v);
+    size_t n = 0;
+    int geo;
+
+    if (!v)
+        return 0;
+    memcpy(v, p->swept, p->n_swept * sizeof *v);
+    qsort(v, p->n_swept, sizeof *v, cmp_value);
+    for (size_t i = 0; i < p->n_swept; i++)
+        if (n == 0 || v[i] != v[n - 1])
+            v[n++] = v[i];
+    geo = pp_summary_values_geometric(v, n);
+    free(v);
+    return geo;
 }
