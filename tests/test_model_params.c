@@ -118,7 +118,7 @@ void test_model_predict_beyond_values(void)
 /* The scale of a parameter does not switch when a level is left out
  * (issue 31): sizes 256 .. 4096 without 1024 stay on a log scale, steps
  * that are no whole powers of one ratio stay linear, and a list declared
- * in run.json takes the scale of its declared values, whatever rows were
+ * in run.json is on the scale it declares (linear), whatever rows were
  * measured. */
 void test_summary_scale_from_grid(void);
 void test_summary_scale_from_grid(void)
@@ -136,10 +136,11 @@ void test_summary_scale_from_grid(void)
     CHECK_INT(pp_summary_read(dir, &s), 0);
     CHECK_INT(s.log_scale[0], 0);
     pp_summary_free(&s);
-    /* declared 1, 2, 4, 8, 16; measured 1, 2, 3: the grid says log */
-    dir = results_folder_with("scale-list", "id,n,status,total_mean_w\n0,1,ok,1\n1,2,ok,2\n"
-                                            "2,16,ok,3\n",
-                              "{\"params\":{\"n\":{\"kind\":\"list\",\"values\":[1,2,4,8,16]}}}");
+    /* declared exponential 1 .. 16; measured 1, 2, 16 */
+    dir = results_folder_with("scale-exp", "id,n,status,total_mean_w\n0,1,ok,1\n1,3,ok,2\n"
+                                           "2,16,ok,3\n",
+                              "{\"params\":{\"n\":{\"kind\":\"exponential\",\"values\":"
+                              "[1,2,4,8,16]}}}");
     CHECK_INT(pp_summary_read(dir, &s), 0);
     CHECK_INT(s.log_scale[0], 1);
     pp_summary_free(&s);

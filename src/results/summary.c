@@ -59,8 +59,6 @@ static int finish_params(pp_summary *s)
         }
         if (p->kind == PP_PARAM_UNKNOWN)
             s->log_scale[k] = pp_summary_values_geometric(v, n);
-        else if (p->kind == PP_PARAM_LIST && p->n_swept >= 3)
-            s->log_scale[k] = pp_summary_declared_geometric(p);
         else
             s->log_scale[k] = p->kind == PP_PARAM_EXPONENTIAL;
         p->integer = 1;

@@ -90,8 +90,8 @@ typedef struct pp_summary {
 /* Read dir/summary.csv (and dir/run.json when present). Errors name the
  * file, the line and the value; returns 0, -EINVAL or -ENOMEM (s is then
  * empty). A numeric parameter's scale is logarithmic when run.json says
- * "exponential", or a list whose declared values are geometric, or,
- * without run.json, when its distinct values (at least 3, all > 0) are
+ * "exponential", or, without run.json, when its distinct values (at least
+ * 3, all > 0) are geometric, levels left out or not
  * (pp_summary_values_geometric).
  *
  * The one row reader of summary.csv (model, plot, plan, merge, run):
@@ -155,11 +155,10 @@ size_t pp_summary_imply_constants(const pp_summary *s, double *raw, int *given);
  * whole powers (within 1 %) of their smallest ratio, itself at least 1.5:
  * a geometric sequence, whole or with values left out, so that leaving a
  * level out does not switch the scale. A parameter without run.json is on
- * a log scale when its measured values are; a list of values run.json
- * declares, when the declared ones are (pp_summary_declared_geometric):
- * the grid's scale, not that of the rows measured. */
+ * a log scale when its measured values are; with run.json, when it
+ * declares the range exponential (the grid's scale as declared, whatever
+ * rows were measured). */
 int pp_summary_values_geometric(const double *v, size_t n);
-int pp_summary_declared_geometric(const pp_summary_param_info *p);
 
 /* Parameter k's value v as a user writes it: a categorical one's label,
  * else the number (%g), into buf. */

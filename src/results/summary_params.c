@@ -49,30 +49,3 @@ int pp_summary_values_geometric(const double *v, size_t n)
     }
     return geo;
 }
-
-static int cmp_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A list's declared values (run.json), sorted and distinct, look
- * geometric: the scale of the grid as declared, not of the rows that
- * happen to be measured. */
-int pp_summary_declared_geometric(const pp_summary_param_info *p)
-{
-    double *v = malloc((p->n_swept + 1) * sizeof *v);
-    size_t n = 0;
-    int geo;
-
-    if (!v)
-        return 0;
-    memcpy(v, p->swept, p->n_swept * sizeof *v);
-    qsort(v, p->n_swept, sizeof *v, cmp_value);
-    for (size_t i = 0; i < p->n_swept; i++)
-        if (n == 0 || v[i] != v[n - 1])
-            v[n++] = v[i];
-    geo = pp_summary_values_geometric(v, n);
-    free(v);
-    return geo;
-}
