@@ -143,7 +143,7 @@ static double ape_of(const nesting *ns, int w, int o, size_t p)
     return isnan(y) || y == 0 || isnan(pred) ? NAN : fabs((pred - y) / y);
 }
 
-static void nest_choice(const nesting *ns, pp_cv *cv[3])
+static void nest_choice(const nesting *ns, pp_cv *const cv[3])
 {
     double sum[3][3] = {{0}}, cnt[3][3] = {{0}}, out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
 
@@ -187,6 +187,13 @@ static void nest_choice(const nesting *ns, pp_cv *cv[3])
                                                                        (n_out[o] - 1)))
                                           : NAN;
         }
+}
+
+void pp_model_nest_derivation(const double *const y[3], const double *const own[3],
+                              const size_t *idx, size_t n, int last, pp_cv *const cv[3])
+{
+    nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, n, last};
+    nest_choice(&ns, cv);
 }
 
 /* The three fits' printed errors (at and between measured levels) with
