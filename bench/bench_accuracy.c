@@ -425,8 +425,8 @@ static void honest_split(const char *dir, const char *sub, const pp_summary *s,
         predict_out(sub, "auto", s, out, a, beyond);
 }
 
-/* The printed between-levels error of metric k over the groups (the
- * largest), NAN without one. */
+/* The error `powprof model` prints first for metric k over the groups
+ * (the largest): between measured levels, at them without level folds. */
 static double printed_between(const char *dir, int k)
 {
     pp_model_options o;
@@ -440,8 +440,10 @@ static double printed_between(const char *dir, int k)
     for (size_t g = 0; g < m.n_groups; g++) {
         const pp_model_fit *f = pp_model_fit_of(&m, g, (size_t)pp_summary_metric(&m.sum,
                                                                                 metric_names[k]));
-        if (f && f->n_values >= 2 && f->choice.between.n)
-            worst = isnan(worst) ? f->choice.between.mape : fmax(worst, f->choice.between.mape);
+        double e = !f || f->n_values < 2 ? NAN
+                   : f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
+        if (!isnan(e))
+            worst = isnan(worst) ? e : fmax(worst, e);
     }
     pp_model_free(&m);
     return worst;

@@ -73,6 +73,14 @@ void test_adaptive_claim_rules(void)
     fit_with(&f, 1.0, NAN);
     CHECK_INT(pp_adaptive_claim_check(&s, &pr, &f, chosen, 5, 0, 5, &c), PP_STOP_NONE);
     CHECK_INT(c.hold, PP_HOLD_DESIGN);
+    /* a at 0, 1 and 2 (every b): three values, but not its largest */
+    {
+        uint8_t low[20] = {0};
+        for (size_t i = 0; i < 12; i++)
+            low[i] = 1;
+        CHECK_INT(pp_adaptive_claim_check(&s, &pr, &f, low, 5, 0, 5, &c), PP_STOP_NONE);
+        CHECK_INT(c.hold, PP_HOLD_DESIGN);
+    }
     /* a third value of a: the first round the claim holds is not enough */
     chosen[2 * 4 + 1] = 1;
     CHECK_INT(pp_adaptive_claim_check(&s, &pr, &f, chosen, 5, 0, 0, &c), PP_STOP_NONE);

@@ -113,7 +113,8 @@ static const char *hold_words(pp_adaptive_hold h)
     case PP_HOLD_ERROR:
         return "above the target";
     case PP_HOLD_DESIGN:
-        return "held: a parameter with fewer than 3 values measured";
+        return "held: a parameter with fewer than 3 values measured, or an end of its range "
+               "not measured";
     case PP_HOLD_BANDS:
         return "held: the bands imply far more error";
     case PP_HOLD_CEILING:

@@ -42,7 +42,9 @@
  * (unknown with fewer than 2 folds: adaptive_model.h). It stops when, for two
  * successive rounds, every claim is at or below the target and
  *   - every varying parameter has at least min(3, its values) measured
- *     values (so that a whole value can be left out: PP_ADAPTIVE_MIN_VALUES);
+ *     values (so that a whole value can be left out: PP_ADAPTIVE_MIN_VALUES),
+ *     a numeric one its least and largest value of the grid among them
+ *     (the claim says nothing of an extrapolation);
  *   - no claim is far below what the bands imply: the median, over the
  *     configurations not measured, of the error a 90 % band of that
  *     half-width implies for a normal error (0.49 x the relative
@@ -237,7 +239,8 @@ typedef enum pp_adaptive_stop {
 typedef enum pp_adaptive_hold {
     PP_HOLD_NONE = 0,
     PP_HOLD_ERROR,       /* a claim above the target, or unknown */
-    PP_HOLD_DESIGN,      /* a varying parameter with fewer than 3 measured values */
+    PP_HOLD_DESIGN,      /* a varying parameter with fewer than 3 measured values, or
+                            an end of its range not measured */
     PP_HOLD_BANDS,       /* the bands imply far more error than claimed */
     PP_HOLD_CEILING,     /* rows at a power estimate's ceiling */
     PP_HOLD_ONE_ROUND,   /* met once: a second round must confirm it */

@@ -17,8 +17,29 @@ const char *pp_adaptive_hold_name(pp_adaptive_hold h)
     return h <= PP_HOLD_ONE_ROUND ? names[h] : "?";
 }
 
+/* 1 when numeric parameter k's least and largest values of the grid are
+ * both among the chosen candidates: the claim, measured by leaving out
+ * what was measured, says nothing of an extrapolation. */
+static int ends_measured(const pp_adaptive_space *s, const uint8_t *chosen, size_t k)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    int has_lo = 0, has_hi = 0;
+
+    for (size_t c = 0; c < s->n; c++) {
+        lo = fmin(lo, s->raw[c * s->n_params + k]);
+        hi = fmax(hi, s->raw[c * s->n_params + k]);
+    }
+    for (size_t c = 0; c < s->n; c++)
+        if (chosen[c]) {
+            has_lo |= s->raw[c * s->n_params + k] == lo;
+            has_hi |= s->raw[c * s->n_params + k] == hi;
+        }
+    return has_lo && has_hi;
+}
+
 /* 1 when every varying parameter has min(PP_ADAPTIVE_MIN_VALUES, its
- * values) distinct values among the chosen candidates. */
+ * values) distinct values among the chosen candidates, a numeric one its
+ * two ends among them. */
 static int design_complete(const pp_adaptive_space *s, const uint8_t *chosen)
 {
     for (size_t k = 0; k < s->n_params; k++) {
@@ -38,7 +59,7 @@ static int design_complete(const pp_adaptive_space *s, const uint8_t *chosen)
             if (i == n_seen)
                 seen[n_seen++] = v;
         }
-        if (n_seen < need)
+        if (n_seen < need || (!s->categorical[k] && !ends_measured(s, chosen, k)))
             return 0;
     }
     return 1;
