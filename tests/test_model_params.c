@@ -173,3 +173,35 @@ void test_model_derivation_nested(void)
     CHECK_NEAR(ct.mape, 0.0, 1e-12);
     CHECK_NEAR(ce.mape_sd, 100 * sqrt(0.005), 1e-9);
 }
+
+/* Outside the measured range the band is as wide as the edges need
+ * (issue 31): 40 values on a line whose two ends jump (y = p, but 0.5 at
+ * p = 1 and 80 at p = 40). Leave-one-out residuals are nearly all 0, so
+ * the quantile inside is narrow; the ends held out err by a factor of
+ * about 2, and one step past the range the band spans at least that. */
+void test_model_band_edges(void);
+void test_model_band_edges(void)
+{
+    char summary[8192], *out = NULL;
+    size_t len;
+    const char *dir;
+    double v, lo, hi;
+    const char *at;
+
+    len = (size_t)snprintf(summary, sizeof summary,
+                           "id,p,status,duration_s,total_mean_w,reason\n");
+    for (int p = 1; p <= 40; p++)
+        len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,ok,1,%g,\n", p - 1, p,
+                                p == 1 ? 0.5 : p == 40 ? 80.0 : (double)p);
+    dir = results_folder_with("edges", summary, NULL);
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=41", "--json", NULL), 0);
+    at = out ? strstr(out, "\"total_mean_w\":{") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        v = atof(strstr(at, "\"value\":") + 8);
+        lo = atof(strstr(at, "\"lo\":") + 5);
+        hi = atof(strstr(at, "\"hi\":") + 5);
+        CHECK(hi / v > 1.5 && v / lo > 1.5);
+    }
+    free(out);
+}
