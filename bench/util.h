@@ -3,7 +3,7 @@
 #define PP_BENCH_UTIL_H
 
 #include "src/sweep/adaptive.h"
-#include "src/sweep/replay.h"
+#include "src/sweep/replay_oracle.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -42,6 +42,25 @@ static size_t distinct(const pp_summary *s, size_t k, double *v)
     return n;
 }
 
+/* Distinct values (sorted), at least 3, all > 0, each ratio between
+ * neighbours a whole power (within 1 %) of the smallest one, which is at
+ * least 1.5: a geometric sequence, or one with values left out (dropping
+ * a level must not switch the scale: issue 31). */
+static int looks_geometric(const double *v, size_t n)
+{
+    double r = INFINITY;
+    int geo = n >= 3 && v[0] > 0;
+
+    for (size_t i = 1; geo && i < n; i++)
+        r = fmin(r, log(v[i] / v[i - 1]));
+    geo = geo && r >= log(1.5);
+    for (size_t i = 1; geo && i < n; i++) {
+        double q = log(v[i] / v[i - 1]) / r;
+        geo = fabs(q - round(q)) < 0.01 * round(q);
+    }
+    return geo;
+}
+
 /* Scales and integer flags, once the rows are read. */
 static int finish_params(pp_summary *s)
 {
@@ -58,7 +77,7 @@ static int finish_params(pp_summary *s)
             continue;
         }
         if (p->kind == PP_PARAM_UNKNOWN)
-            s->log_scale[k] = pp_summary_values_geometric(v, n);
+            s->log_scale[k] = looks_geometric(v, n);
         else
             s->log_scale[k] = p->kind == PP_PARAM_EXPONENTIAL;
         p->integer = 1;

@@ -91,8 +91,9 @@ typedef struct pp_summary {
  * file, the line and the value; returns 0, -EINVAL or -ENOMEM (s is then
  * empty). A numeric parameter's scale is logarithmic when run.json says
  * "exponential", or, without run.json, when its distinct values (at least
- * 3, all > 0) are geometric, levels left out or not
- * (pp_summary_values_geometric).
+ * 3, all > 0) step by whole powers (within 1 %) of their smallest ratio,
+ * itself at least 1.5: a geometric sequence, whole or with levels left
+ * out, so that leaving a level out does not switch the scale.
  *
  * The one row reader of summary.csv (model, plot, plan, merge, run):
  * every row, whatever its status, is checked by the same rules: as many
@@ -150,15 +151,6 @@ int pp_summary_constant(const pp_summary *s, size_t k, double *value);
 /* raw[k] = the constant of every constant parameter k not given[k]
  * (given[k] then set). Returns how many were implied. */
 size_t pp_summary_imply_constants(const pp_summary *s, double *raw, int *given);
-
-/* 1 when the distinct sorted values v[0 .. n) (n >= 3, all > 0) step by
- * whole powers (within 1 %) of their smallest ratio, itself at least 1.5:
- * a geometric sequence, whole or with values left out, so that leaving a
- * level out does not switch the scale. A parameter without run.json is on
- * a log scale when its measured values are; with run.json, when it
- * declares the range exponential (the grid's scale as declared, whatever
- * rows were measured). */
-int pp_summary_values_geometric(const double *v, size_t n);
 
 /* Parameter k's value v as a user writes it: a categorical one's label,
  * else the number (%g), into buf. */
