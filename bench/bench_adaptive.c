@@ -151,16 +151,13 @@ static void target_run(pp_bench_grid *g)
     char dir[400];
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t *in = calloc(g->s.n, 1);
 
     snprintf(dir, sizeof dir, "%s/%s-target", tmp, g->name);
-    pp_bench_remove_tree(dir);
     pp_adaptive_options_init(&o);
-    pp_adaptive_model_predictor(&am, &pr);
-    if (pp_adaptive_run(&g->s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res) == 0) {
+    if (pp_bench_replay(g, dir, &o, &am, &pr, &res) == 0) {
         pp_bench_measured_flags(g, dir, in);
         printf("  --target-error 5: stopped (%s) after %zu of %zu configurations, %.0f %% of the "
                "seconds; nested errors", pp_adaptive_stop_name(res.stop), res.n_chosen, g->s.n,

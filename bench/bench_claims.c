@@ -128,22 +128,19 @@ static void claim_run(pp_bench_grid *g, double target, uint64_t seed, double *co
                       claims *cl)
 {
     char dir[400];
-    pp_adaptive_model am;
+    pp_adaptive_model am = {0};
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t *in = calloc(g->s.n, 1);
     int all = 1;
 
     snprintf(dir, sizeof dir, "%s/%s-claim", tmp, g->name);
-    pp_bench_remove_tree(dir);
     pp_adaptive_options_init(&o);
     o.target_error_pct = target;
     o.seed = seed;
-    pp_adaptive_model_predictor(&am, &pr);
     cl->runs++;
-    if (in && pp_adaptive_run(&g->s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res) == 0) {
+    if (in && pp_bench_replay(g, dir, &o, &am, &pr, &res) == 0) {
         pp_bench_measured_flags(g, dir, in);
         printf("    target %2.0f %% seed %llu: %-6s after %2zu of %zu (fewest values %zu; held by "
                "%s)", target, (unsigned long long)seed, pp_adaptive_stop_name(res.stop),

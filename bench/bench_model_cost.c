@@ -9,8 +9,9 @@
  * linear term, 2 % noise). Each fit runs in a child process with a time
  * limit (POWPROF_COST_LIMIT_S, default 120 s): one past it is reported as
  * such. Targets: 1,000 x 3 scattered < 5 s, 200 < 1 s. The machine's
- * load average is printed beside each figure: on a shared machine the
- * seconds are upper bounds. `bench_model_cost N` runs the sizes up to N.
+ * load average is printed beside each figure, and the child's CPU
+ * seconds beside its wall seconds: on a shared machine the wall seconds
+ * are upper bounds. `bench_model_cost N` runs the sizes up to N.
  */
 #include "util.h"
 
@@ -22,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -92,12 +95,14 @@ static double load_avg(void)
     return l;
 }
 
-/* pp_model_open of dir in a child, at most limit_s: the seconds, or
- * INFINITY past the limit (NAN: it failed). */
-static double timed_model(const char *dir, double limit_s)
+/* pp_model_open of dir in a child, at most limit_s of wall time: the
+ * wall seconds, or INFINITY past the limit (NAN: it failed); *cpu_s the
+ * child's CPU seconds (user + system). */
+static double timed_model(const char *dir, double limit_s, double *cpu_s)
 {
     double t0 = pp_bench_now_s();
     pid_t pid = fork();
+    struct rusage ru;
     int st;
 
     if (pid == 0) {
@@ -106,8 +111,11 @@ static double timed_model(const char *dir, double limit_s)
         alarm((unsigned)ceil(limit_s));
         _exit(pp_model_open(dir, NULL, 0, &m) == 0 ? 0 : 1);
     }
-    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+    *cpu_s = NAN;
+    if (pid < 0 || wait4(pid, &st, 0, &ru) < 0)
         return NAN;
+    *cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+             (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
         return INFINITY;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? pp_bench_now_s() - t0 : NAN;
@@ -116,18 +124,18 @@ static double timed_model(const char *dir, double limit_s)
 static void one(const char *what, size_t n, int d, int side, double limit_s)
 {
     char dir[400];
-    double l0 = load_avg(), s;
+    double l0 = load_avg(), s, cpu_s;
 
     snprintf(dir, sizeof dir, "%s/%s-%zu", tmp, what, n);
     if (design(dir, n, d, side) < 0)
         return;
-    s = timed_model(dir, limit_s);
+    s = timed_model(dir, limit_s, &cpu_s);
     if (isinf(s))
-        printf("  %-10s %5zu configurations: more than %.0f s (stopped)  load %.1f .. %.1f\n",
-               what, n, limit_s, l0, load_avg());
+        printf("  %-10s %5zu configurations: more than %.0f s (stopped; %.1f s of CPU)  load "
+               "%.1f .. %.1f\n", what, n, limit_s, cpu_s, l0, load_avg());
     else
-        printf("  %-10s %5zu configurations: %7.2f s  load %.1f .. %.1f\n", what, n, s, l0,
-               load_avg());
+        printf("  %-10s %5zu configurations: %7.2f s wall, %7.2f s CPU  load %.1f .. %.1f\n",
+               what, n, s, cpu_s, l0, load_avg());
     fflush(stdout);
 }
 

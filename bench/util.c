@@ -166,3 +166,13 @@ void pp_bench_grid_free(pp_bench_grid *g)
     free(g->energy_j);
     free(g->duration_s);
 }
+
+int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options *o,
+                    pp_adaptive_model *am, pp_adaptive_predictor *pr, pp_adaptive_result *res)
+{
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
+
+    pp_bench_remove_tree(dir);
+    pp_adaptive_model_predictor(am, pr);
+    return pp_adaptive_run(&g->s, o, pr, &orc, dir, NULL, NULL, NULL, res);
+}

@@ -2,6 +2,7 @@
 #ifndef PP_BENCH_UTIL_H
 #define PP_BENCH_UTIL_H
 
+#include "src/plan/adaptive_model.h"
 #include "src/sweep/adaptive.h"
 #include "src/sweep/replay_oracle.h"
 
@@ -43,6 +44,12 @@ typedef struct pp_bench_grid {
  * nested energy error. 0 or -errno. */
 int pp_bench_grid_open(pp_bench_grid *g, const char *name, const char *dir, int full_error);
 void pp_bench_grid_free(pp_bench_grid *g);
+
+/* An adaptive run with options o replayed on g into dir (removed first),
+ * the layer-2 model as its predictor (am, pr: set here; the caller frees
+ * am with pp_adaptive_model_free). pp_adaptive_run's return. */
+int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options *o,
+                    pp_adaptive_model *am, pp_adaptive_predictor *pr, pp_adaptive_result *res);
 
 /* The ids of dir/summary.csv as flags over g's candidates. */
 void pp_bench_measured_flags(const pp_bench_grid *g, const char *dir, uint8_t *in);
