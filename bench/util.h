@@ -5,6 +5,7 @@
 #include "src/plan/adaptive_model.h"
 #include "src/sweep/adaptive.h"
 #include "src/sweep/replay_oracle.h"
+#include "src/plan/phases.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -53,5 +54,15 @@ int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options
 
 /* The ids of dir/summary.csv as flags over g's candidates. */
 void pp_bench_measured_flags(const pp_bench_grid *g, const char *dir, uint8_t *in);
+/* The plan per phase's speed problem (bench_phases, bench_governor): 5
+ * phases (60, 120, 720, 300, 120 s; base loads 150, 100, a 1 Hz trace of
+ * 90 +- 30 W, 80, 120 W), PP_BENCH_CANDS candidates of quality 0.1 to 30
+ * drawing 2 + 0.9 q^1.1 W, the last phase at 15 or more; the battery
+ * model given, a 20 % reserve. cand, allowed and load are the caller's
+ * (load freed with pp_phase_load_free). */
+#define PP_BENCH_PHASES 5
+#define PP_BENCH_CANDS 1000
+void pp_bench_phases_problem(pp_battery_model model, pp_plan_choice *cand, unsigned char *allowed,
+                             pp_phase_load *load, pp_phases_problem *p);
 
 #endif
