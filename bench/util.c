@@ -175,6 +175,8 @@ int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options
     pp_bench_remove_tree(dir);
     pp_adaptive_model_predictor(am, pr);
     return pp_adaptive_run(&g->s, o, pr, &orc, dir, NULL, NULL, NULL, res);
+}
+
 void pp_bench_phases_problem(pp_battery_model model, pp_plan_choice *cand, unsigned char *allowed,
                              pp_phase_load *load, pp_phases_problem *p)
 {
