@@ -35,7 +35,13 @@ static const char import_help[] =
     "                log's own discharged_mah is printed; the log's voltage,\n"
     "                current, discharged_mah and remaining kept in RESULTS/flight.csv\n"
     "  csv           a time column and power columns with units in their names\n"
-    "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v)\n"
+    "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v;\n"
+    "                PX4 ulog2csv's voltage_v x current_a is the rail 'battery');\n"
+    "                time from the first sample; a time without a unit (time,\n"
+    "                timestamp) read in s, ms, us or ns by its steps (ulog2csv:\n"
+    "                microseconds), said in a note; columns that are not power,\n"
+    "                current or voltage (_mah, remaining, ...) and smoothed\n"
+    "                copies (voltage_filtered_v) left out with a note\n"
     "\n"
     "options:\n"
     "  -o, --output DIR       the results folder to create\n"
@@ -49,11 +55,13 @@ static const char import_help[] =
     "                         timestamps, else 1000)\n"
     "  --unit W|mW|uW         csv: unit of the columns that name none\n"
     "  --time-col NAME        csv: the time column\n"
+    "  --time-unit s|ms|us|ns csv: the time column's unit (default: its name's\n"
+    "                         suffix, else found from the steps)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group)\n"
     "  --json                 what was imported, as one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
-enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL };
+enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL, OPT_TIME_UNIT };
 
 /* After an import of logs: per battery, its samples and the charge drawn
  * from the logged current beside the log's own discharged_mah. */
@@ -147,6 +155,16 @@ static int format_option(int opt, const char *arg, pp_import_options *io)
             fprintf(stderr, "powprof import: --unit %s: W, mW or uW\n", arg);
             return -EINVAL;
         }
+    } else if (opt == OPT_TIME_UNIT) {
+        io->time_scale = strcmp(arg, "s") == 0    ? 1.0
+                         : strcmp(arg, "ms") == 0 ? 1e-3
+                         : strcmp(arg, "us") == 0 ? 1e-6
+                         : strcmp(arg, "ns") == 0 ? 1e-9
+                                                  : 0;
+        if (io->time_scale == 0) {
+            fprintf(stderr, "powprof import: --time-unit %s: s, ms, us or ns\n", arg);
+            return -EINVAL;
+        }
     } else {
         io->time_col = arg;
     }
@@ -175,6 +193,7 @@ static int import_option(int opt, const char *arg, import_args *a)
     case OPT_INTERVAL:
     case OPT_UNIT:
     case OPT_TIME_COL:
+    case OPT_TIME_UNIT:
         return format_option(opt, arg, &a->rq.io);
     case PP_OPT_JSON:
         a->json = 1;
@@ -197,6 +216,7 @@ static int parse_args(int argc, char **argv, import_args *a)
         {"interval-ms", required_argument, NULL, OPT_INTERVAL},
         {"unit", required_argument, NULL, OPT_UNIT},
         {"time-col", required_argument, NULL, OPT_TIME_COL},
+        {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
