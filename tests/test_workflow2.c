@@ -90,3 +90,61 @@ void test_import_csv_time_units(void)
     CHECK_CONTAINS(test_log(), "cells (no unit)");
     pp_trace_free(&t);
 }
+
+/* A profile at g_cfg: the profile group's extra keys, one exec component
+ * with its command and params text, and extra groups. */
+static char g_cfg[512], g_out[512];
+
+static void write_profile(const char *profile_keys, const char *component, const char *params,
+                          const char *extra)
+{
+    char text[8192];
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/w2.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res2", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"w2\"; device = \"jetson\"; rate_hz = 20; sysfs_root = \"%s\"; "
+             "%s };\n%s\ncomponents = ({ name = \"x\"; type = \"exec\"; %s\n"
+             "  params = { %s }; });\n",
+             fixture("jetson-tx2-iio"), profile_keys, extra, component, params);
+    write_file(g_cfg, text);
+}
+
+/* Issue 32, item 2: a warm-up as long as the run is refused at the dry
+ * run (file:line), and a run that leaves no sample after the warm-up is
+ * failed, never "ok 0.000 W". */
+void test_warmup_longer_than_run(void);
+void test_warmup_longer_than_run(void)
+{
+    char *err = NULL, *summary, path[600];
+
+    write_profile("warmup_s = 10.0;", "command = [\"sleep\", \"0.01\"]; duration_s = 2.0;",
+                  "n = [1, 2];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:1: profile.warmup_s: 10 s is not shorter than a configuration's "
+                        "run (2 s");
+    free(err);
+    /* a run whose length is not known before: measured, then failed */
+    write_profile("warmup_s = 1.0;", "command = [\"sleep\", \"0.05\"];", "n = [1];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, NULL), 1);
+    CHECK_CONTAINS(err, "id 0 failed");
+    CHECK_CONTAINS(err, "no samples after the warm-up (warmup_s = 1 s");
+    free(err);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    summary = slurp(path);
+    CHECK_CONTAINS(summary, "\n0,1,failed,");
+    free(summary);
+}
+
+/* Issue 32, item 9: a list with a value twice (the same configuration
+ * twice) is refused at its line. */
+void test_profile_duplicate_values(void);
+void test_profile_duplicate_values(void)
+{
+    char *err = NULL;
+
+    write_profile("", "command = [\"true\"];", "n = [1, 2, 2];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:4: x.params.n: value 3 (2) is value 2 again");
+    free(err);
+}

@@ -137,6 +137,11 @@ static int parse_list(const pp_config *cfg, const pp_config_node *node, const ch
         if (!labels && pp_config_number(e, &ps->values[i]) < 0)
             return pp_config_node_error(cfg, node, what, "value %zu is not a number: a list is "
                                         "all numbers or all labels", i + 1);
+        for (size_t k = 0; !labels && k < i; k++)
+            if (ps->values[k] == ps->values[i])
+                return pp_config_node_error(cfg, node, what, "value %zu (%g) is value %zu again: "
+                                            "each configuration once (--repeat measures one "
+                                            "again)", i + 1, ps->values[i], k + 1);
     }
     return 0;
 }
@@ -560,7 +565,8 @@ int pp_profile_load(const char *path, pp_profile *p)
         goto out;
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
-    if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0)
+    if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0 ||
+        pp_profile_check_warmup(cfg, root, p) < 0)
         goto out;
     rc = 0;
 out:

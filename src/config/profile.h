@@ -56,6 +56,13 @@ struct pp_config_node;
 int pp_profile_parse_adaptive(const struct pp_config *cfg, const struct pp_config_node *g,
                               pp_profile_adaptive *a);
 
+struct pp_profile;
+/* A warm-up (warmup_s) not shorter than every configuration's run when
+ * each component runs for a duration: -EINVAL, logged at the key's line
+ * (profile_check.c); else 0. */
+int pp_profile_check_warmup(const struct pp_config *cfg, const struct pp_config_node *root,
+                            const struct pp_profile *p);
+
 typedef struct pp_profile {
     char path[4096];
     char name[PP_PROFILE_NAME_MAX];
