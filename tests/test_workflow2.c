@@ -148,3 +148,45 @@ void test_profile_duplicate_values(void)
     CHECK_CONTAINS(err, "w2.cfg:4: x.params.n: value 3 (2) is value 2 again");
     free(err);
 }
+
+/* Issue 32, items 3 and 6: `run --dry-run` finds every mission error the
+ * plan would meet only after the whole profile (a phase bound naming no
+ * parameter, a label that is none, a range holding no value, a base trace
+ * that cannot be read), each at its line; a short base trace repeated to
+ * fill a long phase is said, with a warning past a few times. */
+void test_run_dry_run_checks_phases(void);
+void test_run_dry_run_checks_phases(void)
+{
+    char *err = NULL, *out = NULL, trace[600], mission[2048];
+
+    snprintf(trace, sizeof trace, "%s/short.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,100\n1,110\n2,100\n");
+    write_profile("", "command = [\"true\"];", "n = [1, 2]; mode = [\"a\", \"b\"];",
+                  "mission = { phases = (\n"
+                  "  { name = \"up\"; duration = \"1min\"; base_power_w = 100.0;\n"
+                  "    min = { x = { nn = 3.0; }; }; },\n"
+                  "  { name = \"cruise\"; duration = \"2min\"; base_trace = \"nosuch.csv\";\n"
+                  "    max = { x = { n = 0.5; }; }; fixed = { x = { mode = \"c\"; }; }; }\n"
+                  "); };");
+    CHECK_INT(run_powprof(&out, &err, "run", g_cfg, "--dry-run", "-o", g_out, NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:4: phase 'up': x.nn is no parameter of the profile (its "
+                        "parameters: x.n, x.mode)");
+    CHECK_CONTAINS(err, "w2.cfg:6: phase 'cruise': x.mode: 'c' is not one of its labels");
+    CHECK_CONTAINS(err, "w2.cfg:6: phase 'cruise': no value of x.n (1, 2) is within [-inf, 0.5]");
+    CHECK_CONTAINS(err, "w2.cfg:5: phase 'cruise': base_trace");
+    CHECK(!out || !strstr(out, "ready"));
+    free(err);
+    free(out);
+    snprintf(mission, sizeof mission,
+             "mission = { phases = (\n"
+             "  { name = \"up\"; duration = \"1min\"; base_power_w = 100.0;\n"
+             "    min = { x = { n = 2.0; }; }; },\n"
+             "  { name = \"cruise\"; duration = \"2min\"; base_trace = \"%s\";\n"
+             "    fixed = { x = { mode = \"b\"; }; }; }\n"
+             "); };", trace);
+    write_profile("", "command = [\"true\"];", "n = [1, 2]; mode = [\"a\", \"b\"];", mission);
+    CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "--dry-run", "-o", g_out, NULL), 0);
+    CHECK_CONTAINS(err, "w2.cfg:5: phase 'cruise': base_trace");
+    CHECK_CONTAINS(err, "(3.0 s) is repeated 40 times to fill the phase's 2.0 min");
+    free(err);
+}

@@ -41,7 +41,13 @@ typedef struct pp_phase_load {
     double *t_s, *p_w;
     size_t n;
     double mean_w;
+    double period_s;  /* a trace's period (its span and one step), 0 for a constant */
+    double repeats;   /* duration / period: above 1 the trace is repeated that often */
 } pp_phase_load;
+
+/* A base trace repeated more than this many times is warned about (its
+ * pattern, not a flight's, then sets the load). */
+#define PP_PHASE_REPEAT_WARN 3.0
 
 /* A constant load of w over duration_s. 0 or -ENOMEM. */
 int pp_phase_load_constant(double w, double duration_s, pp_phase_load *l);
