@@ -480,7 +480,7 @@ static int slots_of(const pp_profile *p, const pp_sweep_options *o, pp_sweep_slo
     sl->node = node->name;
     if (sl->repeats > PP_SWEEP_MAX_REPEATS || (o->shard.n > 1 && o->shard.k >= o->shard.n)) {
         pp_log_error("%s: %u repeats, shard %llu/%llu: out of range", p->path, sl->repeats,
-                     (unsigned long long)o->shard.k, (unsigned long long)o->shard.n);
+                     (unsigned long long)pp_shard_number(&o->shard), (unsigned long long)o->shard.n);
         return -EINVAL;
     }
     if (sl->count > 100000000 / sl->repeats) {
