@@ -190,3 +190,30 @@ void test_run_dry_run_checks_phases(void)
     CHECK_CONTAINS(err, "(3.0 s) is repeated 40 times to fill the phase's 2.0 min");
     free(err);
 }
+
+/* Issue 32, item 9: a band never leaves the metric's physical range (a
+ * state of charge's upper end was 1.0099 here). */
+void test_predict_band_physical_range(void);
+void test_predict_band_physical_range(void)
+{
+    const char *dir = results_folder_with(
+        "socband", "id,p,status,duration_s,total_mean_w,soc_end,soc_drain,reason\n"
+                   "0,1,ok,1,5,0.990,0.010,\n1,2,ok,1,5,1.000,0.000,\n2,3,ok,1,5,0.970,0.030,\n"
+                   "3,4,ok,1,5,0.999,0.001,\n4,5,ok,1,5,0.985,0.015,\n5,6,ok,1,5,0.998,0.002,\n"
+                   "6,7,ok,1,5,0.975,0.025,\n", NULL);
+    char *out = NULL;
+    const char *at;
+    double hi = NAN, lo = NAN;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=2", "--json", NULL), 0);
+    at = out ? strstr(out, "\"soc_end\":") : NULL;
+    CHECK(at != NULL);
+    if (at && strstr(at, "\"hi\":"))
+        hi = strtod(strstr(at, "\"hi\":") + 5, NULL);
+    CHECK(hi > 0.99 && hi <= 1.0);
+    at = out ? strstr(out, "\"soc_drain\":") : NULL;
+    if (at && strstr(at, "\"lo\":"))
+        lo = strtod(strstr(at, "\"lo\":") + 5, NULL);
+    CHECK(lo >= 0.0);
+    free(out);
+}
