@@ -217,3 +217,25 @@ void test_predict_band_physical_range(void)
     CHECK(lo >= 0.0);
     free(out);
 }
+
+/* Issue 32, item 9: --schedule with --base-trace (a plan per phase) is
+ * refused, not silently ignored; powprof --help names the ulog format. */
+void test_plan_schedule_base_trace_refused(void);
+void test_plan_schedule_base_trace_refused(void)
+{
+    const char *dir = results_folder_with(
+        "sched2", "id,fps,status,duration_s,total_mean_w,reason\n0,1,ok,1,2,\n1,2,ok,1,3,\n"
+                  "2,4,ok,1,5,\n", NULL);
+    char trace[600], *err = NULL, *out = NULL;
+
+    snprintf(trace, sizeof trace, "%s/flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,100\n1,110\n2,100\n");
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "60", "--base-trace", trace,
+                          "--schedule", NULL), 2);
+    CHECK_CONTAINS(err, "--schedule steps one configuration down over a constant base load; "
+                        "--base-trace plans a configuration per phase");
+    free(err);
+    CHECK_INT(run_powprof(&out, NULL, "--help", NULL), 0);
+    CHECK_CONTAINS(out, "(powprofiler, tegrastats, csv, ulog)");
+    free(out);
+}

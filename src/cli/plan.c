@@ -80,7 +80,8 @@ static const char plan_help[] =
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
     "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
-    "  --schedule             a step-down schedule\n"
+    "  --schedule             a step-down schedule (a constant base load: not with\n"
+    "                         --mission or --base-trace, which plan per phase)\n"
     "  --node NAME            plan for one board of a merged folder (powprof merge):\n"
     "                         every prediction times that node's factor (its value\n"
     "                         over the mean of the nodes, on the configurations\n"
@@ -319,6 +320,15 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         !t->base_trace && mi.base_power_w < 0) {
         pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission);
         t->mission_file = t->folder_mission; /* the results' own mission in phases */
+    }
+    if (o->schedule && (t->mission_file || t->base_trace)) {
+        fprintf(stderr, "powprof plan: --schedule steps one configuration down over a constant "
+                "base load; %s plans a configuration per phase instead: leave --schedule out "
+                "(or cut the mission into phases)\n",
+                t->base_trace ? "--base-trace" : t->mission_file == t->folder_mission
+                                                     ? "the results' mission in phases"
+                                                     : "--mission");
+        return PP_EXIT_USAGE;
     }
     if (optind != argc - 1 || (!t->mission_file && !(mi.mission_s > 0))) {
         fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
