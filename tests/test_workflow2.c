@@ -239,3 +239,34 @@ void test_plan_schedule_base_trace_refused(void)
     CHECK_CONTAINS(out, "(powprofiler, tegrastats, csv, ulog)");
     free(out);
 }
+
+/* Issue 32, item 9: a list parameter is planned on its grid (the list
+ * 2.5, 5, 7.5, 10 steps by 2.5: no 9.98125 or 7.075), and the runners-up
+ * come sorted by quality (an alternative of another label was listed
+ * before a higher rate). */
+void test_plan_list_grid_runners_sorted(void);
+void test_plan_list_grid_runners_sorted(void)
+{
+    const char *dir = results_folder_with(
+        "listgrid", "id,det.model,det.fps,status,duration_s,total_mean_w,reason\n"
+                    "0,a,2.5,ok,10,2.0,\n1,a,5,ok,10,2.6,\n2,a,7.5,ok,10,3.1,\n3,a,10,ok,10,3.7,\n"
+                    "4,b,2.5,ok,10,1.5,\n5,b,5,ok,10,2.0,\n6,b,7.5,ok,10,2.4,\n7,b,10,ok,10,2.9,\n",
+        "{\"params\": {\"det.model\": {\"scale\": \"categorical\", \"kind\": \"categorical\", "
+        "\"values\": [\"a\", \"b\"]}, \"det.fps\": {\"scale\": \"list\", \"kind\": \"list\", "
+        "\"values\": [2.5, 5, 7.5, 10]}}}");
+    char *out = NULL;
+    const char *runners, *hi, *lo;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "43000", "--base-power-w", "0",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "best: det.fps = 10 with det.model=b");
+    runners = out ? strstr(out, "runners-up:") : NULL;
+    CHECK(runners != NULL);
+    if (!runners)
+        return;
+    hi = strstr(runners, "det.fps = 7.5 with det.model=b");
+    lo = strstr(runners, "det.fps = 5 with det.model=a");
+    CHECK(hi && lo && hi < lo);
+    CHECK(!strstr(out, "9.98") && !strstr(out, "7.075"));
+    free(out);
+}

@@ -157,6 +157,35 @@ static int fixed_value(const pp_model *m, const pp_plan_options *o, size_t k, do
     return 0;
 }
 
+/* A list's grid: its smallest gap when every gap is a whole multiple of
+ * it ([2.5, 5, 10] steps by 2.5; lists of whole numbers step by 1), else 0 (no grid: the plan's values are
+ * spread between the measured ones). */
+static int cmp_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double list_step(const pp_summary_param_info *p)
+{
+    double g = INFINITY, *v = p->n_swept >= 2 ? malloc(p->n_swept * sizeof *v) : NULL;
+
+    if (!v)
+        return 0;
+    memcpy(v, p->swept, p->n_swept * sizeof *v);
+    qsort(v, p->n_swept, sizeof *v, cmp_value);
+    for (size_t i = 1; i < p->n_swept; i++)
+        if (v[i] > v[i - 1])
+            g = fmin(g, v[i] - v[i - 1]);
+    for (size_t i = 1; isfinite(g) && i < p->n_swept; i++) {
+        double q = (v[i] - v[i - 1]) / g;
+        if (fabs(q - round(q)) > 1e-6 * fmax(1, q))
+            g = 0;
+    }
+    free(v);
+    return isfinite(g) ? g : 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
@@ -196,6 +225,8 @@ static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, d
         from = fmin(p->swept[0], p->swept[p->n_swept - 1]);
     } else if (*step == 0 && p->integer) {
         *step = 1;
+    } else if (*step == 0 && p->kind == PP_PARAM_LIST && (*step = list_step(p)) > 0) {
+        from = lo; /* a list of fractions: its own values and the grid they lie on */
     }
     if (*step > 0 && check_step(p->name, *step, lo, hi, from) < 0)
         return -EINVAL;
@@ -456,6 +487,7 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
             if (c[i].planned_w <= r->max_power_w && distinct(r, m->sum.n_params, &c[i], pass) &&
                 (pass || measured_setting(m, r, &c[i])))
                 r->runners[r->n_runners++] = c[i];
+    qsort(r->runners, r->n_runners, sizeof r->runners[0], cmp_choice); /* by quality */
     return 0;
 }
 
