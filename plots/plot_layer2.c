@@ -298,6 +298,16 @@ typedef struct line_spec {
     double soc_lo, soc_hi;
 } line_spec;
 
+/* The line type of curve c: the total of every rail in black (7), the
+ * others in gnuplot's first six colours. */
+static int curve_lt(const pp_model *m, const curve_set *cs, const line_spec *ls, size_t c)
+{
+    return ls->by_rail && m->n_groups == 1 &&
+                   strncmp(m->sum.metrics[cs->metric[c]], "total_", 6) == 0
+               ? 7
+               : (int)(c % 6) + 1;
+}
+
 static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_spec *ls,
                         const curve_set *cs)
 {
@@ -333,8 +343,7 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
     pp_plot_script_output(pl, fp, ls->name);
     pp_gp_printf(fp, "plot");
     for (size_t c = 0; c < cs->n; c++) {
-        int lt = ls->by_rail && m->n_groups == 1 &&
-                         strncmp(m->sum.metrics[cs->metric[c]], "total_", 6) == 0 ? 7 : (int)(c % 6) + 1;
+        int lt = curve_lt(m, cs, ls, c);
         curve_title(m, cs, ls->by_rail, c, text, sizeof text);
         pp_gp_printf(fp, "%c %s.'.dat' index %zu using 1:3:4 with filledcurves fs transparent solid "
                          "0.18 noborder lt %d notitle, '' index %zu using 1:2 with lines lt %d title %s",
@@ -342,9 +351,14 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
         if (cs->n_measured[c])
             pp_gp_printf(fp, ", '' index %zu using 1:2 with points pt 7 ps 1.3 lt %d notitle", 2 * c + 1, lt);
     }
-    pp_gp_printf(fp, ", keyentry with points pt 7 ps 1.3 lc rgb '#444444' title 'measured'"
-                     ", keyentry with filledcurves fs transparent solid 0.18 noborder "
-                     "lc rgb '#444444' title '90 %% band'");
+    /* the key's swatches in the first curve's colour (the band is drawn in
+     * each curve's: a grey swatch beside a blue band read as another thing) */
+    pp_gp_printf(fp, ", keyentry with points pt 7 ps 1.3 lt %d title %s"
+                     ", keyentry with filledcurves fs transparent solid 0.18 noborder lt %d "
+                     "title %s", curve_lt(m, cs, ls, 0),
+                 cs->n > 1 ? "measured (each curve's colour)" : "measured",
+                 curve_lt(m, cs, ls, 0),
+                 cs->n > 1 ? "90 % band (each curve's colour)" : "90 % band");
     if (ls->soc >= 0)
         pp_gp_printf(fp, ", '' index %zu using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#666666' "
                          "title 'state of charge after one run (predicted, right axis)'", 2 * cs->n);
@@ -466,7 +480,7 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     axis_ticks(fp, m, sl, 0);
     axis_ticks(fp, m, sl, 1);
     pp_gp_printf(fp, "set pm3d\nset view 56,36,0.92,1.05\nset border 4095\nset xyplane relative 0\n"
-                     "set palette rgbformulae 33,13,10\nset key at screen 0.02,0.86 left top Left reverse\n"
+                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.92 right top Right\n"
                      "set colorbox user origin 0.92,0.3 size 0.025,0.45\n");
     pp_plot_script_output(pl, fp, name);
     pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle", name);

@@ -270,3 +270,54 @@ void test_plan_list_grid_runners_sorted(void)
     CHECK(!strstr(out, "9.98") && !strstr(out, "7.075"));
     free(out);
 }
+
+/* Issue 32, item 9: the plots. The plan per phase draws its base load
+ * thin and light under the state of charge, the reserve in front, the
+ * labels of a phase at an edge from its inner side and above 100 %; the
+ * 1-D band's swatch in the curve's colour; the 3-D key away from the y
+ * label (top right). */
+void test_plots_phases_band_key(void);
+void test_plots_phases_band_key(void)
+{
+    char summary[4096], mission[1024], trace[600], path[700], plan_json[700], *text, *out = NULL;
+    size_t len = 0;
+    const char *dir;
+    int id = 0;
+
+    len += (size_t)snprintf(summary, sizeof summary,
+                            "id,m.size,m.exp,status,duration_s,total_mean_w,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2)
+            len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,%d,ok,10,%.4f,\n",
+                                    id++, a, b, 2 + 0.001 * a * sqrt(b));
+    dir = results_folder_with("plots32", summary, NULL);
+    snprintf(trace, sizeof trace, "%s/short-flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,50\n0.5,70\n1,40\n1.5,80\n2,60\n");
+    snprintf(path, sizeof path, "%s/mission32.cfg", test_tmpdir());
+    snprintf(mission, sizeof mission,
+             "mission = { maximize = \"m.size\"; phases = (\n"
+             "  { name = \"takeoff\"; duration = \"30s\"; base_power_w = 30.0; },\n"
+             "  { name = \"cruise\"; duration = \"20min\"; base_trace = \"%s\"; },\n"
+             "  { name = \"landing\"; duration = \"30s\"; base_power_w = 25.0; }\n); };\n", trace);
+    write_file(path, mission);
+    snprintf(plan_json, sizeof plan_json, "%s/plan32.json", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", path, "--json", NULL), 0);
+    CHECK(out && write_file(plan_json, out) == 0);
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--plan", plan_json, NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/plan-phases.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "lc rgb '#A00000' front\n"); /* the reserve over everything */
+    CHECK_CONTAINS(text, "set yrange [0:118]");
+    CHECK_CONTAINS(text, "'takeoff' at first ");
+    CHECK(text && strstr(strstr(text, "'takeoff' at first "), "graph 0.97 left front"));
+    CHECK(text && strstr(strstr(text, "'landing' at first "), "graph 0.97 right front"));
+    CHECK(text && strstr(text, "using 1:3 axes x1y2 with lines lw 0.5") &&
+          strstr(text, "using 1:3 axes x1y2 with lines lw 0.5") <
+              strstr(text, "title 'state of charge'"));
+    free(text);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key at screen 0.98,0.92 right top");
+    free(text);
+}
