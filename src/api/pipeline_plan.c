@@ -50,6 +50,9 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
     json_object_set_new(o, "planned_w", jnum(c->planned_w));
     json_object_set_new(o, "achieved", jnum(c->achieved.value));
+    json_object_set_new(o, "achieved_lo", jnum(c->achieved.lo));
+    json_object_set_new(o, "achieved_hi", jnum(c->achieved.hi));
+    json_object_set_new(o, "measured", json_boolean(pp_plan_is_measured(m, &c->point)));
     json_object_set_new(o, "quality", jnum(c->qos));
     return o;
 }
@@ -67,6 +70,11 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
         for (size_t i = 0; i < r->n_runners; i++)
             json_array_append_new(runners, pp_plan_choice_json(m, &r->runners[i]));
         json_object_set_new(root, "runners_up", runners);
+        json_object_set_new(root, "preferred_to_unmeasured",
+                            r->measured_preferred ? pp_plan_choice_json(m, &r->interpolated)
+                                                  : json_null());
+        json_object_set_new(root, "best_and_runner_up_within_noise",
+                            json_boolean(r->indistinct));
     } else {
         json_decref(runners);
     }

@@ -347,7 +347,10 @@ static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_pl
     char text[PP_SUMMARY_LABEL_MAX];
 
     printf("%s = %g", s->params[r->maximize], c->point.raw[r->maximize]);
-    if (!isnan(c->achieved.value))
+    if (!isnan(c->achieved.value) && !isnan(c->achieved.lo) && c->achieved.hi > c->achieved.lo)
+        printf(" (achieves %.3g, 90 %% band %.3g .. %.3g%s)", c->achieved.value, c->achieved.lo,
+               c->achieved.hi, pp_plan_is_measured(m, &c->point) ? "" : ", not measured");
+    else if (!isnan(c->achieved.value))
         printf(" (achieves %.3g)", c->achieved.value);
     for (size_t k = 0, first = 1; k < s->n_params; k++)
         if (k != r->maximize) {
@@ -421,6 +424,17 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
            "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
            b->base_power_w);
+    if (r->measured_preferred) {
+        printf("  a measured setting, preferred to ");
+        print_choice(m, r, &r->interpolated);
+        printf(": its gain is within its own band\n");
+    }
+    if (r->indistinct)
+        printf("  within noise: the best and the first runner-up's achieved rates have "
+               "overlapping 90 %% bands (%.3g .. %.3g and %.3g .. %.3g): they cannot be told "
+               "apart; measure again with profile --repeat 3 (or more) to narrow the bands\n",
+               r->best.achieved.lo, r->best.achieved.hi, r->runners[0].achieved.lo,
+               r->runners[0].achieved.hi);
     if (r->n_runners)
         printf("runners-up:\n");
     for (size_t i = 0; i < r->n_runners; i++) {

@@ -302,6 +302,8 @@ static int predict(const pp_model *m, const pp_plan_options *o, size_t power_met
     if (rc != 0)
         return rc;
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
+    if (!o->predict) /* the measured network's levels bound its own rate */
+        pp_plan_bound_achieved(m, r->maximize, r->achieved_metric, c);
     cap_achieved(&c->achieved, requested);
     c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
     if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
@@ -457,6 +459,26 @@ static int measured_setting(const pp_model *m, const pp_plan_result *r, const pp
     return 1;
 }
 
+/* A best whose setting was not measured gives way to the best measured
+ * one that the battery carries and whose quality reaches the former's band
+ * (its gain is within its own error): r->interpolated keeps it. */
+static void prefer_measured(const pp_model *m, pp_plan_result *r, const pp_plan_choice *c,
+                            size_t n, size_t *best)
+{
+    const pp_plan_choice *b = &c[*best];
+
+    if (isnan(b->achieved.lo) || pp_plan_is_measured(m, &b->point))
+        return;
+    for (size_t i = *best + 1; i < n; i++)
+        if (c[i].planned_w <= r->max_power_w && c[i].qos >= b->achieved.lo &&
+            pp_plan_is_measured(m, &c[i].point)) {
+            r->measured_preferred = 1;
+            r->interpolated = *b;
+            *best = i;
+            return;
+        }
+}
+
 /* The best, the runners-up and the most frugal among the sorted c. */
 static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
                   const pp_plan_choice *c, size_t n, size_t *best)
@@ -477,6 +499,7 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
         return rc;
     if (*best == n)
         return 0;
+    prefer_measured(m, r, c, n, best);
     r->feasible = 1;
     r->best = c[*best];
     if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
@@ -488,6 +511,10 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
                 (pass || measured_setting(m, r, &c[i])))
                 r->runners[r->n_runners++] = c[i];
     qsort(r->runners, r->n_runners, sizeof r->runners[0], cmp_choice); /* by quality */
+    r->indistinct = r->n_runners > 0 && !isnan(r->best.achieved.lo) &&
+                    !isnan(r->runners[0].achieved.hi) &&
+                    r->runners[0].achieved.hi >= r->best.achieved.lo &&
+                    r->runners[0].qos < r->best.qos;
     return 0;
 }
 

@@ -120,6 +120,12 @@ typedef struct pp_plan_result {
     size_t n_short_of_rate;      /* left out: achieved rate short of the requested */
     pp_plan_choice short_example;/* the highest request left out so */
     pp_plan_choice best;         /* when feasible */
+    int measured_preferred;      /* best is a measured setting chosen over an unmeasured
+                                    one (interpolated) whose quality it reaches within
+                                    the latter's band */
+    pp_plan_choice interpolated;
+    int indistinct;              /* best and the first runner-up: their qualities' bands
+                                    overlap (noise: --repeat tells them apart) */
     double best_soc_end_frac, best_time_to_cutoff_s;
     size_t n_runners;            /* the next lower requests that are feasible */
     pp_plan_choice runners[PP_PLAN_RUNNERS];
@@ -129,6 +135,17 @@ typedef struct pp_plan_result {
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;
 } pp_plan_result;
+
+/* 1 when a configuration was measured at every parameter of pt
+ * (plan_measured.c). */
+int pp_plan_is_measured(const pp_model *m, const pp_model_point *pt);
+
+/* c's achieved rate (metric achieved_metric, < 0: none) held between the
+ * rates measured at the levels of parameter q around c's value (the other
+ * parameters as c's): an interpolation between 1.00 at 1 fps and 1.07 at 2
+ * fps cannot promise 1.16; outside the measured levels, never above the
+ * nearest. Its band is widened to hold the value (plan_measured.c). */
+void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric, pp_plan_choice *c);
 
 /* The model's own prediction of a candidate at pt: *power (total mean
  * power) and, with achieved_metric >= 0, *achieved (NaN where the model has
