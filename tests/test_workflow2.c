@@ -359,3 +359,38 @@ void test_plan_headline_supported_by_data(void)
           strtod(strstr(at, "\"achieved\":") + 11, NULL) <= 1.07 + 1e-9);
     free(out);
 }
+
+/* Issue 32, item 7: adaptive's words: its error named as model names the
+ * same figure (between levels), rounds counted from 1 in adaptive.json as
+ * in the log, and a resumed run's last line counting the rows already in
+ * the folder (it said "2 run, 0 already done" of a folder of 9). */
+void test_adaptive_words(void);
+void test_adaptive_words(void)
+{
+    char cfg[600], out[600], text[2048], path[700], *so = NULL, *se = NULL, *json;
+
+    snprintf(cfg, sizeof cfg, "%s/ad.cfg", test_tmpdir());
+    snprintf(out, sizeof out, "%s/ad-out", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
+             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; max_configs = 7; }; };\n"
+             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
+             "  params = { t = [0.05, 0.1, 0.15, 0.2]; n = [1, 2, 3]; }; });\n",
+             fixture("procstat"));
+    write_file(cfg, text);
+    CHECK_INT(run_powprof(&so, &se, "profile", cfg, "-o", out, NULL), 0);
+    CHECK_CONTAINS(so, "error between levels");
+    CHECK(so && !strstr(so, "nested error"));
+    CHECK_CONTAINS(se, "adaptive round 1:");
+    free(so);
+    free(se);
+    snprintf(path, sizeof path, "%s/adaptive.json", out);
+    json = slurp(path);
+    CHECK_CONTAINS(json, "\"round\": 1,");
+    CHECK(json && !strstr(json, "\"round\": 0,"));
+    free(json);
+    CHECK_INT(run_powprof(&so, NULL, "profile", cfg, "-o", out, "--resume", "--max-configs", "9",
+                          NULL), 0);
+    CHECK_CONTAINS(so, "9 configurations: 2 run (2 ok, 0 failed or timed out), 7 already done");
+    free(so);
+}

@@ -142,8 +142,8 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);
-    for (size_t k = 0; k < r->fit.n_metrics; k++)
-        printf("  %-28s nested error %.2f %%\n", r->fit.metrics[k], r->fit.error_pct[k]);
+    for (size_t k = 0; k < r->fit.n_metrics; k++) /* named as powprof model names it */
+        printf("  %-28s error between levels %.2f %%\n", r->fit.metrics[k], r->fit.error_pct[k]);
     if (isnan(r->full_grid_s))
         printf("  the full grid's cost cannot be predicted (labels never measured)\n");
     else
@@ -151,6 +151,36 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
                "measured): %.0f %% of it was spent\n", r->full_grid_s, r->unmeasured_s,
                r->n_candidates - r->n_chosen,
                r->full_grid_s > 0 ? 100 * r->fit.measured_s / r->full_grid_s : 0.0);
+}
+
+/* Count the rows of dir's summary.csv (a resumed adaptive run's earlier
+ * rounds), whatever their status. */
+static int count_row(void *ctx, const pp_summary_row *row)
+{
+    (void)row;
+    (*(uint64_t *)ctx)++;
+    return 0;
+}
+
+static uint64_t rows_in(const char *dir)
+{
+    pp_summary s;
+    uint64_t n = 0;
+
+    if (pp_summary_read_each(dir, 0, &s, count_row, &n) == 0)
+        pp_summary_free(&s);
+    return n;
+}
+
+/* The sweep's counts as the outcome says them: run now, already in the
+ * folder before (a resume), and of how many: those two, or the grid when
+ * interrupted (5 of the grid's 40 saved, not "5 of 5"). */
+static void adaptive_counts(const pp_adaptive_live *lv, const pp_adaptive_result *res, int rc,
+                            uint64_t before, pp_sweep_stats *st)
+{
+    *st = lv->total;
+    st->skipped = before;
+    st->total = rc == -EINTR && res->n_candidates ? res->n_candidates : st->ran + before;
 }
 
 int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int json,
@@ -162,6 +192,7 @@ int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int js
     pp_adaptive_predictor pr;
     pp_adaptive_oracle orc;
     pp_adaptive_options o;
+    uint64_t before;
     int rc;
 
     if (!g_ad.on && !p->adaptive.given)
@@ -173,6 +204,7 @@ int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int js
         return -EINVAL;
     }
     options_of(p, so->resume, &o);
+    before = so->resume ? rows_in(so->out_dir) : 0;
     if ((rc = pp_adaptive_live_space(p, &s)) < 0)
         return rc;
     if ((rc = pp_adaptive_live_init(&lv, p, so)) == 0) {
@@ -181,8 +213,7 @@ int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int js
         rc = pp_adaptive_run(&s, &o, &pr, &orc, so->out_dir, show_round, NULL, so->interrupt,
                              &g_ad.res);
         g_ad.ran = rc == 0;
-        *st = lv.total;
-        st->total = st->ran;
+        adaptive_counts(&lv, &g_ad.res, rc, before, st);
         pp_adaptive_model_free(&am);
     }
     if (rc == 0 && !json)
