@@ -394,3 +394,44 @@ void test_adaptive_words(void)
     CHECK_CONTAINS(so, "9 configurations: 2 run (2 ok, 0 failed or timed out), 7 already done");
     free(so);
 }
+
+/* Issue 32, item 10: a batch job (xz over files) planned by mean power
+ * picks level 9, 3.5x slower per file; each choice now prints its energy
+ * per unit of work and rate, and --work N within the mission (or
+ * --min-rate) leaves out what cannot keep up. */
+void test_plan_batch_work(void);
+void test_plan_batch_work(void)
+{
+    const char *dir = results_folder_with(
+        "xzbatch",
+        "id,xz.level,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
+        "energy_per_iteration_j,reason\n"
+        "0,1,ok,0.3,1,0,3.0,0.9,0.9,\n1,3,ok,0.5,1,0,2.9,1.45,1.45,\n"
+        "2,6,ok,0.8,1,0,2.8,2.24,2.24,\n3,9,ok,1.05,1,0,2.7,2.835,2.835,\n",
+        "{\"params\": {\"xz.level\": {\"scale\": \"list\", \"kind\": \"list\", "
+        "\"values\": [1, 3, 6, 9]}}}");
+    char *out = NULL;
+    double rate;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "1800", "--base-power-w", "0",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "best: xz.level = 9:");
+    CHECK_CONTAINS(out, "J per unit of work, 0.95");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "1800", "--base-power-w", "0",
+                          "--work", "3000", "--json", NULL), 0);
+    rate = out && strstr(out, "\"units_per_s\":") ? strtod(strstr(out, "\"units_per_s\":") + 14, NULL)
+                                                 : NAN;
+    CHECK(rate >= 3000.0 / 1800.0); /* the best keeps up the work */
+    CHECK(out && strstr(out, "\"xz.level\":") &&
+          strtod(strstr(out, "\"xz.level\":") + 11, NULL) < 6);
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "1800", "--min-rate", "1.9",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "left out: ");
+    CHECK_CONTAINS(out, "settings that keep up fewer than 1.9 units of work per second");
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", "--help", NULL), 0);
+    CHECK_CONTAINS(out, "Which objective for which component");
+    free(out);
+}

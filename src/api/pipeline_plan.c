@@ -14,14 +14,14 @@
 int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
                            pp_model *m)
 {
-    const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
+    const char *only[4] = {PP_PLAN_POWER_METRIC, PP_PLAN_UNIT_METRIC, NULL, NULL};
     char achieved[PP_SUMMARY_NAME_MAX + 16];
     pp_model_options mo;
     int rc;
 
     pp_model_options_init(&mo);
     if (maximize && pp_plan_rate_metric(maximize, achieved, sizeof achieved))
-        only[1] = achieved;
+        only[2] = achieved;
     mo.only = maximize ? only : NULL;
     if ((rc = pp_model_open(dir, &mo, 1, m)) < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
@@ -54,6 +54,8 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     json_object_set_new(o, "achieved_hi", jnum(c->achieved.hi));
     json_object_set_new(o, "measured", json_boolean(pp_plan_is_measured(m, &c->point)));
     json_object_set_new(o, "quality", jnum(c->qos));
+    json_object_set_new(o, "energy_per_unit_j", jnum(c->energy_per_unit_j));
+    json_object_set_new(o, "units_per_s", jnum(c->rate_per_s));
     return o;
 }
 

@@ -17,7 +17,7 @@ static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W | --base-trace FILE] [-c CONFIG]\n"
     "                    [--risk upper|mean] [--tolerance F] [--resolution NAME=STEP]...\n"
-    "                    [--fix NAME=VALUE]... [--schedule]\n"
+    "                    [--fix NAME=VALUE]... [--schedule] [--min-rate R | --work N]\n"
     "                    [--node NAME | --across-nodes mean|worst]\n"
     "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
     "                    [--json]\n"
@@ -36,6 +36,14 @@ static const char plan_help[] =
     "Power: the upper end of the prediction's 90 % band by default (--risk\n"
     "mean: the prediction itself). Settings: each parameter's values follow its\n"
     "sweep (a linear range's step; integers stay integers) or --resolution.\n"
+    "Which objective for which component: one paced by a rate (fps: darknet, a\n"
+    "camera loop) is planned on its achieved rate, its cost the power; one that\n"
+    "does units of work (exec run to completion or for N iterations: files,\n"
+    "batches) is costed per unit: each choice prints its energy per unit of work\n"
+    "and the rate it keeps up, and --min-rate R or --work N leave out what cannot\n"
+    "keep up (planned by mean power alone, a slow setting that draws less while\n"
+    "taking longer per unit would win: xz -9 takes 3.5x longer per file); an\n"
+    "idle or constant load has a power only.\n"
     "When nothing completes the mission, says so and how long the most frugal\n"
     "configuration lasts. --schedule: start at the highest quality the charge\n"
     "allows and step down to the best plan (never below it), with the time of\n"
@@ -79,6 +87,10 @@ static const char plan_help[] =
     "  --risk upper|mean      plan with the band's upper end (default) or the\n"
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
+    "  --min-rate R           leave out what keeps up fewer than R units of work a\n"
+    "                         second (power / energy_per_iteration_j)\n"
+    "  --work N               N units of work to finish within the mission: a\n"
+    "                         --min-rate of N / the mission's seconds\n"
     "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
     "  --schedule             a step-down schedule (a constant base load: not with\n"
     "                         --mission or --base-trace, which plan per phase)\n"
@@ -109,7 +121,9 @@ enum {
     OPT_NETWORK,
     OPT_MISSION_FILE,
     OPT_BASE_TRACE,
-    OPT_FIX
+    OPT_FIX,
+    OPT_MIN_RATE,
+    OPT_WORK
 };
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
@@ -126,6 +140,7 @@ typedef struct plan_target {
     pp_mission *mission;                   /* read from them (malloc'd) */
     pp_cli_mission cli_mission;            /* what chose the battery, said with the plan */
     char folder_mission[4096];             /* RESULTS/profile.cfg, when its mission has phases */
+    double work_units;                     /* --work N: units to do within the mission */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -213,6 +228,16 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
         return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
     case OPT_FIX:
         return fix_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
+    case OPT_MIN_RATE:
+    case OPT_WORK:
+        if (pp_parse_double(arg, opt == OPT_WORK ? &t->work_units : &o->min_rate_per_s) < 0 ||
+            !((opt == OPT_WORK ? t->work_units : o->min_rate_per_s) > 0)) {
+            fprintf(stderr, "powprof plan: %s %s: a number of units%s > 0\n",
+                    opt == OPT_WORK ? "--work" : "--min-rate", arg,
+                    opt == OPT_WORK ? "" : " per second");
+            return PP_EXIT_USAGE;
+        }
+        return 0;
     case PP_OPT_JSON:
         t->json = 1;
         return 0;
@@ -253,10 +278,18 @@ static int mission(const pp_cli_mission *mi, pp_plan_options *o, plan_target *t)
 {
     pp_battery_choice c;
 
+    int rc;
+
     pp_cli_mission_choice(mi, &c);
     if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
         return PP_EXIT_USAGE;
-    return mission_phases(mi, o, t);
+    if ((rc = mission_phases(mi, o, t)) != 0)
+        return rc;
+    if (t->work_units > 0) { /* N units within the mission: a rate to keep up */
+        double s = t->mission ? pp_mission_duration_s(t->mission) : o->mission_s;
+        o->min_rate_per_s = fmax(o->min_rate_per_s, t->work_units / s);
+    }
+    return 0;
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
@@ -278,6 +311,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"network", required_argument, NULL, OPT_NETWORK},
         {"mission", required_argument, NULL, OPT_MISSION_FILE},
         {"base-trace", required_argument, NULL, OPT_BASE_TRACE},
+        {"min-rate", required_argument, NULL, OPT_MIN_RATE},
+        {"work", required_argument, NULL, OPT_WORK},
         {NULL, 0, NULL, 0},
     };
     pp_cli_mission mi;
@@ -361,6 +396,8 @@ static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_pl
     printf(": %.3f W predicted", c->power.value);
     if (!isnan(c->power.hi))
         printf(" (90 %% band %.3f .. %.3f W)", c->power.lo, c->power.hi);
+    if (!isnan(c->rate_per_s))
+        printf("; %.4g J per unit of work, %.4g units/s", c->energy_per_unit_j, c->rate_per_s);
 }
 
 static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
@@ -409,6 +446,10 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
         print_choice(m, r, &r->short_example);
         printf(")\n");
     }
+    if (r->n_below_min_rate)
+        printf("left out: %zu settings that keep up fewer than %.4g units of work per second "
+               "(--min-rate, or --work over the mission)\n", r->n_below_min_rate,
+               o->min_rate_per_s);
     if (!r->feasible) {
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
                "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);

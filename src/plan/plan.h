@@ -87,6 +87,8 @@ typedef struct pp_plan_options {
     size_t n_fixed;               /* parameters held at one value (the others move) */
     pp_plan_fixed fixed[PP_SUMMARY_MAX_PARAMS];
     int schedule;                 /* also the step-down schedule */
+    double min_rate_per_s;        /* > 0: leave out what keeps up fewer units of work per
+                                     second (--min-rate; --work N: N / mission_s) */
     pp_plan_predict_fn predict;   /* NULL: pp_plan_predict_at */
     void *predict_ctx;
 } pp_plan_options;
@@ -100,6 +102,10 @@ typedef struct pp_plan_choice {
     pp_prediction power;    /* the computer's total mean power, W */
     pp_prediction achieved; /* the achieved rate (NaN without one) */
     double planned_w;       /* the power planned with (risk) */
+    double energy_per_unit_j; /* predicted energy per unit of work (an iteration), J; NaN:
+                                 the results count none */
+    double rate_per_s;      /* units of work per second it keeps up: power / energy per
+                               unit (NaN as above) */
 } pp_plan_choice;
 
 typedef struct pp_plan_step {
@@ -118,6 +124,8 @@ typedef struct pp_plan_result {
                                            continuous) */
     size_t n_candidates;
     size_t n_short_of_rate;      /* left out: achieved rate short of the requested */
+    size_t n_below_min_rate;     /* left out: fewer units of work per second than asked */
+    int unit_metric;             /* energy per unit of work's metric, -1 without */
     pp_plan_choice short_example;/* the highest request left out so */
     pp_plan_choice best;         /* when feasible */
     int measured_preferred;      /* best is a measured setting chosen over an unmeasured
@@ -135,6 +143,17 @@ typedef struct pp_plan_result {
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;
 } pp_plan_result;
+
+/* The metric of the energy per unit of work (an iteration). */
+#define PP_PLAN_UNIT_METRIC "energy_per_iteration_j"
+
+/* Its index in m, -1 without; -EINVAL (logged) when o asks for a rate of
+ * work and the results have none (plan_work.c). */
+int pp_plan_unit_metric(const pp_model *m, const pp_plan_options *o);
+
+/* c's energy per unit of work and the rate it keeps up (power / energy per
+ * unit), NaN without unit_metric or a prediction (plan_work.c). */
+void pp_plan_unit_rate(const pp_model *m, int unit_metric, pp_plan_choice *c);
 
 /* 1 when a configuration was measured at every parameter of pt
  * (plan_measured.c). */
