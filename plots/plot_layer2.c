@@ -492,6 +492,46 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     pp_plot_script_close(pl, fp, name);
 }
 
+/* The same surface seen from above: a heat map with contour lines, the
+ * measured configurations as points (values are read off a map more
+ * easily than off a 3-D view). Its data is the surface's (name.dat). */
+static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, const char *name,
+                           const char *words, const surface_data *sd)
+{
+    char map[PP_NAME_MAX + 8], title[1024];
+    double lo, hi;
+    FILE *fp;
+
+    if (pp_fmt(map, sizeof map, "%s-map", name) < 0)
+        return;
+    pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
+    pp_fmt(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
+           "dots: the measured configurations%s%s", words, m->sum.params[sl->a],
+           m->sum.params[sl->b], pl->estimated ? "\n" : "",
+           pl->estimated ? ESTIMATED_NOTE : "");
+    if (!(fp = pp_plot_script_open(pl, map, title)))
+        return;
+    pp_gp_printf(fp, "set view map\nset pm3d map\nset contour base\nset cntrparam levels auto 8\n"
+                     "set cntrlabel onecolor format '%%g' font ',9' start 2 interval 40\n"
+                     "set palette rgbformulae 33,13,10\nunset key\n"
+                     "set xlabel %s noenhanced\nset ylabel %s noenhanced\n"
+                     "set cblabel %s noenhanced\nset xrange [%.10g:%.10g]\n"
+                     "set yrange [%.10g:%.10g]\nset cbrange [%.10g:%.10g]\nset format cb '%%g'\n",
+                 m->sum.params[sl->a], m->sum.params[sl->b], words, sl->lo[0], sl->hi[0],
+                 sl->lo[1], sl->hi[1], lo, hi);
+    axis_ticks(fp, m, sl, 0);
+    axis_ticks(fp, m, sl, 1);
+    pp_plot_script_output(pl, fp, map);
+    pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle, '' index 0 using "
+                     "1:2:3 with lines nosurface lc rgb '#202020' lw 1 title 'contours', '' "
+                     "index 0 using 1:2:3 with labels nosurface notitle", name);
+    if (sd->n_measured)
+        pp_gp_printf(fp, ", '' index 1 using 1:2:3 with points nocontour pt 7 ps 1.2 "
+                         "lc rgb '#000000' title 'measured'");
+    pp_gp_printf(fp, "\n");
+    pp_plot_script_close(pl, fp, map);
+}
+
 static int surface_plot(pp_plotter *pl, const pp_model *m, size_t g, size_t a, size_t b,
                         size_t metric)
 {
@@ -518,8 +558,10 @@ static int surface_plot(pp_plotter *pl, const pp_model *m, size_t g, size_t a, s
     rc = write_surface(fp, m, &sl, metric, factor, &sd);
     if (pp_plot_data_close(pl, fp, name) < 0)
         return -EIO;
-    if (rc == 0)
+    if (rc == 0) {
         surface_script(pl, m, &sl, metric, name, &sd);
+        heatmap_script(pl, m, &sl, name, words, &sd);
+    }
     return 0;
 }
 
@@ -579,18 +621,32 @@ static int lines(pp_plotter *pl, const pp_model *m, size_t k)
     return rc;
 }
 
-static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_t n_vary)
+/* --metric: that metric alone against parameter k. */
+static int line_one(pp_plotter *pl, const pp_model *m, size_t k, size_t metric)
+{
+    char name[PP_NAME_MAX], words[512];
+    line_spec ls = {name, words, 1, 0, -1, NAN, NAN};
+
+    pp_fmt(name, sizeof name, "layer2-%s", m->sum.metrics[metric]);
+    pp_plot_metric_words(m->sum.metrics[metric], words, sizeof words, &ls.factor);
+    return line_plot(pl, m, k, &ls, &metric, 1);
+}
+
+static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_t n_vary,
+                    int only)
 {
     size_t metrics[MAX_CURVES + 3], n = 0;
     int rc = 0, k;
 
-    if ((k = pp_summary_metric(&m->sum, "total_mean_w")) >= 0)
+    if (only >= 0)
+        metrics[n++] = (size_t)only;
+    else if ((k = pp_summary_metric(&m->sum, "total_mean_w")) >= 0)
         metrics[n++] = (size_t)k;
-    if ((k = pp_summary_metric(&m->sum, "total_energy_j")) >= 0)
+    if (only < 0 && (k = pp_summary_metric(&m->sum, "total_energy_j")) >= 0)
         metrics[n++] = (size_t)k;
-    if ((k = pp_summary_metric(&m->sum, "soc_drain")) >= 0)
+    if (only < 0 && (k = pp_summary_metric(&m->sum, "soc_drain")) >= 0)
         metrics[n++] = (size_t)k;
-    {
+    if (only < 0) {
         size_t r[MAX_CURVES], n_r = rails(&m->sum, "_mean_w", r, MAX_CURVES);
         for (size_t i = 1; i < n_r; i++)
             metrics[n++] = r[i];
@@ -606,10 +662,16 @@ static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_
 int pp_plot_layer2(pp_plotter *pl, const pp_model *m)
 {
     size_t vary[PP_SUMMARY_MAX_PARAMS], n_vary = varying_numeric(&m->sum, vary);
+    int only = -1;
 
+    if (pl->o->metric && (only = pp_summary_metric(&m->sum, pl->o->metric)) < 0) {
+        pp_log_error("plot: --metric %s: the results have no such metric (powprof model "
+                     "lists them)", pl->o->metric);
+        return -EINVAL;
+    }
     if (n_vary == 1)
-        return lines(pl, m, vary[0]);
+        return only >= 0 ? line_one(pl, m, vary[0], (size_t)only) : lines(pl, m, vary[0]);
     if (n_vary >= 2)
-        return surfaces(pl, m, vary, n_vary);
+        return surfaces(pl, m, vary, n_vary, only);
     return 0;
 }

@@ -435,3 +435,38 @@ void test_plan_batch_work(void)
     CHECK_CONTAINS(out, "Which objective for which component");
     free(out);
 }
+
+/* Issue 32, item 9: 3-D surfaces are hard to read values from: each gets a
+ * heat map with contours beside it; --metric plots one metric alone. */
+void test_plot_heatmaps_and_metric(void);
+void test_plot_heatmaps_and_metric(void)
+{
+    char summary[4096], path[700], *text, *out = NULL, *err = NULL;
+    size_t len = 0;
+    const char *dir;
+    int id = 0;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2) {
+            double w = 2 + 0.001 * a * sqrt(b);
+            len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,%d,ok,10,%.4f,%.4f,\n",
+                                    id++, a, b, w, 10 * w);
+        }
+    dir = results_folder_with("heat32", summary, NULL);
+    CHECK_INT(run_powprof(&out, NULL, "plot", dir, "--metric", "total_energy_j", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "layer2-total_energy_j-m.size-m.exp-map");
+    CHECK(out && !strstr(out, "layer2-total_mean_w"));
+    free(out);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_energy_j-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set view map");
+    CHECK_CONTAINS(text, "set contour base");
+    CHECK_CONTAINS(text, "with labels nosurface");
+    CHECK_CONTAINS(text, "'layer2-total_energy_j-m.size-m.exp'.'.dat' index 0");
+    free(text);
+    CHECK_INT(run_powprof(NULL, &err, "plot", dir, "--metric", "nosuch", NULL), 2);
+    CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
+    free(err);
+}
