@@ -470,3 +470,29 @@ void test_plot_heatmaps_and_metric(void)
     CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
     free(err);
 }
+
+/* Issue 32, item 10: a mission phase's work = N units admits only the
+ * configurations that finish N units in it. */
+void test_plan_phase_work(void);
+void test_plan_phase_work(void)
+{
+    const char *dir = results_folder_with(
+        "xzphase",
+        "id,xz.level,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
+        "energy_per_iteration_j,reason\n"
+        "0,1,ok,0.3,1,0,3.0,0.9,0.9,\n1,3,ok,0.5,1,0,2.9,1.45,1.45,\n"
+        "2,6,ok,0.8,1,0,2.8,2.24,2.24,\n3,9,ok,1.05,1,0,2.7,2.835,2.835,\n",
+        "{\"params\": {\"xz.level\": {\"scale\": \"list\", \"kind\": \"list\", "
+        "\"values\": [1, 3, 6, 9]}}}");
+    char path[600], *out = NULL;
+
+    snprintf(path, sizeof path, "%s/xzm.cfg", test_tmpdir());
+    write_file(path, "mission = { maximize = \"xz.level\"; phases = (\n"
+                     " { name = \"batch\"; duration = \"30min\"; base_power_w = 0.0; work = 3000.0; },\n"
+                     " { name = \"idle\"; duration = \"10min\"; base_power_w = 0.0; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", path, NULL), 0);
+    CHECK_CONTAINS(out, "work = 3000 units in 30.0 min");
+    CHECK(out && strstr(out, "\nbatch ") && strstr(strstr(out, "\nbatch "), "xz.level = 4\n"));
+    CHECK(out && strstr(out, "\nidle ") && strstr(strstr(out, "\nidle "), "xz.level = 9\n"));
+    free(out);
+}

@@ -54,6 +54,9 @@ static void bounds_text(const pp_mission_phase *ph, char *buf, size_t cap)
                                     isfinite(b->min) ? ">=" : "<=",
                                     isfinite(b->min) ? b->min : b->max);
     }
+    if (ph->work_units > 0 && len < cap)
+        snprintf(buf + len, cap - len, "%swork = %g units in %.1f min", len ? ", " : "",
+                 ph->work_units, ph->duration_s / 60);
 }
 
 /* The range of parameter k over the candidates, for an unmet bound. */
