@@ -271,6 +271,25 @@ void test_plan_list_grid_runners_sorted(void)
     free(out);
 }
 
+/* A results folder (name) of 16 configurations over two parameters, m.size
+ * 64 .. 512 and m.exp 1 .. 8 (doubling), whose power grows with both. */
+static const char *surface_results(const char *name)
+{
+    char summary[4096];
+    size_t len = 0;
+    int id = 0;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2) {
+            double w = 2 + 0.001 * a * sqrt(b);
+            len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                    "%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, w, 10 * w);
+        }
+    return results_folder_with(name, summary, NULL);
+}
+
 /* Issue 32, item 9: the plots. The plan per phase draws its base load
  * thin and light under the state of charge, the reserve in front, the
  * labels of a phase at an edge from its inner side and above 100 %; the
@@ -279,18 +298,8 @@ void test_plan_list_grid_runners_sorted(void)
 void test_plots_phases_band_key(void);
 void test_plots_phases_band_key(void)
 {
-    char summary[4096], mission[1024], trace[600], path[700], plan_json[700], *text, *out = NULL;
-    size_t len = 0;
-    const char *dir;
-    int id = 0;
-
-    len += (size_t)snprintf(summary, sizeof summary,
-                            "id,m.size,m.exp,status,duration_s,total_mean_w,reason\n");
-    for (int a = 64; a <= 512; a *= 2)
-        for (int b = 1; b <= 8; b *= 2)
-            len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,%d,ok,10,%.4f,\n",
-                                    id++, a, b, 2 + 0.001 * a * sqrt(b));
-    dir = results_folder_with("plots32", summary, NULL);
+    char mission[1024], trace[600], path[700], plan_json[700], *text, *out = NULL;
+    const char *dir = surface_results("plots32");
     snprintf(trace, sizeof trace, "%s/short-flight.csv", test_tmpdir());
     write_file(trace, "t_s,motor_w\n0,50\n0.5,70\n1,40\n1.5,80\n2,60\n");
     snprintf(path, sizeof path, "%s/mission32.cfg", test_tmpdir());
@@ -360,41 +369,6 @@ void test_plan_headline_supported_by_data(void)
     free(out);
 }
 
-/* Issue 32, item 7: adaptive's words: its error named as model names the
- * same figure (between levels), rounds counted from 1 in adaptive.json as
- * in the log, and a resumed run's last line counting the rows already in
- * the folder (it said "2 run, 0 already done" of a folder of 9). */
-void test_adaptive_words(void);
-void test_adaptive_words(void)
-{
-    char cfg[600], out[600], text[2048], path[700], *so = NULL, *se = NULL, *json;
-
-    snprintf(cfg, sizeof cfg, "%s/ad.cfg", test_tmpdir());
-    snprintf(out, sizeof out, "%s/ad-out", test_tmpdir());
-    snprintf(text, sizeof text,
-             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
-             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; max_configs = 7; }; };\n"
-             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
-             "  params = { t = [0.05, 0.1, 0.15, 0.2]; n = [1, 2, 3]; }; });\n",
-             fixture("procstat"));
-    write_file(cfg, text);
-    CHECK_INT(run_powprof(&so, &se, "profile", cfg, "-o", out, NULL), 0);
-    CHECK_CONTAINS(so, "error between levels");
-    CHECK(so && !strstr(so, "nested error"));
-    CHECK_CONTAINS(se, "adaptive round 1:");
-    free(so);
-    free(se);
-    snprintf(path, sizeof path, "%s/adaptive.json", out);
-    json = slurp(path);
-    CHECK_CONTAINS(json, "\"round\": 1,");
-    CHECK(json && !strstr(json, "\"round\": 0,"));
-    free(json);
-    CHECK_INT(run_powprof(&so, NULL, "profile", cfg, "-o", out, "--resume", "--max-configs", "9",
-                          NULL), 0);
-    CHECK_CONTAINS(so, "9 configurations: 2 run (2 ok, 0 failed or timed out), 7 already done");
-    free(so);
-}
-
 /* Issue 32, item 10: a batch job (xz over files) planned by mean power
  * picks level 9, 3.5x slower per file; each choice now prints its energy
  * per unit of work and rate, and --work N within the mission (or
@@ -441,20 +415,8 @@ void test_plan_batch_work(void)
 void test_plot_heatmaps_and_metric(void);
 void test_plot_heatmaps_and_metric(void)
 {
-    char summary[4096], path[700], *text, *out = NULL, *err = NULL;
-    size_t len = 0;
-    const char *dir;
-    int id = 0;
-
-    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,status,duration_s,"
-                                                     "total_mean_w,total_energy_j,reason\n");
-    for (int a = 64; a <= 512; a *= 2)
-        for (int b = 1; b <= 8; b *= 2) {
-            double w = 2 + 0.001 * a * sqrt(b);
-            len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,%d,ok,10,%.4f,%.4f,\n",
-                                    id++, a, b, w, 10 * w);
-        }
-    dir = results_folder_with("heat32", summary, NULL);
+    char path[700], *text, *out = NULL, *err = NULL;
+    const char *dir = surface_results("heat32");
     CHECK_INT(run_powprof(&out, NULL, "plot", dir, "--metric", "total_energy_j", "--json", NULL), 0);
     CHECK_CONTAINS(out, "layer2-total_energy_j-m.size-m.exp-map");
     CHECK(out && !strstr(out, "layer2-total_mean_w"));

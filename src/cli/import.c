@@ -146,23 +146,18 @@ static int format_option(int opt, const char *arg, pp_import_options *io)
             fprintf(stderr, "powprof import: --interval-ms %s: in (0, 86400000] ms\n", arg);
             return -EINVAL;
         }
-    } else if (opt == OPT_UNIT) {
-        io->unit_scale = strcmp(arg, "W") == 0    ? 1.0
-                         : strcmp(arg, "mW") == 0 ? 1e-3
-                         : strcmp(arg, "uW") == 0 ? 1e-6
-                                                  : 0;
-        if (io->unit_scale == 0) {
-            fprintf(stderr, "powprof import: --unit %s: W, mW or uW\n", arg);
-            return -EINVAL;
-        }
-    } else if (opt == OPT_TIME_UNIT) {
-        io->time_scale = strcmp(arg, "s") == 0    ? 1.0
-                         : strcmp(arg, "ms") == 0 ? 1e-3
-                         : strcmp(arg, "us") == 0 ? 1e-6
-                         : strcmp(arg, "ns") == 0 ? 1e-9
-                                                  : 0;
-        if (io->time_scale == 0) {
-            fprintf(stderr, "powprof import: --time-unit %s: s, ms, us or ns\n", arg);
+    } else if (opt == OPT_UNIT || opt == OPT_TIME_UNIT) {
+        static const char *const names[2][4] = {{"W", "mW", "uW", NULL}, {"s", "ms", "us", "ns"}};
+        static const double scale[4] = {1.0, 1e-3, 1e-6, 1e-9};
+        int t = opt == OPT_TIME_UNIT;
+        double *out = t ? &io->time_scale : &io->unit_scale;
+        *out = 0;
+        for (int i = 0; i < 4 && names[t][i]; i++)
+            if (strcmp(arg, names[t][i]) == 0)
+                *out = scale[i];
+        if (*out == 0) {
+            fprintf(stderr, "powprof import: %s %s: %s\n", t ? "--time-unit" : "--unit", arg,
+                    t ? "s, ms, us or ns" : "W, mW or uW");
             return -EINVAL;
         }
     } else {
