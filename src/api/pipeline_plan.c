@@ -3,6 +3,8 @@
 #include "pipeline.h"
 
 #include "src/layer2/variability.h"
+#include "src/plan/plan_measured.h"
+#include "src/plan/plan_work.h"
 #include "src/results/run_json.h"
 #include "src/base/log.h"
 #include "src/base/util.h"

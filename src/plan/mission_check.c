@@ -62,7 +62,7 @@ static int numeric_ok(const pp_param_spec *ps, double lo, double hi)
 }
 
 /* Bound b of phase ph against p. 0 or -EINVAL (logged). */
-static int check_bound(const pp_mission *mi, const pp_mission_phase *ph,
+static int check_bound(const pp_mission_spec *mi, const pp_mission_phase *ph,
                        const pp_mission_bound *b, const pp_profile *p)
 {
     char known[2048], vals[512];
@@ -106,7 +106,7 @@ static int check_bound(const pp_mission *mi, const pp_mission_phase *ph,
     return 0;
 }
 
-int pp_mission_check_profile(const pp_mission *mi, const pp_profile *p)
+int pp_mission_check_profile(const pp_mission_spec *mi, const pp_profile *p)
 {
     int rc = 0;
 

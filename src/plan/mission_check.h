@@ -15,6 +15,6 @@
  * read (and, from base_trace_from_s, is not past its end). Every problem
  * is logged with the file and the bound's or phase's line; 0 or -EINVAL
  * (after checking all). */
-int pp_mission_check_profile(const pp_mission *mi, const pp_profile *p);
+int pp_mission_check_profile(const pp_mission_spec *mi, const pp_profile *p);
 
 #endif

@@ -1,6 +1,7 @@
 /* A plan per phase on a layer-2 model (phases.h): the candidates of
  * pp_plan, each phase's bounds, its base load, then pp_phases_solve. */
 #include "phases.h"
+#include "plan_work.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -11,7 +12,7 @@
 #include <string.h>
 
 /* "file:line: " of a bound (or a phase) for messages. */
-static void where(const pp_mission *mi, int line, char *buf, size_t cap)
+static void where(const pp_mission_spec *mi, int line, char *buf, size_t cap)
 {
     if (mi->path[0] && line > 0)
         pp_fmt(buf, cap, "%s:%d: ", mi->path, line);
@@ -32,7 +33,7 @@ static void param_list(const pp_summary *s, char *buf, size_t cap)
 }
 
 /* Bound b of phase ph as a parameter index and a numeric range. */
-static int resolve_bound(const pp_model *m, const pp_mission *mi, const pp_mission_phase *ph,
+static int resolve_bound(const pp_model *m, const pp_mission_spec *mi, const pp_mission_phase *ph,
                          const pp_mission_bound *b, size_t *k, double *lo, double *hi)
 {
     const pp_summary *s = &m->sum;
@@ -68,7 +69,7 @@ static int resolve_bound(const pp_model *m, const pp_mission *mi, const pp_missi
 
 /* work = N: only the candidates that finish N units in the phase (their
  * rate, power over energy per unit, times its duration). */
-static int admit_work(const pp_mission *mi, const pp_mission_phase *ph, const pp_plan_choice *c,
+static int admit_work(const pp_mission_spec *mi, const pp_mission_phase *ph, const pp_plan_choice *c,
                       size_t n, unsigned char *row)
 {
     char at[4200];
@@ -91,7 +92,7 @@ static int admit_work(const pp_mission *mi, const pp_mission_phase *ph, const pp
 }
 
 /* Which candidates phase ph admits: row of n. */
-static int admit(const pp_model *m, const pp_mission *mi, const pp_mission_phase *ph,
+static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_phase *ph,
                  const pp_plan_choice *c, size_t n, unsigned char *row)
 {
     memset(row, 1, n);
@@ -118,7 +119,7 @@ static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_ph
                                   ph->duration_s, l);
 }
 
-int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                    pp_phases_plan *r)
 {
     pp_phases_problem *p = &r->problem;

@@ -1,4 +1,6 @@
 #include "plan.h"
+#include "plan_measured.h"
+#include "plan_work.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -301,14 +303,15 @@ static int predict(const pp_model *m, const pp_plan_options *o, size_t power_met
 
     if (rc != 0)
         return rc;
-    pp_plan_unit_rate(m, o->predict ? -1 : r->unit_metric, c); /* a swapped network: none */
+    pp_plan_unit_rate(m, o->predict ? -1 : r->unit_metric, &c->point, c->power.value,
+                      &c->energy_per_unit_j, &c->rate_per_s); /* a swapped network: none */
     if (o->min_rate_per_s > 0 && !(c->rate_per_s >= o->min_rate_per_s)) {
         r->n_below_min_rate++;
         return 1;
     }
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
     if (!o->predict) /* the measured network's levels bound its own rate */
-        pp_plan_bound_achieved(m, r->maximize, r->achieved_metric, c);
+        pp_plan_bound_achieved(m, r->maximize, r->achieved_metric, &c->point, &c->achieved);
     cap_achieved(&c->achieved, requested);
     c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
     if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
@@ -596,7 +599,7 @@ static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *
                          o->resolution[i].name, o->resolution[i].step);
             return -EINVAL;
         }
-    if ((r->unit_metric = pp_plan_unit_metric(m, o)) == -EINVAL)
+    if ((r->unit_metric = pp_plan_unit_metric(m, o->min_rate_per_s > 0)) == -EINVAL)
         return -EINVAL;
     if ((rc = what_to_maximize(m, o, r)) < 0 || (rc = candidates(m, o, (size_t)power, r, out)) < 0)
         return rc;

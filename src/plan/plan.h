@@ -66,7 +66,7 @@ typedef struct pp_plan_fixed {
 struct pp_plan_choice;
 
 /* A candidate's prediction in place of the model's own (a network swapped
- * in by a layer model: src/layers/layers_plan.c): fills c->power and c->achieved
+ * in by a layer model: src/dnn/layers_plan.c): fills c->power and c->achieved
  * (NaN without a rate) for c->point, maximize being the parameter
  * maximized and achieved_metric its rate's metric (-1: none). 0, 1 to leave
  * the candidate out (no prediction there), or -errno (logged). */
@@ -143,28 +143,6 @@ typedef struct pp_plan_result {
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;
 } pp_plan_result;
-
-/* The metric of the energy per unit of work (an iteration). */
-#define PP_PLAN_UNIT_METRIC "energy_per_iteration_j"
-
-/* Its index in m, -1 without; -EINVAL (logged) when o asks for a rate of
- * work and the results have none (plan_work.c). */
-int pp_plan_unit_metric(const pp_model *m, const pp_plan_options *o);
-
-/* c's energy per unit of work and the rate it keeps up (power / energy per
- * unit), NaN without unit_metric or a prediction (plan_work.c). */
-void pp_plan_unit_rate(const pp_model *m, int unit_metric, pp_plan_choice *c);
-
-/* 1 when a configuration was measured at every parameter of pt
- * (plan_measured.c). */
-int pp_plan_is_measured(const pp_model *m, const pp_model_point *pt);
-
-/* c's achieved rate (metric achieved_metric, < 0: none) held between the
- * rates measured at the levels of parameter q around c's value (the other
- * parameters as c's): an interpolation between 1.00 at 1 fps and 1.07 at 2
- * fps cannot promise 1.16; outside the measured levels, never above the
- * nearest. Its band is widened to hold the value (plan_measured.c). */
-void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric, pp_plan_choice *c);
 
 /* The model's own prediction of a candidate at pt: *power (total mean
  * power) and, with achieved_metric >= 0, *achieved (NaN where the model has

@@ -2,7 +2,7 @@
  * themselves (plan.h): an achieved rate never beyond what the measured
  * levels around it achieved, and whether a setting was measured. Calls
  * nothing of plan.c. */
-#include "plan.h"
+#include "plan_measured.h"
 
 #include <math.h>
 
@@ -46,34 +46,35 @@ static double level_mean(const pp_summary *s, const pp_model_point *pt, size_t q
     return n ? sum / (double)n : NAN;
 }
 
-void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric, pp_plan_choice *c)
+void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric,
+                            const pp_model_point *pt, pp_prediction *a)
 {
     const pp_summary *s = &m->sum;
-    double v = c->point.raw[q], below = -INFINITY, above = INFINITY, ya, yb, lo, hi;
+    double v = pt->raw[q], below = -INFINITY, above = INFINITY, ya, yb, lo, hi;
 
-    if (achieved_metric < 0 || isnan(c->achieved.value))
+    if (achieved_metric < 0 || isnan(a->value))
         return;
     for (size_t i = 0; i < s->n_rows; i++) { /* the measured levels around v */
         double x = s->x[i * s->n_params + q];
-        if (!row_matches(s, i, &c->point, q))
+        if (!row_matches(s, i, pt, q))
             continue;
         if (x <= v + 1e-9 * fmax(1, fabs(v)) && x > below)
             below = x;
         if (x >= v - 1e-9 * fmax(1, fabs(v)) && x < above)
             above = x;
     }
-    ya = isfinite(below) ? level_mean(s, &c->point, q, (size_t)achieved_metric, below) : NAN;
-    yb = isfinite(above) ? level_mean(s, &c->point, q, (size_t)achieved_metric, above) : NAN;
+    ya = isfinite(below) ? level_mean(s, pt, q, (size_t)achieved_metric, below) : NAN;
+    yb = isfinite(above) ? level_mean(s, pt, q, (size_t)achieved_metric, above) : NAN;
     if (isnan(ya) && isnan(yb))
         return; /* no level measured with these other settings */
     lo = fmin(isnan(ya) ? yb : ya, isnan(yb) ? ya : yb);
     hi = fmax(isnan(ya) ? yb : ya, isnan(yb) ? ya : yb);
     if (isnan(ya) || isnan(yb))
         lo = -INFINITY; /* outside the measured levels: only the nearest bounds it above */
-    if (c->achieved.value > hi)
-        c->achieved.value = hi;
-    if (c->achieved.value < lo)
-        c->achieved.value = lo;
-    c->achieved.lo = fmin(c->achieved.lo, c->achieved.value);
-    c->achieved.hi = fmax(c->achieved.hi, c->achieved.value);
+    if (a->value > hi)
+        a->value = hi;
+    if (a->value < lo)
+        a->value = lo;
+    a->lo = fmin(a->lo, a->value);
+    a->hi = fmax(a->hi, a->value);
 }
