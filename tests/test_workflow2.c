@@ -8,10 +8,13 @@
 #include "src/traces/ulog.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Issue 32, item 1: PX4's ulog2csv export of battery_status: its
@@ -457,4 +460,64 @@ void test_plan_phase_work(void)
     CHECK(out && strstr(out, "\nbatch ") && strstr(strstr(out, "\nbatch "), "xz.level = 4\n"));
     CHECK(out && strstr(out, "\nidle ") && strstr(strstr(out, "\nidle "), "xz.level = 9\n"));
     free(out);
+}
+
+/* Issue 32, item 7: an interrupted adaptive run says how many of the
+ * grid's configurations are saved ("5 of 5" read as complete). */
+void test_adaptive_interrupted_counts(void);
+void test_adaptive_interrupted_counts(void)
+{
+    char cfg[600], out[600], log[600], summary[700], text[2048], *err;
+    const char *bin = getenv("POWPROF_BIN");
+    pid_t pid;
+    int st;
+
+    snprintf(cfg, sizeof cfg, "%s/adi.cfg", test_tmpdir());
+    snprintf(out, sizeof out, "%s/adi-out", test_tmpdir());
+    snprintf(log, sizeof log, "%s/adi.log", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
+             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; }; };\n"
+             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
+             "  params = { t = [0.3, 0.4, 0.5, 0.6]; n = [1, 2, 3]; }; });\n",
+             fixture("procstat"));
+    write_file(cfg, text);
+    pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(fd, 2);
+        execl(bin, bin, "profile", cfg, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    snprintf(summary, sizeof summary, "%s/summary.csv", out);
+    for (int i = 0; i < 3000 && access(summary, F_OK) != 0; i++)
+        usleep(10000);
+    usleep(900000);
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+    err = slurp(log);
+    CHECK_CONTAINS(err, " of 12 configurations saved in ");
+    free(err);
+}
+
+/* Issue 32 (the quickstart on a loaded machine): when every setting falls
+ * short of its requested rate, the plan says so, not "no configuration has
+ * a prediction of total_mean_w". */
+void test_plan_all_short_of_rate_said(void);
+void test_plan_all_short_of_rate_said(void)
+{
+    const char *dir = results_folder_with(
+        "allshort",
+        "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,total_mean_w,reason\n"
+        "0,0.5,ok,60,14,16,0.23,2.7,\n1,1,ok,60,17,43,0.29,2.7,\n2,2,ok,60,10,110,0.17,2.7,\n",
+        NULL);
+    char *err = NULL;
+
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "600", NULL), 2);
+    CHECK_CONTAINS(err, "plan: every setting falls short of its requested rate by more than the "
+                        "tolerance (e.g. det.fps = ");
+    CHECK(err && !strstr(err, "no configuration has a prediction"));
+    free(err);
 }

@@ -603,8 +603,17 @@ static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *
         return -EINVAL;
     if ((rc = what_to_maximize(m, o, r)) < 0 || (rc = candidates(m, o, (size_t)power, r, out)) < 0)
         return rc;
+    if (r->n_candidates == 0 && r->n_short_of_rate)
+        pp_log_error("plan: every setting falls short of its requested rate by more than the "
+                     "tolerance (e.g. %s = %g achieves %.3g): lower the rates, a larger "
+                     "--tolerance, or a less loaded machine", m->sum.params[r->maximize],
+                     r->short_example.point.raw[r->maximize], r->short_example.achieved.value);
+    else if (r->n_candidates == 0 && r->n_below_min_rate)
+        pp_log_error("plan: no setting keeps up %g units of work a second (--min-rate, --work)",
+                     o->min_rate_per_s);
     if (r->n_candidates == 0) {
-        pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
+        if (!r->n_short_of_rate && !r->n_below_min_rate)
+            pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
         free(*out);
         return -EINVAL;
     }
