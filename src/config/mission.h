@@ -39,6 +39,8 @@
 
 #include "config.h"
 
+#include "src/base/util.h"
+
 #include "battery/battery.h"
 
 #include <stddef.h>
@@ -59,7 +61,7 @@ typedef struct pp_mission_phase {
     char name[PP_MISSION_NAME_MAX];
     double duration_s;                /* > 0 */
     double base_power_w;              /* < 0: the battery's (when no trace) */
-    char base_trace[4096];            /* "" when none; resolved from the file's folder */
+    char base_trace[PP_PATH_MAX];            /* "" when none; resolved from the file's folder */
     double base_trace_from_s;         /* skipped at the trace's start */
     double weight;                    /* of its time in the quality (default 1) */
     double work_units;                /* work = N: units of work (iterations: files,
@@ -70,7 +72,7 @@ typedef struct pp_mission_phase {
 } pp_mission_phase;
 
 typedef struct pp_mission_spec {
-    char path[4096];                  /* the file read ("" when built in code) */
+    char path[PP_PATH_MAX];                  /* the file read ("" when built in code) */
     double min_soc_frac;              /* < 0: the battery's soc_cutoff */
     char maximize[PP_MISSION_PARAM_MAX]; /* "" when not given */
     int shorthand;                    /* duration_s, not phases */
