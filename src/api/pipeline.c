@@ -212,6 +212,13 @@ int pp_model_metric_repeats(const pp_summary *s, size_t k, size_t *of)
                 break;
             i++;
         }
+        /* two total_* columns equal in every row (an imported rail named
+         * total_w, renamed total_rail): one of them is shown, the shorter
+         * name (then the first), not neither */
+        if (i == s->n_rows && !is_end && strncmp(s->metrics[k], "total_", 6) == 0 &&
+            (strlen(s->metrics[k]) < strlen(s->metrics[j]) ||
+             (strlen(s->metrics[k]) == strlen(s->metrics[j]) && k < j)))
+            continue;
         if (i == s->n_rows) {
             *of = j;
             return 1;

@@ -64,6 +64,36 @@ int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
     return n;
 }
 
+/* A percentage, or "unknown". */
+static const char *pct_text(double v, char *buf, size_t cap)
+{
+    if (isfinite(v))
+        pp_fmt(buf, cap, "%.2f %%", v);
+    else
+        pp_fmt(buf, cap, "unknown");
+    return buf;
+}
+
+/* What holds the target stop back, in words. */
+static const char *hold_words(pp_adaptive_hold h)
+{
+    switch (h) {
+    case PP_HOLD_ERROR:
+        return "above the target";
+    case PP_HOLD_DESIGN:
+        return "held: a parameter with fewer than 3 values measured, or an end of its range "
+               "not measured";
+    case PP_HOLD_BANDS:
+        return "held: the bands imply far more error";
+    case PP_HOLD_CEILING:
+        return "held: rows at the power estimate's ceiling";
+    case PP_HOLD_ONE_ROUND:
+        return "met: a second round must confirm it";
+    default:
+        return "met";
+    }
+}
+
 /* The progress line of a round: its errors, the budget used. */
 static void show_round(void *ctx, const pp_adaptive_progress *p)
 {
@@ -82,6 +112,12 @@ static void show_round(void *ctx, const pp_adaptive_progress *p)
         used += (size_t)snprintf(line + used, sizeof line - used,
                                  isnan(f->error_pct[k]) ? "%s %s -" : "%s %s %.1f %%",
                                  k ? "," : "; error", f->metrics[k], f->error_pct[k]);
+    if (p->claim && used < sizeof line) {
+        char claim[32];
+        used += (size_t)snprintf(line + used, sizeof line - used, "; claim %s (%s)",
+                                 pct_text(p->claim->claim_pct, claim, sizeof claim),
+                                 hold_words(p->claim->hold));
+    }
     fprintf(stderr, "%s%s\n", isatty(2) ? "\r\033[K" : "", line); /* over a progress bar */
 }
 
@@ -96,6 +132,9 @@ static const char *stop_words(pp_adaptive_stop s)
         return "--max-configs configurations were measured";
     case PP_STOP_GRID:
         return "every configuration was measured";
+    case PP_STOP_NOISE:
+        return "the target is below the noise of the measurements: stopped at a multiple of "
+               "their noise floor";
     default:
         return "interrupted";
     }
@@ -110,8 +149,15 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);
-    for (size_t k = 0; k < r->fit.n_metrics; k++) /* named as powprof model names it */
-        printf("  %-28s error between levels %.2f %%\n", r->fit.metrics[k], r->fit.error_pct[k]);
+    for (size_t k = 0; k < r->fit.n_metrics; k++) { /* named as powprof model names it */
+        char e[32], hi[32], noise[32];
+        printf("  %-28s error between levels %s, its 90 %% upper bound %s, noise floor %s\n",
+               r->fit.metrics[k], pct_text(r->fit.error_pct[k], e, sizeof e),
+               pct_text(r->fit.error_hi_pct[k], hi, sizeof hi),
+               pct_text(r->fit.noise_pct[k], noise, sizeof noise));
+    }
+    if (r->target_error_pct > 0 && r->stop != PP_STOP_TARGET && r->stop != PP_STOP_NOISE)
+        printf("  the target was not claimed: %s\n", hold_words(r->claim.hold));
     if (isnan(r->full_grid_s))
         printf("  the full grid's cost cannot be predicted (labels never measured)\n");
     else
@@ -149,10 +195,12 @@ void pp_cli_adaptive_json(const pp_cli_adaptive *ad, json_t *root)
         json_object_set_new(errors, r->fit.metrics[k], pp_json_num(r->fit.error_pct[k]));
     json_object_set_new(
         root, "adaptive",
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "stop",
+        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "stop",
                   pp_adaptive_stop_name(r->stop), "configs", (json_int_t)r->n_chosen,
                   "grid_configs", (json_int_t)r->n_candidates, "rounds", (json_int_t)r->rounds,
-                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s", pp_json_num(r->full_grid_s),
-                  "target_error_pct", pp_json_num(r->target_error_pct), "error_pct", errors,
-                  "unmeasured_predicted_s", pp_json_num(r->unmeasured_s)));
+                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s",
+                  pp_json_num(r->full_grid_s), "target_error_pct", pp_json_num(r->target_error_pct),
+                  "error_pct", errors, "unmeasured_predicted_s", pp_json_num(r->unmeasured_s),
+                  "claim_pct", pp_json_num(r->claim.claim_pct), "held_by",
+                  pp_adaptive_hold_name(r->claim.hold)));
 }

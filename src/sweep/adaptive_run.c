@@ -21,6 +21,7 @@ typedef struct run {
     uint8_t *chosen;
     size_t n_chosen;
     pp_adaptive_fit fit;
+    pp_adaptive_claim claim; /* the stop rule's view after the last refit */
 } run;
 
 static int add_pick(run *r, const pp_adaptive_pick *p, size_t round)
@@ -87,21 +88,29 @@ static int measure_round(run *r)
         d->n_rows = r->fit.n_rows;
         d->measured_s = r->fit.measured_s;
         memcpy(d->error_pct, r->fit.error_pct, sizeof d->error_pct);
+        memcpy(d->error_hi_pct, r->fit.error_hi_pct, sizeof d->error_hi_pct);
         r->st.n_done = round + 1;
     }
     return rc;
 }
 
-/* The rule that stops the run now, or PP_STOP_NONE. */
-static pp_adaptive_stop stop_rule(const run *r)
+/* The rule that stops the run now, or PP_STOP_NONE. The target's claim
+ * is checked after every refit (adaptive_stop.c) and kept with the round. */
+static pp_adaptive_stop stop_rule(run *r)
 {
     const pp_adaptive_options *o = r->o;
-    int reached = r->fit.n_metrics > 0 && o->target_error_pct > 0;
+    size_t streak = r->claim.streak;
 
-    for (size_t k = 0; k < r->fit.n_metrics; k++)
-        reached &= r->fit.error_pct[k] <= o->target_error_pct;
-    if (reached)
-        return PP_STOP_TARGET;
+    if (o->target_error_pct > 0) {
+        uint64_t sat = r->orc->saturated ? r->orc->saturated(r->orc->ctx) : 0;
+        pp_adaptive_stop stop = pp_adaptive_claim_check(r->s, r->pr, &r->fit, r->chosen,
+                                                        o->target_error_pct, sat, streak,
+                                                        &r->claim);
+        if (r->st.n_done > 0 && r->st.n_done <= PP_ADAPTIVE_MAX_ROUNDS)
+            r->st.done[r->st.n_done - 1].claim = r->claim;
+        if (stop != PP_STOP_NONE)
+            return stop;
+    }
     if (r->n_chosen >= r->s->n)
         return PP_STOP_GRID;
     if (o->max_configs && r->n_chosen >= o->max_configs)
@@ -242,6 +251,7 @@ static void finish(run *r, pp_adaptive_stop stop, pp_adaptive_result *res)
     res->n_chosen = r->n_chosen;
     res->n_candidates = r->s->n;
     res->fit = r->fit;
+    res->claim = r->claim;
     res->target_error_pct = r->o->target_error_pct;
     res->unmeasured_s = unmeasured_s(r);
     res->full_grid_s = r->fit.measured_s + res->unmeasured_s;
@@ -252,7 +262,7 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
                     const char *dir, void (*progress)(void *ctx, const pp_adaptive_progress *p),
                     void *progress_ctx, const atomic_int *interrupt, pp_adaptive_result *res)
 {
-    run r = {s, o, pr, orc, dir, {0}, calloc(s->n, 1), 0, {0}};
+    run r = {s, o, pr, orc, dir, {0}, calloc(s->n, 1), 0, {0}, {0}};
     pp_adaptive_stop stop = PP_STOP_NONE;
     int rc = r.chosen ? start(&r) : -ENOMEM;
 
@@ -265,11 +275,15 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
         if (rc < 0)
             break;
         if (progress) {
-            pp_adaptive_progress p = {r.st.n_done, r.n_chosen, s->n, &r.fit, o->budget_s};
+            if (stop == PP_STOP_NONE)
+                stop = stop_rule(&r);
+            pp_adaptive_progress p = {r.st.n_done, r.n_chosen, s->n, &r.fit, o->budget_s,
+                                      o->target_error_pct > 0 ? &r.claim : NULL};
             progress(progress_ctx, &p);
+        } else if (stop == PP_STOP_NONE) {
+            stop = stop_rule(&r);
         }
-        if (stop == PP_STOP_NONE && (stop = stop_rule(&r)) == PP_STOP_NONE &&
-            (rc = next_round(&r)) == 1) {
+        if (stop == PP_STOP_NONE && (rc = next_round(&r)) == 1) {
             stop = r.n_chosen >= s->n ? PP_STOP_GRID : PP_STOP_BUDGET;
             rc = 0;
         }

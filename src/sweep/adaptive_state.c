@@ -64,6 +64,17 @@ static json_t *pick_json(const pp_adaptive_space *s, const pp_adaptive_pick *p)
                      "predicted_s", pp_json_num(p->predicted_s));
 }
 
+/* What the stop rule saw: the claim (an upper bound of the nested error),
+ * what the bands imply, the noise floor, what held the stop back. */
+static json_t *claim_json(const pp_adaptive_claim *c)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:s, s:I}", "claim_pct",
+                     pp_json_num(c->claim_pct), "implied_by_bands_pct",
+                     pp_json_num(c->implied_pct), "noise_floor_pct", pp_json_num(c->noise_pct),
+                     "pursued_pct", pp_json_num(c->pursued_pct), "held_by",
+                     pp_adaptive_hold_name(c->hold), "streak", (json_int_t)c->streak);
+}
+
 static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *st,
                            const pp_adaptive_fit *fit)
 {
@@ -83,6 +94,7 @@ static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *
                                 json_integer((json_int_t)st->done[r].n_rows));
             json_object_set_new(one, "measured_s", pp_json_num(st->done[r].measured_s));
             json_object_set_new(one, "error_pct", errors);
+            json_object_set_new(one, "claim", claim_json(&st->done[r].claim));
         } else {
             json_decref(errors);
         }
@@ -95,11 +107,11 @@ static json_t *result_json(const pp_adaptive_result *res)
 {
     if (!res)
         return json_null();
-    return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o}", "stop", pp_adaptive_stop_name(res->stop),
-                     "configs", (json_int_t)res->n_chosen, "grid_configs",
-                     (json_int_t)res->n_candidates, "measured_s", pp_json_num(res->fit.measured_s),
-                     "unmeasured_predicted_s", pp_json_num(res->unmeasured_s), "full_grid_s",
-                     pp_json_num(res->full_grid_s));
+    return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:o}", "stop",
+                     pp_adaptive_stop_name(res->stop), "configs", (json_int_t)res->n_chosen,
+                     "grid_configs", (json_int_t)res->n_candidates, "measured_s",
+                     pp_json_num(res->fit.measured_s), "unmeasured_predicted_s", pp_json_num(res->unmeasured_s),
+                     "full_grid_s", pp_json_num(res->full_grid_s), "claim", claim_json(&res->claim));
 }
 
 int pp_adaptive_state_write(const char *dir, const pp_adaptive_space *s,
