@@ -4,6 +4,7 @@
  * and auto-detection are detect.c. */
 #include "device.h"
 
+#include "src/base/clock.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/traces/trace.h"
@@ -51,6 +52,8 @@ int pp_device_open_ops(const pp_device_ops *ops, const pp_device_options *opts, 
         rc = -ENODEV;
         goto fail_rails;
     }
+    if (ops->flags & PP_DEVICE_INTERVAL)
+        dev->first_due_ns = pp_clock_now_ns(&pp_clock_monotonic) + PP_DEVICE_FIRST_INTERVAL_NS;
     *out = dev;
     return 0;
 

@@ -73,7 +73,15 @@ struct pp_device {
     size_t n_rails;
     pp_rail rails[PP_DEVICE_MAX_RAILS];
     void *priv;
+    /* PP_DEVICE_INTERVAL back-ends: the monotonic time (ns) before which a
+     * first reading means nothing yet (its interval since the open is too
+     * short: procstat's counters move once a tick); 0 once read. */
+    int64_t first_due_ns;
 };
+
+/* The shortest interval after the open that a first reading of a
+ * PP_DEVICE_INTERVAL back-end averages over (as `powprof devices` waits). */
+#define PP_DEVICE_FIRST_INTERVAL_NS 250000000LL
 
 /* Every back-end (detect.c), in auto-detection order: the most direct source first,
  * procstat (an estimate) last; replay is never picked by auto. */

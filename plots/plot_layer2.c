@@ -298,6 +298,16 @@ typedef struct line_spec {
     double soc_lo, soc_hi;
 } line_spec;
 
+/* The line type of curve c: the total of every rail in black (7), the
+ * others in gnuplot's first six colours. */
+static int curve_lt(const pp_model *m, const curve_set *cs, const line_spec *ls, size_t c)
+{
+    return ls->by_rail && m->n_groups == 1 &&
+                   strncmp(m->sum.metrics[cs->metric[c]], "total_", 6) == 0
+               ? 7
+               : (int)(c % 6) + 1;
+}
+
 static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_spec *ls,
                         const curve_set *cs)
 {
@@ -333,8 +343,7 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
     pp_plot_script_output(pl, fp, ls->name);
     pp_gp_printf(fp, "plot");
     for (size_t c = 0; c < cs->n; c++) {
-        int lt = ls->by_rail && m->n_groups == 1 &&
-                         strncmp(m->sum.metrics[cs->metric[c]], "total_", 6) == 0 ? 7 : (int)(c % 6) + 1;
+        int lt = curve_lt(m, cs, ls, c);
         curve_title(m, cs, ls->by_rail, c, text, sizeof text);
         pp_gp_printf(fp, "%c %s.'.dat' index %zu using 1:3:4 with filledcurves fs transparent solid "
                          "0.18 noborder lt %d notitle, '' index %zu using 1:2 with lines lt %d title %s",
@@ -342,9 +351,14 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
         if (cs->n_measured[c])
             pp_gp_printf(fp, ", '' index %zu using 1:2 with points pt 7 ps 1.3 lt %d notitle", 2 * c + 1, lt);
     }
-    pp_gp_printf(fp, ", keyentry with points pt 7 ps 1.3 lc rgb '#444444' title 'measured'"
-                     ", keyentry with filledcurves fs transparent solid 0.18 noborder "
-                     "lc rgb '#444444' title '90 %% band'");
+    /* the key's swatches in the first curve's colour (the band is drawn in
+     * each curve's: a grey swatch beside a blue band read as another thing) */
+    pp_gp_printf(fp, ", keyentry with points pt 7 ps 1.3 lt %d title %s"
+                     ", keyentry with filledcurves fs transparent solid 0.18 noborder lt %d "
+                     "title %s", curve_lt(m, cs, ls, 0),
+                 cs->n > 1 ? "measured (each curve's colour)" : "measured",
+                 curve_lt(m, cs, ls, 0),
+                 cs->n > 1 ? "90 % band (each curve's colour)" : "90 % band");
     if (ls->soc >= 0)
         pp_gp_printf(fp, ", '' index %zu using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#666666' "
                          "title 'state of charge after one run (predicted, right axis)'", 2 * cs->n);
@@ -466,7 +480,7 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     axis_ticks(fp, m, sl, 0);
     axis_ticks(fp, m, sl, 1);
     pp_gp_printf(fp, "set pm3d\nset view 56,36,0.92,1.05\nset border 4095\nset xyplane relative 0\n"
-                     "set palette rgbformulae 33,13,10\nset key at screen 0.02,0.86 left top Left reverse\n"
+                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.92 right top Right\n"
                      "set colorbox user origin 0.92,0.3 size 0.025,0.45\n");
     pp_plot_script_output(pl, fp, name);
     pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle", name);
@@ -476,6 +490,46 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
                          "points pt 7 ps 1.4 lc rgb '#D55E00' title 'measured'");
     pp_gp_printf(fp, "\n");
     pp_plot_script_close(pl, fp, name);
+}
+
+/* The same surface seen from above: a heat map with contour lines, the
+ * measured configurations as points (values are read off a map more
+ * easily than off a 3-D view). Its data is the surface's (name.dat). */
+static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, const char *name,
+                           const char *words, const surface_data *sd)
+{
+    char map[PP_NAME_MAX + 8], title[1024];
+    double lo, hi;
+    FILE *fp;
+
+    if (pp_fmt(map, sizeof map, "%s-map", name) < 0)
+        return;
+    pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
+    pp_fmt(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
+           "dots: the measured configurations%s%s", words, m->sum.params[sl->a],
+           m->sum.params[sl->b], pl->estimated ? "\n" : "",
+           pl->estimated ? ESTIMATED_NOTE : "");
+    if (!(fp = pp_plot_script_open(pl, map, title)))
+        return;
+    pp_gp_printf(fp, "set view map\nset pm3d map\nset contour base\nset cntrparam levels auto 8\n"
+                     "set cntrlabel onecolor format '%%g' font ',9' start 2 interval 40\n"
+                     "set palette rgbformulae 33,13,10\nunset key\n"
+                     "set xlabel %s noenhanced\nset ylabel %s noenhanced\n"
+                     "set cblabel %s noenhanced\nset xrange [%.10g:%.10g]\n"
+                     "set yrange [%.10g:%.10g]\nset cbrange [%.10g:%.10g]\nset format cb '%%g'\n",
+                 m->sum.params[sl->a], m->sum.params[sl->b], words, sl->lo[0], sl->hi[0],
+                 sl->lo[1], sl->hi[1], lo, hi);
+    axis_ticks(fp, m, sl, 0);
+    axis_ticks(fp, m, sl, 1);
+    pp_plot_script_output(pl, fp, map);
+    pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle, '' index 0 using "
+                     "1:2:3 with lines nosurface lc rgb '#202020' lw 1 title 'contours', '' "
+                     "index 0 using 1:2:3 with labels nosurface notitle", name);
+    if (sd->n_measured)
+        pp_gp_printf(fp, ", '' index 1 using 1:2:3 with points nocontour pt 7 ps 1.2 "
+                         "lc rgb '#000000' title 'measured'");
+    pp_gp_printf(fp, "\n");
+    pp_plot_script_close(pl, fp, map);
 }
 
 static int surface_plot(pp_plotter *pl, const pp_model *m, size_t g, size_t a, size_t b,
@@ -504,8 +558,10 @@ static int surface_plot(pp_plotter *pl, const pp_model *m, size_t g, size_t a, s
     rc = write_surface(fp, m, &sl, metric, factor, &sd);
     if (pp_plot_data_close(pl, fp, name) < 0)
         return -EIO;
-    if (rc == 0)
+    if (rc == 0) {
         surface_script(pl, m, &sl, metric, name, &sd);
+        heatmap_script(pl, m, &sl, name, words, &sd);
+    }
     return 0;
 }
 
@@ -565,18 +621,32 @@ static int lines(pp_plotter *pl, const pp_model *m, size_t k)
     return rc;
 }
 
-static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_t n_vary)
+/* --metric: that metric alone against parameter k. */
+static int line_one(pp_plotter *pl, const pp_model *m, size_t k, size_t metric)
+{
+    char name[PP_NAME_MAX], words[512];
+    line_spec ls = {name, words, 1, 0, -1, NAN, NAN};
+
+    pp_fmt(name, sizeof name, "layer2-%s", m->sum.metrics[metric]);
+    pp_plot_metric_words(m->sum.metrics[metric], words, sizeof words, &ls.factor);
+    return line_plot(pl, m, k, &ls, &metric, 1);
+}
+
+static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_t n_vary,
+                    int only)
 {
     size_t metrics[MAX_CURVES + 3], n = 0;
     int rc = 0, k;
 
-    if ((k = pp_summary_metric(&m->sum, "total_mean_w")) >= 0)
+    if (only >= 0)
+        metrics[n++] = (size_t)only;
+    else if ((k = pp_summary_metric(&m->sum, "total_mean_w")) >= 0)
         metrics[n++] = (size_t)k;
-    if ((k = pp_summary_metric(&m->sum, "total_energy_j")) >= 0)
+    if (only < 0 && (k = pp_summary_metric(&m->sum, "total_energy_j")) >= 0)
         metrics[n++] = (size_t)k;
-    if ((k = pp_summary_metric(&m->sum, "soc_drain")) >= 0)
+    if (only < 0 && (k = pp_summary_metric(&m->sum, "soc_drain")) >= 0)
         metrics[n++] = (size_t)k;
-    {
+    if (only < 0) {
         size_t r[MAX_CURVES], n_r = rails(&m->sum, "_mean_w", r, MAX_CURVES);
         for (size_t i = 1; i < n_r; i++)
             metrics[n++] = r[i];
@@ -592,10 +662,16 @@ static int surfaces(pp_plotter *pl, const pp_model *m, const size_t *vary, size_
 int pp_plot_layer2(pp_plotter *pl, const pp_model *m)
 {
     size_t vary[PP_SUMMARY_MAX_PARAMS], n_vary = varying_numeric(&m->sum, vary);
+    int only = -1;
 
+    if (pl->o->metric && (only = pp_summary_metric(&m->sum, pl->o->metric)) < 0) {
+        pp_log_error("plot: --metric %s: the results have no such metric (powprof model "
+                     "lists them)", pl->o->metric);
+        return -EINVAL;
+    }
     if (n_vary == 1)
-        return lines(pl, m, vary[0]);
+        return only >= 0 ? line_one(pl, m, vary[0], (size_t)only) : lines(pl, m, vary[0]);
     if (n_vary >= 2)
-        return surfaces(pl, m, vary, n_vary);
+        return surfaces(pl, m, vary, n_vary, only);
     return 0;
 }

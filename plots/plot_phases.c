@@ -107,6 +107,27 @@ static int write_data(pp_plotter *pl, const pp_plot_plan *plan, double unit_s)
     return pp_plot_data_close(pl, fp, "plan-phases");
 }
 
+/* Where phase k's labels go: centred over it, but held inside the axes
+ * (a phase at an edge is labelled from its inner side), and every other
+ * phase a row lower, so that the names of short phases side by side do
+ * not run into each other. *x, *align (0 centre, 1 left, 2 right), *y
+ * (graph fraction of the name). */
+static void label_place(const pp_plot_plan *plan, size_t k, double unit_s, double *x,
+                        int *align, double *y)
+{
+    const pp_plot_phase *ph = &plan->phase[k];
+    double x0 = ph->start_s / unit_s, x1 = (ph->start_s + ph->duration_s) / unit_s;
+    double span = plan->mission_s / unit_s, mid = 0.5 * (x0 + x1);
+
+    *x = mid;
+    *align = 0; /* centre, 1 left, 2 right */
+    if (mid < 0.12 * span)
+        *x = x0 + 0.01 * span, *align = 1;
+    else if (mid > 0.88 * span)
+        *x = x1 - 0.01 * span, *align = 2;
+    *y = k % 2 ? 0.905 : 0.975; /* above 100 %: the y range leaves the top to them */
+}
+
 /* The phases: a shaded rectangle each, its name and setting on top; a
  * binding floor in red. */
 static void phase_objects(FILE *fp, const pp_plot_plan *plan, double unit_s)
@@ -115,18 +136,23 @@ static void phase_objects(FILE *fp, const pp_plot_plan *plan, double unit_s)
 
     for (size_t k = 0; k < plan->n_phases; k++) {
         const pp_plot_phase *ph = &plan->phase[k];
-        double x0 = ph->start_s / unit_s, x1 = (ph->start_s + ph->duration_s) / unit_s;
+        double x0 = ph->start_s / unit_s, x1 = (ph->start_s + ph->duration_s) / unit_s, lx, ly;
+        int align;
         pp_gp_printf(fp, "set object %zu rect from first %.10g, graph 0 to first %.10g, graph 1 "
                          "behind fc rgb %s fs transparent solid 0.12 ", k + 1, x0, x1,
                      k % 2 ? "#4060C0" : "#40A040");
         pp_gp_printf(fp, ph->floor_binds ? "border lc rgb '#C00000' lw 2\n" : "noborder\n");
+        label_place(plan, k, unit_s, &lx, &align, &ly);
         pp_fmt(text, sizeof text, "%s%s", ph->name, ph->floor_binds ? " (floor binds)" : "");
-        pp_gp_printf(fp, "set label %zu %s at first %.10g, graph 0.97 center tc rgb %s\n", k + 10,
-                     text, 0.5 * (x0 + x1), ph->floor_binds ? "#C00000" : "#202020");
+        pp_gp_printf(fp, "set label %zu %s at first %.10g, graph %.2f", k + 10, text, lx, ly);
+        pp_gp_printf(fp, align == 1 ? " left" : align == 2 ? " right" : " center");
+        pp_gp_printf(fp, " front tc rgb %s\n", ph->floor_binds ? "#C00000" : "#202020");
         if (isfinite(ph->value)) {
             pp_fmt(text, sizeof text, "%s = %g", plan->maximize, ph->value);
-            pp_gp_printf(fp, "set label %zu %s at first %.10g, graph 0.92 center font ',9'\n",
-                         k + 60, text, 0.5 * (x0 + x1));
+            pp_gp_printf(fp, "set label %zu %s at first %.10g, graph %.2f", k + 60, text, lx,
+                         ly - 0.045);
+            pp_gp_printf(fp, align == 1 ? " left" : align == 2 ? " right" : " center");
+            pp_gp_printf(fp, " front font ',9'\n");
         }
     }
 }
@@ -145,21 +171,27 @@ int pp_plot_plan_phases(pp_plotter *pl, const pp_plot_plan *plan)
     pp_plot_range(0, whi > 0 ? whi : 1, 0.1, &lo, &hi);
     pp_fmt(title, sizeof title, "the plan per phase: state of charge over the mission (%.0f %s)%s",
            plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
-           plan->feasible ? "" : "\\nno schedule keeps the reserve: the cheapest shown");
+           plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
     if (!(fp = pp_plot_script_open(pl, "plan-phases", title)))
         return -EIO;
-    pp_gp_printf(fp, "set xlabel %s\nset ylabel 'state of charge [%%]'\nset yrange [0:100]\n"
-                     "set xrange [0:%.10g]\nset y2label 'power [W]'\nset y2tics\nset ytics nomirror\n"
-                     "set y2range [%.10g:%.10g]\nset key below horizontal\n"
+    pp_gp_printf(fp, "set xlabel %s\nset ylabel 'state of charge [%%]'\nset yrange [0:118]\n"
+                     "set ytics 0,20,100\n"
+                     "set xrange [0:%.10g]\nset y2label 'power [W]'\nset y2tics 0,%.10g,%.10g\n"
+                     "set ytics nomirror\nset y2range [%.10g:%.10g]\nset key below horizontal\n"
                      "set arrow 1 from graph 0, first %.10g to graph 1, first %.10g nohead dt 3 lw 2 "
-                     "lc rgb '#A00000'\n",
+                     "lc rgb '#A00000' front\n",
                  unit_s > 1 ? "mission time [min]" : "mission time [s]", plan->mission_s / unit_s,
-                 0.0, hi, 100 * plan->min_soc_frac, 100 * plan->min_soc_frac);
+                 pp_plot_tick_step(0, hi, 5), hi, 0.0, 1.18 * hi, 100 * plan->min_soc_frac,
+                 100 * plan->min_soc_frac);
     phase_objects(fp, plan, unit_s);
     pp_plot_script_output(pl, fp, "plan-phases");
-    pp_gp_printf(fp, "plot 'plan-phases.dat' using 1:2 with lines lw 3 lt 1 title 'state of charge', "
-                     "'' using 1:3 axes x1y2 with lines lt 2 title 'base load (right axis)', "
+    /* the base load first, thin and light (a recording repeated many times
+     * is a dense band that must not hide the reserve or the charge), the
+     * state of charge last, on top */
+    pp_gp_printf(fp, "plot 'plan-phases.dat' using 1:3 axes x1y2 with lines lw 0.5 "
+                     "lc rgb '#608090D0' title 'base load (right axis)', "
                      "'' using 1:4 axes x1y2 with steps lt 3 lw 2 title 'computer, planned "
-                     "(right axis)', 1/0 with lines dt 3 lw 2 lc rgb '#A00000' title 'reserve'\n");
+                     "(right axis)', '' using 1:2 with lines lw 3 lt 1 title 'state of charge', "
+                     "1/0 with lines dt 3 lw 2 lc rgb '#A00000' title 'reserve'\n");
     return pp_plot_script_close(pl, fp, "plan-phases");
 }

@@ -51,6 +51,7 @@ typedef struct pp_plot_plan {
 typedef struct pp_plot_options {
     int png, svg;                 /* the formats rendered (default png) */
     const pp_plot_plan *plan;     /* NULL: no plan-soc */
+    const char *metric;           /* layer 2 of this metric alone (NULL: the usual ones) */
     pp_battery_params battery;    /* the plan's battery; its base load and
                                      efficiency are taken from the plan */
 } pp_plot_options;

@@ -366,19 +366,26 @@ void test_adaptive_cli_live_folder_models_and_plans(void)
     write_file(cfg, text);
     CHECK_INT(run_powprof(&so, &se, "profile", cfg, "-o", out, "--json", NULL), 0);
     CHECK_CONTAINS(so, "\"adaptive\":{\"stop\":\"max-configs\",\"configs\":7,\"grid_configs\":12");
-    CHECK_CONTAINS(se, "adaptive round");
+    CHECK_CONTAINS(se, "adaptive round 1:");
     free(so);
     free(se);
     snprintf(path, sizeof path, "%s/adaptive.json", out);
     json = slurp(path);
     CHECK_CONTAINS(json, "\"why\": \"corner\"");
     CHECK_CONTAINS(json, "\"stop\": \"max-configs\"");
+    /* issue 32, item 7: rounds counted from 1, as the log counts them */
+    CHECK_CONTAINS(json, "\"round\": 1,");
+    CHECK(json && !strstr(json, "\"round\": 0,"));
     free(json);
-    /* --resume with a larger cap goes on */
+    /* --resume with a larger cap goes on; its error named as model names it,
+     * its last line counting the 7 rows already there (it said 0) */
     CHECK_INT(run_powprof(&so, NULL, "profile", cfg, "-o", out, "--resume", "--max-configs", "9",
                           NULL), 0);
     CHECK_CONTAINS(so, "9 of 12 configurations");
     CHECK_CONTAINS(so, "the full grid would have cost about");
+    CHECK_CONTAINS(so, "error between levels");
+    CHECK(so && !strstr(so, "nested error"));
+    CHECK_CONTAINS(so, "9 configurations: 2 run (2 ok, 0 failed or timed out), 7 already done");
     free(so);
     CHECK_INT(run_powprof(&so, NULL, "model", out, NULL), 0);
     CHECK_CONTAINS(so, "9 configurations");

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 void test_api_device_trace_battery(void);
 void test_api_device_trace_battery(void)
@@ -66,4 +67,25 @@ void test_api_device_trace_battery(void)
     pp_battery_free(b);
     pp_trace_close(t);
     CHECK(pp_trace_open("/nonexistent.csv", &t) < 0 && t == NULL);
+}
+
+/* Issue 32, item 9: the first reading of a source that averages since the
+ * previous one (procstat) waits for an interval worth averaging, 250 ms
+ * after the open, as `powprof devices` does: straight after the open it
+ * was the idle floor (1.5 W where devices showed 2.7 W). */
+void test_api_first_reading_waits(void);
+void test_api_first_reading_waits(void)
+{
+    double w[PP_DEVICE_MAX_RAILS];
+    struct timespec a, b;
+    pp_device *dev;
+
+    CHECK_INT(pp_device_open_by_name("procstat", fixture("procstat"), &dev), 0);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    CHECK_INT(pp_device_read_now(dev, w), 0);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    CHECK((b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec) >= 0.2);
+    CHECK(pp_device_rail_estimated(dev, 0));
+    CHECK_INT(pp_device_read_now(dev, w), 0);
+    pp_device_close(dev);
 }

@@ -231,8 +231,11 @@ typedef struct shard_case {
 } shard_case;
 
 static const shard_case g_shard_cases[] = {
-    {"1/3", {NULL}, 1, 3, NULL},
-    {"3/3", {NULL}, -1, 0, "K/N"},
+    {"1/3", {NULL}, 0, 3, NULL}, /* K from 1 (issue 32): k = K - 1 */
+    {"3/3", {NULL}, 2, 3, NULL},
+    {"4/3", {NULL}, -1, 0, "K/N (1 <= K <= N"},
+    {"0/3", {NULL}, -1, 0, "K counts from 1 (1/3 .. 3/3, as Slurm array ids 1-N and GNU "
+                           "parallel's job numbers): the first shard is 1/3"},
     {"1/0", {NULL}, -1, 0, "K/N"},
     {"x", {NULL}, -1, 0, "K/N"},
     {"auto", {NULL}, -1, 0, "no launcher found"},
@@ -286,11 +289,11 @@ void test_shard_from_environment(void)
                          c->spec, rc, (unsigned long long)s.k, (unsigned long long)s.n);
         }
     }
-    CHECK_INT(pp_shard_parse("auto", (char *const *)g_shard_cases[21].env, &s), 0);
+    CHECK_INT(pp_shard_parse("auto", (char *const *)g_shard_cases[23].env, &s), 0);
     CHECK_STR(s.from, "SLURM_ARRAY_TASK_ID x OMPI_COMM_WORLD_RANK");
-    pp_shard_parse("1/3", NULL, &s);
+    pp_shard_parse("2/3", NULL, &s);
     CHECK_INT(pp_shard_count(&s, 7), 2);
-    pp_shard_parse("0/3", NULL, &s);
+    pp_shard_parse("1/3", NULL, &s);
     CHECK_INT(pp_shard_count(&s, 7), 3);
 }
 
@@ -395,9 +398,10 @@ void test_fleet_parallel_shards(void)
         pp_test_fail(__FILE__, __LINE__, "GNU parallel is needed (make deps): %s", err);
     free(err);
     err = NULL;
-    CHECK_CONTAINS(out, "shard 0/3 on node board1: 2 configurations");
-    CHECK_CONTAINS(out, "shard 1/3 on node board2: 2 configurations");
-    CHECK_CONTAINS(out, "shard 2/3 on node board3: 2 configurations");
+    /* K from 1, as GNU parallel numbers its jobs (issue 32) */
+    CHECK_CONTAINS(out, "shard 1/3 on node board1: 2 configurations");
+    CHECK_CONTAINS(out, "shard 2/3 on node board2: 2 configurations");
+    CHECK_CONTAINS(out, "shard 3/3 on node board3: 2 configurations");
     free(out);
     for (int k = 0; k < 3; k++)
         snprintf(d[k], sizeof d[k], "%s/board%d", shards, k + 1);
@@ -451,8 +455,8 @@ void test_fleet_mpirun_shards(void)
     CHECK_CONTAINS(err, "shard 2/3 (OMPI_COMM_WORLD_RANK)");
     free(err);
     err = NULL;
-    for (int k = 0; k < 3; k++)
-        snprintf(d[k], sizeof d[k], "%s/%d", same, k);
+    for (int k = 0; k < 3; k++) /* {shard} is K, from 1 */
+        snprintf(d[k], sizeof d[k], "%s/%d", same, k + 1);
     CHECK_INT(merge_all(dirs, 3, tmp_path("mpi-same-merged"), &err), 0);
     free(err);
     err = NULL;
@@ -571,7 +575,7 @@ void test_fleet_merge_refused(void)
 
     CHECK_INT(run_powprof(NULL, NULL, "profile", profile(1), "-o", whole, NULL), 0);
     /* board1 measures configurations 0 and 3 again, into another folder */
-    CHECK_INT(run_powprof(NULL, NULL, "profile", profile(1), "--shard", "0/3", "-o", again, NULL), 0);
+    CHECK_INT(run_powprof(NULL, NULL, "profile", profile(1), "--shard", "1/3", "-o", again, NULL), 0);
     pair[0] = whole;
     pair[1] = again;
     CHECK_INT(merge_all(pair, 2, out, &err), 2);
@@ -672,8 +676,8 @@ void test_repeats_interleaved_and_resumed(void)
     free(err);
     err = NULL;
     CHECK_INT(run_powprof(NULL, &err, "profile", profile_of(1, "one", &g_one), "-o", dir2, "--resume",
-                          "--shard", "1/2", NULL), 2);
-    CHECK_CONTAINS(err, "summary.csv:2: configuration 0 is not in shard 1/2");
+                          "--shard", "2/2", NULL), 2);
+    CHECK_CONTAINS(err, "summary.csv:2: configuration 0 is not in shard 2/2");
     free(err);
 }
 

@@ -44,9 +44,9 @@ static void make_shards(const char *dir)
     mkdir(dir, 0755);
     snprintf(s0, sizeof s0, "%s/s0", dir);
     snprintf(s1, sizeof s1, "%s/s1", dir);
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", s0, "--shard", "0/2",
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", s0, "--shard", "1/2",
                  "--yes", "--node", "vm", NULL), 0);
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", s1, "--shard", "1/2",
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", s1, "--shard", "2/2",
                  "--yes", "--node", "other", NULL), 0);
 }
 

@@ -125,8 +125,9 @@ void test_sweep_rows_traces_and_resume(void)
 void test_sweep_failed_configuration_goes_on(void);
 void test_sweep_failed_configuration_goes_on(void)
 {
-    pp_profile *p = write_profile("{ type = \"exec\"; command = [\"sh\", \"-c\", \"exit $0\", \"{code}\"];\n"
-                                  "  params = { code = [0, 7, 0]; }; }");
+    /* 0, 7, 0 (a list gives each value once: issue 32) */
+    pp_profile *p = write_profile("{ type = \"exec\"; command = [\"sh\", \"-c\", \"exit $(($0 % 14))\", "
+                                  "\"{code}\"];\n  params = { code = [0, 7, 14]; }; }");
     pp_sweep_options o = {0};
     pp_sweep_stats st;
     char path[700], *text;
@@ -139,7 +140,7 @@ void test_sweep_failed_configuration_goes_on(void)
     text = slurp(path);
     CHECK_CONTAINS(text, "\n1,7,failed,");
     CHECK_CONTAINS(text, "exited with status 7");
-    CHECK_CONTAINS(text, "\n2,0,ok,");
+    CHECK_CONTAINS(text, "\n2,14,ok,");
     free(text);
     free(p);
 }
@@ -149,8 +150,9 @@ void test_sweep_failed_configuration_goes_on(void)
 void test_cli_profile_interrupt_and_resume(void);
 void test_cli_profile_interrupt_and_resume(void)
 {
-    pp_profile *p = write_profile("{ type = \"exec\"; command = [\"sleep\", \"{t}\"];\n"
-                                  "  params = { t = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2]; }; }");
+    /* 0.21 .. 0.28 s: eight configurations of about 0.2 s */
+    pp_profile *p = write_profile("{ type = \"exec\"; command = [\"sleep\", \"0.2{i}\"];\n"
+                                  "  params = { i = [1, 2, 3, 4, 5, 6, 7, 8]; }; }");
     const char *bin = getenv("POWPROF_BIN");
     int ids[32], n, st, seen[8] = {0};
     pid_t pid;

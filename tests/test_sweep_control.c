@@ -209,8 +209,8 @@ void test_cli_sweep_failures_that_differ_go_on(void)
     CHECK_INT(summary_rows(), 4);
     free(err);
     write_cfg("procstat", fixture("procstat"),
-              "{ type = \"exec\"; command = [\"sh\", \"-c\", \"[ $0 = 2 ] || exit $0\", \"{k}\"];\n"
-              "  params = { k = [1, 2, 1, 2, 1, 2, 1]; }; }");
+              "{ type = \"exec\"; command = [\"sh\", \"-c\", \"[ $(($0 % 2)) = 0 ] || exit $0\", "
+              "\"{k}\"];\n  params = { k = [1, 2, 3, 4, 5, 6, 7]; }; }");
     strcat(g_out, "2");
     CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, "--max-failures", "2",
                           NULL), 1);

@@ -49,7 +49,10 @@ int pp_device_rail_in_total(const pp_device *dev, size_t rail);
 
 /* Read every rail now into power_w[0 .. rail count - 1], in watts. For
  * sources that count energy (RAPL) or time (procstat) a reading is the mean
- * power since the previous reading (or since the open). 0 or -errno. */
+ * power since the previous reading (or since the open); the first reading
+ * of such a source waits until 250 ms after the open, as `powprof devices`
+ * does (straight after the open, procstat's counters have not moved and
+ * its estimate is the idle floor). 0 or -errno. */
 int pp_device_read_now(pp_device *dev, double *power_w);
 
 /* The device's total power in a reading: the rails no other rail contains. */

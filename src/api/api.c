@@ -47,6 +47,11 @@ int pp_device_rail_in_total(const pp_device *dev, size_t rail)
 
 int pp_device_read_now(pp_device *dev, double *power_w)
 {
+    if (dev->first_due_ns > 0) { /* a mean over less than the first interval is the floor */
+        if (pp_clock_now_ns(&pp_clock_monotonic) < dev->first_due_ns)
+            pp_clock_monotonic.sleep_until_ns(NULL, dev->first_due_ns);
+        dev->first_due_ns = 0;
+    }
     return pp_device_read(dev, pp_clock_now_ns(&pp_clock_monotonic), power_w);
 }
 

@@ -7,6 +7,7 @@
 
 #include "src/config/config.h"
 #include "src/layer2/variability.h"
+#include "src/plan/mission_check.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -115,6 +116,8 @@ static int check_mission(const pp_profile *p)
     else
         rc = check_maximize(p, cfg, g);
     pp_config_free(cfg);
+    if (pp_mission_check_profile(&p->mission, p) < 0) /* the phases' bounds, base traces */
+        rc = -EINVAL;
     if (rc == 0 && !(o = malloc(sizeof *o)))
         rc = -ENOMEM;
     else if (rc == 0) {

@@ -40,6 +40,8 @@ static json_t *phase_json(const pp_model *m, const pp_mission_spec *mi, const pp
                   text);
     json_object_set_new(o, "base_trace", mi->phase[k].base_trace[0]
                                              ? json_string(mi->phase[k].base_trace) : json_null());
+    json_object_set_new(o, "base_trace_repeats", mi->phase[k].base_trace[0]
+                                                     ? pp_json_num(r->base[k].repeats) : json_null());
     json_object_set_new(o, "choice", ph->met && r->res.n_points ? pp_plan_choice_json(m, &r->cand[ph->choice])
                                                                 : json_null());
     json_object_set_new(o, "soc_start", pp_json_num(ph->soc_start_frac));

@@ -3,6 +3,8 @@
 #include "pipeline.h"
 
 #include "src/layer2/variability.h"
+#include "src/plan/plan_measured.h"
+#include "src/plan/plan_work.h"
 #include "src/results/json_file.h"
 #include "src/results/run_json.h"
 #include "src/base/log.h"
@@ -15,14 +17,14 @@
 int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
                            pp_model *m)
 {
-    const char *only[3] = {PP_PLAN_POWER_METRIC, NULL, NULL};
+    const char *only[4] = {PP_PLAN_POWER_METRIC, PP_PLAN_UNIT_METRIC, NULL, NULL};
     char achieved[PP_SUMMARY_NAME_MAX + 16];
     pp_model_options mo;
     int rc;
 
     pp_model_options_init(&mo);
     if (maximize && pp_plan_rate_metric(maximize, achieved, sizeof achieved))
-        only[1] = achieved;
+        only[2] = achieved;
     mo.only = maximize ? only : NULL;
     if ((rc = pp_model_open(dir, &mo, 1, m)) < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
@@ -49,7 +51,12 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     json_object_set_new(o, "power_hi_w", pp_json_num(c->power.hi));
     json_object_set_new(o, "planned_w", pp_json_num(c->planned_w));
     json_object_set_new(o, "achieved", pp_json_num(c->achieved.value));
+    json_object_set_new(o, "achieved_lo", pp_json_num(c->achieved.lo));
+    json_object_set_new(o, "achieved_hi", pp_json_num(c->achieved.hi));
+    json_object_set_new(o, "measured", json_boolean(pp_plan_is_measured(m, &c->point)));
     json_object_set_new(o, "quality", pp_json_num(c->qos));
+    json_object_set_new(o, "energy_per_unit_j", pp_json_num(c->energy_per_unit_j));
+    json_object_set_new(o, "units_per_s", pp_json_num(c->rate_per_s));
     return o;
 }
 
@@ -66,6 +73,11 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
         for (size_t i = 0; i < r->n_runners; i++)
             json_array_append_new(runners, pp_plan_choice_json(m, &r->runners[i]));
         json_object_set_new(root, "runners_up", runners);
+        json_object_set_new(root, "preferred_to_unmeasured",
+                            r->measured_preferred ? pp_plan_choice_json(m, &r->interpolated)
+                                                  : json_null());
+        json_object_set_new(root, "best_and_runner_up_within_noise",
+                            json_boolean(r->indistinct));
     } else {
         json_decref(runners);
     }

@@ -37,7 +37,13 @@ static const char import_help[] =
     "                log's own discharged_mah is printed; the log's voltage,\n"
     "                current, discharged_mah and remaining kept in RESULTS/flight.csv\n"
     "  csv           a time column and power columns with units in their names\n"
-    "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v)\n"
+    "                (x_w, x_mw, x_uw, 'x [W]'), or current and voltage (x_a, x_v;\n"
+    "                PX4 ulog2csv's voltage_v x current_a is the rail 'battery');\n"
+    "                time from the first sample; a time without a unit (time,\n"
+    "                timestamp) read in s, ms, us or ns by its steps (ulog2csv:\n"
+    "                microseconds), said in a note; columns that are not power,\n"
+    "                current or voltage (_mah, remaining, ...) and smoothed\n"
+    "                copies (voltage_filtered_v) left out with a note\n"
     "\n"
     "options:\n"
     "  -o, --output DIR       the results folder to create\n"
@@ -51,12 +57,14 @@ static const char import_help[] =
     "                         timestamps, else 1000)\n"
     "  --unit W|mW|uW         csv: unit of the columns that name none\n"
     "  --time-col NAME        csv: the time column\n"
+    "  --time-unit s|ms|us|ns csv: the time column's unit (default: its name's\n"
+    "                         suffix, else found from the steps)\n"
     "  -c, --config FILE      battery parameters (its 'battery' group; ulog without\n"
     "                         it: the first log's BAT_* parameters where it has them)\n"
     "  --json                 what was imported, as one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
-enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL };
+enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL, OPT_TIME_UNIT };
 
 /* After an import of logs: per battery, its samples and the charge drawn
  * from the logged current beside the log's own discharged_mah. */
@@ -144,13 +152,18 @@ static int format_option(int opt, const char *arg, pp_import_options *io)
             fprintf(stderr, "powprof import: --interval-ms %s: in (0, 86400000] ms\n", arg);
             return -EINVAL;
         }
-    } else if (opt == OPT_UNIT) {
-        io->unit_scale = strcmp(arg, "W") == 0    ? 1.0
-                         : strcmp(arg, "mW") == 0 ? 1e-3
-                         : strcmp(arg, "uW") == 0 ? 1e-6
-                                                  : 0;
-        if (io->unit_scale == 0) {
-            fprintf(stderr, "powprof import: --unit %s: W, mW or uW\n", arg);
+    } else if (opt == OPT_UNIT || opt == OPT_TIME_UNIT) {
+        static const char *const names[2][4] = {{"W", "mW", "uW", NULL}, {"s", "ms", "us", "ns"}};
+        static const double scale[4] = {1.0, 1e-3, 1e-6, 1e-9};
+        int t = opt == OPT_TIME_UNIT;
+        double *out = t ? &io->time_scale : &io->unit_scale;
+        *out = 0;
+        for (int i = 0; i < 4 && names[t][i]; i++)
+            if (strcmp(arg, names[t][i]) == 0)
+                *out = scale[i];
+        if (*out == 0) {
+            fprintf(stderr, "powprof import: %s %s: %s\n", t ? "--time-unit" : "--unit", arg,
+                    t ? "s, ms, us or ns" : "W, mW or uW");
             return -EINVAL;
         }
     } else {
@@ -181,6 +194,7 @@ static int import_option(int opt, const char *arg, import_args *a)
     case OPT_INTERVAL:
     case OPT_UNIT:
     case OPT_TIME_COL:
+    case OPT_TIME_UNIT:
         return format_option(opt, arg, &a->rq.io);
     case PP_OPT_JSON:
         a->json = 1;
@@ -203,6 +217,7 @@ static int parse_args(int argc, char **argv, import_args *a)
         {"interval-ms", required_argument, NULL, OPT_INTERVAL},
         {"unit", required_argument, NULL, OPT_UNIT},
         {"time-col", required_argument, NULL, OPT_TIME_COL},
+        {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };

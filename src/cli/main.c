@@ -23,7 +23,7 @@ static const char main_help[] =
     "  battery    drain a modelled battery with a trace: charge, voltage, time to cutoff;\n"
     "             battery fit: your pack fitted to your own flight logs\n"
     "  profile    run every configuration of a profile: traces and summary rows\n"
-    "  import     read recorded power data (powprofiler, tegrastats, csv) into results\n"
+    "  import     read recorded power data (powprofiler, tegrastats, csv, ulog) into results\n"
     "  merge      combine the shards of a sweep, or the runs of several boards\n"
     "  model      layer 2: the surface of every metric, bandwidths by cross-validation\n"
     "  predict    every metric at a configuration, measured or not\n"

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
+#include "src/plan/plan_measured.h"
 #include "src/dnn/swap.h"
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
@@ -17,7 +18,7 @@ static const char plan_help[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W | --base-trace FILE] [-c CONFIG]\n"
     "                    [--risk upper|mean] [--tolerance F] [--resolution NAME=STEP]...\n"
-    "                    [--fix NAME=VALUE]... [--schedule]\n"
+    "                    [--fix NAME=VALUE]... [--schedule] [--min-rate R | --work N]\n"
     "                    [--node NAME | --across-nodes mean|worst]\n"
     "                    [--layer-model MODEL.json --measured CFG --network CFG...]\n"
     "                    [--json]\n"
@@ -36,6 +37,14 @@ static const char plan_help[] =
     "Power: the upper end of the prediction's 90 % band by default (--risk\n"
     "mean: the prediction itself). Settings: each parameter's values follow its\n"
     "sweep (a linear range's step; integers stay integers) or --resolution.\n"
+    "Which objective for which component: one paced by a rate (fps: darknet, a\n"
+    "camera loop) is planned on its achieved rate, its cost the power; one that\n"
+    "does units of work (exec run to completion or for N iterations: files,\n"
+    "batches) is costed per unit: each choice prints its energy per unit of work\n"
+    "and the rate it keeps up, and --min-rate R or --work N leave out what cannot\n"
+    "keep up (planned by mean power alone, a slow setting that draws less while\n"
+    "taking longer per unit would win: xz -9 takes 3.5x longer per file); an\n"
+    "idle or constant load has a power only.\n"
     "When nothing completes the mission, says so and how long the most frugal\n"
     "configuration lasts. --schedule: start at the highest quality the charge\n"
     "allows and step down to the best plan (never below it), with the time of\n"
@@ -81,8 +90,13 @@ static const char plan_help[] =
     "  --risk upper|mean      plan with the band's upper end (default) or the\n"
     "                         prediction\n"
     "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
+    "  --min-rate R           leave out what keeps up fewer than R units of work a\n"
+    "                         second (power / energy_per_iteration_j)\n"
+    "  --work N               N units of work to finish within the mission: a\n"
+    "                         --min-rate of N / the mission's seconds\n"
     "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
-    "  --schedule             a step-down schedule\n"
+    "  --schedule             a step-down schedule (a constant base load: not with\n"
+    "                         --mission or --base-trace, which plan per phase)\n"
     "  --node NAME            plan for one board of a merged folder (powprof merge):\n"
     "                         every prediction times that node's factor (its value\n"
     "                         over the mean of the nodes, on the configurations\n"
@@ -110,7 +124,9 @@ enum {
     OPT_NETWORK,
     OPT_MISSION_FILE,
     OPT_BASE_TRACE,
-    OPT_FIX
+    OPT_FIX,
+    OPT_MIN_RATE,
+    OPT_WORK
 };
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
@@ -127,6 +143,7 @@ typedef struct plan_target {
     pp_mission_spec *mission;                   /* read from them (malloc'd) */
     pp_mission_settings cli_mission;            /* what chose the battery, said with the plan */
     char folder_mission[PP_PATH_MAX];             /* RESULTS/profile.cfg, when its mission has phases */
+    double work_units;                     /* --work N: units to do within the mission */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -214,6 +231,16 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
         return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
     case OPT_FIX:
         return fix_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
+    case OPT_MIN_RATE:
+    case OPT_WORK:
+        if (pp_parse_double(arg, opt == OPT_WORK ? &t->work_units : &o->min_rate_per_s) < 0 ||
+            !((opt == OPT_WORK ? t->work_units : o->min_rate_per_s) > 0)) {
+            fprintf(stderr, "powprof plan: %s %s: a number of units%s > 0\n",
+                    opt == OPT_WORK ? "--work" : "--min-rate", arg,
+                    opt == OPT_WORK ? "" : " per second");
+            return PP_EXIT_USAGE;
+        }
+        return 0;
     case PP_OPT_JSON:
         t->json = 1;
         return 0;
@@ -248,10 +275,18 @@ static int mission(const pp_mission_settings *mi, pp_plan_options *o, plan_targe
 {
     pp_battery_choice c;
 
+    int rc;
+
     pp_mission_settings_choice(mi, &c);
     if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
         return PP_EXIT_USAGE;
-    return mission_phases(mi, o, t);
+    if ((rc = mission_phases(mi, o, t)) != 0)
+        return rc;
+    if (t->work_units > 0) { /* N units within the mission: a rate to keep up */
+        double s = t->mission ? pp_mission_duration_s(t->mission) : o->mission_s;
+        o->min_rate_per_s = fmax(o->min_rate_per_s, t->work_units / s);
+    }
+    return 0;
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
@@ -273,6 +308,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"network", required_argument, NULL, OPT_NETWORK},
         {"mission", required_argument, NULL, OPT_MISSION_FILE},
         {"base-trace", required_argument, NULL, OPT_BASE_TRACE},
+        {"min-rate", required_argument, NULL, OPT_MIN_RATE},
+        {"work", required_argument, NULL, OPT_WORK},
         {NULL, 0, NULL, 0},
     };
     pp_mission_settings mi;
@@ -316,6 +353,15 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission);
         t->mission_file = t->folder_mission; /* the results' own mission in phases */
     }
+    if (o->schedule && (t->mission_file || t->base_trace)) {
+        fprintf(stderr, "powprof plan: --schedule steps one configuration down over a constant "
+                "base load; %s plans a configuration per phase instead: leave --schedule out "
+                "(or cut the mission into phases)\n",
+                t->base_trace ? "--base-trace" : t->mission_file == t->folder_mission
+                                                     ? "the results' mission in phases"
+                                                     : "--mission");
+        return PP_EXIT_USAGE;
+    }
     if (optind != argc - 1 || (!t->mission_file && !(mi.mission_s > 0))) {
         fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
               "mission group in the folder's profile.cfg) are needed\n", stderr);
@@ -333,7 +379,10 @@ static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_pl
     char text[PP_SUMMARY_LABEL_MAX];
 
     printf("%s = %g", s->params[r->maximize], c->point.raw[r->maximize]);
-    if (!isnan(c->achieved.value))
+    if (!isnan(c->achieved.value) && !isnan(c->achieved.lo) && c->achieved.hi > c->achieved.lo)
+        printf(" (achieves %.3g, 90 %% band %.3g .. %.3g%s)", c->achieved.value, c->achieved.lo,
+               c->achieved.hi, pp_plan_is_measured(m, &c->point) ? "" : ", not measured");
+    else if (!isnan(c->achieved.value))
         printf(" (achieves %.3g)", c->achieved.value);
     for (size_t k = 0, first = 1; k < s->n_params; k++)
         if (k != r->maximize) {
@@ -344,6 +393,8 @@ static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_pl
     printf(": %.3f W predicted", c->power.value);
     if (!isnan(c->power.hi))
         printf(" (90 %% band %.3f .. %.3f W)", c->power.lo, c->power.hi);
+    if (!isnan(c->rate_per_s))
+        printf("; %.4g J per unit of work, %.4g units/s", c->energy_per_unit_j, c->rate_per_s);
 }
 
 static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
@@ -392,6 +443,10 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
         print_choice(m, r, &r->short_example);
         printf(")\n");
     }
+    if (r->n_below_min_rate)
+        printf("left out: %zu settings that keep up fewer than %.4g units of work per second "
+               "(--min-rate, or --work over the mission)\n", r->n_below_min_rate,
+               o->min_rate_per_s);
     if (!r->feasible) {
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
                "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
@@ -407,6 +462,17 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
            "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
            b->base_power_w);
+    if (r->measured_preferred) {
+        printf("  a measured setting, preferred to ");
+        print_choice(m, r, &r->interpolated);
+        printf(": its gain is within its own band\n");
+    }
+    if (r->indistinct)
+        printf("  within noise: the best and the first runner-up's achieved rates have "
+               "overlapping 90 %% bands (%.3g .. %.3g and %.3g .. %.3g): they cannot be told "
+               "apart; measure again with profile --repeat 3 (or more) to narrow the bands\n",
+               r->best.achieved.lo, r->best.achieved.hi, r->runners[0].achieved.lo,
+               r->runners[0].achieved.hi);
     if (r->n_runners)
         printf("runners-up:\n");
     for (size_t i = 0; i < r->n_runners; i++) {

@@ -88,6 +88,13 @@ static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_
         printf("%-12.12s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", mi->phase[k].name,
                ph->start_s / 60, mi->phase[k].duration_s / 60, ph->base_mean_w, c->planned_w,
                100 * ph->soc_start_frac, 100 * ph->soc_end_frac, text);
+        if (r->base[k].repeats > 1)
+            printf("%12s its base trace (%.1f s) repeated %.*f times to fill it%s\n", "",
+                   r->base[k].period_s, r->base[k].repeats > 10 ? 0 : 1, r->base[k].repeats,
+                   r->base[k].repeats > PP_PHASE_REPEAT_WARN
+                       ? ": more than a few times, its pattern sets the load; a longer "
+                         "recording would be truer"
+                       : "");
         if (ph->floor_binds) {
             pp_mission_bounds_text(&mi->phase[k], b, sizeof b);
             printf("%12s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "

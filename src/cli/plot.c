@@ -14,7 +14,7 @@
 
 static const char plot_help[] =
     "usage: powprof plot RESULTS [--format png|svg|both] [--plan PLAN.json [-c CONFIG]]\n"
-    "                    [--json]\n"
+    "                    [--metric NAME] [--json]\n"
     "\n"
     "Write gnuplot scripts and their data under RESULTS/plots/ and render them\n"
     "(when gnuplot is installed; what gnuplot says is captured, its errors\n"
@@ -27,8 +27,12 @@ static const char plot_help[] =
     "GPU, ...); with two or more, surfaces over each pair (the others held at a\n"
     "measured value near their middle) of the total mean power, energy, battery\n"
     "drained and each rail's mean power, with the measured configurations and\n"
-    "the band of the prediction at each; one per combination of labels of\n"
-    "categorical parameters. With --plan, the state of charge over the mission\n"
+    "the band of the prediction at each, and beside each surface the same seen\n"
+    "from above (<name>-map): a heat map with contour lines, easier to read\n"
+    "values from; one per combination of labels of categorical parameters.\n"
+    "--metric NAME: the layer-2 plots of that metric alone (any column of the\n"
+    "model: soc_drain, a rail's mean power, energy_per_iteration_j, ...).\n"
+    "With --plan, the state of charge over the mission\n"
     "time of a plan (`powprof plan --json > PLAN.json`; `powprof run` writes\n"
     "RESULTS/plan.json): the best configuration at its planned power with its\n"
     "band, the schedule, the reserve and the end of the mission.\n"
@@ -36,6 +40,8 @@ static const char plot_help[] =
     "options:\n"
     "  --format FMT           png (default), svg or both\n"
     "  --plan PLAN.json       also plot this plan's state of charge over time\n"
+    "  --metric NAME          layer 2 of this metric only (its curve, or its surfaces\n"
+    "                         and heat maps)\n"
     "  -c, --config FILE      the battery the plan was made with (its 'battery'\n"
     "                         group; default the drone-4s-3200 preset); a plan\n"
     "                         whose figures this battery does not give is an error\n"
@@ -46,7 +52,7 @@ static const char plot_help[] =
     "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
     "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
 
-enum { OPT_FORMAT = 6000, OPT_PLAN };
+enum { OPT_FORMAT = 6000, OPT_PLAN, OPT_METRIC };
 
 /* A file of the plots folder, by name and extension. */
 static json_t *file_json(const pp_plot_result *r, const char *name, const char *ext)
@@ -139,6 +145,7 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
         {"help", no_argument, NULL, 'h'},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"plan", required_argument, NULL, OPT_PLAN},
+        {"metric", required_argument, NULL, OPT_METRIC},
         {"config", required_argument, NULL, 'c'},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
@@ -157,6 +164,8 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
                 fprintf(stderr, "powprof plot: --format %s: png, svg or both\n", optarg);
                 return PP_EXIT_USAGE;
             }
+        } else if (opt == OPT_METRIC) {
+            o->metric = optarg;
         } else if (opt == OPT_PLAN || opt == 'c') {
             *(opt == OPT_PLAN ? plan : config) = optarg;
         } else if (opt == PP_OPT_JSON) {

@@ -48,7 +48,8 @@ static const char profile_help[] =
     "                         (installed or not), and modules of your own found in\n"
     "                         POWPROF_MODULE_PATH; each one's keys\n"
     "  --markdown             with --types: the reference of docs/CONFIG.md\n"
-    "  --shard K/N            run only the configurations whose id % N == K (0 <= K < N);\n"
+    "  --shard K/N            run only the configurations whose id % N == K - 1: K from\n"
+    "                         1 to N, as Slurm array ids and GNU parallel's {#};\n"
     "                         merge the shards with powprof merge\n"
     "  --shard auto[/N]       K and N from the launcher that started powprof: a Slurm\n"
     "                         array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), Open MPI or PMIx\n"
@@ -105,7 +106,7 @@ static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, doubl
         printf(" %12.1f\n", est);
     }
     if (sh->n > 1)
-        printf("shard %llu/%llu: %llu of the ", (unsigned long long)sh->k,
+        printf("shard %llu/%llu: %llu of the ", (unsigned long long)pp_shard_number(sh),
                (unsigned long long)sh->n, (unsigned long long)pp_shard_count(sh, n));
     if (total > 0)
         printf("%llu configurations of profile '%s' on device %s; at least %.0f s (%.1f min) in "

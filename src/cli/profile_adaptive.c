@@ -161,9 +161,9 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);
-    for (size_t k = 0; k < r->fit.n_metrics; k++) {
+    for (size_t k = 0; k < r->fit.n_metrics; k++) { /* named as powprof model names it */
         char e[32], hi[32], noise[32];
-        printf("  %-28s nested error %s, its 90 %% upper bound %s, noise floor %s\n",
+        printf("  %-28s error between levels %s, its 90 %% upper bound %s, noise floor %s\n",
                r->fit.metrics[k], pct_text(r->fit.error_pct[k], e, sizeof e),
                pct_text(r->fit.error_hi_pct[k], hi, sizeof hi),
                pct_text(r->fit.noise_pct[k], noise, sizeof noise));

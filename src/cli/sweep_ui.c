@@ -383,7 +383,8 @@ int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq)
         return PP_EXIT_USAGE;
     if (pp_node_identify(p->sysfs_root, rq->node_name, &rq->node) < 0)
         return PP_EXIT_USAGE;
-    pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu", (unsigned long long)rq->shard.k,
+    pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu",
+           (unsigned long long)pp_shard_number(&rq->shard),
            (unsigned long long)rq->shard.n);
     pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats);
     if (pp_results_dir_name(p->name, rq->out_dir, &rq->shard, rq->node.name, rq->out_buf,

@@ -14,7 +14,7 @@ static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximi
                                            "phases", "fixed", NULL};
 static const char *const phase_keys[] = {"name", "duration", "duration_s", "base_power_w",
                                          "base_trace", "base_trace_from_s", "weight", "min",
-                                         "max", "fixed", NULL};
+                                         "max", "fixed", "work", NULL};
 
 void pp_mission_init(pp_mission_spec *m)
 {
@@ -223,8 +223,12 @@ static int parse_phase(const pp_config *cfg, const pp_config_setting *g, size_t 
                                strchr(ph->name, '/') ? "no '/' in a phase's name" : why);
     if (parse_phase_duration(cfg, g, ph) < 0 || parse_trace(cfg, g, ph) < 0 ||
         pp_config_get_double(cfg, g, "base_power_w", &ph->base_power_w) < 0 ||
-        pp_config_get_double(cfg, g, "weight", &ph->weight) < 0)
+        pp_config_get_double(cfg, g, "weight", &ph->weight) < 0 ||
+        pp_config_get_double(cfg, g, "work", &ph->work_units) < 0)
         return -EINVAL;
+    if (!(ph->work_units >= 0 && ph->work_units < 1e15))
+        return pp_config_error(cfg, g, "work", "units of work to finish in the phase, >= 0 "
+                               "(got %g)", ph->work_units);
     if (pp_config_member(g, "base_power_w") &&
         !(ph->base_power_w >= 0 && ph->base_power_w <= PP_BATTERY_POWER_W_MAX))
         return pp_config_error(cfg, g, "base_power_w", "must be in [0, %g] W (got %g)",
@@ -342,4 +346,7 @@ void pp_mission_bounds_text(const pp_mission_phase *ph, char *buf, size_t cap)
                                     isfinite(b->min) ? ">=" : "<=",
                                     isfinite(b->min) ? b->min : b->max);
     }
+    if (ph->work_units > 0 && len < cap)
+        snprintf(buf + len, cap - len, "%swork = %g units in %.1f min", len ? ", " : "",
+                 ph->work_units, ph->duration_s / 60);
 }

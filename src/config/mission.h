@@ -26,7 +26,9 @@
  * phase's duration; a relative path is taken from the file's folder;
  * base_trace_from_s skips the start of it); neither: the battery's
  * base_power_w. weight (> 0, default 1) weighs the phase's time in the
- * quality. min, max and fixed bound parameters named as in summary.csv:
+ * quality. work (>= 0, units of work: iterations, files) asks the phase to
+ * finish that many: only configurations that keep up work / duration units
+ * a second are admitted. min, max and fixed bound parameters named as in summary.csv:
  * "det = { fps = 15.0; }" is det.fps, "fps = 15.0" an imported folder's fps;
  * fixed takes a number or a label. Errors name the file, the line and the
  * key: unknown keys, a duration without a number or unit, a minimum above a
@@ -63,6 +65,8 @@ typedef struct pp_mission_phase {
     char base_trace[PP_PATH_MAX];            /* "" when none; resolved from the file's folder */
     double base_trace_from_s;         /* skipped at the trace's start */
     double weight;                    /* of its time in the quality (default 1) */
+    double work_units;                /* work = N: units of work (iterations: files,
+                                         frames) to finish within it; 0: none */
     size_t n_bounds;
     pp_mission_bound bound[PP_MISSION_MAX_BOUNDS];
     int line;

@@ -1,4 +1,5 @@
 #include "profile.h"
+#include "profile_check.h"
 #include "battery_config.h"
 
 #include "config.h"
@@ -137,6 +138,11 @@ static int parse_list(const pp_config *cfg, const pp_config_setting *node, const
         if (!labels && pp_config_number(e, &ps->values[i]) < 0)
             return pp_config_node_error(cfg, node, what, "value %zu is not a number: a list is "
                                         "all numbers or all labels", i + 1);
+        for (size_t k = 0; !labels && k < i; k++)
+            if (ps->values[k] == ps->values[i])
+                return pp_config_node_error(cfg, node, what, "value %zu (%g) is value %zu again: "
+                                            "each configuration once (--repeat measures one "
+                                            "again)", i + 1, ps->values[i], k + 1);
     }
     return 0;
 }
@@ -560,7 +566,9 @@ int pp_profile_load(const char *path, pp_profile *p)
         goto out;
     if (pp_battery_params_from_config(cfg, &p->battery) < 0)
         goto out;
-    if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0)
+    if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0 ||
+        pp_profile_check_warmup(cfg, root, p->warmup_s, p->sequential, p->components,
+                                p->n_components) < 0)
         goto out;
     rc = 0;
 out:

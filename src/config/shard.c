@@ -148,9 +148,14 @@ static int parse_k_n(const char *spec, const char *text, int64_t *k, int64_t *n)
 
     if (!slash || pp_fmt(kbuf, sizeof kbuf, "%.*s", (int)(slash - text), text) < 0 ||
         pp_parse_int64(slash + 1, n) < 0 || *n < 1 || *n > MAX_SHARDS ||
-        (k && (pp_parse_int64(kbuf, k) < 0 || *k < 0 || *k >= *n)) || (!k && kbuf[0])) {
-        pp_log_error("--shard %s: K/N (0 <= K < N <= %d), auto or auto/N expected", spec,
-                     MAX_SHARDS);
+        (k && (pp_parse_int64(kbuf, k) < 0 || *k < 1 || *k > *n)) || (!k && kbuf[0])) {
+        if (k && pp_parse_int64(kbuf, k) == 0 && *k == 0 && *n >= 1 && *n <= MAX_SHARDS)
+            pp_log_error("--shard %s: K counts from 1 (1/%lld .. %lld/%lld, as Slurm array ids "
+                         "1-N and GNU parallel's job numbers): the first shard is 1/%lld", spec,
+                         (long long)*n, (long long)*n, (long long)*n, (long long)*n);
+        else
+            pp_log_error("--shard %s: K/N (1 <= K <= N <= %d), auto or auto/N expected", spec,
+                         MAX_SHARDS);
         return -EINVAL;
     }
     return 0;
@@ -226,7 +231,7 @@ int pp_shard_parse(const char *spec, char *const *envp, pp_shard *s)
     }
     if (parse_k_n(spec, spec, &k, &n) < 0)
         return -EINVAL;
-    s->k = (uint64_t)k;
+    s->k = (uint64_t)k - 1;
     s->n = (uint64_t)n;
     pp_strlcpy(s->from, "--shard", sizeof s->from);
     return 0;

@@ -1,5 +1,8 @@
-/* shard.h - which part of a sweep this process runs: shard K of N runs the
- * configurations whose id % N == K. K and N are given (--shard K/N) or
+/* shard.h - which part of a sweep this process runs: shard K of N (K from 1
+ * to N, as Slurm array ids 1-N and GNU parallel's job numbers count) runs
+ * the configurations whose id % N == K - 1 (inside, k = K - 1: the
+ * remainder; run.json's shard.k). K and N are given (--shard K/N; 0/N is
+ * refused, saying that the first shard is 1/N) or
  * read from the environment of the launcher that started the process
  * (--shard auto, or auto/N): powprof links no MPI library and opens no
  * connection; it reads what the launchers set.
@@ -42,6 +45,12 @@ void pp_shard_all(pp_shard *s);
  * NULL-ended list of NAME=VALUE; NULL: this process's environ). 0, or
  * -EINVAL with the reason logged. */
 int pp_shard_parse(const char *spec, char *const *envp, pp_shard *s);
+
+/* K as a person writes it, 1 .. N (the folder names, {shard}, messages). */
+static inline uint64_t pp_shard_number(const pp_shard *s)
+{
+    return s->k + 1;
+}
 
 /* 1 when configuration id belongs to shard s. */
 static inline int pp_shard_has(const pp_shard *s, uint64_t id)

@@ -504,6 +504,41 @@ static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt,
     p->hi = fmin(p->hi, pt->raw[k]);
 }
 
+/* The range a metric can physically take: a state of charge, a drain and
+ * a fraction (soc_end, soc_drain, machine_cpu_share, *_frac) in [0, 1];
+ * powers, energies, times, counts, rates and CPU shares >= 0; else none. */
+static void physical_range(const char *name, double *lo, double *hi)
+{
+    static const char *const unit01[] = {"soc_end", "soc_drain", "machine_cpu_share", "_frac"};
+    static const char *const nonneg[] = {"_w", "_j", "_s", "_v", "_a", "_hz", "_fps",
+                                         "iterations", "late_frames", "samples", "cpu_share"};
+    size_t n = strlen(name);
+
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    for (size_t i = 0; i < PP_ARRAY_SIZE(unit01); i++)
+        if (n >= strlen(unit01[i]) && strcmp(name + n - strlen(unit01[i]), unit01[i]) == 0)
+            *lo = 0, *hi = 1;
+    for (size_t i = 0; i < PP_ARRAY_SIZE(nonneg) && *hi == INFINITY; i++)
+        if (n >= strlen(nonneg[i]) && strcmp(name + n - strlen(nonneg[i]), nonneg[i]) == 0)
+            *lo = 0;
+}
+
+/* The value and its band inside the metric's physical range (a band of
+ * soc_end reached 1.00006). */
+static void clamp_physical(const pp_model *m, size_t metric, pp_prediction *p)
+{
+    double lo, hi;
+
+    physical_range(m->sum.metrics[metric], &lo, &hi);
+    if (!isnan(p->value)) /* NaN stays unknown (fmin would drop it) */
+        p->value = fmin(fmax(p->value, lo), hi);
+    if (!isnan(p->lo))
+        p->lo = fmin(fmax(p->lo, lo), hi);
+    if (!isnan(p->hi))
+        p->hi = fmin(fmax(p->hi, lo), hi);
+}
+
 int pp_model_beyond(const pp_model_fit *f, double value)
 {
     double span;
@@ -549,6 +584,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         if (isnan(p->value))
             return -EINVAL;
     }
+    clamp_physical(m, metric, p);
     return 0;
 }
 

@@ -72,7 +72,7 @@ double pp_phase_load_at(const pp_phase_load *l, double t_s)
  * samples, from the last back to the first over the period's end. */
 static double trace_at(const pp_trace_load *tr, double period, double s)
 {
-    pp_phase_load l = {tr->t_s, tr->p_w, tr->n, 0, 0};
+    pp_phase_load l = {tr->t_s, tr->p_w, tr->n, 0, 0, 0, 0};
     double last = tr->t_s[tr->n - 1];
 
     if (s <= last || tr->n == 1)
@@ -154,6 +154,8 @@ static int repeat_trace(const pp_trace_load *tr, double from_s, double duration_
         l->n--;
     l->t_s[l->n] = duration_s;
     l->p_w[l->n++] = period > 0 ? trace_at(tr, period, fmod(end, period)) : tr->p_w[0];
+    l->period_s = period;
+    l->repeats = period > 0 ? duration_s / period : 0;
     load_mean(l);
     return 0;
 }

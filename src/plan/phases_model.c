@@ -1,6 +1,7 @@
 /* A plan per phase on a layer-2 model (phases.h): the candidates of
  * pp_plan, each phase's bounds, its base load, then pp_phases_solve. */
 #include "phases.h"
+#include "plan_work.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -66,6 +67,30 @@ static int resolve_bound(const pp_model *m, const pp_mission_spec *mi, const pp_
     return 0;
 }
 
+/* work = N: only the candidates that finish N units in the phase (their
+ * rate, power over energy per unit, times its duration). */
+static int admit_work(const pp_mission_spec *mi, const pp_mission_phase *ph, const pp_plan_choice *c,
+                      size_t n, unsigned char *row)
+{
+    char at[4200];
+    int any_rate = 0;
+
+    if (!(ph->work_units > 0))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        any_rate |= !isnan(c[i].rate_per_s);
+        row[i] &= c[i].rate_per_s * ph->duration_s >= ph->work_units;
+    }
+    if (!any_rate) {
+        where(mi, ph->line, at, sizeof at);
+        pp_log_error("%sphase '%s': work = %g needs the results' %s (components that count "
+                     "iterations: files, frames)", at, ph->name, ph->work_units,
+                     PP_PLAN_UNIT_METRIC);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* Which candidates phase ph admits: row of n. */
 static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_phase *ph,
                  const pp_plan_choice *c, size_t n, unsigned char *row)
@@ -82,7 +107,7 @@ static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_
             row[i] &= v >= lo - tol && v <= hi + tol;
         }
     }
-    return 0;
+    return admit_work(mi, ph, c, n, row);
 }
 
 static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_phase_load *l)

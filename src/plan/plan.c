@@ -1,4 +1,6 @@
 #include "plan.h"
+#include "plan_measured.h"
+#include "plan_work.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -158,6 +160,35 @@ static int fixed_value(const pp_model *m, const pp_plan_options *o, size_t k, do
     return 0;
 }
 
+/* A list's grid: its smallest gap when every gap is a whole multiple of
+ * it ([2.5, 5, 10] steps by 2.5; lists of whole numbers step by 1), else 0 (no grid: the plan's values are
+ * spread between the measured ones). */
+static int cmp_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double list_step(const pp_summary_param_info *p)
+{
+    double g = INFINITY, *v = p->n_swept >= 2 ? malloc(p->n_swept * sizeof *v) : NULL;
+
+    if (!v)
+        return 0;
+    memcpy(v, p->swept, p->n_swept * sizeof *v);
+    qsort(v, p->n_swept, sizeof *v, cmp_value);
+    for (size_t i = 1; i < p->n_swept; i++)
+        if (v[i] > v[i - 1])
+            g = fmin(g, v[i] - v[i - 1]);
+    for (size_t i = 1; isfinite(g) && i < p->n_swept; i++) {
+        double q = (v[i] - v[i - 1]) / g;
+        if (fabs(q - round(q)) > 1e-6 * fmax(1, q))
+            g = 0;
+    }
+    free(v);
+    return isfinite(g) ? g : 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
@@ -197,6 +228,8 @@ static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, d
         from = fmin(p->swept[0], p->swept[p->n_swept - 1]);
     } else if (*step == 0 && p->integer) {
         *step = 1;
+    } else if (*step == 0 && p->kind == PP_PARAM_LIST && (*step = list_step(p)) > 0) {
+        from = lo; /* a list of fractions: its own values and the grid they lie on */
     }
     if (*step > 0 && check_step(p->name, *step, lo, hi, from) < 0)
         return -EINVAL;
@@ -271,7 +304,15 @@ static int predict(const pp_model *m, const pp_plan_options *o, size_t power_met
 
     if (rc != 0)
         return rc;
+    pp_plan_unit_rate(m, o->predict ? -1 : r->unit_metric, &c->point, c->power.value,
+                      &c->energy_per_unit_j, &c->rate_per_s); /* a swapped network: none */
+    if (o->min_rate_per_s > 0 && !(c->rate_per_s >= o->min_rate_per_s)) {
+        r->n_below_min_rate++;
+        return 1;
+    }
     c->planned_w = o->risk == PP_RISK_UPPER && !isnan(c->power.hi) ? c->power.hi : c->power.value;
+    if (!o->predict) /* the measured network's levels bound its own rate */
+        pp_plan_bound_achieved(m, r->maximize, r->achieved_metric, &c->point, &c->achieved);
     cap_achieved(&c->achieved, requested);
     c->qos = isnan(c->achieved.value) ? requested : c->achieved.value;
     if (!isnan(c->achieved.value) && c->achieved.value < requested * (1 - o->tolerance_frac)) {
@@ -427,6 +468,26 @@ static int measured_setting(const pp_model *m, const pp_plan_result *r, const pp
     return 1;
 }
 
+/* A best whose setting was not measured gives way to the best measured
+ * one that the battery carries and whose quality reaches the former's band
+ * (its gain is within its own error): r->interpolated keeps it. */
+static void prefer_measured(const pp_model *m, pp_plan_result *r, const pp_plan_choice *c,
+                            size_t n, size_t *best)
+{
+    const pp_plan_choice *b = &c[*best];
+
+    if (isnan(b->achieved.lo) || pp_plan_is_measured(m, &b->point))
+        return;
+    for (size_t i = *best + 1; i < n; i++)
+        if (c[i].planned_w <= r->max_power_w && c[i].qos >= b->achieved.lo &&
+            pp_plan_is_measured(m, &c[i].point)) {
+            r->measured_preferred = 1;
+            r->interpolated = *b;
+            *best = i;
+            return;
+        }
+}
+
 /* The best, the runners-up and the most frugal among the sorted c. */
 static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
                   const pp_plan_choice *c, size_t n, size_t *best)
@@ -447,6 +508,7 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
         return rc;
     if (*best == n)
         return 0;
+    prefer_measured(m, r, c, n, best);
     r->feasible = 1;
     r->best = c[*best];
     if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
@@ -457,6 +519,11 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
             if (c[i].planned_w <= r->max_power_w && distinct(r, m->sum.n_params, &c[i], pass) &&
                 (pass || measured_setting(m, r, &c[i])))
                 r->runners[r->n_runners++] = c[i];
+    qsort(r->runners, r->n_runners, sizeof r->runners[0], cmp_choice); /* by quality */
+    r->indistinct = r->n_runners > 0 && !isnan(r->best.achieved.lo) &&
+                    !isnan(r->runners[0].achieved.hi) &&
+                    r->runners[0].achieved.hi >= r->best.achieved.lo &&
+                    r->runners[0].qos < r->best.qos;
     return 0;
 }
 
@@ -533,10 +600,21 @@ static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *
                          o->resolution[i].name, o->resolution[i].step);
             return -EINVAL;
         }
+    if ((r->unit_metric = pp_plan_unit_metric(m, o->min_rate_per_s > 0)) == -EINVAL)
+        return -EINVAL;
     if ((rc = what_to_maximize(m, o, r)) < 0 || (rc = candidates(m, o, (size_t)power, r, out)) < 0)
         return rc;
+    if (r->n_candidates == 0 && r->n_short_of_rate)
+        pp_log_error("plan: every setting falls short of its requested rate by more than the "
+                     "tolerance (e.g. %s = %g achieves %.3g): lower the rates, a larger "
+                     "--tolerance, or a less loaded machine", m->sum.params[r->maximize],
+                     r->short_example.point.raw[r->maximize], r->short_example.achieved.value);
+    else if (r->n_candidates == 0 && r->n_below_min_rate)
+        pp_log_error("plan: no setting keeps up %g units of work a second (--min-rate, --work)",
+                     o->min_rate_per_s);
     if (r->n_candidates == 0) {
-        pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
+        if (!r->n_short_of_rate && !r->n_below_min_rate)
+            pp_log_error("plan: no configuration has a prediction of %s", PP_PLAN_POWER_METRIC);
         free(*out);
         return -EINVAL;
     }

@@ -88,6 +88,8 @@ typedef struct pp_plan_options {
     size_t n_fixed;               /* parameters held at one value (the others move) */
     pp_plan_fixed fixed[PP_SUMMARY_MAX_PARAMS];
     int schedule;                 /* also the step-down schedule */
+    double min_rate_per_s;        /* > 0: leave out what keeps up fewer units of work per
+                                     second (--min-rate; --work N: N / mission_s) */
     pp_plan_predict_fn predict;   /* NULL: pp_plan_predict_at */
     void *predict_ctx;
 } pp_plan_options;
@@ -101,6 +103,10 @@ typedef struct pp_plan_choice {
     pp_prediction power;    /* the computer's total mean power, W */
     pp_prediction achieved; /* the achieved rate (NaN without one) */
     double planned_w;       /* the power planned with (risk) */
+    double energy_per_unit_j; /* predicted energy per unit of work (an iteration), J; NaN:
+                                 the results count none */
+    double rate_per_s;      /* units of work per second it keeps up: power / energy per
+                               unit (NaN as above) */
 } pp_plan_choice;
 
 typedef struct pp_plan_step {
@@ -119,8 +125,16 @@ typedef struct pp_plan_result {
                                            continuous) */
     size_t n_candidates;
     size_t n_short_of_rate;      /* left out: achieved rate short of the requested */
+    size_t n_below_min_rate;     /* left out: fewer units of work per second than asked */
+    int unit_metric;             /* energy per unit of work's metric, -1 without */
     pp_plan_choice short_example;/* the highest request left out so */
     pp_plan_choice best;         /* when feasible */
+    int measured_preferred;      /* best is a measured setting chosen over an unmeasured
+                                    one (interpolated) whose quality it reaches within
+                                    the latter's band */
+    pp_plan_choice interpolated;
+    int indistinct;              /* best and the first runner-up: their qualities' bands
+                                    overlap (noise: --repeat tells them apart) */
     double best_soc_end_frac, best_time_to_cutoff_s;
     size_t n_runners;            /* the next lower requests that are feasible */
     pp_plan_choice runners[PP_PLAN_RUNNERS];

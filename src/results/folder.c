@@ -22,7 +22,7 @@ static int expand_placeholders(const char *dir, const char *node, const pp_shard
     } ph[] = {{"{node}", node}, {"{shard}", k}};
     size_t len = 0;
 
-    pp_fmt(k, sizeof k, "%llu", (unsigned long long)sh->k);
+    pp_fmt(k, sizeof k, "%llu", (unsigned long long)pp_shard_number(sh));
     for (const char *c = dir; *c && len + 1 < cap;) {
         size_t i = 0;
         while (i < 2 && strncmp(c, ph[i].name, strlen(ph[i].name)) != 0)
@@ -54,7 +54,8 @@ int pp_results_dir_name(const char *name, const char *dir_template, const pp_sha
     if (dir_template)
         return expand_placeholders(dir_template, node, sh, out, cap);
     if (sh->n > 1 ? pp_path_fmt(dir, sizeof dir, "results", "%s-shard-%llu-of-%llu", name,
-                                (unsigned long long)sh->k, (unsigned long long)sh->n) < 0
+                                (unsigned long long)pp_shard_number(sh),
+                                (unsigned long long)sh->n) < 0
                   : pp_path_fmt(dir, sizeof dir, "results", "%s", name) < 0)
         return -EINVAL;
     return expand_placeholders(dir, node, sh, out, cap);

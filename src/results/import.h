@@ -9,11 +9,22 @@
  *                without a leading "MM-DD-YYYY HH:MM:SS" timestamp, records
  *                wrapped over several lines or not. The instant value is
  *                kept; the time base is the timestamps, or interval_ms.
- *   csv          a time column (t_s, time, time_s, time_ms, timestamp) and
- *                power columns with their unit in the name (x_w, x_mw, x_uw,
- *                "x [W]", "x (mW)"), or pairs of current and voltage columns
- *                (x_a and x_v, x_ma and x_mv) multiplied; unit_scale for
- *                columns without a unit.
+ *   csv          a time column (t_s, time, time_s, time_ms, time_us,
+ *                timestamp) and power columns with their unit in the name
+ *                (x_w, x_mw, x_uw, "x [W]", "x (mW)"), or pairs of current
+ *                and voltage columns (x_a and x_v, x_ma and x_mv; the words
+ *                voltage and current do not count, so PX4's voltage_v and
+ *                current_a are the rail "battery") multiplied; unit_scale
+ *                for columns without a unit. The time is rebased to the
+ *                first sample; a time column without a unit (time,
+ *                timestamp: PX4's ulog2csv writes microseconds) is read in
+ *                the largest of s, ms, us, ns whose median step is at most
+ *                5 s (a note says so), unless time_scale; a span over 7
+ *                days or a step over 60 s is warned about. Columns that are
+ *                not power, current or voltage (a unit such as _mah, _s,
+ *                _wh, _pct, or none), and smoothed copies (voltage_filtered_v
+ *                beside voltage_v) are left out with a note; with no power
+ *                column left, a column without a unit is an error.
  * Every error (ragged row, non-number, NaN, negative power, time going
  * backwards, empty file, unknown header) is logged with the file and the
  * line and returns -EINVAL.
@@ -28,6 +39,8 @@ typedef struct pp_import_options {
     double interval_ms;  /* tegrastats: > 0 overrides the timestamps (default: 1000 without) */
     double unit_scale;   /* csv: watts per unit of columns without a unit (0: none allowed) */
     const char *time_col;/* csv: the time column's name (NULL: found by name) */
+    double time_scale;   /* csv: seconds per unit of the time column (0: its name's unit,
+                          * _s, _ms, _us, _ns, else found from its steps) */
 } pp_import_options;
 
 void pp_import_options_init(pp_import_options *o);

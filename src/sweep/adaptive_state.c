@@ -86,7 +86,8 @@ static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *
         for (size_t i = 0; i < st->n_picks; i++)
             if (st->pick_round[i] == r)
                 json_array_append_new(picks, pick_json(s, &st->picks[i]));
-        one = json_pack("{s:I, s:o}", "round", (json_int_t)r, "chosen", picks);
+        /* rounds counted from 1, as the progress lines count them */
+        one = json_pack("{s:I, s:o}", "round", (json_int_t)r + 1, "chosen", picks);
         if (r < st->n_done) {
             for (size_t k = 0; fit && k < fit->n_metrics; k++)
                 json_object_set_new(errors, fit->metrics[k], pp_json_num(st->done[r].error_pct[k]));

@@ -287,22 +287,37 @@ static double saturated_frac(const pp_device *dev, const pp_trace *t)
     return (double)n / (double)t->n_samples;
 }
 
+/* A configuration that left no sample (a warm-up as long as its run, a
+ * run shorter than a sampling period) is never ok: failed, saying why. */
+static void no_samples_failed(const pp_profile *p, const pp_trace *kept, size_t n_all,
+                              pp_sweep_measured *m)
+{
+    if (kept->n_samples > 0 || m->overall.status != PP_RUN_OK)
+        return;
+    m->overall.status = PP_RUN_FAILED;
+    if (n_all > 0)
+        pp_fmt(m->overall.reason, sizeof m->overall.reason,
+               "no samples after the warm-up (warmup_s = %g s; the run took %.3g s)",
+               p->warmup_s, m->overall.duration_s);
+    else
+        pp_fmt(m->overall.reason, sizeof m->overall.reason,
+               "no samples (the run took %.3g s at %g Hz)", m->overall.duration_s, p->rate_hz);
+}
+
 /* Keep configuration id: its row, from the trace streamed to path,
  * appended to the summary (fd). *mean_w and *saturated (the procstat estimate at its ceiling for
- * half the samples or more) for the progress. 0 or -errno. */
+ * half the samples or more) for the progress. A run that left no sample is
+ * made failed (m). 0 or -errno. */
 static int save_one(const pp_sweep_state *r, const pp_device *dev, int fd,
                     const pp_results_layout *layout, uint64_t id, const double *values,
-                    const pp_sweep_measured *m, const char *path, char *row, double *mean_w,
+                    pp_sweep_measured *m, const char *path, char *row, double *mean_w,
                     int *saturated)
 {
     const pp_profile *p = r->p;
     long it[PP_PROFILE_MAX_COMPONENTS], late[PP_PROFILE_MAX_COMPONENTS];
     double dur[PP_PROFILE_MAX_COMPONENTS];
-    pp_results_row rr = {id, values, pp_run_status_name(m->overall.status), m->overall.duration_s,
-                         m->overall.iterations, m->overall.late_frames, it, late,
-                         m->overall.reason, dur, &m->cpu, r->sl->node, r->rep};
     pp_trace trace, kept;
-    size_t len;
+    size_t len, n_all;
     int rc;
 
     /* The summary's figures and the battery model need the whole trace: it
@@ -311,16 +326,24 @@ static int save_one(const pp_sweep_state *r, const pp_device *dev, int fd,
     if (rc < 0)
         return rc;
     trace.interval_average = (dev->ops->flags & PP_DEVICE_INTERVAL) != 0;
+    n_all = trace.n_samples;
     rc = after_warmup(&trace, p->warmup_s, &kept);
     pp_trace_free(&trace);
     if (rc < 0)
         return rc;
+    no_samples_failed(p, &kept, n_all, m);
     for (size_t c = 0; c < p->n_components; c++) {
         it[c] = m->each[c].iterations;
         late[c] = m->each[c].late_frames;
         dur[c] = m->each[c].duration_s;
     }
-    len = pp_results_format_row(layout, &rr, &kept, &p->battery, row, ROW_MAX, mean_w);
+    {
+        pp_results_row rr = {id, values, pp_run_status_name(m->overall.status),
+                             m->overall.duration_s, m->overall.iterations,
+                             m->overall.late_frames, it, late, m->overall.reason, dur, &m->cpu,
+                             r->sl->node, r->rep};
+        len = pp_results_format_row(layout, &rr, &kept, &p->battery, row, ROW_MAX, mean_w);
+    }
     *saturated = saturated_frac(dev, &kept) >= 0.5;
     pp_trace_free(&kept);
     rc = append_row(fd, row, len);
@@ -459,7 +482,7 @@ static int slots_of(const pp_profile *p, const pp_sweep_options *o, pp_sweep_slo
     sl->node = node->name;
     if (sl->repeats > PP_SWEEP_MAX_REPEATS || (o->shard.n > 1 && o->shard.k >= o->shard.n)) {
         pp_log_error("%s: %u repeats, shard %llu/%llu: out of range", p->path, sl->repeats,
-                     (unsigned long long)o->shard.k, (unsigned long long)o->shard.n);
+                     (unsigned long long)pp_shard_number(&o->shard), (unsigned long long)o->shard.n);
         return -EINVAL;
     }
     if (sl->count > 100000000 / sl->repeats) {

@@ -68,7 +68,7 @@ static int row_slot(const char *path, long line_no, const char *line, const char
     if (!pp_shard_has(sl->shard, id)) {
         pp_log_error("%s:%ld: configuration %llu is not in shard %llu/%llu: resume with the "
                      "--shard of the run that made this folder", path, line_no, id,
-                     (unsigned long long)sl->shard->k, (unsigned long long)sl->shard->n);
+                     (unsigned long long)pp_shard_number(sl->shard), (unsigned long long)sl->shard->n);
         return -EINVAL;
     }
     *slot = rep * sl->count + id;

@@ -1,0 +1,21 @@
+/* plan_measured.h - what a plan takes from the measured configurations
+ * themselves (plan_measured.c): whether a setting was measured, and an
+ * achieved rate held within the rates measured around it. Model types
+ * only (plan.c calls these; they call nothing of it). */
+#ifndef PP_PLAN_MEASURED_H
+#define PP_PLAN_MEASURED_H
+
+#include "src/layer2/model.h"
+
+/* 1 when a configuration was measured at every parameter of pt. */
+int pp_plan_is_measured(const pp_model *m, const pp_model_point *pt);
+
+/* The achieved rate *a at pt (metric achieved_metric, < 0: none) held
+ * between the rates measured at the levels of parameter q around pt's
+ * value (the other parameters as pt's): an interpolation between 1.00 at
+ * 1 fps and 1.07 at 2 fps cannot promise 1.16; outside the measured
+ * levels, never above the nearest. Its band is widened to hold the value. */
+void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric,
+                            const pp_model_point *pt, pp_prediction *a);
+
+#endif
