@@ -71,6 +71,13 @@ LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libpowprof.a
+# The shared library (issue 34): the same objects, position-independent,
+# exporting only the public API (src/api/libpowprof.map); soname
+# libpowprof.so.SO_MAJOR, raised when the public ABI breaks.
+SO_MAJOR := 0
+SONAME := libpowprof.so.$(SO_MAJOR)
+SHLIB := $(O)/libpowprof.so.$(VERSION)
+SHLIB_MAP := src/api/libpowprof.map
 TEST_BIN := $(O)/tests/powprof-tests
 FAKE_NVML := $(O)/tests/libfake-nvml.so
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
@@ -83,7 +90,7 @@ PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcar
 EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
 
 .PHONY: all check asan bench run deps install clean modules config-doc layout
-all: powprof libpowprof.a modules
+all: powprof libpowprof.a $(SHLIB) modules
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -119,6 +126,22 @@ $(MOD_DIR)/powprof-cuda.so: $(O)/mod/components/gpu_components.o $(O)/mod/compon
 		-lcublas -lcudart -lstdc++ -ldl -lm
 
 modules: $(MODULES)
+
+# -fPIC for the shared library (the static one takes the same objects);
+# the stamp, made once, rebuilds objects compiled before -fPIC was added.
+$(LIB_OBJ): CFLAGS += -fPIC
+$(LIB_OBJ): $(O)/.fpic-stamp
+$(O)/.fpic-stamp:
+	@mkdir -p $(dir $@)
+	@touch $@
+
+$(SHLIB): $(LIB_OBJ) $(SHLIB_MAP)
+	@mkdir -p $(dir $@)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(SHLIB_MAP) \
+		-Wl,-z,defs -Wl,--as-needed -o $@ $(LIB_OBJ) $(LDLIBS)
+	$(Q)ln -sfn libpowprof.so.$(VERSION) $(O)/$(SONAME)
+	$(Q)ln -sfn $(SONAME) $(O)/libpowprof.so
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -221,6 +244,9 @@ install: all $(PUBLIC_H)
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(O)/powprof $(DESTDIR)$(PREFIX)/bin/powprof
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpowprof.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/libpowprof.so.$(VERSION)
+	ln -sfn libpowprof.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpowprof.so
 	install -m 755 $(MODULES) $(DESTDIR)$(PREFIX)/lib/powprof/
 	install -m 644 $(O)/include/powprof.h $(DESTDIR)$(PREFIX)/include/powprof.h
 	install -m 644 $(filter $(O)/include/powprof/%,$(PUBLIC_H)) $(DESTDIR)$(PREFIX)/include/powprof/

@@ -9,6 +9,7 @@
  *                         configuration, with a 90 % band
  *   <powprof/plan.h>      the best configuration a battery carries through
  *                         a mission
+ *   <powprof/meter.h>     the energy of one command, as `powprof meter`
  *   <powprof/log.h>       where error messages go (every function returns 0
  *                         or a negative errno and logs why)
  *   <powprof/component.h> the interface of component modules (workloads),
@@ -29,6 +30,7 @@
 #include "powprof/battery.h"
 #include "powprof/device.h"
 #include "powprof/log.h"
+#include "powprof/meter.h"
 #include "powprof/model.h"
 #include "powprof/plan.h"
 #include "powprof/trace.h"

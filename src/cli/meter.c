@@ -3,7 +3,6 @@
 
 #include "src/base/log.h"
 #include "src/sweep/meter.h"
-#include "devices/procstat.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -153,29 +152,12 @@ static void print_header(FILE *fp, const meter_args *a, const pp_device *dev, si
             pp_device_is_estimated(dev) ? "  (rails ESTIMATED from a model, not measured)" : "");
 }
 
-/* What `profile` would warn of: a procstat estimate at its ceiling (every
- * core busy: it measured the machine, not the command), a run too short
- * to measure (fewer than 5 samples or 5 sampling periods, as a profile's
- * short_run). */
-static void checks(const pp_device *dev, const pp_meter_result *res, int *saturated,
-                   int *short_run, double *ceiling_w)
-{
-    const pp_trace_sums *s = &res->sums;
-    double idle_w = dev->opts.procstat_idle_w, hz = res->stats.requested_hz;
-
-    *saturated = 0;
-    if (res->measured && s->n_samples && pp_procstat_ceiling_w(dev, ceiling_w) == 0 &&
-        *ceiling_w > idle_w)
-        *saturated = pp_trace_sums_mean_w(s, s->n_rails) >= idle_w + 0.97 * (*ceiling_w - idle_w);
-    *short_run = res->measured && (res->stats.n_samples < 5 || (hz > 0 && res->duration_s < 5 / hz));
-}
-
 static void print_checks(FILE *fp, const pp_device *dev, const pp_meter_result *res)
 {
     int saturated, short_run;
     double ceiling_w = NAN;
 
-    checks(dev, res, &saturated, &short_run, &ceiling_w);
+    pp_meter_check(dev, res, &saturated, &short_run, &ceiling_w);
     if (saturated)
         fprintf(fp, "   warning      the estimate sat at its ceiling (%.3f W, every core busy): it "
                     "measured the machine, not this command; measure on an idle machine or with "
@@ -314,7 +296,7 @@ static json_t *run_json(const pp_device *dev, const pp_meter_result *res, const 
     {
         int saturated, short_run;
         double ceiling_w = NAN;
-        checks(dev, res, &saturated, &short_run, &ceiling_w);
+        pp_meter_check(dev, res, &saturated, &short_run, &ceiling_w);
         json_object_set_new(o, "saturated", json_boolean(saturated));
         json_object_set_new(o, "short_run", json_boolean(short_run));
     }

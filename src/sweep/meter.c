@@ -4,6 +4,8 @@
 #include "src/base/proc.h"
 #include "src/base/util.h"
 
+#include "devices/procstat.h"
+
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -213,4 +215,17 @@ void pp_meter_summarize(const pp_meter_result *runs, size_t n_runs, pp_meter_sum
         spread_of(runs, n_runs, r, run_mean_w, &out->mean_w[r]);
         spread_of(runs, n_runs, r, run_energy_j, &out->energy_j[r]);
     }
+}
+
+void pp_meter_check(const pp_device *dev, const pp_meter_result *res, int *saturated,
+                    int *short_run, double *ceiling_w)
+{
+    const pp_trace_sums *s = &res->sums;
+    double idle_w = dev->opts.procstat_idle_w, hz = res->stats.requested_hz;
+
+    *saturated = 0;
+    if (res->measured && s->n_samples && pp_procstat_ceiling_w(dev, ceiling_w) == 0 &&
+        *ceiling_w > idle_w)
+        *saturated = pp_trace_sums_mean_w(s, s->n_rails) >= idle_w + 0.97 * (*ceiling_w - idle_w);
+    *short_run = res->measured && (res->stats.n_samples < 5 || (hz > 0 && res->duration_s < 5 / hz));
 }
