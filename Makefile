@@ -5,8 +5,9 @@
 #   make bench      benchmarks (figures and ratios)
 #   make run        the main job on this machine (V=1: every compiler command)
 #   make deps       install the missing Debian packages of debian-packages.txt
-#   make install PREFIX=/usr/local   binary, library, headers, modules,
-#                   powprof.pc and the man page
+#   make install PREFIX=/usr/local   binary, libraries (.a, .so), headers,
+#                   modules, powprof.pc and the man page
+#   make install-python   the same, and the Python package (python/)
 
 VERSION := 0.1.0
 
@@ -89,7 +90,7 @@ PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcar
 	$(O)/include/powprof/component.h $(O)/include/powprof/log.h
 EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
 
-.PHONY: all check asan bench run deps install clean modules config-doc layout
+.PHONY: all check asan bench run deps install install-python clean modules config-doc layout
 all: powprof libpowprof.a $(SHLIB) modules
 
 $(O)/%.o: %.c
@@ -198,10 +199,18 @@ $(FAKE_NVML): tests/fake_nvml.c
 	$(say) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
 
-check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
+# The Python package (python/) and its tests run on Debian's python3, whose
+# pandas and numpy come from Debian's packages (python3-pandas).
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+
+# The C tests, then the Python suite (skipped, and said so, without a
+# python3 that imports pandas, and under the sanitizers); one last line.
+check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
 	./scripts/check-layout
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
-		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
+		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) \
+		POWPROF_LIB=$(SHLIB) $(if $(SAN),POWPROF_PYTHON_SKIP="not under the sanitizers") \
+		./scripts/check-tests $(TEST_BIN) $(PYTHON) $(TESTS)
 
 # The layering of docs/DESIGN.md, function and file lengths, files that
 # call each other (make check runs it first).
@@ -253,6 +262,12 @@ install: all $(PUBLIC_H)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' powprof.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/powprof.pc
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
+
+# The Python package with the library it loads: into the active venv, else
+# beside $(PREFIX)'s other Python packages (no --break-system-packages:
+# Debian's python3 finds /usr/local/lib/python3.X/dist-packages).
+install-python: install
+	PYTHON=$(PYTHON) ./scripts/install-python $(DESTDIR)$(PREFIX) $(O)/python-package
 
 clean:
 	rm -rf build build-asan powprof libpowprof.a

@@ -106,11 +106,12 @@ class Results:
         params = cols[1:end]
         for col in cols:
             if col in params:
-                num = pd.to_numeric(frame[col], errors="coerce")
-                if num.notna().all():
+                labels = self._labels(col)  # run.json's kind first: labels may look like numbers
+                num = None if labels else pd.to_numeric(frame[col], errors="coerce")
+                if num is not None and num.notna().all():
                     frame[col] = num
                 else:
-                    labels = self._labels(col) or list(dict.fromkeys(frame[col].dropna()))
+                    labels = labels or list(dict.fromkeys(frame[col].dropna()))
                     frame[col] = pd.Categorical(frame[col], categories=labels)
             elif col == "status":
                 frame[col] = frame[col].astype("category")

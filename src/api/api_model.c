@@ -183,10 +183,12 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
     int rc;
 
     memset(&pt, 0, sizeof pt);
-    if ((rc = point_of(&m->sum, n_names, names, values, &pt)) < 0 ||
-        (rc = pp_model_locate(m, &pt, &w)) < 0) {
-        pp_log_error("row %zu: %s", r, rc == -ENOENT && values ? "labels never measured together"
-                                                               : "not a configuration");
+    if ((rc = point_of(&m->sum, n_names, names, values, &pt)) < 0) {
+        pp_log_error("row %zu (from 0): not a configuration of the model", r);
+        return rc;
+    }
+    if ((rc = pp_model_locate(m, &pt, &w)) < 0) {
+        pp_log_error("row %zu (from 0): these labels were never measured together", r);
         return rc;
     }
     for (size_t j = 0; j < n; j++) {
