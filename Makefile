@@ -233,9 +233,12 @@ $(O)/bench/%: bench/%.c $(O)/bench/util.o $(LIB)
 	$(say) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/bench/util.o $(LIB) $(LDFLAGS) $(LDLIBS)
 
-bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
+bench: $(BENCH_BIN) $(O)/powprof $(MODULES) $(SHLIB)
 	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \
 		POWPROF_BASELINE_REV=$(BASELINE_REV) POWPROF_BASELINE_DIR=$(O)/baseline $$b || exit 1; done
+	@echo "== bench/bench_python.py"; if $(PYTHON) -c 'import pandas' 2>/dev/null; then \
+		POWPROF_BIN=$(O)/powprof POWPROF_LIB=$(SHLIB) $(PYTHON) bench/bench_python.py; \
+	else echo "skipped: no $(PYTHON) with pandas (apt-get install python3-pandas)"; fi
 
 run: all
 	./scripts/run-main-job

@@ -19,6 +19,36 @@ def _text_of(value):
     return str(value)
 
 
+class _Cells:
+    """The cells of a table as NUL-terminated strings in one numpy buffer,
+    and an array of pointers into it, row-major (what
+    pp_model_estimate_rows reads); kept alive together."""
+
+    def __init__(self, buf, ptrs):
+        self.buf, self.ptrs = buf, ptrs
+        self._as_parameter_ = ctypes.cast(ptrs.ctypes.data, _lib._STRS)
+
+
+def _cells(frame):
+    """frame's cells as text, vectorized: numbers in the shortest form that
+    reads back the same double (numpy's float to str), labels as they are."""
+    import numpy as np
+    import pandas as pd
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        return []
+    cols = []
+    for c in frame.columns:
+        col = frame[c]
+        if pd.api.types.is_bool_dtype(col.dtype):
+            raise TypeError("%s: a parameter's value is a number or a label, not a bool" % c)
+        cols.append(col.to_numpy().astype(str))
+    text = np.char.encode(np.stack(cols, axis=1), "utf-8")
+    buf = np.ascontiguousarray(text.astype("S%d" % (text.dtype.itemsize + 1)))  # a NUL each
+    ptrs = (buf.ctypes.data + buf.dtype.itemsize * np.arange(buf.size, dtype=np.uint64)).astype(
+        np.uint64)
+    return _Cells(buf, ptrs)
+
+
 class Model:
     """Model(path): the model `powprof model` builds (read from
     path/model.json when it was built for this summary.csv, otherwise
@@ -80,13 +110,15 @@ class Model:
         return (out.value, out.lo, out.hi, out.typical_error_pct, bool(out.outside_measured))
 
     def _rows(self, names, texts, n_rows, metrics):
-        """pp_model_estimate_rows over n_rows rows: a numpy record array
-        (n_rows x len(metrics))."""
+        """pp_model_estimate_rows over n_rows rows (texts: a list of the
+        cells, row-major, or a ctypes array of char pointers): a numpy
+        record array (n_rows x len(metrics))."""
         import numpy as np
         out = (_lib.Estimate * max(n_rows * len(metrics), 1))()
+        if isinstance(texts, list):
+            texts = _lib.strings(texts)
         _lib.call("pp_model_estimate_rows", self._handle(), len(metrics), _lib.strings(metrics),
-                  len(names), _lib.strings(names), n_rows, _lib.strings(texts), out,
-                  stacklevel=4)
+                  len(names), _lib.strings(names), n_rows, texts, out, stacklevel=4)
         dt = np.dtype({"names": ["value", "lo", "hi", "err", "outside"],
                        "formats": ["f8", "f8", "f8", "f8", "i4"],
                        "offsets": [_lib.Estimate.value.offset, _lib.Estimate.lo.offset,
@@ -118,14 +150,7 @@ class Model:
         if not isinstance(settings, pd.DataFrame):
             settings = pd.DataFrame(settings)
         names = [str(c) for c in settings.columns]
-        cols = []
-        for c in settings.columns:
-            col = settings[c]
-            if pd.api.types.is_float_dtype(col.dtype):
-                cols.append([repr(float(v)) for v in col.to_numpy()])
-            else:
-                cols.append([_text_of(v) for v in col.tolist()])
-        texts = [v for row in zip(*cols) for v in row] if cols else []
+        texts = _cells(settings)
         r = self._rows(names, texts, len(settings), metrics)
         data = {}
         for j, m in enumerate(metrics):

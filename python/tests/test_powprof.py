@@ -205,7 +205,9 @@ class TestMeter(unittest.TestCase):
         self.assertTrue(all(issubclass(x.category, powprof.PowprofWarning) for x in w))
 
     def test_meter_exit_status(self):
-        r = powprof.meter(["sh", "-c", "exit 3"], device="procstat")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", powprof.PowprofWarning)
+            r = powprof.meter(["sh", "-c", "exit 3"], device="procstat")
         self.assertEqual(r["exit_status"], 3)
 
 
