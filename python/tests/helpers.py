@@ -54,7 +54,8 @@ def categorical():
 
 def close(a, b, tol=1e-9):
     """a equals b (numbers to tol relative, at least tol absolute; None
-    for NaN), recursively; the first difference as text, or None."""
+    for NaN and infinities), recursively; the first difference as text, or
+    None."""
     if isinstance(b, dict):
         if not isinstance(a, dict) or set(a) != set(b):
             return "keys %s != %s" % (sorted(a) if isinstance(a, dict) else a, sorted(b))
@@ -71,8 +72,8 @@ def close(a, b, tol=1e-9):
             if d:
                 return "[%d]: %s" % (i, d)
         return None
-    if isinstance(a, float) and math.isnan(a):
-        a = None
+    if isinstance(a, float) and not math.isfinite(a):
+        a = None  # the CLI's JSON writes null for NaN and infinities
     if isinstance(b, (int, float)) and not isinstance(b, bool) and a is not None:
         return None if abs(a - b) <= tol * max(1.0, abs(b)) else "%r != %r" % (a, b)
     return None if a == b else "%r != %r" % (a, b)

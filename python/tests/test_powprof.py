@@ -102,6 +102,17 @@ class TestPlanAndBattery(unittest.TestCase):
         self.assertTrue(want["feasible"])
         self.assertIsNone(close(got, want))
 
+    def test_plan_without_model_json_equals_cli(self):
+        """Without model.json, plan --maximize modelled the power alone
+        (not derived from energy and duration as `powprof model` does): its
+        plan differed from the full model's by 5 % before issue 34."""
+        res = tx2_matrix(model=False)
+        self.assertFalse(os.path.exists(os.path.join(res, "model.json")))
+        got, want = self.plan_both(res, 1200, 60, ["--maximize", "size"], {"maximize": "size"})
+        self.assertIsNone(close(got, want))
+        self.assertIsNone(close(cli("plan", res, "--mission-s", 1200, "--base-power-w", 60,
+                                    "--json"), want))
+
     def test_plan_with_reserve_equals_cli(self):
         """--min-soc replaces the pack's cutoff: the library's plan did not
         (time_to_cutoff_s differed) before issue 34."""
