@@ -144,6 +144,15 @@ static void build_and_run_example(const char *exe)
         CHECK_INT(run_argv(run, &out, NULL), 0);
     }
     CHECK_CONTAINS(out, "device jetson\n");
+    free(out);
+    { /* pkg-config's -lpowprof linked the shared library */
+        char *elf[] = {"readelf", "-d", (char *)exe, NULL};
+        CHECK_INT(run_argv(elf, &out, NULL), 0);
+        CHECK_CONTAINS(out, "Shared library: [libpowprof.so.0]");
+        free(out);
+        char *run[] = {(char *)exe, "jetson", trace, NULL};
+        CHECK_INT(run_argv(run, &out, NULL), 0);
+    }
     CHECK_CONTAINS(out, "total 5.263 W\n");
     CHECK_CONTAINS(out, "trace 10.000 s, 100.000 J on rail VDD_IN\n");
     /* the same drain through the internal API */

@@ -46,6 +46,16 @@ typedef struct pp_meter_report {
 int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
                      const char *trace_path, char *const argv[], pp_meter_report *out);
 
+/* The same around code of one's own instead of a command: sampling from
+ * pp_meter_start (arguments as pp_meter_command's) until pp_meter_stop,
+ * which fills out (exit_status 0), logs the same warnings and frees m.
+ * start: 0 and *out, or -errno (logged); stop: 0, or the sampler's or the
+ * trace writer's error (out holds what was measured). */
+typedef struct pp_meter pp_meter;
+int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
+                   const char *trace_path, pp_meter **out);
+int pp_meter_stop(pp_meter *m, pp_meter_report *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -91,6 +91,8 @@ _DECLS = {
     "pp_trace_close": (None, [_P]),
     "pp_mission_plan_json": (_INT, [_P, _P, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
+    "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),
+    "pp_meter_stop": (_INT, [_P, ctypes.POINTER(MeterReport)]),
 }
 
 _SINK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
@@ -166,8 +168,7 @@ def call(name, *args, stacklevel=3):
     PowprofError with the errors the call logged. Calls are serialized (the
     library's log sink is one)."""
     fn = getattr(lib(), name)
-    with _lock:
-        _state["messages"] = []
+    with _lock:  # messages logged between calls (a sampler's) are this call's too
         rc = fn(*args)
         messages = _state["messages"]
         _state["messages"] = []

@@ -37,6 +37,9 @@ def main(argv):
             passed += 1
             if os.environ.get("POWPROF_TEST_VERBOSE"):
                 print("ok   python %s" % t.id())
+    if "helpers" in sys.modules:  # the folders the tests made
+        import shutil
+        shutil.rmtree(sys.modules["helpers"].TMP, ignore_errors=True)
     print("Python tests: %d passed, %d failed" % (passed, failed))
     counts = os.environ.get("POWPROF_TEST_COUNTS")
     if counts:

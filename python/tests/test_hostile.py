@@ -78,6 +78,8 @@ expect(lambda: powprof.plan(m, b, {"duration_s": 60, "speed": 3}), "speed")
 expect(lambda: powprof.meter("ls -l"), "no shell")
 expect(lambda: powprof.meter([]), "no command")
 expect(lambda: powprof.meter(["/nonexistent/prog"], device="procstat"), "/nonexistent/prog")
+expect(lambda: powprof.meter(device="nope").__enter__(), "nope")
+expect(lambda: powprof.meter(device="procstat", rate_hz=1e9).__enter__(), "1e+09")
 """,
 }
 

@@ -215,6 +215,32 @@ class TestMeter(unittest.TestCase):
         self.assertIn("too short to measure", text)
         self.assertTrue(all(issubclass(x.category, powprof.PowprofWarning) for x in w))
 
+    def test_meter_block_on_the_fake_jetson(self):
+        import time
+        trace = os.path.join(TMP, "block.csv")
+        with powprof.meter(device="jetson", rate_hz=100, trace=trace,
+                           sysfs_root=os.path.join(ROOT, "tests/fixtures/jetson-tx2-iio")) as m:
+            self.assertIsNone(m.result)
+            time.sleep(0.3)
+        r = m.result
+        self.assertEqual((r["exit_status"], r["source"]), (0, "jetson"))
+        self.assertGreaterEqual(r["duration_s"], 0.3)
+        self.assertAlmostEqual(r["mean_w"], 5.263, 3)
+        self.assertAlmostEqual(r["energy_j"], 5.263 * r["duration_s"], delta=0.05 * r["energy_j"])
+        self.assertEqual(len(pd.read_csv(trace)), r["samples"])
+        self.assertGreater(r["samples"], 20)
+        self.assertIs(m.stop(), r)  # stopping twice gives the same result
+
+    def test_meter_block_estimate_warns(self):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with powprof.meter(device="procstat") as m:
+                pass
+        text = " | ".join(str(x.message) for x in w)
+        self.assertTrue(m.result["estimated"] and m.result["short_run"])
+        self.assertIn("ESTIMATED", text)
+        self.assertIn("too short to measure", text)
+
     def test_meter_exit_status(self):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", powprof.PowprofWarning)

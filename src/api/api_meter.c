@@ -45,12 +45,22 @@ static void report_of(const pp_device *dev, const pp_meter_result *res, pp_meter
                     res->stats.requested_hz);
 }
 
+/* The device of name (NULL: auto) under sysfs_root (NULL: /). */
+static int open_device(const char *device, const char *sysfs_root, pp_device **dev)
+{
+    pp_device_options d;
+
+    pp_device_options_init(&d);
+    if (sysfs_root)
+        d.sysfs_root = sysfs_root;
+    return pp_device_open(device ? device : "auto", &d, dev);
+}
+
 int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
                      const char *trace_path, char *const argv[], pp_meter_report *out)
 {
     pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
     pp_meter_result *res = calloc(1, sizeof *res);
-    pp_device_options d;
     pp_device *dev = NULL;
     int rc;
 
@@ -63,14 +73,61 @@ int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
         free(res);
         return -EINVAL;
     }
-    pp_device_options_init(&d);
-    if (sysfs_root)
-        d.sysfs_root = sysfs_root;
-    if ((rc = pp_device_open(device ? device : "auto", &d, &dev)) == 0) {
+    if ((rc = open_device(device, sysfs_root, &dev)) == 0) {
         rc = pp_meter_run(dev, &o, argv, res);
         report_of(dev, res, out);
         pp_device_close(dev);
     }
+    free(res);
+    return rc;
+}
+
+struct pp_meter {
+    pp_device *dev;
+    pp_meter_session *session;
+};
+
+int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
+                   const char *trace_path, pp_meter **out)
+{
+    pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
+    pp_meter *m = calloc(1, sizeof *m);
+    int rc;
+
+    *out = NULL;
+    if (!m)
+        return -ENOMEM;
+    if ((rc = open_device(device, sysfs_root, &m->dev)) == 0 &&
+        (rc = pp_meter_session_begin(m->dev, &o, &m->session)) == 0) {
+        *out = m;
+        return 0;
+    }
+    pp_device_close(m->dev);
+    free(m);
+    return rc;
+}
+
+int pp_meter_stop(pp_meter *m, pp_meter_report *out)
+{
+    pp_meter_result *res = calloc(1, sizeof *res);
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    out->ceiling_w = NAN;
+    if (!m) {
+        free(res);
+        return -EINVAL;
+    }
+    if (!res) { /* the sampler must stop all the same */
+        pp_meter_result r;
+        pp_meter_session_end(m->session, 1, &r);
+        rc = -ENOMEM;
+    } else {
+        rc = pp_meter_session_end(m->session, 1, res);
+        report_of(m->dev, res, out);
+    }
+    pp_device_close(m->dev);
+    free(m);
     free(res);
     return rc;
 }
