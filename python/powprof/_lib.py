@@ -198,3 +198,37 @@ def take_text(ptr):
         return ctypes.string_at(ptr.value).decode("utf-8")
     finally:
         lib().pp_free(ptr)
+
+
+class Handle:
+    """An object that owns a library handle (self._h), freed by _free (the
+    name of the library's function) on close(), at the end of a with
+    block, or when collected."""
+
+    _free = None
+    _h = None
+
+    def _what(self):
+        return type(self).__name__
+
+    def _handle(self):
+        if self._h is None:
+            raise PowprofError("%s: closed" % self._what())
+        return self._h
+
+    def close(self):
+        if self._h is not None:
+            getattr(lib(), self._free)(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -13,17 +13,18 @@ def _none_if_nan(v):
     return None if isinstance(v, float) and math.isnan(v) else v
 
 
-class Battery:
+class Battery(_lib.Handle):
     """Battery(preset="drone-4s-3200" | config="pack.cfg", base_power_w=0):
     a preset (drone-4s-3200, the default; drone-3s-2200, drone-6s-10000)
     or the battery group of a configuration file; base_power_w is a
     constant load beside the computer's (the motors)."""
 
+    _free = "pp_battery_free"
+
     def __init__(self, preset=None, config=None, base_power_w=0.0):
         if preset is not None and config is not None:
             raise TypeError("Battery(preset=...) or Battery(config=...), not both")
         what = preset if preset is not None else config
-        self._h = None
         handle = ctypes.c_void_p()
         _lib.call("pp_battery_new", None if what is None else os.fspath(what).encode(),
                   ctypes.byref(handle))
@@ -35,28 +36,6 @@ class Battery:
     def set_base_power(self, base_power_w):
         _lib.call("pp_battery_set_base_power", self._handle(), float(base_power_w))
         self.base_power_w = float(base_power_w)
-
-    def _handle(self):
-        if self._h is None:
-            raise PowprofError("the battery is closed")
-        return self._h
-
-    def close(self):
-        if self._h is not None:
-            _lib.lib().pp_battery_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         return "powprof.Battery(%r, base_power_w=%g)" % (self.name, self.base_power_w)

@@ -49,16 +49,17 @@ def _cells(frame):
     return _Cells(buf, ptrs)
 
 
-class Model:
+class Model(_lib.Handle):
     """Model(path): the model `powprof model` builds (read from
     path/model.json when it was built for this summary.csv, otherwise
     built now). Close it with .close() or a with block (the garbage
     collector closes it otherwise)."""
 
+    _free = "pp_model_close"
+
     def __init__(self, path):
         self.path = os.fspath(path)
         handle = ctypes.c_void_p()
-        self._h = None
         _lib.call("pp_model_load", self.path.encode(), ctypes.byref(handle))
         self._h = handle
         lib = _lib.lib()
@@ -67,30 +68,11 @@ class Model:
         self.metrics = [lib.pp_model_metric_name(handle, k).decode()
                         for k in range(lib.pp_model_metric_count(handle))]
 
-    def close(self):
-        if self._h is not None:
-            _lib.lib().pp_model_close(self._h)
-            self._h = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - at interpreter exit
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     def __repr__(self):
         return "powprof.Model(%r)" % self.path
 
-    def _handle(self):
-        if self._h is None:
-            raise PowprofError("%s: the model is closed" % self.path)
-        return self._h
+    def _what(self):
+        return "%s: the model" % self.path
 
     def _metric_list(self, metrics):
         if metrics is None:
