@@ -186,8 +186,8 @@ $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
 
 # The facade's tests see only the public headers, staged as installed.
-$(O)/tests/test_api.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o $(O)/tests/test_headers.o: $(PUBLIC_H)
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(say) LD $@

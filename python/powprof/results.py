@@ -5,6 +5,7 @@ warning naming it, and a missing run.json reads as {}."""
 import io
 import json
 import os
+import re
 import warnings
 
 from ._lib import PowprofError, PowprofWarning
@@ -14,6 +15,8 @@ from ._lib import PowprofError, PowprofWarning
 _INTS = ("id", "iterations", "late_frames", "samples", "repeat")
 _FLAGS = ("short_run",)
 _TEXT = ("reason", "node")
+# names from data (docs/FORMATS.md, "Names from data"), before they reach a path
+_NAME = re.compile(r"[A-Za-z0-9_+][A-Za-z0-9_.+-]{0,126}")
 
 
 def _complete_text(path):
@@ -127,13 +130,20 @@ class Results:
         self._n_params = len(params)
         return frame[params + [c for c in cols if c not in params]]
 
-    def trace(self, config_id, repeat=None):
-        """traces/<id>.csv (traces/<id>.r<repeat>.csv) as a DataFrame: t_s,
-        then watts per rail; gap rows (readings missing) are rows of NaN."""
+    def trace(self, config_id, repeat=None, node=None):
+        """traces/<id>.csv as a DataFrame: t_s, then watts per rail; gap
+        rows (readings missing) are rows of NaN. repeat r: <id>.r<r>.csv;
+        node (a merged folder's): traces/<node>/<id>.csv."""
         import pandas as pd
         name = "%d.csv" % int(config_id) if repeat is None else "%d.r%d.csv" % (int(config_id),
                                                                             int(repeat))
-        path = os.path.join(self.path, "traces", name)
+        parts = [self.path, "traces"]
+        if node is not None:
+            if not _NAME.fullmatch(str(node)):
+                raise PowprofError("node '%s': 1 to 127 letters, digits and _ . - +, not starting "
+                                   "with . or - expected" % node)
+            parts.append(str(node))
+        path = os.path.join(*parts, name)
         text = _complete_text(path)
         try:
             frame = pd.read_csv(io.StringIO(text), dtype="float64")

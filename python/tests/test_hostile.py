@@ -50,6 +50,11 @@ expect(lambda: powprof.Model(res).predict(df), "nan")
 m = powprof.Model(res); m.close(); m.close()
 expect(lambda: m.predict(size=1000, exponent=30), "closed")
 """,
+    "trace_outside_the_folder": """
+expect(lambda: powprof.Results(res).trace(0, node="../../etc"), "../../etc")
+expect(lambda: powprof.Results(res).trace(0, node=".hidden"), ".hidden")
+expect(lambda: powprof.Results(res).trace(12345), "12345.csv")
+""",
     "unknown_preset": 'expect(lambda: powprof.Battery(preset="drone-99s"), "drone-99s")',
     "bad_battery_file": """
 p = os.path.join(tmp, "bad.cfg"); open(p, "w").write("battery = { capacity_ah = -3.0; };\\n")
@@ -124,6 +129,9 @@ class TestHostile(unittest.TestCase):
 
     def test_hostile_closed_model(self):
         self.run_case("closed_model")
+
+    def test_hostile_trace_outside_the_folder(self):
+        self.run_case("trace_outside_the_folder")
 
     def test_hostile_unknown_preset(self):
         self.run_case("unknown_preset")

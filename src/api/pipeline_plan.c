@@ -1,7 +1,6 @@
 /* The plan's steps of the pipeline (see pipeline.h): the model a plan
  * reads, the plan as JSON, RESULTS/plan.json. */
 #include "pipeline.h"
-#include "plan_text.h"
 
 #include "src/layer2/variability.h"
 #include "src/results/run_json.h"
@@ -10,7 +9,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
@@ -115,25 +113,6 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
     json_object_set_new(root, "most_frugal", f);
     best_json(m, o, r, root);
     return root;
-}
-
-int pp_plan_json_text(const pp_model *m, const pp_plan_options *o, char **json_out)
-{
-    pp_plan_result *r = malloc(sizeof *r);
-    json_t *root;
-    int rc;
-
-    *json_out = NULL;
-    if (!r)
-        return -ENOMEM;
-    if ((rc = pp_plan(m, o, r)) == 0) {
-        root = pp_plan_json(m, o, r);
-        *json_out = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-        rc = *json_out ? 0 : -ENOMEM;
-        json_decref(root);
-    }
-    free(r);
-    return rc;
 }
 
 int pp_pipeline_plan_save(const char *dir, const json_t *plan)
