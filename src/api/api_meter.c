@@ -85,6 +85,7 @@ int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
 struct pp_meter {
     pp_device *dev;
     pp_meter_session *session;
+    pp_meter_result res; /* filled by pp_meter_stop: nothing to allocate then */
 };
 
 int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
@@ -109,25 +110,15 @@ int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
 
 int pp_meter_stop(pp_meter *m, pp_meter_report *out)
 {
-    pp_meter_result *res = calloc(1, sizeof *res);
     int rc;
 
     memset(out, 0, sizeof *out);
     out->ceiling_w = NAN;
-    if (!m) {
-        free(res);
+    if (!m)
         return -EINVAL;
-    }
-    if (!res) { /* the sampler must stop all the same */
-        pp_meter_result r;
-        pp_meter_session_end(m->session, 1, &r);
-        rc = -ENOMEM;
-    } else {
-        rc = pp_meter_session_end(m->session, 1, res);
-        report_of(m->dev, res, out);
-    }
+    rc = pp_meter_session_end(m->session, 1, &m->res);
+    report_of(m->dev, &m->res, out);
     pp_device_close(m->dev);
     free(m);
-    free(res);
     return rc;
 }
