@@ -114,8 +114,8 @@ class Model(_lib.Handle):
     def predict(self, settings=None, metrics=None, **params):
         """predict(name=value, ...): a DataFrame indexed by metric, columns
         value, lo, hi (the 90 % band) and typical_error_pct.
-        predict(df): every row of df (a column per parameter) in one library
-        call; a DataFrame with df's index and columns (metric, value|lo|hi),
+        predict(df): every row of df (a column per parameter; other columns,
+        such as a summary's metrics, are left alone) in one library call; a DataFrame with df's index and columns (metric, value|lo|hi),
         plus (metric, typical_error_pct) and outside_measured.
         metrics: a name or a list (default: every metric)."""
         import pandas as pd
@@ -131,8 +131,11 @@ class Model(_lib.Handle):
             raise TypeError("predict(df) or predict(name=value, ...), not both")
         if not isinstance(settings, pd.DataFrame):
             settings = pd.DataFrame(settings)
-        names = [str(c) for c in settings.columns]
-        texts = _cells(settings)
+        cells = settings
+        if all(p in settings.columns for p in self.params):  # other columns ignored: a summary
+            cells = settings[self.params]
+        names = [str(c) for c in cells.columns]
+        texts = _cells(cells)
         r = self._rows(names, texts, len(settings), metrics)
         data = {}
         for j, m in enumerate(metrics):

@@ -61,6 +61,18 @@ class TestPredict(unittest.TestCase):
                     self.assertLessEqual(lo, v)
                     self.assertLessEqual(v, hi)
 
+    def test_predict_the_summary_itself(self):
+        """A summary is a table of settings: its measured rows predicted
+        inside their band, the metric columns left alone."""
+        res = tx2_matrix()
+        s = powprof.Results(res).summary
+        with powprof.Model(res) as m:
+            p = m.predict(s, metrics="total_mean_w")["total_mean_w"]
+        self.assertEqual(len(p), len(s))
+        inside = ((p["lo"] <= s["total_mean_w"]) & (s["total_mean_w"] <= p["hi"])).mean()
+        self.assertGreaterEqual(inside, 0.8)  # a 90 % band, nested residuals
+        self.assertLess((abs(p["value"] / s["total_mean_w"] - 1)).median(), 0.05)
+
     def test_categorical_model_built_on_load_equals_cli(self):
         res = categorical()
         self.assertFalse(os.path.exists(os.path.join(res, "model.json")))
