@@ -267,6 +267,10 @@ class TestImport(unittest.TestCase):
                 "maps = open('/proc/self/maps').read()\n"
                 "libs = [l for l in ('libpowprof', 'openblas', 'lapack', 'sundials') if l in maps]\n"
                 "print(heavy, libs)\n"
+                "powprof.Battery().drain(sys.argv[1] + '/traces/3.csv')\n"
+                "maps = open('/proc/self/maps').read()\n"
+                "print([m for m in ('pandas', 'numpy') if m in sys.modules],"
+                " [l for l in ('libpowprof', 'openblas', 'lapack') if l in maps])\n"
                 "m = powprof.Model(sys.argv[1])\n"
                 "m.estimate('total_mean_w', size=1000, exponent=30)\n"
                 "maps = open('/proc/self/maps').read()\n"
@@ -275,4 +279,4 @@ class TestImport(unittest.TestCase):
         env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
         out = subprocess.run([sys.executable, "-c", code, tx2_matrix()], capture_output=True,
                              text=True, env=env, check=True).stdout.splitlines()
-        self.assertEqual(out, ["[] []", "[] True"])
+        self.assertEqual(out, ["[] []", "[] ['libpowprof']", "[] True"])
