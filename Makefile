@@ -1,6 +1,7 @@
 # powprof - see README.md. Targets:
 #   make            ./powprof, libpowprof.a and the component modules
-#   make check      the layout check, then every test; last line "N passed, M failed"
+#   make check      the layout check, then every test (C, then Python); last line
+#                   "N passed, M failed"; TESTS="a b": the tests whose name holds a or b
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make bench      benchmarks (figures and ratios)
 #   make run        the main job on this machine (V=1: every compiler command)
