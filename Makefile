@@ -1,5 +1,5 @@
 # powprof - see README.md. Targets:
-#   make            ./powprof, libpowprof.a and the component modules
+#   make            ./powprof, libpowprof.a and .so, and the component modules
 #   make check      the layout check, then every test (C, then Python); last line
 #                   "N passed, M failed"; TESTS="a b": the tests whose name holds a or b
 #   make asan       the whole suite under AddressSanitizer + UBSan
