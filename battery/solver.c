@@ -1,5 +1,5 @@
 /* The battery ODE solved with SUNDIALS CVODE over the windows of the load:
- * the only file that sees N_Vector and CVODE memory (DESIGN.md). run.c
+ * the only file that sees N_Vector and CVODE memory (DESIGN.md). drain.c
  * drives it (solver.h).
  *
  * States y = (SoC, V1 the RC voltage, energy drawn from the battery, energy

@@ -1,7 +1,7 @@
 /* solver.h - CVODE over the windows of the load (internal to battery/).
  *
  * solver.c integrates a stretch of the load with CVODE and finds the events;
- * run.c drives it: one pass, until cutoff, periods skipped (repeat.h). Only
+ * drain.c drives it: one pass, until cutoff, periods skipped (repeat.h). Only
  * solver.c sees SUNDIALS.
  */
 #ifndef PP_BATTERY_SOLVER_H

@@ -38,8 +38,8 @@
  * 9; 3 for the default bench); POWPROF_LAYERS_NETS (comma-separated cfg
  * names, twelve only).
  */
-#include "src/layers/layers_model.h"
-#include "src/layers/layers_profile.h"
+#include "src/dnn/layers_model.h"
+#include "src/dnn/layers_profile.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -98,7 +98,7 @@ static void speed(pp_battery_model model)
 
 /* The mission with the motors at scale x (takeoff 2x, transit x, landing
  * 1.3x W), its floors on param. */
-static void mission(pp_mission *mi, double x, const char *param, double transit_min,
+static void mission(pp_mission_spec *mi, double x, const char *param, double transit_min,
                     double landing_min)
 {
     static const char *names[3] = {"takeoff", "transit", "landing"};
@@ -125,7 +125,7 @@ static void mission(pp_mission *mi, double x, const char *param, double transit_
 
 /* The motors' scale where plan(x) first fails (bisection); feasible(x)
  * says whether "single" (held throughout at the floor) or "phases" lasts. */
-static double edge(const pp_model *m, const pp_plan_options *o, pp_mission *mi, pp_phases_plan *r,
+static double edge(const pp_model *m, const pp_plan_options *o, pp_mission_spec *mi, pp_phases_plan *r,
                    const char *param, double tmin, double lmin, int single)
 {
     double lo = 0, hi = 2000;
@@ -147,7 +147,7 @@ static double edge(const pp_model *m, const pp_plan_options *o, pp_mission *mi, 
 }
 
 static void report(const char *label, const pp_model *m, const pp_plan_options *o,
-                   pp_mission *mi, pp_phases_plan *r, double x, const char *param, double tmin,
+                   pp_mission_spec *mi, pp_phases_plan *r, double x, const char *param, double tmin,
                    double lmin)
 {
     mission(mi, x, param, tmin, lmin);
@@ -181,7 +181,7 @@ static void report(const char *label, const pp_model *m, const pp_plan_options *
 static void on_data(const char *label, const char *dir, const char *param, double tmin,
                     double lmin)
 {
-    pp_mission *mi = malloc(sizeof *mi);
+    pp_mission_spec *mi = malloc(sizeof *mi);
     pp_phases_plan *r = malloc(sizeof *r);
     pp_plan_options o;
     pp_model m;

@@ -16,6 +16,7 @@
  * local-linear bandwidth search on the same samples. */
 #include "src/base/clock.h"
 #include "src/layer2/estimator.h"
+#include "src/layer2/nw.h"
 #include "src/layer2/surface.h"
 
 #include <math.h>
@@ -31,8 +32,9 @@ static double now_s(void) { return pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotoni
 static void run(const char *label, const double *x, const double *y, int search)
 {
     pp_surface s;
-    pp_surface_fit fit;
-    static double g[G], fast[G * G], direct[ROWS * G];
+    pp_est_spec fit = {PP_METHOD_NW, 0, 0.0113, {0}, 0};
+    pp_cv cv;
+    static double g[G], fast[G * G], direct[ROWS * G], pred[N];
     double fixed[2] = {0, 0}, t0, t_fast, t_direct, t_cv, worst = 0;
 
     for (int i = 0; i < G; i++)
@@ -41,20 +43,21 @@ static void run(const char *label, const double *x, const double *y, int search)
         return;
     t0 = now_s();
     if (search) {
-        if (pp_surface_choose_sigma(&s, y, 0, &fit) < 0) {
+        if (pp_est_tune(&s, y, PP_METHOD_NW, 0, &fit, &cv) < 0) {
             printf("%s: cross-validation failed\n", label);
             pp_surface_free(&s);
             return;
         }
     } else { /* one leave-one-out pass only: the search takes ~50 of them */
-        pp_surface_cv(&s, y, 0.0113, 0, &fit);
+        pp_est_loo(&s, y, &fit, pred);
+        pp_cv_errors(&s, y, pred, &cv);
     }
     t_cv = now_s() - t0;
     t0 = now_s();
-    pp_surface_grid(&s, y, fit.sigma, 0, g, G, 1, g, G, fixed, fast);
+    pp_nw_grid(&s, y, fit.h, 0, g, G, 1, g, G, fixed, fast);
     t_fast = now_s() - t0;
     t0 = now_s();
-    pp_surface_grid_direct(&s, y, fit.sigma, 0, g, ROWS, 1, g, G, fixed, direct);
+    pp_nw_grid_direct(&s, y, fit.h, 0, g, ROWS, 1, g, G, fixed, direct);
     t_direct = (now_s() - t0) * (double)G / ROWS;
     for (int i = 0; i < ROWS * G; i++) {
         double r = fabs(fast[i] - direct[i]) / fabs(direct[i]);
@@ -63,10 +66,10 @@ static void run(const char *label, const double *x, const double *y, int search)
     }
     if (search)
         printf("%-10s sigma %.4g (LOO RMSE %.3g, MAPE %.3f%%), search %.3f s (target <= 2 s)\n",
-               label, fit.sigma, fit.rmse, fit.mape, t_cv);
+               label, fit.h, cv.rmse, cv.mape, t_cv);
     else
         printf("%-10s sigma %.4g: one leave-one-out pass %.3f s (the direct O(n^2) sum; a search "
-               "makes about 50)\n", label, fit.sigma, t_cv);
+               "makes about 50)\n", label, fit.h, t_cv);
     printf("%-10s grid 1000x1000: %.3f s (target <= 0.5 s); direct loop %.1f s (scaled from %d "
            "rows); %.0fx (target >= 50x); largest relative difference %.1e (target <= 1e-9)\n",
            "", t_fast, t_direct, ROWS, t_direct / t_fast, worst);

@@ -1,6 +1,6 @@
 /* Networks never run, planned in the place of a measured one (issue 14,
  * `powprof plan --layer-model --measured --network`): how close the swap
- * rule of src/layers/layers_plan.h comes to what the swapped network measures when
+ * rule of src/dnn/layers_plan.h comes to what the swapped network measures when
  * it really runs, against the measured network's own surface taken as it is
  * (the baseline), in the same run.
  *
@@ -21,8 +21,8 @@
  */
 #include "util.h"
 
-#include "src/layers/layers_plan.h"
-#include "src/layers/layers_profile.h"
+#include "src/dnn/layers_plan.h"
+#include "src/dnn/layers_profile.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * pp_layer_timer_ops under the name PP_LAYER_TIMER_SYMBOL. The core finds
  * the module through the component registry (the module of type "darknet",
  * components/registry.h) and looks the symbol up with dlsym, so that the
- * core never links darknet (src/layers/layers_profile.c does this). The core drives
+ * core never links darknet (src/dnn/layers_profile.c does this). The core drives
  * the frames and samples power; the module only loads the network, runs
  * frames and reads the monotonic clock.
  *
@@ -29,7 +29,7 @@
 #define PP_LAYER_TIMER_SYMBOL "pp_layer_timer_exports"
 
 /* What darknet itself says of a layer, to check powprof's own reading of
- * the cfg (src/layers/layers.h) against it. */
+ * the cfg (src/dnn/layers.h) against it. */
 typedef struct pp_layer_timer_info {
     char type[16];      /* darknet's section name: "convolutional", "maxpool", ... */
     int in_w, in_h, in_c;
@@ -47,7 +47,7 @@ typedef struct pp_layer_timer_ops {
     /* Load the network of cfg_path with random weights at batch 1, and a
      * random input frame (fixed seed). darknet's layer table is kept off the
      * terminal. darknet exits the process on a cfg it cannot read: check the
-     * cfg first (src/layers/layers.h). 0 and *net, *n_layers; or -errno with a
+     * cfg first (src/dnn/layers.h). 0 and *net, *n_layers; or -errno with a
      * one-line reason in why. */
     int (*open)(const char *cfg_path, void **net, size_t *n_layers, char *why, size_t cap);
     /* Layer i (< n_layers) as darknet built it. */

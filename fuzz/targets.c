@@ -5,7 +5,7 @@
 #include "battery/battery.h"
 #include "src/config/battery_config.h"
 #include "plots/plot_plan.h"
-#include "src/layers/darknet_cfg.h"
+#include "src/dnn/darknet_cfg.h"
 #include "src/plan/plan.h"
 #include "src/results/import.h"
 #include "src/results/merge.h"
@@ -15,7 +15,7 @@
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
 #include "src/base/util.h"
-#include "src/layers/layers_model.h"
+#include "src/dnn/layers_model.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -124,6 +124,19 @@ static int plan_fields(const char *path, json_t *root, pp_plot_plan *p)
     return schedule(path, p->feasible ? json_object_get(root, "schedule") : NULL, p);
 }
 
+int pp_plot_plan_from_json(const char *path, json_t *root, pp_plot_plan *p)
+{
+    int rc;
+
+    memset(p, 0, sizeof *p);
+    rc = !json_is_object(root)               ? -1
+         : json_object_get(root, "phases") ? pp_plot_phases_fields(path, root, p)
+                                           : plan_fields(path, root, p);
+    if (!json_is_object(root))
+        pp_log_error("%s: not a JSON object: is it the output of `powprof plan --json`?", path);
+    return rc < 0 ? -EINVAL : 0;
+}
+
 int pp_plot_plan_load(const char *path, pp_plot_plan *p)
 {
     json_error_t err;
@@ -135,13 +148,9 @@ int pp_plot_plan_load(const char *path, pp_plot_plan *p)
         pp_log_error("%s:%d: %s", path, err.line, err.text);
         return -EINVAL;
     }
-    rc = !json_is_object(root)               ? -1
-         : json_object_get(root, "phases") ? pp_plot_phases_fields(path, root, p)
-                                           : plan_fields(path, root, p);
-    if (!json_is_object(root))
-        pp_log_error("%s: not a JSON object: is it the output of `powprof plan --json`?", path);
+    rc = pp_plot_plan_from_json(path, root, p);
     json_decref(root);
-    return rc < 0 ? -EINVAL : 0;
+    return rc;
 }
 
 /* ---- flying it on the battery ---------------------------------------------- */

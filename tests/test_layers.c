@@ -2,11 +2,11 @@
 #include "harness.h"
 
 #include "src/layer2/lapack.h"
-#include "src/layers/darknet_cfg.h"
-#include "src/layers/layers.h"
-#include "src/layers/layers_model.h"
-#include "src/layers/layers_plan.h"
-#include "src/layers/layers_profile.h"
+#include "src/dnn/darknet_cfg.h"
+#include "src/dnn/layers.h"
+#include "src/dnn/layers_model.h"
+#include "src/dnn/layers_plan.h"
+#include "src/dnn/layers_profile.h"
 #include "components/registry.h"
 #include "battery/battery.h"
 

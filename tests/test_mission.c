@@ -32,7 +32,7 @@ static const char *mission_file(const char *name, const char *text)
     return path;
 }
 
-static int load_mission(const char *text, pp_mission *m)
+static int load_mission(const char *text, pp_mission_spec *m)
 {
     pp_battery_params b;
 
@@ -44,7 +44,7 @@ static int load_mission(const char *text, pp_mission *m)
 void test_mission_parse(void);
 void test_mission_parse(void)
 {
-    pp_mission *m = malloc(sizeof *m);
+    pp_mission_spec *m = malloc(sizeof *m);
     char why[256];
     double s;
 
@@ -118,7 +118,7 @@ void test_mission_phase_plan_optimum(void);
 void test_mission_phase_plan_optimum(void)
 {
     const char *dir = linear_results();
-    pp_mission *mi = malloc(sizeof *mi);
+    pp_mission_spec *mi = malloc(sizeof *mi);
     pp_phases_plan *r = malloc(sizeof *r);
     pp_plan_options o;
     pp_model m;
@@ -170,7 +170,7 @@ void test_mission_one_phase_is_todays_plan(void)
 {
     const char *dir = linear_results();
     static const double missions_s[] = {600, 3600, 5000};
-    pp_mission *mi = malloc(sizeof *mi);
+    pp_mission_spec *mi = malloc(sizeof *mi);
     pp_phases_plan *r = malloc(sizeof *r);
     pp_plan_result *today = malloc(sizeof *today);
     pp_plan_options o;

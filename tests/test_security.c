@@ -288,7 +288,7 @@ void test_names_reach_paths_and_scripts_checked(void)
         "    pp_gp_printf(fp, \"set ylabel %s\\n\", m);\n"
         "    pp_path_fmt(path, sizeof path, dir, \"model/%s.dat\", m);\n}\n";
     static const char *const scanned[] = {"src/base", "src/traces", "src/config", "src/results",
-                                           "src/sweep", "src/layer2", "src/plan", "src/layers",
+                                           "src/sweep", "src/layer2", "src/plan", "src/dnn",
                                            "src/api", "src/cli", "plots"};
     char dir[1024], report[16384] = "";
     int files = 0, bad;

@@ -1,5 +1,7 @@
 #include "harness.h"
 
+#include "src/layer2/estimator.h"
+#include "src/layer2/nw.h"
 #include "src/layer2/surface.h"
 
 #include <errno.h>
@@ -17,13 +19,13 @@ void test_surface_exact_at_samples_and_constant(void)
 
     CHECK_INT(pp_surface_init(&s, x, 5, 2, NULL), 0);
     for (size_t i = 0; i < 5; i++)
-        CHECK_NEAR(pp_surface_predict(&s, y, 1e-4, s.x + 2 * i), y[i], 1e-12);
-    CHECK_NEAR(pp_surface_predict(&s, c, 0.3, p), 4.0, 1e-12);
-    CHECK_NEAR(pp_surface_predict(&s, c, 30, p), 4.0, 1e-12);
+        CHECK_NEAR(pp_nw_predict(&s, y, 1e-4, s.x + 2 * i), y[i], 1e-12);
+    CHECK_NEAR(pp_nw_predict(&s, c, 0.3, p), 4.0, 1e-12);
+    CHECK_NEAR(pp_nw_predict(&s, c, 30, p), 4.0, 1e-12);
     /* far from everything with a tiny sigma: the nearest value, not 0/0 */
     p[0] = 5.0;
     p[1] = 5.0;
-    CHECK_NEAR(pp_surface_predict(&s, y, 1e-3, p), 7.0, 1e-12); /* nearest: (1, 1) */
+    CHECK_NEAR(pp_nw_predict(&s, y, 1e-3, p), 7.0, 1e-12); /* nearest: (1, 1) */
     pp_surface_free(&s);
 }
 
@@ -36,7 +38,7 @@ void test_surface_midpoint_and_log_scale(void)
     pp_surface s;
 
     CHECK_INT(pp_surface_init(&s, x, 2, 1, NULL), 0);
-    CHECK_NEAR(pp_surface_predict(&s, y, 0.4, &mid), 3.0, 1e-12);
+    CHECK_NEAR(pp_nw_predict(&s, y, 0.4, &mid), 3.0, 1e-12);
     pp_surface_free(&s);
     CHECK_INT(pp_surface_init(&s, sizes, 5, 1, &log_scale), 0);
     for (size_t i = 0; i < 5; i++)
@@ -51,6 +53,18 @@ void test_surface_midpoint_and_log_scale(void)
 
 static double smooth(double a, double b) { return 3.0 + sin(3 * a) + 0.5 * cos(4 * b); }
 
+/* The leave-one-out errors of spec on y. */
+static int loo_errors(const pp_surface *s, const double *y, const pp_est_spec *spec, pp_cv *cv)
+{
+    double *pred = malloc(s->n * sizeof *pred);
+    int rc = pred ? pp_est_loo(s, y, spec, pred) : -ENOMEM;
+
+    if (rc == 0)
+        pp_cv_errors(s, y, pred, cv);
+    free(pred);
+    return rc;
+}
+
 /* On smooth data the cross-validated sigma beats a very small and a very
  * large one; the lattice sums equal the direct ones. */
 void test_surface_cv_and_lattice(void);
@@ -59,7 +73,8 @@ void test_surface_cv_and_lattice(void)
     enum { K = 12 };
     double x[K * K * 2], y[K * K], fast[K * K], direct[K * K];
     pp_surface s;
-    pp_surface_fit best, tiny, huge;
+    pp_est_spec best, tiny, huge;
+    pp_cv best_cv, tiny_cv, huge_cv;
 
     for (int i = 0; i < K; i++)
         for (int j = 0; j < K; j++) {
@@ -69,8 +84,8 @@ void test_surface_cv_and_lattice(void)
         }
     y[7] = NAN; /* a missing value is left out */
     CHECK_INT(pp_surface_init(&s, x, K * K, 2, NULL), 0);
-    CHECK_INT(pp_surface_loo(&s, y, 0.07, fast), 0);
-    CHECK_INT(pp_surface_loo_direct(&s, y, 0.07, direct), 0);
+    CHECK_INT(pp_nw_loo(&s, y, 0.07, fast), 0);
+    CHECK_INT(pp_nw_loo_direct(&s, y, 0.07, direct), 0);
     for (int i = 0; i < K * K; i++)
         if (i != 7)
             CHECK_NEAR(fast[i], direct[i], 1e-9 * fabs(direct[i]));
@@ -95,15 +110,19 @@ void test_surface_cv_and_lattice(void)
         }
     }
     CHECK_INT(pp_surface_init(&s, x, K * K, 2, NULL), 0);
-    CHECK_INT(pp_surface_choose_sigma(&s, y, 0, &best), 0);
-    CHECK_INT(pp_surface_cv(&s, y, 1e-3, 0, &tiny), 0);
-    CHECK_INT(pp_surface_cv(&s, y, 3.0, 0, &huge), 0);
-    CHECK(best.rmse < tiny.rmse);
-    CHECK(best.rmse < huge.rmse);
-    CHECK_INT(best.n_used, K * K);
-    if (!(best.sigma > 1e-3 && best.sigma < 3.0))
-        fprintf(stderr, "    sigma %g rmse %g (tiny %g, huge %g)\n", best.sigma, best.rmse, tiny.rmse, huge.rmse);
-    CHECK(best.sigma > 1e-3 && best.sigma < 3.0);
+    CHECK_INT(pp_est_tune(&s, y, PP_METHOD_NW, 0, &best, &best_cv), 0);
+    tiny = huge = best;
+    tiny.h = 1e-3;
+    huge.h = 3.0;
+    CHECK_INT(loo_errors(&s, y, &tiny, &tiny_cv), 0);
+    CHECK_INT(loo_errors(&s, y, &huge, &huge_cv), 0);
+    CHECK(best_cv.crit < tiny_cv.crit);
+    CHECK(best_cv.crit < huge_cv.crit);
+    CHECK_INT(best_cv.n, K * K);
+    if (!(best.h > 1e-3 && best.h < 3.0))
+        fprintf(stderr, "    sigma %g crit %g (tiny %g, huge %g)\n", best.h, best_cv.crit, tiny_cv.crit,
+                huge_cv.crit);
+    CHECK(best.h > 1e-3 && best.h < 3.0);
     pp_surface_free(&s);
 }
 
@@ -130,13 +149,13 @@ void test_surface_grid_matches_direct(void)
         }
         CHECK_INT(pp_surface_init(&s, x, N, 3, NULL), 0);
         for (double sigma = 0.05; sigma < 2; sigma *= 4) {
-            CHECK_INT(pp_surface_grid(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, fast), 0);
-            CHECK_INT(pp_surface_grid_direct(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, direct), 0);
+            CHECK_INT(pp_nw_grid(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, fast), 0);
+            CHECK_INT(pp_nw_grid_direct(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, direct), 0);
             for (int i = 0; i < G * G; i++)
                 CHECK_NEAR(fast[i], direct[i], 1e-9 * fabs(direct[i]));
             /* a line */
-            CHECK_INT(pp_surface_grid(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, fast), 0);
-            CHECK_INT(pp_surface_grid_direct(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, direct), 0);
+            CHECK_INT(pp_nw_grid(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, fast), 0);
+            CHECK_INT(pp_nw_grid_direct(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, direct), 0);
             for (int i = 0; i < G; i++)
                 CHECK_NEAR(fast[i], direct[i], 1e-9 * fabs(direct[i]));
         }
@@ -167,8 +186,8 @@ void test_surface_loo_scattered(void)
         y[3] = NAN;
         CHECK_INT(pp_surface_init(&s, x, N, d, NULL), 0);
         for (double sigma = 0.002; sigma < 1.0; sigma *= 5) {
-            CHECK_INT(pp_surface_loo(&s, y, sigma, fast), 0);
-            CHECK_INT(pp_surface_loo_direct(&s, y, sigma, direct), 0);
+            CHECK_INT(pp_nw_loo(&s, y, sigma, fast), 0);
+            CHECK_INT(pp_nw_loo_direct(&s, y, sigma, direct), 0);
             for (int i = 0; i < N; i++) {
                 if (i == 3) {
                     CHECK(isnan(fast[i]));
@@ -186,8 +205,6 @@ void test_surface_loo_scattered(void)
 }
 
 /* ---- estimators (estimator.h) ---- */
-
-#include "src/layer2/estimator.h"
 
 static double uniform(unsigned *seed)
 {

@@ -51,7 +51,7 @@ int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, doub
 
 /* mission.maximize names a numeric parameter of p, or (not given) p has
  * one the planner can choose. 0, or -EINVAL (logged with the line). */
-static int check_maximize(const pp_profile *p, const pp_config *cfg, const pp_config_node *g)
+static int check_maximize(const pp_profile *p, const pp_config *cfg, const pp_config_setting *g)
 {
     const char *want = p->mission_maximize[0] ? p->mission_maximize : NULL;
     char name[160], known[2048] = "";
@@ -83,7 +83,7 @@ static int check_maximize(const pp_profile *p, const pp_config *cfg, const pp_co
  * battery. 0 or -EINVAL (logged with the line). */
 static int check_mission(const pp_profile *p)
 {
-    const pp_config_node *g = NULL;
+    const pp_config_setting *g = NULL;
     pp_plan_options *o;
     pp_config *cfg;
     int rc;

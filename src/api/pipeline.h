@@ -13,6 +13,8 @@
  *                          pp_pipeline_plan_save (RESULTS/plan.json)
  *   pp_pipeline_plots      the plots, the model built first when missing
  *   pp_run_report_make     each configuration under the plan's loads
+ *   pp_pipeline_run_all    all of it in order (pipeline_run.c), the sweep
+ *                          and the printing left to the caller's hooks
  */
 #ifndef PP_PIPELINE_H
 #define PP_PIPELINE_H
@@ -21,6 +23,7 @@
 #include "src/config/profile.h"
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
+#include "src/plan/phases.h"
 #include "plots/plot.h"
 
 #include <jansson.h>
@@ -108,7 +111,13 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
  * power_w with its band, planned_w, achieved, quality. */
 json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c);
 
-/* plan into dir/plan.json, atomically. 0 or -errno (logged). */
+/* A plan of a mission in phases (pp_plan_phases) as `powprof plan
+ * --mission --json` prints it and RESULTS/plan.json keeps it
+ * (pipeline_phases.c). A new reference. */
+json_t *pp_phases_plan_json(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
+                            const pp_phases_plan *r);
+
+/* plan into dir/plan.json, atomically (the one writer of plan.json). 0 or -errno (logged). */
 int pp_pipeline_plan_save(const char *dir, const json_t *plan);
 
 /* ---- plots ------------------------------------------------------------ */
@@ -143,5 +152,70 @@ void pp_run_report_free(pp_run_report *r);
 
 /* Row i's value of metric k (NaN when k < 0). */
 double pp_run_report_value(const pp_run_report *r, size_t i, int k);
+
+/* ---- the main job: `powprof run` (pipeline_run.c) ------------------- */
+
+typedef enum pp_pipeline_step {
+    PP_PIPELINE_CHECK,   /* pp_pipeline_check */
+    PP_PIPELINE_PROFILE, /* the sweep (the caller's hook) */
+    PP_PIPELINE_MODEL,   /* layer 2, saved */
+    PP_PIPELINE_PLAN,    /* the mission's plan, saved (with a mission group) */
+    PP_PIPELINE_PLOTS,   /* the plots, the plan's state of charge among them */
+    PP_PIPELINE_DONE
+} pp_pipeline_step;
+
+/* A run of profile p into dir, step by step. What a step leaves for the
+ * hook of its end is valid during that call only (model, plots); the plan
+ * stays until pp_pipeline_run_free. */
+typedef struct pp_pipeline_run {
+    const pp_profile *p;
+    const char *dir;
+    pp_plan_options *mission;  /* the plan's options (NULL: no mission group) */
+    pp_battery_params loads;   /* the report's: p's pack with the mission's base load */
+    pp_pipeline_step step;     /* the step running, the one that failed, or DONE */
+    pp_model model;            /* layer 2 (have_model: in the model step's end hook) */
+    int have_model;
+    pp_model plan_model;       /* the model the plan read (with plan or phases) */
+    pp_plan_result *plan;      /* the plan (NULL: none) */
+    pp_phases_plan *phases;    /* the plan per phase, for a mission of phases */
+    json_t *plan_json;         /* as kept in dir/plan.json (NULL: no plan) */
+    pp_plot_options plot_opts; /* the plots' options */
+    pp_plot_plan *plot_plan;   /* plan_json read for the plots (malloc'd) */
+    pp_plot_result plots;      /* have_plots: in the plots step's end hook */
+    int have_plots;
+} pp_pipeline_run;
+
+typedef struct pp_pipeline_hooks {
+    /* The sweep of r->p into r->dir, run by the caller (its progress and
+     * interruption are the caller's): 0, 1 (some configurations failed:
+     * the rest goes on) or any other value, which stops the run and is
+     * returned. Required. */
+    int (*profile)(void *ctx, const pp_pipeline_run *r);
+    /* Called at the start (done 0) and the end (done 1) of the model, the
+     * plan and the plots steps, r->step saying which. NULL: none. */
+    void (*step)(void *ctx, const pp_pipeline_run *r, int done);
+    void *ctx;
+} pp_pipeline_hooks;
+
+/* r for profile p into the folder dir (the profile's own, resolved by the
+ * caller; both must outlive r): the report's loads, the mission's plan
+ * options (a mission group whose keys do not hold is said by the checks).
+ * 0 or -ENOMEM. Free r with pp_pipeline_run_free, also after an error. */
+int pp_pipeline_prepare(const pp_profile *p, const char *dir, pp_pipeline_run *r);
+
+/* Check, profile (h->profile), model, plan (a mission group), plots; stops
+ * at the first step that fails, r->step saying which. Returns 0 (r->step
+ * DONE), the profile hook's value when not 0 or 1, or a -errno of the
+ * step (logged): -EINVAL at the checks, the model's, the plan's (-ENOMEM,
+ * else a mission the model cannot plan), the plots' (-EINVAL: no summary,
+ * a plan the battery does not give; -EIO: gnuplot failed on some). */
+int pp_pipeline_run_all(pp_pipeline_run *r, const pp_pipeline_hooks *h);
+
+void pp_pipeline_run_free(pp_pipeline_run *r);
+
+/* The files of a results folder as `run --json` lists them: summary,
+ * run_json, traces, model, grids, plots, plan (the plan only when plan is
+ * set), each a path or null when absent. A new reference. */
+json_t *pp_pipeline_files_json(const char *dir, int plan);
 
 #endif

@@ -38,7 +38,7 @@ static int value_ok(const pp_profile *p, size_t k, const char *value)
 }
 
 /* One element "NAME=VALUE" of the list into f. 0 or -EINVAL (logged). */
-static int one_fixed(const pp_config *cfg, const pp_config_node *e, const pp_profile *p,
+static int one_fixed(const pp_config *cfg, const pp_config_setting *e, const pp_profile *p,
                      pp_plan_fixed *f)
 {
     const char *text = pp_config_string(e), *eq = text ? strchr(text, '=') : NULL;
@@ -60,7 +60,7 @@ static int one_fixed(const pp_config *cfg, const pp_config_node *e, const pp_pro
 
 int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o)
 {
-    const pp_config_node *g = NULL, *list;
+    const pp_config_setting *g = NULL, *list;
     pp_config *cfg;
     int rc;
 

@@ -11,6 +11,10 @@
 
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The one size of a path buffer: the kernel's PATH_MAX. A longer path is
+ * refused by pp_fmt / pp_path_fmt (as the kernel would refuse it). */
+#define PP_PATH_MAX 4096
+
 /* Parse the whole of s (leading/trailing blanks and one trailing newline
  * allowed) as a finite double / an int64, written in decimal: [+-] digits
  * [. digits] [e [+-] digits]. The one number parser of the command line

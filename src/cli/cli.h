@@ -181,7 +181,23 @@ int pp_cmd_plot(int argc, char **argv);
  * (the caller frees it). Returns an exit status. */
 struct pp_plot_options;
 int pp_cli_plot(const char *dir, const struct pp_plot_options *o, struct json_t **json);
+/* The plots r of dir made with o, printed (json NULL) or as `plot --json`'s
+ * object into *json. PP_EXIT_FAILURE when gnuplot failed on some, else 0. */
+struct pp_plot_result;
+int pp_cli_plot_show(const char *dir, const struct pp_plot_options *o,
+                     const struct pp_plot_result *r, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
+/* What `powprof run` was asked (run.c parses it). */
+typedef struct pp_cli_run {
+    pp_cli_sweep rq;          /* the sweep; its folder once resolved */
+    const char *max_failures; /* as given (checked with the sweep) */
+    int yes, json, dry;
+} pp_cli_run;
+/* run_steps.c: the pipeline of p (src/api/pipeline.h) with the sweep's
+ * progress, each step's outcome, the report and the plan printed, or one
+ * JSON object; --dry-run's configurations and checks. An exit status. */
+struct pp_profile;
+int pp_cli_run_steps(pp_cli_run *a, const struct pp_profile *p);
 int pp_cmd_plan(int argc, char **argv);
 /* A plan in words, as `powprof plan` prints it. */
 struct pp_plan_options;
@@ -190,19 +206,12 @@ void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o
                        const struct pp_plan_result *r);
 /* plan --mission: the plan per phase of mi on m, printed (json: one
  * object). Returns an exit status (3: no schedule keeps the reserve). */
-struct pp_mission;
+struct pp_mission_spec;
 int pp_cli_plan_phases(const struct pp_model *m, const struct pp_plan_options *o,
-                       const struct pp_mission *mi, int json);
-/* For run: the plan per phase computed (*out, free with
- * pp_cli_plan_phases_free) with its JSON (*json, plan.json's), printed
- * later in words. 0 or -errno (logged). */
+                       const struct pp_mission_spec *mi, int json);
 struct pp_phases_plan;
-int pp_cli_plan_phases_make(const struct pp_model *m, const struct pp_plan_options *o,
-                            const struct pp_mission *mi, struct pp_phases_plan **out,
-                            struct json_t **json);
 void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_options *o,
-                              const struct pp_mission *mi, const struct pp_phases_plan *r);
-void pp_cli_plan_phases_free(struct pp_phases_plan *r);
+                              const struct pp_mission_spec *mi, const struct pp_phases_plan *r);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);

@@ -118,7 +118,7 @@ int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b)
 
 /* Member key of the mission group g into *out when there and *out is
  * not given (< 0); 1 when taken, 0 when not, -1 when bad. */
-static int folder_number(const pp_config *cfg, const pp_config_node *g, const char *key,
+static int folder_number(const pp_config *cfg, const pp_config_setting *g, const char *key,
                          double *out)
 {
     double v;
@@ -133,7 +133,7 @@ static int folder_number(const pp_config *cfg, const pp_config_node *g, const ch
 
 int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir)
 {
-    const pp_config_node *g = NULL;
+    const pp_config_setting *g = NULL;
     pp_config *cfg;
     int rc = 0;
 

@@ -3,8 +3,8 @@
 #include "cli.h"
 
 
-#include "src/layers/layers_model.h"
-#include "src/layers/layers_profile.h"
+#include "src/dnn/layers_model.h"
+#include "src/dnn/layers_profile.h"
 #include "src/base/log.h"
 #include "src/sweep/sampler.h"
 #include "src/base/util.h"

@@ -1,11 +1,11 @@
 /* powprof layers predict: the cost of networks never run, from a layer
  * model; a frame rate's power, and the highest rate a battery carries
- * through a mission (src/layers/swap.h). */
+ * through a mission (src/dnn/swap.h). */
 #include "cli.h"
 
 #include "src/base/log.h"
-#include "src/layers/layers_profile.h"
-#include "src/layers/swap.h"
+#include "src/dnn/layers_profile.h"
+#include "src/dnn/swap.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -2,7 +2,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
-#include "src/layers/swap.h"
+#include "src/dnn/swap.h"
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
 #include "src/base/util.h"
@@ -122,7 +122,7 @@ typedef struct plan_target {
     size_t n_networks;
     const char *network[MAX_NETWORKS];
     const char *mission_file, *base_trace; /* a plan per phase */
-    pp_mission *mission;                   /* read from them (malloc'd) */
+    pp_mission_spec *mission;                   /* read from them (malloc'd) */
     pp_cli_mission cli_mission;            /* what chose the battery, said with the plan */
     char folder_mission[4096];             /* RESULTS/profile.cfg, when its mission has phases */
 } plan_target;

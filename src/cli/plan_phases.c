@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TIMELINE_MAX 2000
-
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 /* A configuration: its settings as "name=value" (the maximized first). */
 static void settings(const pp_model *m, const pp_phases_plan *r, const pp_plan_choice *c,
                      char *buf, size_t cap)
@@ -33,29 +29,6 @@ static void settings(const pp_model *m, const pp_phases_plan *r, const pp_plan_c
         }
 }
 
-/* The bounds of a phase as text ("det.fps >= 15, size = 512"). */
-static void bounds_text(const pp_mission_phase *ph, char *buf, size_t cap)
-{
-    size_t len = 0;
-
-    buf[0] = '\0';
-    for (size_t j = 0; j < ph->n_bounds && len < cap; j++) {
-        const pp_mission_bound *b = &ph->bound[j];
-        const char *sep = j ? ", " : "";
-        if (b->label[0])
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %s", sep, b->param, b->label);
-        else if (b->min == b->max)
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g", sep, b->param, b->min);
-        else if (isfinite(b->min) && isfinite(b->max))
-            len += (size_t)snprintf(buf + len, cap - len, "%s%g <= %s <= %g", sep, b->min,
-                                    b->param, b->max);
-        else
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s %s %g", sep, b->param,
-                                    isfinite(b->min) ? ">=" : "<=",
-                                    isfinite(b->min) ? b->min : b->max);
-    }
-}
-
 /* The range of parameter k over the candidates, for an unmet bound. */
 static void candidate_range(const pp_phases_plan *r, size_t k, double *lo, double *hi)
 {
@@ -67,7 +40,7 @@ static void candidate_range(const pp_phases_plan *r, size_t k, double *lo, doubl
     }
 }
 
-static void print_unmet(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_unmet(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024];
 
@@ -75,7 +48,7 @@ static void print_unmet(const pp_model *m, const pp_mission *mi, const pp_phases
         const pp_mission_phase *ph = &mi->phase[k];
         if (r->res.phase[k].met)
             continue;
-        bounds_text(ph, text, sizeof text);
+        pp_mission_bounds_text(ph, text, sizeof text);
         printf("phase '%s': no configuration meets its bounds (%s)", ph->name, text);
         for (size_t j = 0; j < ph->n_bounds; j++) {
             int q = pp_summary_param(&m->sum, ph->bound[j].param);
@@ -90,7 +63,7 @@ static void print_unmet(const pp_model *m, const pp_mission *mi, const pp_phases
     }
 }
 
-static void print_header(const pp_plan_options *o, const pp_mission *mi, const pp_phases_plan *r)
+static void print_header(const pp_plan_options *o, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     printf("mission %s: %zu phase%s, %.1f min, keep %.0f %%. Loads on the battery: the computer "
            "(through its converter, efficiency %.2f) + each phase's base load.\n",
@@ -102,7 +75,7 @@ static void print_header(const pp_plan_options *o, const pp_mission *mi, const p
            r->head.achieved_metric >= 0 ? "achieved rate" : "value of the parameter maximized");
 }
 
-static void print_phases(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024], b[1024];
 
@@ -116,14 +89,14 @@ static void print_phases(const pp_model *m, const pp_mission *mi, const pp_phase
                ph->start_s / 60, mi->phase[k].duration_s / 60, ph->base_mean_w, c->planned_w,
                100 * ph->soc_start_frac, 100 * ph->soc_end_frac, text);
         if (ph->floor_binds) {
-            bounds_text(&mi->phase[k], b, sizeof b);
+            pp_mission_bounds_text(&mi->phase[k], b, sizeof b);
             printf("%12s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "
                    "the charge\n", "", b, ph->min_w, ph->free_min_w, 100 * ph->floor_drain_frac);
         }
     }
 }
 
-static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r)
+static void print_gain(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
     char text[1024];
@@ -153,7 +126,7 @@ static void print_gain(const pp_model *m, const pp_mission *mi, const pp_phases_
            res->single_quality > 0 ? 100 * gain / res->single_quality : NAN);
 }
 
-static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                        const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
@@ -177,83 +150,7 @@ static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mis
     print_gain(m, mi, r);
 }
 
-static json_t *timeline_json(const pp_phases_result *res)
-{
-    size_t step = res->n_points > TIMELINE_MAX ? (res->n_points + TIMELINE_MAX - 1) / TIMELINE_MAX
-                                               : 1;
-    json_t *t = json_array(), *soc = json_array(), *b = json_array(), *c = json_array();
-
-    for (size_t i = 0; i < res->n_points; i += step) {
-        json_array_append_new(t, json_real(res->t_s[i]));
-        json_array_append_new(soc, num(res->soc_frac[i]));
-        json_array_append_new(b, num(res->base_w[i]));
-        json_array_append_new(c, num(res->computer_w[i]));
-    }
-    return json_pack("{s:o,s:o,s:o,s:o}", "t_s", t, "soc", soc, "base_w", b, "computer_w", c);
-}
-
-static json_t *phase_json(const pp_model *m, const pp_mission *mi, const pp_phases_plan *r,
-                          size_t k)
-{
-    const pp_phases_phase *ph = &r->res.phase[k];
-    char text[1024];
-    json_t *o;
-
-    bounds_text(&mi->phase[k], text, sizeof text);
-    o = json_pack("{s:s,s:f,s:f,s:f,s:f,s:b,s:s}", "name", mi->phase[k].name, "start_s",
-                  ph->start_s, "duration_s", mi->phase[k].duration_s, "weight",
-                  mi->phase[k].weight, "base_mean_w", ph->base_mean_w, "met", ph->met, "bounds",
-                  text);
-    json_object_set_new(o, "base_trace", mi->phase[k].base_trace[0]
-                                             ? json_string(mi->phase[k].base_trace) : json_null());
-    json_object_set_new(o, "choice", ph->met && r->res.n_points ? pp_plan_choice_json(m, &r->cand[ph->choice])
-                                                                : json_null());
-    json_object_set_new(o, "soc_start", num(ph->soc_start_frac));
-    json_object_set_new(o, "soc_end", num(ph->soc_end_frac));
-    json_object_set_new(o, "floor_binds", json_boolean(ph->floor_binds));
-    json_object_set_new(o, "min_w", num(ph->min_w));
-    json_object_set_new(o, "floor_drain", num(ph->floor_drain_frac));
-    return o;
-}
-
-static json_t *plan_json(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
-                         const pp_phases_plan *r)
-{
-    const pp_phases_result *res = &r->res;
-    json_t *root = json_object(), *phases = json_array();
-    int q = r->head.achieved_metric;
-
-    for (size_t k = 0; k < mi->n_phases; k++)
-        json_array_append_new(phases, phase_json(m, mi, r, k));
-    json_object_set_new(root, "mission", json_string(mi->path));
-    json_object_set_new(root, "feasible", json_boolean(res->feasible));
-    json_object_set_new(root, "maximize", json_string(m->sum.params[r->head.maximize]));
-    json_object_set_new(root, "quality_of", json_string(q >= 0 ? m->sum.metrics[q]
-                                                                : m->sum.params[r->head.maximize]));
-    json_object_set_new(root, "risk", json_string(o->risk == PP_RISK_UPPER ? "upper" : "mean"));
-    json_object_set_new(root, "mission_s", json_real(pp_mission_duration_s(mi)));
-    json_object_set_new(root, "min_soc", json_real(r->min_soc_frac));
-    json_object_set_new(root, "efficiency", json_real(o->battery.efficiency));
-    json_object_set_new(root, "candidates", json_integer((json_int_t)r->head.n_candidates));
-    json_object_set_new(root, "phases", phases);
-    json_object_set_new(root, "quality", res->feasible ? num(res->quality) : json_null());
-    json_object_set_new(root, "soc_end", num(res->soc_end_frac));
-    json_object_set_new(root, "need", res->feasible ? json_null() : num(res->need_frac));
-    json_object_set_new(root, "battery_runs", json_integer((json_int_t)res->n_battery_runs));
-    json_object_set_new(root, "single", res->feasible && res->single_feasible
-                                            ? json_pack("{s:o,s:f,s:f,s:f}", "choice",
-                                                        pp_plan_choice_json(m, &r->cand[res->single]),
-                                                        "quality", res->single_quality, "soc_end",
-                                                        res->single_soc_end_frac, "gain",
-                                                        res->quality - res->single_quality)
-                                            : json_null());
-    json_object_set_new(root, "single_exists", json_boolean(res->single_exists));
-    json_object_set_new(root, "single_reserve_t_s", num(res->single_reserve_t_s));
-    json_object_set_new(root, "timeline", timeline_json(res));
-    return root;
-}
-
-int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                        int json)
 {
     pp_phases_plan *r = malloc(sizeof *r);
@@ -266,7 +163,7 @@ int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mis
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     }
     if (json) {
-        json_t *root = plan_json(m, o, mi, r);
+        json_t *root = pp_phases_plan_json(m, o, mi, r);
         json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
         printf("\n");
         json_decref(root);
@@ -279,34 +176,8 @@ int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mis
     return rc;
 }
 
-int pp_cli_plan_phases_make(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
-                            pp_phases_plan **out, json_t **json)
-{
-    pp_phases_plan *r = malloc(sizeof *r);
-    int rc;
-
-    *out = NULL;
-    *json = NULL;
-    if (!r)
-        return -ENOMEM;
-    if ((rc = pp_plan_phases(m, o, mi, r)) < 0) {
-        free(r);
-        return rc;
-    }
-    *json = plan_json(m, o, mi, r);
-    *out = r;
-    return 0;
-}
-
-void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                               const pp_phases_plan *r)
 {
     print_text(m, o, mi, r);
-}
-
-void pp_cli_plan_phases_free(pp_phases_plan *r)
-{
-    if (r)
-        pp_phases_plan_free(r);
-    free(r);
 }

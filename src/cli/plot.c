@@ -109,17 +109,23 @@ static void print_text(const pp_plot_result *r)
                r->n_warned);
 }
 
+int pp_cli_plot_show(const char *dir, const pp_plot_options *o, const pp_plot_result *r,
+                     json_t **json)
+{
+    if (json)
+        *json = pp_plot_json(dir, o, r);
+    else
+        print_text(r);
+    return r->n_failed && !r->gnuplot_missing ? PP_EXIT_FAILURE : 0;
+}
+
 int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
 {
     pp_plot_result r;
     int rc = pp_pipeline_plots(dir, o, &r);
 
-    if (rc == 0 && json)
-        *json = pp_plot_json(dir, o, &r);
-    else if (rc == 0)
-        print_text(&r);
     if (rc == 0)
-        rc = r.n_failed && !r.gnuplot_missing ? PP_EXIT_FAILURE : 0;
+        rc = pp_cli_plot_show(dir, o, &r, json);
     else
         rc = rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
     pp_plot_result_free(&r);

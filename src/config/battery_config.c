@@ -14,7 +14,7 @@ static const char *const battery_keys[] = {
 
 int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p)
 {
-    const pp_config_node *g = NULL;
+    const pp_config_setting *g = NULL;
     char text[64], why[256];
     const char *bad_key = NULL;
     size_t n_soc = 0, n_v = 0;

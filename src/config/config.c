@@ -17,7 +17,7 @@ struct pp_config {
 
 /* A node is a libconfig setting; the cast stays in this file. */
 #define SETTING(n) ((config_setting_t *)(n))
-#define NODE(s) ((const pp_config_node *)(s))
+#define NODE(s) ((const pp_config_setting *)(s))
 
 int pp_config_load(const char *path, pp_config **out)
 {
@@ -59,18 +59,18 @@ void pp_config_free(pp_config *cfg)
 
 const char *pp_config_path(const pp_config *cfg) { return cfg->path; }
 
-int pp_config_line(const pp_config_node *node)
+int pp_config_line(const pp_config_setting *node)
 {
     return node ? (int)config_setting_source_line(SETTING(node)) : 0;
 }
 
-const pp_config_node *pp_config_root(const pp_config *cfg)
+const pp_config_setting *pp_config_root(const pp_config *cfg)
 {
     return NODE(config_root_setting(&cfg->cfg));
 }
 
 /* "group.key" for messages. */
-static void full_name(const pp_config_node *g, const char *key, char *buf, size_t cap)
+static void full_name(const pp_config_setting *g, const char *key, char *buf, size_t cap)
 {
     const char *gname = g ? config_setting_name(SETTING(g)) : NULL;
 
@@ -80,7 +80,7 @@ static void full_name(const pp_config_node *g, const char *key, char *buf, size_
         pp_fmt(buf, cap, "%s", key ? key : gname ? gname : "(top level)");
 }
 
-int pp_config_error(const pp_config *cfg, const pp_config_node *g, const char *key,
+int pp_config_error(const pp_config *cfg, const pp_config_setting *g, const char *key,
                     const char *fmt, ...)
 {
     char msg[512], name[256];
@@ -99,13 +99,13 @@ int pp_config_error(const pp_config *cfg, const pp_config_node *g, const char *k
     return -EINVAL;
 }
 
-static const config_setting_t *member(const pp_config_node *g, const char *key)
+static const config_setting_t *member(const pp_config_setting *g, const char *key)
 {
     return g ? config_setting_get_member(SETTING(g), key) : NULL;
 }
 
-int pp_config_get_group(const pp_config *cfg, const pp_config_node *g, const char *name,
-                        const pp_config_node **out)
+int pp_config_get_group(const pp_config *cfg, const pp_config_setting *g, const char *name,
+                        const pp_config_setting **out)
 {
     const config_setting_t *s = member(g, name);
 
@@ -143,7 +143,7 @@ static int as_double(const config_setting_t *s, double *out)
     }
 }
 
-int pp_config_get_double(const pp_config *cfg, const pp_config_node *g, const char *key,
+int pp_config_get_double(const pp_config *cfg, const pp_config_setting *g, const char *key,
                          double *out)
 {
     const config_setting_t *s = member(g, key);
@@ -155,7 +155,7 @@ int pp_config_get_double(const pp_config *cfg, const pp_config_node *g, const ch
     return 0;
 }
 
-int pp_config_get_int(const pp_config *cfg, const pp_config_node *g, const char *key, int *out)
+int pp_config_get_int(const pp_config *cfg, const pp_config_setting *g, const char *key, int *out)
 {
     const config_setting_t *s = member(g, key);
 
@@ -167,7 +167,7 @@ int pp_config_get_int(const pp_config *cfg, const pp_config_node *g, const char 
     return 0;
 }
 
-int pp_config_get_string(const pp_config *cfg, const pp_config_node *g, const char *key,
+int pp_config_get_string(const pp_config *cfg, const pp_config_setting *g, const char *key,
                          char *buf, size_t cap)
 {
     const config_setting_t *s = member(g, key);
@@ -181,7 +181,7 @@ int pp_config_get_string(const pp_config *cfg, const pp_config_node *g, const ch
     return 0;
 }
 
-int pp_config_get_doubles(const pp_config *cfg, const pp_config_node *g, const char *key,
+int pp_config_get_doubles(const pp_config *cfg, const pp_config_setting *g, const char *key,
                           double *vals, size_t cap, size_t *n)
 {
     const config_setting_t *s = member(g, key);
@@ -202,7 +202,7 @@ int pp_config_get_doubles(const pp_config *cfg, const pp_config_node *g, const c
     return 0;
 }
 
-int pp_config_check_keys(const pp_config *cfg, const pp_config_node *g,
+int pp_config_check_keys(const pp_config *cfg, const pp_config_setting *g,
                          const char *const *allowed)
 {
     int len = config_setting_length(SETTING(g));
@@ -227,7 +227,7 @@ int pp_config_check_keys(const pp_config *cfg, const pp_config_node *g,
     return 0;
 }
 
-pp_config_kind pp_config_kind_of(const pp_config_node *node)
+pp_config_kind pp_config_kind_of(const pp_config_setting *node)
 {
     switch (config_setting_type(SETTING(node))) {
     case CONFIG_TYPE_GROUP:
@@ -246,34 +246,34 @@ pp_config_kind pp_config_kind_of(const pp_config_node *node)
     }
 }
 
-const pp_config_node *pp_config_member(const pp_config_node *g, const char *key)
+const pp_config_setting *pp_config_member(const pp_config_setting *g, const char *key)
 {
     return NODE(member(g, key));
 }
 
-size_t pp_config_length(const pp_config_node *node)
+size_t pp_config_length(const pp_config_setting *node)
 {
     int n = config_setting_length(SETTING(node));
     return n > 0 ? (size_t)n : 0;
 }
 
-const pp_config_node *pp_config_elem(const pp_config_node *node, size_t i)
+const pp_config_setting *pp_config_elem(const pp_config_setting *node, size_t i)
 {
     return NODE(config_setting_get_elem(SETTING(node), (unsigned)i));
 }
 
-const char *pp_config_name(const pp_config_node *node) { return config_setting_name(SETTING(node)); }
+const char *pp_config_name(const pp_config_setting *node) { return config_setting_name(SETTING(node)); }
 
-int pp_config_number(const pp_config_node *node, double *out) { return as_double(SETTING(node), out); }
+int pp_config_number(const pp_config_setting *node, double *out) { return as_double(SETTING(node), out); }
 
-const char *pp_config_string(const pp_config_node *node)
+const char *pp_config_string(const pp_config_setting *node)
 {
     return config_setting_type(SETTING(node)) == CONFIG_TYPE_STRING
                ? config_setting_get_string(SETTING(node))
                : NULL;
 }
 
-int pp_config_node_error(const pp_config *cfg, const pp_config_node *node, const char *what,
+int pp_config_node_error(const pp_config *cfg, const pp_config_setting *node, const char *what,
                          const char *fmt, ...)
 {
     char msg[512];

@@ -16,7 +16,7 @@ static const char *const phase_keys[] = {"name", "duration", "duration_s", "base
                                          "base_trace", "base_trace_from_s", "weight", "min",
                                          "max", "fixed", NULL};
 
-void pp_mission_init(pp_mission *m)
+void pp_mission_init(pp_mission_spec *m)
 {
     memset(m, 0, sizeof *m);
     m->min_soc_frac = -1;
@@ -29,7 +29,7 @@ static void phase_init(pp_mission_phase *ph)
     ph->weight = 1;
 }
 
-int pp_mission_one_phase(pp_mission *m, double duration_s, double base_power_w)
+int pp_mission_one_phase(pp_mission_spec *m, double duration_s, double base_power_w)
 {
     if (!(duration_s > 0 && duration_s <= PP_BATTERY_SPAN_S_MAX)) {
         pp_log_error("mission: a duration of %g s is not in (0, %g] s", duration_s,
@@ -45,7 +45,7 @@ int pp_mission_one_phase(pp_mission *m, double duration_s, double base_power_w)
     return 0;
 }
 
-double pp_mission_duration_s(const pp_mission *m)
+double pp_mission_duration_s(const pp_mission_spec *m)
 {
     double s = 0;
 
@@ -129,7 +129,7 @@ static pp_mission_bound *bound_of(pp_mission_phase *ph, const char *param, int l
 
 /* One bound: which is "min", "max" or "fixed"; node a number (or, fixed,
  * a label). */
-static int add_bound(const pp_config *cfg, const pp_config_node *node, const char *which,
+static int add_bound(const pp_config *cfg, const pp_config_setting *node, const char *which,
                      const char *param, pp_mission_phase *ph)
 {
     char what[PP_MISSION_PARAM_MAX + 16];
@@ -166,10 +166,10 @@ static int add_bound(const pp_config *cfg, const pp_config_node *node, const cha
 }
 
 /* min / max / fixed = { comp = { param = v; }; param = v; }. */
-static int parse_bounds(const pp_config *cfg, const pp_config_node *ph_node, const char *which,
+static int parse_bounds(const pp_config *cfg, const pp_config_setting *ph_node, const char *which,
                         pp_mission_phase *ph)
 {
-    const pp_config_node *g = pp_config_member(ph_node, which);
+    const pp_config_setting *g = pp_config_member(ph_node, which);
     char param[PP_MISSION_PARAM_MAX];
     int rc = 0;
 
@@ -179,13 +179,13 @@ static int parse_bounds(const pp_config *cfg, const pp_config_node *ph_node, con
         return pp_config_node_error(cfg, g, which, "a group expected, e.g. %s = { det = { fps = "
                                     "15.0; }; }", which);
     for (size_t i = 0; i < pp_config_length(g) && rc == 0; i++) {
-        const pp_config_node *e = pp_config_elem(g, i);
+        const pp_config_setting *e = pp_config_elem(g, i);
         if (pp_config_kind_of(e) != PP_CONFIG_GROUP) {
             rc = add_bound(cfg, e, which, pp_config_name(e), ph);
             continue;
         }
         for (size_t j = 0; j < pp_config_length(e) && rc == 0; j++) {
-            const pp_config_node *f = pp_config_elem(e, j);
+            const pp_config_setting *f = pp_config_elem(e, j);
             if (pp_fmt(param, sizeof param, "%s.%s", pp_config_name(e), pp_config_name(f)) < 0)
                 return pp_config_node_error(cfg, f, which, "the name is too long");
             rc = add_bound(cfg, f, which, param, ph);
@@ -195,7 +195,7 @@ static int parse_bounds(const pp_config *cfg, const pp_config_node *ph_node, con
 }
 
 /* base_trace: relative to the folder of the file. */
-static int parse_trace(const pp_config *cfg, const pp_config_node *g, pp_mission_phase *ph)
+static int parse_trace(const pp_config *cfg, const pp_config_setting *g, pp_mission_phase *ph)
 {
     char name[4096];
     const char *path = pp_config_path(cfg), *slash = strrchr(path, '/');
@@ -228,10 +228,10 @@ static int parse_trace(const pp_config *cfg, const pp_config_node *g, pp_mission
 }
 
 /* The duration: "duration" with its units, or "duration_s". */
-static int parse_phase_duration(const pp_config *cfg, const pp_config_node *g,
+static int parse_phase_duration(const pp_config *cfg, const pp_config_setting *g,
                                 pp_mission_phase *ph)
 {
-    const pp_config_node *d = pp_config_member(g, "duration");
+    const pp_config_setting *d = pp_config_member(g, "duration");
     char why[256];
 
     if (d && pp_config_member(g, "duration_s"))
@@ -253,7 +253,7 @@ static int parse_phase_duration(const pp_config *cfg, const pp_config_node *g,
     return 0;
 }
 
-static int parse_phase(const pp_config *cfg, const pp_config_node *g, size_t index,
+static int parse_phase(const pp_config *cfg, const pp_config_setting *g, size_t index,
                        pp_mission_phase *ph)
 {
     char why[160];
@@ -286,7 +286,7 @@ static int parse_phase(const pp_config *cfg, const pp_config_node *g, size_t ind
     return 0;
 }
 
-static int parse_phases(const pp_config *cfg, const pp_config_node *list, pp_mission *m)
+static int parse_phases(const pp_config *cfg, const pp_config_setting *list, pp_mission_spec *m)
 {
     if (pp_config_kind_of(list) != PP_CONFIG_LIST || pp_config_length(list) == 0)
         return pp_config_node_error(cfg, list, "mission.phases",
@@ -310,7 +310,7 @@ static int parse_phases(const pp_config *cfg, const pp_config_node *list, pp_mis
 }
 
 /* The one-phase form: duration_s, base_power_w. */
-static int parse_shorthand(const pp_config *cfg, const pp_config_node *g, pp_mission *m)
+static int parse_shorthand(const pp_config *cfg, const pp_config_setting *g, pp_mission_spec *m)
 {
     double d = -1, base = -1;
 
@@ -327,9 +327,9 @@ static int parse_shorthand(const pp_config *cfg, const pp_config_node *g, pp_mis
     return pp_mission_one_phase(m, d, base);
 }
 
-int pp_mission_from_config(const pp_config *cfg, pp_mission *m)
+int pp_mission_from_config(const pp_config *cfg, pp_mission_spec *m)
 {
-    const pp_config_node *g = NULL;
+    const pp_config_setting *g = NULL;
     int rc;
 
     pp_mission_init(m);
@@ -351,7 +351,7 @@ int pp_mission_from_config(const pp_config *cfg, pp_mission *m)
     return parse_shorthand(cfg, g, m) < 0 ? -EINVAL : 0;
 }
 
-int pp_mission_load(const char *path, pp_mission *m, pp_battery_params *b)
+int pp_mission_load(const char *path, pp_mission_spec *m, pp_battery_params *b)
 {
     pp_config *cfg;
     int rc = pp_config_load(path, &cfg);
@@ -367,4 +367,27 @@ int pp_mission_load(const char *path, pp_mission *m, pp_battery_params *b)
         rc = -EINVAL;
     pp_config_free(cfg);
     return rc;
+}
+
+/* The bounds of a phase as text ("det.fps >= 15, size = 512"). */
+void pp_mission_bounds_text(const pp_mission_phase *ph, char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t j = 0; j < ph->n_bounds && len < cap; j++) {
+        const pp_mission_bound *b = &ph->bound[j];
+        const char *sep = j ? ", " : "";
+        if (b->label[0])
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %s", sep, b->param, b->label);
+        else if (b->min == b->max)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s = %g", sep, b->param, b->min);
+        else if (isfinite(b->min) && isfinite(b->max))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%g <= %s <= %g", sep, b->min,
+                                    b->param, b->max);
+        else
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s %s %g", sep, b->param,
+                                    isfinite(b->min) ? ">=" : "<=",
+                                    isfinite(b->min) ? b->min : b->max);
+    }
 }

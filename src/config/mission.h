@@ -65,37 +65,41 @@ typedef struct pp_mission_phase {
     int line;
 } pp_mission_phase;
 
-typedef struct pp_mission {
+typedef struct pp_mission_spec {
     char path[4096];                  /* the file read ("" when built in code) */
     double min_soc_frac;              /* < 0: the battery's soc_cutoff */
     char maximize[PP_MISSION_PARAM_MAX]; /* "" when not given */
     int shorthand;                    /* duration_s, not phases */
     size_t n_phases;
     pp_mission_phase phase[PP_MISSION_MAX_PHASES];
-} pp_mission;
+} pp_mission_spec;
 
 /* An empty mission (no phases, no reserve, nothing maximized). */
-void pp_mission_init(pp_mission *m);
+void pp_mission_init(pp_mission_spec *m);
 
 /* One phase of duration_s with a constant base load (< 0: the battery's),
  * as --mission-s and --base-power-w say. 0 or -EINVAL (logged). */
-int pp_mission_one_phase(pp_mission *m, double duration_s, double base_power_w);
+int pp_mission_one_phase(pp_mission_spec *m, double duration_s, double base_power_w);
 
 /* The sum of the phases' durations, s. */
-double pp_mission_duration_s(const pp_mission *m);
+double pp_mission_duration_s(const pp_mission_spec *m);
 
 /* Read the group "mission" of cfg into m: 0, 1 when cfg has none (m
  * empty), -EINVAL (logged with the file, line and key). */
-int pp_mission_from_config(const pp_config *cfg, pp_mission *m);
+int pp_mission_from_config(const pp_config *cfg, pp_mission_spec *m);
 
 /* The mission and battery groups of the file at path (b starts as given:
  * the battery group, when there is one, is read over it). 0, -ENOENT
  * (logged: the file has no mission group) or -EINVAL / -errno (logged). */
-int pp_mission_load(const char *path, pp_mission *m, pp_battery_params *b);
+int pp_mission_load(const char *path, pp_mission_spec *m, pp_battery_params *b);
 
 /* A duration with its units ("90s", "12min", "1.5h", "1min30s", "250ms")
  * into *s. 0, or -EINVAL with why (no number, no unit, an unknown unit,
  * not > 0). */
 int pp_mission_parse_duration(const char *text, double *s, char *why, size_t cap);
+
+/* The bounds of phase ph as text ("det.fps >= 15, size = 512"; "" when
+ * none) into buf (cap bytes, truncated). */
+void pp_mission_bounds_text(const pp_mission_phase *ph, char *buf, size_t cap);
 
 #endif

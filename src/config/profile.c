@@ -44,7 +44,7 @@ static double snap(double v)
     return strtod(buf, NULL);
 }
 
-static int parse_range(const pp_config *cfg, const pp_config_node *node, const char *what,
+static int parse_range(const pp_config *cfg, const pp_config_setting *node, const char *what,
                        pp_param_spec *ps)
 {
     static const char *const range_keys[] = {"from", "to", "step", "factor", NULL};
@@ -97,7 +97,7 @@ static int parse_range(const pp_config *cfg, const pp_config_node *node, const c
 }
 
 /* Label i of a categorical parameter from a string node. */
-static int parse_label(const pp_config *cfg, const pp_config_node *node, const char *what,
+static int parse_label(const pp_config *cfg, const pp_config_setting *node, const char *what,
                        const char *text, size_t i, pp_param_spec *ps)
 {
     if (!pp_label_ok(text))
@@ -113,7 +113,7 @@ static int parse_label(const pp_config *cfg, const pp_config_node *node, const c
 }
 
 /* [a, b, ...]: all numbers, or all labels (categorical). */
-static int parse_list(const pp_config *cfg, const pp_config_node *node, const char *what,
+static int parse_list(const pp_config *cfg, const pp_config_setting *node, const char *what,
                       pp_param_spec *ps)
 {
     size_t n = pp_config_length(node);
@@ -127,7 +127,7 @@ static int parse_list(const pp_config *cfg, const pp_config_node *node, const ch
     ps->kind = labels ? PP_RANGE_CATEGORICAL : PP_RANGE_LIST;
     ps->n_values = n;
     for (size_t i = 0; i < n; i++) {
-        const pp_config_node *e = pp_config_elem(node, i);
+        const pp_config_setting *e = pp_config_elem(node, i);
         const char *text = pp_config_string(e);
         if (labels && !text)
             return pp_config_node_error(cfg, node, what, "value %zu is not a label: a list is all "
@@ -141,7 +141,7 @@ static int parse_list(const pp_config *cfg, const pp_config_node *node, const ch
     return 0;
 }
 
-static int parse_param(const pp_config *cfg, const pp_config_node *node, const char *comp,
+static int parse_param(const pp_config *cfg, const pp_config_setting *node, const char *comp,
                        pp_param_spec *ps)
 {
     const char *name = pp_config_name(node);
@@ -181,7 +181,7 @@ static int has_param(const pp_component_spec *c, const char *name, size_t len)
 }
 
 /* Every {placeholder} of a string setting names a parameter of the component. */
-static int check_placeholders(const pp_config *cfg, const pp_config_node *g,
+static int check_placeholders(const pp_config *cfg, const pp_config_setting *g,
                               const pp_component_spec *c, const pp_setting *st)
 {
     for (size_t a = 0; a < st->n; a++) {
@@ -200,10 +200,10 @@ static int check_placeholders(const pp_config *cfg, const pp_config_node *g,
 }
 
 /* One key the type declares, when given, into c->settings. */
-static int parse_setting(const pp_config *cfg, const pp_config_node *g, const pp_component_key *k,
+static int parse_setting(const pp_config *cfg, const pp_config_setting *g, const pp_component_key *k,
                          pp_component_spec *c)
 {
-    const pp_config_node *node = pp_config_member(g, k->name);
+    const pp_config_setting *node = pp_config_member(g, k->name);
     const char *text[PP_COMPONENT_MAX_STRINGS];
     size_t n = 0;
     double number = 0;
@@ -245,7 +245,7 @@ static int parse_setting(const pp_config *cfg, const pp_config_node *g, const pp
 }
 
 /* The type, its module loaded, and the keys this component may have. */
-static int parse_type(const pp_config *cfg, const pp_config_node *g, size_t index,
+static int parse_type(const pp_config *cfg, const pp_config_setting *g, size_t index,
                       pp_component_spec *c)
 {
     const char *allowed[32];
@@ -268,7 +268,7 @@ static int parse_type(const pp_config *cfg, const pp_config_node *g, size_t inde
 }
 
 /* A parameter standing for a key with choices takes labels among them. */
-static int check_choices(const pp_config *cfg, const pp_config_node *node,
+static int check_choices(const pp_config *cfg, const pp_config_setting *node,
                          const pp_component_key *k, const pp_param_spec *ps)
 {
     for (size_t v = 0; k->choices && v < ps->n_values; v++) {
@@ -285,10 +285,10 @@ static int check_choices(const pp_config *cfg, const pp_config_node *node,
 
 /* The type's keys, then the parameters; a parameter named like a string
  * key stands for it. */
-static int parse_settings_params(const pp_config *cfg, const pp_config_node *g,
+static int parse_settings_params(const pp_config *cfg, const pp_config_setting *g,
                                  pp_component_spec *c)
 {
-    const pp_config_node *node;
+    const pp_config_setting *node;
     int rc;
 
     for (const pp_component_key *k = c->ops->keys; k && k->name; k++)
@@ -328,7 +328,7 @@ static int parse_settings_params(const pp_config *cfg, const pp_config_node *g,
 }
 
 /* until, duration_s, iterations: how long the steps go on. */
-static int parse_until(const pp_config *cfg, const pp_config_node *g, pp_component_spec *c)
+static int parse_until(const pp_config *cfg, const pp_config_setting *g, pp_component_spec *c)
 {
     char until[32] = "";
     double iterations = 0;
@@ -368,14 +368,14 @@ static int parse_until(const pp_config *cfg, const pp_config_node *g, pp_compone
 /* Pacing that contradicts itself: fps and sleep_s both (as keys or
  * parameters, each given once), or either on a component that runs one
  * step to completion. The error names the line of the key at fault. */
-static int check_pacing_conflicts(const pp_config *cfg, const pp_config_node *g,
+static int check_pacing_conflicts(const pp_config *cfg, const pp_config_setting *g,
                                   const pp_component_spec *c)
 {
     static const char *const keys[] = {"fps", "sleep_s"};
-    const pp_config_node *params = pp_config_member(g, "params"), *given[2];
+    const pp_config_setting *params = pp_config_member(g, "params"), *given[2];
 
     for (int i = 0; i < 2; i++) {
-        const pp_config_node *param = params ? pp_config_member(params, keys[i]) : NULL;
+        const pp_config_setting *param = params ? pp_config_member(params, keys[i]) : NULL;
         given[i] = pp_config_member(g, keys[i]);
         if (given[i] && param)
             return pp_config_node_error(cfg, param, keys[i], "given both as a key and as a "
@@ -396,9 +396,9 @@ static int check_pacing_conflicts(const pp_config *cfg, const pp_config_node *g,
 }
 
 /* fps, sleep_s, timeout_s; fps and sleep_s parameters must be numbers >= 0. */
-static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_component_spec *c)
+static int parse_pacing(const pp_config *cfg, const pp_config_setting *g, pp_component_spec *c)
 {
-    const pp_config_node *params = pp_config_member(g, "params");
+    const pp_config_setting *params = pp_config_member(g, "params");
 
     if (pp_config_get_double(cfg, g, "fps", &c->fps) < 0 ||
         pp_config_get_double(cfg, g, "sleep_s", &c->sleep_s) < 0 ||
@@ -412,7 +412,7 @@ static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_compon
         return pp_config_error(cfg, g, "timeout_s", "must be >= 0 (got %g)", c->timeout_s);
     for (size_t i = 0; i < c->n_params; i++) {
         const pp_param_spec *ps = &c->params[i];
-        const pp_config_node *node = pp_config_member(params, ps->name);
+        const pp_config_setting *node = pp_config_member(params, ps->name);
         if (strcmp(ps->name, "fps") != 0 && strcmp(ps->name, "sleep_s") != 0)
             continue;
         if (ps->kind == PP_RANGE_CATEGORICAL)
@@ -425,7 +425,7 @@ static int parse_pacing(const pp_config *cfg, const pp_config_node *g, pp_compon
     return check_pacing_conflicts(cfg, g, c);
 }
 
-static int parse_component(const pp_config *cfg, const pp_config_node *g, size_t index,
+static int parse_component(const pp_config *cfg, const pp_config_setting *g, size_t index,
                            pp_component_spec *c)
 {
     char why[256];
@@ -461,9 +461,9 @@ static void default_name(const char *path, char *out, size_t cap)
 }
 
 /* The group "profile" (optional). */
-static int parse_profile_group(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+static int parse_profile_group(const pp_config *cfg, const pp_config_setting *root, pp_profile *p)
 {
-    const pp_config_node *g = NULL;
+    const pp_config_setting *g = NULL;
     char mode[32] = "parallel", why[256];
 
     if (pp_config_get_group(cfg, root, "profile", &g) < 0)
@@ -512,9 +512,9 @@ static int parse_mission(const pp_config *cfg, pp_profile *p)
 }
 
 /* The list "components", each with a name of its own. */
-static int parse_components(const pp_config *cfg, const pp_config_node *root, pp_profile *p)
+static int parse_components(const pp_config *cfg, const pp_config_setting *root, pp_profile *p)
 {
-    const pp_config_node *list = pp_config_member(root, "components");
+    const pp_config_setting *list = pp_config_member(root, "components");
 
     if (!list) {
         pp_log_error("%s: no components = ( { name = ...; type = ...; } ) list", p->path);
@@ -542,7 +542,7 @@ static int parse_components(const pp_config *cfg, const pp_config_node *root, pp
 int pp_profile_load(const char *path, pp_profile *p)
 {
     pp_config *cfg;
-    const pp_config_node *root;
+    const pp_config_setting *root;
     int rc;
 
     memset(p, 0, sizeof *p);

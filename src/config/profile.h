@@ -22,6 +22,7 @@
 #ifndef PP_PROFILE_H
 #define PP_PROFILE_H
 
+#include "profile_adaptive.h"
 #include "mission.h"
 
 #include "battery/battery.h"
@@ -36,26 +37,6 @@
 #define PP_PROFILE_MAX_VALUES PP_COMPONENT_MAX_VALUES
 #define PP_PROFILE_CONFIRM_ABOVE 10000
 
-/* adaptive = { target_error = 5.0; budget_s = 600.0; max_configs = 24;
- *             seed = 1; batch = 2; } in the profile group (optional, every
- * key too): the profile is measured adaptively (src/sweep/adaptive.h),
- * as with `powprof profile --adaptive`, whose options override these. */
-typedef struct pp_profile_adaptive {
-    int given;               /* the group is there */
-    double target_error_pct; /* < 0: not given (then 5); 0: no target */
-    double budget_s;         /* < 0: not given; 0: none */
-    int max_configs;         /* < 0: not given; 0: none */
-    int seed;                /* < 0: not given (then 1) */
-    int batch;               /* < 0: not given (then 2) */
-} pp_profile_adaptive;
-
-/* The group adaptive of the profile group g (absent: given = 0, every
- * field -1). Errors name the file, the line and the key: -EINVAL. */
-struct pp_config;
-struct pp_config_node;
-int pp_profile_parse_adaptive(const struct pp_config *cfg, const struct pp_config_node *g,
-                              pp_profile_adaptive *a);
-
 typedef struct pp_profile {
     char path[4096];
     char name[PP_PROFILE_NAME_MAX];
@@ -68,7 +49,7 @@ typedef struct pp_profile {
     /* mission = { ... } (optional, mission.h): `powprof run` plans it. The
      * one-phase form's figures below (mission_s: the phases' total) */
     int has_mission;
-    pp_mission mission;
+    pp_mission_spec mission;
     double mission_s, mission_base_power_w, mission_min_soc; /* < 0: not given */
     char mission_maximize[160];
     pp_profile_adaptive adaptive; /* profile = { adaptive = { ... }; } */

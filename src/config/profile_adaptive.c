@@ -1,6 +1,6 @@
 /* profile_adaptive.c - the group adaptive = { ... } of a profile's profile
- * group (profile.h). */
-#include "profile.h"
+ * group (profile_adaptive.h). */
+#include "profile_adaptive.h"
 
 #include "config.h"
 
@@ -11,7 +11,7 @@ static const char *const adaptive_keys[] = {"target_error", "budget_s", "max_con
                                             "batch", NULL};
 
 /* An integer key in [lo, hi]: 0 (absent or valid) or -EINVAL (logged). */
-static int int_in(const pp_config *cfg, const pp_config_node *g, const char *key, int lo, int hi,
+static int int_in(const pp_config *cfg, const pp_config_setting *g, const char *key, int lo, int hi,
                   int *out)
 {
     int rc = pp_config_get_int(cfg, g, key, out);
@@ -24,10 +24,10 @@ static int int_in(const pp_config *cfg, const pp_config_node *g, const char *key
     return 0;
 }
 
-int pp_profile_parse_adaptive(const pp_config *cfg, const pp_config_node *g,
+int pp_profile_parse_adaptive(const pp_config *cfg, const pp_config_setting *g,
                               pp_profile_adaptive *a)
 {
-    const pp_config_node *ad = NULL;
+    const pp_config_setting *ad = NULL;
 
     *a = (pp_profile_adaptive){0, -1, -1, -1, -1, -1};
     if (pp_config_get_group(cfg, g, "adaptive", &ad) < 0)

@@ -1,6 +1,7 @@
 /* The parametric family (boxcox.h): power transforms, least squares on
  * relative error, a Gaussian-process mean on the residuals. */
 #include "boxcox.h"
+#include "cv.h"
 
 #include "blas.h"
 #include "lapack.h"
@@ -65,14 +66,6 @@ static double dot(const double *a, const double *b, size_t m)
     return f;
 }
 
-static double dist2(const double *a, const double *b, size_t d)
-{
-    double g = 0;
-    for (size_t j = 0; j < d; j++)
-        g += (a[j] - b[j]) * (a[j] - b[j]);
-    return g;
-}
-
 /* The residual smoother: alpha = (K + noise W^-1)^-1 r over the samples
  * with a value, into coef[m + i]. */
 static int fit_residuals(pp_est *e, size_t m, const size_t *idx, size_t n)
@@ -90,7 +83,7 @@ static int fit_residuals(pp_est *e, size_t m, const size_t *idx, size_t n)
         f = dot(row, e->coef, m);
         r[a] = e->spec.log_values ? e->v[idx[a]] - f : (e->v[idx[a]] - f) / fmax(fabs(f), 1e-300);
         for (size_t b = 0; b < n; b++)
-            k[a * n + b] = exp(-dist2(s->x + idx[a] * s->d, s->x + idx[b] * s->d, s->d) * inv);
+            k[a * n + b] = exp(-pp_dist2(s->x + idx[a] * s->d, s->x + idx[b] * s->d, s->d) * inv);
         k[a * n + a] += PP_BOXCOX_GP_NOISE / pp_surface_run_weight(s, idx[a]);
     }
     rc = pp_lapack_dposv(PP_LAPACK_ROW_MAJOR, 'U', (int)n, 1, k, (int)n, r, 1) == 0 ? 0 : -EINVAL;
@@ -100,7 +93,7 @@ static int fit_residuals(pp_est *e, size_t m, const size_t *idx, size_t n)
     return rc;
 }
 
-int pp_boxcox_fit(pp_est *e)
+static int boxcox_fit(pp_est *e)
 {
     const pp_surface *s = e->s;
     size_t dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims), m = bc_terms(nd, e->spec.inter);
@@ -140,7 +133,7 @@ out:
     return rc;
 }
 
-double pp_boxcox_eval(const pp_est *e, const double *xn)
+static double boxcox_eval(const pp_est *e, const double *xn)
 {
     const pp_surface *s = e->s;
     double row[256], f, g = 0, inv;
@@ -152,7 +145,7 @@ double pp_boxcox_eval(const pp_est *e, const double *xn)
     inv = 1.0 / (e->spec.h * e->spec.h);
     for (size_t i = 0; i < s->n; i++)
         if (!isnan(e->v[i]) && e->coef[e->n_terms + i] != 0)
-            g += e->coef[e->n_terms + i] * exp(-dist2(xn, s->x + i * s->d, s->d) * inv);
+            g += e->coef[e->n_terms + i] * exp(-pp_dist2(xn, s->x + i * s->d, s->d) * inv);
     return e->spec.log_values ? f + g : f + fabs(f) * g;
 }
 
@@ -359,7 +352,7 @@ static void descend(bc_data *d, double *expo, int inter, pp_cv *cv)
         }
 }
 
-int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
+static int boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
 {
     pp_fold *folds = malloc((s->n + 1) * sizeof *folds);
     double expo[PP_SURFACE_MAX_DIMS];
@@ -424,3 +417,24 @@ int pp_boxcox_tune(const pp_surface *s, const double *y, int log_values, const p
     bc_data_free(&d);
     return rc;
 }
+
+/* ---- in the estimators' table ---- */
+
+static int boxcox_fit_op(pp_est *e)
+{
+    int rc = boxcox_fit(e);
+
+    if (rc < 0)
+        pp_log_debug("fit: boxcox with %zu samples: no solution", e->n_used);
+    return rc;
+}
+
+/* With a residual smoother, each sample is left out by fitting without it. */
+static int boxcox_loo_op(const pp_surface *s, const double *y, const double *v,
+                         const pp_est_spec *spec, double *pred)
+{
+    (void)v;
+    return spec->h > 0 ? -ENOTSUP : boxcox_loo(s, y, spec, pred);
+}
+
+const pp_est_ops pp_est_boxcox_ops = {boxcox_fit_op, boxcox_eval, boxcox_loo_op};

@@ -1,5 +1,5 @@
-/* boxcox.h - inside the estimators (estimator.c, choose.c): the
- * parametric family with the workload's shape.
+/* boxcox.h - one estimator of layer 2 (boxcox.c, in the table of est.h;
+ * its tuning for tune.c): the parametric family with the workload's shape.
  *
  * Each numeric parameter that varies goes through a power transform of
  * its raw value, u = value / largest (a range with values <= 0: u = 1 +
@@ -24,7 +24,7 @@
 #ifndef PP_BOXCOX_H
 #define PP_BOXCOX_H
 
-#include "estimator.h"
+#include "est.h"
 
 #define PP_BOXCOX_GRID_N 11
 #define PP_BOXCOX_GRID_LO (-2.0)
@@ -36,17 +36,6 @@
  * samples took 2.6 min; with 150, about 1 min, the smoother left out) */
 #define PP_BOXCOX_GP_N 3
 #define PP_BOXCOX_GP_MAX 150
-
-/* Fit e (e->s, e->spec, e->v and e->n_used set; e->coef NULL): 0,
- * -EINVAL (too few samples, no solution) or -ENOMEM. */
-int pp_boxcox_fit(pp_est *e);
-
-/* The fitted surface at normalized point xn, in the fit's value space. */
-double pp_boxcox_eval(const pp_est *e, const double *xn);
-
-/* Leave-one-out predictions of spec without a residual smoother (y's
- * units, NaN where y is), by the normal equations. 0, -EINVAL, -ENOMEM. */
-int pp_boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
 
 /* Choose spec's exponents, interactions and residual smoother for y in
  * value space log_values by the cross-validated error over folds

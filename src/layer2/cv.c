@@ -1,7 +1,7 @@
-/* The errors of predictions against measured values (estimator.h,
+/* The errors of predictions against measured values (cv.h,
  * pp_cv_pairs): what every estimator's cross-validation is judged by. It
  * calls no estimator, so each may use it. */
-#include "estimator.h"
+#include "cv.h"
 
 #include <math.h>
 #include <string.h>

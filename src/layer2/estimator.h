@@ -36,48 +36,17 @@
 #ifndef PP_ESTIMATOR_H
 #define PP_ESTIMATOR_H
 
+#include "cv.h"
+#include "est.h"
 #include "surface.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum pp_method {
-    PP_METHOD_NW = 0,
-    PP_METHOD_LOCLIN,
-    PP_METHOD_RBF,
-    PP_METHOD_BOXCOX,
-    PP_METHOD_AUTO, /* chosen per metric by leaving out levels (pp_choose) */
-} pp_method;
-
-#define PP_METHODS 4 /* nw, loclin, rbf, boxcox */
-
 /* "nw", "loclin", "rbf", "boxcox", "auto". */
 const char *pp_method_name(pp_method m);
 /* The method of a name: 0, or -EINVAL for another name. */
 int pp_method_parse(const char *name, pp_method *m);
-
-/* What is fitted: an estimator, its value space and its parameter h
- * (nw, loclin: bandwidth sigma in normalized units, > 0; rbf: smoothing
- * lambda >= 0; boxcox: the residual smoother's length scale, 0 for none).
- * boxcox also has an exponent per dimension and its interaction terms. */
-typedef struct pp_est_spec {
-    pp_method method;
-    int log_values;
-    double h;
-    double expo[PP_SURFACE_MAX_DIMS]; /* boxcox: the power transform's exponent */
-    int inter;                        /* boxcox: 1 with the pairwise products */
-} pp_est_spec;
-
-/* A fitted estimator. It borrows the surface, which must outlive it. */
-typedef struct pp_est {
-    pp_est_spec spec;
-    const pp_surface *s;
-    size_t n_used;   /* samples with a value */
-    double *v;       /* s->n values in the fit's space (NaN: left out) */
-    double *coef;    /* rbf: s->n weights a_i, then c_0 and one c per dimension;
-                        boxcox: the terms' coefficients, then s->n residual weights */
-    size_t n_terms;  /* boxcox: terms of the least-squares fit */
-} pp_est;
 
 /* Fit spec to y (s->n values, NaN left out). rbf needs more samples than
  * varying dimensions + 1, log values need y > 0. 0, -EINVAL (logged at
@@ -94,24 +63,6 @@ double pp_est_predict(const pp_est *e, const double *xn);
 /* Leave-one-out predictions of every sample, in y's units (NaN where y is
  * NaN or nothing is left to predict from). 0, -EINVAL or -ENOMEM. */
 int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
-
-/* Errors of predictions pred (y's units) against y, over the samples with
- * both. mape in %, over samples with y != 0; the inner figures over the
- * samples inside the measured range (pp_surface_interior). crit is what
- * tuning and choice minimize: for a positive metric (every y > 0) the mean
- * |log(pred / y)| in % (a prediction ten times too small weighs as much as
- * one ten times too large; at or below zero it is no prediction); else the
- * MAPE when every y is non-zero, else the RMSE. */
-typedef struct pp_cv {
-    double mape, mape_inner, rmse, crit;
-    size_t n, n_inner;
-} pp_cv;
-
-void pp_cv_errors(const pp_surface *s, const double *y, const double *pred, pp_cv *cv);
-
-/* The same over n pairs: sample idx[k] (NULL: k) predicted as pred[k]. */
-void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const double *pred,
-                 size_t n, pp_cv *cv);
 
 /* The h of method m in value space log_values with the least leave-one-out
  * crit (nw, loclin: a log scan of sigma, refined by golden section; rbf: a
@@ -131,33 +82,7 @@ int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_
  * through them). */
 double pp_est_narrowest_sigma(const pp_surface *s);
 
-/* ---- folds: what cross-validation leaves out together ----
- *
- * Leave-one-level-out: every sample with one value (level) of one
- * parameter is left out together, for every level strictly inside that
- * parameter's measured range (a prediction there lies between measured
- * levels), for every parameter with at least PP_LEVEL_OUT_MIN levels that
- * are measured, in turn. A sample lies in one fold per such parameter.
- * Scattered samples (no level of a parameter holds two) have no levels to
- * leave out, unless only one parameter varies (the two are then the same);
- * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
- * folds (a choice by one or two samples is a coin toss: leave-one-out
- * over every sample, edges included, decides instead).
- * Leave-one-out: every sample alone. */
-#define PP_LEVEL_OUT_MIN 3
-/* fewer (fold, sample) pairs than this are too few to choose by: none */
-#define PP_LEVEL_OUT_MIN_PAIRS 5
-
-typedef struct pp_fold {
-    size_t dim;   /* SIZE_MAX: the one sample `level` */
-    size_t level; /* index into s->levels[dim] */
-} pp_fold;
-
-/* 1 when sample i (with a value) lies in fold f. */
-static inline int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
-{
-    return f->dim == SIZE_MAX ? i == f->level : s->cell[i * s->d + f->dim] == f->level;
-}
+/* ---- folds (est.h: what cross-validation leaves out together) ---- */
 
 /* The level-out folds of the samples of y with a value (y NaN: not
  * measured) into *folds (malloc'd, NULL when none); their number. -ENOMEM. */

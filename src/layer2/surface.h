@@ -51,57 +51,9 @@ int pp_surface_set_weights(pp_surface *s, const double *w);
 void pp_surface_normalize(const pp_surface *s, const double *raw, double *xn);
 double pp_surface_denormalize(const pp_surface *s, size_t dim, double xn);
 
-/* The prediction at normalized point xn (direct sum, stabilized). */
-double pp_surface_predict(const pp_surface *s, const double *y, double sigma, const double *xn);
-
-/* Leave-one-out predictions of every sample (NaN for samples whose y is
- * NaN, or when fewer than two samples have a value). Lattice sweeps use
- * separable sums; otherwise the direct O(n^2) sum. 0 or -ENOMEM. */
-int pp_surface_loo(const pp_surface *s, const double *y, double sigma, double *pred);
-
-/* The same, always by the direct sum (the reference for tests). */
-int pp_surface_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
-
 /* 1 when sample i lies inside the measured range of every parameter that
  * varies (a prediction there interpolates), else 0. */
 int pp_surface_interior(const pp_surface *s, size_t i);
-
-typedef struct pp_surface_fit {
-    double sigma;
-    int log_values;  /* the surface is of log(y), predictions exp() of it */
-    double mape;  /* mean absolute percentage error, %, of the leave-one-out predictions
-                     (samples with y == 0 left out of it) */
-    double rmse;  /* root mean square error, in the metric's unit */
-    size_t n_used;
-    double mape_interior; /* over samples inside the measured range in every
-                             parameter: interpolation, not extrapolation */
-    size_t n_interior;
-} pp_surface_fit;
-
-/* Leave-one-out errors at sigma, of y or (log_values) of log(y), in y's
- * units either way. */
-int pp_surface_cv(const pp_surface *s, const double *y, double sigma, int log_values,
-                  pp_surface_fit *fit);
-
-/* Choose sigma by leave-one-out cross-validation: the smallest RMSE over a
- * logarithmic scan of [1e-3, 3], refined by golden-section search. */
-int pp_surface_choose_sigma(const pp_surface *s, const double *y, int log_values,
-                            pp_surface_fit *fit);
-
-/* Values on a na x nb grid over dimensions da and db (normalized grid
- * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
- * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
- * separable, so the sums are two matrix products (dgemm, src/layer2/blas.h), over the
- * distinct coordinates when the samples form a lattice. db may equal da
- * only with nb == 1 (a line). 0 or -ENOMEM. */
-int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,
-                    const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-                    const double *fixed, double *out);
-
-/* The same by the direct double loop (the reference for the benchmark). */
-int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
-                           const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-                           const double *fixed, double *out);
 
 /* Sample i's weight (1 without weights). */
 double pp_surface_run_weight(const pp_surface *s, size_t i);
@@ -109,5 +61,14 @@ double pp_surface_run_weight(const pp_surface *s, size_t i);
 /* The dimensions whose samples take more than one value, into dims; their
  * count. */
 size_t pp_surface_varying(const pp_surface *s, size_t *dims);
+
+/* The squared distance between normalized points a and b of d dimensions. */
+static inline double pp_dist2(const double *a, const double *b, size_t d)
+{
+    double g = 0;
+    for (size_t j = 0; j < d; j++)
+        g += (a[j] - b[j]) * (a[j] - b[j]);
+    return g;
+}
 
 #endif

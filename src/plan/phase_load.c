@@ -1,6 +1,6 @@
-/* The loads of a mission's phases (phases.h): a phase's base load, cut or
+/* The loads of a mission's phases (phase_load.h): a phase's base load, cut or
  * repeated from a trace, and the load of the whole mission. */
-#include "phases.h"
+#include "phase_load.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

@@ -27,6 +27,7 @@
 #ifndef PP_PHASES_H
 #define PP_PHASES_H
 
+#include "phase_load.h"
 #include "plan.h"
 
 #include "src/config/mission.h"
@@ -34,39 +35,6 @@
 #include <stddef.h>
 
 #define PP_PHASES_GRID 33
-#define PP_PHASES_SWITCH_S 1e-5 /* a phase's last sample before the next starts */
-
-/* The base load of one phase over [0, duration]: samples (malloc'd). */
-typedef struct pp_phase_load {
-    double *t_s, *p_w;
-    size_t n;
-    double mean_w;
-} pp_phase_load;
-
-/* A constant load of w over duration_s. 0 or -ENOMEM. */
-int pp_phase_load_constant(double w, double duration_s, pp_phase_load *l);
-/* The total power of a trace file (or of RESULTS/traces/0.csv when path is
- * a folder), from from_s on, cut or repeated (with the trace's period, as
- * the battery repeats it) to duration_s. 0, -EINVAL (logged: unreadable
- * trace, from_s past its end) or -ENOMEM. */
-int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_phase_load *l);
-void pp_phase_load_free(pp_phase_load *l);
-/* The base load at t_s (linear between samples). */
-double pp_phase_load_at(const pp_phase_load *l, double t_s);
-
-/* The problem, independent of any model (the bench builds its own). */
-typedef struct pp_phases_problem {
-    size_t n_phases;
-    double duration_s[PP_MISSION_MAX_PHASES];
-    double weight[PP_MISSION_MAX_PHASES];
-    const pp_phase_load *base;       /* n_phases */
-    size_t n_cand;
-    const pp_plan_choice *cand;      /* qos and planned_w are used */
-    const unsigned char *allowed;    /* n_phases x n_cand: 1 where the phase admits it */
-    pp_battery_params battery;       /* soc_start, efficiency, the model; its base load
-                                        and cutoff are not used */
-    double min_soc_frac;             /* the reserve at the end */
-} pp_phases_problem;
 
 typedef struct pp_phases_phase {
     int met;                 /* a candidate meets the phase's bounds */
@@ -106,19 +74,6 @@ typedef struct pp_phases_result {
 int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r);
 void pp_phases_result_free(pp_phases_result *r);
 
-/* The load of the whole mission with phase k's computer at computer_w[k]
- * (through the battery's efficiency) beside its base load: *t, *w
- * malloc'd (one block, free *t), *n samples; a phase's last sample
- * PP_PHASES_SWITCH_S before the next one's first. 0 or -ENOMEM. */
-int pp_phases_mission_load(const pp_phases_problem *p, const double *computer_w, double **t,
-                           double **w, size_t *n);
-
-/* One battery run over the mission (p's battery, no cutoff) with those
- * computer powers: its end state of charge and whether an event (brown-out,
- * voltage cutoff) happened. 0 or -errno. */
-int pp_phases_run(const pp_phases_problem *p, const double *computer_w, double *soc_end,
-                  int *event);
-
 /* ---- on a model -------------------------------------------------------- */
 
 typedef struct pp_phases_plan {
@@ -137,7 +92,7 @@ typedef struct pp_phases_plan {
  * o->min_soc_frac, else the battery's soc_cutoff). 0, -EINVAL (logged: a
  * bound naming no parameter, a label not among the parameter's, a trace
  * that does not read, ...), -ENOMEM. Free with pp_phases_plan_free. */
-int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                    pp_phases_plan *r);
 void pp_phases_plan_free(pp_phases_plan *r);
 

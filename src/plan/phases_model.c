@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* "file:line: " of a bound (or a phase) for messages. */
-static void where(const pp_mission *mi, int line, char *buf, size_t cap)
+static void where(const pp_mission_spec *mi, int line, char *buf, size_t cap)
 {
     if (mi->path[0] && line > 0)
         pp_fmt(buf, cap, "%s:%d: ", mi->path, line);
@@ -32,7 +32,7 @@ static void param_list(const pp_summary *s, char *buf, size_t cap)
 }
 
 /* Bound b of phase ph as a parameter index and a numeric range. */
-static int resolve_bound(const pp_model *m, const pp_mission *mi, const pp_mission_phase *ph,
+static int resolve_bound(const pp_model *m, const pp_mission_spec *mi, const pp_mission_phase *ph,
                          const pp_mission_bound *b, size_t *k, double *lo, double *hi)
 {
     const pp_summary *s = &m->sum;
@@ -67,7 +67,7 @@ static int resolve_bound(const pp_model *m, const pp_mission *mi, const pp_missi
 }
 
 /* Which candidates phase ph admits: row of n. */
-static int admit(const pp_model *m, const pp_mission *mi, const pp_mission_phase *ph,
+static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_phase *ph,
                  const pp_plan_choice *c, size_t n, unsigned char *row)
 {
     memset(row, 1, n);
@@ -94,7 +94,7 @@ static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_ph
                                   ph->duration_s, l);
 }
 
-int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission *mi,
+int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
                    pp_phases_plan *r)
 {
     pp_phases_problem *p = &r->problem;

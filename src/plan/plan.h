@@ -66,7 +66,7 @@ typedef struct pp_plan_fixed {
 struct pp_plan_choice;
 
 /* A candidate's prediction in place of the model's own (a network swapped
- * in by a layer model: src/layers/layers_plan.c): fills c->power and c->achieved
+ * in by a layer model: src/dnn/layers_plan.c): fills c->power and c->achieved
  * (NaN without a rate) for c->point, maximize being the parameter
  * maximized and achieved_metric its rate's metric (-1: none). 0, 1 to leave
  * the candidate out (no prediction there), or -errno (logged). */

@@ -35,40 +35,13 @@
 #ifndef PP_SWEEP_H
 #define PP_SWEEP_H
 
+#include "progress.h"
+
 #include "src/config/profile.h"
 #include "src/config/shard.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
-
-/* A component's pace in one configuration, for the progress line. */
-typedef struct pp_sweep_component_progress {
-    const char *name;
-    double fps;              /* the rate asked for (0: not paced by fps) */
-    double achieved_fps;     /* iterations over its duration, each counted as at least
-                                1/fps: fps when it kept up, less when it did not */
-    long iterations, late_frames;
-} pp_sweep_component_progress;
-
-typedef struct pp_sweep_progress {
-    uint64_t done, total;    /* configurations finished (this run) / to run */
-    uint64_t id;             /* the one that just finished, or that runs (running) */
-    int running;             /* 1: a tick while id runs; the fields below up to
-                                components are those of the last one finished */
-    double config_elapsed_s; /* running: time since id started */
-    double config_estimate_s;/* its lower-bound estimate (0: unknown) */
-    const char *status;      /* ok, failed, timeout */
-    const char *reason;      /* why, when not ok ("" otherwise) */
-    double duration_s, total_mean_w;
-    double cpu_share;        /* the workload's CPU, in cores (NAN: unknown) */
-    double machine_cpu_share;/* the whole machine's, in cores (NAN: unknown) */
-    int saturated;           /* the procstat estimate sat at its ceiling (every core busy)
-                                for at least half the samples */
-    unsigned failures_in_row;/* configurations in a row failed with this reason */
-    size_t n_components;
-    const pp_sweep_component_progress *components;
-    double elapsed_s, left_s; /* time since the start, estimate of what is left */
-} pp_sweep_progress;
 
 typedef struct pp_sweep_options {
     const char *out_dir;

@@ -1,6 +1,6 @@
 /* The family of each layer kind chosen by leave-one-network-out, shrunk
  * toward the baseline; the roofline fit for kinds never profiled; the
- * model fitted (src/layers/layers_model.h). */
+ * model fitted (src/dnn/layers_model.h). */
 #include "layers_fit.h"
 #include "layers_profile.h"
 

@@ -1,4 +1,4 @@
-/* The layer model as JSON (src/layers/layers_model.h), with jansson. */
+/* The layer model as JSON (src/dnn/layers_model.h), with jansson. */
 #include "layers_model.h"
 
 #include "src/base/log.h"

@@ -1,5 +1,5 @@
 /* One family of a layer model fitted on samples, and evaluated
- * (src/layers/layers_fit.h). */
+ * (src/dnn/layers_fit.h). */
 #include "layers_fit.h"
 
 #include "src/layer2/lapack.h"

@@ -1,4 +1,4 @@
-/* Leave-one-network-out evaluation of layer models (src/layers/layers_model.h). */
+/* Leave-one-network-out evaluation of layer models (src/dnn/layers_model.h). */
 #include "layers_model.h"
 
 #include "src/base/log.h"

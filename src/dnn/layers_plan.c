@@ -1,5 +1,5 @@
 /* The highest frame rate a battery carries through a mission, for a network
- * costed by a layer model (src/layers/layers_model.h): the planner's most power
+ * costed by a layer model (src/dnn/layers_model.h): the planner's most power
  * the battery carries (src/plan/plan.h), turned into a frame rate. */
 #include "layers_plan.h"
 

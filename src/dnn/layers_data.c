@@ -1,4 +1,4 @@
-/* Reading layers.csv and networks.csv back (src/layers/layers_model.h). */
+/* Reading layers.csv and networks.csv back (src/dnn/layers_model.h). */
 #include "layers_model.h"
 #include "layers_profile.h"
 

@@ -1,5 +1,5 @@
 /* layers_model.h - models of a layer's cost per frame from its shape,
- * fitted on per-layer profiles (src/layers/layers_profile.h), and predictions for
+ * fitted on per-layer profiles (src/dnn/layers_profile.h), and predictions for
  * networks never run (`powprof layers model`, `powprof layers predict`).
  *
  * Three quantities are modelled per layer kind (convolutional, maxpool,
@@ -305,7 +305,7 @@ struct pp_battery_params;
 /* The highest frame rate, up to c->max_fps, at which battery p (its
  * base_power_w beside the device's power at that rate) carries a mission
  * of mission_s with at least min_soc_frac left and no cutoff event
- * (src/layers/layers_plan.c). 0 with *fps and the state of charge at the end; 1
+ * (src/dnn/layers_plan.c). 0 with *fps and the state of charge at the end; 1
  * when not even the idle device lasts (*fps = 0); -errno (logged: bad
  * battery parameters; -EINVAL without idle power). */
 int pp_layers_plan_fps(const pp_layers_cost *c, const struct pp_battery_params *p,

@@ -1,5 +1,5 @@
 /* layers.h - the layers of a darknet network and what each one computes,
- * from its .cfg alone (src/layers/darknet_cfg.h): no darknet needed.
+ * from its .cfg alone (src/dnn/darknet_cfg.h): no darknet needed.
  *
  * Shapes follow darknet's own rules (its parser, 2018, the version Debian
  * ships): a convolution's output is (w + 2 pad - size) / stride + 1 with

@@ -1,4 +1,4 @@
-/* layers.csv and networks.csv (src/layers/layers_profile.h): writing. */
+/* layers.csv and networks.csv (src/dnn/layers_profile.h): writing. */
 #include "layers_profile.h"
 
 #include "src/base/log.h"

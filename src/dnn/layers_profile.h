@@ -4,7 +4,7 @@
  *
  * The frames run in the darknet module (components/layer_timer.h, found
  * through the component registry: the core does not link darknet); this
- * side reads the cfg (src/layers/layers.h, which checks it before darknet sees
+ * side reads the cfg (src/dnn/layers.h, which checks it before darknet sees
  * it), samples the device while the frames run, and integrates the power
  * over each layer's intervals. Each measured frame is run twice, once
  * whole (darknet's network_predict) and once layer by layer, in alternating

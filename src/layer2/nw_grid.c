@@ -1,6 +1,6 @@
-/* The weighted average on a grid of points (surface.h, pp_surface_grid):
+/* The weighted average on a grid of points (nw.h, pp_nw_grid):
  * separable sums as matrix products. */
-#include "surface.h"
+#include "nw.h"
 
 #include "blas.h"
 
@@ -11,9 +11,9 @@
 
 #define UNDERFLOW 1e-280
 
-int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
-                           const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-                           const double *fixed, double *out)
+int pp_nw_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
+                      const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                      const double *fixed, double *out)
 {
     double xn[PP_SURFACE_MAX_DIMS];
 
@@ -23,7 +23,7 @@ int pp_surface_grid_direct(const pp_surface *s, const double *y, double sigma, s
             xn[da] = ga[i];
             if (db != da)
                 xn[db] = gb[j];
-            out[i * nb + j] = pp_surface_predict(s, y, sigma, xn);
+            out[i * nb + j] = pp_nw_predict(s, y, sigma, xn);
         }
     return 0;
 }
@@ -197,9 +197,9 @@ static int grid_lattice(const grid_req *q)
     return rc;
 }
 
-int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t da,
-                    const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-                    const double *fixed, double *out)
+int pp_nw_grid(const pp_surface *s, const double *y, double sigma, size_t da,
+               const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+               const double *fixed, double *out)
 {
     double *f = malloc((s->n + 1) * sizeof *f), *num = malloc((2 * na * nb + 1) * sizeof *num);
     double xn[PP_SURFACE_MAX_DIMS];
@@ -222,7 +222,7 @@ int pp_surface_grid(const pp_surface *s, const double *y, double sigma, size_t d
                 xn[da] = ga[i];
                 if (!q.line)
                     xn[db] = gb[j];
-                out[c] = pp_surface_predict(s, y, sigma, xn);
+                out[c] = pp_nw_predict(s, y, sigma, xn);
             }
         }
     free(f);

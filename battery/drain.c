@@ -1,4 +1,4 @@
-/* pp_battery_run: one pass of the trace, or the run until cutoff, and the
+/* drain.c - pp_battery_run: one pass of the trace, or the run until cutoff, and the
  * time to cutoff with the trace repeated, whole periods skipped (repeat.h).
  * The integration itself is solver.c's. */
 #include "repeat.h"

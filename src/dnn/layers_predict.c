@@ -1,4 +1,4 @@
-/* Predictions of a layer model (src/layers/layers_model.h): every layer,
+/* Predictions of a layer model (src/dnn/layers_model.h): every layer,
  * kinds never profiled by the roofline fit, and the costs plans use. */
 #include "layers_fit.h"
 

@@ -1,5 +1,5 @@
 /* layers_fit.h - inside the layer models (not a public header): one family
- * fitted on a set of samples, and evaluated (src/layers/layers_model.c);
+ * fitted on a set of samples, and evaluated (src/dnn/layers_model.c);
  * the choice among families (layers_choose.c) and predictions
  * (layers_predict.c) are built on them. */
 #ifndef PP_LAYERS_FIT_H

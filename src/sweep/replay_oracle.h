@@ -1,4 +1,4 @@
-/* replay.h - an adaptive run against a grid measured once (issue 21):
+/* replay_oracle.h - an adaptive run against a grid measured once (issue 21):
  * the candidates are the configurations of a full results folder (its
  * rows with status ok), and the oracle answers a configuration with its
  * recorded rows (every repeat and node of it) and trace, appended to the
@@ -6,8 +6,8 @@
  * evaluated on full grids (the TX2 sets, sweeps measured on this machine)
  * without a device, and the same seed replays the same choices.
  */
-#ifndef PP_REPLAY_H
-#define PP_REPLAY_H
+#ifndef PP_REPLAY_ORACLE_H
+#define PP_REPLAY_ORACLE_H
 
 #include "adaptive.h"
 

@@ -1,0 +1,129 @@
+/* est.h - what the layer-2 estimators share, and nothing else: the
+ * methods, what is fitted (pp_est_spec) and a fitted estimator (pp_est),
+ * the errors they are judged by (pp_cv), the folds cross-validation leaves
+ * out, the value space, and the table of operations each estimator
+ * implements in its own file:
+ *
+ *   nw.c       the paper's Gaussian-kernel weighted average
+ *   loclin.c   local-linear kernel regression
+ *   rbf.c      the thin-plate spline
+ *   boxcox.c   the response surface with the workload's shape
+ *
+ * estimator.c fits, evaluates and leaves out through the table
+ * (estimator.h says what each method does); a header with no file of its
+ * own, so that an estimator and the code that drives it both include it
+ * without calling each other.
+ */
+#ifndef PP_EST_H
+#define PP_EST_H
+
+#include "surface.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum pp_method {
+    PP_METHOD_NW = 0,
+    PP_METHOD_LOCLIN,
+    PP_METHOD_RBF,
+    PP_METHOD_BOXCOX,
+    PP_METHOD_AUTO, /* chosen per metric by leaving out levels (pp_choose) */
+} pp_method;
+
+#define PP_METHODS 4 /* nw, loclin, rbf, boxcox */
+
+/* What is fitted: an estimator, its value space and its parameter h
+ * (nw, loclin: bandwidth sigma in normalized units, > 0; rbf: smoothing
+ * lambda >= 0; boxcox: the residual smoother's length scale, 0 for none).
+ * boxcox also has an exponent per dimension and its interaction terms. */
+typedef struct pp_est_spec {
+    pp_method method;
+    int log_values;
+    double h;
+    double expo[PP_SURFACE_MAX_DIMS]; /* boxcox: the power transform's exponent */
+    int inter;                        /* boxcox: 1 with the pairwise products */
+} pp_est_spec;
+
+/* A fitted estimator. It borrows the surface, which must outlive it. */
+typedef struct pp_est {
+    pp_est_spec spec;
+    const pp_surface *s;
+    size_t n_used;   /* samples with a value */
+    double *v;       /* s->n values in the fit's space (NaN: left out) */
+    double *coef;    /* rbf: s->n weights a_i, then c_0 and one c per dimension;
+                        boxcox: the terms' coefficients, then s->n residual weights */
+    size_t n_terms;  /* boxcox: terms of the least-squares fit */
+} pp_est;
+
+typedef struct pp_cv {
+    double mape, mape_inner, rmse, crit;
+    size_t n, n_inner;
+} pp_cv;
+
+/* ---- folds: what cross-validation leaves out together ----
+ *
+ * Leave-one-level-out: every sample with one value (level) of one
+ * parameter is left out together, for every level strictly inside that
+ * parameter's measured range (a prediction there lies between measured
+ * levels), for every parameter with at least PP_LEVEL_OUT_MIN levels that
+ * are measured, in turn. A sample lies in one fold per such parameter.
+ * Scattered samples (no level of a parameter holds two) have no levels to
+ * leave out, unless only one parameter varies (the two are then the same);
+ * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
+ * folds (a choice by one or two samples is a coin toss: leave-one-out
+ * over every sample, edges included, decides instead).
+ * Leave-one-out: every sample alone. */
+#define PP_LEVEL_OUT_MIN 3
+/* fewer (fold, sample) pairs than this are too few to choose by: none */
+#define PP_LEVEL_OUT_MIN_PAIRS 5
+
+typedef struct pp_fold {
+    size_t dim;   /* SIZE_MAX: the one sample `level` */
+    size_t level; /* index into s->levels[dim] */
+} pp_fold;
+
+/* 1 when sample i (with a value) lies in fold f. */
+static inline int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
+{
+    return f->dim == SIZE_MAX ? i == f->level : s->cell[i * s->d + f->dim] == f->level;
+}
+
+/* ---- the value space ---- */
+
+/* y into the fit's value space (NaN kept); -EINVAL when a log value is not
+ * > 0. */
+static inline int pp_est_to_space(const double *y, size_t n, int log_values, double *v)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (log_values && !isnan(y[i]) && !(y[i] > 0))
+            return -EINVAL;
+        v[i] = log_values ? log(y[i]) : y[i];
+    }
+    return 0;
+}
+
+static inline double pp_est_from_space(int log_values, double v) { return log_values ? exp(v) : v; }
+
+/* ---- the table of operations ---- */
+
+typedef struct pp_est_ops {
+    /* Fit e (e->s, e->spec, e->v in the fit's value space and e->n_used
+     * set; e->coef NULL): 0, -EINVAL (logged at debug level: no solution)
+     * or -ENOMEM. NULL: nothing to fit (the samples are the estimator). */
+    int (*fit)(pp_est *e);
+    /* The fitted surface at normalized point xn, in the fit's value space. */
+    double (*eval)(const pp_est *e, const double *xn);
+    /* Leave-one-out predictions of every sample in y's units, v being y in
+     * spec's value space (NaN where y is NaN or nothing is left to predict
+     * from): 0, -EINVAL, -ENOMEM, or -ENOTSUP to have each sample left out
+     * by fitting without it. */
+    int (*loo)(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
+               double *pred);
+} pp_est_ops;
+
+/* Each in its file. */
+extern const pp_est_ops pp_est_nw_ops, pp_est_loclin_ops, pp_est_rbf_ops, pp_est_boxcox_ops;
+
+#endif

@@ -1,0 +1,43 @@
+/* nw.h - the paper's estimator: the Gaussian-kernel weighted average of
+ * the samples y of a surface (surface.h) at bandwidth sigma,
+ *
+ *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / sigma^2)
+ *
+ * its leave-one-out (nw.c) and its grids (nw_grid.c). Samples whose y is
+ * NaN are left out. In the estimators' table as pp_est_nw_ops (est.h).
+ */
+#ifndef PP_NW_H
+#define PP_NW_H
+
+#include "est.h"
+#include "surface.h"
+
+#include <stddef.h>
+
+/* The prediction at normalized point xn (direct sum, stabilized). */
+double pp_nw_predict(const pp_surface *s, const double *y, double sigma, const double *xn);
+
+/* Leave-one-out predictions of every sample (NaN for samples whose y is
+ * NaN, or when fewer than two samples have a value). Lattice sweeps use
+ * separable sums; otherwise the direct O(n^2) sum. 0 or -ENOMEM. */
+int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred);
+
+/* The same, always by the direct sum (the reference for tests). */
+int pp_nw_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
+
+/* Values on a na x nb grid over dimensions da and db (normalized grid
+ * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
+ * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
+ * separable, so the sums are two matrix products (dgemm, src/layer2/blas.h), over the
+ * distinct coordinates when the samples form a lattice. db may equal da
+ * only with nb == 1 (a line). 0 or -ENOMEM. */
+int pp_nw_grid(const pp_surface *s, const double *y, double sigma, size_t da,
+               const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+               const double *fixed, double *out);
+
+/* The same by the direct double loop (the reference for the benchmark). */
+int pp_nw_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
+                      const double *ga, size_t na, size_t db, const double *gb, size_t nb,
+                      const double *fixed, double *out);
+
+#endif

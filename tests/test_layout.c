@@ -1,0 +1,89 @@
+/* scripts/check-layout, the house's rules (docs/DESIGN.md), on small trees
+ * made for it: a circle between two files of a folder through a type or a
+ * static inline function of one's header counts, and is gone once the
+ * shared type has a header of its own. */
+#include "harness.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* check-layout run in root: its exit status; its output (the breaches on
+ * stderr, then the count on stdout) into *out. */
+static int check_layout(const char *root, char **out)
+{
+    char script[PATH_MAX], *o = NULL, *e = NULL;
+    char *argv[] = {"env", "-C", (char *)root, script, NULL};
+    int rc;
+
+    *out = NULL;
+    if (!realpath("scripts/check-layout", script))
+        return -1;
+    rc = run_argv(argv, &o, &e);
+    if (o && e && (*out = malloc(strlen(o) + strlen(e) + 1)))
+        strcat(strcpy(*out, e), o);
+    free(o);
+    free(e);
+    return rc;
+}
+
+/* A folder src/layer2 under a fresh root with a.c, a.h, b.c and, unless
+ * NULL, shared.h. */
+static const char *tree(const char *a_h, const char *a_c, const char *b_c, const char *shared_h)
+{
+    static char root[PATH_MAX];
+    char dir[PATH_MAX + 16], path[PATH_MAX + 32];
+
+    snprintf(root, sizeof root, "%s/tree", test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/src", root);
+    mkdir(root, 0755);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof dir, "%s/src/layer2", root);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/a.h", dir);
+    write_file(path, a_h);
+    snprintf(path, sizeof path, "%s/a.c", dir);
+    write_file(path, a_c);
+    snprintf(path, sizeof path, "%s/b.c", dir);
+    write_file(path, b_c);
+    if (shared_h) {
+        snprintf(path, sizeof path, "%s/shared.h", dir);
+        write_file(path, shared_h);
+    }
+    return root;
+}
+
+void test_layout_circle_through_header(void);
+void test_layout_circle_through_header(void)
+{
+    /* a.c calls b.c's fit; b.c names a.h's type and calls its inline
+     * function: a circle that calls alone do not show */
+    static const char a_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n"
+                              "static inline int pp_spec_h(const pp_spec *s)\n{\n"
+                              "    return s->h;\n}\n";
+    static const char a_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s);\n"
+                              "int a_run(pp_spec *s)\n{\n    return b_fit(s);\n}\n";
+    static const char b_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s)\n{\n"
+                              "    return pp_spec_h(s);\n}\n";
+    static const char b_inline_c[] = "#include \"a.h\"\nint b_fit(void *s)\n{\n"
+                                     "    return pp_spec_h(s);\n}\n";
+    static const char shared_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n";
+    static const char b_shared_c[] = "#include \"shared.h\"\nint b_fit(pp_spec *s)\n{\n"
+                                     "    return s->h;\n}\n";
+    char *out;
+
+    CHECK_INT(check_layout(tree(a_h, a_c, b_c, NULL), &out), 1);
+    CHECK(out && strstr(out, "src/layer2: files in a circle: a.c -> b.c (b_fit) -> a.c (pp_spec)"));
+    CHECK(out && strstr(out, "layout: 1 breaches"));
+    free(out);
+    /* through the inline function alone */
+    CHECK_INT(check_layout(tree(a_h, a_c, b_inline_c, NULL), &out), 1);
+    CHECK(out && strstr(out, "(pp_spec_h)"));
+    free(out);
+    /* the type in a header of its own (no shared.c): no circle */
+    CHECK_INT(check_layout(tree("", a_c, b_shared_c, shared_h), &out), 0);
+    CHECK(out && strstr(out, "layout: 0 breaches"));
+    free(out);
+}
