@@ -108,7 +108,8 @@ void test_api_trace_new(void)
 }
 
 /* pp_mission_plan_json is pp_mission_plan_best's plan, as plan --json
- * writes it; a reserve replaces the pack's cutoff. */
+ * writes it; a reserve replaces the pack's cutoff; a mission in phases
+ * from a file (pp_mission_plan_file_json). */
 void test_api_plan_json(void);
 void test_api_plan_json(void)
 {
@@ -129,6 +130,23 @@ void test_api_plan_json(void)
     snprintf(want, sizeof want, "\"max_power_w\":%.17g", best.max_power_w);
     CHECK_CONTAINS(json, want);
     pp_free(json);
+    { /* a mission in phases, from a file */
+        char path[600];
+        snprintf(path, sizeof path, "%s/m.cfg", test_tmpdir());
+        write_file(path, "mission = { phases = (\n"
+                         " { name = \"slow\"; duration = \"5min\"; max = { fps = 2.0; }; },\n"
+                         " { name = \"fast\"; duration = \"5min\"; }\n); };\n");
+        CHECK_INT(pp_mission_plan_file_json(m, b, path, NULL, &json), 0);
+        CHECK_CONTAINS(json, "\"name\":\"slow\"");
+        CHECK_CONTAINS(json, "\"timeline\":");
+        CHECK_CONTAINS(json, "\"fps\":2.0");
+        pp_free(json);
+        write_file(path, "mission = { phases = (\n { name = \"a\"; duration = \"1min\";\n"
+                         " max = { speed = 2.0; }; }\n); };\n");
+        test_log_clear();
+        CHECK(pp_mission_plan_file_json(m, b, path, NULL, &json) < 0 && json == NULL);
+        CHECK_CONTAINS(test_log(), "speed");
+    }
     mission.maximize = "speed";
     test_log_clear();
     CHECK(pp_mission_plan_json(m, b, &mission, &json) < 0 && json == NULL);

@@ -53,6 +53,20 @@ int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp
 int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
                          char **json_out);
 
+/* A mission in phases, as `powprof plan RESULTS --mission FILE --json`
+ * prints its plan: the mission group of the configuration file
+ * mission_file (its phases: durations, base loads, bounds; docs/CONFIG.md)
+ * and its battery group, when there is one, read over b's parameters; a
+ * configuration per phase, the document of that command (phases,
+ * timeline, the best single configuration, ...). mission may be NULL; else
+ * its maximize is taken over the file's, its min_soc_frac where the file
+ * gives none (as plan --min-soc), its plan_on_mean; its duration_s is not
+ * used. 0 and *json_out (free it with pp_free; "feasible" says whether the
+ * plan completes the mission), or -errno (logged with the file and line). */
+int pp_mission_plan_file_json(const pp_model *m, const pp_battery_params *b,
+                              const char *mission_file, const pp_mission *mission,
+                              char **json_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,8 @@ _DECLS = {
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),
     "pp_mission_plan_json": (_INT, [_P, _P, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
+    "pp_mission_plan_file_json": (_INT, [_P, _P, _S, ctypes.POINTER(Mission),
+                                         ctypes.POINTER(_P)]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),
     "pp_meter_stop": (_INT, [_P, ctypes.POINTER(MeterReport)]),

@@ -88,32 +88,41 @@ class Battery(_lib.Handle):
 
 def plan(model, battery, mission):
     """The best configuration battery carries through mission on model, as
-    `powprof plan RESULTS --mission-s S --json` prints it: a dict (best,
-    runners_up, most_frugal, max_power_w, battery, loads, ...).
+    `powprof plan RESULTS ... --json` prints it, as a dict.
 
-    mission: the duration in seconds, or a dict with duration_s and
-    optionally maximize (a parameter), min_soc_frac (the charge to keep; the
-    battery's cutoff when not given) and plan_on_mean (plan with the
-    prediction rather than its band's upper end). The battery's base power
-    is the load beside the computer."""
+    mission: the duration in seconds; or a configuration file's path, whose
+    mission group has phases (a configuration per phase: the document of
+    `plan --mission FILE --json`, with "phases" and a "timeline"; its battery
+    group, when there is one, is read over battery's parameters); or a dict
+    with duration_s or file, and optionally maximize (a parameter),
+    min_soc_frac (the charge to keep; the battery's cutoff when not given)
+    and plan_on_mean (plan with the prediction rather than its band's upper
+    end). The battery's base power is the load beside the computer (a
+    phase's own base load comes first)."""
     if isinstance(mission, (int, float)) and not isinstance(mission, bool):
         mission = {"duration_s": mission}
+    elif isinstance(mission, (str, bytes, os.PathLike)):
+        mission = {"file": mission}
     if not isinstance(mission, dict):
-        raise TypeError("mission: seconds, or a dict with duration_s (a mission in phases is "
-                        "planned by `powprof plan --mission FILE`)")
-    known = {"duration_s", "maximize", "min_soc_frac", "plan_on_mean"}
+        raise TypeError("mission: seconds, a mission file's path, or a dict with duration_s or "
+                        "file")
+    known = {"duration_s", "file", "maximize", "min_soc_frac", "plan_on_mean"}
     unknown = sorted(set(mission) - known)
     if unknown:
         raise TypeError("mission: unknown keys %s (known: %s)" %
                         (", ".join(unknown), ", ".join(sorted(known))))
-    if "duration_s" not in mission:
-        raise TypeError("mission: duration_s is needed")
+    if ("duration_s" in mission) == ("file" in mission):
+        raise TypeError("mission: duration_s or file (a mission in phases), one of them")
     maximize = mission.get("maximize")
-    m = _lib.Mission(float(mission["duration_s"]),
+    m = _lib.Mission(float(mission.get("duration_s", 0.0)),
                      None if maximize is None else str(maximize).encode(),
                      float(mission.get("min_soc_frac", -1.0)),
                      1 if mission.get("plan_on_mean") else 0)
     ptr = ctypes.c_void_p()
-    _lib.call("pp_mission_plan_json", model._handle(), battery._handle(), ctypes.byref(m),
-              ctypes.byref(ptr))
+    if "file" in mission:
+        _lib.call("pp_mission_plan_file_json", model._handle(), battery._handle(),
+                  os.fsencode(mission["file"]), ctypes.byref(m), ctypes.byref(ptr))
+    else:
+        _lib.call("pp_mission_plan_json", model._handle(), battery._handle(), ctypes.byref(m),
+                  ctypes.byref(ptr))
     return json.loads(_lib.take_text(ptr))

@@ -78,6 +78,10 @@ m, b = powprof.Model(res), powprof.Battery()
 expect(lambda: powprof.plan(m, b, {"duration_s": 60, "maximize": "nope"}), "nope")
 expect(lambda: powprof.plan(m, b, {"duration_s": -5}), "-5")
 expect(lambda: powprof.plan(m, b, {"duration_s": 60, "speed": 3}), "speed")
+p = os.path.join(tmp, "bad-mission.cfg")
+open(p, "w").write('mission = { phases = (\\n { name = "a"; duration = "1min"; durration = 3; }\\n); };\\n')
+expect(lambda: powprof.plan(m, b, p), "bad-mission.cfg:2", "durration")
+expect(lambda: powprof.plan(m, b, {"duration_s": 60, "file": p}), "one of them")
 """,
     "meter_no_program": """
 expect(lambda: powprof.meter("ls -l"), "no shell")

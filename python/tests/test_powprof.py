@@ -136,6 +136,24 @@ class TestPlanAndBattery(unittest.TestCase):
         self.assertIsNone(close(got, want))
         self.assertEqual(got["risk"], "mean")
 
+    def test_plan_in_phases_equals_cli(self):
+        res = tx2_matrix()
+        mission = os.path.join(TMP, "phases.cfg")
+        with open(mission, "w") as f:
+            f.write('mission = {\n  maximize = "size";\n  phases = (\n'
+                    '    { name = "takeoff"; duration = "2min"; base_power_w = 300.0;'
+                    ' max = { size = 1024; }; },\n'
+                    '    { name = "survey"; duration = "10min"; base_power_w = 80.0; },\n'
+                    '    { name = "landing"; duration = "3min"; base_power_w = 250.0; }\n'
+                    '  );\n};\nbattery = { capacity_ah = 3.5; };\n')
+        want = cli("plan", res, "--mission", mission, "--json")
+        with powprof.Model(res) as m, powprof.Battery() as b:
+            got = powprof.plan(m, b, mission)
+        self.assertIsNone(close(got, want))
+        self.assertEqual([p["name"] for p in got["phases"]], ["takeoff", "survey", "landing"])
+        self.assertLessEqual(got["phases"][0]["choice"]["size"], 1024)
+        self.assertEqual(len(got["timeline"]["t_s"]), len(want["timeline"]["t_s"]))
+
     def test_drain_equals_cli(self):
         res = tx2_matrix()
         trace = os.path.join(res, "traces", "7.csv")

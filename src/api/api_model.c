@@ -245,3 +245,14 @@ int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp
     plan_options(b, mission, &o);
     return pp_plan_json_text(m, &o, json_out);
 }
+
+int pp_mission_plan_file_json(const pp_model *m, const pp_battery_params *b,
+                              const char *mission_file, const pp_mission *mission,
+                              char **json_out)
+{
+    pp_mission none = {0, NULL, -1.0, 0};
+    pp_plan_options o;
+
+    plan_options(b, mission ? mission : &none, &o);
+    return pp_plan_phases_json_text(m, &o, mission_file, json_out);
+}
