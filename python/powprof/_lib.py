@@ -188,7 +188,7 @@ def call(name, *args, stacklevel=3):
 
 
 def strings(values):
-    """A NULL-terminated-free array of C strings (bytes kept alive by ctypes)."""
+    """values as a ctypes array of C strings (the bytes kept alive by the array)."""
     arr = (ctypes.c_char_p * max(len(values), 1))()
     arr[:len(values)] = [v if isinstance(v, bytes) else str(v).encode() for v in values]
     return arr
