@@ -190,6 +190,18 @@ $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 $(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
 $(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
+# The list of tests, made from their definitions (`void test_NAME(void)` at
+# the start of a line in tests/test_*.c), in the files' order: a test
+# defined is a test run, with nothing to register by hand.
+TEST_LIST := $(O)/tests/list.h
+$(TEST_LIST): $(filter tests/test_%.c,$(TEST_SRC))
+	@mkdir -p $(dir $@)
+	$(say) GEN $@
+	$(Q){ echo '/* Every test, in the order run: made by the Makefile from tests/test_*.c. */'; \
+	  sed -n 's/^void test_\([A-Za-z0-9_]*\)(void)$$/TEST(\1)/p' $^; } > $@.tmp && mv $@.tmp $@
+$(O)/tests/main.o: $(TEST_LIST)
+$(O)/tests/main.o: CPPFLAGS += -I$(O)/tests
+
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -10,11 +10,12 @@
 #ifndef PP_DEVICE_H
 #define PP_DEVICE_H
 
+#include "src/base/util.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define PP_RAIL_NAME_MAX 48
-#define PP_PATH_MAX 4096
 #define PP_DEVICE_MAX_RAILS 64
 
 /* Rail flags. */

@@ -53,7 +53,7 @@ static int open_chip(const char *dir, void *ctx)
 {
     pp_device *dev = ctx;
     hwmon_priv *p = dev->priv;
-    char path[PATH_MAX], chip[32], label[PP_RAIL_NAME_MAX];
+    char path[PP_PATH_MAX], chip[32], label[PP_RAIL_NAME_MAX];
 
     pp_fmt(path, sizeof path, "%s/name", dir);
     if (pp_sysfs_read_string(path, chip, sizeof chip) < 0 || !chip[0]) {
@@ -70,7 +70,7 @@ static int open_chip(const char *dir, void *ctx)
                 continue;
         }
         {
-            char lpath[PATH_MAX];
+            char lpath[PP_PATH_MAX];
             pp_fmt(lpath, sizeof lpath, "%s/power%d_label", dir, i);
             if (pp_sysfs_read_string(lpath, label, sizeof label) < 0 || !label[0])
                 pp_fmt(label, sizeof label, "%s-power%d", chip, i);

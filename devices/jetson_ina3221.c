@@ -62,7 +62,7 @@ static int ina_probe(const pp_device_options *opts, char *why, size_t cap)
 /* "<dir>/../.." basename: the i2c bus-address, for unlabelled channels. */
 static void device_tag(const char *dir, int up, char *out, size_t cap)
 {
-    char tmp[PATH_MAX];
+    char tmp[PP_PATH_MAX];
     char *slash;
 
     pp_fmt(tmp, sizeof tmp, "%s", dir);
@@ -89,7 +89,7 @@ static int open_iio(const char *dir, void *ctx)
 {
     pp_device *dev = ctx;
     ina_priv *p = dev->priv;
-    char path[PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
+    char path[PP_PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
 
     device_tag(dir, 1, tag, sizeof tag);
     for (int c = 0; c < 3; c++) {
@@ -118,7 +118,7 @@ static int open_hwmon(const char *dir, void *ctx)
 {
     pp_device *dev = ctx;
     ina_priv *p = dev->priv;
-    char path[PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
+    char path[PP_PATH_MAX], label[PP_RAIL_NAME_MAX], tag[64];
 
     device_tag(dir, 2, tag, sizeof tag);
     for (int c = 1; c <= 3; c++) {

@@ -62,7 +62,7 @@ static const char *rail_for_address(const char *dir)
  * A sensor already on is left alone (no write, no write access needed). */
 static int enable_sensor(const char *dir)
 {
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
     int64_t on;
     int fd;
 
@@ -100,7 +100,7 @@ static int open_sensor(const char *dir, void *ctx)
 {
     pp_device *dev = ctx;
     ina231_priv *p = dev->priv;
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
     int idx, rc;
 
     pp_fmt(path, sizeof path, "%s/sensor_W", dir);

@@ -33,7 +33,7 @@ typedef struct bat_priv {
 
 static int has_file(const char *dir, const char *name)
 {
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
     pp_fmt(path, sizeof path, "%s/%s", dir, name);
     return access(path, F_OK) == 0;
 }
@@ -78,7 +78,7 @@ static int open_battery(const char *dir, void *ctx)
 {
     pp_device *dev = ctx;
     bat_priv *p = dev->priv;
-    char path[PATH_MAX], status[32];
+    char path[PP_PATH_MAX], status[32];
     const char *base = strrchr(dir, '/');
     int idx, rc;
 

@@ -53,7 +53,7 @@ typedef struct procstat_priv {
 
 static int procstat_probe(const pp_device_options *opts, char *why, size_t cap)
 {
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
 
     if (pp_sysfs_path(path, sizeof path, opts->sysfs_root, STAT_PATH) == 0 &&
         access(path, R_OK) == 0)
@@ -144,7 +144,7 @@ static int read_stat(procstat_priv *p, cpu_times *times, size_t max)
 int pp_procstat_machine(const char *root, double *busy_s, size_t *n_cpus)
 {
     cpu_times times[MAX_CPUS];
-    char path[PATH_MAX], *buf;
+    char path[PP_PATH_MAX], *buf;
     long tick_hz = sysconf(_SC_CLK_TCK);
     uint64_t busy = 0;
     int n;
@@ -187,7 +187,7 @@ static void procstat_close(pp_device *dev)
 static int procstat_open(pp_device *dev)
 {
     procstat_priv *p = calloc(1, sizeof *p);
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
     int rc;
 
     if (!p)

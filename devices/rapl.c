@@ -104,7 +104,7 @@ static const char *zone_id(const char *dir)
 /* The ceiling of a zone: 10 x its largest power limit, else the fixed one. */
 static double zone_ceiling_w(const char *dir)
 {
-    char pattern[PATH_MAX];
+    char pattern[PP_PATH_MAX];
     double limit_w = 0;
     glob_t g;
 
@@ -122,7 +122,7 @@ static double zone_ceiling_w(const char *dir)
 static int rapl_open(pp_device *dev)
 {
     rapl_priv *p = calloc(1, sizeof *p);
-    char path[PATH_MAX], name[PP_RAIL_NAME_MAX], rail[PP_RAIL_NAME_MAX];
+    char path[PP_PATH_MAX], name[PP_RAIL_NAME_MAX], rail[PP_RAIL_NAME_MAX];
     char ids[PP_DEVICE_MAX_RAILS][16];
     glob_t g;
     int n, rc = 0;

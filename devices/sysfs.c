@@ -15,7 +15,7 @@ int pp_sysfs_path(char *out, size_t cap, const char *root, const char *rel)
 
 int pp_sysfs_glob(const char *root, const char *pattern, glob_t *g)
 {
-    char buf[PATH_MAX * 2];
+    char buf[2 * PP_PATH_MAX];
     size_t n = 0;
     int rc;
 

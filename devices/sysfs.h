@@ -6,6 +6,8 @@
 #ifndef PP_SYSFS_H
 #define PP_SYSFS_H
 
+#include "src/base/util.h"
+
 #include <glob.h>
 #include <limits.h>
 #include <stddef.h>
@@ -29,7 +31,7 @@ int pp_sysfs_path(char *out, size_t cap, const char *root, const char *rel);
 
 typedef struct pp_sysfs_attr {
     int fd;
-    char path[PATH_MAX];
+    char path[PP_PATH_MAX];
 } pp_sysfs_attr;
 
 /* Open path for reading. Returns 0 or -errno (logged, naming the file; a

@@ -20,7 +20,7 @@
 static int have_gnuplot(void)
 {
     const char *path = getenv("PATH");
-    char dir[4096], file[4200];
+    char dir[PP_PATH_MAX], file[PP_PATH_MAX];
 
     for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
         size_t n = strcspn(p, ":");

@@ -64,7 +64,7 @@ typedef struct pp_plot_script {
 } pp_plot_script;
 
 typedef struct pp_plot_result {
-    char plots_dir[4200];   /* RESULTS/plots */
+    char plots_dir[PP_PATH_MAX];   /* RESULTS/plots */
     size_t n_scripts, cap;
     pp_plot_script *scripts; /* malloc'd */
     int gnuplot_missing;     /* pp_plot_render found no gnuplot */

@@ -1,4 +1,5 @@
-/* The test runner: every test of tests/list.h in a child process; prints
+/* The test runner: every test of list.h (made by the Makefile
+ * from the definitions in tests/test_*.c) in a child process; prints
  * one line per failing test and ends with "N passed, M failed" (with
  * POWPROF_TEST_COUNTS=FILE: "C tests: ...", and "N M" into FILE for
  * scripts/check-tests, which adds the Python suite's). Arguments

@@ -181,7 +181,7 @@ static const char *example_modules(void)
 void test_component_example_module(void);
 void test_component_example_module(void)
 {
-    char cfg[4096], out_dir[600], *out = NULL, *err = NULL, *text;
+    char cfg[PP_PATH_MAX], out_dir[600], *out = NULL, *err = NULL, *text;
     int rc;
     pp_profile *p;
 

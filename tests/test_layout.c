@@ -34,6 +34,7 @@ static int check_layout(const char *root, char **out)
 static const char *tree(const char *a_h, const char *a_c, const char *b_c, const char *shared_h)
 {
     static char root[PATH_MAX];
+    const char *names[] = {"a.h", "a.c", "b.c", "shared.h"}, *texts[] = {a_h, a_c, b_c, shared_h};
     char dir[PATH_MAX + 16], path[PATH_MAX + 32];
 
     snprintf(root, sizeof root, "%s/tree", test_tmpdir());
@@ -42,16 +43,11 @@ static const char *tree(const char *a_h, const char *a_c, const char *b_c, const
     mkdir(dir, 0755);
     snprintf(dir, sizeof dir, "%s/src/layer2", root);
     mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/a.h", dir);
-    write_file(path, a_h);
-    snprintf(path, sizeof path, "%s/a.c", dir);
-    write_file(path, a_c);
-    snprintf(path, sizeof path, "%s/b.c", dir);
-    write_file(path, b_c);
-    if (shared_h) {
-        snprintf(path, sizeof path, "%s/shared.h", dir);
-        write_file(path, shared_h);
-    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (texts[i]) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            write_file(path, texts[i]);
+        }
     return root;
 }
 

@@ -489,3 +489,49 @@ void test_summary_machine_cpu_not_a_metric(void)
     CHECK_INT(pp_summary_metric(&s, "machine_cpu_share"), -1);
     pp_summary_free(&s);
 }
+
+/* Every metric column summary.csv has is described (model's table prints
+ * the words; cpu_s and cpu_share once printed none): the header written
+ * for a layout with two paced components and a rail, each column that is
+ * not an id, a parameter, a count or a label given words. */
+void test_results_every_metric_described(void);
+void test_results_every_metric_described(void)
+{
+    static const char *const not_metrics[] = {"id", "det.fps", "status", "iterations",
+                                              "late_frames", "det.iterations", "det.late_frames",
+                                              "mm.iterations", "mm.late_frames", "samples",
+                                              "short_run", "reason", "node", "repeat"};
+    pp_results_layout l;
+    char header[4096], what[128], *save = NULL;
+    size_t described = 0;
+
+    memset(&l, 0, sizeof l);
+    l.n_params = 1;
+    strcpy(l.param_names[0], "det.fps");
+    l.n_components = 2;
+    strcpy(l.component_names[0], "det");
+    strcpy(l.component_names[1], "mm");
+    l.component_pacing[0] = PP_PACING_FPS;
+    l.component_pacing[1] = PP_PACING_SLEEP;
+    l.n_rails = 1;
+    strcpy(l.rail_names[0], "cpu");
+    pp_results_header(&l, header, sizeof header);
+    header[strcspn(header, "\n")] = '\0';
+    for (char *col = strtok_r(header, ",", &save); col; col = strtok_r(NULL, ",", &save)) {
+        int metric = 1;
+        for (size_t i = 0; i < sizeof not_metrics / sizeof not_metrics[0]; i++)
+            metric &= strcmp(col, not_metrics[i]) != 0;
+        if (!metric)
+            continue;
+        pp_results_describe(col, what, sizeof what);
+        if (!what[0])
+            pp_test_fail(__FILE__, __LINE__, "column %s has no description", col);
+        described++;
+    }
+    CHECK(described >= 14); /* rates 2, rail 2, totals 2, per iteration, soc 2, cutoff,
+                               duration, cpu 3 */
+    pp_results_describe("cpu_share", what, sizeof what);
+    CHECK_STR(what, "workload CPU [cores]");
+    pp_results_describe("gpu_mean_w", what, sizeof what);
+    CHECK_STR(what, "gpu mean power [W]");
+}

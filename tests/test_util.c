@@ -77,7 +77,7 @@ void test_atomic_file(void)
     CHECK_INT(pp_atomic_file_open(&af, path), 0);
     fputs("half", af.fp);
     {
-        char tmp[4096];
+        char tmp[PP_PATH_MAX];
         snprintf(tmp, sizeof tmp, "%s", af.tmp_path);
         pp_atomic_file_abort(&af);
         CHECK(access(tmp, F_OK) != 0);

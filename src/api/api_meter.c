@@ -31,7 +31,7 @@ static void report_of(const pp_device *dev, const pp_meter_result *res, pp_meter
     }
     out->mean_w = pp_trace_sums_mean_w(s, s->n_rails);
     out->energy_j = s->energy_j[s->n_rails];
-    pp_meter_check(dev, res, &out->saturated, &out->short_run, &out->ceiling_w);
+    pp_meter_checks(dev, res, &out->saturated, &out->short_run, &out->ceiling_w);
     if (out->estimated)
         pp_log_warn("%s: the rails are ESTIMATED from a model, not measured", out->source);
     if (out->saturated)

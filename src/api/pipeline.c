@@ -49,6 +49,18 @@ int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, doub
     return 0;
 }
 
+int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
+                                 const char *file, pp_mission_spec *spec)
+{
+    if (pp_mission_load(file, spec, &o->battery) < 0)
+        return -EINVAL;
+    if (mi->base_power_w >= 0) /* the settings' over the file's battery */
+        o->battery.base_power_w = mi->base_power_w;
+    if (!o->maximize && spec->maximize[0])
+        o->maximize = spec->maximize;
+    return 0;
+}
+
 /* mission.maximize names a numeric parameter of p, or (not given) p has
  * one the planner can choose. 0, or -EINVAL (logged with the line). */
 static int check_maximize(const pp_profile *p, const pp_config *cfg, const pp_config_setting *g)
@@ -113,7 +125,7 @@ static int check_mission(const pp_profile *p)
 /* dir, or the folder that will hold it, can be written. */
 static int check_folder(const char *dir)
 {
-    char at[4096];
+    char at[PP_PATH_MAX];
     char *slash;
     struct stat sb;
 
@@ -230,7 +242,7 @@ void pp_model_advise(const pp_model *m, size_t g, const int *shown, pp_model_adv
 
 json_t *pp_model_summary_json(const char *dir)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     json_t *model, *groups, *g, *out;
     size_t i, j;
 

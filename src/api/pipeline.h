@@ -20,6 +20,7 @@
 #define PP_PIPELINE_H
 
 #include "src/config/battery_config.h"
+#include "src/config/mission_settings.h"
 #include "src/config/profile.h"
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
@@ -51,6 +52,14 @@ int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o);
  * 0 or -errno (logged). */
 int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, double mission_s,
                             double min_soc_frac, int risk_mean);
+
+/* The mission in phases of file into spec (initialized by the caller), its
+ * battery group over o's battery; then what the settings mi give win over
+ * the file: their base load over the file's battery's, and the file's
+ * maximize is taken only when o has none. 0, or -EINVAL (logged with the
+ * file and line). */
+int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
+                                 const char *file, pp_mission_spec *spec);
 
 /* Everything `run` needs after the sweep, checked before it: the mission's
  * keys (maximize names a numeric parameter of the profile, or one can be

@@ -4,13 +4,12 @@
 #include "pipeline.h"
 
 #include "src/plan/phases.h"
+#include "src/results/json_file.h"
 
 #include <jansson.h>
 #include <math.h>
 
 #define TIMELINE_MAX 2000
-
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 static json_t *timeline_json(const pp_phases_result *res)
 {
@@ -20,9 +19,9 @@ static json_t *timeline_json(const pp_phases_result *res)
 
     for (size_t i = 0; i < res->n_points; i += step) {
         json_array_append_new(t, json_real(res->t_s[i]));
-        json_array_append_new(soc, num(res->soc_frac[i]));
-        json_array_append_new(b, num(res->base_w[i]));
-        json_array_append_new(c, num(res->computer_w[i]));
+        json_array_append_new(soc, pp_json_num(res->soc_frac[i]));
+        json_array_append_new(b, pp_json_num(res->base_w[i]));
+        json_array_append_new(c, pp_json_num(res->computer_w[i]));
     }
     return json_pack("{s:o,s:o,s:o,s:o}", "t_s", t, "soc", soc, "base_w", b, "computer_w", c);
 }
@@ -43,11 +42,11 @@ static json_t *phase_json(const pp_model *m, const pp_mission_spec *mi, const pp
                                              ? json_string(mi->phase[k].base_trace) : json_null());
     json_object_set_new(o, "choice", ph->met && r->res.n_points ? pp_plan_choice_json(m, &r->cand[ph->choice])
                                                                 : json_null());
-    json_object_set_new(o, "soc_start", num(ph->soc_start_frac));
-    json_object_set_new(o, "soc_end", num(ph->soc_end_frac));
+    json_object_set_new(o, "soc_start", pp_json_num(ph->soc_start_frac));
+    json_object_set_new(o, "soc_end", pp_json_num(ph->soc_end_frac));
     json_object_set_new(o, "floor_binds", json_boolean(ph->floor_binds));
-    json_object_set_new(o, "min_w", num(ph->min_w));
-    json_object_set_new(o, "floor_drain", num(ph->floor_drain_frac));
+    json_object_set_new(o, "min_w", pp_json_num(ph->min_w));
+    json_object_set_new(o, "floor_drain", pp_json_num(ph->floor_drain_frac));
     return o;
 }
 
@@ -71,9 +70,9 @@ json_t *pp_phases_plan_json(const pp_model *m, const pp_plan_options *o, const p
     json_object_set_new(root, "efficiency", json_real(o->battery.efficiency));
     json_object_set_new(root, "candidates", json_integer((json_int_t)r->head.n_candidates));
     json_object_set_new(root, "phases", phases);
-    json_object_set_new(root, "quality", res->feasible ? num(res->quality) : json_null());
-    json_object_set_new(root, "soc_end", num(res->soc_end_frac));
-    json_object_set_new(root, "need", res->feasible ? json_null() : num(res->need_frac));
+    json_object_set_new(root, "quality", res->feasible ? pp_json_num(res->quality) : json_null());
+    json_object_set_new(root, "soc_end", pp_json_num(res->soc_end_frac));
+    json_object_set_new(root, "need", res->feasible ? json_null() : pp_json_num(res->need_frac));
     json_object_set_new(root, "battery_runs", json_integer((json_int_t)res->n_battery_runs));
     json_object_set_new(root, "single", res->feasible && res->single_feasible
                                             ? json_pack("{s:o,s:f,s:f,s:f}", "choice",
@@ -83,7 +82,7 @@ json_t *pp_phases_plan_json(const pp_model *m, const pp_plan_options *o, const p
                                                         res->quality - res->single_quality)
                                             : json_null());
     json_object_set_new(root, "single_exists", json_boolean(res->single_exists));
-    json_object_set_new(root, "single_reserve_t_s", num(res->single_reserve_t_s));
+    json_object_set_new(root, "single_reserve_t_s", pp_json_num(res->single_reserve_t_s));
     json_object_set_new(root, "timeline", timeline_json(res));
     return root;
 }

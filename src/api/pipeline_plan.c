@@ -3,6 +3,7 @@
 #include "pipeline.h"
 
 #include "src/layer2/variability.h"
+#include "src/results/json_file.h"
 #include "src/results/run_json.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -35,8 +36,6 @@ int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *no
     return rc;
 }
 
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
 {
     const pp_summary *s = &m->sum;
@@ -46,14 +45,14 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     for (size_t k = 0; k < s->n_params; k++) {
         pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
         json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
-                                                 ? json_string(text) : jnum(c->point.raw[k]));
+                                                 ? json_string(text) : pp_json_num(c->point.raw[k]));
     }
-    json_object_set_new(o, "power_w", jnum(c->power.value));
-    json_object_set_new(o, "power_lo_w", jnum(c->power.lo));
-    json_object_set_new(o, "power_hi_w", jnum(c->power.hi));
-    json_object_set_new(o, "planned_w", jnum(c->planned_w));
-    json_object_set_new(o, "achieved", jnum(c->achieved.value));
-    json_object_set_new(o, "quality", jnum(c->qos));
+    json_object_set_new(o, "power_w", pp_json_num(c->power.value));
+    json_object_set_new(o, "power_lo_w", pp_json_num(c->power.lo));
+    json_object_set_new(o, "power_hi_w", pp_json_num(c->power.hi));
+    json_object_set_new(o, "planned_w", pp_json_num(c->planned_w));
+    json_object_set_new(o, "achieved", pp_json_num(c->achieved.value));
+    json_object_set_new(o, "quality", pp_json_num(c->qos));
     return o;
 }
 
@@ -65,8 +64,8 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
 
     if (r->feasible) {
         json_object_set_new(root, "best", pp_plan_choice_json(m, &r->best));
-        json_object_set_new(root, "best_soc_end", jnum(r->best_soc_end_frac));
-        json_object_set_new(root, "best_time_to_cutoff_s", jnum(r->best_time_to_cutoff_s));
+        json_object_set_new(root, "best_soc_end", pp_json_num(r->best_soc_end_frac));
+        json_object_set_new(root, "best_time_to_cutoff_s", pp_json_num(r->best_time_to_cutoff_s));
         for (size_t i = 0; i < r->n_runners; i++)
             json_array_append_new(runners, pp_plan_choice_json(m, &r->runners[i]));
         json_object_set_new(root, "runners_up", runners);
@@ -81,7 +80,7 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
     }
     if (o->schedule && r->feasible) {
         json_object_set_new(root, "schedule", steps);
-        json_object_set_new(root, "schedule_soc_end", jnum(r->schedule_soc_end_frac));
+        json_object_set_new(root, "schedule_soc_end", pp_json_num(r->schedule_soc_end_frac));
     } else {
         json_decref(steps);
     }
@@ -94,12 +93,12 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                              "risk", o->risk == PP_RISK_UPPER ? "upper" : "mean", "min_soc",
                              r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
                              "efficiency", o->battery.efficiency, "max_power_w",
-                             jnum(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
+                             pp_json_num(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
     json_t *f = pp_plan_choice_json(m, &r->frugal);
 
     json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
     json_object_set_new(root, "node_power_factor",
-                        m->node_factor ? jnum(m->node_factor[pp_summary_metric(&m->sum,
+                        m->node_factor ? pp_json_num(m->node_factor[pp_summary_metric(&m->sum,
                                                                PP_PLAN_POWER_METRIC)])
                                        : json_null());
     json_object_set_new(root, "quality", json_string(r->achieved_metric >= 0
@@ -109,7 +108,7 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
     if (r->n_short_of_rate)
         json_object_set_new(root, "short_of_rate_example", pp_plan_choice_json(m, &r->short_example));
     json_object_set_new(root, "battery", pp_run_json_battery(&o->battery));
-    json_object_set_new(f, "time_to_cutoff_s", jnum(r->frugal_time_to_cutoff_s));
+    json_object_set_new(f, "time_to_cutoff_s", pp_json_num(r->frugal_time_to_cutoff_s));
     json_object_set_new(root, "most_frugal", f);
     best_json(m, o, r, root);
     return root;
@@ -117,18 +116,10 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
 
 int pp_pipeline_plan_save(const char *dir, const json_t *plan)
 {
-    char path[4200];
-    pp_atomic_file af;
+    char path[PP_PATH_MAX];
     int rc;
 
-    pp_fmt(path, sizeof path, "%s/plan.json", dir);
-    if ((rc = pp_atomic_file_open(&af, path)) < 0)
+    if ((rc = pp_path_fmt(path, sizeof path, dir, "plan.json")) < 0)
         return rc;
-    if (json_dumpf(plan, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-        fputc('\n', af.fp) == EOF) {
-        pp_atomic_file_abort(&af);
-        pp_log_error("%s: cannot write", path);
-        return -EIO;
-    }
-    return pp_atomic_file_commit(&af);
+    return pp_json_save(path, plan, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 }

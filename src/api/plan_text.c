@@ -35,15 +35,15 @@ int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,
     pp_phases_plan *r = malloc(sizeof *r);
     pp_plan_options po = *o;
     int rc = mi && r ? 0 : -ENOMEM;
+    pp_mission_settings given;
 
     *json_out = NULL;
+    pp_mission_settings_init(&given); /* nothing over the file's */
     if (rc == 0) {
         pp_mission_init(mi);
-        rc = pp_mission_load(mission_file, mi, &po.battery);
+        rc = pp_plan_options_mission_file(&po, &given, mission_file, mi);
     }
     if (rc == 0) {
-        if (!po.maximize && mi->maximize[0])
-            po.maximize = mi->maximize;
         if ((rc = pp_plan_phases(m, &po, mi, r)) == 0) {
             rc = text_of(pp_phases_plan_json(m, &po, mi, r), json_out);
             pp_phases_plan_free(r);

@@ -13,7 +13,8 @@ int pp_plan_json_text(const pp_model *m, const pp_plan_options *o, char **json_o
 
 /* The mission in phases of the configuration file mission_file (its
  * battery group read over o->battery; its maximize when o has none)
- * planned with pp_plan_phases, then pp_phases_plan_json as text into
+ * (pp_plan_options_mission_file, as plan --mission) planned with
+ * pp_plan_phases, then pp_phases_plan_json as text into
  * *json_out (malloc'd). 0, or -errno (logged with the file and line). */
 int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,
                              const char *mission_file, char **json_out);

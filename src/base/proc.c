@@ -76,7 +76,7 @@ static int cgroup2_mount(char *out, size_t cap)
     if (!fp)
         return -errno;
     while (rc < 0 && getline(&line, &lcap, fp) >= 0) {
-        char root[PATH_MAX], mnt[PATH_MAX];
+        char root[PP_PATH_MAX], mnt[PP_PATH_MAX];
         const char *sep = strstr(line, " - ");
         if (sep && strncmp(sep, " - cgroup2 ", 11) == 0 &&
             sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) == 2 && strcmp(root, "/") == 0)
@@ -189,7 +189,7 @@ static void remove_stale_cgroups(const char *base)
 static int scope_open_cgroup(pp_proc_scope *s)
 {
     static int seq;
-    char mnt[PATH_MAX], own[PATH_MAX], base[2 * PATH_MAX];
+    char mnt[PP_PATH_MAX], own[PP_PATH_MAX], base[2 * PP_PATH_MAX];
     int rc;
 
     if ((rc = cgroup2_mount(mnt, sizeof mnt)) < 0 || (rc = own_cgroup(own, sizeof own)) < 0)

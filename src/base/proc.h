@@ -29,6 +29,8 @@
 #ifndef PP_PROC_H
 #define PP_PROC_H
 
+#include "util.h"
+
 #include <sys/types.h>
 
 typedef enum pp_proc_scope_kind {
@@ -39,8 +41,8 @@ typedef enum pp_proc_scope_kind {
 
 typedef struct pp_proc_scope {
     pp_proc_scope_kind kind; /* the method in use: CGROUP or SUBREAPER */
-    char dir[4096];          /* CGROUP: the cgroup's folder */
-    char procs[4096];        /* CGROUP: its cgroup.procs */
+    char dir[PP_PATH_MAX];          /* CGROUP: the cgroup's folder */
+    char procs[PP_PATH_MAX];        /* CGROUP: its cgroup.procs */
     int dir_fd;              /* CGROUP: the folder, open (children are born in it) */
 } pp_proc_scope;
 

@@ -192,7 +192,7 @@ static int link_or(int dirfd, const char *name, int err)
 
 int pp_open_inside(int dirfd, const char *rel)
 {
-    char name[4096];
+    char name[PP_PATH_MAX];
     int fd = dirfd, next;
 
     for (;;) {

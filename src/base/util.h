@@ -11,9 +11,11 @@
 
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The one size of a path buffer: the kernel's PATH_MAX. A longer path is
- * refused by pp_fmt / pp_path_fmt (as the kernel would refuse it). */
-#define PP_PATH_MAX 4096
+/* The one size of a path buffer, files and folders alike: the kernel's
+ * PATH_MAX (4096) and room for a file name joined under a folder that
+ * long, so that a path cut short (pp_fmt, pp_path_fmt: -ENAMETOOLONG) is
+ * still one the kernel refuses, never another file's name. */
+#define PP_PATH_MAX 4200
 
 /* Parse the whole of s (leading/trailing blanks and one trailing newline
  * allowed) as a finite double / an int64, written in decimal: [+-] digits
@@ -134,8 +136,8 @@ int pp_gp_printf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2
  * one, never half of one. */
 typedef struct pp_atomic_file {
     FILE *fp;           /* write here between open and commit */
-    char path[4096];    /* the target */
-    char tmp_path[4096];
+    char path[PP_PATH_MAX];    /* the target */
+    char tmp_path[PP_PATH_MAX];
 } pp_atomic_file;
 
 int pp_atomic_file_open(pp_atomic_file *af, const char *path);

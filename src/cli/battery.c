@@ -64,8 +64,6 @@ static void write_row(void *ctx, double t_s, double soc, double v, double i)
     fprintf(w->fp, "%.6f,%.9f,%.6f,%.6f\n", t_s, soc, v, i);
 }
 
-static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static void print_json(const char *trace_path, const pp_battery_params *p,
                        const pp_battery_result *r)
 {
@@ -73,16 +71,16 @@ static void print_json(const char *trace_path, const pp_battery_params *p,
 
     json_object_set_new(root, "trace", json_string(trace_path));
     json_object_set_new(root, "model", json_string(pp_battery_model_name(p->model)));
-    json_object_set_new(root, "capacity_ah", number(p->capacity_ah));
-    json_object_set_new(root, "duration_s", number(r->duration_s));
-    json_object_set_new(root, "energy_j", number(r->energy_j));
-    json_object_set_new(root, "load_energy_j", number(r->load_energy_j));
-    json_object_set_new(root, "soc_start", number(r->soc_start_frac));
-    json_object_set_new(root, "soc_end", number(r->soc_end_frac));
-    json_object_set_new(root, "soc_drain", number(r->soc_drained_frac));
-    json_object_set_new(root, "min_voltage_v", number(r->min_voltage_v));
-    json_object_set_new(root, "time_to_cutoff_s", number(r->time_to_cutoff_s));
-    json_object_set_new(root, "skip_error_bound", number(r->skip_error_frac));
+    json_object_set_new(root, "capacity_ah", pp_json_num(p->capacity_ah));
+    json_object_set_new(root, "duration_s", pp_json_num(r->duration_s));
+    json_object_set_new(root, "energy_j", pp_json_num(r->energy_j));
+    json_object_set_new(root, "load_energy_j", pp_json_num(r->load_energy_j));
+    json_object_set_new(root, "soc_start", pp_json_num(r->soc_start_frac));
+    json_object_set_new(root, "soc_end", pp_json_num(r->soc_end_frac));
+    json_object_set_new(root, "soc_drain", pp_json_num(r->soc_drained_frac));
+    json_object_set_new(root, "min_voltage_v", pp_json_num(r->min_voltage_v));
+    json_object_set_new(root, "time_to_cutoff_s", pp_json_num(r->time_to_cutoff_s));
+    json_object_set_new(root, "skip_error_bound", pp_json_num(r->skip_error_frac));
     json_object_set_new(root, "cutoff", r->cutoff_kind >= 0
                                             ? json_string(pp_battery_event_name(r->cutoff_kind))
                                             : json_null());
@@ -90,9 +88,9 @@ static void print_json(const char *trace_path, const pp_battery_params *p,
         const pp_battery_event *e = &r->events[i];
         json_array_append_new(events, json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind",
                                                 pp_battery_event_name(e->kind), "t_s",
-                                                number(e->t_s), "soc", number(e->soc_frac),
-                                                "voltage_v", number(e->voltage_v), "power_w",
-                                                number(e->power_w)));
+                                                pp_json_num(e->t_s), "soc", pp_json_num(e->soc_frac),
+                                                "voltage_v", pp_json_num(e->voltage_v), "power_w",
+                                                pp_json_num(e->power_w)));
     }
     json_object_set_new(root, "events", events);
     json_object_set_new(root, "solver_steps", json_integer(r->n_steps));
@@ -323,7 +321,7 @@ int pp_cmd_battery(int argc, char **argv)
     battery_args a;
     pp_battery_params params;
     pp_battery_result res;
-    char folder_cfg[4096];
+    char folder_cfg[PP_PATH_MAX];
     int rc;
 
     if ((rc = parse_args(argc, argv, &a)) != 0)

@@ -8,8 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static void print_one(const pp_flight_check *c)
 {
     double diff = c->mah_logged > 0 ? c->mah_model / c->mah_logged - 1 : NAN;
@@ -44,14 +42,14 @@ static json_t *one_json(const pp_flight_check *c)
                           "capacity_ah", c->pack.capacity_ah, "soc_start",
                           c->pack.soc_start_frac);
 
-    json_object_set_new(o, "voltage_rms_v", num(c->v_rms));
-    json_object_set_new(o, "voltage_max_dev_v", num(c->v_max_dev));
-    json_object_set_new(o, "voltage_max_dev_t_s", num(c->v_max_dev_t_s));
-    json_object_set_new(o, "voltage_end_model_v", num(c->v_end_model));
-    json_object_set_new(o, "voltage_end_logged_v", num(c->v_end_logged));
-    json_object_set_new(o, "charge_model_mah", num(c->mah_model));
-    json_object_set_new(o, "charge_current_mah", num(c->mah_current));
-    json_object_set_new(o, "charge_logged_mah", num(c->mah_logged));
+    json_object_set_new(o, "voltage_rms_v", pp_json_num(c->v_rms));
+    json_object_set_new(o, "voltage_max_dev_v", pp_json_num(c->v_max_dev));
+    json_object_set_new(o, "voltage_max_dev_t_s", pp_json_num(c->v_max_dev_t_s));
+    json_object_set_new(o, "voltage_end_model_v", pp_json_num(c->v_end_model));
+    json_object_set_new(o, "voltage_end_logged_v", pp_json_num(c->v_end_logged));
+    json_object_set_new(o, "charge_model_mah", pp_json_num(c->mah_model));
+    json_object_set_new(o, "charge_current_mah", pp_json_num(c->mah_current));
+    json_object_set_new(o, "charge_logged_mah", pp_json_num(c->mah_logged));
     json_object_set_new(o, "events", json_integer(c->events));
     return o;
 }

@@ -3,7 +3,9 @@
 #define PP_CLI_H
 
 #include "src/config/profile.h"
+#include "src/config/mission_settings.h"
 #include "src/config/shard.h"
+#include "src/results/json_file.h"
 #include "src/results/node.h"
 #include "devices/device.h"
 
@@ -81,41 +83,15 @@ enum {
     {"risk", required_argument, NULL, PP_OPT_RISK}
 
 /* What those options said. */
-typedef struct pp_cli_mission {
-    double mission_s;    /* -1 until given */
-    double min_soc_frac; /* -1: the battery's soc_cutoff */
-    double base_power_w; /* -1: the battery's */
-    const char *config;  /* -c: a file with a battery group; NULL: the default battery */
-    int risk_mean;       /* --risk mean: plan on the prediction, not its band's upper end */
-    char folder_cfg[4096]; /* the results folder's profile.cfg, when read */
-    int battery_from_folder, base_from_folder; /* taken from it, not given */
-    int folder_phases;     /* its mission group is in phases (plan --mission it) */
-    char maximize[160];    /* its mission's maximize ("" none) */
-} pp_cli_mission;
-
-void pp_cli_mission_init(pp_cli_mission *m);
-
-/* Handle one of the mission options. Returns 1 when opt was one (0 when
+/* Handle one of the mission options (--mission-s, --min-soc,
+ * --base-power-w, -c, --risk) into m (which win when: the library's
+ * src/config/mission_settings.h). Returns 1 when opt was one (0 when
  * not), -1 on a bad value (message printed). */
-int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const char *cmd);
+int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd);
 
-/* What m asks of the battery: -c's battery group, --base-power-w,
- * --min-soc (the library's pp_battery_choose decides). */
-struct pp_battery_choice;
-void pp_cli_mission_choice(const pp_cli_mission *m, struct pp_battery_choice *c);
-/* The battery m flies: 0, or -1 (logged: a bad file, a reserve not below
- * the start). */
-struct pp_battery_params;
-int pp_cli_mission_battery(const pp_cli_mission *m, struct pp_battery_params *b);
-
-/* What m leaves unsaid, from the results folder dir: its profile.cfg
- * (every sweep copies its profile there) gives the battery (its battery
- * group, unless -c) and its mission group the duration, base load and
- * reserve. 0, or -1 (logged: a bad file). */
-int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir);
 /* One line on fp: the pack b and base load a plan of m flies, and where
  * they came from. */
-void pp_cli_mission_say(const pp_cli_mission *m, const struct pp_battery_params *b, FILE *fp);
+void pp_cli_mission_say(const pp_mission_settings *m, const struct pp_battery_params *b, FILE *fp);
 
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
@@ -130,7 +106,9 @@ typedef struct pp_cli_sweep {
     pp_shard shard;
     unsigned repeats;
     pp_node node;
-    char shard_text[48], repeat_text[16], out_buf[4096];
+    char shard_text[48], repeat_text[16], out_buf[PP_PATH_MAX];
+    struct pp_cli_adaptive *adaptive;   /* profile --adaptive's options and outcome (NULL:
+                                           none asked; a profile's adaptive group still runs) */
 } pp_cli_sweep;
 
 /* Defaults: stop after 3 identical failures, each configuration once. */
@@ -153,12 +131,6 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, struct json_t 
  * times, then the checks of the device and the components; with json one
  * object, more's members added (more is freed). 0 ready, 1 not. */
 int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, struct json_t *more);
-
-/* JSON helpers. */
-void pp_json_string(FILE *fp, const char *s);
-void pp_json_number(FILE *fp, double v);
-/* ,"key":number (null when not finite) */
-void pp_json_field(FILE *fp, const char *key, double v);
 
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);

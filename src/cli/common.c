@@ -41,11 +41,6 @@ int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const c
     }
 }
 
-void pp_cli_mission_init(pp_cli_mission *m)
-{
-    *m = (pp_cli_mission){.mission_s = -1, .min_soc_frac = -1, .base_power_w = -1};
-}
-
 /* The number of option name into *out, which must satisfy ok (what says
  * how); 1, or -1 with a message. */
 static int mission_number(const char *cmd, const char *name, const char *arg,
@@ -64,7 +59,7 @@ static int mission_ok(double v) { return v >= PP_PLAN_MISSION_S_MIN && v <= PP_P
 static int not_negative(double v) { return isfinite(v) && v >= 0; }
 static int fraction(double v) { return v >= 0 && v < 1; }
 
-int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const char *cmd)
+int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd)
 {
     switch (opt) {
     case PP_OPT_MISSION:
@@ -99,69 +94,7 @@ int pp_cli_mission_option(int opt, const char *arg, pp_cli_mission *m, const cha
     }
 }
 
-void pp_cli_mission_choice(const pp_cli_mission *m, pp_battery_choice *c)
-{
-    pp_battery_choice_init(c);
-    c->file = m->config;
-    c->base_given = m->base_power_w >= 0;
-    c->base_power_w = m->base_power_w;
-    c->min_soc_frac = m->min_soc_frac;
-}
-
-int pp_cli_mission_battery(const pp_cli_mission *m, pp_battery_params *b)
-{
-    pp_battery_choice c;
-
-    pp_cli_mission_choice(m, &c);
-    return pp_battery_choose(&c, b) < 0 ? -1 : 0;
-}
-
-/* Member key of the mission group g into *out when there and *out is
- * not given (< 0); 1 when taken, 0 when not, -1 when bad. */
-static int folder_number(const pp_config *cfg, const pp_config_setting *g, const char *key,
-                         double *out)
-{
-    double v;
-
-    if (*out >= 0 || !g || !pp_config_member(g, key))
-        return 0;
-    if (pp_config_get_double(cfg, g, key, &v) < 0)
-        return -1;
-    *out = v;
-    return 1;
-}
-
-int pp_cli_mission_from_results(pp_cli_mission *m, const char *dir)
-{
-    const pp_config_setting *g = NULL;
-    pp_config *cfg;
-    int rc = 0;
-
-    pp_fmt(m->folder_cfg, sizeof m->folder_cfg, "%s/profile.cfg", dir);
-    if (access(m->folder_cfg, F_OK) != 0) {
-        m->folder_cfg[0] = '\0';
-        return 0;
-    }
-    if (pp_config_load(m->folder_cfg, &cfg) < 0)
-        return -1;
-    if (!m->config) {
-        m->config = m->folder_cfg;
-        m->battery_from_folder = 1;
-    }
-    if (pp_config_get_group(cfg, pp_config_root(cfg), "mission", &g) < 0)
-        rc = -1;
-    else if (g && pp_config_member(g, "phases"))
-        m->folder_phases = 1;
-    else if (folder_number(cfg, g, "duration_s", &m->mission_s) < 0 ||
-             folder_number(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
-             (m->base_from_folder = folder_number(cfg, g, "base_power_w", &m->base_power_w)) < 0 ||
-             (g && pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0))
-        rc = -1;
-    pp_config_free(cfg);
-    return rc;
-}
-
-void pp_cli_mission_say(const pp_cli_mission *m, const pp_battery_params *b, FILE *fp)
+void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b, FILE *fp)
 {
     const char *file = m->battery_from_folder ? m->folder_cfg : m->config;
 
@@ -172,39 +105,6 @@ void pp_cli_mission_say(const pp_cli_mission *m, const pp_battery_params *b, FIL
             m->base_from_folder ? "the results' mission group"
             : m->base_power_w >= 0 ? "--base-power-w"
             : m->config ? "its battery group" : "the pack's");
-}
-
-void pp_json_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(fp, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", fp);
-        else if (c == '\t')
-            fputs("\\t", fp);
-        else if (c < 0x20)
-            fprintf(fp, "\\u%04x", c);
-        else
-            fputc(c, fp);
-    }
-    fputc('"', fp);
-}
-
-void pp_json_number(FILE *fp, double v)
-{
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
-    else
-        fputs("null", fp);
-}
-
-void pp_json_field(FILE *fp, const char *key, double v)
-{
-    fprintf(fp, ",\"%s\":", key);
-    pp_json_number(fp, v);
 }
 
 /* A count option of powprof layers (--frames, --warmup, --width, --height). */

@@ -199,64 +199,23 @@ static int profile_options(int argc, char **argv, profile_args *a)
     return 0;
 }
 
-/* Every CFG is read (and named) before anything runs. */
-static int check_cfgs(int n, char **names, char (*paths)[4096])
+static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[PP_PATH_MAX], pp_device *dev)
 {
-    for (int i = 0; i < n; i++) {
-        pp_network_desc *d = malloc(sizeof *d);
-        int rc = d ? pp_layers_resolve_cfg(names[i], paths[i], sizeof paths[i]) : -ENOMEM;
-        if (rc == 0)
-            rc = pp_layers_describe_file(paths[i], 0, 0, d);
-        if (rc == 0 && !pp_layers_name_ok(d->name)) {
-            pp_log_error("%s: the network's name '%s' must be letters, digits and _ . - + (it "
-                         "goes into CSV cells): rename the file", paths[i], d->name);
-            rc = -EINVAL;
-        }
-        free(d);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
+    pp_layers_run_request rq = {a->out_dir, a->n_sizes, a->w, a->h, a->idle_s, &a->opts};
+    pp_layers_result *res = NULL;
+    size_t n = 0;
+    int rc = pp_layers_run(&rq, n_cfgs, paths, dev, &res, &n);
 
-static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
-{
-    return pp_layers_write(ctx, r, n);
-}
-
-static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[4096], pp_device *dev)
-{
-    size_t n_sizes = a->n_sizes ? (size_t)a->n_sizes : PP_LAYERS_DEFAULT_SIZES, n = 0;
-    pp_layers_job *jobs = calloc((size_t)n_cfgs * n_sizes, sizeof *jobs);
-    pp_layers_result *res = calloc((size_t)n_cfgs * n_sizes, sizeof *res);
-    const pp_layer_timer_ops *ops;
-    double idle_w = NAN;
-    int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
-
-    if (rc == 0 && a->idle_s > 0)
-        rc = pp_layers_idle_power(dev, a->opts.rate_hz, a->idle_s, &idle_w);
-    for (int c = 0; c < n_cfgs && rc == 0; c++)
-        if ((rc = pp_layers_jobs_of(paths[c], a->n_sizes, a->w, a->h, jobs + n)) > 0)
-            n += (size_t)rc, rc = 0;
-    if (rc == 0)
-        rc = pp_layers_profile(ops, dev, jobs, n, &a->opts, write_checkpoint,
-                               (void *)a->out_dir, res);
-    for (size_t k = 0; k < n && rc == 0; k++)
-        res[k].idle_w = idle_w;
-    if (rc == 0 && (rc = pp_layers_write(a->out_dir, res, n)) == 0)
-        for (size_t k = 0; k < n; k++)
-            print_result(&res[k]);
-    for (size_t k = 0; res && k < n; k++)
-        pp_layers_result_free(&res[k]);
-    free(jobs);
-    free(res);
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        print_result(&res[k]);
+    pp_layers_results_free(res, n);
     return rc;
 }
 
 static int cmd_profile(int argc, char **argv)
 {
     profile_args a = {.out_dir = "results/layers", .device = "auto", .idle_s = 1.0};
-    char (*paths)[4096] = NULL;
+    char (*paths)[PP_PATH_MAX] = NULL;
     pp_device *dev = NULL;
     int n_cfgs, rc, status = PP_EXIT_FAILURE;
 
@@ -271,7 +230,7 @@ static int cmd_profile(int argc, char **argv)
     }
     if (!(paths = calloc((size_t)n_cfgs, sizeof *paths)))
         return PP_EXIT_FAILURE;
-    if (check_cfgs(n_cfgs, argv + optind, paths) < 0)
+    if (pp_layers_check_cfgs(n_cfgs, argv + optind, paths) < 0)
         goto out;
     if (mkdir(a.out_dir, 0755) < 0 && errno != EEXIST) {
         fprintf(stderr, "powprof layers profile: %s: %s\n", a.out_dir, strerror(errno));

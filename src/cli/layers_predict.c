@@ -50,8 +50,6 @@ typedef struct predict_args {
     pp_battery_params battery;
 } predict_args;
 
-static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static json_t *layer_json(const pp_layer_desc *l, const double *v, const double *band)
 {
     json_t *o = json_pack("{s:s,s:i,s:[i,i,i],s:[i,i,i],s:f,s:f,s:f,s:f}", "type",
@@ -60,8 +58,8 @@ static json_t *layer_json(const pp_layer_desc *l, const double *v, const double 
                           "cpu_s", v[PP_LQ_CPU], "time_s", v[PP_LQ_WALL], "energy_j",
                           v[PP_LQ_ENERGY]);
 
-    json_object_set_new(o, "cpu_band_s", real_or_null(band[PP_LQ_CPU]));
-    json_object_set_new(o, "energy_band_j", real_or_null(band[PP_LQ_ENERGY]));
+    json_object_set_new(o, "cpu_band_s", pp_json_num(band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", pp_json_num(band[PP_LQ_ENERGY]));
     return o;
 }
 
@@ -86,14 +84,14 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
 
     for (size_t i = 0; i < n->n; i++)
         json_array_append_new(layers, layer_json(&n->layers[i], p->layer[i], p->layer_band[i]));
-    json_object_set_new(o, "cpu_band_s", real_or_null(p->band[PP_LQ_CPU]));
-    json_object_set_new(o, "energy_band_j", real_or_null(p->band[PP_LQ_ENERGY]));
+    json_object_set_new(o, "cpu_band_s", pp_json_num(p->band[PP_LQ_CPU]));
+    json_object_set_new(o, "energy_band_j", pp_json_num(p->band[PP_LQ_ENERGY]));
     json_object_set_new(o, "unprofiled_frac", json_real(p->roofline_frac));
     json_object_set_new(o, "note", json_string(p->note));
     json_object_set_new(o, "outside_profiled_pixels", json_boolean(p->outside_pixels));
     if (a->fps > 0) {
         json_object_set_new(o, "fps", json_real(a->fps));
-        json_object_set_new(o, "power_w", real_or_null(pp_layers_prediction_power_at(p, m, a->fps)));
+        json_object_set_new(o, "power_w", pp_json_num(pp_layers_prediction_power_at(p, m, a->fps)));
     }
     if (a->mission_s > 0) {
         double fps, soc;
@@ -102,7 +100,7 @@ static json_t *prediction_json(const pp_network_desc *n, const pp_layers_predict
                                                     a->mission_s, "risk",
                                                     a->risk_mean ? "mean" : "upper", "fps",
                                                     rc >= 0 ? json_real(fps) : json_null(),
-                                                    "soc_end_frac", real_or_null(soc)));
+                                                    "soc_end_frac", pp_json_num(soc)));
     }
     json_object_set_new(o, "layers", layers);
     return o;
@@ -167,10 +165,10 @@ static int predict_options(int argc, char **argv, predict_args *a)
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };
-    pp_cli_mission mi;
+    pp_mission_settings mi;
     int opt, rc;
 
-    pp_cli_mission_init(&mi);
+    pp_mission_settings_init(&mi);
     while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
         if ((rc = pp_cli_mission_option(opt, optarg, &mi, "layers predict")) != 0) {
             if (rc < 0)
@@ -203,14 +201,14 @@ static int predict_options(int argc, char **argv, predict_args *a)
     a->mission_s = mi.mission_s;
     a->min_soc = mi.min_soc_frac;
     a->risk_mean = mi.risk_mean;
-    return pp_cli_mission_battery(&mi, &a->battery);
+    return pp_mission_settings_battery(&mi, &a->battery);
 }
 
 /* Predict one cfg; its JSON appended to arr, or printed. */
 static int predict_one(const pp_layer_model *m, const char *name, const predict_args *a,
                        json_t *arr)
 {
-    char path[4096];
+    char path[PP_PATH_MAX];
     pp_network_desc *n = malloc(sizeof *n);
     pp_layers_prediction p;
     int rc = n ? pp_layers_resolve_cfg(name, path, sizeof path) : -ENOMEM;

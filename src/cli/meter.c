@@ -157,7 +157,7 @@ static void print_checks(FILE *fp, const pp_device *dev, const pp_meter_result *
     int saturated, short_run;
     double ceiling_w = NAN;
 
-    pp_meter_check(dev, res, &saturated, &short_run, &ceiling_w);
+    pp_meter_checks(dev, res, &saturated, &short_run, &ceiling_w);
     if (saturated)
         fprintf(fp, "   warning      the estimate sat at its ceiling (%.3f W, every core busy): it "
                     "measured the machine, not this command; measure on an idle machine or with "
@@ -192,7 +192,7 @@ static void print_repeat_text(FILE *fp, const meter_args *a, const pp_device *de
                               const pp_meter_result *runs, size_t n, int rc)
 {
     pp_meter_summary sum;
-    char path[4096];
+    char path[PP_PATH_MAX];
 
     pp_meter_summarize(runs, n, &sum);
     print_header(fp, a, dev, n);
@@ -228,8 +228,6 @@ static void print_repeat_text(FILE *fp, const meter_args *a, const pp_device *de
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static json_t *rails_json(const pp_device *dev, const pp_trace_sums *s)
 {
     json_t *rails = json_array();
@@ -238,9 +236,9 @@ static json_t *rails_json(const pp_device *dev, const pp_trace_sums *s)
         const pp_rail *rail = &dev->rails[r];
         json_array_append_new(
             rails, json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "name", rail->name,
-                             "mean_w", num(pp_trace_sums_mean_w(s, r)), "energy_j",
-                             num(s->energy_j[r]), "min_w", num(s->n_samples ? s->min_w[r] : 0),
-                             "max_w", num(s->n_samples ? s->max_w[r] : 0), "estimated",
+                             "mean_w", pp_json_num(pp_trace_sums_mean_w(s, r)), "energy_j",
+                             pp_json_num(s->energy_j[r]), "min_w", pp_json_num(s->n_samples ? s->min_w[r] : 0),
+                             "max_w", pp_json_num(s->n_samples ? s->max_w[r] : 0), "estimated",
                              (rail->flags & PP_RAIL_ESTIMATED) != 0, "board_input",
                              (rail->flags & PP_RAIL_BOARD_INPUT) != 0));
     }
@@ -265,30 +263,30 @@ static json_t *run_json(const pp_device *dev, const pp_meter_result *res, const 
     json_t *o = json_object();
 
     json_object_set_new(o, "exit_status", json_integer(res->exit_status));
-    json_object_set_new(o, "duration_s", num(res->duration_s));
-    json_object_set_new(o, "trace_span_s", num(pp_trace_sums_duration_s(s)));
+    json_object_set_new(o, "duration_s", pp_json_num(res->duration_s));
+    json_object_set_new(o, "trace_span_s", pp_json_num(pp_trace_sums_duration_s(s)));
     json_object_set_new(o, "samples", json_integer((json_int_t)st->n_samples));
-    json_object_set_new(o, "requested_hz", num(st->requested_hz));
-    json_object_set_new(o, "achieved_hz", num(st->achieved_hz));
+    json_object_set_new(o, "requested_hz", pp_json_num(st->requested_hz));
+    json_object_set_new(o, "achieved_hz", pp_json_num(st->achieved_hz));
     json_object_set_new(o, "expected_samples", json_integer((json_int_t)st->n_expected));
     json_object_set_new(o, "missed_deadlines", json_integer((json_int_t)st->n_missed));
     json_object_set_new(o, "failed_readings", json_integer((json_int_t)st->n_failed));
     json_object_set_new(o, "retried_readings", json_integer((json_int_t)st->n_retried));
     json_object_set_new(o, "gaps", json_integer((json_int_t)st->n_gaps));
-    json_object_set_new(o, "longest_gap_s", num(st->longest_gap_s));
-    json_object_set_new(o, "jitter_p50_us", num(st->jitter_p50_us));
-    json_object_set_new(o, "jitter_p99_us", num(st->jitter_p99_us));
-    json_object_set_new(o, "jitter_max_us", num(st->jitter_max_us));
-    json_object_set_new(o, "sampler_cpu_s", num(st->cpu_s));
+    json_object_set_new(o, "longest_gap_s", pp_json_num(st->longest_gap_s));
+    json_object_set_new(o, "jitter_p50_us", pp_json_num(st->jitter_p50_us));
+    json_object_set_new(o, "jitter_p99_us", pp_json_num(st->jitter_p99_us));
+    json_object_set_new(o, "jitter_max_us", pp_json_num(st->jitter_max_us));
+    json_object_set_new(o, "sampler_cpu_s", pp_json_num(st->cpu_s));
     json_object_set_new(o, "rails", rails_json(dev, s));
-    json_object_set_new(o, "total_energy_j", num(s->energy_j[s->n_rails]));
-    json_object_set_new(o, "total_mean_w", num(pp_trace_sums_mean_w(s, s->n_rails)));
-    json_object_set_new(o, "total_min_w", num(s->n_samples ? s->min_w[s->n_rails] : 0));
-    json_object_set_new(o, "total_max_w", num(s->n_samples ? s->max_w[s->n_rails] : 0));
+    json_object_set_new(o, "total_energy_j", pp_json_num(s->energy_j[s->n_rails]));
+    json_object_set_new(o, "total_mean_w", pp_json_num(pp_trace_sums_mean_w(s, s->n_rails)));
+    json_object_set_new(o, "total_min_w", pp_json_num(s->n_samples ? s->min_w[s->n_rails] : 0));
+    json_object_set_new(o, "total_max_w", pp_json_num(s->n_samples ? s->max_w[s->n_rails] : 0));
     json_object_set_new(o, "trace", res->traced ? json_string(trace) : json_null());
     json_object_set_new(o, "trace_rows", json_integer((json_int_t)res->write.rows));
     json_object_set_new(o, "trace_dropped", json_integer((json_int_t)res->write.dropped));
-    json_object_set_new(o, "trace_longest_write_s", num(res->write.longest_write_s));
+    json_object_set_new(o, "trace_longest_write_s", pp_json_num(res->write.longest_write_s));
     json_object_set_new(o, "signal", res->signal ? json_string(signal_name(res->signal, name,
                                                                            sizeof name))
                                                  : json_null());
@@ -296,7 +294,7 @@ static json_t *run_json(const pp_device *dev, const pp_meter_result *res, const 
     {
         int saturated, short_run;
         double ceiling_w = NAN;
-        pp_meter_check(dev, res, &saturated, &short_run, &ceiling_w);
+        pp_meter_checks(dev, res, &saturated, &short_run, &ceiling_w);
         json_object_set_new(o, "saturated", json_boolean(saturated));
         json_object_set_new(o, "short_run", json_boolean(short_run));
     }
@@ -305,8 +303,8 @@ static json_t *run_json(const pp_device *dev, const pp_meter_result *res, const 
 
 static json_t *spread_json(const pp_meter_spread *s)
 {
-    return json_pack("{s:o, s:o, s:o, s:o}", "mean", num(s->mean), "sd", num(s->sd), "min",
-                     num(s->min), "max", num(s->max));
+    return json_pack("{s:o, s:o, s:o, s:o}", "mean", pp_json_num(s->mean), "sd", pp_json_num(s->sd), "min",
+                     pp_json_num(s->min), "max", pp_json_num(s->max));
 }
 
 static json_t *statistics_json(const pp_device *dev, const pp_meter_result *runs, size_t n)
@@ -329,7 +327,7 @@ static void print_json(FILE *fp, const meter_args *a, const pp_device *dev,
                        const pp_meter_result *runs, size_t n, int rc)
 {
     json_t *o = json_object(), *cmd = json_array(), *list;
-    char path[4096];
+    char path[PP_PATH_MAX];
 
     for (char **c = a->cmd; *c; c++)
         json_array_append_new(cmd, json_string(*c));

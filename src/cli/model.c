@@ -4,6 +4,8 @@
 
 #include "src/api/pipeline.h"
 #include "src/layer2/variability.h"
+#include "src/results/results.h"
+#include "src/results/run_json.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -68,39 +70,6 @@ static const char predict_help[] =
 
 enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE };
 
-/* What a metric is, in words, with its unit. */
-static void describe(const char *metric, char *buf, size_t cap)
-{
-    static const struct {
-        const char *end, *what;
-    } ends[] = {{"_mean_w", "mean power [W]"},
-                {"_energy_j", "energy [J]"},
-                {".achieved_fps", "achieved frames/s"},
-                {".achieved_hz", "achieved steps/s"}};
-    static const struct {
-        const char *name, *what;
-    } whole[] = {{"energy_per_iteration_j", "energy per iteration [J]"},
-                 {"soc_drain", "battery drained by one run *"},
-                 {"soc_end", "battery left after one run *"},
-                 {"time_to_cutoff_s", "time to battery cutoff [s] *"},
-                 {"duration_s", "duration [s]"}};
-    size_t n = strlen(metric);
-
-    for (size_t i = 0; i < PP_ARRAY_SIZE(whole); i++)
-        if (strcmp(metric, whole[i].name) == 0) {
-            pp_strlcpy(buf, whole[i].what, cap);
-            return;
-        }
-    for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
-        size_t e = strlen(ends[i].end);
-        if (n > e && strcmp(metric + n - e, ends[i].end) == 0) {
-            pp_fmt(buf, cap, "%.*s %s", (int)(n - e), metric, ends[i].what);
-            return;
-        }
-    }
-    pp_strlcpy(buf, "", cap);
-}
-
 static void print_pct(const char *fmt_ok, double v)
 {
     if (isnan(v))
@@ -150,7 +119,7 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
     const pp_choice *c = &f->choice;
     char what[96];
 
-    describe(m->sum.metrics[k], what, sizeof what);
+    pp_results_describe(m->sum.metrics[k], what, sizeof what);
     printf("  %-26s %-30s", m->sum.metrics[k], what);
     if (f->n_values < 2) {
         printf(" %12s\n", f->n_values ? "one value" : "no values");
@@ -471,8 +440,6 @@ static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_poin
     return 0;
 }
 
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
                                   const pp_model_where *w)
 {
@@ -483,19 +450,19 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
     for (size_t k = 0; k < s->n_params; k++) {
         pp_summary_value_text(s, k, pt->raw[k], text, sizeof text);
         json_object_set_new(point, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
-                                                     ? json_string(text) : jnum(pt->raw[k]));
+                                                     ? json_string(text) : pp_json_num(pt->raw[k]));
     }
     for (size_t k = 0; k < s->n_metrics; k++) {
         pp_prediction p;
         if (pp_model_predict(m, k, pt, &p) < 0)
             continue;
         json_object_set_new(metrics, s->metrics[k],
-                            json_pack("{s:o,s:o,s:o,s:o}", "value", jnum(p.value), "lo", jnum(p.lo),
-                                      "hi", jnum(p.hi), "typical_error_pct", jnum(p.honest_mape)));
+                            json_pack("{s:o,s:o,s:o,s:o}", "value", pp_json_num(p.value), "lo", pp_json_num(p.lo),
+                                      "hi", pp_json_num(p.hi), "typical_error_pct", pp_json_num(p.honest_mape)));
     }
     root = json_pack("{s:o,s:b,s:{s:I,s:o},s:f,s:o}", "point", point, "outside_measured_range",
                      w->any_outside, "nearest", "id", (json_int_t)s->ids[w->nearest_row],
-                     "distance", jnum(w->distance), "band_level", PP_BAND_LEVEL, "metrics", metrics);
+                     "distance", pp_json_num(w->distance), "band_level", PP_BAND_LEVEL, "metrics", metrics);
     json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
     printf("\n");
     json_decref(root);
@@ -536,23 +503,16 @@ static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_m
  * (run.json's battery: the computer + its base load), when there. */
 static void say_battery(const char *dir, const pp_summary *s)
 {
-    char path[4200];
-    json_t *root, *b;
-    const char *model;
+    char path[PP_PATH_MAX];
+    pp_battery_params b;
 
-    if (pp_summary_metric(s, "soc_drain") < 0)
+    if (pp_summary_metric(s, "soc_drain") < 0 || pp_battery_preset("drone-4s-3200", &b) < 0)
         return;
     pp_fmt(path, sizeof path, "%s/run.json", dir);
-    root = json_load_file(path, 0, NULL);
-    b = json_object_get(root, "battery");
-    model = json_string_value(json_object_get(b, "model"));
-    if (json_is_object(b))
-        printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %lld cells, "
+    if (pp_run_json_battery_load(path, &b) == 1)
+        printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %d cells, "
                "%.4g Ah) under the computer + its base load of %.4g W, not a mission's\n", path,
-               model ? model : "?", (long long)json_number_value(json_object_get(b, "cells")),
-               json_number_value(json_object_get(b, "capacity_ah")),
-               json_number_value(json_object_get(b, "base_power_w")));
-    json_decref(root);
+               pp_battery_model_name(b.model), b.cells, b.capacity_ah, b.base_power_w);
 }
 
 int pp_cmd_predict(int argc, char **argv)

@@ -123,8 +123,8 @@ typedef struct plan_target {
     const char *network[MAX_NETWORKS];
     const char *mission_file, *base_trace; /* a plan per phase */
     pp_mission_spec *mission;                   /* read from them (malloc'd) */
-    pp_cli_mission cli_mission;            /* what chose the battery, said with the plan */
-    char folder_mission[4096];             /* RESULTS/profile.cfg, when its mission has phases */
+    pp_mission_settings cli_mission;            /* what chose the battery, said with the plan */
+    char folder_mission[PP_PATH_MAX];             /* RESULTS/profile.cfg, when its mission has phases */
 } plan_target;
 
 static int resolution_option(const char *arg, pp_plan_options *o)
@@ -223,22 +223,16 @@ static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target
 
 /* --mission FILE or --base-trace: the phases into t->mission (and FILE's
  * battery over o's). 0, PP_EXIT_USAGE or PP_EXIT_FAILURE (said). */
-static int mission_phases(const pp_cli_mission *mi, pp_plan_options *o, plan_target *t)
+static int mission_phases(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
 {
     if (!t->mission_file && !t->base_trace)
         return 0;
     if (!(t->mission = malloc(sizeof *t->mission)))
         return PP_EXIT_FAILURE;
     pp_mission_init(t->mission);
-    if (t->mission_file) {
-        if (pp_mission_load(t->mission_file, t->mission, &o->battery) < 0)
-            return PP_EXIT_USAGE;
-        if (mi->base_power_w >= 0) /* the command line's over the file's battery */
-            o->battery.base_power_w = mi->base_power_w;
-        if (!o->maximize && t->mission->maximize[0])
-            o->maximize = t->mission->maximize;
-        return 0;
-    }
+    if (t->mission_file)
+        return pp_plan_options_mission_file(o, mi, t->mission_file, t->mission) < 0 ? PP_EXIT_USAGE
+                                                                                   : 0;
     if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
         return PP_EXIT_USAGE;
     pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
@@ -248,11 +242,11 @@ static int mission_phases(const pp_cli_mission *mi, pp_plan_options *o, plan_tar
 
 /* The mission's options into o (the battery chosen as everywhere, then a
  * mission file's over it); 0 or PP_EXIT_USAGE / PP_EXIT_FAILURE (said). */
-static int mission(const pp_cli_mission *mi, pp_plan_options *o, plan_target *t)
+static int mission(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
 {
     pp_battery_choice c;
 
-    pp_cli_mission_choice(mi, &c);
+    pp_mission_settings_choice(mi, &c);
     if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
         return PP_EXIT_USAGE;
     return mission_phases(mi, o, t);
@@ -279,11 +273,11 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         {"base-trace", required_argument, NULL, OPT_BASE_TRACE},
         {NULL, 0, NULL, 0},
     };
-    pp_cli_mission mi;
+    pp_mission_settings mi;
     int opt, rc;
 
     pp_plan_options_init(o);
-    pp_cli_mission_init(&mi);
+    pp_mission_settings_init(&mi);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
         if ((rc = pp_cli_mission_option(opt, optarg, &mi, "plan")) != 0) {
@@ -313,7 +307,7 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         return PP_EXIT_USAGE;
     }
     if (optind == argc - 1 && !t->mission_file &&
-        pp_cli_mission_from_results(&mi, argv[optind]) < 0)
+        pp_mission_settings_from_results(&mi, argv[optind]) < 0)
         return PP_EXIT_USAGE; /* said with the file */
     if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
         !t->base_trace && mi.base_power_w < 0) {

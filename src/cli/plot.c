@@ -177,23 +177,6 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
     return 0;
 }
 
-/* The battery plan.json at path records (`powprof plan` writes it) into
- * b: 1 when read, 0 when it records none (an older plan), -1 when bad. */
-static int plan_battery(const char *path, pp_battery_params *b)
-{
-    json_t *root = json_load_file(path, 0, NULL), *o = json_object_get(root, "battery");
-    int rc = 0;
-
-    if (o && pp_run_json_battery_read(o, b) < 0) {
-        fprintf(stderr, "powprof plot: %s: the battery it records is not valid\n", path);
-        rc = -1;
-    } else if (o) {
-        rc = 1;
-    }
-    json_decref(root);
-    return rc;
-}
-
 int pp_cmd_plot(int argc, char **argv)
 {
     const char *plan_path = NULL, *config = NULL;
@@ -210,7 +193,7 @@ int pp_cmd_plot(int argc, char **argv)
     bc.file = config;
     if (config && pp_battery_choose(&bc, &o.battery) < 0)
         return PP_EXIT_USAGE;
-    if (!config && plan_path && plan_battery(plan_path, &o.battery) < 0)
+    if (!config && plan_path && pp_run_json_battery_load(plan_path, &o.battery) < 0)
         return PP_EXIT_USAGE;
     if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
         return PP_EXIT_USAGE;

@@ -201,7 +201,7 @@ static void type_text(const char *name, const pp_component_ops *ops, const char 
 /* powprof profile --types: the registry's list. */
 static int list_types(int json)
 {
-    char name[64], why[2048], path[4096];
+    char name[64], why[2048], path[PP_PATH_MAX];
     const pp_component_ops *ops;
     json_t *types = json_array();
 
@@ -298,6 +298,7 @@ int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, json_t *mo
 /* The command line of powprof profile. */
 typedef struct profile_args {
     pp_cli_sweep rq;
+    pp_cli_adaptive adaptive; /* --adaptive and its options (rq.adaptive points here) */
     int dry, yes, types, markdown;
 } profile_args;
 
@@ -369,7 +370,7 @@ static int mode_option(int opt, const char *arg, profile_args *a)
     case OPT_NODE:
         return fleet_option(opt, arg, &a->rq);
     default: /* --adaptive and its options, or "Try --help" */
-        return pp_cli_adaptive_option(opt, arg) < 0 ? -1 : 0;
+        return pp_cli_adaptive_option(&a->adaptive, opt, arg) < 0 ? -1 : 0;
     }
 }
 
@@ -392,6 +393,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
 
     memset(a, 0, sizeof *a);
     pp_cli_sweep_init(&a->rq, "profile");
+    a->rq.adaptive = &a->adaptive;
     *status = PP_EXIT_USAGE;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {

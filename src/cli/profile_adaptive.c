@@ -4,8 +4,7 @@
 #include "cli.h"
 
 #include "src/base/util.h"
-#include "src/plan/adaptive_model.h"
-#include "src/sweep/adaptive_live.h"
+#include "src/plan/adaptive_profile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,24 +15,14 @@
 static const char *const option_names[] = {"--target-error", "--budget-s", "--max-configs",
                                            "--seed", "--batch"};
 
-/* What the command line asked (one command per process). */
-static struct {
-    int on;
-    int given[5];          /* target, budget, max, seed, batch */
-    pp_adaptive_options o; /* their values (given[] says which) */
-    char text[5][32];      /* as given, for the resume command */
-    int ran;               /* res is set */
-    pp_adaptive_result res;
-} g_ad;
-
-int pp_cli_adaptive_option(int opt, const char *arg)
+int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
 {
     int i = opt - PP_OPT_TARGET_ERROR;
     double v;
     int64_t n;
 
     if (opt == PP_OPT_ADAPTIVE)
-        return g_ad.on = 1;
+        return ad->rq.on = 1;
     if (i < 0 || i > 4) {
         fputs("Try 'powprof profile --help'.\n", stderr);
         return -1;
@@ -48,52 +37,31 @@ int pp_cli_adaptive_option(int opt, const char *arg)
         return -1;
     }
     if (i == 0)
-        g_ad.o.target_error_pct = v;
+        ad->rq.o.target_error_pct = v;
     else if (i == 1)
-        g_ad.o.budget_s = v;
+        ad->rq.o.budget_s = v;
     else if (i == 2)
-        g_ad.o.max_configs = (size_t)n;
+        ad->rq.o.max_configs = (size_t)n;
     else if (i == 3)
-        g_ad.o.seed = (uint64_t)n;
+        ad->rq.o.seed = (uint64_t)n;
     else
-        g_ad.o.batch = (size_t)n;
-    g_ad.given[i] = g_ad.on = 1;
-    pp_strlcpy(g_ad.text[i], arg, sizeof g_ad.text[i]);
+        ad->rq.o.batch = (size_t)n;
+    ad->rq.given[i] = ad->rq.on = 1;
+    pp_strlcpy(ad->text[i], arg, sizeof ad->text[i]);
     return 1;
 }
 
-int pp_cli_adaptive_argv(const char **argv, int n)
+int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
 {
-    if (!g_ad.on)
+    if (!ad || !ad->rq.on)
         return n;
     argv[n++] = "--adaptive";
-    for (int i = 0; i < 5; i++)
-        if (g_ad.given[i]) {
+    for (int i = 0; i < PP_ADAPTIVE_GIVEN_N; i++)
+        if (ad->rq.given[i]) {
             argv[n++] = option_names[i];
-            argv[n++] = g_ad.text[i];
+            argv[n++] = ad->text[i];
         }
     return n;
-}
-
-/* The options: defaults, then the profile's group, then the command line. */
-static void options_of(const pp_profile *p, int resume, pp_adaptive_options *o)
-{
-    const pp_profile_adaptive *g = &p->adaptive;
-
-    pp_adaptive_options_init(o);
-    if (g->given) {
-        o->target_error_pct = g->target_error_pct >= 0 ? g->target_error_pct : o->target_error_pct;
-        o->budget_s = g->budget_s >= 0 ? g->budget_s : o->budget_s;
-        o->max_configs = g->max_configs >= 0 ? (size_t)g->max_configs : o->max_configs;
-        o->seed = g->seed >= 0 ? (uint64_t)g->seed : o->seed;
-        o->batch = g->batch > 0 ? (size_t)g->batch : o->batch;
-    }
-    o->target_error_pct = g_ad.given[0] ? g_ad.o.target_error_pct : o->target_error_pct;
-    o->budget_s = g_ad.given[1] ? g_ad.o.budget_s : o->budget_s;
-    o->max_configs = g_ad.given[2] ? g_ad.o.max_configs : o->max_configs;
-    o->seed = g_ad.given[3] ? g_ad.o.seed : o->seed;
-    o->batch = g_ad.given[4] ? g_ad.o.batch : o->batch;
-    o->resume = resume;
 }
 
 /* The progress line of a round: its errors, the budget used. */
@@ -154,65 +122,37 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
 }
 
 int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int json,
-                         pp_sweep_stats *st)
+                         pp_cli_adaptive *ad, pp_sweep_stats *st)
 {
-    pp_adaptive_space s;
-    pp_adaptive_live lv;
-    pp_adaptive_model am;
-    pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc;
     pp_adaptive_options o;
     int rc;
 
-    if (!g_ad.on && !p->adaptive.given)
+    if (!ad->rq.on && !p->adaptive.given)
         return pp_sweep_run(p, so, st);
-    memset(st, 0, sizeof *st);
-    if (so->shard.n > 1) {
-        fprintf(stderr, "powprof profile: --adaptive chooses from the whole grid: not with "
-                        "--shard\n");
-        return -EINVAL;
-    }
-    options_of(p, so->resume, &o);
-    if ((rc = pp_adaptive_live_space(p, &s)) < 0)
-        return rc;
-    if ((rc = pp_adaptive_live_init(&lv, p, so)) == 0) {
-        pp_adaptive_model_predictor(&am, &pr);
-        orc = (pp_adaptive_oracle){&lv, pp_adaptive_live_measure};
-        rc = pp_adaptive_run(&s, &o, &pr, &orc, so->out_dir, show_round, NULL, so->interrupt,
-                             &g_ad.res);
-        g_ad.ran = rc == 0;
-        *st = lv.total;
-        st->total = st->ran;
-        pp_adaptive_model_free(&am);
-    }
+    pp_adaptive_options_of(p, &ad->rq, so->resume, &o);
+    rc = pp_adaptive_profile(p, so, &o, show_round, NULL, st, &ad->res);
+    ad->ran = rc == 0;
     if (rc == 0 && !json)
-        show_end(&g_ad.res, so->out_dir);
-    pp_adaptive_live_free(&lv);
-    pp_adaptive_space_free(&s);
+        show_end(&ad->res, so->out_dir);
     return rc;
 }
 
-static json_t *num(double v)
+void pp_cli_adaptive_json(const pp_cli_adaptive *ad, json_t *root)
 {
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-void pp_cli_adaptive_json(json_t *root)
-{
-    const pp_adaptive_result *r = &g_ad.res;
+    const pp_adaptive_result *r = &ad->res;
     json_t *errors;
 
-    if (!g_ad.ran)
+    if (!ad->ran)
         return;
     errors = json_object();
     for (size_t k = 0; k < r->fit.n_metrics; k++)
-        json_object_set_new(errors, r->fit.metrics[k], num(r->fit.error_pct[k]));
+        json_object_set_new(errors, r->fit.metrics[k], pp_json_num(r->fit.error_pct[k]));
     json_object_set_new(
         root, "adaptive",
         json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "stop",
                   pp_adaptive_stop_name(r->stop), "configs", (json_int_t)r->n_chosen,
                   "grid_configs", (json_int_t)r->n_candidates, "rounds", (json_int_t)r->rounds,
-                  "measured_s", num(r->fit.measured_s), "full_grid_s", num(r->full_grid_s),
-                  "target_error_pct", num(r->target_error_pct), "error_pct", errors,
-                  "unmeasured_predicted_s", num(r->unmeasured_s)));
+                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s", pp_json_num(r->full_grid_s),
+                  "target_error_pct", pp_json_num(r->target_error_pct), "error_pct", errors,
+                  "unmeasured_predicted_s", pp_json_num(r->unmeasured_s)));
 }

@@ -4,6 +4,7 @@
 #define PP_CLI_PROFILE_ADAPTIVE_H
 
 #include "src/config/profile.h"
+#include "src/plan/adaptive_profile.h"
 #include "src/sweep/adaptive.h"
 #include "src/sweep/sweep.h"
 
@@ -37,12 +38,21 @@ enum {
     "  --seed N               the design's seed (default 1: the same choices again)\n"         \
     "  --batch N              configurations per round (default 2)\n"
 
-/* One of the options above (kept for the run): 1. Any other option: -1
- * after "Try 'powprof profile --help'."; a bad value: -1 (said why). */
-int pp_cli_adaptive_option(int opt, const char *arg);
+/* What the command line asked of an adaptive run, and its outcome. */
+typedef struct pp_cli_adaptive {
+    pp_adaptive_request rq;            /* the options given (the library's which-wins) */
+    char text[PP_ADAPTIVE_GIVEN_N][32]; /* as given, for the resume command */
+    int ran;                           /* res is set */
+    pp_adaptive_result res;
+} pp_cli_adaptive;
 
-/* The options to give again to continue (after argv[0 .. n)): the new n. */
-int pp_cli_adaptive_argv(const char **argv, int n);
+/* One of the options above into ad: 1. Any other option: -1 after "Try
+ * 'powprof profile --help'."; a bad value: -1 (said why). */
+int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg);
+
+/* The options to give again to continue (after argv[0 .. n)): the new n
+ * (ad NULL: none). */
+int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n);
 
 /* The sweep of p with the options so: pp_sweep_run, or, with --adaptive
  * (or the profile's adaptive group), the adaptive run, whose rounds' sums
@@ -50,10 +60,10 @@ int pp_cli_adaptive_argv(const char **argv, int n);
  * without json, its end (why it stopped, what the full grid would have
  * cost). pp_sweep_run's return values. */
 int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int json,
-                         pp_sweep_stats *st);
+                         pp_cli_adaptive *ad, pp_sweep_stats *st);
 
 /* profile --json: the adaptive run's result under "adaptive" in root
  * (nothing without one). */
-void pp_cli_adaptive_json(json_t *root);
+void pp_cli_adaptive_json(const pp_cli_adaptive *ad, json_t *root);
 
 #endif

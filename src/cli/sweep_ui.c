@@ -215,7 +215,7 @@ static void resume_argv(const pp_cli_sweep *rq, int stopped, const char **argv)
         argv[n++] = "--node";
         argv[n++] = rq->node.name;
     }
-    n = pp_cli_adaptive_argv(argv, n); /* profile --adaptive and its options */
+    n = pp_cli_adaptive_argv(rq->adaptive, argv, n); /* profile --adaptive and its options */
     argv[n] = NULL;
 }
 
@@ -280,10 +280,11 @@ static void outcome_text(const pp_cli_sweep *rq, int rc, const pp_sweep_stats *s
 }
 
 /* The outcome as one JSON object. */
-static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq, int rc,
-                         const pp_sweep_stats *st, int status)
+static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq,
+                            const pp_cli_adaptive *ad, int rc, const pp_sweep_stats *st,
+                            int status)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     const char *argv[32];
     json_t *resume = json_null(), *root;
 
@@ -308,7 +309,7 @@ static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq, int rc,
                                                  "n", (json_int_t)rq->shard.n, "from",
                                                  rq->shard.from));
     json_object_set_new(root, "repeats", json_integer(rq->repeats));
-    pp_cli_adaptive_json(root);
+    pp_cli_adaptive_json(ad, root);
     return root;
 }
 
@@ -320,6 +321,7 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
     pp_sweep_stats st;
     struct sigaction sa, old_int, old_term;
     progress_ui ui = {isatty(2), 0, 0};
+    pp_cli_adaptive none = {0}, *ad = rq->adaptive ? rq->adaptive : &none;
     int rc, status;
 
     if (pp_results_make_dirs(rq->out_dir) < 0)
@@ -340,7 +342,7 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
     so.repeats = rq->repeats;
     so.node = rq->node.name;
     announce(p, rq);
-    rc = pp_cli_profile_sweep(p, &so, rq->json, &st); /* pp_sweep_run, or --adaptive's */
+    rc = pp_cli_profile_sweep(p, &so, rq->json, ad, &st); /* pp_sweep_run, or --adaptive's */
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (ui.drawn)
@@ -348,7 +350,7 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
     status = exit_status(rc, &st);
     outcome_text(rq, rc, &st);
     if (json)
-        *json = outcome_json(p, rq, rc, &st, status);
+        *json = outcome_json(p, rq, ad, rc, &st, status);
     return status;
 }
 

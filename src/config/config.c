@@ -12,7 +12,7 @@
 
 struct pp_config {
     config_t cfg;
-    char path[4096];
+    char path[PP_PATH_MAX];
 };
 
 /* A node is a libconfig setting; the cast stays in this file. */

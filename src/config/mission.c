@@ -197,7 +197,7 @@ static int parse_bounds(const pp_config *cfg, const pp_config_setting *ph_node, 
 /* base_trace: relative to the folder of the file. */
 static int parse_trace(const pp_config *cfg, const pp_config_setting *g, pp_mission_phase *ph)
 {
-    char name[4096];
+    char name[PP_PATH_MAX];
     const char *path = pp_config_path(cfg), *slash = strrchr(path, '/');
     int rc = pp_config_get_string(cfg, g, "base_trace", name, sizeof name);
 

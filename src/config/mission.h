@@ -37,6 +37,8 @@
 
 #include "config.h"
 
+#include "src/base/util.h"
+
 #include "battery/battery.h"
 
 #include <stddef.h>
@@ -57,7 +59,7 @@ typedef struct pp_mission_phase {
     char name[PP_MISSION_NAME_MAX];
     double duration_s;                /* > 0 */
     double base_power_w;              /* < 0: the battery's (when no trace) */
-    char base_trace[4096];            /* "" when none; resolved from the file's folder */
+    char base_trace[PP_PATH_MAX];            /* "" when none; resolved from the file's folder */
     double base_trace_from_s;         /* skipped at the trace's start */
     double weight;                    /* of its time in the quality (default 1) */
     size_t n_bounds;
@@ -66,7 +68,7 @@ typedef struct pp_mission_phase {
 } pp_mission_phase;
 
 typedef struct pp_mission_spec {
-    char path[4096];                  /* the file read ("" when built in code) */
+    char path[PP_PATH_MAX];                  /* the file read ("" when built in code) */
     double min_soc_frac;              /* < 0: the battery's soc_cutoff */
     char maximize[PP_MISSION_PARAM_MAX]; /* "" when not given */
     int shorthand;                    /* duration_s, not phases */

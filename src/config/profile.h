@@ -23,6 +23,8 @@
 #define PP_PROFILE_H
 
 #include "profile_adaptive.h"
+
+#include "src/base/util.h"
 #include "mission.h"
 
 #include "battery/battery.h"
@@ -38,7 +40,7 @@
 #define PP_PROFILE_CONFIRM_ABOVE 10000
 
 typedef struct pp_profile {
-    char path[4096];
+    char path[PP_PATH_MAX];
     char name[PP_PROFILE_NAME_MAX];
     char device[32];
     double rate_hz;

@@ -67,7 +67,7 @@ static int write_file(const char *dir, const char *name, const char *header,
                       const pp_layers_result *r, size_t n, int layers)
 {
     pp_atomic_file af;
-    char path[4096];
+    char path[PP_PATH_MAX];
     int rc;
 
     if (pp_path_join(path, sizeof path, dir, name) < 0) {

@@ -15,7 +15,7 @@
 
 /* A CSV file being read: its header's columns, then one row at a time. */
 typedef struct csv_reader {
-    char path[4096];
+    char path[PP_PATH_MAX];
     char *text, *next;
     int line;
     size_t n_cols;
@@ -354,7 +354,7 @@ static void drop_unattached(pp_layers_data *d, size_t from)
 /* dir/layers.csv into d->files: what messages name a sample's row by. */
 static int add_file(pp_layers_data *d, const char *dir)
 {
-    char path[4096], **files;
+    char path[PP_PATH_MAX], **files;
 
     if (pp_path_join(path, sizeof path, dir, "layers.csv") < 0)
         return -ENAMETOOLONG;

@@ -3,6 +3,7 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
+#include "src/results/json_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -21,7 +22,6 @@
 #define MAX_COUNT 1e9       /* samples, networks */
 #define MAX_PIXELS 4294967296.0
 
-static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 static json_t *fit_json(const pp_layer_fit *f)
 {
@@ -32,8 +32,8 @@ static json_t *fit_json(const pp_layer_fit *f)
     json_t *net = json_object();
 
     for (int k = 0; k < PP_LF_COUNT; k++) {
-        json_object_set_new(loo, pp_layer_family_name((pp_layer_family)k), number(f->loo_rmspe[k]));
-        json_object_set_new(net, pp_layer_family_name((pp_layer_family)k), number(f->loo_net[k]));
+        json_object_set_new(loo, pp_layer_family_name((pp_layer_family)k), pp_json_num(f->loo_rmspe[k]));
+        json_object_set_new(net, pp_layer_family_name((pp_layer_family)k), pp_json_num(f->loo_net[k]));
     }
     json_object_set_new(o, "family", json_string(pp_layer_family_name((pp_layer_family)f->family)));
     json_object_set_new(o, "step_w", json_integer(f->step_w));
@@ -43,7 +43,7 @@ static json_t *fit_json(const pp_layer_fit *f)
     json_object_set_new(o, "weight", json_real(f->weight));
     json_object_set_new(o, "base_coef", json_real(f->base_coef));
     json_object_set_new(o, "thin", json_boolean(f->thin));
-    json_object_set_new(o, "band_frac", number(f->band_frac));
+    json_object_set_new(o, "band_frac", pp_json_num(f->band_frac));
     json_object_set_new(o, "samples", json_integer((json_int_t)f->n_samples));
     json_object_set_new(o, "networks", json_integer((json_int_t)f->n_networks));
     json_object_set_new(o, "loo_rmspe", loo);
@@ -59,10 +59,10 @@ static json_t *model_json(const pp_layer_model *m)
     json_object_set_new(root, "version", json_integer(VERSION));
     json_object_set_new(root, "device", json_string(m->device));
     json_object_set_new(root, "estimated", json_boolean(m->estimated));
-    json_object_set_new(root, "idle_w", number(m->idle_w));
+    json_object_set_new(root, "idle_w", pp_json_num(m->idle_w));
     json_object_set_new(root, "networks", json_integer((json_int_t)m->n_networks));
     json_object_set_new(root, "profiled_pixels",
-                        json_pack("[o,o]", number(m->pixels_min), number(m->pixels_max)));
+                        json_pack("[o,o]", pp_json_num(m->pixels_min), pp_json_num(m->pixels_max)));
     for (int q = 0; q < PP_LQ_COUNT; q++) {
         const char *qn = pp_layers_quantity_name((pp_layers_quantity)q);
         json_t *kinds = json_object();
@@ -73,10 +73,10 @@ static json_t *model_json(const pp_layer_model *m)
         if (m->roofline[q].family >= 0)
             json_object_set_new(kinds, "roofline", fit_json(&m->roofline[q]));
         json_object_set_new(fits, qn, kinds);
-        json_object_set_new(err, qn, json_pack("{s:o,s:o,s:o,s:o}", "mape", number(m->net_mape[q]),
-                                               "rms", number(m->net_rms[q]), "weight",
-                                               number(m->net_weight[q]), "flops_rate",
-                                               number(m->net_rate[q])));
+        json_object_set_new(err, qn, json_pack("{s:o,s:o,s:o,s:o}", "mape", pp_json_num(m->net_mape[q]),
+                                               "rms", pp_json_num(m->net_rms[q]), "weight",
+                                               pp_json_num(m->net_weight[q]), "flops_rate",
+                                               pp_json_num(m->net_rate[q])));
     }
     json_object_set_new(root, "network_error", err);
     json_object_set_new(root, "fits", fits);
@@ -86,19 +86,8 @@ static json_t *model_json(const pp_layer_model *m)
 int pp_layer_model_write(const pp_layer_model *m, const char *path)
 {
     json_t *root = model_json(m);
-    pp_atomic_file af;
-    int rc = pp_atomic_file_open(&af, path);
+    int rc = root ? pp_json_save(path, root, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) : -ENOMEM;
 
-    if (rc == 0) {
-        if (json_dumpf(root, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) < 0 ||
-            fputc('\n', af.fp) == EOF) {
-            pp_atomic_file_abort(&af);
-            pp_log_error("%s: cannot write", path);
-            rc = -EIO;
-        } else {
-            rc = pp_atomic_file_commit(&af);
-        }
-    }
     json_decref(root);
     return rc;
 }

@@ -304,7 +304,7 @@ static int compare_with_darknet(const pp_layer_timer_ops *ops, void *net, size_t
 static int job_open(const pp_layer_timer_ops *ops, const pp_layers_job *spec, int n_frames,
                     job *j, pp_layers_result *r)
 {
-    char tmp[4096], why[1024];
+    char tmp[PP_PATH_MAX], why[1024];
     int rc;
 
     if (!(r->desc = malloc(sizeof *r->desc)))

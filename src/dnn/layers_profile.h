@@ -145,4 +145,27 @@ int pp_layers_name_ok(const char *name);
  * statistics) of v[n] (reordered). NaN for n == 0. */
 double pp_layers_median(double *v, size_t n, double *iqr);
 
+/* ---- layers profile, whole (layers_run.c) ---- */
+
+/* The networks names[n] (cfg files or darknet's names) resolved into
+ * paths and read, each named as a CSV cell allows, before anything runs.
+ * 0 or -errno (logged with the file). */
+int pp_layers_check_cfgs(int n, char *const *names, char (*paths)[PP_PATH_MAX]);
+
+typedef struct pp_layers_run_request {
+    const char *out_dir;                 /* layers.csv, networks.csv (a folder that exists) */
+    int n_sizes;                         /* 0: each network's own size (and the defaults) */
+    const int *w, *h;                    /* the input sizes (n_sizes) */
+    double idle_s;                       /* the idle power measured first for this long (0: not) */
+    const pp_layers_profile_opts *opts;  /* frames, warm-up, rate, ... */
+} pp_layers_run_request;
+
+/* Every network of paths[n_cfgs] at every size profiled on dev, the idle
+ * power first, checkpoints written under rq->out_dir as they come and the
+ * whole written at the end: *res (malloc'd, *n of them; free with
+ * pp_layers_results_free, also after an error). 0 or -errno (logged). */
+int pp_layers_run(const pp_layers_run_request *rq, int n_cfgs, char (*paths)[PP_PATH_MAX],
+                  pp_device *dev, pp_layers_result **res, size_t *n);
+void pp_layers_results_free(pp_layers_result *res, size_t n);
+
 #endif

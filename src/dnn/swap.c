@@ -24,7 +24,7 @@ void pp_swap_plans_free(pp_swap_plans *p)
 static int cost_networks(const char *layer_model, const char *measured,
                          const char *const *networks, size_t n, pp_swap_plans *out)
 {
-    char measured_path[4096], path[4096];
+    char measured_path[PP_PATH_MAX], path[PP_PATH_MAX];
     pp_layer_model *lm = malloc(sizeof *lm);
     int rc = lm ? 0 : -ENOMEM;
 

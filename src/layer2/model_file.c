@@ -5,6 +5,7 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
+#include "src/results/json_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -17,7 +18,7 @@
 
 unsigned long long pp_model_file_hash(const char *dir)
 {
-    char path[4200], buf[65536];
+    char path[PP_PATH_MAX], buf[65536];
     unsigned long long h = 1469598103934665603ULL;
     size_t n;
     FILE *fp;
@@ -33,7 +34,7 @@ unsigned long long pp_model_file_hash(const char *dir)
 }
 
 /* A number, or null when not finite (JSON has no NaN). */
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+#define MODEL_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(10))
 
 static double num_of(json_t *o, const char *key)
 {
@@ -87,8 +88,8 @@ static int count_of(const where *w, json_t *o, const char *part, const char *key
 
 static json_t *cv_json(const pp_cv *cv)
 {
-    return json_pack("{s:o,s:o,s:o,s:I,s:I}", "mape_pct", num(cv->mape), "inner_mape_pct",
-                     num(cv->mape_inner), "rmse", num(cv->rmse), "n", (json_int_t)cv->n,
+    return json_pack("{s:o,s:o,s:o,s:I,s:I}", "mape_pct", pp_json_num(cv->mape), "inner_mape_pct",
+                     pp_json_num(cv->mape_inner), "rmse", pp_json_num(cv->rmse), "n", (json_int_t)cv->n,
                      "n_inner", (json_int_t)cv->n_inner);
 }
 
@@ -143,8 +144,8 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
         json_object_set_new(json_object_get(o, "between"), "folds",
                             json_integer((json_int_t)c->between_folds));
     }
-    b = json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q", num(c->band_q), "n",
-                  (json_int_t)c->band_n, "q_between", num(c->band_q_between), "n_between",
+    b = json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q", pp_json_num(c->band_q), "n",
+                  (json_int_t)c->band_n, "q_between", pp_json_num(c->band_q_between), "n_between",
                   (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
                   "nonnegative", c->nonnegative);
     json_object_set_new(o, "band", b);
@@ -270,8 +271,8 @@ static json_t *group_json(const pp_model *m, const pp_model_group *g)
                                 json_string(m->sum.param[k].labels[(size_t)g->label[k]]));
     for (size_t j = 0; j < m->n_num; j++)
         json_object_set_new(range, m->sum.params[m->num[j]],
-                            json_pack("[o,o]", num(pp_surface_denormalize(&g->surf, j, 0)),
-                                      num(pp_surface_denormalize(&g->surf, j, 1))));
+                            json_pack("[o,o]", pp_json_num(pp_surface_denormalize(&g->surf, j, 0)),
+                                      pp_json_num(pp_surface_denormalize(&g->surf, j, 1))));
     for (size_t k = 0; k < m->sum.n_metrics; k++)
         json_array_append_new(metrics, fit_json(m, m->sum.metrics[k], &g->fits[k]));
     return json_pack("{s:o,s:I,s:o,s:o}", "labels", labels, "rows", (json_int_t)g->n_rows,
@@ -307,7 +308,7 @@ int pp_model_dump(const pp_model *m, FILE *fp)
         return -ENOMEM;
     if (m->fleet)
         json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
-    rc = json_dumpf(root, fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
+    rc = json_dumpf(root, fp, MODEL_JSON_FLAGS) < 0 ? -EIO : 0;
     if (rc == 0 && fputc('\n', fp) == EOF)
         rc = -EIO;
     json_decref(root);
@@ -316,19 +317,18 @@ int pp_model_dump(const pp_model *m, FILE *fp)
 
 int pp_model_save(const pp_model *m, const char *dir)
 {
-    char path[4200];
-    pp_atomic_file af;
+    char path[PP_PATH_MAX];
+    json_t *root;
     int rc;
 
-    pp_fmt(path, sizeof path, "%s/model.json", dir);
-    if ((rc = pp_atomic_file_open(&af, path)) == 0) {
-        if ((rc = pp_model_dump(m, af.fp)) < 0)
-            pp_atomic_file_abort(&af);
-        else
-            rc = pp_atomic_file_commit(&af);
-    }
-    if (rc < 0)
-        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+    if ((rc = pp_path_fmt(path, sizeof path, dir, "model.json")) < 0)
+        return rc;
+    if (!(root = model_json(m)))
+        return -ENOMEM;
+    if (m->fleet)
+        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
+    rc = pp_json_save(path, root, MODEL_JSON_FLAGS);
+    json_decref(root);
     return rc;
 }
 
@@ -367,7 +367,7 @@ static int load_group(pp_model *m, pp_model_group *g, json_t *jg, where *w)
 
 int pp_model_file_load(pp_model *m, const char *dir)
 {
-    char path[4200], hash[32];
+    char path[PP_PATH_MAX], hash[32];
     json_error_t err;
     json_t *root, *groups;
     int rc = 1;

@@ -104,7 +104,7 @@ static int write_group(const pp_model *m, size_t g, const char *dir, double *xs,
 
 int pp_model_write_grids(const pp_model *m, const char *dir)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     size_t d = m->n_num ? m->n_num : 1;
     double *xs = malloc(SIDE * SIDE * d * sizeof *xs), *out = malloc(3 * SIDE * SIDE * sizeof *out);
     int rc = -ENOMEM;

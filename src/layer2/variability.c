@@ -3,6 +3,7 @@
 #include "src/base/log.h"
 #include "model_internal.h"
 #include "src/base/util.h"
+#include "src/results/json_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -269,22 +270,21 @@ void pp_fleet_free(pp_fleet *f)
     memset(f, 0, sizeof *f);
 }
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 static json_t *metric_json(const pp_model *m, const pp_fleet *f, const pp_fleet_metric *fm)
 {
     json_t *factors = json_object(), *per_node = json_object();
 
     for (size_t i = 0; i < f->n_nodes; i++) {
-        json_object_set_new(factors, m->sum.nodes[i], num(fm->factor[i]));
-        json_object_set_new(per_node, m->sum.nodes[i], num(fm->lono_node_mape[i]));
+        json_object_set_new(factors, m->sum.nodes[i], pp_json_num(fm->factor[i]));
+        json_object_set_new(per_node, m->sum.nodes[i], pp_json_num(fm->lono_node_mape[i]));
     }
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:{s:o, s:I, s:o}}", "node_difference_mean_frac",
-                     num(fm->rel_mean), "node_difference_max_frac", num(fm->rel_max),
-                     "pooled_difference_frac", num(fm->pooled), "factor", factors,
-                     "repeat_spread_frac", num(fm->repeat_rel), "repeat_pairs",
+                     pp_json_num(fm->rel_mean), "node_difference_max_frac", pp_json_num(fm->rel_max),
+                     "pooled_difference_frac", pp_json_num(fm->pooled), "factor", factors,
+                     "repeat_spread_frac", pp_json_num(fm->repeat_rel), "repeat_pairs",
                      (json_int_t)fm->repeat_n, "leave_one_node_out", "mape_pct",
-                     num(fm->lono_mape), "n", (json_int_t)fm->lono_n, "per_node",
+                     pp_json_num(fm->lono_mape), "n", (json_int_t)fm->lono_n, "per_node",
                      f->lono ? per_node : (json_decref(per_node), json_null()));
 }
 
@@ -301,9 +301,9 @@ json_t *pp_fleet_json(const pp_model *m, const pp_fleet *f)
                                                 (json_int_t)m->sum.ids[f->shared[c].row],
                                                 "nodes", (json_int_t)f->shared[c].n_nodes,
                                                 "energy_difference_frac",
-                                                num(f->shared[c].energy_rel),
+                                                pp_json_num(f->shared[c].energy_rel),
                                                 "power_difference_frac",
-                                                num(f->shared[c].power_rel)));
+                                                pp_json_num(f->shared[c].power_rel)));
     for (size_t k = 0; k < f->n_metrics; k++)
         json_object_set_new(metrics, m->sum.metrics[k], metric_json(m, f, &f->metric[k]));
     return json_pack("{s:o, s:I, s:I, s:I, s:o, s:o}", "nodes", nodes, "configurations",

@@ -114,7 +114,7 @@ end:
 
 int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_phase_load *l)
 {
-    char file[4200];
+    char file[PP_PATH_MAX];
     struct stat st;
     pp_trace_load tr = {0};
     int rc;

@@ -37,7 +37,7 @@ static int resolve_bound(const pp_model *m, const pp_mission_spec *mi, const pp_
 {
     const pp_summary *s = &m->sum;
     int q = pp_summary_param(s, b->param), label;
-    char at[4200], known[1024];
+    char at[PP_PATH_MAX], known[1024];
 
     where(mi, b->line, at, sizeof at);
     if (q < 0) {

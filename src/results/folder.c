@@ -49,7 +49,7 @@ static int expand_placeholders(const char *dir, const char *node, const pp_shard
 int pp_results_dir_name(const char *name, const char *dir_template, const pp_shard *sh,
                         const char *node, char *out, size_t cap)
 {
-    char dir[4096];
+    char dir[PP_PATH_MAX];
 
     if (dir_template)
         return expand_placeholders(dir_template, node, sh, out, cap);
@@ -94,7 +94,7 @@ pp_import_reader pp_import_reader_of(const char *format)
 }
 
 /* The temporary folder while the import writes it (tmpdir.h). */
-static char tmp_dir[4096];
+static char tmp_dir[PP_PATH_MAX];
 
 void pp_results_import_abandon(void)
 {

@@ -75,7 +75,7 @@ int pp_import_check_time(const pp_trace *t, const char *path, long line, double 
 int pp_import_check_rail(const char *path, long line, size_t col, const char *name,
                          const char *const *names, size_t n)
 {
-    char what[4200];
+    char what[PP_PATH_MAX];
 
     if (col)
         pp_fmt(what, sizeof what, "%s:%ld: column %zu: rail", path, line, col);

@@ -1,6 +1,7 @@
 #include "merge.h"
 
 #include "src/base/log.h"
+#include "json_file.h"
 #include "node.h"
 #include "results.h"
 #include "summary.h"
@@ -110,7 +111,7 @@ static char *identity_of(json_t *run_json)
 static int read_run_json(source *src)
 {
     int fd = pp_open_inside(src->dfd, "run.json");
-    char path[4200];
+    char path[PP_PATH_MAX];
     json_error_t err;
 
     pp_fmt(path, sizeof path, "%s/run.json", src->dir);
@@ -348,7 +349,7 @@ static int copy_trace(const source *src, const row *rw, const char *tmp, int fir
 /* tmp/summary.csv and the traces of the rows kept. 0 or -errno (logged). */
 static int write_rows(source *s, const rows *rs, const char *tmp, pp_merge_report *r)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     FILE *fp;
     int rc = 0;
 
@@ -415,8 +416,7 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
 {
     json_t *root = s[0].run_json ? json_deep_copy(s[0].run_json) : json_object();
     json_t *sources = json_array();
-    char path[4200];
-    FILE *fp;
+    char path[PP_PATH_MAX];
     int rc;
 
     for (size_t i = 0; i < n; i++)
@@ -433,18 +433,7 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
                                                   "configurations_missing",
                                                   (json_int_t)r->n_missing));
     pp_fmt(path, sizeof path, "%s/run.json", tmp);
-    if (!(fp = fopen(path, "w"))) {
-        rc = -errno;
-        pp_log_error("%s: cannot create: %s", path, strerror(errno));
-    } else if ((errno = 0, json_dumpf(root, fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                                    JSON_REAL_PRECISION(15))) != 0) {
-        rc = -(errno ? errno : EIO);
-        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
-        fclose(fp);
-    } else {
-        fputc('\n', fp);
-        rc = close_written(fp, path);
-    }
+    rc = pp_json_save(path, root, PP_RUN_JSON_FLAGS);
     json_decref(root);
     return rc;
 }
@@ -480,7 +469,7 @@ static void count_missing(const source *s, const rows *rs, pp_merge_report *r)
 static int write_merged(source *s, size_t n, const rows *rs, const char *out,
                         pp_merge_report *r)
 {
-    char tmp[4200], path[4300];
+    char tmp[PP_PATH_MAX], path[4300];
     int rc;
 
     if ((rc = pp_tmpdir_make(out, "merge", tmp, sizeof tmp)) < 0)
@@ -535,7 +524,7 @@ int pp_merge(const char *const *src, size_t n, const char *out, pp_merge_report 
 {
     source *s = calloc(n + 1, sizeof *s);
     rows rs = {NULL, 0, 0};
-    char target[4096];
+    char target[PP_PATH_MAX];
     size_t len;
     int rc = s ? 0 : -ENOMEM;
 

@@ -21,7 +21,7 @@ static void printable(char *s)
  * empty. */
 static int read_under(const char *root, const char *rel, char *buf, size_t cap)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
 
     if (pp_path_join(path, sizeof path, root, rel) < 0)
         return -ENAMETOOLONG;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ADD(...) len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__)
 
@@ -40,6 +41,41 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap)
         ADD(",%s_mean_w,%s_energy_j", l->rail_names[r], l->rail_names[r]);
     ADD(",total_mean_w,total_energy_j,energy_per_iteration_j,soc_end,soc_drain,time_to_cutoff_s,"
         "reason,cpu_s,cpu_share,machine_cpu_share,node,repeat\n");
+}
+
+void pp_results_describe(const char *metric, char *buf, size_t cap)
+{
+    static const struct {
+        const char *end, *what;
+    } ends[] = {{"_mean_w", "mean power [W]"},
+                {"_energy_j", "energy [J]"},
+                {".achieved_fps", "achieved frames/s"},
+                {".achieved_hz", "achieved steps/s"}};
+    static const struct {
+        const char *name, *what;
+    } whole[] = {{"energy_per_iteration_j", "energy per iteration [J]"},
+                 {"soc_drain", "battery drained by one run *"},
+                 {"soc_end", "battery left after one run *"},
+                 {"time_to_cutoff_s", "time to battery cutoff [s] *"},
+                 {"duration_s", "duration [s]"},
+                 {"cpu_s", "workload CPU time [s]"},
+                 {"cpu_share", "workload CPU [cores]"},
+                 {"machine_cpu_share", "machine CPU [cores]"}};
+    size_t n = strlen(metric);
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(whole); i++)
+        if (strcmp(metric, whole[i].name) == 0) {
+            pp_strlcpy(buf, whole[i].what, cap);
+            return;
+        }
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
+        size_t e = strlen(ends[i].end);
+        if (n > e && strcmp(metric + n - e, ends[i].end) == 0) {
+            pp_fmt(buf, cap, "%.*s %s", (int)(n - e), metric, ends[i].what);
+            return;
+        }
+    }
+    pp_strlcpy(buf, "", cap);
 }
 
 /* ",cpu_s,cpu_share,machine_cpu_share" at buf + len, cells empty when not

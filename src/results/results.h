@@ -73,6 +73,11 @@ typedef struct pp_results_row {
  * mean sampling periods. */
 int pp_results_is_short(const pp_trace *t, double duration_s);
 
+/* What a metric (a column of summary.csv) is, in words, with its unit
+ * ("total mean power [W]", "battery drained by one run *": * marks the
+ * battery group's load); "" for a column not described. */
+void pp_results_describe(const char *metric, char *buf, size_t cap);
+
 /* The header line, newline included. Columns: id, parameters, status,
  * duration_s, iterations, late_frames, per component (more than one)
  * iterations and late_frames, per paced component its achieved rate,

@@ -1,4 +1,5 @@
 #include "run_json.h"
+#include "json_file.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -135,10 +136,9 @@ static int add_info(json_t *root, const pp_profile *p, const pp_device *dev,
 int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev,
                       const pp_run_json_info *info)
 {
-    char path[4096], host[256] = "", when[64];
+    char path[PP_PATH_MAX], host[256] = "", when[64];
     time_t now = time(NULL);
     struct tm tm;
-    pp_atomic_file af;
     json_t *root;
     int rc;
 
@@ -157,16 +157,7 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
         json_decref(root);
         return -EINVAL;
     }
-    rc = pp_atomic_file_open(&af, path);
-    if (rc == 0 && json_dumpf(root, af.fp, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0) {
-        pp_atomic_file_abort(&af);
-        rc = -EIO;
-    } else if (rc == 0) {
-        fputc('\n', af.fp);
-        rc = pp_atomic_file_commit(&af);
-    }
-    if (rc < 0)
-        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+    rc = pp_json_save(path, root, PP_RUN_JSON_FLAGS);
     json_decref(root);
     return rc;
 }
@@ -252,7 +243,7 @@ static void describe_changes(json_t *root, const pp_profile *p, char *buf, size_
 
 int pp_run_json_check_resume(const char *dir, const pp_profile *p)
 {
-    char path[4096], hash[PP_CONFIG_HASH_MAX], changes[1024];
+    char path[PP_PATH_MAX], hash[PP_CONFIG_HASH_MAX], changes[1024];
     json_t *root, *was;
     int rc;
 
@@ -331,4 +322,26 @@ int pp_run_json_battery_read(json_t *o, pp_battery_params *b)
         }
     }
     return pp_battery_params_check(b, &key, why, sizeof why) < 0 ? -EINVAL : 0;
+}
+
+int pp_run_json_battery_load(const char *path, pp_battery_params *b)
+{
+    json_error_t err;
+    json_t *root, *o;
+    int rc = 0;
+
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (!(root = json_load_file(path, 0, &err))) {
+        pp_log_error("%s:%d: %s", path, err.line, err.text);
+        return -EINVAL;
+    }
+    if ((o = json_object_get(root, "battery")) && pp_run_json_battery_read(o, b) < 0) {
+        pp_log_error("%s: the battery it records is not valid", path);
+        rc = -EINVAL;
+    } else if (o) {
+        rc = 1;
+    }
+    json_decref(root);
+    return rc;
 }

@@ -46,6 +46,9 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
 
 #define PP_CONFIG_HASH_MAX 32
 
+/* How run.json is written (pp_json_save): one line, members in order. */
+#define PP_RUN_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+
 /* The profile's config_hash (above) into buf. 0, or -ENOMEM. */
 int pp_run_json_config_hash(const pp_profile *p, char *buf, size_t cap);
 
@@ -62,6 +65,11 @@ int pp_run_json_check_resume(const char *dir, const pp_profile *p);
  * -EINVAL (not an object, an unknown model, a value out of range). */
 json_t *pp_run_json_battery(const pp_battery_params *b);
 int pp_run_json_battery_read(json_t *o, pp_battery_params *b);
+/* The battery the JSON file at path records (run.json, plan.json: its
+ * "battery" object) into b as pp_run_json_battery_read does. 1 when read,
+ * 0 when the file or its battery is not there (b untouched), -EINVAL when
+ * the file is not JSON or its battery not valid (logged with the path). */
+int pp_run_json_battery_load(const char *path, pp_battery_params *b);
 
 /* A JSON number for v: an integer when v is one (256, not 256.0), a real
  * otherwise, null when not finite. */

@@ -145,7 +145,7 @@ static int open_in(const char *dir, const char *name, int flags, const char *pat
 /* run.json's "params", when there is a run.json. */
 static int read_run_json(const char *dir, int flags, pp_summary *s)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     json_error_t err;
     json_t *root, *params;
     int rc = 0, fd;
@@ -194,7 +194,7 @@ static int is_count_column(const char *name)
 /* The header's names: each a safe name (util.h) that no other column has. */
 static int check_header(const char *path, char **f, size_t n)
 {
-    char what[4200];
+    char what[PP_PATH_MAX];
 
     for (size_t c = 0; c < n; c++) {
         pp_fmt(what, sizeof what, "%s:1: column %zu", path, c + 1);
@@ -588,7 +588,7 @@ out:
 int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_row_fn fn,
                          void *ctx)
 {
-    char path[4200];
+    char path[PP_PATH_MAX];
     each e = {fn, ctx};
     FILE *fp;
     int rc, fd;

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char g_tmp[4200];
+static char g_tmp[PP_PATH_MAX];
 static volatile sig_atomic_t g_armed;
 
 /* Remove what dfd holds, folders down to depth levels. Async-signal-safe
@@ -136,11 +136,11 @@ static void remove_stale(const char *parent, const char *dot)
         closedir(d);
 }
 
-static char g_out[4096];
+static char g_out[PP_PATH_MAX];
 
 int pp_tmpdir_make(const char *out, const char *tag, char *tmp, size_t cap)
 {
-    char host[80], parent[4200], dot[64];
+    char host[80], parent[PP_PATH_MAX], dot[64];
     mode_t mask = umask(0);
     char *slash;
     size_t len;

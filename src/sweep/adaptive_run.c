@@ -192,7 +192,7 @@ static double unmeasured_s(const run *r)
  * before its first round was recorded): its rows are a round of their own. */
 static int adopt_rows(run *r)
 {
-    char path[4096], *text, *line, *nl;
+    char path[PP_PATH_MAX], *text, *line, *nl;
     int rc = pp_path_fmt(path, sizeof path, r->dir, "summary.csv");
 
     text = rc == 0 ? pp_read_file(path) : NULL;

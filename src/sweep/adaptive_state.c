@@ -4,6 +4,7 @@
 #include "adaptive.h"
 
 #include "src/base/log.h"
+#include "src/results/json_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -43,12 +44,6 @@ int pp_adaptive_state_add(pp_adaptive_state *st, const pp_adaptive_pick *p, size
     return 0;
 }
 
-/* A number, or null for NAN (JSON has no NaN). */
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static double num_of(const json_t *j)
 {
     return json_is_number(j) ? json_number_value(j) : NAN;
@@ -65,8 +60,8 @@ static json_t *pick_json(const pp_adaptive_space *s, const pp_adaptive_pick *p)
                                                      : json_real(v));
     }
     return json_pack("{s:I, s:o, s:s, s:o, s:o}", "id", (json_int_t)s->ids[p->cand], "values",
-                     values, "why", pp_adaptive_why_name(p->why), "score", num(p->score),
-                     "predicted_s", num(p->predicted_s));
+                     values, "why", pp_adaptive_why_name(p->why), "score", pp_json_num(p->score),
+                     "predicted_s", pp_json_num(p->predicted_s));
 }
 
 static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *st,
@@ -82,10 +77,10 @@ static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *
         one = json_pack("{s:I, s:o}", "round", (json_int_t)r, "chosen", picks);
         if (r < st->n_done) {
             for (size_t k = 0; fit && k < fit->n_metrics; k++)
-                json_object_set_new(errors, fit->metrics[k], num(st->done[r].error_pct[k]));
+                json_object_set_new(errors, fit->metrics[k], pp_json_num(st->done[r].error_pct[k]));
             json_object_set_new(one, "measured_configs",
                                 json_integer((json_int_t)st->done[r].n_rows));
-            json_object_set_new(one, "measured_s", num(st->done[r].measured_s));
+            json_object_set_new(one, "measured_s", pp_json_num(st->done[r].measured_s));
             json_object_set_new(one, "error_pct", errors);
         } else {
             json_decref(errors);
@@ -101,40 +96,29 @@ static json_t *result_json(const pp_adaptive_result *res)
         return json_null();
     return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o}", "stop", pp_adaptive_stop_name(res->stop),
                      "configs", (json_int_t)res->n_chosen, "grid_configs",
-                     (json_int_t)res->n_candidates, "measured_s", num(res->fit.measured_s),
-                     "unmeasured_predicted_s", num(res->unmeasured_s), "full_grid_s",
-                     num(res->full_grid_s));
+                     (json_int_t)res->n_candidates, "measured_s", pp_json_num(res->fit.measured_s),
+                     "unmeasured_predicted_s", pp_json_num(res->unmeasured_s), "full_grid_s",
+                     pp_json_num(res->full_grid_s));
 }
 
 int pp_adaptive_state_write(const char *dir, const pp_adaptive_space *s,
                             const pp_adaptive_options *o, const pp_adaptive_state *st,
                             const pp_adaptive_fit *fit, const pp_adaptive_result *res)
 {
-    char path[4096];
-    pp_atomic_file af;
+    char path[PP_PATH_MAX];
     json_t *root;
     int rc;
 
     if ((rc = pp_path_fmt(path, sizeof path, dir, "adaptive.json")) < 0)
         return rc;
     root = json_pack("{s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o}", "target_error_pct",
-                     num(o->target_error_pct), "budget_s", num(o->budget_s), "max_configs",
+                     pp_json_num(o->target_error_pct), "budget_s", pp_json_num(o->budget_s), "max_configs",
                      (json_int_t)o->max_configs, "seed", (json_int_t)o->seed, "batch",
-                     (json_int_t)o->batch, "overhead_s", num(o->overhead_s), "rounds",
+                     (json_int_t)o->batch, "overhead_s", pp_json_num(o->overhead_s), "rounds",
                      rounds_json(s, st, fit), "result", result_json(res));
     if (!root)
         return -ENOMEM;
-    if ((rc = pp_atomic_file_open(&af, path)) == 0) {
-        if (json_dumpf(root, af.fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0) {
-            pp_atomic_file_abort(&af);
-            rc = -EIO;
-        } else {
-            fputc('\n', af.fp);
-            rc = pp_atomic_file_commit(&af);
-        }
-    }
-    if (rc < 0)
-        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
+    rc = pp_json_save(path, root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     return rc;
 }
@@ -179,7 +163,7 @@ static int read_round(const char *path, const json_t *round, size_t r, const pp_
 
 int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adaptive_state *st)
 {
-    char path[4096];
+    char path[PP_PATH_MAX];
     json_error_t err;
     json_t *root, *rounds, *round;
     size_t r;

@@ -1,10 +1,12 @@
 #include "meter.h"
+#include "sweep.h"
+
+#include "devices/procstat.h"
+#include "src/results/results.h"
 
 #include "src/base/log.h"
 #include "src/base/proc.h"
 #include "src/base/util.h"
-
-#include "devices/procstat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -80,7 +82,7 @@ struct pp_meter_session {
     pp_sampler *s;
     pp_trace_stream *w;
     int64_t t_start;
-    char trace_path[4096];
+    char trace_path[PP_PATH_MAX];
 };
 
 int pp_meter_session_begin(pp_device *dev, const pp_meter_options *o, pp_meter_session **out)
@@ -167,7 +169,7 @@ int pp_meter_trace_path(const char *path, size_t run, char *buf, size_t cap)
 int pp_meter_repeat(pp_device *dev, const pp_meter_options *o, char *const argv[],
                     size_t n_runs, pp_meter_result *runs, size_t *n_done)
 {
-    char path[4096];
+    char path[PP_PATH_MAX];
     int rc = 0;
 
     *n_done = 0;
@@ -256,8 +258,8 @@ void pp_meter_summarize(const pp_meter_result *runs, size_t n_runs, pp_meter_sum
     }
 }
 
-void pp_meter_check(const pp_device *dev, const pp_meter_result *res, int *saturated,
-                    int *short_run, double *ceiling_w)
+void pp_meter_checks(const pp_device *dev, const pp_meter_result *res, int *saturated,
+                     int *short_run, double *ceiling_w)
 {
     const pp_trace_sums *s = &res->sums;
     double idle_w = dev->opts.procstat_idle_w, hz = res->stats.requested_hz;
@@ -265,6 +267,8 @@ void pp_meter_check(const pp_device *dev, const pp_meter_result *res, int *satur
     *saturated = 0;
     if (res->measured && s->n_samples && pp_procstat_ceiling_w(dev, ceiling_w) == 0 &&
         *ceiling_w > idle_w)
-        *saturated = pp_trace_sums_mean_w(s, s->n_rails) >= idle_w + 0.97 * (*ceiling_w - idle_w);
-    *short_run = res->measured && (res->stats.n_samples < 5 || (hz > 0 && res->duration_s < 5 / hz));
+        *saturated = pp_trace_sums_mean_w(s, s->n_rails) >=
+                     idle_w + PP_SWEEP_BUSY_FRAC * (*ceiling_w - idle_w);
+    *short_run = res->measured && (res->stats.n_samples < PP_RESULTS_SHORT_SAMPLES ||
+                                   (hz > 0 && res->duration_s < PP_RESULTS_SHORT_SAMPLES / hz));
 }

@@ -77,13 +77,14 @@ typedef struct pp_meter_summary {
 /* The spread over the runs that were measured. */
 void pp_meter_summarize(const pp_meter_result *runs, size_t n_runs, pp_meter_summary *out);
 
-/* What `powprof meter` and `profile` warn of in a run of dev: *saturated
- * when a procstat estimate sat at its ceiling *ceiling_w (every core busy:
- * it measured the machine, not the command), *short_run when the run is too
- * short to measure (fewer than 5 samples or 5 sampling periods, as a
- * profile's short_run: its energy is quantized). */
-void pp_meter_check(const pp_device *dev, const pp_meter_result *res, int *saturated,
-                    int *short_run, double *ceiling_w);
+/* What `profile` would warn of in run res on dev: *saturated, a procstat
+ * estimate whose mean sits at its ceiling (PP_SWEEP_BUSY_FRAC of every
+ * core busy: it measured the machine, not the command; *ceiling_w that
+ * ceiling, NaN for another source); *short_run, a run too short to
+ * measure (fewer than PP_RESULTS_SHORT_SAMPLES samples or sampling
+ * periods, as a profile's short_run). */
+void pp_meter_checks(const pp_device *dev, const pp_meter_result *res, int *saturated,
+                     int *short_run, double *ceiling_w);
 
 /* For a signal handler (async-signal-safe): note sig, so that repeated runs
  * stop, and with forward pass it on to the command running now (or to the

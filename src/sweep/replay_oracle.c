@@ -97,7 +97,7 @@ static int rows_of(pp_replay *rp, const pp_adaptive_space *s, char *text)
 int pp_replay_open(const char *full_dir, pp_replay *rp, pp_adaptive_space *s)
 {
     pp_summary sum;
-    char path[4096], *text = NULL;
+    char path[PP_PATH_MAX], *text = NULL;
     int rc;
 
     memset(rp, 0, sizeof *rp);
@@ -151,7 +151,7 @@ static void present(const char *path, const pp_adaptive_space *s, uint8_t *has)
 static int answer(const pp_replay *rp, const pp_adaptive_space *s, size_t c, FILE *fp,
                   const char *dir)
 {
-    char from[4096], to[4096], name[64];
+    char from[PP_PATH_MAX], to[PP_PATH_MAX], name[64];
 
     if (fputs(rp->rows[c], fp) < 0)
         return -EIO;
@@ -166,7 +166,7 @@ int pp_replay_measure(void *ctx, const pp_adaptive_space *s, const size_t *cands
                       const char *dir)
 {
     pp_replay *rp = ctx;
-    char path[4096], from[4096];
+    char path[PP_PATH_MAX], from[PP_PATH_MAX];
     uint8_t *has = calloc(s->n, 1);
     FILE *fp = NULL;
     int rc = has ? 0 : -ENOMEM, fresh;

@@ -12,7 +12,7 @@
 #include "adaptive.h"
 
 typedef struct pp_replay {
-    char full_dir[4096];
+    char full_dir[PP_PATH_MAX];
     char *header;      /* summary.csv's first line, with its newline */
     char **rows;       /* per candidate: its rows of summary.csv, newlines included */
     size_t n;

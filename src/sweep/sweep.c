@@ -35,8 +35,6 @@
 
 #define ROW_MAX 16384
 #define OVERHEAD_S 0.05       /* per configuration, beside its estimate: setup, files */
-#define BUSY_FRAC 0.97        /* a procstat sample with this share of every core busy is
-                                 at the estimate's ceiling */
 
 /* The monotonic clock, and CPU time so far: this process's (every
  * thread), its children's that ended and were waited for, and the whole
@@ -107,7 +105,7 @@ static int append_row(int fd, const char *row, size_t len)
 
 static void copy_config(const pp_profile *p, const char *dir)
 {
-    char path[4096];
+    char path[PP_PATH_MAX];
     pp_atomic_file af;
     FILE *in = fopen(p->path, "r");
     char buf[8192];
@@ -270,7 +268,7 @@ int pp_sweep_check(const pp_profile *p)
     return rc < 0 ? rc : rc2;
 }
 
-/* The share of the samples of t at dev's procstat ceiling (BUSY_FRAC of
+/* The share of the samples of t at dev's procstat ceiling (PP_SWEEP_BUSY_FRAC of
  * every core busy); 0 for another source. */
 static double saturated_frac(const pp_device *dev, const pp_trace *t)
 {
@@ -279,7 +277,7 @@ static double saturated_frac(const pp_device *dev, const pp_trace *t)
 
     if (pp_procstat_ceiling_w(dev, &ceiling_w) < 0 || !(ceiling_w > idle_w) || !t->n_samples)
         return 0.0;
-    at = idle_w + BUSY_FRAC * (ceiling_w - idle_w);
+    at = idle_w + PP_SWEEP_BUSY_FRAC * (ceiling_w - idle_w);
     for (size_t i = 0; i < t->n_samples; i++)
         n += pp_trace_at(t, i, 0) >= at;
     return (double)n / (double)t->n_samples;
@@ -334,7 +332,7 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
                         const pp_results_layout *layout, uint8_t *done, const pp_sweep_slots *sl,
                         const pp_node *node)
 {
-    char path[4096], header[ROW_MAX];
+    char path[PP_PATH_MAX], header[ROW_MAX];
     pp_run_json_info info = {node, sl->shard, sl->repeats};
     int fd, rc;
 
@@ -403,7 +401,7 @@ static int measure_all(pp_sweep_state *r, pp_sweep_stats *st, pp_device *dev, in
     for (uint64_t slot = 0; slot < sl->count * sl->repeats && !atomic_load(interrupt); slot++) {
         uint64_t id = slot % sl->count;
         pp_sweep_measured m;
-        char path[4096], name[64];
+        char path[PP_PATH_MAX], name[64];
         double mean_w = 0;
         int saturated = 0, rc;
 

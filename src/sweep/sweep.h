@@ -43,6 +43,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+/* A procstat sample with this share of every core busy is at the
+ * estimate's ceiling: it measured the whole machine, not the workload
+ * (sweep.c warns of configurations at it for half their samples; meter.c
+ * of a run whose mean is at it). */
+#define PP_SWEEP_BUSY_FRAC 0.97
+
 typedef struct pp_sweep_options {
     const char *out_dir;
     int resume;               /* run only the ids missing from summary.csv */

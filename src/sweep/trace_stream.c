@@ -19,7 +19,7 @@
 #define RING_MIN 256
 
 struct pp_trace_stream {
-    char path[4096];
+    char path[PP_PATH_MAX];
     int fd;
     size_t n_rails;
 
