@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Seven configurations of fps 1..7: power 2 + fps / 2 (with a ripple),
  * 10 s each. */
@@ -153,4 +154,42 @@ void test_api_plan_json(void)
     CHECK_CONTAINS(test_log(), "speed");
     pp_battery_free(b);
     pp_model_close(m);
+}
+
+/* pp_meter_start/pp_meter_stop around code of one's own, and
+ * pp_meter_command: the fake Jetson's 5.263 W total, the trace written;
+ * the estimate's warnings, as `powprof meter` prints them. */
+void test_api_meter(void);
+void test_api_meter(void)
+{
+    char *const cmd[] = {"true", NULL}, *const nothing[] = {"/nonexistent/prog", NULL};
+    pp_meter_report r;
+    pp_meter *m;
+    pp_trace *t;
+    char path[600];
+    struct timespec pause = {0, 200000000};
+
+    snprintf(path, sizeof path, "%s/block.csv", test_tmpdir());
+    CHECK_INT(pp_meter_start("jetson", fixture("jetson-tx2-iio"), 100, path, &m), 0);
+    nanosleep(&pause, NULL);
+    CHECK_INT(pp_meter_stop(m, &r), 0);
+    CHECK_STR(r.source, "jetson");
+    CHECK(!r.estimated && !r.short_run && r.n_samples > 10 && r.duration_s >= 0.2);
+    CHECK_NEAR(r.mean_w, 5.263, 1e-9);
+    CHECK_INT(pp_trace_open(path, &t), 0);
+    CHECK_INT(pp_trace_sample_count(t), r.n_samples);
+    CHECK_STR(pp_trace_rail_name(t, 0), r.rail[0]);
+    CHECK(r.rail_energy_j[0] > 0);
+    CHECK_NEAR(pp_trace_energy_j(t, 0), r.rail_energy_j[0], 1e-4 * r.rail_energy_j[0]);
+    pp_trace_close(t);
+    test_log_clear();
+    CHECK_INT(pp_meter_command("procstat", NULL, 10, NULL, cmd, &r), 0);
+    CHECK(r.estimated && r.short_run && r.exit_status == 0);
+    CHECK_CONTAINS(test_log(), "ESTIMATED");
+    CHECK_CONTAINS(test_log(), "too short to measure");
+    CHECK(pp_meter_command("procstat", NULL, 10, NULL, nothing, &r) < 0);
+    CHECK_INT(r.exit_status, 127);
+    CHECK_INT(pp_meter_start("quantum", NULL, 10, NULL, &m), -ENOENT);
+    CHECK(m == NULL);
+    CHECK_INT(pp_meter_stop(NULL, &r), -EINVAL);
 }
