@@ -35,7 +35,11 @@ LDFLAGS += $(SAN)
 # What every command needs, and nothing more: the heavy components are
 # modules (below) and layer 2 loads OpenBLAS when it first multiplies
 # (src/layer2/blas.h), so that `powprof meter` stays small.
-LDLIBS += -lsundials_cvode -lconfig -ljansson -lpthread -ldl -lm
+# MINPACK (cminpack, ~100 kB, needs only libm) is linked, not loaded on
+# demand: `battery fit` solves its least squares with it
+# (battery/fit.c, the only file that sees it).
+LDLIBS += -lsundials_cvode -lconfig -ljansson -lcminpack -lpthread -ldl -lm
+$(O)/battery/fit.o: CPPFLAGS += -I/usr/include/cminpack-1
 
 # Component modules, loaded with dlopen when a profile names their type
 # (components/registry.h). They use no symbol of powprof's (-z defs).
@@ -300,7 +304,7 @@ FUZZ_O := build-fuzz
 # float-cast-overflow: a double too large for the integer it is cast to
 # (not in -fsanitize=undefined; it found three defects of issue 23)
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 
 .PHONY: fuzz fuzz-lib fuzz-clean

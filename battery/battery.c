@@ -31,6 +31,28 @@ static const double lipo_soc[] = {0.00, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50,
 static const double lipo_v[] = {3.30, 3.50, 3.60, 3.70, 3.75, 3.79, 3.83,
                                 3.87, 3.92, 4.00, 4.08, 4.20};
 
+/* A lithium-ion (NMC, 18650-type) cell's resting voltage on the same
+ * grid: typical figures of cell makers' OCV curves, 3.0 V empty to 4.2 V
+ * full, steeper than LiPo's below half charge (not a measurement of one
+ * cell). */
+static const double liion_v[] = {3.00, 3.30, 3.45, 3.55, 3.62, 3.68, 3.75,
+                                 3.83, 3.92, 4.02, 4.10, 4.20};
+
+const char *const pp_battery_ocv_curves[] = {"lipo", "liion", NULL};
+
+int pp_battery_ocv_curve(const char *name, pp_battery_params *p)
+{
+    const double *v = strcmp(name, "lipo") == 0 ? lipo_v : strcmp(name, "liion") == 0 ? liion_v
+                                                                                     : NULL;
+
+    if (!v)
+        return -ENOENT;
+    p->ocv_n = PP_ARRAY_SIZE(lipo_soc);
+    memcpy(p->ocv_soc, lipo_soc, sizeof lipo_soc);
+    memcpy(p->ocv_v, v, sizeof lipo_v);
+    return 0;
+}
+
 static void lipo_pack(pp_battery_params *p, int cells, double capacity_ah, double r_cell_ohm)
 {
     memset(p, 0, sizeof *p);

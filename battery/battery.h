@@ -59,6 +59,12 @@ int pp_battery_preset(const char *name, pp_battery_params *p);
 /* The default: preset "drone-4s-3200", model rint. */
 void pp_battery_params_default(pp_battery_params *p);
 
+/* Open-circuit curves of one cell by chemistry ("lipo": the presets';
+ * "liion": NMC 18650-type), typical figures: set p's table to curve name.
+ * 0 or -ENOENT. */
+extern const char *const pp_battery_ocv_curves[];
+int pp_battery_ocv_curve(const char *name, pp_battery_params *p);
+
 /* Physical ranges of the parameters (pp_battery_params_check). */
 #define PP_BATTERY_CAPACITY_AH_MIN 1e-6
 #define PP_BATTERY_CAPACITY_AH_MAX 1e6

@@ -14,6 +14,8 @@
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
 #include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
+#include "src/results/flight_fit.h"
 #include "src/base/util.h"
 #include "src/dnn/layers_model.h"
 
@@ -485,6 +487,41 @@ int pp_fuzz_ulog(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* A flight log CSV (ulog2csv's battery_status): what the reader accepted
+ * (times increasing, voltages > 0, currents finite), and battery fit on it
+ * when small: a pack within its physical ranges, finite figures, or a
+ * logged error. */
+int pp_fuzz_flightcsv(const uint8_t *data, size_t size)
+{
+    char path[4300];
+    const char *paths[1] = {path};
+    pp_ulog_flight f;
+    pp_flight_fit_options o;
+    pp_flight_fit *r = malloc(sizeof *r);
+    const char *key;
+    char why[256];
+    int ok;
+
+    write_input("in_battery_status_0.csv", data, size, path, sizeof path);
+    ok = pp_flight_log_read(path, &f) == 0 && f.n_batteries == 1 && f.bat[0].n <= 400;
+    for (size_t i = 0; ok && i < f.bat[0].n; i++)
+        require(f.bat[0].voltage_v[i] > 0 && isfinite(f.bat[0].voltage_v[i]) &&
+                isfinite(f.bat[0].current_a[i]) && isfinite(f.bat[0].t_s[i]) &&
+                (i == 0 || f.bat[0].t_s[i] > f.bat[0].t_s[i - 1]));
+    pp_ulog_flight_free(&f);
+    pp_flight_fit_options_init(&o);
+    if (ok && r && pp_flight_fit_run(paths, 1, &o, r) == 0) {
+        require(pp_battery_params_check(&r->fit.pack, &key, why, sizeof why) == 0 ||
+                r->fit.pack.soc_start_frac <= r->fit.pack.soc_cutoff_frac);
+        require(r->fl[0].n_train >= 3 && r->fl[0].n_train <= r->fl[0].n);
+        require(isfinite(r->fit.train_rms_v) && isfinite(r->fit.pack.capacity_ah));
+    }
+    if (r)
+        pp_flight_fit_free(r);
+    free(r);
+    return 0;
+}
+
 const pp_fuzz_target pp_fuzz_targets[] = {
     {"profile", pp_fuzz_profile},         {"battery", pp_fuzz_battery},
     {"trace", pp_fuzz_trace},             {"powprofiler", pp_fuzz_powprofiler},
@@ -493,5 +530,6 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"plotplan", pp_fuzz_plotplan},       {"darknet", pp_fuzz_darknet},
     {"layer_model", pp_fuzz_layer_model},
     {"ulog", pp_fuzz_ulog},
+    {"flightcsv", pp_fuzz_flightcsv},
     {NULL, NULL},
 };

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 void pp_plot_result_free(pp_plot_result *r)
@@ -134,6 +135,17 @@ static FILE *open_in_plots(pp_plotter *pl, const char *name, const char *ext)
 /* Close fp, written as plots/<name>.<ext>: renamed to it when whole; on a
  * write error removed, the error logged with the file and recorded. 0 or
  * -errno. */
+/* The reason a stream failed when an earlier buffered write set its error
+ * flag and errno no longer says why: a full file system, else EIO. */
+static int stream_errno(FILE *fp)
+{
+    struct statvfs st;
+
+    if (fstatvfs(fileno(fp), &st) == 0 && st.f_bavail == 0)
+        return ENOSPC;
+    return EIO;
+}
+
 static int close_in_plots(pp_plotter *pl, FILE *fp, const char *name, const char *ext)
 {
     char path[4400], tmp[4400];
@@ -141,7 +153,7 @@ static int close_in_plots(pp_plotter *pl, FILE *fp, const char *name, const char
 
     errno = 0;
     if (fflush(fp) != 0 || ferror(fp))
-        rc = rc ? rc : -(errno ? errno : EIO);
+        rc = rc ? rc : -(errno ? errno : stream_errno(fp));
     if (fclose(fp) != 0 && rc == 0)
         rc = -(errno ? errno : EIO);
     if (rc == 0 && rename(tmp, path) != 0)

@@ -2,7 +2,7 @@
 #include "cli.h"
 
 #include "src/traces/trace.h"
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"
@@ -18,6 +18,8 @@ static const char battery_help[] =
     "usage: powprof battery TRACE.csv [-c CONFIG] [--preset NAME] [--model rint|thevenin]\n"
     "                       [--base-power-w W] [--rail NAME] [--until-cutoff]\n"
     "                       [-o SOC.csv] [--json]\n"
+    "       powprof battery FLIGHT.ulg|FLIGHT.csv [-c CONFIG | --preset NAME | --model M]\n"
+    "       powprof battery fit LOG... [-o PACK.cfg]   (powprof battery fit --help)\n"
     "\n"
     "Drain a modelled battery with a power trace (solved with SUNDIALS CVODE) and\n"
     "report the energy drawn, the state of charge at the end and drained, the\n"
@@ -30,11 +32,19 @@ static const char battery_help[] =
     "parameters outside their physical ranges are errors naming the key and\n"
     "the range.\n"
     "\n"
-    "A PX4 flight log (FLIGHT.ulg) in the place of TRACE: each battery's logged\n"
-    "power (voltage_v x current_a) drives the model, with the log's cell count,\n"
-    "capacity and first 'remaining' where it has them; the modelled terminal\n"
-    "voltage beside the logged one (RMS, largest deviation, at the end) and the\n"
-    "charge drawn beside the log's discharged_mah.\n"
+    "A flight log in the place of TRACE (a PX4 .ulg, or the battery_status CSV\n"
+    "of pyulog's ulog2csv): each battery's logged power (voltage_v x current_a)\n"
+    "drives the model, with the log's cell count and capacity where it has\n"
+    "them; the modelled terminal voltage beside the logged one (RMS, mean,\n"
+    "largest deviation, at the end), the charge drawn beside the logged\n"
+    "current's and the log's discharged_mah, and which gap is the voltage\n"
+    "model's and which the log's sampling. Asked for no pack: thevenin (rint's\n"
+    "constant voltage cannot follow a discharge) with the autopilot's BATn_*\n"
+    "parameters of a ULog (cells, capacity, R_INTERNAL, its V_EMPTY..V_CHARGED\n"
+    "line) where present; the start read off the pack's curve at the first\n"
+    "voltage (the log's 'remaining' shown beside). Samples with connected = 0,\n"
+    "no measured voltage or current, or a current of 0 while the voltage sags\n"
+    "are left out and counted.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -324,13 +334,16 @@ int pp_cmd_battery(int argc, char **argv)
     char folder_cfg[PP_PATH_MAX];
     int rc;
 
+    if (argc >= 2 && strcmp(argv[1], "fit") == 0)
+        return pp_cli_battery_fit(argc - 1, argv + 1);
     if ((rc = parse_args(argc, argv, &a)) != 0)
         return rc == 1 ? 0 : rc;
     folder_battery(&a, folder_cfg, sizeof folder_cfg);
     if (pp_battery_choose(&a.choice, &params) < 0)
         return PP_EXIT_USAGE;
-    if (pp_ulog_is_ulog(a.trace)) /* a recorded flight: the model against it */
-        return pp_cli_battery_flight(a.trace, &params, a.json);
+    if (pp_flight_log_is(a.trace)) /* a recorded flight: the model against it */
+        return pp_cli_battery_flight(a.trace, &params,
+                                     a.choice.file || a.choice.preset || a.choice.model, a.json);
     if ((rc = drain(&a, &params, &res)) != 0)
         return rc;
     if (a.json)

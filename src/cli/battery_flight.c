@@ -3,36 +3,69 @@
 #include "cli.h"
 
 #include "src/results/flight.h"
+#include "src/results/json_file.h"
+#include "src/base/util.h"
+#include "src/traces/flight_log.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 
-static void print_one(const pp_flight_check *c)
+/* Where each gap comes from: the voltage model, the charge the model
+ * draws because of it, the log's own sampling. */
+static void print_gaps(const pp_flight_check *c)
 {
-    double diff = c->mah_logged > 0 ? c->mah_model / c->mah_logged - 1 : NAN;
+    double bias = c->v_bias / c->v_logged_mean;
+    double draw = c->mah_current > 0 ? c->mah_model / c->mah_current - 1 : NAN;
+    double sampled = c->mah_logged > 0 ? c->mah_current / c->mah_logged - 1 : NAN;
 
+    if (fabs(bias) > 0.02)
+        printf("  the modelled voltage is %.1f %% %s than the logged one on average: this pack's "
+               "open-circuit curve or resistance is not the one flown (powprof battery fit "
+               "FLIGHT fits them)\n", 100 * fabs(bias), bias < 0 ? "lower" : "higher");
+    if (isfinite(draw) && fabs(draw) > 0.02)
+        printf("  the model draws %.1f %% %s charge than the logged current: %s\n", 100 * fabs(draw),
+               draw > 0 ? "more" : "less",
+               draw * bias < 0 && fabs(bias) > 0.005
+                   ? "it draws the logged power at its own voltage, so a voltage too low draws "
+                     "more current (and too high less): the voltage model, not the charge "
+                     "counting, explains it"
+                   : "not from its voltage: the model's run ended early, or its capacity or "
+                     "start differ");
+    if (isfinite(sampled) && fabs(sampled) > 0.02)
+        printf("  the logged current integrated and the log's discharged_mah differ by %+.0f %%: "
+               "the autopilot integrates its current at a higher rate than the topic is logged "
+               "(here every %.2f s), so this gap is the log's sampling, not the model\n",
+               100 * sampled, c->n > 1 ? c->duration_s / (double)(c->n - 1) : NAN);
+    if (c->events && c->event_kind == PP_BATTERY_EVENT_BROWNOUT)
+        printf("  the model browns out at %.1f s (the pack cannot give the logged power): its "
+               "pack is not this one\n", c->event_t_s);
+    else if (c->events)
+        printf("  the model's pack runs empty at %.1f s and the comparison stops there: its "
+               "capacity or its start is not this pack's\n", c->event_t_s);
+}
+
+static void print_one(const pp_flight_check *c, const char *pack_from)
+{
+    char start[128];
+
+    if (c->soc_from_voltage && isfinite(c->soc_log_frac))
+        pp_fmt(start, sizeof start, " (from the first voltage; the log's remaining: %.1f %%)",
+               100 * c->soc_log_frac);
+    else
+        pp_fmt(start, sizeof start, "%s", c->soc_from_voltage ? " (from the first voltage)"
+                                          : c->soc_from_log ? " (the log's remaining)" : "");
     printf("battery %d: %zu samples over %.1f s; pack %d cells%s, %.3g Ah%s, start %.1f %%%s, "
-           "%s model\n", c->instance, c->n, c->duration_s, c->pack.cells,
+           "%s model%s\n", c->instance, c->n, c->duration_s, c->pack.cells,
            c->cells_from_log ? " (the log's)" : "", c->pack.capacity_ah,
-           c->capacity_from_log ? " (the log's)" : "", 100 * c->pack.soc_start_frac,
-           c->soc_from_log ? " (the log's remaining)" : "", pp_battery_model_name(c->pack.model));
-    printf("  terminal voltage, modelled - logged: RMS %.3f V, largest %+.3f V at %.1f s; at the "
-           "end %.3f V modelled, %.3f V logged\n", c->v_rms, c->v_max_dev, c->v_max_dev_t_s,
-           c->v_end_model, c->v_end_logged);
+           c->capacity_from_log ? " (the log's)" : "", 100 * c->pack.soc_start_frac, start,
+           pp_battery_model_name(c->pack.model), pack_from);
+    printf("  terminal voltage, modelled - logged: RMS %.3f V, mean %+.3f V, largest %+.3f V at "
+           "%.1f s; at the end %.3f V modelled, %.3f V logged\n", c->v_rms, c->v_bias,
+           c->v_max_dev, c->v_max_dev_t_s, c->v_end_model, c->v_end_logged);
     printf("  charge drawn: %.3f mAh modelled, %.3f mAh from the logged current, %.3f mAh by "
            "the log's discharged_mah\n", c->mah_model, c->mah_current, c->mah_logged);
-    if (isfinite(diff) && fabs(diff) > 0.02)
-        printf("  the model and the log differ by %+.0f %% in charge: the model draws the logged "
-               "power, sampled as the topic is logged (every %.2f s), while the autopilot "
-               "integrates its current at a higher rate%s\n", 100 * diff,
-               c->n > 1 ? c->duration_s / (double)(c->n - 1) : NAN,
-               fabs(c->mah_current / c->mah_logged - 1) > 0.02
-                   ? "; the logged current integrated differs alike, so the sampling, not the "
-                     "pack, explains it" : "");
-    if (c->events)
-        printf("  the model meets a cutoff or brown-out during the flight: its pack is not "
-               "this one\n");
+    print_gaps(c);
 }
 
 static json_t *one_json(const pp_flight_check *c)
@@ -44,6 +77,8 @@ static json_t *one_json(const pp_flight_check *c)
 
     json_object_set_new(o, "voltage_rms_v", pp_json_num(c->v_rms));
     json_object_set_new(o, "voltage_max_dev_v", pp_json_num(c->v_max_dev));
+    json_object_set_new(o, "voltage_mean_dev_v", pp_json_num(c->v_bias));
+    json_object_set_new(o, "model", json_string(pp_battery_model_name(c->pack.model)));
     json_object_set_new(o, "voltage_max_dev_t_s", pp_json_num(c->v_max_dev_t_s));
     json_object_set_new(o, "voltage_end_model_v", pp_json_num(c->v_end_model));
     json_object_set_new(o, "voltage_end_logged_v", pp_json_num(c->v_end_logged));
@@ -54,14 +89,32 @@ static json_t *one_json(const pp_flight_check *c)
     return o;
 }
 
-int pp_cli_battery_flight(const char *path, const pp_battery_params *p, int json)
+/* The pack for battery b: the one asked for, else the log's (flight.h). */
+static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
+                            const pp_battery_params *asked, int user_pack, pp_battery_params *p)
 {
+    if (user_pack) {
+        *p = *asked;
+        return "";
+    }
+    return pp_flight_pack_for(f, b, p) ? " (with the autopilot's BAT_* parameters of the "
+                                         "log)"
+                                       : " (thevenin: a lithium pack's curve; -c, --preset or "
+                                         "--model for another)";
+}
+
+int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int user_pack,
+                          int json)
+{
+    pp_battery_params pk;
+    const char *from;
+    char left[512];
     pp_ulog_flight f;
     pp_flight_check c;
     json_t *arr = json_array();
     int status = 0;
 
-    if (pp_ulog_read_battery(path, &f) < 0) {
+    if (pp_flight_log_read(path, &f) < 0) {
         pp_ulog_flight_free(&f);
         json_decref(arr);
         return PP_EXIT_USAGE;
@@ -76,13 +129,17 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *p, int json
     }
     if (!json && status == 0)
         printf("flight %s: the model driven by the logged power (voltage_v x current_a)\n", path);
+    pp_flight_log_left_out(&f, left, sizeof left);
+    if (!json && status == 0 && left[0])
+        printf("%s\n", left);
     for (size_t b = 0; b < f.n_batteries && status == 0; b++) {
-        if (pp_flight_check_run(&f.bat[b], p, &c) < 0)
+        from = pack_for(&f, &f.bat[b], asked, user_pack, &pk);
+        if (pp_flight_check_run(&f.bat[b], &pk, &c) < 0)
             status = PP_EXIT_USAGE;
         else if (json)
             json_array_append_new(arr, one_json(&c));
         else
-            print_one(&c);
+            print_one(&c, from);
     }
     if (json && status == 0) {
         json_t *root = json_pack("{s:s,s:o}", "flight", path, "batteries", arr);

@@ -138,7 +138,10 @@ int pp_cmd_battery(int argc, char **argv);
 /* battery FLIGHT.ulg: the model p against each battery of the log
  * (src/results/flight.h), printed. Returns an exit status. */
 struct pp_battery_params;
-int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int json);
+/* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
+int pp_cli_battery_fit(int argc, char **argv);
+int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int user_pack,
+                          int json);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);

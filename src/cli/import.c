@@ -6,7 +6,8 @@
 #include "src/results/folder.h"
 #include "src/base/util.h"
 
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
+#include "src/results/flight.h"
 
 #include <math.h>
 #include <errno.h>
@@ -29,7 +30,8 @@ static const char import_help[] =
     "                in W), one row per sample, no time (see --rate-hz)\n"
     "  tegrastats    Jetson tegrastats logs (POM_5V_IN 3410/3410 or VDD_IN\n"
     "                5263mW/5263mW), timestamped or not (see --interval-ms)\n"
-    "  ulog          PX4 flight logs (.ulg): the battery_status topic's voltage_v x\n"
+    "  ulog          PX4 flight logs (.ulg, or the battery_status CSV of pyulog's\n"
+    "                ulog2csv): the battery_status topic's voltage_v x\n"
     "                current_a, one rail per battery instance (the total their\n"
     "                sum), time from the first sample; the charge drawn beside the\n"
     "                log's own discharged_mah is printed; the log's voltage,\n"
@@ -49,7 +51,8 @@ static const char import_help[] =
     "                         timestamps, else 1000)\n"
     "  --unit W|mW|uW         csv: unit of the columns that name none\n"
     "  --time-col NAME        csv: the time column\n"
-    "  -c, --config FILE      battery parameters (its 'battery' group)\n"
+    "  -c, --config FILE      battery parameters (its 'battery' group; ulog without\n"
+    "                         it: the first log's BAT_* parameters where it has them)\n"
     "  --json                 what was imported, as one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
@@ -61,8 +64,14 @@ static void ulog_report(char **files, int n_files)
 {
     for (int i = 0; i < n_files; i++) {
         pp_ulog_flight f;
-        if (pp_ulog_read_battery(files[i], &f) < 0)
+        char left[512];
+        if (pp_flight_log_read(files[i], &f) < 0) {
+            pp_ulog_flight_free(&f);
             continue;
+        }
+        pp_flight_log_left_out(&f, left, sizeof left);
+        if (left[0])
+            printf("%s: %s\n", files[i], left);
         for (size_t b = 0; b < f.n_batteries; b++) {
             const pp_ulog_battery *bat = &f.bat[b];
             double q, logged;
@@ -237,6 +246,25 @@ static void print_json(const char *out, size_t n_files, const pp_results_layout 
     json_decref(root);
 }
 
+/* import ulog without -c: the pack of the first log's BAT_* parameters
+ * when it has them (issue 32, item 8), said. */
+static void log_pack(import_args *a)
+{
+    pp_ulog_flight f;
+    pp_battery_params pk;
+
+    if (a->config_path || strcmp(a->rq.format, "ulog") != 0 || a->rq.n_files == 0)
+        return;
+    if (pp_flight_log_read(a->rq.files[0], &f) == 0 && f.n_batteries &&
+        pp_flight_pack_for(&f, &f.bat[0], &pk)) {
+        a->rq.battery = pk;
+        fprintf(stderr, "powprof import: the summary's battery: the autopilot's BAT_* parameters "
+                "of %s (thevenin, %d cells, %.3g Ah, R0 %.4g ohm); -c for another\n",
+                a->rq.files[0], pk.cells, pk.capacity_ah, pk.r_int_ohm);
+    }
+    pp_ulog_flight_free(&f);
+}
+
 int pp_cmd_import(int argc, char **argv)
 {
     import_args *a = calloc(1, sizeof *a);
@@ -257,6 +285,7 @@ int pp_cmd_import(int argc, char **argv)
     bc.file = a->config_path;
     if (pp_battery_choose(&bc, &a->rq.battery) < 0)
         goto out;
+    log_pack(a);
     for (size_t i = 0; i < PP_ARRAY_SIZE(cleanup_signals); i++)
         signal(cleanup_signals[i], on_signal);
     rc = pp_results_import(&a->rq, layout);

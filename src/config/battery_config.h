@@ -19,6 +19,11 @@ int pp_battery_params_from_config(const pp_config *cfg, pp_battery_params *p);
 /* The same, from the file at path. 0 or -errno (logged). */
 int pp_battery_params_load(const char *path, pp_battery_params *p);
 
+/* Write p as a configuration file's "battery" group to path (atomically:
+ * the old file stays whole until the new one is), every line of text first
+ * as a comment. p is checked first. 0, or -EINVAL / -EIO (logged). */
+int pp_battery_config_write(const char *path, const pp_battery_params *p, const char *text);
+
 /* What a command or a program asked of the battery; every field may be
  * left as pp_battery_choice_init sets it. */
 typedef struct pp_battery_choice {

@@ -5,6 +5,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/traces/trace.h"
+#include "src/traces/flight_log.h"
 
 #include <errno.h>
 #include <math.h>
@@ -124,7 +125,9 @@ int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_p
         pp_fmt(file, sizeof file, "%s/traces/0.csv", path);
     else
         pp_strlcpy(file, path, sizeof file);
-    if ((rc = pp_trace_read_load(file, NULL, 0, &tr)) < 0)
+    rc = pp_flight_log_is(file) ? pp_flight_log_load(file, &tr) /* a .ulg or ulog2csv CSV */
+                                : pp_trace_read_load(file, NULL, 0, &tr);
+    if (rc < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
     for (size_t i = tr.n; i-- > 0;)
         tr.t_s[i] -= tr.t_s[0];

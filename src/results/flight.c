@@ -2,6 +2,8 @@
 
 #include "src/base/log.h"
 
+#include "battery/fit.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,8 +11,9 @@
 
 typedef struct compare {
     const pp_ulog_battery *b;
-    double t0, sum2, max_dev, max_t, last_v;
+    double t0, sum2, max_dev, max_t, last_v, sum, sum_logged;
     size_t i, n;
+    double from_s, soc_from, soc_last; /* the compared part: from_s on */
 } compare;
 
 /* The model's voltage at an output time: against the logged sample there. */
@@ -19,14 +22,22 @@ static void on_output(void *ctx, double t_s, double soc, double v, double i)
     compare *c = ctx;
     const pp_ulog_battery *b = c->b;
 
-    (void)soc;
     (void)i;
     while (c->i < b->n && b->t_s[c->i] - c->t0 < t_s - 1e-9)
         c->i++;
     if (c->i >= b->n || fabs(b->t_s[c->i] - c->t0 - t_s) > 1e-9)
         return;
+    c->soc_last = soc;
+    if (t_s < c->from_s - 1e-9) {
+        c->i++;
+        return;
+    }
+    if (c->n == 0)
+        c->soc_from = soc;
     double dev = v - b->voltage_v[c->i];
     c->sum2 += dev * dev;
+    c->sum += dev;
+    c->sum_logged += b->voltage_v[c->i];
     c->n++;
     if (fabs(dev) > fabs(c->max_dev)) {
         c->max_dev = dev;
@@ -36,35 +47,83 @@ static void on_output(void *ctx, double t_s, double soc, double v, double i)
     c->i++;
 }
 
-/* The pack: p with the log's cells, capacity and charge at the start. */
-static void pack_of(const pp_ulog_battery *b, const pp_battery_params *p, pp_flight_check *c)
+/* The start of the flight: o's, from the first voltage (thevenin), the
+ * log's remaining, or p's. */
+static void start_of(const pp_ulog_battery *b, const pp_flight_check_options *o,
+                     pp_flight_check *c)
+{
+    pp_battery_params *p = &c->pack;
+    double s = pp_battery_soc_of_ocv(p, b->voltage_v[0] + p->r_int_ohm * b->current_a[0]);
+
+    c->soc_log_frac = b->remaining[0] > 0 && b->remaining[0] <= 1 ? b->remaining[0] : NAN;
+    if (isfinite(o->soc_start_frac)) {
+        p->soc_start_frac = o->soc_start_frac;
+    } else if (p->model == PP_BATTERY_THEVENIN && isfinite(s)) {
+        p->soc_start_frac = fmin(fmax(s, 1e-3), 1);
+        c->soc_from_voltage = 1;
+    } else if (isfinite(c->soc_log_frac)) {
+        p->soc_start_frac = c->soc_log_frac;
+        c->soc_from_log = 1;
+    }
+}
+
+/* The pack: p with the log's cells and capacity (unless o keeps p's). */
+static void pack_of(const pp_ulog_battery *b, const pp_battery_params *p,
+                    const pp_flight_check_options *o, pp_flight_check *c)
 {
     c->pack = *p;
-    if (b->cell_count > 0 && b->cell_count != p->cells && p->cells > 0) {
-        c->pack.voltage_v = p->voltage_v * b->cell_count / p->cells;
-        c->pack.r_int_ohm = p->r_int_ohm * b->cell_count / p->cells;
-        c->pack.cutoff_v = p->cutoff_v * b->cell_count / p->cells;
+    if (!o->pack_as_given && b->cell_count > 0 && b->cell_count != p->cells && p->cells > 0) {
+        double k = (double)b->cell_count / p->cells;
+        c->pack.voltage_v = p->voltage_v * k;
+        c->pack.r_int_ohm = p->r_int_ohm * k;
+        c->pack.r1_ohm = p->r1_ohm * k; /* the same time constant */
+        c->pack.c1_f = p->c1_f / k;
+        c->pack.cutoff_v = p->cutoff_v * k;
         c->pack.cells = b->cell_count;
         c->cells_from_log = 1;
     }
-    if (b->capacity_mah > 0) {
+    if (!o->pack_as_given && b->capacity_mah > 0) {
         c->pack.capacity_ah = b->capacity_mah / 1000;
         c->capacity_from_log = 1;
     }
-    if (b->remaining[0] > 0 && b->remaining[0] <= 1) {
-        c->pack.soc_start_frac = b->remaining[0];
-        c->soc_from_log = 1;
-    }
+    start_of(b, o, c);
     c->pack.base_power_w = 0;
     c->pack.efficiency = 1;
     c->pack.soc_cutoff_frac = 0;
+    c->pack.cutoff_v = 0; /* the flight is compared to its end: a cutoff would stop the model */
+}
+
+void pp_flight_check_options_init(pp_flight_check_options *o)
+{
+    *o = (pp_flight_check_options){.soc_start_frac = NAN};
 }
 
 int pp_flight_check_run(const pp_ulog_battery *b, const pp_battery_params *p,
                         pp_flight_check *c)
 {
-    compare cmp = {b, 0, 0, 0, 0, NAN, 0, 0};
-    pp_battery_options o;
+    pp_flight_check_options o;
+
+    pp_flight_check_options_init(&o);
+    return pp_flight_check_with(b, p, &o, c);
+}
+
+/* The logged current integrated from from_s after the first sample, mAh. */
+static double current_mah_from(const pp_ulog_battery *b, double from_s)
+{
+    double q = 0;
+
+    for (size_t i = 1; i < b->n; i++)
+        if (b->t_s[i - 1] - b->t_s[0] >= from_s - 1e-9)
+            q += 0.5 * (b->current_a[i] + b->current_a[i - 1]) * (b->t_s[i] - b->t_s[i - 1]);
+    return q / 3.6;
+}
+
+int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
+                         const pp_flight_check_options *o, pp_flight_check *c)
+{
+    compare cmp = {.b = b, .last_v = NAN, .from_s = o->compare_from_s, .soc_from = NAN,
+                   .soc_last = NAN};
+    pp_battery_options bo;
     pp_battery_result r;
     double *t, *w;
     int rc;
@@ -76,7 +135,8 @@ int pp_flight_check_run(const pp_ulog_battery *b, const pp_battery_params *p,
                      b->n == 1 ? "" : "s");
         return -EINVAL;
     }
-    pack_of(b, p, c);
+    pack_of(b, p, o, c);
+    c->compare_from_s = o->compare_from_s;
     if (!(t = malloc(2 * b->n * sizeof *t)))
         return -ENOMEM;
     w = t + b->n;
@@ -85,10 +145,11 @@ int pp_flight_check_run(const pp_ulog_battery *b, const pp_battery_params *p,
         t[i] = b->t_s[i] - cmp.t0;
         w[i] = fmax(0, b->voltage_v[i] * b->current_a[i]);
     }
-    pp_battery_options_init(&o);
-    o.output = on_output;
-    o.output_ctx = &cmp;
-    rc = pp_battery_run(&c->pack, &(pp_battery_load){t, w, b->n, 0}, &o, &r);
+    pp_battery_options_init(&bo);
+    bo.time_to_cutoff = 0; /* the flight alone */
+    bo.output = on_output;
+    bo.output_ctx = &cmp;
+    rc = pp_battery_run(&c->pack, &(pp_battery_load){t, w, b->n, 0}, &bo, &r);
     free(t);
     if (rc < 0)
         return rc;
@@ -96,11 +157,16 @@ int pp_flight_check_run(const pp_ulog_battery *b, const pp_battery_params *p,
     c->duration_s = b->t_s[b->n - 1] - b->t_s[0];
     c->v_rms = cmp.n ? sqrt(cmp.sum2 / (double)cmp.n) : NAN;
     c->v_max_dev = cmp.max_dev;
+    c->v_bias = cmp.n ? cmp.sum / (double)cmp.n : NAN;
+    c->v_logged_mean = cmp.n ? cmp.sum_logged / (double)cmp.n : NAN;
     c->v_max_dev_t_s = cmp.max_t;
     c->v_end_model = cmp.last_v;
     c->v_end_logged = b->voltage_v[b->n - 1];
-    c->mah_model = r.soc_drained_frac * c->pack.capacity_ah * 1000;
-    pp_ulog_charge_mah(b, &c->mah_current, &c->mah_logged);
+    c->mah_model = (cmp.soc_from - cmp.soc_last) * c->pack.capacity_ah * 1000;
+    pp_ulog_charge_mah(b, &c->mah_current_all, &c->mah_logged);
+    c->mah_current = current_mah_from(b, o->compare_from_s);
     c->events = (int)r.n_events;
+    c->event_kind = r.n_events ? (int)r.events[0].kind : -1;
+    c->event_t_s = r.n_events ? r.events[0].t_s : NAN;
     return 0;
 }

@@ -1,11 +1,11 @@
 /* Import of PX4 flight logs: the battery_status topic as a trace, and the
- * log's own figures kept beside it (flight.csv). The log is parsed by
- * src/traces/ulog.c. */
+ * log's own figures kept beside it (flight.csv). The log (a ULog or a
+ * ulog2csv battery_status CSV) is read by src/traces/flight_log.h. */
 #include "import.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/traces/ulog.h"
+#include "src/traces/flight_log.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,7 +19,7 @@ int pp_import_ulog(const char *path, const pp_import_options *o, pp_trace *t)
 
     (void)o;
     memset(t, 0, sizeof *t);
-    rc = pp_ulog_read_battery(path, &f);
+    rc = pp_flight_log_read(path, &f);
     if (rc == 0)
         rc = pp_ulog_battery_trace(&f, path, t);
     pp_ulog_flight_free(&f);
@@ -31,7 +31,7 @@ static int flight_rows(FILE *fp, int index, const char *file)
 {
     pp_ulog_flight f;
     double t0 = INFINITY;
-    int rc = pp_ulog_read_battery(file, &f) < 0 ? -EINVAL : 0;
+    int rc = pp_flight_log_read(file, &f) < 0 ? -EINVAL : 0;
 
     for (size_t b = 0; rc == 0 && b < f.n_batteries; b++)
         t0 = fmin(t0, f.bat[b].t_s[0]);

@@ -334,7 +334,10 @@ static int on_message(parser *p, int t, const uint8_t *d, size_t len, uint64_t o
     case 'O':
         p->f->n_dropouts++;
         return 0;
-    case 'I': case 'M': case 'P': case 'Q': case 'S':
+    case 'P':
+        pp_ulog_on_param(p->f->params, d, len);
+        return 0;
+    case 'I': case 'M': case 'Q': case 'S':
         return 0;
     default:
         p->f->n_unknown++;

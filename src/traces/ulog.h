@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_ULOG_MAX_BATTERIES 8
+#include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
 
 typedef struct pp_ulog_battery {
     int instance;                 /* the subscription's multi_id */
@@ -54,7 +54,16 @@ typedef struct pp_ulog_flight {
     size_t n_strings, n_dropouts, n_appended;
     int torn;                     /* the file ends inside a message */
     uint64_t torn_offset;
+    pp_ulog_battery_params params[PP_ULOG_MAX_BATTERIES]; /* from 'P' messages (ulog_param.c) */
+    /* Samples left out by a flight log's reader or cleaner (flight_log.h) */
+    size_t n_disconnected;        /* connected = 0 */
+    size_t n_unmeasured;          /* current -1 (PX4: not measured) or NaN voltage or current */
+    size_t n_zero_sag;            /* current 0 while the voltage sags under load */
+    size_t n_duplicate;           /* a time equal to the one before */
+    int from_csv;                 /* read from a ulog2csv battery_status CSV */
 } pp_ulog_flight;
+
+
 
 /* Read the battery of the ULog file at path into f (free with
  * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the

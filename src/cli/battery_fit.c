@@ -1,0 +1,482 @@
+/* powprof battery fit LOG...: the pack fitted to one's own flight logs
+ * (src/results/flight_fit.h), printed, written as a battery group, plotted. */
+#include "cli.h"
+
+#include "src/base/util.h"
+#include "src/config/battery_config.h"
+#include "src/results/flight_fit.h"
+#include "src/results/json_file.h"
+#include "plots/plot_fit.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char fit_help[] =
+    "usage: powprof battery fit LOG... [-o PACK.cfg] [--model thevenin|rint]\n"
+    "                           [--train-frac F | --train-s S] [--instance N] [--cells N]\n"
+    "                           [--ocv auto|pack|lipo|liion] [-c CONFIG | --preset NAME]\n"
+    "                           [--plot DIR] [--json]\n"
+    "\n"
+    "Fit the battery model the rest of powprof drains with to recorded flights of\n"
+    "one pack: PX4 logs (.ulg) or the CSV pyulog's ulog2csv writes for the\n"
+    "battery_status topic (timestamp in us, voltage_v, current_a; discharged_mah,\n"
+    "remaining, connected, cell_count, capacity used where present, other columns\n"
+    "ignored, in any order).\n"
+    "\n"
+    "How: the logged current drives the model (state of charge by counting the\n"
+    "charge over the capacity; thevenin: open-circuit voltage from the table,\n"
+    "series resistance, one RC pair stepped exactly for a current linear between\n"
+    "samples; rint: a constant voltage and a resistance), and MINPACK's\n"
+    "Levenberg-Marquardt (cminpack lmdif) fits the modelled terminal voltage to\n"
+    "the logged one over the first part of each flight. Fitted (thevenin): the\n"
+    "capacity, R0, R1, the time constant, the open-circuit table's scale and\n"
+    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv) and each\n"
+    "flight's starting charge;\n"
+    "several logs share the pack. rint's voltage says nothing of the charge: its\n"
+    "capacity is kept (the log's, else the pack it starts from). Uncertainties\n"
+    "(+-) are one standard deviation from the Jacobian at the solution; a real\n"
+    "log's residuals are correlated in time, so take them as lower bounds.\n"
+    "\n"
+    "Checked on the part of each flight not fitted, the way `powprof battery\n"
+    "FLIGHT` checks a pack (the logged power drives the model, CVODE): voltage\n"
+    "RMS and largest deviation, the charge the model draws beside the logged\n"
+    "current's, for the fitted pack and the one it replaces, side by side.\n"
+    "\n"
+    "Over little of the charge (under 10 %, or the capacity unknown to worse\n"
+    "than 25 %) the curve's scale and offset are held at the table's and the\n"
+    "capacity read from its slope; when still undetermined, the capacity is held\n"
+    "at the log's (its capacity, BAT1_CAPACITY) if it gives one, else said\n"
+    "undetermined; the RC pair is held when undetermined. A fit over less than\n"
+    "30 % of the charge, or a capacity known to worse than 5 %, is said not to\n"
+    "pin the capacity and the curve: fly to below 40 % and fit again.\n"
+    "\n"
+    "Left out of every log, counted and said: samples with connected = 0, a NaN\n"
+    "or empty voltage or current, a current of -1 (PX4: not measured), and a\n"
+    "current of 0 while the voltage sags (a current sensor that dropped out).\n"
+    "\n"
+    "options:\n"
+    "  -o, --output PACK.cfg  write the fitted pack as a 'battery' group (every command\n"
+    "                         takes it: battery -c, plan -c, a profile's battery group)\n"
+    "  --model NAME           thevenin (default) or rint\n"
+    "  --train-frac F         fit the first F of each flight (default 0.5; 1: all, no check)\n"
+    "  --train-s S            fit the first S seconds of each flight instead\n"
+    "  --instance N           the battery instance of each log (default: the first)\n"
+    "  --cells N              the pack's cells (default: the log's, else from the voltage)\n"
+    "  --ocv CURVE            the open-circuit curve's shape: pack (the table of the pack\n"
+    "                         given), lipo, liion (NMC), or auto (default: the pack's and\n"
+    "                         liion's fitted, the one closer on the fitted part kept)\n"
+    "  -c, --config FILE      start from (and compare with) FILE's battery group\n"
+    "  --preset NAME          start from (and compare with) a preset (default drone-4s-3200)\n"
+    "  --plot DIR             logged and modelled voltage per flight, the fitted part\n"
+    "                         shaded, and the residual: DIR/battery-fit.gp (and .png)\n"
+    "  --json                 one JSON object on stdout\n"
+    "  -h, --help             this help\n";
+
+enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
+       OPT_OCV };
+
+typedef struct fit_args {
+    const char *out, *plot_dir;
+    const char *const *logs;
+    size_t n_logs;
+    int json;
+    pp_battery_choice choice;
+    pp_flight_fit_options o;
+} fit_args;
+
+static int int_option(const char *name, const char *arg, int lo, int hi, int *out)
+{
+    double v;
+
+    if (pp_cli_parse_double("battery fit", name, arg, &v) < 0)
+        return -1;
+    if (!(v >= lo && v <= hi && v == floor(v))) {
+        fprintf(stderr, "powprof battery fit: %s %s: a whole number in [%d, %d]\n", name, arg, lo,
+                hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int fit_option(int opt, const char *arg, fit_args *a)
+{
+    switch (opt) {
+    case 'o': a->out = arg; return 0;
+    case 'c': a->choice.file = arg; return 0;
+    case OPT_PRESET: a->choice.preset = arg; return 0;
+    case OPT_PLOT: a->plot_dir = arg; return 0;
+    case PP_OPT_JSON: a->json = 1; return 0;
+    case OPT_MODEL:
+        if (pp_battery_model_parse(arg, &a->o.model) == 0)
+            return 0;
+        fprintf(stderr, "powprof battery fit: --model %s: thevenin or rint\n", arg);
+        return -1;
+    case OPT_TRAIN_FRAC:
+        if (pp_cli_parse_double("battery fit", "--train-frac", arg, &a->o.train_frac) < 0)
+            return -1;
+        if (a->o.train_frac > 0 && a->o.train_frac <= 1)
+            return 0;
+        fprintf(stderr, "powprof battery fit: --train-frac %s: must be in (0, 1]\n", arg);
+        return -1;
+    case OPT_TRAIN_S:
+        if (pp_cli_parse_double("battery fit", "--train-s", arg, &a->o.train_s) < 0)
+            return -1;
+        if (a->o.train_s > 0 && a->o.train_s <= 1e8)
+            return 0;
+        fprintf(stderr, "powprof battery fit: --train-s %s: must be in (0, 1e8] s\n", arg);
+        return -1;
+    case OPT_INSTANCE: return int_option("--instance", arg, 0, 255, &a->o.instance);
+    case OPT_OCV:
+        if (strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0 ||
+            pp_battery_ocv_curve(arg, &(pp_battery_params){0}) == 0) {
+            a->o.ocv = arg;
+            return 0;
+        }
+        fprintf(stderr, "powprof battery fit: --ocv %s: auto, pack, lipo or liion\n", arg);
+        return -1;
+    case OPT_CELLS: return int_option("--cells", arg, 1, 1000, &a->o.cells);
+    default:
+        fputs("Try 'powprof battery fit --help'.\n", stderr);
+        return -1;
+    }
+}
+
+/* 0, 1 (--help, printed) or PP_EXIT_USAGE (said why). */
+static int parse_args(int argc, char **argv, fit_args *a)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},         {"output", required_argument, NULL, 'o'},
+        {"config", required_argument, NULL, 'c'}, {"json", no_argument, NULL, PP_OPT_JSON},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"train-frac", required_argument, NULL, OPT_TRAIN_FRAC},
+        {"train-s", required_argument, NULL, OPT_TRAIN_S},
+        {"instance", required_argument, NULL, OPT_INSTANCE},
+        {"cells", required_argument, NULL, OPT_CELLS},
+        {"preset", required_argument, NULL, OPT_PRESET},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"ocv", required_argument, NULL, OPT_OCV},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+
+    memset(a, 0, sizeof *a);
+    pp_battery_choice_init(&a->choice);
+    pp_flight_fit_options_init(&a->o);
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "ho:c:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(fit_help, stdout);
+            return 1;
+        }
+        if (fit_option(opt, optarg, a) < 0)
+            return PP_EXIT_USAGE;
+    }
+    if (optind >= argc) {
+        fputs("powprof battery fit: one flight log or more expected (powprof battery fit "
+              "FLIGHT.ulg ...)\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    a->logs = (const char *const *)argv + optind;
+    a->n_logs = (size_t)(argc - optind);
+    return 0;
+}
+
+/* The name of the pack the fit replaces. */
+static const char *before_name(const fit_args *a)
+{
+    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "drone-4s-3200";
+}
+
+static void print_pack(const pp_flight_fit *r)
+{
+    const pp_fit_result *f = &r->fit;
+    const pp_battery_params *p = &f->pack;
+
+    if (f->capacity_fitted)
+        printf("  capacity_ah    %.4g +- %.2g (%.1f %%)\n", p->capacity_ah, f->capacity_sd_ah,
+               100 * r->capacity_rel_sd);
+    else if (r->capacity_held)
+        printf("  capacity_ah    %.4g, held (%s) with the open-circuit curve (a first fit of "
+               "everything gave %.3g +- %.2g Ah)\n", p->capacity_ah, r->capacity_source,
+               r->first_capacity_ah, r->first_capacity_sd_ah);
+    else
+        printf("  capacity_ah    %.4g, kept (%s): rint's voltage says nothing of the charge\n",
+               p->capacity_ah, r->capacity_source);
+    if (p->model == PP_BATTERY_RINT)
+        printf("  voltage_v      %.4f +- %.2g\n", p->voltage_v, f->voltage_sd_v);
+    printf("  r_int_ohm      %.5f +- %.2g\n", p->r_int_ohm, f->r_int_sd_ohm);
+    if (p->model != PP_BATTERY_THEVENIN || r->capacity_held) {
+        if (r->capacity_held && !r->rc_held)
+            printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n",
+                   p->r1_ohm, f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
+        else if (r->rc_held)
+            printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack's), the flights "
+                   "do not determine the RC pair\n", p->r1_ohm, f->tau_s);
+        return;
+    }
+    printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n", p->r1_ohm,
+           f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
+    if (r->curve_held)
+        printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
+               "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
+               pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    else
+        printf("  open-circuit   %s table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
+               "per cell: %.3f V full, %.3f V empty (pack)\n", r->ocv_curve, f->ocv_scale,
+               f->ocv_scale_sd, f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1),
+               pp_battery_ocv_v(p, 0));
+    if (isfinite(r->ocv_other_rms_v))
+        printf("                 (--ocv auto: kept for its fitted-part RMS %.4f V; the other "
+               "curve's %.4f V)\n", f->train_rms_v, r->ocv_other_rms_v);
+}
+
+static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl, size_t i,
+                         const char *before)
+{
+    const pp_flight_check *a = &fl->fitted, *b = &fl->before;
+
+    printf("flight %zu: %s (battery %d), %zu samples over %.1f s, fitted on 0 to %.1f s\n", i + 1,
+           fl->path, fl->instance, fl->n, fl->duration_s, fl->t_s[fl->n_train - 1]);
+    if (fl->left_out[0])
+        printf("  %s\n", fl->left_out);
+    if (r->fit.capacity_fitted || r->capacity_held)
+        printf("  start %.1f %% +- %.2g, at the end of the fitted part %.1f %%%s", 100 * fl->soc_start_frac,
+               100 * fl->soc_start_sd_frac, 100 * fl->soc_end_train_frac,
+               isfinite(fl->soc_log_frac) ? "" : "\n");
+    if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
+        printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
+    if (fl->n_train == fl->n) {
+        printf("  nothing held out (the whole flight fitted): the figures below are over the "
+               "fitted part\n");
+    }
+    printf("  %-44s %14s %14s\n", fl->n_train < fl->n ? "held out (not fitted), battery FLIGHT's way"
+                                                     : "whole flight, battery FLIGHT's way",
+           "fitted pack", before);
+    printf("  %-44s %12.3f V %12.3f V\n", "terminal voltage RMS", a->v_rms, b->v_rms);
+    for (int k = 0; k < 2; k++) {
+        const pp_flight_check *c = k ? b : a;
+        if (c->events && c->event_kind != PP_BATTERY_EVENT_BROWNOUT)
+            printf("  (%s runs empty at %.1f s: nothing compared after it)\n",
+                   k ? before : "the fitted pack", c->event_t_s);
+        else if (c->events)
+            printf("  (%s browns out at %.1f s)\n", k ? before : "the fitted pack", c->event_t_s);
+    }
+    printf("  %-44s %+12.3f V %+12.3f V\n", "largest deviation (modelled - logged)", a->v_max_dev,
+           b->v_max_dev);
+    printf("  %-44s %10.1f mAh %10.1f mAh\n", "charge the model draws", a->mah_model, b->mah_model);
+    printf("  %-44s %10.1f mAh %10.1f mAh\n", "charge by the logged current", a->mah_current,
+           b->mah_current);
+}
+
+static void print_warnings(const pp_flight_fit *r)
+{
+    const pp_fit_result *f = &r->fit;
+    const pp_battery_params *p = &f->pack;
+
+    if (r->capacity_held)
+        printf("warning: the flights cover too little of the charge (%.1f %%) to determine the "
+               "capacity and the open-circuit curve: both are the pack's (%s), only the "
+               "resistances and each start fitted. Fly to below 40 %% (a flight over half of "
+               "the charge) and fit again.\n", 100 * r->first_span_frac, r->capacity_source);
+    else if (r->capacity_undetermined)
+        printf("warning: the flights cover %.1f %% of the charge: too little to determine the "
+               "capacity (%.3g +- %.2g Ah, with the open-circuit curve held at the table's), and "
+               "the log gives none: a plan with this pack is as uncertain. Give the capacity "
+               "(-c FILE with capacity_ah, or a log with BAT1_CAPACITY) or fly to below 40 %% "
+               "and fit again.\n", 100 * r->first_span_frac, p->capacity_ah, f->capacity_sd_ah);
+    else if (r->curve_held)
+        printf("warning: the flights cover %.1f %% of the charge: too little to fit the "
+               "open-circuit curve with the capacity (a first fit left the capacity unknown to "
+               "%.0f %%); the curve is held at the table's and the capacity read from its slope, "
+               "known to %.0f %% (leaving out the table's own error: right only as far as the "
+               "table's shape and level are this pack's). Fly to below 40 %% and fit again.\n", 100 * r->first_span_frac,
+               100 * r->first_capacity_sd_ah / r->first_capacity_ah, 100 * r->capacity_rel_sd);
+    else if (f->capacity_fitted && !r->capacity_pinned && !r->curve_held)
+        printf("warning: the fitted parts cover %.0f %% of the charge at most and the capacity is "
+               "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
+               "to below 40 %% (a flight over half of the charge) and fit again.\n",
+               100 * f->soc_span_frac, 100 * r->capacity_rel_sd);
+    if (f->rank < f->n_params)
+        printf("warning: the flights determine %d of the %d parameters only (the Jacobian's "
+               "rank): the others are unknown, their +- meaningless\n", f->rank, f->n_params);
+    if (f->minpack_info == 5)
+        printf("warning: MINPACK stopped at its evaluation limit: the fit may not have "
+               "converged\n");
+}
+
+static void print_text(const pp_flight_fit *r, const fit_args *a)
+{
+    const pp_fit_result *f = &r->fit;
+
+    printf("battery fit: %s model, %d cells (%s), %zu flight%s; least squares over the logged "
+           "voltage of the first %s (MINPACK lmdif: %d parameters, %d samples, %d evaluations), "
+           "RMS %.4f V there\n", pp_battery_model_name(f->pack.model), f->pack.cells,
+           r->cells_source, r->n_flights, r->n_flights == 1 ? "" : "s",
+           a->o.train_s > 0 ? "seconds given of each" : "part of each flight", f->n_params,
+           f->n_residuals, f->n_evaluations, f->train_rms_v);
+    print_pack(r);
+    for (size_t i = 0; i < r->n_flights; i++)
+        print_flight(r, &r->fl[i], i, before_name(a));
+    print_warnings(r);
+}
+
+static json_t *check_json(const pp_flight_check *c)
+{
+    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "voltage_rms_v", pp_json_num(c->v_rms), "voltage_max_dev_v",
+                     pp_json_num(c->v_max_dev), "charge_model_mah", pp_json_num(c->mah_model),
+                     "charge_current_mah", pp_json_num(c->mah_current), "soc_start", pp_json_num(c->pack.soc_start_frac));
+}
+
+static json_t *flight_json(const pp_flight_fit_flight *fl)
+{
+    json_t *o = json_pack("{s:s,s:i,s:I,s:I,s:o,s:o}", "log", fl->path, "instance", fl->instance,
+                          "samples", (json_int_t)fl->n, "samples_fitted", (json_int_t)fl->n_train,
+                          "duration_s", pp_json_num(fl->duration_s), "fitted_to_s",
+                          pp_json_num(fl->t_s[fl->n_train - 1]));
+
+    json_object_set_new(o, "soc_start", pp_json_num(fl->soc_start_frac));
+    json_object_set_new(o, "soc_start_sd", pp_json_num(fl->soc_start_sd_frac));
+    json_object_set_new(o, "soc_end_fitted", pp_json_num(fl->soc_end_train_frac));
+    json_object_set_new(o, "soc_log_start", pp_json_num(fl->soc_log_frac));
+    json_object_set_new(o, "held_out_rms_v_fit_equations", pp_json_num(fl->held_rms_v));
+    json_object_set_new(o, "held_out_fitted", check_json(&fl->fitted));
+    json_object_set_new(o, "held_out_before", check_json(&fl->before));
+    json_object_set_new(o, "left_out", json_string(fl->left_out));
+    return o;
+}
+
+static void print_json(const pp_flight_fit *r, const fit_args *a)
+{
+    const pp_fit_result *f = &r->fit;
+    const pp_battery_params *p = &f->pack;
+    json_t *root = json_object(), *pack = json_object(), *fl = json_array();
+
+    json_object_set_new(pack, "model", json_string(pp_battery_model_name(p->model)));
+    json_object_set_new(pack, "cells", json_integer(p->cells));
+    json_object_set_new(pack, "capacity_ah", pp_json_num(p->capacity_ah));
+    json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? pp_json_num(f->capacity_sd_ah) : json_null());
+    json_object_set_new(pack, "voltage_v", pp_json_num(p->voltage_v));
+    json_object_set_new(pack, "r_int_ohm", pp_json_num(p->r_int_ohm));
+    json_object_set_new(pack, "r_int_sd_ohm", pp_json_num(f->r_int_sd_ohm));
+    json_object_set_new(pack, "r1_ohm", pp_json_num(p->r1_ohm));
+    json_object_set_new(pack, "r1_sd_ohm", pp_json_num(f->r1_sd_ohm));
+    json_object_set_new(pack, "tau_s", pp_json_num(f->tau_s));
+    json_object_set_new(pack, "tau_sd_s", pp_json_num(f->tau_sd_s));
+    json_object_set_new(pack, "c1_f", pp_json_num(p->c1_f));
+    json_object_set_new(pack, "ocv_scale", pp_json_num(f->ocv_scale));
+    json_object_set_new(pack, "ocv_offset_v", pp_json_num(f->ocv_offset_v));
+    json_object_set_new(pack, "ocv_curve", json_string(r->ocv_curve ? r->ocv_curve : "?"));
+    json_object_set_new(root, "ocv_other_train_rms_v", pp_json_num(r->ocv_other_rms_v));
+    json_object_set_new(root, "pack", pack);
+    json_object_set_new(root, "cells_from", json_string(r->cells_source));
+    json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
+    json_object_set_new(root, "capacity_pinned", json_boolean(r->capacity_pinned));
+    json_object_set_new(root, "curve_held", json_boolean(r->curve_held));
+    json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
+    json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
+    json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
+    json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
+    json_object_set_new(root, "train_rms_v", pp_json_num(f->train_rms_v));
+    json_object_set_new(root, "parameters", json_integer(f->n_params));
+    json_object_set_new(root, "rank", json_integer(f->rank));
+    json_object_set_new(root, "evaluations", json_integer(f->n_evaluations));
+    json_object_set_new(root, "replaces", json_string(before_name(a)));
+    for (size_t i = 0; i < r->n_flights; i++)
+        json_array_append_new(fl, flight_json(&r->fl[i]));
+    json_object_set_new(root, "flights", fl);
+    json_object_set_new(root, "output", a->out ? json_string(a->out) : json_null());
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    fputc('\n', stdout);
+    json_decref(root);
+}
+
+/* The comment at the head of PACK.cfg: the logs, the date, the figures. */
+static void header_text(const pp_flight_fit *r, const fit_args *a, char *buf, size_t cap)
+{
+    char date[64];
+    time_t now = time(NULL);
+    size_t n;
+
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    n = (size_t)snprintf(buf, cap, "A pack fitted by powprof battery fit (%s model) on %s, from:\n",
+                         pp_battery_model_name(r->fit.pack.model), date);
+    for (size_t i = 0; i < r->n_flights && n < cap; i++) {
+        const pp_flight_fit_flight *fl = &r->fl[i];
+        n += (size_t)snprintf(buf + n, cap - n, "  %s (battery %d): fitted on %.0f of %.0f s, "
+                              "start %.1f %%; held out: voltage RMS %.3f V (%s: %.3f V), charge "
+                              "%.0f mAh modelled, %.0f mAh logged\n", fl->path, fl->instance,
+                              fl->t_s[fl->n_train - 1], fl->duration_s, 100 * fl->soc_start_frac,
+                              fl->fitted.v_rms, before_name(a), fl->before.v_rms,
+                              fl->fitted.mah_model, fl->fitted.mah_current);
+    }
+    if (n < cap)
+        snprintf(buf + n, cap - n, "%s\nsoc_start is 1 (a full pack, for plans); each flight's "
+                 "own start is above.\nUse: powprof battery TRACE -c THIS, powprof plan RESULTS "
+                 "-c THIS", r->fit.capacity_fitted && !r->capacity_pinned
+                     ? "The flights did not cover enough of the charge to pin the capacity: "
+                       "fly to below 40 % and fit again." : r->capacity_held
+                     ? "The flights covered too little of the charge: the capacity and the "
+                       "open-circuit curve are not fitted (held). Fly to below 40 % and fit again."
+                     : "");
+}
+
+static int write_pack(const pp_flight_fit *r, const fit_args *a)
+{
+    pp_battery_params p = r->fit.pack;
+    char text[16384];
+
+    p.soc_start_frac = 1;
+    header_text(r, a, text, sizeof text);
+    return pp_battery_config_write(a->out, &p, text);
+}
+
+/* --plot DIR: written and rendered, said on stderr (stdout may be JSON). */
+static int plot(const fit_args *a, const pp_flight_fit *r)
+{
+    pp_plot_result pr;
+    int rc = pp_plot_fit(a->plot_dir, r, &pr);
+
+    if (rc == 0 && pr.gnuplot_missing)
+        fprintf(stderr, "powprof battery fit: no gnuplot: %s/battery-fit.gp written, not "
+                "rendered\n", a->plot_dir);
+    else if (rc == 0 && pr.n_rendered == 0)
+        fprintf(stderr, "powprof battery fit: gnuplot failed on %s/battery-fit.gp: %s\n",
+                a->plot_dir, pr.n_scripts ? pr.scripts[0].error : "?");
+    else if (rc == 0)
+        fprintf(stderr, "powprof battery fit: plot %s/battery-fit.png\n", a->plot_dir);
+    pp_plot_result_free(&pr);
+    return rc < 0 || (!pr.gnuplot_missing && pr.n_rendered == 0) ? -1 : 0;
+}
+
+int pp_cli_battery_fit(int argc, char **argv)
+{
+    fit_args a;
+    pp_flight_fit r;
+    int rc;
+
+    if ((rc = parse_args(argc, argv, &a)) != 0)
+        return rc == 1 ? 0 : rc;
+    if (pp_battery_choose(&a.choice, &a.o.start) < 0)
+        return PP_EXIT_USAGE;
+    rc = pp_flight_fit_run(a.logs, a.n_logs, &a.o, &r);
+    if (rc < 0) {
+        pp_flight_fit_free(&r);
+        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    }
+    if (a.json)
+        print_json(&r, &a);
+    else
+        print_text(&r, &a);
+    if (a.out && write_pack(&r, &a) < 0)
+        rc = -1;
+    else if (a.out && !a.json)
+        printf("wrote %s: the fitted pack as a battery group (battery -c, plan -c)\n", a.out);
+    if (rc == 0 && a.plot_dir)
+        rc = plot(&a, &r);
+    pp_flight_fit_free(&r);
+    return rc < 0 ? PP_EXIT_FAILURE : 0;
+}

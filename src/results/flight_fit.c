@@ -1,0 +1,392 @@
+/* The pack fitted to flight logs and checked on their held-out parts
+ * (flight_fit.h). */
+#include "flight_fit.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+#include "src/traces/flight_log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PINNED_SPAN_FRAC 0.30
+#define PINNED_REL_SD 0.05
+#define HOLD_SPAN_FRAC 0.10
+#define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
+#define HOLD_REL_SD 0.25
+
+void pp_flight_fit_options_init(pp_flight_fit_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->model = PP_BATTERY_THEVENIN;
+    o->train_frac = 0.5;
+    o->instance = -1;
+    o->ocv = "auto";
+    pp_battery_params_default(&o->start);
+}
+
+void pp_flight_fit_free(pp_flight_fit *r)
+{
+    for (size_t f = 0; f < PP_FIT_FLIGHTS_MAX; f++)
+        free(r->fl[f].t_s);
+    memset(r, 0, sizeof *r);
+}
+
+int pp_flight_fit_cells_of_voltage(double vmax_v)
+{
+    int n = (int)ceil(vmax_v / 4.25 - 1e-9);
+    return n < 1 ? 1 : n;
+}
+
+/* The battery of log f to fit: the instance asked, or the first. */
+static const pp_ulog_battery *battery_of(const pp_ulog_flight *f, const char *path, int instance)
+{
+    for (size_t b = 0; b < f->n_batteries; b++)
+        if (instance < 0 || f->bat[b].instance == instance)
+            return &f->bat[b];
+    if (f->n_batteries == 0)
+        pp_log_error("%s: %s", path, f->battery_defined
+                                         ? "no battery_status sample with a measured voltage and "
+                                           "current: nothing to fit"
+                                         : "the log has no battery_status topic: nothing to fit");
+    else
+        pp_log_error("%s: no battery instance %d (the log has %d%s)", path, instance,
+                     f->bat[0].instance, f->n_batteries > 1 ? " and others" : "");
+    return NULL;
+}
+
+/* Flight fl's samples from battery b, split at the training part. */
+static int take(const pp_ulog_battery *b, const pp_flight_fit_options *o, pp_flight_fit_flight *fl)
+{
+    size_t n = b->n;
+
+    if (n < 3) {
+        pp_log_error("%s: battery %d has %zu samples: 3 at least to fit", fl->path, b->instance, n);
+        return -EINVAL;
+    }
+    if (!(fl->t_s = malloc(4 * n * sizeof *fl->t_s)))
+        return -ENOMEM;
+    fl->voltage_v = fl->t_s + n;
+    fl->current_a = fl->voltage_v + n;
+    fl->model_v = fl->current_a + n;
+    fl->n = n;
+    fl->instance = b->instance;
+    for (size_t k = 0; k < n; k++) {
+        fl->t_s[k] = b->t_s[k] - b->t_s[0];
+        fl->voltage_v[k] = b->voltage_v[k];
+        fl->current_a[k] = b->current_a[k];
+    }
+    fl->duration_s = fl->t_s[n - 1];
+    double q = 0;
+    for (size_t k = 1; k < n; k++)
+        q += 0.5 * (fl->current_a[k] + fl->current_a[k - 1]) * (fl->t_s[k] - fl->t_s[k - 1]);
+    if (!(q > 0)) {
+        pp_log_error("%s: battery %d: the logged current draws %.3g mAh over the flight: a "
+                     "discharge is positive (a current sensor counting the other way, or a pack "
+                     "charging, is not a flight to fit)", fl->path, b->instance, q / 3.6);
+        return -EINVAL;
+    }
+    fl->split_s = o->train_s > 0 ? o->train_s : o->train_frac * fl->duration_s;
+    fl->n_train = 0;
+    while (fl->n_train < n && fl->t_s[fl->n_train] <= fl->split_s + 1e-9)
+        fl->n_train++;
+    if (fl->n_train < 3) {
+        pp_log_error("%s: the training part (%.1f s) holds %zu samples: 3 at least", fl->path,
+                     fl->split_s, fl->n_train);
+        return -EINVAL;
+    }
+    fl->soc_log_frac = b->remaining[0] > 0 && b->remaining[0] <= 1 ? b->remaining[0] : NAN;
+    return 0;
+}
+
+/* The pack the fit starts from: o's, scaled to the cells, with the log's
+ * capacity and resistance where the log has them. */
+static void guess_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
+                       const pp_flight_fit_options *o, int cells, pp_battery_params *g,
+                       pp_flight_fit *r)
+{
+    const pp_ulog_battery_params *bp = b->instance >= 0 && b->instance < PP_ULOG_MAX_BATTERIES
+                                           ? &f->params[b->instance] : NULL;
+    double k = (double)cells / o->start.cells;
+
+    *g = o->start;
+    g->model = o->model;
+    g->cells = cells;
+    g->voltage_v *= k, g->r_int_ohm *= k, g->r1_ohm *= k, g->c1_f /= k, g->cutoff_v *= k;
+    r->capacity_source = "the pack it starts from";
+    if (b->capacity_mah > 0) {
+        g->capacity_ah = b->capacity_mah / 1000;
+        r->capacity_source = "the log's capacity";
+        r->capacity_from_log = 1;
+    } else if (bp && bp->any && bp->capacity_mah > 0) {
+        g->capacity_ah = bp->capacity_mah / 1000;
+        r->capacity_source = "the log's BAT_CAPACITY";
+        r->capacity_from_log = 1;
+    }
+    if (bp && bp->any && bp->r_internal_ohm > 0)
+        g->r_int_ohm = bp->r_internal_ohm * cells;
+}
+
+/* The cells: o's, the log's, or from the highest voltage. */
+static int cells_of(const pp_ulog_flight *f, const pp_ulog_battery *b,
+                    const pp_flight_fit_options *o, pp_flight_fit *r)
+{
+    const pp_ulog_battery_params *bp = &f->params[b->instance & (PP_ULOG_MAX_BATTERIES - 1)];
+    double vmax = 0;
+
+    if (o->cells > 0) {
+        r->cells_source = "--cells";
+        return o->cells;
+    }
+    if (b->cell_count > 0) {
+        r->cells_source = "the log's cell_count";
+        return b->cell_count;
+    }
+    if (bp->any && bp->n_cells >= 1 && bp->n_cells <= 1000) {
+        r->cells_source = "the log's BAT_N_CELLS";
+        return (int)bp->n_cells;
+    }
+    for (size_t k = 0; k < b->n; k++)
+        vmax = fmax(vmax, b->voltage_v[k]);
+    r->cells_source = "the highest voltage / 4.25 V";
+    return pp_flight_fit_cells_of_voltage(vmax);
+}
+
+/* The fitted pack against flight i's held-out part: the fit's equations
+ * and the CVODE check, beside the pack it replaces. */
+static int check_flight(const pp_ulog_battery *b, const pp_flight_fit_options *o,
+                        pp_flight_fit *r, size_t i)
+{
+    pp_flight_fit_flight *fl = &r->fl[i];
+    pp_fit_flight ff = {fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
+    pp_flight_check_options co;
+    double sum2 = 0;
+    size_t m = 0;
+    int rc;
+
+    fl->soc_start_frac = r->fit.soc_start_frac[i];
+    fl->soc_start_sd_frac = r->fit.soc_start_sd_frac[i];
+    fl->soc_end_train_frac = r->fit.soc_end_train_frac[i];
+    pp_battery_fit_voltage(&r->fit.pack, fl->soc_start_frac, &ff, fl->model_v, NULL);
+    fl->held_max_dev_v = 0;
+    for (size_t k = fl->n_train; k < fl->n; k++, m++) {
+        double d = fl->model_v[k] - fl->voltage_v[k];
+        sum2 += d * d;
+        if (fabs(d) > fabs(fl->held_max_dev_v))
+            fl->held_max_dev_v = d;
+    }
+    fl->held_rms_v = m ? sqrt(sum2 / (double)m) : NAN;
+    pp_flight_check_options_init(&co);
+    co.compare_from_s = fl->n_train < fl->n ? fl->t_s[fl->n_train] : 0;
+    co.soc_start_frac = fl->soc_start_frac;
+    co.pack_as_given = 1;
+    if ((rc = pp_flight_check_with(b, &r->fit.pack, &co, &fl->fitted)) < 0)
+        return rc;
+    co.soc_start_frac = NAN;
+    co.pack_as_given = 0;
+    return pp_flight_check_with(b, &o->start, &co, &fl->before);
+}
+
+static int check_options(const pp_flight_fit_options *o, size_t n_paths)
+{
+    if (n_paths == 0 || n_paths > PP_FIT_FLIGHTS_MAX) {
+        pp_log_error("battery fit: %zu logs: 1 to %d", n_paths, PP_FIT_FLIGHTS_MAX);
+        return -EINVAL;
+    }
+    if (!(o->train_frac > 0 && o->train_frac <= 1) || !(o->train_s >= 0)) {
+        pp_log_error("battery fit: the training part must be a fraction in (0, 1] or seconds > 0");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Read log i into logs[i] and r->fl[i]; the cells of the first log. */
+static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_flight *log,
+                    const pp_ulog_battery **bat, pp_flight_fit *r, size_t i, int *cells)
+{
+    pp_flight_fit_flight *fl = &r->fl[i];
+    int rc, c;
+
+    pp_strlcpy(fl->path, path, sizeof fl->path);
+    if ((rc = pp_flight_log_read(path, log)) < 0)
+        return rc;
+    pp_flight_log_left_out(log, fl->left_out, sizeof fl->left_out);
+    if (!(*bat = battery_of(log, path, o->instance)))
+        return -EINVAL;
+    if ((rc = take(*bat, o, fl)) < 0)
+        return rc;
+    c = cells_of(log, *bat, o, r);
+    if (i == 0)
+        *cells = c;
+    else if (c != *cells && o->cells <= 0) {
+        pp_log_error("%s: %d cells (%s) where the first log has %d: flights of one pack "
+                     "expected (--cells N to say)", path, c, r->cells_source, *cells);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Whether the capacity is determined: the fitted parts cover HOLD_SPAN_FRAC
+ * of the charge, the capacity known to HOLD_REL_SD, the Jacobian of full rank. */
+static int determined(const pp_fit_result *f)
+{
+    return f->soc_span_frac >= HOLD_SPAN_FRAC && f->rank == f->n_params &&
+           f->capacity_sd_ah <= HOLD_REL_SD * f->pack.capacity_ah;
+}
+
+/* The fit of everything (alt: another curve, abandoned, 1, when that fit
+ * does not converge); when the flights cannot determine the capacity,
+ * again with the curve's scale and offset held (the capacity and starts
+ * then from its slope and level); when still not and the log gives a
+ * capacity, with it held too (a preset's is never held: it may be ten
+ * times off; the capacity then stays fitted, said undetermined); and the RC pair held when it is
+ * undetermined or at a bound of its time constant. */
+static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n, int alt,
+                   pp_flight_fit *r)
+{
+    int rc = pp_battery_fit(guess, ff, n, alt ? PP_FIT_QUICK : 0, &r->fit);
+    int hold = PP_FIT_HOLD_CURVE;
+
+    if (rc < 0 || guess->model != PP_BATTERY_THEVENIN || determined(&r->fit))
+        return rc;
+    if (alt && r->fit.minpack_info == 5)
+        return 1; /* another curve that does not even converge: not this pack's */
+    r->first_capacity_ah = r->fit.pack.capacity_ah;
+    r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
+    r->first_span_frac = r->fit.soc_span_frac;
+    r->curve_held = 1;
+    if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
+        return rc;
+    if (!determined(&r->fit) && r->capacity_from_log) { /* never a preset's capacity */
+        r->capacity_held = 1;
+        hold |= PP_FIT_HOLD_CAPACITY;
+        if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
+            return rc;
+    }
+    if (r->fit.rank == r->fit.n_params && r->fit.tau_s > 1.02 * 1.0 && r->fit.tau_s < 0.98 * 3000.0)
+        return 0;
+    r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
+    return pp_battery_fit(guess, ff, n, hold | PP_FIT_HOLD_RC, &r->fit);
+}
+
+/* What one curve's cascade gave. */
+typedef struct outcome {
+    pp_fit_result fit;
+    int curve_held, capacity_held, rc_held;
+    double first_capacity_ah, first_capacity_sd_ah, first_span_frac;
+} outcome;
+
+static void save(const pp_flight_fit *r, outcome *o)
+{
+    *o = (outcome){r->fit, r->curve_held, r->capacity_held, r->rc_held, r->first_capacity_ah,
+                   r->first_capacity_sd_ah, r->first_span_frac};
+}
+
+static void restore(pp_flight_fit *r, const outcome *o)
+{
+    r->fit = o->fit;
+    r->curve_held = o->curve_held, r->capacity_held = o->capacity_held, r->rc_held = o->rc_held;
+    r->first_capacity_ah = o->first_capacity_ah;
+    r->first_capacity_sd_ah = o->first_capacity_sd_ah;
+    r->first_span_frac = o->first_span_frac;
+}
+
+/* The fit with each open-circuit curve asked (o->ocv; auto: the pack's and
+ * Li-ion's), Li-ion's kept only when its training RMS is 10 % lower (over a
+ * little of the charge both curves fit alike): a choice made on the fitted
+ * part only, the held-out part stays unseen. */
+static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
+               const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    const char *names[2] = {"the pack's", "liion"};
+    size_t n_try = 1;
+    pp_battery_params g[2] = {*guess, *guess};
+    outcome *best = malloc(sizeof *best);
+    int rc = 0, have = 0;
+
+    if (!best)
+        return -ENOMEM;
+    if (o->ocv && strcmp(o->ocv, "pack") != 0) {
+        names[0] = strcmp(o->ocv, "auto") == 0 ? "the pack's" : o->ocv;
+        if (strcmp(o->ocv, "auto") != 0)
+            pp_battery_ocv_curve(o->ocv, &g[0]);
+        else if (guess->model == PP_BATTERY_THEVENIN && pp_battery_ocv_curve("liion", &g[1]) == 0)
+            n_try = 2;
+    }
+    r->ocv_other_rms_v = NAN;
+    for (size_t k = 0; k < n_try && rc == 0; k++) {
+        memset(&r->fit, 0, sizeof r->fit);
+        r->curve_held = r->capacity_held = r->rc_held = 0;
+        if ((rc = cascade(&g[k], ff, n, k > 0, r)) < 0)
+            break;
+        if (rc == 1) {
+            r->ocv_other_rms_v = r->fit.train_rms_v;
+            rc = 0;
+            continue;
+        }
+        if (!have || r->fit.train_rms_v < OCV_SWITCH_FRAC * best->fit.train_rms_v) {
+            if (have)
+                r->ocv_other_rms_v = best->fit.train_rms_v;
+            save(r, best);
+            r->ocv_curve = names[k];
+            have = 1;
+        } else {
+            r->ocv_other_rms_v = r->fit.train_rms_v;
+        }
+    }
+    if (rc == 0)
+        restore(r, best);
+    free(best);
+    return rc;
+}
+
+static void pinned(pp_flight_fit *r)
+{
+    r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
+                         : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
+                                            : NAN;
+    r->capacity_undetermined = r->fit.capacity_fitted && r->curve_held && !determined(&r->fit);
+    r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
+                         r->capacity_rel_sd <= PINNED_REL_SD;
+}
+
+int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_fit_options *o,
+                      pp_flight_fit *r)
+{
+    pp_ulog_flight *logs = NULL;
+    const pp_ulog_battery *bat[PP_FIT_FLIGHTS_MAX];
+    pp_fit_flight ff[PP_FIT_FLIGHTS_MAX];
+    pp_battery_params guess;
+    int rc, cells = 0;
+
+    memset(r, 0, sizeof *r);
+    if ((rc = check_options(o, n_paths)) < 0)
+        return rc;
+    if (!(logs = calloc(n_paths, sizeof *logs)))
+        return -ENOMEM;
+    for (size_t i = 0; i < n_paths && rc == 0; i++) {
+        rc = read_one(paths[i], o, &logs[i], &bat[i], r, i, &cells);
+        r->n_flights = i + 1;
+    }
+    if (rc == 0) {
+        guess_pack(&logs[0], bat[0], o, cells, &guess, r);
+        for (size_t i = 0; i < n_paths; i++) {
+            pp_flight_fit_flight *fl = &r->fl[i];
+            ff[i] = (pp_fit_flight){fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
+            r->held_out |= fl->n_train < fl->n;
+        }
+        rc = fit(&guess, o, ff, n_paths, r);
+        if (rc == 0 && r->fit.pack.model == PP_BATTERY_THEVENIN) /* for rint, if chosen later */
+            r->fit.pack.voltage_v = pp_battery_ocv_v(&r->fit.pack, 0.5);
+    }
+    for (size_t i = 0; i < n_paths && rc == 0; i++)
+        rc = check_flight(bat[i], o, r, i);
+    if (rc == 0)
+        pinned(r);
+    for (size_t i = 0; i < n_paths; i++)
+        pp_ulog_flight_free(&logs[i]);
+    free(logs);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/* flight_fit.h - the pack fitted to a pilot's own flight logs (powprof
+ * battery fit): the logs read (src/traces/flight_log.h), the battery model
+ * fitted on the first part of each flight (battery/fit.h), and checked on
+ * the rest the way `powprof battery FLIGHT` checks a pack (flight.h: the
+ * logged power drives the model, CVODE), beside the pack it replaces.
+ */
+#ifndef PP_FLIGHT_FIT_H
+#define PP_FLIGHT_FIT_H
+
+#include "flight.h"
+
+#include "battery/fit.h"
+#include "src/traces/ulog.h"
+
+typedef struct pp_flight_fit_options {
+    pp_battery_model model;       /* the model fitted (thevenin by default) */
+    double train_frac;            /* of each flight's duration fitted, (0, 1]; 1: nothing held out */
+    double train_s;               /* > 0: the first train_s seconds of each flight instead */
+    int instance;                 /* the battery instance of each log; -1: the first with samples */
+    int cells;                    /* > 0: the pack's cells (else the log's, else from the voltage) */
+    const char *ocv;              /* the open-circuit curve's shape: "pack" (start's table),
+                                     "lipo", "liion", or "auto" (default: the pack's and
+                                     liion's, the one of the lower training RMS) */
+    pp_battery_params start;      /* the pack the fit starts from and is compared with */
+} pp_flight_fit_options;
+
+void pp_flight_fit_options_init(pp_flight_fit_options *o);
+
+/* One flight: its samples (owned), how it was split and checked. */
+typedef struct pp_flight_fit_flight {
+    char path[4096];
+    int instance;
+    size_t n, n_train;
+    double *t_s, *voltage_v, *current_a; /* t_s from the first sample, s */
+    double *model_v;              /* the fitted pack's terminal voltage (its fit's equations) */
+    double duration_s, split_s;
+    double soc_start_frac, soc_start_sd_frac, soc_end_train_frac, soc_log_frac;
+    double held_rms_v, held_max_dev_v; /* the fit's equations over the held-out part */
+    pp_flight_check fitted, before; /* the CVODE check over the held-out part (whole flight
+                                       when nothing is held out): the fitted pack, the one
+                                       it replaces */
+    char left_out[512];           /* samples the reader left out, said ("" none) */
+} pp_flight_fit_flight;
+
+typedef struct pp_flight_fit {
+    pp_fit_result fit;
+    size_t n_flights;
+    pp_flight_fit_flight fl[PP_FIT_FLIGHTS_MAX];
+    const char *cells_source;     /* "the log", "--cells", "the voltage" */
+    const char *capacity_source;  /* rint: where the capacity kept comes from */
+    int held_out;                 /* some samples held out */
+    int capacity_pinned;          /* thevenin: span >= 30 % and capacity within 5 % */
+    double capacity_rel_sd;       /* of the capacity fitted (held: of the first try's) */
+    int curve_held;               /* the flights could not determine the capacity (under 10 %
+                                     of the charge, worse than 25 %, or a rank-deficient fit)
+                                     with the curve free: the curve's scale and offset held at
+                                     the table's, the rest fitted again */
+    int capacity_held;            /* nor with the curve held, and the log gives a capacity:
+                                     the capacity held at the log's */
+    int capacity_from_log;        /* the log gives a capacity (cell 'capacity', BAT_CAPACITY) */
+    int capacity_undetermined;    /* nor with the curve held, and no capacity in the log: the
+                                     capacity stays fitted, its +- large */
+    double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
+    const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
+    double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
+    int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
+                                     time constant, 1 to 3000 s) */
+} pp_flight_fit;
+
+/* Read the logs at paths (ULog or ulog2csv CSV), fit and check. 0, or
+ * -EINVAL (logged with the file: a log without battery samples, too few
+ * samples, bad options), -ENOMEM, -EIO. Free r with pp_flight_fit_free
+ * (also after an error). */
+int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_fit_options *o,
+                      pp_flight_fit *r);
+
+void pp_flight_fit_free(pp_flight_fit *r);
+
+/* The cells of a pack whose highest logged voltage is vmax_v, for a
+ * lithium chemistry: vmax / 4.25 V rounded up (a pack logged well below
+ * full can read one cell short: give the cells). */
+int pp_flight_fit_cells_of_voltage(double vmax_v);
+
+#endif

@@ -1,0 +1,271 @@
+/* The battery_status CSV that pyulog's ulog2csv writes (flight_log.h), read
+ * into the same pp_ulog_flight as a .ulg. */
+#include "flight_log.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_TS, C_V, C_I, C_MAH, C_REM, C_CONN, C_CELLS, C_CAP, N_COLS };
+static const char *const col_name[N_COLS] = {"timestamp", "voltage_v", "current_a",
+                                              "discharged_mah", "remaining", "connected",
+                                              "cell_count", "capacity"};
+#define N_REQUIRED 3
+
+/* The delimiter of a header line: ulog2csv writes ',' unless -d gives
+ * another; the most frequent of , ; tab | is taken. */
+static char delimiter_of(const char *header)
+{
+    static const char cand[] = {',', ';', '\t', '|'};
+    size_t best = 0, count[4] = {0};
+
+    for (const char *s = header; *s; s++)
+        for (size_t k = 0; k < 4; k++)
+            count[k] += *s == cand[k];
+    for (size_t k = 1; k < 4; k++)
+        if (count[k] > count[best])
+            best = k;
+    return cand[best];
+}
+
+/* Split line (modified) at delim into at most cap fields, each trimmed. */
+static size_t split(char *line, char delim, char **field, size_t cap)
+{
+    size_t n = 0;
+    char *s = line;
+
+    line[strcspn(line, "\r\n")] = 0;
+    while (n < cap) {
+        char *comma = strchr(s, delim);
+        if (comma)
+            *comma = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            s[--len] = 0;
+        field[n++] = s;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return n;
+}
+
+/* The header's columns: idx[c] is the field of column c, or -1. 0 or
+ * -EINVAL (logged with the columns found). */
+static int header(const char *path, char *line, char delim, int *idx)
+{
+    char *field[512], *copy = strdup(line);
+    size_t n = split(line, delim, field, PP_ARRAY_SIZE(field));
+
+    for (int c = 0; c < N_COLS; c++) {
+        idx[c] = -1;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(field[i], col_name[c]) == 0 && idx[c] < 0)
+                idx[c] = (int)i;
+    }
+    for (int c = 0; c < N_REQUIRED; c++)
+        if (idx[c] < 0) {
+            if (copy)
+                copy[strcspn(copy, "\r\n")] = 0;
+            pp_log_error("%s:1: no '%s' column: a battery_status CSV (pyulog's ulog2csv) has "
+                         "timestamp (us), voltage_v and current_a (the header: %.200s)", path,
+                         col_name[c], copy ? copy : "?");
+            free(copy);
+            return -EINVAL;
+        }
+    free(copy);
+    return 0;
+}
+
+/* A cell as a number: empty or nan are NaN; anything else not a number is
+ * an error (-EINVAL, logged with the file, line and column). */
+static int cell(const char *path, size_t line, int c, const char *s, double *out)
+{
+    char *end;
+
+    if (*s == 0 || strcasecmp(s, "nan") == 0 || strcasecmp(s, "-nan") == 0) {
+        *out = NAN;
+        return 0;
+    }
+    if (strcasecmp(s, "true") == 0 || strcasecmp(s, "false") == 0) { /* a bool column */
+        *out = strcasecmp(s, "true") == 0;
+        return 0;
+    }
+    errno = 0;
+    *out = strtod(s, &end);
+    if (*end != 0 || errno == ERANGE) {
+        pp_log_error("%s:%zu: column '%s': '%.40s' is not a number", path, line, col_name[c], s);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int grow(pp_ulog_battery *b)
+{
+    size_t cap = b->cap ? 2 * b->cap : 1024;
+    double *a = malloc(5 * cap * sizeof *a), **cols[5] = {&b->t_s, &b->voltage_v, &b->current_a,
+                                                         &b->discharged_mah, &b->remaining};
+
+    if (!a)
+        return -ENOMEM;
+    for (int k = 0; k < 5; k++)
+        if (b->n)
+            memcpy(a + (size_t)k * cap, *cols[k], b->n * sizeof *a);
+    free(b->t_s);
+    for (int k = 0; k < 5; k++)
+        *cols[k] = a + (size_t)k * cap;
+    b->cap = cap;
+    return 0;
+}
+
+/* One row's values into the battery, or counted as left out. */
+static int add_row(const char *path, size_t line, const double *v, pp_ulog_flight *f,
+                   double *last_us)
+{
+    pp_ulog_battery *b = &f->bat[0];
+
+    if (!isfinite(v[C_TS]) || v[C_TS] < 0) {
+        pp_log_error("%s:%zu: timestamp %g: a time in microseconds >= 0 expected", path, line,
+                     v[C_TS]);
+        return -EINVAL;
+    }
+    if (v[C_TS] < *last_us) {
+        pp_log_error("%s:%zu: timestamp %.0f us goes back (the line before: %.0f us)", path,
+                     line, v[C_TS], *last_us);
+        return -EINVAL;
+    }
+    if (v[C_TS] == *last_us) {
+        f->n_duplicate++;
+        return 0;
+    }
+    if (v[C_CONN] == 0) {
+        f->n_disconnected++;
+        return 0;
+    }
+    if (!isfinite(v[C_V]) || !isfinite(v[C_I]) || v[C_I] == -1) {
+        f->n_unmeasured++;
+        return 0;
+    }
+    *last_us = v[C_TS];
+    if (b->n == b->cap && grow(b) < 0)
+        return -ENOMEM;
+    b->t_s[b->n] = v[C_TS] / 1e6;
+    b->voltage_v[b->n] = v[C_V];
+    b->current_a[b->n] = v[C_I];
+    b->discharged_mah[b->n] = v[C_MAH];
+    b->remaining[b->n++] = v[C_REM];
+    if (v[C_CELLS] >= 1 && v[C_CELLS] <= 1000)
+        b->cell_count = (int)v[C_CELLS];
+    if (v[C_CAP] > 0)
+        b->capacity_mah = v[C_CAP];
+    return 0;
+}
+
+/* The data rows. 0 or -errno (logged). */
+static int rows(const char *path, FILE *fp, char delim, const int *idx, pp_ulog_flight *f)
+{
+    char *line = NULL, *field[512];
+    size_t cap = 0, lineno = 1, need = 0;
+    double last_us = -1, v[N_COLS];
+    int rc = 0;
+
+    for (int c = 0; c < N_COLS; c++)
+        if (idx[c] >= 0 && (size_t)idx[c] + 1 > need)
+            need = (size_t)idx[c] + 1;
+    while (rc == 0 && getline(&line, &cap, fp) != -1) {
+        lineno++;
+        if (line[strspn(line, " \t\r\n")] == 0)
+            continue;
+        size_t n = split(line, delim, field, PP_ARRAY_SIZE(field));
+        if (n < need) {
+            pp_log_error("%s:%zu: %zu fields, the header's columns need %zu", path, lineno, n,
+                         need);
+            rc = -EINVAL;
+            break;
+        }
+        for (int c = 0; c < N_COLS && rc == 0; c++) {
+            v[c] = NAN;
+            if (idx[c] >= 0)
+                rc = cell(path, lineno, c, field[idx[c]], &v[c]);
+        }
+        if (rc == 0)
+            rc = add_row(path, lineno, v, f, &last_us);
+    }
+    free(line);
+    return rc;
+}
+
+/* The instance from ulog2csv's file name (..._battery_status_N.csv), else 0. */
+static int instance_of(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *us;
+    int k = 0;
+
+    if (!dot || dot == path)
+        return 0;
+    for (us = dot; us > path && us[-1] >= '0' && us[-1] <= '9'; us--)
+        ;
+    if (us == dot || us == path || us[-1] != '_' || dot - us > 2)
+        return 0;
+    for (const char *s = us; s < dot; s++)
+        k = 10 * k + (*s - '0');
+    return k;
+}
+
+int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
+{
+    FILE *fp = fopen(path, "r");
+    char *line = NULL, delim = ',';
+    size_t cap = 0;
+    int idx[N_COLS], rc;
+
+    memset(f, 0, sizeof *f);
+    f->from_csv = 1;
+    if (!fp) {
+        rc = -errno;
+        pp_log_error("%s: %s", path, strerror(errno));
+        return rc;
+    }
+    if (getline(&line, &cap, fp) == -1) {
+        pp_log_error("%s:1: empty: a battery_status CSV (ulog2csv) expected", path);
+        rc = -EINVAL;
+    } else {
+        delim = delimiter_of(line);
+        rc = header(path, line, delim, idx);
+    }
+    f->battery_defined = 1;
+    f->bat[0].instance = instance_of(path);
+    if (rc == 0)
+        rc = rows(path, fp, delim, idx, f);
+    free(line);
+    fclose(fp);
+    f->n_batteries = f->bat[0].n ? 1 : 0;
+    return rc;
+}
+
+int pp_ulog_csv_is(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char *line = NULL, *field[512];
+    size_t cap = 0, n;
+    int has[N_REQUIRED] = {0};
+
+    if (!fp)
+        return 0;
+    if (getline(&line, &cap, fp) != -1) {
+        n = split(line, delimiter_of(line), field, PP_ARRAY_SIZE(field));
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < N_REQUIRED; c++)
+                has[c] |= strcmp(field[i], col_name[c]) == 0;
+    }
+    free(line);
+    fclose(fp);
+    return has[C_TS] && has[C_V];
+}
