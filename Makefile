@@ -94,9 +94,12 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
 PUBLIC_H := $(O)/include/powprof.h $(patsubst include/%,$(O)/include/%,$(wildcard include/powprof/*.h)) \
 	$(O)/include/powprof/component.h $(O)/include/powprof/log.h
 EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
+# The example programs, built as a user would against the public headers
+# (the tests build them again against an installed copy).
+EXAMPLE_BIN := $(O)/examples/onboard $(O)/examples/mission $(O)/examples/governed
 
-.PHONY: all check asan bench run deps install install-python clean modules config-doc layout
-all: powprof libpowprof.a $(SHLIB) modules
+.PHONY: all check asan bench run deps install install-python clean modules config-doc layout examples
+all: powprof libpowprof.a $(SHLIB) modules examples
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -190,6 +193,12 @@ $(EXAMPLE_MOD): examples/module/memcopy.c $(PUBLIC_H)
 	$(say) CC $@
 	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include $(MOD_CFLAGS) $(MOD_LDFLAGS) $(LDFLAGS) -o $@ $<
 
+examples: $(EXAMPLE_BIN)
+$(O)/examples/%: examples/%.c $(PUBLIC_H) $(LIB)
+	@mkdir -p $(dir $@)
+	$(say) CC $@
+	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
 # The facade's tests see only the public headers, staged as installed.
 $(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
 $(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: $(PUBLIC_H)
@@ -222,7 +231,7 @@ PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 
 # The C tests, then the Python suite (skipped, and said so, without a
 # python3 that imports pandas, and under the sanitizers); one last line.
-check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD)
+check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD) $(EXAMPLE_BIN)
 	./scripts/check-layout
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
 		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) \
@@ -304,7 +313,7 @@ FUZZ_O := build-fuzz
 # float-cast-overflow: a double too large for the integer it is cast to
 # (not in -fsanitize=undefined; it found three defects of issue 23)
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv govern
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 
 .PHONY: fuzz fuzz-lib fuzz-clean

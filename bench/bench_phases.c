@@ -28,51 +28,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PHASES 5
-#define CANDS 1000
+#define PHASES PP_BENCH_PHASES
+#define CANDS PP_BENCH_CANDS
 
 
 static void speed(pp_battery_model model)
 {
     static pp_plan_choice cand[CANDS];
     static unsigned char allowed[PHASES * CANDS];
-    static const double dur[PHASES] = {60, 120, 720, 300, 120}, base[PHASES] = {150, 100, 0, 80, 120};
     pp_phase_load load[PHASES];
     pp_phases_problem p = {0};
     pp_phases_result r;
     double best = INFINITY, w[PHASES], end;
     int event;
 
-    for (size_t i = 0; i < CANDS; i++) {
-        cand[i].qos = 0.1 + 0.03 * (double)i;          /* 0.1 .. 30 fps */
-        cand[i].planned_w = 2 + 0.9 * pow(cand[i].qos, 1.1); /* convex in quality */
-    }
-    memset(allowed, 1, sizeof allowed);
-    for (size_t i = 0; i < CANDS; i++)
-        allowed[4 * CANDS + i] = cand[i].qos >= 15; /* landing's floor */
-    for (size_t k = 0; k < PHASES; k++) {
-        if (k == 2) { /* a trace: 1 Hz, 130 W +- 40 W */
-            load[k].n = 721;
-            load[k].t_s = malloc(2 * 721 * sizeof(double));
-            load[k].p_w = load[k].t_s + 721;
-            for (size_t i = 0; i < 721; i++) {
-                load[k].t_s[i] = (double)i;
-                load[k].p_w[i] = 90 + 30 * sin(i / 17.0);
-            }
-            load[k].mean_w = 130;
-        } else {
-            pp_phase_load_constant(base[k], dur[k], &load[k]);
-        }
-        p.duration_s[k] = dur[k];
-        p.weight[k] = 1;
-    }
-    p.n_phases = PHASES;
-    p.base = load;
-    p.n_cand = CANDS;
-    p.cand = cand;
-    p.allowed = allowed;
-    pp_battery_params_default(&p.battery);
-    p.battery.model = model;
+    pp_bench_phases_problem(model, cand, allowed, load, &p);
     p.min_soc_frac = 0.2;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = pp_bench_now_s();

@@ -3,6 +3,7 @@
 
 #include "src/base/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,4 +92,44 @@ int pp_bench_import_tx2_darknet(const char *bin, const char *dir)
         free(text);
     }
     return fclose(out) == 0 ? 0 : -1;
+}
+
+void pp_bench_phases_problem(pp_battery_model model, pp_plan_choice *cand, unsigned char *allowed,
+                             pp_phase_load *load, pp_phases_problem *p)
+{
+    static const double dur[PP_BENCH_PHASES] = {60, 120, 720, 300, 120};
+    static const double base[PP_BENCH_PHASES] = {150, 100, 0, 80, 120};
+
+    for (size_t i = 0; i < PP_BENCH_CANDS; i++) {
+        cand[i].qos = 0.1 + 0.03 * (double)i;               /* 0.1 .. 30 fps */
+        cand[i].planned_w = 2 + 0.9 * pow(cand[i].qos, 1.1); /* convex in quality */
+    }
+    memset(allowed, 1, PP_BENCH_PHASES * PP_BENCH_CANDS);
+    for (size_t i = 0; i < PP_BENCH_CANDS; i++)
+        allowed[4 * PP_BENCH_CANDS + i] = cand[i].qos >= 15; /* landing's floor */
+    memset(p, 0, sizeof *p);
+    for (size_t k = 0; k < PP_BENCH_PHASES; k++) {
+        if (k == 2) { /* a trace: 1 Hz, 90 W +- 30 W */
+            load[k].n = 721;
+            load[k].t_s = malloc(2 * 721 * sizeof(double));
+            load[k].p_w = load[k].t_s + 721;
+            for (size_t i = 0; i < 721; i++) {
+                load[k].t_s[i] = (double)i;
+                load[k].p_w[i] = 90 + 30 * sin((double)i / 17.0);
+            }
+            load[k].mean_w = 90;
+        } else {
+            pp_phase_load_constant(base[k], dur[k], &load[k]);
+        }
+        p->duration_s[k] = dur[k];
+        p->weight[k] = 1;
+    }
+    p->n_phases = PP_BENCH_PHASES;
+    p->base = load;
+    p->n_cand = PP_BENCH_CANDS;
+    p->cand = cand;
+    p->allowed = allowed;
+    pp_battery_params_default(&p->battery);
+    p->battery.model = model;
+    p->min_soc_frac = 0.2;
 }

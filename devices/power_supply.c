@@ -7,12 +7,14 @@
  * a battery in any other state logs a warning.
  */
 #include "device.h"
+#include "power_supply.h"
 #include "sysfs.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,3 +158,79 @@ const pp_device_ops pp_device_power_supply = {
     .read = bat_read,
     .close = bat_close,
 };
+
+/* ---- the state for the governor (power_supply.h) ---------------------- */
+
+typedef struct find_ctx {
+    const char *want;
+    char dir[PATH_MAX];
+    char names[256];
+} find_ctx;
+
+static int find_battery(const char *dir, void *ctx)
+{
+    find_ctx *f = ctx;
+    const char *base = strrchr(dir, '/');
+    size_t len = strlen(f->names);
+
+    base = base ? base + 1 : dir;
+    if (len + strlen(base) + 3 < sizeof f->names)
+        snprintf(f->names + len, sizeof f->names - len, "%s%s", len ? ", " : "", base);
+    if (f->dir[0] || (f->want && strcmp(base, f->want) != 0) ||
+        (!f->want && !has_file(dir, "capacity") && !has_file(dir, "voltage_now")))
+        return 0;
+    pp_strlcpy(f->dir, dir, sizeof f->dir);
+    return 0;
+}
+
+/* An optional attribute in [lo, hi] times scale into *out (NaN when the
+ * file is not there). 0 or -EINVAL (logged). */
+static int optional_attr(const char *dir, const char *file, int64_t lo, int64_t hi, double scale,
+                         double *out)
+{
+    char path[PATH_MAX], text[64];
+    int64_t v;
+
+    *out = NAN;
+    pp_fmt(path, sizeof path, "%s/%s", dir, file);
+    if (pp_sysfs_read_string(path, text, sizeof text) < 0)
+        return 0;
+    text[strcspn(text, "\n")] = '\0';
+    if (pp_parse_int64(text, &v) < 0 || v < lo || v > hi) {
+        pp_log_error("%s: '%s' is not a number in [%lld, %lld]", path, text, (long long)lo,
+                     (long long)hi);
+        return -EINVAL;
+    }
+    *out = (double)v * scale;
+    return 0;
+}
+
+int pp_power_supply_state_read(const char *root, const char *name, pp_power_supply_state *s)
+{
+    find_ctx f = {name, "", ""};
+    char path[PATH_MAX];
+    double p_w;
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    pp_sysfs_foreach(root, BAT_GLOB, find_battery, &f);
+    if (!f.dir[0]) {
+        pp_log_error("power_supply%s%s: no such battery under %s/sys/class/power_supply (there: "
+                     "%s)", name ? ":" : "", name ? name : "", strcmp(root, "/") ? root : "",
+                     f.names[0] ? f.names : "none");
+        return -ENODEV;
+    }
+    pp_strlcpy(s->name, strrchr(f.dir, '/') + 1, sizeof s->name);
+    if ((rc = optional_attr(f.dir, "capacity", 0, 100, 0.01, &s->soc_frac)) < 0 ||
+        (rc = optional_attr(f.dir, "voltage_now", 0, MAX_UV, 1e-6, &s->voltage_v)) < 0 ||
+        (rc = optional_attr(f.dir, "current_now", -MAX_UA, MAX_UA, 1e-6, &s->current_a)) < 0 ||
+        (rc = optional_attr(f.dir, "power_now", 0, MAX_UW, 1e-6, &p_w)) < 0)
+        return rc;
+    s->current_a = fabs(s->current_a);
+    if (isnan(s->current_a) && s->voltage_v > 0)
+        s->current_a = p_w / s->voltage_v;
+    pp_fmt(path, sizeof path, "%s/status", f.dir);
+    if (pp_sysfs_read_string(path, s->status, sizeof s->status) == 0)
+        s->status[strcspn(s->status, "\n")] = '\0';
+    return 0;
+}

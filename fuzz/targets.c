@@ -6,6 +6,7 @@
 #include "src/config/battery_config.h"
 #include "plots/plot_plan.h"
 #include "src/dnn/darknet_cfg.h"
+#include "src/plan/governor_source.h"
 #include "src/plan/plan.h"
 #include "src/results/import.h"
 #include "src/results/merge.h"
@@ -522,6 +523,61 @@ int pp_fuzz_flightcsv(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* The governor's readings: each line through pp_gov_parse_line, what it
+ * accepts into a governor over a small problem (two phases, ten
+ * candidates): a reading refused changes nothing, a decision's charge and
+ * setting are in range. */
+int pp_fuzz_govern(const uint8_t *data, size_t size)
+{
+    static pp_plan_choice cand[10];
+    static unsigned char allowed[20];
+    pp_phase_load base[2];
+    pp_phases_problem p = {0};
+    pp_gov *g;
+    char line[512], why[256];
+    size_t at = 0;
+
+    for (size_t i = 0; i < 10; i++) {
+        cand[i].qos = 1 + (double)i;
+        cand[i].planned_w = 2 + 0.5 * (double)i;
+        allowed[i] = 1;
+        allowed[10 + i] = i >= 3;
+    }
+    pp_phase_load_constant(60, 300, &base[0]);
+    pp_phase_load_constant(80, 120, &base[1]);
+    p.n_phases = 2;
+    p.duration_s[0] = 300;
+    p.duration_s[1] = 120;
+    p.weight[0] = p.weight[1] = 1;
+    p.base = base;
+    p.n_cand = 10;
+    p.cand = cand;
+    p.allowed = allowed;
+    pp_battery_params_default(&p.battery);
+    p.min_soc_frac = 0.2;
+    require(pp_gov_new(&p, NULL, &g) == 0);
+    while (at < size) {
+        size_t n = 0;
+        pp_gov_reading r;
+        pp_gov_decision d;
+        while (at < size && data[at] != '\n' && n + 1 < sizeof line)
+            line[n++] = (char)data[at++];
+        at++;
+        line[n] = '\0';
+        if (pp_gov_parse_line(line, &r, why, sizeof why) != 0)
+            continue;
+        require(isfinite(r.t_s) && r.t_s >= 0);
+        require(isnan(r.soc_frac) || (r.soc_frac >= 0 && r.soc_frac <= 1));
+        if (pp_gov_update(g, &r, &d) < 0)
+            continue;
+        require(d.choice < 10 && d.phase < 2 && d.soc_frac >= 0 && d.soc_frac <= 1);
+    }
+    pp_gov_free(g);
+    pp_phase_load_free(&base[0]);
+    pp_phase_load_free(&base[1]);
+    return 0;
+}
+
 const pp_fuzz_target pp_fuzz_targets[] = {
     {"profile", pp_fuzz_profile},         {"battery", pp_fuzz_battery},
     {"trace", pp_fuzz_trace},             {"powprofiler", pp_fuzz_powprofiler},
@@ -529,7 +585,7 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"summary", pp_fuzz_summary},         {"merge", pp_fuzz_merge},
     {"plotplan", pp_fuzz_plotplan},       {"darknet", pp_fuzz_darknet},
     {"layer_model", pp_fuzz_layer_model},
-    {"ulog", pp_fuzz_ulog},
+    {"ulog", pp_fuzz_ulog},               {"govern", pp_fuzz_govern},
     {"flightcsv", pp_fuzz_flightcsv},
     {NULL, NULL},
 };

@@ -9,6 +9,8 @@
  *                         configuration, with a 90 % band
  *   <powprof/plan.h>      the best configuration a battery carries through
  *                         a mission
+ *   <powprof/governor.h>  the mission re-planned in flight from the battery's
+ *                         readings: the setting to run now
  *   <powprof/meter.h>     the energy of one command, as `powprof meter`
  *   <powprof/log.h>       where error messages go (every function returns 0
  *                         or a negative errno and logs why)
@@ -29,6 +31,7 @@
 
 #include "powprof/battery.h"
 #include "powprof/device.h"
+#include "powprof/governor.h"
 #include "powprof/log.h"
 #include "powprof/meter.h"
 #include "powprof/model.h"

@@ -40,6 +40,7 @@ static void check_installed(const char *prefix)
         "lib/powprof/powprof-matrix-cpu.so", "include/powprof.h", "include/powprof/device.h",
         "include/powprof/battery.h", "include/powprof/trace.h", "include/powprof/log.h",
         "include/powprof/component.h", "include/powprof/model.h", "include/powprof/plan.h",
+        "include/powprof/governor.h",
         "share/man/man1/powprof.1"};
     char path[700], *text;
 
@@ -62,7 +63,7 @@ static void declared_functions(const char *prefix, char *buf, size_t cap)
 {
     static const char *const headers[] = {"powprof.h", "powprof/device.h", "powprof/battery.h",
         "powprof/trace.h", "powprof/log.h", "powprof/component.h", "powprof/model.h",
-        "powprof/plan.h", "powprof/meter.h"};
+        "powprof/plan.h", "powprof/meter.h", "powprof/governor.h"};
     size_t used = 0;
 
     buf[0] = '\0';
@@ -233,6 +234,46 @@ static void build_and_run_mission(void)
     free(libs);
 }
 
+/* The governor's example (examples/governed.c), compiled with pkg-config:
+ * its rates are those `powprof govern` decides on the same readings. */
+static void build_and_run_governed(void)
+{
+    char *cflags = pkg_config("--cflags"), *libs = pkg_config("--libs"), *out = NULL;
+    char exe[600], res[600], mission[600], readings[600], want[200], *cli = NULL;
+    char *argv[MAX_ARGS] = {"cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", exe,
+                            "examples/governed.c"};
+    size_t n = 8;
+    double fps = NAN;
+
+    snprintf(exe, sizeof exe, "%s/governed", test_tmpdir());
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    snprintf(mission, sizeof mission, "%s/mission.cfg", test_tmpdir());
+    snprintf(readings, sizeof readings, "%s/readings.txt", test_tmpdir());
+    n = add_words(argv, n, cflags);
+    add_words(argv, n, libs);
+    CHECK_INT(run_argv(argv, NULL, NULL), 0);
+    write_file(mission, "mission = { min_soc = 0.2; phases = (\n"
+                        " { name = \"cruise\"; duration = \"8min\"; base_power_w = 150.0; },\n"
+                        " { name = \"land\"; duration = \"2min\"; base_power_w = 170.0; });\n};\n");
+    write_file(readings, "0 1.0\n60 0.945\n120 0.89\n180 0.835\n");
+    {
+        char *run[] = {exe, res, mission, readings, NULL};
+        CHECK_INT(run_argv(run, &out, NULL), 0);
+    }
+    CHECK_CONTAINS(out, "t 0.0 s, phase cruise: rate ");
+    CHECK_CONTAINS(out, "(first; charge 100.0 % from measured)");
+    CHECK_CONTAINS(out, " frames in 180.0 s");
+    CHECK_INT(run_powprof(&cli, NULL, "govern", res, "--mission", mission, "--source", readings,
+                          NULL), 0);
+    CHECK(cli && sscanf(strstr(cli, "\"fps\":"), "\"fps\":%lf", &fps) == 1);
+    snprintf(want, sizeof want, "t 0.0 s, phase cruise: rate %.3g (first", fps);
+    CHECK_CONTAINS(out, want);
+    free(out);
+    free(cli);
+    free(cflags);
+    free(libs);
+}
+
 /* The example module, built against the installed headers, used by the
  * installed binary beside the shipped matrix-cpu module. */
 static void build_and_use_module(const char *prefix)
@@ -288,5 +329,6 @@ void test_install_and_link(void)
     snprintf(exe, sizeof exe, "%s/onboard", test_tmpdir());
     build_and_run_example(exe);
     build_and_run_mission();
+    build_and_run_governed();
     build_and_use_module(prefix);
 }

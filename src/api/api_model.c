@@ -100,20 +100,6 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
     return 0;
 }
 
-/* The choice's parameters as "name=value ...". */
-static void settings_text(const pp_model *m, const pp_plan_choice *c, char *buf, size_t cap)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t k = 0; k < m->sum.n_params && used < cap; k++) {
-        char v[160];
-        pp_summary_value_text(&m->sum, k, c->point.raw[k], v, sizeof v);
-        used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", k ? " " : "",
-                                 m->sum.params[k], v);
-    }
-}
-
 /* The planner's options of a mission, as `powprof plan` makes them
  * (pp_plan_options_mission): a reserve to keep replaces the pack's cutoff. */
 static void plan_options(const pp_battery_params *b, const pp_mission *mission,
@@ -145,7 +131,7 @@ int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp
         out->feasible = r->feasible;
         out->max_power_w = r->max_power_w;
         if (r->feasible) {
-            settings_text(m, c, out->settings, sizeof out->settings);
+            pp_plan_choice_text(m, c, out->settings, sizeof out->settings);
             out->quality = c->qos;
             out->power_w = c->power.value;
             out->power_lo_w = c->power.lo;

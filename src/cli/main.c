@@ -29,6 +29,7 @@ static const char main_help[] =
     "  predict    every metric at a configuration, measured or not\n"
     "  plot       gnuplot plots of the traces and of the surfaces\n"
     "  plan       the best quality of service a battery carries through a mission\n"
+    "  govern     re-plan in flight from the battery's readings; simulate it first\n"
     "  layers     per-layer profiles of darknet networks; predict networks never run\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
@@ -50,6 +51,7 @@ static const struct {
     {"plot", pp_cmd_plot},
     {"run", pp_cmd_run},
     {"plan", pp_cmd_plan},
+    {"govern", pp_cmd_govern},
     {"layers", pp_cmd_layers},
 };
 

@@ -184,6 +184,8 @@ int pp_phases_run(const pp_phases_problem *p, const double *computer_w, double *
     b.efficiency = 1;
     b.soc_cutoff_frac = 0;
     pp_battery_options_init(&o);
+    if (p->quick)
+        o.rtol = PP_PHASES_QUICK_RTOL;
     rc = pp_battery_run(&b, &(pp_battery_load){t, w, n, 0}, &o, &r);
     free(t);
     if (rc < 0)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #define PP_PHASES_SWITCH_S 1e-5 /* a phase's last sample before the next starts */
+#define PP_PHASES_QUICK_RTOL 1e-7 /* of a quick plan's battery runs: 1e-5 points */
 
 /* The base load of one phase over [0, duration]: samples (malloc'd). */
 typedef struct pp_phase_load {
@@ -44,6 +45,15 @@ typedef struct pp_phases_problem {
     pp_battery_params battery;       /* soc_start, efficiency, the model; its base load
                                         and cutoff are not used */
     double min_soc_frac;             /* the reserve at the end */
+    /* 1: a re-plan in flight (src/plan/governor.h), fast: every phase's
+     * charge from a table of PP_PHASES_GRID powers in closed form (rint;
+     * thevenin as a rint pack of its open-circuit voltage halfway through
+     * the phase and R0 + R1), the choice bisected on each phase's upper
+     * hull, no single configuration, floors or recorded timeline
+     * (n_points 0). The confirming runs are the model's own (at a relative
+     * tolerance of PP_PHASES_QUICK_RTOL), so the end reported is still one
+     * battery run over the schedule. */
+    int quick;
 } pp_phases_problem;
 
 /* The load of the whole mission with phase k's computer at computer_w[k]

@@ -18,6 +18,7 @@
 typedef struct front {
     size_t n, *idx;
     double *value, *drain;
+    size_t nh, *hull;          /* quick: the upper hull of (drain, value), positions */
     double grid_w[PP_PHASES_GRID], grid_drain[PP_PHASES_GRID];
     size_t cur;
 } front;
@@ -26,8 +27,50 @@ typedef struct solver {
     const pp_phases_problem *p;
     front f[PP_MISSION_MAX_PHASES];
     double budget;
+    double total_s; /* the mission's length */
     pp_phases_result *r;
 } solver;
+
+/* Quick: the upper concave hull of phase k's (drain, value) points, on
+ * which the best point for any multiplier lies. 0 or -ENOMEM. */
+static int build_hull(front *f)
+{
+    if (!(f->hull = malloc((f->n + 1) * sizeof *f->hull)))
+        return -ENOMEM;
+    f->nh = 0;
+    for (size_t j = 0; j < f->n; j++) {
+        if (f->nh && f->drain[j] <= f->drain[f->hull[f->nh - 1]]) {
+            if (f->value[j] > f->value[f->hull[f->nh - 1]])
+                f->nh--; /* as cheap and better */
+            else
+                continue;
+        }
+        while (f->nh >= 2) {
+            size_t a = f->hull[f->nh - 2], b = f->hull[f->nh - 1];
+            if ((f->value[b] - f->value[a]) * (f->drain[j] - f->drain[b]) >
+                (f->value[j] - f->value[b]) * (f->drain[b] - f->drain[a]))
+                break;
+            f->nh--;
+        }
+        f->hull[f->nh++] = j;
+    }
+    return 0;
+}
+
+/* Quick: the hull point of most value - lambda x charge (slopes fall). */
+static size_t hull_best(const front *f, double lambda)
+{
+    size_t lo = 0, hi = f->nh - 1;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2, a = f->hull[mid], b = f->hull[mid + 1];
+        if (f->value[b] - f->value[a] > lambda * (f->drain[b] - f->drain[a]))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return f->hull[lo];
+}
 
 /* The charge (fraction) phase k drains with the computer at w, alone, from
  * soc: the rint model's closed form, else a battery run. */
@@ -86,11 +129,35 @@ static double drain_at(solver *s, size_t k, double w)
 {
     double d = NAN;
 
-    if (s->p->battery.model == PP_BATTERY_RINT) {
+    if (s->p->battery.model == PP_BATTERY_RINT && !s->p->quick) {
         phase_drain(s, k, w, 0, &d);
         return d;
     }
     return table_at(&s->f[k], w);
+}
+
+/* The quick table of phase k (phases.h, quick): closed forms of a rint
+ * pack, for thevenin its open-circuit voltage at soc_mid and R0 + R1. */
+static void quick_table(solver *s, size_t k, double lo, double hi, double soc_mid)
+{
+    const pp_phases_problem *p = s->p;
+    const pp_battery_params *bp = &p->battery;
+    const pp_phase_load *b = &p->base[k];
+    front *f = &s->f[k];
+    double eff = bp->efficiency > 0 ? bp->efficiency : 1, u = bp->voltage_v, r = bp->r_int_ohm;
+
+    if (bp->model == PP_BATTERY_THEVENIN) {
+        u = pp_battery_ocv_v(bp, soc_mid);
+        r += bp->r1_ohm;
+    }
+    for (size_t g = 0; g < PP_PHASES_GRID; g++) {
+        double w = lo + (hi - lo) * (double)g / (PP_PHASES_GRID - 1), q_c = 0;
+        for (size_t i = 1; i < b->n; i++)
+            q_c += pp_battery_rint_charge_c(u, r, w / eff + b->p_w[i - 1], w / eff + b->p_w[i],
+                                            b->t_s[i] - b->t_s[i - 1]);
+        f->grid_w[g] = w;
+        f->grid_drain[g] = q_c / (bp->capacity_ah * 3600.0);
+    }
 }
 
 /* The charge table of phase k over [lo, hi] W, from soc (not for rint). */
@@ -99,13 +166,21 @@ static int tabulate(solver *s, size_t k, double lo, double hi, double soc)
     front *f = &s->f[k];
     int rc = 0;
 
-    for (size_t g = 0; s->p->battery.model != PP_BATTERY_RINT && g < PP_PHASES_GRID && rc == 0;
+    if (s->p->quick) {
+        double mid = soc - 0.5 * (s->p->battery.soc_start_frac - s->p->min_soc_frac) *
+                               s->p->duration_s[k] / s->total_s;
+        quick_table(s, k, lo, hi, mid);
+    }
+    for (size_t g = 0; s->p->battery.model != PP_BATTERY_RINT && !s->p->quick &&
+                       g < PP_PHASES_GRID && rc == 0;
          g++) {
         f->grid_w[g] = lo + (hi - lo) * (double)g / (PP_PHASES_GRID - 1);
         rc = phase_drain(s, k, f->grid_w[g], soc, &f->grid_drain[g]);
     }
     for (size_t j = 0; j < f->n && rc == 0; j++)
         f->drain[j] = drain_at(s, k, s->p->cand[f->idx[j]].planned_w);
+    if (rc == 0 && s->p->quick && f->n)
+        rc = build_hull(f);
     return rc;
 }
 
@@ -160,6 +235,11 @@ static double choose_lambda(solver *s, double lambda)
     for (size_t k = 0; k < s->p->n_phases; k++) {
         front *f = &s->f[k];
         size_t best = 0;
+        if (f->nh) {
+            f->cur = hull_best(f, lambda);
+            total += f->drain[f->cur];
+            continue;
+        }
         for (size_t j = 1; j < f->n; j++)
             if (f->value[j] - lambda * f->drain[j] > f->value[best] - lambda * f->drain[best])
                 best = j;
@@ -478,6 +558,7 @@ static int prepare(solver *s)
 
     for (size_t k = 0; k < p->n_phases; k++)
         total += p->duration_s[k];
+    s->total_s = total;
     for (size_t k = 0; k < p->n_phases && rc == 0; k++) {
         double lo = INFINITY, hi = -INFINITY, soc;
         if ((rc = build_front(s, k)) < 0)
@@ -516,9 +597,9 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
     rc = check_problem(p);
     if (rc == 0)
         rc = prepare(s);
-    if (rc == 0)
+    if (rc == 0 && !p->quick)
         rc = floors(s);
-    if (rc == 0 && (rc = confirm(s)) == 0 && (rc = single(s)) == 0 && r->feasible) {
+    if (rc == 0 && (rc = confirm(s)) == 0 && (p->quick || (rc = single(s)) == 0) && r->feasible) {
         double num = 0, den = 0;
         for (size_t k = 0; k < p->n_phases; k++) {
             r->phase[k].choice = s->f[k].idx[s->f[k].cur];
@@ -530,11 +611,12 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
         r->single_quality = 0;
         for (size_t k = 0; r->single_feasible && k < p->n_phases; k++)
             r->single_quality += p->weight[k] * p->duration_s[k] * p->cand[r->single].qos / den;
-        rc = r->single_feasible ? 0 : single_reserve(s);
-        if (rc == 0)
+        rc = r->single_feasible || p->quick ? 0 : single_reserve(s);
+        if (rc == 0 && !p->quick)
             rc = timeline(s);
     } else if (rc == 0 && !r->feasible) {
-        rc = timeline(s); /* the cheapest schedule, to show where it falls short */
+        if (!p->quick)
+            rc = timeline(s); /* the cheapest schedule, to show where it falls short */
         for (size_t k = 0; rc == 0 && k < p->n_phases; k++)
             r->phase[k].choice = s->f[k].idx[0];
     }
@@ -542,6 +624,7 @@ int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r)
     for (size_t k = 0; k < p->n_phases; k++) {
         free(s->f[k].idx);
         free(s->f[k].value);
+        free(s->f[k].hull);
     }
     free(s);
     if (rc < 0)

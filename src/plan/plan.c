@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -581,4 +582,17 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         rc = schedule(o, r, c, best);
     free(c);
     return rc;
+}
+
+void pp_plan_choice_text(const pp_model *m, const pp_plan_choice *c, char *buf, size_t cap)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < m->sum.n_params && used < cap; k++) {
+        char v[160];
+        pp_summary_value_text(&m->sum, k, c->point.raw[k], v, sizeof v);
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", k ? " " : "",
+                                 m->sum.params[k], v);
+    }
 }

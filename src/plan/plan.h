@@ -142,6 +142,10 @@ int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metr
  * `plan` and the network swap. */
 int pp_plan_rate_metric(const char *param, char *buf, size_t cap);
 
+/* Candidate c's parameters as "name=value name=value ..." (labels as
+ * text) into buf. */
+void pp_plan_choice_text(const pp_model *m, const pp_plan_choice *c, char *buf, size_t cap);
+
 /* Plan on model m. Returns 0 (r->feasible says whether anything completes
  * the mission), -EINVAL (logged: no total_mean_w, no such parameter to
  * maximize, a resolution for no parameter, bad options) or -ENOMEM. */

@@ -1,0 +1,118 @@
+/* api_governor.c - the public facade of the in-flight governor
+ * (include/powprof/governor.h) over src/plan/governor.h: the plan per
+ * phase made before take-off (src/plan/phases.h), then kept up. Both
+ * headers of the pair are included so that the compiler checks them. */
+#include "include/powprof/governor.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+#include "src/layer2/model.h"
+#include "src/plan/governor.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pp_governor {
+    const pp_model *m;
+    pp_mission_spec mission;
+    pp_plan_options o;
+    pp_phases_plan plan;
+    pp_gov *g;
+};
+
+void pp_governor_options_init(pp_governor_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_soc_frac = -1;
+    o->margin_frac = -1;
+}
+
+/* The mission of o into g (its file's battery group read over a copy). */
+static int mission_of(pp_governor *g, const pp_governor_options *o)
+{
+    pp_battery_params scratch = g->o.battery;
+    int rc;
+
+    pp_mission_init(&g->mission);
+    if (o->mission_file) {
+        if ((rc = pp_mission_load(o->mission_file, &g->mission, &scratch)) < 0)
+            return rc;
+        if (!g->o.maximize && g->mission.maximize[0])
+            g->o.maximize = g->mission.maximize;
+        return 0;
+    }
+    return pp_mission_one_phase(&g->mission, o->duration_s, -1);
+}
+
+int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
+                    pp_governor **out)
+{
+    pp_governor *g;
+    pp_gov_options go;
+    int rc;
+
+    *out = NULL;
+    if (!(g = calloc(1, sizeof *g)))
+        return -ENOMEM;
+    g->m = m;
+    pp_plan_options_init(&g->o);
+    g->o.battery = *b;
+    g->o.maximize = o->maximize;
+    g->o.min_soc_frac = o->min_soc_frac;
+    g->o.risk = o->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
+    g->o.mission_s = 1; /* the phases say their lengths */
+    pp_gov_options_init(&go);
+    if (o->margin_frac >= 0)
+        go.margin_frac = o->margin_frac;
+    go.trust_soc = !o->ignore_soc;
+    if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, &g->mission, &g->plan)) < 0) {
+        free(g);
+        return rc;
+    }
+    if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0) {
+        pp_phases_plan_free(&g->plan);
+        free(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d)
+{
+    pp_gov_reading rd = {r->t_s, r->soc_frac, r->voltage_v, r->current_a, r->phase};
+    pp_gov_decision gd;
+    const pp_plan_choice *c;
+    int rc;
+
+    memset(d, 0, sizeof *d);
+    if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
+        return rc;
+    c = &g->plan.cand[gd.choice];
+    d->t_s = gd.t_s;
+    d->phase = gd.phase;
+    pp_strlcpy(d->phase_name, g->mission.phase[gd.phase].name, sizeof d->phase_name);
+    d->phase_left_s = gd.phase_left_s;
+    d->soc_frac = gd.soc_frac;
+    d->soc_source = gd.soc_source;
+    pp_plan_choice_text(g->m, c, d->settings, sizeof d->settings);
+    d->value = c->point.raw[g->plan.head.maximize];
+    d->quality = c->qos;
+    d->changed = gd.changed;
+    d->why = pp_gov_why_name(gd.why);
+    d->feasible = gd.feasible;
+    d->soc_end_frac = gd.soc_end_frac;
+    d->reserve_t_s = gd.reserve_t_s;
+    return 0;
+}
+
+void pp_governor_free(pp_governor *g)
+{
+    if (!g)
+        return;
+    pp_gov_free(g->g);
+    pp_phases_plan_free(&g->plan);
+    free(g);
+}

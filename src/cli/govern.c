@@ -1,0 +1,407 @@
+/* powprof govern: the plan per phase kept up in flight (src/plan/governor.h)
+ * from a source of readings (governor_source.h), one JSON line per
+ * decision, the state file rewritten atomically; or --simulate
+ * (govern_sim.c). Parses, calls the library, prints. */
+#include "cli.h"
+
+#include "src/api/pipeline.h"
+#include "src/results/json_file.h"
+#include "src/base/util.h"
+#include "src/plan/governor_sim.h"
+#include "src/plan/governor_source.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char govern_help[] =
+    "usage: powprof govern RESULTS [--mission FILE | --mission-s S [--base-power-w W]]\n"
+    "                      [-c CONFIG] [--min-soc F] [--risk upper|mean] [--maximize NAME]\n"
+    "                      --source SRC [--every 5s] [--speed X] [--state FILE]\n"
+    "                      [--margin F] [--ignore-soc] [--sysfs-root DIR]\n"
+    "       powprof govern RESULTS --mission FILE --simulate ACTUAL [--scale-after T:F]\n"
+    "                      [--every 5s] [--measure soc|vi] [--plot DIR] [--json]\n"
+    "\n"
+    "Keep the plan per phase (powprof plan --mission) up in flight: at each reading\n"
+    "of the battery, the rest of the mission is planned again from the charge that\n"
+    "is actually left (floors kept, the reserve kept with the band's upper end),\n"
+    "and the setting to run now is said. A plan is held unless the new one is\n"
+    "better by more than the margin (--margin, 0.02) or the held one no longer\n"
+    "ends above the reserve. When nothing keeps the reserve, the cheapest settings\n"
+    "are set and the time they reach the reserve is said (tell the autopilot).\n"
+    "The charge: the source's state of charge (unless --ignore-soc), else an\n"
+    "extended Kalman filter over the pack's model from voltage and current\n"
+    "(coulomb counting with rint); each decision says which. A reading that\n"
+    "jumps back up is not believed (a pack in flight does not charge).\n"
+    "\n"
+    "Sources (--source):\n"
+    "  stdin                one reading per line: 't_s soc_frac', 't_s voltage_v\n"
+    "                       current_a', or JSON {\"t_s\":..,\"soc\":..,\"voltage_v\":..,\n"
+    "                       \"current_a\":..,\"phase\":..}; a line that does not read\n"
+    "                       is refused on stderr (with its number) and the loop goes on\n"
+    "  power_supply[:NAME]  the Linux battery (/sys/class/power_supply/BAT*: capacity,\n"
+    "                       voltage_now, current_now) read every --every\n"
+    "  FLIGHT[:N]           a PX4 flight's battery_status (a ULog, or ulog2csv's\n"
+    "                       battery_status CSV) replayed at its own pace times\n"
+    "                       --speed (0: at once)\n"
+    "  FILE                 any other file or named pipe: lines as stdin's\n"
+    "Every decision is one JSON line on stdout: time, phase, the measured and the\n"
+    "estimated charge and which estimate, the setting, the held plan's end, why it\n"
+    "changed. --state FILE is rewritten atomically (a temporary file renamed) with\n"
+    "the current setting at each decision; SIGTERM or SIGINT stop the loop and\n"
+    "leave the last state in place.\n"
+    "\n"
+    "--simulate ACTUAL: the mission flown in virtual time against the modelled\n"
+    "battery, with an actual propulsion load: 'planned' (the mission's own base\n"
+    "loads) or a trace (a file, or a folder of powprof import), scaled by F from T\n"
+    "s on with --scale-after T:F. Side by side: the static plan made before\n"
+    "take-off and held, the governed run (an update every --every) and the oracle\n"
+    "(the plan made knowing the actual load): end charge, reserve and floors held,\n"
+    "time-weighted quality. The computer draws the power each setting was planned\n"
+    "with. --plot DIR: the charge and the setting over time of the three runs\n"
+    "(gnuplot script, data and PNG when gnuplot is installed).\n"
+    "\n"
+    "options:\n"
+    "  --mission FILE       the mission in phases (its mission group; its battery\n"
+    "                       group over -c's)\n"
+    "  --mission-s S        one phase of S (10min, 1h) at --base-power-w W\n"
+    "  -c, --config FILE    the battery (a fitted pack is an ordinary battery group)\n"
+    "  --min-soc F          the reserve (0.2 or 20%)\n"
+    "  --risk upper|mean    plan with the band's upper end (default) or the prediction\n"
+    "  --maximize NAME      the parameter to maximize\n"
+    "  --every T            power_supply's reading period; --simulate's updates (5s)\n"
+    "  --speed X            a log replayed X times faster (1; 0: at once)\n"
+    "  --state FILE         the current setting, rewritten atomically\n"
+    "  --margin F           a held plan gives way to one better by more than F (0.02)\n"
+    "  --ignore-soc         estimate the charge from voltage and current only\n"
+    "  --measure soc|vi     --simulate: the governor reads the charge (soc) or only\n"
+    "                       voltage and current (vi: the filter)\n"
+    "  --sysfs-root DIR     read /sys under DIR (tests)\n"
+    "  --json               --simulate: one JSON object\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "exit status: 0; 3 when the last decision found no schedule keeping the\n"
+    "reserve (--simulate: when the governed run ended below it); 2 usage.\n";
+
+enum {
+    OPT_SOURCE = 2000,
+    OPT_EVERY,
+    OPT_SPEED,
+    OPT_STATE,
+    OPT_MARGIN,
+    OPT_IGNORE_SOC,
+    OPT_SIMULATE,
+    OPT_SCALE_AFTER,
+    OPT_MEASURE,
+    OPT_PLOT,
+    OPT_MISSION_FILE,
+    OPT_MAXIMIZE,
+    OPT_ROOT,
+};
+
+typedef struct govern_args {
+    const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
+    double every_s, speed, scale_t_s, scale_f;
+    int json;
+    pp_sim_options sim;
+    pp_mission_settings cm;
+    pp_mission_spec *mission;
+} govern_args;
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig) { stop_signal = sig; }
+
+/* "T:F" of --scale-after. */
+static int scale_option(const char *arg, govern_args *a)
+{
+    const char *colon = strchr(arg, ':');
+    char t[64];
+    char why[128];
+
+    if (!colon || (size_t)(colon - arg) >= sizeof t) {
+        fprintf(stderr, "powprof govern: --scale-after %s: T:F expected (600:1.15, 10min:0.85)\n",
+                arg);
+        return -1;
+    }
+    pp_fmt(t, sizeof t, "%.*s", (int)(colon - arg), arg);
+    if ((pp_parse_double(t, &a->scale_t_s) < 0 &&
+         pp_mission_parse_duration(t, &a->scale_t_s, why, sizeof why) < 0) ||
+        pp_parse_double(colon + 1, &a->scale_f) < 0 || !(a->scale_t_s >= 0) ||
+        !(a->scale_f >= 0 && a->scale_f <= 100)) {
+        fprintf(stderr, "powprof govern: --scale-after %s: a time >= 0 and a factor in [0, 100]\n",
+                arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int duration_option(const char *name, const char *arg, double *out)
+{
+    char why[128];
+
+    if (pp_parse_double(arg, out) == 0 ? !(*out > 0)
+                                       : pp_mission_parse_duration(arg, out, why, sizeof why) < 0) {
+        fprintf(stderr, "powprof govern: %s %s: a duration > 0 (5, 5s, 1min)\n", name, arg);
+        return -1;
+    }
+    return 0;
+}
+
+/* One option of govern's own: 0, or -1 (said). */
+static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
+{
+    switch (opt) {
+    case OPT_SOURCE: a->source = arg; return 0;
+    case OPT_STATE: a->state = arg; return 0;
+    case OPT_SIMULATE: a->simulate = arg; return 0;
+    case OPT_PLOT: a->plot = arg; return 0;
+    case OPT_MISSION_FILE: a->mission_file = arg; return 0;
+    case OPT_MAXIMIZE: o->maximize = arg; return 0;
+    case OPT_ROOT: a->root = arg; return 0;
+    case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
+    case PP_OPT_JSON: a->json = 1; return 0;
+    case OPT_SCALE_AFTER: return scale_option(arg, a);
+    case OPT_EVERY: return duration_option("--every", arg, &a->every_s);
+    case OPT_SPEED:
+        if (pp_parse_double(arg, &a->speed) < 0 || !(a->speed >= 0 && a->speed <= 1e6)) {
+            fprintf(stderr, "powprof govern: --speed %s: a factor in [0, 1e6] (0: at once)\n", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_MARGIN:
+        if (pp_parse_double(arg, &a->sim.gov.margin_frac) < 0 ||
+            !(a->sim.gov.margin_frac >= 0 && a->sim.gov.margin_frac < 10)) {
+            fprintf(stderr, "powprof govern: --margin %s: a fraction in [0, 10)\n", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_MEASURE:
+        if (strcmp(arg, "soc") != 0 && strcmp(arg, "vi") != 0) {
+            fprintf(stderr, "powprof govern: --measure %s: soc or vi\n", arg);
+            return -1;
+        }
+        a->sim.measure_soc = strcmp(arg, "soc") == 0;
+        return 0;
+    default:
+        fputs("Try 'powprof govern --help'.\n", stderr);
+        return -1;
+    }
+}
+
+/* The mission: --mission FILE, --mission-s, or the folder's profile. */
+static int mission_of(govern_args *a, pp_plan_options *o)
+{
+    pp_battery_choice c;
+
+    if (!a->mission_file && !(a->cm.mission_s > 0) &&
+        pp_mission_settings_from_results(&a->cm, a->results) < 0)
+        return PP_EXIT_USAGE;
+    if (!a->mission_file && a->cm.folder_phases && !(a->cm.mission_s > 0))
+        a->mission_file = a->cm.folder_cfg;
+    if (!a->mission_file && !(a->cm.mission_s > 0)) {
+        fputs("powprof govern: a mission is needed: --mission FILE, --mission-s S, or a mission "
+              "group in RESULTS/profile.cfg\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    pp_mission_settings_choice(&a->cm, &c);
+    if (pp_plan_options_mission(o, &c, a->cm.mission_s > 0 ? a->cm.mission_s : 1, a->cm.min_soc_frac,
+                                a->cm.risk_mean) < 0 ||
+        !(a->mission = malloc(sizeof *a->mission)))
+        return PP_EXIT_USAGE;
+    pp_mission_init(a->mission);
+    if (a->mission_file)
+        return pp_plan_options_mission_file(o, &a->cm, a->mission_file, a->mission) < 0
+                   ? PP_EXIT_USAGE : 0;
+    return pp_mission_one_phase(a->mission, a->cm.mission_s, a->cm.base_power_w) < 0
+               ? PP_EXIT_USAGE : 0;
+}
+
+/* 0, 1 (--help), or an exit status. */
+static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        PP_CLI_MISSION_LONG_OPTIONS,
+        {"mission", required_argument, NULL, OPT_MISSION_FILE},
+        {"maximize", required_argument, NULL, OPT_MAXIMIZE},
+        {"source", required_argument, NULL, OPT_SOURCE},
+        {"every", required_argument, NULL, OPT_EVERY},
+        {"speed", required_argument, NULL, OPT_SPEED},
+        {"state", required_argument, NULL, OPT_STATE},
+        {"margin", required_argument, NULL, OPT_MARGIN},
+        {"ignore-soc", no_argument, NULL, OPT_IGNORE_SOC},
+        {"simulate", required_argument, NULL, OPT_SIMULATE},
+        {"scale-after", required_argument, NULL, OPT_SCALE_AFTER},
+        {"measure", required_argument, NULL, OPT_MEASURE},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"sysfs-root", required_argument, NULL, OPT_ROOT},
+        {"json", no_argument, NULL, PP_OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    int opt, rc;
+
+    pp_plan_options_init(o);
+    pp_mission_settings_init(&a->cm);
+    pp_sim_options_init(&a->sim);
+    a->every_s = 5;
+    a->speed = 1;
+    a->scale_f = 1;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(govern_help, stdout);
+            return 1;
+        }
+        if ((rc = pp_cli_mission_option(opt, optarg, &a->cm, "govern")) != 0) {
+            if (rc < 0)
+                return PP_EXIT_USAGE;
+        } else if (govern_option(opt, optarg, a, o) < 0) {
+            return PP_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1 || (!a->source == !a->simulate)) {
+        fputs("powprof govern: a results folder and either --source SRC or --simulate ACTUAL "
+              "are needed (powprof govern --help)\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (a->mission_file && a->cm.mission_s > 0) {
+        fputs("powprof govern: --mission FILE has its phases: no --mission-s\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    a->results = argv[optind];
+    a->sim.every_s = a->every_s;
+    a->sim.step_s = fmin(a->sim.step_s, a->every_s);
+    return mission_of(a, o);
+}
+
+/* A decision as one JSON object. */
+static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
+                             const pp_gov_decision *d)
+{
+    json_t *o = json_object(), *plan = json_array();
+    const pp_plan_choice *c = &r->cand[d->choice];
+
+    json_object_set_new(o, "t_s", json_real(d->t_s));
+    json_object_set_new(o, "phase", json_string(mi->phase[d->phase].name));
+    json_object_set_new(o, "phase_index", json_integer((json_int_t)d->phase));
+    json_object_set_new(o, "phase_left_s", pp_json_num(d->phase_left_s));
+    json_object_set_new(o, "soc_measured", pp_json_num(d->soc_measured_frac));
+    json_object_set_new(o, "soc", pp_json_num(d->soc_frac));
+    json_object_set_new(o, "soc_sd", pp_json_num(d->soc_sd_frac));
+    json_object_set_new(o, "soc_source", json_string(d->soc_source));
+    json_object_set_new(o, "soc_held", json_boolean(d->soc_held));
+    json_object_set_new(o, "setting", pp_plan_choice_json(m, c));
+    json_object_set_new(o, "changed", json_boolean(d->changed));
+    json_object_set_new(o, "replanned", json_boolean(d->replanned));
+    json_object_set_new(o, "why", json_string(pp_gov_why_name(d->why)));
+    json_object_set_new(o, "feasible", json_boolean(d->feasible));
+    json_object_set_new(o, "soc_end", pp_json_num(d->soc_end_frac));
+    json_object_set_new(o, "quality", pp_json_num(d->quality));
+    json_object_set_new(o, "new_quality", pp_json_num(d->new_quality));
+    json_object_set_new(o, "new_soc_end", pp_json_num(d->new_soc_end_frac));
+    json_object_set_new(o, "reserve_t_s", pp_json_num(d->reserve_t_s));
+    json_object_set_new(o, "base_factor", pp_json_num(d->base_factor));
+    for (size_t k = d->phase; k < mi->n_phases; k++)
+        json_array_append_new(plan, json_pack("{s:s,s:f}", "phase", mi->phase[k].name,
+                                              m->sum.params[r->head.maximize],
+                                              r->cand[d->plan[k]].point.raw[r->head.maximize]));
+    json_object_set_new(o, "plan", plan);
+    return o;
+}
+
+static void catch_stop(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop; /* no SA_RESTART: a wait or a read ends with EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* Readings to decisions until the source ends or a signal: an exit status. */
+static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_args *a,
+                       pp_gov *g, pp_gov_source *src)
+{
+    pp_gov_reading rd;
+    pp_gov_decision d;
+    size_t n = 0, refused = 0;
+    int rc, feasible = 1;
+
+    catch_stop();
+    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1) {
+        if (rc == -EINTR)
+            break;
+        if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
+            refused++; /* said on stderr */
+            continue;
+        }
+        if (rc < 0)
+            return PP_EXIT_FAILURE;
+        json_t *o = decision_json(m, r, a->mission, &d);
+        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+        fflush(stdout);
+        if (a->state && pp_json_save(a->state, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0)
+            fprintf(stderr, "powprof govern: the last state stays in %s\n", a->state);
+        json_decref(o);
+        feasible = d.feasible;
+        n++;
+    }
+    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused%s\n", n, refused,
+            stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
+                                                  : "; stopped by SIGINT, the last state kept")
+                        : "");
+    return feasible ? 0 : 3;
+}
+
+int pp_cmd_govern(int argc, char **argv)
+{
+    govern_args a;
+    pp_plan_options o;
+    pp_phases_plan *r = NULL;
+    pp_gov_source src;
+    pp_gov *g = NULL;
+    pp_model m;
+    int rc, have_model = 0, have_src = 0;
+
+    memset(&a, 0, sizeof a);
+    if ((rc = parse(argc, argv, &a, &o)) != 0)
+        goto out;
+    rc = PP_EXIT_USAGE;
+    if (pp_pipeline_plan_model(a.results, o.maximize, NULL, 0, &m) < 0)
+        goto out;
+    have_model = 1;
+    if (!(r = malloc(sizeof *r)) || pp_plan_phases(&m, &o, a.mission, r) < 0) {
+        free(r);
+        r = NULL;
+        goto out;
+    }
+    if (a.simulate) {
+        rc = pp_cli_govern_simulate(&m, r, a.simulate, a.scale_t_s, a.scale_f, &a.sim, a.plot,
+                                    a.json);
+        goto out;
+    }
+    if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)
+        goto out;
+    have_src = 1;
+    if (pp_gov_new(&r->problem, &a.sim.gov, &g) < 0)
+        goto out;
+    rc = govern_loop(&m, r, &a, g, &src);
+out:
+    pp_gov_free(g);
+    if (have_src)
+        pp_gov_source_close(&src);
+    if (r)
+        pp_phases_plan_free(r);
+    free(r);
+    if (have_model)
+        pp_model_free(&m);
+    free(a.mission);
+    return rc == 1 ? 0 : rc;
+}

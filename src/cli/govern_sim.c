@@ -1,0 +1,152 @@
+/* powprof govern --simulate: the mission flown in virtual time
+ * (src/plan/governor_sim.h), the static plan, the governed run and the
+ * oracle side by side, as text or one JSON object, and the plot. */
+#include "cli.h"
+
+#include "plots/plot_governor.h"
+#include "src/api/pipeline.h"
+#include "src/results/json_file.h"
+#include "src/plan/governor_sim.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const run_names[PP_SIM_RUNS] = {"static", "governed", "oracle"};
+
+static json_t *run_json(const pp_sim_run *r)
+{
+    json_t *o = json_object(), *t = json_array(), *soc = json_array(), *q = json_array();
+
+    json_object_set_new(o, "flown", json_boolean(r->flown));
+    json_object_set_new(o, "soc_end", pp_json_num(r->flown ? r->soc_end_frac : NAN));
+    json_object_set_new(o, "soc_min", pp_json_num(r->flown ? r->soc_min_frac : NAN));
+    json_object_set_new(o, "reserve_held", json_boolean(r->reserve_held));
+    json_object_set_new(o, "floors_held", json_boolean(r->floors_held));
+    json_object_set_new(o, "quality", pp_json_num(r->flown ? r->quality : NAN));
+    json_object_set_new(o, "changes", json_integer((json_int_t)r->n_changes));
+    json_object_set_new(o, "cannot", json_integer((json_int_t)r->n_cannot));
+    json_object_set_new(o, "brownout", json_boolean(r->brownout));
+    for (size_t i = 0; i < r->n; i++) {
+        json_array_append_new(t, json_real(r->t_s[i]));
+        json_array_append_new(soc, pp_json_num(r->soc_frac[i]));
+        json_array_append_new(q, pp_json_num(r->qos[i]));
+    }
+    json_object_set_new(o, "timeline", json_pack("{s:o,s:o,s:o}", "t_s", t, "soc", soc,
+                                                 "quality", q));
+    return o;
+}
+
+static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const char *actual,
+                        double scale_t_s, double scale_f, const pp_sim_options *o)
+{
+    json_t *root = json_object();
+
+    json_object_set_new(root, "actual", json_string(actual));
+    json_object_set_new(root, "scale_after_s", json_real(scale_t_s));
+    json_object_set_new(root, "scale", json_real(scale_f));
+    json_object_set_new(root, "mission_s", json_real(s->mission_s));
+    json_object_set_new(root, "min_soc", json_real(r->min_soc_frac));
+    json_object_set_new(root, "every_s", json_real(o->every_s));
+    json_object_set_new(root, "measure", json_string(o->measure_soc ? "soc" : "vi"));
+    json_object_set_new(root, "planned_propulsion_mean_w", json_real(s->planned_mean_w));
+    json_object_set_new(root, "actual_propulsion_mean_w", json_real(s->actual_mean_w));
+    json_object_set_new(root, "worst_estimate_error", pp_json_num(s->worst_est_err_frac));
+    for (size_t k = 0; k < PP_SIM_RUNS; k++)
+        json_object_set_new(root, run_names[k], run_json(&s->run[k]));
+    json_object_set_new(root, "quality_vs_oracle",
+                        pp_json_num(s->run[PP_SIM_ORACLE].flown
+                                ? s->run[PP_SIM_GOVERNED].quality / s->run[PP_SIM_ORACLE].quality
+                                : NAN));
+    return root;
+}
+
+static void print_text(const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
+                       const pp_sim_options *o)
+{
+    const char *q = m->sum.params[r->head.maximize];
+
+    printf("mission %.1f min, reserve %.0f %%; propulsion planned %.2f W, actual %.2f W on "
+           "average; the governor reads %s every %g s\n", s->mission_s / 60,
+           100 * r->min_soc_frac, s->planned_mean_w, s->actual_mean_w,
+           o->measure_soc ? "the state of charge" : "voltage and current", o->every_s);
+    printf("%-9s %9s %9s %8s %7s %12s %8s\n", "run", "end %", "lowest %", "reserve", "floors",
+           "quality", "changes");
+    for (size_t k = 0; k < PP_SIM_RUNS; k++) {
+        const pp_sim_run *run = &s->run[k];
+        if (!run->flown) {
+            printf("%-9s no plan keeps the reserve knowing the actual load\n", run_names[k]);
+            continue;
+        }
+        printf("%-9s %9.2f %9.2f %8s %7s %12.4g %8zu\n", run_names[k], 100 * run->soc_end_frac,
+               100 * run->soc_min_frac, run->reserve_held ? "held" : "BELOW",
+               run->floors_held ? "held" : "BROKEN", run->quality, run->n_changes);
+    }
+    printf("quality: the time-weighted %s; ", q);
+    if (s->run[PP_SIM_ORACLE].flown)
+        printf("governed / oracle = %.3f\n",
+               s->run[PP_SIM_GOVERNED].quality / s->run[PP_SIM_ORACLE].quality);
+    else
+        printf("no oracle\n");
+    if (s->run[PP_SIM_GOVERNED].n_cannot)
+        printf("the governor found no schedule keeping the reserve at %zu of its decisions\n",
+               s->run[PP_SIM_GOVERNED].n_cannot);
+    if (!o->measure_soc)
+        printf("its state-of-charge estimate from voltage and current erred by %.2f points at "
+               "most after the first minute\n", 100 * s->worst_est_err_frac);
+}
+
+/* The actual propulsion: "planned" or a trace, scaled. */
+static int actual_load(const pp_phases_plan *r, const char *actual, double t, double f,
+                       pp_phase_load *l)
+{
+    if (strcmp(actual, "planned") == 0)
+        return pp_sim_actual_planned(&r->problem, t, f, l);
+    return pp_sim_actual_trace(&r->problem, actual, t, f, l);
+}
+
+int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const char *actual,
+                           double scale_t_s, double scale_f, const pp_sim_options *o,
+                           const char *plot_dir, int json)
+{
+    size_t fixed[PP_MISSION_MAX_PHASES];
+    pp_phase_load l = {0};
+    pp_sim_result s;
+    int rc;
+
+    if (!r->res.feasible) {
+        fprintf(stderr, "powprof govern: the plan made before take-off does not keep the reserve "
+                        "(powprof plan --mission says more): nothing to hold\n");
+        return 3;
+    }
+    for (size_t k = 0; k < r->problem.n_phases; k++)
+        fixed[k] = r->res.phase[k].choice;
+    if ((rc = actual_load(r, actual, scale_t_s, scale_f, &l)) < 0)
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    rc = pp_sim_fly(&r->problem, fixed, &l, o, &s);
+    pp_phase_load_free(&l);
+    if (rc < 0)
+        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    if (json) {
+        json_t *root = sim_json(r, &s, actual, scale_t_s, scale_f, o);
+        json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+        json_decref(root);
+    } else {
+        print_text(m, r, &s, o);
+    }
+    if (plot_dir) {
+        pp_plot_result pr;
+        rc = pp_plot_governor(plot_dir, &s, r->min_soc_frac, m->sum.params[r->head.maximize], &pr);
+        if (rc == 0)
+            fprintf(stderr, "powprof govern: plot %s/governor.%s\n", plot_dir,
+                    pr.gnuplot_missing ? "gp (gnuplot is not installed: not rendered)"
+                    : pr.n_rendered ? "png" : "gp (gnuplot failed on it)");
+        pp_plot_result_free(&pr);
+    }
+    rc = s.run[PP_SIM_GOVERNED].reserve_held ? 0 : 3;
+    pp_sim_result_free(&s);
+    return rc;
+}

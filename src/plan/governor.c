@@ -1,0 +1,482 @@
+/* The plan per phase kept up in flight (governor.h). */
+#include "governor.h"
+
+#include "src/base/log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PHASE_EPS_S 1e-3 /* a phase with less than this left is over */
+
+struct pp_gov {
+    const pp_phases_problem *p;
+    pp_gov_options o;
+    pp_soc_ekf ekf;
+    size_t phase;               /* flown now, and since when */
+    double phase_start_s;
+    int started;
+    double last_t_s;
+    int have_plan;
+    size_t held[PP_MISSION_MAX_PHASES]; /* per phase of the mission */
+    size_t last_choice;
+    double last_soc, last_soc_t_s, last_end_soc; /* for a prediction without a reading */
+    pp_phase_load rest_base[PP_MISSION_MAX_PHASES];
+    pp_phase_load cut;          /* the current phase from the time reached */
+    pp_phase_load coarse[PP_MISSION_MAX_PHASES]; /* the base loads in bins (governor.h) */
+    pp_phase_load scaled[PP_MISSION_MAX_PHASES]; /* ... times base_factor */
+    double base_factor;         /* learnt: the actual base load over the planned one */
+    double anchor_t_s, anchor_soc; /* the learning window's start */
+    double computer_j;          /* the computer's planned energy since */
+};
+
+const char *pp_gov_why_name(pp_gov_why w)
+{
+    static const char *const names[] = {"hold", "first", "better", "reserve", "cannot", "phase",
+                                        "done"};
+    return (size_t)w < sizeof names / sizeof names[0] ? names[w] : "?";
+}
+
+void pp_gov_options_init(pp_gov_options *o)
+{
+    o->margin_frac = PP_GOV_MARGIN_DEFAULT;
+    o->trust_soc = 1;
+    o->learn_base = 1;
+    o->band_frac = PP_GOV_BAND_DEFAULT;
+}
+
+/* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
+ * middles, and at 0 and duration_s the first's and the last's: into c. */
+static int coarsen(const pp_phase_load *l, double duration_s, pp_phase_load *c)
+{
+    size_t nb = (size_t)ceil(duration_s / PP_GOV_BIN_S - 1e-9), n = 0;
+
+    nb = nb ? nb : 1;
+    memset(c, 0, sizeof *c);
+    if (!(c->t_s = malloc(2 * (nb + 2) * sizeof *c->t_s)))
+        return -ENOMEM;
+    c->p_w = c->t_s + nb + 2;
+    for (size_t b = 0; b < nb; b++) {
+        double a = (double)b * PP_GOV_BIN_S, z = fmin(a + PP_GOV_BIN_S, duration_s), e = 0;
+        size_t steps = 16;
+        for (size_t i = 0; i < steps; i++) /* the bin's mean (midpoints of 16 slices) */
+            e += pp_phase_load_at(l, a + (z - a) * ((double)i + 0.5) / (double)steps);
+        if (b == 0) {
+            c->t_s[n] = 0;
+            c->p_w[n++] = e / (double)steps;
+        }
+        if (0.5 * (a + z) > c->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN) {
+            c->t_s[n] = 0.5 * (a + z);
+            c->p_w[n++] = e / (double)steps;
+        }
+        if (b + 1 == nb) {
+            c->t_s[n] = duration_s;
+            c->p_w[n] = c->p_w[n - 1];
+            n++;
+        }
+    }
+    c->n = n;
+    c->mean_w = l->mean_w;
+    return 0;
+}
+
+int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out)
+{
+    pp_gov *g;
+
+    *out = NULL;
+    if (p->n_phases == 0 || p->n_phases > PP_MISSION_MAX_PHASES || p->n_cand == 0 ||
+        (o && !(o->margin_frac >= 0 && o->margin_frac < 10 && o->band_frac >= 0 &&
+                o->band_frac < 0.2))) {
+        pp_log_error("governor: %zu phases, %zu candidates, margin %g, band %g: at least one "
+                     "phase and candidate, a margin in [0, 10), a band in [0, 0.2)", p->n_phases,
+                     p->n_cand, o ? o->margin_frac : 0.0, o ? o->band_frac : 0.0);
+        return -EINVAL;
+    }
+    if (!(g = calloc(1, sizeof *g)))
+        return -ENOMEM;
+    g->p = p;
+    if (o)
+        g->o = *o;
+    else
+        pp_gov_options_init(&g->o);
+    if (pp_soc_ekf_init(&g->ekf, &p->battery) < 0) {
+        free(g);
+        return -EINVAL;
+    }
+    g->last_soc = p->battery.soc_start_frac;
+    g->last_end_soc = NAN;
+    g->base_factor = 1;
+    for (size_t k = 0; k < p->n_phases; k++)
+        if (coarsen(&p->base[k], p->duration_s[k], &g->coarse[k]) < 0 ||
+            coarsen(&p->base[k], p->duration_s[k], &g->scaled[k]) < 0) {
+            pp_gov_free(g);
+            return -ENOMEM;
+        }
+    *out = g;
+    return 0;
+}
+
+void pp_gov_free(pp_gov *g)
+{
+    if (!g)
+        return;
+    pp_phase_load_free(&g->cut);
+    for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++) {
+        pp_phase_load_free(&g->scaled[k]);
+        pp_phase_load_free(&g->coarse[k]);
+    }
+    free(g);
+}
+
+/* src from from_s over duration_s, its times from 0, into l. */
+static int cut_load(const pp_phase_load *src, double from_s, double duration_s, pp_phase_load *l)
+{
+    size_t n = 0;
+
+    pp_phase_load_free(l);
+    if (!(l->t_s = malloc(2 * (src->n + 2) * sizeof *l->t_s)))
+        return -ENOMEM;
+    l->p_w = l->t_s + src->n + 2;
+    l->t_s[n] = 0;
+    l->p_w[n++] = pp_phase_load_at(src, from_s);
+    for (size_t i = 0; i < src->n; i++) {
+        double tau = src->t_s[i] - from_s;
+        if (tau > 2 * PP_BATTERY_STEP_S_MIN && tau < duration_s - 2 * PP_BATTERY_STEP_S_MIN) {
+            l->t_s[n] = tau;
+            l->p_w[n++] = src->p_w[i];
+        }
+    }
+    l->t_s[n] = duration_s;
+    l->p_w[n++] = pp_phase_load_at(src, from_s + duration_s);
+    l->n = n;
+    l->mean_w = 0;
+    for (size_t i = 1; i < n; i++)
+        l->mean_w += 0.5 * (l->p_w[i] + l->p_w[i - 1]) * (l->t_s[i] - l->t_s[i - 1]) / duration_s;
+    return 0;
+}
+
+/* The rest of the mission from t_s with soc left, into q. */
+static int rest_problem(pp_gov *g, double t_s, double soc, pp_phases_problem *q)
+{
+    const pp_phases_problem *p = g->p;
+    size_t k = g->phase;
+    double into = t_s - g->phase_start_s;
+    int rc;
+
+    *q = *p;
+    q->n_phases = p->n_phases - k;
+    for (size_t j = 0; j < q->n_phases; j++) {
+        pp_phase_load *l = &g->scaled[k + j];
+        q->duration_s[j] = p->duration_s[k + j];
+        q->weight[j] = p->weight[k + j];
+        for (size_t i = 0; i < l->n; i++)
+            l->p_w[i] = g->base_factor * g->coarse[k + j].p_w[i];
+        l->mean_w = g->base_factor * p->base[k + j].mean_w;
+        g->rest_base[j] = *l;
+    }
+    q->duration_s[0] = p->duration_s[k] - into;
+    if ((rc = cut_load(&g->scaled[k], into, q->duration_s[0], &g->cut)) < 0)
+        return rc;
+    g->rest_base[0] = g->cut;
+    q->base = g->rest_base;
+    q->allowed = p->allowed + k * p->n_cand;
+    q->battery.soc_start_frac = soc;
+    if (soc > p->min_soc_frac + 2 * g->o.band_frac) /* the dead band, while there is room */
+        q->min_soc_frac = p->min_soc_frac + g->o.band_frac;
+    q->quick = 1;
+    return 0;
+}
+
+/* The time-weighted quality of choices c (per phase of q). */
+static double quality_of(const pp_phases_problem *q, const size_t *c)
+{
+    double num = 0, den = 0;
+
+    for (size_t j = 0; j < q->n_phases; j++) {
+        num += q->weight[j] * q->duration_s[j] * q->cand[c[j]].qos;
+        den += q->weight[j] * q->duration_s[j];
+    }
+    return den > 0 ? num / den : NAN;
+}
+
+/* When the cheapest choices c over q reach the reserve (from q's start;
+ * NaN: they do not). */
+static int reserve_time(const pp_phases_problem *q, const size_t *c, double *t_s)
+{
+    pp_battery_params b = q->battery;
+    pp_battery_options o;
+    pp_battery_result br;
+    double w[PP_MISSION_MAX_PHASES], *t, *pw;
+    size_t n;
+    int rc;
+
+    *t_s = NAN;
+    for (size_t j = 0; j < q->n_phases; j++)
+        w[j] = q->cand[c[j]].planned_w;
+    if ((rc = pp_phases_mission_load(q, w, &t, &pw, &n)) < 0)
+        return rc;
+    b.base_power_w = 0;
+    b.efficiency = 1;
+    b.soc_cutoff_frac = q->min_soc_frac;
+    b.cutoff_v = 0;
+    pp_battery_options_init(&o);
+    rc = pp_battery_run(&b, &(pp_battery_load){t, pw, n, 0}, &o, &br);
+    free(t);
+    if (rc == 0 && br.n_events)
+        *t_s = br.events[0].t_s;
+    return rc;
+}
+
+/* Every phase of q at its least planned power meeting its bounds. */
+static void cheapest(const pp_phases_problem *q, size_t *c)
+{
+    for (size_t j = 0; j < q->n_phases; j++) {
+        c[j] = 0;
+        for (size_t i = 0; i < q->n_cand; i++)
+            if (q->allowed[j * q->n_cand + i] &&
+                (!q->allowed[j * q->n_cand + c[j]] ||
+                 q->cand[i].planned_w < q->cand[c[j]].planned_w))
+                c[j] = i;
+    }
+}
+
+/* The phase flown at r->t_s (the clock, or r->phase when it says a later
+ * one began). 0, 1 when the mission's time is over, -EINVAL. */
+static int advance(pp_gov *g, const pp_gov_reading *r)
+{
+    const pp_phases_problem *p = g->p;
+
+    if (r->phase >= 0) {
+        if ((size_t)r->phase >= p->n_phases || (size_t)r->phase < g->phase) {
+            pp_log_error("governor: phase %d: the mission has phases 0 .. %zu and flies %zu "
+                         "now", r->phase, p->n_phases - 1, g->phase);
+            return -EINVAL;
+        }
+        if ((size_t)r->phase > g->phase) {
+            g->phase = (size_t)r->phase;
+            g->phase_start_s = r->t_s;
+        }
+    }
+    while (r->t_s >= g->phase_start_s + p->duration_s[g->phase] - PHASE_EPS_S) {
+        if (g->phase + 1 == p->n_phases)
+            return 1;
+        g->phase_start_s += p->duration_s[g->phase++];
+    }
+    return 0;
+}
+
+/* The held plan's charge at t_s: linear from the last estimate to the
+ * plan's end. */
+static double predicted(const pp_gov *g, double t_s)
+{
+    double end_t = g->phase_start_s, frac;
+
+    for (size_t k = g->phase; k < g->p->n_phases; k++)
+        end_t += g->p->duration_s[k];
+    if (!isfinite(g->last_end_soc) || !(end_t > g->last_soc_t_s))
+        return g->last_soc;
+    frac = fmin((t_s - g->last_soc_t_s) / (end_t - g->last_soc_t_s), 1);
+    return g->last_soc + (g->last_end_soc - g->last_soc) * frac;
+}
+
+/* The charge left at r, and which estimate said it. */
+static void estimate(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
+{
+    int soc_ok = isfinite(r->soc_frac) && r->soc_frac >= 0 && r->soc_frac <= 1;
+    int vi_ok = isfinite(r->voltage_v) && isfinite(r->current_a);
+    double given = soc_ok && g->o.trust_soc ? r->soc_frac : NAN;
+
+    d->soc_measured_frac = soc_ok ? r->soc_frac : NAN;
+    if (vi_ok || isfinite(given))
+        pp_soc_ekf_update(&g->ekf, r->t_s, r->voltage_v, r->current_a, given);
+    if (isfinite(given)) {
+        d->soc_frac = given;
+        d->soc_sd_frac = 0;
+        d->soc_source = "measured";
+    } else if (vi_ok && g->ekf.started) {
+        d->soc_frac = pp_soc_ekf_soc(&g->ekf);
+        d->soc_sd_frac = pp_soc_ekf_sd(&g->ekf);
+        d->soc_source = pp_soc_source_name(g->ekf.source);
+    } else {
+        d->soc_frac = predicted(g, r->t_s);
+        d->soc_sd_frac = NAN;
+        d->soc_source = "plan";
+    }
+    if (g->started && d->soc_frac > g->last_soc) { /* a pack in flight does not charge */
+        d->soc_frac = fmin(predicted(g, r->t_s), g->last_soc);
+        d->soc_source = "plan";
+        d->soc_sd_frac = NAN;
+        d->soc_held = 1;
+    }
+    g->last_soc = d->soc_frac;
+    g->last_soc_t_s = r->t_s;
+}
+
+/* The base load learnt (governor.h): over a window of PP_GOV_SLOPE_S or
+ * more, the charge's fall through the pack's voltage (the mean power
+ * drawn; a recorded load's swings and a gauge's whole percents average
+ * out) less the computer's planned power over the window, over the
+ * phase's mean planned base load; a moving mean over PP_GOV_LEARN_S. */
+static void learn(pp_gov *g, const pp_gov_decision *d, double dt)
+{
+    const pp_phases_problem *p = g->p;
+    const pp_battery_params *b = &p->battery;
+    double eff = b->efficiency > 0 ? b->efficiency : 1, span, i_a, u, p_w, base, f;
+
+    g->computer_j += p->cand[g->last_choice].planned_w / eff * dt;
+    span = d->t_s - g->anchor_t_s;
+    if (!g->o.learn_base || span < PP_GOV_SLOPE_S || strcmp(d->soc_source, "plan") == 0)
+        return;
+    i_a = (g->anchor_soc - d->soc_frac) * b->capacity_ah * 3600.0 / span;
+    u = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, d->soc_frac);
+    p_w = i_a * (u - b->r_int_ohm * i_a);
+    base = p->base[g->phase].mean_w;
+    if (base > 0.5) {
+        f = (p_w - g->computer_j / span) / base;
+        f = fmin(fmax(f, PP_GOV_FACTOR_MIN), PP_GOV_FACTOR_MAX);
+        g->base_factor += (1 - exp(-span / PP_GOV_LEARN_S)) * (f - g->base_factor);
+    }
+    g->anchor_t_s = d->t_s;
+    g->anchor_soc = d->soc_frac;
+    g->computer_j = 0;
+}
+
+/* Adopt choices c (per phase of the rest) as the held plan. */
+static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_gov_why why)
+{
+    for (size_t j = 0; j < n; j++)
+        g->held[g->phase + j] = c[j];
+    g->have_plan = 1;
+    d->replanned = 1;
+    d->why = why;
+}
+
+/* No schedule of the rest keeps the reserve: the cheapest, and when they
+ * reach it. */
+static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
+{
+    size_t c[PP_MISSION_MAX_PHASES];
+    double t = NAN;
+    int rc = 0;
+
+    q->min_soc_frac = g->p->min_soc_frac;
+    cheapest(q, c);
+    if (q->battery.soc_start_frac > q->min_soc_frac)
+        rc = reserve_time(q, c, &t);
+    else
+        t = 0;
+    d->reserve_t_s = isfinite(t) ? d->t_s + t : NAN;
+    d->feasible = 0;
+    d->n_battery_runs++;
+    adopt(g, c, q->n_phases, d, PP_GOV_CANNOT);
+    return rc;
+}
+
+/* The re-plan of the rest q against the held plan. */
+static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
+{
+    pp_phases_result res;
+    size_t c[PP_MISSION_MAX_PHASES], *held = g->held + g->phase;
+    double end;
+    int rc, event = 0;
+
+    if (!(q->battery.soc_start_frac > g->p->min_soc_frac))
+        return cannot(g, q, d);
+    if ((rc = pp_phases_solve(q, &res)) < 0)
+        return rc;
+    d->n_battery_runs += res.n_battery_runs;
+    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac) { /* no room for the band */
+        q->min_soc_frac = g->p->min_soc_frac;
+        if ((rc = pp_phases_solve(q, &res)) < 0)
+            return rc;
+        d->n_battery_runs += res.n_battery_runs;
+    }
+    for (size_t j = 0; j < q->n_phases; j++)
+        c[j] = res.phase[j].choice;
+    d->new_soc_end_frac = res.soc_end_frac;
+    d->new_quality = res.feasible ? res.quality : NAN;
+    if (!res.feasible)
+        return cannot(g, q, d);
+    d->feasible = 1;
+    if (!g->have_plan) {
+        adopt(g, c, q->n_phases, d, PP_GOV_FIRST);
+        d->quality = res.quality;
+        d->soc_end_frac = res.soc_end_frac;
+        return 0;
+    }
+    double w[PP_MISSION_MAX_PHASES];
+    for (size_t j = 0; j < q->n_phases; j++)
+        w[j] = q->cand[held[j]].planned_w;
+    if ((rc = pp_phases_run(q, w, &end, &event)) < 0)
+        return rc;
+    d->n_battery_runs++;
+    d->quality = quality_of(q, held);
+    d->soc_end_frac = end;
+    if (event || end < g->p->min_soc_frac)
+        adopt(g, c, q->n_phases, d, PP_GOV_RESERVE);
+    else if (res.quality > d->quality * (1 + g->o.margin_frac) + 1e-12 &&
+             (q->min_soc_frac > g->p->min_soc_frac || g->o.band_frac == 0))
+        adopt(g, c, q->n_phases, d, PP_GOV_BETTER); /* only a plan that keeps the band */
+    if (d->replanned) {
+        d->quality = res.quality;
+        d->soc_end_frac = res.soc_end_frac;
+    }
+    return 0;
+}
+
+static int check_reading(const pp_gov *g, const pp_gov_reading *r)
+{
+    if (!isfinite(r->t_s) || r->t_s < 0 || (g->started && r->t_s < g->last_t_s)) {
+        pp_log_error("governor: time %g s: finite, >= 0 and not before the last update's (%g s)",
+                     r->t_s, g->last_t_s);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
+{
+    pp_phases_problem q;
+    size_t phase_before = g->phase;
+    int rc, over;
+
+    memset(d, 0, sizeof *d);
+    d->t_s = r->t_s;
+    d->reserve_t_s = d->new_soc_end_frac = d->new_quality = d->quality = d->soc_end_frac = NAN;
+    if ((rc = check_reading(g, r)) < 0 || (over = advance(g, r)) < 0)
+        return rc < 0 ? rc : -EINVAL;
+    double prev_t = g->last_t_s;
+    estimate(g, r, d);
+    if (g->started)
+        learn(g, d, r->t_s - prev_t);
+    else {
+        g->anchor_t_s = r->t_s;
+        g->anchor_soc = d->soc_frac;
+    }
+    d->base_factor = g->base_factor;
+    d->phase = g->phase;
+    d->phase_left_s = fmax(g->phase_start_s + g->p->duration_s[g->phase] - r->t_s, 0);
+    d->feasible = 1;
+    if (over) {
+        d->why = PP_GOV_DONE;
+        d->feasible = d->soc_frac >= g->p->min_soc_frac;
+    } else {
+        if ((rc = rest_problem(g, r->t_s, d->soc_frac, &q)) < 0 || (rc = decide(g, &q, d)) < 0)
+            return rc;
+    }
+    if (!g->have_plan) /* over before any plan: the cheapest of the last phase */
+        cheapest(g->p, g->held);
+    d->choice = g->held[g->phase];
+    for (size_t k = g->phase; k < g->p->n_phases; k++)
+        d->plan[k] = g->held[k];
+    d->changed = g->started && d->choice != g->last_choice;
+    if (d->changed && !d->replanned && g->phase != phase_before)
+        d->why = PP_GOV_PHASE;
+    g->last_choice = d->choice;
+    g->last_end_soc = d->soc_end_frac;
+    g->last_t_s = r->t_s;
+    g->started = 1;
+    return 0;
+}

@@ -1,0 +1,128 @@
+/* governor.h - the plan per phase (phases.h) kept up in flight: each update
+ * takes the time since take-off and what is measured of the battery, and
+ * says the setting to run now and the plan for the rest of the mission.
+ *
+ * The charge left: the source's own state of charge when it gives one (and
+ * trust_soc), else an extended Kalman filter over the pack's model from
+ * the terminal voltage and the current (battery/soc_ekf.h; coulomb counting
+ * with rint, whose open-circuit voltage says nothing of the charge), else,
+ * with nothing measured, the held plan's prediction at that time. Each
+ * decision says which.
+ *
+ * The re-plan: the rest of the current phase (its base load from the time
+ * reached) and the phases after it, solved again (pp_phases_solve, quick)
+ * from the charge left, with the same candidates, bounds (floors kept),
+ * reserve and planned powers (the band's upper end by default); a re-plan
+ * keeps band_frac above the reserve while there is room for it. The held
+ * plan is run once over the same rest (one battery run); it is replaced
+ * only when it no longer ends above the reserve itself (or browns out), or when
+ * the new plan's time-weighted quality over the rest is better by more
+ * than margin_frac and the new plan keeps the band: no flapping on a noisy
+ * reading. When no schedule keeps
+ * the reserve, the cheapest settings (every phase at its least power that
+ * meets its bounds) are set and the time at which they reach the reserve
+ * is said, for the application to tell the autopilot.
+ *
+ * The base load (the propulsion) of the rest is not taken as planned:
+ * over each window of PP_GOV_SLOPE_S or more, the fall of the charge
+ * estimated (the source's, the filter's, the count's) through the pack's
+ * voltage is the mean power drawn; less the computer's planned power over
+ * the window, over the phase's mean planned base load, it is a factor (a
+ * moving mean over PP_GOV_LEARN_S, within [PP_GOV_FACTOR_MIN, _MAX]) by
+ * which the rest's base loads are scaled: a headwind that started is
+ * expected to go on. The computer is taken to draw its planned power, so
+ * a computer drawing less than its band's upper end lowers the factor.
+ *
+ * The re-plans see each phase's base load as its means over bins of
+ * PP_GOV_BIN_S (a recorded flight's second-by-second swings cost battery
+ * runs and change a plan by little): a 30-minute mission is 180 samples.
+ *
+ * A phase ends when its duration has passed, or earlier when the update
+ * says a later phase has begun (the phases after it keep their durations).
+ */
+#ifndef PP_GOVERNOR_H
+#define PP_GOVERNOR_H
+
+#include "phases.h"
+
+#include "battery/soc_ekf.h"
+
+#define PP_GOV_MARGIN_DEFAULT 0.02
+#define PP_GOV_BAND_DEFAULT 0.005 /* half a point of charge */
+#define PP_GOV_LEARN_S 30.0      /* the base factor's moving mean, s */
+#define PP_GOV_BIN_S 10.0        /* the base loads re-planned on: means over bins */
+#define PP_GOV_SLOPE_S 60.0      /* the learning window: the charge's fall over it */
+#define PP_GOV_FACTOR_MIN 0.25
+#define PP_GOV_FACTOR_MAX 4.0
+
+typedef struct pp_gov_options {
+    double margin_frac; /* a new plan replaces a held one that still keeps the reserve when
+                           its quality over the rest is better by more than this (0.02) */
+    int trust_soc;      /* 1 (default): the source's state of charge is used when given;
+                           0: only the filter's */
+    double band_frac;   /* re-plans keep the reserve plus this (0.005), a held plan gives way
+                           only below the reserve itself: a dead band against flapping */
+    int learn_base;     /* 1 (default): the base load of the rest is the planned one times
+                           the factor learnt from the readings (above); 0: as planned */
+} pp_gov_options;
+
+void pp_gov_options_init(pp_gov_options *o);
+
+/* What is measured at an update; NaN where not. */
+typedef struct pp_gov_reading {
+    double t_s;          /* since take-off, >= the last update's */
+    double soc_frac, voltage_v, current_a;
+    int phase;           /* -1: by the clock; k: phase k has begun (a phase ending early) */
+} pp_gov_reading;
+
+typedef enum pp_gov_why {
+    PP_GOV_HOLD = 0,     /* the held plan still keeps the reserve, none better by the margin */
+    PP_GOV_FIRST,        /* the first plan */
+    PP_GOV_BETTER,       /* a plan better by more than the margin */
+    PP_GOV_RESERVE,      /* the held plan no longer lands above the reserve */
+    PP_GOV_CANNOT,       /* no schedule keeps the reserve: the cheapest */
+    PP_GOV_PHASE,        /* held, and a new phase began (its planned setting) */
+    PP_GOV_DONE,         /* the mission's time is over: the last setting held */
+} pp_gov_why;
+
+const char *pp_gov_why_name(pp_gov_why w);
+
+typedef struct pp_gov_decision {
+    double t_s;
+    size_t phase;              /* the phase flown now */
+    double phase_left_s;       /* of it */
+    double soc_measured_frac;  /* the source's (NaN without) */
+    double soc_frac;           /* the charge the decision used */
+    double soc_sd_frac;        /* its standard deviation (0 when measured, NaN: unknown) */
+    const char *soc_source;    /* "measured", "ekf", "coulomb", "plan" */
+    int soc_held;              /* the estimate rose: the plan's prediction used (above) */
+    size_t choice;             /* the setting now: index into the problem's candidates */
+    size_t plan[PP_MISSION_MAX_PHASES]; /* the held plan's choice per phase (from phase on) */
+    int changed;               /* the setting differs from the last update's */
+    int replanned;             /* a new plan was adopted */
+    pp_gov_why why;
+    int feasible;              /* the rest can be flown keeping the reserve */
+    double soc_end_frac;       /* the held plan's end (one battery run over the rest) */
+    double new_soc_end_frac;   /* the re-plan's, and its quality over the rest */
+    double quality, new_quality; /* the held plan's and the re-plan's over the rest */
+    double reserve_t_s;        /* cannot: when the cheapest settings reach the reserve
+                                  (since take-off; NaN: they do not) */
+    double base_factor;        /* the actual base load over the planned one, learnt */
+    size_t n_battery_runs;
+} pp_gov_decision;
+
+typedef struct pp_gov pp_gov;
+
+/* A governor over problem p (not copied: p, its loads, candidates and
+ * bounds must outlive it; p->battery's soc_start_frac is the charge at
+ * take-off and its model the one the filter and the re-plans use). 0 and
+ * *out, -EINVAL (logged: a bad problem or battery) or -ENOMEM. */
+int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out);
+void pp_gov_free(pp_gov *g);
+
+/* One update (see above) into *d. 0, -EINVAL (logged: a time before the
+ * last update's, not finite, a phase not after the current one or past
+ * the last), -ENOMEM or -EIO. */
+int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d);
+
+#endif
