@@ -224,12 +224,13 @@ class TestResults(unittest.TestCase):
 class TestMeter(unittest.TestCase):
     def assert_energy_of_trace(self, r, trace):
         """The energy is that of the samples written (trapezoids of the
-        board input, which is the total), over a span within the run."""
+        board input, which is the total), over about the run's span."""
         t = pd.read_csv(trace)
         self.assertEqual(len(t), r["samples"])
         self.assertAlmostEqual(r["energy_j"], np.trapz(t["VDD_IN_w"], t["t_s"]),
                                delta=1e-4 * r["energy_j"])
-        self.assertLessEqual(t["t_s"].iloc[-1] - t["t_s"].iloc[0], r["duration_s"])
+        # sampling starts before the command and stops after it: within a period of its span
+        self.assertLessEqual(t["t_s"].iloc[-1] - t["t_s"].iloc[0], r["duration_s"] + 0.1)
 
     def test_meter_on_the_fake_jetson(self):
         trace = os.path.join(TMP, "meter.csv")
