@@ -155,9 +155,40 @@ static int write_subset(const char *dir, const pp_summary *s, const unsigned cha
     return 0;
 }
 
-/* Model sub with method, predict the rows out marks, add to a. */
+/* The rows out marks predicted by m, added to a (and the predictions
+ * flagged beyond the measured values to *beyond, unless NULL). */
+static void add_predictions(const pp_model *m, const pp_summary *s, const unsigned char *out,
+                            acc *a, size_t *beyond)
+{
+    for (size_t r = 0; r < s->n_rows; r++) {
+        pp_model_point pt;
+        if (!out[r])
+            continue;
+        memcpy(pt.raw, s->x + r * s->n_params, s->n_params * sizeof *pt.raw);
+        for (int k = 0; k < N_MET; k++) {
+            int mk = pp_summary_metric(&m->sum, metric_names[k]), sk = pp_summary_metric(s, metric_names[k]);
+            double y = sk >= 0 ? s->y[r * s->n_metrics + (size_t)sk] : NAN;
+            pp_prediction p;
+            if (mk < 0 || isnan(y) || y == 0 || pp_model_predict(m, (size_t)mk, &pt, &p) < 0)
+                continue;
+            a->ape[k] += fabs(p.value - y) / fabs(y);
+            a->n[k]++;
+            if (beyond)
+                *beyond += (size_t)p.beyond;
+            if (!isnan(p.lo)) {
+                a->covered += p.lo <= y && y <= p.hi;
+                a->width += (p.hi - p.lo) / fabs(p.value);
+                a->n_band++;
+            }
+        }
+    }
+}
+
+/* Model sub with method, predict the rows out marks, add to a (and to
+ * *beyond the predictions flagged beyond the measured values, unless
+ * NULL). */
 static int predict_out(const char *sub, const char *method, const pp_summary *s,
-                       const unsigned char *out, acc *a)
+                       const unsigned char *out, acc *a, size_t *beyond)
 {
     pp_model_options o;
     pp_model m;
@@ -167,26 +198,7 @@ static int predict_out(const char *sub, const char *method, const pp_summary *s,
     pp_method_parse(method, &o.method);
     if (pp_model_open(sub, &o, 0, &m) < 0)
         return -1;
-    for (size_t r = 0; r < s->n_rows; r++) {
-        pp_model_point pt;
-        if (!out[r])
-            continue;
-        memcpy(pt.raw, s->x + r * s->n_params, s->n_params * sizeof *pt.raw);
-        for (int k = 0; k < N_MET; k++) {
-            int mk = pp_summary_metric(&m.sum, metric_names[k]), sk = pp_summary_metric(s, metric_names[k]);
-            double y = sk >= 0 ? s->y[r * s->n_metrics + (size_t)sk] : NAN;
-            pp_prediction p;
-            if (mk < 0 || isnan(y) || y == 0 || pp_model_predict(&m, (size_t)mk, &pt, &p) < 0)
-                continue;
-            a->ape[k] += fabs(p.value - y) / fabs(y);
-            a->n[k]++;
-            if (!isnan(p.lo)) {
-                a->covered += p.lo <= y && y <= p.hi;
-                a->width += (p.hi - p.lo) / fabs(p.value);
-                a->n_band++;
-            }
-        }
-    }
+    add_predictions(&m, s, out, a, beyond);
     pp_model_free(&m);
     return 0;
 }
@@ -272,7 +284,7 @@ static void bench_set(const char *name, const char *dir)
                 continue;
             for (size_t mi = 0; mi < N_METH; mi++) {
                 acc a = {0};
-                if (predict_out(sub, meth_names[mi], &s, out, &a) < 0)
+                if (predict_out(sub, meth_names[mi], &s, out, &a, NULL) < 0)
                     continue;
                 printf("  %-40s %-7s energy %6.1f %%  power %5.1f %%  duration %5.1f %%  band %3zu/%-3zu width %.2f\n",
                        split, meth_names[mi], pct(a.ape[0], a.n[0]), pct(a.ape[1], a.n[1]),
@@ -393,6 +405,100 @@ static void timing(void)
     pp_model_free(&m);
 }
 
+/* --honesty (issue 31), auto only: per set, the between-levels error
+ * `powprof model` prints against the error measured on interior values
+ * held out (the splits above, pooled), the 90 % band's coverage and mean
+ * width on them, and the same with the edges held out (the least and the
+ * largest value of each numeric parameter, in turn): coverage, and the
+ * predictions flagged beyond ten times the measured values. */
+typedef struct honest_acc {
+    acc in, edge;
+    size_t beyond; /* edge predictions flagged beyond the measured values */
+} honest_acc;
+
+/* Hold out the rows out marks, model the rest with auto, add to a; the
+ * flags beyond to *beyond. */
+static void honest_split(const char *dir, const char *sub, const pp_summary *s,
+                         const unsigned char *out, acc *a, size_t *beyond)
+{
+    if (write_subset(dir, s, out, sub) == 0)
+        predict_out(sub, "auto", s, out, a, beyond);
+}
+
+/* The error `powprof model` prints first for metric k over the groups
+ * (the largest): between measured levels, at them without level folds. */
+static double printed_between(const char *dir, int k)
+{
+    pp_model_options o;
+    pp_model m;
+    double worst = NAN;
+
+    pp_model_options_init(&o);
+    o.only = (const char *const[]){"total_energy_j", "total_mean_w", "duration_s", NULL};
+    if (pp_model_open(dir, &o, 0, &m) < 0)
+        return NAN;
+    for (size_t g = 0; g < m.n_groups; g++) {
+        const pp_model_fit *f = pp_model_fit_of(&m, g, (size_t)pp_summary_metric(&m.sum,
+                                                                                metric_names[k]));
+        double e = !f || f->n_values < 2 ? NAN
+                   : f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
+        if (!isnan(e))
+            worst = isnan(worst) ? e : fmax(worst, e);
+    }
+    pp_model_free(&m);
+    return worst;
+}
+
+static void honesty_set(const char *name, const char *dir)
+{
+    pp_summary s;
+    double lv[256];
+    unsigned char *out;
+    honest_acc h = {0};
+    size_t beyond_in = 0;
+
+    if (pp_summary_read(dir, &s) < 0)
+        return;
+    out = calloc(s.n_rows + 1, 1);
+    for (size_t k = 0; out && k < s.n_params; k++) {
+        size_t nl;
+        char sub[600];
+        if (s.param[k].kind == PP_PARAM_CATEGORICAL || (nl = levels_of(&s, k, lv)) < 3)
+            continue;
+        for (size_t split = 0; split < 4; split++) { /* odd, even interior; bottom, top */
+            for (size_t r = 0; r < s.n_rows; r++) {
+                double v = s.x[r * s.n_params + k];
+                size_t i = 0;
+                while (lv[i] != v)
+                    i++;
+                out[r] = split < 2 ? i > 0 && i + 1 < nl && i % 2 == (split + 1) % 2
+                                   : i == (split == 2 ? 0 : nl - 1);
+            }
+            snprintf(sub, sizeof sub, "%s/h-%s-%zu-%zu", tmp, name, k, split);
+            if (split < 2)
+                honest_split(dir, sub, &s, out, &h.in, &beyond_in);
+            else
+                honest_split(dir, sub, &s, out, &h.edge, &h.beyond);
+        }
+    }
+    printf("  %-22s", name);
+    for (int k = 0; k < N_MET; k++) {
+        double printed = printed_between(dir, k), measured = pct(h.in.ape[k], h.in.n[k]);
+        printf(" %s printed %5.1f / interior %5.1f %% (%+4.0f %%) |",
+               k == 0 ? "E" : k == 1 ? "P" : "T", printed, measured,
+               100 * (printed / measured - 1));
+    }
+    printf(" band interior %zu/%zu %.0f %% width %.2f | edges %zu/%zu %.0f %% width %.2f, "
+           "energy %.1f %%, beyond %zu\n", h.in.covered, h.in.n_band,
+           pct((double)h.in.covered, h.in.n_band), h.in.n_band ? h.in.width / (double)h.in.n_band
+                                                              : NAN,
+           h.edge.covered, h.edge.n_band, pct((double)h.edge.covered, h.edge.n_band),
+           h.edge.n_band ? h.edge.width / (double)h.edge.n_band : NAN,
+           pct(h.edge.ape[0], h.edge.n[0]), h.beyond);
+    free(out);
+    pp_summary_free(&s);
+}
+
 static void summary_line(void)
 {
     printf("\nPer method, over every split above (worst split; pooled band):\n");
@@ -422,6 +528,38 @@ int main(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "/tmp/powprof-accuracy.XXXXXX");
     if (!mkdtemp(tmp))
         return 1;
+    if (argc > 1 && strcmp(argv[1], "--honesty") == 0) {
+        static const char *const names[] = {"tx2-matrix", "tx2-darknet", "syn-cubic",
+                                            "syn-saturation", "syn-step"};
+        printf("Printed between-levels error against interior values held out (auto; E energy, "
+               "P power, T duration; the relative difference), 90 %% bands on interior and "
+               "edge values held out:\n");
+        snprintf(dir, sizeof dir, "%s/tx2-matrix", tmp);
+        if (import_matrix(dir, all, 5) == 0)
+            honesty_set(names[0], dir);
+        snprintf(dir, sizeof dir, "%s/tx2-darknet", tmp);
+        if (import_darknet(dir) == 0)
+            honesty_set(names[1], dir);
+        snprintf(dir, sizeof dir, "%s/syn-cubic", tmp);
+        if (synthetic(dir, sizes, 8, sleeps, 6, cubic_e, cubic_p) == 0)
+            honesty_set(names[2], dir);
+        snprintf(dir, sizeof dir, "%s/syn-saturation", tmp);
+        if (synthetic(dir, rates, 7, bs, 4, sat_e, sat_p) == 0)
+            honesty_set(names[3], dir);
+        snprintf(dir, sizeof dir, "%s/syn-step", tmp);
+        if (synthetic(dir, xs, 10, bs, 4, step_e, step_p) == 0)
+            honesty_set(names[4], dir);
+        for (size_t i = 0; i < 3; i++) {
+            const char *base = getenv("POWPROF_LOCAL_DATA") ? getenv("POWPROF_LOCAL_DATA")
+                                                             : "data/local";
+            snprintf(dir, sizeof dir, "%s/%s", base, local[i]);
+            if (access(dir, F_OK) == 0)
+                honesty_set(local[i], dir);
+        }
+        char *rm[] = {"/bin/rm", "-rf", tmp, NULL};
+        free(run(rm));
+        return 0;
+    }
     printf("Whole values held out (trained on the rest, predicted by pp_model_predict):\n");
     snprintf(dir, sizeof dir, "%s/tx2-matrix", tmp);
     if (import_matrix(dir, all, 5) == 0)

@@ -63,14 +63,6 @@ static int import_darknet(const char *dir)
     return pp_bench_import_tx2_darknet(bin, dir);
 }
 
-/* A grid: its candidates, the measured energy and duration of each. */
-typedef struct grid {
-    const char *name, *dir;
-    pp_adaptive_space s;
-    pp_replay rp;
-    double *energy_j, *duration_s, total_s, full_error_pct;
-} grid;
-
 /* One point of a curve. */
 typedef struct point {
     double seconds, error_pct;
@@ -85,7 +77,7 @@ typedef struct curve {
 /* The hold-out energy MAPE of the predictor's last refit f over the
  * candidates not in[] (INFINITY when one cannot be predicted; NAN with
  * none left). */
-static double holdout_error(const grid *g, const pp_adaptive_predictor *pr,
+static double holdout_error(const pp_bench_grid *g, const pp_adaptive_predictor *pr,
                             const pp_adaptive_fit *f, const uint8_t *in)
 {
     double sum = 0, v, lo, hi;
@@ -106,81 +98,9 @@ static double holdout_error(const grid *g, const pp_adaptive_predictor *pr,
     return n ? 100 * sum / (double)n : NAN;
 }
 
-/* The ids of dir/summary.csv as flags over g's candidates. */
-static void measured_flags(const grid *g, const char *dir, uint8_t *in)
-{
-    char path[600], *text, *line, *nl;
-
-    memset(in, 0, g->s.n);
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    text = pp_read_file(path);
-    for (line = text ? strchr(text, '\n') : NULL; line && (nl = strchr(++line, '\n')); line = nl) {
-        long c = pp_adaptive_space_find(&g->s, strtoull(line, NULL, 10));
-        if (c >= 0)
-            in[c] = 1;
-    }
-    free(text);
-}
-
-static void remove_tree(const char *dir)
-{
-    char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
-    pp_bench_run_quiet(argv);
-}
-
-/* The grid of dir: candidates, measured energy and duration (the mean of
- * a configuration's rows), the full grid's seconds and nested error. */
-static int grid_open(grid *g, const char *name, const char *dir, int full_error)
-{
-    pp_summary sum;
-    pp_adaptive_model am;
-    pp_adaptive_predictor pr;
-    pp_adaptive_fit f;
-    int e, d, rc;
-
-    memset(g, 0, sizeof *g);
-    g->name = name;
-    g->dir = dir;
-    if ((rc = pp_replay_open(dir, &g->rp, &g->s)) < 0 || (rc = pp_summary_read(dir, &sum)) < 0)
-        return rc;
-    e = pp_summary_metric(&sum, "total_energy_j");
-    d = pp_summary_metric(&sum, "duration_s");
-    g->energy_j = calloc(g->s.n, sizeof *g->energy_j);
-    g->duration_s = calloc(g->s.n, sizeof *g->duration_s);
-    for (size_t c = 0; e >= 0 && d >= 0 && c < g->s.n; c++) {
-        size_t n = 0;
-        for (size_t r = 0; r < sum.n_rows; r++)
-            if ((uint64_t)sum.ids[r] == g->s.ids[c]) {
-                g->energy_j[c] += sum.y[r * sum.n_metrics + (size_t)e];
-                g->duration_s[c] += sum.y[r * sum.n_metrics + (size_t)d];
-                n++;
-            }
-        g->energy_j[c] /= (double)n;
-        g->duration_s[c] /= (double)n;
-        g->total_s += g->duration_s[c];
-    }
-    pp_summary_free(&sum);
-    pp_adaptive_model_predictor(&am, &pr);
-    g->full_error_pct = NAN;
-    if (full_error && (rc = pr.refit(pr.ctx, dir, &f)) == 0)
-        for (size_t k = 0; k < f.n_metrics; k++)
-            if (strcmp(f.metrics[k], "total_energy_j") == 0)
-                g->full_error_pct = f.error_pct[k];
-    pp_adaptive_model_free(&am);
-    return e >= 0 && d >= 0 ? rc : -EINVAL;
-}
-
-static void grid_free(grid *g)
-{
-    pp_replay_free(&g->rp);
-    pp_adaptive_space_free(&g->s);
-    free(g->energy_j);
-    free(g->duration_s);
-}
-
 /* The adaptive run's rounds, as a curve. */
 typedef struct watch {
-    const grid *g;
+    const pp_bench_grid *g;
     const pp_adaptive_predictor *pr;
     const char *dir;
     curve *cv;
@@ -191,19 +111,19 @@ static void on_round(void *ctx, const pp_adaptive_progress *p)
 {
     watch *w = ctx;
 
-    measured_flags(w->g, w->dir, w->in);
+    pp_bench_measured_flags(w->g, w->dir, w->in);
     if (w->cv->n < MAX_POINTS)
         w->cv->p[w->cv->n++] = (point){p->fit->measured_s,
                                        holdout_error(w->g, w->pr, p->fit, w->in), p->fit->n_rows};
 }
 
 /* The adaptive curve, until stop_frac of the grid's seconds. */
-static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s)
+static int adaptive_curve(pp_bench_grid *g, double stop_frac, curve *cv, double *choose_s)
 {
     char dir[400];
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
     pp_adaptive_options o;
     pp_adaptive_result res;
     watch w = {g, &pr, dir, cv, calloc(g->s.n, 1)};
@@ -211,7 +131,7 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
     int rc;
 
     snprintf(dir, sizeof dir, "%s/%s-adaptive", tmp, g->name);
-    remove_tree(dir);
+    pp_bench_remove_tree(dir);
     cv->n = 0;
     pp_adaptive_options_init(&o);
     o.target_error_pct = 0;
@@ -226,22 +146,19 @@ static int adaptive_curve(grid *g, double stop_frac, curve *cv, double *choose_s
 
 /* A replayed run with the defaults (--target-error 5): where it stops, the
  * error it claims, its hold-out error on the configurations it left. */
-static void target_run(grid *g)
+static void target_run(pp_bench_grid *g)
 {
     char dir[400];
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure};
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t *in = calloc(g->s.n, 1);
 
     snprintf(dir, sizeof dir, "%s/%s-target", tmp, g->name);
-    remove_tree(dir);
     pp_adaptive_options_init(&o);
-    pp_adaptive_model_predictor(&am, &pr);
-    if (pp_adaptive_run(&g->s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res) == 0) {
-        measured_flags(g, dir, in);
+    if (pp_bench_replay(g, dir, &o, &am, &pr, &res) == 0) {
+        pp_bench_measured_flags(g, dir, in);
         printf("  --target-error 5: stopped (%s) after %zu of %zu configurations, %.0f %% of the "
                "seconds; nested errors", pp_adaptive_stop_name(res.stop), res.n_chosen, g->s.n,
                100 * res.fit.measured_s / g->total_s);
@@ -256,7 +173,7 @@ static void target_run(grid *g)
 
 /* A fixed order's curve: configurations order[0 ..] one at a time, a refit
  * after each, until stop_frac of the seconds. */
-static int order_curve(grid *g, const size_t *order, double stop_frac, curve *cv)
+static int order_curve(pp_bench_grid *g, const size_t *order, double stop_frac, curve *cv)
 {
     char dir[400];
     pp_adaptive_model am;
@@ -267,7 +184,7 @@ static int order_curve(grid *g, const size_t *order, double stop_frac, curve *cv
     int rc = 0;
 
     snprintf(dir, sizeof dir, "%s/%s-order", tmp, g->name);
-    remove_tree(dir);
+    pp_bench_remove_tree(dir);
     cv->n = 0;
     pp_adaptive_model_predictor(&am, &pr);
     for (size_t i = 0; i < g->s.n && rc == 0 && spent <= stop_frac * g->total_s; i++) {
@@ -288,7 +205,7 @@ static int order_curve(grid *g, const size_t *order, double stop_frac, curve *cv
 
 /* The first fraction of the grid's seconds at which the curve's error is
  * at or below target (INFINITY: never). */
-static double reach_frac(const grid *g, const curve *cv, double target)
+static double reach_frac(const pp_bench_grid *g, const curve *cv, double target)
 {
     for (size_t i = 0; i < cv->n; i++)
         if (cv->p[i].error_pct <= target)
@@ -297,7 +214,7 @@ static double reach_frac(const grid *g, const curve *cv, double target)
 }
 
 /* The curve's error at a fraction of the seconds: its last point there. */
-static double error_at(const grid *g, const curve *cv, double frac)
+static double error_at(const pp_bench_grid *g, const curve *cv, double frac)
 {
     double e = INFINITY;
 
@@ -326,7 +243,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void print_curve(const char *what, const grid *g, const curve *cv)
+static void print_curve(const char *what, const pp_bench_grid *g, const curve *cv)
 {
     printf("    %-9s", what);
     for (size_t i = 0; i < cv->n; i++)
@@ -335,7 +252,7 @@ static void print_curve(const char *what, const grid *g, const curve *cv)
 }
 
 /* The adaptive run's choices, in order, from its adaptive.json. */
-static void print_order(const grid *g)
+static void print_order(const pp_bench_grid *g)
 {
     char path[500], *text;
     const char *at;
@@ -356,7 +273,7 @@ static void print_order(const grid *g)
 }
 
 /* Section 1 for one grid. */
-static void bench_grid(grid *g)
+static void bench_grid(pp_bench_grid *g)
 {
     static curve cv, rnd;
     double reach[SEEDS], at3[SEEDS], choose_s, fracs[] = {0.1, 0.2, 1.0 / 3, 0.5};
@@ -399,7 +316,7 @@ static void bench_grid(grid *g)
 static void bench_choice(void)
 {
     char full[400], dir[400], path[500];
-    grid g;
+    pp_bench_grid g;
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
     pp_adaptive_fit f;
@@ -424,9 +341,9 @@ static void bench_choice(void)
                     w * (1 + a / 10));
         }
     fclose(fp);
-    if (grid_open(&g, "synthetic", full, 0) < 0)
+    if (pp_bench_grid_open(&g, "synthetic", full, 0) < 0)
         return;
-    remove_tree(dir);
+    pp_bench_remove_tree(dir);
     shuffle(order, g.s.n, 42);
     pp_replay_measure(&g.rp, &g.s, order, 200, dir);
     chosen = calloc(g.s.n, 1);
@@ -448,24 +365,24 @@ static void bench_choice(void)
            fit_s);
     pp_adaptive_model_free(&am);
     free(chosen);
-    grid_free(&g);
+    pp_bench_grid_free(&g);
 }
 
 /* --live DIR FULL: the model of an adaptive run made live into DIR
  * against the rows FULL measured of the configurations it left. */
 static int live_check(const char *dir, const char *full)
 {
-    grid g;
+    pp_bench_grid g;
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
     pp_adaptive_fit f;
     uint8_t *in;
     size_t n = 0;
 
-    if (grid_open(&g, "live", full, 1) < 0)
+    if (pp_bench_grid_open(&g, "live", full, 1) < 0)
         return 1;
     in = calloc(g.s.n, 1);
-    measured_flags(&g, dir, in);
+    pp_bench_measured_flags(&g, dir, in);
     for (size_t c = 0; c < g.s.n; c++)
         n += in[c];
     pp_adaptive_model_predictor(&am, &pr);
@@ -482,7 +399,7 @@ static int live_check(const char *dir, const char *full)
     }
     pp_adaptive_model_free(&am);
     free(in);
-    grid_free(&g);
+    pp_bench_grid_free(&g);
     return 0;
 }
 
@@ -494,7 +411,7 @@ int main(int argc, char **argv)
                  {"local-xz-level-lines", "data/local/xz-level-lines"},
                  {"local-darknet-fps-cfg", "data/local/darknet-fps-cfg"}};
     char mx[300], dk[300];
-    grid g;
+    pp_bench_grid g;
 
     if (getenv("POWPROF_BIN"))
         bin = getenv("POWPROF_BIN");
@@ -512,13 +429,13 @@ int main(int argc, char **argv)
         bench_choice();
     snprintf(mx, sizeof mx, "%s/tx2-matrix-exponentiation", tmp);
     snprintf(dk, sizeof dk, "%s/tx2-darknet", tmp);
-    if (wanted("tx2-matrix-exponentiation") && import_matrix(mx) == 0 && grid_open(&g, "tx2-matrix-exponentiation", mx, 1) == 0) {
+    if (wanted("tx2-matrix-exponentiation") && import_matrix(mx) == 0 && pp_bench_grid_open(&g, "tx2-matrix-exponentiation", mx, 1) == 0) {
         bench_grid(&g);
-        grid_free(&g);
+        pp_bench_grid_free(&g);
     }
-    if (wanted("tx2-darknet") && import_darknet(dk) == 0 && grid_open(&g, "tx2-darknet", dk, 1) == 0) {
+    if (wanted("tx2-darknet") && import_darknet(dk) == 0 && pp_bench_grid_open(&g, "tx2-darknet", dk, 1) == 0) {
         bench_grid(&g);
-        grid_free(&g);
+        pp_bench_grid_free(&g);
     }
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
         if (!wanted(local[i].name))
@@ -527,11 +444,11 @@ int main(int argc, char **argv)
             printf("\n%s: not there (data/local, measured on this machine)\n", local[i].name);
             continue;
         }
-        if (grid_open(&g, local[i].name, local[i].dir, 1) == 0)
+        if (pp_bench_grid_open(&g, local[i].name, local[i].dir, 1) == 0)
             bench_grid(&g);
-        grid_free(&g);
+        pp_bench_grid_free(&g);
     }
     if (!getenv("BENCH_KEEP"))
-        remove_tree(tmp);
+        pp_bench_remove_tree(tmp);
     return 0;
 }

@@ -2,8 +2,12 @@
 #include "util.h"
 
 #include "src/base/util.h"
+#include "src/plan/adaptive_model.h"
+#include "src/results/summary.h"
 
+#include <errno.h>
 #include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,6 +96,85 @@ int pp_bench_import_tx2_darknet(const char *bin, const char *dir)
         free(text);
     }
     return fclose(out) == 0 ? 0 : -1;
+}
+
+void pp_bench_measured_flags(const pp_bench_grid *g, const char *dir, uint8_t *in)
+{
+    char path[600], *text, *line, *nl;
+
+    memset(in, 0, g->s.n);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    text = pp_read_file(path);
+    for (line = text ? strchr(text, '\n') : NULL; line && (nl = strchr(++line, '\n')); line = nl) {
+        long c = pp_adaptive_space_find(&g->s, strtoull(line, NULL, 10));
+        if (c >= 0)
+            in[c] = 1;
+    }
+    free(text);
+}
+
+void pp_bench_remove_tree(const char *dir)
+{
+    char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
+    pp_bench_run_quiet(argv);
+}
+
+int pp_bench_grid_open(pp_bench_grid *g, const char *name, const char *dir, int full_error)
+{
+    pp_summary sum;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_fit f;
+    int e, d, rc;
+
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    g->dir = dir;
+    if ((rc = pp_replay_open(dir, &g->rp, &g->s)) < 0 || (rc = pp_summary_read(dir, &sum)) < 0)
+        return rc;
+    e = pp_summary_metric(&sum, "total_energy_j");
+    d = pp_summary_metric(&sum, "duration_s");
+    g->energy_j = calloc(g->s.n, sizeof *g->energy_j);
+    g->duration_s = calloc(g->s.n, sizeof *g->duration_s);
+    for (size_t c = 0; e >= 0 && d >= 0 && c < g->s.n; c++) {
+        size_t n = 0;
+        for (size_t r = 0; r < sum.n_rows; r++)
+            if ((uint64_t)sum.ids[r] == g->s.ids[c]) {
+                g->energy_j[c] += sum.y[r * sum.n_metrics + (size_t)e];
+                g->duration_s[c] += sum.y[r * sum.n_metrics + (size_t)d];
+                n++;
+            }
+        g->energy_j[c] /= (double)n;
+        g->duration_s[c] /= (double)n;
+        g->total_s += g->duration_s[c];
+    }
+    pp_summary_free(&sum);
+    pp_adaptive_model_predictor(&am, &pr);
+    g->full_error_pct = NAN;
+    if (full_error && (rc = pr.refit(pr.ctx, dir, &f)) == 0)
+        for (size_t k = 0; k < f.n_metrics; k++)
+            if (strcmp(f.metrics[k], "total_energy_j") == 0)
+                g->full_error_pct = f.error_pct[k];
+    pp_adaptive_model_free(&am);
+    return e >= 0 && d >= 0 ? rc : -EINVAL;
+}
+
+void pp_bench_grid_free(pp_bench_grid *g)
+{
+    pp_replay_free(&g->rp);
+    pp_adaptive_space_free(&g->s);
+    free(g->energy_j);
+    free(g->duration_s);
+}
+
+int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options *o,
+                    pp_adaptive_model *am, pp_adaptive_predictor *pr, pp_adaptive_result *res)
+{
+    pp_adaptive_oracle orc = {&g->rp, pp_replay_measure, NULL};
+
+    pp_bench_remove_tree(dir);
+    pp_adaptive_model_predictor(am, pr);
+    return pp_adaptive_run(&g->s, o, pr, &orc, dir, NULL, NULL, NULL, res);
 }
 
 void pp_bench_phases_problem(pp_battery_model model, pp_plan_choice *cand, unsigned char *allowed,

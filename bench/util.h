@@ -2,9 +2,13 @@
 #ifndef PP_BENCH_UTIL_H
 #define PP_BENCH_UTIL_H
 
+#include "src/plan/adaptive_model.h"
+#include "src/sweep/adaptive.h"
+#include "src/sweep/replay_oracle.h"
 #include "src/plan/phases.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Seconds on the monotonic clock. */
 double pp_bench_now_s(void);
@@ -24,6 +28,32 @@ int pp_bench_import_tx2_matrix(const char *bin, const char *dir, const int *size
  * -1 when it failed. */
 int pp_bench_import_tx2_darknet(const char *bin, const char *dir);
 
+/* rm -rf dir (argv, no shell). */
+void pp_bench_remove_tree(const char *dir);
+
+/* A grid measured whole, replayed as an adaptive run's oracle: its
+ * candidates, the measured energy and duration of each. */
+typedef struct pp_bench_grid {
+    const char *name, *dir;
+    pp_adaptive_space s;
+    pp_replay rp;
+    double *energy_j, *duration_s, total_s, full_error_pct;
+} pp_bench_grid;
+
+/* The grid of dir: candidates, measured energy and duration (the mean of
+ * a configuration's rows), the full grid's seconds and (full_error) its
+ * nested energy error. 0 or -errno. */
+int pp_bench_grid_open(pp_bench_grid *g, const char *name, const char *dir, int full_error);
+void pp_bench_grid_free(pp_bench_grid *g);
+
+/* An adaptive run with options o replayed on g into dir (removed first),
+ * the layer-2 model as its predictor (am, pr: set here; the caller frees
+ * am with pp_adaptive_model_free). pp_adaptive_run's return. */
+int pp_bench_replay(pp_bench_grid *g, const char *dir, const pp_adaptive_options *o,
+                    pp_adaptive_model *am, pp_adaptive_predictor *pr, pp_adaptive_result *res);
+
+/* The ids of dir/summary.csv as flags over g's candidates. */
+void pp_bench_measured_flags(const pp_bench_grid *g, const char *dir, uint8_t *in);
 /* The plan per phase's speed problem (bench_phases, bench_governor): 5
  * phases (60, 120, 720, 300, 120 s; base loads 150, 100, a 1 Hz trace of
  * 90 +- 30 W, 80, 120 W), PP_BENCH_CANDS candidates of quality 0.1 to 30

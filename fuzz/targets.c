@@ -6,8 +6,10 @@
 #include "src/config/battery_config.h"
 #include "plots/plot_plan.h"
 #include "src/dnn/darknet_cfg.h"
+#include "src/plan/phases.h"
 #include "src/plan/governor_source.h"
 #include "src/plan/plan.h"
+#include "src/sweep/adaptive.h"
 #include "src/results/import.h"
 #include "src/results/merge.h"
 #include "src/base/log.h"
@@ -488,6 +490,85 @@ int pp_fuzz_ulog(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* A mission file with phases (pp_mission_load: the mission and battery
+ * groups), and after a line "@@trace@@" the trace its phases' base_trace
+ * "t.csv" names, each phase's base load then cut or repeated from it
+ * (pp_phase_load_trace). What is accepted: 1 to 32 phases of safe,
+ * distinct names, durations in [1, 1e7] s, weights > 0, bounds in order;
+ * a base load of at most PP_PHASE_LOAD_MAX_SAMPLES samples (plus the ends)
+ * from 0 to the phase's duration, powers finite and >= 0. */
+int pp_fuzz_mission(const uint8_t *data, size_t size)
+{
+    static pp_mission_spec m;
+    static const char mark[] = "\n@@trace@@\n";
+    const uint8_t *cut = memmem(data, size, mark, sizeof mark - 1);
+    size_t head = cut ? (size_t)(cut - data) : size;
+    char path[PP_PATH_MAX], trace[PP_PATH_MAX];
+    pp_battery_params b;
+
+    write_input("t.csv", cut ? cut + sizeof mark - 1 : (const uint8_t *)"", cut ?
+                size - head - (sizeof mark - 1) : 0, trace, sizeof trace);
+    write_input("m.cfg", data, head, path, sizeof path);
+    pp_battery_params_default(&b);
+    if (pp_mission_load(path, &m, &b) != 0)
+        return 0;
+    require(m.n_phases >= 1 && m.n_phases <= PP_MISSION_MAX_PHASES && m.n_fixed <= PP_MISSION_MAX_FIXED);
+    for (size_t k = 0; k < m.n_phases; k++) {
+        const pp_mission_phase *ph = &m.phase[k];
+        pp_phase_load l;
+        require(pp_name_why(ph->name, NULL, 0) == 0 && ph->weight > 0 &&
+                ph->duration_s >= PP_DURATION_S_MIN && ph->duration_s <= PP_DURATION_S_MAX);
+        for (size_t j = 0; j < ph->n_bounds; j++)
+            require(!(ph->bound[j].min > ph->bound[j].max));
+        if (!ph->base_trace[0] || strcmp(ph->base_trace, trace) != 0)
+            continue; /* only the trace of the input is read */
+        if (pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, &l) == 0) {
+            require(l.n >= 2 && l.n <= PP_PHASE_LOAD_MAX_SAMPLES + 8 && l.t_s[0] == 0 &&
+                    l.t_s[l.n - 1] == ph->duration_s && isfinite(l.mean_w) && l.mean_w >= 0);
+            for (size_t i = 0; i < l.n; i++)
+                require(isfinite(l.p_w[i]) && l.p_w[i] >= 0 && (i == 0 || l.t_s[i] > l.t_s[i - 1]));
+            pp_phase_load_free(&l);
+        }
+    }
+    return 0;
+}
+
+/* adaptive.json read back against a grid of 36 configurations (ids 0 to
+ * 35: a = 1..12 x b = 1..3, as tests/fixtures/issue33/ad.cfg): what is
+ * accepted has every pick a configuration of the grid in a round that
+ * exists, at most PP_ADAPTIVE_MAX_ROUNDS rounds, the measured ones first,
+ * their counts within the grid and their seconds >= 0. */
+int pp_fuzz_adaptive(const uint8_t *data, size_t size)
+{
+    static pp_adaptive_space sp;
+    static pp_adaptive_state st;
+    char path[PP_PATH_MAX], dir[PP_PATH_MAX];
+
+    if (!sp.n) {
+        require(pp_adaptive_space_init(&sp, 2, 36) == 0);
+        for (size_t c = 0; c < 36; c++) {
+            sp.raw[2 * c] = (double)(c / 3 + 1);
+            sp.raw[2 * c + 1] = (double)(c % 3 + 1);
+            sp.ids[c] = c;
+        }
+        pp_strlcpy(sp.names[0], "w.a", sizeof sp.names[0]);
+        pp_strlcpy(sp.names[1], "w.b", sizeof sp.names[1]);
+        require(pp_adaptive_space_finish(&sp) == 0);
+    }
+    write_input("adaptive.json", data, size, path, sizeof path);
+    pp_strlcpy(dir, path, sizeof dir);
+    *strrchr(dir, '/') = '\0';
+    if (pp_adaptive_state_read(dir, &sp, &st) == 0) {
+        require(st.n_rounds <= PP_ADAPTIVE_MAX_ROUNDS && st.n_done <= st.n_rounds);
+        for (size_t i = 0; i < st.n_picks; i++)
+            require(st.picks[i].cand < sp.n && st.pick_round[i] < st.n_rounds);
+        for (size_t r = 0; r < st.n_done; r++)
+            require(st.done[r].n_rows <= sp.n && !(st.done[r].measured_s < 0));
+    }
+    pp_adaptive_state_free(&st);
+    return 0;
+}
+
 /* A flight log CSV (ulog2csv's battery_status): what the reader accepted
  * (times increasing, voltages > 0, currents finite), and battery fit on it
  * when small: a pack within its physical ranges, finite figures, or a
@@ -587,5 +668,6 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"layer_model", pp_fuzz_layer_model},
     {"ulog", pp_fuzz_ulog},               {"govern", pp_fuzz_govern},
     {"flightcsv", pp_fuzz_flightcsv},
+    {"mission", pp_fuzz_mission},         {"adaptive", pp_fuzz_adaptive},
     {NULL, NULL},
 };

@@ -43,6 +43,13 @@ int pp_fuzz_flightcsv(const uint8_t *data, size_t size);
 /* pp_gov_parse_line per line, then pp_gov_update (src/plan/governor.h) */
 int pp_fuzz_govern(const uint8_t *data, size_t size);
 
+/* A mission file with phases (pp_mission_load), and after a line
+ * "@@trace@@" the base trace its phases name as "t.csv"
+ * (pp_phase_load_trace). */
+int pp_fuzz_mission(const uint8_t *data, size_t size);
+/* adaptive.json (pp_adaptive_state_read) against a grid of 36. */
+int pp_fuzz_adaptive(const uint8_t *data, size_t size);
+
 typedef struct pp_fuzz_target {
     const char *name;
     int (*fn)(const uint8_t *data, size_t size);

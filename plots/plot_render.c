@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define OUTPUT_MAX 16384
@@ -118,7 +119,10 @@ static int images_there(const pp_plot_options *o, const pp_plot_result *r, const
     for (size_t i = 0; i < 2; i++)
         if (want[i] && (pp_path_fmt(path, sizeof path, r->plots_dir, "%s.%s", name, ext[i]) < 0 ||
                         stat(path, &st) != 0 || st.st_size == 0)) {
-            pp_fmt(why, cap, "gnuplot succeeded but wrote no %s.%s", name, ext[i]);
+            struct statvfs fs; /* gnuplot writes the image: say why it could not */
+            int full = statvfs(r->plots_dir, &fs) == 0 && fs.f_bavail == 0;
+            pp_fmt(why, cap, "gnuplot succeeded but wrote no %s.%s%s", name, ext[i],
+                   full ? ": No space left on device (the folder's disk is full)" : "");
             return 0;
         }
     return 1;

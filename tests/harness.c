@@ -200,18 +200,57 @@ int run_argv(char *const argv[], char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int run_powprof(char **out, char **err, ...)
+const char *powprof_bin(void)
+{
+    const char *bin = getenv("POWPROF_BIN");
+    return bin ? bin : "./powprof";
+}
+
+/* powprof with ap's arguments, under `timeout limit_s` unless NULL. */
+static int run_powprof_va(const char *limit_s, char **out, char **err, va_list ap)
 {
     char *argv[64];
-    const char *bin = getenv("POWPROF_BIN");
     size_t n = 0;
-    va_list ap;
 
-    argv[n++] = (char *)(bin ? bin : "./powprof");
-    va_start(ap, err);
+    if (limit_s) {
+        argv[n++] = "/usr/bin/timeout";
+        argv[n++] = (char *)limit_s;
+    }
+    argv[n++] = (char *)powprof_bin();
     for (char *a; (a = va_arg(ap, char *)) && n < 63;)
         argv[n++] = a;
-    va_end(ap);
     argv[n] = NULL;
     return run_argv(argv, out, err);
+}
+
+int run_powprof(char **out, char **err, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, err);
+    rc = run_powprof_va(NULL, out, err, ap);
+    va_end(ap);
+    return rc;
+}
+
+int run_powprof_within(const char *limit_s, char **out, char **err, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, err);
+    rc = run_powprof_va(limit_s, out, err, ap);
+    va_end(ap);
+    return rc;
+}
+
+const char *test_path(const char *name)
+{
+    static char path[512][600];
+    static int next;
+
+    next = (next + 1) % 512;
+    snprintf(path[next], sizeof path[next], "%s/%s", test_tmpdir(), name);
+    return path[next];
 }

@@ -79,8 +79,20 @@ const char *results_folder_with(const char *name, const char *summary, const cha
  * Returns the exit status (128 + signal when killed), -1 if not run. */
 int run_argv(char *const argv[], char **out, char **err);
 
+/* The powprof binary under test: $POWPROF_BIN, else ./powprof. */
+const char *powprof_bin(void);
+
 /* Run the powprof binary under test ($POWPROF_BIN) with the given
  * arguments (NULL-terminated list). */
 int run_powprof(char **out, char **err, ...) __attribute__((sentinel));
+
+/* The same under /usr/bin/timeout limit_s (seconds, as text): killed past
+ * it, with status 124. For commands that hung on hostile input. */
+int run_powprof_within(const char *limit_s, char **out, char **err, ...)
+    __attribute__((sentinel));
+
+/* name under the test's scratch folder, in one of 512 buffers (a test's
+ * paths live as long as the test). */
+const char *test_path(const char *name);
 
 #endif

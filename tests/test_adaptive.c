@@ -65,7 +65,7 @@ static int replay_run(replayed *r, const char *full, const char *dir, const pp_a
     if (rc < 0)
         return rc;
     pp_adaptive_model_predictor(&r->am, &r->pr);
-    r->orc = (pp_adaptive_oracle){&r->rp, pp_replay_measure};
+    r->orc = (pp_adaptive_oracle){&r->rp, pp_replay_measure, NULL};
     rc = pp_adaptive_run(&r->s, o, &r->pr, &r->orc, dir, NULL, NULL, NULL, &r->res);
     pp_adaptive_model_free(&r->am);
     return rc;
@@ -310,7 +310,7 @@ void test_adaptive_resume_and_replay_same_choices(void)
     CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
     pp_adaptive_model_predictor(&r.am, &r.pr);
     fl = (flaky){&r.rp, 0, 3};
-    r.orc = (pp_adaptive_oracle){&fl, flaky_measure};
+    r.orc = (pp_adaptive_oracle){&fl, flaky_measure, NULL};
     CHECK_INT(pp_adaptive_run(&r.s, &o, &r.pr, &r.orc, cut, NULL, NULL, NULL, &r.res), -EINTR);
     pp_adaptive_model_free(&r.am);
     replay_free(&r);

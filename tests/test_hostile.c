@@ -25,24 +25,6 @@
  * the shared test machine is slow): past it the command is killed. */
 #define LIMIT_S "20"
 
-static const char *bin(void)
-{
-    const char *b = getenv("POWPROF_BIN");
-    return b ? b : "./powprof";
-}
-
-/* name under the test's folder; a buffer of its own (a test's paths
- * live as long as the test). */
-static const char *tmp_path(const char *name)
-{
-    static char path[512][600];
-    static int next;
-
-    next = (next + 1) % 512;
-    snprintf(path[next], sizeof path[next], "%s/%s", test_tmpdir(), name);
-    return path[next];
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -50,21 +32,9 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* powprof with the arguments (NULL-terminated) under `timeout`; its exit
- * status (124: killed at the limit), stdout and stderr as run_argv's. */
-static int pp(char **out, char **err, ...)
-{
-    char *argv[40] = {"/usr/bin/timeout", LIMIT_S, (char *)bin()};
-    size_t n = 3;
-    va_list ap;
-
-    va_start(ap, err);
-    while (n < 39 && (argv[n] = va_arg(ap, char *)))
-        n++;
-    va_end(ap);
-    argv[n] = NULL;
-    return run_argv(argv, out, err);
-}
+/* powprof under the limit: its exit status (124: killed at the limit). */
+#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
+#define tmp_path test_path
 
 /* DIR/s0 and DIR/s1: two shards of tiny.cfg (nodes vm and other). */
 static void make_shards(const char *dir)
@@ -290,7 +260,7 @@ static pid_t start_merge(const char *b0, const char *b1, const char *out)
         int null_fd = open("/dev/null", O_RDWR);
         dup2(null_fd, 1);
         dup2(null_fd, 2);
-        execl(bin(), bin(), "merge", b0, b1, "-o", out, (char *)NULL);
+        execl(powprof_bin(), powprof_bin(), "merge", b0, b1, "-o", out, (char *)NULL);
         _exit(127);
     }
     return pid;

@@ -395,8 +395,8 @@ void test_durations_and_percentages(void)
     CHECK_CONTAINS(out, " h ");
     free(out);
     CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "10 parsecs", NULL), 2);
-    CHECK_CONTAINS(err, "--mission-s 10 parsecs: seconds from 1 to 1e7");
-    CHECK_CONTAINS(err, "or a duration: 10min, 1h30m");
+    CHECK_CONTAINS(err, "--mission-s: \"10 parsecs\" is not a duration: seconds (90, 1.5) or");
+    CHECK_CONTAINS(err, "(10min, 1h30m, 250ms)");
     free(err);
 }
 
@@ -468,7 +468,7 @@ void test_mission_fixed(void)
     write_exec_profile_with("level = [0, 1]; size = [1, 2];",
                             "mission = { duration_s = 600.0;\n  fixed = [\"x.nope=1\"]; };");
     CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "-o", g_out, NULL), 2);
-    CHECK_CONTAINS(err, "w.cfg:3: fixed: 'x.nope' is no parameter of the profile");
+    CHECK_CONTAINS(err, "w.cfg:3: mission.fixed: 'x.nope' is no parameter of the profile");
     free(err);
     CHECK(access(g_out, F_OK) != 0);
 }

@@ -42,8 +42,9 @@ typedef struct pp_model_estimate {
 } pp_model_estimate;
 
 /* metric at the configuration where parameter names[i] takes values[i]
- * (i < n; every parameter given once; a number, or a categorical
- * parameter's label, as summary.csv writes it). 0, -ENOENT (no such metric
+ * (i < n; every parameter given once, except one the results measured at
+ * a single value, a constant, implied when not given; a number, or a
+ * categorical parameter's label, as summary.csv writes it). 0, -ENOENT (no such metric
  * or parameter, or labels never measured together) or -EINVAL (a value
  * that is not a number or not a label, a parameter missing), logged. */
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,

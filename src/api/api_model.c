@@ -67,6 +67,7 @@ static int point_of(const pp_summary *s, size_t n, const char *const *names,
             return -EINVAL;
         }
     }
+    pp_summary_imply_constants(s, pt->raw, given); /* measured at one value */
     for (size_t j = 0; j < s->n_params; j++)
         if (!given[j]) {
             pp_log_error("no value for parameter %s", s->params[j]);

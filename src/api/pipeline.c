@@ -3,6 +3,8 @@
  * pipeline_plan.c. */
 #include "pipeline.h"
 
+#include "src/results/base_traces.h"
+
 #include "src/config/config.h"
 #include "src/layer2/variability.h"
 #include "src/base/log.h"
@@ -52,8 +54,9 @@ int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, doub
 int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
                                  const char *file, pp_mission_spec *spec)
 {
-    if (pp_mission_load(file, spec, &o->battery) < 0)
-        return -EINVAL;
+    if (pp_mission_load(file, spec, &o->battery) < 0 ||
+        pp_results_base_traces_apply(file, spec) < 0) /* a results folder's copy: the traces */
+        return -EINVAL;                                /* its run resolved */
     if (mi->base_power_w >= 0) /* the settings' over the file's battery */
         o->battery.base_power_w = mi->base_power_w;
     if (!o->maximize && spec->maximize[0])
@@ -209,6 +212,13 @@ int pp_model_metric_repeats(const pp_summary *s, size_t k, size_t *of)
                 break;
             i++;
         }
+        /* two total_* columns equal in every row (an imported rail named
+         * total_w, renamed total_rail): one of them is shown, the shorter
+         * name (then the first), not neither */
+        if (i == s->n_rows && !is_end && strncmp(s->metrics[k], "total_", 6) == 0 &&
+            (strlen(s->metrics[k]) < strlen(s->metrics[j]) ||
+             (strlen(s->metrics[k]) == strlen(s->metrics[j]) && k < j)))
+            continue;
         if (i == s->n_rows) {
             *of = j;
             return 1;

@@ -3,10 +3,12 @@
  * profile with the file's line before anything runs. */
 #include "pipeline.h"
 
+#include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/config/config.h"
+#include "src/config/mission.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The parameter of p named name: its index, or -1. */
@@ -37,46 +39,49 @@ static int value_ok(const pp_profile *p, size_t k, const char *value)
     return 0;
 }
 
-/* One element "NAME=VALUE" of the list into f. 0 or -EINVAL (logged). */
-static int one_fixed(const pp_config *cfg, const pp_config_setting *e, const pp_profile *p,
+/* One element of the mission's fixed list, checked against the profile,
+ * into f. 0 or -EINVAL (logged: file:line). */
+static int one_fixed(const pp_mission_spec *m, const pp_mission_fixed *mf, const pp_profile *p,
                      pp_plan_fixed *f)
 {
-    const char *text = pp_config_string(e), *eq = text ? strchr(text, '=') : NULL;
     int k;
 
-    if (!eq || eq == text || !eq[1] ||
-        pp_fmt(f->name, sizeof f->name, "%.*s", (int)(eq - text), text) < 0 ||
-        pp_fmt(f->value, sizeof f->value, "%s", eq + 1) < 0)
-        return pp_config_node_error(cfg, e, "fixed", "\"NAME=VALUE\" expected (got %s)",
-                                    text ? text : "no string");
-    if ((k = param_of(p, f->name)) < 0)
-        return pp_config_node_error(cfg, e, "fixed", "'%s' is no parameter of the profile",
-                                    f->name);
-    if (!value_ok(p, (size_t)k, f->value))
-        return pp_config_node_error(cfg, e, "fixed", "'%s' is not a value of %s (a number, or "
-                                    "one of its labels)", f->value, f->name);
+    if ((k = param_of(p, mf->name)) < 0) {
+        pp_log_error("%s:%d: mission.fixed: '%s' is no parameter of the profile", m->path,
+                     mf->line, mf->name);
+        return -EINVAL;
+    }
+    if (!value_ok(p, (size_t)k, mf->value)) {
+        pp_log_error("%s:%d: mission.fixed: '%s' is not a value of %s (a number, or one of its "
+                     "labels)", m->path, mf->line, mf->value, mf->name);
+        return -EINVAL;
+    }
+    pp_strlcpy(f->name, mf->name, sizeof f->name);
+    pp_strlcpy(f->value, mf->value, sizeof f->value);
     return 0;
 }
 
 int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o)
 {
-    const pp_config_setting *g = NULL, *list;
-    pp_config *cfg;
+    pp_mission_spec *m;
+    pp_battery_params b; /* read by the mission reader, not used here */
     int rc;
 
-    if (!p->has_mission || (rc = pp_config_load(p->path, &cfg)) < 0)
-        return p->has_mission ? -EINVAL : 0;
-    rc = pp_config_get_group(cfg, pp_config_root(cfg), "mission", &g) < 0 ? -EINVAL : 0;
-    list = g ? pp_config_member(g, "fixed") : NULL;
-    if (rc == 0 && list && pp_config_kind_of(list) != PP_CONFIG_LIST)
-        rc = pp_config_node_error(cfg, list, "fixed", "a list of \"NAME=VALUE\" expected");
-    for (size_t i = 0; rc == 0 && list && i < pp_config_length(list); i++) {
-        if (o->n_fixed == PP_SUMMARY_MAX_PARAMS)
-            rc = pp_config_node_error(cfg, list, "fixed", "at most %d parameters",
-                                      PP_SUMMARY_MAX_PARAMS);
-        else
-            rc = one_fixed(cfg, pp_config_elem(list, i), p, &o->fixed[o->n_fixed++]);
+    if (!p->has_mission)
+        return 0;
+    if (!(m = malloc(sizeof *m)))
+        return -ENOMEM;
+    pp_battery_params_default(&b);
+    rc = pp_mission_load(p->path, m, &b) < 0 ? -EINVAL : 0; /* the one reader of mission.fixed */
+    for (size_t i = 0; rc == 0 && i < m->n_fixed; i++) {
+        if (o->n_fixed == PP_SUMMARY_MAX_PARAMS) {
+            pp_log_error("%s:%d: mission.fixed: at most %d parameters", m->path, m->fixed[i].line,
+                         PP_SUMMARY_MAX_PARAMS);
+            rc = -EINVAL;
+        } else if ((rc = one_fixed(m, &m->fixed[i], p, &o->fixed[o->n_fixed])) == 0) {
+            o->n_fixed++;
+        }
     }
-    pp_config_free(cfg);
-    return rc < 0 ? -EINVAL : 0;
+    free(m);
+    return rc;
 }

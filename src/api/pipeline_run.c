@@ -95,7 +95,8 @@ static int run_plan(pp_pipeline_run *r, const pp_pipeline_hooks *h)
         pp_model_free(&r->plan_model);
         return rc;
     }
-    pp_pipeline_plan_save(r->dir, r->plan_json);
+    if ((rc = pp_pipeline_plan_save(r->dir, r->plan_json)) < 0)
+        return rc; /* said with the file and why; the run ends there, not as a success */
     hook(h, r, PP_PIPELINE_PLAN, 1);
     return 0;
 }

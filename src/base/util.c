@@ -292,7 +292,7 @@ int pp_atomic_file_commit(pp_atomic_file *af)
     if (!af->fp)
         return -EBADF;
     if (fflush(af->fp) != 0 || ferror(af->fp))
-        err = -errno;
+        err = errno ? -errno : -EIO; /* ENOSPC from the write that failed, mostly */
     else if (fsync(fileno(af->fp)) != 0)
         err = -errno;
     if (fclose(af->fp) != 0 && !err)
@@ -604,52 +604,6 @@ int pp_gp_printf(FILE *fp, const char *fmt, ...)
 }
 
 /* ---- durations and fractions as people write them ---------------------- */
-
-/* Seconds in unit (len letters at u): h, min, m, s; 0 when not a unit. */
-static double unit_s(const char *u, size_t len)
-{
-    static const struct {
-        const char *name;
-        double s;
-    } units[] = {{"h", 3600}, {"min", 60}, {"m", 60}, {"s", 1}};
-
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strlen(units[i].name) == len && strncmp(u, units[i].name, len) == 0)
-            return units[i].s;
-    return 0;
-}
-
-int pp_parse_duration_s(const char *s, double *out)
-{
-    double total = 0, last_unit = INFINITY, v;
-    char *end;
-    int parts = 0;
-
-    if (pp_parse_double(s, out) == 0)
-        return *out >= 0 ? 0 : -EINVAL;
-    s = skip_blank(s);
-    while (*s) {
-        const char *u;
-        double per;
-        errno = 0;
-        v = strtod(s, &end);
-        if (end == s || !isfinite(v) || v < 0 || *end == '-' || *end == '+')
-            return -EINVAL;
-        for (u = end; *u >= 'a' && *u <= 'z'; u++)
-            ;
-        per = unit_s(end, (size_t)(u - end));
-        if (per == 0 || per >= last_unit) /* units given once, largest first */
-            return -EINVAL;
-        last_unit = per;
-        total += v * per;
-        parts++;
-        s = skip_blank(u);
-    }
-    if (!parts || !isfinite(total))
-        return -EINVAL;
-    *out = total;
-    return 0;
-}
 
 int pp_parse_fraction(const char *s, double *out)
 {

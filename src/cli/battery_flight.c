@@ -121,7 +121,8 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
     }
     if (f.n_batteries == 0) {
         fprintf(stderr, "powprof battery: %s: %s\n", path,
-                f.battery_defined ? "the log defines battery_status but holds no sample of it: "
+                f.battery_defined && (f.n_skipped || f.n_unmeasured) ? "the log defines battery_status but every sample of it was left out (see above): no flight to compare with"
+                : f.battery_defined ? "the log defines battery_status but holds no sample of it: "
                                     "no flight to compare with"
                                   : "the log has no battery_status topic: no flight to compare "
                                     "with");

@@ -55,17 +55,17 @@ static int mission_number(const char *cmd, const char *name, const char *arg,
     return 1;
 }
 
-static int mission_ok(double v) { return v >= PP_PLAN_MISSION_S_MIN && v <= PP_PLAN_MISSION_S_MAX; }
 static int not_negative(double v) { return isfinite(v) && v >= 0; }
 static int fraction(double v) { return v >= 0 && v < 1; }
 
 int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd)
 {
+    char why[300];
+
     switch (opt) {
     case PP_OPT_MISSION:
-        if (pp_parse_duration_s(arg, &m->mission_s) < 0 || !mission_ok(m->mission_s)) {
-            fprintf(stderr, "powprof %s: --mission-s %s: seconds from 1 to 1e7 (a mission the "
-                    "battery model can fly), or a duration: 10min, 1h30m\n", cmd, arg);
+        if (pp_parse_duration_range(arg, &m->mission_s, why, sizeof why) < 0) {
+            fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
             return -1;
         }
         return 1;

@@ -63,17 +63,15 @@ enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME
 static void ulog_report(char **files, int n_files)
 {
     for (int i = 0; i < n_files; i++) {
-        pp_ulog_flight f;
+        const pp_ulog_flight *f = pp_import_ulog_flight(files[i]); /* read by the import */
         char left[512];
-        if (pp_flight_log_read(files[i], &f) < 0) {
-            pp_ulog_flight_free(&f);
+        if (!f)
             continue;
-        }
-        pp_flight_log_left_out(&f, left, sizeof left);
+        pp_flight_log_left_out(f, left, sizeof left);
         if (left[0])
             printf("%s: %s\n", files[i], left);
-        for (size_t b = 0; b < f.n_batteries; b++) {
-            const pp_ulog_battery *bat = &f.bat[b];
+        for (size_t b = 0; b < f->n_batteries; b++) {
+            const pp_ulog_battery *bat = &f->bat[b];
             double q, logged;
             pp_ulog_charge_mah(bat, &q, &logged);
             printf("%s: battery %d: %zu samples over %.1f s (one every %.2f s); charge drawn "
@@ -85,7 +83,6 @@ static void ulog_report(char **files, int n_files)
                        "integrates the current)", 100 * (q / logged - 1));
             printf("\n");
         }
-        pp_ulog_flight_free(&f);
     }
 }
 
@@ -250,19 +247,18 @@ static void print_json(const char *out, size_t n_files, const pp_results_layout 
  * when it has them (issue 32, item 8), said. */
 static void log_pack(import_args *a)
 {
-    pp_ulog_flight f;
+    const pp_ulog_flight *f;
     pp_battery_params pk;
 
     if (a->config_path || strcmp(a->rq.format, "ulog") != 0 || a->rq.n_files == 0)
         return;
-    if (pp_flight_log_read(a->rq.files[0], &f) == 0 && f.n_batteries &&
-        pp_flight_pack_for(&f, &f.bat[0], &pk)) {
+    f = pp_import_ulog_flight(a->rq.files[0]); /* read once for the import */
+    if (f && f->n_batteries && pp_flight_pack_for(f, &f->bat[0], &pk)) {
         a->rq.battery = pk;
         fprintf(stderr, "powprof import: the summary's battery: the autopilot's BAT_* parameters "
                 "of %s (thevenin, %d cells, %.3g Ah, R0 %.4g ohm); -c for another\n",
                 a->rq.files[0], pk.cells, pk.capacity_ah, pk.r_int_ohm);
     }
-    pp_ulog_flight_free(&f);
 }
 
 int pp_cmd_import(int argc, char **argv)
@@ -300,6 +296,7 @@ int pp_cmd_import(int argc, char **argv)
     if (status == 0 && !a->json && strcmp(a->rq.format, "ulog") == 0)
         ulog_report((char **)a->rq.files, (int)a->rq.n_files);
 out:
+    pp_import_ulog_forget();
     free(a);
     free(layout);
     return status;

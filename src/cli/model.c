@@ -60,7 +60,11 @@ static const char predict_help[] =
     "NAME is a parameter as summary.csv names it (sleeper.t, darknet.fps, or\n"
     "plain names for imported data); a categorical one takes a label. Shows the\n"
     "nearest measured configuration and warns when the point lies outside the\n"
-    "measured range (an extrapolation: its band is wider).\n"
+    "measured range (an extrapolation: its band is wider). A parameter the\n"
+    "results measured at one value only is a constant: it may be left out, and\n"
+    "any other value is flagged as outside the measured range. A metric\n"
+    "predicted below a tenth of its least measured value or above ten times\n"
+    "its largest is flagged as beyond the measured values.\n"
     "\n"
     "options:\n"
     "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
@@ -76,6 +80,32 @@ static void print_pct(const char *fmt_ok, double v)
         printf("%12s", "n/a");
     else
         printf(fmt_ok, v);
+}
+
+/* The parameters that vary, then the constants (one value in every row:
+ * implied by predict, no dimension of the surface). */
+static void print_params(const pp_summary *s)
+{
+    size_t n_const = 0, shown = 0;
+    char text[PP_SUMMARY_LABEL_MAX + 32];
+    double v;
+
+    for (size_t k = 0; k < s->n_params; k++)
+        n_const += (size_t)pp_summary_constant(s, k, NULL);
+    printf(", %zu parameter%s", s->n_params - n_const, s->n_params - n_const == 1 ? "" : "s");
+    for (size_t k = 0; k < s->n_params; k++)
+        if (!pp_summary_constant(s, k, NULL))
+            printf("%s %s (%s)", shown++ ? "," : ":", s->params[k],
+                   s->param[k].kind == PP_PARAM_CATEGORICAL ? "categorical"
+                   : s->log_scale[k]                         ? "log scale"
+                                                             : "linear scale");
+    for (size_t k = 0, c = 0; k < s->n_params; k++)
+        if (pp_summary_constant(s, k, &v)) {
+            pp_summary_value_text(s, k, v, text, sizeof text);
+            printf("%s %s = %s", c++ ? "," : "; measured at one value (a constant):",
+                   s->params[k], text);
+        }
+    printf("\n");
 }
 
 static void print_header(const pp_model *m, const char *dir)
@@ -97,13 +127,7 @@ static void print_header(const pp_model *m, const char *dir)
                 "than its repeats and nodes explain: rows of different profiles mixed (a resume "
                 "after the profile changed?); each configuration's rows are averaged\n", dir,
                 s->n_rows, n_configs);
-    printf(", %zu parameter%s:", s->n_params, s->n_params == 1 ? "" : "s");
-    for (size_t k = 0; k < s->n_params; k++)
-        printf("%s %s (%s)", k ? "," : "", s->params[k],
-               s->param[k].kind == PP_PARAM_CATEGORICAL ? "categorical"
-               : s->log_scale[k]                         ? "log scale"
-                                                         : "linear scale");
-    printf("\n");
+    print_params(s);
     if (m->n_groups > 1)
         printf("one model per combination of labels: %zu\n", m->n_groups);
     if (s->n_short)
@@ -431,6 +455,7 @@ static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_poin
             return PP_EXIT_USAGE;
         given[k] = 1;
     }
+    pp_summary_imply_constants(s, pt->raw, given);
     for (size_t k = 0; k < s->n_params; k++)
         if (!given[k]) {
             fprintf(stderr, "powprof predict: no value for %s (give %s=VALUE)\n", s->params[k],
@@ -457,8 +482,10 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
         if (pp_model_predict(m, k, pt, &p) < 0)
             continue;
         json_object_set_new(metrics, s->metrics[k],
-                            json_pack("{s:o,s:o,s:o,s:o}", "value", pp_json_num(p.value), "lo", pp_json_num(p.lo),
-                                      "hi", pp_json_num(p.hi), "typical_error_pct", pp_json_num(p.honest_mape)));
+                            json_pack("{s:o,s:o,s:o,s:o,s:b}", "value", pp_json_num(p.value),
+                                      "lo", pp_json_num(p.lo), "hi", pp_json_num(p.hi),
+                                      "typical_error_pct", pp_json_num(p.honest_mape),
+                                      "beyond_measured_values", p.beyond));
     }
     root = json_pack("{s:o,s:b,s:{s:I,s:o},s:f,s:o}", "point", point, "outside_measured_range",
                      w->any_outside, "nearest", "id", (json_int_t)s->ids[w->nearest_row],
@@ -487,11 +514,31 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
 }
 
 /* A warning for each parameter of pt outside the measured range. */
+/* Metrics predicted beyond ten times their measured range. */
+static void warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+{
+    for (size_t k = 0; k < m->sum.n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(m, w->group, k);
+        pp_prediction p;
+        if (f && pp_model_predict(m, k, pt, &p) == 0 && p.beyond)
+            fprintf(stderr, "powprof: warning: %s predicted %g, beyond %g times what was "
+                            "measured [%g, %g]: an extrapolation the measurements do not "
+                            "support\n", m->sum.metrics[k], p.value, PP_MODEL_BEYOND_FACTOR,
+                    f->y_min, f->y_max);
+    }
+}
+
 static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
 {
+    warn_beyond(m, pt, w);
     for (size_t j = 0; j < m->n_num; j++) {
         size_t k = m->num[j];
-        if (w->outside[k])
+        double only;
+        if (w->outside[k] && pp_summary_constant(&m->sum, k, &only))
+            fprintf(stderr, "powprof: warning: %s = %g: the results measured %s = %g only (a "
+                            "constant): outside the measured range, the prediction is that of "
+                            "%g\n", m->sum.params[k], pt->raw[k], m->sum.params[k], only, only);
+        else if (w->outside[k])
             fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
                             "an extrapolation\n", m->sum.params[k], pt->raw[k],
                     pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
@@ -586,7 +633,7 @@ int pp_cmd_predict(int argc, char **argv)
             else
                 printf("%14.6g .. %-13.6g", p.lo, p.hi);
             print_pct("%6.1f %%", p.honest_mape);
-            printf("\n");
+            printf("%s\n", p.beyond ? "   beyond the measured values" : "");
         }
         say_battery(argv[optind], &m.sum);
     }

@@ -15,6 +15,16 @@
 static const char *const option_names[] = {"--target-error", "--budget-s", "--max-configs",
                                            "--seed", "--batch"};
 
+/* A percentage: 5, 5.5 or 5%. 0 or -EINVAL. */
+static int parse_percent(const char *arg, double *v)
+{
+    if (pp_parse_fraction(arg, v) < 0)
+        return -EINVAL;
+    if (strchr(arg, '%'))
+        *v *= 100; /* "5%" is 0.05 as a fraction */
+    return 0;
+}
+
 int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
 {
     int i = opt - PP_OPT_TARGET_ERROR;
@@ -27,13 +37,15 @@ int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
         fputs("Try 'powprof profile --help'.\n", stderr);
         return -1;
     }
-    if (i < 2 ? pp_parse_double(arg, &v) < 0 || !(v >= 0 && v < 1e12)
-              : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
+    if (i == 0 ? parse_percent(arg, &v) < 0 || !(v >= 0 && v <= 1e6)
+        : i == 1 ? pp_parse_duration_s(arg, &v) < 0 || !(v >= 0 && v < 1e12)
+                 : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
         fprintf(stderr, "powprof profile: %s %s: %s\n", option_names[i], arg,
-                i == 0   ? "a percentage >= 0 (0: no target)"
-                : i == 1 ? "seconds >= 0 (0: no budget)"
-                : i == 4 ? "a whole number from 1"
-                         : "a whole number >= 0");
+                i == 0   ? "a percentage from 0 to 1e6 (5 or 5%; 0: no target)"
+                : i == 1 ? "seconds from 0 to 1e12, or a duration (90, 10min, 1h30m; 0: no "
+                           "budget)"
+                : i == 4 ? "a whole number from 1 to 1e8"
+                         : "a whole number from 0 to 1e8");
         return -1;
     }
     if (i == 0)
@@ -64,6 +76,36 @@ int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
     return n;
 }
 
+/* A percentage, or "unknown". */
+static const char *pct_text(double v, char *buf, size_t cap)
+{
+    if (isfinite(v))
+        pp_fmt(buf, cap, "%.2f %%", v);
+    else
+        pp_fmt(buf, cap, "unknown");
+    return buf;
+}
+
+/* What holds the target stop back, in words. */
+static const char *hold_words(pp_adaptive_hold h)
+{
+    switch (h) {
+    case PP_HOLD_ERROR:
+        return "above the target";
+    case PP_HOLD_DESIGN:
+        return "held: a parameter with fewer than 3 values measured, or an end of its range "
+               "not measured";
+    case PP_HOLD_BANDS:
+        return "held: the bands imply far more error";
+    case PP_HOLD_CEILING:
+        return "held: rows at the power estimate's ceiling";
+    case PP_HOLD_ONE_ROUND:
+        return "met: a second round must confirm it";
+    default:
+        return "met";
+    }
+}
+
 /* The progress line of a round: its errors, the budget used. */
 static void show_round(void *ctx, const pp_adaptive_progress *p)
 {
@@ -82,6 +124,12 @@ static void show_round(void *ctx, const pp_adaptive_progress *p)
         used += (size_t)snprintf(line + used, sizeof line - used,
                                  isnan(f->error_pct[k]) ? "%s %s -" : "%s %s %.1f %%",
                                  k ? "," : "; error", f->metrics[k], f->error_pct[k]);
+    if (p->claim && used < sizeof line) {
+        char claim[32];
+        used += (size_t)snprintf(line + used, sizeof line - used, "; claim %s (%s)",
+                                 pct_text(p->claim->claim_pct, claim, sizeof claim),
+                                 hold_words(p->claim->hold));
+    }
     fprintf(stderr, "%s%s\n", isatty(2) ? "\r\033[K" : "", line); /* over a progress bar */
 }
 
@@ -96,6 +144,9 @@ static const char *stop_words(pp_adaptive_stop s)
         return "--max-configs configurations were measured";
     case PP_STOP_GRID:
         return "every configuration was measured";
+    case PP_STOP_NOISE:
+        return "the target is below the noise of the measurements: stopped at a multiple of "
+               "their noise floor";
     default:
         return "interrupted";
     }
@@ -110,8 +161,15 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);
-    for (size_t k = 0; k < r->fit.n_metrics; k++)
-        printf("  %-28s nested error %.2f %%\n", r->fit.metrics[k], r->fit.error_pct[k]);
+    for (size_t k = 0; k < r->fit.n_metrics; k++) {
+        char e[32], hi[32], noise[32];
+        printf("  %-28s nested error %s, its 90 %% upper bound %s, noise floor %s\n",
+               r->fit.metrics[k], pct_text(r->fit.error_pct[k], e, sizeof e),
+               pct_text(r->fit.error_hi_pct[k], hi, sizeof hi),
+               pct_text(r->fit.noise_pct[k], noise, sizeof noise));
+    }
+    if (r->target_error_pct > 0 && r->stop != PP_STOP_TARGET && r->stop != PP_STOP_NOISE)
+        printf("  the target was not claimed: %s\n", hold_words(r->claim.hold));
     if (isnan(r->full_grid_s))
         printf("  the full grid's cost cannot be predicted (labels never measured)\n");
     else
@@ -149,10 +207,12 @@ void pp_cli_adaptive_json(const pp_cli_adaptive *ad, json_t *root)
         json_object_set_new(errors, r->fit.metrics[k], pp_json_num(r->fit.error_pct[k]));
     json_object_set_new(
         root, "adaptive",
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "stop",
+        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "stop",
                   pp_adaptive_stop_name(r->stop), "configs", (json_int_t)r->n_chosen,
                   "grid_configs", (json_int_t)r->n_candidates, "rounds", (json_int_t)r->rounds,
-                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s", pp_json_num(r->full_grid_s),
-                  "target_error_pct", pp_json_num(r->target_error_pct), "error_pct", errors,
-                  "unmeasured_predicted_s", pp_json_num(r->unmeasured_s)));
+                  "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s",
+                  pp_json_num(r->full_grid_s), "target_error_pct", pp_json_num(r->target_error_pct),
+                  "error_pct", errors, "unmeasured_predicted_s", pp_json_num(r->unmeasured_s),
+                  "claim_pct", pp_json_num(r->claim.claim_pct), "held_by",
+                  pp_adaptive_hold_name(r->claim.hold)));
 }

@@ -32,8 +32,8 @@ enum {
     "                         then rounds of the configurations the model is least sure of\n"  \
     "                         per predicted second (the profile's adaptive group does too)\n"  \
     "  --target-error P       stop when every planning metric's nested error is <= P %\n"      \
-    "                         (default 5; 0: no target)\n"                                     \
-    "  --budget-s S           stop before the measurements pass S seconds\n"                   \
+    "                         (5 or 5%; default 5; 0: no target)\n"                            \
+    "  --budget-s S           stop before the measurements pass S seconds (or 10min, 1h)\n"    \
     "  --max-configs N        stop after N configurations\n"                                   \
     "  --seed N               the design's seed (default 1: the same choices again)\n"         \
     "  --batch N              configurations per round (default 2)\n"

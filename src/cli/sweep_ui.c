@@ -240,7 +240,8 @@ static int exit_status(int rc, const pp_sweep_stats *st)
     if (rc == -ENOTRECOVERABLE)
         return EXIT_STOPPED;
     if (rc < 0)
-        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT || rc == -EBUSY ? PP_EXIT_USAGE
+                                                                          : PP_EXIT_FAILURE;
     return st->failed ? 1 : 0;
 }
 

@@ -31,9 +31,9 @@ static void phase_init(pp_mission_phase *ph)
 
 int pp_mission_one_phase(pp_mission_spec *m, double duration_s, double base_power_w)
 {
-    if (!(duration_s > 0 && duration_s <= PP_BATTERY_SPAN_S_MAX)) {
-        pp_log_error("mission: a duration of %g s is not in (0, %g] s", duration_s,
-                     PP_BATTERY_SPAN_S_MAX);
+    if (!(duration_s >= PP_DURATION_S_MIN && duration_s <= PP_DURATION_S_MAX)) {
+        pp_log_error("mission: a duration of %g s is not in [%g, %g] s", duration_s,
+                     PP_DURATION_S_MIN, PP_DURATION_S_MAX);
         return -EINVAL;
     }
     m->n_phases = 1;
@@ -54,58 +54,9 @@ double pp_mission_duration_s(const pp_mission_spec *m)
     return s;
 }
 
-/* The factor of a unit to seconds, 0 when unknown. */
-static double unit_s(const char *u, size_t len)
-{
-    static const struct { const char *name; double s; } units[] = {
-        {"ms", 1e-3}, {"s", 1}, {"sec", 1}, {"min", 60}, {"h", 3600}, {"hr", 3600},
-    };
-
-    for (size_t i = 0; i < PP_ARRAY_SIZE(units); i++)
-        if (strlen(units[i].name) == len && strncmp(u, units[i].name, len) == 0)
-            return units[i].s;
-    return 0;
-}
-
 int pp_mission_parse_duration(const char *text, double *s, char *why, size_t cap)
 {
-    const char *p = text;
-    double total = 0;
-    int parts = 0;
-
-    while (*p) {
-        char *end;
-        double v;
-        size_t len = 0;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        v = strtod(p, &end);
-        if (end == p || !isfinite(v) || v < 0)
-            return pp_fmt(why, cap, "\"%s\": no number before \"%s\" (e.g. \"90s\", \"12min\")",
-                          text, p), -EINVAL;
-        p = end;
-        while (isspace((unsigned char)*p))
-            p++;
-        while (isalpha((unsigned char)p[len]))
-            len++;
-        if (len == 0)
-            return pp_fmt(why, cap, "\"%s\": %g without a unit (ms, s, min, h)", text, v), -EINVAL;
-        if (unit_s(p, len) == 0)
-            return pp_fmt(why, cap, "\"%s\": unknown unit \"%.*s\" (ms, s, min, h)", text,
-                          (int)len, p), -EINVAL;
-        total += v * unit_s(p, len);
-        p += len;
-        parts++;
-    }
-    if (parts == 0)
-        return pp_fmt(why, cap, "\"%s\": no number (e.g. \"90s\", \"12min\")", text), -EINVAL;
-    if (!(total > 0 && total <= PP_BATTERY_SPAN_S_MAX))
-        return pp_fmt(why, cap, "\"%s\": %g s is not in (0, %g] s", text, total,
-                      PP_BATTERY_SPAN_S_MAX), -EINVAL;
-    *s = total;
-    return 0;
+    return pp_parse_duration_range(text, s, why, cap); /* the command line's parser and range */
 }
 
 /* The bound of param in ph, added when new. */
@@ -241,15 +192,15 @@ static int parse_phase_duration(const pp_config *cfg, const pp_config_setting *g
             return pp_config_node_error(cfg, d, "duration", "a text with its unit expected, e.g. "
                                         "\"90s\" or \"12min\" (or duration_s = 90.0)");
         if (pp_mission_parse_duration(pp_config_string(d), &ph->duration_s, why, sizeof why) < 0)
-            return pp_config_node_error(cfg, d, "duration", "%s", why);
+            return pp_config_node_error(cfg, d, "duration", "phase '%s': %s", ph->name, why);
         return 0;
     }
     if (pp_config_get_double(cfg, g, "duration_s", &ph->duration_s) != 0)
         return pp_config_error(cfg, g, NULL, "phase '%s' has no duration (duration = \"90s\")",
                                ph->name);
-    if (!(ph->duration_s > 0 && ph->duration_s <= PP_BATTERY_SPAN_S_MAX))
-        return pp_config_error(cfg, g, "duration_s", "must be in (0, %g] s (got %g)",
-                               PP_BATTERY_SPAN_S_MAX, ph->duration_s);
+    if (!(ph->duration_s >= PP_DURATION_S_MIN && ph->duration_s <= PP_DURATION_S_MAX))
+        return pp_config_error(cfg, g, "duration_s", "phase '%s': %g s is not in [%g, %g] s",
+                               ph->name, ph->duration_s, PP_DURATION_S_MIN, PP_DURATION_S_MAX);
     return 0;
 }
 
@@ -338,7 +289,8 @@ int pp_mission_from_config(const pp_config *cfg, pp_mission_spec *m)
         return rc < 0 ? -EINVAL : 1;
     if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||
         pp_config_get_double(cfg, g, "min_soc", &m->min_soc_frac) < 0 ||
-        pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0)
+        pp_config_get_string(cfg, g, "maximize", m->maximize, sizeof m->maximize) < 0 ||
+        pp_mission_fixed_from_config(cfg, g, m->fixed, &m->n_fixed) < 0)
         return -EINVAL;
     if (pp_config_member(g, "min_soc") && !(m->min_soc_frac >= 0 && m->min_soc_frac < 1))
         return pp_config_error(cfg, g, "min_soc", "must be in [0, 1) (got %g)", m->min_soc_frac);

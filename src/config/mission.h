@@ -36,6 +36,7 @@
 #define PP_MISSION_H
 
 #include "config.h"
+#include "mission_fixed.h"
 
 #include "src/base/util.h"
 
@@ -68,7 +69,9 @@ typedef struct pp_mission_phase {
 } pp_mission_phase;
 
 typedef struct pp_mission_spec {
-    char path[PP_PATH_MAX];                  /* the file read ("" when built in code) */
+    char path[PP_PATH_MAX];           /* the file read ("" when built in code) */
+    size_t n_fixed;                   /* the top-level fixed list, in order */
+    pp_mission_fixed fixed[PP_MISSION_MAX_FIXED];
     double min_soc_frac;              /* < 0: the battery's soc_cutoff */
     char maximize[PP_MISSION_PARAM_MAX]; /* "" when not given */
     int shorthand;                    /* duration_s, not phases */
@@ -86,7 +89,7 @@ int pp_mission_one_phase(pp_mission_spec *m, double duration_s, double base_powe
 /* The sum of the phases' durations, s. */
 double pp_mission_duration_s(const pp_mission_spec *m);
 
-/* Read the group "mission" of cfg into m: 0, 1 when cfg has none (m
+/* Read the group "mission" of cfg into m (its fixed list included): 0, 1 when cfg has none (m
  * empty), -EINVAL (logged with the file, line and key). */
 int pp_mission_from_config(const pp_config *cfg, pp_mission_spec *m);
 

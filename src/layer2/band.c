@@ -155,11 +155,14 @@ int pp_band_residual(const pp_choice *c, double v, double p, double *r)
 
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi)
 {
-    double q = c->band_q, half;
+    double q = c->band_q, half, scale;
 
     if (isfinite(c->band_q_between) && c->band_q_between > q)
         q += (c->band_q_between - q) * pp_band_between(&c->range, xn);
-    half = q * pp_band_scale(&c->range, xn);
+    scale = pp_band_scale(&c->range, xn);
+    half = q * scale;
+    if (scale > 1 && c->band_q_edge > q) /* an extrapolation: as wide as the edges need */
+        half = c->band_q_edge * scale;
     if (isnan(half) || isnan(value)) {
         *lo = *hi = NAN;
     } else if (c->positive) {

@@ -9,7 +9,7 @@
 void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const double *pred,
                  size_t n, pp_cv *cv)
 {
-    double se = 0, ape = 0, ape_in = 0, lre = 0;
+    double se = 0, ape = 0, ape2 = 0, ape_in = 0, lre = 0;
     size_t n_pct = 0, zero = 0, missing = 0;
     int positive = 1;
 
@@ -32,6 +32,7 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
         if (y[i] != 0) {
             double e = fabs((pred[k] - y[i]) / y[i]);
             ape += e;
+            ape2 += e * e;
             n_pct++;
             if (pp_surface_interior(s, i)) {
                 ape_in += e;
@@ -41,6 +42,11 @@ void pp_cv_pairs(const pp_surface *s, const double *y, const size_t *idx, const 
     }
     cv->rmse = cv->n ? sqrt(se / (double)cv->n) : NAN;
     cv->mape = n_pct ? 100.0 * ape / (double)n_pct : NAN;
+    /* the spread of the percentage errors: an adaptive run's claim is an
+     * upper bound of the mean, not the mean (pp_cv) */
+    cv->mape_sd = n_pct > 1 ? 100.0 * sqrt(fmax(0.0, (ape2 - ape * ape / (double)n_pct) /
+                                               (double)(n_pct - 1)))
+                            : NAN;
     cv->mape_inner = cv->n_inner ? 100.0 * ape_in / (double)cv->n_inner : NAN;
     /* positive metrics: the mean |log(pred / y)|, which weighs a prediction
      * ten times too small as much as one ten times too large (the MAPE

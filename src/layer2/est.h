@@ -59,6 +59,8 @@ typedef struct pp_est {
 
 typedef struct pp_cv {
     double mape, mape_inner, rmse, crit;
+    double mape_sd;  /* the sample standard deviation of the percentage errors
+                        behind mape (NaN with fewer than 2) */
     size_t n, n_inner;
 } pp_cv;
 

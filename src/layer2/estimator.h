@@ -157,6 +157,14 @@ typedef struct pp_choice {
     size_t band_n;        /* m */
     double band_q_between; /* NaN: no level folds (band_q everywhere inside) */
     size_t band_n_between;
+    /* Outside the measured range the half-width is at least band_q_edge x
+     * pp_band_scale(x): calibrated on the edges held out (the least and the
+     * largest level of each dimension with PP_LEVEL_OUT_MIN levels, in turn,
+     * the chosen spec refitted without it: pp_band_edge_calibrate), each
+     * residual over the scale its distance outside the rest gives it. NaN:
+     * no edge to hold out (the band as above). */
+    double band_q_edge;
+    size_t band_n_edge;
     int positive;         /* every value > 0: the band in log space */
     int nonnegative;      /* every value >= 0: the band's lower end clipped at 0 */
     pp_band_range range;
@@ -214,6 +222,11 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
 
 /* The band [lo, hi] in y's units around value (y's units) at xn. */
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi);
+
+/* c->band_q_edge and band_n_edge of the chosen c->spec on the samples y
+ * of s (band_edge.c). 0, or -ENOMEM; NaN when there is no edge to hold
+ * out or the spec cannot be fitted without one. */
+int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
 /* Band internals shared by the choice (band.c): the range of the samples
  * of y with a value that out (NULL: none) does not leave out; the

@@ -303,6 +303,8 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
         f->n_values = 0;
         return 0;
     }
+    if (rc == 0 && !chosen) /* a saved choice has its edge quantile */
+        rc = pp_band_edge_calibrate(&g->surf, y, &f->choice);
     return rc;
 }
 
@@ -459,7 +461,10 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     }
     w->distance = sqrt(w->distance);
     for (size_t j = 0; j < m->n_num; j++) {
+        double only = pp_surface_denormalize(s, j, 0), v = pt->raw[m->num[j]];
         w->outside[m->num[j]] = xn[j] < -1e-9 || xn[j] > 1 + 1e-9;
+        if (!(s->hi[j] > s->lo[j])) /* measured at one value: any other lies outside */
+            w->outside[m->num[j]] = !(fabs(v - only) <= 1e-9 * fmax(fabs(only), 1e-300));
         w->any_outside |= w->outside[m->num[j]];
     }
     return 0;
@@ -499,6 +504,20 @@ static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt,
     p->hi = fmin(p->hi, pt->raw[k]);
 }
 
+int pp_model_beyond(const pp_model_fit *f, double value)
+{
+    double span;
+
+    if (!(f->y_max >= f->y_min) || isnan(value))
+        return 0;
+    if (f->y_min > 0)
+        return value < f->y_min / PP_MODEL_BEYOND_FACTOR ||
+               value > f->y_max * PP_MODEL_BEYOND_FACTOR;
+    span = fmax(f->y_max - f->y_min, fmax(fabs(f->y_min), fabs(f->y_max)));
+    return value < f->y_min - PP_MODEL_BEYOND_FACTOR * span ||
+           value > f->y_max + PP_MODEL_BEYOND_FACTOR * span;
+}
+
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p)
 {
@@ -507,6 +526,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
     size_t g;
 
     p->value = p->lo = p->hi = p->honest_mape = NAN;
+    p->beyond = 0;
     if (find_group(m, pt, &g) < 0)
         return -ENOENT;
     f = pp_model_fit_of(m, g, metric);
@@ -521,6 +541,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
     }
     cap_rate(m, metric, pt, p);
+    p->beyond = pp_model_beyond(f, p->value);
     if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
         p->value *= m->node_factor[metric];
         p->lo *= m->node_factor[metric];

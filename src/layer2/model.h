@@ -60,6 +60,8 @@ typedef struct pp_model_fit {
      * (its estimator is still fitted, but not used to predict). */
     int derived, divide;
     size_t from[2];
+    /* the least and the largest configuration value measured (model_range.c) */
+    double y_min, y_max;
 } pp_model_fit;
 
 /* The configurations of one combination of labels. */
@@ -151,7 +153,14 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
 typedef struct pp_prediction {
     double value, lo, hi; /* in the metric's units; lo/hi the 90 % band, NaN without one */
     double honest_mape;   /* the metric's honest error in % (NaN: unknown) */
+    int beyond;           /* 1: the value lies outside PP_MODEL_BEYOND_FACTOR times the
+                             metric's measured range (below a tenth of its least value or
+                             above ten times its largest, for a positive metric; outside
+                             the range widened by that factor of its span otherwise): an
+                             extrapolation the measurements do not support */
 } pp_prediction;
+
+#define PP_MODEL_BEYOND_FACTOR 10.0
 
 /* The prediction of metric (index into m->sum.metrics) at pt, with its
  * band. 0, -ENOENT (labels never measured together) or -EINVAL (metric
@@ -175,6 +184,14 @@ int pp_model_derive(pp_model *m);
  * limit: local-linear at the narrowest bandwidth, linear values (at a
  * measured configuration its value, between two the line through them). */
 int pp_model_interpolated(const char *metric);
+
+/* Every fit's y_min and y_max from its group's configurations (model_range.c;
+ * pp_model_open does it). 0 or -ENOMEM. */
+int pp_model_value_ranges(pp_model *m);
+
+/* 1 when value lies beyond PP_MODEL_BEYOND_FACTOR times fit f's measured
+ * range (pp_prediction.beyond); 0 without a range. */
+int pp_model_beyond(const pp_model_fit *f, double value);
 
 /* The fit of metric in group g (NULL when out of range). */
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric);

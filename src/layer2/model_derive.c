@@ -118,6 +118,114 @@ static int consistent(const pp_model *m, const pp_model_group *g, const size_t *
     return ok && median <= 0.05;
 }
 
+/* The nested errors of the derivation choice (issue 31): over n held-out
+ * predictions (pairs: sample idx[p], or p when idx is NULL), the
+ * predictions of each metric o under each choice w (own[o]: its own
+ * held-out predictions, derived when o == w), the choice remade without
+ * each pair p (the least sum of the three MAPEs over the others), and
+ * pair p's errors under that choice: each metric's MAPE and its spread
+ * into cv[o] (mape, mape_sd; the rest kept). */
+typedef struct nesting {
+    const double *y[3];   /* the values of E, P, T per sample */
+    const double *own[3]; /* the held-out predictions of each, per pair */
+    const size_t *idx;
+    size_t n;
+    int last;             /* the choices are E .. last */
+} nesting;
+
+/* |pred - y| / y of metric o under choice w at pair p (NAN: none). */
+static double ape_of(const nesting *ns, int w, int o, size_t p)
+{
+    size_t i = ns->idx ? ns->idx[p] : p;
+    double pred = o == w ? combine(w, ns->own[E][p], ns->own[P][p], ns->own[T][p]) : ns->own[o][p];
+    double y = ns->y[o][i];
+
+    return isnan(y) || y == 0 || isnan(pred) ? NAN : fabs((pred - y) / y);
+}
+
+static void nest_choice(const nesting *ns, pp_cv *const cv[3])
+{
+    double sum[3][3] = {{0}}, cnt[3][3] = {{0}}, out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
+
+    for (int w = E; w <= ns->last; w++)
+        for (int o = E; o <= T; o++)
+            for (size_t p = 0; p < ns->n; p++) {
+                double a = ape_of(ns, w, o, p);
+                if (!isnan(a)) {
+                    sum[w][o] += a;
+                    cnt[w][o]++;
+                }
+            }
+    for (size_t p = 0; p < ns->n; p++) {
+        int best = E;
+        double best_score = INFINITY;
+        for (int w = E; w <= ns->last; w++) {
+            double score = 0;
+            for (int o = E; o <= T; o++) {
+                double a = ape_of(ns, w, o, p), c = cnt[w][o] - !isnan(a);
+                score += c > 0 ? (sum[w][o] - (isnan(a) ? 0 : a)) / c : INFINITY;
+            }
+            if (score < best_score) {
+                best_score = score;
+                best = w;
+            }
+        }
+        for (int o = E; o <= T; o++) {
+            double a = ape_of(ns, best, o, p);
+            if (!isnan(a)) {
+                out[o] += a;
+                out2[o] += a * a;
+                n_out[o]++;
+            }
+        }
+    }
+    for (int o = E; o <= T; o++)
+        if (n_out[o] > 0) {
+            cv[o]->mape = 100 * out[o] / n_out[o];
+            cv[o]->mape_sd = n_out[o] > 1 ? 100 * sqrt(fmax(0.0, (out2[o] - out[o] * out[o] /
+                                                                            n_out[o]) /
+                                                                       (n_out[o] - 1)))
+                                          : NAN;
+        }
+}
+
+void pp_model_nest_derivation(const double *const y[3], const double *const own[3],
+                              const size_t *idx, size_t n, int last, pp_cv *const cv[3])
+{
+    nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, n, last};
+    nest_choice(&ns, cv);
+}
+
+/* The three fits' printed errors (at and between measured levels) with
+ * the derivation choice nested. */
+static int nest_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
+{
+    double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
+                    pp_model_column(m, g, k[T])};
+    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
+                             &g->fits[k[T]].choice};
+    pp_cv *at[3] = {&g->fits[k[E]].choice.honest, &g->fits[k[P]].choice.honest,
+                    &g->fits[k[T]].choice.honest};
+    pp_cv *btw[3] = {&g->fits[k[E]].choice.between, &g->fits[k[P]].choice.between,
+                     &g->fits[k[T]].choice.between};
+    int rc = y[E] && y[P] && y[T] ? 0 : -ENOMEM;
+
+    if (rc == 0) {
+        nesting ns = {{y[E], y[P], y[T]}, {c[E]->held_at, c[P]->held_at, c[T]->held_at}, NULL,
+                      g->n_rows, last};
+        nest_choice(&ns, at);
+        if (c[E]->n_held_between) {
+            ns = (nesting){{y[E], y[P], y[T]},
+                           {c[E]->held_between, c[P]->held_between, c[T]->held_between},
+                           c[E]->held_between_idx, c[E]->n_held_between, last};
+            nest_choice(&ns, btw);
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        free(y[i]);
+    return rc;
+}
+
 /* Derive one of rail k's three in group g. */
 static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
 {
@@ -160,6 +268,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
         f->from[0] = best == E ? k[P] : k[E];
         f->from[1] = best == T ? k[P] : k[T];
         free(y);
+        rc = nest_rail(m, g, k, last);
     }
     free(at);
     return rc;

@@ -95,6 +95,7 @@ static json_t *cv_json(const pp_cv *cv)
 
 static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
 {
+    cv->mape_sd = NAN; /* not saved: an adaptive run's refit computes it */
     return checked(w, o, part, "mape_pct", 0, HUGE_VAL, 1, &cv->mape) |
            checked(w, o, part, "inner_mape_pct", 0, HUGE_VAL, 1, &cv->mape_inner) |
            checked(w, o, part, "rmse", 0, HUGE_VAL, 1, &cv->rmse) |
@@ -148,6 +149,8 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                   (json_int_t)c->band_n, "q_between", pp_json_num(c->band_q_between), "n_between",
                   (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
                   "nonnegative", c->nonnegative);
+    json_object_set_new(b, "q_edge", pp_json_num(c->band_q_edge));
+    json_object_set_new(b, "n_edge", json_integer((json_int_t)c->band_n_edge));
     json_object_set_new(o, "band", b);
     return o;
 }
@@ -227,6 +230,12 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
               count_of(w, band, "band.", "n_between", &c->band_n_between);
     else
         c->band_q_between = NAN;
+    c->band_q_edge = NAN;
+    c->band_n_edge = 0;
+    if (json_object_get(band, "q_edge"))
+        rc |= checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1,
+                      &c->band_q_edge) |
+              count_of(w, band, "band.", "n_edge", &c->band_n_edge);
     if (c->spec.method == PP_METHOD_BOXCOX)
         rc |= boxcox_of(m, w, o, &c->spec);
     if (json_object_get(o, "derived"))

@@ -50,7 +50,9 @@ static int write_one(const pp_model *m, size_t g, size_t k, size_t a, size_t b, 
     size_t n = line ? LINE : SIDE * SIDE, d = s->d ? s->d : 1;
     const char *pa = m->sum.params[m->num[a]], *pb = line ? NULL : m->sum.params[m->num[b]];
     char path[4400];
+    pp_atomic_file af; /* whole or not at all: a full disk leaves no grid cut short */
     FILE *fp;
+    int rc;
 
     if (grid_path(path, sizeof path, dir, m->sum.metrics[k], line ? NULL : pa, pb, g) < 0)
         return 0;
@@ -62,10 +64,9 @@ static int write_one(const pp_model *m, size_t g, size_t k, size_t a, size_t b, 
             xs[i * d + b] = (double)(i % SIDE) / (SIDE - 1.0);
     }
     evaluate(&gr->fits[k], xs, n, d, out);
-    if (!(fp = fopen(path, "w"))) {
-        pp_log_error("%s: cannot write: %s", path, strerror(errno));
-        return -errno;
-    }
+    if ((rc = pp_atomic_file_open(&af, path)) < 0)
+        return rc; /* said with the file and the reason */
+    fp = af.fp;
     fprintf(fp, "# %s%s%s %s, lo, hi: predicted (%s) with its 90 %% band%s\n", pa,
             line ? "" : " ", line ? "" : pb, m->sum.metrics[k],
             pp_method_name(gr->fits[k].choice.spec.method),
@@ -78,7 +79,7 @@ static int write_one(const pp_model *m, size_t g, size_t k, size_t a, size_t b, 
         if (!line && i % SIDE == SIDE - 1)
             fputc('\n', fp);
     }
-    return fclose(fp) == 0 ? 0 : -EIO;
+    return pp_atomic_file_commit(&af); /* a failed write said with the file and the reason */
 }
 
 static int write_group(const pp_model *m, size_t g, const char *dir, double *xs, double *out)

@@ -32,7 +32,7 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
         m->opts = *o;
     else
         pp_model_options_init(&m->opts);
-    if ((rc = pp_summary_read(dir, &m->sum)) < 0)
+    if ((rc = pp_summary_read_unique(dir, &m->sum)) < 0)
         return rc;
     if (m->sum.n_params == 0) {
         pp_log_error("%s/summary.csv has no parameter columns: nothing to model", dir);
@@ -52,6 +52,8 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
             rc = pp_model_derive(m);
         pp_model_fits_release(m);
     }
+    if (rc == 0)
+        rc = pp_model_value_ranges(m);
     if (rc < 0)
         pp_model_free(m);
     return rc;

@@ -74,6 +74,65 @@ static double error_of(const pp_model *m, int k)
     return weight > 0 ? sum / weight : NAN;
 }
 
+/* The one-sided 90 % quantile of Student's t with df degrees of freedom. */
+static double t90(size_t df)
+{
+    static const double t[] = {INFINITY, 3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415,
+                               1.397,    1.383, 1.372, 1.363, 1.356, 1.350, 1.345, 1.341};
+    return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
+}
+
+/* The one-sided 90 % upper bound of the mean of cv's errors over folds
+ * (each fold one observation): NAN with fewer than 2 or no spread. */
+static double upper_bound(const pp_cv *cv, size_t folds)
+{
+    if (cv->n == 0 || folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
+        return NAN;
+    return cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
+}
+
+/* Metric k's claim: the larger of the one-sided 90 % upper bounds of its
+ * nested errors between measured levels (level folds) and at them
+ * (leave-one-out, whose held-out edges are extrapolations: a run leaves
+ * configurations of both kinds), weighted over the groups like error_of.
+ * NAN when a group has neither bound. */
+static double error_hi_of(const pp_model *m, int k)
+{
+    double sum = 0, weight = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++) {
+        const pp_model_fit *f = pp_model_fit_of(m, g, (size_t)k);
+        double hi;
+        if (!f || f->n_values < 2)
+            return NAN;
+        hi = fmax(upper_bound(&f->choice.between, f->choice.between_folds),
+                  upper_bound(&f->choice.honest,
+                              f->choice.folds ? f->choice.folds : f->choice.honest.n));
+        if (isnan(hi))
+            return NAN;
+        sum += hi * (double)m->groups[g].n_rows;
+        weight += (double)m->groups[g].n_rows;
+    }
+    return weight > 0 ? sum / weight : NAN;
+}
+
+/* Metric k's nested error at measured levels (leave-one-out), weighted
+ * like error_of: a model's error where it measured includes the noise,
+ * so the noise floor is never above it. NAN when unknown. */
+static double at_levels_of(const pp_model *m, int k)
+{
+    double sum = 0, weight = 0;
+
+    for (size_t g = 0; g < m->n_groups; g++) {
+        const pp_model_fit *f = pp_model_fit_of(m, g, (size_t)k);
+        if (!f || f->n_values < 2 || isnan(f->choice.honest.mape))
+            return NAN;
+        sum += f->choice.honest.mape * (double)m->groups[g].n_rows;
+        weight += (double)m->groups[g].n_rows;
+    }
+    return weight > 0 ? sum / weight : NAN;
+}
+
 static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
 {
     pp_adaptive_model *am = ctx;
@@ -100,6 +159,10 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     for (size_t i = 0; i < w.n_planning; i++) {
         pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
+        f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
+        f->noise_pct[i] = fmin(pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i],
+                                                     &f->noise_repeats_pct[i]),
+                               at_levels_of(&am->m, am->metric[i])); /* NAN: the other */
     }
     f->n_rows = am->m.sum.n_rows;
     d = pp_summary_metric(&am->m.sum, "duration_s");

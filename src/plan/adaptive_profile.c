@@ -54,7 +54,7 @@ int pp_adaptive_profile(const pp_profile *p, const pp_sweep_options *so,
         return rc;
     if ((rc = pp_adaptive_live_init(&lv, p, so)) == 0) {
         pp_adaptive_model_predictor(&am, &pr);
-        orc = (pp_adaptive_oracle){&lv, pp_adaptive_live_measure};
+        orc = (pp_adaptive_oracle){&lv, pp_adaptive_live_measure, pp_adaptive_live_saturated};
         rc = pp_adaptive_run(&s, o, &pr, &orc, so->out_dir, progress, ctx, so->interrupt, res);
         *st = lv.total;
         st->total = st->ran;

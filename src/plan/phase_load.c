@@ -72,7 +72,7 @@ double pp_phase_load_at(const pp_phase_load *l, double t_s)
  * samples, from the last back to the first over the period's end. */
 static double trace_at(const pp_trace_load *tr, double period, double s)
 {
-    pp_phase_load l = {tr->t_s, tr->p_w, tr->n, 0};
+    pp_phase_load l = {tr->t_s, tr->p_w, tr->n, 0, 0};
     double last = tr->t_s[tr->n - 1];
 
     if (s <= last || tr->n == 1)
@@ -80,35 +80,80 @@ static double trace_at(const pp_trace_load *tr, double period, double s)
     return tr->p_w[tr->n - 1] + (tr->p_w[0] - tr->p_w[tr->n - 1]) * (s - last) / (period - last);
 }
 
-/* Cut or repeat tr (times from 0) from from_s over duration_s into l. */
+/* The samples of tr from source time a to b (a < b, within
+ * consecutive periods from base), after l's last one, into l: to n_max. */
+static void copy_span(const pp_trace_load *tr, double period, double from_s, double a, double b,
+                      pp_phase_load *l, size_t n_max)
+{
+    for (double base = floor(a / period) * period; base < b && l->n < n_max; base += period)
+        for (size_t i = 0; i < tr->n && l->n < n_max; i++) {
+            double src = base + tr->t_s[i], tau = src - from_s;
+            if (src < a || tau <= l->t_s[l->n - 1] + 2 * PP_BATTERY_STEP_S_MIN)
+                continue;
+            if (src >= b)
+                return;
+            l->t_s[l->n] = tau;
+            l->p_w[l->n++] = tr->p_w[i];
+        }
+}
+
+/* The mean power of one period of tr (trapezoids, the wrap included). */
+static double period_mean_w(const pp_trace_load *tr, double period)
+{
+    double e = 0, last = tr->t_s[tr->n - 1];
+
+    for (size_t i = 1; i < tr->n; i++)
+        e += 0.5 * (tr->p_w[i] + tr->p_w[i - 1]) * (tr->t_s[i] - tr->t_s[i - 1]);
+    e += 0.5 * (tr->p_w[tr->n - 1] + tr->p_w[0]) * (period - last);
+    return e / period;
+}
+
+/* A point at tau with power w, when after l's last one. */
+static void put(pp_phase_load *l, double tau, double w)
+{
+    if (tau > l->t_s[l->n - 1] + 2 * PP_BATTERY_STEP_S_MIN) {
+        l->t_s[l->n] = tau;
+        l->p_w[l->n++] = w;
+    }
+}
+
+/* Cut or repeat tr (times from 0) from from_s over duration_s into l, in
+ * time and memory bounded by the trace's length: when the repetitions
+ * would take more than PP_PHASE_LOAD_MAX_SAMPLES samples, the whole
+ * periods between the first and the last are one stretch at a period's
+ * mean power (the energy kept; l->n_periods_averaged says how many). */
 static int repeat_trace(const pp_trace_load *tr, double from_s, double duration_s,
                         pp_phase_load *l)
 {
     double span = tr->t_s[tr->n - 1], period = tr->n > 1 ? span * (double)tr->n / (tr->n - 1.0) : 0;
-    size_t cap = 0, n = 0;
+    double reps = period > 0 ? duration_s / period + 2 : 0, end = from_s + duration_s;
+    size_t cap = period > 0 ? (size_t)fmin(reps * (double)tr->n, PP_PHASE_LOAD_MAX_SAMPLES) : 0;
+    int average = period > 0 && reps * (double)tr->n > PP_PHASE_LOAD_MAX_SAMPLES;
 
-    if (period > 0)
-        cap = (size_t)fmin(ceil(duration_s / period + 2) * (double)tr->n + 4, 5e7);
-    if (load_alloc(l, cap + 2) < 0)
+    if (average)
+        cap = 2 * tr->n + 8;
+    if (load_alloc(l, cap + 4) < 0)
         return -ENOMEM;
-    l->t_s[n] = 0;
-    l->p_w[n++] = period > 0 ? trace_at(tr, period, fmod(from_s, period)) : tr->p_w[0];
-    for (double base = period > 0 ? floor(from_s / period) * period : 0; period > 0 && n < cap;
-         base += period)
-        for (size_t i = 0; i < tr->n && n < cap; i++) {
-            double tau = base + tr->t_s[i] - from_s;
-            if (tau <= l->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN)
-                continue;
-            if (tau >= duration_s - 2 * PP_BATTERY_STEP_S_MIN)
-                goto end;
-            l->t_s[n] = tau;
-            l->p_w[n++] = tr->p_w[i];
-        }
-end:
-    l->t_s[n] = duration_s;
-    l->p_w[n++] = period > 0 ? trace_at(tr, period, fmod(from_s + duration_s, period))
-                             : tr->p_w[0];
-    l->n = n;
+    l->t_s[0] = 0;
+    l->p_w[0] = period > 0 ? trace_at(tr, period, fmod(from_s, period)) : tr->p_w[0];
+    l->n = 1;
+    if (period > 0 && !average) {
+        copy_span(tr, period, from_s, from_s, end - 2 * PP_BATTERY_STEP_S_MIN, l, cap + 2);
+    } else if (average) {
+        double head_end = (floor(from_s / period) + 1) * period;
+        double tail_start = floor(end / period) * period, mean = period_mean_w(tr, period);
+        copy_span(tr, period, from_s, from_s, head_end, l, cap + 2);
+        put(l, head_end - from_s, trace_at(tr, period, 0));
+        put(l, head_end - from_s + 4 * PP_BATTERY_STEP_S_MIN, mean);
+        put(l, tail_start - from_s - 4 * PP_BATTERY_STEP_S_MIN, mean);
+        put(l, tail_start - from_s, tr->p_w[0]);
+        copy_span(tr, period, from_s, tail_start, end - 2 * PP_BATTERY_STEP_S_MIN, l, cap + 2);
+        l->n_periods_averaged = (tail_start - head_end) / period;
+    }
+    if (l->t_s[l->n - 1] >= duration_s - 2 * PP_BATTERY_STEP_S_MIN && l->n > 1)
+        l->n--;
+    l->t_s[l->n] = duration_s;
+    l->p_w[l->n++] = period > 0 ? trace_at(tr, period, fmod(end, period)) : tr->p_w[0];
     load_mean(l);
     return 0;
 }
@@ -129,6 +174,13 @@ int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_p
                                 : pp_trace_read_load(file, NULL, 0, &tr);
     if (rc < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
+    for (size_t i = 0; i < tr.n; i++)
+        if (!(tr.p_w[i] >= 0 && tr.p_w[i] <= PP_BATTERY_POWER_W_MAX)) {
+            pp_log_error("%s: sample %zu (at %g s): a total power of %g W is no base load (from "
+                         "0 to %g W)", file, i + 1, tr.t_s[i], tr.p_w[i], PP_BATTERY_POWER_W_MAX);
+            pp_trace_load_free(&tr);
+            return -EINVAL;
+        }
     for (size_t i = tr.n; i-- > 0;)
         tr.t_s[i] -= tr.t_s[0];
     if (from_s > 0 && !(from_s < tr.t_s[tr.n - 1])) {
@@ -138,6 +190,13 @@ int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_p
         return -EINVAL;
     }
     rc = repeat_trace(&tr, from_s, duration_s, l);
+    if (rc == 0 && l->n_periods_averaged > 0)
+        pp_log_warn("%s: repeated %.0f times over a phase of %g s (%zu samples a period): "
+                    "the %.0f whole periods between the first and the last are taken at a "
+                    "period's mean power (the energy kept; the charge differs by the load's "
+                    "variance within a period, small for a load well under the pack's limit)",
+                    file, duration_s / (tr.t_s[tr.n - 1] * (double)tr.n / (tr.n - 1.0)),
+                    duration_s, tr.n, l->n_periods_averaged);
     pp_trace_load_free(&tr);
     return rc;
 }

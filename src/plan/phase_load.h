@@ -20,7 +20,13 @@ typedef struct pp_phase_load {
     double *t_s, *p_w;
     size_t n;
     double mean_w;
+    double n_periods_averaged; /* whole periods of a trace taken at their mean (0: none) */
 } pp_phase_load;
+
+/* A repeated trace takes at most this many samples; past it, its whole
+ * periods are one stretch at their mean power (pp_phase_load_trace, which
+ * says so). */
+#define PP_PHASE_LOAD_MAX_SAMPLES 2000000.0
 
 /* A constant load of w over duration_s. 0 or -ENOMEM. */
 int pp_phase_load_constant(double w, double duration_s, pp_phase_load *l);

@@ -36,6 +36,12 @@
 
 #define PP_PHASES_GRID 33
 
+/* Mission mi's top-level fixed list held in o (after o's own, which win
+ * for a name both give), each checked against the results s: 0, or -EINVAL
+ * (logged "FILE:LINE: mission.fixed: ..." for a name that is no parameter
+ * or a value that is not one of it). pp_plan_phases applies it. */
+int pp_plan_fix_mission(pp_plan_options *o, const pp_mission_spec *mi, const pp_summary *s);
+
 typedef struct pp_phases_phase {
     int met;                 /* a candidate meets the phase's bounds */
     size_t choice;           /* index into cand (when feasible) */

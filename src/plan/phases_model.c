@@ -87,8 +87,13 @@ static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_
 
 static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_phase_load *l)
 {
-    if (ph->base_trace[0])
-        return pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, l);
+    if (ph->base_trace[0]) {
+        int rc = pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, l);
+        if (rc < 0)
+            pp_log_error("phase '%s': its base_trace %s cannot be its base load (above)", ph->name,
+                         ph->base_trace);
+        return rc;
+    }
     return pp_phase_load_constant(ph->base_power_w >= 0 ? ph->base_power_w
                                                         : o->battery.base_power_w,
                                   ph->duration_s, l);
@@ -109,8 +114,12 @@ int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission
     r->min_soc_frac = o->min_soc_frac >= 0    ? o->min_soc_frac
                       : mi->min_soc_frac >= 0 ? mi->min_soc_frac
                                               : o->battery.soc_cutoff_frac;
-    if ((rc = pp_plan_candidates(m, o, &r->head, &r->cand)) < 0)
-        return rc;
+    {
+        pp_plan_options held = *o; /* the mission's own fixed list held too */
+        if ((rc = pp_plan_fix_mission(&held, mi, &m->sum)) < 0 ||
+            (rc = pp_plan_candidates(m, &held, &r->head, &r->cand)) < 0)
+            return rc;
+    }
     n = r->head.n_candidates;
     if (!(r->allowed = malloc(mi->n_phases * n))) {
         pp_phases_plan_free(r);

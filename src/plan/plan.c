@@ -234,7 +234,7 @@ static void thin(double **v, size_t *n, size_t d)
 int pp_plan_predict_at(const pp_model *m, size_t power_metric, int achieved_metric,
                        const pp_model_point *pt, pp_prediction *power, pp_prediction *achieved)
 {
-    static const pp_prediction none = {NAN, NAN, NAN, NAN};
+    static const pp_prediction none = {NAN, NAN, NAN, NAN, 0};
 
     *achieved = none;
     if (pp_model_predict(m, power_metric, pt, power) < 0 || isnan(power->value))

@@ -31,6 +31,7 @@
 #ifndef PP_PLAN_H
 #define PP_PLAN_H
 
+#include "src/base/util.h"
 #include "src/layer2/model.h"
 
 #include "battery/battery.h"
@@ -45,8 +46,8 @@ typedef enum pp_plan_risk { PP_RISK_UPPER = 0, PP_RISK_MEAN } pp_plan_risk;
 #define PP_PLAN_MAX_VALUES PP_PLAN_MAX_CANDIDATES
 /* A mission, in seconds: a second to about four months (its plot runs to
  * 1.2 times it, within what the battery model integrates, battery.h). */
-#define PP_PLAN_MISSION_S_MIN 1.0
-#define PP_PLAN_MISSION_S_MAX 1e7
+#define PP_PLAN_MISSION_S_MIN PP_DURATION_S_MIN /* one range: src/base/util.h */
+#define PP_PLAN_MISSION_S_MAX PP_DURATION_S_MAX
 #define PP_PLAN_RUNNERS 5
 #define PP_PLAN_MAX_STEPS 64
 #define PP_PLAN_POWER_METRIC "total_mean_w"

@@ -174,9 +174,11 @@ static int write_run_json(const pp_import_request *rq, const pp_results_layout *
                                   pp_battery_model_name(rq->battery.model), "cells",
                                   rq->battery.cells, "capacity_ah", rq->battery.capacity_ah));
     pp_fmt(path, sizeof path, "%s/run.json", tmp_dir);
-    rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0 : -EIO;
+    errno = 0;
+    rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0
+         : errno ? -errno : -EIO;
     if (rc < 0)
-        pp_log_error("cannot write %s", path);
+        pp_log_error("%s: cannot write: %s", path, strerror(-rc));
     json_decref(root);
     return rc;
 }
@@ -257,10 +259,12 @@ static int import_files(const pp_import_request *rq, int n_pat, pp_results_layou
         rc = import_trace(rq, f, &t, values, l, &summary, row, cap);
         pp_trace_free(&t);
     }
-    if (rc == 0 && (fflush(summary) != 0 || fsync(fileno(summary)) != 0))
-        rc = -EIO;
+    if (rc == 0 && (fflush(summary) != 0 || ferror(summary) || fsync(fileno(summary)) != 0))
+        rc = errno ? -errno : -EIO;
     if (summary && fclose(summary) != 0 && rc == 0)
-        rc = -EIO;
+        rc = errno ? -errno : -EIO;
+    if (rc < 0 && rc != -EINVAL && summary)
+        pp_log_error("%s/summary.csv: cannot write: %s", tmp_dir, strerror(-rc));
     return rc;
 }
 

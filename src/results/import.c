@@ -5,6 +5,7 @@
 #include "import.h"
 #include "import_read.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "results.h"
 #include "src/base/util.h"
@@ -21,6 +22,21 @@ void pp_import_options_init(pp_import_options *o)
 {
     memset(o, 0, sizeof *o);
     o->rate_hz = 10.0;
+}
+
+FILE *pp_import_open(const char *path)
+{
+    return pp_file_fopen_regular(path);
+}
+
+ssize_t pp_import_getline(char **line, size_t *cap, FILE *fp, const char *path, long line_no)
+{
+    ssize_t len = pp_file_getline_max(line, cap, fp, PP_TRACE_LINE_MAX);
+
+    if (len == -2)
+        pp_log_error("%s:%ld: a line longer than %zu bytes: not a power record", path, line_no,
+                     (size_t)PP_TRACE_LINE_MAX);
+    return len;
 }
 
 void pp_import_chomp(char *s)

@@ -40,6 +40,13 @@ int pp_import_ulog(const char *path, const pp_import_options *o, pp_trace *t);
  * per sample (file index, instance, time from the file's first sample,
  * voltage, current, discharged_mah, remaining). 0 or -errno (logged). */
 int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t n_files);
+/* The battery of the flight log at path, read and parsed once (the
+ * pack, the trace, flight.csv and the report share it; read again when the
+ * file changed; owned here until pp_import_ulog_forget). NULL when it does
+ * not read (logged). */
+struct pp_ulog_flight;
+const struct pp_ulog_flight *pp_import_ulog_flight(const char *path);
+void pp_import_ulog_forget(void);
 int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t);
 int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
 

@@ -193,7 +193,7 @@ static int csv_row(const char *path, long line_no, char **f, const csv_layout *L
 
 int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pp_import_open(path); /* a FIFO or a device refused (logged) */
     char *line = NULL, *f[2 * PP_TRACE_MAX_RAILS + 2];
     const char *names[PP_TRACE_MAX_RAILS];
     size_t cap = 0, n;
@@ -205,16 +205,15 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
     memset(t, 0, sizeof *t);
     if (!fp || !L) {
         rc = fp ? -ENOMEM : -errno;
-        if (!fp)
-            pp_log_error("%s: cannot open: %s", path, strerror(errno));
         free(L);
         if (fp)
             fclose(fp);
         return rc;
     }
-    if (getline(&line, &cap, fp) < 0) {
-        pp_log_error("%s:1: empty file (a header with a time column and power columns is "
-                     "expected)", path);
+    if ((len = pp_import_getline(&line, &cap, fp, path, 1)) < 0) {
+        if (len == -1)
+            pp_log_error("%s:1: empty file (a header with a time column and power columns is "
+                         "expected)", path);
         goto out;
     }
     pp_import_chomp(line);
@@ -229,8 +228,12 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
         names[r] = L->rails[r].name;
     if ((rc = pp_trace_init(t, L->n_rails, names)) < 0)
         goto out;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = pp_import_getline(&line, &cap, fp, path, line_no + 1)) != -1) {
         line_no++;
+        if (len == -2) {
+            rc = -EINVAL;
+            break;
+        }
         if (pp_trace_csv_line_cut(path, line_no, line, len, L->n_cols))
             break; /* cut short by a crash: read up to here (warned) */
         pp_import_chomp(line);

@@ -14,26 +14,27 @@
 
 int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace *t)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pp_import_open(path); /* a FIFO or a device refused (logged) */
     char *line = NULL, *f[PP_TRACE_MAX_RAILS + 1];
     const char *names[PP_TRACE_MAX_RAILS];
     double row[PP_TRACE_MAX_RAILS];
     size_t cap = 0, n;
+    ssize_t len;
     long line_no = 1, sample = 0;
     int rc = 0;
 
     memset(t, 0, sizeof *t);
-    if (!fp) {
-        pp_log_error("%s: cannot open: %s", path, strerror(errno));
+    if (!fp)
         return -errno;
-    }
     if (!(o->rate_hz > 0)) {
         pp_log_error("--rate-hz %g: must be > 0", o->rate_hz);
         fclose(fp);
         return -EINVAL;
     }
-    if (getline(&line, &cap, fp) < 0) {
-        pp_log_error("%s:1: empty file (a header of codes such as 100,101,102 is expected)", path);
+    if ((len = pp_import_getline(&line, &cap, fp, path, 1)) < 0) {
+        if (len == -1)
+            pp_log_error("%s:1: empty file (a header of codes such as 100,101,102 is expected)",
+                         path);
         rc = -EINVAL;
         goto out;
     }
@@ -65,9 +66,13 @@ int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace
         goto out;
     /* each reading stands for one sampling period: energy = sum / rate */
     t->interval_average = 1;
-    while (getline(&line, &cap, fp) >= 0) {
+    while ((len = pp_import_getline(&line, &cap, fp, path, line_no + 1)) != -1) {
         size_t m;
         line_no++;
+        if (len == -2) {
+            rc = -EINVAL;
+            break;
+        }
         pp_import_chomp(line);
         if (!line[0])
             continue;

@@ -6,6 +6,17 @@
 #include "src/traces/trace.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* The file to import, opened for reading when it is a regular file (a
+ * FIFO or a device refused at once, never waited on); NULL with the reason
+ * logged. */
+FILE *pp_import_open(const char *path);
+
+/* getline() bounded to PP_TRACE_LINE_MAX bytes: the length, -1 at the end,
+ * -2 for a longer line (logged: path, line line_no). */
+ssize_t pp_import_getline(char **line, size_t *cap, FILE *fp, const char *path, long line_no);
 
 /* Strip trailing newlines, carriage returns and blanks, in place. */
 void pp_import_chomp(char *s);

@@ -176,7 +176,7 @@ static int rec_start(const char *path, long line_no, int stamp_len, double stamp
 
 int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pp_import_open(path); /* a FIFO or a device refused (logged) */
     char *line = NULL;
     size_t cap = 0;
     long line_no = 0, index = 0;
@@ -185,16 +185,18 @@ int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace 
     tegra_rec rec = {NULL, 0, 0, 0, 0};
 
     memset(t, 0, sizeof *t);
-    if (!fp) {
-        pp_log_error("%s: cannot open: %s", path, strerror(errno));
+    if (!fp)
         return -errno;
-    }
     for (;;) {
-        ssize_t got = getline(&line, &cap, fp);
+        ssize_t got = pp_import_getline(&line, &cap, fp, path, line_no + 1);
         char *s = line;
         double stamp = 0;
         int starts = 0, stamp_len = 0;
 
+        if (got == -2) { /* a line without end: said with the file and line */
+            rc = -EINVAL;
+            break;
+        }
         if (got >= 0) {
             line_no++;
             pp_import_chomp(line);

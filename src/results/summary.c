@@ -42,13 +42,22 @@ static size_t distinct(const pp_summary *s, size_t k, double *v)
     return n;
 }
 
-/* Distinct values of column k, at least 3, all > 0, a constant ratio. */
+/* Distinct values (sorted), at least 3, all > 0, each ratio between
+ * neighbours a whole power (within 1 %) of the smallest one, which is at
+ * least 1.5: a geometric sequence, or one with values left out (dropping
+ * a level must not switch the scale: issue 31). */
 static int looks_geometric(const double *v, size_t n)
 {
+    double r = INFINITY;
     int geo = n >= 3 && v[0] > 0;
 
-    for (size_t i = 2; geo && i < n; i++)
-        geo = fabs(log(v[i] / v[i - 1]) - log(v[1] / v[0])) < 0.01 * fabs(log(v[1] / v[0]));
+    for (size_t i = 1; geo && i < n; i++)
+        r = fmin(r, log(v[i] / v[i - 1]));
+    geo = geo && r >= log(1.5);
+    for (size_t i = 1; geo && i < n; i++) {
+        double q = log(v[i] / v[i - 1]) / r;
+        geo = fabs(q - round(q)) < 0.01 * round(q);
+    }
     return geo;
 }
 

@@ -170,8 +170,9 @@ int pp_tmpdir_make(const char *out, const char *tag, char *tmp, size_t cap)
     else
         rc = -errno;
     block_signals(SIG_UNBLOCK);
-    if (rc < 0)
-        pp_log_error("%s: cannot create: %s", g_tmp, strerror(-rc));
+    if (rc < 0) /* named by the folder asked for; the temporary one beside it in brackets */
+        pp_log_error("%s: cannot create: %s (its temporary folder %s)", g_out, strerror(-rc),
+                     g_tmp);
     if (rc < 0 && !g_armed && rc != -ENAMETOOLONG)
         rmdir(g_tmp); /* made, but not to its mode */
     if (rc == 0)
@@ -184,9 +185,16 @@ int pp_tmpdir_commit(void)
     int rc = 0;
 
     block_signals(SIG_BLOCK);
-    if (g_armed && rename(g_tmp, g_out) != 0) {
-        rc = -errno;
-        pp_log_error("cannot move %s to %s: %s", g_tmp, g_out, strerror(errno));
+    /* never over a folder made meanwhile (an empty one rename() would
+     * replace): of two imports or merges into one OUT, the second is refused */
+    if (g_armed && renameat2(AT_FDCWD, g_tmp, AT_FDCWD, g_out, RENAME_NOREPLACE) != 0 &&
+        (errno != EINVAL || access(g_out, F_OK) == 0 || rename(g_tmp, g_out) != 0)) {
+        rc = errno == EINVAL ? -EEXIST : -errno;
+        if (rc == -EEXIST)
+            pp_log_error("%s: made by another writer meanwhile: left as it is (this one's "
+                         "results were in %s, removed)", g_out, g_tmp);
+        else
+            pp_log_error("cannot move %s to %s: %s", g_tmp, g_out, strerror(-rc));
     } else {
         g_armed = 0;
     }

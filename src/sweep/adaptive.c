@@ -27,8 +27,8 @@ void pp_adaptive_options_init(pp_adaptive_options *o)
 const char *pp_adaptive_stop_name(pp_adaptive_stop s)
 {
     static const char *const names[] = {"running", "target", "budget", "max-configs", "grid",
-                                        "interrupted"};
-    return s <= PP_STOP_INTERRUPTED ? names[s] : "?";
+                                        "interrupted", "noise"};
+    return s <= PP_STOP_NOISE ? names[s] : "?";
 }
 
 /* The spread of a prediction in log units: half its band's width, and the

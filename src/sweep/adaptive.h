@@ -30,12 +30,36 @@
  *     neighbours are damped (1 - exp(-d^2 / rho^2), rho 1.5 grid steps), so
  *     that a round spreads. Candidates whose labels were never measured
  *     together cannot be predicted: they come first, cheapest first.
- *  3. it stops at the first of: every planning metric's nested
- *     cross-validated error (as `powprof model` reports it, weighted over
- *     the groups of labels by their configurations) at or below
- *     target_error_pct; budget_s measurement seconds spent, or no candidate
- *     left whose predicted cost fits in what is left of it; max_configs
- *     measured; the grid measured whole.
+ *  3. it stops at the first of: the target (below); budget_s measurement
+ *     seconds spent, or no candidate left whose predicted cost fits in
+ *     what is left of it; max_configs measured; the grid measured whole.
+ *
+ * The target stop must earn its claim (issue 31). The claim is, per
+ * planning metric, a one-sided 90 % upper bound (the mean + t(0.9, f - 1)
+ * sd / sqrt(f) over f folds) of the larger of its nested cross-validated
+ * errors between measured levels and at them, as `powprof model` reports
+ * them, weighted over the groups of labels by their configurations
+ * (unknown with fewer than 2 folds: adaptive_model.h). It stops when, for two
+ * successive rounds, every claim is at or below the target and
+ *   - every varying parameter has at least min(3, its values) measured
+ *     values (so that a whole value can be left out: PP_ADAPTIVE_MIN_VALUES),
+ *     a numeric one its least and largest value of the grid among them
+ *     (the claim says nothing of an extrapolation);
+ *   - no claim is far below what the bands imply: the median, over the
+ *     configurations not measured, of the error a 90 % band of that
+ *     half-width implies for a normal error (0.49 x the relative
+ *     half-width) is at most PP_ADAPTIVE_BAND_FACTOR times the claim;
+ *   - no measured configuration's power estimate sat at its ceiling (the
+ *     oracle's saturated(): a procstat estimate with every core busy
+ *     measured the machine's load, and a flat surface of it predicts
+ *     itself well).
+ * A noise floor is estimated from the data (adaptive_model.h): when the
+ * target is below PP_ADAPTIVE_NOISE_FACTOR times a metric's floor measured
+ * on repeats (configurations measured more than once: --repeats), that
+ * multiple is pursued instead, and a stop on it is PP_STOP_NOISE (said as
+ * such: the target cannot be met on these measurements). Without repeats
+ * the floor from the grid's lines is reported but not relied on: on
+ * sparse designs it mixes the noise with the surface's curvature.
  *
  * Everything is deterministic given the seed (ties go by a permutation of
  * the candidates drawn from it) and the measurements.
@@ -135,6 +159,12 @@ typedef struct pp_adaptive_fit {
     size_t n_metrics;
     char metrics[PP_ADAPTIVE_MAX_METRICS][PP_ADAPTIVE_NAME_MAX];
     double error_pct[PP_ADAPTIVE_MAX_METRICS]; /* nested CV error (NAN: not known yet) */
+    double error_hi_pct[PP_ADAPTIVE_MAX_METRICS]; /* its one-sided 90 % upper bound, the
+                                                     claim (NAN: unknown, too few folds) */
+    double noise_pct[PP_ADAPTIVE_MAX_METRICS];    /* the data's noise floor as a MAPE
+                                                     (NAN: no estimate), reported */
+    double noise_repeats_pct[PP_ADAPTIVE_MAX_METRICS]; /* the same from repeats alone: the
+                                                          floor the stop relies on */
     int has_cost;
     size_t n_rows;       /* measured configurations (status ok) */
     double measured_s;   /* the sum of their duration_s */
@@ -158,6 +188,9 @@ typedef struct pp_adaptive_oracle {
      * (interrupted: what finished is kept) or -errno (logged). */
     int (*measure)(void *ctx, const pp_adaptive_space *s, const size_t *cands, size_t n,
                    const char *dir);
+    /* The configurations measured so far whose power estimate sat at its
+     * ceiling (NULL: the oracle cannot know, recorded rows). */
+    uint64_t (*saturated)(void *ctx);
 } pp_adaptive_oracle;
 
 typedef struct pp_adaptive_options {
@@ -194,9 +227,49 @@ typedef enum pp_adaptive_stop {
     PP_STOP_MAX_CONFIGS,
     PP_STOP_GRID,        /* every configuration measured */
     PP_STOP_INTERRUPTED,
+    PP_STOP_NOISE,       /* the target is below the data's noise floor: stopped on it */
 } pp_adaptive_stop;
 
+#define PP_ADAPTIVE_MIN_VALUES 3     /* measured values per varying parameter */
+#define PP_ADAPTIVE_BAND_FACTOR 3.0  /* the bands may imply at most this times the claim */
+#define PP_ADAPTIVE_NOISE_FACTOR 1.5 /* no target below this times the noise floor */
+#define PP_ADAPTIVE_TARGET_ROUNDS 2  /* successive rounds the claim must hold */
+
+/* Why the target stop was held back after a round (0: it was not). */
+typedef enum pp_adaptive_hold {
+    PP_HOLD_NONE = 0,
+    PP_HOLD_ERROR,       /* a claim above the target, or unknown */
+    PP_HOLD_DESIGN,      /* a varying parameter with fewer than 3 measured values, or
+                            an end of its range not measured */
+    PP_HOLD_BANDS,       /* the bands imply far more error than claimed */
+    PP_HOLD_CEILING,     /* rows at a power estimate's ceiling */
+    PP_HOLD_ONE_ROUND,   /* met once: a second round must confirm it */
+} pp_adaptive_hold;
+
+const char *pp_adaptive_hold_name(pp_adaptive_hold h);
+
+/* What the stop rule saw after a round. */
+typedef struct pp_adaptive_claim {
+    pp_adaptive_hold hold;
+    double claim_pct;     /* the largest claim over the planning metrics (INFINITY: unknown) */
+    double implied_pct;   /* the median error the bands imply (NAN: none) */
+    double noise_pct;     /* the largest noise floor from repeats (NAN: none) */
+    double pursued_pct;   /* the target, or the noise floor's multiple above it */
+    size_t streak;        /* successive rounds the claim held */
+} pp_adaptive_claim;
+
 const char *pp_adaptive_stop_name(pp_adaptive_stop s);
+
+/* The stop rule after a refit f (adaptive_stop.c): the claim, what holds
+ * the stop back, and the stop (PP_STOP_TARGET or PP_STOP_NOISE) when the
+ * claim held for PP_ADAPTIVE_TARGET_ROUNDS successive rounds (streak: the
+ * rounds it held before this one), else PP_STOP_NONE. saturated: the
+ * measured configurations at a power estimate's ceiling. */
+pp_adaptive_stop pp_adaptive_claim_check(const pp_adaptive_space *s,
+                                         const pp_adaptive_predictor *pr,
+                                         const pp_adaptive_fit *f, const uint8_t *chosen,
+                                         double target_pct, uint64_t saturated, size_t streak,
+                                         pp_adaptive_claim *c);
 
 /* After each refit, for the progress line. */
 typedef struct pp_adaptive_progress {
@@ -204,12 +277,14 @@ typedef struct pp_adaptive_progress {
     size_t n_chosen, n_candidates;
     const pp_adaptive_fit *fit;
     double budget_s;
+    const pp_adaptive_claim *claim; /* the stop rule's view (NULL without a target) */
 } pp_adaptive_progress;
 
 typedef struct pp_adaptive_result {
     pp_adaptive_stop stop;
     size_t rounds, n_chosen, n_candidates;
     pp_adaptive_fit fit;     /* the last refit */
+    pp_adaptive_claim claim; /* the stop rule's view after it */
     double target_error_pct;
     double unmeasured_s;     /* predicted seconds of the configurations not measured
                                 (NAN: some could not be predicted) */
@@ -232,6 +307,8 @@ typedef struct pp_adaptive_round {
     size_t n_rows;
     double measured_s;
     double error_pct[PP_ADAPTIVE_MAX_METRICS]; /* per metric of the fit */
+    double error_hi_pct[PP_ADAPTIVE_MAX_METRICS]; /* their upper bounds */
+    pp_adaptive_claim claim;
 } pp_adaptive_round;
 
 typedef struct pp_adaptive_state {

@@ -86,3 +86,9 @@ int pp_adaptive_live_measure(void *ctx, const pp_adaptive_space *s, const size_t
     }
     return rc;
 }
+
+uint64_t pp_adaptive_live_saturated(void *ctx)
+{
+    const pp_adaptive_live *lv = ctx;
+    return lv->total.saturated;
+}

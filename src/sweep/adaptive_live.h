@@ -34,4 +34,8 @@ void pp_adaptive_live_free(pp_adaptive_live *lv);
 int pp_adaptive_live_measure(void *ctx, const pp_adaptive_space *s, const size_t *cands, size_t n,
                              const char *dir);
 
+/* The oracle's saturated(): the configurations measured by this process
+ * whose procstat estimate sat at its ceiling (sweep.h). */
+uint64_t pp_adaptive_live_saturated(void *ctx);
+
 #endif

@@ -3,6 +3,8 @@
 #include "adaptive.h"
 
 #include "src/base/log.h"
+#include "src/results/folder.h"
+#include "src/results/lock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,6 +23,7 @@ typedef struct run {
     uint8_t *chosen;
     size_t n_chosen;
     pp_adaptive_fit fit;
+    pp_adaptive_claim claim; /* the stop rule's view after the last refit */
 } run;
 
 static int add_pick(run *r, const pp_adaptive_pick *p, size_t round)
@@ -87,21 +90,29 @@ static int measure_round(run *r)
         d->n_rows = r->fit.n_rows;
         d->measured_s = r->fit.measured_s;
         memcpy(d->error_pct, r->fit.error_pct, sizeof d->error_pct);
+        memcpy(d->error_hi_pct, r->fit.error_hi_pct, sizeof d->error_hi_pct);
         r->st.n_done = round + 1;
     }
     return rc;
 }
 
-/* The rule that stops the run now, or PP_STOP_NONE. */
-static pp_adaptive_stop stop_rule(const run *r)
+/* The rule that stops the run now, or PP_STOP_NONE. The target's claim
+ * is checked after every refit (adaptive_stop.c) and kept with the round. */
+static pp_adaptive_stop stop_rule(run *r)
 {
     const pp_adaptive_options *o = r->o;
-    int reached = r->fit.n_metrics > 0 && o->target_error_pct > 0;
+    size_t streak = r->claim.streak;
 
-    for (size_t k = 0; k < r->fit.n_metrics; k++)
-        reached &= r->fit.error_pct[k] <= o->target_error_pct;
-    if (reached)
-        return PP_STOP_TARGET;
+    if (o->target_error_pct > 0) {
+        uint64_t sat = r->orc->saturated ? r->orc->saturated(r->orc->ctx) : 0;
+        pp_adaptive_stop stop = pp_adaptive_claim_check(r->s, r->pr, &r->fit, r->chosen,
+                                                        o->target_error_pct, sat, streak,
+                                                        &r->claim);
+        if (r->st.n_done > 0 && r->st.n_done <= PP_ADAPTIVE_MAX_ROUNDS)
+            r->st.done[r->st.n_done - 1].claim = r->claim;
+        if (stop != PP_STOP_NONE)
+            return stop;
+    }
     if (r->n_chosen >= r->s->n)
         return PP_STOP_GRID;
     if (o->max_configs && r->n_chosen >= o->max_configs)
@@ -188,23 +199,84 @@ static double unmeasured_s(const run *r)
     return sum;
 }
 
-/* A folder resumed without adaptive.json (a plain sweep's, or one cut
- * before its first round was recorded): its rows are a round of their own. */
-static int adopt_rows(run *r)
+/* has[c] = 1 for every candidate with a row in summary.csv (any status: it
+ * was measured). 0 or -errno. */
+static int mark_rows(const run *r, uint8_t *has)
 {
     char path[PP_PATH_MAX], *text, *line, *nl;
     int rc = pp_path_fmt(path, sizeof path, r->dir, "summary.csv");
 
     text = rc == 0 ? pp_read_file(path) : NULL;
-    for (line = text ? strchr(text, '\n') : NULL; rc == 0 && line && (nl = strchr(++line, '\n'));
-         line = nl) {
+    for (line = text ? strchr(text, '\n') : NULL; line && (nl = strchr(++line, '\n')); line = nl) {
         long c = pp_adaptive_space_find(r->s, strtoull(line, NULL, 10));
-        pp_adaptive_pick p = {(size_t)c, PP_WHY_RESUMED, NAN, NAN};
-        if (c >= 0 && !r->chosen[c])
-            rc = add_pick(r, &p, 0);
+        if (c >= 0)
+            has[c] = 1;
     }
     free(text);
     return rc;
+}
+
+/* Rows of summary.csv that no pick records, as picks of round `round`
+ * (PP_WHY_RESUMED): how many, or -errno. */
+static long adopt(run *r, const uint8_t *has, size_t round)
+{
+    long n = 0;
+    int rc = 0;
+
+    for (size_t c = 0; rc == 0 && c < r->s->n; c++)
+        if (has[c] && !r->chosen[c]) {
+            pp_adaptive_pick p = {c, PP_WHY_RESUMED, NAN, NAN};
+            rc = add_pick(r, &p, round);
+            n++;
+        }
+    return rc < 0 ? rc : n;
+}
+
+/* A folder resumed without adaptive.json (a plain sweep's, or one cut
+ * before its first round was recorded): its rows are a round of their own. */
+static int adopt_rows(run *r)
+{
+    uint8_t *has = calloc(r->s->n + 1, 1);
+    long rc = has ? mark_rows(r, has) : -ENOMEM;
+
+    rc = rc < 0 ? rc : adopt(r, has, 0);
+    free(has);
+    return rc < 0 ? (int)rc : 0;
+}
+
+/* On resume the rows are the truth and adaptive.json is checked against
+ * them: a pick of a measured round without its row (removed, lost) is
+ * measured again in a round of its own; a row the record lacks (a record
+ * cut or emptied) joins that round as resumed. Both said. */
+static int reconcile(run *r)
+{
+    uint8_t *has = calloc(r->s->n + 1, 1);
+    /* into the round cut short when there is one (it is measured next),
+     * else a round of their own */
+    size_t again = 0, round = r->st.n_done < r->st.n_rounds ? r->st.n_rounds - 1 : r->st.n_rounds;
+    long rc = has ? mark_rows(r, has) : -ENOMEM, adopted = 0;
+
+    for (size_t i = 0; rc == 0 && i < r->st.n_picks; i++)
+        if (r->st.pick_round[i] < r->st.n_done && !has[r->st.picks[i].cand]) {
+            if (round >= PP_ADAPTIVE_MAX_ROUNDS)
+                rc = -E2BIG;
+            r->st.pick_round[i] = round;
+            again++;
+        }
+    if (rc == 0 && again && round >= r->st.n_rounds)
+        r->st.n_rounds = round + 1;
+    if (rc == 0 && (adopted = adopt(r, has, round)) < 0)
+        rc = adopted;
+    if (rc == 0 && again)
+        pp_log_warn("%s: %zu configurations that adaptive.json records as measured have no row "
+                    "in summary.csv: measured again (the rows are the truth)", r->dir, again);
+    if (rc == 0 && adopted)
+        pp_log_warn("%s: %ld rows of summary.csv are not in adaptive.json: kept as measured "
+                    "(resumed), and counted against --max-configs", r->dir, adopted);
+    if (rc == -E2BIG)
+        pp_log_error("%s/adaptive.json: more than %d rounds", r->dir, PP_ADAPTIVE_MAX_ROUNDS);
+    free(has);
+    return rc < 0 ? (int)rc : 0;
 }
 
 /* adaptive.json of dir, read back (resume) or refused (none without it). */
@@ -226,6 +298,8 @@ static int start(run *r)
         }
     if (rc == 1 && r->o->resume && (rc = adopt_rows(r)) < 0)
         return rc;
+    if (rc == 0 && r->o->resume && (rc = reconcile(r)) < 0)
+        return rc;
     if (r->st.n_rounds == 1 && r->st.picks[0].why == PP_WHY_RESUMED) /* then the design */
         return design_round(r, 1);
     if (r->st.n_rounds == 0)
@@ -242,6 +316,7 @@ static void finish(run *r, pp_adaptive_stop stop, pp_adaptive_result *res)
     res->n_chosen = r->n_chosen;
     res->n_candidates = r->s->n;
     res->fit = r->fit;
+    res->claim = r->claim;
     res->target_error_pct = r->o->target_error_pct;
     res->unmeasured_s = unmeasured_s(r);
     res->full_grid_s = r->fit.measured_s + res->unmeasured_s;
@@ -252,9 +327,12 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
                     const char *dir, void (*progress)(void *ctx, const pp_adaptive_progress *p),
                     void *progress_ctx, const atomic_int *interrupt, pp_adaptive_result *res)
 {
-    run r = {s, o, pr, orc, dir, {0}, calloc(s->n, 1), 0, {0}};
+    run r = {s, o, pr, orc, dir, {0}, calloc(s->n, 1), 0, {0}, {0}};
     pp_adaptive_stop stop = PP_STOP_NONE;
-    int rc = r.chosen ? start(&r) : -ENOMEM;
+    int rc = !r.chosen ? -ENOMEM : !dir ? 0 : pp_results_make_dirs(dir); /* one writer */
+    int locked = rc == 0 && dir && (rc = pp_results_lock(dir)) == 0;
+
+    rc = rc < 0 ? rc : start(&r);
 
     memset(res, 0, sizeof *res);
     while (rc == 0 && stop == PP_STOP_NONE) {
@@ -265,11 +343,15 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
         if (rc < 0)
             break;
         if (progress) {
-            pp_adaptive_progress p = {r.st.n_done, r.n_chosen, s->n, &r.fit, o->budget_s};
+            if (stop == PP_STOP_NONE)
+                stop = stop_rule(&r);
+            pp_adaptive_progress p = {r.st.n_done, r.n_chosen, s->n, &r.fit, o->budget_s,
+                                      o->target_error_pct > 0 ? &r.claim : NULL};
             progress(progress_ctx, &p);
+        } else if (stop == PP_STOP_NONE) {
+            stop = stop_rule(&r);
         }
-        if (stop == PP_STOP_NONE && (stop = stop_rule(&r)) == PP_STOP_NONE &&
-            (rc = next_round(&r)) == 1) {
+        if (stop == PP_STOP_NONE && (rc = next_round(&r)) == 1) {
             stop = r.n_chosen >= s->n ? PP_STOP_GRID : PP_STOP_BUDGET;
             rc = 0;
         }
@@ -284,5 +366,7 @@ int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
         rc = -EINTR;
     pp_adaptive_state_free(&r.st);
     free(r.chosen);
+    if (locked)
+        pp_results_unlock(dir);
     return rc;
 }

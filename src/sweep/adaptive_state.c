@@ -7,6 +7,7 @@
 #include "src/results/json_file.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -64,6 +65,17 @@ static json_t *pick_json(const pp_adaptive_space *s, const pp_adaptive_pick *p)
                      "predicted_s", pp_json_num(p->predicted_s));
 }
 
+/* What the stop rule saw: the claim (an upper bound of the nested error),
+ * what the bands imply, the noise floor, what held the stop back. */
+static json_t *claim_json(const pp_adaptive_claim *c)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:s, s:I}", "claim_pct",
+                     pp_json_num(c->claim_pct), "implied_by_bands_pct",
+                     pp_json_num(c->implied_pct), "noise_floor_pct", pp_json_num(c->noise_pct),
+                     "pursued_pct", pp_json_num(c->pursued_pct), "held_by",
+                     pp_adaptive_hold_name(c->hold), "streak", (json_int_t)c->streak);
+}
+
 static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *st,
                            const pp_adaptive_fit *fit)
 {
@@ -82,6 +94,7 @@ static json_t *rounds_json(const pp_adaptive_space *s, const pp_adaptive_state *
                                 json_integer((json_int_t)st->done[r].n_rows));
             json_object_set_new(one, "measured_s", pp_json_num(st->done[r].measured_s));
             json_object_set_new(one, "error_pct", errors);
+            json_object_set_new(one, "claim", claim_json(&st->done[r].claim));
         } else {
             json_decref(errors);
         }
@@ -94,11 +107,11 @@ static json_t *result_json(const pp_adaptive_result *res)
 {
     if (!res)
         return json_null();
-    return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o}", "stop", pp_adaptive_stop_name(res->stop),
-                     "configs", (json_int_t)res->n_chosen, "grid_configs",
-                     (json_int_t)res->n_candidates, "measured_s", pp_json_num(res->fit.measured_s),
-                     "unmeasured_predicted_s", pp_json_num(res->unmeasured_s), "full_grid_s",
-                     pp_json_num(res->full_grid_s));
+    return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:o}", "stop",
+                     pp_adaptive_stop_name(res->stop), "configs", (json_int_t)res->n_chosen,
+                     "grid_configs", (json_int_t)res->n_candidates, "measured_s",
+                     pp_json_num(res->fit.measured_s), "unmeasured_predicted_s", pp_json_num(res->unmeasured_s),
+                     "full_grid_s", pp_json_num(res->full_grid_s), "claim", claim_json(&res->claim));
 }
 
 int pp_adaptive_state_write(const char *dir, const pp_adaptive_space *s,
@@ -149,10 +162,18 @@ static int read_round(const char *path, const json_t *round, size_t r, const pp_
     st->n_rounds = r + 1; /* a round may be empty */
     if ((errors = json_object_get(round, "error_pct")) && r < PP_ADAPTIVE_MAX_ROUNDS) {
         const char *key;
-        json_t *v;
+        json_t *v, *rows = json_object_get(round, "measured_configs");
         size_t k = 0;
-        st->done[r].n_rows = (size_t)json_integer_value(json_object_get(round, "measured_configs"));
-        st->done[r].measured_s = num_of(json_object_get(round, "measured_s"));
+        double secs = num_of(json_object_get(round, "measured_s"));
+        if (!json_is_integer(rows) || json_integer_value(rows) < 0 ||
+            (uint64_t)json_integer_value(rows) > s->n || !(isnan(secs) || secs >= 0) ||
+            !json_is_object(errors)) {
+            pp_log_error("%s: round %zu: measured_configs (0 to %zu), measured_s (>= 0) and "
+                         "error_pct (an object) expected", path, r, s->n);
+            return -EINVAL;
+        }
+        st->done[r].n_rows = (size_t)json_integer_value(rows);
+        st->done[r].measured_s = secs;
         json_object_foreach((json_t *)errors, key, v)
             if (k < PP_ADAPTIVE_MAX_METRICS)
                 st->done[r].error_pct[k++] = num_of(v);
@@ -166,14 +187,21 @@ int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adapt
     char path[PP_PATH_MAX];
     json_error_t err;
     json_t *root, *rounds, *round;
+    struct stat sb;
     size_t r;
     int rc = 0;
 
     memset(st, 0, sizeof *st);
     if ((rc = pp_path_fmt(path, sizeof path, dir, "adaptive.json")) < 0)
         return rc;
-    if (access(path, F_OK) != 0)
+    if (lstat(path, &sb) != 0)
         return 1;
+    if (!S_ISREG(sb.st_mode)) {
+        pp_log_error("%s: not a regular file (%s): not an adaptive run's record", path,
+                     S_ISDIR(sb.st_mode) ? "a directory" : S_ISLNK(sb.st_mode) ? "a symbolic link"
+                                                                                : "a special file");
+        return -EINVAL;
+    }
     if (!(root = json_load_file(path, 0, &err))) {
         pp_log_error("%s:%d: %s", path, err.line, err.text);
         return -EINVAL;
@@ -181,6 +209,11 @@ int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adapt
     rounds = json_object_get(root, "rounds");
     if (!json_is_array(rounds)) {
         pp_log_error("%s: no \"rounds\" list: not an adaptive run's record", path);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && json_array_size(rounds) > PP_ADAPTIVE_MAX_ROUNDS) {
+        pp_log_error("%s: %zu rounds, at most %d", path, json_array_size(rounds),
+                     PP_ADAPTIVE_MAX_ROUNDS);
         rc = -EINVAL;
     }
     json_array_foreach(rounds, r, round) {

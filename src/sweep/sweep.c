@@ -6,6 +6,9 @@
 #include "sweep.h"
 
 #include "src/base/log.h"
+#include "src/results/base_traces.h"
+#include "src/results/folder.h"
+#include "src/results/lock.h"
 #include "src/results/node.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
@@ -120,6 +123,7 @@ static void copy_config(const pp_profile *p, const char *dir)
         pp_atomic_file_commit(&af);
     }
     fclose(in);
+    pp_results_base_traces_record(dir, p->path); /* the copy's relative traces, resolved */
 }
 
 /* The samples from warmup_s on, as a trace of their own (times kept). */
@@ -478,7 +482,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     char *row = NULL;
     pp_sweep_slots sl;
     pp_node node;
-    int fd = -1, rc;
+    int fd = -1, rc, locked = 0;
 
     memset(st, 0, sizeof *st);
     if ((rc = slots_of(p, o, &sl, &node)) < 0)
@@ -503,6 +507,9 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         goto out;
     }
     layout_of(p, dev, layout);
+    if ((rc = pp_results_make_dirs(o->out_dir)) < 0 || (rc = pp_results_lock(o->out_dir)) < 0)
+        goto out; /* one writer per folder: a second --resume would measure ids twice */
+    locked = 1;
     if ((rc = fd = open_summary(p, o, dev, layout, done, &sl, &node)) < 0)
         goto out;
     *r = (pp_sweep_state){.p = p, .o = o, .st = st, .sl = &sl};
@@ -513,6 +520,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
 out:
     if (fd >= 0)
         close(fd);
+    if (locked)
+        pp_results_unlock(o->out_dir);
     free(r);
     free(layout);
     free(row);

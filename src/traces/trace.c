@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -330,15 +331,16 @@ static int reader_open(reader *r, const char *path)
 
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->fp = fopen(path, "r");
-    if (!r->fp) {
-        rc = -errno;
-        pp_log_error("%s: cannot open: %s", path, strerror(errno));
-        return rc;
-    }
+    r->fp = pp_file_fopen_regular(path); /* a FIFO or a device refused, never waited on */
+    if (!r->fp)
+        return -errno;
     r->line_no = 1;
-    if (getline(&r->line, &r->line_cap, r->fp) < 0) {
-        pp_log_error("%s:1: empty file (a header 't_s,<rail>_w,...' is expected)", path);
+    if ((rc = (int)pp_file_getline_max(&r->line, &r->line_cap, r->fp, PP_TRACE_LINE_MAX)) < 0) {
+        if (rc == -2)
+            pp_log_error("%s:1: the header is longer than %zu bytes: not a trace", path,
+                         (size_t)PP_TRACE_LINE_MAX);
+        else
+            pp_log_error("%s:1: empty file (a header 't_s,<rail>_w,...' is expected)", path);
         rc = -EINVAL;
     } else {
         rc = reader_header(r);
@@ -372,8 +374,13 @@ static int reader_next(reader *r, double *t_s, double *row)
     size_t n = r->head.n_rails + 1, m;
     ssize_t len;
 
-    while ((len = getline(&r->line, &r->line_cap, r->fp)) >= 0) {
+    while ((len = pp_file_getline_max(&r->line, &r->line_cap, r->fp, PP_TRACE_LINE_MAX)) != -1) {
         r->line_no++;
+        if (len == -2) {
+            pp_log_error("%s:%ld: a line longer than %zu bytes: not a trace row", r->path,
+                         r->line_no, (size_t)PP_TRACE_LINE_MAX);
+            return -EINVAL;
+        }
         if (pp_trace_csv_line_cut(r->path, r->line_no, r->line, len, n))
             return 0;
         chomp(r->line);
@@ -436,7 +443,7 @@ int pp_trace_read_csv(const char *path, pp_trace *t)
 /* Lines of the file (a last one without newline counted). 0 or -errno. */
 static int count_lines(const char *path, uint64_t *n)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pp_file_fopen_regular(path);
     static const size_t chunk = 1 << 20;
     char *buf = malloc(chunk);
     size_t got;

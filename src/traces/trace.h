@@ -29,6 +29,8 @@
 #define PP_TRACE_MAX_RAILS 64
 /* Longest row pp_trace_format_row writes, newline and NUL included. */
 #define PP_TRACE_ROW_MAX (32 * (PP_TRACE_MAX_RAILS + 1))
+/* The longest line a trace reader accepts (a row of 65 fields of 1 KiB). */
+#define PP_TRACE_LINE_MAX (1024 * (PP_TRACE_MAX_RAILS + 1))
 
 /* True for labels that name a board's input rail: "VDD_IN", "POM_5V_IN",
  * any label ending in "_IN" (Jetson TX2, Nano, Xavier NX, Orin). Traces

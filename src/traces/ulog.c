@@ -1,5 +1,6 @@
 #include "ulog.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -28,6 +29,7 @@ static const char *const wanted[N_FIELDS] = {"timestamp", "voltage_v", "current_
 typedef struct format {
     const char *name, *fields; /* into the buffer, not NUL-ended */
     size_t name_len, fields_len;
+    uint64_t offset;           /* of its 'F' message, for errors */
 } format;
 
 typedef struct field {
@@ -43,6 +45,8 @@ typedef struct parser {
     pp_ulog_flight *f;
     format *fmt;
     size_t n_fmt, cap_fmt;
+    uint32_t *index;  /* open addressing on the name: fmt slot + 1, 0 empty */
+    size_t index_size; /* a power of two, at least twice n_fmt */
     int32_t *sub;     /* msg_id -> instance slot of battery_status, -1 other, -2 none */
     field fld[N_FIELDS];
     int layout_done;  /* battery_status's layout known (1) or failed (-1) */
@@ -83,12 +87,65 @@ static size_t base_type(const char *t, size_t len, char *kind)
     return 0;
 }
 
+static uint64_t name_hash(const char *name, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)name[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of name in the index: where it is, or the empty one it goes to. */
+static size_t index_slot(const parser *p, const char *name, size_t len)
+{
+    size_t mask = p->index_size - 1, i = (size_t)name_hash(name, len) & mask;
+
+    while (p->index[i]) {
+        const format *fm = &p->fmt[p->index[i] - 1];
+        if (fm->name_len == len && memcmp(fm->name, name, len) == 0)
+            break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* The first format of that name, in time independent of the number of
+ * formats (a linear search made a log of many formats quadratic). */
 static const format *find_format(const parser *p, const char *name, size_t len)
 {
-    for (size_t i = 0; i < p->n_fmt; i++)
-        if (p->fmt[i].name_len == len && memcmp(p->fmt[i].name, name, len) == 0)
-            return &p->fmt[i];
-    return NULL;
+    size_t i;
+
+    if (!p->index_size)
+        return NULL;
+    i = index_slot(p, name, len);
+    return p->index[i] ? &p->fmt[p->index[i] - 1] : NULL;
+}
+
+/* Format k into the index (a name defined again keeps its first
+ * definition, as the linear search did); grown at half full. */
+static int index_add(parser *p, size_t k)
+{
+    size_t i;
+
+    if (2 * (k + 1) > p->index_size) {
+        size_t size = p->index_size ? 2 * p->index_size : 256;
+        uint32_t *n = calloc(size, sizeof *n);
+        if (!n)
+            return -ENOMEM;
+        free(p->index);
+        p->index = n;
+        p->index_size = size;
+        for (size_t j = 0; j < k; j++) {
+            i = index_slot(p, p->fmt[j].name, p->fmt[j].name_len);
+            if (!p->index[i])
+                p->index[i] = (uint32_t)(j + 1);
+        }
+    }
+    i = index_slot(p, p->fmt[k].name, p->fmt[k].name_len);
+    if (!p->index[i])
+        p->index[i] = (uint32_t)(k + 1);
+    return 0;
 }
 
 /* Walk format fm's fields: its size into *size; when fld is not NULL, the
@@ -158,64 +215,111 @@ static double value(const uint8_t *d, const field *fl)
     return fl->kind == 'i' ? (double)(int64_t)v : (double)v;
 }
 
+/* Sample values no battery has: 0 when plausible, else which (counted). */
+static int implausible(pp_ulog_flight *f, const double *v)
+{
+    if (!isfinite(v[F_TS]) || !isfinite(v[F_V]) || !isfinite(v[F_I])) {
+        f->n_nonfinite++;
+        return 1;
+    }
+    if (v[F_I] == -1.0) { /* PX4's "not measured" */
+        f->n_unmeasured++;
+        return 1;
+    }
+    if (!(v[F_V] > 0 && v[F_V] <= PP_ULOG_MAX_VOLTAGE_V) ||
+        !(v[F_I] > -1.0 && v[F_I] <= PP_ULOG_MAX_CURRENT_A)) {
+        f->n_implausible++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Room for one more sample of bat: 0 or -2. */
+static int grow(pp_ulog_battery *bat)
+{
+    size_t cap = bat->cap ? 2 * bat->cap : 256;
+    double *a = malloc(5 * cap * sizeof *a);
+    double **cols[5] = {&bat->t_s, &bat->voltage_v, &bat->current_a, &bat->discharged_mah,
+                        &bat->remaining};
+
+    if (!a)
+        return -2;
+    for (int k = 0; k < 5; k++) {
+        if (bat->n)
+            memcpy(a + (size_t)k * cap, *cols[k], bat->n * sizeof *a);
+    }
+    free(bat->t_s);
+    for (int k = 0; k < 5; k++)
+        *cols[k] = a + (size_t)k * cap;
+    bat->cap = cap;
+    return 0;
+}
+
 /* A sample of battery slot b from data d (len bytes). 0, -1 when short. */
 static int add_sample(parser *p, size_t b, const uint8_t *d, size_t len)
 {
     pp_ulog_battery *bat = &p->f->bat[b];
     double v[N_FIELDS];
+    int bad = 0;
 
     for (size_t w = 0; w < N_FIELDS; w++) {
         if (p->fld[w].type && p->fld[w].offset + (size_t)p->fld[w].type > len)
             return -1;
         v[w] = p->fld[w].type ? value(d, &p->fld[w]) : NAN;
     }
-    if (!isfinite(v[F_TS]) || !isfinite(v[F_V]) || !isfinite(v[F_I]) ||
-        (bat->n && !(v[F_TS] / 1e6 > bat->t_s[bat->n - 1]))) {
-        p->f->n_skipped++;
+    if (implausible(p->f, v))
+        return 0;
+    if (bat->n && !(v[F_TS] / 1e6 > bat->t_s[bat->n - 1])) {
+        p->f->n_backwards++;
         return 0;
     }
-    if (bat->n == bat->cap) {
-        size_t cap = bat->cap ? 2 * bat->cap : 256;
-        double *a = malloc(5 * cap * sizeof *a);
-        if (!a)
-            return -2;
-        double **cols[5] = {&bat->t_s, &bat->voltage_v, &bat->current_a, &bat->discharged_mah,
-                            &bat->remaining};
-        for (int k = 0; k < 5; k++) {
-            if (bat->n)
-                memcpy(a + (size_t)k * cap, *cols[k], bat->n * sizeof *a);
-        }
-        free(bat->t_s);
-        for (int k = 0; k < 5; k++)
-            *cols[k] = a + (size_t)k * cap;
-        bat->cap = cap;
-    }
+    if (bat->n == bat->cap && grow(bat) < 0)
+        return -2;
     bat->t_s[bat->n] = v[F_TS] / 1e6;
     bat->voltage_v[bat->n] = v[F_V];
     bat->current_a[bat->n] = v[F_I];
     bat->discharged_mah[bat->n] = v[F_MAH];
     bat->remaining[bat->n++] = v[F_REM];
-    if (!isnan(v[F_CELLS]))
+    /* a cell count is a small whole number: anything else (3e9, inf, 2.5)
+     * is left out, never converted (out of int's range that is undefined) */
+    if (!isnan(v[F_CELLS]) && v[F_CELLS] >= 1 && v[F_CELLS] <= PP_ULOG_MAX_CELLS &&
+        v[F_CELLS] == floor(v[F_CELLS]))
         bat->cell_count = (int)v[F_CELLS];
-    if (!isnan(v[F_CAP]))
+    else if (!isnan(v[F_CELLS]) && v[F_CELLS] != 0)
+        bad = 1;
+    if (v[F_CAP] > 0 && v[F_CAP] <= PP_ULOG_MAX_CAPACITY_MAH)
         bat->capacity_mah = v[F_CAP];
+    else if (!isnan(v[F_CAP]) && v[F_CAP] != 0)
+        bad = 1;
+    p->f->n_bad_cells += (size_t)bad;
     return 0;
 }
 
-/* battery_status's layout, once its format is there. */
+/* battery_status's layout, once its format is there: 1, or -1 when it does
+ * not parse or lacks a field the reader needs (logged with the file and the
+ * format's offset, as ulog.h promises). */
 static int battery_layout(parser *p)
 {
     const format *fm = find_format(p, TOPIC, strlen(TOPIC));
     size_t size, work = 0;
+    int parsed;
 
-    if (p->layout_done)
-        return p->layout_done;
+    if (p->layout_done || !fm)
+        return p->layout_done ? p->layout_done : -1;
     memset(p->fld, 0, sizeof p->fld);
-    if (!fm || layout(p, fm, 0, &size, p->fld, &work) < 0 || !p->fld[F_TS].type || !p->fld[F_V].type ||
-        !p->fld[F_I].type)
-        p->layout_done = -1;
-    else
-        p->layout_done = 1;
+    parsed = layout(p, fm, 0, &size, p->fld, &work) == 0;
+    p->layout_done = parsed && p->fld[F_TS].type && p->fld[F_V].type && p->fld[F_I].type ? 1 : -1;
+    if (!parsed)
+        pp_log_error("%s: offset %llu: the format of " TOPIC " does not parse (a type of no "
+                     "format or defined in terms of itself, nested deeper than %d, an array "
+                     "size outside 1..65535, or more than 65535 bytes)", p->name,
+                     (unsigned long long)fm->offset, MAX_DEPTH);
+    else if (p->layout_done < 0)
+        pp_log_error("%s: offset %llu: the format of " TOPIC " has no %s field of a number "
+                     "type: its samples cannot be read", p->name,
+                     (unsigned long long)fm->offset,
+                     !p->fld[F_TS].type ? "timestamp" : !p->fld[F_V].type ? "voltage_v"
+                                                                         : "current_a");
     return p->layout_done;
 }
 
@@ -239,13 +343,16 @@ static int on_format(parser *p, const uint8_t *d, size_t len, uint64_t off)
     }
     fm = &p->fmt[p->n_fmt++];
     *fm = (format){(const char *)d, (const char *)colon + 1, (size_t)(colon - d),
-                   (size_t)(d + len - colon - 1)};
+                   (size_t)(d + len - colon - 1), off};
+    if (p->n_fmt >= UINT32_MAX || index_add(p, p->n_fmt - 1) < 0)
+        return -ENOMEM;
     if (fm->name_len == strlen(TOPIC) && memcmp(d, TOPIC, fm->name_len) == 0)
         p->f->battery_defined = 1;
     return 0;
 }
 
-/* 'A': 0, 1 when corrupt (a name of no format). */
+/* 'A': 0, 1 when corrupt (a name of no format), -EINVAL when it subscribes
+ * to a battery_status whose format cannot be read (logged). */
 static int on_subscribe(parser *p, const uint8_t *d, size_t len)
 {
     int multi, id;
@@ -255,8 +362,10 @@ static int on_subscribe(parser *p, const uint8_t *d, size_t len)
     multi = d[0];
     id = (int)le(d + 1, 2);
     p->sub[id] = -1;
-    if (len - 3 != strlen(TOPIC) || memcmp(d + 3, TOPIC, len - 3) != 0 || battery_layout(p) < 0)
+    if (len - 3 != strlen(TOPIC) || memcmp(d + 3, TOPIC, len - 3) != 0)
         return 0;
+    if (battery_layout(p) < 0)
+        return -EINVAL;
     for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES; b++)
         if (b < p->f->n_batteries && p->f->bat[b].instance == multi) {
             p->sub[id] = (int32_t)b;
@@ -403,9 +512,32 @@ static int parse_messages(parser *p)
     return 0;
 }
 
+/* Say which samples were left out and why (never silently). */
+static void report_left_out(const char *name, pp_ulog_flight *f)
+{
+    f->n_skipped = f->n_nonfinite + f->n_implausible + f->n_backwards; /* n_unmeasured apart */
+    if (f->n_nonfinite)
+        pp_log_warn("%s: %zu " TOPIC " samples left out: a time, voltage_v or current_a that "
+                    "is not a finite number (NaN, inf)", name, f->n_nonfinite);
+    if (f->n_unmeasured)
+        pp_log_warn("%s: %zu " TOPIC " samples left out: current_a is -1, PX4's \"not "
+                    "measured\"", name, f->n_unmeasured);
+    if (f->n_implausible)
+        pp_log_warn("%s: %zu " TOPIC " samples left out: values no battery has (voltage_v "
+                    "outside (0, %g] V or current_a outside (-1, %g] A)", name,
+                    f->n_implausible, PP_ULOG_MAX_VOLTAGE_V, PP_ULOG_MAX_CURRENT_A);
+    if (f->n_backwards)
+        pp_log_warn("%s: %zu " TOPIC " samples left out: their timestamp is not after the "
+                    "sample before (the log's time goes back or repeats)", name, f->n_backwards);
+    if (f->n_bad_cells)
+        pp_log_warn("%s: %zu " TOPIC " samples with a cell_count or capacity no pack has "
+                    "(not a whole number in 1..%d cells, not in (0, %g] mAh): left out of the "
+                    "sample", name, f->n_bad_cells, PP_ULOG_MAX_CELLS, PP_ULOG_MAX_CAPACITY_MAH);
+}
+
 int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f)
 {
-    parser p = {buf, len, name, f, NULL, 0, 0, NULL, {{0}}, 0, {0}, 0, 0};
+    parser p = {buf, len, name, f, NULL, 0, 0, NULL, 0, NULL, {{0}}, 0, {0}, 0, 0};
     int rc;
 
     memset(f, 0, sizeof *f);
@@ -430,6 +562,9 @@ int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_u
     rc = parse_messages(&p);
     free(p.sub);
     free(p.fmt);
+    free(p.index);
+    if (rc == 0)
+        report_left_out(name, f);
     {
         size_t k = 0; /* keep the instances with samples */
         for (size_t b = 0; b < f->n_batteries; b++) {
@@ -448,16 +583,17 @@ int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_u
 
 int pp_ulog_read_battery(const char *path, pp_ulog_flight *f)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+    int fd, rc;
     struct stat st;
     void *map;
 
     memset(f, 0, sizeof *f);
-    if (fd < 0 || fstat(fd, &st) < 0) {
+    if ((fd = pp_file_open_regular(path)) < 0) /* a FIFO or a device refused */
+        return fd;
+    if (fstat(fd, &st) < 0) {
         rc = -errno;
         pp_log_error("%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+        close(fd);
         return rc;
     }
     if (st.st_size < HEADER) {
@@ -480,11 +616,13 @@ int pp_ulog_read_battery(const char *path, pp_ulog_flight *f)
 int pp_ulog_is_ulog(const char *path)
 {
     uint8_t head[sizeof magic];
-    int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), ok;
+    struct stat st;
 
     if (fd < 0)
         return 0;
-    ok = read(fd, head, sizeof head) == (ssize_t)sizeof head && memcmp(head, magic, sizeof head) == 0;
+    ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && /* never a FIFO's or a device's bytes */
+         read(fd, head, sizeof head) == (ssize_t)sizeof head && memcmp(head, magic, sizeof head) == 0;
     close(fd);
     return ok;
 }

@@ -22,6 +22,15 @@
  * Of the battery_status topic every instance (multi_id) is kept:
  * timestamp (us, turned to s), voltage_v, current_a, discharged_mah,
  * remaining, and cell_count and capacity (mAh) when the format has them.
+ * Samples with values no battery has are left out, counted by reason and
+ * said in one warning per reason (a time, voltage or current not finite;
+ * current_a -1, PX4's "not measured"; a voltage outside (0, 1000] V or a
+ * current outside (-1, 10000] A; a time not after the one before); a
+ * cell_count that is not a whole number in 1..255, or a capacity outside
+ * (0, 1e7] mAh, is left out of its sample. A subscribed battery_status whose format does not parse, or has
+ * no timestamp, voltage_v or current_a, is an error naming the offset of
+ * its format. Formats are found through a hash index: reading is linear in
+ * the log's size.
  */
 #ifndef PP_ULOG_H
 #define PP_ULOG_H
@@ -30,6 +39,11 @@
 #include <stdint.h>
 
 #include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
+
+#define PP_ULOG_MAX_VOLTAGE_V 1000.0  /* above: no battery, a corrupt sample */
+#define PP_ULOG_MAX_CURRENT_A 10000.0
+#define PP_ULOG_MAX_CELLS 255         /* PX4's cell_count is a uint8 */
+#define PP_ULOG_MAX_CAPACITY_MAH 1e7
 
 typedef struct pp_ulog_battery {
     int instance;                 /* the subscription's multi_id */
@@ -49,15 +63,21 @@ typedef struct pp_ulog_flight {
     size_t n_messages;            /* complete messages read */
     size_t n_unknown;             /* of an unknown type, skipped */
     size_t n_corrupt;             /* skipped to a sync marker (or the end) */
-    size_t n_skipped;             /* battery samples without a finite voltage, current or
-                                     time, or not after the one before */
+    size_t n_skipped;             /* battery samples the reader left out: the sum of the
+                                     three below (n_unmeasured apart) */
+    size_t n_nonfinite;           /* a time, voltage or current not finite */
+    size_t n_implausible;         /* voltage outside (0, MAX_VOLTAGE_V], current outside
+                                     (-1, MAX_CURRENT_A] */
+    size_t n_backwards;           /* a time not after the sample before */
+    size_t n_bad_cells;           /* samples kept whose cell_count or capacity was left out */
     size_t n_strings, n_dropouts, n_appended;
     int torn;                     /* the file ends inside a message */
     uint64_t torn_offset;
     pp_ulog_battery_params params[PP_ULOG_MAX_BATTERIES]; /* from 'P' messages (ulog_param.c) */
     /* Samples left out by a flight log's reader or cleaner (flight_log.h) */
     size_t n_disconnected;        /* connected = 0 */
-    size_t n_unmeasured;          /* current -1 (PX4: not measured) or NaN voltage or current */
+    size_t n_unmeasured;          /* current -1 (PX4: not measured; the ULog reader counts
+                                     these too) or NaN voltage or current */
     size_t n_zero_sag;            /* current 0 while the voltage sags under load */
     size_t n_duplicate;           /* a time equal to the one before */
     int from_csv;                 /* read from a ulog2csv battery_status CSV */

@@ -2,14 +2,18 @@
  * into the same pp_ulog_flight as a .ulg. */
 #include "flight_log.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { C_TS, C_V, C_I, C_MAH, C_REM, C_CONN, C_CELLS, C_CAP, N_COLS };
 static const char *const col_name[N_COLS] = {"timestamp", "voltage_v", "current_a",
@@ -179,8 +183,16 @@ static int rows(const char *path, FILE *fp, char delim, const int *idx, pp_ulog_
     for (int c = 0; c < N_COLS; c++)
         if (idx[c] >= 0 && (size_t)idx[c] + 1 > need)
             need = (size_t)idx[c] + 1;
-    while (rc == 0 && getline(&line, &cap, fp) != -1) {
+    ssize_t len;
+
+    while (rc == 0 && (len = pp_file_getline_max(&line, &cap, fp, PP_FILE_LINE_MAX)) != -1) {
         lineno++;
+        if (len == -2) {
+            pp_log_error("%s:%zu: a line longer than %zu bytes", path, lineno,
+                         (size_t)PP_FILE_LINE_MAX);
+            rc = -EINVAL;
+            break;
+        }
         if (line[strspn(line, " \t\r\n")] == 0)
             continue;
         size_t n = split(line, delim, field, PP_ARRAY_SIZE(field));
@@ -221,19 +233,16 @@ static int instance_of(const char *path)
 
 int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pp_file_fopen_regular(path); /* a FIFO or a device refused (logged) */
     char *line = NULL, delim = ',';
     size_t cap = 0;
     int idx[N_COLS], rc;
 
     memset(f, 0, sizeof *f);
     f->from_csv = 1;
-    if (!fp) {
-        rc = -errno;
-        pp_log_error("%s: %s", path, strerror(errno));
-        return rc;
-    }
-    if (getline(&line, &cap, fp) == -1) {
+    if (!fp)
+        return -errno;
+    if (pp_file_getline_max(&line, &cap, fp, PP_FILE_LINE_MAX) < 0) {
         pp_log_error("%s:1: empty: a battery_status CSV (ulog2csv) expected", path);
         rc = -EINVAL;
     } else {
@@ -252,14 +261,18 @@ int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
 
 int pp_ulog_csv_is(const char *path)
 {
-    FILE *fp = fopen(path, "r");
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    FILE *fp = NULL;
     char *line = NULL, *field[512];
     size_t cap = 0, n;
     int has[N_REQUIRED] = {0};
 
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(fp = fdopen(fd, "r"))))
+        close(fd); /* never a FIFO's or a device's bytes */
     if (!fp)
         return 0;
-    if (getline(&line, &cap, fp) != -1) {
+    if (pp_file_getline_max(&line, &cap, fp, PP_FILE_LINE_MAX) >= 0) {
         n = split(line, delimiter_of(line), field, PP_ARRAY_SIZE(field));
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < N_REQUIRED; c++)

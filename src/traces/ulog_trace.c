@@ -56,7 +56,10 @@ int pp_ulog_battery_trace(const pp_ulog_flight *f, const char *name, pp_trace *t
     }
     if (nb == 0) {
         pp_log_error("%s: %s", name, f->battery_defined
-                                         ? "the log defines battery_status but holds no sample "
+                                         ? f->n_skipped || f->n_unmeasured ? "the log defines battery_status but "
+                                                        "every sample of it was left out (see "
+                                                        "above): no battery data to import"
+                                         : "the log defines battery_status but holds no sample "
                                            "of it (with a voltage and a current): no battery "
                                            "data to import"
                                          : "the log has no battery_status topic: no battery data "
