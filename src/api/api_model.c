@@ -181,7 +181,7 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
     for (size_t j = 0; j < n; j++) {
         pp_prediction p;
         if (pp_model_predict(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
-            p = (pp_prediction){NAN, NAN, NAN, NAN};
+            p = (pp_prediction){.value = NAN, .lo = NAN, .hi = NAN, .honest_mape = NAN};
         out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
     }
     return 0;
