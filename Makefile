@@ -1,12 +1,14 @@
 # powprof - see README.md. Targets:
-#   make            ./powprof, libpowprof.a and the component modules
-#   make check      the layout check, then every test; last line "N passed, M failed"
+#   make            ./powprof, libpowprof.a and .so, and the component modules
+#   make check      the layout check, then every test (C, then Python); last line
+#                   "N passed, M failed"; TESTS="a b": the tests whose name holds a or b
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make bench      benchmarks (figures and ratios)
 #   make run        the main job on this machine (V=1: every compiler command)
 #   make deps       install the missing Debian packages of debian-packages.txt
-#   make install PREFIX=/usr/local   binary, library, headers, modules,
-#                   powprof.pc and the man page
+#   make install PREFIX=/usr/local   binary, libraries (.a, .so), headers,
+#                   modules, powprof.pc and the man page
+#   make install-python   the same, and the Python package (python/)
 
 VERSION := 0.1.0
 
@@ -75,6 +77,13 @@ LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libpowprof.a
+# The shared library (issue 34): the same objects, position-independent,
+# exporting only the public API (src/api/libpowprof.map); soname
+# libpowprof.so.SO_MAJOR, raised when the public ABI breaks.
+SO_MAJOR := 0
+SONAME := libpowprof.so.$(SO_MAJOR)
+SHLIB := $(O)/libpowprof.so.$(VERSION)
+SHLIB_MAP := src/api/libpowprof.map
 TEST_BIN := $(O)/tests/powprof-tests
 FAKE_NVML := $(O)/tests/libfake-nvml.so
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
@@ -89,8 +98,8 @@ EXAMPLE_MOD := $(O)/examples/modules/powprof-memcopy.so
 # (the tests build them again against an installed copy).
 EXAMPLE_BIN := $(O)/examples/onboard $(O)/examples/mission $(O)/examples/governed
 
-.PHONY: all check asan bench run deps install clean modules config-doc layout examples
-all: powprof libpowprof.a modules examples
+.PHONY: all check asan bench run deps install install-python clean modules config-doc layout examples
+all: powprof libpowprof.a $(SHLIB) modules examples
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -126,6 +135,22 @@ $(MOD_DIR)/powprof-cuda.so: $(O)/mod/components/gpu_components.o $(O)/mod/compon
 		-lcublas -lcudart -lstdc++ -ldl -lm
 
 modules: $(MODULES)
+
+# -fPIC for the shared library (the static one takes the same objects);
+# the stamp, made once, rebuilds objects compiled before -fPIC was added.
+$(LIB_OBJ): CFLAGS += -fPIC
+$(LIB_OBJ): $(O)/.fpic-stamp
+$(O)/.fpic-stamp:
+	@mkdir -p $(dir $@)
+	@touch $@
+
+$(SHLIB): $(LIB_OBJ) $(SHLIB_MAP)
+	@mkdir -p $(dir $@)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(SHLIB_MAP) \
+		-Wl,-z,defs -Wl,--as-needed -o $@ $(LIB_OBJ) $(LDLIBS)
+	$(Q)ln -sfn libpowprof.so.$(VERSION) $(O)/$(SONAME)
+	$(Q)ln -sfn $(SONAME) $(O)/libpowprof.so
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -175,8 +200,8 @@ $(O)/examples/%: examples/%.c $(PUBLIC_H) $(LIB)
 	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # The facade's tests see only the public headers, staged as installed.
-$(O)/tests/test_api.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o $(O)/tests/test_headers.o: $(PUBLIC_H)
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 # The list of tests, made from their definitions (`void test_NAME(void)` at
 # the start of a line in tests/test_*.c), in the files' order: a test
@@ -200,10 +225,18 @@ $(FAKE_NVML): tests/fake_nvml.c
 	$(say) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(WARN) -O2 -fPIC -shared -o $@ $<
 
-check: $(TEST_BIN) $(O)/powprof $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD) $(EXAMPLE_BIN)
+# The Python package (python/) and its tests run on Debian's python3, whose
+# pandas and numpy come from Debian's packages (python3-pandas).
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+
+# The C tests, then the Python suite (skipped, and said so, without a
+# python3 that imports pandas, and under the sanitizers); one last line.
+check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD) $(EXAMPLE_BIN)
 	./scripts/check-layout
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
-		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) $(TEST_BIN)
+		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) \
+		POWPROF_LIB=$(SHLIB) $(if $(SAN),POWPROF_PYTHON_SKIP="not under the sanitizers") \
+		./scripts/check-tests $(TEST_BIN) $(PYTHON) $(TESTS)
 
 # The layering of docs/DESIGN.md, function and file lengths, files that
 # call each other (make check runs it first).
@@ -226,9 +259,12 @@ $(O)/bench/%: bench/%.c $(O)/bench/util.o $(LIB)
 	$(say) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/bench/util.o $(LIB) $(LDFLAGS) $(LDLIBS)
 
-bench: $(BENCH_BIN) $(O)/powprof $(MODULES)
+bench: $(BENCH_BIN) $(O)/powprof $(MODULES) $(SHLIB)
 	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \
 		POWPROF_BASELINE_REV=$(BASELINE_REV) POWPROF_BASELINE_DIR=$(O)/baseline $$b || exit 1; done
+	@echo "== bench/bench_python.py"; if $(PYTHON) -c 'import pandas' 2>/dev/null; then \
+		POWPROF_BIN=$(O)/powprof POWPROF_LIB=$(SHLIB) $(PYTHON) bench/bench_python.py; \
+	else echo "skipped: no $(PYTHON) with pandas (apt-get install python3-pandas)"; fi
 
 run: all
 	./scripts/run-main-job
@@ -246,12 +282,21 @@ install: all $(PUBLIC_H)
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(O)/powprof $(DESTDIR)$(PREFIX)/bin/powprof
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpowprof.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/libpowprof.so.$(VERSION)
+	ln -sfn libpowprof.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpowprof.so
 	install -m 755 $(MODULES) $(DESTDIR)$(PREFIX)/lib/powprof/
 	install -m 644 $(O)/include/powprof.h $(DESTDIR)$(PREFIX)/include/powprof.h
 	install -m 644 $(filter $(O)/include/powprof/%,$(PUBLIC_H)) $(DESTDIR)$(PREFIX)/include/powprof/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' powprof.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/powprof.pc
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
+
+# The Python package with the library it loads: into the active venv, else
+# beside $(PREFIX)'s other Python packages (no --break-system-packages:
+# Debian's python3 finds /usr/local/lib/python3.X/dist-packages).
+install-python: install
+	PYTHON=$(PYTHON) ./scripts/install-python $(DESTDIR)$(PREFIX) $(O)/python-package
 
 clean:
 	rm -rf build build-asan powprof libpowprof.a

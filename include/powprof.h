@@ -11,6 +11,7 @@
  *                         a mission
  *   <powprof/governor.h>  the mission re-planned in flight from the battery's
  *                         readings: the setting to run now
+ *   <powprof/meter.h>     the energy of one command, as `powprof meter`
  *   <powprof/log.h>       where error messages go (every function returns 0
  *                         or a negative errno and logs why)
  *   <powprof/component.h> the interface of component modules (workloads),
@@ -32,6 +33,7 @@
 #include "powprof/device.h"
 #include "powprof/governor.h"
 #include "powprof/log.h"
+#include "powprof/meter.h"
 #include "powprof/model.h"
 #include "powprof/plan.h"
 #include "powprof/trace.h"

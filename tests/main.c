@@ -1,6 +1,8 @@
 /* The test runner: every test of list.h (made by the Makefile
  * from the definitions in tests/test_*.c) in a child process; prints
- * one line per failing test and ends with "N passed, M failed". Arguments
+ * one line per failing test and ends with "N passed, M failed" (with
+ * POWPROF_TEST_COUNTS=FILE: "C tests: ...", and "N M" into FILE for
+ * scripts/check-tests, which adds the Python suite's). Arguments
  * select tests whose name contains any of them. */
 #include "harness.h"
 
@@ -70,6 +72,13 @@ int main(int argc, char **argv)
             else
                 printf("FAIL %s\n", tests[i].name);
         }
+    }
+    if (getenv("POWPROF_TEST_COUNTS")) { /* scripts/check-tests adds the Python suite's */
+        FILE *fp = fopen(getenv("POWPROF_TEST_COUNTS"), "w");
+        if (!fp || fprintf(fp, "%d %d\n", passed, failed) < 0 || fclose(fp) != 0)
+            return 2;
+        printf("C tests: %d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

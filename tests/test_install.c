@@ -35,7 +35,8 @@ static char *pkg_config(const char *what)
 static void check_installed(const char *prefix)
 {
     static const char *const files[] = {
-        "bin/powprof", "lib/libpowprof.a", "lib/pkgconfig/powprof.pc",
+        "bin/powprof", "lib/libpowprof.a", "lib/libpowprof.so", "lib/libpowprof.so.0",
+        "lib/pkgconfig/powprof.pc",
         "lib/powprof/powprof-matrix-cpu.so", "include/powprof.h", "include/powprof/device.h",
         "include/powprof/battery.h", "include/powprof/trace.h", "include/powprof/log.h",
         "include/powprof/component.h", "include/powprof/model.h", "include/powprof/plan.h",
@@ -52,6 +53,70 @@ static void check_installed(const char *prefix)
                 pp_test_fail(__FILE__, __LINE__, "%s includes with ../", path);
             free(text);
         }
+    }
+}
+
+/* The functions the installed headers declare (a line that starts with a
+ * type and names pp_...( ; not typedefs, macros or static inline helpers),
+ * as " name " in buf. */
+static void declared_functions(const char *prefix, char *buf, size_t cap)
+{
+    static const char *const headers[] = {"powprof.h", "powprof/device.h", "powprof/battery.h",
+        "powprof/trace.h", "powprof/log.h", "powprof/component.h", "powprof/model.h",
+        "powprof/plan.h", "powprof/meter.h", "powprof/governor.h"};
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+        char path[700], *text, *save = NULL;
+        snprintf(path, sizeof path, "%s/include/%s", prefix, headers[i]);
+        CHECK((text = slurp(path)) != NULL);
+        for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+            char *p = strstr(l, "pp_"), *q = p;
+            if (!(l[0] >= 'a' && l[0] <= 'z') || !strncmp(l, "typedef", 7) ||
+                !strncmp(l, "static", 6) || !p)
+                continue;
+            while ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_')
+                q++;
+            if (*q == '(' && used < cap)
+                used += (size_t)snprintf(buf + used, cap - used, " %.*s ", (int)(q - p), p);
+        }
+        free(text);
+    }
+}
+
+/* libpowprof.so exports exactly the functions of the installed headers,
+ * under a versioned soname. */
+static void check_exports(const char *prefix)
+{
+    char so[700], declared[8192], *out = NULL, *save = NULL;
+    size_t n_exported = 0, n_declared = 0;
+
+    snprintf(so, sizeof so, "%s/lib/libpowprof.so", prefix);
+    declared_functions(prefix, declared, sizeof declared);
+    for (const char *p = declared; (p = strstr(p, " pp_")); p += 4)
+        n_declared++;
+    {
+        char *argv[] = {"nm", "-D", "--defined-only", "--format=posix", so, NULL};
+        CHECK_INT(run_argv(argv, &out, NULL), 0);
+    }
+    for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+        char name[256], key[260];
+        if (sscanf(l, "%255[^@ ]", name) != 1 || !strcmp(name, "POWPROF_0"))
+            continue;
+        snprintf(key, sizeof key, " %s ", name);
+        if (!strstr(declared, key))
+            pp_test_fail(__FILE__, __LINE__, "libpowprof.so exports %s, no public function", name);
+        n_exported++;
+    }
+    CHECK_INT(n_exported, n_declared);
+    CHECK(n_declared >= 40);
+    free(out);
+    {
+        char *argv[] = {"readelf", "-d", so, NULL};
+        CHECK_INT(run_argv(argv, &out, NULL), 0);
+        CHECK_CONTAINS(out, "Library soname: [libpowprof.so.0]");
+        free(out);
     }
 }
 
@@ -80,6 +145,15 @@ static void build_and_run_example(const char *exe)
         CHECK_INT(run_argv(run, &out, NULL), 0);
     }
     CHECK_CONTAINS(out, "device jetson\n");
+    free(out);
+    { /* pkg-config's -lpowprof linked the shared library */
+        char *elf[] = {"readelf", "-d", (char *)exe, NULL};
+        CHECK_INT(run_argv(elf, &out, NULL), 0);
+        CHECK_CONTAINS(out, "Shared library: [libpowprof.so.0]");
+        free(out);
+        char *run[] = {(char *)exe, "jetson", trace, NULL};
+        CHECK_INT(run_argv(run, &out, NULL), 0);
+    }
     CHECK_CONTAINS(out, "total 5.263 W\n");
     CHECK_CONTAINS(out, "trace 10.000 s, 100.000 J on rail VDD_IN\n");
     /* the same drain through the internal API */
@@ -246,8 +320,12 @@ void test_install_and_link(void)
         free(err);
     }
     check_installed(prefix);
+    check_exports(prefix);
     snprintf(pc_path, sizeof pc_path, "%s/lib/pkgconfig", prefix);
     setenv("PKG_CONFIG_PATH", pc_path, 1);
+    /* pkg-config's -lpowprof takes the shared library: the examples run on it */
+    snprintf(pc_path, sizeof pc_path, "%s/lib", prefix);
+    setenv("LD_LIBRARY_PATH", pc_path, 1);
     snprintf(exe, sizeof exe, "%s/onboard", test_tmpdir());
     build_and_run_example(exe);
     build_and_run_mission();

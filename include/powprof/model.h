@@ -51,6 +51,29 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
                          const char *const *names, const char *const *values,
                          pp_model_estimate *out);
 
+/* Many configurations and metrics in one call (what a notebook does with a
+ * table of settings): metrics[j] (j < n_metrics; metrics NULL: every
+ * metric of the model, in pp_model_metric_name's order, n_metrics unused)
+ * at n_rows configurations, row r giving parameter names[i] the value
+ * values[r * n_names + i] (as pp_model_estimate_at). out has n_rows x
+ * (number of metrics) entries, row-major: out[r * n + j]. A metric without
+ * a model for a row's labels gets NAN. 0, or -errno as
+ * pp_model_estimate_at, logged with the index of the first failing row
+ * (the rows before it are filled). */
+int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *const *metrics,
+                           size_t n_names, const char *const *names, size_t n_rows,
+                           const char *const *values, pp_model_estimate *out);
+
+/* The model as `powprof model --json` prints it (the document of
+ * model.json): per group of labels and metric the estimator, its errors
+ * between measured levels ("between") and at measured levels ("honest"),
+ * its band. 0 and *json_out (a NUL-terminated text: free it with pp_free),
+ * or -errno. */
+int pp_model_json(const pp_model *m, char **json_out);
+
+/* Frees what the library returned to the caller (JSON texts). NULL is ignored. */
+void pp_free(void *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,12 +37,35 @@ typedef struct pp_mission_plan {
     double time_to_cutoff_s;   /* if the configuration went on (NAN: none in 48 h) */
 } pp_mission_plan;
 
-/* Plan mission on model m with battery b. 0 (out->feasible says whether
+/* Plan mission on model m with battery b (a reserve min_soc_frac >= 0
+ * replaces the battery's cutoff, as in `powprof plan --min-soc`). 0 (out->feasible says whether
  * anything completes it), or -errno (logged): -EINVAL for a bad mission or
  * battery, a model without total_mean_w, no such parameter to maximize;
  * -ENOMEM. */
 int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
                          pp_mission_plan *out);
+
+/* The same plan as `powprof plan RESULTS --mission-s S --json` prints it
+ * (best, runners_up, most_frugal, max_power_w, battery, loads; the keys of
+ * `man powprof`), every number with 17 significant digits. 0 and
+ * *json_out (free it with pp_free; "feasible" says whether anything
+ * completes the mission), or -errno as pp_mission_plan_best. */
+int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
+                         char **json_out);
+
+/* A mission in phases, as `powprof plan RESULTS --mission FILE --json`
+ * prints its plan: the mission group of the configuration file
+ * mission_file (its phases: durations, base loads, bounds; docs/CONFIG.md)
+ * and its battery group, when there is one, read over b's parameters; a
+ * configuration per phase, the document of that command (phases,
+ * timeline, the best single configuration, ...). mission may be NULL; else
+ * its maximize is taken over the file's, its min_soc_frac where the file
+ * gives none (as plan --min-soc), its plan_on_mean; its duration_s is not
+ * used. 0 and *json_out (free it with pp_free; "feasible" says whether the
+ * plan completes the mission), or -errno (logged with the file and line). */
+int pp_mission_plan_file_json(const pp_model *m, const pp_battery_params *b,
+                              const char *mission_file, const pp_mission *mission,
+                              char **json_out);
 
 #ifdef __cplusplus
 }

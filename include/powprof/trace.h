@@ -29,6 +29,16 @@ double pp_trace_duration_s(const pp_trace *t);
 double pp_trace_energy_j(const pp_trace *t, size_t rail);
 double pp_trace_mean_w(const pp_trace *t, size_t rail);
 
+/* A trace in memory: n_samples times t_s (seconds, finite, not
+ * decreasing) and power_w (n_samples x n_rails watts, row-major, finite,
+ * >= 0) on rails names[0 .. n_rails - 1] (names as in a trace's header,
+ * without "_w"; a rail ending in _IN is the board input, which contains
+ * the others). The arrays are copied. 0 and *out (close it with
+ * pp_trace_close), or -EINVAL (logged with the sample and the value) or
+ * -ENOMEM. */
+int pp_trace_new(size_t n_rails, const char *const *names, size_t n_samples, const double *t_s,
+                 const double *power_w, pp_trace **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 
 #include "src/base/clock.h"
 #include "src/base/log.h"
+#include "src/base/util.h"
 #include "src/traces/trace.h"
 
 #include "src/config/battery_config.h"
@@ -66,6 +67,46 @@ int pp_trace_open(const char *path, pp_trace **out)
     rc = pp_trace_read_csv(path, t);
     if (rc < 0) {
         free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+int pp_trace_new(size_t n_rails, const char *const *names, size_t n_samples, const double *t_s,
+                 const double *power_w, pp_trace **out)
+{
+    pp_trace *t = calloc(1, sizeof *t);
+    int rc;
+
+    *out = NULL;
+    if (!t)
+        return -ENOMEM;
+    if (n_rails == 0 || n_rails > PP_TRACE_MAX_RAILS)
+        pp_log_error("%zu rails: 1 to %d expected", n_rails, PP_TRACE_MAX_RAILS);
+    for (size_t r = 0; r < n_rails && n_rails <= PP_TRACE_MAX_RAILS; r++)
+        if (pp_name_check(names[r] ? names[r] : "", "rail") < 0)
+            n_rails = 0;
+    if ((rc = pp_trace_init(t, n_rails, names)) < 0) {
+        free(t);
+        return rc;
+    }
+    for (size_t i = 0; i < n_samples && rc == 0; i++) {
+        if (!isfinite(t_s[i]) || (i && t_s[i] < t_s[i - 1])) {
+            pp_log_error("sample %zu: time %g s: finite and not decreasing expected", i, t_s[i]);
+            rc = -EINVAL;
+        }
+        for (size_t r = 0; r < n_rails && rc == 0; r++)
+            if (!(power_w[i * n_rails + r] >= 0) || !isfinite(power_w[i * n_rails + r])) {
+                pp_log_error("sample %zu, rail %s: %g W: a finite power >= 0 expected", i,
+                             names[r], power_w[i * n_rails + r]);
+                rc = -EINVAL;
+            }
+        if (rc == 0)
+            rc = pp_trace_append(t, t_s[i], power_w + i * n_rails);
+    }
+    if (rc < 0) {
+        pp_trace_close(t);
         return rc;
     }
     *out = t;

@@ -17,14 +17,19 @@
 int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *node, int worst,
                            pp_model *m)
 {
-    const char *only[4] = {PP_PLAN_POWER_METRIC, PP_PLAN_UNIT_METRIC, NULL, NULL};
+    /* the power, the energy per unit of work (plan --work), and the two the
+     * power may be derived from (E = P x T, model.h): without them the power
+     * would be modelled alone, and plan would answer otherwise than after
+     * `powprof model` (issue 34) */
+    const char *only[6] = {PP_PLAN_POWER_METRIC, PP_PLAN_UNIT_METRIC, "total_energy_j",
+                           "duration_s", NULL, NULL};
     char achieved[PP_SUMMARY_NAME_MAX + 16];
     pp_model_options mo;
     int rc;
 
     pp_model_options_init(&mo);
     if (maximize && pp_plan_rate_metric(maximize, achieved, sizeof achieved))
-        only[2] = achieved;
+        only[4] = achieved;
     mo.only = maximize ? only : NULL;
     if ((rc = pp_model_open(dir, &mo, 1, m)) < 0)
         return rc == -ENOMEM ? rc : -EINVAL;

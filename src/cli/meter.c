@@ -3,7 +3,6 @@
 
 #include "src/base/log.h"
 #include "src/sweep/meter.h"
-#include "devices/procstat.h"
 #include "src/base/util.h"
 
 #include <errno.h>

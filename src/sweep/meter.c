@@ -12,6 +12,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -77,44 +78,82 @@ static void drop_trace(const char *path)
         unlink(path);
 }
 
+struct pp_meter_session {
+    pp_sampler *s;
+    pp_trace_stream *w;
+    int64_t t_start;
+    char trace_path[PP_PATH_MAX];
+};
+
+int pp_meter_session_begin(pp_device *dev, const pp_meter_options *o, pp_meter_session **out)
+{
+    pp_meter_session *ms = calloc(1, sizeof *ms);
+    int rc;
+
+    *out = NULL;
+    if (!ms)
+        return -ENOMEM;
+    if (o->trace_path && pp_strlcpy(ms->trace_path, o->trace_path, sizeof ms->trace_path) < 0) {
+        pp_log_error("%s: the path is too long", o->trace_path);
+        free(ms);
+        return -ENAMETOOLONG;
+    }
+    if ((rc = pp_sampler_create(dev, NULL, o->rate_hz, 0, &ms->s)) < 0) {
+        free(ms);
+        return rc;
+    }
+    pp_sampler_set_sink(ms->s, NULL);
+    if ((o->trace_path &&
+         (rc = pp_trace_stream_attach(ms->s, dev, o->rate_hz, o->trace_path, &ms->w)) < 0) ||
+        (rc = pp_sampler_start(ms->s)) < 0) {
+        if (ms->w) {
+            pp_trace_stream_close(ms->w, &(pp_trace_stream_stats){0});
+            drop_trace(ms->trace_path);
+        }
+        pp_sampler_destroy(ms->s);
+        free(ms);
+        return rc;
+    }
+    ms->t_start = pp_clock_now_ns(&pp_clock_monotonic);
+    *out = ms;
+    return 0;
+}
+
+int pp_meter_session_end(pp_meter_session *ms, int keep, pp_meter_result *res)
+{
+    int rc;
+
+    res->duration_s = pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic) - ms->t_start);
+    rc = pp_sampler_stop(ms->s);
+    res->measured = keep;
+    res->traced = ms->w != NULL;
+    pp_sampler_get_stats(ms->s, &res->stats);
+    pp_sampler_get_sums(ms->s, &res->sums);
+    if (ms->w) {
+        int wrc = pp_trace_stream_close(ms->w, &res->write);
+        if (rc == 0)
+            rc = wrc;
+        if (!keep)
+            drop_trace(ms->trace_path);
+    }
+    res->signal = pp_meter_signaled();
+    pp_sampler_destroy(ms->s);
+    free(ms);
+    return rc;
+}
+
 int pp_meter_run(pp_device *dev, const pp_meter_options *o, char *const argv[],
                  pp_meter_result *res)
 {
-    pp_sampler *s = NULL;
-    pp_trace_stream *w = NULL;
-    int64_t t_start;
+    pp_meter_session *ms;
     int rc, src, spawned = 0;
 
     memset(res, 0, sizeof *res);
-    rc = pp_sampler_create(dev, NULL, o->rate_hz, 0, &s);
-    if (rc < 0)
+    if ((rc = pp_meter_session_begin(dev, o, &ms)) < 0)
         return rc;
-    pp_sampler_set_sink(s, NULL);
-    if (o->trace_path && (rc = pp_trace_stream_attach(s, dev, o->rate_hz, o->trace_path, &w)) < 0)
-        goto out;
-    res->traced = w != NULL;
-    if ((rc = pp_sampler_start(s)) < 0)
-        goto out;
-    t_start = pp_clock_now_ns(&pp_clock_monotonic);
     rc = run_command(argv, res, &spawned);
-    res->duration_s = pp_ns_to_s(pp_clock_now_ns(&pp_clock_monotonic) - t_start);
-    src = pp_sampler_stop(s);
-    if (rc == 0)
-        rc = src;
-    res->measured = spawned;
-    pp_sampler_get_stats(s, &res->stats);
-    pp_sampler_get_sums(s, &res->sums);
-out:
-    if (w) {
-        int wrc = pp_trace_stream_close(w, &res->write);
-        if (rc == 0)
-            rc = wrc;
-        if (!spawned)
-            drop_trace(o->trace_path);
-    }
-    res->signal = pp_meter_signaled();
-    pp_sampler_destroy(s);
-    return rc;
+    src = pp_meter_session_end(ms, spawned, res);
+    return rc == 0 ? src : rc;
 }
 
 int pp_meter_trace_path(const char *path, size_t run, char *buf, size_t cap)

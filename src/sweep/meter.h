@@ -42,6 +42,15 @@ typedef struct pp_meter_result {
 int pp_meter_run(pp_device *dev, const pp_meter_options *o, char *const argv[],
                  pp_meter_result *res);
 
+/* The same without a command: sampling from pp_meter_session_begin (dev
+ * must stay open until the end) to pp_meter_session_end, which fills res
+ * (duration, stats, sums, the trace's writing; measured = keep; with keep
+ * 0 a trace file made is removed) and frees the session. begin: 0 or
+ * -errno (logged); end: 0, or the sampler's or the writer's error. */
+typedef struct pp_meter_session pp_meter_session;
+int pp_meter_session_begin(pp_device *dev, const pp_meter_options *o, pp_meter_session **out);
+int pp_meter_session_end(pp_meter_session *ms, int keep, pp_meter_result *res);
+
 /* Run the command up to n_runs times (runs[n_runs]), stopping after a run
  * that failed (an error, or an exit status other than 0) or was
  * interrupted by a signal; *n_done says how many ran. With a trace path and

@@ -1,0 +1,128 @@
+"""A modelled battery (SUNDIALS CVODE, as `powprof battery`) drained by a
+trace, and the plan of a mission on a model and a battery."""
+import ctypes
+import json
+import math
+import os
+
+from . import _lib
+from ._lib import PowprofError
+
+
+def _none_if_nan(v):
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
+class Battery(_lib.Handle):
+    """Battery(preset="drone-4s-3200" | config="pack.cfg", base_power_w=0):
+    a preset (drone-4s-3200, the default; drone-3s-2200, drone-6s-10000)
+    or the battery group of a configuration file; base_power_w is a
+    constant load beside the computer's (the motors)."""
+
+    _free = "pp_battery_free"
+
+    def __init__(self, preset=None, config=None, base_power_w=0.0):
+        if preset is not None and config is not None:
+            raise TypeError("Battery(preset=...) or Battery(config=...), not both")
+        what = preset if preset is not None else config
+        handle = ctypes.c_void_p()
+        _lib.call("pp_battery_new", None if what is None else os.fspath(what).encode(),
+                  ctypes.byref(handle))
+        self._h = handle
+        self.name = what or "drone-4s-3200"
+        self.base_power_w = 0.0
+        self.set_base_power(base_power_w)
+
+    def set_base_power(self, base_power_w):
+        _lib.call("pp_battery_set_base_power", self._handle(), float(base_power_w))
+        self.base_power_w = float(base_power_w)
+
+    def __repr__(self):
+        return "powprof.Battery(%r, base_power_w=%g)" % (self.name, self.base_power_w)
+
+    def drain(self, trace):
+        """Drain the battery with a trace: a DataFrame (t_s, then watts per
+        rail named <rail>_w; a rail ending in _IN is the board input, which
+        contains the others) or a trace file's path. A dict: duration_s,
+        energy_j, soc_start_frac, soc_end_frac, soc_drained_frac,
+        min_voltage_v, time_to_cutoff_s (None: no cutoff in 48 h), brownout."""
+        out = _lib.BatterySummary()
+        if isinstance(trace, (str, bytes, os.PathLike)):
+            t = ctypes.c_void_p()
+            _lib.call("pp_trace_open", os.fsencode(trace), ctypes.byref(t))
+            try:
+                _lib.call("pp_battery_drain_trace", self._handle(), t, ctypes.byref(out))
+            finally:
+                _lib.lib().pp_trace_close(t)
+        else:
+            self._drain_frame(trace, out)
+        d = {k: getattr(out, k) for k, _ in _lib.BatterySummary._fields_}
+        d["brownout"] = bool(d["brownout"])
+        d["time_to_cutoff_s"] = _none_if_nan(d["time_to_cutoff_s"])
+        return d
+
+    def _drain_frame(self, frame, out):
+        import numpy as np
+        cols = [str(c) for c in frame.columns]
+        if not cols or cols[0] != "t_s":
+            raise PowprofError("drain: a trace's first column is t_s (got %s)" %
+                               (cols[0] if cols else "none"))
+        rails = [c for c in cols[1:]]
+        bad = [c for c in rails if not c.endswith("_w")]
+        if bad or not rails:
+            raise PowprofError("drain: power columns are named <rail>_w: %s" %
+                               (", ".join(bad) if bad else "none given"))
+        data = frame[["t_s"] + rails].dropna()  # gap rows: the readings missing
+        t = np.ascontiguousarray(data["t_s"].to_numpy(dtype="float64"))
+        p = np.ascontiguousarray(data[rails].to_numpy(dtype="float64"))
+        trace = ctypes.c_void_p()
+        _lib.call("pp_trace_new", len(rails), _lib.strings([r[:-2] for r in rails]), len(t),
+                  t.ctypes.data_as(_lib._DS), p.ctypes.data_as(_lib._DS), ctypes.byref(trace),
+                  stacklevel=4)
+        try:
+            _lib.call("pp_battery_drain_trace", self._handle(), trace, ctypes.byref(out),
+                      stacklevel=4)
+        finally:
+            _lib.lib().pp_trace_close(trace)
+
+
+def plan(model, battery, mission):
+    """The best configuration battery carries through mission on model, as
+    `powprof plan RESULTS ... --json` prints it, as a dict.
+
+    mission: the duration in seconds; or a configuration file's path, whose
+    mission group has phases (a configuration per phase: the document of
+    `plan --mission FILE --json`, with "phases" and a "timeline"; its battery
+    group, when there is one, is read over battery's parameters); or a dict
+    with duration_s or file, and optionally maximize (a parameter),
+    min_soc_frac (the charge to keep; the battery's cutoff when not given)
+    and plan_on_mean (plan with the prediction rather than its band's upper
+    end). The battery's base power is the load beside the computer (a
+    phase's own base load comes first)."""
+    if isinstance(mission, (int, float)) and not isinstance(mission, bool):
+        mission = {"duration_s": mission}
+    elif isinstance(mission, (str, bytes, os.PathLike)):
+        mission = {"file": mission}
+    if not isinstance(mission, dict):
+        raise TypeError("mission: seconds, a mission file's path, or a dict with duration_s or "
+                        "file")
+    known = {"duration_s", "file", "maximize", "min_soc_frac", "plan_on_mean"}
+    unknown = sorted(set(mission) - known)
+    if unknown:
+        raise TypeError("mission: unknown keys %s (known: %s)" %
+                        (", ".join(unknown), ", ".join(sorted(known))))
+    if ("duration_s" in mission) == ("file" in mission):
+        raise TypeError("mission: duration_s or file (a mission in phases), one of them")
+    maximize = mission.get("maximize")
+    m = _lib.Mission(float(mission.get("duration_s", 0.0)),
+                     None if maximize is None else str(maximize).encode(),
+                     float(mission.get("min_soc_frac", -1.0)),
+                     1 if mission.get("plan_on_mean") else 0)
+    ptr = ctypes.c_void_p()
+    if "file" in mission:
+        _lib.call("pp_mission_plan_file_json", model._handle(), battery._handle(),
+                  os.fsencode(mission["file"]), ctypes.byref(m), ctypes.byref(ptr))
+    else:
+        _lib.call("pp_mission_plan_json", model._handle(), battery._handle(), ctypes.byref(m),
+                  ctypes.byref(ptr))
+    return json.loads(_lib.take_text(ptr))

@@ -1,0 +1,93 @@
+"""The energy of a command, or of a block of Python code, as `powprof
+meter` measures it."""
+import ctypes
+import math
+import os
+
+from . import _lib
+
+
+def _report(out):
+    rails = {out.rail[r].value.decode(): {"mean_w": out.rail_mean_w[r],
+                                          "energy_j": out.rail_energy_j[r]}
+             for r in range(out.n_rails)}
+    return {"exit_status": out.exit_status, "duration_s": out.duration_s,
+            "source": out.source.decode(), "samples": out.n_samples, "energy_j": out.energy_j,
+            "mean_w": out.mean_w, "rails": rails, "estimated": bool(out.estimated),
+            "saturated": bool(out.saturated),
+            "ceiling_w": None if math.isnan(out.ceiling_w) else out.ceiling_w,
+            "short_run": bool(out.short_run)}
+
+
+def _c(text, fs=False):
+    if text is None:
+        return None
+    return os.fsencode(text) if fs else str(text).encode()
+
+
+class Meter:
+    """with powprof.meter() as m: ... -- the machine's power source sampled
+    by the library's own thread while the block runs (the GIL is not
+    needed); m.result is the dict of meter(cmd) (exit_status 0) once the
+    block has ended, and the same warnings are issued. It measures the
+    machine, not only this process: what else runs is in the figures."""
+
+    def __init__(self, device, rate_hz, trace, sysfs_root):
+        self._args = (_c(device), _c(sysfs_root, True), float(rate_hz), _c(trace, True))
+        self._h = None
+        self.result = None
+
+    def __enter__(self):
+        if self._h is not None:
+            raise RuntimeError("meter: already measuring")
+        handle = ctypes.c_void_p()
+        _lib.call("pp_meter_start", *self._args, ctypes.byref(handle))
+        self._h = handle
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self):
+        """End the measurement (the with block does): the result dict."""
+        if self._h is None:
+            return self.result
+        out = _lib.MeterReport()
+        handle, self._h = self._h, None
+        _lib.call("pp_meter_stop", handle, ctypes.byref(out))
+        self.result = _report(out)
+        return self.result
+
+    def __del__(self):
+        try:
+            if self._h is not None:
+                _lib.lib().pp_meter_stop(self._h, ctypes.byref(_lib.MeterReport()))
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def meter(cmd=None, device="auto", rate_hz=10.0, trace=None, sysfs_root=None):
+    """meter(cmd): run cmd (a list of arguments: a program and its
+    arguments, never through a shell) while sampling device ("auto": the
+    most direct power source of this machine; procstat, an estimate from
+    CPU utilization, when there is no sensor) at rate_hz, the samples
+    written to trace (a path) when given. A dict: exit_status, duration_s,
+    source, samples, energy_j, mean_w, rails ({name: {mean_w, energy_j}}),
+    estimated, saturated, ceiling_w, short_run. The warnings of `powprof
+    meter` (an estimate, at its ceiling, too short to measure) are issued as
+    PowprofWarning.
+
+    meter() without cmd: a context manager measuring a block of code
+    (with powprof.meter() as m: ...; then m.result)."""
+    if cmd is None:
+        return Meter(device, rate_hz, trace, sysfs_root)
+    if isinstance(cmd, (str, bytes)):
+        raise TypeError("meter: cmd is a list of arguments (no shell): [%r, ...]" % cmd)
+    args = [os.fsencode(a) for a in cmd]
+    if not args:
+        raise ValueError("meter: no command")
+    argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+    out = _lib.MeterReport()
+    _lib.call("pp_meter_command", _c(device), _c(sysfs_root, True), float(rate_hz),
+              _c(trace, True), argv, ctypes.byref(out))
+    return _report(out)

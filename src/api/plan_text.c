@@ -1,0 +1,55 @@
+/* plan_text.c - plans as JSON text for the public facade (plan_text.h). */
+#include "plan_text.h"
+
+#include "pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* root as text into *json_out (and root released): 0 or -ENOMEM. */
+static int text_of(json_t *root, char **json_out)
+{
+    *json_out = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+    json_decref(root);
+    return *json_out ? 0 : -ENOMEM;
+}
+
+int pp_plan_json_text(const pp_model *m, const pp_plan_options *o, char **json_out)
+{
+    pp_plan_result *r = malloc(sizeof *r);
+    int rc;
+
+    *json_out = NULL;
+    if (!r)
+        return -ENOMEM;
+    if ((rc = pp_plan(m, o, r)) == 0)
+        rc = text_of(pp_plan_json(m, o, r), json_out);
+    free(r);
+    return rc;
+}
+
+int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,
+                             const char *mission_file, char **json_out)
+{
+    pp_mission_spec *mi = malloc(sizeof *mi);
+    pp_phases_plan *r = malloc(sizeof *r);
+    pp_plan_options po = *o;
+    int rc = mi && r ? 0 : -ENOMEM;
+    pp_mission_settings given;
+
+    *json_out = NULL;
+    pp_mission_settings_init(&given); /* nothing over the file's */
+    if (rc == 0) {
+        pp_mission_init(mi);
+        rc = pp_plan_options_mission_file(&po, &given, mission_file, mi);
+    }
+    if (rc == 0) {
+        if ((rc = pp_plan_phases(m, &po, mi, r)) == 0) {
+            rc = text_of(pp_phases_plan_json(m, &po, mi, r), json_out);
+            pp_phases_plan_free(r);
+        }
+    }
+    free(mi);
+    free(r);
+    return rc;
+}
