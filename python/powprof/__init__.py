@@ -7,6 +7,8 @@ command, through the C library libpowprof.so (ctypes).
     m = powprof.Model("results/mine")          # .predict(df), .errors
     b = powprof.Battery(preset="drone-4s-3200", base_power_w=60)
     powprof.plan(m, b, {"duration_s": 1200, "maximize": "gzip.level"})
+    g = powprof.Governor(m, b, duration_s=1200)
+    g.update(60, soc=0.93)                     # the setting to run now (govern)
     powprof.meter(["gzip", "-9", "big.tar"])   # energy, with meter's warnings
 
 Nothing is loaded by the import itself: each name's module (and ctypes)
@@ -15,10 +17,12 @@ numpy when a call returns a table, BLAS/LAPACK when layer 2 first needs
 them (as in the CLI).
 """
 __version__ = "0.1.0"
-__all__ = ["Results", "Model", "Battery", "plan", "meter", "PowprofError", "PowprofWarning"]
+__all__ = ["Results", "Model", "Battery", "plan", "Governor", "meter", "PowprofError",
+           "PowprofWarning"]
 
 _WHERE = {"Results": "results", "Model": "model", "Battery": "battery", "plan": "battery",
-          "meter": "meter", "PowprofError": "_lib", "PowprofWarning": "_lib"}
+          "Governor": "governor", "meter": "meter", "PowprofError": "_lib",
+          "PowprofWarning": "_lib"}
 
 
 def __getattr__(name):

@@ -44,6 +44,29 @@ class Mission(ctypes.Structure):
                 ("min_soc_frac", ctypes.c_double), ("plan_on_mean", ctypes.c_int)]
 
 
+class GovernorOptions(ctypes.Structure):
+    _fields_ = [("mission_file", ctypes.c_char_p), ("duration_s", ctypes.c_double),
+                ("maximize", ctypes.c_char_p), ("min_soc_frac", ctypes.c_double),
+                ("plan_on_mean", ctypes.c_int), ("margin_frac", ctypes.c_double),
+                ("ignore_soc", ctypes.c_int)]
+
+
+class GovernorReading(ctypes.Structure):
+    _fields_ = [("t_s", ctypes.c_double), ("soc_frac", ctypes.c_double),
+                ("voltage_v", ctypes.c_double), ("current_a", ctypes.c_double),
+                ("phase", ctypes.c_int)]
+
+
+class GovernorDecision(ctypes.Structure):
+    _fields_ = [("t_s", ctypes.c_double), ("phase", ctypes.c_size_t),
+                ("phase_name", ctypes.c_char * 64), ("phase_left_s", ctypes.c_double),
+                ("soc_frac", ctypes.c_double), ("soc_source", ctypes.c_char_p),
+                ("settings", ctypes.c_char * 1024), ("value", ctypes.c_double),
+                ("quality", ctypes.c_double), ("changed", ctypes.c_int),
+                ("why", ctypes.c_char_p), ("feasible", ctypes.c_int),
+                ("soc_end_frac", ctypes.c_double), ("reserve_t_s", ctypes.c_double)]
+
+
 MAX_RAILS = 64  # PP_DEVICE_MAX_RAILS
 
 
@@ -92,6 +115,11 @@ _DECLS = {
     "pp_mission_plan_json": (_INT, [_P, _P, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
     "pp_mission_plan_file_json": (_INT, [_P, _P, _S, ctypes.POINTER(Mission),
                                          ctypes.POINTER(_P)]),
+    "pp_governor_options_init": (None, [ctypes.POINTER(GovernorOptions)]),
+    "pp_governor_new": (_INT, [_P, _P, ctypes.POINTER(GovernorOptions), ctypes.POINTER(_P)]),
+    "pp_governor_update": (_INT, [_P, ctypes.POINTER(GovernorReading),
+                                  ctypes.POINTER(GovernorDecision)]),
+    "pp_governor_free": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),
     "pp_meter_stop": (_INT, [_P, ctypes.POINTER(MeterReport)]),

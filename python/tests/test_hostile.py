@@ -83,6 +83,24 @@ open(p, "w").write('mission = { phases = (\\n { name = "a"; duration = "1min"; d
 expect(lambda: powprof.plan(m, b, p), "bad-mission.cfg:2", "durration")
 expect(lambda: powprof.plan(m, b, {"duration_s": 60, "file": p}), "one of them")
 """,
+    "governor": """
+m, b = powprof.Model(res), powprof.Battery(base_power_w=60)
+expect(lambda: powprof.Governor(m, b), "one of them")
+expect(lambda: powprof.Governor(m, b, duration_s=-5), "-5")
+expect(lambda: powprof.Governor(m, b, duration_s=60, maximize="nope"), "nope")
+expect(lambda: powprof.Governor(m, b, mission="/nonexistent/m.cfg"), "/nonexistent/m.cfg")
+g = powprof.Governor(m, b, duration_s=600)
+g.update(10, soc=0.99)
+expect(lambda: g.update(5, soc=0.98), "time 5")
+expect(lambda: g.update(float("nan"), soc=0.98), "nan")
+expect(lambda: g.update(20, soc=0.98, phase=-3), "phase")
+expect(lambda: g.update(20, soc=0.98, phase=7), "phase")
+m.close()
+expect(lambda: g.update(30, soc=0.97), "closed")
+expect(lambda: powprof.Governor(m, b, duration_s=60), "closed")
+g.close()
+expect(lambda: g.update(40, soc=0.96), "closed")
+""",
     "meter_no_program": """
 expect(lambda: powprof.meter("ls -l"), "no shell")
 expect(lambda: powprof.meter([]), "no command")
@@ -154,6 +172,9 @@ class TestHostile(unittest.TestCase):
 
     def test_hostile_bad_mission(self):
         self.run_case("bad_mission")
+
+    def test_hostile_governor(self):
+        self.run_case("governor")
 
     def test_hostile_meter_no_program(self):
         self.run_case("meter_no_program")

@@ -1,6 +1,6 @@
 """The Python package against the CLI on the same folders: predictions
 (one setting and a DataFrame in one call), the errors table, plans,
-battery drains, results tables, the meter; and what import loads."""
+the governor's decisions, battery drains, results tables, the meter; and what import loads."""
 import os
 import shutil
 import subprocess
@@ -290,6 +290,114 @@ class TestMeter(unittest.TestCase):
             warnings.simplefilter("ignore", powprof.PowprofWarning)
             r = powprof.meter(["sh", "-c", "exit 3"], device="procstat")
         self.assertEqual(r["exit_status"], 3)
+
+
+def govern_both(res, readings, cli_args, **kwargs):
+    """The decisions of `govern RESULTS ... --source stdin --json` fed
+    readings (dicts: t_s, soc, voltage_v, current_a, phase; as JSON lines)
+    and those of powprof.Governor(model, battery, **kwargs) fed the same."""
+    import json
+    text = "".join(json.dumps(r) + "\n" for r in readings)
+    p = subprocess.run([BIN, "govern", res] + [str(a) for a in cli_args] +
+                       ["--source", "stdin", "--json"], input=text, capture_output=True,
+                       text=True, cwd=ROOT)
+    if p.returncode not in (0, 3):  # 3: the last decision found nothing keeping the reserve
+        raise AssertionError("govern: exit %d\n%s" % (p.returncode, p.stderr))
+    want = [json.loads(line) for line in p.stdout.splitlines()]
+    base = kwargs.pop("base_power_w", 0.0)
+    got = []
+    with powprof.Model(res) as m, powprof.Battery(base_power_w=base) as b, \
+            powprof.Governor(m, b, **kwargs) as g:
+        for r in readings:
+            got.append(g.update(r["t_s"], soc=r.get("soc"), voltage=r.get("voltage_v"),
+                                current=r.get("current_a"), phase=r.get("phase")))
+    return got, want
+
+
+def decision_as_cli(got, want):
+    """got (a Governor decision) in the terms of want (govern's JSON line):
+    the keys both say, with the CLI's names."""
+    params = {k: want["setting"][k] for k in got["setting"]}
+    maximized = [p for p in want["plan"][0] if p != "phase"][0]
+    a = {"t_s": got["t_s"], "phase": got["phase_name"], "phase_index": got["phase"],
+         "phase_left_s": got["phase_left_s"], "soc": got["soc_frac"],
+         "soc_source": got["soc_source"], "setting": got["setting"], "value": got["value"],
+         "setting_quality": got["quality"], "changed": got["changed"], "why": got["why"],
+         "feasible": got["feasible"], "soc_end": got["soc_end_frac"],
+         "reserve_t_s": got["reserve_t_s"]}
+    b = {"t_s": want["t_s"], "phase": want["phase"], "phase_index": want["phase_index"],
+         "phase_left_s": want["phase_left_s"], "soc": want["soc"],
+         "soc_source": want["soc_source"], "setting": params,
+         "value": want["setting"][maximized], "setting_quality": want["setting"]["quality"],
+         "changed": want["changed"], "why": want["why"], "feasible": want["feasible"],
+         "soc_end": want["soc_end"], "reserve_t_s": want["reserve_t_s"]}
+    return a, b
+
+
+class TestGovernor(unittest.TestCase):
+    def check_same(self, got, want):
+        self.assertEqual(len(got), len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            a, b = decision_as_cli(g, w)
+            self.assertIsNone(close(a, b), "decision %d: %s" % (i, close(a, b)))
+            self.assertEqual(g["settings"], " ".join("%s=%s" % (k, v) for k, v in
+                                                     (kv.split("=", 1) for kv in
+                                                      g["settings"].split())))
+
+    def test_governor_one_phase_equals_cli(self):
+        """Measured charge, a drop that cannot keep the reserve, voltage and
+        current only (coulomb counting), and a held plan: as govern says."""
+        res = tx2_matrix()
+        readings = [{"t_s": 0, "soc": 1.0}, {"t_s": 60, "soc": 0.95},
+                    {"t_s": 120, "soc": 0.9}, {"t_s": 180, "voltage_v": 24.0, "current_a": 10.0},
+                    {"t_s": 240, "soc": 0.5}, {"t_s": 300, "soc": 0.45}]
+        got, want = govern_both(res, readings, ["--mission-s", 1200, "--base-power-w", 60,
+                                                "--maximize", "size"],
+                                duration_s=1200, base_power_w=60, maximize="size")
+        self.check_same(got, want)
+        self.assertEqual([d["soc_source"] for d in got][:4],
+                         ["measured", "measured", "measured", "coulomb"])
+        self.assertIn(False, [d["feasible"] for d in got])
+        self.assertIsNotNone([d for d in got if not d["feasible"]][0]["reserve_t_s"])
+
+    def test_governor_in_phases_equals_cli(self):
+        """A mission in phases, a phase begun early, the reserve, the
+        prediction planned on, a margin, the charge from voltage and
+        current only (--ignore-soc)."""
+        res = tx2_matrix()
+        mission = os.path.join(TMP, "govern-phases.cfg")
+        with open(mission, "w") as f:
+            f.write('mission = {\n  maximize = "size";\n  phases = (\n'
+                    '    { name = "takeoff"; duration = "2min"; base_power_w = 300.0;'
+                    ' max = { size = 1024; }; },\n'
+                    '    { name = "survey"; duration = "10min"; base_power_w = 80.0; },\n'
+                    '    { name = "landing"; duration = "3min"; base_power_w = 250.0; }\n'
+                    '  );\n};\n')
+        readings = [{"t_s": 0, "soc": 1.0, "voltage_v": 16.6, "current_a": 20.0},
+                    {"t_s": 50, "soc": 0.97, "voltage_v": 16.1, "current_a": 21.0},
+                    {"t_s": 100, "soc": 0.9, "voltage_v": 15.9, "current_a": 6.0, "phase": 1},
+                    {"t_s": 400, "soc": 0.75, "voltage_v": 15.5, "current_a": 6.5},
+                    {"t_s": 700, "soc": 0.5, "voltage_v": 15.0, "current_a": 17.0}]
+        for cli_extra, kw in (([], {}),
+                              (["--min-soc", 0.3, "--risk", "mean", "--margin", 0.1],
+                               {"min_soc": 0.3, "plan_on_mean": True, "margin": 0.1}),
+                              (["--ignore-soc"], {"ignore_soc": True})):
+            got, want = govern_both(res, readings, ["--mission", mission] + cli_extra,
+                                    mission=mission, **kw)
+            self.check_same(got, want)
+            self.assertEqual([d["phase_name"] for d in got][2], "survey")
+            if kw.get("ignore_soc"):
+                self.assertNotIn("measured", [d["soc_source"] for d in got])
+
+    def test_governor_closed(self):
+        res = tx2_matrix()
+        with powprof.Model(res) as m, powprof.Battery(base_power_w=60) as b:
+            g = powprof.Governor(m, b, duration_s=600)
+            self.assertEqual(g.update(0, soc=1.0)["why"], "first")
+            g.close()
+            g.close()
+            with self.assertRaisesRegex(powprof.PowprofError, "closed"):
+                g.update(10, soc=0.99)
 
 
 class TestImport(unittest.TestCase):

@@ -1,0 +1,108 @@
+"""The in-flight governor (`powprof govern`, the C library's pp_governor):
+at each reading of the battery the rest of the mission is planned again
+from the charge actually left, and the setting to run now is said."""
+import ctypes
+import math
+import os
+
+from . import _lib
+from ._lib import PowprofError
+
+
+def _nan_if_none(v, what):
+    if v is None:
+        return math.nan
+    if isinstance(v, bool):
+        raise TypeError("%s: a number, not %r" % (what, v))
+    return float(v)
+
+
+def _value_of(text):
+    """A parameter's value as the settings text says it: a number, or a label."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+class Governor(_lib.Handle):
+    """Governor(model, battery, mission=None, *, duration_s=None,
+    min_soc=None, plan_on_mean=False, margin=None, ignore_soc=False,
+    maximize=None): the governor of a mission flown with battery (copied;
+    its charge at take-off and its base power) on model (kept: close the
+    governor before the model).
+
+    mission: a configuration file's path whose mission group has phases
+    (its battery group is not read: battery is flown), or None and
+    duration_s, one phase of that many seconds whose base load is the
+    battery's base power. min_soc: the reserve (None: the mission's, else
+    the pack's cutoff); plan_on_mean: plan with the prediction, not its
+    band's upper end; margin: a held plan gives way to one better by more
+    than this fraction (None: 0.02); ignore_soc: estimate the charge from
+    voltage and current only; maximize: the parameter (None: the
+    mission's, else the first *fps one)."""
+
+    _free = "pp_governor_free"
+
+    def __init__(self, model, battery, mission=None, *, duration_s=None, min_soc=None,
+                 plan_on_mean=False, margin=None, ignore_soc=False, maximize=None):
+        if isinstance(mission, (int, float)) and not isinstance(mission, bool):
+            mission, duration_s = None, mission
+        if (mission is None) == (duration_s is None):
+            raise TypeError("Governor: mission (a file in phases) or duration_s, one of them")
+        o = _lib.GovernorOptions()
+        _lib.lib().pp_governor_options_init(ctypes.byref(o))
+        # the texts are kept alive with the governor (the options point at them)
+        self._texts = [None if mission is None else os.fsencode(mission),
+                       None if maximize is None else str(maximize).encode()]
+        o.mission_file, o.maximize = self._texts
+        o.duration_s = 0.0 if duration_s is None else _nan_if_none(duration_s, "duration_s")
+        if min_soc is not None:
+            o.min_soc_frac = _nan_if_none(min_soc, "min_soc")
+        if margin is not None:
+            o.margin_frac = _nan_if_none(margin, "margin")
+        o.plan_on_mean = 1 if plan_on_mean else 0
+        o.ignore_soc = 1 if ignore_soc else 0
+        self._model = model  # the C governor reads it: it must outlive the governor
+        handle = ctypes.c_void_p()
+        _lib.call("pp_governor_new", model._handle(), battery._handle(), ctypes.byref(o),
+                  ctypes.byref(handle))
+        self._h = handle
+        self.mission = mission if mission is not None else duration_s
+
+    def __repr__(self):
+        return "powprof.Governor(%r, %r)" % (self._model, self.mission)
+
+    def update(self, t_s, soc=None, voltage=None, current=None, phase=None):
+        """One reading (seconds since take-off, never before the last
+        update's; the state of charge as a fraction, the terminal voltage,
+        the current, discharge positive: None where not measured; phase:
+        None by the clock, k when phase k began) into a decision, a dict:
+        t_s, phase (its index), phase_name, phase_left_s, soc_frac and
+        soc_source (measured, ekf, coulomb or plan), settings (the text
+        "name=value ...") and setting (a dict of it), value (the maximized
+        parameter's), quality, changed, why, feasible, soc_end_frac,
+        reserve_t_s (None: never). NaN is None."""
+        if self._model._h is None:
+            raise PowprofError("Governor: its model %r is closed" % self._model)
+        if phase is not None and (isinstance(phase, bool) or int(phase) != phase or phase < 0):
+            raise ValueError("phase: an index >= 0 or None, not %r" % (phase,))
+        r = _lib.GovernorReading(_nan_if_none(t_s, "t_s"), _nan_if_none(soc, "soc"),
+                                 _nan_if_none(voltage, "voltage"),
+                                 _nan_if_none(current, "current"),
+                                 -1 if phase is None else int(phase))
+        d = _lib.GovernorDecision()
+        _lib.call("pp_governor_update", self._handle(), ctypes.byref(r), ctypes.byref(d))
+        out = {}
+        for name, _ in _lib.GovernorDecision._fields_:
+            v = getattr(d, name)
+            if isinstance(v, bytes):
+                v = v.decode("utf-8", "replace")
+            elif isinstance(v, float) and math.isnan(v):
+                v = None
+            out[name] = v
+        for k in ("changed", "feasible"):
+            out[k] = bool(out[k])
+        out["setting"] = {k: _value_of(v) for k, v in
+                          (item.split("=", 1) for item in out["settings"].split())}
+        return out
