@@ -2,7 +2,7 @@
  *
  * A log of N formats ("fK:uint8_t a") and N subscriptions naming formats
  * near the end of the list, then battery_status and 3 samples: the shape
- * of ../shared/repro-t4/mkquad.py, built here in memory for N = 37,500,
+ * of the hostile-input round's reproducer (mkquad.py), built here in memory for N = 37,500,
  * 75,000 and 150,000 (4.8 MB). Baseline in the same run: a log of the same
  * size made of battery_status samples only (one format), whose reading is
  * linear by construction. Figures: seconds (best of 3), seconds per MB

@@ -290,6 +290,31 @@ static int mission(const pp_mission_settings *mi, pp_plan_options *o, plan_targe
 }
 
 /* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
+/* Options that do not go together: said, and 1. */
+static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
+{
+    if (t->node && t->worst) {
+        fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
+        return 1;
+    }
+    if ((t->n_networks > 0) != (t->layer_model != NULL) ||
+        (t->n_networks > 0) != (t->measured != NULL)) {
+        fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
+        return 1;
+    }
+    if (t->mission_file && (mi->mission_s > 0 || t->base_trace)) {
+        fputs("powprof plan: --mission FILE has its phases: no --mission-s or --base-trace\n",
+              stderr);
+        return 1;
+    }
+    if ((t->mission_file || t->base_trace) && (t->n_networks || mi->base_power_w >= 0)) {
+        fputs("powprof plan: --mission and --base-trace go without --network and "
+              "--base-power-w (the phases say their base load)\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
     static const struct option longopts[] = {
@@ -326,25 +351,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
             return rc;
         }
     }
-    if (t->node && t->worst) {
-        fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
+    if (options_conflict(t, &mi))
         return PP_EXIT_USAGE;
-    }
-    if ((t->n_networks > 0) != (t->layer_model != NULL) ||
-        (t->n_networks > 0) != (t->measured != NULL)) {
-        fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    if (t->mission_file && (mi.mission_s > 0 || t->base_trace)) {
-        fputs("powprof plan: --mission FILE has its phases: no --mission-s or --base-trace\n",
-              stderr);
-        return PP_EXIT_USAGE;
-    }
-    if ((t->mission_file || t->base_trace) && (t->n_networks || mi.base_power_w >= 0)) {
-        fputs("powprof plan: --mission and --base-trace go without --network and "
-              "--base-power-w (the phases say their base load)\n", stderr);
-        return PP_EXIT_USAGE;
-    }
     if (optind == argc - 1 && !t->mission_file &&
         pp_mission_settings_from_results(&mi, argv[optind]) < 0)
         return PP_EXIT_USAGE; /* said with the file */

@@ -12,6 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The original tool's header codes: the rails of a TX2's INA3221 monitors;
+ * NULL for another code. */
+static const char *rail_of_code(const char *code)
+{
+    if (strcmp(code, "100") == 0)
+        return "VDD_IN";
+    if (strcmp(code, "101") == 0)
+        return "VDD_SYS_CPU";
+    if (strcmp(code, "102") == 0)
+        return "VDD_SYS_GPU";
+    return NULL;
+}
+
 int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace *t)
 {
     FILE *fp = pp_import_open(path); /* a FIFO or a device refused (logged) */
@@ -47,14 +60,7 @@ int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace
     }
     for (size_t i = 0; i < n; i++) {
         const char *code = pp_import_trim(f[i]);
-        /* the original tool's codes; the rails of a TX2's INA3221 monitors */
-        if (strcmp(code, "100") == 0)
-            names[i] = "VDD_IN";
-        else if (strcmp(code, "101") == 0)
-            names[i] = "VDD_SYS_CPU";
-        else if (strcmp(code, "102") == 0)
-            names[i] = "VDD_SYS_GPU";
-        else {
+        if (!(names[i] = rail_of_code(code))) {
             pp_log_error("%s:1: unknown header code '%s' (100 total, 101 CPU, 102 GPU)", path, code);
             rc = -EINVAL;
             goto out;
