@@ -36,8 +36,11 @@ void pp_flight_fit_free(pp_flight_fit *r)
 
 int pp_flight_fit_cells_of_voltage(double vmax_v)
 {
-    int n = (int)ceil(vmax_v / 4.25 - 1e-9);
-    return n < 1 ? 1 : n;
+    double n = ceil(vmax_v / 4.25 - 1e-9);
+
+    if (!(n <= PP_ULOG_MAX_CELLS)) /* no pack; never cast out of int's range */
+        return PP_ULOG_MAX_CELLS;
+    return n < 1 ? 1 : (int)n;
 }
 
 /* The battery of log f to fit: the instance asked, or the first. */

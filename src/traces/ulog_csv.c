@@ -157,6 +157,12 @@ static int add_row(const char *path, size_t line, const double *v, pp_ulog_fligh
         f->n_unmeasured++;
         return 0;
     }
+    if (!(v[C_V] > 0 && v[C_V] <= PP_ULOG_MAX_VOLTAGE_V) ||
+        !(fabs(v[C_I]) <= PP_ULOG_MAX_CURRENT_A)) { /* no battery has these */
+        f->n_implausible++;
+        f->n_skipped++;
+        return 0;
+    }
     *last_us = v[C_TS];
     if (b->n == b->cap && grow(b) < 0)
         return -ENOMEM;
@@ -165,9 +171,9 @@ static int add_row(const char *path, size_t line, const double *v, pp_ulog_fligh
     b->current_a[b->n] = v[C_I];
     b->discharged_mah[b->n] = v[C_MAH];
     b->remaining[b->n++] = v[C_REM];
-    if (v[C_CELLS] >= 1 && v[C_CELLS] <= 1000)
+    if (v[C_CELLS] >= 1 && v[C_CELLS] <= PP_ULOG_MAX_CELLS)
         b->cell_count = (int)v[C_CELLS];
-    if (v[C_CAP] > 0)
+    if (v[C_CAP] > 0 && v[C_CAP] <= PP_ULOG_MAX_CAPACITY_MAH)
         b->capacity_mah = v[C_CAP];
     return 0;
 }
