@@ -4,6 +4,7 @@
  * from known parameters, with a logger's noise, and written as pyulog's
  * ulog2csv CSV and as a ULog. */
 #include "harness.h"
+#include "ulog_build.h" /* the ULog buffer and messages the other tests build with */
 
 #include "battery/fit.h"
 #include "src/config/battery_config.h"
@@ -144,30 +145,8 @@ static void write_csv(const char *path, const flight *f, int cells)
 
 /* ---- a ULog of the same samples --------------------------------------- */
 
-typedef struct ubuf {
-    uint8_t *b;
-    size_t n, cap;
-} ubuf;
-
-static void put(ubuf *u, const void *p, size_t n)
-{
-    if (u->n + n > u->cap) {
-        u->cap = 2 * (u->n + n);
-        u->b = realloc(u->b, u->cap);
-    }
-    memcpy(u->b + u->n, p, n);
-    u->n += n;
-}
-
-static void msg(ubuf *u, char type, const void *payload, size_t n)
-{
-    uint8_t h[3] = {(uint8_t)(n & 0xff), (uint8_t)(n >> 8), (uint8_t)type};
-    put(u, h, 3);
-    put(u, payload, n);
-}
-
 /* A parameter message: "type name" and a 4-byte value. */
-static void param(ubuf *u, const char *key, const void *value)
+static void param(ulog_buf *u, const char *key, const void *value)
 {
     uint8_t d[64];
     size_t k = strlen(key);
@@ -175,7 +154,7 @@ static void param(ubuf *u, const char *key, const void *value)
     d[0] = (uint8_t)k;
     memcpy(d + 1, key, k);
     memcpy(d + 1 + k, value, 4);
-    msg(u, 'P', d, 1 + k + 4);
+    ulog_msg(u, 'P', d, 1 + k + 4);
 }
 
 /* The flight as a ULog (PX4's format: header, formats, parameters, a
@@ -185,16 +164,16 @@ static void write_ulg(const char *path, const flight *f, int32_t cells, float ca
     static const char fmt[] = "battery_status:uint64_t timestamp;float voltage_v;float current_a;"
                               "float discharged_mah;float remaining;bool connected;";
     uint8_t head[16] = {'U', 'L', 'o', 'g', 0x01, 0x12, 0x35, 1}, sub[3 + 14] = {0, 3, 0};
-    ubuf u = {0};
+    ulog_buf u = {0};
     double mah = 0;
     FILE *fp;
 
-    put(&u, head, sizeof head);
-    msg(&u, 'F', fmt, strlen(fmt));
+    ulog_put(&u, head, sizeof head);
+    ulog_msg(&u, 'F', fmt, strlen(fmt));
     param(&u, "int32_t BAT1_N_CELLS", &cells);
     param(&u, "float BAT1_CAPACITY", &capacity_mah);
     memcpy(sub + 3, "battery_status", 14);
-    msg(&u, 'A', sub, sizeof sub);
+    ulog_msg(&u, 'A', sub, sizeof sub);
     for (size_t k = 0; k < f->n; k++) {
         uint8_t d[2 + 8 + 4 * 4 + 1];
         uint16_t id = 3;
@@ -210,7 +189,7 @@ static void write_ulg(const char *path, const flight *f, int32_t cells, float ca
         memcpy(d + 18, &m, 4);
         memcpy(d + 22, &rem, 4);
         d[26] = 1;
-        msg(&u, 'D', d, sizeof d);
+        ulog_msg(&u, 'D', d, sizeof d);
     }
     fp = fopen(path, "wb");
     if (fp) {
