@@ -75,11 +75,25 @@ double pp_band_scale(const pp_band_range *r, const double *xn)
     return 1.0 + sqrt(o2);
 }
 
-/* Twice the distance of x to the nearest present level over the interval
- * between the present levels around it; 0 outside them or at one. */
+/* The finest spacing between the levels lv[k] (sorted; all of them, not
+ * only those present: the unit stays the same when a fold leaves some out);
+ * 0 with fewer than two. */
+static double finest_step(const double *lv, size_t k)
+{
+    double step = INFINITY;
+
+    for (size_t a = 1; a < k; a++)
+        step = fmin(step, lv[a] - lv[a - 1]);
+    return isfinite(step) ? step : 0.0;
+}
+
+/* The distance of x to the nearest present level in units of the finest
+ * spacing of the levels, when x lies between two present ones; 0 outside
+ * them or at one. A level a fold leaves out of an even grid sits at 1, a
+ * point halfway between two neighbouring levels at 0.5. */
 static double between_dim(const double *lv, size_t k, const unsigned char *present, double x)
 {
-    double below = -INFINITY, above = INFINITY;
+    double below = -INFINITY, above = INFINITY, step = finest_step(lv, k);
 
     for (size_t a = 0; a < k; a++) {
         if (present && !present[a])
@@ -89,9 +103,9 @@ static double between_dim(const double *lv, size_t k, const unsigned char *prese
         if (lv[a] >= x && lv[a] < above)
             above = lv[a];
     }
-    if (!isfinite(below) || !isfinite(above) || above <= below)
+    if (!isfinite(below) || !isfinite(above) || above <= below || !(step > 0))
         return 0.0;
-    return 2.0 * fmin(x - below, above - x) / (above - below);
+    return fmin(x - below, above - x) / step;
 }
 
 double pp_band_between(const pp_band_range *r, const double *xn)

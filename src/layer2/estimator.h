@@ -118,11 +118,15 @@ void pp_band_range_of(const pp_surface *s, const double *y, pp_band_range *r);
 double pp_band_scale(const pp_band_range *r, const double *xn);
 
 /* How far xn lies from the measured levels, inside the range: per
- * dimension twice the distance to the nearest measured level over the
- * length of the interval between the two levels around it (0 at a level,
- * 1 halfway between two), and the root of the sum of their squares. A
- * level left out of a fold sits at 1 against the levels that remain (on an
- * even grid). */
+ * dimension the distance to the nearest measured level in units of the
+ * finest spacing of the dimension's levels (0 at a level, 0.5 halfway
+ * between two neighbours of an even grid), and the root of the sum of
+ * their squares. A level left out of a fold sits at 1 against the levels
+ * that remain (on an even grid). The band between levels grows with this
+ * distance: a point halfway between two neighbours is not as far from
+ * what was measured as a whole level left out (measured against the gap
+ * around the point instead, the band calibrated on levels left out, twice
+ * as far, was as wide at every midpoint: interior coverage 94-100 %). */
 double pp_band_between(const pp_band_range *r, const double *xn);
 
 /* The same against the levels of the samples of y with a value that out

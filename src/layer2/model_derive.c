@@ -231,7 +231,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
 {
     size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between, best = 3;
     double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, *y, score_best = INFINITY;
-    pp_cv keep_h, keep_b;
+    pp_choice keep;
     int rc = 0;
 
     if (!at)
@@ -245,8 +245,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
             rc = -ENOMEM;
             break;
         }
-        keep_h = f->choice.honest;
-        keep_b = f->choice.between;
+        keep = f->choice; /* a trial: its errors and band restored after */
         derived_preds(g, k, w, at, btw);
         make_derived(g, f, y, at, btw, r);
         for (int o = E; o <= T; o++)
@@ -255,8 +254,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
             score_best = score;
             best = (size_t)w;
         }
-        f->choice.honest = keep_h;
-        f->choice.between = keep_b;
+        f->choice = keep;
         free(y);
     }
     if (rc == 0 && best < 3 && (y = pp_model_column(m, g, k[best]))) {

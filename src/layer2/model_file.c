@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MODEL_VERSION 1
+#define MODEL_VERSION 2 /* 2: band_q_between per grid step (estimator.h, pp_band_between) */
 
 unsigned long long pp_model_file_hash(const char *dir)
 {
