@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "src/layer2/boxcox.h"
+#include "src/layer2/boxcox_gp.h"
 #include "src/layer2/estimator.h"
 #include "src/layer2/surface.h"
 
@@ -118,5 +119,49 @@ void test_model_cost_scattered_coincidence(void)
     CHECK_INT(pp_surface_init(&s, x, N, 3, NULL), 0);
     CHECK_INT(pp_level_folds(&s, y, &folds), 0);
     CHECK(folds == NULL);
+    pp_surface_free(&s);
+}
+
+/* boxcox with a residual smoother: its folds and leave-one-out, from the
+ * terms and kernel computed once, give what refitting it gives. */
+void test_model_cost_smoother_cv_is_refit(void);
+void test_model_cost_smoother_cv_is_refit(void)
+{
+    enum { N = 24 };
+    double x[2 * N], y[N], loo[N], y2[N];
+    unsigned seed = 13;
+    pp_fold *folds;
+    pp_surface s;
+    long nf;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = 4.0 * (1 + i / 2);
+        x[2 * i + 1] = 5 * unif(&seed);
+        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
+    }
+    y[5] = NAN;
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    nf = pp_level_folds(&s, y, &folds);
+    CHECK(nf > 3);
+    for (int lg = 0; lg <= 1; lg++) {
+        pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
+        pp_cv fast, refit;
+        CHECK_INT(pp_boxcox_gp_cv(&s, y, &spec, folds, (size_t)nf, &fast), 0);
+        CHECK_INT(pp_est_cv(&s, y, &spec, folds, (size_t)nf, &refit, NULL), 0);
+        CHECK_NEAR(fast.mape, refit.mape, 1e-9 * refit.mape);
+        CHECK_INT(pp_est_loo(&s, y, &spec, loo), 0);
+        CHECK(isnan(loo[5]));
+        for (int i = 0; i < N; i++) {
+            pp_est e;
+            if (i == 5)
+                continue;
+            memcpy(y2, y, sizeof y2);
+            y2[i] = NAN;
+            CHECK_INT(pp_est_fit(&e, &s, y2, &spec), 0);
+            CHECK_NEAR(loo[i], pp_est_predict(&e, s.x + 2 * i), 1e-9 * fabs(y[i]));
+            pp_est_free(&e);
+        }
+    }
+    free(folds);
     pp_surface_free(&s);
 }
