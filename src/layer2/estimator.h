@@ -214,7 +214,7 @@ void pp_choose_options_init(pp_choose_options *o);
  * PP_NESTED_LOO_MAX samples with a value, 10 folds above). Returns 0,
  * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
  * with pp_choice_free. */
-#define PP_NESTED_LOO_MAX 60
+#define PP_NESTED_LOO_MAX 20
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400
