@@ -232,6 +232,29 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
  * out or the spec cannot be fitted without one. */
 int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
+/* ---- beyond the measured range (band_trend.c) ---- */
+
+/* A prediction in y's units at normalized point xn (ctx: the caller's). */
+typedef double (*pp_band_value_fn)(const void *ctx, const double *xn);
+
+/* The local linear trend at xn of the last measured levels of fn: fn at
+ * the nearest point of r's range, continued along each dimension where xn
+ * lies outside by the slope between the range's end and the level next to
+ * it (in log values for a positive metric along log-scale parameters, a
+ * power law; else in values, unless that crosses zero). fn there inside. */
+double pp_band_trend(const pp_band_range *r, int positive, pp_band_value_fn fn, const void *ctx,
+                     const double *xn);
+
+/* The value and band at xn (pp_band inside the range). Outside it the
+ * band holds both the estimator's own extrapolation (*value) and the
+ * trend of the last levels (pp_band_trend of fn): the two disagree where
+ * the data does not tell how the surface goes on (a power transform
+ * continued past a singularity, a kernel average continued flat), and the
+ * band then spans them. trend_value 1: *value becomes the trend (the
+ * weighted average, whose own continuation is flat). */
+void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, const void *ctx,
+                    const double *xn, double *value, double *lo, double *hi);
+
 /* Band internals shared by the choice (band.c): the range of the samples
  * of y with a value that out (NULL: none) does not leave out; the
  * conformal quantile of the m residuals r (sorted in place; NaN when m is

@@ -486,6 +486,19 @@ static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, cons
     return f->divide ? va / vb : va * vb;
 }
 
+/* raw_value as a pp_band_value_fn (band_trend.c) */
+typedef struct value_ctx {
+    const pp_model *m;
+    size_t g;
+    const pp_model_fit *f;
+} value_ctx;
+
+static double value_at(const void *ctx, const double *xn)
+{
+    const value_ctx *v = ctx;
+    return raw_value(v->m, v->g, v->f, xn);
+}
+
 /* An achieved rate (<component>.achieved_<unit>) never above the rate
  * requested (the parameter <component>.<unit>, when there is one). */
 static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt, pp_prediction *p)
@@ -571,9 +584,13 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
         p->value = f->constant;
     } else {
         normalize(m, g, pt, xn);
+        value_ctx v = {m, g, f};
         p->value = raw_value(m, g, f, xn);
         p->honest_mape = f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
-        pp_band(&f->choice, p->value, xn, &p->lo, &p->hi);
+        /* outside the range the weighted average (flat there) gives way to
+         * the trend of the last levels, and any band holds both */
+        pp_band_beyond(&f->choice, !f->derived && f->choice.spec.method == PP_METHOD_NW,
+                       value_at, &v, xn, &p->value, &p->lo, &p->hi);
     }
     cap_rate(m, metric, pt, p);
     p->beyond = pp_model_beyond(f, p->value);
