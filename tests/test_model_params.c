@@ -82,8 +82,10 @@ void test_model_constant_parameter(void)
 }
 
 /* A prediction far past the measured values (an exponential continued
- * from p = 1..5 to p = 12: e^36 against at most e^15) is flagged, on
- * stderr and in --json; one inside the range is not. */
+ * from p = 1..5 to p = 12: e^36 against at most e^15) is refused (exit
+ * 3, nothing on stdout, the metric named on stderr) unless --extrapolate
+ * is given, and then flagged on stderr and in --json; one inside the
+ * range is not. */
 void test_model_predict_beyond_values(void);
 void test_model_predict_beyond_values(void)
 {
@@ -104,13 +106,19 @@ void test_model_predict_beyond_values(void)
     CHECK_CONTAINS(out, "\"beyond_measured_values\":false");
     free(out);
     free(err);
-    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", "--json", NULL), 0);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", "--json", NULL), 3);
+    CHECK(out == NULL || out[0] == '\0');
+    CHECK_CONTAINS(err, "refused: total_energy_j predicted");
+    CHECK_CONTAINS(err, "--extrapolate");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", "--json", "--extrapolate", NULL), 0);
     CHECK_CONTAINS(out, "\"beyond_measured_values\":true");
-    CHECK_CONTAINS(err, "total_energy_j predicted");
+    CHECK_CONTAINS(err, "warning: total_energy_j predicted");
     CHECK_CONTAINS(err, "beyond 10 times what was measured");
     free(out);
     free(err);
-    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", NULL), 0);
+    CHECK_INT(run_powprof(&out, &err, "predict", dir, "p=12", "--extrapolate", NULL), 0);
     CHECK_CONTAINS(out, "beyond the measured values");
     free(out);
     free(err);

@@ -52,7 +52,7 @@ static const char model_help[] =
     "  -h, --help             this help\n";
 
 static const char predict_help[] =
-    "usage: powprof predict RESULTS NAME=VALUE... [--node NAME] [--json]\n"
+    "usage: powprof predict RESULTS NAME=VALUE... [--node NAME] [--extrapolate] [--json]\n"
     "\n"
     "Predict every metric at a configuration, measured or not, with its 90 %\n"
     "band, from the model of RESULTS (RESULTS/model.json when it was built for\n"
@@ -62,17 +62,26 @@ static const char predict_help[] =
     "nearest measured configuration and warns when the point lies outside the\n"
     "measured range (an extrapolation: its band is wider). A parameter the\n"
     "results measured at one value only is a constant: it may be left out, and\n"
-    "any other value is flagged as outside the measured range. A metric\n"
-    "predicted below a tenth of its least measured value or above ten times\n"
-    "its largest is flagged as beyond the measured values.\n"
+    "any other value is flagged as outside the measured range. Outside the\n"
+    "range the band holds both the estimator's extrapolation and the trend of\n"
+    "the last measured levels. A metric predicted below a tenth of its least\n"
+    "measured value or above ten times its largest is beyond the measured\n"
+    "values: predict then refuses (exit status 3, nothing printed) unless\n"
+    "--extrapolate is given.\n"
     "\n"
     "options:\n"
     "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
     "                         the node's factor (see powprof model)\n"
+    "  --extrapolate          print predictions beyond the measured values too\n"
+    "                         (flagged: beyond_measured_values in --json)\n"
     "  --json                 one JSON object on stdout: per metric value, lo, hi\n"
     "  -h, --help             this help\n";
 
-enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE };
+enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE, OPT_EXTRAPOLATE };
+
+/* predict's exit status when it refuses a prediction beyond the measured
+ * values */
+#define EXIT_REFUSED 3
 
 static void print_pct(const char *fmt_ok, double v)
 {
@@ -495,7 +504,7 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
     json_decref(root);
 }
 
-static void print_prediction(const pp_model *m, const pp_model_where *w)
+static void print_prediction(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
 {
     const pp_summary *s = &m->sum;
     char text[PP_SUMMARY_LABEL_MAX];
@@ -511,26 +520,42 @@ static void print_prediction(const pp_model *m, const pp_model_where *w)
                m->target_node);
     printf("%-28s %14s   %-31s %8s\n", "metric", "predicted", "90 % band", "typical");
     printf("%-28s %14s   %-31s %8s\n", "", "", "", "error");
+    for (size_t k = 0; k < s->n_metrics; k++) {
+        pp_prediction p;
+        if (pp_model_predict(m, k, pt, &p) < 0)
+            continue;
+        printf("%-28s %14.6g   ", s->metrics[k], p.value);
+        if (isnan(p.lo))
+            printf("%-31s", "n/a");
+        else
+            printf("%14.6g .. %-13.6g", p.lo, p.hi);
+        print_pct("%6.1f %%", p.honest_mape);
+        printf("%s\n", p.beyond ? "   beyond the measured values" : "");
+    }
 }
 
-/* A warning for each parameter of pt outside the measured range. */
-/* Metrics predicted beyond ten times their measured range. */
-static void warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
+/* Metrics predicted beyond ten times their measured range: a warning,
+ * or (refuse) a refusal; how many. */
+static size_t warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_model_where *w,
+                          int refuse)
 {
-    for (size_t k = 0; k < m->sum.n_metrics; k++) {
-        const pp_model_fit *f = pp_model_fit_of(m, w->group, k);
-        pp_prediction p;
-        if (f && pp_model_predict(m, k, pt, &p) == 0 && p.beyond)
-            fprintf(stderr, "powprof: warning: %s predicted %g, beyond %g times what was "
-                            "measured [%g, %g]: an extrapolation the measurements do not "
-                            "support\n", m->sum.metrics[k], p.value, PP_MODEL_BEYOND_FACTOR,
-                    f->y_min, f->y_max);
+    pp_prediction p;
+    size_t n = 0;
+
+    for (long k = pp_model_first_beyond(m, pt, 0, &p); k >= 0;
+         k = pp_model_first_beyond(m, pt, (size_t)k + 1, &p), n++) {
+        const pp_model_fit *f = pp_model_fit_of(m, w->group, (size_t)k);
+        fprintf(stderr, "powprof%s: %s%s predicted %g, beyond %g times what was measured "
+                        "[%g, %g]: an extrapolation the measurements do not support%s\n",
+                refuse ? " predict" : "", refuse ? "refused: " : "warning: ",
+                m->sum.metrics[k], p.value, PP_MODEL_BEYOND_FACTOR, f ? f->y_min : NAN,
+                f ? f->y_max : NAN, refuse ? " (--extrapolate prints it anyway)" : "");
     }
+    return n;
 }
 
 static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
 {
-    warn_beyond(m, pt, w);
     for (size_t j = 0; j < m->n_num; j++) {
         size_t k = m->num[j];
         double only;
@@ -568,10 +593,11 @@ int pp_cmd_predict(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {"node", required_argument, NULL, OPT_NODE},
+        {"extrapolate", no_argument, NULL, OPT_EXTRAPOLATE},
         {NULL, 0, NULL, 0},
     };
     const char *node = NULL;
-    int json = 0, opt, status;
+    int json = 0, extrapolate = 0, opt, status;
     pp_model_point pt;
     pp_model_where w;
     pp_model m;
@@ -584,6 +610,10 @@ int pp_cmd_predict(int argc, char **argv)
         }
         if (opt == OPT_NODE) {
             node = optarg;
+            continue;
+        }
+        if (opt == OPT_EXTRAPOLATE) {
+            extrapolate = 1;
             continue;
         }
         if (opt != PP_OPT_JSON) {
@@ -619,22 +649,14 @@ int pp_cmd_predict(int argc, char **argv)
         return status;
     }
     warn_outside(&m, &pt, &w);
+    if (warn_beyond(&m, &pt, &w, !extrapolate) > 0 && !extrapolate) {
+        pp_model_free(&m);
+        return EXIT_REFUSED;
+    }
     if (json) {
         print_prediction_json(&m, &pt, &w);
     } else {
-        print_prediction(&m, &w);
-        for (size_t k = 0; k < m.sum.n_metrics; k++) {
-            pp_prediction p;
-            if (pp_model_predict(&m, k, &pt, &p) < 0)
-                continue;
-            printf("%-28s %14.6g   ", m.sum.metrics[k], p.value);
-            if (isnan(p.lo))
-                printf("%-31s", "n/a");
-            else
-                printf("%14.6g .. %-13.6g", p.lo, p.hi);
-            print_pct("%6.1f %%", p.honest_mape);
-            printf("%s\n", p.beyond ? "   beyond the measured values" : "");
-        }
+        print_prediction(&m, &pt, &w);
         say_battery(argv[optind], &m.sum);
     }
     pp_model_free(&m);

@@ -193,6 +193,17 @@ int pp_model_value_ranges(pp_model *m);
  * range (pp_prediction.beyond); 0 without a range. */
 int pp_model_beyond(const pp_model_fit *f, double value);
 
+/* The refusal of `powprof predict` (model_refuse.c): the first metric
+ * from index `from` on whose prediction at pt is flagged beyond the
+ * measured values (pp_prediction.beyond), with that prediction in *p;
+ * -1 when none is. Past ten times what was measured, neither the value
+ * nor its band is supported by the data (xz fitted on levels 1-6
+ * predicted level 0 at 3.6e20 W): a flag on a printed number is too easy
+ * to miss, so predict prints nothing unless asked to (--extrapolate).
+ * The planner scores its own grids and keeps the flag. */
+long pp_model_first_beyond(const pp_model *m, const pp_model_point *pt, size_t from,
+                           pp_prediction *p);
+
 /* The fit of metric in group g (NULL when out of range). */
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric);
 
