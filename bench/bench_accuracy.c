@@ -111,6 +111,46 @@ static size_t n_split_seen;
 static double worse_than_nw[N_METH];
 static char worse_where[N_METH][300];
 
+/* The band widths (hi - lo) / value of the predictions add_predictions
+ * makes, kept for their median when `widths` points here (--honesty: an
+ * extrapolation's band can be astronomically wide, and one of them sets
+ * the mean). */
+typedef struct width_list {
+    double *v;
+    size_t n, cap;
+} width_list;
+
+static width_list *widths;
+
+static void keep_width(double w)
+{
+    if (!widths)
+        return;
+    if (widths->n == widths->cap) {
+        size_t cap = widths->cap ? 2 * widths->cap : 256;
+        double *v = realloc(widths->v, cap * sizeof *v);
+        if (!v)
+            return;
+        widths->v = v;
+        widths->cap = cap;
+    }
+    widths->v[widths->n++] = w;
+}
+
+static int cmp_width(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_width(width_list *l)
+{
+    if (!l->n)
+        return NAN;
+    qsort(l->v, l->n, sizeof *l->v, cmp_width);
+    return l->n % 2 ? l->v[l->n / 2] : 0.5 * (l->v[l->n / 2 - 1] + l->v[l->n / 2]);
+}
+
 /* dir/summary.csv less the rows where out(row) into sub (with run.json). */
 static int write_subset(const char *dir, const pp_summary *s, const unsigned char *out, const char *sub)
 {
@@ -178,6 +218,7 @@ static void add_predictions(const pp_model *m, const pp_summary *s, const unsign
             if (!isnan(p.lo)) {
                 a->covered += p.lo <= y && y <= p.hi;
                 a->width += (p.hi - p.lo) / fabs(p.value);
+                keep_width((p.hi - p.lo) / fabs(p.value));
                 a->n_band++;
             }
         }
@@ -456,6 +497,7 @@ static void honesty_set(const char *name, const char *dir)
     unsigned char *out;
     honest_acc h = {0};
     size_t beyond_in = 0;
+    width_list w_in = {0}, w_edge = {0};
 
     if (pp_summary_read(dir, &s) < 0)
         return;
@@ -475,10 +517,12 @@ static void honesty_set(const char *name, const char *dir)
                                    : i == (split == 2 ? 0 : nl - 1);
             }
             snprintf(sub, sizeof sub, "%s/h-%s-%zu-%zu", tmp, name, k, split);
+            widths = split < 2 ? &w_in : &w_edge;
             if (split < 2)
                 honest_split(dir, sub, &s, out, &h.in, &beyond_in);
             else
                 honest_split(dir, sub, &s, out, &h.edge, &h.beyond);
+            widths = NULL;
         }
     }
     printf("  %-22s", name);
@@ -488,13 +532,15 @@ static void honesty_set(const char *name, const char *dir)
                k == 0 ? "E" : k == 1 ? "P" : "T", printed, measured,
                100 * (printed / measured - 1));
     }
-    printf(" band interior %zu/%zu %.0f %% width %.2f | edges %zu/%zu %.0f %% width %.2f, "
-           "energy %.1f %%, beyond %zu\n", h.in.covered, h.in.n_band,
-           pct((double)h.in.covered, h.in.n_band), h.in.n_band ? h.in.width / (double)h.in.n_band
-                                                              : NAN,
+    printf(" band interior %zu/%zu %.0f %% width %.2g (median %.2g) | edges %zu/%zu %.0f %% "
+           "width %.2g (median %.2g), energy %.1f %%, beyond %zu\n", h.in.covered, h.in.n_band,
+           pct((double)h.in.covered, h.in.n_band),
+           h.in.n_band ? h.in.width / (double)h.in.n_band : NAN, median_width(&w_in),
            h.edge.covered, h.edge.n_band, pct((double)h.edge.covered, h.edge.n_band),
-           h.edge.n_band ? h.edge.width / (double)h.edge.n_band : NAN,
+           h.edge.n_band ? h.edge.width / (double)h.edge.n_band : NAN, median_width(&w_edge),
            pct(h.edge.ape[0], h.edge.n[0]), h.beyond);
+    free(w_in.v);
+    free(w_edge.v);
     free(out);
     pp_summary_free(&s);
 }
