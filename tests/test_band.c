@@ -198,3 +198,39 @@ void test_band_nw_trend_beyond(void)
     CHECK(p.lo <= 27.0 && 27.0 <= p.hi);
     pp_model_free(&m);
 }
+
+/* Four networks (a categorical parameter) at 4 rates each: a group has 4
+ * residuals behind its band, too few for a 90 % quantile (their largest
+ * covers less). The network whose energy lies exactly on a power law
+ * used to get a band of nothing; it now takes at least the quantile of
+ * every network's residuals (the others scatter by about 5 %). */
+void test_band_few_residuals_pooled(void);
+void test_band_few_residuals_pooled(void)
+{
+    static const char *const nets[] = {"quiet", "b", "c", "d"};
+    char csv[4096];
+    size_t used = 0;
+    unsigned seed = 5;
+    const char *dir;
+    pp_model_point pt;
+    pp_prediction p;
+    pp_model m;
+    int id = 0;
+
+    used += (size_t)snprintf(csv, sizeof csv, "id,net,fps,status,duration_s,total_mean_w,reason\n");
+    for (int g = 0; g < 4; g++)
+        for (int f = 1; f <= 4; f++, id++) {
+            seed = seed * 1103515245u + 12345u;
+            double u = g ? 0.1 * ((double)(seed >> 8) / 16777216.0 - 0.5) : 0.0;
+            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%s,%d,ok,1,%.9g,\n", id,
+                                     nets[g], f, (1.0 + g) * pow(f, 0.5) * exp(u));
+        }
+    dir = results_folder_with("band-pooled", csv, NULL);
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    memset(&pt, 0, sizeof pt);
+    CHECK_INT(pp_model_point_set(&m.sum, "net", "quiet", &pt, NULL), 0);
+    CHECK_INT(pp_model_point_set(&m.sum, "fps", "2", &pt, NULL), 0);
+    CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, "total_mean_w"), &pt, &p), 0);
+    CHECK(p.hi / p.value > 1.01 && p.value / p.lo > 1.01);
+    pp_model_free(&m);
+}

@@ -196,7 +196,8 @@ void pp_choice_free(pp_choice *c)
     free(c->held_between);
     free(c->held_between_idx);
     free(c->held_between_b);
-    c->held_at = c->held_between = c->held_between_b = NULL;
+    free(c->band_r);
+    c->held_at = c->held_between = c->held_between_b = c->band_r = NULL;
     c->held_between_idx = NULL;
     c->n_held_between = 0;
 }

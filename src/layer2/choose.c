@@ -279,6 +279,10 @@ static int at_levels(const pp_surface *s, const double *y, const pp_choose_optio
         c->band_q = pp_band_quantile(r, m);
         c->held_at = held;
         held = NULL;
+        if (o->keep_held) { /* for pooling across groups (model_pool.c) */
+            c->band_r = r;
+            r = NULL;
+        }
     }
     free(fold);
     free(held);

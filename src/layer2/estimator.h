@@ -179,6 +179,7 @@ typedef struct pp_choice {
     size_t n_held_between;
     size_t *held_between_idx;  /* the sample of each pair */
     double *held_between_b;    /* its pp_band_between against the levels left */
+    double *band_r;            /* the band_n residuals behind band_q (sorted) */
 } pp_choice;
 
 void pp_choice_free(pp_choice *c);

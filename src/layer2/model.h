@@ -193,6 +193,16 @@ int pp_model_value_ranges(pp_model *m);
  * range (pp_prediction.beyond); 0 without a range. */
 int pp_model_beyond(const pp_model_fit *f, double value);
 
+/* A categorical parameter's groups are fitted apart, each with a few
+ * residuals behind its band at measured levels; below 9 the conformal
+ * quantile is only their largest, which covers less than 90 % (the local
+ * darknet set: 4 or 5 rates per network, 83 % of interior values held
+ * out). Such a group's band_q becomes at least the quantile of the
+ * residuals of every group of the metric, relative errors being alike
+ * across labels (model_pool.c; pp_model_open does it after the fits, on
+ * their kept residuals). 0 or -ENOMEM. */
+int pp_model_pool_bands(pp_model *m);
+
 /* The refusal of `powprof predict` (model_refuse.c): the first metric
  * from index `from` on whose prediction at pt is flagged beyond the
  * measured values (pp_prediction.beyond), with that prediction in *p;

@@ -53,9 +53,10 @@ static void derived_preds(const pp_model_group *g, const size_t *k, int which, d
 static double judged(const pp_choice *c) { return c->between.n ? c->between.mape : c->honest.mape; }
 
 /* Fit f becomes derived: its errors and band from the derived nested
- * predictions (at, btw) of its values y. */
+ * predictions (at, btw) of its values y (keep_r: its residuals kept in
+ * band_r, else band_r untouched: a trial). */
 static void make_derived(const pp_model_group *g, pp_model_fit *f, const double *y,
-                         const double *at, const double *btw, double *r)
+                         const double *at, const double *btw, double *r, int keep_r)
 {
     pp_choice *c = &f->choice;
     size_t m = 0;
@@ -65,6 +66,11 @@ static void make_derived(const pp_model_group *g, pp_model_fit *f, const double 
         m += (size_t)pp_band_residual(c, y[i], at[i], &r[m]);
     c->band_n = m;
     c->band_q = pp_band_quantile(r, m);
+    if (keep_r) { /* the residuals for pooling across groups (model_pool.c) */
+        free(c->band_r);
+        if ((c->band_r = malloc((m + 1) * sizeof *c->band_r)))
+            memcpy(c->band_r, r, m * sizeof *r);
+    }
     m = 0;
     if (c->n_held_between) {
         pp_cv_pairs(&g->surf, y, c->held_between_idx, btw, c->n_held_between, &c->between);
@@ -247,7 +253,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
         }
         keep = f->choice; /* a trial: its errors and band restored after */
         derived_preds(g, k, w, at, btw);
-        make_derived(g, f, y, at, btw, r);
+        make_derived(g, f, y, at, btw, r, 0);
         for (int o = E; o <= T; o++)
             score += judged(&g->fits[k[o]].choice);
         if (score < score_best) {
@@ -260,7 +266,7 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
     if (rc == 0 && best < 3 && (y = pp_model_column(m, g, k[best]))) {
         pp_model_fit *f = &g->fits[k[best]];
         derived_preds(g, k, (int)best, at, btw);
-        make_derived(g, f, y, at, btw, r);
+        make_derived(g, f, y, at, btw, r, 1);
         f->derived = 1;
         f->divide = best != E;
         f->from[0] = best == E ? k[P] : k[E];
