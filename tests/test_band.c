@@ -10,6 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A uniform draw in [0, 1) from *seed (the benchmarks' generator). */
+static double uniform(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (double)(*seed >> 8) / 16777216.0;
+}
+
 /* Levels 0, 1, 2, 3, 5, 6 (4 not measured) of one parameter, a second
  * one at 0 and 1: the distance to the measured levels counts in grid
  * steps (the finest spacing), so halfway between neighbours is 0.5 and
@@ -69,10 +76,8 @@ void test_band_derivation_trials_leave_bands(void)
     for (int a = 1; a <= 6; a++)
         for (int b = 0; b < 5; b++, id++) {
             double u[3];
-            for (int k = 0; k < 3; k++) {
-                seed = seed * 1103515245u + 12345u;
-                u[k] = 0.04 * ((double)(seed >> 8) / 16777216.0 - 0.5);
-            }
+            for (int k = 0; k < 3; k++)
+                u[k] = 0.04 * (uniform(&seed) - 0.5);
             double t = (0.02 * a * a * a + 2.0 * b + 1.0) * (1 + u[0]);
             double p = (3.0 + 0.5 * a - 0.2 * b) * (1 + u[1]);
             used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,%.6g,%.6g,%.6g,\n",
@@ -121,10 +126,8 @@ static const char *cubic_folder(const char *name, int sleep_from)
             double u[2];
             for (int k = 0; k < 2; k++) {
                 double sum = 0;
-                for (int i = 0; i < 12; i++) {
-                    seed = seed * 1103515245u + 12345u;
-                    sum += (double)(seed >> 8) / 16777216.0;
-                }
+                for (int i = 0; i < 12; i++)
+                    sum += uniform(&seed);
                 u[k] = 0.02 * (sum - 6.0);
             }
             double e = (2e-7 * a * a * a + 3.0 * b + 5.0) * (1 + u[0]);
@@ -220,8 +223,7 @@ void test_band_few_residuals_pooled(void)
     used += (size_t)snprintf(csv, sizeof csv, "id,net,fps,status,duration_s,total_mean_w,reason\n");
     for (int g = 0; g < 4; g++)
         for (int f = 1; f <= 4; f++, id++) {
-            seed = seed * 1103515245u + 12345u;
-            double u = g ? 0.1 * ((double)(seed >> 8) / 16777216.0 - 0.5) : 0.0;
+            double u = 0.1 * (uniform(&seed) - 0.5) * (g > 0);
             used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%s,%d,ok,1,%.9g,\n", id,
                                      nets[g], f, (1.0 + g) * pow(f, 0.5) * exp(u));
         }
