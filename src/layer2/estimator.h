@@ -165,8 +165,12 @@ typedef struct pp_choice {
      * pp_band_scale(x): calibrated on the edges held out (the least and the
      * largest level of each dimension with PP_LEVEL_OUT_MIN levels, in turn,
      * the chosen spec refitted without it: pp_band_edge_calibrate), each
-     * residual over the scale its distance outside the rest gives it. NaN:
-     * no edge to hold out (the band as above). */
+     * residual over the scale its distance outside the rest gives it. The
+     * residual is the distance to the nearer of the two centres a
+     * prediction there has (the refit's extrapolation and the trend of
+     * the last levels left: pp_band_beyond), 0 between them. NaN: no edge
+     * to hold out (the band as above). The spec is the one chosen on every
+     * sample, not chosen again without each edge. */
     double band_q_edge;
     size_t band_n_edge;
     int positive;         /* every value > 0: the band in log space */
