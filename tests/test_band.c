@@ -236,3 +236,69 @@ void test_band_few_residuals_pooled(void)
     CHECK(p.hi / p.value > 1.01 && p.value / p.lo > 1.01);
     pp_model_free(&m);
 }
+
+/* Past the range the band's scale counts the distance in the spacing of
+ * the last two levels at that end: 450 beyond 25, 50, 100, 200, 400 (a
+ * linear scale) is a quarter of the last step (200), 1.25; 12.5 below is
+ * half the first (25), 1.5. The finest spacing anywhere made 450 two
+ * steps of 25 past the end (3). */
+void test_band_scale_in_end_steps(void);
+void test_band_scale_in_end_steps(void)
+{
+    static const int linear[1] = {0};
+    double x[5] = {25, 50, 100, 200, 400}, y[5] = {1, 2, 3, 4, 5}, raw, xn;
+    pp_band_range r;
+    pp_surface s;
+
+    CHECK_INT(pp_surface_init(&s, x, 5, 1, linear), 0);
+    pp_band_range_of(&s, y, &r);
+    raw = 450;
+    pp_surface_normalize(&s, &raw, &xn);
+    CHECK_NEAR(pp_band_scale(&r, &xn), 1.25, 1e-9);
+    raw = 12.5;
+    pp_surface_normalize(&s, &raw, &xn);
+    CHECK_NEAR(pp_band_scale(&r, &xn), 1.5, 1e-9);
+    pp_surface_free(&s);
+}
+
+/* Each dimension's edges calibrate its own extrapolations: past the
+ * range along the second parameter only, the band is that parameter's
+ * edge quantile times the scale, not the first one's (which, pooled,
+ * set every extrapolation). */
+void test_band_edge_per_dimension(void);
+void test_band_edge_per_dimension(void)
+{
+    double x[2 * 16], y[16], raw[2], xn[2], lo, hi;
+    pp_choice c;
+    pp_surface s;
+    size_t n = 0;
+
+    for (int a = 1; a <= 4; a++)
+        for (int b = 1; b <= 4; b++, n++) {
+            x[2 * n] = a;
+            x[2 * n + 1] = b;
+            y[n] = a + b;
+        }
+    CHECK_INT(pp_surface_init(&s, x, n, 2, (const int[2]){0, 0}), 0);
+    memset(&c, 0, sizeof c);
+    pp_band_range_of(&s, y, &c.range);
+    c.positive = 1;
+    c.band_q = 0.01;
+    c.band_q_between = NAN;
+    c.band_q_edge = 1.0;
+    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        c.band_q_edge_dim[j] = NAN;
+    c.band_q_edge_dim[0] = 1.0;
+    c.band_q_edge_dim[1] = 0.05;
+    raw[0] = 2;
+    raw[1] = 5; /* one step past b's end */
+    pp_surface_normalize(&s, raw, xn);
+    pp_band(&c, 10.0, xn, &lo, &hi);
+    CHECK_NEAR(log(hi / 10.0), 0.05 * 2, 1e-9);
+    raw[0] = 5;
+    raw[1] = 2; /* one step past a's end */
+    pp_surface_normalize(&s, raw, xn);
+    pp_band(&c, 10.0, xn, &lo, &hi);
+    CHECK_NEAR(log(hi / 10.0), 1.0 * 2, 1e-9);
+    pp_surface_free(&s);
+}

@@ -44,14 +44,18 @@ void pp_band_range_without(const pp_surface *s, const double *y, const unsigned 
         size_t prev = (size_t)-1;
         r->lo[j] = INFINITY;
         r->hi[j] = -INFINITY;
-        r->step[j] = INFINITY;
+        r->step[j] = r->step_lo[j] = r->step_hi[j] = INFINITY;
         for (size_t a = 0; p && a < s->k[j]; a++) {
             if (!p[j][a])
                 continue;
             r->lo[j] = fmin(r->lo[j], s->levels[j][a]);
             r->hi[j] = fmax(r->hi[j], s->levels[j][a]);
-            if (prev != (size_t)-1 && s->levels[j][a] - s->levels[j][prev] < r->step[j])
-                r->step[j] = s->levels[j][a] - s->levels[j][prev];
+            if (prev != (size_t)-1) {
+                r->step[j] = fmin(r->step[j], s->levels[j][a] - s->levels[j][prev]);
+                r->step_hi[j] = s->levels[j][a] - s->levels[j][prev];
+                if (!isfinite(r->step_lo[j]))
+                    r->step_lo[j] = r->step_hi[j];
+            }
             prev = a;
         }
     }
@@ -69,8 +73,9 @@ double pp_band_scale(const pp_band_range *r, const double *xn)
 
     for (size_t j = 0; j < r->d; j++) {
         double o = fmax(0.0, fmax(r->lo[j] - xn[j], xn[j] - r->hi[j]));
-        if (o > 0 && isfinite(r->step[j]) && r->step[j] > 0)
-            o2 += (o / r->step[j]) * (o / r->step[j]);
+        double step = xn[j] < r->lo[j] ? r->step_lo[j] : r->step_hi[j];
+        if (o > 0 && isfinite(step) && step > 0)
+            o2 += (o / step) * (o / step);
     }
     return 1.0 + sqrt(o2);
 }
@@ -167,6 +172,23 @@ int pp_band_residual(const pp_choice *c, double v, double p, double *r)
     return 1;
 }
 
+/* The edge quantile outside the range at xn: the largest of those of
+ * the dimensions along which xn lies outside, band_q_edge when one of
+ * them has none. */
+static double q_edge_at(const pp_choice *c, const double *xn)
+{
+    double q = -INFINITY;
+
+    for (size_t j = 0; j < c->range.d; j++) {
+        if (!(xn[j] < c->range.lo[j] || xn[j] > c->range.hi[j]))
+            continue;
+        if (isnan(c->band_q_edge_dim[j]))
+            return c->band_q_edge;
+        q = fmax(q, c->band_q_edge_dim[j]);
+    }
+    return isfinite(q) ? q : c->band_q_edge;
+}
+
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi)
 {
     double q = c->band_q, half, scale;
@@ -175,8 +197,8 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
         q += (c->band_q_between - q) * pp_band_between(&c->range, xn);
     scale = pp_band_scale(&c->range, xn);
     half = q * scale;
-    if (scale > 1 && c->band_q_edge > q) /* an extrapolation: as wide as the edges need */
-        half = c->band_q_edge * scale;
+    if (scale > 1 && q_edge_at(c, xn) > q) /* an extrapolation: as wide as the edges need */
+        half = q_edge_at(c, xn) * scale;
     if (isnan(half) || isnan(value)) {
         *lo = *hi = NAN;
     } else if (c->positive) {

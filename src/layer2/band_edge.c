@@ -28,29 +28,6 @@ static size_t present(const pp_surface *s, const double *y, size_t j, size_t *lo
     return n;
 }
 
-/* The scale pp_band_scale gives edge level `a` of dimension j against the
- * present levels left without it: 1 + its distance to the nearest over
- * their finest spacing. */
-static double edge_scale(const pp_surface *s, const double *y, size_t j, size_t a)
-{
-    double x = s->levels[j][a], near = INFINITY, step = INFINITY, prev = NAN;
-    unsigned char *seen = calloc(s->k[j] + 1, 1);
-
-    for (size_t i = 0; seen && i < s->n; i++)
-        if (!isnan(y[i]))
-            seen[s->cell[i * s->d + j]] = 1;
-    for (size_t b = 0; seen && b < s->k[j]; b++) {
-        if (!seen[b] || b == a)
-            continue;
-        near = fmin(near, fabs(s->levels[j][b] - x));
-        if (!isnan(prev))
-            step = fmin(step, s->levels[j][b] - prev);
-        prev = s->levels[j][b];
-    }
-    free(seen);
-    return isfinite(step) && step > 0 ? 1 + near / step : NAN;
-}
-
 /* The edge folds of y into folds (room for 2 d): how many. */
 static size_t edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
 {
@@ -102,11 +79,10 @@ static int edge_fold(const pp_surface *s, const double *y, const pp_fold *f, pp_
     }
     rc = pp_est_fit(&e, s, y2, &c->spec);
     if (rc == 0) {
-        double scale = edge_scale(s, y, f->dim, f->level);
         pp_band_range_without(s, y, out, &r);
         for (size_t i = 0; i < s->n; i++) {
             const double *xn = s->x + i * s->d;
-            double p, t;
+            double p, t, scale = pp_band_scale(&r, xn); /* as a prediction there has */
             if (!out[i])
                 continue;
             p = pp_est_predict(&e, xn);
@@ -131,6 +107,8 @@ int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
 
     c->band_q_edge = NAN;
     c->band_n_edge = 0;
+    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        c->band_q_edge_dim[j] = NAN;
     for (size_t f = 0; f < nf; f++)
         for (size_t i = 0; i < s->n; i++)
             pairs += !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
@@ -138,8 +116,13 @@ int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
         return 0;
     y2 = malloc((s->n + 1) * sizeof *y2);
     need = malloc(pairs * sizeof *need);
-    for (size_t f = 0; y2 && need && rc == 0 && f < nf; f++)
+    for (size_t f = 0, first = 0; y2 && need && rc == 0 && f < nf; f++) {
+        if (f % 2 == 0) /* the folds come in pairs, the least and the largest level of a dimension */
+            first = m;
         rc = edge_fold(s, y, &folds[f], c, y2, need, &m);
+        if (rc == 0 && f % 2 == 1 && m > first)
+            c->band_q_edge_dim[folds[f].dim] = pp_band_quantile(need + first, m - first);
+    }
     if (!y2 || !need)
         rc = -ENOMEM;
     if (rc == 0 && m) {

@@ -106,15 +106,18 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
 typedef struct pp_band_range {
     size_t d;
     double lo[PP_SURFACE_MAX_DIMS], hi[PP_SURFACE_MAX_DIMS], step[PP_SURFACE_MAX_DIMS];
+    /* the spacing of the two lowest and of the two highest (INFINITY: one) */
+    double step_lo[PP_SURFACE_MAX_DIMS], step_hi[PP_SURFACE_MAX_DIMS];
     const pp_surface *s;
 } pp_band_range;
 
 void pp_band_range_of(const pp_surface *s, const double *y, pp_band_range *r);
 
 /* The local scale of the band outside the measured range at normalized
- * point xn: 1 inside it, 1 + the distance outside it in units of each
- * dimension's finest spacing (an extrapolation is less certain the
- * farther it goes). */
+ * point xn: 1 inside it, 1 + the distance outside it in units of the
+ * spacing of the last two levels at that end (an extrapolation is less
+ * certain the farther it goes; the finest spacing anywhere made 450,000
+ * lines three steps past a geometric 25,000 .. 400,000 on a linear scale). */
 double pp_band_scale(const pp_band_range *r, const double *xn);
 
 /* How far xn lies from the measured levels, inside the range: per
@@ -173,6 +176,12 @@ typedef struct pp_choice {
      * sample, not chosen again without each edge. */
     double band_q_edge;
     size_t band_n_edge;
+    /* the same per dimension, from its own edges alone (NaN: none held
+     * out); outside the range along dimensions j, the largest of theirs
+     * replaces band_q_edge (xz: the compression level's edge, unlike the
+     * rest, made every extrapolation along the input size a factor of
+     * 10^4 wide) */
+    double band_q_edge_dim[PP_SURFACE_MAX_DIMS];
     int positive;         /* every value > 0: the band in log space */
     int nonnegative;      /* every value >= 0: the band's lower end clipped at 0 */
     pp_band_range range;

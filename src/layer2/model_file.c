@@ -93,6 +93,45 @@ static json_t *cv_json(const pp_cv *cv)
                      "n_inner", (json_int_t)cv->n_inner);
 }
 
+/* band.q_edge_dims: the edge quantile of each dimension of the surface
+ * (null: none held out). */
+static json_t *edge_dims_json(const pp_choice *c)
+{
+    json_t *a = json_array();
+
+    for (size_t j = 0; j < c->range.d; j++)
+        json_array_append_new(a, pp_json_num(c->band_q_edge_dim[j]));
+    return a;
+}
+
+static int edge_dims_of(const where *w, json_t *band, pp_choice *c)
+{
+    json_t *a = json_object_get(band, "q_edge_dims"), *v;
+    size_t j;
+
+    for (j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        c->band_q_edge_dim[j] = NAN;
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > PP_SURFACE_MAX_DIMS) {
+        pp_log_error("%s: groups[%zu] %s: band.q_edge_dims is not an array of at most %d "
+                     "numbers (edited by hand? remove it, or build the model again)", w->path,
+                     w->g, w->metric, PP_SURFACE_MAX_DIMS);
+        return -EINVAL;
+    }
+    json_array_foreach(a, j, v) {
+        double q = json_is_number(v) ? json_number_value(v) : NAN;
+        if ((!json_is_null(v) && !json_is_number(v)) || q < 0 || q > (c->positive ? 50 : HUGE_VAL)) {
+            pp_log_error("%s: groups[%zu] %s: band.q_edge_dims[%zu] is not a number from 0 "
+                         "(edited by hand? remove it, or build the model again)", w->path, w->g,
+                         w->metric, j);
+            return -EINVAL;
+        }
+        c->band_q_edge_dim[j] = q;
+    }
+    return 0;
+}
+
 static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
 {
     cv->mape_sd = NAN; /* not saved: an adaptive run's refit computes it */
@@ -150,6 +189,7 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                   (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
                   "nonnegative", c->nonnegative);
     json_object_set_new(b, "q_edge", pp_json_num(c->band_q_edge));
+    json_object_set_new(b, "q_edge_dims", edge_dims_json(c));
     json_object_set_new(b, "n_edge", json_integer((json_int_t)c->band_n_edge));
     json_object_set_new(o, "band", b);
     return o;
@@ -236,6 +276,7 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
         rc |= checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1,
                       &c->band_q_edge) |
               count_of(w, band, "band.", "n_edge", &c->band_n_edge);
+    rc |= edge_dims_of(w, band, c);
     if (c->spec.method == PP_METHOD_BOXCOX)
         rc |= boxcox_of(m, w, o, &c->spec);
     if (json_object_get(o, "derived"))
