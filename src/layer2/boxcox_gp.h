@@ -13,13 +13,11 @@
 /* The errors of spec (boxcox, h > 0) over the folds, into *cv, as
  * pp_est_cv gives them. 0, -EINVAL (a fold leaves too few samples, a
  * system cannot be solved) or -ENOMEM. */
-int pp_boxcox_gp_cv(const pp_surface *s, const double *y,
-                    const pp_est_spec *spec, const pp_fold *folds,
-                    size_t n_folds, pp_cv *cv);
+int pp_boxcox_gp_cv(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                    const pp_fold *folds, size_t n_folds, pp_cv *cv);
 
 /* Leave-one-out of spec (boxcox, h > 0): pred[i] for every sample with a
  * value (NaN for the others and where a fit fails). 0 or -ENOMEM. */
-int pp_boxcox_gp_loo(const pp_surface *s, const double *y,
-                     const pp_est_spec *spec, double *pred);
+int pp_boxcox_gp_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
 
 #endif

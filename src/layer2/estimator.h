@@ -75,6 +75,11 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
  * are none. */
 int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
                        pp_cv *cv);
+/* The same for a spec that will be fitted on n_fit samples (more than y
+ * has when the choice is made on a part of them): the residual smoother
+ * is tried only where a fit on n_fit can afford it. */
+int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,
+                         pp_est_spec *best, pp_cv *cv);
 
 /* Half the finest spacing of the samples' coordinates (0.1 when they have
  * one value): the bandwidth below which tuning does not go, and with which
@@ -211,6 +216,10 @@ void pp_choose_options_init(pp_choose_options *o);
  * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
  * with pp_choice_free. */
 #define PP_NESTED_LOO_MAX 20
+/* above this many samples with a value, the candidates are tuned and
+ * compared on this many of them, and the winner fitted on all (in every
+ * nested fold as well): the choice's cost stops growing with the design */
+#define PP_CHOOSE_SUB 100
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400
