@@ -165,3 +165,38 @@ void test_model_cost_smoother_cv_is_refit(void)
     free(folds);
     pp_surface_free(&s);
 }
+
+/* Above PP_CHOOSE_SUB samples the choice is made on a part of them, but
+ * what it may choose is judged by all: 500 samples of a wavy surface
+ * (where a kernel or the spline wins on a hundred) are given boxcox
+ * without a residual smoother, the only candidate auto affords there; the
+ * same surface on 80 samples may choose anything (the test's control). */
+void test_model_cost_subsample_choice_judged_by_all(void);
+void test_model_cost_subsample_choice_judged_by_all(void)
+{
+    enum { N = 500 };
+    static double x[2 * N], y[N];
+    unsigned seed = 5;
+    pp_choose_options o;
+    pp_choice c;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = unif(&seed);
+        x[2 * i + 1] = unif(&seed);
+        y[i] = 3 + sin(9 * x[2 * i]) * cos(7 * x[2 * i + 1]);
+    }
+    pp_choose_options_init(&o);
+    o.choice_only = 1;
+    CHECK_INT(pp_surface_init(&s, x, 80, 2, NULL), 0);
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK(c.spec.method != PP_METHOD_BOXCOX || c.spec.h > 0);
+    pp_choice_free(&c);
+    pp_surface_free(&s);
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK_INT(c.spec.method, PP_METHOD_BOXCOX);
+    CHECK(c.spec.h == 0);
+    pp_choice_free(&c);
+    pp_surface_free(&s);
+}
