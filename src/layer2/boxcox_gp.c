@@ -20,6 +20,8 @@ typedef struct gp {
     size_t n, m, *idx, *train;
     double *v, *rows, *k, *a, *b, *kt, *coef;
     double *ainv; /* leave-one-out: (K + noise)^-1 of every sample, or NULL */
+    double *ginv; /* leave-one-out: (Z^T Z)^-1 of the weighed terms, or NULL */
+    double *z, *t, *beta; /* ... those terms, values and their solution */
     unsigned char *out;
 } gp;
 
@@ -29,6 +31,7 @@ static void gp_free(gp *g)
     free(g->v);
     free(g->out);
     free(g->ainv);
+    free(g->ginv);
     memset(g, 0, sizeof *g);
 }
 
@@ -107,6 +110,90 @@ static int gp_least_squares(gp *g, size_t nt)
     return 0;
 }
 
+/* (Z^T Z)^-1 of the weighed terms of every sample into g->ginv (scaled to
+ * unit diagonal to factor it), and the solution into g->beta. */
+static int gp_gram_inverse(gp *g)
+{
+    size_t n = g->n, m = g->m;
+    double *gs = g->kt, *sc = g->a, *x = g->ginv;
+
+    for (size_t r = 0; r < m; r++)
+        for (size_t c = 0; c < m; c++) {
+            double f = 0;
+            for (size_t i = 0; i < n; i++)
+                f += g->z[i * m + r] * g->z[i * m + c];
+            gs[r * m + c] = f;
+        }
+    for (size_t r = 0; r < m; r++)
+        sc[r] = gs[r * m + r] > 0 ? 1.0 / sqrt(gs[r * m + r]) : 1.0;
+    for (size_t r = 0; r < m; r++) {
+        for (size_t c = 0; c < m; c++) {
+            gs[r * m + c] *= sc[r] * sc[c];
+            x[r * m + c] = r == c;
+        }
+        gs[r * m + r] += 1e-10;
+    }
+    if (pp_lapack_dposv(PP_LAPACK_COL_MAJOR, 'L', (int)m, (int)m, gs, (int)m, x, (int)m) != 0)
+        return -1;
+    for (size_t r = 0; r < m; r++)
+        for (size_t c = 0; c < m; c++)
+            x[r * m + c] *= sc[r] * sc[c];
+    for (size_t r = 0; r < m; r++) {
+        g->beta[r] = 0;
+        for (size_t i = 0; i < n; i++)
+            g->beta[r] += dot(x + r * m, g->z + i * m, m) * g->t[i];
+    }
+    return 0;
+}
+
+/* Leave-one-out: the least squares of every sample, so that each one's
+ * without it is a rank-one change (gp_least_squares_without). Nothing
+ * (g->ginv NULL) where it is singular. 0 or -ENOMEM. */
+static int gp_least_squares_all(gp *g)
+{
+    size_t n = g->n, m = g->m;
+    double floor_v = 0;
+
+    if (n <= m)
+        return 0;
+    if (!(g->ginv = malloc((m * m + n * m + n + m + 1) * sizeof *g->ginv)))
+        return -ENOMEM;
+    g->z = g->ginv + m * m;
+    g->t = g->z + n * m;
+    g->beta = g->t + n;
+    for (size_t i = 0; i < n; i++)
+        floor_v = fmax(floor_v, 1e-9 * fabs(g->v[i]));
+    for (size_t i = 0; i < n; i++) {
+        double w = row_weight(g->s, g->idx[i], g->v[i], g->spec->log_values, floor_v);
+        for (size_t c = 0; c < m; c++)
+            g->z[i * m + c] = g->rows[i * m + c] * w;
+        g->t[i] = g->v[i] * w;
+    }
+    if (gp_gram_inverse(g) < 0) {
+        free(g->ginv);
+        g->ginv = NULL;
+    }
+    return 0;
+}
+
+/* The least squares without sample o into g->coef by Sherman-Morrison:
+ * beta - G^-1 z_o e_o / (1 - h_o). -1 where o carries a term alone. */
+static int gp_least_squares_without(gp *g, size_t o)
+{
+    size_t m = g->m;
+    const double *zo = g->z + o * m;
+    double e = g->t[o] - dot(zo, g->beta, m), h, *q = g->a;
+
+    for (size_t r = 0; r < m; r++)
+        q[r] = dot(g->ginv + r * m, zo, m);
+    h = dot(zo, q, m);
+    if (!(1 - h >= 1e-6))
+        return -1;
+    for (size_t r = 0; r < m; r++)
+        g->coef[r] = g->beta[r] - q[r] * e / (1 - h);
+    return 0;
+}
+
 /* Training sample t's residual from the least squares in g->coef. */
 static double gp_residual(const gp *g, size_t t)
 {
@@ -150,7 +237,7 @@ static int gp_inverse(gp *g)
         free(g->ainv);
         g->ainv = NULL;
     }
-    return 0;
+    return gp_least_squares_all(g);
 }
 
 /* The smoother's weights without sample o, from the inverse of all:
@@ -186,16 +273,19 @@ static size_t out_one(const gp *g)
 static int gp_fold(gp *g, size_t *idx, double *pred, size_t *np)
 {
     size_t nt = 0, n = g->n, m = g->m;
-    int rc;
+    int rc, one;
 
     for (size_t a = 0; a < n; a++)
         if (!g->out[a])
             g->train[nt++] = a;
     if (nt == n)
         return 0;
-    if (nt < m || gp_least_squares(g, nt) < 0)
+    one = g->ainv && nt + 1 == n;
+    if (nt < m ||
+        (!(one && g->ginv && gp_least_squares_without(g, out_one(g)) == 0) &&
+         gp_least_squares(g, nt) < 0))
         return -EINVAL;
-    rc = g->ainv && nt + 1 == n ? gp_smoother_without(g, out_one(g)) : gp_smoother(g, nt);
+    rc = one ? gp_smoother_without(g, out_one(g)) : gp_smoother(g, nt);
     if (rc < 0)
         return -EINVAL;
     for (size_t a = 0; a < n; a++) {
