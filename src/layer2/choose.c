@@ -280,9 +280,10 @@ static int plain_loo(const pp_surface *s, const double *y, const pp_choose_optio
 }
 
 /* At measured levels: every sample predicted from the others, the choice
- * re-made without it (leave-one-out up to PP_NESTED_LOO_MAX samples, else
- * 10 folds), or spec kept (plain leave-one-out); c->honest, c->band_q,
- * c->held_at. */
+ * re-made without it (leave-one-out up to PP_NESTED_LOO_MAX samples, 10
+ * folds up to PP_CHOOSE_SUB, 5 above: a fifth of a large design is still
+ * many samples, and each fold costs a whole choice), or spec kept (plain
+ * leave-one-out); c->honest, c->band_q, c->held_at. */
 static int at_levels(const pp_surface *s, const double *y, const pp_choose_options *o,
                      const pp_est_spec *keep, size_t n_valid, nest *w, pp_choice *c)
 {
@@ -290,7 +291,9 @@ static int at_levels(const pp_surface *s, const double *y, const pp_choose_optio
     double *held = malloc((s->n + 1) * sizeof *held), *r = malloc(residual_room(s, o) * sizeof *r);
     int rc = fold && held && r ? 0 : -ENOMEM;
 
-    c->folds = keep || n_valid <= PP_NESTED_LOO_MAX ? n_valid : 10;
+    c->folds = keep || n_valid <= PP_NESTED_LOO_MAX ? n_valid
+               : n_valid <= PP_CHOOSE_SUB             ? 10
+                                                      : 5;
     for (size_t i = 0; rc == 0 && i < s->n; i++) {
         held[i] = NAN;
         fold[i] = isnan(y[i]) ? SIZE_MAX : k++ % c->folds;

@@ -212,7 +212,8 @@ void pp_choose_options_init(pp_choose_options *o);
  * over the level folds (pp_level_folds) when there are any, else
  * leave-one-out. Nested errors re-make the choice inside each fold:
  * between (every level fold) and honest (leave-one-out up to
- * PP_NESTED_LOO_MAX samples with a value, 10 folds above). Returns 0,
+ * PP_NESTED_LOO_MAX samples with a value, 10 folds up to PP_CHOOSE_SUB, 5
+ * above). Returns 0,
  * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
  * with pp_choice_free. */
 #define PP_NESTED_LOO_MAX 20
