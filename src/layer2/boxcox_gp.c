@@ -2,7 +2,6 @@
 #include "boxcox_gp.h"
 #include "boxcox.h"
 #include "boxcox_rows.h"
-#include "cv.h"
 
 #include "lapack.h"
 
@@ -302,32 +301,20 @@ static int gp_fold(gp *g, size_t *idx, double *pred, size_t *np)
     return 0;
 }
 
-int pp_boxcox_gp_cv(const pp_surface *s, const double *y, const pp_est_spec *spec,
-                    const pp_fold *folds, size_t n_folds, pp_cv *cv)
+int pp_boxcox_gp_folds(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                       const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n)
 {
-    size_t np = 0, cap = 0, *idx;
-    double *pred;
     gp g;
     int rc = gp_init(&g, s, y, spec);
 
-    for (size_t f = 0; rc == 0 && f < n_folds; f++)
-        for (size_t a = 0; a < g.n; a++)
-            cap += pp_fold_has(s, &folds[f], g.idx[a]);
-    idx = malloc((cap + 1) * sizeof *idx);
-    pred = malloc((cap + 1) * sizeof *pred);
-    if (rc == 0 && (!idx || !pred))
-        rc = -ENOMEM;
+    *n = 0;
     if (rc == 0 && n_folds > 0 && folds[0].dim == SIZE_MAX)
         rc = gp_inverse(&g); /* leave-one-out */
     for (size_t f = 0; rc == 0 && f < n_folds; f++) {
         for (size_t a = 0; a < g.n; a++)
             g.out[a] = (unsigned char)pp_fold_has(s, &folds[f], g.idx[a]);
-        rc = gp_fold(&g, idx, pred, &np);
+        rc = gp_fold(&g, idx, pred, n);
     }
-    if (rc == 0)
-        pp_cv_pairs(s, y, idx, pred, np, cv);
-    free(idx);
-    free(pred);
     gp_free(&g);
     return rc;
 }

@@ -97,6 +97,11 @@ long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds);
  * predicted from a fit on the others. pred (NULL, or one per (fold,
  * sample) pair in the order of the folds, then of the samples) receives
  * the predictions. 0, -EINVAL (spec cannot be fitted) or -ENOMEM. */
+/* What pp_est_cv predicts, by the estimator's own rule where it has one
+ * (rbf: Rippa's rule for a block): (idx, pred) pairs in fold order, *n
+ * their count; -ENOTSUP where it has none (then each fold is refitted). */
+int pp_est_folds_fast(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                      const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n);
 int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,
               size_t n_folds, pp_cv *cv, double *pred);
 

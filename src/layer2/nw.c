@@ -335,4 +335,4 @@ static int nw_loo(const pp_surface *s, const double *y, const double *v, const p
     return rc;
 }
 
-const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo};
+const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo, NULL};

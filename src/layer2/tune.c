@@ -4,7 +4,6 @@
 #include "estimator.h"
 
 #include "boxcox.h"
-#include "boxcox_gp.h"
 #include "lapack.h"
 
 #include <errno.h>
@@ -152,7 +151,7 @@ static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *fo
         pp_cv c;
         int rc;
         sp.h = scales[i];
-        if ((rc = pp_boxcox_gp_cv(s, y, &sp, folds, n_folds, &c)) == -ENOMEM)
+        if ((rc = pp_est_cv(s, y, &sp, folds, n_folds, &c, NULL)) == -ENOMEM)
             return rc;
         if (rc == 0 && c.crit < cv->crit * (1 - 1e-3)) {
             *cv = c;
