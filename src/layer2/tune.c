@@ -80,7 +80,7 @@ double pp_est_narrowest_sigma(const pp_surface *s)
 static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
                       pp_cv *best)
 {
-    enum { SCAN = 24, GOLDEN = 10 };
+    enum { SCAN = 16, GOLDEN = 6 };
     const double g = 0.6180339887498949;
     double gap = finest_gap(s), lo = log(1e-3), hi = log(spec->method == PP_METHOD_NW ? 3.0 : 10.0);
     double step, a, b, c, d, t_best = lo, crit[SCAN];
