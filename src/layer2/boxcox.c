@@ -490,4 +490,14 @@ static int boxcox_loo_op(const pp_surface *s, const double *y, const double *v,
     return spec->h > 0 ? pp_boxcox_gp_loo(s, y, spec, pred) : boxcox_loo(s, y, spec, pred);
 }
 
-const pp_est_ops pp_est_boxcox_ops = {boxcox_fit_op, boxcox_eval, boxcox_loo_op};
+/* With a residual smoother, folds as leave-one-out (boxcox_gp.c); without,
+ * each refitted. */
+static int boxcox_folds_op(const pp_surface *s, const double *y, const double *v,
+                           const pp_est_spec *spec, const pp_fold *folds, size_t n_folds,
+                           size_t *idx, double *pred, size_t *n)
+{
+    (void)v;
+    return spec->h > 0 ? pp_boxcox_gp_folds(s, y, spec, folds, n_folds, idx, pred, n) : -ENOTSUP;
+}
+
+const pp_est_ops pp_est_boxcox_ops = {boxcox_fit_op, boxcox_eval, boxcox_loo_op, boxcox_folds_op};

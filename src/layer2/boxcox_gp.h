@@ -10,16 +10,15 @@
 
 #include "est.h"
 
-/* The errors of spec (boxcox, h > 0) over the folds, into *cv, as
- * pp_est_cv gives them. 0, -EINVAL (a fold leaves too few samples, a
- * system cannot be solved) or -ENOMEM. */
-int pp_boxcox_gp_cv(const pp_surface *s, const double *y,
-                    const pp_est_spec *spec, const pp_fold *folds,
-                    size_t n_folds, pp_cv *cv);
+/* The samples with a value of every fold predicted without the fold
+ * (spec: boxcox, h > 0), as (idx, pred) pairs in fold order, *n their
+ * count: est.h's folds operation. 0, -EINVAL (a fold leaves too few
+ * samples, a system cannot be solved) or -ENOMEM. */
+int pp_boxcox_gp_folds(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                       const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n);
 
 /* Leave-one-out of spec (boxcox, h > 0): pred[i] for every sample with a
  * value (NaN for the others and where a fit fails). 0 or -ENOMEM. */
-int pp_boxcox_gp_loo(const pp_surface *s, const double *y,
-                     const pp_est_spec *spec, double *pred);
+int pp_boxcox_gp_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred);
 
 #endif
