@@ -302,3 +302,85 @@ void test_band_edge_per_dimension(void)
     CHECK_NEAR(log(hi / 10.0), 1.0 * 2, 1e-9);
     pp_surface_free(&s);
 }
+
+/* Each end of the band inside the range is calibrated on its own
+ * residuals: band_q at measured levels (leave-one-out, edges included),
+ * band_q_between a grid step from them (inner levels left out). When the
+ * level-out residuals are the smaller, the band narrows between levels
+ * (halfway between neighbours: the mean of the two) and never below
+ * band_q_between; it used to stay at band_q (level-out residuals below it
+ * counted as needing nothing). */
+void test_band_between_may_narrow(void);
+void test_band_between_may_narrow(void)
+{
+    double x[2 * 16], y[16], raw[2], xn[2], lo, hi;
+    pp_choice c;
+    pp_surface s;
+    size_t n = 0;
+
+    for (int a = 1; a <= 4; a++)
+        for (int b = 1; b <= 4; b++, n++) {
+            x[2 * n] = a;
+            x[2 * n + 1] = b;
+            y[n] = a + b;
+        }
+    CHECK_INT(pp_surface_init(&s, x, n, 2, (const int[2]){0, 0}), 0);
+    memset(&c, 0, sizeof c);
+    pp_band_range_of(&s, y, &c.range);
+    c.positive = 1;
+    c.band_q = 0.2;
+    c.band_q_between = 0.1;
+    c.band_q_edge = NAN;
+    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        c.band_q_edge_dim[j] = NAN;
+    raw[0] = 2.5;
+    raw[1] = 2;
+    pp_surface_normalize(&s, raw, xn);
+    pp_band(&c, 10.0, xn, &lo, &hi);
+    CHECK_NEAR(log(hi / 10.0), 0.15, 1e-9);
+    raw[1] = 2.5; /* halfway along both: b = 0.71, still between the two */
+    pp_surface_normalize(&s, raw, xn);
+    pp_band(&c, 10.0, xn, &lo, &hi);
+    CHECK_NEAR(log(hi / 10.0), 0.2 - 0.1 * sqrt(0.5), 1e-9);
+    pp_surface_free(&s);
+}
+
+/* On an even grid every value a level fold leaves out lies one grid step
+ * from the levels left (b = 1), so band_q_between is the conformal
+ * quantile of the level-out residuals themselves. Here the four corners
+ * are off by a factor of 2 (leave-one-out sees them, no level fold leaves
+ * them out): band_q is large, the level-out residuals small, and
+ * band_q_between their quantile, below band_q (it used to be 0: every
+ * residual under band_q counted as needing nothing). */
+void test_band_between_own_quantile(void);
+void test_band_between_own_quantile(void)
+{
+    double x[2 * 36], y[36], r[72];
+    unsigned seed = 9;
+    pp_choose_options o;
+    pp_choice c;
+    pp_surface s;
+    size_t n = 0, m = 0;
+
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++, n++) {
+            x[2 * n] = a;
+            x[2 * n + 1] = b;
+            y[n] = (2.0 + a + 0.5 * b) * (1 + 0.04 * (uniform(&seed) - 0.5));
+            if ((a == 1 || a == 6) && (b == 1 || b == 6))
+                y[n] *= 2;
+        }
+    CHECK_INT(pp_surface_init(&s, x, n, 2, (const int[2]){0, 0}), 0);
+    pp_choose_options_init(&o);
+    o.method = PP_METHOD_LOCLIN;
+    o.value_space = 0;
+    o.keep_held = 1;
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    for (size_t i = 0; i < c.n_held_between; i++)
+        m += (size_t)pp_band_residual(&c, y[c.held_between_idx[i]], c.held_between[i], &r[m]);
+    CHECK(m > 9);
+    CHECK_NEAR(c.band_q_between, pp_band_quantile(r, m), 1e-12);
+    CHECK(c.band_q_between < c.band_q);
+    pp_choice_free(&c);
+    pp_surface_free(&s);
+}

@@ -193,8 +193,10 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
 {
     double q = c->band_q, half, scale;
 
-    if (isfinite(c->band_q_between) && c->band_q_between > q)
-        q += (c->band_q_between - q) * pp_band_between(&c->range, xn);
+    if (isfinite(c->band_q_between)) {
+        double b = pp_band_between(&c->range, xn);
+        q += (c->band_q_between - q) * (c->band_q_between < q ? fmin(b, 1.0) : b);
+    }
     scale = pp_band_scale(&c->range, xn);
     half = q * scale;
     if (scale > 1 && q_edge_at(c, xn) > q) /* an extrapolation: as wide as the edges need */

@@ -327,9 +327,10 @@ static int at_levels(const pp_surface *s, const double *y, const pp_choose_optio
     return rc;
 }
 
-/* Fold f's residuals as the extra half-width they need between levels:
- * a residual r at distance b (pp_band_between) needs band_q + (q - band_q) b
- * >= r, that is q >= band_q + (r - band_q) / b. */
+/* Fold f's residuals as the half-width they need one grid step from the
+ * levels: a residual r at distance b >= 1 (pp_band_between) needs
+ * band_q + (q - band_q) b >= r, that is q >= band_q + (r - band_q) / b
+ * (below band_q where r is). */
 static void add_needs(const pp_surface *s, const double *y, const pp_choose_options *o,
                       const pp_choice *c, nest *w, double *need, size_t *m, double *bs)
 {
@@ -349,7 +350,7 @@ static void add_needs(const pp_surface *s, const double *y, const pp_choose_opti
         }
         for (size_t k = first; k < *m; k++) {
             double r = need[k] / w->scale[i];
-            need[k] = r <= c->band_q ? 0.0 : c->band_q + (r - c->band_q) / b;
+            need[k] = c->band_q + (r - c->band_q) / b;
         }
     }
 }

@@ -165,10 +165,15 @@ typedef struct pp_choice {
      * whose values are all > 0 (positive) the residuals are |log y - log
      * pred| and the band a factor exp(+-half) (never below zero); else
      * |y - pred| and value +- half. half = (band_q + (band_q_between -
-     * band_q)+ * pp_band_between(x)) * pp_band_scale(x): band_q from the
-     * leave-one-out residuals, band_q_between from the level-out ones (each
-     * over its scale), so the band is narrowest at measured levels and
-     * widens between them. Each quantile is the ceil(0.9 (m + 1))-th
+     * band_q) * b) * pp_band_scale(x), b = pp_band_between(x) (at most 1
+     * when band_q_between < band_q): band_q from the leave-one-out
+     * residuals, band_q_between from the level-out ones (each over its
+     * scale), each end calibrated on its own residuals and the band linear
+     * in between. Leave-one-out takes in the samples at the range's edges,
+     * predicted from one side; the level folds are inner levels only, so
+     * between levels the band may be the narrower (it used to be held at
+     * band_q at least there: needs below it counted as 0, and the interior
+     * bands over-covered). Each quantile is the ceil(0.9 (m + 1))-th
      * smallest of its m residuals, the largest when m < 9. */
     double band_q;
     size_t band_n;        /* m */

@@ -77,7 +77,7 @@ static void make_derived(const pp_model_group *g, pp_model_fit *f, const double 
         for (size_t i = 0; i < c->n_held_between; i++)
             if (pp_band_residual(c, y[c->held_between_idx[i]], btw[i], &r[m])) {
                 double b = c->held_between_b[i];
-                r[m] = r[m] <= c->band_q ? 0.0 : c->band_q + (r[m] - c->band_q) / b;
+                r[m] = c->band_q + (r[m] - c->band_q) / b;
                 m++;
             }
         c->band_n_between = m;
