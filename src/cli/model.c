@@ -189,8 +189,8 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
             printf("  x/ %.3f", exp(c->band_q));
         else
             printf("  +- %.4g", c->band_q);
-        if (isfinite(c->band_q_between) && c->band_q_between > c->band_q)
-            printf(c->positive ? " (x/ %.3f between levels)" : " (+- %.4g between levels)",
+        if (isfinite(c->band_q_between) && c->band_q_between != c->band_q) /* a grid step off */
+            printf(c->positive ? " (x/ %.3f a step off the levels)" : " (+- %.4g a step off the levels)",
                    c->positive ? exp(c->band_q_between) : c->band_q_between);
     }
     printf("\n");
