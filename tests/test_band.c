@@ -384,3 +384,32 @@ void test_band_between_own_quantile(void)
     pp_choice_free(&c);
     pp_surface_free(&s);
 }
+
+/* A model.json whose band.q_edge_dims was edited into a negative number:
+ * predict says which file, group, metric, key and value, and exits 2. */
+void test_band_edge_dims_edited(void);
+void test_band_edge_dims_edited(void)
+{
+    char path[1024], *text, *at, *out = NULL, *err = NULL;
+    const char *dir = cubic_folder("band-edge-dims", 0);
+
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    text = slurp(path);
+    CHECK(text != NULL);
+    at = text ? strstr(text, "\"q_edge_dims\": [") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        at += strlen("\"q_edge_dims\": [");
+        at += strspn(at, " \n");
+        memcpy(at, "-3", 2); /* 0.0123: -30123 */
+        CHECK_INT(write_file(path, text), 0);
+        CHECK_INT(run_powprof(&out, &err, "predict", dir, "a=350", "b=2", NULL), 2);
+        CHECK_CONTAINS(err, "model.json: groups[0]");
+        CHECK_CONTAINS(err, "band.q_edge_dims[0]: -3");
+        free(out);
+        free(err);
+    }
+    free(text);
+}

@@ -122,9 +122,12 @@ static int edge_dims_of(const where *w, json_t *band, pp_choice *c)
     json_array_foreach(a, j, v) {
         double q = json_is_number(v) ? json_number_value(v) : NAN;
         if ((!json_is_null(v) && !json_is_number(v)) || q < 0 || q > (c->positive ? 50 : HUGE_VAL)) {
-            pp_log_error("%s: groups[%zu] %s: band.q_edge_dims[%zu] is not a number from 0 "
-                         "(edited by hand? remove it, or build the model again)", w->path, w->g,
-                         w->metric, j);
+            char what[64] = "not a number";
+            if (json_is_number(v))
+                pp_fmt(what, sizeof what, "%g is out of range", q);
+            pp_log_error("%s: groups[%zu] %s: band.q_edge_dims[%zu]: %s, not a number from 0 to "
+                         "%g or null (edited by hand? remove it, or build the model again)",
+                         w->path, w->g, w->metric, j, what, c->positive ? 50.0 : HUGE_VAL);
             return -EINVAL;
         }
         c->band_q_edge_dim[j] = q;
