@@ -261,16 +261,11 @@ void test_band_scale_in_end_steps(void)
     pp_surface_free(&s);
 }
 
-/* Each dimension's edges calibrate its own extrapolations: past the
- * range along the second parameter only, the band is that parameter's
- * edge quantile times the scale, not the first one's (which, pooled,
- * set every extrapolation). */
-void test_band_edge_per_dimension(void);
-void test_band_edge_per_dimension(void)
+/* A 4 x 4 grid (linear scales) and a positive metric's choice over it with
+ * these quantiles, no edge quantile: for pp_band alone. */
+static void grid_choice(pp_surface *s, pp_choice *c, double q, double q_between)
 {
-    double x[2 * 16], y[16], raw[2], xn[2], lo, hi;
-    pp_choice c;
-    pp_surface s;
+    double x[2 * 16], y[16];
     size_t n = 0;
 
     for (int a = 1; a <= 4; a++)
@@ -279,15 +274,30 @@ void test_band_edge_per_dimension(void)
             x[2 * n + 1] = b;
             y[n] = a + b;
         }
-    CHECK_INT(pp_surface_init(&s, x, n, 2, (const int[2]){0, 0}), 0);
-    memset(&c, 0, sizeof c);
-    pp_band_range_of(&s, y, &c.range);
-    c.positive = 1;
-    c.band_q = 0.01;
-    c.band_q_between = NAN;
-    c.band_q_edge = 1.0;
+    CHECK_INT(pp_surface_init(s, x, n, 2, (const int[2]){0, 0}), 0);
+    memset(c, 0, sizeof *c);
+    pp_band_range_of(s, y, &c->range);
+    c->positive = 1;
+    c->band_q = q;
+    c->band_q_between = q_between;
+    c->band_q_edge = NAN;
     for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c.band_q_edge_dim[j] = NAN;
+        c->band_q_edge_dim[j] = NAN;
+}
+
+/* Each dimension's edges calibrate its own extrapolations: past the
+ * range along the second parameter only, the band is that parameter's
+ * edge quantile times the scale, not the first one's (which, pooled,
+ * set every extrapolation). */
+void test_band_edge_per_dimension(void);
+void test_band_edge_per_dimension(void)
+{
+    double raw[2], xn[2], lo, hi;
+    pp_choice c;
+    pp_surface s;
+
+    grid_choice(&s, &c, 0.01, NAN);
+    c.band_q_edge = 1.0;
     c.band_q_edge_dim[0] = 1.0;
     c.band_q_edge_dim[1] = 0.05;
     raw[0] = 2;
@@ -313,26 +323,11 @@ void test_band_edge_per_dimension(void)
 void test_band_between_may_narrow(void);
 void test_band_between_may_narrow(void)
 {
-    double x[2 * 16], y[16], raw[2], xn[2], lo, hi;
+    double raw[2], xn[2], lo, hi;
     pp_choice c;
     pp_surface s;
-    size_t n = 0;
 
-    for (int a = 1; a <= 4; a++)
-        for (int b = 1; b <= 4; b++, n++) {
-            x[2 * n] = a;
-            x[2 * n + 1] = b;
-            y[n] = a + b;
-        }
-    CHECK_INT(pp_surface_init(&s, x, n, 2, (const int[2]){0, 0}), 0);
-    memset(&c, 0, sizeof c);
-    pp_band_range_of(&s, y, &c.range);
-    c.positive = 1;
-    c.band_q = 0.2;
-    c.band_q_between = 0.1;
-    c.band_q_edge = NAN;
-    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c.band_q_edge_dim[j] = NAN;
+    grid_choice(&s, &c, 0.2, 0.1);
     raw[0] = 2.5;
     raw[1] = 2;
     pp_surface_normalize(&s, raw, xn);
