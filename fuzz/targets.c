@@ -257,8 +257,21 @@ int pp_fuzz_summary(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* Every metric's prediction at pt inside its band if finite. */
+static void check_predictions(const pp_model *m, const pp_model_point *pt)
+{
+    for (size_t k = 0; k < m->sum.n_metrics; k++) {
+        pp_prediction p;
+        if (pp_model_predict(m, k, pt, &p) == 0 && isfinite(p.value))
+            require(!(p.lo > p.value) && !(p.hi < p.value));
+    }
+}
+
 /* pp_model_open of a summary.csv (run.json after RUN_JSON_MARK) of <= 8 KB:
- * each prediction at a measured configuration inside its band if finite. */
+ * each prediction at a measured configuration inside its band if finite,
+ * and at the same configuration with its first numeric parameter a span
+ * past its largest value (an extrapolation: the trend of the last levels,
+ * band_trend.c). */
 int pp_fuzz_model(const uint8_t *data, size_t size)
 {
     pp_model m;
@@ -272,10 +285,13 @@ int pp_fuzz_model(const uint8_t *data, size_t size)
         pp_model_point pt;
         for (size_t k = 0; k < m.sum.n_params; k++)
             pt.raw[k] = m.sum.x[i * m.sum.n_params + k];
-        for (size_t k = 0; k < m.sum.n_metrics; k++) {
-            pp_prediction p;
-            if (pp_model_predict(&m, k, &pt, &p) == 0 && isfinite(p.value))
-                require(!(p.lo > p.value) && !(p.hi < p.value));
+        check_predictions(&m, &pt);
+        if (m.n_num > 0 && m.n_groups > 0) {
+            const pp_surface *s = &m.groups[0].surf;
+            size_t k = m.num[0];
+            pt.raw[k] = 2 * pp_surface_denormalize(s, 0, 1) - pp_surface_denormalize(s, 0, 0);
+            if (isfinite(pt.raw[k]))
+                check_predictions(&m, &pt);
         }
     }
     pp_model_free(&m);

@@ -408,3 +408,30 @@ void test_band_edge_dims_edited(void)
     }
     free(text);
 }
+
+/* Found by the model fuzz target (fuzz/corpus/model/extrapolated-below-zero.csv):
+ * a positive metric measured at 10, 10, 5 for fps 4, 8, 16, modelled on
+ * linear values, continued to fps 28 below zero (-18.3) with a band of
+ * 0 .. 5.5 that did not hold it. An extrapolation at or below zero has
+ * left what the values can be: the trend of the last two levels (above
+ * zero) is the prediction, inside its band. */
+void test_band_positive_below_zero_beyond(void);
+void test_band_positive_below_zero_beyond(void)
+{
+    const char *dir = results_folder_with("band-below-zero",
+                                          "id,fps,status,durntoi_as,t2,22\n2,4,ok,10,2.4,24\n"
+                                          "3,8,ok,10,2.8,28\n4,16,ok,05,3.6,36\n", NULL);
+    char *out = NULL, *at;
+    double v, lo, hi;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=28", "--extrapolate", "--json", NULL), 0);
+    at = out ? strstr(out, "\"durntoi_as\":{") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        v = atof(strstr(at, "\"value\":") + 8);
+        lo = atof(strstr(at, "\"lo\":") + 5);
+        hi = atof(strstr(at, "\"hi\":") + 5);
+        CHECK(v > 0 && lo <= v && v <= hi);
+    }
+    free(out);
+}

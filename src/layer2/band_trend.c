@@ -67,7 +67,9 @@ void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, co
         return;
     }
     t = pp_band_trend(&c->range, c->positive, fn, ctx, xn);
-    if (trend_value || isnan(*value))
+    /* a positive metric's extrapolation at or below zero has left what
+     * the values can be: the trend, when it has not */
+    if (trend_value || isnan(*value) || (c->positive && !(*value > 0) && t > 0))
         *value = t;
     pp_band(c, *value, xn, lo, hi);
     pp_band(c, t, xn, &tlo, &thi);
@@ -75,4 +77,6 @@ void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, co
         *lo = fmin(*lo, tlo);
         *hi = fmax(*hi, thi);
     }
+    if (!isnan(*lo) && *value < *lo) /* both at or below zero: the band's end, 0 */
+        *value = *lo;
 }

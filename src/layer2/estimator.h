@@ -285,7 +285,9 @@ double pp_band_trend(const pp_band_range *r, int positive, pp_band_value_fn fn, 
  * the data does not tell how the surface goes on (a power transform
  * continued past a singularity, a kernel average continued flat), and the
  * band then spans them. trend_value 1: *value becomes the trend (the
- * weighted average, whose own continuation is flat). */
+ * weighted average, whose own continuation is flat); so does a positive
+ * metric's extrapolation at or below zero (never inside its band) when
+ * the trend is above. */
 void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, const void *ctx,
                     const double *xn, double *value, double *lo, double *hi);
 
