@@ -50,7 +50,8 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
         rc = pp_model_build_fits(m);
         if (rc == 0) /* energy, power and duration made consistent */
             rc = pp_model_derive(m);
-        pp_model_fits_release(m);
+        if (!m->opts.keep_held)
+            pp_model_fits_release(m);
     }
     if (rc == 0)
         rc = pp_model_value_ranges(m);

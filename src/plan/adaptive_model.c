@@ -2,6 +2,8 @@
  * (adaptive_model.h). */
 #include "adaptive_model.h"
 
+#include "adaptive_claim.h"
+
 #include "src/base/log.h"
 
 #include <errno.h>
@@ -148,6 +150,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     am->open = 0;
     pp_model_options_init(&o);
     o.only = w.only; /* read while the model is built only */
+    o.keep_held = 1;  /* the nested hold-outs the claim is made from */
     if ((rc = pp_model_open(dir, &o, 0, &am->m)) < 0)
         return rc;
     am->m.opts.only = NULL;
@@ -160,6 +163,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
         pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
         f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
+        f->error_left_pct[i] = NAN;
         f->noise_pct[i] = fmin(pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i],
                                                      &f->noise_repeats_pct[i]),
                                at_levels_of(&am->m, am->metric[i])); /* NAN: the other */
@@ -205,12 +209,33 @@ static int predict(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, do
     return 0;
 }
 
+/* The claim on the candidates left (adaptive_claim.h) in the place of the
+ * refit's bound; the refit's kept where none can be made. */
+static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
+                 pp_adaptive_fit *f)
+{
+    pp_adaptive_model *am = ctx;
+
+    for (size_t i = 0; am->open && i < f->n_metrics; i++) {
+        double hi, est;
+        int rc = pp_adaptive_claim_estimate(&am->m, (size_t)am->metric[i], s, chosen, &hi, &est);
+        if (rc < 0)
+            return rc;
+        if (!isnan(hi)) {
+            f->error_hi_pct[i] = hi;
+            f->error_left_pct[i] = est;
+        }
+    }
+    return 0;
+}
+
 void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr)
 {
     memset(am, 0, sizeof *am);
     pr->ctx = am;
     pr->refit = refit;
     pr->predict = predict;
+    pr->claim = claim;
 }
 
 void pp_adaptive_model_free(pp_adaptive_model *am)
