@@ -170,6 +170,7 @@ typedef struct bc_data {
     size_t n_folds, *start, *mem, n_pairs; /* fold f: mem[start[f] .. start[f + 1]) */
     size_t *pair_sample;
     double *x, *xf, *pred; /* scratch: n x (M + 1) twice; n_pairs */
+    double *hw;            /* scratch: G^-1 times each row's terms, n x M */
 } bc_data;
 
 static void bc_data_free(bc_data *d)
@@ -182,6 +183,7 @@ static void bc_data_free(bc_data *d)
     free(d->pair_sample);
     free(d->pred);
     free(d->x);
+    free(d->hw);
     memset(d, 0, sizeof *d);
 }
 
@@ -226,7 +228,8 @@ static int bc_data_init(bc_data *d, const pp_surface *s, const double *y, int lo
     d->idx = malloc((s->n + 1) * sizeof *d->idx);
     d->u = malloc((s->n * (d->nd + 2) + 1) * sizeof *d->u);
     d->x = malloc((2 * s->n * (m_max + 1) + 1) * sizeof *d->x);
-    if (!d->idx || !d->u || !d->x)
+    d->hw = malloc((s->n * m_max + 1) * sizeof *d->hw);
+    if (!d->idx || !d->u || !d->x || !d->hw)
         return -ENOMEM;
     d->xf = d->x + s->n * (m_max + 1);
     d->v = d->u + s->n * d->nd;
@@ -288,25 +291,105 @@ static int solve_fold(bc_data *d, size_t f, size_t m, const double *g, const dou
     return 0;
 }
 
-/* The cross-validated errors of exponents expo (one per varying
- * dimension) with or without interactions. */
-static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
+/* The full system G (scaled to unit diagonal by sc) factored once into gs,
+ * its solution into beta, and W = G^-1 Z^T for every row into d->hw
+ * (column r: row r's terms): what bc_hat_fold needs. -1 when G cannot be
+ * factored (then each fold is solved on its own). */
+static int bc_hat_init(bc_data *d, size_t m, const double *g, const double *b, double *gs,
+                       double *sc, double *beta)
 {
-    size_t m = bc_terms(d->nd, inter);
-    double t[PP_SURFACE_MAX_DIMS], g[BC_M_MAX * BC_M_MAX], b[BC_M_MAX], beta[BC_M_MAX];
-
-    if (m > BC_M_MAX) {
-        memset(cv, 0, sizeof *cv);
-        cv->crit = INFINITY;
-        return;
+    for (size_t r = 0; r < m; r++)
+        sc[r] = g[r * m + r] > 0 ? 1.0 / sqrt(g[r * m + r]) : 1.0;
+    for (size_t r = 0; r < m; r++) {
+        for (size_t c = 0; c < m; c++)
+            gs[r * m + c] = g[r * m + c] * sc[r] * sc[c];
+        gs[r * m + r] += 1e-10;
+        beta[r] = b[r] * sc[r];
     }
+    for (size_t i = 0; i < d->n; i++)
+        for (size_t r = 0; r < m; r++)
+            d->hw[i * m + r] = d->x[i * (m + 1) + r] * sc[r];
+    if (pp_lapack_dpotrf(PP_LAPACK_COL_MAJOR, 'L', (int)m, gs, (int)m) != 0 ||
+        pp_lapack_dpotrs(PP_LAPACK_COL_MAJOR, 'L', (int)m, 1, gs, (int)m, beta, (int)m) != 0 ||
+        pp_lapack_dpotrs(PP_LAPACK_COL_MAJOR, 'L', (int)m, (int)d->n, gs, (int)m, d->hw,
+                         (int)m) != 0)
+        return -1;
+    for (size_t r = 0; r < m; r++)
+        beta[r] *= sc[r];
+    return 0;
+}
+
+/* e := (I - H_ff)^-1 e for the cnt x cnt matrix a = I - H_ff (overwritten):
+ * -1 when a is near singular. */
+static int bc_hat_solve(double *a, double *e, size_t cnt)
+{
+    if (cnt == 1) /* leave-one-out: no solve */
+        return a[0] >= 1e-6 ? (e[0] /= a[0], 0) : -1;
+    if (pp_lapack_dpotrf(PP_LAPACK_COL_MAJOR, 'L', (int)cnt, a, (int)cnt) != 0)
+        return -1;
+    for (size_t i = 0; i < cnt; i++)
+        if (a[i * cnt + i] * a[i * cnt + i] < 1e-6)
+            return -1;
+    return pp_lapack_dpotrs(PP_LAPACK_COL_MAJOR, 'L', (int)cnt, 1, a, (int)cnt, e, (int)cnt) == 0
+               ? 0
+               : -1;
+}
+
+/* Fold f's rows predicted without them from the full fit (beta) by the
+ * hat matrix: their residuals e solve (I - H_ff) e_out = e with H_ff =
+ * Z_f G^-1 Z_f^T, and the prediction is the value less e_out. -1 when the
+ * fold has more rows than terms (its own solve is cheaper) or I - H_ff is
+ * near singular (the fold carries a term alone: its own solve is stable). */
+static int bc_hat_fold(bc_data *d, size_t f, size_t m, const double *sc, const double *beta)
+{
+    size_t cnt = d->start[f + 1] - d->start[f];
+    double a[BC_M_MAX * BC_M_MAX], e[BC_M_MAX];
+
+    if (cnt > m || d->n - cnt < m)
+        return -1;
+    for (size_t i = 0; i < cnt; i++) {
+        const double *zi = d->x + d->mem[d->start[f] + i] * (m + 1);
+        e[i] = zi[m] - dot(zi, beta, m);
+        for (size_t j = 0; j < cnt; j++) {
+            const double *wj = d->hw + d->mem[d->start[f] + j] * m;
+            double h = 0;
+            for (size_t r = 0; r < m; r++)
+                h += zi[r] * sc[r] * wj[r];
+            a[i * cnt + j] = (i == j) - h;
+        }
+    }
+    if (bc_hat_solve(a, e, cnt) < 0)
+        return -1;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t r = d->mem[d->start[f] + i];
+        d->pred[d->start[f] + i] = (d->x[r * (m + 1) + m] - e[i]) / d->w[r];
+    }
+    return 0;
+}
+
+/* Fold f's rows predicted from the others by its own system. */
+static void bc_own_fold(bc_data *d, size_t f, size_t m, const double *g, const double *b)
+{
+    double beta[BC_M_MAX];
+    int ok = solve_fold(d, f, m, g, b, beta) == 0;
+
+    for (size_t p = d->start[f]; p < d->start[f + 1]; p++) {
+        size_t r = d->mem[p];
+        d->pred[p] = ok ? dot(d->x + r * (m + 1), beta, m) / d->w[r] : NAN;
+    }
+}
+
+/* The weighed rows [terms * w, v * w] of exponents expo into d->x. */
+static void bc_rows(bc_data *d, const double *expo, int inter, size_t m)
+{
+    double t[PP_SURFACE_MAX_DIMS];
     long gi[PP_SURFACE_MAX_DIMS];
 
     for (size_t k = 0; k < d->nd; k++) { /* the grid's index of each exponent, or -1 */
         double at = (expo[k] - PP_BOXCOX_GRID_LO) / PP_BOXCOX_GRID_STEP;
         gi[k] = at >= 0 && at < PP_BOXCOX_GRID_N && fabs(at - round(at)) < 1e-9 ? lround(at) : -1;
     }
-    for (size_t r = 0; r < d->n; r++) { /* rows [terms * w, v * w] */
+    for (size_t r = 0; r < d->n; r++) {
         double *row = d->x + r * (m + 1);
         for (size_t k = 0; k < d->nd; k++)
             t[k] = gi[k] >= 0 ? d->tt[((size_t)k * PP_BOXCOX_GRID_N + (size_t)gi[k]) * d->n + r]
@@ -316,18 +399,36 @@ static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
         for (size_t c = 0; c <= m; c++)
             row[c] *= d->w[r];
     }
+}
+
+/* The cross-validated errors of exponents expo (one per varying
+ * dimension) with or without interactions: one fit of every row, each
+ * fold left out of it by the hat matrix, or by its own system where that
+ * is cheaper or stabler. */
+static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
+{
+    size_t m = bc_terms(d->nd, inter);
+    double g[BC_M_MAX * BC_M_MAX], gs[BC_M_MAX * BC_M_MAX], b[BC_M_MAX], beta[BC_M_MAX];
+    double sc[BC_M_MAX];
+    int hat;
+
+    if (m > BC_M_MAX) {
+        memset(cv, 0, sizeof *cv);
+        cv->crit = INFINITY;
+        return;
+    }
+    bc_rows(d, expo, inter, m);
     pp_blas_dgemm(PP_BLAS_T, PP_BLAS_N, (int)m, (int)m, (int)d->n, 1.0, d->x, (int)(m + 1), d->x,
                   (int)(m + 1), 0.0, g, (int)m);
     pp_blas_dgemm(PP_BLAS_T, PP_BLAS_N, (int)m, 1, (int)d->n, 1.0, d->x, (int)(m + 1), d->x + m,
                   (int)(m + 1), 0.0, b, 1);
-    for (size_t f = 0; f < d->n_folds; f++) {
-        int ok = solve_fold(d, f, m, g, b, beta) == 0;
-        for (size_t p = d->start[f]; p < d->start[f + 1]; p++) {
-            size_t r = d->mem[p];
-            double pv = ok ? dot(d->x + r * (m + 1), beta, m) / d->w[r] : NAN;
-            d->pred[p] = d->log_values ? exp(pv) : pv;
-        }
-    }
+    hat = bc_hat_init(d, m, g, b, gs, sc, beta) == 0;
+    for (size_t f = 0; f < d->n_folds; f++)
+        if (!hat || bc_hat_fold(d, f, m, sc, beta) < 0)
+            bc_own_fold(d, f, m, g, b);
+    if (d->log_values)
+        for (size_t p = 0; p < d->n_pairs; p++)
+            d->pred[p] = exp(d->pred[p]);
     pp_cv_pairs(d->s, d->y, d->pair_sample, d->pred, d->n_pairs, cv);
 }
 

@@ -71,8 +71,9 @@ typedef struct pp_cv {
  * parameter's measured range (a prediction there lies between measured
  * levels), for every parameter with at least PP_LEVEL_OUT_MIN levels that
  * are measured, in turn. A sample lies in one fold per such parameter.
- * Scattered samples (no level of a parameter holds two) have no levels to
- * leave out, unless only one parameter varies (the two are then the same);
+ * Scattered samples (levels holding two samples or more hold fewer than
+ * half of them: a few values that coincide by chance make no levels) have
+ * no levels to leave out, unless only one parameter varies (the two are then the same);
  * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
  * folds (a choice by one or two samples is a coin toss: leave-one-out
  * over every sample, edges included, decides instead).

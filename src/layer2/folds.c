@@ -24,7 +24,7 @@ static long level_folds(const pp_surface *s, const double *y, size_t min_pairs, 
         return -ENOMEM;
     }
     for (size_t j = 0, base = 0; j < s->d; base += s->k[j], j++) {
-        size_t present = 0, first = SIZE_MAX, last = 0, most = 0;
+        size_t present = 0, first = SIZE_MAX, last = 0, samples = 0, shared = 0;
         for (size_t i = 0; i < s->n; i++)
             if (!isnan(y[i]))
                 count[base + s->cell[i * s->d + j]]++;
@@ -33,11 +33,13 @@ static long level_folds(const pp_surface *s, const double *y, size_t min_pairs, 
                 present++;
                 first = first == SIZE_MAX ? a : first;
                 last = a;
-                most = count[base + a] > most ? count[base + a] : most;
+                samples += count[base + a];
+                shared += count[base + a] > 1 ? count[base + a] : 0;
             }
-        /* scattered samples (one per level) have no levels to leave out,
-         * except along a single parameter, where the two are the same */
-        if (present < PP_LEVEL_OUT_MIN || (most < 2 && nd > 1))
+        /* scattered samples (most alone at their level, whatever a few
+         * coinciding values do) have no levels to leave out, except along a
+         * single parameter, where the two are the same */
+        if (present < PP_LEVEL_OUT_MIN || (2 * shared < samples && nd > 1))
             continue;
         for (size_t a = first + 1; a < last; a++)
             if (count[base + a]) {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 typedef int (*posv_fn)(int, char, int, int, double *, int, double *, int);
+typedef int (*potrf_fn)(int, char, int, double *, int);
+typedef int (*potrs_fn)(int, char, int, int, const double *, int, double *, int);
 typedef int (*sytrf_fn)(int, char, int, double *, int, int *);
 typedef int (*sytrs_fn)(int, char, int, int, const double *, int, const int *, double *, int);
 typedef int (*sytri_fn)(int, char, int, double *, int, const int *);
@@ -19,6 +21,8 @@ typedef void (*threads_fn)(int);
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static struct {
     posv_fn posv;
+    potrf_fn potrf;
+    potrs_fn potrs;
     sytrf_fn sytrf;
     sytrs_fn sytrs;
     sytri_fn sytri;
@@ -42,12 +46,14 @@ static void load(void)
         if (!h)
             continue;
         *(void **)&g.posv = sym(h, "LAPACKE_dposv");
+        *(void **)&g.potrf = sym(h, "LAPACKE_dpotrf");
+        *(void **)&g.potrs = sym(h, "LAPACKE_dpotrs");
         *(void **)&g.sytrf = sym(h, "LAPACKE_dsytrf");
         *(void **)&g.sytrs = sym(h, "LAPACKE_dsytrs");
         *(void **)&g.sytri = sym(h, "LAPACKE_dsytri");
         *(void **)&g.gelsd = sym(h, "LAPACKE_dgelsd");
         *(void **)&g.threads = sym(h, "openblas_set_num_threads"); /* from its OpenBLAS */
-        if (g.posv && g.sytrf && g.sytrs && g.sytri && g.gelsd)
+        if (g.posv && g.potrf && g.potrs && g.sytrf && g.sytrs && g.sytri && g.gelsd)
             return; /* stays loaded */
         dlclose(h);
         g.posv = NULL;
@@ -65,6 +71,18 @@ int pp_lapack_available(void)
 int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b, int ldb)
 {
     return pp_lapack_available() ? g.posv(layout, uplo, n, nrhs, a, lda, b, ldb)
+                                 : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dpotrf(int layout, char uplo, int n, double *a, int lda)
+{
+    return pp_lapack_available() ? g.potrf(layout, uplo, n, a, lda) : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dpotrs(int layout, char uplo, int n, int nrhs, const double *a, int lda, double *b,
+                     int ldb)
+{
+    return pp_lapack_available() ? g.potrs(layout, uplo, n, nrhs, a, lda, b, ldb)
                                  : PP_LAPACK_MISSING;
 }
 

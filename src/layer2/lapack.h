@@ -21,6 +21,12 @@ int pp_lapack_available(void);
 /* Cholesky solve of a symmetric positive definite system. */
 int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b,
                     int ldb);
+/* The same in two steps: the Cholesky factor of a (in place), then a
+ * solve with it (b: nrhs right-hand sides), for many solves with one
+ * matrix. */
+int pp_lapack_dpotrf(int layout, char uplo, int n, double *a, int lda);
+int pp_lapack_dpotrs(int layout, char uplo, int n, int nrhs, const double *a, int lda, double *b,
+                     int ldb);
 /* Symmetric indefinite (Bunch-Kaufman) factorization, solve, inverse. */
 int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv);
 int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,

@@ -1,0 +1,122 @@
+/* What makes `powprof model` cheap (issue 31, item 6) without changing
+ * what it computes: boxcox's folds left out of one fit by the hat matrix
+ * give what a fit without them gives, and a few values that coincide by
+ * chance do not turn a scattered design into levels to leave out. */
+#include "harness.h"
+
+#include "src/layer2/boxcox.h"
+#include "src/layer2/estimator.h"
+#include "src/layer2/surface.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double unif(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (double)(*seed >> 8) / 16777216.0;
+}
+
+/* A positive surface of the matrix sets' shape at (a, b) with 3 % noise. */
+static double shape(double a, double b, unsigned *seed)
+{
+    return (0.2 + 1e-3 * a * a + 0.4 * b) * (1.0 + 0.03 * (unif(seed) - 0.5));
+}
+
+/* Leave-one-out of a boxcox spec (no residual smoother) equals refitting
+ * without each sample, in linear and log values, with interactions and
+ * unequal run weights. */
+void test_model_cost_boxcox_loo_is_refit(void);
+void test_model_cost_boxcox_loo_is_refit(void)
+{
+    enum { N = 40 };
+    double x[2 * N], y[N], w[N], loo[N], y2[N];
+    unsigned seed = 3;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = 1 + 63 * unif(&seed);
+        x[2 * i + 1] = 5 * unif(&seed);
+        y[i] = shape(x[2 * i], x[2 * i + 1], &seed);
+        w[i] = i % 4 ? 1.0 : 0.3;
+    }
+    y[7] = NAN;
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    CHECK_INT(pp_surface_set_weights(&s, w), 0);
+    for (int lg = 0; lg <= 1; lg++) {
+        pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0, {1.5, -0.5}, 1};
+        CHECK_INT(pp_est_loo(&s, y, &spec, loo), 0);
+        CHECK(isnan(loo[7]));
+        for (int i = 0; i < N; i++) {
+            pp_est e;
+            if (i == 7)
+                continue;
+            memcpy(y2, y, sizeof y2);
+            y2[i] = NAN;
+            CHECK_INT(pp_est_fit(&e, &s, y2, &spec), 0);
+            CHECK_NEAR(loo[i], pp_est_predict(&e, s.x + 2 * i), 1e-7 * fabs(y[i]));
+            pp_est_free(&e);
+        }
+    }
+    pp_surface_free(&s);
+}
+
+/* Folds of two samples (each value of a measured twice, b scattered): the
+ * tuner's errors over the folds, from one fit, equal those of refitting
+ * its choice without each fold; b's scattered values make no folds. */
+void test_model_cost_boxcox_folds_are_refits(void);
+void test_model_cost_boxcox_folds_are_refits(void)
+{
+    enum { N = 24 };
+    double x[2 * N], y[N];
+    unsigned seed = 9;
+    pp_est_spec spec;
+    pp_fold *folds;
+    pp_cv tuned, refit;
+    pp_surface s;
+    long nf;
+
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = 4.0 * (1 + i / 2);
+        x[2 * i + 1] = 5 * unif(&seed);
+        y[i] = shape(x[2 * i], x[2 * i + 1], &seed);
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    nf = pp_level_folds(&s, y, &folds);
+    CHECK_INT(nf, N / 2 - 2); /* a's interior values only */
+    for (long f = 0; f < nf; f++)
+        CHECK_INT(folds[f].dim, 0);
+    for (int lg = 0; nf > 0 && lg <= 1; lg++) {
+        CHECK_INT(pp_boxcox_tune(&s, y, lg, folds, (size_t)nf, &spec, &tuned), 0);
+        CHECK_INT(pp_est_cv(&s, y, &spec, folds, (size_t)nf, &refit, NULL), 0);
+        CHECK_NEAR(tuned.mape, refit.mape, 1e-6 * refit.mape);
+        CHECK_NEAR(tuned.crit, refit.crit, 1e-6 * refit.crit);
+    }
+    free(folds);
+    pp_surface_free(&s);
+}
+
+/* 300 scattered samples in 3 dimensions, two of which share a value of c
+ * by chance: no level folds (each fold would be a sample or two, and each
+ * would re-make the choice: 300 choices instead of 10). */
+void test_model_cost_scattered_coincidence(void);
+void test_model_cost_scattered_coincidence(void)
+{
+    enum { N = 300 };
+    static double x[3 * N], y[N];
+    unsigned seed = 21;
+    pp_fold *folds;
+    pp_surface s;
+
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < 3; j++)
+            x[3 * i + j] = unif(&seed);
+        y[i] = 1 + x[3 * i];
+    }
+    x[3 * 10 + 2] = x[3 * 20 + 2];
+    CHECK_INT(pp_surface_init(&s, x, N, 3, NULL), 0);
+    CHECK_INT(pp_level_folds(&s, y, &folds), 0);
+    CHECK(folds == NULL);
+    pp_surface_free(&s);
+}
