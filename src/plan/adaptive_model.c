@@ -209,8 +209,13 @@ static int predict(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, do
     return 0;
 }
 
-/* The claim on the candidates left (adaptive_claim.h) in the place of the
- * refit's bound; the refit's kept where none can be made. */
+/* The claim: the larger of the refit's bound of the nested errors and the
+ * bound of the error estimated on the candidates left (adaptive_claim.h),
+ * each the one-sided 90 % bound of an error under its own assumption (the
+ * configurations left are like those held out; the error grows with the
+ * distance to what was measured as the held-out ones' did), so that it
+ * holds where either does; the refit's alone where the second cannot be
+ * made. */
 static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
                  pp_adaptive_fit *f)
 {
@@ -222,7 +227,7 @@ static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
         if (rc < 0)
             return rc;
         if (!isnan(hi)) {
-            f->error_hi_pct[i] = hi;
+            f->error_hi_pct[i] = isnan(f->error_hi_pct[i]) ? hi : fmax(f->error_hi_pct[i], hi);
             f->error_left_pct[i] = est;
         }
     }

@@ -182,9 +182,10 @@ typedef struct pp_adaptive_predictor {
     int (*predict)(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, double *value,
                    double *lo, double *hi);
     /* After each refit (NULL: the refit's bound stands): each planning
-     * metric's claim on the candidates not chosen into fit->error_hi_pct,
-     * and the estimate it bounds into fit->error_left_pct (left NAN where
-     * none can be made). 0 or -ENOMEM. */
+     * metric's claim on the candidates not chosen into fit->error_hi_pct
+     * (adaptive_model.c: the larger of the two bounds), and the estimate on
+     * them into fit->error_left_pct (left NAN where none can be made). 0
+     * or -ENOMEM. */
     int (*claim)(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
                  pp_adaptive_fit *fit);
 } pp_adaptive_predictor;
