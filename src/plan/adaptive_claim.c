@@ -192,7 +192,8 @@ static int regress(const kind_sums *ps, double dl, double *est, double *hi)
     return 0;
 }
 
-/* The claim from the sums: per kind left, its own pairs or the other's. */
+/* The claim from the sums, each kind left from its own pairs; INFINITY
+ * (no claim: the run goes on) when a kind left has too few of them. */
 static void claim_of(const claim_ctx *x, double *claim, double *mean)
 {
     double n_left = x->k[AT].n_left + x->k[BETWEEN].n_left, sum = 0, sum_hi = 0;
@@ -205,9 +206,10 @@ static void claim_of(const claim_ctx *x, double *claim, double *mean)
         double est, hi;
         if (ks->n_left == 0)
             continue;
-        if (regress(ks, ks->d_left / ks->n_left, &est, &hi) < 0 &&
-            regress(&x->k[1 - k], ks->d_left / ks->n_left, &est, &hi) < 0)
+        if (regress(ks, ks->d_left / ks->n_left, &est, &hi) < 0) {
+            *claim = INFINITY;
             return;
+        }
         sum += ks->n_left * est;
         sum_hi += ks->n_left * hi;
     }

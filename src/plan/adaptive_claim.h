@@ -14,7 +14,9 @@
  * the first. Per kind, the error is e = a + b d by least squares over the
  * kind's pairs (b >= 0; with one distance, proportional to it beyond),
  * evaluated at the distance of each configuration not measured to the
- * nearest measured one; a kind no pair measures takes the other's. The
+ * nearest measured one. A kind left that fewer than 3 pairs or 3 folds
+ * measure has no claim (INFINITY: the run goes on), rather than the other
+ * kind's errors (between levels they are larger). The
  * claim is their mean over the configurations not measured plus, per
  * kind, t(0.9, f - 2) times the residual spread times sqrt(1 / f + (mean
  * distance left - mean distance of the pairs)^2 / Sxx), the pairs of a
@@ -30,9 +32,9 @@
 
 /* The claim (claim_pct, the bound) and the estimate (mean_pct) of metric
  * k of m, opened with keep_held over the measured rows of the candidates
- * of s, on the candidates not chosen, in %: NAN when it cannot be made
- * (no candidate left, no nested pair, fewer than 3 folds). 0 or
- * -ENOMEM. */
+ * of s, on the candidates not chosen, in %: NAN when there is none
+ * left, claim_pct INFINITY (mean_pct NAN) when a kind left has too few
+ * pairs or folds. 0 or -ENOMEM. */
 int pp_adaptive_claim_estimate(const pp_model *m, size_t k, const pp_adaptive_space *s,
                       const uint8_t *chosen, double *claim_pct, double *mean_pct);
 
