@@ -40,6 +40,7 @@ static const char *grid_folder(const char *name, int (*keep)(int i, int j))
 static int all(int i, int j) { return i >= 0 && j >= 0; }
 static int no_block(int i, int j) { return !(i >= 2 && i <= 3 && j >= 2 && j <= 3); }
 static int no_level(int i, int j) { return i != 3 && j != 3; }
+static int coarse(int i, int j) { return i % 3 == 0 && j % 3 == 0; }
 
 static pp_model open_kept(const char *dir)
 {
@@ -114,6 +115,18 @@ void test_claim_at_and_between_levels(void)
         pp_model_free(&m);
     }
     CHECK(est[1] > est[0]);
+    /* a 3 x 3 design: 2 level folds only, too few to claim the error
+     * between levels: no claim */
+    {
+        pp_model m = open_kept(grid_folder("claim-coarse", coarse));
+        uint8_t chosen[49];
+        for (size_t c = 0; c < s.n; c++)
+            chosen[c] = (uint8_t)coarse((int)s.raw[c * 2], (int)s.raw[c * 2 + 1]);
+        CHECK_INT(pp_adaptive_claim_estimate(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                             &s, chosen, &hi[0], &est[0]), 0);
+        CHECK(isinf(hi[0]) && isnan(est[0]));
+        pp_model_free(&m);
+    }
     /* nothing left: no claim */
     {
         pp_model m = open_kept(full);
