@@ -160,8 +160,7 @@ static void add_left(const pp_model *m, size_t g, const uint8_t *chosen, claim_c
     }
 }
 
-/* The one-sided 90 % quantile of Student's t with df degrees of freedom. */
-static double t90(size_t df)
+double pp_t90(size_t df)
 {
     static const double t[] = {INFINITY, 3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415,
                                1.397,    1.383, 1.372, 1.363, 1.356, 1.350, 1.345, 1.341};
@@ -188,7 +187,7 @@ static int regress(const kind_sums *ps, double dl, double *est, double *hi)
     if (b == 0 && sxx <= 1e-12 * n && dm > 0 && dl > dm) /* one distance: proportional beyond */
         *est = em * dl / dm;
     lever = sxx > 1e-12 * n ? (dl - dm) * (dl - dm) / (sxx * f / n) : 0.0;
-    *hi = *est + t90(ps->folds - 2) * sqrt(rss / (n - (b > 0 ? 2 : 1))) * sqrt(1.0 / f + lever);
+    *hi = *est + pp_t90(ps->folds - 2) * sqrt(rss / (n - (b > 0 ? 2 : 1))) * sqrt(1.0 / f + lever);
     return 0;
 }
 

@@ -30,6 +30,10 @@
 
 #include <stdint.h>
 
+/* The one-sided 90 % quantile of Student's t with df degrees of freedom
+ * (df 0: INFINITY). */
+double pp_t90(size_t df);
+
 /* The claim (claim_pct, the bound) and the estimate (mean_pct) of metric
  * k of m, opened with keep_held over the measured rows of the candidates
  * of s, on the candidates not chosen, in %: NAN when there is none

@@ -76,21 +76,13 @@ static double error_of(const pp_model *m, int k)
     return weight > 0 ? sum / weight : NAN;
 }
 
-/* The one-sided 90 % quantile of Student's t with df degrees of freedom. */
-static double t90(size_t df)
-{
-    static const double t[] = {INFINITY, 3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415,
-                               1.397,    1.383, 1.372, 1.363, 1.356, 1.350, 1.345, 1.341};
-    return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
-}
-
 /* The one-sided 90 % upper bound of the mean of cv's errors over folds
  * (each fold one observation): NAN with fewer than 2 or no spread. */
 static double upper_bound(const pp_cv *cv, size_t folds)
 {
     if (cv->n == 0 || folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
         return NAN;
-    return cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
+    return cv->mape + pp_t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
 }
 
 /* Metric k's claim: the larger of the one-sided 90 % upper bounds of its
