@@ -1,22 +1,24 @@
-/* The cost of `powprof model` as designs grow (issue 31): pp_model_open
- * (auto, every metric of summary.csv: energy, mean power, duration, with
- * the nested cross-validation and E = P x T) on
+/* The cost of `powprof model` as designs grow (issue 31): `powprof model
+ * DIR` (auto, every metric of summary.csv: energy, mean power, duration,
+ * with the nested cross-validation, E = P x T, model.json and the plotted
+ * grids) on
  *   - 2-parameter grids of 7 x 7, 10 x 10, 14 x 14, 20 x 20 and 32 x 32
  *     configurations (49 .. 1,024);
+ *   - 3-parameter grids of 4^3, 5^3, 7^3 and 10^3 (64 .. 1,000);
  *   - 3-parameter scattered designs (uniform, seeded) of 50, 100, 200,
  *     300, 500 and 1,000 configurations;
  * surfaces of the shape of the matrix sets (energy a power law times a
- * linear term, 2 % noise). Each fit runs in a child process with a time
- * limit (POWPROF_COST_LIMIT_S, default 120 s): one past it is reported as
- * such. Targets: 1,000 x 3 scattered < 5 s, 200 < 1 s. The machine's
- * load average is printed beside each figure, and the child's CPU
- * seconds beside its wall seconds: on a shared machine the wall seconds
- * are upper bounds. `bench_model_cost N` runs the sizes up to N.
- */
+ * linear term, 2 % noise). The same designs go through the build of git
+ * $POWPROF_COST_BASELINE_REV (default 1b0a49f, before this issue's work on
+ * the cost), built once beside $POWPROF_BASELINE_DIR, in the same run, and
+ * the ratio of CPU seconds is printed. Each run has a time limit
+ * (POWPROF_COST_LIMIT_S, default 120 s): one past it is reported as such.
+ * Targets: 1,000 x 3 < 5 s, 200 < 1 s. The machine's load average is
+ * printed beside each figure, and CPU seconds beside wall seconds: on a
+ * shared machine the wall seconds are upper bounds. `bench_model_cost N`
+ * runs the sizes up to N. */
 #include "util.h"
 
-#include "src/base/log.h"
-#include "src/layer2/model.h"
 
 #include <math.h>
 #include <signal.h>
@@ -68,6 +70,11 @@ static int design(const char *dir, size_t n, int d, int side)
         if (d == 2) {
             a = 64 * pow(64.0, (double)(i / (size_t)side) / (side - 1));
             b = 5.0 * (double)(i % (size_t)side) / (side - 1);
+        } else if (side > 0) {
+            size_t sd = (size_t)side;
+            a = 64 * pow(64.0, (double)(i / (sd * sd)) / (side - 1));
+            b = 5.0 * (double)(i / sd % sd) / (side - 1);
+            c = 1 + 7.0 * (double)(i % sd) / (side - 1);
         } else {
             a = 64 * pow(64.0, uniform(&st));
             b = 5.0 * uniform(&st);
@@ -95,24 +102,18 @@ static double load_avg(void)
     return l;
 }
 
-/* pp_model_open of dir in a child, at most limit_s of wall time: the
- * wall seconds, or INFINITY past the limit (NAN: it failed); *cpu_s the
- * child's CPU seconds (user + system). */
-static double timed_model(const char *dir, double limit_s, double *cpu_s)
+/* `bin model dir`, at most limit_s of wall time: the wall seconds, or
+ * INFINITY past the limit (NAN: it failed); *cpu_s its CPU seconds (user
+ * + system). */
+static double timed_model(const char *bin, const char *dir, double limit_s, double *cpu_s)
 {
+    char *argv[] = {(char *)bin, "model", (char *)dir, NULL};
     double t0 = pp_bench_now_s();
-    pid_t pid = fork();
     struct rusage ru;
     int st;
 
-    if (pid == 0) {
-        pp_model m;
-        pp_log_set_level(PP_LOG_ERROR);
-        alarm((unsigned)ceil(limit_s));
-        _exit(pp_model_open(dir, NULL, 0, &m) == 0 ? 0 : 1);
-    }
     *cpu_s = NAN;
-    if (pid < 0 || wait4(pid, &st, 0, &ru) < 0)
+    if (pp_bench_run_limited(argv, NULL, (unsigned)ceil(limit_s), &ru, &st) < 0)
         return NAN;
     *cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
              (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
@@ -121,44 +122,64 @@ static double timed_model(const char *dir, double limit_s, double *cpu_s)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? pp_bench_now_s() - t0 : NAN;
 }
 
-static void one(const char *what, size_t n, int d, int side, double limit_s)
+static void print_time(double s, double cpu_s, double limit_s)
+{
+    if (isinf(s))
+        printf("> %.0f s (stopped; %.1f s CPU)", limit_s, cpu_s);
+    else
+        printf("%6.2f s wall %6.2f s CPU", s, cpu_s);
+}
+
+static void one(const char *bin, const char *old, const char *what, size_t n, int d, int side,
+                double limit_s)
 {
     char dir[400];
-    double l0 = load_avg(), s, cpu_s;
+    double l0 = load_avg(), s, cpu_s, so, cpu_o;
 
     snprintf(dir, sizeof dir, "%s/%s-%zu", tmp, what, n);
     if (design(dir, n, d, side) < 0)
         return;
-    s = timed_model(dir, limit_s, &cpu_s);
-    if (isinf(s))
-        printf("  %-10s %5zu configurations: more than %.0f s (stopped; %.1f s of CPU)  load "
-               "%.1f .. %.1f\n", what, n, limit_s, cpu_s, l0, load_avg());
-    else
-        printf("  %-10s %5zu configurations: %7.2f s wall, %7.2f s CPU  load %.1f .. %.1f\n",
-               what, n, s, cpu_s, l0, load_avg());
+    s = timed_model(bin, dir, limit_s, &cpu_s);
+    printf("  %-10s %5zu: ", what, n);
+    print_time(s, cpu_s, limit_s);
+    if (old) {
+        so = timed_model(old, dir, limit_s, &cpu_o);
+        printf(" | baseline ");
+        print_time(so, cpu_o, limit_s);
+        printf(" | CPU ratio %s%.2f", isinf(so) ? "< " : "", cpu_s / cpu_o);
+    }
+    printf("  load %.1f .. %.1f\n", l0, load_avg());
     fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-    static const int sides[] = {7, 10, 14, 20, 32};
+    static const int sides[] = {7, 10, 14, 20, 32}, sides3[] = {4, 5, 7, 10};
     static const size_t scattered[] = {50, 100, 200, 300, 500, 1000};
     size_t up_to = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
     double limit_s = getenv("POWPROF_COST_LIMIT_S") ? atof(getenv("POWPROF_COST_LIMIT_S")) : 120;
+    const char *bin = getenv("POWPROF_BIN") ? getenv("POWPROF_BIN") : "build/powprof";
+    const char *rev = getenv("POWPROF_COST_BASELINE_REV"), *old;
+    char base[4200];
 
+    snprintf(base, sizeof base, "%s-model-cost",
+             getenv("POWPROF_BASELINE_DIR") ? getenv("POWPROF_BASELINE_DIR") : "build/baseline");
+    old = pp_bench_baseline(rev ? rev : "1b0a49f", base);
     snprintf(tmp, sizeof tmp, "/tmp/bench-model-cost-%d", (int)getpid());
     mkdir(tmp, 0755);
-    printf("powprof model (auto, energy, power, duration) as the design grows:\n");
+    printf("powprof model (auto, energy, power, duration) as the design grows: %s against "
+           "baseline %s\n", bin, old ? old : "unavailable (not in this clone)");
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
         if ((size_t)(sides[i] * sides[i]) <= up_to)
-            one("grid 2-D", (size_t)(sides[i] * sides[i]), 2, sides[i], limit_s);
+            one(bin, old, "grid 2-D", (size_t)(sides[i] * sides[i]), 2, sides[i], limit_s);
+    for (size_t i = 0; i < sizeof sides3 / sizeof sides3[0]; i++)
+        if ((size_t)(sides3[i] * sides3[i] * sides3[i]) <= up_to)
+            one(bin, old, "grid 3-D", (size_t)(sides3[i] * sides3[i] * sides3[i]), 3, sides3[i],
+                limit_s);
     for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++)
         if (scattered[i] <= up_to)
-            one("scattered", scattered[i], 3, 0, limit_s);
-    printf("targets: 1,000 scattered x 3 parameters < 5 s, 200 < 1 s\n");
-    {
-        char *rm[] = {"/bin/rm", "-rf", tmp, NULL};
-        pp_bench_run_quiet(rm);
-    }
+            one(bin, old, "scattered", scattered[i], 3, 0, limit_s);
+    printf("targets: 1,000 x 3 parameters < 5 s, 200 < 1 s\n");
+    pp_bench_remove_tree(tmp);
     return 0;
 }

@@ -9,6 +9,8 @@
  * running more often than it runs (meter -r 1000 reads 0.15 s there
  * against 0.11 s of task clock). Targets: --version and `meter -r 1 -- true` <= 20 MB and <= 30 ms
  * CPU; `meter -r 1000 -- sleep 3` <= 0.15 s CPU for the whole process. */
+#include "util.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,26 +26,6 @@ typedef struct figures {
     double cpu_s, rss_mb;
 } figures;
 
-/* Run argv with every output on /dev/null; its rusage. 0 or -1. */
-static int run_quiet(char *const argv[], const char *dir, struct rusage *ru, int *status)
-{
-    pid_t pid = fork();
-
-    if (pid == 0) {
-        int fd = open("/dev/null", O_RDWR);
-        dup2(fd, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        if (dir && chdir(dir) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    if (pid < 0 || wait4(pid, status, 0, ru) != pid)
-        return -1;
-    return 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -57,37 +39,6 @@ static double median(double *v, int n)
 }
 
 /* The baseline binary: built from rev once (git archive, make), or NULL. */
-static const char *baseline(const char *rev, const char *dir)
-{
-    static char bin[4096];
-    char tar[4200], src[4200], built[4300];
-    struct rusage ru;
-    int st = 1;
-
-    snprintf(bin, sizeof bin, "%s/powprof", dir);
-    if (access(bin, X_OK) == 0)
-        return bin;
-    snprintf(tar, sizeof tar, "%s/src.tar", dir);
-    snprintf(src, sizeof src, "%s/src", dir);
-    snprintf(built, sizeof built, "%s/build/powprof", src);
-    mkdir(dir, 0755);
-    mkdir(src, 0755);
-    fprintf(stderr, "building the baseline (git %s) in %s, once...\n", rev, src);
-    {
-        char *git[] = {"git", "archive", "--format=tar", "-o", tar, (char *)rev, NULL};
-        char *untar[] = {"tar", "-xf", tar, "-C", src, NULL};
-        char *make[] = {"env", "-u", "MAKEFLAGS", "-u", "MAKELEVEL", "make", "-s", "-j2",
-                        "powprof", NULL};
-        char *cp[] = {"cp", built, bin, NULL};
-        if (run_quiet(git, NULL, &ru, &st) < 0 || st != 0 ||
-            run_quiet(untar, NULL, &ru, &st) < 0 || st != 0 ||
-            run_quiet(make, src, &ru, &st) < 0 || st != 0 ||
-            run_quiet(cp, NULL, &ru, &st) < 0 || st != 0)
-            return NULL;
-    }
-    return bin;
-}
-
 /* The task clock of argv in seconds (children included) by perf stat, or
  * -1 when perf is not there or not allowed. */
 static double task_clock_s(char **argv)
@@ -106,7 +57,7 @@ static double task_clock_s(char **argv)
     for (size_t i = 0; argv[i] && n + 1 < sizeof perf / sizeof perf[0]; i++)
         perf[n++] = argv[i];
     perf[n] = NULL;
-    if (run_quiet(perf, NULL, &ru, &st) == 0 && st == 0 && (fp = fopen(out, "r"))) {
+    if (pp_bench_run_rusage(perf, NULL, &ru, &st) == 0 && st == 0 && (fp = fopen(out, "r"))) {
         while (fgets(line, sizeof line, fp))
             if (strstr(line, "task-clock") && sscanf(line, "%lf,", &ms) != 1)
                 ms = -1;
@@ -127,7 +78,7 @@ static int measure(const char *bin, char **argv, int n, figures *f)
     for (int i = 0; i < n; i++) {
         struct rusage ru;
         int st;
-        if (run_quiet(argv, NULL, &ru, &st) < 0)
+        if (pp_bench_run_rusage(argv, NULL, &ru, &st) < 0)
             return -1;
         cpu[i] = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
                  (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
@@ -186,7 +137,7 @@ int main(void)
     static const int runs[] = {15, 11, 3};
 
     bin = bin ? bin : "build/powprof";
-    old = baseline(rev ? rev : "e5dcd5e", dir ? dir : "build/baseline");
+    old = pp_bench_baseline(rev ? rev : "e5dcd5e", dir ? dir : "build/baseline");
     printf("startup: new %s (%d libraries), baseline %s (%d libraries)\n", bin,
            library_count(bin), old ? old : "unavailable (not in this clone)",
            old ? library_count(old) : 0);

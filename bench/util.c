@@ -6,6 +6,8 @@
 #include "src/results/summary.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <math.h>
 
 #include <stdio.h>
@@ -216,3 +218,61 @@ void pp_bench_phases_problem(pp_battery_model model, pp_plan_choice *cand, unsig
     p->battery.model = model;
     p->min_soc_frac = 0.2;
 }
+
+int pp_bench_run_rusage(char *const argv[], const char *dir, struct rusage *ru, int *status)
+{
+    return pp_bench_run_limited(argv, dir, 0, ru, status);
+}
+
+int pp_bench_run_limited(char *const argv[], const char *dir, unsigned limit_s, struct rusage *ru,
+                         int *status)
+{
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        int fd = open("/dev/null", O_RDWR);
+        alarm(limit_s); /* kept across exec: SIGALRM past the limit */
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0 || wait4(pid, status, 0, ru) != pid)
+        return -1;
+    return 0;
+}
+
+const char *pp_bench_baseline(const char *rev, const char *dir)
+{
+    static char bin[4096];
+    char tar[4200], src[4200], built[4300];
+    struct rusage ru;
+    int st = 1;
+
+    snprintf(bin, sizeof bin, "%s/powprof", dir);
+    if (access(bin, X_OK) == 0)
+        return bin;
+    snprintf(tar, sizeof tar, "%s/src.tar", dir);
+    snprintf(src, sizeof src, "%s/src", dir);
+    snprintf(built, sizeof built, "%s/build/powprof", src);
+    mkdir(dir, 0755);
+    mkdir(src, 0755);
+    fprintf(stderr, "building the baseline (git %s) in %s, once...\n", rev, src);
+    {
+        char *git[] = {"git", "archive", "--format=tar", "-o", tar, (char *)rev, NULL};
+        char *untar[] = {"tar", "-xf", tar, "-C", src, NULL};
+        char *make[] = {"env", "-u", "MAKEFLAGS", "-u", "MAKELEVEL", "make", "-s", "-j2",
+                        "powprof", NULL};
+        char *cp[] = {"cp", built, bin, NULL};
+        if (pp_bench_run_rusage(git, NULL, &ru, &st) < 0 || st != 0 ||
+            pp_bench_run_rusage(untar, NULL, &ru, &st) < 0 || st != 0 ||
+            pp_bench_run_rusage(make, src, &ru, &st) < 0 || st != 0 ||
+            pp_bench_run_rusage(cp, NULL, &ru, &st) < 0 || st != 0)
+            return NULL;
+    }
+    return bin;
+}
+

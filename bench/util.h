@@ -28,6 +28,19 @@ int pp_bench_import_tx2_matrix(const char *bin, const char *dir, const int *size
  * -1 when it failed. */
 int pp_bench_import_tx2_darknet(const char *bin, const char *dir);
 
+struct rusage;
+/* Run argv in dir (NULL: here) with every output on /dev/null; its
+ * rusage and wait status. 0 or -1. _limited: killed by SIGALRM past
+ * limit_s seconds (0: no limit). */
+int pp_bench_run_rusage(char *const argv[], const char *dir, struct rusage *ru, int *status);
+int pp_bench_run_limited(char *const argv[], const char *dir, unsigned limit_s, struct rusage *ru,
+                         int *status);
+
+/* The powprof binary of git revision rev, built once into dir/powprof
+ * (git archive, make), for a benchmark's baseline in the same run; NULL
+ * when it cannot be built (not in this clone). */
+const char *pp_bench_baseline(const char *rev, const char *dir);
+
 /* rm -rf dir (argv, no shell). */
 void pp_bench_remove_tree(const char *dir);
 

@@ -34,8 +34,10 @@ static const char model_help[] =
     "           with the least error over whole values left out (default)\n"
     "When anything is chosen on the data (auto, a bandwidth, the value space),\n"
     "the printed error is nested: the choice is made again without each left-out\n"
-    "configuration (10 folds above 60 configurations), so the error is not\n"
-    "flattered by the choice. Every prediction has a 90 % band from these\n"
+    "configuration (leave-one-out up to 20 configurations, 10 folds up to 100,\n"
+    "5 above), so the error is not flattered by the choice. Above 100\n"
+    "configurations the candidates are compared on 100 of them, spread over the\n"
+    "design, and the winner fitted on all. Every prediction has a 90 % band from these\n"
     "errors. Short runs (fewer than 5 samples or sampling periods) weigh less\n"
     "in the fit. A categorical parameter splits the model: one per label.\n"
     "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
@@ -251,8 +253,10 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
     printf("at measured levels: the same of each configuration predicted from the others%s.\n",
            nested ? (folds == s->n_rows || m->n_groups > 1
                          ? " (nested leave-one-out: the estimator chosen again each time)"
-                         : " (nested 10-fold cross-validation: the estimator chosen again "
-                           "in each fold)")
+                         : folds == 5 ? " (nested 5-fold cross-validation: the estimator "
+                                        "chosen again in each fold)"
+                                      : " (nested 10-fold cross-validation: the estimator "
+                                        "chosen again in each fold)")
                   : " (leave-one-out)");
     if (pp_summary_metric(s, "soc_drain") >= 0)
         printf("*: the battery under the computer + the battery group's base load (its "

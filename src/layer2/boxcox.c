@@ -1,6 +1,8 @@
 /* The parametric family (boxcox.h): power transforms, least squares on
  * relative error, a Gaussian-process mean on the residuals. */
 #include "boxcox.h"
+#include "boxcox_gp.h"
+#include "boxcox_rows.h"
 #include "cv.h"
 
 #include "blas.h"
@@ -14,57 +16,6 @@
 #include <string.h>
 
 
-/* Parameter j at normalized xn as the transform's u > 0. */
-static double bc_u(const pp_surface *s, size_t j, double xn)
-{
-    double raw = pp_surface_denormalize(s, j, xn), lo = pp_surface_denormalize(s, j, 0.0);
-    double hi = pp_surface_denormalize(s, j, 1.0);
-    double u = lo > 0 ? raw / hi : 1.0 + (raw - lo) / (hi - lo);
-    return u > 1e-12 ? u : 1e-12;
-}
-
-static double bc_t(double u, double p) { return fabs(p) < 1e-12 ? log(u) : (pow(u, p) - 1.0) / p; }
-
-/* The terms at transformed values t[nd]: 1, the t's, their products. */
-static size_t bc_row(const double *t, size_t nd, int inter, double *row)
-{
-    size_t m = 0;
-    row[m++] = 1.0;
-    for (size_t a = 0; a < nd; a++)
-        row[m++] = t[a];
-    for (size_t a = 0; inter && a < nd; a++)
-        for (size_t b = a + 1; b < nd; b++)
-            row[m++] = t[a] * t[b];
-    return m;
-}
-
-static size_t bc_terms(size_t nd, int inter) { return 1 + nd + (inter ? nd * (nd - 1) / 2 : 0); }
-
-/* The terms of the point xn under spec. */
-static size_t row_at(const pp_surface *s, const pp_est_spec *spec, const double *xn, double *row)
-{
-    size_t dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims);
-    double t[PP_SURFACE_MAX_DIMS];
-
-    for (size_t k = 0; k < nd; k++)
-        t[k] = bc_t(bc_u(s, dims[k], xn[dims[k]]), spec->expo[dims[k]]);
-    return bc_row(t, nd, spec->inter, row);
-}
-
-/* A row's weight in the least squares: the run weight's root, over |v| on
- * linear values (relative error). */
-static double row_weight(const pp_surface *s, size_t i, double v, int log_values, double floor_v)
-{
-    return sqrt(pp_surface_run_weight(s, i)) / (log_values ? 1.0 : fmax(fabs(v), floor_v));
-}
-
-static double dot(const double *a, const double *b, size_t m)
-{
-    double f = 0;
-    for (size_t c = 0; c < m; c++)
-        f += a[c] * b[c];
-    return f;
-}
 
 /* The residual smoother: alpha = (K + noise W^-1)^-1 r over the samples
  * with a value, into coef[m + i]. */
@@ -530,12 +481,23 @@ static int boxcox_fit_op(pp_est *e)
     return rc;
 }
 
-/* With a residual smoother, each sample is left out by fitting without it. */
+/* With a residual smoother, each sample is left out by fitting without it
+ * (boxcox_gp.c: the terms and kernel computed once). */
 static int boxcox_loo_op(const pp_surface *s, const double *y, const double *v,
                          const pp_est_spec *spec, double *pred)
 {
     (void)v;
-    return spec->h > 0 ? -ENOTSUP : boxcox_loo(s, y, spec, pred);
+    return spec->h > 0 ? pp_boxcox_gp_loo(s, y, spec, pred) : boxcox_loo(s, y, spec, pred);
 }
 
-const pp_est_ops pp_est_boxcox_ops = {boxcox_fit_op, boxcox_eval, boxcox_loo_op};
+/* With a residual smoother, folds as leave-one-out (boxcox_gp.c); without,
+ * each refitted. */
+static int boxcox_folds_op(const pp_surface *s, const double *y, const double *v,
+                           const pp_est_spec *spec, const pp_fold *folds, size_t n_folds,
+                           size_t *idx, double *pred, size_t *n)
+{
+    (void)v;
+    return spec->h > 0 ? pp_boxcox_gp_folds(s, y, spec, folds, n_folds, idx, pred, n) : -ENOTSUP;
+}
+
+const pp_est_ops pp_est_boxcox_ops = {boxcox_fit_op, boxcox_eval, boxcox_loo_op, boxcox_folds_op};

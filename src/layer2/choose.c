@@ -59,14 +59,15 @@ static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, siz
  * when there are any (the kernels tuned by leave-one-out first), else by
  * leave-one-out. */
 static int score(const pp_surface *s, const double *y, const pp_choose_options *o, pp_method m,
-                 int lg, const pp_fold *folds, size_t nf, double *pred, pp_est_spec *sp, pp_cv *c)
+                 int lg, const pp_fold *folds, size_t nf, size_t n_fit, double *pred,
+                 pp_est_spec *sp, pp_cv *c)
 {
     int fixed = o->method != PP_METHOD_AUTO && o->h >= 0, rc;
 
     memset(sp, 0, sizeof *sp);
     *sp = (pp_est_spec){m, lg, o->h, {0}, 0};
     if (m == PP_METHOD_BOXCOX) {
-        rc = pp_est_tune_boxcox(s, y, lg, sp, c);
+        rc = pp_est_tune_boxcox_n(s, y, lg, n_fit, sp, c);
         if (rc == 0 && fixed && o->h != sp->h) { /* the residual smoother as given */
             sp->h = o->h;
             rc = nf ? pp_est_cv(s, y, sp, folds, nf, c, NULL) : pp_est_loo(s, y, sp, pred);
@@ -89,18 +90,20 @@ static int score(const pp_surface *s, const double *y, const pp_choose_options *
 
 /* The choice on y (pred: s->n of room): every candidate o allows is tuned
  * and scored, and the least criterion kept (the first in order of
- * preference among ties). *chose (may be NULL): 1 when anything was
- * chosen (tuned, or more than one candidate). */
-static int choose_plain(const pp_surface *s, const double *y, const pp_choose_options *o,
-                        double *pred, pp_est_spec *spec, pp_cv *cv, int *chose)
+ * preference among ties), among those allowed for n samples. *chose (may
+ * be NULL): 1 when anything was chosen (tuned, or more than one
+ * candidate). */
+static int choose_on(const pp_surface *s, const double *y, const pp_choose_options *o,
+                     size_t n, double *pred, pp_est_spec *spec, pp_cv *cv, int *chose)
 {
     int pos, nonneg, fixed = o->method != PP_METHOD_AUTO && o->h >= 0 && o->method != PP_METHOD_BOXCOX;
-    size_t n = count_values(y, s->n, &pos, &nonneg), n_cand = 0, best = 0;
+    size_t n_cand = 0, best = 0;
     pp_est_spec sp[2 * PP_METHODS];
     pp_cv c[2 * PP_METHODS];
     pp_fold *folds;
     long nf = pp_level_folds(s, y, &folds);
 
+    count_values(y, s->n, &pos, &nonneg);
     if (nf < 0)
         return (int)nf;
     for (int a = 0; a < PP_METHODS; a++)
@@ -108,7 +111,8 @@ static int choose_plain(const pp_surface *s, const double *y, const pp_choose_op
             int rc;
             if (!allowed(o, preference[a], lg, pos, n))
                 continue;
-            rc = score(s, y, o, preference[a], lg, folds, (size_t)nf, pred, &sp[n_cand], &c[n_cand]);
+            rc = score(s, y, o, preference[a], lg, folds, (size_t)nf, n, pred, &sp[n_cand],
+                       &c[n_cand]);
             if (rc == -ENOMEM) {
                 free(folds);
                 return rc;
@@ -128,6 +132,36 @@ static int choose_plain(const pp_surface *s, const double *y, const pp_choose_op
             break;
         }
     return 0;
+}
+
+/* The choice on y: on all of it up to PP_CHOOSE_SUB samples; above, the
+ * candidates tuned and compared on PP_CHOOSE_SUB of them spread over the
+ * others (a Weyl sequence over their order: every part of a grid thinned
+ * alike), and the winner fitted on all by the caller (a kernel's bandwidth
+ * narrowed by the rate of its optimum, (n_sub / n)^(1 / (d + 4))). */
+static int choose_plain(const pp_surface *s, const double *y, const pp_choose_options *o,
+                        double *pred, pp_est_spec *spec, pp_cv *cv, int *chose)
+{
+    int pos, nonneg, rc;
+    size_t n = count_values(y, s->n, &pos, &nonneg), k = 0, n_sub = 0, dims[PP_SURFACE_MAX_DIMS];
+    double *sub, keep = (double)PP_CHOOSE_SUB / (double)n;
+
+    if (n <= PP_CHOOSE_SUB)
+        return choose_on(s, y, o, n, pred, spec, cv, chose);
+    if (!(sub = malloc(s->n * sizeof *sub)))
+        return -ENOMEM;
+    for (size_t i = 0; i < s->n; i++) {
+        double u = isnan(y[i]) ? 1.0 : fmod(0.6180339887498949 * (double)++k, 1.0);
+        sub[i] = u < keep ? y[i] : NAN;
+        n_sub += u < keep;
+    }
+    rc = choose_on(s, sub, o, n, pred, spec, cv, chose);
+    free(sub);
+    if (rc == 0 && (spec->method == PP_METHOD_NW || spec->method == PP_METHOD_LOCLIN))
+        spec->h = fmax(spec->h * pow((double)n_sub / (double)n,
+                                     1.0 / (double)(pp_surface_varying(s, dims) + 4)),
+                       pp_est_narrowest_sigma(s));
+    return rc;
 }
 
 /* Predict the samples that out marks from the others, the choice re-made
@@ -246,9 +280,10 @@ static int plain_loo(const pp_surface *s, const double *y, const pp_choose_optio
 }
 
 /* At measured levels: every sample predicted from the others, the choice
- * re-made without it (leave-one-out up to PP_NESTED_LOO_MAX samples, else
- * 10 folds), or spec kept (plain leave-one-out); c->honest, c->band_q,
- * c->held_at. */
+ * re-made without it (leave-one-out up to PP_NESTED_LOO_MAX samples, 10
+ * folds up to PP_CHOOSE_SUB, 5 above: a fifth of a large design is still
+ * many samples, and each fold costs a whole choice), or spec kept (plain
+ * leave-one-out); c->honest, c->band_q, c->held_at. */
 static int at_levels(const pp_surface *s, const double *y, const pp_choose_options *o,
                      const pp_est_spec *keep, size_t n_valid, nest *w, pp_choice *c)
 {
@@ -256,7 +291,9 @@ static int at_levels(const pp_surface *s, const double *y, const pp_choose_optio
     double *held = malloc((s->n + 1) * sizeof *held), *r = malloc(residual_room(s, o) * sizeof *r);
     int rc = fold && held && r ? 0 : -ENOMEM;
 
-    c->folds = keep || n_valid <= PP_NESTED_LOO_MAX ? n_valid : 10;
+    c->folds = keep || n_valid <= PP_NESTED_LOO_MAX ? n_valid
+               : n_valid <= PP_CHOOSE_SUB             ? 10
+                                                      : 5;
     for (size_t i = 0; rc == 0 && i < s->n; i++) {
         held[i] = NAN;
         fold[i] = isnan(y[i]) ? SIZE_MAX : k++ % c->folds;

@@ -124,6 +124,12 @@ typedef struct pp_est_ops {
      * by fitting without it. */
     int (*loo)(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
                double *pred);
+    /* The samples with a value of every fold predicted by a fit without
+     * the fold, in y's units, as (idx, pred) pairs in fold order (room for
+     * every pair; *n their count): 0, -ENOMEM, or -ENOTSUP to have each
+     * fold refitted. NULL: each fold refitted. */
+    int (*folds)(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
+                 const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n);
 } pp_est_ops;
 
 /* Each in its file. */

@@ -89,6 +89,23 @@ double pp_est_predict(const pp_est *e, const double *xn)
     return pp_est_from_space(e->spec.log_values, pp_est_eval(e, xn));
 }
 
+int pp_est_folds_fast(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                      const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n)
+{
+    const pp_est_ops *ops = ops_of(spec->method);
+    double *v;
+    int rc;
+
+    if (!ops || !ops->folds)
+        return -ENOTSUP;
+    if (!(v = malloc((s->n + 1) * sizeof *v)))
+        return -ENOMEM;
+    if ((rc = pp_est_to_space(y, s->n, spec->log_values, v)) == 0)
+        rc = ops->folds(s, y, v, spec, folds, n_folds, idx, pred, n);
+    free(v);
+    return rc;
+}
+
 /* Leave-one-out by fitting without each sample in turn. */
 static int loo_by_refit(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
 {

@@ -75,6 +75,11 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
  * are none. */
 int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
                        pp_cv *cv);
+/* The same for a spec that will be fitted on n_fit samples (more than y
+ * has when the choice is made on a part of them): the residual smoother
+ * is tried only where a fit on n_fit can afford it. */
+int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,
+                         pp_est_spec *best, pp_cv *cv);
 
 /* Half the finest spacing of the samples' coordinates (0.1 when they have
  * one value): the bandwidth below which tuning does not go, and with which
@@ -101,6 +106,11 @@ long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds);
  * predicted from a fit on the others. pred (NULL, or one per (fold,
  * sample) pair in the order of the folds, then of the samples) receives
  * the predictions. 0, -EINVAL (spec cannot be fitted) or -ENOMEM. */
+/* What pp_est_cv predicts, by the estimator's own rule where it has one
+ * (rbf: Rippa's rule for a block): (idx, pred) pairs in fold order, *n
+ * their count; -ENOTSUP where it has none (then each fold is refitted). */
+int pp_est_folds_fast(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                      const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n);
 int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,
               size_t n_folds, pp_cv *cv, double *pred);
 
@@ -216,10 +226,15 @@ void pp_choose_options_init(pp_choose_options *o);
  * over the level folds (pp_level_folds) when there are any, else
  * leave-one-out. Nested errors re-make the choice inside each fold:
  * between (every level fold) and honest (leave-one-out up to
- * PP_NESTED_LOO_MAX samples with a value, 10 folds above). Returns 0,
+ * PP_NESTED_LOO_MAX samples with a value, 10 folds up to PP_CHOOSE_SUB, 5
+ * above). Returns 0,
  * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
  * with pp_choice_free. */
-#define PP_NESTED_LOO_MAX 60
+#define PP_NESTED_LOO_MAX 20
+/* above this many samples with a value, the candidates are tuned and
+ * compared on this many of them, and the winner fitted on all (in every
+ * nested fold as well): the choice's cost stops growing with the design */
+#define PP_CHOOSE_SUB 100
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400

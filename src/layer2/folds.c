@@ -82,6 +82,10 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
     idx = malloc((cap + 1) * sizeof *idx);
     if (!p)
         p = malloc((cap + 1) * sizeof *p);
+    if (idx && p && (rc = pp_est_folds_fast(s, y, spec, folds, n_folds, idx, p, &n)) == -ENOTSUP)
+        rc = 0, n = 0;
+    else
+        n_folds = 0; /* done (or failed) by the estimator's own rule */
     for (size_t f = 0; idx && p && f < n_folds && rc == 0; f++) {
         size_t first = n;
         pp_est e;

@@ -88,4 +88,4 @@ static int loclin_loo(const pp_surface *s, const double *y, const double *v,
     return 0;
 }
 
-const pp_est_ops pp_est_loclin_ops = {NULL, loclin_eval, loclin_loo};
+const pp_est_ops pp_est_loclin_ops = {NULL, loclin_eval, loclin_loo, NULL};

@@ -19,22 +19,28 @@
 static double predict_skip(const pp_surface *s, const double *y, double sigma, const double *xn,
                            size_t skip)
 {
+    /* at a sample (leave-one-out), its row of the surface's distances */
+    const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
     double m = INFINITY, num = 0, den = 0, inv = 1.0 / (sigma * sigma);
 
     for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(y[i])) {
-            double g = pp_dist2(xn, s->x + i * s->d, s->d);
+            double g = d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d);
             if (g < m)
                 m = g;
         }
     if (!isfinite(m))
         return NAN;
-    for (size_t i = 0; i < s->n; i++)
-        if (i != skip && !isnan(y[i])) {
-            double w = exp(-(pp_dist2(xn, s->x + i * s->d, s->d) - m) * inv);
-            num += w * y[i];
-            den += w;
-        }
+    for (size_t i = 0; i < s->n; i++) {
+        double e, w;
+        /* past 700 a weight (< 1e-304 of the nearest's 1) adds nothing */
+        if (i == skip || isnan(y[i]) ||
+            (e = ((d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
+            continue;
+        w = exp(-e);
+        num += w * y[i];
+        den += w;
+    }
     return num / den;
 }
 
@@ -329,4 +335,4 @@ static int nw_loo(const pp_surface *s, const double *y, const double *v, const p
     return rc;
 }
 
-const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo};
+const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo, NULL};

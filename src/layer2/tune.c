@@ -80,7 +80,7 @@ double pp_est_narrowest_sigma(const pp_surface *s)
 static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
                       pp_cv *best)
 {
-    enum { SCAN = 24, GOLDEN = 10 };
+    enum { SCAN = 16, GOLDEN = 6 };
     const double g = 0.6180339887498949;
     double gap = finest_gap(s), lo = log(1e-3), hi = log(spec->method == PP_METHOD_NW ? 3.0 : 10.0);
     double step, a, b, c, d, t_best = lo, crit[SCAN];
@@ -139,14 +139,11 @@ static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, d
 /* The residual smoother of spec: none or one of the length scales, by the
  * errors over the folds (cv holds those without one). */
 static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *folds,
-                         size_t n_folds, pp_est_spec *spec, pp_cv *cv)
+                         size_t n_folds, size_t n, pp_est_spec *spec, pp_cv *cv)
 {
     static const double scales[PP_BOXCOX_GP_N] = {0.15, 0.3, 0.6};
     pp_est_spec best = *spec;
-    size_t n = 0;
 
-    for (size_t i = 0; i < s->n; i++)
-        n += !isnan(y[i]);
     if (n > PP_BOXCOX_GP_MAX || !pp_lapack_available())
         return 0;
     for (size_t i = 0; i < PP_BOXCOX_GP_N; i++) {
@@ -211,10 +208,19 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
 int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
                        pp_cv *cv)
 {
+    return pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
+}
+
+int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,
+                         pp_est_spec *best, pp_cv *cv)
+{
     pp_fold *folds;
     long nf = pp_level_folds(s, y, &folds);
+    size_t n = 0;
     int rc;
 
+    for (size_t i = 0; i < s->n; i++)
+        n += !isnan(y[i]);
     if (nf < 0)
         return (int)nf;
     if (nf == 0) { /* leave-one-out */
@@ -226,8 +232,7 @@ int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_
     }
     rc = pp_boxcox_tune(s, y, log_values, folds, (size_t)nf, best, cv);
     if (rc == 0) /* a GP mean on its residuals, when it helps */
-        rc = tune_smoother(s, y, folds, (size_t)nf, best, cv);
+        rc = tune_smoother(s, y, folds, (size_t)nf, n_fit > n ? n_fit : n, best, cv);
     free(folds);
     return rc;
 }
-
