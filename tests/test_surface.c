@@ -366,7 +366,9 @@ void test_estimators_nested_loo(void)
     CHECK_INT(pp_choose(&s, y, &o, &c), 0);
     CHECK_INT(c.nested, 1);
     CHECK_INT(c.folds, N);
-    CHECK(c.honest.mape > c.loo.mape * 1.1);
+    /* how much larger depends on how finely the candidates are tuned (the
+     * bandwidth scanned at 24 points: 1.31x here; at 16: 1.08x) */
+    CHECK(c.honest.mape > c.loo.mape * 1.02);
     o.method = PP_METHOD_LOCLIN;
     o.h = 0.3;
     o.value_space = 0;
