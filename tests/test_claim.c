@@ -79,6 +79,23 @@ void test_claim_held_pairs_match_printed(void)
         }
     }
     CHECK(fabs(100 * at / (double)n_at - f->choice.honest.mape) < 1e-9);
+    /* the folds as pp_choose made them: 10 at measured levels above 20
+     * configurations (dealt out in turn, not adjacent), one per level left
+     * out between them */
+    {
+        size_t folds_at = 0, folds_btw = 0;
+        for (long i = 0; i < n; i++) {
+            long j = 0;
+            while (j < i && p[j].fold != p[i].fold)
+                j++;
+            if (j == i)
+                *(p[i].between ? &folds_btw : &folds_at) += 1;
+        }
+        CHECK_INT((long)folds_at, (long)f->choice.folds);
+        CHECK(f->choice.folds < 49);
+        CHECK_INT((long)folds_btw, (long)f->choice.between_folds);
+        CHECK(p[0].fold != p[1].fold);
+    }
     CHECK(fabs(100 * btw / (double)n_btw - f->choice.between.mape) < 1e-9);
     free(p);
     pp_model_free(&m);

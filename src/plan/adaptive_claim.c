@@ -114,28 +114,43 @@ static void add_pair(kind_sums *k, double d, double e)
 }
 
 /* Group g's nested pairs of metric k, each at its distance to what its
- * fold's fit saw, into x->k. */
+ * fold's fit saw (every configuration but the fold's), into x->k; a fold
+ * (its pairs need not be adjacent: folds of 10 deal the configurations
+ * out in turn) counted once. */
 static int add_pairs(const pp_model *m, size_t g, size_t k, claim_ctx *x)
 {
     pp_held_pair *p;
     long np = pp_model_held_pairs(m, g, k, &p);
     size_t n = m->groups[g].n_rows;
+    unsigned char *done = np > 0 ? calloc((size_t)np, 1) : NULL;
 
     if (np < 0)
         return (int)np;
-    for (size_t a = 0, b; a < (size_t)np; a = b) {
+    if (np > 0 && !done) {
+        free(p);
+        return -ENOMEM;
+    }
+    for (size_t a = 0; a < (size_t)np; a++) {
         kind_sums *ks = &x->k[p[a].between ? BETWEEN : AT];
-        for (b = a; b < (size_t)np && p[b].fold == p[a].fold && p[b].between == p[a].between; b++)
-            x->out[p[b].row] = 1;
-        for (size_t i = a; i < b; i++) {
-            double d = x->cand[p[i].row] >= 0 ? nearest(x, (size_t)x->cand[p[i].row], n) : INFINITY;
+        if (done[a])
+            continue;
+        for (size_t i = a; i < (size_t)np; i++)
+            if (p[i].fold == p[a].fold)
+                x->out[p[i].row] = 1;
+        for (size_t i = a; i < (size_t)np; i++) {
+            double d;
+            if (p[i].fold != p[a].fold)
+                continue;
+            done[i] = 1;
+            d = x->cand[p[i].row] >= 0 ? nearest(x, (size_t)x->cand[p[i].row], n) : INFINITY;
             if (isfinite(d) && p[i].value != 0)
                 add_pair(ks, d, fabs((p[i].pred - p[i].value) / p[i].value));
         }
-        for (size_t i = a; i < b; i++)
+        for (size_t i = a; i < (size_t)np; i++)
             x->out[p[i].row] = 0;
         ks->folds++;
     }
+    free(done);
     free(p);
     return 0;
 }
