@@ -313,7 +313,7 @@ FUZZ_O := build-fuzz
 # float-cast-overflow: a double too large for the integer it is cast to
 # (not in -fsanitize=undefined; it found three defects of issue 23)
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv govern mission adaptive
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv govern mission adaptive model
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 
 .PHONY: fuzz fuzz-lib fuzz-clean

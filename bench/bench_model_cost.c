@@ -146,7 +146,8 @@ static void one(const char *bin, const char *old, const char *what, size_t n, in
         so = timed_model(old, dir, limit_s, &cpu_o);
         printf(" | baseline ");
         print_time(so, cpu_o, limit_s);
-        printf(" | CPU ratio %s%.2f", isinf(so) ? "< " : "", cpu_s / cpu_o);
+        printf(" | CPU ratio %s%.*f", isinf(so) ? "< " : "", cpu_s < 0.1 * cpu_o ? 3 : 2,
+               cpu_s / cpu_o);
     }
     printf("  load %.1f .. %.1f\n", l0, load_avg());
     fflush(stdout);

@@ -21,6 +21,7 @@
 #include "src/results/flight_fit.h"
 #include "src/base/util.h"
 #include "src/dnn/layers_model.h"
+#include "src/layer2/model.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -253,6 +254,31 @@ int pp_fuzz_summary(const uint8_t *data, size_t size)
         check_summary(&s);
         pp_summary_free(&s);
     }
+    return 0;
+}
+
+/* pp_model_open of a summary.csv (run.json after RUN_JSON_MARK) of <= 8 KB:
+ * each prediction at a measured configuration inside its band if finite. */
+int pp_fuzz_model(const uint8_t *data, size_t size)
+{
+    pp_model m;
+
+    if (size > 8192)
+        return 0;
+    pp_fuzz_summary(data, size); /* writes the folder (and checks the reader) */
+    if (pp_model_open(scratch, NULL, 0, &m) < 0)
+        return 0;
+    for (size_t i = 0; i < m.sum.n_rows; i++) {
+        pp_model_point pt;
+        for (size_t k = 0; k < m.sum.n_params; k++)
+            pt.raw[k] = m.sum.x[i * m.sum.n_params + k];
+        for (size_t k = 0; k < m.sum.n_metrics; k++) {
+            pp_prediction p;
+            if (pp_model_predict(&m, k, &pt, &p) == 0 && isfinite(p.value))
+                require(!(p.lo > p.value) && !(p.hi < p.value));
+        }
+    }
+    pp_model_free(&m);
     return 0;
 }
 
@@ -669,5 +695,6 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"ulog", pp_fuzz_ulog},               {"govern", pp_fuzz_govern},
     {"flightcsv", pp_fuzz_flightcsv},
     {"mission", pp_fuzz_mission},         {"adaptive", pp_fuzz_adaptive},
+    {"model", pp_fuzz_model},
     {NULL, NULL},
 };

@@ -49,6 +49,7 @@ int pp_fuzz_govern(const uint8_t *data, size_t size);
 int pp_fuzz_mission(const uint8_t *data, size_t size);
 /* adaptive.json (pp_adaptive_state_read) against a grid of 36. */
 int pp_fuzz_adaptive(const uint8_t *data, size_t size);
+int pp_fuzz_model(const uint8_t *data, size_t size);
 
 typedef struct pp_fuzz_target {
     const char *name;
