@@ -466,13 +466,16 @@ static void honest_split(const char *dir, const char *sub, const pp_summary *s,
         predict_out(sub, "auto", s, out, a, beyond);
 }
 
-/* The error `powprof model` prints first for metric k over the groups
- * (the largest): between measured levels, at them without level folds. */
+/* The error `powprof model` prints first for metric k (between measured
+ * levels; at them without level folds), pooled over the groups: each
+ * group's figure weighted by its held-out pairs, so that it estimates
+ * what the interior values held out measure, pooled over every row (the
+ * largest group's figure would compare a worst case with a mean). */
 static double printed_between(const char *dir, int k)
 {
     pp_model_options o;
     pp_model m;
-    double worst = NAN;
+    double sum = 0, n = 0;
 
     pp_model_options_init(&o);
     o.only = (const char *const[]){"total_energy_j", "total_mean_w", "duration_s", NULL};
@@ -481,13 +484,15 @@ static double printed_between(const char *dir, int k)
     for (size_t g = 0; g < m.n_groups; g++) {
         const pp_model_fit *f = pp_model_fit_of(&m, g, (size_t)pp_summary_metric(&m.sum,
                                                                                 metric_names[k]));
-        double e = !f || f->n_values < 2 ? NAN
-                   : f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
-        if (!isnan(e))
-            worst = isnan(worst) ? e : fmax(worst, e);
+        const pp_cv *c = !f || f->n_values < 2 ? NULL
+                         : f->choice.between.n ? &f->choice.between : &f->choice.honest;
+        if (c && c->n && !isnan(c->mape)) {
+            sum += c->mape * (double)c->n;
+            n += (double)c->n;
+        }
     }
     pp_model_free(&m);
-    return worst;
+    return n > 0 ? sum / n : NAN;
 }
 
 static void honesty_set(const char *name, const char *dir)

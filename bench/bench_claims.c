@@ -151,9 +151,9 @@ static void claim_run(pp_bench_grid *g, double target, uint64_t seed, double *co
             for (size_t k = 0; k < res.fit.n_metrics; k++) {
                 double t = truth[k] ? truth_error(g, &pr, k, truth[k], in) : NAN;
                 double r = res.fit.error_hi_pct[k] / t;
-                printf("; %s claims %.2f %% (mean %.2f, floor %.2f), true %.2f %%",
-                       res.fit.metrics[k], res.fit.error_hi_pct[k], res.fit.error_pct[k],
-                       res.fit.noise_pct[k], t);
+                printf("; %s claims %.2f %% (estimate %.2f, nested %.2f, floor %.2f), true %.2f %%",
+                       res.fit.metrics[k], res.fit.error_hi_pct[k], res.fit.error_left_pct[k],
+                       res.fit.error_pct[k], res.fit.noise_pct[k], t);
                 all &= !(t > res.fit.error_hi_pct[k]);
                 if (t > 0 && isfinite(r)) {
                     cl->ratio_lo = fmin(cl->ratio_lo, r);

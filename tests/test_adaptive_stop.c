@@ -60,7 +60,7 @@ void test_adaptive_claim_rules(void);
 void test_adaptive_claim_rules(void)
 {
     pp_adaptive_space s;
-    pp_adaptive_predictor pr = {NULL, NULL, fixed_predict};
+    pp_adaptive_predictor pr = {NULL, NULL, fixed_predict, NULL};
     pp_adaptive_fit f;
     pp_adaptive_claim c;
     uint8_t chosen[20] = {0};

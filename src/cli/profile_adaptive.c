@@ -162,9 +162,11 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);
     for (size_t k = 0; k < r->fit.n_metrics; k++) { /* named as powprof model names it */
-        char e[32], hi[32], noise[32];
-        printf("  %-28s error between levels %s, its 90 %% upper bound %s, noise floor %s\n",
+        char e[32], hi[32], left[32], noise[32];
+        printf("  %-28s error between levels %s, on the configurations left %s, claimed (90 %% "
+               "bound) %s, noise floor %s\n",
                r->fit.metrics[k], pct_text(r->fit.error_pct[k], e, sizeof e),
+               pct_text(r->fit.error_left_pct[k], left, sizeof left),
                pct_text(r->fit.error_hi_pct[k], hi, sizeof hi),
                pct_text(r->fit.noise_pct[k], noise, sizeof noise));
     }
@@ -198,21 +200,25 @@ int pp_cli_profile_sweep(const pp_profile *p, const pp_sweep_options *so, int js
 void pp_cli_adaptive_json(const pp_cli_adaptive *ad, json_t *root)
 {
     const pp_adaptive_result *r = &ad->res;
-    json_t *errors;
+    json_t *errors, *left;
 
     if (!ad->ran)
         return;
     errors = json_object();
-    for (size_t k = 0; k < r->fit.n_metrics; k++)
+    left = json_object();
+    for (size_t k = 0; k < r->fit.n_metrics; k++) {
         json_object_set_new(errors, r->fit.metrics[k], pp_json_num(r->fit.error_pct[k]));
+        json_object_set_new(left, r->fit.metrics[k], pp_json_num(r->fit.error_left_pct[k]));
+    }
     json_object_set_new(
         root, "adaptive",
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "stop",
+        json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "stop",
                   pp_adaptive_stop_name(r->stop), "configs", (json_int_t)r->n_chosen,
                   "grid_configs", (json_int_t)r->n_candidates, "rounds", (json_int_t)r->rounds,
                   "measured_s", pp_json_num(r->fit.measured_s), "full_grid_s",
                   pp_json_num(r->full_grid_s), "target_error_pct", pp_json_num(r->target_error_pct),
-                  "error_pct", errors, "unmeasured_predicted_s", pp_json_num(r->unmeasured_s),
+                  "error_pct", errors, "error_left_pct", left,
+                  "unmeasured_predicted_s", pp_json_num(r->unmeasured_s),
                   "claim_pct", pp_json_num(r->claim.claim_pct), "held_by",
                   pp_adaptive_hold_name(r->claim.hold)));
 }

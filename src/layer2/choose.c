@@ -361,7 +361,7 @@ static int between_levels(const pp_surface *s, const double *y, const pp_choose_
                           const pp_est_spec *keep, nest *w, pp_choice *c)
 {
     pp_fold *folds;
-    long nf = pp_level_folds(s, y, &folds);
+    long nf = pp_level_folds_any(s, y, &folds);
     size_t cap, n = 0, m = 0, *idx = NULL;
     double *held = NULL, *need = NULL, *bs = NULL;
     int rc = nf < 0 ? (int)nf : 0;

@@ -93,6 +93,15 @@ double pp_est_narrowest_sigma(const pp_surface *s);
  * measured) into *folds (malloc'd, NULL when none); their number. -ENOMEM. */
 long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds);
 
+/* The same however few samples they hold in all (at least one): the folds
+ * the between-levels error is measured on. A candidate is scored on
+ * pp_level_folds only (with fewer than PP_LEVEL_OUT_MIN_PAIRS samples,
+ * leave-one-out), but a surface of one parameter with 4 or 5 values (a
+ * model per label) still has values strictly inside its range to leave
+ * out, and its printed error is the one between them, not the one at
+ * measured values, whose edges are extrapolations (issue 31). */
+long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds);
+
 /* Cross-validated errors of spec over the folds: each fold's samples
  * predicted from a fit on the others. pred (NULL, or one per (fold,
  * sample) pair in the order of the folds, then of the samples) receives

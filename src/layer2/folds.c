@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
+/* The level folds with at least min_pairs samples in all. */
+static long level_folds(const pp_surface *s, const double *y, size_t min_pairs, pp_fold **folds)
 {
     size_t total = 0, n = 0, dims[PP_SURFACE_MAX_DIMS], nd = pp_surface_varying(s, dims), pairs = 0;
     size_t *count;
@@ -47,13 +48,23 @@ long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
             }
     }
     free(count);
-    if (pairs < PP_LEVEL_OUT_MIN_PAIRS)
+    if (pairs < min_pairs || pairs == 0)
         n = 0;
     if (n == 0) {
         free(*folds);
         *folds = NULL;
     }
     return (long)n;
+}
+
+long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds)
+{
+    return level_folds(s, y, PP_LEVEL_OUT_MIN_PAIRS, folds);
+}
+
+long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds)
+{
+    return level_folds(s, y, 1, folds);
 }
 
 int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,

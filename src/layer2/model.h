@@ -44,6 +44,8 @@ typedef struct pp_model_options {
     const char *const *only; /* NULL (default): every metric; else a NULL-terminated
                                 list of the metrics to model (the others get none:
                                 faster, for the planner; not for saving) */
+    int keep_held;     /* 1: keep every fit's nested predictions after the model is
+                          built (model_held.h; an adaptive run's claim); default 0 */
 } pp_model_options;
 
 void pp_model_options_init(pp_model_options *o);

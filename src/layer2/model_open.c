@@ -52,7 +52,8 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
             rc = pp_model_derive(m);
         if (rc == 0)
             rc = pp_model_pool_bands(m);
-        pp_model_fits_release(m);
+        if (!m->opts.keep_held)
+            pp_model_fits_release(m);
     }
     if (rc == 0)
         rc = pp_model_value_ranges(m);

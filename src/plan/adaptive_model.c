@@ -2,6 +2,8 @@
  * (adaptive_model.h). */
 #include "adaptive_model.h"
 
+#include "adaptive_claim.h"
+
 #include "src/base/log.h"
 
 #include <errno.h>
@@ -74,21 +76,13 @@ static double error_of(const pp_model *m, int k)
     return weight > 0 ? sum / weight : NAN;
 }
 
-/* The one-sided 90 % quantile of Student's t with df degrees of freedom. */
-static double t90(size_t df)
-{
-    static const double t[] = {INFINITY, 3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415,
-                               1.397,    1.383, 1.372, 1.363, 1.356, 1.350, 1.345, 1.341};
-    return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
-}
-
 /* The one-sided 90 % upper bound of the mean of cv's errors over folds
  * (each fold one observation): NAN with fewer than 2 or no spread. */
 static double upper_bound(const pp_cv *cv, size_t folds)
 {
     if (cv->n == 0 || folds < 2 || isnan(cv->mape) || isnan(cv->mape_sd))
         return NAN;
-    return cv->mape + t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
+    return cv->mape + pp_t90(folds - 1) * cv->mape_sd / sqrt((double)folds);
 }
 
 /* Metric k's claim: the larger of the one-sided 90 % upper bounds of its
@@ -148,6 +142,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     am->open = 0;
     pp_model_options_init(&o);
     o.only = w.only; /* read while the model is built only */
+    o.keep_held = 1;  /* the nested hold-outs the claim is made from */
     if ((rc = pp_model_open(dir, &o, 0, &am->m)) < 0)
         return rc;
     am->m.opts.only = NULL;
@@ -160,6 +155,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
         pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
         f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
+        f->error_left_pct[i] = NAN;
         f->noise_pct[i] = fmin(pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i],
                                                      &f->noise_repeats_pct[i]),
                                at_levels_of(&am->m, am->metric[i])); /* NAN: the other */
@@ -205,12 +201,38 @@ static int predict(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, do
     return 0;
 }
 
+/* The claim: the larger of the refit's bound of the nested errors and the
+ * bound of the error estimated on the candidates left (adaptive_claim.h),
+ * each the one-sided 90 % bound of an error under its own assumption (the
+ * configurations left are like those held out; the error grows with the
+ * distance to what was measured as the held-out ones' did), so that it
+ * holds where either does; the refit's alone where the second cannot be
+ * made. */
+static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
+                 pp_adaptive_fit *f)
+{
+    pp_adaptive_model *am = ctx;
+
+    for (size_t i = 0; am->open && i < f->n_metrics; i++) {
+        double hi, est;
+        int rc = pp_adaptive_claim_estimate(&am->m, (size_t)am->metric[i], s, chosen, &hi, &est);
+        if (rc < 0)
+            return rc;
+        if (!isnan(hi)) {
+            f->error_hi_pct[i] = isnan(f->error_hi_pct[i]) ? hi : fmax(f->error_hi_pct[i], hi);
+            f->error_left_pct[i] = est;
+        }
+    }
+    return 0;
+}
+
 void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr)
 {
     memset(am, 0, sizeof *am);
     pr->ctx = am;
     pr->refit = refit;
     pr->predict = predict;
+    pr->claim = claim;
 }
 
 void pp_adaptive_model_free(pp_adaptive_model *am)

@@ -161,6 +161,8 @@ typedef struct pp_adaptive_fit {
     double error_pct[PP_ADAPTIVE_MAX_METRICS]; /* nested CV error (NAN: not known yet) */
     double error_hi_pct[PP_ADAPTIVE_MAX_METRICS]; /* its one-sided 90 % upper bound, the
                                                      claim (NAN: unknown, too few folds) */
+    double error_left_pct[PP_ADAPTIVE_MAX_METRICS]; /* the estimate the claim bounds, on the
+                                                       candidates not chosen (NAN: none) */
     double noise_pct[PP_ADAPTIVE_MAX_METRICS];    /* the data's noise floor as a MAPE
                                                      (NAN: no estimate), reported */
     double noise_repeats_pct[PP_ADAPTIVE_MAX_METRICS]; /* the same from repeats alone: the
@@ -179,6 +181,13 @@ typedef struct pp_adaptive_predictor {
      * together) or -EINVAL (no model of that metric there). */
     int (*predict)(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, double *value,
                    double *lo, double *hi);
+    /* After each refit (NULL: the refit's bound stands): each planning
+     * metric's claim on the candidates not chosen into fit->error_hi_pct
+     * (adaptive_model.c: the larger of the two bounds), and the estimate on
+     * them into fit->error_left_pct (left NAN where none can be made). 0
+     * or -ENOMEM. */
+    int (*claim)(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
+                 pp_adaptive_fit *fit);
 } pp_adaptive_predictor;
 
 typedef struct pp_adaptive_oracle {

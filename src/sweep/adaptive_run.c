@@ -63,6 +63,16 @@ static int design_round(run *r, size_t round)
 
 /* Measure the last round (the rows it has are skipped by the oracle), then
  * refit and record what is known after it. */
+/* The surface of what dir holds, and the claim on the candidates left. */
+static int refit_claim(run *r)
+{
+    int rc = r->pr->refit(r->pr->ctx, r->dir, &r->fit);
+
+    if (rc == 0 && r->pr->claim)
+        rc = r->pr->claim(r->pr->ctx, r->s, r->chosen, &r->fit);
+    return rc;
+}
+
 static int measure_round(run *r)
 {
     size_t round = r->st.n_rounds - 1, n = 0;
@@ -84,7 +94,7 @@ static int measure_round(run *r)
         rc = r->orc->measure(r->orc->ctx, r->s, cands, n, r->dir);
     free(cands);
     if (rc == 0)
-        rc = r->pr->refit(r->pr->ctx, r->dir, &r->fit);
+        rc = refit_claim(r);
     if (rc == 0 && r->st.n_done < PP_ADAPTIVE_MAX_ROUNDS) {
         pp_adaptive_round *d = &r->st.done[round < PP_ADAPTIVE_MAX_ROUNDS ? round : 0];
         d->n_rows = r->fit.n_rows;
@@ -305,7 +315,7 @@ static int start(run *r)
     if (r->st.n_rounds == 0)
         return design_round(r, 0);
     if (r->st.n_done == r->st.n_rounds) /* every round measured: the surface of them */
-        return r->pr->refit(r->pr->ctx, r->dir, &r->fit);
+        return refit_claim(r);
     return 0;
 }
 

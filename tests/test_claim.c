@@ -1,0 +1,157 @@
+/* The claim an adaptive run makes of the configurations it left (issue
+ * 31, item 1): the nested hold-outs pair by pair (model_held.h), and the
+ * error estimated at the distances of the configurations not measured
+ * (adaptive_claim.h). */
+#include "harness.h"
+
+#include "src/layer2/model_held.h"
+#include "src/plan/adaptive_claim.h"
+#include "src/sweep/replay_oracle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A 7 x 7 grid, energy exp(1 + a + 3 b^2) with 2 % noise, the rows keep()
+ * accepts. */
+static const char *grid_folder(const char *name, int (*keep)(int i, int j))
+{
+    size_t cap = 49 * 160 + 200, used = 0;
+    char *text = malloc(cap);
+    unsigned st = 7;
+    const char *dir;
+
+    used += (size_t)snprintf(text + used, cap - used, "id,a,b,status,total_energy_j\n");
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 7; j++) {
+            double a = i / 6.0, b = j / 6.0, u;
+            st = st * 1103515245u + 12345u;
+            u = (double)(st >> 8) / 16777216.0 - 0.5;
+            if (keep(i, j))
+                used += (size_t)snprintf(text + used, cap - used, "%d,%d,%d,ok,%.9g\n", i * 7 + j,
+                                         i, j, exp(1 + a + 3 * b * b) * (1 + 0.04 * u));
+        }
+    dir = results_folder_with(name, text, NULL);
+    free(text);
+    return dir;
+}
+
+static int all(int i, int j) { return i >= 0 && j >= 0; }
+static int no_block(int i, int j) { return !(i >= 2 && i <= 3 && j >= 2 && j <= 3); }
+static int no_level(int i, int j) { return i != 3 && j != 3; }
+static int coarse(int i, int j) { return i % 3 == 0 && j % 3 == 0; }
+
+static pp_model open_kept(const char *dir)
+{
+    pp_model_options o;
+    pp_model m;
+
+    pp_model_options_init(&o);
+    o.keep_held = 1;
+    CHECK_INT(pp_model_open(dir, &o, 0, &m), 0);
+    return m;
+}
+
+/* The pairs rebuild the printed errors: their MAPE at measured levels and
+ * between them is the model's. */
+void test_claim_held_pairs_match_printed(void);
+void test_claim_held_pairs_match_printed(void)
+{
+    pp_model m = open_kept(grid_folder("claim-all", all));
+    size_t k = (size_t)pp_summary_metric(&m.sum, "total_energy_j");
+    const pp_model_fit *f = pp_model_fit_of(&m, 0, k);
+    pp_held_pair *p;
+    long n = pp_model_held_pairs(&m, 0, k, &p);
+    double at = 0, btw = 0;
+    size_t n_at = 0, n_btw = 0;
+
+    CHECK(f != NULL && f->choice.between.n > 0);
+    CHECK_INT(n, (long)(49 + f->choice.between.n));
+    for (long i = 0; i < n; i++) {
+        double e = fabs(p[i].pred - p[i].value) / p[i].value;
+        if (p[i].between) {
+            btw += e;
+            n_btw++;
+        } else {
+            at += e;
+            n_at++;
+        }
+    }
+    CHECK(fabs(100 * at / (double)n_at - f->choice.honest.mape) < 1e-9);
+    /* the folds as pp_choose made them: 10 at measured levels above 20
+     * configurations (dealt out in turn, not adjacent), one per level left
+     * out between them */
+    {
+        size_t folds_at = 0, folds_btw = 0;
+        for (long i = 0; i < n; i++) {
+            long j = 0;
+            while (j < i && p[j].fold != p[i].fold)
+                j++;
+            if (j == i)
+                *(p[i].between ? &folds_btw : &folds_at) += 1;
+        }
+        CHECK_INT((long)folds_at, (long)f->choice.folds);
+        CHECK(f->choice.folds < 49);
+        CHECK_INT((long)folds_btw, (long)f->choice.between_folds);
+        CHECK(p[0].fold != p[1].fold);
+    }
+    CHECK(fabs(100 * btw / (double)n_btw - f->choice.between.mape) < 1e-9);
+    free(p);
+    pp_model_free(&m);
+    /* without keep_held, none */
+    CHECK_INT(pp_model_open(grid_folder("claim-all2", all), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_held_pairs(&m, 0, k, &p), 0);
+    pp_model_free(&m);
+}
+
+/* The claim on what a run left: configurations at measured values (a 2 x 2
+ * block missing) are estimated from the errors at measured levels, a
+ * whole value missing of each parameter from those between levels; each
+ * a positive estimate with its bound above it. */
+void test_claim_at_and_between_levels(void);
+void test_claim_at_and_between_levels(void)
+{
+    const char *full = grid_folder("claim-full", all);
+    int (*keeps[2])(int, int) = {no_block, no_level};
+    const char *names[2] = {"claim-block", "claim-level"};
+    double est[2], hi[2];
+    pp_adaptive_space s;
+    pp_replay rp;
+
+    CHECK_INT(pp_replay_open(full, &rp, &s), 0);
+    for (int t = 0; t < 2; t++) {
+        pp_model m = open_kept(grid_folder(names[t], keeps[t]));
+        uint8_t chosen[49];
+        for (size_t c = 0; c < s.n; c++)
+            chosen[c] = (uint8_t)keeps[t]((int)s.raw[c * 2], (int)s.raw[c * 2 + 1]);
+        CHECK_INT(pp_adaptive_claim_estimate(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                             &s, chosen, &hi[t], &est[t]), 0);
+        CHECK(isfinite(est[t]) && est[t] > 0);
+        CHECK(hi[t] > est[t]);
+        pp_model_free(&m);
+    }
+    /* a 3 x 3 design: 2 level folds only, too few to claim the error
+     * between levels: no claim */
+    {
+        pp_model m = open_kept(grid_folder("claim-coarse", coarse));
+        uint8_t chosen[49];
+        for (size_t c = 0; c < s.n; c++)
+            chosen[c] = (uint8_t)coarse((int)s.raw[c * 2], (int)s.raw[c * 2 + 1]);
+        CHECK_INT(pp_adaptive_claim_estimate(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                             &s, chosen, &hi[0], &est[0]), 0);
+        CHECK(isinf(hi[0]) && isnan(est[0]));
+        pp_model_free(&m);
+    }
+    /* nothing left: no claim */
+    {
+        pp_model m = open_kept(full);
+        uint8_t chosen[49];
+        memset(chosen, 1, sizeof chosen);
+        CHECK_INT(pp_adaptive_claim_estimate(&m, 0, &s, chosen, &hi[0], &est[0]), 0);
+        CHECK(isnan(hi[0]) && isnan(est[0]));
+        pp_model_free(&m);
+    }
+    pp_replay_free(&rp);
+    pp_adaptive_space_free(&s);
+}
