@@ -280,6 +280,7 @@ static void grid_choice(pp_surface *s, pp_choice *c, double q, double q_between)
     c->positive = 1;
     c->band_q = q;
     c->band_q_between = q_between;
+    c->band_n_between = 20;
     c->band_q_edge = NAN;
     for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
         c->band_q_edge_dim[j] = NAN;
@@ -318,8 +319,9 @@ void test_band_edge_per_dimension(void)
  * band_q_between a grid step from them (inner levels left out). When the
  * level-out residuals are the smaller, the band narrows between levels
  * (halfway between neighbours: the mean of the two) and never below
- * band_q_between; it used to stay at band_q (level-out residuals below it
- * counted as needing nothing). */
+ * band_q_between, when that is a quantile of 9 residuals or more; it used
+ * to stay at band_q (level-out residuals below it counted as needing
+ * nothing). */
 void test_band_between_may_narrow(void);
 void test_band_between_may_narrow(void)
 {
@@ -337,6 +339,9 @@ void test_band_between_may_narrow(void)
     pp_surface_normalize(&s, raw, xn);
     pp_band(&c, 10.0, xn, &lo, &hi);
     CHECK_NEAR(log(hi / 10.0), 0.2 - 0.1 * sqrt(0.5), 1e-9);
+    c.band_n_between = 5; /* below 9 residuals, no quantile to narrow to */
+    pp_band(&c, 10.0, xn, &lo, &hi);
+    CHECK_NEAR(log(hi / 10.0), 0.2, 1e-9);
     pp_surface_free(&s);
 }
 
