@@ -172,9 +172,7 @@ int pp_band_residual(const pp_choice *c, double v, double p, double *r)
     return 1;
 }
 
-/* The least number of residuals whose conformal quantile is not simply
- * their largest: ceil(PP_BAND_LEVEL (m + 1)) <= m, 9 at 90 %. */
-static size_t conformal_min(void)
+size_t pp_band_conformal_min(void)
 {
     size_t m = 1;
     while ((size_t)ceil(PP_BAND_LEVEL * (double)(m + 1)) > m)
@@ -206,7 +204,7 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
     /* narrower between levels only on a quantile of 9 residuals or more
      * (fewer give only their largest: no 90 % quantile to narrow to) */
     if (isfinite(c->band_q_between) &&
-        (c->band_q_between >= q || c->band_n_between >= conformal_min())) {
+        (c->band_q_between >= q || c->band_n_between >= pp_band_conformal_min())) {
         double b = pp_band_between(&c->range, xn);
         q += (c->band_q_between - q) * (c->band_q_between < q ? fmin(b, 1.0) : b);
     }

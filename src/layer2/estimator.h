@@ -308,6 +308,9 @@ void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, co
 void pp_band_range_without(const pp_surface *s, const double *y, const unsigned char *out,
                            pp_band_range *r);
 double pp_band_quantile(double *r, size_t m);
+/* The least number of residuals whose conformal quantile is not simply
+ * their largest: ceil(PP_BAND_LEVEL (m + 1)) <= m, 9 at 90 %. */
+size_t pp_band_conformal_min(void);
 int pp_band_residual(const pp_choice *c, double v, double p, double *r);
 
 #endif

@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The least number of residuals whose conformal quantile is not simply
- * their largest: ceil(PP_BAND_LEVEL (m + 1)) <= m, 9 at 90 %. */
-static size_t conformal_min(void)
-{
-    size_t m = 1;
-    while ((size_t)ceil(PP_BAND_LEVEL * (double)(m + 1)) > m)
-        m++;
-    return m;
-}
-
 /* Group g's fit of metric k when it has residuals to pool: relative
  * ones (a positive metric's, in log), alike across labels; absolute ones
  * are not. */
@@ -31,7 +21,7 @@ static pp_choice *pooled(pp_model *m, size_t g, size_t k)
  * least the quantile of every group's residuals. 0 or -ENOMEM. */
 static int pool_metric(pp_model *m, size_t k)
 {
-    size_t total = 0, few = 0, n = 0, need = conformal_min();
+    size_t total = 0, few = 0, n = 0, need = pp_band_conformal_min();
     double *all, q;
 
     for (size_t g = 0; g < m->n_groups; g++) {
