@@ -229,6 +229,24 @@ static int within_frac(double got, double want, double frac)
     return fabs(got / want - 1) <= frac;
 }
 
+/* One synthetic flight of truth (make_flight's arguments) written as the
+ * ulog2csv CSV name under the test's folder (its path into path, 4200
+ * bytes) and fitted with model: pp_flight_fit_run's return, the fit in r. */
+static int fit_one_csv(const pp_battery_params *truth, double duration_s, double scale_w,
+                       uint64_t seed, const char *name, pp_battery_model model, flight *f,
+                       char *path, pp_flight_fit *r)
+{
+    const char *paths[1] = {path};
+    pp_flight_fit_options o;
+
+    if (make_flight(truth, duration_s, scale_w, seed, f) < 0)
+        return -1;
+    write_csv(tmp_path(path, 4200, name), f, 4);
+    pp_flight_fit_options_init(&o);
+    o.model = model;
+    return pp_flight_fit_run(paths, 1, &o, r);
+}
+
 /* A 25-minute flight of the thevenin pack, fitted on its first half:
  * capacity and resistance within 3 %, the start within 2 points, the
  * held-out voltage RMS within 1.5 x the voltage noise, far better than the
@@ -237,18 +255,15 @@ void test_battery_fit_thevenin_synthetic(void);
 void test_battery_fit_thevenin_synthetic(void)
 {
     pp_battery_params truth;
-    pp_flight_fit_options o;
     pp_flight_fit r;
     flight f;
     char path[4200];
-    const char *paths[1] = {path};
 
     truth_thevenin(&truth);
-    CHECK_INT(make_flight(&truth, 1500, 60, 7, &f), 0);
+    CHECK_INT(fit_one_csv(&truth, 1500, 60, 7, "thev_battery_status_0.csv", PP_BATTERY_THEVENIN,
+                          &f, path, &r),
+              0);
     CHECK(f.soc[f.n - 1] < 0.4); /* the flight goes below 40 % */
-    write_csv(tmp_path(path, sizeof path, "thev_battery_status_0.csv"), &f, 4);
-    pp_flight_fit_options_init(&o);
-    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
     CHECK_INT(r.n_flights, 1);
     CHECK(r.fit.capacity_fitted && r.capacity_pinned && !r.capacity_held);
     CHECK(within_frac(r.fit.pack.capacity_ah, truth.capacity_ah, 0.03));
@@ -274,11 +289,9 @@ void test_battery_fit_rint_synthetic(void);
 void test_battery_fit_rint_synthetic(void)
 {
     pp_battery_params truth;
-    pp_flight_fit_options o;
     pp_flight_fit r;
     flight f;
     char path[4200], *out = NULL;
-    const char *paths[1] = {path};
 
     pp_battery_params_default(&truth);
     truth.voltage_v = 15.6;
@@ -286,11 +299,7 @@ void test_battery_fit_rint_synthetic(void)
     truth.capacity_ah = 5;
     truth.soc_cutoff_frac = 0;
     truth.cutoff_v = 0;
-    CHECK_INT(make_flight(&truth, 900, 60, 11, &f), 0);
-    write_csv(tmp_path(path, sizeof path, "rint.csv"), &f, 4);
-    pp_flight_fit_options_init(&o);
-    o.model = PP_BATTERY_RINT;
-    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_INT(fit_one_csv(&truth, 900, 60, 11, "rint.csv", PP_BATTERY_RINT, &f, path, &r), 0);
     CHECK(!r.fit.capacity_fitted);
     CHECK(within_frac(r.fit.pack.voltage_v, truth.voltage_v, 0.03));
     CHECK(within_frac(r.fit.pack.r_int_ohm, truth.r_int_ohm, 0.03));
@@ -383,18 +392,14 @@ void test_battery_fit_partial_discharge(void);
 void test_battery_fit_partial_discharge(void)
 {
     pp_battery_params truth;
-    pp_flight_fit_options o;
     pp_flight_fit r;
     flight f;
     char path[4200], *out = NULL;
-    const char *paths[1] = {path};
 
     truth_thevenin(&truth);
     truth.capacity_ah = 16;
-    CHECK_INT(make_flight(&truth, 2100, 100, 29, &f), 0);
-    write_csv(tmp_path(path, sizeof path, "partial.csv"), &f, 4);
-    pp_flight_fit_options_init(&o);
-    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_INT(fit_one_csv(&truth, 2100, 100, 29, "partial.csv", PP_BATTERY_THEVENIN, &f, path, &r),
+              0);
     CHECK(r.curve_held && !r.capacity_held && r.fit.capacity_fitted && !r.capacity_pinned);
     /* the truth's curve is 20 mV a cell above the table held: the capacity
      * is off by 6 % (far more than its +-, which leaves the curve's error
