@@ -25,6 +25,21 @@ def cli_metrics(res, **point):
     return cli("predict", res, *["%s=%s" % kv for kv in point.items()], "--json")["metrics"]
 
 
+
+def three_phase_mission(name, extra=""):
+    """A mission file under TMP: take-off (2 min, 300 W, size at most 1024),
+    survey (10 min, 80 W), landing (3 min, 250 W), maximizing size; extra
+    appended (a battery group). Its path."""
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write('mission = {\n  maximize = "size";\n  phases = (\n'
+                '    { name = "takeoff"; duration = "2min"; base_power_w = 300.0;'
+                ' max = { size = 1024; }; },\n'
+                '    { name = "survey"; duration = "10min"; base_power_w = 80.0; },\n'
+                '    { name = "landing"; duration = "3min"; base_power_w = 250.0; }\n'
+                '  );\n};\n' + extra)
+    return path
+
 class TestPredict(unittest.TestCase):
     def test_predict_one_setting_equals_cli(self):
         res = tx2_matrix()
@@ -144,14 +159,7 @@ class TestPlanAndBattery(unittest.TestCase):
 
     def test_plan_in_phases_equals_cli(self):
         res = tx2_matrix()
-        mission = os.path.join(TMP, "phases.cfg")
-        with open(mission, "w") as f:
-            f.write('mission = {\n  maximize = "size";\n  phases = (\n'
-                    '    { name = "takeoff"; duration = "2min"; base_power_w = 300.0;'
-                    ' max = { size = 1024; }; },\n'
-                    '    { name = "survey"; duration = "10min"; base_power_w = 80.0; },\n'
-                    '    { name = "landing"; duration = "3min"; base_power_w = 250.0; }\n'
-                    '  );\n};\nbattery = { capacity_ah = 3.5; };\n')
+        mission = three_phase_mission("phases.cfg", "battery = { capacity_ah = 3.5; };\n")
         want = cli("plan", res, "--mission", mission, "--json")
         with powprof.Model(res) as m, powprof.Battery() as b:
             got = powprof.plan(m, b, mission)
@@ -365,14 +373,7 @@ class TestGovernor(unittest.TestCase):
         prediction planned on, a margin, the charge from voltage and
         current only (--ignore-soc)."""
         res = tx2_matrix()
-        mission = os.path.join(TMP, "govern-phases.cfg")
-        with open(mission, "w") as f:
-            f.write('mission = {\n  maximize = "size";\n  phases = (\n'
-                    '    { name = "takeoff"; duration = "2min"; base_power_w = 300.0;'
-                    ' max = { size = 1024; }; },\n'
-                    '    { name = "survey"; duration = "10min"; base_power_w = 80.0; },\n'
-                    '    { name = "landing"; duration = "3min"; base_power_w = 250.0; }\n'
-                    '  );\n};\n')
+        mission = three_phase_mission("govern-phases.cfg")
         readings = [{"t_s": 0, "soc": 1.0, "voltage_v": 16.6, "current_a": 20.0},
                     {"t_s": 50, "soc": 0.97, "voltage_v": 16.1, "current_a": 21.0},
                     {"t_s": 100, "soc": 0.9, "voltage_v": 15.9, "current_a": 6.0, "phase": 1},
