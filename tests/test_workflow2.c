@@ -334,6 +334,11 @@ void test_plots_phases_band_key(void)
     free(text);
 }
 
+/* summary.csv's header of a detector at requested rates, its achieved
+ * rate and power: the plan tests below. */
+#define FPS_HEADER \
+    "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,total_mean_w,reason\n"
+
 /* Issue 32, item 4: the quickstart's plan promised 1.16 fps at 1.17 fps
  * where the measured levels achieve 1.00 at 1 fps and 1.07 at 2: an
  * achieved rate is held within the measured levels around it, shown with
@@ -345,7 +350,7 @@ void test_plan_headline_supported_by_data(void)
 {
     const char *dir = results_folder_with(
         "overshoot",
-        "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,total_mean_w,reason\n"
+        FPS_HEADER
         "0,0.5,ok,60,30,0,0.5,2.0,\n1,1,ok,60,60,0,1.0,2.5,\n2,2,ok,60,64,56,1.07,3.0,\n",
         "{\"params\": {\"det.fps\": {\"scale\": \"list\", \"kind\": \"list\", "
         "\"values\": [0.5, 1, 2]}}}");
@@ -510,7 +515,7 @@ void test_plan_all_short_of_rate_said(void)
 {
     const char *dir = results_folder_with(
         "allshort",
-        "id,det.fps,status,duration_s,iterations,late_frames,det.achieved_fps,total_mean_w,reason\n"
+        FPS_HEADER
         "0,0.5,ok,60,14,16,0.23,2.7,\n1,1,ok,60,17,43,0.29,2.7,\n2,2,ok,60,10,110,0.17,2.7,\n",
         NULL);
     char *err = NULL;
