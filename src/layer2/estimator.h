@@ -102,6 +102,29 @@ long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds);
  * measured values, whose edges are extrapolations (issue 31). */
 long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds);
 
+/* The folds of the between-levels error: pp_level_folds_any's levels
+ * (returned in *folds, their number returned) in *n_groups groups, level f
+ * in group (*group)[f] (malloc'd). A parameter with at most
+ * PP_FOLD_SINGLE_MAX interior levels measured leaves each out alone; one
+ * with more leaves them out PP_FOLD_GROUPS at a time apart: its r-th
+ * interior level (in order) goes to group r % PP_FOLD_GROUPS. Levels left
+ * out together are never neighbours, so each still has its measured
+ * neighbours on both sides (one grid step away, as when left out alone:
+ * the same leave-a-level-out distance); the fit that predicts them has
+ * fewer levels (a 10 x 10 grid: 6 of the 10 values of that parameter)
+ * and the error is the larger for it, not the smaller. Why: each group
+ * re-makes the whole choice, and a grid of 10 or 14 values per parameter
+ * had 16-24 such folds, two thirds of `powprof model`'s time (issue 31,
+ * item 6). -ENOMEM. */
+#define PP_FOLD_SINGLE_MAX 6
+#define PP_FOLD_GROUPS 2
+long pp_level_fold_groups(const pp_surface *s, const double *y, pp_fold **folds, size_t **group,
+                          size_t *n_groups);
+
+/* 1 when sample i (with a value) lies in group g of the nf folds. */
+int pp_fold_group_has(const pp_surface *s, const pp_fold *folds, const size_t *group, size_t nf,
+                      size_t g, size_t i);
+
 /* Cross-validated errors of spec over the folds: each fold's samples
  * predicted from a fit on the others. pred (NULL, or one per (fold,
  * sample) pair in the order of the folds, then of the samples) receives
