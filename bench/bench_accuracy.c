@@ -533,7 +533,7 @@ static void honesty_set(const char *name, const char *dir)
     printf("  %-22s", name);
     for (int k = 0; k < N_MET; k++) {
         double printed = printed_between(dir, k), measured = pct(h.in.ape[k], h.in.n[k]);
-        printf(" %s printed %5.1f / interior %5.1f %% (%+4.0f %%) |",
+        printf(" %s printed %5.2f / interior %5.2f %% (%+5.1f %%) |",
                k == 0 ? "E" : k == 1 ? "P" : "T", printed, measured,
                100 * (printed / measured - 1));
     }

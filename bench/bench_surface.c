@@ -43,7 +43,7 @@ static void run(const char *label, const double *x, const double *y, int search)
         return;
     t0 = now_s();
     if (search) {
-        if (pp_est_tune(&s, y, PP_METHOD_NW, 0, &fit, &cv) < 0) {
+        if (pp_est_tune(&s, y, PP_METHOD_NW, 0, NULL, 0, &fit, &cv) < 0) {
             printf("%s: cross-validation failed\n", label);
             pp_surface_free(&s);
             return;
@@ -123,10 +123,10 @@ static void rbf(void)
            5.0 + 2.0 * sin(1.5) * cos(1.0) + 0.25);
     pp_est_free(&e);
     t0 = now_s();
-    pp_est_tune(&s, y, PP_METHOD_RBF, 0, &tuned, &cv);
+    pp_est_tune(&s, y, PP_METHOD_RBF, 0, NULL, 0, &tuned, &cv);
     t_tune = now_s() - t0;
     t0 = now_s();
-    pp_est_tune(&s, y, PP_METHOD_LOCLIN, 0, &spec, &cv);
+    pp_est_tune(&s, y, PP_METHOD_LOCLIN, 0, NULL, 0, &spec, &cv);
     t_ll = now_s() - t0;
     printf("           its smoothing chosen by leave-one-out (8 fits): %.3f s, lambda %g; loclin's "
            "bandwidth search on the same samples %.3f s (%.1fx the rbf search)\n", t_tune,

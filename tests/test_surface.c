@@ -110,7 +110,7 @@ void test_surface_cv_and_lattice(void)
         }
     }
     CHECK_INT(pp_surface_init(&s, x, K * K, 2, NULL), 0);
-    CHECK_INT(pp_est_tune(&s, y, PP_METHOD_NW, 0, &best, &best_cv), 0);
+    CHECK_INT(pp_est_tune(&s, y, PP_METHOD_NW, 0, NULL, 0, &best, &best_cv), 0);
     tiny = huge = best;
     tiny.h = 1e-3;
     huge.h = 3.0;

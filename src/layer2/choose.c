@@ -56,8 +56,8 @@ static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, siz
 }
 
 /* Candidate (m, lg) tuned on y and scored: its errors over the level folds
- * when there are any (the kernels tuned by leave-one-out first), else by
- * leave-one-out. */
+ * when there are any (the kernels tuned on them, the spline by
+ * leave-one-out first), else by leave-one-out. */
 static int score(const pp_surface *s, const double *y, const pp_choose_options *o, pp_method m,
                  int lg, const pp_fold *folds, size_t nf, size_t n_fit, double *pred,
                  pp_est_spec *sp, pp_cv *c)
@@ -81,9 +81,9 @@ static int score(const pp_surface *s, const double *y, const pp_choose_options *
         if (rc == 0)
             pp_cv_errors(s, y, pred, c);
     } else {
-        rc = pp_est_tune(s, y, m, lg, sp, c);
+        rc = pp_est_tune(s, y, m, lg, folds, nf, sp, c);
     }
-    if (rc == 0 && nf)
+    if (rc == 0 && nf && (fixed || m == PP_METHOD_RBF)) /* else tuned on them */
         rc = pp_est_cv(s, y, sp, folds, nf, c, NULL);
     return rc;
 }

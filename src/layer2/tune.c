@@ -1,6 +1,7 @@
 /* Tuning one estimator (estimator.h, pp_est_tune): the kernels' bandwidth
- * and the spline's smoothing by leave-one-out, boxcox's exponents by
- * leaving out levels (boxcox.h). */
+ * by leaving out levels where there are level folds, else by leave-one-out;
+ * the spline's smoothing by leave-one-out; boxcox's exponents by leaving out
+ * levels (boxcox.h). */
 #include "estimator.h"
 
 #include "boxcox.h"
@@ -13,11 +14,20 @@
 #include <string.h>
 
 
-/* Leave-one-out crit of spec; INFINITY when it cannot be evaluated. */
-static int loo_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred,
-                  pp_cv *cv)
+/* What a tuning scores a candidate on: its level folds (n_folds > 0), or
+ * leave-one-out. */
+typedef struct tune_on {
+    const pp_fold *folds;
+    size_t n_folds;
+} tune_on;
+
+/* The crit of spec over t's folds or by leave-one-out; INFINITY when it
+ * cannot be evaluated. */
+static int crit_cv(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                   const tune_on *t, double *pred, pp_cv *cv)
 {
-    int rc = pp_est_loo(s, y, spec, pred);
+    int rc = t->n_folds ? pp_est_cv(s, y, spec, t->folds, t->n_folds, cv, NULL)
+                        : pp_est_loo(s, y, spec, pred);
 
     if (rc == -ENOMEM)
         return rc;
@@ -26,7 +36,8 @@ static int loo_cv(const pp_surface *s, const double *y, const pp_est_spec *spec,
         cv->crit = INFINITY;
         return 0;
     }
-    pp_cv_errors(s, y, pred, cv);
+    if (!t->n_folds)
+        pp_cv_errors(s, y, pred, cv);
     return 0;
 }
 
@@ -43,13 +54,13 @@ static double finest_gap(const pp_surface *s)
 
 /* Evaluate spec at h = exp(t) into cv, and keep it in best (with its t)
  * when better. */
-static int try_at(const pp_surface *s, const double *y, pp_est_spec *spec, double t, double *pred,
-                  pp_cv *cv, pp_cv *best, double *t_best)
+static int try_at(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+                  double t, double *pred, pp_cv *cv, pp_cv *best, double *t_best)
 {
     int rc;
 
     spec->h = exp(t);
-    if ((rc = loo_cv(s, y, spec, pred, cv)) < 0)
+    if ((rc = crit_cv(s, y, spec, on, pred, cv)) < 0)
         return rc;
     if (cv->crit < best->crit) {
         *best = *cv;
@@ -77,8 +88,8 @@ double pp_est_narrowest_sigma(const pp_surface *s)
  * and a smaller sigma would give nearest-neighbour steps between the
  * points); up to 3 for nw, 10 for loclin (there: one plane through
  * everything). */
-static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
-                      pp_cv *best)
+static int tune_sigma(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+                      double *pred, pp_cv *best)
 {
     enum { SCAN = 16, GOLDEN = 6 };
     const double g = 0.6180339887498949;
@@ -93,7 +104,7 @@ static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, d
     step = (hi - lo) / (SCAN - 1);
     best->crit = INFINITY;
     for (; n < SCAN; n++) {
-        if ((rc = try_at(s, y, spec, lo + step * (double)n, pred, &cv[n], best, &t_best)) < 0)
+        if ((rc = try_at(s, y, on, spec, lo + step * (double)n, pred, &cv[n], best, &t_best)) < 0)
             return rc;
         crit[n] = cv[n].crit;
         least = crit[n] < crit[least] ? n : least;
@@ -114,8 +125,8 @@ static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, d
     b = lo + step * ((double)at + (at + 1 < SCAN));
     c = b - g * (b - a);
     d = a + g * (b - a);
-    if ((rc = try_at(s, y, spec, c, pred, &cc, best, &t_best)) < 0 ||
-        (rc = try_at(s, y, spec, d, pred, &cd, best, &t_best)) < 0)
+    if ((rc = try_at(s, y, on, spec, c, pred, &cc, best, &t_best)) < 0 ||
+        (rc = try_at(s, y, on, spec, d, pred, &cd, best, &t_best)) < 0)
         return rc;
     for (int it = 0; it < GOLDEN && rc == 0; it++) {
         if (cc.crit < cd.crit) {
@@ -123,13 +134,13 @@ static int tune_sigma(const pp_surface *s, const double *y, pp_est_spec *spec, d
             d = c;
             cd = cc;
             c = b - g * (b - a);
-            rc = try_at(s, y, spec, c, pred, &cc, best, &t_best);
+            rc = try_at(s, y, on, spec, c, pred, &cc, best, &t_best);
         } else {
             a = c;
             c = d;
             cc = cd;
             d = a + g * (b - a);
-            rc = try_at(s, y, spec, d, pred, &cd, best, &t_best);
+            rc = try_at(s, y, on, spec, d, pred, &cd, best, &t_best);
         }
     }
     spec->h = exp(t_best);
@@ -166,6 +177,7 @@ static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *fo
 static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
                        pp_cv *best)
 {
+    const tune_on loo = {NULL, 0};
     double h[8], crit[8];
     pp_cv cv[8];
     size_t least = 0, at = 0;
@@ -173,7 +185,7 @@ static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, 
 
     for (size_t i = 0; i < 8; i++) {
         h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
-        if ((rc = loo_cv(s, y, spec, pred, &cv[i])) < 0)
+        if ((rc = crit_cv(s, y, spec, &loo, pred, &cv[i])) < 0)
             return rc;
         crit[i] = cv[i].crit;
         least = crit[i] < crit[least] ? i : least;
@@ -187,8 +199,9 @@ static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, 
 }
 
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
-                pp_est_spec *best, pp_cv *cv)
+                const pp_fold *folds, size_t n_folds, pp_est_spec *best, pp_cv *cv)
 {
+    const tune_on on = {folds, folds ? n_folds : 0};
     double *pred = malloc(s->n * sizeof *pred);
     int rc;
 
@@ -200,7 +213,7 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
     if (m == PP_METHOD_BOXCOX)
         rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
     else
-        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, best, pred, cv);
+        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, &on, best, pred, cv);
     free(pred);
     return rc;
 }
