@@ -159,7 +159,8 @@ static void check_folds_are_refits(const pp_surface *s, const double *y, const p
 
 /* boxcox with a residual smoother and the spline: their level folds, from
  * one solve, and boxcox's leave-one-out, from one inverse, give what
- * refitting gives. */
+ * refitting gives; so do the kernels' level folds, from the values less
+ * the fold's and the surface's distances. */
 void test_model_cost_smoother_cv_is_refit(void);
 void test_model_cost_smoother_cv_is_refit(void)
 {
@@ -182,8 +183,11 @@ void test_model_cost_smoother_cv_is_refit(void)
     for (int lg = 0; lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
         pp_est_spec rbf = {PP_METHOD_RBF, lg, lg ? 1e-3 : 0.0, {0}, 0};
+        pp_est_spec nw = {PP_METHOD_NW, lg, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, lg, 0.3, {0}, 0};
         check_folds_are_refits(&s, y, &spec, folds, (size_t)nf);
         check_folds_are_refits(&s, y, &rbf, folds, (size_t)nf);
+        check_folds_are_refits(&s, y, &nw, folds, (size_t)nf); /* the kernels: the same sums */
+        check_folds_are_refits(&s, y, &ll, folds, (size_t)nf);
         /* its least squares by Sherman-Morrison, not an SVD: rounding */
         check_loo_is_refit(&s, y, &spec, 1e-7);
     }
