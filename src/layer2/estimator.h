@@ -280,14 +280,23 @@ void pp_choose_options_init(pp_choose_options *o);
  * leave-one-out. Nested errors re-make the choice inside each fold:
  * between (every level fold) and honest (leave-one-out up to
  * PP_NESTED_LOO_MAX samples with a value, 10 folds up to PP_CHOOSE_SUB, 5
- * above). Returns 0,
- * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
- * with pp_choice_free. */
+ * above: each fold costs a whole choice, and a fifth of a design larger
+ * than the choice's subsample still holds more than it). Between levels
+ * a parameter with more than PP_FOLD_SINGLE_MAX interior levels has its
+ * levels left out PP_FOLD_GROUPS at a time (pp_level_fold_groups). Returns
+ * 0, -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM;
+ * free with pp_choice_free. */
 #define PP_NESTED_LOO_MAX 20
 /* above this many samples with a value, the candidates are tuned and
  * compared on this many of them, and the winner fitted on all (in every
- * nested fold as well): the choice's cost stops growing with the design */
-#define PP_CHOOSE_SUB 100
+ * nested fold as well): the choice's cost stops growing with the design.
+ * It was 100 until the kernels' bandwidth was tuned on level folds (each
+ * bandwidth tried costs d x n^2 kernel terms, not n^2); 64 since (issue
+ * 31, item 6): on synthetic 2- and 3-parameter grids and scattered designs
+ * of 100-343 configurations, 20 % held out, the choice on 64 predicted
+ * them no more than 0.2 points worse than the choice on 100
+ * (bench/README.md). */
+#define PP_CHOOSE_SUB 64
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400
