@@ -286,7 +286,8 @@ void test_model_cost_fold_groups(void)
 
 /* pp_choose on a 10 x 10 grid: 4 groups of levels left out, not 16 (each
  * re-makes the whole choice), every interior sample predicted once per
- * parameter with its value left out. */
+ * parameter with its value left out; 5 folds at measured levels, not 10
+ * (100 samples: above the choice's subsample). */
 void test_model_cost_choose_grouped(void);
 void test_model_cost_choose_grouped(void)
 {
@@ -307,6 +308,8 @@ void test_model_cost_choose_grouped(void)
     o.keep_held = 1;
     CHECK_INT(pp_choose(&s, y, &o, &c), 0);
     CHECK_INT((long)c.between_folds, 2 * PP_FOLD_GROUPS);
+    /* at measured levels: 5 folds above the choice's subsample of 64 */
+    CHECK_INT((long)c.folds, 5);
     CHECK_INT((long)c.n_held_between, 2 * (SIDE - 2) * SIDE);
     for (size_t k = 0; k < c.n_held_between; k++)
         per_sample[c.held_between_idx[k]]++;

@@ -77,7 +77,12 @@ typedef struct pp_cv {
  * no levels to leave out, unless only one parameter varies (the two are then the same);
  * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
  * folds (a choice by one or two samples is a coin toss: leave-one-out
- * over every sample, edges included, decides instead).
+ * over every sample, edges included, decides instead). Candidates are
+ * scored on these folds one level at a time; the between-levels error
+ * leaves out, of a parameter with more than PP_FOLD_SINGLE_MAX interior
+ * levels, every other one together (pp_level_fold_groups, estimator.h:
+ * each keeps its measured neighbours, and each group costs a whole
+ * choice made again).
  * Leave-one-out: every sample alone. */
 #define PP_LEVEL_OUT_MIN 3
 /* fewer (fold, sample) pairs than this are too few to choose by: none */
