@@ -117,8 +117,10 @@ long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds);
  * out together are never neighbours, so each still has its measured
  * neighbours on both sides (one grid step away, as when left out alone:
  * the same leave-a-level-out distance); the fit that predicts them has
- * fewer levels (a 10 x 10 grid: 6 of the 10 values of that parameter)
- * and the error is the larger for it, not the smaller. Why: each group
+ * fewer levels (a 10 x 10 grid: 6 of the 10 values of that parameter),
+ * which can make the error larger, not flatter it (on bench_model_cost's
+ * grids and bench_accuracy's syn-step it moved by 0.1-0.6 points, either
+ * way). The choice is still scored on single levels (pp_level_folds). Why: each group
  * re-makes the whole choice, and a grid of 10 or 14 values per parameter
  * had 16-24 such folds, two thirds of `powprof model`'s time (issue 31,
  * item 6). -ENOMEM. */
