@@ -155,3 +155,55 @@ void test_claim_at_and_between_levels(void)
     pp_replay_free(&rp);
     pp_adaptive_space_free(&s);
 }
+
+/* A 10 x 4 grid: a's 8 interior values are left out two groups at a time
+ * (every other value together), b's 2 alone; the pairs keep one fold per
+ * group, as pp_choose made them, and rebuild the printed between-levels
+ * error; two values of a in one fold are never neighbours. */
+void test_claim_held_pairs_grouped(void);
+void test_claim_held_pairs_grouped(void)
+{
+    size_t cap = 40 * 80 + 100, used = 0, k, folds_btw = 0;
+    char *text = malloc(cap);
+    const pp_model_fit *f;
+    pp_held_pair *p;
+    double btw = 0;
+    size_t n_btw = 0;
+    pp_model m;
+    long n;
+
+    used += (size_t)snprintf(text + used, cap - used, "id,a,b,status,total_energy_j\n");
+    for (int i = 0; i < 10; i++)
+        for (int j = 0; j < 4; j++)
+            used += (size_t)snprintf(text + used, cap - used, "%d,%d,%d,ok,%.9g\n", i * 4 + j, i,
+                                     j, exp(1 + 0.2 * i + 0.3 * j * j) * (1 + 0.01 * ((i * 7 + j * 3) % 5)));
+    m = open_kept(results_folder_with("claim-grouped", text, NULL));
+    free(text);
+    k = (size_t)pp_summary_metric(&m.sum, "total_energy_j");
+    f = pp_model_fit_of(&m, 0, k);
+    CHECK(f != NULL);
+    CHECK_INT((long)f->choice.between_folds, PP_FOLD_GROUPS + 2);
+    n = pp_model_held_pairs(&m, 0, k, &p);
+    CHECK(n > 0);
+    for (long i = 0; i < n; i++) {
+        long j = 0;
+        if (!p[i].between)
+            continue;
+        btw += fabs(p[i].pred - p[i].value) / p[i].value;
+        n_btw++;
+        while (j < i && !(p[j].between && p[j].fold == p[i].fold))
+            j++;
+        folds_btw += j == i;
+        for (j = 0; j < i; j++) /* a fold of a's values (its b varies): never neighbours */
+            if (p[j].between && p[j].fold == p[i].fold && p[j].row % 4 != p[i].row % 4)
+                for (long q = 0; q < n; q++)
+                    if (p[q].between && p[q].fold == p[i].fold)
+                        CHECK(p[q].row / 4 == p[i].row / 4 ||
+                              labs((long)(p[q].row / 4) - (long)(p[i].row / 4)) >= 2);
+    }
+    CHECK_INT((long)folds_btw, (long)f->choice.between_folds);
+    CHECK_INT((long)n_btw, (long)f->choice.between.n);
+    CHECK(fabs(100 * btw / (double)n_btw - f->choice.between.mape) < 1e-9);
+    free(p);
+    pp_model_free(&m);
+}

@@ -159,7 +159,8 @@ static void check_folds_are_refits(const pp_surface *s, const double *y, const p
 
 /* boxcox with a residual smoother and the spline: their level folds, from
  * one solve, and boxcox's leave-one-out, from one inverse, give what
- * refitting gives. */
+ * refitting gives; so do the kernels' level folds, from the values less
+ * the fold's and the surface's distances. */
 void test_model_cost_smoother_cv_is_refit(void);
 void test_model_cost_smoother_cv_is_refit(void)
 {
@@ -182,8 +183,11 @@ void test_model_cost_smoother_cv_is_refit(void)
     for (int lg = 0; lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
         pp_est_spec rbf = {PP_METHOD_RBF, lg, lg ? 1e-3 : 0.0, {0}, 0};
+        pp_est_spec nw = {PP_METHOD_NW, lg, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, lg, 0.3, {0}, 0};
         check_folds_are_refits(&s, y, &spec, folds, (size_t)nf);
         check_folds_are_refits(&s, y, &rbf, folds, (size_t)nf);
+        check_folds_are_refits(&s, y, &nw, folds, (size_t)nf); /* the kernels: the same sums */
+        check_folds_are_refits(&s, y, &ll, folds, (size_t)nf);
         /* its least squares by Sherman-Morrison, not an SVD: rounding */
         check_loo_is_refit(&s, y, &spec, 1e-7);
     }
@@ -222,6 +226,98 @@ void test_model_cost_subsample_choice_judged_by_all(void)
     CHECK_INT(pp_choose(&s, y, &o, &c), 0);
     CHECK_INT(c.spec.method, PP_METHOD_BOXCOX);
     CHECK(c.spec.h == 0);
+    pp_choice_free(&c);
+    pp_surface_free(&s);
+}
+
+/* A grid of 11 values of a (one of them, 5, not measured) by 3 of b:
+ * a's 8 measured interior values are left out 2 groups at a time apart
+ * (PP_FOLD_GROUPS), b's one interior value alone. Every interior value is
+ * left out exactly once, never with the measured value next to it (the
+ * gap at 5 included: 4 and 6 are measured neighbours), and no edge. */
+void test_model_cost_fold_groups(void);
+void test_model_cost_fold_groups(void)
+{
+    enum { NA = 11, NB = 3, N = NA * NB };
+    double x[2 * N], y[N];
+    size_t *group = NULL, ng = 0, out_count[NA] = {0};
+    pp_fold *folds = NULL;
+    pp_surface s;
+    long nf;
+
+    for (size_t i = 0; i < N; i++) {
+        x[2 * i] = (double)(i / NB);
+        x[2 * i + 1] = (double)(i % NB);
+        y[i] = i / NB == 5 ? NAN : 1.0 + x[2 * i] + 0.1 * x[2 * i + 1];
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    nf = pp_level_fold_groups(&s, y, &folds, &group, &ng);
+    CHECK_INT(nf, 9);                            /* a: 8 interior values measured, b: 1 */
+    CHECK_INT((long)ng, PP_FOLD_GROUPS + 1);     /* a grouped, b alone */
+    for (size_t g = 0; g < ng; g++) {
+        int level_out[NA] = {0}, any = 0;
+        for (size_t i = 0; i < N; i++) {
+            int in = !isnan(y[i]) && pp_fold_group_has(&s, folds, group, (size_t)nf, g, i);
+            if (in && g < PP_FOLD_GROUPS) /* a's groups come first */
+                level_out[i / NB] = 1;
+            any |= in;
+        }
+        CHECK(any);
+        if (g >= PP_FOLD_GROUPS)
+            continue;
+        CHECK(!level_out[0] && !level_out[NA - 1]); /* never an edge */
+        for (size_t a = 0; a < NA; a++) {
+            out_count[a] += (size_t)level_out[a];
+            if (!level_out[a])
+                continue;
+            /* the nearest measured values on either side are not left out */
+            size_t lo = a - 1, hi = a + 1;
+            lo -= lo == 5;
+            hi += hi == 5;
+            CHECK(!level_out[lo] && !level_out[hi]);
+        }
+    }
+    for (size_t a = 1; a + 1 < NA; a++)
+        CHECK_INT((long)out_count[a], a == 5 ? 0 : 1);
+    free(folds);
+    free(group);
+    pp_surface_free(&s);
+}
+
+/* pp_choose on a 10 x 10 grid: 4 groups of levels left out, not 16 (each
+ * re-makes the whole choice), every interior sample predicted once per
+ * parameter with its value left out; 5 folds at measured levels, not 10
+ * (100 samples: above the choice's subsample). */
+void test_model_cost_choose_grouped(void);
+void test_model_cost_choose_grouped(void)
+{
+    enum { SIDE = 10, N = SIDE * SIDE };
+    double x[2 * N], y[N];
+    pp_choose_options o;
+    pp_choice c;
+    pp_surface s;
+    size_t per_sample[N] = {0};
+
+    for (size_t i = 0; i < N; i++) {
+        x[2 * i] = (double)(i / SIDE);
+        x[2 * i + 1] = (double)(i % SIDE);
+        y[i] = 2.0 + x[2 * i] * x[2 * i] + 0.5 * x[2 * i + 1] + 0.01 * (double)((i * 7) % 5);
+    }
+    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
+    pp_choose_options_init(&o);
+    o.keep_held = 1;
+    CHECK_INT(pp_choose(&s, y, &o, &c), 0);
+    CHECK_INT((long)c.between_folds, 2 * PP_FOLD_GROUPS);
+    /* at measured levels: 5 folds above the choice's subsample of 64 */
+    CHECK_INT((long)c.folds, 5);
+    CHECK_INT((long)c.n_held_between, 2 * (SIDE - 2) * SIDE);
+    for (size_t k = 0; k < c.n_held_between; k++)
+        per_sample[c.held_between_idx[k]]++;
+    for (size_t i = 0; i < N; i++) {
+        size_t a = i / SIDE, b = i % SIDE;
+        CHECK_INT((long)per_sample[i], (a > 0 && a + 1 < SIDE) + (b > 0 && b + 1 < SIDE));
+    }
+    CHECK(c.between.n == c.n_held_between && isfinite(c.between.mape));
     pp_choice_free(&c);
     pp_surface_free(&s);
 }

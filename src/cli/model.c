@@ -34,10 +34,12 @@ static const char model_help[] =
     "           with the least error over whole values left out (default)\n"
     "When anything is chosen on the data (auto, a bandwidth, the value space),\n"
     "the printed error is nested: the choice is made again without each left-out\n"
-    "configuration (leave-one-out up to 20 configurations, 10 folds up to 100,\n"
-    "5 above), so the error is not flattered by the choice. Above 100\n"
-    "configurations the candidates are compared on 100 of them, spread over the\n"
-    "design, and the winner fitted on all. Every prediction has a 90 % band from these\n"
+    "configuration (leave-one-out up to 20 configurations, 10 folds up to 64,\n"
+    "5 above; between levels, a parameter with more than 6 inside values has\n"
+    "every other one left out together), so the error is not flattered by the\n"
+    "choice. Above 64 configurations the candidates are compared on 64 of them,\n"
+    "spread over the design, and the winner fitted on all. Every prediction has\n"
+    "a 90 % band from these\n"
     "errors. Short runs (fewer than 5 samples or sampling periods) weigh less\n"
     "in the fit. A categorical parameter splits the model: one per label.\n"
     "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
@@ -256,7 +258,9 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
     }
     printf("\nbetween levels: the mean absolute error, in %%, of every configuration at a value of a "
            "parameter predicted with that whole value left out (each value strictly inside the "
-           "range of a parameter with 3 or more, in turn), the estimator chosen again without it; "
+           "range of a parameter with 3 or more, in turn; of one with more than 6 inside, every "
+           "other value left out together, each with its measured neighbours kept), the estimator "
+           "chosen again without it; "
            "what a setting never measured can expect. (LOO only): no parameter has enough values; "
            "only the figure at measured levels.\n");
     printf("at measured levels: the same of each configuration predicted from the others%s.\n",

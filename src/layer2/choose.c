@@ -355,13 +355,16 @@ static void add_needs(const pp_surface *s, const double *y, const pp_choose_opti
     }
 }
 
-/* Between measured levels: every level fold predicted from the others;
- * c->between, c->band_q_between, c->held_between. */
+/* Between measured levels: every group of level folds
+ * (pp_level_fold_groups) predicted from the others, the choice re-made
+ * without it; c->between, c->band_q_between, c->held_between (pairs group
+ * by group, each in the order of the samples). */
 static int between_levels(const pp_surface *s, const double *y, const pp_choose_options *o,
                           const pp_est_spec *keep, nest *w, pp_choice *c)
 {
     pp_fold *folds;
-    long nf = pp_level_folds_any(s, y, &folds);
+    size_t *group = NULL, ng = 0;
+    long nf = pp_level_fold_groups(s, y, &folds, &group, &ng);
     size_t cap, n = 0, m = 0, *idx = NULL;
     double *held = NULL, *need = NULL, *bs = NULL;
     int rc = nf < 0 ? (int)nf : 0;
@@ -375,9 +378,9 @@ static int between_levels(const pp_surface *s, const double *y, const pp_choose_
     bs = malloc(cap * sizeof *bs);
     need = malloc((size_t)nf * residual_room(s, o) * sizeof *need);
     rc = idx && held && need && bs ? 0 : -ENOMEM;
-    for (long f = 0; rc == 0 && f < nf; f++) {
+    for (size_t g = 0; rc == 0 && g < ng; g++) {
         for (size_t i = 0; i < s->n; i++)
-            w->out[i] = !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
+            w->out[i] = !isnan(y[i]) && pp_fold_group_has(s, folds, group, (size_t)nf, g, i);
         size_t first = n;
         rc = predict_out(s, y, o, keep, w->out, w->y2, w->tmp, w->pred, w->scale);
         for (size_t i = 0; rc == 0 && i < s->n; i++)
@@ -390,7 +393,7 @@ static int between_levels(const pp_surface *s, const double *y, const pp_choose_
     }
     if (rc == 0) {
         pp_cv_pairs(s, y, idx, held, n, &c->between);
-        c->between_folds = (size_t)nf;
+        c->between_folds = ng;
         c->band_n_between = m;
         c->band_q_between = pp_band_quantile(need, m);
         c->held_between = held;
@@ -401,6 +404,7 @@ static int between_levels(const pp_surface *s, const double *y, const pp_choose_
         idx = NULL;
     }
     free(folds);
+    free(group);
     free(idx);
     free(held);
     free(need);

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 typedef enum pp_method {
     PP_METHOD_NW = 0,
@@ -76,7 +77,12 @@ typedef struct pp_cv {
  * no levels to leave out, unless only one parameter varies (the two are then the same);
  * nor have sets with fewer than PP_LEVEL_OUT_MIN_PAIRS samples in all the
  * folds (a choice by one or two samples is a coin toss: leave-one-out
- * over every sample, edges included, decides instead).
+ * over every sample, edges included, decides instead). Candidates are
+ * scored on these folds one level at a time; the between-levels error
+ * leaves out, of a parameter with more than PP_FOLD_SINGLE_MAX interior
+ * levels, every other one together (pp_level_fold_groups, estimator.h:
+ * each keeps its measured neighbours, and each group costs a whole
+ * choice made again).
  * Leave-one-out: every sample alone. */
 #define PP_LEVEL_OUT_MIN 3
 /* fewer (fold, sample) pairs than this are too few to choose by: none */
@@ -131,6 +137,40 @@ typedef struct pp_est_ops {
     int (*folds)(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
                  const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n);
 } pp_est_ops;
+
+/* The kernels' folds operation (nw, loclin): each fold's samples predicted
+ * by at(s, w, h, i) (the estimator at sample i from the samples of w with
+ * a value, i's row of the surface's distances read) with w the values v
+ * less the fold's: the numbers a fit without the fold gives (the same
+ * sums in the same order, the distances taken from the surface's table),
+ * without a copy and a conversion of the values per fold, nor the
+ * distances recomputed (a kernel's bandwidth is tuned on the level folds:
+ * one pass over them per bandwidth tried). */
+static inline int pp_est_kernel_folds(const pp_surface *s, const double *v, const pp_est_spec *spec,
+                                      const pp_fold *folds, size_t n_folds, size_t *idx,
+                                      double *pred, size_t *n,
+                                      double (*at)(const pp_surface *, const double *, double,
+                                                   size_t))
+{
+    double *w = malloc((s->n + 1) * sizeof *w);
+
+    *n = 0;
+    if (!w)
+        return -ENOMEM;
+    for (size_t f = 0; f < n_folds; f++) {
+        size_t first = *n;
+        for (size_t i = 0; i < s->n; i++) {
+            int out = !isnan(v[i]) && pp_fold_has(s, &folds[f], i);
+            w[i] = out ? NAN : v[i];
+            if (out)
+                idx[(*n)++] = i;
+        }
+        for (size_t k = first; k < *n; k++)
+            pred[k] = pp_est_from_space(spec->log_values, at(s, w, spec->h, idx[k]));
+    }
+    free(w);
+    return 0;
+}
 
 /* Each in its file. */
 extern const pp_est_ops pp_est_nw_ops, pp_est_loclin_ops, pp_est_rbf_ops, pp_est_boxcox_ops;

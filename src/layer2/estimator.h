@@ -108,6 +108,31 @@ long pp_level_folds(const pp_surface *s, const double *y, pp_fold **folds);
  * measured values, whose edges are extrapolations (issue 31). */
 long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds);
 
+/* The folds of the between-levels error: pp_level_folds_any's levels
+ * (returned in *folds, their number returned) in *n_groups groups, level f
+ * in group (*group)[f] (malloc'd). A parameter with at most
+ * PP_FOLD_SINGLE_MAX interior levels measured leaves each out alone; one
+ * with more leaves them out PP_FOLD_GROUPS at a time apart: its r-th
+ * interior level (in order) goes to group r % PP_FOLD_GROUPS. Levels left
+ * out together are never neighbours, so each still has its measured
+ * neighbours on both sides (one grid step away, as when left out alone:
+ * the same leave-a-level-out distance); the fit that predicts them has
+ * fewer levels (a 10 x 10 grid: 6 of the 10 values of that parameter),
+ * which can make the error larger, not flatter it (on bench_model_cost's
+ * grids and bench_accuracy's syn-step it moved by 0.1-0.6 points, either
+ * way). The choice is still scored on single levels (pp_level_folds). Why: each group
+ * re-makes the whole choice, and a grid of 10 or 14 values per parameter
+ * had 16-24 such folds, two thirds of `powprof model`'s time (issue 31,
+ * item 6). -ENOMEM. */
+#define PP_FOLD_SINGLE_MAX 6
+#define PP_FOLD_GROUPS 2
+long pp_level_fold_groups(const pp_surface *s, const double *y, pp_fold **folds, size_t **group,
+                          size_t *n_groups);
+
+/* 1 when sample i (with a value) lies in group g of the nf folds. */
+int pp_fold_group_has(const pp_surface *s, const pp_fold *folds, const size_t *group, size_t nf,
+                      size_t g, size_t i);
+
 /* Cross-validated errors of spec over the folds: each fold's samples
  * predicted from a fit on the others. pred (NULL, or one per (fold,
  * sample) pair in the order of the folds, then of the samples) receives
@@ -257,14 +282,23 @@ void pp_choose_options_init(pp_choose_options *o);
  * leave-one-out. Nested errors re-make the choice inside each fold:
  * between (every level fold) and honest (leave-one-out up to
  * PP_NESTED_LOO_MAX samples with a value, 10 folds up to PP_CHOOSE_SUB, 5
- * above). Returns 0,
- * -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM; free
- * with pp_choice_free. */
+ * above: each fold costs a whole choice, and a fifth of a design larger
+ * than the choice's subsample still holds more than it). Between levels
+ * a parameter with more than PP_FOLD_SINGLE_MAX interior levels has its
+ * levels left out PP_FOLD_GROUPS at a time (pp_level_fold_groups). Returns
+ * 0, -EINVAL (fewer than 2 samples, or nothing applicable) or -ENOMEM;
+ * free with pp_choice_free. */
 #define PP_NESTED_LOO_MAX 20
 /* above this many samples with a value, the candidates are tuned and
  * compared on this many of them, and the winner fitted on all (in every
- * nested fold as well): the choice's cost stops growing with the design */
-#define PP_CHOOSE_SUB 100
+ * nested fold as well): the choice's cost stops growing with the design.
+ * It was 100 until the kernels' bandwidth was tuned on level folds (each
+ * bandwidth tried costs d x n^2 kernel terms, not n^2); 64 since (issue
+ * 31, item 6): on synthetic 2- and 3-parameter grids and scattered designs
+ * of 100-343 configurations, 20 % held out, the choice on 64 predicted
+ * them no more than 0.2 points worse than the choice on 100
+ * (bench/README.md). */
+#define PP_CHOOSE_SUB 64
 /* auto leaves rbf out above this many samples (its system is n x n, solved
  * once per fold) */
 #define PP_RBF_AUTO_MAX 400

@@ -67,6 +67,47 @@ long pp_level_folds_any(const pp_surface *s, const double *y, pp_fold **folds)
     return level_folds(s, y, 1, folds);
 }
 
+long pp_level_fold_groups(const pp_surface *s, const double *y, pp_fold **folds, size_t **group,
+                          size_t *n_groups)
+{
+    long nf = pp_level_folds_any(s, y, folds);
+    size_t g = 0;
+
+    *group = NULL;
+    *n_groups = 0;
+    if (nf <= 0)
+        return nf;
+    if (!(*group = malloc((size_t)nf * sizeof **group))) {
+        free(*folds);
+        *folds = NULL;
+        return -ENOMEM;
+    }
+    /* pp_level_folds_any lists a dimension's levels together, in their
+     * order: the r-th of m goes to group r % PP_FOLD_GROUPS of its
+     * dimension when m > PP_FOLD_SINGLE_MAX, to its own group else */
+    for (size_t f = 0; f < (size_t)nf;) {
+        size_t m = 0, groups;
+        while (f + m < (size_t)nf && (*folds)[f + m].dim == (*folds)[f].dim)
+            m++;
+        groups = m > PP_FOLD_SINGLE_MAX ? PP_FOLD_GROUPS : m;
+        for (size_t r = 0; r < m; r++)
+            (*group)[f + r] = g + r % groups;
+        g += groups;
+        f += m;
+    }
+    *n_groups = g;
+    return nf;
+}
+
+int pp_fold_group_has(const pp_surface *s, const pp_fold *folds, const size_t *group, size_t nf,
+                      size_t g, size_t i)
+{
+    for (size_t f = 0; f < nf; f++)
+        if (group[f] == g && pp_fold_has(s, &folds[f], i))
+            return 1;
+    return 0;
+}
+
 int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, const pp_fold *folds,
               size_t n_folds, pp_cv *cv, double *pred)
 {

@@ -88,4 +88,18 @@ static int loclin_loo(const pp_surface *s, const double *y, const double *v,
     return 0;
 }
 
-const pp_est_ops pp_est_loclin_ops = {NULL, loclin_eval, loclin_loo, NULL};
+/* loclin at sample i from the samples of w (i itself not among them) */
+static double loclin_at_sample(const pp_surface *s, const double *w, double h, size_t i)
+{
+    return loclin_at(s, w, h, s->x + i * s->d, i);
+}
+
+static int loclin_folds(const pp_surface *s, const double *y, const double *v,
+                        const pp_est_spec *spec, const pp_fold *folds, size_t n_folds, size_t *idx,
+                        double *pred, size_t *n)
+{
+    (void)y;
+    return pp_est_kernel_folds(s, v, spec, folds, n_folds, idx, pred, n, loclin_at_sample);
+}
+
+const pp_est_ops pp_est_loclin_ops = {NULL, loclin_eval, loclin_loo, loclin_folds};

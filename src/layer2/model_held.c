@@ -48,29 +48,31 @@ static size_t at_pairs(const pp_model_group *g, size_t k, const double *y, pp_he
     return n;
 }
 
-/* The between-levels pairs, fold by fold in the order pp_choose left them
- * out (pp_level_folds_any); their folds numbered from first. */
+/* The between-levels pairs, group by group of level folds in the order
+ * pp_choose left them out (pp_level_fold_groups); their folds (one per
+ * group: one fit predicted them) numbered from first. */
 static long between_pairs(const pp_model_group *g, size_t k, const double *y, size_t first,
                           pp_held_pair *out)
 {
     const pp_choice *c = &g->fits[k].choice;
     pp_fold *folds;
-    long nf = pp_level_folds_any(&g->surf, y, &folds);
-    size_t p = 0, n = 0;
+    size_t *group, ng, p = 0, n = 0;
+    long nf = pp_level_fold_groups(&g->surf, y, &folds, &group, &ng);
 
     if (nf < 0)
         return nf;
-    for (long f = 0; f < nf; f++)
+    for (size_t f = 0; f < ng; f++)
         for (size_t i = 0; i < g->n_rows && p < c->n_held_between; i++) {
-            if (isnan(y[i]) || !pp_fold_has(&g->surf, &folds[f], i))
+            if (isnan(y[i]) || !pp_fold_group_has(&g->surf, folds, group, (size_t)nf, f, i))
                 continue;
             if (c->held_between_idx[p] == i) {
-                out[n] = (pp_held_pair){i, y[i], held_of(g, k, 1, p), first + (size_t)f, 1};
+                out[n] = (pp_held_pair){i, y[i], held_of(g, k, 1, p), first + f, 1};
                 n += !isnan(out[n].pred);
             }
             p++;
         }
     free(folds);
+    free(group);
     return (long)n;
 }
 

@@ -335,4 +335,17 @@ static int nw_loo(const pp_surface *s, const double *y, const double *v, const p
     return rc;
 }
 
-const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo, NULL};
+/* nw at sample i from the samples of w (i itself not among them) */
+static double nw_at_sample(const pp_surface *s, const double *w, double h, size_t i)
+{
+    return predict_skip(s, w, h, s->x + i * s->d, i);
+}
+
+static int nw_folds(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
+                    const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n)
+{
+    (void)y;
+    return pp_est_kernel_folds(s, v, spec, folds, n_folds, idx, pred, n, nw_at_sample);
+}
+
+const pp_est_ops pp_est_nw_ops = {NULL, nw_eval, nw_loo, nw_folds};
