@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,28 @@ int write_file(const char *path, const char *text)
         return -1;
     fputs(text, fp);
     return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* The number after key in text (NaN without it). */
+static double number_after(const char *text, const char *key)
+{
+    const char *at = strstr(text, key);
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+int predicted_band(const char *json, const char *metric, double *v, double *lo, double *hi)
+{
+    char key[256];
+    const char *at;
+
+    *v = *lo = *hi = NAN;
+    snprintf(key, sizeof key, "\"%s\":{", metric);
+    if (!json || !(at = strstr(json, key)))
+        return 0;
+    *v = number_after(at, "\"value\":");
+    *lo = number_after(at, "\"lo\":");
+    *hi = number_after(at, "\"hi\":");
+    return !isnan(*v) && !isnan(*lo) && !isnan(*hi);
 }
 
 const char *results_folder_with(const char *name, const char *summary, const char *run_json)

@@ -70,6 +70,11 @@ int write_file(const char *path, const char *text);
 /* Whole file into a malloc'd string (NULL when unreadable). */
 char *slurp(const char *path);
 
+/* The value, lo and hi of metric in `powprof predict --json` output json
+ * (NULL allowed): 1 when the metric and all three are there, else 0 (the
+ * three NaN). */
+int predicted_band(const char *json, const char *metric, double *v, double *lo, double *hi);
+
 /* A results folder name under the test's scratch folder with this
  * summary.csv and, unless NULL, this run.json. Its path (static buffer). */
 const char *results_folder_with(const char *name, const char *summary, const char *run_json);

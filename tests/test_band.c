@@ -426,17 +426,11 @@ void test_band_positive_below_zero_beyond(void)
     const char *dir = results_folder_with("band-below-zero",
                                           "id,fps,status,durntoi_as,t2,22\n2,4,ok,10,2.4,24\n"
                                           "3,8,ok,10,2.8,28\n4,16,ok,05,3.6,36\n", NULL);
-    char *out = NULL, *at;
+    char *out = NULL;
     double v, lo, hi;
 
     CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=28", "--extrapolate", "--json", NULL), 0);
-    at = out ? strstr(out, "\"durntoi_as\":{") : NULL;
-    CHECK(at != NULL);
-    if (at) {
-        v = atof(strstr(at, "\"value\":") + 8);
-        lo = atof(strstr(at, "\"lo\":") + 5);
-        hi = atof(strstr(at, "\"hi\":") + 5);
-        CHECK(v > 0 && lo <= v && v <= hi);
-    }
+    CHECK(predicted_band(out, "durntoi_as", &v, &lo, &hi));
+    CHECK(v > 0 && lo <= v && v <= hi);
     free(out);
 }

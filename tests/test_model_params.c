@@ -194,7 +194,6 @@ void test_model_band_edges(void)
     size_t len;
     const char *dir;
     double v, lo, hi;
-    const char *at;
 
     len = (size_t)snprintf(summary, sizeof summary,
                            "id,p,status,duration_s,total_mean_w,reason\n");
@@ -203,13 +202,7 @@ void test_model_band_edges(void)
                                 p == 1 ? 0.5 : p == 40 ? 80.0 : (double)p);
     dir = results_folder_with("edges", summary, NULL);
     CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=41", "--json", NULL), 0);
-    at = out ? strstr(out, "\"total_mean_w\":{") : NULL;
-    CHECK(at != NULL);
-    if (at) {
-        v = atof(strstr(at, "\"value\":") + 8);
-        lo = atof(strstr(at, "\"lo\":") + 5);
-        hi = atof(strstr(at, "\"hi\":") + 5);
-        CHECK(hi / v > 1.5 && v / lo > 1.5);
-    }
+    CHECK(predicted_band(out, "total_mean_w", &v, &lo, &hi));
+    CHECK(hi / v > 1.5 && v / lo > 1.5);
     free(out);
 }

@@ -205,18 +205,12 @@ void test_predict_band_physical_range(void)
                    "3,4,ok,1,5,0.999,0.001,\n4,5,ok,1,5,0.985,0.015,\n5,6,ok,1,5,0.998,0.002,\n"
                    "6,7,ok,1,5,0.975,0.025,\n", NULL);
     char *out = NULL;
-    const char *at;
-    double hi = NAN, lo = NAN;
+    double v, hi, lo;
 
     CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=2", "--json", NULL), 0);
-    at = out ? strstr(out, "\"soc_end\":") : NULL;
-    CHECK(at != NULL);
-    if (at && strstr(at, "\"hi\":"))
-        hi = strtod(strstr(at, "\"hi\":") + 5, NULL);
+    CHECK(predicted_band(out, "soc_end", &v, &lo, &hi));
     CHECK(hi > 0.99 && hi <= 1.0);
-    at = out ? strstr(out, "\"soc_drain\":") : NULL;
-    if (at && strstr(at, "\"lo\":"))
-        lo = strtod(strstr(at, "\"lo\":") + 5, NULL);
+    CHECK(predicted_band(out, "soc_drain", &v, &lo, &hi));
     CHECK(lo >= 0.0);
     free(out);
 }
