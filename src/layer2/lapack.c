@@ -21,6 +21,7 @@ typedef void (*threads_fn)(int);
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static struct {
     posv_fn posv;
+    posv_fn posv_work;
     potrf_fn potrf;
     potrs_fn potrs;
     sytrf_fn sytrf;
@@ -46,6 +47,7 @@ static void load(void)
         if (!h)
             continue;
         *(void **)&g.posv = sym(h, "LAPACKE_dposv");
+        *(void **)&g.posv_work = sym(h, "LAPACKE_dposv_work");
         *(void **)&g.potrf = sym(h, "LAPACKE_dpotrf");
         *(void **)&g.potrs = sym(h, "LAPACKE_dpotrs");
         *(void **)&g.sytrf = sym(h, "LAPACKE_dsytrf");
@@ -53,7 +55,7 @@ static void load(void)
         *(void **)&g.sytri = sym(h, "LAPACKE_dsytri");
         *(void **)&g.gelsd = sym(h, "LAPACKE_dgelsd");
         *(void **)&g.threads = sym(h, "openblas_set_num_threads"); /* from its OpenBLAS */
-        if (g.posv && g.potrf && g.potrs && g.sytrf && g.sytrs && g.sytri && g.gelsd)
+        if (g.posv && g.posv_work && g.potrf && g.potrs && g.sytrf && g.sytrs && g.sytri && g.gelsd)
             return; /* stays loaded */
         dlclose(h);
         g.posv = NULL;
@@ -71,6 +73,12 @@ int pp_lapack_available(void)
 int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b, int ldb)
 {
     return pp_lapack_available() ? g.posv(layout, uplo, n, nrhs, a, lda, b, ldb)
+                                 : PP_LAPACK_MISSING;
+}
+
+int pp_lapack_dposv_small(int n, double *a, double *b)
+{
+    return pp_lapack_available() ? g.posv_work(PP_LAPACK_COL_MAJOR, 'L', n, 1, a, n, b, n)
                                  : PP_LAPACK_MISSING;
 }
 
