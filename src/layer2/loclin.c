@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The local-linear value at xn from the samples other than skip (s->n for
  * none), in the values' space; NaN when no sample has a value. One pass
@@ -18,15 +19,50 @@
  * skipped. A ridge on the slopes of 1e-12 of their own diagonal and 1e-28
  * of the total weight: a direction no sample spans gets slope 0 instead of
  * a singular system (LAPACK dposv; the weighted mean should it still fail). */
+enum { P = PP_SURFACE_MAX_DIMS };
+
+/* The weighted moments about the nearest sample (coordinates near[0 .. nd))
+ * of the samples other than skip whose weight does not underflow: s0, sv,
+ * s1[nd], s1v[nd] and s2's upper triangle (nd x nd, by rows). Inlined with
+ * nd a constant for 1 to 3 varying parameters (the loops then unrolled:
+ * this is most of `powprof model`'s time); the same sums in the same order
+ * whatever nd. */
+static inline __attribute__((always_inline)) void
+moments(const pp_surface *s, const double *v, const double *d2, const double *xn, size_t skip,
+        double m, double inv, size_t nd, const size_t *dims, const double *near, double *mo)
+{
+    double *s1 = mo + 2, *s1v = s1 + nd, *s2 = s1v + nd, z[P];
+
+    for (size_t i = 0; i < s->n; i++) {
+        double e, w;
+        if (i == skip || isnan(v[i]) ||
+            (e = ((d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
+            continue;
+        w = pp_surface_run_weight(s, i) * exp(-e);
+#pragma GCC unroll 3
+        for (size_t k = 0; k < nd; k++)
+            z[k] = s->x[i * s->d + dims[k]] - near[k];
+        mo[0] += w;
+        mo[1] += w * v[i];
+#pragma GCC unroll 3
+        for (size_t r = 0; r < nd; r++) {
+            s1[r] += w * z[r];
+            s1v[r] += w * z[r] * v[i];
+#pragma GCC unroll 3
+            for (size_t c = r; c < nd; c++)
+                s2[r * nd + c] += w * z[r] * z[c];
+        }
+    }
+}
+
 static double loclin_at(const pp_surface *s, const double *v, double h, const double *xn,
                         size_t skip)
 {
     /* at a sample (leave-one-out), its row of the surface's distances */
     const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
-    enum { P = PP_SURFACE_MAX_DIMS };
     size_t dims[P], nd = pp_surface_varying(s, dims), near = s->n;
-    double s0 = 0, sv = 0, s1[P] = {0}, s1v[P] = {0}, s2[P * P] = {0}, m = INFINITY;
-    double inv = 1.0 / (h * h), z[P], beta[P], value;
+    double mo[2 + 2 * P + P * P], *s1 = mo + 2, *s1v = s1 + nd, *s2 = s1v + nd, m = INFINITY;
+    double inv = 1.0 / (h * h), at[P], beta[P], value;
 
     for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(v[i])) {
@@ -38,35 +74,34 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
         }
     if (near == s->n)
         return NAN;
-    for (size_t i = 0; i < s->n; i++) {
-        double e, w;
-        if (i == skip || isnan(v[i]) ||
-            (e = ((d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
-            continue;
-        w = pp_surface_run_weight(s, i) * exp(-e);
-        for (size_t k = 0; k < nd; k++)
-            z[k] = s->x[i * s->d + dims[k]] - s->x[near * s->d + dims[k]];
-        s0 += w;
-        sv += w * v[i];
-        for (size_t r = 0; r < nd; r++) {
-            s1[r] += w * z[r];
-            s1v[r] += w * z[r] * v[i];
-            for (size_t c = r; c < nd; c++)
-                s2[r * nd + c] += w * z[r] * z[c];
-        }
+    for (size_t k = 0; k < nd; k++)
+        at[k] = s->x[near * s->d + dims[k]];
+    memset(mo, 0, (2 + 2 * nd + nd * nd) * sizeof *mo);
+    switch (nd) {
+    case 1:
+        moments(s, v, d2, xn, skip, m, inv, 1, dims, at, mo);
+        break;
+    case 2:
+        moments(s, v, d2, xn, skip, m, inv, 2, dims, at, mo);
+        break;
+    case 3:
+        moments(s, v, d2, xn, skip, m, inv, 3, dims, at, mo);
+        break;
+    default:
+        moments(s, v, d2, xn, skip, m, inv, nd, dims, at, mo);
     }
     /* centred at the weighted mean: covariance and cross-moments */
     for (size_t r = 0; r < nd; r++) {
-        beta[r] = s1v[r] - s1[r] * sv / s0;
+        beta[r] = s1v[r] - s1[r] * mo[1] / mo[0];
         for (size_t c = r; c < nd; c++)
-            s2[r * nd + c] -= s1[r] * s1[c] / s0;
-        s2[r * nd + r] += 1e-12 * s2[r * nd + r] + 1e-28 * s0;
+            s2[r * nd + c] -= s1[r] * s1[c] / mo[0];
+        s2[r * nd + r] += 1e-12 * s2[r * nd + r] + 1e-28 * mo[0];
     }
-    value = sv / s0;
-    if (nd && pp_lapack_dposv(PP_LAPACK_ROW_MAJOR, 'U', (int)nd, 1, s2, (int)nd, beta, 1) != 0)
+    value = mo[1] / mo[0];
+    if (nd && pp_lapack_dposv_small((int)nd, s2, beta) != 0)
         return value; /* no plane: the weighted mean */
     for (size_t k = 0; k < nd; k++)
-        value += beta[k] * (xn[dims[k]] - s->x[near * s->d + dims[k]] - s1[k] / s0);
+        value += beta[k] * (xn[dims[k]] - at[k] - s1[k] / mo[0]);
     return value;
 }
 
