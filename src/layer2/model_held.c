@@ -30,50 +30,70 @@ static double held_of(const pp_model_group *g, size_t k, int between, size_t i)
     return f->divide ? x / y : x * y;
 }
 
-/* The at-levels folds as pp_choose made them: leave-one-out when folds is
- * the number of values, else configuration i with a value in fold
- * (its rank among them) % folds. */
-static size_t at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held_pair *out)
+long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)
 {
-    const pp_choice *c = &g->fits[k].choice;
-    size_t n = 0, rank = 0;
+    size_t rank = 0;
 
-    for (size_t i = 0; i < g->n_rows; i++) {
-        if (isnan(y[i]))
-            continue;
-        out[n] = (pp_held_pair){i, y[i], held_of(g, k, 0, i), c->folds ? rank % c->folds : rank, 0};
-        rank++;
-        n += !isnan(out[n].pred);
-    }
-    return n;
+    for (size_t i = 0; i < n_rows; i++)
+        fold[i] = isnan(y[i]) ? SIZE_MAX : c->folds ? rank++ % c->folds : rank++;
+    return (long)(c->folds ? c->folds : rank);
 }
 
-/* The between-levels pairs, group by group of level folds in the order
- * pp_choose left them out (pp_level_fold_groups); their folds (one per
- * group: one fit predicted them) numbered from first. */
-static long between_pairs(const pp_model_group *g, size_t k, const double *y, size_t first,
-                          pp_held_pair *out)
+/* The at-levels pairs of fit k, in the folds pp_choose made. */
+static long at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held_pair *out)
 {
-    const pp_choice *c = &g->fits[k].choice;
+    size_t *fold = malloc((g->n_rows + 1) * sizeof *fold), n = 0;
+
+    if (!fold)
+        return -ENOMEM;
+    pp_model_at_folds(&g->fits[k].choice, y, g->n_rows, fold);
+    for (size_t i = 0; i < g->n_rows; i++) {
+        if (fold[i] == SIZE_MAX)
+            continue;
+        out[n] = (pp_held_pair){i, y[i], held_of(g, k, 0, i), fold[i], 0};
+        n += !isnan(out[n].pred);
+    }
+    free(fold);
+    return (long)n;
+}
+
+long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
+                            size_t *fold)
+{
     pp_fold *folds;
-    size_t *group, ng, p = 0, n = 0;
+    size_t *group, ng, p = 0;
     long nf = pp_level_fold_groups(&g->surf, y, &folds, &group, &ng);
 
     if (nf < 0)
         return nf;
     for (size_t f = 0; f < ng; f++)
-        for (size_t i = 0; i < g->n_rows && p < c->n_held_between; i++) {
-            if (isnan(y[i]) || !pp_fold_group_has(&g->surf, folds, group, (size_t)nf, f, i))
-                continue;
-            if (c->held_between_idx[p] == i) {
-                out[n] = (pp_held_pair){i, y[i], held_of(g, k, 1, p), first + f, 1};
-                n += !isnan(out[n].pred);
-            }
-            p++;
-        }
+        for (size_t i = 0; i < g->n_rows && p < c->n_held_between; i++)
+            if (!isnan(y[i]) && pp_fold_group_has(&g->surf, folds, group, (size_t)nf, f, i) &&
+                c->held_between_idx[p] == i)
+                fold[p++] = f;
+    while (p < c->n_held_between) /* not as pp_choose left them: none shared */
+        fold[p++] = ng++;
     free(folds);
     free(group);
-    return (long)n;
+    return (long)ng;
+}
+
+/* The between-levels pairs of fit k, their folds (one per group: one fit
+ * predicted them) numbered from first. */
+static long between_pairs(const pp_model_group *g, size_t k, const double *y, size_t first,
+                          pp_held_pair *out)
+{
+    const pp_choice *c = &g->fits[k].choice;
+    size_t *fold = malloc((c->n_held_between + 1) * sizeof *fold), n = 0;
+    long ng = fold ? pp_model_between_folds(g, c, y, fold) : -ENOMEM;
+
+    for (size_t p = 0; ng >= 0 && p < c->n_held_between; p++) {
+        size_t i = c->held_between_idx[p];
+        out[n] = (pp_held_pair){i, y[i], held_of(g, k, 1, p), first + fold[p], 1};
+        n += !isnan(out[n].pred);
+    }
+    free(fold);
+    return ng < 0 ? ng : (long)n;
 }
 
 long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **out)
@@ -81,8 +101,7 @@ long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **o
     const pp_model_group *gr;
     const pp_model_fit *f = pp_model_fit_of(m, g, k);
     double *y;
-    size_t n;
-    long nb = 0;
+    long na, nb = 0;
 
     *out = NULL;
     if (!f || f->n_values < 2 || !f->choice.held_at)
@@ -93,14 +112,14 @@ long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **o
         free(y);
         return -ENOMEM;
     }
-    n = at_pairs(gr, k, y, *out);
-    if (f->choice.n_held_between)
-        nb = between_pairs(gr, k, y, gr->n_rows, *out + n);
+    na = at_pairs(gr, k, y, *out);
+    if (na >= 0 && f->choice.n_held_between)
+        nb = between_pairs(gr, k, y, gr->n_rows, *out + na);
     free(y);
-    if (nb < 0) {
+    if (na < 0 || nb < 0) {
         free(*out);
         *out = NULL;
-        return nb;
+        return na < 0 ? na : nb;
     }
-    return (long)(n + (size_t)nb);
+    return na + nb;
 }
