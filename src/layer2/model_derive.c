@@ -1,5 +1,6 @@
 /* Energy, mean power and duration made consistent (model.h,
  * pp_model_derive): one of the three derived from the other two. */
+#include "model_held.h"
 #include "model_internal.h"
 
 #include "src/base/log.h"
@@ -7,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,15 +130,16 @@ static int consistent(const pp_model *m, const pp_model_group *g, const size_t *
  * predictions (pairs: sample idx[p], or p when idx is NULL), the
  * predictions of each metric o under each choice w (own[o]: its own
  * held-out predictions, derived when o == w), the choice remade without
- * each pair p (the least sum of the three MAPEs over the others), and
- * pair p's errors under that choice: each metric's MAPE and its spread
- * into cv[o] (mape, mape_sd; the rest kept). */
+ * each pair p (pp_model_nest_derivation), and pair p's errors under that
+ * choice: each metric's MAPE and its spread into cv[o] (mape, mape_sd; the
+ * rest kept). */
 typedef struct nesting {
     const double *y[3];   /* the values of E, P, T per sample */
     const double *own[3]; /* the held-out predictions of each, per pair */
     const size_t *idx;
-    size_t n;
-    int last;             /* the choices are E .. last */
+    const size_t *fold; /* per pair, the fold it was held out in (NULL: its own) */
+    size_t n, n_folds;
+    int last; /* the choices are E .. last */
 } nesting;
 
 /* |pred - y| / y of metric o under choice w at pair p (NAN: none). */
@@ -149,12 +152,88 @@ static double ape_of(const nesting *ns, int w, int o, size_t p)
     return isnan(y) || y == 0 || isnan(pred) ? NAN : fabs((pred - y) / y);
 }
 
-static void nest_choice(const nesting *ns, pp_cv *const cv[3])
-{
-    double sum[3][3] = {{0}}, cnt[3][3] = {{0}}, out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
+static size_t fold_of(const nesting *ns, size_t p) { return ns->fold ? ns->fold[p] : p; }
 
-    for (int w = E; w <= ns->last; w++)
-        for (int o = E; o <= T; o++)
+/* What choice w gains over deriving energy at pair p: the three metrics'
+ * errors under E = P x T less theirs under w (NAN: one is missing). */
+static double gain_of(const nesting *ns, int w, size_t p)
+{
+    double g = 0;
+
+    for (int o = E; o <= T; o++)
+        g += ape_of(ns, E, o, p) - ape_of(ns, w, o, p);
+    return g;
+}
+
+/* w's gains summed per fold (fs) and counted (fc), n_folds each. */
+static void fold_gains(const nesting *ns, int w, double *fs, double *fc)
+{
+    for (size_t f = 0; f < ns->n_folds; f++)
+        fs[f] = fc[f] = 0;
+    for (size_t p = 0; p < ns->n; p++) {
+        double g = gain_of(ns, w, p);
+        size_t f = fold_of(ns, p);
+        if (!isnan(g) && f < ns->n_folds) {
+            fs[f] += g;
+            fc[f]++;
+        }
+    }
+}
+
+/* Whether w beats E = P x T for certain, pair skip left out (SIZE_MAX:
+ * none): its mean gain over the folds above twice the standard error of
+ * that mean, with at least 3 folds. The pairs of a fold share one fit,
+ * so the folds, not the pairs, are the independent trials. Energy is the
+ * product of the other two, measured so; a near tie (on the held-back
+ * sweep of issue 31 one size left out flipped it, and that fold's error
+ * went from 1.5 to 33 %) keeps it derived. */
+static int beats_energy(const nesting *ns, int w, const double *fs, const double *fc, size_t skip)
+{
+    double g = skip < ns->n ? gain_of(ns, w, skip) : NAN, s = 0, s2 = 0, k = 0;
+    size_t f_skip = skip < ns->n && !isnan(g) ? fold_of(ns, skip) : SIZE_MAX;
+
+    for (size_t f = 0; f < ns->n_folds; f++) {
+        double sum = fs[f] - (f == f_skip ? g : 0), cnt = fc[f] - (f == f_skip);
+        if (cnt > 0) {
+            s += sum / cnt;
+            s2 += (sum / cnt) * (sum / cnt);
+            k++;
+        }
+    }
+    return k >= 3 && s / k > 2 * sqrt(fmax(0.0, (s2 - s * s / k) / (k - 1)) / k);
+}
+
+/* The choice on the pairs but skip: the least sum of the three MAPEs,
+ * kept only when it beats deriving energy for certain (fs, fc: per w, the
+ * gains per fold). sum, cnt: the errors per choice and metric over all. */
+static int choice_without(const nesting *ns, double (*sum)[3], double (*cnt)[3],
+                          double *const fs[3], double *const fc[3], size_t skip)
+{
+    int best = E;
+    double best_score = INFINITY;
+
+    for (int w = E; w <= ns->last; w++) {
+        double score = 0;
+        for (int o = E; o <= T; o++) {
+            double a = skip < ns->n ? ape_of(ns, w, o, skip) : NAN, c = cnt[w][o] - !isnan(a);
+            score += c > 0 ? (sum[w][o] - (isnan(a) ? 0 : a)) / c : INFINITY;
+        }
+        if (score < best_score) {
+            best_score = score;
+            best = w;
+        }
+    }
+    return best == E || beats_energy(ns, best, fs[best], fc[best], skip) ? best : E;
+}
+
+/* The errors per choice and metric (sum, cnt) and per fold (fs, fc:
+ * 2 x n_folds each for w > E, in buf). */
+static void tally(const nesting *ns, double (*sum)[3], double (*cnt)[3], double *fs[3],
+                  double *fc[3], double *buf)
+{
+    for (int w = E; w <= ns->last; w++) {
+        for (int o = E; o <= T; o++) {
+            sum[w][o] = cnt[w][o] = 0;
             for (size_t p = 0; p < ns->n; p++) {
                 double a = ape_of(ns, w, o, p);
                 if (!isnan(a)) {
@@ -162,20 +241,26 @@ static void nest_choice(const nesting *ns, pp_cv *const cv[3])
                     cnt[w][o]++;
                 }
             }
-    for (size_t p = 0; p < ns->n; p++) {
-        int best = E;
-        double best_score = INFINITY;
-        for (int w = E; w <= ns->last; w++) {
-            double score = 0;
-            for (int o = E; o <= T; o++) {
-                double a = ape_of(ns, w, o, p), c = cnt[w][o] - !isnan(a);
-                score += c > 0 ? (sum[w][o] - (isnan(a) ? 0 : a)) / c : INFINITY;
-            }
-            if (score < best_score) {
-                best_score = score;
-                best = w;
-            }
         }
+        fs[w] = buf + 2 * (size_t)w * ns->n_folds;
+        fc[w] = fs[w] + ns->n_folds;
+        if (w > E)
+            fold_gains(ns, w, fs[w], fc[w]);
+    }
+}
+
+/* Each pair's errors under the choice remade without it, into cv: 0 or
+ * -ENOMEM. */
+static int nest_choice(const nesting *ns, pp_cv *const cv[3])
+{
+    double sum[3][3], cnt[3][3], out[3] = {0}, out2[3] = {0}, n_out[3] = {0}, *fs[3], *fc[3];
+    double *buf = malloc((6 * ns->n_folds + 1) * sizeof *buf);
+
+    if (!buf)
+        return -ENOMEM;
+    tally(ns, sum, cnt, fs, fc, buf);
+    for (size_t p = 0; p < ns->n; p++) {
+        int best = choice_without(ns, sum, cnt, fs, fc, p);
         for (int o = E; o <= T; o++) {
             double a = ape_of(ns, best, o, p);
             if (!isnan(a)) {
@@ -193,87 +278,126 @@ static void nest_choice(const nesting *ns, pp_cv *const cv[3])
                                                                        (n_out[o] - 1)))
                                           : NAN;
         }
+    free(buf);
+    return 0;
 }
 
-void pp_model_nest_derivation(const double *const y[3], const double *const own[3],
-                              const size_t *idx, size_t n, int last, pp_cv *const cv[3])
+int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
+                             const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
+                             int last, pp_cv *const cv[3])
 {
-    nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, n, last};
-    nest_choice(&ns, cv);
+    nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, fold, n,
+                  fold ? n_folds : n, last};
+    return nest_choice(&ns, cv);
+}
+
+/* Rail k's pairs at measured levels (between 0) or between them (1) as a
+ * nesting, into ns (y: the three columns; fold: room for the larger of
+ * n_rows and the between pairs). 0, or -ENOMEM. */
+static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[3], int between,
+                      int last, size_t *fold, nesting *ns)
+{
+    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
+                             &g->fits[k[T]].choice};
+    long nf = between ? pp_model_between_folds(g, c[E], y[E], fold)
+                      : pp_model_at_folds(c[E], y[E], g->n_rows, fold);
+
+    if (nf < 0)
+        return (int)nf;
+    if (between)
+        *ns = (nesting){{y[E], y[P], y[T]},
+                        {c[E]->held_between, c[P]->held_between, c[T]->held_between},
+                        c[E]->held_between_idx, fold, c[E]->n_held_between, (size_t)nf, last};
+    else
+        *ns = (nesting){{y[E], y[P], y[T]}, {c[E]->held_at, c[P]->held_at, c[T]->held_at},
+                        NULL, fold, g->n_rows, (size_t)nf, last};
+    return 0;
 }
 
 /* The three fits' printed errors (at and between measured levels) with
- * the derivation choice nested. */
-static int nest_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
+ * the derivation choice nested (between: 1 when there are pairs between
+ * levels). */
+static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3], int last,
+                     size_t *fold)
 {
-    double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
-                    pp_model_column(m, g, k[T])};
-    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
-                             &g->fits[k[T]].choice};
     pp_cv *at[3] = {&g->fits[k[E]].choice.honest, &g->fits[k[P]].choice.honest,
                     &g->fits[k[T]].choice.honest};
     pp_cv *btw[3] = {&g->fits[k[E]].choice.between, &g->fits[k[P]].choice.between,
                      &g->fits[k[T]].choice.between};
-    int rc = y[E] && y[P] && y[T] ? 0 : -ENOMEM;
+    nesting ns;
+    int rc = rail_pairs(g, k, y, 0, last, fold, &ns);
 
-    if (rc == 0) {
-        nesting ns = {{y[E], y[P], y[T]}, {c[E]->held_at, c[P]->held_at, c[T]->held_at}, NULL,
-                      g->n_rows, last};
-        nest_choice(&ns, at);
-        if (c[E]->n_held_between) {
-            ns = (nesting){{y[E], y[P], y[T]},
-                           {c[E]->held_between, c[P]->held_between, c[T]->held_between},
-                           c[E]->held_between_idx, c[E]->n_held_between, last};
-            nest_choice(&ns, btw);
-        }
-    }
-    for (int i = 0; i < 3; i++)
-        free(y[i]);
+    if (rc == 0)
+        rc = nest_choice(&ns, at);
+    if (rc == 0 && g->fits[k[E]].choice.n_held_between &&
+        (rc = rail_pairs(g, k, y, 1, last, fold, &ns)) == 0)
+        rc = nest_choice(&ns, btw);
     return rc;
+}
+
+/* Which of E .. last to derive into *best (left as it is when no choice
+ * could be judged): the least sum of the three judged errors (each tried
+ * as derived), unless it is not E and does not beat deriving energy for
+ * certain (beats_energy) on the pairs those errors are of. */
+static int which_derived(pp_model_group *g, const size_t *k, double *const y[3], int last,
+                         double *at, double *btw, double *r, size_t *fold, int *best)
+{
+    double score_best = INFINITY, *buf;
+    nesting ns;
+    int rc;
+
+    for (int w = E; w <= last; w++) {
+        pp_model_fit *f = &g->fits[k[w]];
+        pp_choice keep = f->choice; /* a trial: its errors and band restored after */
+        double score = 0;
+        derived_preds(g, k, w, at, btw);
+        make_derived(g, f, y[w], at, btw, r, 0);
+        for (int o = E; o <= T; o++)
+            score += judged(&g->fits[k[o]].choice);
+        if (score < score_best) {
+            score_best = score;
+            *best = w;
+        }
+        f->choice = keep;
+    }
+    if (*best == E || *best > T) /* E, or none could be judged */
+        return 0;
+    if ((rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns)) < 0)
+        return rc;
+    if (!(buf = malloc((2 * ns.n_folds + 1) * sizeof *buf)))
+        return -ENOMEM;
+    fold_gains(&ns, *best, buf, buf + ns.n_folds);
+    if (!beats_energy(&ns, *best, buf, buf + ns.n_folds, SIZE_MAX))
+        *best = E;
+    free(buf);
+    return 0;
 }
 
 /* Derive one of rail k's three in group g. */
 static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
 {
-    size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between, best = 3;
-    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, *y, score_best = INFINITY;
-    pp_choice keep;
-    int rc = 0;
+    size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between;
+    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw = at + n, *r = btw + nb + 1;
+    double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
+                    pp_model_column(m, g, k[T])};
+    size_t *fold = malloc((n + nb + 1) * sizeof *fold);
+    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM, best = T + 1;
 
-    if (!at)
-        return -ENOMEM;
-    btw = at + n;
-    r = btw + nb + 1;
-    for (int w = E; w <= last; w++) {
-        pp_model_fit *f = &g->fits[k[w]];
-        double score = 0;
-        if (!(y = pp_model_column(m, g, k[w]))) {
-            rc = -ENOMEM;
-            break;
-        }
-        keep = f->choice; /* a trial: its errors and band restored after */
-        derived_preds(g, k, w, at, btw);
-        make_derived(g, f, y, at, btw, r, 0);
-        for (int o = E; o <= T; o++)
-            score += judged(&g->fits[k[o]].choice);
-        if (score < score_best) {
-            score_best = score;
-            best = (size_t)w;
-        }
-        f->choice = keep;
-        free(y);
-    }
-    if (rc == 0 && best < 3 && (y = pp_model_column(m, g, k[best]))) {
+    if (rc == 0)
+        rc = which_derived(g, k, y, last, at, btw, r, fold, &best);
+    if (rc == 0 && best <= T) {
         pp_model_fit *f = &g->fits[k[best]];
-        derived_preds(g, k, (int)best, at, btw);
-        make_derived(g, f, y, at, btw, r, 1);
+        derived_preds(g, k, best, at, btw);
+        make_derived(g, f, y[best], at, btw, r, 1);
         f->derived = 1;
         f->divide = best != E;
         f->from[0] = best == E ? k[P] : k[E];
         f->from[1] = best == T ? k[P] : k[T];
-        free(y);
-        rc = nest_rail(m, g, k, last);
+        rc = nest_rail(g, k, y, last, fold);
     }
+    for (int i = 0; i < 3; i++)
+        free(y[i]);
+    free(fold);
     free(at);
     return rc;
 }
