@@ -4,7 +4,8 @@
  * grids) on
  *   - 2-parameter grids of 7 x 7, 10 x 10, 14 x 14, 20 x 20 and 32 x 32
  *     configurations (49 .. 1,024);
- *   - 3-parameter grids of 4^3, 5^3, 7^3 and 10^3 (64 .. 1,000);
+ *   - 3-parameter grids of 4^3, 5^3, 7^3 and 10^3 (64 .. 1,000), and of
+ *     shapes that are not cubes, 144 .. 200 (6 x 6 x 4 .. 4 x 4 x 10);
  *   - 3-parameter scattered designs (uniform, seeded) of 50, 100, 200,
  *     300, 500 and 1,000 configurations;
  * surfaces of the shape of the matrix sets (energy a power law times a
@@ -50,10 +51,11 @@ static double uniform(unsigned long long *st)
     return ((double)(*st >> 11) + 0.5) / 9007199254740992.0;
 }
 
-/* A folder of n configurations: a grid side x side (d == 2) or n
- * scattered in 3 dimensions. Sizes 64 .. 4096 (a), sleep 0 .. 5 (b),
- * threads 1 .. 8 (c). */
-static int design(const char *dir, size_t n, int d, int side)
+/* A folder of n configurations: a grid shape[0] x shape[1] (d == 2) or
+ * shape[0] x shape[1] x shape[2] (d == 3), or n scattered in 3 dimensions
+ * (shape[0] == 0). Sizes 64 .. 4096 (a), sleep 0 .. 5 (b), threads 1 .. 8
+ * (c). */
+static int design(const char *dir, size_t n, int d, const int *shape)
 {
     char path[600];
     unsigned long long st = 17 + n;
@@ -68,13 +70,13 @@ static int design(const char *dir, size_t n, int d, int side)
     for (size_t i = 0; i < n; i++) {
         double a, b, c = 1, t, p;
         if (d == 2) {
-            a = 64 * pow(64.0, (double)(i / (size_t)side) / (side - 1));
-            b = 5.0 * (double)(i % (size_t)side) / (side - 1);
-        } else if (side > 0) {
-            size_t sd = (size_t)side;
-            a = 64 * pow(64.0, (double)(i / (sd * sd)) / (side - 1));
-            b = 5.0 * (double)(i / sd % sd) / (side - 1);
-            c = 1 + 7.0 * (double)(i % sd) / (side - 1);
+            a = 64 * pow(64.0, (double)(i / (size_t)shape[1]) / (shape[0] - 1));
+            b = 5.0 * (double)(i % (size_t)shape[1]) / (shape[1] - 1);
+        } else if (shape[0] > 0) {
+            size_t sb = (size_t)shape[1], sc = (size_t)shape[2];
+            a = 64 * pow(64.0, (double)(i / (sb * sc)) / (shape[0] - 1));
+            b = 5.0 * (double)(i / sc % sb) / (shape[1] - 1);
+            c = 1 + 7.0 * (double)(i % sc) / (shape[2] - 1);
         } else {
             a = 64 * pow(64.0, uniform(&st));
             b = 5.0 * uniform(&st);
@@ -130,17 +132,23 @@ static void print_time(double s, double cpu_s, double limit_s)
         printf("%6.2f s wall %6.2f s CPU", s, cpu_s);
 }
 
-static void one(const char *bin, const char *old, const char *what, size_t n, int d, int side,
-                double limit_s)
+static void one(const char *bin, const char *old, const char *what, int d, const int *shape,
+                size_t n, double limit_s)
 {
-    char dir[400];
+    char dir[400], name[64];
     double l0 = load_avg(), s, cpu_s, so, cpu_o;
 
-    snprintf(dir, sizeof dir, "%s/%s-%zu", tmp, what, n);
-    if (design(dir, n, d, side) < 0)
+    if (shape[0] == 0)
+        snprintf(name, sizeof name, "%s", what);
+    else if (d == 2)
+        snprintf(name, sizeof name, "%s %d x %d", what, shape[0], shape[1]);
+    else
+        snprintf(name, sizeof name, "%s %d x %d x %d", what, shape[0], shape[1], shape[2]);
+    snprintf(dir, sizeof dir, "%s/%s-%zu-%d-%d", tmp, what, n, shape[1], shape[2]);
+    if (design(dir, n, d, shape) < 0)
         return;
     s = timed_model(bin, dir, limit_s, &cpu_s);
-    printf("  %-10s %5zu: ", what, n);
+    printf("  %-22s %5zu: ", name, n);
     print_time(s, cpu_s, limit_s);
     if (old) {
         so = timed_model(old, dir, limit_s, &cpu_o);
@@ -156,7 +164,12 @@ static void one(const char *bin, const char *old, const char *what, size_t n, in
 int main(int argc, char **argv)
 {
     static const int sides[] = {7, 10, 14, 20, 32}, sides3[] = {4, 5, 7, 10};
+    /* 3-parameter grids of 144-200 that are not cubes: 4-6 values per
+     * parameter, each interior value its own between-levels fold */
+    static const int shapes[][3] = {{6, 6, 4}, {5, 6, 6}, {5, 5, 8}, {7, 7, 4},
+                                    {6, 6, 5}, {3, 8, 8}, {4, 4, 10}};
     static const size_t scattered[] = {50, 100, 200, 300, 500, 1000};
+    static const int none[3] = {0, 0, 0};
     size_t up_to = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
     double limit_s = getenv("POWPROF_COST_LIMIT_S") ? atof(getenv("POWPROF_COST_LIMIT_S")) : 120;
     const char *bin = getenv("POWPROF_BIN") ? getenv("POWPROF_BIN") : "build/powprof";
@@ -170,16 +183,23 @@ int main(int argc, char **argv)
     mkdir(tmp, 0755);
     printf("powprof model (auto, energy, power, duration) as the design grows: %s against "
            "baseline %s\n", bin, old ? old : "unavailable (not in this clone)");
-    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        int sh[3] = {sides[i], sides[i], 1};
         if ((size_t)(sides[i] * sides[i]) <= up_to)
-            one(bin, old, "grid 2-D", (size_t)(sides[i] * sides[i]), 2, sides[i], limit_s);
-    for (size_t i = 0; i < sizeof sides3 / sizeof sides3[0]; i++)
-        if ((size_t)(sides3[i] * sides3[i] * sides3[i]) <= up_to)
-            one(bin, old, "grid 3-D", (size_t)(sides3[i] * sides3[i] * sides3[i]), 3, sides3[i],
-                limit_s);
+            one(bin, old, "grid 2-D", 2, sh, (size_t)(sides[i] * sides[i]), limit_s);
+    }
+    for (size_t i = 0; i < sizeof sides3 / sizeof sides3[0]; i++) {
+        int sh[3] = {sides3[i], sides3[i], sides3[i]};
+        if ((size_t)(sh[0] * sh[1] * sh[2]) <= up_to)
+            one(bin, old, "grid 3-D", 3, sh, (size_t)(sh[0] * sh[1] * sh[2]), limit_s);
+    }
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if ((size_t)(shapes[i][0] * shapes[i][1] * shapes[i][2]) <= up_to)
+            one(bin, old, "grid 3-D", 3, shapes[i],
+                (size_t)(shapes[i][0] * shapes[i][1] * shapes[i][2]), limit_s);
     for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++)
         if (scattered[i] <= up_to)
-            one(bin, old, "scattered", scattered[i], 3, 0, limit_s);
+            one(bin, old, "scattered", 3, none, scattered[i], limit_s);
     printf("targets: 1,000 x 3 parameters < 5 s, 200 < 1 s\n");
     pp_bench_remove_tree(tmp);
     return 0;
