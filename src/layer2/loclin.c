@@ -10,23 +10,14 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The local-linear value at xn from the samples other than skip (s->n for
- * none), in the values' space; NaN when no sample has a value. One pass
- * gathers the weighted moments in coordinates centred at the nearest
- * sample (the heaviest), so that the slopes' normal equations, centred at
- * the weighted mean, lose nothing to cancellation even when nearly all the
- * weight is on that one sample; samples whose weight underflows are
- * skipped. A ridge on the slopes of 1e-12 of their own diagonal and 1e-28
- * of the total weight: a direction no sample spans gets slope 0 instead of
- * a singular system (LAPACK dposv; the weighted mean should it still fail). */
 enum { P = PP_SURFACE_MAX_DIMS };
 
 /* The weighted moments about the nearest sample (coordinates near[0 .. nd))
  * of the samples other than skip whose weight does not underflow: s0, sv,
  * s1[nd], s1v[nd] and s2's upper triangle (nd x nd, by rows). Inlined with
  * nd a constant for 1 to 3 varying parameters (the loops then unrolled:
- * this is most of `powprof model`'s time); the same sums in the same order
- * whatever nd. */
+ * loclin's bandwidth scans are a third of `powprof model`'s time); the same
+ * sums in the same order whatever nd. */
 static inline __attribute__((always_inline)) void
 moments(const pp_surface *s, const double *v, const double *d2, const double *xn, size_t skip,
         double m, double inv, size_t nd, const size_t *dims, const double *near, double *mo)
@@ -55,6 +46,15 @@ moments(const pp_surface *s, const double *v, const double *d2, const double *xn
     }
 }
 
+/* The local-linear value at xn from the samples other than skip (s->n for
+ * none), in the values' space; NaN when no sample has a value. One pass
+ * gathers the weighted moments in coordinates centred at the nearest
+ * sample (the heaviest), so that the slopes' normal equations, centred at
+ * the weighted mean, lose nothing to cancellation even when nearly all the
+ * weight is on that one sample; samples whose weight underflows are
+ * skipped. A ridge on the slopes of 1e-12 of their own diagonal and 1e-28
+ * of the total weight: a direction no sample spans gets slope 0 instead of
+ * a singular system (LAPACK dposv; the weighted mean should it still fail). */
 static double loclin_at(const pp_surface *s, const double *v, double h, const double *xn,
                         size_t skip)
 {
