@@ -78,7 +78,7 @@ int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, 
 
 int pp_lapack_dposv_small(int n, double *a, double *b)
 {
-    return pp_lapack_available() ? g.posv_work(PP_LAPACK_COL_MAJOR, 'L', n, 1, a, n, b, n)
+    return pp_lapack_available() ? g.posv_work(PP_LAPACK_COL_MAJOR, 'U', n, 1, a, n, b, n)
                                  : PP_LAPACK_MISSING;
 }
 

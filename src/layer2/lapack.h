@@ -22,8 +22,9 @@ int pp_lapack_available(void);
 int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b,
                     int ldb);
 /* The same for one small system a x = b of order n, a's upper triangle
- * stored by rows (its lower by columns), no check for NaN: for the many
- * local systems of a kernel fit. */
+ * stored by columns (LAPACK's own order: no copy), no check for NaN (the
+ * caller's): for the many local systems of a kernel fit. The same
+ * arithmetic as pp_lapack_dposv row-major 'U' on the same triangle. */
 int pp_lapack_dposv_small(int n, double *a, double *b);
 /* The same in two steps: the Cholesky factor of a (in place), then a
  * solve with it (b: nrhs right-hand sides), for many solves with one

@@ -14,7 +14,8 @@ enum { P = PP_SURFACE_MAX_DIMS };
 
 /* The weighted moments about the nearest sample (coordinates near[0 .. nd))
  * of the samples other than skip whose weight does not underflow: s0, sv,
- * s1[nd], s1v[nd] and s2's upper triangle (nd x nd, by rows). Inlined with
+ * s1[nd], s1v[nd] and s2's upper triangle (nd x nd, by columns: LAPACK's
+ * order, so that it solves without a copy). Inlined with
  * nd a constant for 1 to 3 varying parameters (the loops then unrolled:
  * loclin's bandwidth scans are a third of `powprof model`'s time); the same
  * sums in the same order whatever nd. */
@@ -41,7 +42,7 @@ moments(const pp_surface *s, const double *v, const double *d2, const double *xn
             s1v[r] += w * z[r] * v[i];
 #pragma GCC unroll 3
             for (size_t c = r; c < nd; c++)
-                s2[r * nd + c] += w * z[r] * z[c];
+                s2[c * nd + r] += w * z[r] * z[c];
         }
     }
 }
@@ -94,12 +95,15 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
     for (size_t r = 0; r < nd; r++) {
         beta[r] = s1v[r] - s1[r] * mo[1] / mo[0];
         for (size_t c = r; c < nd; c++)
-            s2[r * nd + c] -= s1[r] * s1[c] / mo[0];
+            s2[c * nd + r] -= s1[r] * s1[c] / mo[0];
         s2[r * nd + r] += 1e-12 * s2[r * nd + r] + 1e-28 * mo[0];
     }
     value = mo[1] / mo[0];
+    for (size_t r = 0; r < nd; r++)
+        if (isnan(beta[r]))
+            return value; /* no plane: the weighted mean */
     if (nd && pp_lapack_dposv_small((int)nd, s2, beta) != 0)
-        return value; /* no plane: the weighted mean */
+        return value;
     for (size_t k = 0; k < nd; k++)
         value += beta[k] * (xn[dims[k]] - at[k] - s1[k] / mo[0]);
     return value;
