@@ -170,15 +170,16 @@ void test_summary_scale_from_grid(void)
  *   error 0.08), so energy stays derived: energy and power 5 % (the least
  *   sum alone flipped on every other pair: 9 %);
  * - a gain of 0.18-0.22 on every pair, six folds: power is derived, both
- *   exact; the same pairs in two folds of three: too few to tell, energy
- *   derived, 10 %. */
+ *   exact; in three folds of two (each pair left out, its fold still has
+ *   one: 3 folds, the fewest that tell): the same; in two folds of three:
+ *   too few to tell, energy derived, 10 %. */
 void test_model_derivation_nested(void);
 void test_model_derivation_nested(void)
 {
     static const double one[6] = {1, 1, 1, 1, 1, 1};
     static const double e_tie[6] = {1, 1.08, 1, 1.08, 1, 1.08}, p_tie[6] = {1.1, 1, 1.1, 1, 1.1, 1};
     static const double p_clear[6] = {1.1, 1.09, 1.11, 1.1, 1.095, 1.105};
-    static const size_t two[6] = {0, 0, 0, 1, 1, 1};
+    static const size_t two[6] = {0, 0, 0, 1, 1, 1}, three[6] = {0, 0, 1, 1, 2, 2};
     const double *const y[3] = {one, one, one}, *const tie[3] = {e_tie, p_tie, one};
     const double *const clear[3] = {one, p_clear, one};
     pp_cv ce = {0}, cp = {0}, ct = {0};
@@ -189,6 +190,9 @@ void test_model_derivation_nested(void)
     CHECK_NEAR(cp.mape, 5.0, 1e-9);
     CHECK_NEAR(ct.mape, 0.0, 1e-12);
     CHECK_INT(pp_model_nest_derivation(y, clear, NULL, NULL, 6, 0, 1, cv), 0);
+    CHECK_NEAR(ce.mape, 0.0, 1e-12);
+    CHECK_NEAR(cp.mape, 0.0, 1e-12);
+    CHECK_INT(pp_model_nest_derivation(y, clear, NULL, three, 6, 3, 1, cv), 0);
     CHECK_NEAR(ce.mape, 0.0, 1e-12);
     CHECK_NEAR(cp.mape, 0.0, 1e-12);
     CHECK_INT(pp_model_nest_derivation(y, clear, NULL, two, 6, 2, 1, cv), 0);

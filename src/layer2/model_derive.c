@@ -155,14 +155,15 @@ static double ape_of(const nesting *ns, int w, int o, size_t p)
 static size_t fold_of(const nesting *ns, size_t p) { return ns->fold ? ns->fold[p] : p; }
 
 /* What choice w gains over deriving energy at pair p: the three metrics'
- * errors under E = P x T less theirs under w (NAN: one is missing). */
+ * errors under E = P x T less theirs under w (NAN: one is missing or
+ * infinite). */
 static double gain_of(const nesting *ns, int w, size_t p)
 {
     double g = 0;
 
     for (int o = E; o <= T; o++)
         g += ape_of(ns, E, o, p) - ape_of(ns, w, o, p);
-    return g;
+    return isfinite(g) ? g : NAN; /* an infinite error tells no mean */
 }
 
 /* w's gains summed per fold (fs) and counted (fc), n_folds each. */
@@ -205,12 +206,13 @@ static int beats_energy(const nesting *ns, int w, const double *fs, const double
 
 /* The choice on the pairs but skip: the least sum of the three MAPEs,
  * kept only when it beats deriving energy for certain (fs, fc: per w, the
- * gains per fold). sum, cnt: the errors per choice and metric over all. */
+ * gains per fold) or deriving energy cannot be judged. sum, cnt: the
+ * errors per choice and metric over all. */
 static int choice_without(const nesting *ns, double (*sum)[3], double (*cnt)[3],
                           double *const fs[3], double *const fc[3], size_t skip)
 {
     int best = E;
-    double best_score = INFINITY;
+    double best_score = INFINITY, score_e = INFINITY;
 
     for (int w = E; w <= ns->last; w++) {
         double score = 0;
@@ -218,12 +220,15 @@ static int choice_without(const nesting *ns, double (*sum)[3], double (*cnt)[3],
             double a = skip < ns->n ? ape_of(ns, w, o, skip) : NAN, c = cnt[w][o] - !isnan(a);
             score += c > 0 ? (sum[w][o] - (isnan(a) ? 0 : a)) / c : INFINITY;
         }
+        score_e = w == E ? score : score_e;
         if (score < best_score) {
             best_score = score;
             best = w;
         }
     }
-    return best == E || beats_energy(ns, best, fs[best], fc[best], skip) ? best : E;
+    return best == E || !isfinite(score_e) || beats_energy(ns, best, fs[best], fc[best], skip)
+               ? best
+               : E;
 }
 
 /* The errors per choice and metric (sum, cnt) and per fold (fs, fc:
@@ -337,12 +342,13 @@ static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3
 
 /* Which of E .. last to derive into *best (left as it is when no choice
  * could be judged): the least sum of the three judged errors (each tried
- * as derived), unless it is not E and does not beat deriving energy for
- * certain (beats_energy) on the pairs those errors are of. */
+ * as derived), unless it is not E, deriving energy could be judged, and
+ * it does not beat that for certain (beats_energy) on the pairs those
+ * errors are of. */
 static int which_derived(pp_model_group *g, const size_t *k, double *const y[3], int last,
                          double *at, double *btw, double *r, size_t *fold, int *best)
 {
-    double score_best = INFINITY, *buf;
+    double score_best = INFINITY, score_e = INFINITY, *buf;
     nesting ns;
     int rc;
 
@@ -354,13 +360,14 @@ static int which_derived(pp_model_group *g, const size_t *k, double *const y[3],
         make_derived(g, f, y[w], at, btw, r, 0);
         for (int o = E; o <= T; o++)
             score += judged(&g->fits[k[o]].choice);
+        score_e = w == E ? score : score_e;
         if (score < score_best) {
             score_best = score;
             *best = w;
         }
         f->choice = keep;
     }
-    if (*best == E || *best > T) /* E, or none could be judged */
+    if (*best == E || *best > T || !isfinite(score_e)) /* nothing to keep energy for */
         return 0;
     if ((rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns)) < 0)
         return rc;
@@ -377,14 +384,17 @@ static int which_derived(pp_model_group *g, const size_t *k, double *const y[3],
 static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
 {
     size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between;
-    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw = at + n, *r = btw + nb + 1;
+    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw = NULL, *r = NULL;
     double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
                     pp_model_column(m, g, k[T])};
     size_t *fold = malloc((n + nb + 1) * sizeof *fold);
     int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM, best = T + 1;
 
-    if (rc == 0)
+    if (rc == 0) {
+        btw = at + n;
+        r = btw + nb + 1;
         rc = which_derived(g, k, y, last, at, btw, r, fold, &best);
+    }
     if (rc == 0 && best <= T) {
         pp_model_fit *f = &g->fits[k[best]];
         derived_preds(g, k, best, at, btw);

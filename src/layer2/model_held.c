@@ -71,7 +71,9 @@ long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const d
             if (!isnan(y[i]) && pp_fold_group_has(&g->surf, folds, group, (size_t)nf, f, i) &&
                 c->held_between_idx[p] == i)
                 fold[p++] = f;
-    while (p < c->n_held_between) /* not as pp_choose left them: none shared */
+    /* pairs not where the groups put them (pp_choose makes none): each a
+     * fold of its own */
+    while (p < c->n_held_between)
         fold[p++] = ng++;
     free(folds);
     free(group);
