@@ -164,8 +164,10 @@ static void one(const char *bin, const char *old, const char *what, int d, const
 int main(int argc, char **argv)
 {
     static const int sides[] = {7, 10, 14, 20, 32}, sides3[] = {4, 5, 7, 10};
-    /* 3-parameter grids of 144-200 that are not cubes: 4-6 values per
-     * parameter, each interior value its own between-levels fold */
+    /* 3-parameter grids of 144-200 that are not cubes, 3 to 10 values per
+     * parameter: a parameter of up to 8 values (6 interior) has each
+     * interior value its own between-levels fold, the 4 x 4 x 10's third
+     * its 8 in 2 groups */
     static const int shapes[][3] = {{6, 6, 4}, {5, 6, 6}, {5, 5, 8}, {7, 7, 4},
                                     {6, 6, 5}, {3, 8, 8}, {4, 4, 10}};
     static const size_t scattered[] = {50, 100, 200, 300, 500, 1000};
