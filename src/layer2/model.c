@@ -628,6 +628,35 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
     return 0;
 }
 
+long pp_model_first_beyond(const pp_model *m, const pp_model_point *pt, size_t from,
+                           pp_prediction *p)
+{
+    for (size_t k = from; k < m->sum.n_metrics; k++)
+        if (pp_model_predict(m, k, pt, p) == 0 && p->beyond)
+            return (long)k;
+    return -1;
+}
+
+int pp_model_value_ranges(pp_model *m)
+{
+    for (size_t g = 0; g < m->n_groups; g++)
+        for (size_t k = 0; m->groups[g].fits && k < m->sum.n_metrics; k++) {
+            pp_model_fit *f = &m->groups[g].fits[k];
+            double *y = pp_model_column(m, &m->groups[g], k);
+            if (!y)
+                return -ENOMEM;
+            f->y_min = INFINITY;
+            f->y_max = -INFINITY;
+            for (size_t r = 0; r < m->groups[g].n_rows; r++)
+                if (!isnan(y[r])) {
+                    f->y_min = fmin(f->y_min, y[r]);
+                    f->y_max = fmax(f->y_max, y[r]);
+                }
+            free(y);
+        }
+    return 0;
+}
+
 int pp_model_build_groups(pp_model *m)
 {
     int rc = make_groups(m);

@@ -67,7 +67,7 @@ typedef struct pp_model_fit {
     int derived, divide;
     double weight;
     size_t from[2];
-    /* the least and the largest configuration value measured (model_range.c) */
+    /* the least and the largest configuration value measured (pp_model_value_ranges) */
     double y_min, y_max;
 } pp_model_fit;
 
@@ -197,7 +197,7 @@ int pp_model_derive(pp_model *m);
  * measured configuration its value, between two the line through them). */
 int pp_model_interpolated(const char *metric);
 
-/* Every fit's y_min and y_max from its group's configurations (model_range.c;
+/* Every fit's y_min and y_max from its group's configurations (model.c;
  * pp_model_open does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
 
@@ -215,7 +215,7 @@ int pp_model_beyond(const pp_model_fit *f, double value);
  * their kept residuals). 0 or -ENOMEM. */
 int pp_model_pool_bands(pp_model *m);
 
-/* The refusal of `powprof predict` (model_refuse.c): the first metric
+/* The refusal of `powprof predict` (model.c): the first metric
  * from index `from` on whose prediction at pt is flagged beyond the
  * measured values (pp_prediction.beyond), with that prediction in *p;
  * -1 when none is. Past ten times what was measured, neither the value
