@@ -184,7 +184,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
  * the nested predictions between measured levels (at them without level
  * folds), by the sum of the blended metrics' errors; the best weighs 1,
  * each other exp(-z^2 / 2), z its mean loss over the standard error
- * (model_derive.c, weights_without): a near tie costs nothing, a loss the
+ * (model_derive.c, weights_without): a near tie is shared, not decided; a loss the
  * folds agree on weighs nothing. The printed errors have the weights
  * remade without each pair's fold. Positive metrics only. Needs the
  * nested predictions (pp_choose's keep_held). 0 or -ENOMEM. */

@@ -195,7 +195,7 @@ static void fold_scores(const nesting *ns, size_t skip, double *m, double *cnt)
  * independent trials); the best is the least mean over the folds, and
  * each other weighs exp(-z^2 / 2) against its 1, z its mean loss to the
  * best over the standard error of that mean: the relative likelihood
- * that it is as good. A near tie weighs alike and costs nothing, a loss
+ * that it is as good. A near tie is shared, not decided; a loss
  * the folds agree on weighs nothing (the hard switch of issue 31 was the
  * step z > 2 -> 0, with energy favoured). Below 3 folds the scatter
  * cannot be told: the best alone. 1, or 0 when none could be scored. */
