@@ -310,11 +310,11 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi);
 
 /* c->band_q_edge and band_n_edge of the chosen c->spec on the samples y
- * of s (band_edge.c). 0, or -ENOMEM; NaN when there is no edge to hold
+ * of s (band.c). 0, or -ENOMEM; NaN when there is no edge to hold
  * out or the spec cannot be fitted without one. */
 int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
-/* ---- beyond the measured range (band_trend.c) ---- */
+/* ---- beyond the measured range (band.c) ---- */
 
 /* A prediction in y's units at normalized point xn (ctx: the caller's). */
 typedef double (*pp_band_value_fn)(const void *ctx, const double *xn);

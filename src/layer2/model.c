@@ -509,7 +509,7 @@ static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, cons
     return value_of(m, g, f, xn, 0);
 }
 
-/* raw_value as a pp_band_value_fn (band_trend.c) */
+/* raw_value as a pp_band_value_fn (band.c) */
 typedef struct value_ctx {
     const pp_model *m;
     size_t g;
