@@ -238,16 +238,18 @@ static int weights_without(const nesting *ns, size_t skip, double *a)
 /* Each pair's errors under the blend weighed without its fold, into cv
  * (mape, mape_sd; the rest kept; the metrics E .. last: the others are
  * not blended here). */
-static void nest_blend(const nesting *ns, pp_cv *const cv[3])
+static int nest_blend(const nesting *ns, pp_cv *const cv[3])
 {
-    double out[3] = {0}, out2[3] = {0}, n_out[3] = {0}, a[3];
-    size_t done = SIZE_MAX;
+    double out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
+    double *aw = malloc((3 * ns->n_folds + 1) * sizeof *aw); /* the weights per fold */
 
+    if (!aw)
+        return -ENOMEM;
+    for (size_t f = 0; f < ns->n_folds; f++)
+        weights_without(ns, f, &aw[3 * f]);
     for (size_t p = 0; p < ns->n; p++) {
-        if (fold_of(ns, p) != done) /* the pairs of a fold are mostly together */
-            weights_without(ns, done = fold_of(ns, p), a);
-        for (int o = E; o <= ns->last; o++) {
-            double e = ape_of(ns, a, o, p);
+        for (int o = E; o <= ns->last && fold_of(ns, p) < ns->n_folds; o++) {
+            double e = ape_of(ns, &aw[3 * fold_of(ns, p)], o, p);
             if (!isnan(e)) {
                 out[o] += e;
                 out2[o] += e * e;
@@ -263,6 +265,8 @@ static void nest_blend(const nesting *ns, pp_cv *const cv[3])
                                                                        (n_out[o] - 1)))
                                           : NAN;
         }
+    free(aw);
+    return 0;
 }
 
 int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
@@ -271,8 +275,7 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
 {
     nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, fold, n,
                   fold ? n_folds : n, last};
-    nest_blend(&ns, cv);
-    return 0;
+    return nest_blend(&ns, cv);
 }
 
 /* Rail k's pairs at measured levels (between 0) or between them (1) as a
@@ -311,10 +314,10 @@ static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3
     int rc = rail_pairs(g, k, y, 0, last, fold, &ns);
 
     if (rc == 0)
-        nest_blend(&ns, at);
+        rc = nest_blend(&ns, at);
     if (rc == 0 && g->fits[k[E]].choice.n_held_between &&
         (rc = rail_pairs(g, k, y, 1, last, fold, &ns)) == 0)
-        nest_blend(&ns, btw);
+        rc = nest_blend(&ns, btw);
     return rc;
 }
 
