@@ -126,43 +126,6 @@ void test_surface_cv_and_lattice(void)
     pp_surface_free(&s);
 }
 
-/* The fast grid equals the direct double loop, on a lattice and on
- * scattered samples, in 2 dimensions of 3. */
-void test_surface_grid_matches_direct(void);
-void test_surface_grid_matches_direct(void)
-{
-    enum { N = 300, G = 17 };
-    static double x[N * 3], y[N], ga[G], gb[G], fast[G * G], direct[G * G];
-    double fixed[3] = {0, 0, 0.4};
-    unsigned seed = 9;
-    pp_surface s;
-
-    for (int i = 0; i < G; i++)
-        ga[i] = gb[i] = -0.1 + 1.2 * i / (G - 1.0);
-    for (int lattice = 0; lattice < 2; lattice++) {
-        for (int i = 0; i < N; i++) {
-            for (int j = 0; j < 3; j++) {
-                seed = seed * 1103515245u + 12345u;
-                x[i * 3 + j] = lattice ? (double)((seed >> 16) % 5) : (double)(seed >> 8) / 16777216.0;
-            }
-            y[i] = smooth(x[i * 3], x[i * 3 + 1]) + x[i * 3 + 2];
-        }
-        CHECK_INT(pp_surface_init(&s, x, N, 3, NULL), 0);
-        for (double sigma = 0.05; sigma < 2; sigma *= 4) {
-            CHECK_INT(pp_nw_grid(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, fast), 0);
-            CHECK_INT(pp_nw_grid_direct(&s, y, sigma, 0, ga, G, 1, gb, G, fixed, direct), 0);
-            for (int i = 0; i < G * G; i++)
-                CHECK_NEAR(fast[i], direct[i], 1e-9 * fabs(direct[i]));
-            /* a line */
-            CHECK_INT(pp_nw_grid(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, fast), 0);
-            CHECK_INT(pp_nw_grid_direct(&s, y, sigma, 2, ga, G, 2, NULL, 1, fixed, direct), 0);
-            for (int i = 0; i < G; i++)
-                CHECK_NEAR(fast[i], direct[i], 1e-9 * fabs(direct[i]));
-        }
-        pp_surface_free(&s);
-    }
-}
-
 /* Scattered samples (no lattice): the truncated leave-one-out sum equals the
  * direct one, in 1, 2 and 3 dimensions, for small and large bandwidths. */
 void test_surface_loo_scattered(void);

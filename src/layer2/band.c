@@ -1,5 +1,9 @@
 /* The 90 % bands of estimator.h: where the samples lie, how far a point
- * lies from them, the conformal quantiles, the band at a point. */
+ * lies from them, the conformal quantiles, the band at a point; outside
+ * the measured range, the band calibrated on the edges held out
+ * (pp_band_edge_calibrate) and the trend of the last measured levels
+ * that it holds beside the estimator's own extrapolation (pp_band_trend,
+ * pp_band_beyond). */
 #include "estimator.h"
 
 #include <errno.h>
@@ -235,4 +239,215 @@ void pp_choice_free(pp_choice *c)
     c->held_at = c->held_between = c->held_between_b = c->band_r = NULL;
     c->held_between_idx = NULL;
     c->n_held_between = 0;
+}
+
+/* ---- outside the measured range: the band calibrated on the edges held
+ * out (estimator.h: pp_band_edge_calibrate) ---- */
+
+/* The present levels of dimension j (a sample with a value there): the
+ * least and largest index into s->levels[j], and how many. */
+static size_t present(const pp_surface *s, const double *y, size_t j, size_t *lo, size_t *hi)
+{
+    unsigned char *seen = calloc(s->k[j] + 1, 1);
+    size_t n = 0;
+
+    *lo = SIZE_MAX;
+    *hi = 0;
+    for (size_t i = 0; seen && i < s->n; i++)
+        if (!isnan(y[i]))
+            seen[s->cell[i * s->d + j]] = 1;
+    for (size_t a = 0; seen && a < s->k[j]; a++)
+        if (seen[a]) {
+            n++;
+            *lo = a < *lo ? a : *lo;
+            *hi = a;
+        }
+    free(seen);
+    return n;
+}
+
+/* The edge folds of y into folds (room for 2 d): how many. */
+static size_t edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
+{
+    size_t n = 0, lo, hi;
+
+    for (size_t j = 0; j < s->d; j++)
+        if (present(s, y, j, &lo, &hi) >= PP_LEVEL_OUT_MIN) {
+            folds[n++] = (pp_fold){j, lo};
+            folds[n++] = (pp_fold){j, hi};
+        }
+    return n;
+}
+
+/* The fitted estimator as a pp_band_value_fn. */
+static double est_at(const void *ctx, const double *xn) { return pp_est_predict(ctx, xn); }
+
+/* The residual of v against the band's two centres p and t (the nearest
+ * end of the interval between them): 1 when there is one. */
+static int residual_to(const pp_choice *c, double v, double p, double t, double *r)
+{
+    double rp, rt;
+
+    if (!pp_band_residual(c, v, p, &rp) || !pp_band_residual(c, v, t, &rt))
+        return 0;
+    if (c->positive ? (log(v) - log(p)) * (log(v) - log(t)) <= 0 : (v - p) * (v - t) <= 0)
+        *r = 0.0; /* between the two: inside the band's middle */
+    else
+        *r = fmin(rp, rt);
+    return 1;
+}
+
+/* Fold f left out of y (y2: room for s->n), the spec refitted on the rest,
+ * each of its samples predicted as pp_model_predict does (the estimator's
+ * extrapolation and the trend of the last levels: pp_band_beyond), its
+ * residual over the scale appended to need[*m]. 0, or -ENOMEM. */
+static int edge_fold(const pp_surface *s, const double *y, const pp_fold *f, pp_choice *c,
+                     double *y2, double *need, size_t *m)
+{
+    unsigned char *out = calloc(s->n + 1, 1);
+    pp_band_range r;
+    pp_est e;
+    int rc;
+
+    if (!out)
+        return -ENOMEM;
+    for (size_t i = 0; i < s->n; i++) {
+        out[i] = !isnan(y[i]) && pp_fold_has(s, f, i);
+        y2[i] = out[i] ? NAN : y[i];
+    }
+    rc = pp_est_fit(&e, s, y2, &c->spec);
+    if (rc == 0) {
+        pp_band_range_without(s, y, out, &r);
+        for (size_t i = 0; i < s->n; i++) {
+            const double *xn = s->x + i * s->d;
+            double p, t, scale = pp_band_scale(&r, xn); /* as a prediction there has */
+            if (!out[i])
+                continue;
+            p = pp_est_predict(&e, xn);
+            t = pp_band_trend(&r, c->positive, est_at, &e, xn);
+            if (c->spec.method == PP_METHOD_NW)
+                p = t;
+            if (residual_to(c, y[i], p, t, &need[*m]) && isfinite(scale))
+                need[(*m)++] /= scale;
+        }
+        pp_est_free(&e);
+    }
+    free(out);
+    return rc == -ENOMEM ? rc : 0;
+}
+
+int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
+{
+    pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
+    size_t nf = edge_folds(s, y, folds), pairs = 0, m = 0;
+    double *y2, *need;
+    int rc = 0;
+
+    c->band_q_edge = NAN;
+    c->band_n_edge = 0;
+    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        c->band_q_edge_dim[j] = NAN;
+    for (size_t f = 0; f < nf; f++)
+        for (size_t i = 0; i < s->n; i++)
+            pairs += !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
+    if (nf == 0 || pairs == 0)
+        return 0;
+    y2 = malloc((s->n + 1) * sizeof *y2);
+    need = malloc(pairs * sizeof *need);
+    for (size_t f = 0, first = 0; y2 && need && rc == 0 && f < nf; f++) {
+        if (f % 2 == 0) /* the folds come in pairs, the least and the largest level of a dimension */
+            first = m;
+        rc = edge_fold(s, y, &folds[f], c, y2, need, &m);
+        if (rc == 0 && f % 2 == 1 && m > first)
+            c->band_q_edge_dim[folds[f].dim] = pp_band_quantile(need + first, m - first);
+    }
+    if (!y2 || !need)
+        rc = -ENOMEM;
+    if (rc == 0 && m) {
+        c->band_q_edge = pp_band_quantile(need, m);
+        c->band_n_edge = m;
+    }
+    free(y2);
+    free(need);
+    return rc;
+}
+
+/* ---- beyond the measured range: the local linear trend of the last
+ * measured levels, and the band that holds it and the estimator's own
+ * extrapolation (estimator.h: pp_band_trend, pp_band_beyond) ---- */
+
+/* The level of dimension j next to the range's end xc (inwards), NaN
+ * when there is none: the end's neighbour among the surface's levels
+ * inside the range, else one finest step in. */
+static double inward(const pp_band_range *r, size_t j, double xc)
+{
+    double best = NAN;
+    int up = xc <= r->lo[j];
+
+    for (size_t a = 0; r->s && a < r->s->k[j]; a++) {
+        double lv = r->s->levels[j][a];
+        if (lv < r->lo[j] || lv > r->hi[j] || lv == xc)
+            continue;
+        if (isnan(best) || (up ? lv < best : lv > best))
+            best = lv;
+    }
+    if (isnan(best) && isfinite(r->step[j]) && r->step[j] > 0)
+        best = up ? xc + r->step[j] : xc - r->step[j];
+    return best;
+}
+
+double pp_band_trend(const pp_band_range *r, int positive, pp_band_value_fn fn, const void *ctx,
+                     const double *xn)
+{
+    double xc[PP_SURFACE_MAX_DIMS], f0, lin = 0, lg = 0;
+    int outside = 0, all_log = 1;
+
+    for (size_t j = 0; j < r->d; j++)
+        xc[j] = r->hi[j] >= r->lo[j] ? fmin(fmax(xn[j], r->lo[j]), r->hi[j]) : xn[j];
+    f0 = fn(ctx, xc);
+    for (size_t j = 0; j < r->d; j++) {
+        double a, fa, steps, xa[PP_SURFACE_MAX_DIMS];
+        if (xn[j] == xc[j] || isnan(a = inward(r, j, xc[j])))
+            continue;
+        for (size_t i = 0; i < r->d; i++)
+            xa[i] = xc[i];
+        xa[j] = a;
+        fa = fn(ctx, xa);
+        steps = (xn[j] - xc[j]) / (xc[j] - a); /* the last interval's lengths past the end */
+        lin += (f0 - fa) * steps;
+        lg += f0 > 0 && fa > 0 ? log(f0 / fa) * steps : NAN;
+        all_log &= r->s && r->s->log_scale[j];
+        outside = 1;
+    }
+    if (!outside)
+        return f0;
+    /* a positive metric along log-scale parameters: a power law; else a
+     * straight line, unless it crosses zero */
+    if (positive && (all_log || !(f0 + lin > 0)) && isfinite(lg))
+        return f0 * exp(lg);
+    return f0 + lin;
+}
+
+void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, const void *ctx,
+                    const double *xn, double *value, double *lo, double *hi)
+{
+    double t, tlo, thi;
+
+    if (pp_band_scale(&c->range, xn) <= 1) {
+        pp_band(c, *value, xn, lo, hi);
+        return;
+    }
+    t = pp_band_trend(&c->range, c->positive, fn, ctx, xn);
+    /* a positive metric's extrapolation at or below zero has left what
+     * the values can be: the trend, when it has not */
+    if (trend_value || isnan(*value) || (c->positive && !(*value > 0) && t > 0))
+        *value = t;
+    pp_band(c, *value, xn, lo, hi);
+    pp_band(c, t, xn, &tlo, &thi);
+    if (!isnan(tlo) && !isnan(*lo)) { /* both trends are held */
+        *lo = fmin(*lo, tlo);
+        *hi = fmax(*hi, thi);
+    }
+    if (!isnan(*lo) && *value < *lo) /* both at or below zero: the band's end, 0 */
+        *value = *lo;
 }

@@ -51,8 +51,11 @@ static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, siz
         return 0;
     if (autom && !pp_lapack_available()) /* then nw alone, whatever n */
         return m == PP_METHOD_NW;
-    return !(autom && ((m == PP_METHOD_RBF && n > PP_RBF_AUTO_MAX) ||
-                       ((m == PP_METHOD_LOCLIN || m == PP_METHOD_NW) && n > PP_KERNEL_AUTO_MAX)));
+    /* auto: boxcox, and loclin where boxcox cannot give a band (issue 43:
+     * on every set measured auto chose boxcox; the spline and the weighted
+     * average are there when asked for) */
+    return !(autom && (m == PP_METHOD_RBF || m == PP_METHOD_NW ||
+                       (m == PP_METHOD_LOCLIN && n > PP_KERNEL_AUTO_MAX)));
 }
 
 /* Candidate (m, lg) tuned on y and scored: its errors over the level folds

@@ -299,10 +299,8 @@ void pp_choose_options_init(pp_choose_options *o);
  * them no more than 0.2 points worse than the choice on 100
  * (bench/README.md). */
 #define PP_CHOOSE_SUB 64
-/* auto leaves rbf out above this many samples (its system is n x n, solved
- * once per fold) */
-#define PP_RBF_AUTO_MAX 400
-/* and the kernel estimators (nw, loclin) above this many: each of their
+/* auto leaves loclin out above this many samples (nw and rbf it never
+ * tries): each of their
  * leave-one-out and level-out checks costs n^2 kernel terms, once per
  * nested fold; auto is then boxcox (--method nw or loclin still fits them) */
 #define PP_KERNEL_AUTO_MAX 300
@@ -312,11 +310,11 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi);
 
 /* c->band_q_edge and band_n_edge of the chosen c->spec on the samples y
- * of s (band_edge.c). 0, or -ENOMEM; NaN when there is no edge to hold
+ * of s (band.c). 0, or -ENOMEM; NaN when there is no edge to hold
  * out or the spec cannot be fitted without one. */
 int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
-/* ---- beyond the measured range (band_trend.c) ---- */
+/* ---- beyond the measured range (band.c) ---- */
 
 /* A prediction in y's units at normalized point xn (ctx: the caller's). */
 typedef double (*pp_band_value_fn)(const void *ctx, const double *xn);

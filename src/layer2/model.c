@@ -471,23 +471,45 @@ int pp_model_locate(const pp_model *m, const pp_model_point *pt, pp_model_where 
     return 0;
 }
 
-/* The estimator's value of fit f of group g at xn, or the product or
- * quotient of the two it is derived from. */
-static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)
+double pp_model_blend(double own, double derived, double weight)
 {
-    const pp_model_fit *a, *b;
-    double va, vb;
-
-    if (!f->derived)
-        return pp_est_predict(&f->est, xn);
-    a = pp_model_fit_of(m, g, f->from[0]);
-    b = pp_model_fit_of(m, g, f->from[1]);
-    va = a->n_values == 1 ? a->constant : raw_value(m, g, a, xn);
-    vb = b->n_values == 1 ? b->constant : raw_value(m, g, b, xn);
-    return f->divide ? va / vb : va * vb;
+    if (!(weight > 0))
+        return own;
+    if (weight >= 1)
+        return derived;
+    if (own > 0 && derived > 0)
+        return exp((1 - weight) * log(own) + weight * log(derived));
+    return (1 - weight) * own + weight * derived;
 }
 
-/* raw_value as a pp_band_value_fn (band_trend.c) */
+/* The value of fit f of group g at xn: its estimator's, blended with the
+ * product or quotient of the two it is derived from (model.h); depth:
+ * how many blends up (past 2, which no file pp_model_derive wrote has, a
+ * fit's own value: a hand-made cycle ends). */
+static double value_of(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn,
+                       int depth)
+{
+    size_t self = (size_t)(f - m->groups[g].fits);
+    double own = pp_est_predict(&f->est, xn), v[2];
+
+    if (!f->derived || depth > 2)
+        return own;
+    for (int i = 0; i < 2; i++) {
+        const pp_model_fit *a = pp_model_fit_of(m, g, f->from[i]);
+        int with = a->derived && (a->from[0] == self || a->from[1] == self);
+        v[i] = a->n_values == 1 ? a->constant
+               : with           ? pp_est_predict(&a->est, xn)
+                                : value_of(m, g, a, xn, depth + 1);
+    }
+    return pp_model_blend(own, f->divide ? v[0] / v[1] : v[0] * v[1], f->weight);
+}
+
+static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)
+{
+    return value_of(m, g, f, xn, 0);
+}
+
+/* raw_value as a pp_band_value_fn (band.c) */
 typedef struct value_ctx {
     const pp_model *m;
     size_t g;
@@ -603,6 +625,35 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
             return -EINVAL;
     }
     clamp_physical(m, metric, p);
+    return 0;
+}
+
+long pp_model_first_beyond(const pp_model *m, const pp_model_point *pt, size_t from,
+                           pp_prediction *p)
+{
+    for (size_t k = from; k < m->sum.n_metrics; k++)
+        if (pp_model_predict(m, k, pt, p) == 0 && p->beyond)
+            return (long)k;
+    return -1;
+}
+
+int pp_model_value_ranges(pp_model *m)
+{
+    for (size_t g = 0; g < m->n_groups; g++)
+        for (size_t k = 0; m->groups[g].fits && k < m->sum.n_metrics; k++) {
+            pp_model_fit *f = &m->groups[g].fits[k];
+            double *y = pp_model_column(m, &m->groups[g], k);
+            if (!y)
+                return -ENOMEM;
+            f->y_min = INFINITY;
+            f->y_max = -INFINITY;
+            for (size_t r = 0; r < m->groups[g].n_rows; r++)
+                if (!isnan(y[r])) {
+                    f->y_min = fmin(f->y_min, y[r]);
+                    f->y_max = fmax(f->y_max, y[r]);
+                }
+            free(y);
+        }
     return 0;
 }
 

@@ -56,13 +56,18 @@ typedef struct pp_model_fit {
     double constant;   /* the value when n_values == 1 */
     pp_choice choice;  /* when n_values >= 2 */
     pp_est est;
-    /* Derived from two other metrics of the group (E = P x T): the value is
-     * from[0] x from[1] (divide: from[0] / from[1]) of their predictions;
-     * choice's errors and band are those of the derived nested predictions
-     * (its estimator is still fitted, but not used to predict). */
+    /* Blended with its derivation from two other metrics of the group
+     * (E = P x T, model_derive.c): the value is its own estimator's to the
+     * power 1 - weight times from[0] x from[1] (divide: from[0] / from[1])
+     * to the power weight; choice's errors and band are those of the
+     * blended nested predictions. A from metric blended with this one
+     * (its own from holds this metric) enters with its own estimator's
+     * value, else with its value (the duration blended by the total).
+     * Files written before the blend: weight 1. */
     int derived, divide;
+    double weight;
     size_t from[2];
-    /* the least and the largest configuration value measured (model_range.c) */
+    /* the least and the largest configuration value measured (pp_model_value_ranges) */
     double y_min, y_max;
 } pp_model_fit;
 
@@ -170,14 +175,19 @@ typedef struct pp_prediction {
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
 
-/* Energy, mean power and duration made consistent (model_derive.c): per
- * rail R with R_energy_j, R_mean_w and duration_s modelled, the one of the
- * three whose derivation from the other two (E = P x T, P = E / T,
- * T = E / P) gives the least sum of the three's errors between measured
- * levels (at measured levels without level folds), computed on their
- * nested predictions, is derived; the others are modelled. Positive
- * metrics only. Needs the nested predictions (pp_choose's keep_held).
- * 0 or -ENOMEM. */
+/* Energy, mean power and duration made consistent (model_derive.c,
+ * issue 43): per rail R with R_energy_j, R_mean_w and duration_s
+ * modelled, the three derivations (E = P x T, P = E / T, T = E / P; for a
+ * rail other than the total only the first two: the duration is the
+ * total's) are blended in log space: a geometric blend of consistent
+ * triples is consistent. Each derivation alone is scored fold by fold on
+ * the nested predictions between measured levels (at them without level
+ * folds), by the sum of the blended metrics' errors; the best weighs 1,
+ * each other exp(-z^2 / 2), z its mean loss over the standard error
+ * (model_derive.c, weights_without): a near tie is shared, not decided; a loss the
+ * folds agree on weighs nothing. The printed errors have the weights
+ * remade without each pair's fold. Positive metrics only. Needs the
+ * nested predictions (pp_choose's keep_held). 0 or -ENOMEM. */
 int pp_model_derive(pp_model *m);
 
 /* 1 for a metric that is interpolated rather than chosen by auto: the
@@ -187,7 +197,7 @@ int pp_model_derive(pp_model *m);
  * measured configuration its value, between two the line through them). */
 int pp_model_interpolated(const char *metric);
 
-/* Every fit's y_min and y_max from its group's configurations (model_range.c;
+/* Every fit's y_min and y_max from its group's configurations (model.c;
  * pp_model_open does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
 
@@ -205,7 +215,7 @@ int pp_model_beyond(const pp_model_fit *f, double value);
  * their kept residuals). 0 or -ENOMEM. */
 int pp_model_pool_bands(pp_model *m);
 
-/* The refusal of `powprof predict` (model_refuse.c): the first metric
+/* The refusal of `powprof predict` (model.c): the first metric
  * from index `from` on whose prediction at pt is flagged beyond the
  * measured values (pp_prediction.beyond), with that prediction in *p;
  * -1 when none is. Past ten times what was measured, neither the value

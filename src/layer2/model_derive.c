@@ -1,5 +1,5 @@
 /* Energy, mean power and duration made consistent (model.h,
- * pp_model_derive): one of the three derived from the other two. */
+ * pp_model_derive): the three derivations blended. */
 #include "model_held.h"
 #include "model_internal.h"
 
@@ -16,7 +16,7 @@ enum { E, P, T };
 
 /* The three metrics of one rail in group g, fitted with their nested
  * predictions on the same folds: 1, else 0. */
-static int usable(const pp_model *m, const pp_model_group *g, const size_t *k)
+static int usable(const pp_model_group *g, const size_t *k)
 {
     const pp_model_fit *f0 = &g->fits[k[0]];
 
@@ -29,7 +29,6 @@ static int usable(const pp_model *m, const pp_model_group *g, const size_t *k)
                     f->choice.n_held_between * sizeof(size_t)) != 0))
             return 0;
     }
-    (void)m;
     return 1;
 }
 
@@ -38,27 +37,33 @@ static double combine(int which, double e, double p, double t)
     return which == E ? p * t : which == P ? e / t : e / p;
 }
 
-/* The derived nested predictions of metric `which` into at[n] and
+/* Metric `which`'s prediction in the blend of weights a from the three's
+ * own predictions e, p, t. */
+static double blended(int which, const double *a, double e, double p, double t)
+{
+    double own = which == E ? e : which == P ? p : t;
+    return pp_model_blend(own, combine(which, e, p, t), a[which]);
+}
+
+/* Metric `which`'s blended nested predictions (weights a) into at[n] and
  * btw[n_held_between]. */
-static void derived_preds(const pp_model_group *g, const size_t *k, int which, double *at,
-                          double *btw)
+static void blended_preds(const pp_model_group *g, const size_t *k, int which, const double *a,
+                          double *at, double *btw)
 {
     const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice, &g->fits[k[T]].choice};
 
     for (size_t i = 0; i < g->n_rows; i++)
-        at[i] = combine(which, c[E]->held_at[i], c[P]->held_at[i], c[T]->held_at[i]);
+        at[i] = blended(which, a, c[E]->held_at[i], c[P]->held_at[i], c[T]->held_at[i]);
     for (size_t i = 0; i < c[E]->n_held_between; i++)
-        btw[i] = combine(which, c[E]->held_between[i], c[P]->held_between[i], c[T]->held_between[i]);
+        btw[i] = blended(which, a, c[E]->held_between[i], c[P]->held_between[i],
+                         c[T]->held_between[i]);
 }
 
-/* The error a choice is judged by: between levels, else at them. */
-static double judged(const pp_choice *c) { return c->between.n ? c->between.mape : c->honest.mape; }
-
-/* Fit f becomes derived: its errors and band from the derived nested
- * predictions (at, btw) of its values y (keep_r: its residuals kept in
- * band_r, else band_r untouched: a trial). */
-static void make_derived(const pp_model_group *g, pp_model_fit *f, const double *y,
-                         const double *at, const double *btw, double *r, int keep_r)
+/* Fit f's errors and band from its blended nested predictions (at, btw)
+ * of its values y (r: room for the residuals; kept in band_r for pooling
+ * across groups, model_pool.c). */
+static void make_blended(const pp_model_group *g, pp_model_fit *f, const double *y,
+                         const double *at, const double *btw, double *r)
 {
     pp_choice *c = &f->choice;
     size_t m = 0;
@@ -68,11 +73,9 @@ static void make_derived(const pp_model_group *g, pp_model_fit *f, const double 
         m += (size_t)pp_band_residual(c, y[i], at[i], &r[m]);
     c->band_n = m;
     c->band_q = pp_band_quantile(r, m);
-    if (keep_r) { /* the residuals for pooling across groups (model_pool.c) */
-        free(c->band_r);
-        if ((c->band_r = malloc((m + 1) * sizeof *c->band_r)))
-            memcpy(c->band_r, r, m * sizeof *r);
-    }
+    free(c->band_r);
+    if ((c->band_r = malloc((m + 1) * sizeof *c->band_r)))
+        memcpy(c->band_r, r, m * sizeof *r);
     m = 0;
     if (c->n_held_between) {
         pp_cv_pairs(&g->surf, y, c->held_between_idx, btw, c->n_held_between, &c->between);
@@ -126,156 +129,135 @@ static int consistent(const pp_model *m, const pp_model_group *g, const size_t *
     return ok && median <= 0.05;
 }
 
-/* The nested errors of the derivation choice (issue 31): over n held-out
- * predictions (pairs: sample idx[p], or p when idx is NULL), the
- * predictions of each metric o under each choice w (own[o]: its own
- * held-out predictions, derived when o == w), the choice remade without
- * each pair p (pp_model_nest_derivation), and pair p's errors under that
- * choice: each metric's MAPE and its spread into cv[o] (mape, mape_sd; the
- * rest kept). */
+/* The held-out pairs the blend is weighed on (issue 43): over n pairs
+ * (pair p of sample idx[p], or p when idx is NULL) the values y of E, P,
+ * T per sample, their own held-out predictions per pair, and the fold
+ * each pair was held out in (NULL: its own). Derivations E .. last. */
 typedef struct nesting {
-    const double *y[3];   /* the values of E, P, T per sample */
-    const double *own[3]; /* the held-out predictions of each, per pair */
+    const double *y[3];
+    const double *own[3];
     const size_t *idx;
-    const size_t *fold; /* per pair, the fold it was held out in (NULL: its own) */
+    const size_t *fold;
     size_t n, n_folds;
-    int last; /* the choices are E .. last */
+    int last;
 } nesting;
 
-/* |pred - y| / y of metric o under choice w at pair p (NAN: none). */
-static double ape_of(const nesting *ns, int w, int o, size_t p)
+/* |pred - y| / y of metric o at pair p under the blend a (NAN: none). */
+static double ape_of(const nesting *ns, const double *a, int o, size_t p)
 {
     size_t i = ns->idx ? ns->idx[p] : p;
-    double pred = o == w ? combine(w, ns->own[E][p], ns->own[P][p], ns->own[T][p]) : ns->own[o][p];
+    double pred = blended(o, a, ns->own[E][p], ns->own[P][p], ns->own[T][p]);
     double y = ns->y[o][i];
 
-    return isnan(y) || y == 0 || isnan(pred) ? NAN : fabs((pred - y) / y);
+    return isnan(y) || y == 0 || !isfinite(pred) ? NAN : fabs((pred - y) / y);
 }
 
 static size_t fold_of(const nesting *ns, size_t p) { return ns->fold ? ns->fold[p] : p; }
 
-/* What choice w gains over deriving energy at pair p: the three metrics'
- * errors under E = P x T less theirs under w (NAN: one is missing or
- * infinite). */
-static double gain_of(const nesting *ns, int w, size_t p)
+/* Pair p's score under derivation w alone (the sum of the blended
+ * metrics' errors, E .. last), NAN when one is missing. */
+static double pair_score(const nesting *ns, int w, size_t p)
 {
-    double g = 0;
+    double one[3] = {0, 0, 0}, s = 0;
 
-    for (int o = E; o <= T; o++)
-        g += ape_of(ns, E, o, p) - ape_of(ns, w, o, p);
-    return isfinite(g) ? g : NAN; /* an infinite error tells no mean */
+    one[w] = 1;
+    for (int o = E; o <= ns->last; o++)
+        s += ape_of(ns, one, o, p);
+    return isfinite(s) ? s : NAN;
 }
 
-/* w's gains summed per fold (fs) and counted (fc), n_folds each. */
-static void fold_gains(const nesting *ns, int w, double *fs, double *fc)
+/* Per fold f (not skip) and derivation w <= last, the mean pair score into
+ * m[w * n_folds + f] (NAN: no pair there scored under every derivation). */
+static void fold_scores(const nesting *ns, size_t skip, double *m, double *cnt)
 {
-    for (size_t f = 0; f < ns->n_folds; f++)
-        fs[f] = fc[f] = 0;
+    size_t nf = ns->n_folds;
+
+    for (size_t i = 0; i < 3 * nf; i++)
+        m[i] = cnt[i % nf] = 0;
     for (size_t p = 0; p < ns->n; p++) {
-        double g = gain_of(ns, w, p);
         size_t f = fold_of(ns, p);
-        if (!isnan(g) && f < ns->n_folds) {
-            fs[f] += g;
-            fc[f]++;
-        }
+        double sc[3] = {0, 0, 0};
+        int ok = f != skip && f < nf;
+        for (int w = E; ok && w <= ns->last; w++)
+            ok = !isnan(sc[w] = pair_score(ns, w, p));
+        for (int w = E; ok && w <= ns->last; w++)
+            m[w * nf + f] += sc[w];
+        cnt[f] += ok;
     }
+    for (size_t i = 0; i < 3 * nf; i++)
+        m[i] = cnt[i % nf] > 0 ? m[i] / cnt[i % nf] : NAN;
 }
 
-/* Whether w beats E = P x T for certain, pair skip left out (SIZE_MAX:
- * none): its mean gain over the folds above twice the standard error of
- * that mean, with at least 3 folds. The pairs of a fold share one fit,
- * so the folds, not the pairs, are the independent trials. Energy is the
- * product of the other two, measured so; a near tie (on the held-back
- * sweep of issue 31 one size left out flipped it, and that fold's error
- * went from 1.5 to 33 %) keeps it derived. */
-static int beats_energy(const nesting *ns, int w, const double *fs, const double *fc, size_t skip)
+/* The weights of derivations E .. last (the others 0) into a, on the
+ * pairs outside fold skip (SIZE_MAX: all). Each derivation alone is
+ * scored per fold (the mean over its pairs of the blended metrics' summed
+ * errors; the pairs of a fold share one fit, so the folds are the
+ * independent trials); the best is the least mean over the folds, and
+ * each other weighs exp(-z^2 / 2) against its 1, z its mean loss to the
+ * best over the standard error of that mean: the relative likelihood
+ * that it is as good. A near tie is shared, not decided; a loss
+ * the folds agree on weighs nothing (the hard switch of issue 31 was the
+ * step z > 2 -> 0, with energy favoured). Below 3 folds the scatter
+ * cannot be told: the best alone. 1, or 0 when none could be scored. */
+static int weights_without(const nesting *ns, size_t skip, double *a)
 {
-    double g = skip < ns->n ? gain_of(ns, w, skip) : NAN, s = 0, s2 = 0, k = 0;
-    size_t f_skip = skip < ns->n && !isnan(g) ? fold_of(ns, skip) : SIZE_MAX;
+    size_t nf = ns->n_folds;
+    double *m = malloc((4 * nf + 1) * sizeof *m), *cnt = m ? m + 3 * nf : NULL, mean[3], k = 0;
+    int best = -1;
 
-    for (size_t f = 0; f < ns->n_folds; f++) {
-        double sum = fs[f] - (f == f_skip ? g : 0), cnt = fc[f] - (f == f_skip);
-        if (cnt > 0) {
-            s += sum / cnt;
-            s2 += (sum / cnt) * (sum / cnt);
-            k++;
-        }
-    }
-    return k >= 3 && s / k > 2 * sqrt(fmax(0.0, (s2 - s * s / k) / (k - 1)) / k);
-}
-
-/* The choice on the pairs but skip: the least sum of the three MAPEs,
- * kept only when it beats deriving energy for certain (fs, fc: per w, the
- * gains per fold) or deriving energy cannot be judged. sum, cnt: the
- * errors per choice and metric over all. */
-static int choice_without(const nesting *ns, double (*sum)[3], double (*cnt)[3],
-                          double *const fs[3], double *const fc[3], size_t skip)
-{
-    int best = E;
-    double best_score = INFINITY, score_e = INFINITY;
-
+    a[E] = a[P] = a[T] = 0;
+    if (!m)
+        return 0;
+    fold_scores(ns, skip, m, cnt);
     for (int w = E; w <= ns->last; w++) {
-        double score = 0;
-        for (int o = E; o <= T; o++) {
-            double a = skip < ns->n ? ape_of(ns, w, o, skip) : NAN, c = cnt[w][o] - !isnan(a);
-            score += c > 0 ? (sum[w][o] - (isnan(a) ? 0 : a)) / c : INFINITY;
-        }
-        score_e = w == E ? score : score_e;
-        if (score < best_score) {
-            best_score = score;
-            best = w;
-        }
-    }
-    return best == E || !isfinite(score_e) || beats_energy(ns, best, fs[best], fc[best], skip)
-               ? best
-               : E;
-}
-
-/* The errors per choice and metric (sum, cnt) and per fold (fs, fc:
- * 2 x n_folds each for w > E, in buf). */
-static void tally(const nesting *ns, double (*sum)[3], double (*cnt)[3], double *fs[3],
-                  double *fc[3], double *buf)
-{
-    for (int w = E; w <= ns->last; w++) {
-        for (int o = E; o <= T; o++) {
-            sum[w][o] = cnt[w][o] = 0;
-            for (size_t p = 0; p < ns->n; p++) {
-                double a = ape_of(ns, w, o, p);
-                if (!isnan(a)) {
-                    sum[w][o] += a;
-                    cnt[w][o]++;
-                }
+        mean[w] = k = 0;
+        for (size_t f = 0; f < nf; f++)
+            if (!isnan(m[w * nf + f])) {
+                mean[w] += m[w * nf + f];
+                k++;
             }
-        }
-        fs[w] = buf + 2 * (size_t)w * ns->n_folds;
-        fc[w] = fs[w] + ns->n_folds;
-        if (w > E)
-            fold_gains(ns, w, fs[w], fc[w]);
+        mean[w] = k > 0 ? mean[w] / k : NAN;
+        if (!isnan(mean[w]) && (best < 0 || mean[w] < mean[best]))
+            best = w;
     }
+    for (int w = E; best >= 0 && w <= ns->last; w++) {
+        double d, s2 = 0, g = mean[w] - mean[best], se;
+        for (size_t f = 0; f < nf; f++)
+            if (!isnan(d = m[w * nf + f] - m[best * nf + f]))
+                s2 += (d - g) * (d - g);
+        se = k >= 3 ? sqrt(s2 / (k - 1) / k) : 0;
+        a[w] = w == best ? 1 : g > 0 && !(se > 0) ? 0 : g > 0 ? exp(-0.5 * (g / se) * (g / se)) : 1;
+    }
+    free(m);
+    k = a[E] + a[P] + a[T];
+    for (int w = E; w <= T; w++)
+        a[w] = k > 0 ? a[w] / k : 0;
+    return best >= 0;
 }
 
-/* Each pair's errors under the choice remade without it, into cv: 0 or
- * -ENOMEM. */
-static int nest_choice(const nesting *ns, pp_cv *const cv[3])
+/* Each pair's errors under the blend weighed without its fold, into cv
+ * (mape, mape_sd; the rest kept; the metrics E .. last: the others are
+ * not blended here). */
+static int nest_blend(const nesting *ns, pp_cv *const cv[3])
 {
-    double sum[3][3], cnt[3][3], out[3] = {0}, out2[3] = {0}, n_out[3] = {0}, *fs[3], *fc[3];
-    double *buf = malloc((6 * ns->n_folds + 1) * sizeof *buf);
+    double out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
+    double *aw = malloc((3 * ns->n_folds + 1) * sizeof *aw); /* the weights per fold */
 
-    if (!buf)
+    if (!aw)
         return -ENOMEM;
-    tally(ns, sum, cnt, fs, fc, buf);
+    for (size_t f = 0; f < ns->n_folds; f++)
+        weights_without(ns, f, &aw[3 * f]);
     for (size_t p = 0; p < ns->n; p++) {
-        int best = choice_without(ns, sum, cnt, fs, fc, p);
-        for (int o = E; o <= T; o++) {
-            double a = ape_of(ns, best, o, p);
-            if (!isnan(a)) {
-                out[o] += a;
-                out2[o] += a * a;
+        for (int o = E; o <= ns->last && fold_of(ns, p) < ns->n_folds; o++) {
+            double e = ape_of(ns, &aw[3 * fold_of(ns, p)], o, p);
+            if (!isnan(e)) {
+                out[o] += e;
+                out2[o] += e * e;
                 n_out[o]++;
             }
         }
     }
-    for (int o = E; o <= T; o++)
+    for (int o = E; o <= ns->last; o++)
         if (n_out[o] > 0) {
             cv[o]->mape = 100 * out[o] / n_out[o];
             cv[o]->mape_sd = n_out[o] > 1 ? 100 * sqrt(fmax(0.0, (out2[o] - out[o] * out[o] /
@@ -283,7 +265,7 @@ static int nest_choice(const nesting *ns, pp_cv *const cv[3])
                                                                        (n_out[o] - 1)))
                                           : NAN;
         }
-    free(buf);
+    free(aw);
     return 0;
 }
 
@@ -293,7 +275,7 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
 {
     nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, fold, n,
                   fold ? n_folds : n, last};
-    return nest_choice(&ns, cv);
+    return nest_blend(&ns, cv);
 }
 
 /* Rail k's pairs at measured levels (between 0) or between them (1) as a
@@ -319,9 +301,8 @@ static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[
     return 0;
 }
 
-/* The three fits' printed errors (at and between measured levels) with
- * the derivation choice nested (between: 1 when there are pairs between
- * levels). */
+/* The blended fits' printed errors (at and between measured levels) with
+ * the weights nested. */
 static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3], int last,
                      size_t *fold)
 {
@@ -333,76 +314,42 @@ static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3
     int rc = rail_pairs(g, k, y, 0, last, fold, &ns);
 
     if (rc == 0)
-        rc = nest_choice(&ns, at);
+        rc = nest_blend(&ns, at);
     if (rc == 0 && g->fits[k[E]].choice.n_held_between &&
         (rc = rail_pairs(g, k, y, 1, last, fold, &ns)) == 0)
-        rc = nest_choice(&ns, btw);
+        rc = nest_blend(&ns, btw);
     return rc;
 }
 
-/* Which of E .. last to derive into *best (left as it is when no choice
- * could be judged): the least sum of the three judged errors (each tried
- * as derived), unless it is not E, deriving energy could be judged, and
- * it does not beat that for certain (beats_energy) on the pairs those
- * errors are of. */
-static int which_derived(pp_model_group *g, const size_t *k, double *const y[3], int last,
-                         double *at, double *btw, double *r, size_t *fold, int *best)
-{
-    double score_best = INFINITY, score_e = INFINITY, *buf;
-    nesting ns;
-    int rc;
-
-    for (int w = E; w <= last; w++) {
-        pp_model_fit *f = &g->fits[k[w]];
-        pp_choice keep = f->choice; /* a trial: its errors and band restored after */
-        double score = 0;
-        derived_preds(g, k, w, at, btw);
-        make_derived(g, f, y[w], at, btw, r, 0);
-        for (int o = E; o <= T; o++)
-            score += judged(&g->fits[k[o]].choice);
-        score_e = w == E ? score : score_e;
-        if (score < score_best) {
-            score_best = score;
-            *best = w;
-        }
-        f->choice = keep;
-    }
-    if (*best == E || *best > T || !isfinite(score_e)) /* nothing to keep energy for */
-        return 0;
-    if ((rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns)) < 0)
-        return rc;
-    if (!(buf = malloc((2 * ns.n_folds + 1) * sizeof *buf)))
-        return -ENOMEM;
-    fold_gains(&ns, *best, buf, buf + ns.n_folds);
-    if (!beats_energy(&ns, *best, buf, buf + ns.n_folds, SIZE_MAX))
-        *best = E;
-    free(buf);
-    return 0;
-}
-
-/* Derive one of rail k's three in group g. */
-static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
+/* Rail k's three in group g blended (E .. last): the weights on the pairs
+ * the printed error is of (between levels, else at them), each blended
+ * fit's errors and band from its blended nested predictions, then the
+ * printed errors nested. */
+static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
 {
     size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between;
-    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw = NULL, *r = NULL;
+    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, a[3];
     double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
                     pp_model_column(m, g, k[T])};
     size_t *fold = malloc((n + nb + 1) * sizeof *fold);
-    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM, best = T + 1;
+    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM;
+    nesting ns;
 
-    if (rc == 0) {
+    if (rc == 0)
+        rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns);
+    if (rc == 0 && weights_without(&ns, SIZE_MAX, a)) {
         btw = at + n;
         r = btw + nb + 1;
-        rc = which_derived(g, k, y, last, at, btw, r, fold, &best);
-    }
-    if (rc == 0 && best <= T) {
-        pp_model_fit *f = &g->fits[k[best]];
-        derived_preds(g, k, best, at, btw);
-        make_derived(g, f, y[best], at, btw, r, 1);
-        f->derived = 1;
-        f->divide = best != E;
-        f->from[0] = best == E ? k[P] : k[E];
-        f->from[1] = best == T ? k[P] : k[T];
+        for (int w = E; w <= last; w++) {
+            pp_model_fit *f = &g->fits[k[w]];
+            blended_preds(g, k, w, a, at, btw);
+            make_blended(g, f, y[w], at, btw, r);
+            f->derived = 1;
+            f->weight = a[w];
+            f->divide = w != E;
+            f->from[0] = w == E ? k[P] : k[E];
+            f->from[1] = w == T ? k[P] : k[T];
+        }
         rc = nest_rail(g, k, y, last, fold);
     }
     for (int i = 0; i < 3; i++)
@@ -412,8 +359,8 @@ static int derive_rail(const pp_model *m, pp_model_group *g, const size_t *k, in
     return rc;
 }
 
-/* The total first: it may derive the duration, which every rail shares;
- * the rails then derive their energy or mean power. */
+/* The total first: it blends the duration too, which every rail shares;
+ * the rails then blend their energy and mean power. */
 int pp_model_derive(pp_model *m)
 {
     const pp_summary *s = &m->sum;
@@ -438,9 +385,9 @@ int pp_model_derive(pp_model *m)
         k[T] = (size_t)t;
         for (size_t g = 0; g < m->n_groups; g++) {
             int rc;
-            if (!usable(m, &m->groups[g], k) || !consistent(m, &m->groups[g], k))
+            if (!usable(&m->groups[g], k) || !consistent(m, &m->groups[g], k))
                 continue;
-            if ((rc = derive_rail(m, &m->groups[g], k, (int)e == total ? T : P)) < 0)
+            if ((rc = blend_rail(m, &m->groups[g], k, (int)e == total ? T : P)) < 0)
                 return rc;
         }
     }

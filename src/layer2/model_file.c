@@ -177,6 +177,7 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
         pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]], f->divide ? '/' : '*',
                m->sum.metrics[f->from[1]]);
         json_object_set_new(o, "derived", json_string(text));
+        json_object_set_new(o, "derived_weight", json_real(f->weight));
     }
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
@@ -198,8 +199,9 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
     return o;
 }
 
-/* "A * B" or "A / B": the metrics fit f is derived from. 0 or -EINVAL
- * (logged with the file and the key). */
+/* "A * B" or "A / B": the metrics fit f is derived from, and the weight
+ * of that derivation in its blend (model.h; files written before the
+ * blend: 1). 0 or -EINVAL (logged with the file and the key). */
 static int derived_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
 {
     char a[PP_SUMMARY_NAME_MAX], b[PP_SUMMARY_NAME_MAX], op;
@@ -217,7 +219,11 @@ static int derived_of(const pp_model *m, const where *w, json_t *o, pp_model_fit
     f->divide = op == '/';
     f->from[0] = (size_t)ka;
     f->from[1] = (size_t)kb;
-    return 0;
+    if (!json_object_get(o, "derived_weight")) {
+        f->weight = 1;
+        return 0;
+    }
+    return checked(w, o, "", "derived_weight", 0, 1, 0, &f->weight) ? -EINVAL : 0;
 }
 
 /* boxcox's exponents (-2 to 3) and interactions of entry o; -EINVAL when

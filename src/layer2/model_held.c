@@ -9,16 +9,16 @@
 #include <stdlib.h>
 
 /* The nested predictions of fit k at pair p of an array (at: held_at
- * indexed by row; else held_between by pair), derived ones from the two
- * fits they come from. */
+ * indexed by row; else held_between by pair), blended ones with the two
+ * fits they are derived from (model.h). */
 static double held_of(const pp_model_group *g, size_t k, int between, size_t i)
 {
     const pp_model_fit *f = &g->fits[k];
     const pp_choice *a, *b;
-    double x, y;
+    double x, y, own = between ? f->choice.held_between[i] : f->choice.held_at[i];
 
     if (!f->derived)
-        return between ? f->choice.held_between[i] : f->choice.held_at[i];
+        return own;
     a = &g->fits[f->from[0]].choice;
     b = &g->fits[f->from[1]].choice;
     if (between && (a->n_held_between <= i || b->n_held_between <= i))
@@ -27,7 +27,7 @@ static double held_of(const pp_model_group *g, size_t k, int between, size_t i)
         return NAN;
     x = between ? a->held_between[i] : a->held_at[i];
     y = between ? b->held_between[i] : b->held_at[i];
-    return f->divide ? x / y : x * y;
+    return pp_model_blend(own, f->divide ? x / y : x * y, f->weight);
 }
 
 long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)

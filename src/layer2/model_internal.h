@@ -37,17 +37,20 @@ void pp_model_drop_fits(pp_model_group *g, size_t n_metrics);
 /* Free group g (its fits, rows, surface). */
 void pp_model_free_group(pp_model_group *g, size_t n_metrics);
 
-/* The derivation choice nested (model_derive.c): y[0..3) the values of
+/* own^(1 - weight) x derived^weight (weight <= 0: own, >= 1: derived;
+ * linearly when either is not positive): a blended fit's value
+ * (model.h; model.c). */
+double pp_model_blend(double own, double derived, double weight);
+
+/* The derivation blend nested (model_derive.c): y[0..3) the values of
  * energy, power and duration per sample, own[0..3) their held-out
  * predictions per pair (pair p of sample idx[p], or p when idx is NULL;
  * n pairs), fold[p] the fold pair p was held out in (< n_folds; NULL:
- * each pair its own); the choices are deriving energy (0), power (1) ..
- * last. Each pair's prediction comes from the choice remade on the other
- * pairs: the least sum of the three MAPEs, kept when it is energy or
- * beats deriving energy by more than twice the standard error of its mean
- * gain over the folds (at least 3 folds), else energy. cv[o]->mape and
- * mape_sd become metric o's errors so (the rest of cv kept). 0 or
- * -ENOMEM. */
+ * each pair its own); the derivations blended are energy's (0), power's
+ * (1) .. last's. Each pair's prediction comes from the blend weighed
+ * (pp_model_derive) on the pairs outside its fold. cv[o]->mape and
+ * mape_sd become metric o's errors so, o = 0 .. last (the rest of cv
+ * kept). 0 or -ENOMEM. */
 int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
                              const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
                              int last, pp_cv *const cv[3]);

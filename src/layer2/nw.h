@@ -3,7 +3,7 @@
  *
  *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / sigma^2)
  *
- * its leave-one-out (nw.c) and its grids (nw_grid.c). Samples whose y is
+ * its leave-one-out (nw.c). Samples whose y is
  * NaN are left out. In the estimators' table as pp_est_nw_ops (est.h).
  */
 #ifndef PP_NW_H
@@ -24,20 +24,5 @@ int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred);
 
 /* The same, always by the direct sum (the reference for tests). */
 int pp_nw_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred);
-
-/* Values on a na x nb grid over dimensions da and db (normalized grid
- * points ga[na], gb[nb]), every other dimension at fixed[] (normalized).
- * out[i * nb + j] is the value at (ga[i], gb[j]). Fast: the kernel is
- * separable, so the sums are two matrix products (dgemm, src/layer2/blas.h), over the
- * distinct coordinates when the samples form a lattice. db may equal da
- * only with nb == 1 (a line). 0 or -ENOMEM. */
-int pp_nw_grid(const pp_surface *s, const double *y, double sigma, size_t da,
-               const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-               const double *fixed, double *out);
-
-/* The same by the direct double loop (the reference for the benchmark). */
-int pp_nw_grid_direct(const pp_surface *s, const double *y, double sigma, size_t da,
-                      const double *ga, size_t na, size_t db, const double *gb, size_t nb,
-                      const double *fixed, double *out);
 
 #endif
