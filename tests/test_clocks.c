@@ -1,0 +1,284 @@
+/* Clocks (issue 44): the domains of fake trees, setting, reading back, a
+ * clamp, refused writes, the restore record and nvpmodel. */
+#include "harness.h"
+
+#include "devices/clocks.h"
+#include "devices/clocks_restore.h"
+#include "devices/nvpmodel.h"
+#include "devices/thermal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pp_clocks *probe_copy(const char *name, const char **root)
+{
+    pp_clocks *c = malloc(sizeof *c);
+
+    *root = fixture_copy(name);
+    CHECK_INT(pp_clocks_probe(*root, c), 0);
+    return c;
+}
+
+/* The text of root + rel, trailing newline dropped (static buffer). */
+static const char *at(const char *root, const char *rel)
+{
+    static char buf[4][256];
+    static int k;
+    char path[4096];
+    char *s;
+
+    k = (k + 1) % 4;
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    s = slurp(path);
+    snprintf(buf[k], sizeof buf[k], "%s", s ? s : "(none)");
+    free(s);
+    buf[k][strcspn(buf[k], "\n")] = 0;
+    return buf[k];
+}
+
+#define GV11B "sys/class/devfreq/17000000.gv11b/"
+#define POLICY0 "sys/devices/system/cpu/cpufreq/policy0/"
+
+void test_clocks_domains_of_three_jetsons(void);
+void test_clocks_domains_of_three_jetsons(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-agx", &root);
+    double mhz = 0;
+
+    CHECK(c->dom[PP_CLOCK_CPU].present);
+    CHECK_STR(c->dom[PP_CLOCK_CPU].name, "policy0,policy4");
+    CHECK_INT(c->dom[PP_CLOCK_CPU].n_freqs, 29);
+    CHECK(c->dom[PP_CLOCK_CPU].has_userspace);
+    CHECK_STR(c->dom[PP_CLOCK_GPU].name, "17000000.gv11b");
+    CHECK_INT(c->dom[PP_CLOCK_GPU].n_freqs, 14);
+    CHECK_NEAR(c->dom[PP_CLOCK_GPU].freqs_mhz[0], 114.75, 1e-9);
+    CHECK_NEAR(c->dom[PP_CLOCK_GPU].max_mhz, 1377, 1e-9);
+    CHECK(c->dom[PP_CLOCK_EMC].present);
+    CHECK_NEAR(c->dom[PP_CLOCK_EMC].min_mhz, 204, 1e-9);
+    CHECK_INT(pp_clocks_read_mhz(c, PP_CLOCK_GPU, &mhz), 0);
+    CHECK_NEAR(mhz, 1377, 1e-9);
+    free(c);
+    c = probe_copy("clocks-tx2", &root);
+    CHECK_STR(c->dom[PP_CLOCK_GPU].name, "17000000.gp10b");
+    CHECK_INT(c->dom[PP_CLOCK_GPU].n_freqs, 13);
+    CHECK(!c->dom[PP_CLOCK_EMC].present);
+    free(c);
+    c = probe_copy("clocks-orin", &root);
+    CHECK_STR(c->dom[PP_CLOCK_GPU].name, "17000000.ga10b");
+    CHECK(!c->dom[PP_CLOCK_CPU].present);
+    CHECK_INT(c->dom[PP_CLOCK_EMC].n_freqs, 4);
+    CHECK_NEAR(c->dom[PP_CLOCK_EMC].max_mhz, 3199, 1e-9);
+    free(c);
+}
+
+void test_clocks_set_and_read_back(void);
+void test_clocks_set_and_read_back(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-agx", &root);
+    char why[4096];
+    double mhz = 0;
+
+    /* GPU: min = max, lowering (min first) then raising (max first) */
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_GPU, 420.75, why, sizeof why), 0);
+    CHECK_STR(at(root, GV11B "min_freq"), "420750000");
+    CHECK_STR(at(root, GV11B "max_freq"), "420750000");
+    CHECK_INT(pp_clocks_read_mhz(c, PP_CLOCK_GPU, &mhz), 0);
+    CHECK(pp_clocks_holds(420.75, mhz));
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_GPU, 1032.75, why, sizeof why), 0);
+    CHECK_STR(at(root, GV11B "min_freq"), "1032750000");
+    /* CPU with userspace: governor and setspeed on every policy */
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_CPU, 1190.4, why, sizeof why), 0);
+    CHECK_STR(at(root, POLICY0 "scaling_governor"), "userspace");
+    CHECK_STR(at(root, "sys/devices/system/cpu/cpufreq/policy4/scaling_setspeed"), "1190400");
+    /* EMC: locked, then the rate */
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_EMC, 1331.2, why, sizeof why), 0);
+    CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked"), "1");
+    CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/rate"), "1331200000");
+    /* a frequency outside the table is refused before any write, naming it */
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_GPU, 700, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "gpu_mhz = 700: not a frequency of 17000000.gv11b (114.75 216.75");
+    CHECK_STR(at(root, GV11B "max_freq"), "1032750000");
+    free(c);
+}
+
+void test_clocks_pstate_min_equals_max(void);
+void test_clocks_pstate_min_equals_max(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-pstate", &root);
+    char why[4096];
+    double mhz = 0;
+
+    CHECK(!c->dom[PP_CLOCK_CPU].has_userspace);
+    CHECK_INT(c->dom[PP_CLOCK_CPU].n_freqs, 0);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_CPU, 1800, why, sizeof why), 0);
+    CHECK_STR(at(root, POLICY0 "scaling_min_freq"), "1800000");
+    CHECK_STR(at(root, "sys/devices/system/cpu/cpufreq/policy1/scaling_max_freq"), "1800000");
+    CHECK_STR(at(root, POLICY0 "scaling_governor"), "powersave");
+    CHECK_INT(pp_clocks_read_mhz(c, PP_CLOCK_CPU, &mhz), 0);
+    CHECK_NEAR(mhz, 1800, 1e-9);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_CPU, 5000, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "(400-4200 MHz)");
+    free(c);
+}
+
+/* A kernel that holds another frequency (a thermal cap): the read-back
+ * does not hold the setting. */
+void test_clocks_clamp_detected(void);
+void test_clocks_clamp_detected(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-agx", &root);
+    char why[4096], path[4096];
+    double mhz = 0;
+
+    snprintf(path, sizeof path, "%s/" GV11B "cur_freq", root);
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(write_file(path, "905250000\n"), 0);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_GPU, 1377, why, sizeof why), 0);
+    CHECK_INT(pp_clocks_read_mhz(c, PP_CLOCK_GPU, &mhz), 0);
+    CHECK_NEAR(mhz, 905.25, 1e-9);
+    CHECK(!pp_clocks_holds(1377, mhz));
+    CHECK(pp_clocks_holds(1377, 1377.2));
+    free(c);
+}
+
+/* A write refused: EACCES as a user without root (a child that drops to
+ * nobody), the file named; EBUSY's message (no fake file can answer
+ * EBUSY: the message is checked directly). */
+void test_clocks_write_refused_names_file(void);
+void test_clocks_write_refused_names_file(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-agx", &root);
+    char why[4096];
+    int fds[2], st = 0;
+    pid_t pid;
+
+    CHECK_INT(chmod(test_tmpdir(), 0755), 0);
+    CHECK_INT(pipe(fds), 0);
+    pid = fork();
+    if (pid == 0) {
+        int rc = -1;
+        if (geteuid() != 0 || setgid(65534) == 0) /* as root: become nobody */
+            rc = setuid(65534);
+        if (rc == 0) {
+            rc = pp_clocks_writable(c, PP_CLOCK_GPU, why, sizeof why);
+            if (write(fds[1], why, strlen(why) + 1) < 0)
+                _exit(3);
+            rc = rc == -EACCES && pp_clocks_set(c, PP_CLOCK_GPU, 420.75, why, sizeof why) == -EACCES
+                     ? 0 : 1;
+        }
+        _exit(rc == 0 ? 0 : 2);
+    }
+    close(fds[1]);
+    memset(why, 0, sizeof why);
+    CHECK(read(fds[0], why, sizeof why - 1) > 0);
+    close(fds[0]);
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_CONTAINS(why, "17000000.gv11b/min_freq: cannot write '': permission denied: setting a "
+                        "clock needs root");
+    CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
+    pp_clocks_write_error("/sys/x/max_freq", "1377000000", EBUSY, why, sizeof why);
+    CHECK_CONTAINS(why, "/sys/x/max_freq: cannot write '1377000000': busy: the kernel holds");
+    /* a file that is not one (a folder where a clock file should be) */
+    CHECK_INT(pp_clocks_write(root, "1", why, sizeof why), -EISDIR);
+    CHECK_CONTAINS(why, root);
+    free(c);
+}
+
+void test_clocks_restore_record_round_trip(void);
+void test_clocks_restore_record_round_trip(void)
+{
+    const char *root;
+    pp_clocks *c = probe_copy("clocks-agx", &root);
+    pp_clocks_record *r = malloc(sizeof *r), *back = malloc(sizeof *back);
+    char why[4096], path[4096];
+
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), PP_CLOCKS_RECORD);
+    pp_clocks_record_init(r);
+    for (int k = 0; k < PP_CLOCK_KINDS; k++)
+        CHECK_INT(pp_clocks_record_add(r, c, (pp_clock_kind)k), 0);
+    /* setspeed "<unsupported>" is not kept: 2 policies x governor + GPU 2 + EMC 2 */
+    CHECK_INT(r->n, 6);
+    CHECK_INT(pp_clocks_record_save(r, path), 0);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_GPU, 114.75, why, sizeof why), 0);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_CPU, 115.2, why, sizeof why), 0);
+    CHECK_INT(pp_clocks_set(c, PP_CLOCK_EMC, 204, why, sizeof why), 0);
+    CHECK_INT(pp_clocks_record_load(path, back), 0);
+    CHECK_INT(back->n, 6);
+    CHECK_INT(pp_clocks_restore_pending(path), 1);
+    CHECK(access(path, F_OK) != 0);
+    CHECK_STR(at(root, GV11B "min_freq"), "114750000");
+    CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
+    CHECK_STR(at(root, POLICY0 "scaling_governor"), "schedutil");
+    CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked"), "0");
+    CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/rate"), "2133000000");
+    CHECK_INT(pp_clocks_restore_pending(path), 0);
+    CHECK_INT(write_file(path, "{\"files\": 3}"), 0);
+    CHECK_INT(pp_clocks_restore_pending(path), -EINVAL);
+    CHECK_CONTAINS(test_log(), "not a clocks' restore record");
+    free(back);
+    free(r);
+    free(c);
+}
+
+/* A stand-in for nvpmodel: -q prints the mode kept in a file, -m N keeps N. */
+const char *fake_nvpmodel(const char *dir);
+const char *fake_nvpmodel(const char *dir)
+{
+    static char path[4096];
+    char text[8192];
+
+    snprintf(path, sizeof path, "%s/nvpmodel", dir);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nf='%s/mode'\n[ -f \"$f\" ] || echo 2 > \"$f\"\n"
+             "case \"$1\" in -q) echo \"NV Power Mode: MODE\"; cat \"$f\";;\n"
+             "-m) [ \"$2\" -le 3 ] || { echo bad mode >&2; exit 1; }; echo \"$2\" > \"$f\";;\n"
+             "*) exit 2;; esac\n", dir);
+    CHECK_INT(write_file(path, text), 0);
+    CHECK_INT(chmod(path, 0755), 0);
+    return path;
+}
+
+void test_clocks_nvpmodel_modes_query_set(void);
+void test_clocks_nvpmodel_modes_query_set(void)
+{
+    const char *root = fixture("clocks-agx"), *cmd = fake_nvpmodel(test_tmpdir());
+    pp_nvpmodel_mode modes[PP_NVPMODEL_MAX_MODES];
+    char why[4096];
+    int mode = -1;
+
+    CHECK_INT(pp_nvpmodel_modes(root, modes, PP_NVPMODEL_MAX_MODES), 4);
+    CHECK_INT(modes[3].id, 3);
+    CHECK_STR(modes[3].name, "MODE_30W_ALL");
+    CHECK_INT(pp_nvpmodel_modes(fixture("clocks-tx2"), modes, 4), -ENOENT);
+    CHECK_INT(pp_nvpmodel_query(cmd, &mode, why, sizeof why), 0);
+    CHECK_INT(mode, 2);
+    CHECK_INT(pp_nvpmodel_set(cmd, 0, why, sizeof why), 0);
+    CHECK_INT(pp_nvpmodel_query(cmd, &mode, why, sizeof why), 0);
+    CHECK_INT(mode, 0);
+    CHECK_INT(pp_nvpmodel_set(cmd, 9, why, sizeof why), -EIO);
+    CHECK_CONTAINS(why, "-m 9: exit status 1");
+    CHECK(pp_nvpmodel_set("/nonexistent/nvpmodel", 0, why, sizeof why) < 0);
+    CHECK_CONTAINS(why, "/nonexistent/nvpmodel");
+}
+
+void test_clocks_thermal_hottest_zone(void);
+void test_clocks_thermal_hottest_zone(void)
+{
+    char zone[64] = "";
+    double c = 0;
+
+    CHECK_INT(pp_thermal_max_c(fixture("clocks-agx"), &c, zone, sizeof zone), 0);
+    CHECK_NEAR(c, 45.5, 1e-9);
+    CHECK_STR(zone, "CPU-therm");
+    CHECK_INT(pp_thermal_max_c(fixture("clocks-tx2"), &c, zone, sizeof zone), -ENODEV);
+}
