@@ -72,7 +72,10 @@ void pp_clocks_write_error(const char *path, const char *text, int err, char *wh
     default:
         cause = strerror(err);
     }
-    pp_fmt(why, cap, "%s: cannot write '%s': %s", path, text, cause);
+    if (text[0])
+        pp_fmt(why, cap, "%s: cannot write '%s': %s", path, text, cause);
+    else
+        pp_fmt(why, cap, "%s: cannot be written: %s", path, cause);
 }
 
 int pp_clocks_write(const char *path, const char *text, char *why, size_t cap)

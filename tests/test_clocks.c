@@ -183,7 +183,7 @@ void test_clocks_write_refused_names_file(void)
     close(fds[0]);
     CHECK(waitpid(pid, &st, 0) == pid);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    CHECK_CONTAINS(why, "17000000.gv11b/min_freq: cannot write '': permission denied: setting a "
+    CHECK_CONTAINS(why, "17000000.gv11b/min_freq: cannot be written: permission denied: setting a "
                         "clock needs root");
     CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
     pp_clocks_write_error("/sys/x/max_freq", "1377000000", EBUSY, why, sizeof why);
