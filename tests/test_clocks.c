@@ -282,3 +282,47 @@ void test_clocks_thermal_hottest_zone(void)
     CHECK_STR(zone, "CPU-therm");
     CHECK_INT(pp_thermal_max_c(fixture("clocks-tx2"), &c, zone, sizeof zone), -ENODEV);
 }
+
+void test_clocks_devices_cli_lists_what_can_be_set(void);
+void test_clocks_devices_cli_lists_what_can_be_set(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *root = fixture("clocks-agx");
+
+    CHECK_INT(run_powprof(&out, &err, "devices", "--clocks", "--sysfs-root", root, NULL), 0);
+    CHECK_CONTAINS(out, "cpu  policy0,policy4  governor schedutil  now 1190.4 MHz\n");
+    CHECK_CONTAINS(out, "gpu  17000000.gv11b  governor nvhost_podgov  now 1377 MHz\n"
+                        "     available: 114.75 216.75 318.75 ");
+    CHECK_CONTAINS(out, "set by min_freq = max_freq (devfreq): ");
+    CHECK_CONTAINS(out, "emc  emc  now 2133 MHz\n     range: 204-2133 MHz\n");
+    CHECK_CONTAINS(out, "nvpmodel modes 0 MAXN, 1 MODE_10W, 2 MODE_15W, 3 MODE_30W_ALL\n");
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, &err, "devices", "--clocks", "--json", "--sysfs-root",
+                          fixture("clocks-pstate"), NULL), 0);
+    CHECK_CONTAINS(out, "\"name\":\"policy0,policy1\",\"governor\":\"powersave\",\"now_mhz\":4200,"
+                        "\"available_mhz\":[],\"min_mhz\":400.0,\"max_mhz\":4200.0,\"method\":"
+                        "\"scaling_min_freq = scaling_max_freq\"");
+    CHECK_CONTAINS(out, "{\"clock\":\"gpu\",\"present\":false}");
+    free(out);
+    free(err);
+}
+
+/* --dry-run refuses a frequency the board does not have, naming it. */
+void test_clocks_dry_run_refuses_unknown_frequency(void);
+void test_clocks_dry_run_refuses_unknown_frequency(void)
+{
+    char cfg[4096], text[8192], *out = NULL, *err = NULL;
+
+    snprintf(cfg, sizeof cfg, "%s/c.cfg", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { device = \"jetson\"; sysfs_root = \"%s\"; };\n"
+             "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
+             "clocks = { gpu_mhz = [420.75, 1400.0]; };\n", fixture("clocks-agx"));
+    write_file(cfg, text);
+    CHECK(run_powprof(&out, &err, "profile", cfg, "--dry-run", NULL) != 0);
+    CHECK_CONTAINS(out, "clocks.gpu_mhz");
+    CHECK_CONTAINS(err, "clocks.gpu_mhz = 1400: not a frequency of 17000000.gv11b (114.75 ");
+    free(out);
+    free(err);
+}

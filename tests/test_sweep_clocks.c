@@ -229,18 +229,33 @@ static int wait_for_max(const char *want)
     return 0;
 }
 
-/* A workload that waits for the file go (so that it is killed in the
+/* A workload that says it started (the file go.started: it runs, past
+ * its exec) and waits for the file go (so that it is killed in the
  * middle), as an exec component. */
 static void waiting_component(char *buf, size_t cap, const char *go)
 {
-    snprintf(buf, cap, "{ type = \"exec\"; command = [\"sh\", \"-c\", \"while [ ! -e %s ]; do sleep "
-             "0.02; done\"]; }", go);
+    snprintf(buf, cap, "{ type = \"exec\"; command = [\"sh\", \"-c\", \"touch %s.started; while "
+             "[ ! -e %s ]; do sleep 0.02; done\"]; }", go, go);
+}
+
+/* Wait until the workload has started (10 s at most). */
+static int wait_started(const char *go)
+{
+    char path[1300];
+
+    snprintf(path, sizeof path, "%s.started", go);
+    for (int i = 0; i < 1000; i++) {
+        if (access(path, F_OK) == 0)
+            return 1;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    return 0;
 }
 
 void test_sweep_clocks_restored_after_kill_9(void);
 void test_sweep_clocks_restored_after_kill_9(void)
 {
-    char comp[2048], go[1200], record[2048];
+    char comp[4096], go[600], record[2048];
     pp_profile *p;
     pp_sweep_options o = {0};
     pp_sweep_stats st;
@@ -257,6 +272,7 @@ void test_sweep_clocks_restored_after_kill_9(void)
         pp_sweep_run(p, &o, &st);
         _exit(0);
     }
+    CHECK(wait_started(go));
     CHECK(wait_for_max("420750000"));
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
@@ -282,7 +298,7 @@ void test_sweep_clocks_restored_after_kill_9(void)
 void test_sweep_clocks_restored_on_sigterm_cli(void);
 void test_sweep_clocks_restored_on_sigterm_cli(void)
 {
-    char comp[2048], go[1200];
+    char comp[4096], go[600];
     const char *bin = getenv("POWPROF_BIN");
     pp_profile *p;
     pid_t pid;
@@ -299,6 +315,7 @@ void test_sweep_clocks_restored_on_sigterm_cli(void)
         execl(bin, bin, "profile", g_cfg, "-o", g_out, "--yes", (char *)NULL);
         _exit(127);
     }
+    CHECK(wait_started(go));
     CHECK(wait_for_max("828750000"));
     kill(pid, SIGTERM);
     CHECK(waitpid(pid, &status, 0) == pid);
