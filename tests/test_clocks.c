@@ -23,8 +23,10 @@ static pp_clocks *probe_copy(const char *name, const char **root)
     return c;
 }
 
-/* The text of root + rel, trailing newline dropped (static buffer). */
-static const char *at(const char *root, const char *rel)
+/* The text of root + rel, trailing newline dropped (one of four static
+ * buffers, in turn). */
+const char *at(const char *root, const char *rel);
+const char *at(const char *root, const char *rel)
 {
     static char buf[4][256];
     static int k;
@@ -149,40 +151,60 @@ void test_clocks_clamp_detected(void)
     free(c);
 }
 
-/* A write refused: EACCES as a user without root (a child that drops to
- * nobody), the file named; EBUSY's message (no fake file can answer
- * EBUSY: the message is checked directly). */
+/* Run fn(ctx) in a child as the user nobody (the tests run as root: this
+ * gives a real EACCES); the text fn leaves in its buffer comes back in out.
+ * fn's return (the child's exit status), or -1. */
+int as_nobody(int (*fn)(void *ctx, char *buf, size_t cap), void *ctx, char *out, size_t cap);
+int as_nobody(int (*fn)(void *ctx, char *buf, size_t cap), void *ctx, char *out, size_t cap)
+{
+    int fds[2], st = 0;
+    size_t len = 0;
+    ssize_t n;
+    pid_t pid;
+
+    if (chmod(test_tmpdir(), 0755) < 0 || pipe(fds) < 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        char buf[8192] = "";
+        int rc = geteuid() == 0 ? setgid(65534) | setuid(65534) : 0;
+        rc = rc == 0 ? fn(ctx, buf, sizeof buf) : 99;
+        if (write(fds[1], buf, strlen(buf)) < 0)
+            rc = 98;
+        _exit(rc);
+    }
+    close(fds[1]);
+    while (len + 1 < cap && (n = read(fds[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)n;
+    out[len] = 0;
+    close(fds[0]);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+/* As nobody: the GPU's files are not writable, and a set is refused. */
+static int refused(void *ctx, char *buf, size_t cap)
+{
+    pp_clocks *c = ctx;
+    char why[4096];
+    int rc = pp_clocks_writable(c, PP_CLOCK_GPU, buf, cap);
+
+    return rc == -EACCES && pp_clocks_set(c, PP_CLOCK_GPU, 420.75, why, sizeof why) == -EACCES
+               ? 0 : 1;
+}
+
+/* A write refused: EACCES as a user without root, the file named; EBUSY's
+ * message (no fake file can answer EBUSY: the message is checked
+ * directly). */
 void test_clocks_write_refused_names_file(void);
 void test_clocks_write_refused_names_file(void)
 {
     const char *root;
     pp_clocks *c = probe_copy("clocks-agx", &root);
     char why[4096];
-    int fds[2], st = 0;
-    pid_t pid;
 
-    CHECK_INT(chmod(test_tmpdir(), 0755), 0);
-    CHECK_INT(pipe(fds), 0);
-    pid = fork();
-    if (pid == 0) {
-        int rc = -1;
-        if (geteuid() != 0 || setgid(65534) == 0) /* as root: become nobody */
-            rc = setuid(65534);
-        if (rc == 0) {
-            rc = pp_clocks_writable(c, PP_CLOCK_GPU, why, sizeof why);
-            if (write(fds[1], why, strlen(why) + 1) < 0)
-                _exit(3);
-            rc = rc == -EACCES && pp_clocks_set(c, PP_CLOCK_GPU, 420.75, why, sizeof why) == -EACCES
-                     ? 0 : 1;
-        }
-        _exit(rc == 0 ? 0 : 2);
-    }
-    close(fds[1]);
-    memset(why, 0, sizeof why);
-    CHECK(read(fds[0], why, sizeof why - 1) > 0);
-    close(fds[0]);
-    CHECK(waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_INT(as_nobody(refused, c, why, sizeof why), 0);
     CHECK_CONTAINS(why, "17000000.gv11b/min_freq: cannot be written: permission denied: setting a "
                         "clock needs root");
     CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
