@@ -5,7 +5,9 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,14 +137,81 @@ int pp_clocks_record_restore(const pp_clocks_record *r)
     return rc;
 }
 
-int pp_clocks_restore_pending(const char *path)
+/* A value a clock file takes: digits, or a governor's name. */
+static int plain_value(const char *v)
+{
+    if (!*v)
+        return 0;
+    for (; *v; v++)
+        if (!isalnum((unsigned char)*v) && *v != '_' && *v != '-')
+            return 0;
+    return 1;
+}
+
+/* 1 when path is one of the files setting any domain of c writes. */
+static int board_file(const pp_clocks *c, const char *path)
+{
+    char paths[2 * PP_CLOCKS_MAX_POLICIES][PP_PATH_MAX];
+
+    for (int k = 0; k < PP_CLOCK_KINDS; k++) {
+        size_t n = pp_clocks_files(c, (pp_clock_kind)k, paths, PP_ARRAY_SIZE(paths));
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(paths[i], path) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+int pp_clocks_record_check(const pp_clocks_record *r, const pp_clocks *c, const char *command,
+                           char *why, size_t cap)
+{
+    if (r->nvpmodel_mode >= 0 && strcmp(r->nvpmodel_command, command) != 0) {
+        pp_fmt(why, cap, "nvpmodel_command '%s' is not the profile's (%s): not run",
+               r->nvpmodel_command, command);
+        return -EPERM;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        if (!board_file(c, r->paths[i])) {
+            pp_fmt(why, cap, "files[%zu]: %s is no clock file of this board: not written", i,
+                   r->paths[i]);
+            return -EPERM;
+        }
+        if (!plain_value(r->values[i])) {
+            pp_fmt(why, cap, "files[%zu]: '%s' for %s is not a clock's value: not written", i,
+                   r->values[i], r->paths[i]);
+            return -EPERM;
+        }
+    }
+    return 0;
+}
+
+/* The record of path checked against the board under root. */
+static int load_checked(const char *path, const char *root, const char *command,
+                        pp_clocks_record *r)
+{
+    char why[PP_PATH_MAX + 256];
+    pp_clocks *c;
+    int rc = pp_clocks_record_load(path, r);
+
+    if (rc < 0)
+        return rc;
+    if (!(c = malloc(sizeof *c)))
+        return -ENOMEM;
+    if ((rc = pp_clocks_probe(root, c)) == 0 &&
+        (rc = pp_clocks_record_check(r, c, command, why, sizeof why)) < 0)
+        pp_log_error("%s: %s", path, why);
+    free(c);
+    return rc;
+}
+
+int pp_clocks_restore_pending(const char *path, const char *root, const char *command)
 {
     pp_clocks_record *r = malloc(sizeof *r);
     int rc;
 
     if (!r)
         return -ENOMEM;
-    rc = pp_clocks_record_load(path, r);
+    rc = load_checked(path, root, command, r);
     if (rc == -ENOENT) {
         free(r);
         return 0;

@@ -42,9 +42,18 @@ int pp_clocks_record_load(const char *path, pp_clocks_record *r);
  * logged, naming the file). */
 int pp_clocks_record_restore(const pp_clocks_record *r);
 
-/* When path holds a record: restore it (said on stderr) and remove it.
- * 1 when restored, 0 when there was none, -errno when it could not be
- * (the record is kept for the next try). */
-int pp_clocks_restore_pending(const char *path);
+/* 0 when r writes only clock files of the board c (each one that
+ * pp_clocks_files lists for it, exactly), values that are a number or a
+ * governor's name, and runs no program but command: a record is read from
+ * a results folder, and whoever wrote it must not choose what root
+ * writes or runs. Else -EPERM, with why naming the entry. */
+int pp_clocks_record_check(const pp_clocks_record *r, const pp_clocks *c, const char *command,
+                           char *why, size_t cap);
+
+/* When path holds a record: check it against the board under root (NULL:
+ * /) and command (pp_clocks_record_check), restore it (said on stderr)
+ * and remove it. 1 when restored, 0 when there was none, -errno when it
+ * could not be or was refused (logged; the record is kept). */
+int pp_clocks_restore_pending(const char *path, const char *root, const char *command);
 
 #endif

@@ -236,20 +236,56 @@ void test_clocks_restore_record_round_trip(void)
     CHECK_INT(pp_clocks_set(c, PP_CLOCK_EMC, 204, why, sizeof why), 0);
     CHECK_INT(pp_clocks_record_load(path, back), 0);
     CHECK_INT(back->n, 6);
-    CHECK_INT(pp_clocks_restore_pending(path), 1);
+    CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), 1);
     CHECK(access(path, F_OK) != 0);
     CHECK_STR(at(root, GV11B "min_freq"), "114750000");
     CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
     CHECK_STR(at(root, POLICY0 "scaling_governor"), "schedutil");
     CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked"), "0");
     CHECK_STR(at(root, "sys/kernel/debug/bpmp/debug/clk/emc/rate"), "2133000000");
-    CHECK_INT(pp_clocks_restore_pending(path), 0);
+    CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), 0);
     CHECK_INT(write_file(path, "{\"files\": 3}"), 0);
-    CHECK_INT(pp_clocks_restore_pending(path), -EINVAL);
+    CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), -EINVAL);
     CHECK_CONTAINS(test_log(), "not a clocks' restore record");
     free(back);
     free(r);
     free(c);
+}
+
+/* A record is read from a results folder: whoever wrote it does not
+ * choose what root writes or runs. */
+void test_clocks_hostile_record_refused(void);
+void test_clocks_hostile_record_refused(void)
+{
+    const char *root = fixture_copy("clocks-agx");
+    char path[4096], victim[4096], text[16384];
+    const char *cases[][2] = {
+        {"{\"files\": [{\"path\": \"%s\", \"value\": \"0\"}], \"nvpmodel_mode\": -1, "
+         "\"nvpmodel_command\": \"\"}", "is no clock file of this board: not written"},
+        {"{\"files\": [{\"path\": \"%s/../x/max_freq\", \"value\": \"0\"}], "
+         "\"nvpmodel_mode\": -1, \"nvpmodel_command\": \"\"}", "is no clock file of this board"},
+        {"{\"files\": [], \"nvpmodel_mode\": 1, \"nvpmodel_command\": \"/bin/touch%s\"}",
+         "nvpmodel_command '/bin/touch"},
+    };
+
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), PP_CLOCKS_RECORD);
+    snprintf(victim, sizeof victim, "%s/victim", test_tmpdir());
+    write_file(victim, "precious\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, cases[i][0], i == 0 ? victim : i == 1 ? root : "");
+        write_file(path, text);
+        test_log_clear();
+        CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), -EPERM);
+        CHECK_CONTAINS(test_log(), cases[i][1]);
+        CHECK(access(path, F_OK) == 0); /* kept, for a person to look at */
+    }
+    snprintf(text, sizeof text, "{\"files\": [{\"path\": \"%s/" GV11B "max_freq\", \"value\": "
+             "\"1 > x\"}], \"nvpmodel_mode\": -1, \"nvpmodel_command\": \"\"}", root);
+    write_file(path, text);
+    CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), -EPERM);
+    CHECK_CONTAINS(test_log(), "'1 > x' for ");
+    CHECK_STR(at(test_tmpdir(), "victim"), "precious");
+    CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
 }
 
 /* A stand-in for nvpmodel: -q prints the mode kept in a file, -m N keeps N. */

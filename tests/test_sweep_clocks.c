@@ -460,6 +460,10 @@ void test_profile_clocks_parameters(void)
         free(p);
     }
     p = malloc(sizeof *p);
+    write_file(g_cfg, "components = ({ name = \"clocks\"; type = \"idle\"; duration_s = 0.05; });\n"
+                      "clocks = { gpu_mhz = 420.75; };\n");
+    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
+    CHECK_CONTAINS(test_log(), "a component is called 'clocks' too");
     write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
                       "clocks = { gpu_mhz = \"available\"; };\n");
     CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL); /* this machine: no GPU table under / */

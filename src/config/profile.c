@@ -570,7 +570,8 @@ int pp_profile_load(const char *path, pp_profile *p)
     if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0 ||
         pp_profile_check_warmup(cfg, root, p->warmup_s, p->sequential, p->components,
                                 p->n_components) < 0 ||
-        pp_profile_parse_clocks(cfg, root, p->sysfs_root, parse_param, &p->clocks) < 0)
+        pp_profile_parse_clocks(cfg, root, p->sysfs_root, parse_param, p->components,
+                                p->n_components, &p->clocks) < 0)
         goto out;
     rc = 0;
 out:

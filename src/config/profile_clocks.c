@@ -85,7 +85,7 @@ static int parse_one(const pp_config *cfg, const pp_config_setting *node, const 
 
 int pp_profile_parse_clocks(const pp_config *cfg, const pp_config_setting *root,
                             const char *sysfs_root, pp_profile_param_parser parse,
-                            pp_profile_clocks *out)
+                            const pp_component_spec *comps, size_t n, pp_profile_clocks *out)
 {
     const pp_config_setting *g = NULL, *top = pp_config_member(root, "nvpmodel");
     int rc;
@@ -110,5 +110,10 @@ int pp_profile_parse_clocks(const pp_config *cfg, const pp_config_setting *root,
         if (node && (rc = parse_one(cfg, node, sysfs_root, parse, sets, out)) < 0)
             return rc;
     }
+    for (size_t c = 0; out->n_params && c < n; c++)
+        if (strcmp(comps[c].name, "clocks") == 0)
+            return pp_config_error(cfg, g ? g : root, g ? NULL : "nvpmodel", "a component is "
+                                   "called 'clocks' too: its parameters would be named as "
+                                   "these (clocks.<name>); rename it");
     return 0;
 }

@@ -40,12 +40,13 @@ typedef int (*pp_profile_param_parser)(const pp_config *cfg, const pp_config_set
                                        const char *comp, pp_param_spec *ps);
 
 /* The group "clocks" and the key "nvpmodel" of root (both optional) into
- * out. Errors (unknown key, a label, a frequency not above 0, a mode not
- * a whole number >= 0, nvpmodel given twice, "available" on a board
- * without that clock, a relative nvpmodel_command) are logged with the
+ * out, beside the n components comps. Errors (unknown key, a label, a
+ * frequency not above 0, a mode not a whole number >= 0, nvpmodel given
+ * twice, "available" on a board without that clock, a relative
+ * nvpmodel_command, a component also called "clocks") are logged with the
  * file, the line and the key: -EINVAL. */
 int pp_profile_parse_clocks(const pp_config *cfg, const pp_config_setting *root,
                             const char *sysfs_root, pp_profile_param_parser parse,
-                            pp_profile_clocks *out);
+                            const pp_component_spec *comps, size_t n, pp_profile_clocks *out);
 
 #endif

@@ -202,7 +202,7 @@ int pp_sweep_clocks_open(const pp_profile *p, const char *out_dir, pp_sweep_cloc
 
     *out = NULL;
     if ((rc = pp_path_fmt(record, sizeof record, out_dir, "%s", PP_CLOCKS_RECORD)) < 0 ||
-        (rc = pp_clocks_restore_pending(record)) < 0) {
+        (rc = pp_clocks_restore_pending(record, p->sysfs_root, p->clocks.nvpmodel_command)) < 0) {
         if (rc != -ENAMETOOLONG)
             pp_log_error("%s: the clocks a killed sweep changed cannot be put back: nothing "
                          "runs before they are", record);
