@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void pp_clocks_record_init(pp_clocks_record *r)
@@ -87,11 +88,16 @@ int pp_clocks_record_load(const char *path, pp_clocks_record *r)
     json_error_t err;
     json_t *root, *files;
     const char *cmd;
+    struct stat st;
     int rc = 0;
 
     pp_clocks_record_init(r);
-    if (access(path, F_OK) < 0)
+    if (lstat(path, &st) < 0)
         return -errno;
+    if (!S_ISREG(st.st_mode)) { /* a FIFO would hang, a link lead elsewhere */
+        pp_log_error("%s: not a regular file: not a clocks' restore record", path);
+        return -EINVAL;
+    }
     if (!(root = json_load_file(path, 0, &err))) {
         pp_log_error("%s:%d: not a clocks' restore record: %s", path, err.line, err.text);
         return -EINVAL;

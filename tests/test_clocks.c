@@ -285,6 +285,11 @@ void test_clocks_hostile_record_refused(void)
     CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), -EPERM);
     CHECK_CONTAINS(test_log(), "'1 > x' for ");
     CHECK_STR(at(test_tmpdir(), "victim"), "precious");
+    /* a FIFO in its place is refused, not waited on */
+    unlink(path);
+    CHECK_INT(mkfifo(path, 0600), 0);
+    CHECK_INT(pp_clocks_restore_pending(path, root, PP_NVPMODEL_COMMAND), -EINVAL);
+    CHECK_CONTAINS(test_log(), "not a regular file");
     CHECK_STR(at(root, GV11B "max_freq"), "1377000000");
 }
 

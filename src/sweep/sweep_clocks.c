@@ -185,7 +185,7 @@ static int start(pp_sweep_clocks *s, const char *out_dir)
         return rc;
     if ((rc = pp_path_fmt(s->csv_path, sizeof s->csv_path, out_dir, "clocks.csv")) < 0)
         return rc;
-    s->fd = open(s->csv_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    s->fd = open(s->csv_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (s->fd < 0) {
         rc = -errno;
         pp_log_error("%s: cannot open: %s", s->csv_path, strerror(errno));
