@@ -92,6 +92,11 @@ static int probe_cpu(const char *root, pp_clock_domain *d)
     glob_t g;
     int n = pp_sysfs_glob(root, CPUFREQ, &g), rc = 0;
 
+    if (n > PP_CLOCKS_MAX_POLICIES) { /* setting some of them only would be a lie */
+        pp_log_warn("%s: %d cpufreq policies; powprof sets at most %d: the CPU clock is left "
+                    "alone", g.gl_pathv[0], n, PP_CLOCKS_MAX_POLICIES);
+        n = 0;
+    }
     for (int i = 0; i < n && d->n_dirs < PP_CLOCKS_MAX_POLICIES; i++) {
         const char *dir = g.gl_pathv[i], *base = strrchr(dir, '/') + 1;
         if (d->n_dirs == 0) {

@@ -130,6 +130,28 @@ void test_clocks_pstate_min_equals_max(void)
     free(c);
 }
 
+/* More cpufreq policies than powprof sets: the CPU clock is not offered
+ * (setting some of them only would leave the others free), said so. */
+void test_clocks_too_many_policies_left_alone(void);
+void test_clocks_too_many_policies_left_alone(void)
+{
+    const char *root = fixture_copy("clocks-pstate");
+    pp_clocks *c = malloc(sizeof *c);
+    char cmd[8192], why[4096];
+    char *argv[] = {"sh", "-c", cmd, NULL};
+
+    snprintf(cmd, sizeof cmd, "for i in $(seq 2 %d); do cp -a %s/sys/devices/system/cpu/cpufreq/"
+             "policy0 %s/sys/devices/system/cpu/cpufreq/policy$i; done", PP_CLOCKS_MAX_POLICIES,
+             root, root);
+    CHECK_INT(run_argv(argv, NULL, NULL), 0);
+    CHECK_INT(pp_clocks_probe(root, c), 0);
+    CHECK(!c->dom[PP_CLOCK_CPU].present);
+    CHECK_CONTAINS(test_log(), "17 cpufreq policies; powprof sets at most 16");
+    CHECK_INT(pp_clocks_check_mhz(c, PP_CLOCK_CPU, 1800, why, sizeof why), -ENODEV);
+    CHECK_CONTAINS(why, "has no cpu clock powprof can set");
+    free(c);
+}
+
 /* A kernel that holds another frequency (a thermal cap): the read-back
  * does not hold the setting. */
 void test_clocks_clamp_detected(void);
