@@ -465,6 +465,16 @@ void test_profile_clocks_parameters(void)
     CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
     CHECK_CONTAINS(test_log(), "a component is called 'clocks' too");
     write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
+                      "nvpmodel = [0, 2];\n");
+    CHECK_INT(pp_profile_load(g_cfg, p), 0);
+    pp_profile_param_name(p, 0, name, sizeof name);
+    CHECK_STR(name, "clocks.nvpmodel");
+    CHECK_INT(pp_profile_count(p), 2);
+    write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
+                      "nvpmodel = [0, 2];\nclocks = { nvpmodel = 1; };\n");
+    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
+    CHECK_CONTAINS(test_log(), "clocks.cfg:2: nvpmodel: given twice");
+    write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
                       "clocks = { gpu_mhz = \"available\"; };\n");
     CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL); /* this machine: no GPU table under / */
     CHECK_CONTAINS(test_log(), "\"available\": this machine (root /) has no table of gpu");
