@@ -421,6 +421,15 @@ void test_sweep_clocks_nvpmodel_modes_and_back(void)
     free(p);
 }
 
+/* The profile text is refused, saying why. */
+static void refused(pp_profile *p, const char *text, const char *why)
+{
+    write_file(g_cfg, text);
+    test_log_clear();
+    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
+    CHECK_CONTAINS(test_log(), why);
+}
+
 void test_profile_clocks_parameters(void);
 void test_profile_clocks_parameters(void)
 {
@@ -452,31 +461,25 @@ void test_profile_clocks_parameters(void)
         p = malloc(sizeof *p);
         snprintf(bad, sizeof bad, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
                  "clocks = { %s };\n", cases[i][0]);
-        write_file(g_cfg, bad);
-        test_log_clear();
-        CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
-        CHECK_CONTAINS(test_log(), cases[i][1]);
+        refused(p, bad, cases[i][1]);
         CHECK_CONTAINS(test_log(), "clocks.cfg:2");
         free(p);
     }
     p = malloc(sizeof *p);
-    write_file(g_cfg, "components = ({ name = \"clocks\"; type = \"idle\"; duration_s = 0.05; });\n"
-                      "clocks = { gpu_mhz = 420.75; };\n");
-    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
-    CHECK_CONTAINS(test_log(), "a component is called 'clocks' too");
     write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
                       "nvpmodel = [0, 2];\n");
     CHECK_INT(pp_profile_load(g_cfg, p), 0);
     pp_profile_param_name(p, 0, name, sizeof name);
     CHECK_STR(name, "clocks.nvpmodel");
     CHECK_INT(pp_profile_count(p), 2);
-    write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
-                      "nvpmodel = [0, 2];\nclocks = { nvpmodel = 1; };\n");
-    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL);
-    CHECK_CONTAINS(test_log(), "clocks.cfg:2: nvpmodel: given twice");
-    write_file(g_cfg, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
-                      "clocks = { gpu_mhz = \"available\"; };\n");
-    CHECK_INT(pp_profile_load(g_cfg, p), -EINVAL); /* this machine: no GPU table under / */
-    CHECK_CONTAINS(test_log(), "\"available\": this machine (root /) has no table of gpu");
+    refused(p, "components = ({ name = \"clocks\"; type = \"idle\"; duration_s = 0.05; });\n"
+               "clocks = { gpu_mhz = 420.75; };\n", "a component is called 'clocks' too");
+    refused(p, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
+               "nvpmodel = [0, 2];\nclocks = { nvpmodel = 1; };\n",
+            "clocks.cfg:2: nvpmodel: given twice");
+    /* this machine: no GPU table under / */
+    refused(p, "components = ({ type = \"idle\"; duration_s = 0.05; });\n"
+               "clocks = { gpu_mhz = \"available\"; };\n",
+            "\"available\": this machine (root /) has no table of gpu");
     free(p);
 }
