@@ -1,6 +1,7 @@
 /* powprof devices: every power source, present or not, one reading of each
  * rail of the present ones, and the one `auto` picks. */
 #include "cli.h"
+#include "devices_clocks.h"
 
 #include "src/base/clock.h"
 #include "src/base/log.h"
@@ -12,7 +13,7 @@
 #include <sys/stat.h>
 
 static const char devices_help[] =
-    "usage: powprof devices [--json] [--sysfs-root DIR] [options]\n"
+    "usage: powprof devices [--clocks] [--json] [--sysfs-root DIR] [options]\n"
     "\n"
     "List every power source powprof knows, whether this machine has it, the\n"
     "rails of each present one with one reading in watts, and which source\n"
@@ -23,7 +24,13 @@ static const char devices_help[] =
     "are switched on (1 written to their 'enable' files, which needs root), as\n"
     "for any measurement, and each one switched is said on stderr.\n"
     "\n"
+    "With --clocks: the clocks a profile can set instead (clocks = { ... } in\n"
+    "docs/CONFIG.md): per CPU, GPU and memory-controller clock its governor, its\n"
+    "frequency now, its available frequencies, how powprof sets it and whether\n"
+    "this user may (else the file that needs root); the nvpmodel power modes.\n"
+    "\n"
     "options:\n"
+    "  --clocks               the clocks and power modes, not the power sources\n"
     "  --json                 one JSON object on stdout\n" PP_CLI_DEVICE_HELP
     "  -h, --help             this help\n";
 
@@ -144,6 +151,7 @@ int pp_cmd_devices(int argc, char **argv)
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"json", no_argument, NULL, PP_OPT_JSON},
+        {"clocks", no_argument, NULL, 'C'},
         PP_CLI_DEVICE_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -151,7 +159,7 @@ int pp_cmd_devices(int argc, char **argv)
     pp_device_options opts;
     const pp_device_ops *pick = NULL;
     struct stat st;
-    int json = 0, opt;
+    int json = 0, clocks = 0, opt;
 
     pp_device_options_init(&opts);
     optind = 1;
@@ -168,6 +176,9 @@ int pp_cmd_devices(int argc, char **argv)
         case PP_OPT_JSON:
             json = 1;
             break;
+        case 'C':
+            clocks = 1;
+            break;
         default:
             fputs("Try 'powprof devices --help'.\n", stderr);
             return PP_EXIT_USAGE;
@@ -182,6 +193,8 @@ int pp_cmd_devices(int argc, char **argv)
                 stat(opts.sysfs_root, &st) != 0 ? strerror(errno) : "not a directory");
         return PP_EXIT_USAGE;
     }
+    if (clocks)
+        return pp_cli_devices_clocks(opts.sysfs_root, json);
     for (size_t i = 0; i < pp_device_backend_count; i++) {
         reps[i].ops = pp_device_backends[i];
         examine(&reps[i], &opts);

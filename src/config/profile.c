@@ -19,7 +19,8 @@ const char *const pp_profile_component_keys[] = {
     NULL,
 };
 
-static const char *const top_keys[] = {"profile", "battery", "components", "mission", NULL};
+static const char *const top_keys[] = {"profile", "battery", "components", "mission", "clocks",
+                                       "nvpmodel", NULL};
 static const char *const profile_keys[] = {"name", "device", "rate_hz", "warmup_s", "mode",
                                            "sysfs_root", "adaptive", NULL};
 
@@ -568,7 +569,9 @@ int pp_profile_load(const char *path, pp_profile *p)
         goto out;
     if (parse_mission(cfg, p) < 0 || parse_components(cfg, root, p) < 0 ||
         pp_profile_check_warmup(cfg, root, p->warmup_s, p->sequential, p->components,
-                                p->n_components) < 0)
+                                p->n_components) < 0 ||
+        pp_profile_parse_clocks(cfg, root, p->sysfs_root, parse_param, p->components,
+                                p->n_components, &p->clocks) < 0)
         goto out;
     rc = 0;
 out:
@@ -576,13 +579,25 @@ out:
     return rc;
 }
 
+/* Parameter group g: the components' (g < n_components), then the clocks'
+ * (profile_clocks.h) last. */
+static size_t group_n(const pp_profile *p, size_t g)
+{
+    return g < p->n_components ? p->components[g].n_params : p->clocks.n_params;
+}
+
+static const pp_param_spec *group_param(const pp_profile *p, size_t g, size_t k)
+{
+    return g < p->n_components ? &p->components[g].params[k] : &p->clocks.params[k];
+}
+
 uint64_t pp_profile_count(const pp_profile *p)
 {
     uint64_t n = 1;
 
-    for (size_t c = 0; c < p->n_components; c++)
-        for (size_t k = 0; k < p->components[c].n_params; k++) {
-            uint64_t v = p->components[c].params[k].n_values;
+    for (size_t c = 0; c <= p->n_components; c++)
+        for (size_t k = 0; k < group_n(p, c); k++) {
+            uint64_t v = group_param(p, c, k)->n_values;
             if (v && n > UINT64_MAX / v)
                 return UINT64_MAX;
             n *= v;
@@ -594,8 +609,8 @@ size_t pp_profile_n_params(const pp_profile *p)
 {
     size_t n = 0;
 
-    for (size_t c = 0; c < p->n_components; c++)
-        n += p->components[c].n_params;
+    for (size_t c = 0; c <= p->n_components; c++)
+        n += group_n(p, c);
     return n;
 }
 
@@ -603,9 +618,9 @@ void pp_profile_values(const pp_profile *p, uint64_t id, double *values)
 {
     size_t n = pp_profile_n_params(p), k = n;
 
-    for (size_t c = p->n_components; c-- > 0;)
-        for (size_t j = p->components[c].n_params; j-- > 0;) {
-            const pp_param_spec *ps = &p->components[c].params[j];
+    for (size_t c = p->n_components + 1; c-- > 0;)
+        for (size_t j = group_n(p, c); j-- > 0;) {
+            const pp_param_spec *ps = group_param(p, c, j);
             values[--k] = ps->values[id % ps->n_values];
             id /= ps->n_values;
         }
@@ -613,22 +628,23 @@ void pp_profile_values(const pp_profile *p, uint64_t id, double *values)
 
 void pp_profile_param_name(const pp_profile *p, size_t k, char *buf, size_t cap)
 {
-    for (size_t c = 0; c < p->n_components; c++) {
-        if (k < p->components[c].n_params) {
-            pp_fmt(buf, cap, "%s.%s", p->components[c].name, p->components[c].params[k].name);
+    for (size_t c = 0; c <= p->n_components; c++) {
+        if (k < group_n(p, c)) {
+            pp_fmt(buf, cap, "%s.%s", c < p->n_components ? p->components[c].name : "clocks",
+                   group_param(p, c, k)->name);
             return;
         }
-        k -= p->components[c].n_params;
+        k -= group_n(p, c);
     }
     pp_strlcpy(buf, "?", cap);
 }
 
 const pp_param_spec *pp_profile_param(const pp_profile *p, size_t k)
 {
-    for (size_t c = 0; c < p->n_components; c++) {
-        if (k < p->components[c].n_params)
-            return &p->components[c].params[k];
-        k -= p->components[c].n_params;
+    for (size_t c = 0; c <= p->n_components; c++) {
+        if (k < group_n(p, c))
+            return group_param(p, c, k);
+        k -= group_n(p, c);
     }
     return NULL;
 }

@@ -23,6 +23,7 @@
 #define PP_PROFILE_H
 
 #include "profile_adaptive.h"
+#include "profile_clocks.h"
 
 #include "src/base/util.h"
 #include "mission.h"
@@ -57,6 +58,7 @@ typedef struct pp_profile {
     pp_profile_adaptive adaptive; /* profile = { adaptive = { ... }; } */
     size_t n_components;
     pp_component_spec components[PP_PROFILE_MAX_COMPONENTS];
+    pp_profile_clocks clocks; /* clocks = { ... }: parameters after the components' */
 } pp_profile;
 
 /* The keys every component accepts, whatever its type (NULL-ended); a type

@@ -12,6 +12,7 @@
 #include "src/results/node.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
+#include "sweep_clocks.h"
 #include "sweep_crew.h"
 #include "sweep_progress.h"
 #include "sweep_resume.h"
@@ -269,6 +270,8 @@ int pp_sweep_check(const pp_profile *p)
     else
         pp_device_close(dev);
     rc2 = check_components(p);
+    rc = rc < 0 ? rc : rc2;
+    rc2 = pp_sweep_clocks_check(p);
     return rc < 0 ? rc : rc2;
 }
 
@@ -441,7 +444,9 @@ static int measure_all(pp_sweep_state *r, pp_sweep_stats *st, pp_device *dev, in
         pp_results_trace_name(id, r->rep, name, sizeof name);
         if ((rc = pp_path_fmt(path, sizeof path, o->out_dir, "traces/%s", name)) < 0)
             return rc;
-        if ((rc = measure_config(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0)
+        if ((rc = pp_sweep_clocks_apply(r->clk, values)) < 0 ||
+            (rc = measure_config(r->p, dev, id, interrupt, &tk, values, path, &m)) < 0 ||
+            (rc = pp_sweep_clocks_end(r->clk, id, r->rep, &m.overall)) < 0)
             return rc;
         if (m.overall.status == PP_RUN_INTERRUPTED || atomic_load(interrupt)) {
             unlink(path); /* unfinished: not saved, run again on --resume */
@@ -503,9 +508,10 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     uint8_t *done = NULL;
     double *values = NULL;
     char *row = NULL;
+    pp_sweep_clocks *clk = NULL;
     pp_sweep_slots sl;
     pp_node node;
-    int fd = -1, rc, locked = 0;
+    int fd = -1, rc, rc2, locked = 0;
 
     memset(st, 0, sizeof *st);
     if ((rc = slots_of(p, o, &sl, &node)) < 0)
@@ -533,14 +539,19 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     if ((rc = pp_results_make_dirs(o->out_dir)) < 0 || (rc = pp_results_lock(o->out_dir)) < 0)
         goto out; /* one writer per folder: a second --resume would measure ids twice */
     locked = 1;
+    /* a killed sweep's clocks put back before anything, then this one's kept */
+    if ((rc = pp_sweep_clocks_open(p, o->out_dir, &clk)) < 0)
+        goto out;
     if ((rc = fd = open_summary(p, o, dev, layout, done, &sl, &node)) < 0)
         goto out;
-    *r = (pp_sweep_state){.p = p, .o = o, .st = st, .sl = &sl};
+    *r = (pp_sweep_state){.p = p, .o = o, .st = st, .sl = &sl, .clk = clk};
     r->t_start = pp_clock_now_ns(&pp_clock_monotonic);
     count_slots(r, st, done, values);
     rc = measure_all(r, st, dev, fd, layout, done, values, row,
                      o->interrupt ? o->interrupt : &never);
 out:
+    if ((rc2 = pp_sweep_clocks_close(clk)) < 0 && rc == 0)
+        rc = rc2; /* every exit of the sweep puts the clocks back */
     if (fd >= 0)
         close(fd);
     if (locked)

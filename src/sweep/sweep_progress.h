@@ -35,6 +35,7 @@ typedef struct pp_sweep_state {
     pp_sweep_component_progress comps[PP_PROFILE_MAX_COMPONENTS];
     char reason[512];
     char streak_key[512]; /* the failures in a row's reason, numbers and labels as '#' */
+    struct pp_sweep_clocks *clk; /* the clocks set (sweep_clocks.h); NULL: none */
 } pp_sweep_state;
 
 /* Progress while a configuration runs, running_s after it started

@@ -1,0 +1,253 @@
+/* clocks.c - finding the clock domains and reading them (clocks.h). */
+#include "clocks.h"
+#include "sysfs.h"
+
+#include "src/base/log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CPUFREQ "/sys/devices/system/cpu/cpufreq/policy[0-9]*"
+#define DEVFREQ "/sys/class/devfreq/*"
+#define EMC "/sys/kernel/debug/bpmp/debug/clk/emc"
+
+/* The GPU devfreq nodes of the Jetson boards, by the end of their name. */
+static const char *const gpu_names[] = {"gk20a", "gm20b", "gp10b", "gv11b", "ga10b", ".gpu", NULL};
+
+const char *pp_clock_kind_name(pp_clock_kind k)
+{
+    static const char *const names[] = {"cpu", "gpu", "emc"};
+    return k < PP_CLOCK_KINDS ? names[k] : "?";
+}
+
+/* dir/name as text; 0, -ENOENT when absent, or -errno (logged). */
+static int read_text(const char *dir, const char *name, char *buf, size_t cap)
+{
+    char path[PP_PATH_MAX];
+    int rc;
+
+    if ((rc = pp_path_join(path, sizeof path, dir, name)) < 0)
+        return rc;
+    rc = pp_sysfs_read_string(path, buf, cap);
+    if (rc < 0 && rc != -ENOENT)
+        pp_log_error("%s: cannot read: %s", path, strerror(-rc));
+    return rc;
+}
+
+/* dir/name as a frequency in unit_hz (1000 for kHz), in MHz. */
+static int read_mhz(const char *dir, const char *name, double unit_hz, double *mhz)
+{
+    char buf[64], *end;
+    double v;
+    int rc = read_text(dir, name, buf, sizeof buf);
+
+    if (rc < 0)
+        return rc;
+    errno = 0;
+    v = strtod(buf, &end);
+    if (end == buf || *end || !(v >= 0) || !isfinite(v)) {
+        pp_log_error("%s/%s: '%s' is not a frequency", dir, name, buf);
+        return -EINVAL;
+    }
+    *mhz = v * unit_hz / 1e6;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A table "f1 f2 ..." in unit_hz into d (sorted, duplicates dropped). */
+static void parse_table(const char *text, double unit_hz, pp_clock_domain *d)
+{
+    char *end;
+    size_t n = 0;
+
+    for (const char *s = text; *s && n < PP_CLOCKS_MAX_FREQS; s = end) {
+        double v = strtod(s, &end);
+        if (end == s)
+            break;
+        if (v > 0 && isfinite(v))
+            d->freqs_mhz[n++] = v * unit_hz / 1e6;
+    }
+    qsort(d->freqs_mhz, n, sizeof *d->freqs_mhz, cmp_double);
+    d->n_freqs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!d->n_freqs || d->freqs_mhz[i] > d->freqs_mhz[d->n_freqs - 1])
+            d->freqs_mhz[d->n_freqs++] = d->freqs_mhz[i];
+    if (d->n_freqs) {
+        d->min_mhz = d->freqs_mhz[0];
+        d->max_mhz = d->freqs_mhz[d->n_freqs - 1];
+    }
+}
+
+static int probe_cpu(const char *root, pp_clock_domain *d)
+{
+    char buf[4096];
+    glob_t g;
+    int n = pp_sysfs_glob(root, CPUFREQ, &g), rc = 0;
+
+    if (n > PP_CLOCKS_MAX_POLICIES) { /* setting some of them only would be a lie */
+        pp_log_warn("%s: %d cpufreq policies; powprof sets at most %d: the CPU clock is left "
+                    "alone", g.gl_pathv[0], n, PP_CLOCKS_MAX_POLICIES);
+        n = 0;
+    }
+    for (int i = 0; i < n && d->n_dirs < PP_CLOCKS_MAX_POLICIES; i++) {
+        const char *dir = g.gl_pathv[i], *base = strrchr(dir, '/') + 1;
+        if (d->n_dirs == 0) {
+            if ((rc = read_text(dir, "scaling_governor", d->governor, sizeof d->governor)) < 0 ||
+                (rc = read_mhz(dir, "cpuinfo_min_freq", 1e3, &d->min_mhz)) < 0 ||
+                (rc = read_mhz(dir, "cpuinfo_max_freq", 1e3, &d->max_mhz)) < 0)
+                break;
+            if (read_text(dir, "scaling_available_frequencies", buf, sizeof buf) == 0)
+                parse_table(buf, 1e3, d);
+            d->has_userspace = read_text(dir, "scaling_available_governors", buf, sizeof buf) == 0 &&
+                               strstr(buf, "userspace") != NULL;
+        }
+        pp_strlcpy(d->dirs[d->n_dirs++], dir, PP_PATH_MAX);
+        pp_fmt(d->name + strlen(d->name), sizeof d->name - strlen(d->name), "%s%s",
+               d->n_dirs > 1 ? "," : "", base);
+    }
+    globfree(&g);
+    d->present = rc == 0 && d->n_dirs > 0;
+    return n < 0 ? n : rc;
+}
+
+/* 1 when the devfreq node's name is a Jetson GPU's. */
+static int is_gpu(const char *dir)
+{
+    const char *base = strrchr(dir, '/') + 1;
+    size_t len = strlen(base);
+
+    for (size_t i = 0; gpu_names[i]; i++) {
+        size_t k = strlen(gpu_names[i]);
+        if (len >= k && strcmp(base + len - k, gpu_names[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int probe_gpu(const char *root, pp_clock_domain *d)
+{
+    char buf[4096];
+    glob_t g;
+    int n = pp_sysfs_glob(root, DEVFREQ, &g), rc = 0;
+
+    for (int i = 0; i < n && !d->present; i++) {
+        const char *dir = g.gl_pathv[i];
+        if (!is_gpu(dir))
+            continue;
+        pp_strlcpy(d->dirs[0], dir, PP_PATH_MAX);
+        pp_strlcpy(d->name, strrchr(dir, '/') + 1, sizeof d->name);
+        d->n_dirs = 1;
+        if ((rc = read_text(dir, "governor", d->governor, sizeof d->governor)) < 0 ||
+            (rc = read_text(dir, "available_frequencies", buf, sizeof buf)) < 0)
+            break;
+        parse_table(buf, 1, d);
+        d->present = d->n_freqs > 0;
+        if (!d->present)
+            pp_log_error("%s/available_frequencies: no frequency in '%s'", dir, buf);
+    }
+    globfree(&g);
+    return n < 0 ? n : rc;
+}
+
+static int probe_emc(const char *root, pp_clock_domain *d)
+{
+    char dir[PP_PATH_MAX], buf[4096];
+    int rc;
+
+    if ((rc = pp_sysfs_path(dir, sizeof dir, root, EMC)) < 0)
+        return rc;
+    if (read_text(dir, "rate", buf, sizeof buf) < 0)
+        return 0; /* no debugfs, or not mounted: no EMC domain */
+    pp_strlcpy(d->dirs[0], dir, PP_PATH_MAX);
+    pp_strlcpy(d->name, "emc", sizeof d->name);
+    d->n_dirs = 1;
+    if (read_text(dir, "possible_rates", buf, sizeof buf) == 0)
+        parse_table(buf, 1, d);
+    if (!d->n_freqs && ((rc = read_mhz(dir, "min_rate", 1, &d->min_mhz)) < 0 ||
+                        (rc = read_mhz(dir, "max_rate", 1, &d->max_mhz)) < 0))
+        return rc;
+    d->present = 1;
+    return 0;
+}
+
+int pp_clocks_probe(const char *root, pp_clocks *c)
+{
+    int rc;
+
+    memset(c, 0, sizeof *c);
+    pp_strlcpy(c->root, root && *root ? root : "/", sizeof c->root);
+    if ((rc = probe_cpu(c->root, &c->dom[PP_CLOCK_CPU])) < 0 ||
+        (rc = probe_gpu(c->root, &c->dom[PP_CLOCK_GPU])) < 0)
+        return rc;
+    return probe_emc(c->root, &c->dom[PP_CLOCK_EMC]);
+}
+
+int pp_clocks_read_mhz(const pp_clocks *c, pp_clock_kind k, double *mhz)
+{
+    const pp_clock_domain *d = &c->dom[k];
+    int rc;
+
+    if (!d->present)
+        return -ENODEV;
+    if (k == PP_CLOCK_GPU)
+        return read_mhz(d->dirs[0], "cur_freq", 1, mhz);
+    if (k == PP_CLOCK_EMC)
+        return read_mhz(d->dirs[0], "rate", 1, mhz);
+    *mhz = INFINITY;
+    for (size_t i = 0; i < d->n_dirs; i++) {
+        double v;
+        if ((rc = read_mhz(d->dirs[i], "scaling_cur_freq", 1e3, &v)) < 0)
+            return rc;
+        *mhz = fmin(*mhz, v);
+    }
+    return 0;
+}
+
+void pp_clocks_table_text(const pp_clock_domain *d, char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    buf[0] = 0;
+    if (!d->n_freqs) {
+        pp_fmt(buf, cap, "%g-%g", d->min_mhz, d->max_mhz);
+        return;
+    }
+    for (size_t i = 0; i < d->n_freqs && len + 1 < cap; i++) {
+        pp_fmt(buf + len, cap - len, "%s%g", i ? " " : "", d->freqs_mhz[i]);
+        len += strlen(buf + len);
+    }
+}
+
+int pp_clocks_check_mhz(const pp_clocks *c, pp_clock_kind k, double mhz, char *why, size_t cap)
+{
+    const pp_clock_domain *d = &c->dom[k];
+    char table[1024];
+
+    if (!d->present) {
+        pp_fmt(why, cap, "%s_mhz: this board (root %s) has no %s clock powprof can set",
+               pp_clock_kind_name(k), c->root, pp_clock_kind_name(k));
+        return -ENODEV;
+    }
+    for (size_t i = 0; i < d->n_freqs; i++)
+        if (fabs(d->freqs_mhz[i] - mhz) <= 0.5)
+            return 0;
+    if (!d->n_freqs && mhz >= d->min_mhz - 0.5 && mhz <= d->max_mhz + 0.5)
+        return 0;
+    pp_clocks_table_text(d, table, sizeof table);
+    pp_fmt(why, cap, "%s_mhz = %g: not a frequency of %s (%s MHz)", pp_clock_kind_name(k), mhz,
+           d->name, table);
+    return -EINVAL;
+}
+
+int pp_clocks_holds(double set_mhz, double read_mhz)
+{
+    return fabs(read_mhz - set_mhz) <= fmax(0.5, 0.01 * set_mhz);
+}
