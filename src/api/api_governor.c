@@ -8,6 +8,7 @@
 #include "src/base/util.h"
 #include "src/layer2/model.h"
 #include "src/plan/governor.h"
+#include "handle.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,6 +55,8 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     int rc;
 
     *out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    PP_HANDLE_OR(b, PP_HANDLE_BATTERY, -EBADF);
     if (!(g = calloc(1, sizeof *g)))
         return -ENOMEM;
     g->m = m;
@@ -71,7 +74,9 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
         free(g);
         return rc;
     }
-    if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0) {
+    if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0 ||
+        (rc = pp_handle_add(g, PP_HANDLE_GOVERNOR)) < 0) {
+        pp_gov_free(g->g);
         pp_phases_plan_free(&g->plan);
         free(g);
         return rc;
@@ -88,6 +93,8 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
     int rc;
 
     memset(d, 0, sizeof *d);
+    PP_HANDLE_OR(g, PP_HANDLE_GOVERNOR, -EBADF);
+    PP_HANDLE_OR(g->m, PP_HANDLE_MODEL, -EBADF); /* closed before its governor */
     if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
         return rc;
     c = &g->plan.cand[gd.choice];
@@ -110,7 +117,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
 
 void pp_governor_free(pp_governor *g)
 {
-    if (!g)
+    if (pp_handle_remove(g, PP_HANDLE_GOVERNOR, __func__) != 0)
         return;
     pp_gov_free(g->g);
     pp_phases_plan_free(&g->plan);

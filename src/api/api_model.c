@@ -8,6 +8,7 @@
 #include "src/base/log.h"
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
+#include "handle.h"
 #include "plan_text.h"
 #include "src/base/util.h"
 
@@ -28,28 +29,44 @@ int pp_model_load(const char *results_dir, pp_model **out)
         free(m);
         return rc;
     }
+    if ((rc = pp_handle_add(m, PP_HANDLE_MODEL)) < 0) {
+        pp_model_free(m);
+        free(m);
+        return rc;
+    }
     *out = m;
     return 0;
 }
 
 void pp_model_close(pp_model *m)
 {
-    if (!m)
+    if (pp_handle_remove(m, PP_HANDLE_MODEL, __func__) != 0)
         return;
     pp_model_free(m);
     free(m);
 }
 
-size_t pp_model_param_count(const pp_model *m) { return m->sum.n_params; }
-size_t pp_model_metric_count(const pp_model *m) { return m->sum.n_metrics; }
+size_t pp_model_param_count(const pp_model *m)
+{
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, 0);
+    return m->sum.n_params;
+}
+
+size_t pp_model_metric_count(const pp_model *m)
+{
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, 0);
+    return m->sum.n_metrics;
+}
 
 const char *pp_model_param_name(const pp_model *m, size_t k)
 {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, NULL);
     return k < m->sum.n_params ? m->sum.params[k] : NULL;
 }
 
 const char *pp_model_metric_name(const pp_model *m, size_t k)
 {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, NULL);
     return k < m->sum.n_metrics ? m->sum.metrics[k] : NULL;
 }
 
@@ -80,12 +97,13 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
                          const char *const *names, const char *const *values,
                          pp_model_estimate *out)
 {
-    int k = pp_summary_metric(&m->sum, metric), rc;
     pp_model_point pt;
     pp_model_where w;
     pp_prediction p;
+    int k, rc;
 
-    if (k < 0) {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    if ((k = pp_summary_metric(&m->sum, metric)) < 0) {
         pp_log_error("no metric '%s' in the model", metric);
         return -ENOENT;
     }
@@ -103,9 +121,11 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
 
 /* The planner's options of a mission, as `powprof plan` makes them
  * (pp_plan_options_mission): a reserve to keep replaces the pack's cutoff. */
-static void plan_options(const pp_battery_params *b, const pp_mission *mission,
-                         pp_plan_options *o)
+static int plan_options(const char *fn, const pp_model *m, const pp_battery_params *b,
+                        const pp_mission *mission, pp_plan_options *o)
 {
+    if (pp_handle_check(m, PP_HANDLE_MODEL, fn) < 0 || pp_handle_check(b, PP_HANDLE_BATTERY, fn) < 0)
+        return -EBADF;
     pp_plan_options_init(o);
     o->mission_s = mission->duration_s;
     o->maximize = mission->maximize;
@@ -114,6 +134,7 @@ static void plan_options(const pp_battery_params *b, const pp_mission *mission,
     o->risk = mission->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     if (mission->min_soc_frac >= 0)
         o->battery.soc_cutoff_frac = mission->min_soc_frac;
+    return 0;
 }
 
 int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
@@ -125,7 +146,10 @@ int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp
 
     if (!r)
         return -ENOMEM;
-    plan_options(b, mission, &o);
+    if ((rc = plan_options(__func__, m, b, mission, &o)) < 0) {
+        free(r);
+        return rc;
+    }
     memset(out, 0, sizeof *out);
     if ((rc = pp_plan(m, &o, r)) == 0) {
         const pp_plan_choice *c = &r->best;
@@ -191,10 +215,12 @@ int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *cons
                            size_t n_names, const char *const *names, size_t n_rows,
                            const char *const *values, pp_model_estimate *out)
 {
-    size_t n = metrics ? n_metrics : m->sum.n_metrics, *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t n, *idx;
     int rc;
 
-    if (!idx)
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    n = metrics ? n_metrics : m->sum.n_metrics;
+    if (!(idx = malloc((n ? n : 1) * sizeof *idx)))
         return -ENOMEM;
     if ((rc = metric_indices(m, n, metrics, idx)) == 0)
         for (size_t r = 0; r < n_rows && rc == 0; r++)
@@ -210,6 +236,7 @@ int pp_model_json(const pp_model *m, char **json_out)
     int rc;
 
     *json_out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
     if (!(fp = open_memstream(json_out, &len)))
         return -ENOMEM;
     rc = pp_model_dump(m, fp);
@@ -228,8 +255,11 @@ int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp
                          char **json_out)
 {
     pp_plan_options o;
+    int rc;
 
-    plan_options(b, mission, &o);
+    *json_out = NULL;
+    if ((rc = plan_options(__func__, m, b, mission, &o)) < 0)
+        return rc;
     return pp_plan_json_text(m, &o, json_out);
 }
 
@@ -239,7 +269,10 @@ int pp_mission_plan_file_json(const pp_model *m, const pp_battery_params *b,
 {
     pp_mission none = {0, NULL, -1.0, 0};
     pp_plan_options o;
+    int rc;
 
-    plan_options(b, mission ? mission : &none, &o);
+    *json_out = NULL;
+    if ((rc = plan_options(__func__, m, b, mission ? mission : &none, &o)) < 0)
+        return rc;
     return pp_plan_phases_json_text(m, &o, mission_file, json_out);
 }
