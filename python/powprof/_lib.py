@@ -81,6 +81,16 @@ class MeterReport(ctypes.Structure):
                 ("short_run", ctypes.c_int)]
 
 
+class _Kind:
+    """A handle parameter of a declaration: the Handle subclass (by name)
+    whose objects it takes. call() checks it and keeps the handle open
+    for the call; ctypes is given a void pointer."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+MODEL, BATTERY, GOVERNOR = _Kind("Model"), _Kind("Battery"), _Kind("Governor")
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _SZ = ctypes.c_size_t
@@ -100,24 +110,25 @@ _DECLS = {
     "pp_model_param_name": (_S, [_P, _SZ]),
     "pp_model_metric_count": (_SZ, [_P]),
     "pp_model_metric_name": (_S, [_P, _SZ]),
-    "pp_model_estimate_at": (_INT, [_P, _S, _SZ, _STRS, _STRS, ctypes.POINTER(Estimate)]),
-    "pp_model_estimate_rows": (_INT, [_P, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS,
+    "pp_model_estimate_at": (_INT, [MODEL, _S, _SZ, _STRS, _STRS, ctypes.POINTER(Estimate)]),
+    "pp_model_estimate_rows": (_INT, [MODEL, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS,
                                       ctypes.POINTER(Estimate)]),
-    "pp_model_json": (_INT, [_P, ctypes.POINTER(_P)]),
+    "pp_model_json": (_INT, [MODEL, ctypes.POINTER(_P)]),
     "pp_battery_new": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_battery_free": (None, [_P]),
-    "pp_battery_set_base_power": (_INT, [_P, _D]),
-    "pp_battery_drain": (_INT, [_P, _DS, _DS, _SZ, ctypes.POINTER(BatterySummary)]),
-    "pp_battery_drain_trace": (_INT, [_P, _P, ctypes.POINTER(BatterySummary)]),
+    "pp_battery_set_base_power": (_INT, [BATTERY, _D]),
+    "pp_battery_drain": (_INT, [BATTERY, _DS, _DS, _SZ, ctypes.POINTER(BatterySummary)]),
+    "pp_battery_drain_trace": (_INT, [BATTERY, _P, ctypes.POINTER(BatterySummary)]),
     "pp_trace_new": (_INT, [_SZ, _STRS, _SZ, _DS, _DS, ctypes.POINTER(_P)]),
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),
-    "pp_mission_plan_json": (_INT, [_P, _P, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
-    "pp_mission_plan_file_json": (_INT, [_P, _P, _S, ctypes.POINTER(Mission),
+    "pp_mission_plan_json": (_INT, [MODEL, BATTERY, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
+    "pp_mission_plan_file_json": (_INT, [MODEL, BATTERY, _S, ctypes.POINTER(Mission),
                                          ctypes.POINTER(_P)]),
     "pp_governor_options_init": (None, [ctypes.POINTER(GovernorOptions)]),
-    "pp_governor_new": (_INT, [_P, _P, ctypes.POINTER(GovernorOptions), ctypes.POINTER(_P)]),
-    "pp_governor_update": (_INT, [_P, ctypes.POINTER(GovernorReading),
+    "pp_governor_new": (_INT, [MODEL, BATTERY, ctypes.POINTER(GovernorOptions),
+                               ctypes.POINTER(_P)]),
+    "pp_governor_update": (_INT, [GOVERNOR, ctypes.POINTER(GovernorReading),
                                   ctypes.POINTER(GovernorDecision)]),
     "pp_governor_free": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
@@ -178,7 +189,7 @@ def _load():
     for name, (restype, argtypes) in _DECLS.items():
         fn = getattr(lib, name)
         fn.restype = restype
-        fn.argtypes = argtypes
+        fn.argtypes = [_P if isinstance(t, _Kind) else t for t in argtypes]
     lib.pp_log_set_sink(ctypes.cast(_SINK, _P), None)
     return lib
 
@@ -192,16 +203,49 @@ def lib():
     return _state["lib"]
 
 
+def expect(obj, kind, what):
+    """obj, if it is a powprof.<kind> (a Handle subclass's name); else
+    TypeError naming what."""
+    if not isinstance(obj, Handle) or type(obj).__name__ != kind:
+        raise TypeError("%s: a powprof.%s expected, not %r" % (what, kind, obj))
+    return obj
+
+
+def _enter_handles(name, args, entered):
+    """args with each Handle of a handle parameter (a _Kind) checked for
+    its kind and replaced by its C handle, kept open (entered, with what it
+    reads, into entered) until the call returns. A raw pointer (the
+    package's own, e.g. a trace) passes as it is."""
+    out = list(args)
+    for i, (a, t) in enumerate(zip(args, _DECLS[name][1])):
+        if not isinstance(t, _Kind) or isinstance(a, ctypes.c_void_p):
+            continue
+        expect(a, t.name, "%s: argument %d" % (name, i + 1))
+        for h in (a,) + tuple(a._deps):
+            ptr = h._enter()
+            entered.append(h)
+            if h is a:
+                out[i] = ptr
+    return out
+
+
 def call(name, *args, stacklevel=3):
     """lib().name(*args) with its messages: warnings become PowprofWarning,
     information goes to the "powprof" logger, and a negative return raises
-    PowprofError with the errors the call logged. Calls are serialized (the
-    library's log sink is one)."""
+    PowprofError with the errors the call logged. A handle argument is
+    checked for its kind and cannot be closed until the call returns.
+    Calls are serialized (the library's log sink is one)."""
     fn = getattr(lib(), name)
-    with _lock:  # messages logged between calls (a sampler's) are this call's too
-        rc = fn(*args)
-        messages = _state["messages"]
-        _state["messages"] = []
+    entered = []
+    try:
+        c_args = _enter_handles(name, args, entered)
+        with _lock:  # messages logged between calls (a sampler's) are this call's too
+            rc = fn(*c_args)
+            messages = _state["messages"]
+            _state["messages"] = []
+    finally:
+        for h in entered:
+            h._leave()
     errors = [m for lvl, m in messages if lvl == 0]
     for lvl, m in messages:
         if lvl == 1:
@@ -233,10 +277,20 @@ def take_text(ptr):
 class Handle:
     """An object that owns a library handle (self._h), freed by _free (the
     name of the library's function) on close(), at the end of a with
-    block, or when collected."""
+    block, or when collected. A call given the object (call() enters it)
+    keeps the handle open: close() on another thread waits for the calls
+    in flight to return, and the calls after it raise "closed". _deps: the
+    handles the C object reads (a governor's model), kept open with it."""
 
     _free = None
     _h = None
+    _deps = ()
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        self._cond = threading.Condition(threading.Lock())
+        self._users = 0
+        return self
 
     def _what(self):
         return type(self).__name__
@@ -246,10 +300,30 @@ class Handle:
             raise PowprofError("%s: closed" % self._what())
         return self._h
 
+    def _enter(self):
+        """The C handle, kept open until _leave()."""
+        with self._cond:
+            h = self._handle()
+            self._users += 1
+            return h
+
+    def _leave(self):
+        with self._cond:
+            self._users -= 1
+            if not self._users:
+                self._cond.notify_all()
+
     def close(self):
-        if self._h is not None:
-            getattr(lib(), self._free)(self._h)
-            self._h = None
+        """Free the handle, once the calls in flight on it have returned."""
+        cond = self.__dict__.get("_cond")
+        if cond is None:  # __init__ never ran
+            return
+        with cond:
+            h, self._h = self._h, None
+            while self._users:
+                cond.wait()
+        if h is not None:
+            getattr(lib(), self._free)(h)
 
     def __del__(self):
         try:

@@ -34,7 +34,7 @@ class Battery(_lib.Handle):
         self.set_base_power(base_power_w)
 
     def set_base_power(self, base_power_w):
-        _lib.call("pp_battery_set_base_power", self._handle(), float(base_power_w))
+        _lib.call("pp_battery_set_base_power", self, float(base_power_w))
         self.base_power_w = float(base_power_w)
 
     def __repr__(self):
@@ -51,7 +51,7 @@ class Battery(_lib.Handle):
             t = ctypes.c_void_p()
             _lib.call("pp_trace_open", os.fsencode(trace), ctypes.byref(t))
             try:
-                _lib.call("pp_battery_drain_trace", self._handle(), t, ctypes.byref(out))
+                _lib.call("pp_battery_drain_trace", self, t, ctypes.byref(out))
             finally:
                 _lib.lib().pp_trace_close(t)
         else:
@@ -80,7 +80,7 @@ class Battery(_lib.Handle):
                   t.ctypes.data_as(_lib._DS), p.ctypes.data_as(_lib._DS), ctypes.byref(trace),
                   stacklevel=4)
         try:
-            _lib.call("pp_battery_drain_trace", self._handle(), trace, ctypes.byref(out),
+            _lib.call("pp_battery_drain_trace", self, trace, ctypes.byref(out),
                       stacklevel=4)
         finally:
             _lib.lib().pp_trace_close(trace)
@@ -99,6 +99,8 @@ def plan(model, battery, mission):
     and plan_on_mean (plan with the prediction rather than its band's upper
     end). The battery's base power is the load beside the computer (a
     phase's own base load comes first)."""
+    _lib.expect(model, "Model", "plan: model")
+    _lib.expect(battery, "Battery", "plan: battery")
     if isinstance(mission, (int, float)) and not isinstance(mission, bool):
         mission = {"duration_s": mission}
     elif isinstance(mission, (str, bytes, os.PathLike)):
@@ -120,9 +122,9 @@ def plan(model, battery, mission):
                      1 if mission.get("plan_on_mean") else 0)
     ptr = ctypes.c_void_p()
     if "file" in mission:
-        _lib.call("pp_mission_plan_file_json", model._handle(), battery._handle(),
+        _lib.call("pp_mission_plan_file_json", model, battery,
                   os.fsencode(mission["file"]), ctypes.byref(m), ctypes.byref(ptr))
     else:
-        _lib.call("pp_mission_plan_json", model._handle(), battery._handle(), ctypes.byref(m),
+        _lib.call("pp_mission_plan_json", model, battery, ctypes.byref(m),
                   ctypes.byref(ptr))
     return json.loads(_lib.take_text(ptr))

@@ -86,7 +86,7 @@ class Model(_lib.Handle):
         typical_error_pct, outside_measured)."""
         names = list(params)
         out = _lib.Estimate()
-        _lib.call("pp_model_estimate_at", self._handle(), str(metric).encode(), len(names),
+        _lib.call("pp_model_estimate_at", self, str(metric).encode(), len(names),
                   _lib.strings(names), _lib.strings([_text_of(params[n]) for n in names]),
                   ctypes.byref(out))
         return (out.value, out.lo, out.hi, out.typical_error_pct, bool(out.outside_measured))
@@ -99,7 +99,7 @@ class Model(_lib.Handle):
         out = (_lib.Estimate * max(n_rows * len(metrics), 1))()
         if isinstance(texts, list):
             texts = _lib.strings(texts)
-        _lib.call("pp_model_estimate_rows", self._handle(), len(metrics), _lib.strings(metrics),
+        _lib.call("pp_model_estimate_rows", self, len(metrics), _lib.strings(metrics),
                   len(names), _lib.strings(names), n_rows, texts, out, stacklevel=4)
         dt = np.dtype({"names": ["value", "lo", "hi", "err", "outside"],
                        "formats": ["f8", "f8", "f8", "f8", "i4"],
@@ -152,7 +152,7 @@ class Model(_lib.Handle):
     def json(self):
         """The model as `powprof model --json` prints it (model.json)."""
         ptr = ctypes.c_void_p()
-        _lib.call("pp_model_json", self._handle(), ctypes.byref(ptr))
+        _lib.call("pp_model_json", self, ctypes.byref(ptr))
         return json.loads(_lib.take_text(ptr))
 
     @property
