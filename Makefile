@@ -200,8 +200,8 @@ $(O)/examples/%: examples/%.c $(PUBLIC_H) $(LIB)
 	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # The facade's tests see only the public headers, staged as installed.
-$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_headers.o: $(PUBLIC_H)
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_api_predict.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_api_predict.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 # The list of tests, made from their definitions (`void test_NAME(void)` at
 # the start of a line in tests/test_*.c), in the files' order: a test

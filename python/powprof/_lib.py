@@ -9,6 +9,7 @@ ctypes declares in a few lines. The library is loaded on the first call,
 not at import.
 """
 import ctypes
+import math
 import os
 import threading
 import warnings
@@ -29,7 +30,11 @@ class PowprofWarning(UserWarning):
 
 class Estimate(ctypes.Structure):
     _fields_ = [("value", ctypes.c_double), ("lo", ctypes.c_double), ("hi", ctypes.c_double),
-                ("typical_error_pct", ctypes.c_double), ("outside_measured", ctypes.c_int)]
+                ("typical_error_pct", ctypes.c_double), ("outside_measured", ctypes.c_int),
+                ("beyond_measured", ctypes.c_int)]
+
+
+ESTIMATE_EXTRAPOLATE = 1  # PP_ESTIMATE_EXTRAPOLATE
 
 
 class BatterySummary(ctypes.Structure):
@@ -110,8 +115,9 @@ _DECLS = {
     "pp_model_param_name": (_S, [_P, _SZ]),
     "pp_model_metric_count": (_SZ, [_P]),
     "pp_model_metric_name": (_S, [_P, _SZ]),
-    "pp_model_estimate_at": (_INT, [MODEL, _S, _SZ, _STRS, _STRS, ctypes.POINTER(Estimate)]),
-    "pp_model_estimate_rows": (_INT, [MODEL, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS,
+    "pp_model_estimate_at": (_INT, [MODEL, _S, _SZ, _STRS, _STRS, ctypes.c_uint,
+                                    ctypes.POINTER(Estimate)]),
+    "pp_model_estimate_rows": (_INT, [MODEL, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS, ctypes.c_uint,
                                       ctypes.POINTER(Estimate)]),
     "pp_model_json": (_INT, [MODEL, ctypes.POINTER(_P)]),
     "pp_battery_new": (_INT, [_S, ctypes.POINTER(_P)]),
@@ -259,10 +265,37 @@ def call(name, *args, stacklevel=3):
     return rc
 
 
-def strings(values):
-    """values as a ctypes array of C strings (the bytes kept alive by the array)."""
+def text(value, what):
+    """value (str, or bytes as they are) as a C string: ValueError when it
+    holds a NUL, which C would read as its end ("tx2\\0x" as "tx2")."""
+    b = value if isinstance(value, bytes) else str(value).encode()
+    if b"\0" in b:
+        raise ValueError("%s: %r holds a NUL character" % (what, value))
+    return b
+
+
+def number(value, what):
+    """value as a float for the library, which checks its range (NaN
+    included): TypeError for what is not a number (a bool, a text)."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s: a number, not %r" % (what, value))
+    try:
+        return float(value)
+    except OverflowError:  # an int past a double's range: the library refuses inf
+        return math.inf if value > 0 else -math.inf
+
+
+def path(value, what):
+    """A path (str, bytes or os.PathLike) as a C string, checked as text()."""
+    return text(os.fsencode(value), what)
+
+
+def strings(values, what="a name or value"):
+    """values as a ctypes array of C strings (the bytes kept alive by the
+    array), each checked as text()."""
     arr = (ctypes.c_char_p * max(len(values), 1))()
-    arr[:len(values)] = [v if isinstance(v, bytes) else str(v).encode() for v in values]
+    arr[:len(values)] = [text(v, what) for v in values]
     return arr
 
 

@@ -26,10 +26,11 @@ class Battery(_lib.Handle):
             raise TypeError("Battery(preset=...) or Battery(config=...), not both")
         what = preset if preset is not None else config
         handle = ctypes.c_void_p()
-        _lib.call("pp_battery_new", None if what is None else os.fspath(what).encode(),
+        _lib.call("pp_battery_new", None if what is None else
+                  _lib.path(what, "Battery: config" if config is not None else "Battery: preset"),
                   ctypes.byref(handle))
         self._h = handle
-        self.name = what or "drone-4s-3200"
+        self.name = "drone-4s-3200" if what is None else os.fsdecode(what)
         self.base_power_w = 0.0
         self.set_base_power(base_power_w)
 
@@ -92,8 +93,9 @@ def plan(model, battery, mission):
 
     mission: the duration in seconds; or a configuration file's path, whose
     mission group has phases (a configuration per phase: the document of
-    `plan --mission FILE --json`, with "phases" and a "timeline"; its battery
-    group, when there is one, is read over battery's parameters); or a dict
+    `plan --mission FILE -c PACK --json`, with "phases" and a "timeline";
+    battery is flown: a battery group in the file is not read, a warning
+    says so; Battery(config=FILE) flies it); or a dict
     with duration_s or file, and optionally maximize (a parameter),
     min_soc_frac (the charge to keep; the battery's cutoff when not given)
     and plan_on_mean (plan with the prediction rather than its band's upper
@@ -115,15 +117,15 @@ def plan(model, battery, mission):
                         (", ".join(unknown), ", ".join(sorted(known))))
     if ("duration_s" in mission) == ("file" in mission):
         raise TypeError("mission: duration_s or file (a mission in phases), one of them")
-    maximize = mission.get("maximize")
-    m = _lib.Mission(float(mission.get("duration_s", 0.0)),
-                     None if maximize is None else str(maximize).encode(),
-                     float(mission.get("min_soc_frac", -1.0)),
-                     1 if mission.get("plan_on_mean") else 0)
+    maximize, min_soc = mission.get("maximize"), mission.get("min_soc_frac")
+    m = _lib.Mission(_lib.number(mission.get("duration_s", 0.0), "mission: duration_s"),
+                     None if maximize is None else _lib.text(maximize, "mission: maximize"),
+                     -1.0 if min_soc is None else _lib.number(min_soc, "mission: min_soc_frac"),
+                     1 if mission.get("plan_on_mean") else 0)  # the library checks the ranges
     ptr = ctypes.c_void_p()
     if "file" in mission:
         _lib.call("pp_mission_plan_file_json", model, battery,
-                  os.fsencode(mission["file"]), ctypes.byref(m), ctypes.byref(ptr))
+                  _lib.path(mission["file"], "mission: file"), ctypes.byref(m), ctypes.byref(ptr))
     else:
         _lib.call("pp_mission_plan_json", model, battery, ctypes.byref(m),
                   ctypes.byref(ptr))

@@ -60,7 +60,7 @@ static int open_device(const char *device, const char *sysfs_root, pp_device **d
 int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
                      const char *trace_path, char *const argv[], pp_meter_report *out)
 {
-    pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
+    pp_meter_options o = {rate_hz == 0 ? 10.0 : rate_hz, trace_path}; /* NaN refused */
     pp_meter_result *res = calloc(1, sizeof *res);
     pp_device *dev = NULL;
     int rc;
@@ -92,7 +92,7 @@ struct pp_meter {
 int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
                    const char *trace_path, pp_meter **out)
 {
-    pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
+    pp_meter_options o = {rate_hz == 0 ? 10.0 : rate_hz, trace_path};
     pp_meter *m = calloc(1, sizeof *m);
     int rc;
 

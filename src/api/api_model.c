@@ -9,11 +9,14 @@
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
 #include "handle.h"
+#include "pipeline.h"
+#include "point_check.h"
 #include "plan_text.h"
 #include "src/base/util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +97,7 @@ static int point_of(const pp_summary *s, size_t n, const char *const *names,
 }
 
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
-                         const char *const *names, const char *const *values,
+                         const char *const *names, const char *const *values, unsigned flags,
                          pp_model_estimate *out)
 {
     pp_model_point pt;
@@ -113,9 +116,11 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         pp_log_error("these labels were never measured together");
         return rc;
     }
-    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0)
+    pp_point_outside(m, &pt, &w, NULL, 0);
+    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0 ||
+        (rc = pp_point_beyond(m, &w, (size_t)k, &p, flags & PP_ESTIMATE_EXTRAPOLATE, SIZE_MAX)) < 0)
         return rc;
-    *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
+    *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     return 0;
 }
 
@@ -126,6 +131,8 @@ static int plan_options(const char *fn, const pp_model *m, const pp_battery_para
 {
     if (pp_handle_check(m, PP_HANDLE_MODEL, fn) < 0 || pp_handle_check(b, PP_HANDLE_BATTERY, fn) < 0)
         return -EBADF;
+    if (mission->min_soc_frac != -1 && pp_plan_check_min_soc(mission->min_soc_frac) < 0)
+        return -EINVAL;
     pp_plan_options_init(o);
     o->mission_s = mission->duration_s;
     o->maximize = mission->maximize;
@@ -184,14 +191,55 @@ static int metric_indices(const pp_model *m, size_t n, const char *const *names,
     return 0;
 }
 
+/* What the rows of one pp_model_estimate_rows call say, one warning each
+ * for the whole table (a grid may hold a million rows). */
+typedef struct rows_said {
+    unsigned flags;
+    size_t n_rows;              /* 1: said as for one configuration, no row named */
+    size_t n_outside, n_beyond; /* rows with a parameter outside, a metric beyond */
+    size_t outside_row;
+    char outside[512];          /* the first such row's warning */
+} rows_said;
+
+/* The table's warnings, once the rows are estimated. */
+static void rows_warn(const rows_said *said, size_t n_rows)
+{
+    if (said->n_outside && n_rows == 1)
+        pp_log_warn("%s", said->outside);
+    else if (said->n_outside)
+        pp_log_warn("row %zu (from 0): %s (%zu of the %zu rows lie outside the measured values)",
+                    said->outside_row, said->outside, said->n_outside, n_rows);
+    if (said->n_beyond > 1)
+        pp_log_warn("%zu of the %zu rows hold a metric predicted beyond %g times what was "
+                    "measured (flagged beyond_measured)", said->n_beyond, n_rows,
+                    PP_MODEL_BEYOND_FACTOR);
+}
+
+/* Metric k's prediction p in row r: refused when beyond (-ERANGE, logged),
+ * or with extrapolation, the first row beyond said and the others counted. */
+static int row_beyond(const pp_model *m, size_t r, const pp_model_where *w, size_t k,
+                      const pp_prediction *p, int *seen, rows_said *said)
+{
+    if (!p->beyond)
+        return 0;
+    if (said->n_rows == 1)
+        r = SIZE_MAX;
+    if (!(said->flags & PP_ESTIMATE_EXTRAPOLATE))
+        return pp_point_beyond(m, w, k, p, 0, r);
+    if (said->n_rows == 1 || (!(*seen)++ && said->n_beyond++ == 0)) /* the first row said */
+        pp_point_beyond(m, w, k, p, 1, r);
+    return 0;
+}
+
 /* Row r of pp_model_estimate_rows: n metrics idx[] into out[0 .. n - 1]. */
 static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx, size_t n_names,
                         const char *const *names, const char *const *values,
-                        pp_model_estimate *out)
+                        pp_model_estimate *out, rows_said *said)
 {
+    char scratch[sizeof said->outside];
     pp_model_point pt;
     pp_model_where w;
-    int rc;
+    int rc, seen = 0, refused = 0;
 
     memset(&pt, 0, sizeof pt);
     if ((rc = point_of(&m->sum, n_names, names, values, &pt)) < 0) {
@@ -202,19 +250,25 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
         pp_log_error("row %zu (from 0): these labels were never measured together", r);
         return rc;
     }
+    if (pp_point_outside(m, &pt, &w, said->n_outside ? scratch : said->outside,
+                         sizeof scratch) && said->n_outside++ == 0)
+        said->outside_row = r;
     for (size_t j = 0; j < n; j++) {
         pp_prediction p;
         if (pp_model_predict(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
             p = (pp_prediction){.value = NAN, .lo = NAN, .hi = NAN, .honest_mape = NAN};
-        out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
+        if ((rc = row_beyond(m, r, &w, idx[j], &p, &seen, said)) < 0)
+            refused = rc; /* every metric refused said, as predict says them */
+        out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     }
-    return 0;
+    return refused;
 }
 
 int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *const *metrics,
                            size_t n_names, const char *const *names, size_t n_rows,
-                           const char *const *values, pp_model_estimate *out)
+                           const char *const *values, unsigned flags, pp_model_estimate *out)
 {
+    rows_said said = {.flags = flags, .n_rows = n_rows};
     size_t n, *idx;
     int rc;
 
@@ -224,8 +278,11 @@ int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *cons
         return -ENOMEM;
     if ((rc = metric_indices(m, n, metrics, idx)) == 0)
         for (size_t r = 0; r < n_rows && rc == 0; r++)
-            rc = estimate_row(m, r, n, idx, n_names, names, values + r * n_names, out + r * n);
+            rc = estimate_row(m, r, n, idx, n_names, names, values + r * n_names, out + r * n,
+                              &said);
     free(idx);
+    if (rc == 0 || rc == -ERANGE) /* refused: what predict warns about said too */
+        rows_warn(&said, n_rows);
     return rc;
 }
 
