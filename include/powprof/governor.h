@@ -19,6 +19,9 @@
  *
  * Units: seconds, volts, amperes (discharge positive), state of charge as
  * a fraction. Nothing is printed; errors are logged (powprof/log.h).
+ *
+ * Threads (powprof.h): one call at a time on a pp_governor, and none on its
+ * model while an update runs (an update reads the model).
  */
 #ifndef POWPROF_GOVERNOR_H
 #define POWPROF_GOVERNOR_H

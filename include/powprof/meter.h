@@ -8,6 +8,10 @@
  * core busy: it measured the machine, not the command) or when the run was
  * too short to measure; the same warnings are logged (powprof/log.h) as
  * `powprof meter` prints them.
+ *
+ * Threads (powprof.h): pp_meter_command runs one command at a time per
+ * process; the sampler is a thread of its own, which logs on that thread;
+ * other calls (a prediction) run meanwhile.
  */
 #ifndef POWPROF_METER_H
 #define POWPROF_METER_H

@@ -9,6 +9,9 @@
  * built now (estimators chosen by nested cross-validation: seconds for a
  * few hundred configurations). Units are those in the metric's name (_w
  * watts, _j joules, _s seconds, _frac fractions).
+ *
+ * Threads (powprof.h): one call at a time on a pp_model; calls on other
+ * handles meanwhile.
  */
 #ifndef POWPROF_MODEL_H
 #define POWPROF_MODEL_H

@@ -7,6 +7,9 @@
  * a component's achieved frame rate, the achieved rate is what is
  * maximized, and a configuration that fell short of the requested rate is
  * never chosen.
+ *
+ * Threads (powprof.h): a plan uses its model and battery as one call on
+ * each of them.
  */
 #ifndef POWPROF_PLAN_H
 #define POWPROF_PLAN_H

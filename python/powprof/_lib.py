@@ -143,17 +143,50 @@ _DECLS = {
 }
 
 _SINK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
-_lock = threading.RLock()
-_state = {"lib": None, "messages": []}
+_lock = threading.Lock()  # the loading of the library, the messages of no call
+_state = {"lib": None, "foreign": []}
+_tls = threading.local()  # .messages: the call this thread is in, its messages
+# The calls that take the messages logged on threads in no call (a meter's
+# sampler: while pp_meter_command runs, or between pp_meter_start and _stop).
+# pp_meter_command signals the one command it runs (a process-wide state):
+# one at a time.
+_FOREIGN = {"pp_meter_command", "pp_meter_start", "pp_meter_stop"}
+_meter_lock = threading.Lock()
 
 
 def _sink(level, msg, _ctx):
-    """Every message of the library, on whatever thread logged it (the
-    sampler's too): kept for the call that runs now."""
+    """Every message of the library, on the thread that logged it: the
+    call this thread is in gets it; a thread in no call (a sampler's)
+    leaves it to the next meter call."""
     try:
-        _state["messages"].append((level, msg.decode("utf-8", "replace")))
+        item = (level, msg.decode("utf-8", "replace"))
+        mine = getattr(_tls, "messages", None)
+        if mine is not None:
+            mine.append(item)
+        else:
+            with _lock:
+                _state["foreign"].append(item)
     except Exception:  # noqa: BLE001 - never raise into C
         pass
+
+
+def _run(name, fn, c_args):
+    """fn(*c_args) and the messages it logged (on this thread; for a meter
+    call, a sampler's too). No lock is held across calls: a predict runs
+    while another thread meters a command."""
+    _tls.messages = []
+    try:
+        if name == "pp_meter_command":
+            with _meter_lock:
+                rc = fn(*c_args)
+        else:
+            rc = fn(*c_args)
+    finally:
+        messages, _tls.messages = _tls.messages, None
+    if name in _FOREIGN:
+        with _lock:
+            messages[:0], _state["foreign"] = _state["foreign"], []
+    return rc, messages
 
 
 _SINK = _SINK_TYPE(_sink)
@@ -239,18 +272,16 @@ def call(name, *args, stacklevel=3):
     """lib().name(*args) with its messages: warnings become PowprofWarning,
     information goes to the "powprof" logger, and a negative return raises
     PowprofError with the errors the call logged. A handle argument is
-    checked for its kind and cannot be closed until the call returns.
-    Calls are serialized (the library's log sink is one)."""
+    checked for its kind, used by one call at a time, and cannot be closed
+    until the call returns; calls on other handles run at the same time
+    (include/powprof/*.h say what may)."""
     fn = getattr(lib(), name)
     entered = []
     try:
         c_args = _enter_handles(name, args, entered)
-        with _lock:  # messages logged between calls (a sampler's) are this call's too
-            rc = fn(*c_args)
-            messages = _state["messages"]
-            _state["messages"] = []
+        rc, messages = _run(name, fn, c_args)
     finally:
-        for h in entered:
+        for h in reversed(entered):
             h._leave()
     errors = [m for lvl, m in messages if lvl == 0]
     for lvl, m in messages:
@@ -312,8 +343,10 @@ class Handle:
     name of the library's function) on close(), at the end of a with
     block, or when collected. A call given the object (call() enters it)
     keeps the handle open: close() on another thread waits for the calls
-    in flight to return, and the calls after it raise "closed". _deps: the
-    handles the C object reads (a governor's model), kept open with it."""
+    in flight to return, and the calls after it raise "closed". One call
+    at a time uses a handle (the library's contract: include/powprof/*.h);
+    calls on other handles run meanwhile. _deps: the handles the C object
+    reads (a governor's model), entered with it."""
 
     _free = None
     _h = None
@@ -323,6 +356,7 @@ class Handle:
         self = super().__new__(cls)
         self._cond = threading.Condition(threading.Lock())
         self._users = 0
+        self._busy = threading.RLock()  # held by the call that uses the handle
         return self
 
     def _what(self):
@@ -334,17 +368,23 @@ class Handle:
         return self._h
 
     def _enter(self):
-        """The C handle, kept open until _leave()."""
-        with self._cond:
-            h = self._handle()
-            self._users += 1
-            return h
+        """The C handle, this thread's and kept open until _leave()."""
+        self._busy.acquire()
+        try:
+            with self._cond:
+                h = self._handle()
+                self._users += 1
+                return h
+        except BaseException:
+            self._busy.release()
+            raise
 
     def _leave(self):
         with self._cond:
             self._users -= 1
             if not self._users:
                 self._cond.notify_all()
+        self._busy.release()
 
     def close(self):
         """Free the handle, once the calls in flight on it have returned."""
