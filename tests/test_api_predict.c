@@ -59,7 +59,7 @@ void test_api_predict_refusals_as_the_cli(void)
     CHECK(e.beyond_measured && e.outside_measured && e.value > 400);
     CHECK_CONTAINS(test_log(), "total_mean_w predicted 502, beyond 10 times");
     test_log_clear(); /* a table: the row named */
-    CHECK_INT(pp_model_estimate_rows(m, 0, NULL, 2, names, 1, far, 0, &e), -ERANGE);
+    CHECK_INT(pp_model_estimate_rows(m, 1, (const char *[]){"total_mean_w"}, 2, names, 1, far, 0, &e), -ERANGE);
     CHECK_CONTAINS(test_log(), cli_error);
     free(cli_error);
     free(cli_warning);
