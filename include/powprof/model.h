@@ -74,7 +74,8 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
  * (number of metrics) entries, row-major: out[r * n + j]. A metric without
  * a model for a row's labels gets NAN. 0, or -errno as
  * pp_model_estimate_at, logged with the index of the first failing row
- * (the rows before it are filled). */
+ * (the rows before it are filled). Its warnings are said once for the
+ * table, naming the first row concerned and counting the others. */
 int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *const *metrics,
                            size_t n_names, const char *const *names, size_t n_rows,
                            const char *const *values, unsigned flags, pp_model_estimate *out);
