@@ -243,9 +243,9 @@ def lib():
 
 
 def expect(obj, kind, what):
-    """obj, if it is a powprof.<kind> (a Handle subclass's name); else
-    TypeError naming what."""
-    if not isinstance(obj, Handle) or type(obj).__name__ != kind:
+    """obj, if it is a powprof.<kind> (a Handle subclass's name, or a
+    subclass of it); else TypeError naming what."""
+    if not isinstance(obj, Handle) or all(c.__name__ != kind for c in type(obj).__mro__):
         raise TypeError("%s: a powprof.%s expected, not %r" % (what, kind, obj))
     return obj
 
