@@ -200,8 +200,8 @@ $(O)/examples/%: examples/%.c $(PUBLIC_H) $(LIB)
 	$(Q)$(CC) $(WARN) $(OPT) $(SAN) -I$(O)/include -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # The facade's tests see only the public headers, staged as installed.
-$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
-$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_headers.o: $(PUBLIC_H)
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_api_predict.o $(O)/tests/test_headers.o: CPPFLAGS += -I$(O)/include
+$(O)/tests/test_api.o $(O)/tests/test_api_rows.o $(O)/tests/test_api_handles.o $(O)/tests/test_api_predict.o $(O)/tests/test_headers.o: $(PUBLIC_H)
 
 # The list of tests, made from their definitions (`void test_NAME(void)` at
 # the start of a line in tests/test_*.c), in the files' order: a test
@@ -313,7 +313,7 @@ FUZZ_O := build-fuzz
 # float-cast-overflow: a double too large for the integer it is cast to
 # (not in -fsanitize=undefined; it found three defects of issue 23)
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv govern mission adaptive model
+FUZZ_NAMES ?= profile battery trace powprofiler tegrastats csv summary merge plotplan darknet layer_model ulog flightcsv govern mission adaptive model api
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 
 .PHONY: fuzz fuzz-lib fuzz-clean
@@ -328,9 +328,10 @@ fuzz-lib:
 	$(MAKE) $(FUZZ_O)/libpowprof.a O=$(FUZZ_O) CC=$(FUZZ_CC) NVCC= \
 		OPT="-O1 -g -fno-omit-frame-pointer" SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link"
 
-$(FUZZ_O)/fuzz-%: fuzz/fuzz_main.c fuzz/targets.c fuzz/targets.h fuzz-lib
+$(FUZZ_O)/fuzz-%: fuzz/fuzz_main.c fuzz/targets.c fuzz/target_api.c fuzz/targets.h fuzz-lib
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer \
-		-DPP_FUZZ_TARGET=$* -o $@ fuzz/fuzz_main.c fuzz/targets.c $(FUZZ_O)/libpowprof.a $(LDLIBS)
+		-DPP_FUZZ_TARGET=$* -o $@ fuzz/fuzz_main.c fuzz/targets.c fuzz/target_api.c \
+		$(FUZZ_O)/libpowprof.a $(LDLIBS)
 
 clean: fuzz-clean
 fuzz-clean:

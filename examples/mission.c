@@ -36,7 +36,7 @@ static int predict(const pp_model *m, int argc, char **argv)
         names[i] = argv[i];
         values[i] = eq + 1;
     }
-    if (pp_model_estimate_at(m, "total_mean_w", (size_t)argc, names, values, &e) < 0)
+    if (pp_model_estimate_at(m, "total_mean_w", (size_t)argc, names, values, 0, &e) < 0)
         return 1;
     printf("predicted %.3f W, 90 %% band %.3f to %.3f W, typical error %.1f %%%s\n", e.value,
            e.lo, e.hi, e.typical_error_pct, e.outside_measured ? " (outside the measured range)" : "");

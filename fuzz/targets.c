@@ -711,6 +711,6 @@ const pp_fuzz_target pp_fuzz_targets[] = {
     {"ulog", pp_fuzz_ulog},               {"govern", pp_fuzz_govern},
     {"flightcsv", pp_fuzz_flightcsv},
     {"mission", pp_fuzz_mission},         {"adaptive", pp_fuzz_adaptive},
-    {"model", pp_fuzz_model},
+    {"model", pp_fuzz_model},             {"api", pp_fuzz_api},
     {NULL, NULL},
 };

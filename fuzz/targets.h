@@ -50,6 +50,9 @@ int pp_fuzz_mission(const uint8_t *data, size_t size);
 /* adaptive.json (pp_adaptive_state_read) against a grid of 36. */
 int pp_fuzz_adaptive(const uint8_t *data, size_t size);
 int pp_fuzz_model(const uint8_t *data, size_t size);
+/* The public API's entry points given handles of every kind, closed ones,
+ * NULL and a stray pointer (target_api.c). */
+int pp_fuzz_api(const uint8_t *data, size_t size);
 
 typedef struct pp_fuzz_target {
     const char *name;

@@ -18,6 +18,20 @@
  *                         for `powprof profile`; not included here
  *
  * Every header may be included from C++ (extern "C").
+ *
+ * Threads. Calls on different handles (pp_model, pp_battery_params,
+ * pp_trace, pp_governor, pp_meter, pp_device) may run at the same time on
+ * different threads; the calls on one handle are made one at a time (the
+ * caller serializes them), and a handle is closed when no call on it is in
+ * flight (a governor's model after the governor). A handle of another
+ * kind, a closed one or NULL is refused (-EBADF, logged with the
+ * function's name), never read through (pp_device excepted). The log sink
+ * (powprof/log.h) is called on the thread that logs, within the call that
+ * logs (a meter's sampler logs on its own thread): a sink that keeps its
+ * messages per thread gives each call its own errors. pp_meter_command
+ * runs one command at a time per process (it forwards the signals it gets
+ * to that command). pp_log_set_sink and pp_log_set_level: before threads
+ * start.
  */
 #ifndef POWPROF_H
 #define POWPROF_H

@@ -38,10 +38,10 @@ void test_api_estimate_rows(void)
     char *json = NULL;
 
     CHECK_INT(pp_model_load(rows_folder(), &m), 0);
-    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, values, out), 0);
+    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, values, 0, out), 0);
     for (size_t r = 0; r < 3; r++)
         for (size_t j = 0; j < 2; j++) {
-            CHECK_INT(pp_model_estimate_at(m, metrics[j], 1, names, &values[r], &one), 0);
+            CHECK_INT(pp_model_estimate_at(m, metrics[j], 1, names, &values[r], 0, &one), 0);
             CHECK(out[r * 2 + j].value == one.value && out[r * 2 + j].lo == one.lo &&
                   out[r * 2 + j].hi == one.hi);
             CHECK(one.lo <= one.value && one.value <= one.hi);
@@ -51,17 +51,17 @@ void test_api_estimate_rows(void)
     CHECK_INT(pp_model_metric_count(m), 3);
     {
         pp_model_estimate all[3];
-        CHECK_INT(pp_model_estimate_rows(m, 0, NULL, 1, names, 1, values + 1, all), 0);
+        CHECK_INT(pp_model_estimate_rows(m, 0, NULL, 1, names, 1, values + 1, 0, all), 0);
         CHECK_STR(pp_model_metric_name(m, 1), "total_mean_w");
         CHECK(all[1].value == out[3].value);
     }
     test_log_clear();
-    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, bad, out), -EINVAL);
+    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, bad, 0, out), -EINVAL);
     CHECK_CONTAINS(test_log(), "'x'");
     CHECK_CONTAINS(test_log(), "row 1 (from 0)");
     test_log_clear();
     metrics[0] = "nope_w";
-    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, values, out), -ENOENT);
+    CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, values, 0, out), -ENOENT);
     CHECK_CONTAINS(test_log(), "no metric 'nope_w'");
     CHECK_INT(pp_model_json(m, &json), 0);
     CHECK_CONTAINS(json, "\"name\": \"total_mean_w\"");

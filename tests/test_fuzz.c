@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include "fuzz/targets.c"
+#include "fuzz/target_api.c"
 
 #include <dirent.h>
 #include <signal.h>

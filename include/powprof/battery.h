@@ -7,6 +7,9 @@
  * or the battery group of a configuration file (configs/drone-4s.cfg
  * documents every key). Units: seconds, watts, joules, volts; state of
  * charge as a fraction (1 = full).
+ *
+ * Threads (powprof.h): one call at a time on a pp_battery_params (and on
+ * a pp_trace drained); calls on other handles meanwhile.
  */
 #ifndef POWPROF_BATTERY_H
 #define POWPROF_BATTERY_H

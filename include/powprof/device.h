@@ -14,6 +14,10 @@
  *       printf("%s %.3f W\n", pp_device_rail_name(d, 0), w[0]);
  *       pp_device_close(d);
  *   }
+ *
+ * Threads (powprof.h): one call at a time on a pp_device (a device is not
+ * checked for its kind: give these functions only what
+ * pp_device_open_by_name gave).
  */
 #ifndef POWPROF_DEVICE_H
 #define POWPROF_DEVICE_H

@@ -19,6 +19,9 @@
  *
  * Units: seconds, volts, amperes (discharge positive), state of charge as
  * a fraction. Nothing is printed; errors are logged (powprof/log.h).
+ *
+ * Threads (powprof.h): one call at a time on a pp_governor, and none on its
+ * model while an update runs (an update reads the model).
  */
 #ifndef POWPROF_GOVERNOR_H
 #define POWPROF_GOVERNOR_H
@@ -40,9 +43,10 @@ typedef struct pp_governor_options {
     double duration_s;        /* without a file: the phase's length (> 0), its base load the
                                  battery's base power */
     const char *maximize;     /* NULL: the mission's, else the first *fps parameter */
-    double min_soc_frac;      /* the reserve; < 0: the mission's, else the battery's cutoff */
+    double min_soc_frac;      /* the reserve in [0, 1); -1: the mission's, else the battery's
+                                 cutoff; another value is refused (-EINVAL) */
     int plan_on_mean;         /* 1: plan with the prediction, not its band's upper end */
-    double margin_frac;       /* < 0: 0.02 */
+    double margin_frac;       /* in [0, 10); -1: 0.02; another value is refused */
     int ignore_soc;           /* 1: estimate the charge from voltage and current only */
 } pp_governor_options;
 

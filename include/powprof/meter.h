@@ -8,6 +8,10 @@
  * core busy: it measured the machine, not the command) or when the run was
  * too short to measure; the same warnings are logged (powprof/log.h) as
  * `powprof meter` prints them.
+ *
+ * Threads (powprof.h): pp_meter_command runs one command at a time per
+ * process; the sampler is a thread of its own, which logs on that thread;
+ * other calls (a prediction) run meanwhile.
  */
 #ifndef POWPROF_METER_H
 #define POWPROF_METER_H
@@ -37,7 +41,8 @@ typedef struct pp_meter_report {
 
 /* Run argv (argv[0] a path or a name searched in PATH; NULL-terminated)
  * while sampling device ("auto", or a name as in pp_device_open_by_name;
- * NULL: "auto"; sysfs_root moves /sys and /proc, NULL: "/") at rate_hz (<= 0: 10 Hz), writing the samples to
+ * NULL: "auto"; sysfs_root moves /sys and /proc, NULL: "/") at rate_hz (0: 10 Hz;
+ * otherwise 0.01 to 10000 Hz, NaN or a negative rate refused), writing the samples to
  * trace_path when not NULL. 0 when the command ran and was sampled
  * throughout (out->exit_status says how it ended); -ENOENT/-ENODEV (no
  * such source), -EINVAL (a bad rate), the spawn error (the command could

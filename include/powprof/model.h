@@ -9,6 +9,9 @@
  * built now (estimators chosen by nested cross-validation: seconds for a
  * few hundred configurations). Units are those in the metric's name (_w
  * watts, _j joules, _s seconds, _frac fractions).
+ *
+ * Threads (powprof.h): one call at a time on a pp_model; calls on other
+ * handles meanwhile.
  */
 #ifndef POWPROF_MODEL_H
 #define POWPROF_MODEL_H
@@ -39,16 +42,28 @@ typedef struct pp_model_estimate {
     double lo, hi;             /* its 90 % band (NAN when the metric has none) */
     double typical_error_pct;  /* the metric's honest error, % (NAN: unknown) */
     int outside_measured;      /* 1 when a parameter lies outside the measured range */
+    int beyond_measured;       /* 1 when the value lies beyond ten times the metric's measured
+                                  range (given only with PP_ESTIMATE_EXTRAPOLATE) */
 } pp_model_estimate;
+
+/* The flags of pp_model_estimate_at and pp_model_estimate_rows. Without
+ * PP_ESTIMATE_EXTRAPOLATE a value predicted beyond ten times what was
+ * measured is refused (-ERANGE, logged), as `powprof predict` refuses it;
+ * with it, it is given, flagged and warned about (predict --extrapolate).
+ * Either way a parameter outside the measured range, or one the results
+ * measured at one value only given another, is warned about (logged at
+ * PP_LOG_WARN): predict's warnings, in the same words. */
+#define PP_ESTIMATE_EXTRAPOLATE 1u
 
 /* metric at the configuration where parameter names[i] takes values[i]
  * (i < n; every parameter given once, except one the results measured at
  * a single value, a constant, implied when not given; a number, or a
  * categorical parameter's label, as summary.csv writes it). 0, -ENOENT (no such metric
  * or parameter, or labels never measured together) or -EINVAL (a value
- * that is not a number or not a label, a parameter missing), logged. */
+ * that is not a number or not a label, a parameter missing) or -ERANGE
+ * (beyond what was measured, see PP_ESTIMATE_EXTRAPOLATE), logged. */
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
-                         const char *const *names, const char *const *values,
+                         const char *const *names, const char *const *values, unsigned flags,
                          pp_model_estimate *out);
 
 /* Many configurations and metrics in one call (what a notebook does with a
@@ -59,10 +74,11 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
  * (number of metrics) entries, row-major: out[r * n + j]. A metric without
  * a model for a row's labels gets NAN. 0, or -errno as
  * pp_model_estimate_at, logged with the index of the first failing row
- * (the rows before it are filled). */
+ * (the rows before it are filled). Its warnings are said once for the
+ * table, naming the first row concerned and counting the others. */
 int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *const *metrics,
                            size_t n_names, const char *const *names, size_t n_rows,
-                           const char *const *values, pp_model_estimate *out);
+                           const char *const *values, unsigned flags, pp_model_estimate *out);
 
 /* The model as `powprof model --json` prints it (the document of
  * model.json): per group of labels and metric the estimator, its errors

@@ -7,6 +7,9 @@
  * a component's achieved frame rate, the achieved rate is what is
  * maximized, and a configuration that fell short of the requested rate is
  * never chosen.
+ *
+ * Threads (powprof.h): a plan uses its model and battery as one call on
+ * each of them.
  */
 #ifndef POWPROF_PLAN_H
 #define POWPROF_PLAN_H
@@ -22,7 +25,8 @@ typedef struct pp_mission {
     double duration_s;     /* > 0 */
     const char *maximize;  /* a parameter (e.g. "darknet.fps"); NULL: the first *fps one,
                               else the first numeric one */
-    double min_soc_frac;   /* charge to keep at the end; < 0: the battery's cutoff */
+    double min_soc_frac;   /* charge to keep at the end, in [0, 1); -1: the battery's cutoff;
+                              another value is refused (-EINVAL) */
     int plan_on_mean;      /* 1: plan with the prediction itself, not its band's upper end */
 } pp_mission;
 
@@ -55,9 +59,9 @@ int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp
 
 /* A mission in phases, as `powprof plan RESULTS --mission FILE --json`
  * prints its plan: the mission group of the configuration file
- * mission_file (its phases: durations, base loads, bounds; docs/CONFIG.md)
- * and its battery group, when there is one, read over b's parameters; a
- * configuration per phase, the document of that command (phases,
+ * mission_file (its phases: durations, base loads, bounds; docs/CONFIG.md),
+ * flown with b (a battery group in the file is not read: a warning says
+ * so; give the file to pp_battery_new to fly it); a configuration per phase, the document of that command (phases,
  * timeline, the best single configuration, ...). mission may be NULL; else
  * its maximize is taken over the file's, its min_soc_frac where the file
  * gives none (as plan --min-soc), its plan_on_mean; its duration_s is not

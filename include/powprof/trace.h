@@ -1,6 +1,8 @@
 /* powprof/trace.h - a recorded power trace: what `powprof meter -o` and
  * `powprof profile` write. A CSV file with a header "t_s,<rail>_w,..." and
  * one row per sample: seconds since the start, then watts per rail.
+ *
+ * Threads (powprof.h): one call at a time on a pp_trace.
  */
 #ifndef POWPROF_TRACE_H
 #define POWPROF_TRACE_H

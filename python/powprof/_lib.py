@@ -9,6 +9,7 @@ ctypes declares in a few lines. The library is loaded on the first call,
 not at import.
 """
 import ctypes
+import math
 import os
 import threading
 import warnings
@@ -29,7 +30,11 @@ class PowprofWarning(UserWarning):
 
 class Estimate(ctypes.Structure):
     _fields_ = [("value", ctypes.c_double), ("lo", ctypes.c_double), ("hi", ctypes.c_double),
-                ("typical_error_pct", ctypes.c_double), ("outside_measured", ctypes.c_int)]
+                ("typical_error_pct", ctypes.c_double), ("outside_measured", ctypes.c_int),
+                ("beyond_measured", ctypes.c_int)]
+
+
+ESTIMATE_EXTRAPOLATE = 1  # PP_ESTIMATE_EXTRAPOLATE
 
 
 class BatterySummary(ctypes.Structure):
@@ -81,6 +86,16 @@ class MeterReport(ctypes.Structure):
                 ("short_run", ctypes.c_int)]
 
 
+class _Kind:
+    """A handle parameter of a declaration: the Handle subclass (by name)
+    whose objects it takes. call() checks it and keeps the handle open
+    for the call; ctypes is given a void pointer."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+MODEL, BATTERY, GOVERNOR = _Kind("Model"), _Kind("Battery"), _Kind("Governor")
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _SZ = ctypes.c_size_t
@@ -100,24 +115,26 @@ _DECLS = {
     "pp_model_param_name": (_S, [_P, _SZ]),
     "pp_model_metric_count": (_SZ, [_P]),
     "pp_model_metric_name": (_S, [_P, _SZ]),
-    "pp_model_estimate_at": (_INT, [_P, _S, _SZ, _STRS, _STRS, ctypes.POINTER(Estimate)]),
-    "pp_model_estimate_rows": (_INT, [_P, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS,
+    "pp_model_estimate_at": (_INT, [MODEL, _S, _SZ, _STRS, _STRS, ctypes.c_uint,
+                                    ctypes.POINTER(Estimate)]),
+    "pp_model_estimate_rows": (_INT, [MODEL, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS, ctypes.c_uint,
                                       ctypes.POINTER(Estimate)]),
-    "pp_model_json": (_INT, [_P, ctypes.POINTER(_P)]),
+    "pp_model_json": (_INT, [MODEL, ctypes.POINTER(_P)]),
     "pp_battery_new": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_battery_free": (None, [_P]),
-    "pp_battery_set_base_power": (_INT, [_P, _D]),
-    "pp_battery_drain": (_INT, [_P, _DS, _DS, _SZ, ctypes.POINTER(BatterySummary)]),
-    "pp_battery_drain_trace": (_INT, [_P, _P, ctypes.POINTER(BatterySummary)]),
+    "pp_battery_set_base_power": (_INT, [BATTERY, _D]),
+    "pp_battery_drain": (_INT, [BATTERY, _DS, _DS, _SZ, ctypes.POINTER(BatterySummary)]),
+    "pp_battery_drain_trace": (_INT, [BATTERY, _P, ctypes.POINTER(BatterySummary)]),
     "pp_trace_new": (_INT, [_SZ, _STRS, _SZ, _DS, _DS, ctypes.POINTER(_P)]),
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),
-    "pp_mission_plan_json": (_INT, [_P, _P, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
-    "pp_mission_plan_file_json": (_INT, [_P, _P, _S, ctypes.POINTER(Mission),
+    "pp_mission_plan_json": (_INT, [MODEL, BATTERY, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
+    "pp_mission_plan_file_json": (_INT, [MODEL, BATTERY, _S, ctypes.POINTER(Mission),
                                          ctypes.POINTER(_P)]),
     "pp_governor_options_init": (None, [ctypes.POINTER(GovernorOptions)]),
-    "pp_governor_new": (_INT, [_P, _P, ctypes.POINTER(GovernorOptions), ctypes.POINTER(_P)]),
-    "pp_governor_update": (_INT, [_P, ctypes.POINTER(GovernorReading),
+    "pp_governor_new": (_INT, [MODEL, BATTERY, ctypes.POINTER(GovernorOptions),
+                               ctypes.POINTER(_P)]),
+    "pp_governor_update": (_INT, [GOVERNOR, ctypes.POINTER(GovernorReading),
                                   ctypes.POINTER(GovernorDecision)]),
     "pp_governor_free": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
@@ -126,17 +143,50 @@ _DECLS = {
 }
 
 _SINK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
-_lock = threading.RLock()
-_state = {"lib": None, "messages": []}
+_lock = threading.Lock()  # the loading of the library, the messages of no call
+_state = {"lib": None, "foreign": []}
+_tls = threading.local()  # .messages: the call this thread is in, its messages
+# The calls that take the messages logged on threads in no call (a meter's
+# sampler: while pp_meter_command runs, or between pp_meter_start and _stop).
+# pp_meter_command signals the one command it runs (a process-wide state):
+# one at a time.
+_FOREIGN = {"pp_meter_command", "pp_meter_start", "pp_meter_stop"}
+_meter_lock = threading.Lock()
 
 
 def _sink(level, msg, _ctx):
-    """Every message of the library, on whatever thread logged it (the
-    sampler's too): kept for the call that runs now."""
+    """Every message of the library, on the thread that logged it: the
+    call this thread is in gets it; a thread in no call (a sampler's)
+    leaves it to the next meter call."""
     try:
-        _state["messages"].append((level, msg.decode("utf-8", "replace")))
+        item = (level, msg.decode("utf-8", "replace"))
+        mine = getattr(_tls, "messages", None)
+        if mine is not None:
+            mine.append(item)
+        else:
+            with _lock:
+                _state["foreign"].append(item)
     except Exception:  # noqa: BLE001 - never raise into C
         pass
+
+
+def _run(name, fn, c_args):
+    """fn(*c_args) and the messages it logged (on this thread; for a meter
+    call, a sampler's too). No lock is held across calls: a predict runs
+    while another thread meters a command."""
+    _tls.messages = []
+    try:
+        if name == "pp_meter_command":
+            with _meter_lock:
+                rc = fn(*c_args)
+        else:
+            rc = fn(*c_args)
+    finally:
+        messages, _tls.messages = _tls.messages, None
+    if name in _FOREIGN:
+        with _lock:
+            messages[:0], _state["foreign"] = _state["foreign"], []
+    return rc, messages
 
 
 _SINK = _SINK_TYPE(_sink)
@@ -178,7 +228,7 @@ def _load():
     for name, (restype, argtypes) in _DECLS.items():
         fn = getattr(lib, name)
         fn.restype = restype
-        fn.argtypes = argtypes
+        fn.argtypes = [_P if isinstance(t, _Kind) else t for t in argtypes]
     lib.pp_log_set_sink(ctypes.cast(_SINK, _P), None)
     return lib
 
@@ -192,16 +242,47 @@ def lib():
     return _state["lib"]
 
 
+def expect(obj, kind, what):
+    """obj, if it is a powprof.<kind> (a Handle subclass's name, or a
+    subclass of it); else TypeError naming what."""
+    if not isinstance(obj, Handle) or all(c.__name__ != kind for c in type(obj).__mro__):
+        raise TypeError("%s: a powprof.%s expected, not %r" % (what, kind, obj))
+    return obj
+
+
+def _enter_handles(name, args, entered):
+    """args with each Handle of a handle parameter (a _Kind) checked for
+    its kind and replaced by its C handle, kept open (entered, with what it
+    reads, into entered) until the call returns. A raw pointer (the
+    package's own, e.g. a trace) passes as it is."""
+    out = list(args)
+    for i, (a, t) in enumerate(zip(args, _DECLS[name][1])):
+        if not isinstance(t, _Kind) or isinstance(a, ctypes.c_void_p):
+            continue
+        expect(a, t.name, "%s: argument %d" % (name, i + 1))
+        for h in (a,) + tuple(a._deps):
+            ptr = h._enter()
+            entered.append(h)
+            if h is a:
+                out[i] = ptr
+    return out
+
+
 def call(name, *args, stacklevel=3):
     """lib().name(*args) with its messages: warnings become PowprofWarning,
     information goes to the "powprof" logger, and a negative return raises
-    PowprofError with the errors the call logged. Calls are serialized (the
-    library's log sink is one)."""
+    PowprofError with the errors the call logged. A handle argument is
+    checked for its kind, used by one call at a time, and cannot be closed
+    until the call returns; calls on other handles run at the same time
+    (include/powprof/*.h say what may)."""
     fn = getattr(lib(), name)
-    with _lock:  # messages logged between calls (a sampler's) are this call's too
-        rc = fn(*args)
-        messages = _state["messages"]
-        _state["messages"] = []
+    entered = []
+    try:
+        c_args = _enter_handles(name, args, entered)
+        rc, messages = _run(name, fn, c_args)
+    finally:
+        for h in reversed(entered):
+            h._leave()
     errors = [m for lvl, m in messages if lvl == 0]
     for lvl, m in messages:
         if lvl == 1:
@@ -215,10 +296,37 @@ def call(name, *args, stacklevel=3):
     return rc
 
 
-def strings(values):
-    """values as a ctypes array of C strings (the bytes kept alive by the array)."""
+def text(value, what):
+    """value (str, or bytes as they are) as a C string: ValueError when it
+    holds a NUL, which C would read as its end ("tx2\\0x" as "tx2")."""
+    b = value if isinstance(value, bytes) else str(value).encode()
+    if b"\0" in b:
+        raise ValueError("%s: %r holds a NUL character" % (what, value))
+    return b
+
+
+def number(value, what):
+    """value as a float for the library, which checks its range (NaN
+    included): TypeError for what is not a number (a bool, a text)."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s: a number, not %r" % (what, value))
+    try:
+        return float(value)
+    except OverflowError:  # an int past a double's range: the library refuses inf
+        return math.inf if value > 0 else -math.inf
+
+
+def path(value, what):
+    """A path (str, bytes or os.PathLike) as a C string, checked as text()."""
+    return text(os.fsencode(value), what)
+
+
+def strings(values, what="a name or value"):
+    """values as a ctypes array of C strings (the bytes kept alive by the
+    array), each checked as text()."""
     arr = (ctypes.c_char_p * max(len(values), 1))()
-    arr[:len(values)] = [v if isinstance(v, bytes) else str(v).encode() for v in values]
+    arr[:len(values)] = [text(v, what) for v in values]
     return arr
 
 
@@ -233,10 +341,23 @@ def take_text(ptr):
 class Handle:
     """An object that owns a library handle (self._h), freed by _free (the
     name of the library's function) on close(), at the end of a with
-    block, or when collected."""
+    block, or when collected. A call given the object (call() enters it)
+    keeps the handle open: close() on another thread waits for the calls
+    in flight to return, and the calls after it raise "closed". One call
+    at a time uses a handle (the library's contract: include/powprof/*.h);
+    calls on other handles run meanwhile. _deps: the handles the C object
+    reads (a governor's model), entered with it."""
 
     _free = None
     _h = None
+    _deps = ()
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        self._cond = threading.Condition(threading.Lock())
+        self._users = 0
+        self._busy = threading.RLock()  # held by the call that uses the handle
+        return self
 
     def _what(self):
         return type(self).__name__
@@ -246,10 +367,36 @@ class Handle:
             raise PowprofError("%s: closed" % self._what())
         return self._h
 
+    def _enter(self):
+        """The C handle, this thread's and kept open until _leave()."""
+        self._busy.acquire()
+        try:
+            with self._cond:
+                h = self._handle()
+                self._users += 1
+                return h
+        except BaseException:
+            self._busy.release()
+            raise
+
+    def _leave(self):
+        with self._cond:
+            self._users -= 1
+            if not self._users:
+                self._cond.notify_all()
+        self._busy.release()
+
     def close(self):
-        if self._h is not None:
-            getattr(lib(), self._free)(self._h)
-            self._h = None
+        """Free the handle, once the calls in flight on it have returned."""
+        cond = self.__dict__.get("_cond")
+        if cond is None:  # __init__ never ran
+            return
+        with cond:
+            h, self._h = self._h, None
+            while self._users:
+                cond.wait()
+        if h is not None:
+            getattr(lib(), self._free)(h)
 
     def __del__(self):
         try:

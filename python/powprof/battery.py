@@ -26,15 +26,16 @@ class Battery(_lib.Handle):
             raise TypeError("Battery(preset=...) or Battery(config=...), not both")
         what = preset if preset is not None else config
         handle = ctypes.c_void_p()
-        _lib.call("pp_battery_new", None if what is None else os.fspath(what).encode(),
+        _lib.call("pp_battery_new", None if what is None else
+                  _lib.path(what, "Battery: config" if config is not None else "Battery: preset"),
                   ctypes.byref(handle))
         self._h = handle
-        self.name = what or "drone-4s-3200"
+        self.name = "drone-4s-3200" if what is None else os.fsdecode(what)
         self.base_power_w = 0.0
         self.set_base_power(base_power_w)
 
     def set_base_power(self, base_power_w):
-        _lib.call("pp_battery_set_base_power", self._handle(), float(base_power_w))
+        _lib.call("pp_battery_set_base_power", self, float(base_power_w))
         self.base_power_w = float(base_power_w)
 
     def __repr__(self):
@@ -51,7 +52,7 @@ class Battery(_lib.Handle):
             t = ctypes.c_void_p()
             _lib.call("pp_trace_open", os.fsencode(trace), ctypes.byref(t))
             try:
-                _lib.call("pp_battery_drain_trace", self._handle(), t, ctypes.byref(out))
+                _lib.call("pp_battery_drain_trace", self, t, ctypes.byref(out))
             finally:
                 _lib.lib().pp_trace_close(t)
         else:
@@ -80,7 +81,7 @@ class Battery(_lib.Handle):
                   t.ctypes.data_as(_lib._DS), p.ctypes.data_as(_lib._DS), ctypes.byref(trace),
                   stacklevel=4)
         try:
-            _lib.call("pp_battery_drain_trace", self._handle(), trace, ctypes.byref(out),
+            _lib.call("pp_battery_drain_trace", self, trace, ctypes.byref(out),
                       stacklevel=4)
         finally:
             _lib.lib().pp_trace_close(trace)
@@ -92,13 +93,16 @@ def plan(model, battery, mission):
 
     mission: the duration in seconds; or a configuration file's path, whose
     mission group has phases (a configuration per phase: the document of
-    `plan --mission FILE --json`, with "phases" and a "timeline"; its battery
-    group, when there is one, is read over battery's parameters); or a dict
+    `plan --mission FILE -c PACK --json`, with "phases" and a "timeline";
+    battery is flown: a battery group in the file is not read, a warning
+    says so; Battery(config=FILE) flies it); or a dict
     with duration_s or file, and optionally maximize (a parameter),
     min_soc_frac (the charge to keep; the battery's cutoff when not given)
     and plan_on_mean (plan with the prediction rather than its band's upper
     end). The battery's base power is the load beside the computer (a
     phase's own base load comes first)."""
+    _lib.expect(model, "Model", "plan: model")
+    _lib.expect(battery, "Battery", "plan: battery")
     if isinstance(mission, (int, float)) and not isinstance(mission, bool):
         mission = {"duration_s": mission}
     elif isinstance(mission, (str, bytes, os.PathLike)):
@@ -113,16 +117,16 @@ def plan(model, battery, mission):
                         (", ".join(unknown), ", ".join(sorted(known))))
     if ("duration_s" in mission) == ("file" in mission):
         raise TypeError("mission: duration_s or file (a mission in phases), one of them")
-    maximize = mission.get("maximize")
-    m = _lib.Mission(float(mission.get("duration_s", 0.0)),
-                     None if maximize is None else str(maximize).encode(),
-                     float(mission.get("min_soc_frac", -1.0)),
-                     1 if mission.get("plan_on_mean") else 0)
+    maximize, min_soc = mission.get("maximize"), mission.get("min_soc_frac")
+    m = _lib.Mission(_lib.number(mission.get("duration_s", 0.0), "mission: duration_s"),
+                     None if maximize is None else _lib.text(maximize, "mission: maximize"),
+                     -1.0 if min_soc is None else _lib.number(min_soc, "mission: min_soc_frac"),
+                     1 if mission.get("plan_on_mean") else 0)  # the library checks the ranges
     ptr = ctypes.c_void_p()
     if "file" in mission:
-        _lib.call("pp_mission_plan_file_json", model._handle(), battery._handle(),
-                  os.fsencode(mission["file"]), ctypes.byref(m), ctypes.byref(ptr))
+        _lib.call("pp_mission_plan_file_json", model, battery,
+                  _lib.path(mission["file"], "mission: file"), ctypes.byref(m), ctypes.byref(ptr))
     else:
-        _lib.call("pp_mission_plan_json", model._handle(), battery._handle(), ctypes.byref(m),
+        _lib.call("pp_mission_plan_json", model, battery, ctypes.byref(m),
                   ctypes.byref(ptr))
     return json.loads(_lib.take_text(ptr))

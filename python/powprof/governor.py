@@ -64,8 +64,9 @@ class Governor(_lib.Handle):
         o.plan_on_mean = 1 if plan_on_mean else 0
         o.ignore_soc = 1 if ignore_soc else 0
         self._model = model  # the C governor reads it: it must outlive the governor
+        self._deps = (model,)  # kept open during each call on the governor
         handle = ctypes.c_void_p()
-        _lib.call("pp_governor_new", model._handle(), battery._handle(), ctypes.byref(o),
+        _lib.call("pp_governor_new", model, battery, ctypes.byref(o),
                   ctypes.byref(handle))
         self._h = handle
         self.mission = mission if mission is not None else duration_s
@@ -92,7 +93,7 @@ class Governor(_lib.Handle):
                                  _nan_if_none(current, "current"),
                                  -1 if phase is None else int(phase))
         d = _lib.GovernorDecision()
-        _lib.call("pp_governor_update", self._handle(), ctypes.byref(r), ctypes.byref(d))
+        _lib.call("pp_governor_update", self, ctypes.byref(r), ctypes.byref(d))
         out = {}
         for name, _ in _lib.GovernorDecision._fields_:
             v = getattr(d, name)

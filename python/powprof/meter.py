@@ -19,10 +19,10 @@ def _report(out):
             "short_run": bool(out.short_run)}
 
 
-def _c(text, fs=False):
+def _c(text, what, fs=False):
     if text is None:
         return None
-    return os.fsencode(text) if fs else str(text).encode()
+    return _lib.path(text, what) if fs else _lib.text(text, what)
 
 
 class Meter:
@@ -33,7 +33,8 @@ class Meter:
     machine, not only this process: what else runs is in the figures."""
 
     def __init__(self, device, rate_hz, trace, sysfs_root):
-        self._args = (_c(device), _c(sysfs_root, True), float(rate_hz), _c(trace, True))
+        self._args = (_c(device, "meter: device"), _c(sysfs_root, "meter: sysfs_root", True),
+                      _lib.number(rate_hz, "meter: rate_hz"), _c(trace, "meter: trace", True))
         self._h = None
         self.result = None
 
@@ -83,11 +84,12 @@ def meter(cmd=None, device="auto", rate_hz=10.0, trace=None, sysfs_root=None):
         return Meter(device, rate_hz, trace, sysfs_root)
     if isinstance(cmd, (str, bytes)):
         raise TypeError("meter: cmd is a list of arguments (no shell): [%r, ...]" % cmd)
-    args = [os.fsencode(a) for a in cmd]
+    args = [_lib.path(a, "meter: cmd[%d]" % i) for i, a in enumerate(cmd)]
     if not args:
         raise ValueError("meter: no command")
     argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
     out = _lib.MeterReport()
-    _lib.call("pp_meter_command", _c(device), _c(sysfs_root, True), float(rate_hz),
-              _c(trace, True), argv, ctypes.byref(out))
+    _lib.call("pp_meter_command", _c(device, "meter: device"),
+              _c(sysfs_root, "meter: sysfs_root", True), _lib.number(rate_hz, "meter: rate_hz"),
+              _c(trace, "meter: trace", True), argv, ctypes.byref(out))
     return _report(out)

@@ -19,6 +19,10 @@ def _text_of(value):
     return str(value)
 
 
+def _flags(extrapolate):
+    return _lib.ESTIMATE_EXTRAPOLATE if extrapolate else 0
+
+
 class _Cells:
     """The cells of a table as NUL-terminated strings in one numpy buffer,
     and an array of pointers into it, row-major (what
@@ -36,6 +40,9 @@ def _cells(frame):
     import pandas as pd
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         return []
+    dup = frame.columns[frame.columns.duplicated()]
+    if len(dup):
+        raise ValueError("predict: column %s given twice" % dup[0])
     cols = []
     for c in frame.columns:
         col = frame[c]
@@ -43,6 +50,13 @@ def _cells(frame):
             raise TypeError("%s: a parameter's value is a number or a label, not a bool" % c)
         cols.append(col.to_numpy().astype(str))
     text = np.char.encode(np.stack(cols, axis=1), "utf-8")
+    size = text.dtype.itemsize
+    raw = np.ascontiguousarray(text).view(np.uint8).reshape(text.size, size)
+    nul = ((raw == 0) & (np.arange(size) < np.char.str_len(text).reshape(-1, 1))).any(axis=1)
+    if nul.any():  # a NUL before the text's end (numpy's own pad is after it)
+        r, c = divmod(int(nul.nonzero()[0][0]), text.shape[1])
+        raise ValueError("predict: row %d (from 0), column %s: %r holds a NUL character" %
+                         (r, frame.columns[c], frame.iat[r, c]))
     buf = np.ascontiguousarray(text.astype("S%d" % (text.dtype.itemsize + 1)))  # a NUL each
     ptrs = (buf.ctypes.data + buf.dtype.itemsize * np.arange(buf.size, dtype=np.uint64)).astype(
         np.uint64)
@@ -58,9 +72,9 @@ class Model(_lib.Handle):
     _free = "pp_model_close"
 
     def __init__(self, path):
-        self.path = os.fspath(path)
+        self.path = os.fsdecode(os.fspath(path))
         handle = ctypes.c_void_p()
-        _lib.call("pp_model_load", self.path.encode(), ctypes.byref(handle))
+        _lib.call("pp_model_load", _lib.path(path, "Model: path"), ctypes.byref(handle))
         self._h = handle
         lib = _lib.lib()
         self.params = [lib.pp_model_param_name(handle, k).decode()
@@ -81,17 +95,18 @@ class Model(_lib.Handle):
             return [metrics]
         return list(metrics)
 
-    def estimate(self, metric, **params):
+    def estimate(self, metric, extrapolate=False, **params):
         """One metric at one configuration, without pandas: (value, lo, hi,
-        typical_error_pct, outside_measured)."""
+        typical_error_pct, outside_measured). Refused beyond ten times what
+        was measured unless extrapolate (as predict)."""
         names = list(params)
         out = _lib.Estimate()
-        _lib.call("pp_model_estimate_at", self._handle(), str(metric).encode(), len(names),
+        _lib.call("pp_model_estimate_at", self, _lib.text(metric, "metric"), len(names),
                   _lib.strings(names), _lib.strings([_text_of(params[n]) for n in names]),
-                  ctypes.byref(out))
+                  _flags(extrapolate), ctypes.byref(out))
         return (out.value, out.lo, out.hi, out.typical_error_pct, bool(out.outside_measured))
 
-    def _rows(self, names, texts, n_rows, metrics):
+    def _rows(self, names, texts, n_rows, metrics, flags):
         """pp_model_estimate_rows over n_rows rows (texts: a list of the
         cells, row-major, or a ctypes array of char pointers): a numpy
         record array (n_rows x len(metrics))."""
@@ -99,34 +114,41 @@ class Model(_lib.Handle):
         out = (_lib.Estimate * max(n_rows * len(metrics), 1))()
         if isinstance(texts, list):
             texts = _lib.strings(texts)
-        _lib.call("pp_model_estimate_rows", self._handle(), len(metrics), _lib.strings(metrics),
-                  len(names), _lib.strings(names), n_rows, texts, out, stacklevel=4)
-        dt = np.dtype({"names": ["value", "lo", "hi", "err", "outside"],
-                       "formats": ["f8", "f8", "f8", "f8", "i4"],
+        _lib.call("pp_model_estimate_rows", self, len(metrics), _lib.strings(metrics),
+                  len(names), _lib.strings(names), n_rows, texts, flags, out, stacklevel=4)
+        dt = np.dtype({"names": ["value", "lo", "hi", "err", "outside", "beyond"],
+                       "formats": ["f8", "f8", "f8", "f8", "i4", "i4"],
                        "offsets": [_lib.Estimate.value.offset, _lib.Estimate.lo.offset,
                                    _lib.Estimate.hi.offset,
                                    _lib.Estimate.typical_error_pct.offset,
-                                   _lib.Estimate.outside_measured.offset],
+                                   _lib.Estimate.outside_measured.offset,
+                                   _lib.Estimate.beyond_measured.offset],
                        "itemsize": ctypes.sizeof(_lib.Estimate)})
         return np.frombuffer(out, dtype=dt, count=n_rows * len(metrics)).reshape(
             n_rows, len(metrics))
 
-    def predict(self, settings=None, metrics=None, **params):
+    def predict(self, settings=None, metrics=None, extrapolate=False, **params):
         """predict(name=value, ...): a DataFrame indexed by metric, columns
         value, lo, hi (the 90 % band) and typical_error_pct.
         predict(df): every row of df (a column per parameter; other columns,
         such as a summary's metrics, are left alone) in one library call; a DataFrame with df's index and columns (metric, value|lo|hi),
         plus (metric, typical_error_pct) and outside_measured.
-        metrics: a name or a list (default: every metric)."""
+        metrics: a name or a list (default: every metric).
+        As `powprof predict`: a parameter outside the measured range, or
+        measured at one value only, is warned about (PowprofWarning), and a
+        metric predicted beyond ten times what was measured is refused
+        (PowprofError) unless extrapolate (then flagged beyond_measured)."""
         import pandas as pd
         metrics = self._metric_list(metrics)
         if settings is None:
             names = list(params)
-            r = self._rows(names, [_text_of(params[n]) for n in names], 1, metrics)[0]
+            r = self._rows(names, [_text_of(params[n]) for n in names], 1, metrics,
+                           _flags(extrapolate))[0]
             return pd.DataFrame({"value": r["value"], "lo": r["lo"], "hi": r["hi"],
                                  "typical_error_pct": r["err"]},
                                 index=pd.Index(metrics, name="metric")).assign(
-                                    outside_measured=r["outside"].astype(bool))
+                                    outside_measured=r["outside"].astype(bool),
+                                    beyond_measured=r["beyond"].astype(bool))
         if params:
             raise TypeError("predict(df) or predict(name=value, ...), not both")
         if not isinstance(settings, pd.DataFrame):
@@ -136,7 +158,7 @@ class Model(_lib.Handle):
             cells = settings[self.params]
         names = [str(c) for c in cells.columns]
         texts = _cells(cells)
-        r = self._rows(names, texts, len(settings), metrics)
+        r = self._rows(names, texts, len(settings), metrics, _flags(extrapolate))
         data = {}
         for j, m in enumerate(metrics):
             data[(m, "value")] = r["value"][:, j]
@@ -152,7 +174,7 @@ class Model(_lib.Handle):
     def json(self):
         """The model as `powprof model --json` prints it (model.json)."""
         ptr = ctypes.c_void_p()
-        _lib.call("pp_model_json", self._handle(), ctypes.byref(ptr))
+        _lib.call("pp_model_json", self, ctypes.byref(ptr))
         return json.loads(_lib.take_text(ptr))
 
     @property

@@ -101,6 +101,12 @@ expect(lambda: powprof.Governor(m, b, duration_s=60), "closed")
 g.close()
 expect(lambda: g.update(40, soc=0.96), "closed")
 """,
+    "config_dir": """
+m, b = powprof.Model(res), powprof.Battery()
+expect(lambda: powprof.Battery(config=tmp), tmp, "not a regular file (a directory)")
+expect(lambda: powprof.plan(m, b, tmp), tmp, "not a regular file (a directory)")
+expect(lambda: powprof.Governor(m, b, mission=tmp), tmp, "not a regular file (a directory)")
+""",
     "meter_no_program": """
 expect(lambda: powprof.meter("ls -l"), "no shell")
 expect(lambda: powprof.meter([]), "no command")
@@ -178,3 +184,6 @@ class TestHostile(unittest.TestCase):
 
     def test_hostile_meter_no_program(self):
         self.run_case("meter_no_program")
+
+    def test_hostile_config_dir(self):
+        self.run_case("config_dir")

@@ -161,7 +161,7 @@ class TestPlanAndBattery(unittest.TestCase):
         res = tx2_matrix()
         mission = three_phase_mission("phases.cfg", "battery = { capacity_ah = 3.5; };\n")
         want = cli("plan", res, "--mission", mission, "--json")
-        with powprof.Model(res) as m, powprof.Battery() as b:
+        with powprof.Model(res) as m, powprof.Battery(config=mission) as b:  # its pack flown
             got = powprof.plan(m, b, mission)
         self.assertIsNone(close(got, want))
         self.assertEqual([p["name"] for p in got["phases"]], ["takeoff", "survey", "landing"])

@@ -11,6 +11,7 @@
 #include "src/traces/trace.h"
 
 #include "src/config/battery_config.h"
+#include "handle.h"
 #include "devices/device.h"
 
 #include <errno.h>
@@ -56,6 +57,20 @@ int pp_device_read_now(pp_device *dev, double *power_w)
     return pp_device_read(dev, pp_clock_now_ns(&pp_clock_monotonic), power_w);
 }
 
+/* t, made, registered into *out; freed when that fails. */
+static int trace_out(pp_trace *t, pp_trace **out)
+{
+    int rc = pp_handle_add(t, PP_HANDLE_TRACE);
+
+    if (rc < 0) {
+        pp_trace_free(t);
+        free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
 int pp_trace_open(const char *path, pp_trace **out)
 {
     pp_trace *t = calloc(1, sizeof *t);
@@ -69,8 +84,7 @@ int pp_trace_open(const char *path, pp_trace **out)
         free(t);
         return rc;
     }
-    *out = t;
-    return 0;
+    return trace_out(t, out);
 }
 
 int pp_trace_new(size_t n_rails, const char *const *names, size_t n_samples, const double *t_s,
@@ -106,36 +120,48 @@ int pp_trace_new(size_t n_rails, const char *const *names, size_t n_samples, con
             rc = pp_trace_append(t, t_s[i], power_w + i * n_rails);
     }
     if (rc < 0) {
-        pp_trace_close(t);
+        pp_trace_free(t);
+        free(t);
         return rc;
     }
-    *out = t;
-    return 0;
+    return trace_out(t, out);
 }
 
 void pp_trace_close(pp_trace *t)
 {
-    if (!t)
+    if (pp_handle_remove(t, PP_HANDLE_TRACE, __func__) != 0)
         return;
     pp_trace_free(t);
     free(t);
 }
 
-size_t pp_trace_sample_count(const pp_trace *t) { return t->n_samples; }
-size_t pp_trace_rail_count(const pp_trace *t) { return t->n_rails; }
+size_t pp_trace_sample_count(const pp_trace *t)
+{
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, 0);
+    return t->n_samples;
+}
+
+size_t pp_trace_rail_count(const pp_trace *t)
+{
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, 0);
+    return t->n_rails;
+}
 
 const char *pp_trace_rail_name(const pp_trace *t, size_t rail)
 {
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, NULL);
     return rail < t->n_rails ? t->names[rail] : NULL;
 }
 
 double pp_trace_time_s(const pp_trace *t, size_t sample)
 {
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, NAN);
     return sample < t->n_samples ? t->t_s[sample] : NAN;
 }
 
 double pp_trace_power_w(const pp_trace *t, size_t sample, size_t rail)
 {
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, NAN);
     return sample < t->n_samples && rail < t->n_rails ? pp_trace_at(t, sample, rail) : NAN;
 }
 
@@ -150,7 +176,7 @@ int pp_battery_new(const char *preset_or_file, pp_battery_params **out)
         return -ENOMEM;
     pp_battery_choice_init(&c);
     c.preset_or_file = preset_or_file;
-    if ((rc = pp_battery_choose(&c, b)) < 0) {
+    if ((rc = pp_battery_choose(&c, b)) < 0 || (rc = pp_handle_add(b, PP_HANDLE_BATTERY)) < 0) {
         free(b);
         return rc;
     }
@@ -158,10 +184,15 @@ int pp_battery_new(const char *preset_or_file, pp_battery_params **out)
     return 0;
 }
 
-void pp_battery_free(pp_battery_params *b) { free(b); }
+void pp_battery_free(pp_battery_params *b)
+{
+    if (pp_handle_remove(b, PP_HANDLE_BATTERY, __func__) == 0)
+        free(b);
+}
 
 int pp_battery_set_base_power(pp_battery_params *b, double base_power_w)
 {
+    PP_HANDLE_OR(b, PP_HANDLE_BATTERY, -EBADF);
     if (!(base_power_w >= 0 && isfinite(base_power_w))) {
         pp_log_error("base power %g W: must be >= 0", base_power_w);
         return -EINVAL;
@@ -178,6 +209,7 @@ int pp_battery_drain(const pp_battery_params *b, const double *t_s, const double
     pp_battery_result r;
     int rc;
 
+    PP_HANDLE_OR(b, PP_HANDLE_BATTERY, -EBADF);
     pp_battery_options_init(&o);
     o.time_to_cutoff = 1;
     rc = pp_battery_run(b, &load, &o, &r);
@@ -193,10 +225,11 @@ int pp_battery_drain(const pp_battery_params *b, const double *t_s, const double
 int pp_battery_drain_trace(const pp_battery_params *b, const pp_trace *t,
                            pp_battery_summary *out)
 {
-    double *total = malloc((t->n_samples ? t->n_samples : 1) * sizeof *total);
+    double *total;
     int rc;
 
-    if (!total)
+    PP_HANDLE_OR(t, PP_HANDLE_TRACE, -EBADF);
+    if (!(total = malloc((t->n_samples ? t->n_samples : 1) * sizeof *total)))
         return -ENOMEM;
     pp_trace_total_series(t, total);
     rc = pp_battery_drain(b, t->t_s, total, t->n_samples, out);

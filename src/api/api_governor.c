@@ -8,6 +8,8 @@
 #include "src/base/util.h"
 #include "src/layer2/model.h"
 #include "src/plan/governor.h"
+#include "handle.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,18 +34,31 @@ void pp_governor_options_init(pp_governor_options *o)
 /* The mission of o into g (its file's battery group read over a copy). */
 static int mission_of(pp_governor *g, const pp_governor_options *o)
 {
-    pp_battery_params scratch = g->o.battery;
     int rc;
 
     pp_mission_init(&g->mission);
     if (o->mission_file) {
-        if ((rc = pp_mission_load(o->mission_file, &g->mission, &scratch)) < 0)
+        if ((rc = pp_mission_load_with(o->mission_file, &g->mission, &g->o.battery,
+                                       "the battery given")) < 0)
             return rc;
         if (!g->o.maximize && g->mission.maximize[0])
             g->o.maximize = g->mission.maximize;
         return 0;
     }
     return pp_mission_one_phase(&g->mission, o->duration_s, -1);
+}
+
+/* o's numbers, -1 (not given) or in range: 0 or -EINVAL (logged). */
+static int options_check(const pp_governor_options *o)
+{
+    if (o->min_soc_frac != -1 && pp_plan_check_min_soc(o->min_soc_frac) < 0)
+        return -EINVAL;
+    if (o->margin_frac != -1 && !(o->margin_frac >= 0 && o->margin_frac < 10)) {
+        pp_log_error("margin %g: a fraction in [0, 10) (0.02: a plan better by 2 %%)",
+                     o->margin_frac);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
@@ -54,6 +69,10 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     int rc;
 
     *out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    PP_HANDLE_OR(b, PP_HANDLE_BATTERY, -EBADF);
+    if ((rc = options_check(o)) < 0)
+        return rc;
     if (!(g = calloc(1, sizeof *g)))
         return -ENOMEM;
     g->m = m;
@@ -71,7 +90,9 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
         free(g);
         return rc;
     }
-    if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0) {
+    if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0 ||
+        (rc = pp_handle_add(g, PP_HANDLE_GOVERNOR)) < 0) {
+        pp_gov_free(g->g);
         pp_phases_plan_free(&g->plan);
         free(g);
         return rc;
@@ -88,6 +109,8 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
     int rc;
 
     memset(d, 0, sizeof *d);
+    PP_HANDLE_OR(g, PP_HANDLE_GOVERNOR, -EBADF);
+    PP_HANDLE_OR(g->m, PP_HANDLE_MODEL, -EBADF); /* closed before its governor */
     if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
         return rc;
     c = &g->plan.cand[gd.choice];
@@ -110,7 +133,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
 
 void pp_governor_free(pp_governor *g)
 {
-    if (!g)
+    if (pp_handle_remove(g, PP_HANDLE_GOVERNOR, __func__) != 0)
         return;
     pp_gov_free(g->g);
     pp_phases_plan_free(&g->plan);

@@ -5,6 +5,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/sweep/meter.h"
+#include "handle.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,7 +60,7 @@ static int open_device(const char *device, const char *sysfs_root, pp_device **d
 int pp_meter_command(const char *device, const char *sysfs_root, double rate_hz,
                      const char *trace_path, char *const argv[], pp_meter_report *out)
 {
-    pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
+    pp_meter_options o = {rate_hz == 0 ? 10.0 : rate_hz, trace_path}; /* NaN refused */
     pp_meter_result *res = calloc(1, sizeof *res);
     pp_device *dev = NULL;
     int rc;
@@ -91,7 +92,7 @@ struct pp_meter {
 int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
                    const char *trace_path, pp_meter **out)
 {
-    pp_meter_options o = {rate_hz > 0 ? rate_hz : 10.0, trace_path};
+    pp_meter_options o = {rate_hz == 0 ? 10.0 : rate_hz, trace_path};
     pp_meter *m = calloc(1, sizeof *m);
     int rc;
 
@@ -100,8 +101,11 @@ int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
         return -ENOMEM;
     if ((rc = open_device(device, sysfs_root, &m->dev)) == 0 &&
         (rc = pp_meter_session_begin(m->dev, &o, &m->session)) == 0) {
-        *out = m;
-        return 0;
+        if ((rc = pp_handle_add(m, PP_HANDLE_METER)) == 0) {
+            *out = m;
+            return 0;
+        }
+        pp_meter_session_end(m->session, 0, &m->res);
     }
     pp_device_close(m->dev);
     free(m);
@@ -114,8 +118,8 @@ int pp_meter_stop(pp_meter *m, pp_meter_report *out)
 
     memset(out, 0, sizeof *out);
     out->ceiling_w = NAN;
-    if (!m)
-        return -EINVAL;
+    if ((rc = pp_handle_remove(m, PP_HANDLE_METER, __func__)) != 0)
+        return rc < 0 ? rc : -EINVAL; /* NULL */
     rc = pp_meter_session_end(m->session, 1, &m->res);
     report_of(m->dev, &m->res, out);
     pp_device_close(m->dev);

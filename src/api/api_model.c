@@ -8,11 +8,15 @@
 #include "src/base/log.h"
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
+#include "handle.h"
+#include "pipeline.h"
+#include "point_check.h"
 #include "plan_text.h"
 #include "src/base/util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,28 +32,44 @@ int pp_model_load(const char *results_dir, pp_model **out)
         free(m);
         return rc;
     }
+    if ((rc = pp_handle_add(m, PP_HANDLE_MODEL)) < 0) {
+        pp_model_free(m);
+        free(m);
+        return rc;
+    }
     *out = m;
     return 0;
 }
 
 void pp_model_close(pp_model *m)
 {
-    if (!m)
+    if (pp_handle_remove(m, PP_HANDLE_MODEL, __func__) != 0)
         return;
     pp_model_free(m);
     free(m);
 }
 
-size_t pp_model_param_count(const pp_model *m) { return m->sum.n_params; }
-size_t pp_model_metric_count(const pp_model *m) { return m->sum.n_metrics; }
+size_t pp_model_param_count(const pp_model *m)
+{
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, 0);
+    return m->sum.n_params;
+}
+
+size_t pp_model_metric_count(const pp_model *m)
+{
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, 0);
+    return m->sum.n_metrics;
+}
 
 const char *pp_model_param_name(const pp_model *m, size_t k)
 {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, NULL);
     return k < m->sum.n_params ? m->sum.params[k] : NULL;
 }
 
 const char *pp_model_metric_name(const pp_model *m, size_t k)
 {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, NULL);
     return k < m->sum.n_metrics ? m->sum.metrics[k] : NULL;
 }
 
@@ -77,15 +97,16 @@ static int point_of(const pp_summary *s, size_t n, const char *const *names,
 }
 
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
-                         const char *const *names, const char *const *values,
+                         const char *const *names, const char *const *values, unsigned flags,
                          pp_model_estimate *out)
 {
-    int k = pp_summary_metric(&m->sum, metric), rc;
     pp_model_point pt;
     pp_model_where w;
     pp_prediction p;
+    int k, rc;
 
-    if (k < 0) {
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    if ((k = pp_summary_metric(&m->sum, metric)) < 0) {
         pp_log_error("no metric '%s' in the model", metric);
         return -ENOENT;
     }
@@ -95,17 +116,23 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         pp_log_error("these labels were never measured together");
         return rc;
     }
-    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0)
+    pp_point_outside(m, &pt, &w, NULL, 0);
+    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0 ||
+        (rc = pp_point_beyond(m, &w, (size_t)k, &p, flags & PP_ESTIMATE_EXTRAPOLATE, SIZE_MAX)) < 0)
         return rc;
-    *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
+    *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     return 0;
 }
 
 /* The planner's options of a mission, as `powprof plan` makes them
  * (pp_plan_options_mission): a reserve to keep replaces the pack's cutoff. */
-static void plan_options(const pp_battery_params *b, const pp_mission *mission,
-                         pp_plan_options *o)
+static int plan_options(const char *fn, const pp_model *m, const pp_battery_params *b,
+                        const pp_mission *mission, pp_plan_options *o)
 {
+    if (pp_handle_check(m, PP_HANDLE_MODEL, fn) < 0 || pp_handle_check(b, PP_HANDLE_BATTERY, fn) < 0)
+        return -EBADF;
+    if (mission->min_soc_frac != -1 && pp_plan_check_min_soc(mission->min_soc_frac) < 0)
+        return -EINVAL;
     pp_plan_options_init(o);
     o->mission_s = mission->duration_s;
     o->maximize = mission->maximize;
@@ -114,6 +141,7 @@ static void plan_options(const pp_battery_params *b, const pp_mission *mission,
     o->risk = mission->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     if (mission->min_soc_frac >= 0)
         o->battery.soc_cutoff_frac = mission->min_soc_frac;
+    return 0;
 }
 
 int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
@@ -125,7 +153,10 @@ int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp
 
     if (!r)
         return -ENOMEM;
-    plan_options(b, mission, &o);
+    if ((rc = plan_options(__func__, m, b, mission, &o)) < 0) {
+        free(r);
+        return rc;
+    }
     memset(out, 0, sizeof *out);
     if ((rc = pp_plan(m, &o, r)) == 0) {
         const pp_plan_choice *c = &r->best;
@@ -160,14 +191,55 @@ static int metric_indices(const pp_model *m, size_t n, const char *const *names,
     return 0;
 }
 
+/* What the rows of one pp_model_estimate_rows call say, one warning each
+ * for the whole table (a grid may hold a million rows). */
+typedef struct rows_said {
+    unsigned flags;
+    size_t n_rows;              /* 1: said as for one configuration, no row named */
+    size_t n_outside, n_beyond; /* rows with a parameter outside, a metric beyond */
+    size_t outside_row;
+    char outside[512];          /* the first such row's warning */
+} rows_said;
+
+/* The table's warnings, once the rows are estimated. */
+static void rows_warn(const rows_said *said, size_t n_rows)
+{
+    if (said->n_outside && n_rows == 1)
+        pp_log_warn("%s", said->outside);
+    else if (said->n_outside)
+        pp_log_warn("row %zu (from 0): %s (%zu of the %zu rows lie outside the measured values)",
+                    said->outside_row, said->outside, said->n_outside, n_rows);
+    if (said->n_beyond > 1)
+        pp_log_warn("%zu of the %zu rows hold a metric predicted beyond %g times what was "
+                    "measured (flagged beyond_measured)", said->n_beyond, n_rows,
+                    PP_MODEL_BEYOND_FACTOR);
+}
+
+/* Metric k's prediction p in row r: refused when beyond (-ERANGE, logged),
+ * or with extrapolation, the first row beyond said and the others counted. */
+static int row_beyond(const pp_model *m, size_t r, const pp_model_where *w, size_t k,
+                      const pp_prediction *p, int *seen, rows_said *said)
+{
+    if (!p->beyond)
+        return 0;
+    if (said->n_rows == 1)
+        r = SIZE_MAX;
+    if (!(said->flags & PP_ESTIMATE_EXTRAPOLATE))
+        return pp_point_beyond(m, w, k, p, 0, r);
+    if (said->n_rows == 1 || (!(*seen)++ && said->n_beyond++ == 0)) /* the first row said */
+        pp_point_beyond(m, w, k, p, 1, r);
+    return 0;
+}
+
 /* Row r of pp_model_estimate_rows: n metrics idx[] into out[0 .. n - 1]. */
 static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx, size_t n_names,
                         const char *const *names, const char *const *values,
-                        pp_model_estimate *out)
+                        pp_model_estimate *out, rows_said *said)
 {
+    char scratch[sizeof said->outside];
     pp_model_point pt;
     pp_model_where w;
-    int rc;
+    int rc, seen = 0, refused = 0;
 
     memset(&pt, 0, sizeof pt);
     if ((rc = point_of(&m->sum, n_names, names, values, &pt)) < 0) {
@@ -178,28 +250,39 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
         pp_log_error("row %zu (from 0): these labels were never measured together", r);
         return rc;
     }
+    if (pp_point_outside(m, &pt, &w, said->n_outside ? scratch : said->outside,
+                         sizeof scratch) && said->n_outside++ == 0)
+        said->outside_row = r;
     for (size_t j = 0; j < n; j++) {
         pp_prediction p;
         if (pp_model_predict(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
             p = (pp_prediction){.value = NAN, .lo = NAN, .hi = NAN, .honest_mape = NAN};
-        out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
+        if ((rc = row_beyond(m, r, &w, idx[j], &p, &seen, said)) < 0)
+            refused = rc; /* every metric refused said, as predict says them */
+        out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     }
-    return 0;
+    return refused;
 }
 
 int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *const *metrics,
                            size_t n_names, const char *const *names, size_t n_rows,
-                           const char *const *values, pp_model_estimate *out)
+                           const char *const *values, unsigned flags, pp_model_estimate *out)
 {
-    size_t n = metrics ? n_metrics : m->sum.n_metrics, *idx = malloc((n ? n : 1) * sizeof *idx);
+    rows_said said = {.flags = flags, .n_rows = n_rows};
+    size_t n, *idx;
     int rc;
 
-    if (!idx)
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    n = metrics ? n_metrics : m->sum.n_metrics;
+    if (!(idx = malloc((n ? n : 1) * sizeof *idx)))
         return -ENOMEM;
     if ((rc = metric_indices(m, n, metrics, idx)) == 0)
         for (size_t r = 0; r < n_rows && rc == 0; r++)
-            rc = estimate_row(m, r, n, idx, n_names, names, values + r * n_names, out + r * n);
+            rc = estimate_row(m, r, n, idx, n_names, names, values + r * n_names, out + r * n,
+                              &said);
     free(idx);
+    if (rc == 0 || rc == -ERANGE) /* refused: what predict warns about said too */
+        rows_warn(&said, n_rows);
     return rc;
 }
 
@@ -210,6 +293,7 @@ int pp_model_json(const pp_model *m, char **json_out)
     int rc;
 
     *json_out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
     if (!(fp = open_memstream(json_out, &len)))
         return -ENOMEM;
     rc = pp_model_dump(m, fp);
@@ -228,8 +312,11 @@ int pp_mission_plan_json(const pp_model *m, const pp_battery_params *b, const pp
                          char **json_out)
 {
     pp_plan_options o;
+    int rc;
 
-    plan_options(b, mission, &o);
+    *json_out = NULL;
+    if ((rc = plan_options(__func__, m, b, mission, &o)) < 0)
+        return rc;
     return pp_plan_json_text(m, &o, json_out);
 }
 
@@ -239,7 +326,10 @@ int pp_mission_plan_file_json(const pp_model *m, const pp_battery_params *b,
 {
     pp_mission none = {0, NULL, -1.0, 0};
     pp_plan_options o;
+    int rc;
 
-    plan_options(b, mission ? mission : &none, &o);
+    *json_out = NULL;
+    if ((rc = plan_options(__func__, m, b, mission ? mission : &none, &o)) < 0)
+        return rc;
     return pp_plan_phases_json_text(m, &o, mission_file, json_out);
 }

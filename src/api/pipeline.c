@@ -52,10 +52,38 @@ int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, doub
     return 0;
 }
 
+int pp_plan_check_min_soc(double frac)
+{
+    if (frac >= 0 && frac < 1)
+        return 0;
+    pp_log_error("min soc %g: the charge to keep is a fraction in [0, 1) (20 %% is 0.2)", frac);
+    return -EINVAL;
+}
+
+int pp_mission_load_with(const char *file, pp_mission_spec *spec, pp_battery_params *b,
+                         const char *battery_given)
+{
+    pp_battery_params scratch = *b;
+    int rc = pp_mission_load(file, spec, battery_given ? &scratch : b);
+
+    if (rc == 0 && battery_given && memcmp(&scratch, b, sizeof scratch) != 0)
+        pp_log_warn("%s: its battery group is not read: %s is flown (one battery: leave the "
+                    "group out, or give this file as the battery)", file, battery_given);
+    return rc;
+}
+
 int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
                                  const char *file, pp_mission_spec *spec)
 {
-    if (pp_mission_load(file, spec, &o->battery) < 0 ||
+    return pp_plan_options_mission_file_given(
+        o, mi, file, mi->config && !mi->battery_from_folder ? mi->config : NULL, spec);
+}
+
+int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_settings *mi,
+                                       const char *file, const char *battery_given,
+                                       pp_mission_spec *spec)
+{
+    if (pp_mission_load_with(file, spec, &o->battery, battery_given) < 0 ||
         pp_results_base_traces_apply(file, spec) < 0) /* a results folder's copy: the traces */
         return -EINVAL;                                /* its run resolved */
     if (mi->base_power_w >= 0) /* the settings' over the file's battery */

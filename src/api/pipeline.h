@@ -53,13 +53,35 @@ int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o);
 int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, double mission_s,
                             double min_soc_frac, int risk_mean);
 
+/* The reserve to keep, frac, is a fraction in [0, 1): 0, or -EINVAL
+ * logged in the words every face says it in (the CLI's --min-soc, the C
+ * API's min_soc_frac, Python's min_soc_frac and min_soc). */
+int pp_plan_check_min_soc(double frac);
+
+/* The one rule of a mission file's battery group: the mission of file into
+ * spec (initialized by the caller) and, when no battery was given
+ * (battery_given NULL), its battery group over b (the default pack); a
+ * battery given (battery_given: the words naming it, a file or "the
+ * battery given") is flown as it is, and a battery group of the file is
+ * then said not to be read (a warning), never used silently. 0, or
+ * -errno (logged with the file and line). */
+int pp_mission_load_with(const char *file, pp_mission_spec *spec, pp_battery_params *b,
+                         const char *battery_given);
+
 /* The mission in phases of file into spec (initialized by the caller), its
- * battery group over o's battery; then what the settings mi give win over
+ * battery group over o's battery unless mi names a battery file (-c:
+ * pp_mission_load_with's rule); then what the settings mi give win over
  * the file: their base load over the file's battery's, and the file's
  * maximize is taken only when o has none. 0, or -EINVAL (logged with the
  * file and line). */
 int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
                                  const char *file, pp_mission_spec *spec);
+
+/* The same, o's battery given by the caller (battery_given as
+ * pp_mission_load_with's): what the C API and Python plan with. */
+int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_settings *mi,
+                                       const char *file, const char *battery_given,
+                                       pp_mission_spec *spec);
 
 /* Everything `run` needs after the sweep, checked before it: the mission's
  * keys (maximize names a numeric parameter of the profile, or one can be

@@ -41,7 +41,8 @@ int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,
     pp_mission_settings_init(&given); /* nothing over the file's */
     if (rc == 0) {
         pp_mission_init(mi);
-        rc = pp_plan_options_mission_file(&po, &given, mission_file, mi);
+        rc = pp_plan_options_mission_file_given(&po, &given, mission_file, "the battery given",
+                                                mi);
     }
     if (rc == 0) {
         if ((rc = pp_plan_phases(m, &po, mi, r)) == 0) {

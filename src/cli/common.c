@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "src/api/pipeline.h"
 #include "src/config/battery_config.h"
 #include "src/plan/plan.h"
 #include "src/config/config.h"
@@ -56,7 +57,6 @@ static int mission_number(const char *cmd, const char *name, const char *arg,
 }
 
 static int not_negative(double v) { return isfinite(v) && v >= 0; }
-static int fraction(double v) { return v >= 0 && v < 1; }
 
 int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd)
 {
@@ -70,12 +70,12 @@ int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, cons
         }
         return 1;
     case PP_OPT_MIN_SOC:
-        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0 || !fraction(m->min_soc_frac)) {
+        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0) {
             fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
                     "(20%%)\n", cmd, arg);
             return -1;
         }
-        return 1;
+        return pp_plan_check_min_soc(m->min_soc_frac) < 0 ? -1 : 1; /* the library's words */
     case PP_OPT_BASE_W:
         return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
                               &m->base_power_w);

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
+#include "src/api/point_check.h"
 #include "src/layer2/variability.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -543,7 +545,7 @@ static void print_prediction(const pp_model *m, const pp_model_point *pt, const 
 }
 
 /* Metrics predicted beyond ten times their measured range: a warning,
- * or (refuse) a refusal; how many. */
+ * or (refuse) a refusal, said by the library; how many refused. */
 static size_t warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_model_where *w,
                           int refuse)
 {
@@ -551,32 +553,9 @@ static size_t warn_beyond(const pp_model *m, const pp_model_point *pt, const pp_
     size_t n = 0;
 
     for (long k = pp_model_first_beyond(m, pt, 0, &p); k >= 0;
-         k = pp_model_first_beyond(m, pt, (size_t)k + 1, &p), n++) {
-        const pp_model_fit *f = pp_model_fit_of(m, w->group, (size_t)k);
-        fprintf(stderr, "powprof%s: %s%s predicted %g, beyond %g times what was measured "
-                        "[%g, %g]: an extrapolation the measurements do not support%s\n",
-                refuse ? " predict" : "", refuse ? "refused: " : "warning: ",
-                m->sum.metrics[k], p.value, PP_MODEL_BEYOND_FACTOR, f ? f->y_min : NAN,
-                f ? f->y_max : NAN, refuse ? " (--extrapolate prints it anyway)" : "");
-    }
+         k = pp_model_first_beyond(m, pt, (size_t)k + 1, &p))
+        n += pp_point_beyond(m, w, (size_t)k, &p, !refuse, SIZE_MAX) < 0;
     return n;
-}
-
-static void warn_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w)
-{
-    for (size_t j = 0; j < m->n_num; j++) {
-        size_t k = m->num[j];
-        double only;
-        if (w->outside[k] && pp_summary_constant(&m->sum, k, &only))
-            fprintf(stderr, "powprof: warning: %s = %g: the results measured %s = %g only (a "
-                            "constant): outside the measured range, the prediction is that of "
-                            "%g\n", m->sum.params[k], pt->raw[k], m->sum.params[k], only, only);
-        else if (w->outside[k])
-            fprintf(stderr, "powprof: warning: %s = %g lies outside the measured range [%g, %g]: "
-                            "an extrapolation\n", m->sum.params[k], pt->raw[k],
-                    pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
-                    pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
-    }
 }
 
 /* Which battery and load the battery metrics of dir were computed with
@@ -656,7 +635,7 @@ int pp_cmd_predict(int argc, char **argv)
         pp_model_free(&m);
         return status;
     }
-    warn_outside(&m, &pt, &w);
+    pp_point_outside(&m, &pt, &w, NULL, 0);
     if (warn_beyond(&m, &pt, &w, !extrapolate) > 0 && !extrapolate) {
         pp_model_free(&m);
         return EXIT_REFUSED;

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -9,11 +10,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct pp_config {
     config_t cfg;
     char path[PP_PATH_MAX];
 };
+
+/* The largest configuration file read: libconfig keeps the whole tree. */
+#define CONFIG_MAX_BYTES ((off_t)16 << 20)
+
+/* path opened for libconfig, if it is a regular file of at most
+ * CONFIG_MAX_BYTES: libconfig's scanner given a directory (or a read
+ * error) calls exit(2) without a word, ending a Python interpreter with
+ * it. NULL, logged with the path, and errno otherwise. */
+static FILE *open_checked(const char *path)
+{
+    FILE *fp = pp_file_fopen_regular(path);
+    struct stat st;
+
+    if (fp && fstat(fileno(fp), &st) == 0 && st.st_size > CONFIG_MAX_BYTES) {
+        pp_log_error("%s: %lld bytes: a configuration file is at most %lld bytes", path,
+                     (long long)st.st_size, (long long)CONFIG_MAX_BYTES);
+        fclose(fp);
+        errno = EFBIG;
+        return NULL;
+    }
+    return fp;
+}
 
 /* A node is a libconfig setting; the cast stays in this file. */
 #define SETTING(n) ((config_setting_t *)(n))
@@ -29,10 +53,9 @@ int pp_config_load(const char *path, pp_config **out)
         return -ENOMEM;
     pp_strlcpy(c->path, path, sizeof c->path);
     config_init(&c->cfg);
-    fp = fopen(path, "r");
+    fp = open_checked(path);
     if (!fp) {
         int err = errno;
-        pp_log_error("%s: cannot open: %s", path, strerror(err));
         config_destroy(&c->cfg);
         free(c);
         return -err;
