@@ -2,6 +2,7 @@
 #include "governor.h"
 
 #include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -44,6 +45,51 @@ void pp_gov_options_init(pp_gov_options *o)
     o->trust_soc = 1;
     o->learn_base = 1;
     o->band_frac = PP_GOV_BAND_DEFAULT;
+}
+
+int pp_gov_every_check(double every_s, char *why, size_t cap)
+{
+    if (every_s >= PP_GOV_EVERY_S_MIN && every_s <= PP_GOV_EVERY_S_MAX)
+        return 0;
+    pp_fmt(why, cap, "a decision every %g s: not in [%g s, %g s]", every_s, PP_GOV_EVERY_S_MIN,
+           PP_GOV_EVERY_S_MAX);
+    return -EINVAL;
+}
+
+int pp_gov_parse_every(const char *text, double *s, char *why, size_t cap)
+{
+    if (pp_parse_duration_s(text, s) < 0) {
+        pp_fmt(why, cap, "'%s' is not a duration (0.5, 500ms, 5s, 1min)", text);
+        return -EINVAL;
+    }
+    return pp_gov_every_check(*s, why, cap);
+}
+
+int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap)
+{
+    if (!isfinite(r->t_s) || r->t_s < 0) {
+        pp_fmt(why, cap, "no time t_s >= 0 (%g)", r->t_s);
+        return -EINVAL;
+    }
+    if (!isnan(r->soc_frac) && !(r->soc_frac >= 0 && r->soc_frac <= 1)) {
+        pp_fmt(why, cap, "state of charge %g is not a fraction in [0, 1]%s", r->soc_frac,
+               r->soc_frac > 1 && r->soc_frac <= 100 ? " (a percentage? write it / 100)" : "");
+        return -EINVAL;
+    }
+    if (!isnan(r->voltage_v) && !(r->voltage_v > 0 && r->voltage_v < PP_BATTERY_VOLTAGE_V_MAX)) {
+        pp_fmt(why, cap, "voltage %g V is not in (0, %g)", r->voltage_v, PP_BATTERY_VOLTAGE_V_MAX);
+        return -EINVAL;
+    }
+    if (!isnan(r->current_a) && !(fabs(r->current_a) <= PP_GOV_CURRENT_A_MAX)) {
+        pp_fmt(why, cap, "current %g A is not in [-%g, %g]", r->current_a, PP_GOV_CURRENT_A_MAX,
+               PP_GOV_CURRENT_A_MAX);
+        return -EINVAL;
+    }
+    if (isnan(r->soc_frac) && (isnan(r->voltage_v) || isnan(r->current_a))) {
+        pp_fmt(why, cap, "neither a state of charge nor a voltage and a current");
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
@@ -426,14 +472,26 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     return 0;
 }
 
+/* A reading refused (out of range, back in time, a clock that jumped
+ * past the mission's end) is logged and changes nothing. */
 static int check_reading(const pp_gov *g, const pp_gov_reading *r)
 {
-    if (!isfinite(r->t_s) || r->t_s < 0 || (g->started && r->t_s < g->last_t_s)) {
-        pp_log_error("governor: time %g s: finite, >= 0 and not before the last update's (%g s)",
-                     r->t_s, g->last_t_s);
-        return -EINVAL;
+    double end_s = 0;
+    char why[160];
+
+    for (size_t k = 0; k < g->p->n_phases; k++)
+        end_s += g->p->duration_s[k];
+    if (pp_gov_reading_check(r, why, sizeof why) < 0) {
+    } else if (g->started && r->t_s < g->last_t_s) {
+        pp_fmt(why, sizeof why, "not before the last update's (%g s)", g->last_t_s);
+    } else if (r->t_s > fmax(end_s, g->last_t_s) + PP_GOV_LATE_S) {
+        pp_fmt(why, sizeof why, "past the mission's end (%g s) by more than %g s: a clock that "
+               "jumped?", end_s, PP_GOV_LATE_S);
+    } else {
+        return 0;
     }
-    return 0;
+    pp_log_error("governor: time %g s: %s: refused, the last good state kept", r->t_s, why);
+    return -EINVAL;
 }
 
 int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
