@@ -496,3 +496,97 @@ void test_govern_power_supply_state(void)
     CHECK_INT(pp_gov_source_open("mavlink", stdin, root, 1, 1, &src), -EINVAL);
     CHECK_CONTAINS(test_log(), "stdin, power_supply[:NAME], a PX4 log (.ulg) or a file of readings");
 }
+
+/* Sources that governed nothing end non-zero with why (issue 46, 4 and
+ * 12): bytes without a newline (bounded, no hang), a folder, a symlink
+ * loop, a state file that cannot be written; a CSV with a UTF-8 byte
+ * order mark is read; stale temporary state files are removed at start. */
+void test_govern_nothing_governed(void);
+void test_govern_nothing_governed(void)
+{
+    const char *results = tx2();
+    char *out = NULL, *err = NULL, *bom;
+    const char *dir = test_path("folder"), *l1 = test_path("l1"), *l2 = test_path("l2");
+    const char *csv = test_path("bom_battery_status_0.csv"), *stale = test_path("st.json.tmp.Ab12Cd");
+    const char *in = test_path("two.txt");
+
+    if (!results)
+        return;
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--source", "/dev/zero", NULL), 125);
+    CHECK_CONTAINS(err, "/dev/zero:1: no end of line in 1048576 bytes");
+    free(out), free(err);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", dir,
+                          NULL), 2);
+    CHECK_CONTAINS(err, "a file of readings expected: a folder");
+    free(out), free(err);
+    CHECK_INT(symlink(l2, l1), 0);
+    CHECK_INT(symlink(l1, l2), 0);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", l1,
+                          NULL), 2);
+    CHECK_CONTAINS(err, strerror(ELOOP));
+    free(out), free(err);
+    bom = slurp(fixture("ulog/sample_log_small_battery_status_0.csv"));
+    CHECK(bom != NULL);
+    write_file(csv, "\xEF\xBB\xBF");
+    FILE *fp = fopen(csv, "a");
+    if (fp && bom)
+        fputs(bom, fp);
+    if (fp)
+        fclose(fp);
+    free(bom);
+    run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", csv, "--speed",
+                "0", NULL);
+    CHECK_CONTAINS(err, "21 decisions, 0 readings refused");
+    free(out), free(err);
+    write_file(in, "0 0.95\n5 0.94\n");
+    write_file(stale, "{\"t_s\": 1");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--state", test_path("st.json"), NULL), 0);
+    CHECK(access(stale, F_OK) != 0);
+    CHECK(access(test_path("st.json"), F_OK) == 0);
+    free(out), free(err);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--state", test_path("nofolder/st.json"), NULL), 125);
+    CHECK_CONTAINS(err, "nofolder/st.json cannot be written: nothing governed");
+    free(out), free(err);
+}
+
+/* --every: one duration parser and one range, in the library (issue 46,
+ * 5 and 6): 500ms as 0.5; 1e-300 and 1e300 refused, the source's too; a
+ * replay's speed bounded; an absent log instance leaves nothing open. */
+void test_govern_every_bounds(void);
+void test_govern_every_bounds(void)
+{
+    const char *results = tx2();
+    const char *in = test_path("one.txt");
+    char *out = NULL, *err = NULL, why[160];
+    pp_gov_source src;
+    double s;
+
+    CHECK_INT(pp_gov_parse_every("500ms", &s, why, sizeof why), 0);
+    CHECK_NEAR(s, 0.5, 1e-12);
+    CHECK_INT(pp_gov_parse_every("1min", &s, why, sizeof why), 0);
+    CHECK_NEAR(s, 60, 1e-12);
+    CHECK_INT(pp_gov_parse_every("1e-300", &s, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "not in [0.05 s, 3600 s]");
+    CHECK_INT(pp_gov_parse_every("0x10", &s, why, sizeof why), -EINVAL);
+    CHECK_INT(pp_gov_source_open("stdin", stdin, NULL, 1e300, 1, &src), -EINVAL);
+    CHECK_CONTAINS(test_log(), "a decision every 1e+300 s");
+    CHECK_INT(pp_gov_source_open("stdin", stdin, NULL, 5, 1e-300, &src), -EINVAL);
+    CHECK_CONTAINS(test_log(), "0 (at once) or in [0.001, 1e+06]");
+    snprintf(why, sizeof why, "%s:7", fixture("ulog/sample_log_small.ulg"));
+    CHECK_INT(pp_gov_source_open(why, stdin, NULL, 5, 0, &src), -EINVAL);
+    CHECK(src.flight == NULL && src.bat == NULL); /* nothing left to leak */
+    if (!results)
+        return;
+    write_file(in, "0 0.95\n");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--every", "500ms", NULL), 0);
+    free(out), free(err);
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--simulate", "planned", "--every", "1e-300", NULL), 2);
+    CHECK_CONTAINS(err, "--every 1e-300: a decision every 1e-300 s: not in");
+    free(out), free(err);
+}

@@ -84,7 +84,9 @@ static const char govern_help[] =
     "  -h, --help           this help\n"
     "\n"
     "exit status: 0; 3 when the last decision found no schedule keeping the\n"
-    "reserve (--simulate: when the governed run ended below it); 2 usage.\n";
+    "reserve (--simulate: when the governed run ended below it); 2 usage; 125\n"
+    "when nothing was governed (no reading read), the source failed or the\n"
+    "state file could not be written.\n";
 
 enum {
     OPT_SOURCE = 2000,
@@ -139,13 +141,12 @@ static int scale_option(const char *arg, govern_args *a)
     return 0;
 }
 
-static int duration_option(const char *name, const char *arg, double *out)
+static int every_option(const char *arg, double *out)
 {
-    char why[128];
+    char why[160];
 
-    if (pp_parse_double(arg, out) == 0 ? !(*out > 0)
-                                       : pp_mission_parse_duration(arg, out, why, sizeof why) < 0) {
-        fprintf(stderr, "powprof govern: %s %s: a duration > 0 (5, 5s, 1min)\n", name, arg);
+    if (pp_gov_parse_every(arg, out, why, sizeof why) < 0) {
+        fprintf(stderr, "powprof govern: --every %s: %s\n", arg, why);
         return -1;
     }
     return 0;
@@ -165,10 +166,10 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
-    case OPT_EVERY: return duration_option("--every", arg, &a->every_s);
-    case OPT_SPEED:
-        if (pp_parse_double(arg, &a->speed) < 0 || !(a->speed >= 0 && a->speed <= 1e6)) {
-            fprintf(stderr, "powprof govern: --speed %s: a factor in [0, 1e6] (0: at once)\n", arg);
+    case OPT_EVERY: return every_option(arg, &a->every_s);
+    case OPT_SPEED: /* its range: the source's (governor_source.h) */
+        if (pp_parse_double(arg, &a->speed) < 0) {
+            fprintf(stderr, "powprof govern: --speed %s: a factor (0: at once)\n", arg);
             return -1;
         }
         return 0;
@@ -324,39 +325,60 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* Readings to decisions until the source ends or a signal: an exit status. */
+/* The state file rewritten: 0, or -1 when it was never written (nothing
+ * stays there: said, the loop ends). */
+static int save_state(const char *path, const json_t *o, int *written)
+{
+    if (pp_json_save(path, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) == 0) {
+        *written = 1;
+        return 0;
+    }
+    if (!*written) {
+        fprintf(stderr, "powprof govern: --state %s cannot be written: nothing governed\n", path);
+        return -1;
+    }
+    fprintf(stderr, "powprof govern: the last state stays in %s\n", path);
+    return 0;
+}
+
+/* Readings to decisions until the source ends or a signal: an exit status
+ * (PP_EXIT_FAILURE when the source failed, the state could not be
+ * written, or nothing was governed). */
 static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_args *a,
                        pp_gov *g, pp_gov_source *src)
 {
     pp_gov_reading rd;
     pp_gov_decision d;
     size_t n = 0, refused = 0;
-    int rc, feasible = 1;
+    int rc, feasible = 1, written = 0, failed = 0;
 
     catch_stop();
-    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1) {
-        if (rc == -EINTR)
-            break;
+    if (a->state)
+        pp_gov_state_stale_remove(a->state);
+    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1 && rc != -EINTR) {
         if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
             refused++; /* said on stderr */
             continue;
         }
-        if (rc < 0)
-            return PP_EXIT_FAILURE;
+        if ((failed = rc < 0))
+            break; /* said */
         json_t *o = decision_json(m, r, a->mission, &d);
         json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
         printf("\n");
         fflush(stdout);
-        if (a->state && pp_json_save(a->state, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0)
-            fprintf(stderr, "powprof govern: the last state stays in %s\n", a->state);
+        failed = a->state && save_state(a->state, o, &written) < 0;
         json_decref(o);
+        if (failed)
+            break;
         feasible = d.feasible;
         n++;
     }
     fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused%s\n", n, refused,
             stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
                                                   : "; stopped by SIGINT, the last state kept")
-                        : "");
+                        : n == 0 && !failed ? ": nothing governed" : "");
+    if (failed || (n == 0 && !stop_signal))
+        return PP_EXIT_FAILURE;
     return feasible ? 0 : 3;
 }
 
