@@ -336,16 +336,19 @@ void test_govern_ulog_replay(void)
     wait_status(spawn(args, NULL, "ulog"));
     out = slurp_tag("ulog", "out");
     err = slurp_tag("ulog", "err");
-    CHECK_INT(json_lines(out, &last), 21); /* battery 0: 21 samples over 6 s */
-    CHECK_CONTAINS(err, "21 decisions, 0 readings refused");
+    /* battery 0: 21 samples over 6 s, a decision per --every (5 s): at 0 and 5 s */
+    CHECK_INT(json_lines(out, &last), 2);
+    CHECK_CONTAINS(err, "2 decisions, 0 readings refused, 21 taken");
     if (last)
-        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 6.0, 0.1);
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 5.0, 0.35);
     json_decref(last);
     free(out);
     free(err);
-    /* instance 1, and one the log does not have */
+    /* instance 1 with a decision per sample, and one the log does not have */
     snprintf(log, sizeof log, "%s:1", fixture("ulog/sample_log_small.ulg"));
-    wait_status(spawn(args, NULL, "ulog1"));
+    char *every[] = {args[0], args[1], args[2], args[3], args[4], log, "--speed", "0", "--every",
+                     "0.05", NULL};
+    wait_status(spawn(every, NULL, "ulog1"));
     out = slurp_tag("ulog1", "out");
     CHECK_INT(json_lines(out, &last), 21);
     json_decref(last);
@@ -460,8 +463,10 @@ void test_govern_parse_line(void)
     CHECK_CONTAINS(why, "t_s >= 0");
     CHECK_INT(pp_gov_parse_line("1 0 5", &r, why, sizeof why), -EINVAL);
     CHECK_CONTAINS(why, "voltage 0 V");
-    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1}", &r, why, sizeof why), -EINVAL);
-    CHECK_CONTAINS(why, "neither a state of charge nor a voltage and a current");
+    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1}", &r, why, sizeof why), 0); /* the plan's, later */
+    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1, \"current_a\": 1e300, \"voltage_v\": 12}", &r,
+                                why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "current 1e+300 A is not in");
     CHECK_INT(pp_gov_parse_line("{\"t_s\": 1, \"soc\": 0.5, \"phase\": 1.5}", &r, why, sizeof why),
               -EINVAL);
     CHECK_INT(pp_gov_parse_line("[1, 0.5]", &r, why, sizeof why), -EINVAL);
@@ -538,7 +543,7 @@ void test_govern_nothing_governed(void)
     free(bom);
     run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", csv, "--speed",
                 "0", NULL);
-    CHECK_CONTAINS(err, "21 decisions, 0 readings refused");
+    CHECK_CONTAINS(err, "2 decisions, 0 readings refused, 21 taken");
     free(out), free(err);
     write_file(in, "0 0.95\n5 0.94\n");
     write_file(stale, "{\"t_s\": 1");
@@ -588,5 +593,35 @@ void test_govern_every_bounds(void)
     CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
                                  "--simulate", "planned", "--every", "1e-300", NULL), 2);
     CHECK_CONTAINS(err, "--every 1e-300: a decision every 1e-300 s: not in");
+    free(out), free(err);
+}
+
+/* A fast source is never behind (issue 46, 13; issue 42, 4): 20 s of a
+ * 1 kHz source, every reading into the estimate, a decision per --every
+ * of the readings' time: 5 decisions, in seconds (a re-plan per reading
+ * took ~100 s for these). */
+void test_govern_fast_source(void);
+void test_govern_fast_source(void)
+{
+    const char *results = tx2(), *in = test_path("khz.txt");
+    char *out = NULL, *err = NULL;
+    json_t *last = NULL;
+    FILE *fp = fopen(in, "w");
+
+    for (int k = 0; k < 20000 && fp; k++)
+        fprintf(fp, "%.3f %.6f\n", k * 0.001, 0.95 - k * 1e-6);
+    if (fp)
+        fclose(fp);
+    if (!results)
+        return;
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--source", in, NULL), 0);
+    CHECK_INT(json_lines(out, &last), 4); /* 0, 5, 10, 15 s */
+    CHECK_CONTAINS(err, "4 decisions, 0 readings refused, 20000 taken");
+    if (last) {
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 15, 1e-9);
+        CHECK_NEAR(json_number_value(json_object_get(last, "soc")), 0.95 - 0.015, 1e-9);
+    }
+    json_decref(last);
     free(out), free(err);
 }

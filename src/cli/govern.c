@@ -72,7 +72,9 @@ static const char govern_help[] =
     "  --min-soc F          the reserve (0.2 or 20%)\n"
     "  --risk upper|mean    plan with the band's upper end (default) or the prediction\n"
     "  --maximize NAME      the parameter to maximize\n"
-    "  --every T            power_supply's reading period; --simulate's updates (5s)\n"
+    "  --every T            a decision per T of the readings' time (5s, 500ms; in\n"
+    "                       [0.05 s, 1 h]): the readings between feed the estimate\n"
+    "                       only; power_supply's reading period; --simulate's updates\n"
     "  --speed X            a log replayed X times faster (1; 0: at once)\n"
     "  --state FILE         the current setting, rewritten atomically\n"
     "  --margin F           a held plan gives way to one better by more than F (0.02)\n"
@@ -349,7 +351,7 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
 {
     pp_gov_reading rd;
     pp_gov_decision d;
-    size_t n = 0, refused = 0;
+    size_t n = 0, refused = 0, taken = 0;
     int rc, feasible = 1, written = 0, failed = 0;
 
     catch_stop();
@@ -362,6 +364,9 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         }
         if ((failed = rc < 0))
             break; /* said */
+        taken++;
+        if (!d.decided)
+            continue; /* between two decisions: the estimate fed (--every) */
         json_t *o = decision_json(m, r, a->mission, &d);
         json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
         printf("\n");
@@ -373,7 +378,8 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         feasible = d.feasible;
         n++;
     }
-    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused%s\n", n, refused,
+    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n", n, refused,
+            taken,
             stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
                                                   : "; stopped by SIGINT, the last state kept")
                         : n == 0 && !failed ? ": nothing governed" : "");
@@ -412,6 +418,7 @@ int pp_cmd_govern(int argc, char **argv)
     if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)
         goto out;
     have_src = 1;
+    a.sim.gov.every_s = a.every_s; /* a decision per --every of the readings' time */
     if (pp_gov_new(&r->problem, &a.sim.gov, &g) < 0)
         goto out;
     rc = govern_loop(&m, r, &a, g, &src);

@@ -71,6 +71,11 @@ typedef struct pp_gov_options {
                            only below the reserve itself: a dead band against flapping */
     int learn_base;     /* 1 (default): the base load of the rest is the planned one times
                            the factor learnt from the readings (above); 0: as planned */
+    double every_s;     /* > 0: a decision (a re-plan) once per every_s of the readings'
+                           time (a grid from the first reading; a new phase decides at
+                           once); the readings between only feed the estimate, and their
+                           decisions repeat the last one (decided 0): a fast source is
+                           never behind. 0 (default): every update decides */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);
@@ -104,9 +109,9 @@ const char *pp_gov_why_name(pp_gov_why w);
 /* A reading in range, whatever its source (the CLI's lines, the C and
  * Python API): a finite time >= 0; a state of charge in [0, 1] (a
  * percentage refused: "a percentage? write it / 100"); a voltage in (0,
- * PP_BATTERY_VOLTAGE_V_MAX); a current within +-PP_GOV_CURRENT_A_MAX;
- * a state of charge, or a voltage and a current (NaN: not measured). 0, or
- * -EINVAL with why. */
+ * PP_BATTERY_VOLTAGE_V_MAX); a current within +-PP_GOV_CURRENT_A_MAX
+ * (NaN: not measured; the first update needs a state of charge, or a
+ * voltage and a current: pp_gov_update). 0, or -EINVAL with why. */
 int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap);
 
 typedef struct pp_gov_decision {
@@ -120,6 +125,8 @@ typedef struct pp_gov_decision {
     int soc_held;              /* the estimate rose: the plan's prediction used (above) */
     size_t choice;             /* the setting now: index into the problem's candidates */
     size_t plan[PP_MISSION_MAX_PHASES]; /* the held plan's choice per phase (from phase on) */
+    int decided;               /* this update decided (pp_gov_options.every_s); 0: the
+                                  last decision repeated over a newer estimate */
     int changed;               /* the setting differs from the last update's */
     int replanned;             /* a new plan was adopted */
     pp_gov_why why;
