@@ -5,6 +5,8 @@
  * devices/power_supply.h). */
 #include "harness.h"
 
+#include "include/powprof/governor.h"
+
 #include "devices/power_supply.h"
 #include "src/plan/governor_source.h"
 
@@ -623,5 +625,79 @@ void test_govern_fast_source(void)
         CHECK_NEAR(json_number_value(json_object_get(last, "soc")), 0.95 - 0.015, 1e-9);
     }
     json_decref(last);
+    free(out), free(err);
+}
+
+/* The C API refuses as the CLI does (issue 42, 1 and 7): a percentage for
+ * a state of charge (93 after 1.0), a reserve of -0.1 or 20 (for 0.2), a
+ * margin of -5; the governor goes on from its last good state. */
+void test_govern_api_refuses(void);
+void test_govern_api_refuses(void)
+{
+    const char *results = tx2();
+    pp_governor_options o;
+    pp_governor_decision d;
+    pp_battery_params *b = NULL;
+    pp_governor *g = NULL;
+    pp_model *m = NULL;
+    static const double bad_reserve[] = {-0.1, 20, 1, NAN};
+
+    if (!results || pp_model_load(results, &m) < 0 || pp_battery_new(NULL, &b) < 0) {
+        CHECK(0);
+        return;
+    }
+    pp_governor_options_init(&o);
+    o.mission_file = mission();
+    for (size_t i = 0; i < sizeof bad_reserve / sizeof bad_reserve[0]; i++) {
+        o.min_soc_frac = bad_reserve[i];
+        CHECK_INT(pp_governor_new(m, b, &o, &g), -EINVAL);
+        CHECK_CONTAINS(test_log(), "the reserve");
+    }
+    CHECK_CONTAINS(test_log(), "the reserve 20: a fraction in [0, 1) (a percentage? write it / 100)");
+    o.min_soc_frac = -1;
+    o.margin_frac = -5;
+    CHECK_INT(pp_governor_new(m, b, &o, &g), -EINVAL);
+    CHECK_CONTAINS(test_log(), "the margin -5");
+    o.margin_frac = -1;
+    CHECK_INT(pp_governor_new(m, b, &o, &g), 0);
+    if (g) {
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){0, 1.0, NAN, NAN, -1}, &d), 0);
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){60, 93, NAN, NAN, -1}, &d), -EINVAL);
+        CHECK_CONTAINS(test_log(), "state of charge 93 is not a fraction in [0, 1] (a percentage? "
+                                   "write it / 100)");
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){60, 0.93, NAN, NAN, -1}, &d), 0);
+        CHECK_NEAR(d.soc_frac, 0.93, 1e-12);
+        CHECK_STR(d.soc_source, "measured");
+    }
+    pp_governor_free(g);
+    pp_battery_free(b);
+    pp_model_close(m);
+}
+
+/* examples/governed.c refuses a percentage as the library does (issue 42,
+ * 1: "180 85" was taken for a charge) and governs on. */
+void test_govern_example_percent(void);
+void test_govern_example_percent(void)
+{
+    const char *results = tx2(), *mods = getenv("POWPROF_EXAMPLE_MODULES");
+    const char *in = test_path("pct.txt");
+    char exe[1200], *out = NULL, *err = NULL;
+    size_t n;
+
+    snprintf(exe, sizeof exe, "%s", mods ? mods : "build/examples/modules/");
+    n = strlen(exe);
+    while (n > 0 && exe[n - 1] == '/')
+        exe[--n] = '\0';
+    if (n >= 7 && strcmp(exe + n - 7, "modules") == 0)
+        exe[n - 7] = '\0';
+    strncat(exe, "governed", sizeof exe - strlen(exe) - 1);
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n180 85\n240 0.85\n");
+    char *argv[] = {exe, (char *)results, (char *)mission(), (char *)in, NULL};
+    CHECK_INT(run_argv(argv, &out, &err), 0);
+    CHECK_CONTAINS(err, "state of charge 85 is not a fraction in [0, 1] (a percentage? write it / 100)");
+    CHECK_CONTAINS(err, "governed: reading refused: 180 85");
+    CHECK_CONTAINS(out, "frames in 240.0 s");
     free(out), free(err);
 }

@@ -40,9 +40,10 @@ typedef struct pp_governor_options {
     double duration_s;        /* without a file: the phase's length (> 0), its base load the
                                  battery's base power */
     const char *maximize;     /* NULL: the mission's, else the first *fps parameter */
-    double min_soc_frac;      /* the reserve; < 0: the mission's, else the battery's cutoff */
+    double min_soc_frac;      /* the reserve in [0, 1); -1: the mission's, else the battery's
+                                 cutoff (anything else refused: 20 for 0.2 is) */
     int plan_on_mean;         /* 1: plan with the prediction, not its band's upper end */
-    double margin_frac;       /* < 0: 0.02 */
+    double margin_frac;       /* in [0, 10); -1: 0.02 */
     int ignore_soc;           /* 1: estimate the charge from voltage and current only */
 } pp_governor_options;
 
@@ -81,8 +82,10 @@ typedef struct pp_governor_decision {
 int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
                     pp_governor **out);
 
-/* One update into *d. 0, or -EINVAL (logged: a time before the last
- * update's, a phase not after the current one), -ENOMEM, -EIO. */
+/* One update into *d. 0, or -EINVAL (logged: a reading out of range, a
+ * percentage for a state of charge among them, a time before the last
+ * update's, a phase not after the current one: the reading is refused
+ * and the governor keeps its last good state), -ENOMEM, -EIO. */
 int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d);
 
 void pp_governor_free(pp_governor *g);

@@ -35,8 +35,9 @@ class Governor(_lib.Handle):
     mission: a configuration file's path whose mission group has phases
     (its battery group is not read: battery is flown), or None and
     duration_s, one phase of that many seconds whose base load is the
-    battery's base power. min_soc: the reserve (None: the mission's, else
-    the pack's cutoff); plan_on_mean: plan with the prediction, not its
+    battery's base power. min_soc: the reserve, a fraction in [0, 1) (None:
+    the mission's, else the pack's cutoff; 20 for 0.2 is refused by the
+    library, as a percentage for soc in update is); plan_on_mean: plan with the prediction, not its
     band's upper end; margin: a held plan gives way to one better by more
     than this fraction (None: 0.02); ignore_soc: estimate the charge from
     voltage and current only; maximize: the parameter (None: the

@@ -46,6 +46,23 @@ static int mission_of(pp_governor *g, const pp_governor_options *o)
     return pp_mission_one_phase(&g->mission, o->duration_s, -1);
 }
 
+/* o's numbers: the reserve and the margin, -1 (the default) or in range. */
+static int check_options(const pp_governor_options *o)
+{
+    if (!(o->min_soc_frac == -1 || (o->min_soc_frac >= 0 && o->min_soc_frac < 1))) {
+        pp_log_error("governor: the reserve %g: a fraction in [0, 1)%s, or -1 for the mission's",
+                     o->min_soc_frac, o->min_soc_frac >= 1 && o->min_soc_frac <= 100
+                                          ? " (a percentage? write it / 100)" : "");
+        return -EINVAL;
+    }
+    if (!(o->margin_frac == -1 || (o->margin_frac >= 0 && o->margin_frac < 10))) {
+        pp_log_error("governor: the margin %g: a fraction in [0, 10), or -1 for %g",
+                     o->margin_frac, PP_GOV_MARGIN_DEFAULT);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
                     pp_governor **out)
 {
@@ -54,6 +71,8 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     int rc;
 
     *out = NULL;
+    if (check_options(o) < 0)
+        return -EINVAL;
     if (!(g = calloc(1, sizeof *g)))
         return -ENOMEM;
     g->m = m;
@@ -64,7 +83,7 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     g->o.risk = o->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     g->o.mission_s = 1; /* the phases say their lengths */
     pp_gov_options_init(&go);
-    if (o->margin_frac >= 0)
+    if (o->margin_frac != -1)
         go.margin_frac = o->margin_frac;
     go.trust_soc = !o->ignore_soc;
     if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, &g->mission, &g->plan)) < 0) {

@@ -1,0 +1,71 @@
+"""The governor's refusals and answers are the library's: Python says what
+the C API and the CLI say (issue 42, 1 2 7; issue 46, 8)."""
+import math
+import re
+import os
+import unittest
+
+import powprof
+from helpers import ROOT, tx2_matrix
+
+
+class TestGovernorFaces(unittest.TestCase):
+    def governor(self, **kwargs):
+        m = powprof.Model(tx2_matrix())
+        b = powprof.Battery(base_power_w=130)
+        self.addCleanup(m.close)
+        self.addCleanup(b.close)
+        g = powprof.Governor(m, b, duration_s=1200, **kwargs)
+        self.addCleanup(g.close)
+        return g
+
+    def test_governor_percent_soc_refused(self):
+        g = self.governor()
+        g.update(0, soc=1.0)
+        with self.assertRaisesRegex(powprof.PowprofError, r"a percentage\? write it / 100"):
+            g.update(60, soc=93)
+        d = g.update(60, soc=0.93)  # the last good state kept: governed on
+        self.assertEqual(d["soc_source"], "measured")
+
+    def test_governor_bad_readings_refused(self):
+        g = self.governor()
+        with self.assertRaisesRegex(powprof.PowprofError, "the first reading needs one"):
+            g.update(0)
+        g.update(0, soc=1.0)
+        for kw, why in (({"voltage": 15.0, "current": 1e300}, "current 1e+300 A"),
+                        ({"soc": 1e308}, "state of charge 1e+308"),
+                        ({"soc": -5}, "state of charge -5"),
+                        ({"voltage": -5, "current": 3}, "voltage -5 V"),
+                        ({"voltage": math.inf, "current": 3}, "voltage inf V")):
+            with self.assertRaisesRegex(powprof.PowprofError, re.escape(why)):
+                g.update(30, **kw)
+        with self.assertRaisesRegex(powprof.PowprofError, "past the mission's end"):
+            g.update(1e308, soc=0.9)
+        self.assertEqual(g.update(60, soc=0.95)["why"] != "done", True)
+
+    def test_governor_reserve_refused(self):
+        for bad, why in ((-0.1, "the reserve -0.1"), (20, r"the reserve 20: .*percentage"),
+                         (math.nan, "the reserve nan")):
+            with self.assertRaisesRegex(powprof.PowprofError, why):
+                self.governor(min_soc=bad)
+        with self.assertRaisesRegex(powprof.PowprofError, "the margin -5"):
+            self.governor(margin=-5)
+
+    def test_governor_cannot_estimate_advances(self):
+        """After 'cannot' the charge without a reading falls and the time
+        to the reserve stays put (it moved later with the clock)."""
+        g = self.governor()
+        g.update(0, soc=1.0)
+        d = g.update(180, soc=0.5)
+        self.assertFalse(d["feasible"])
+        soc, reserve = d["soc_frac"], d["reserve_t_s"]
+        self.assertGreater(reserve, 260)
+        for t in (200, 240):
+            d = g.update(t)
+            self.assertLess(d["soc_frac"], soc)
+            self.assertAlmostEqual(d["reserve_t_s"], reserve, delta=0.05 * (reserve - 180))
+            soc = d["soc_frac"]
+
+
+if __name__ == "__main__":
+    unittest.main()
