@@ -88,6 +88,11 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
  * and the governor keeps its last good state), -ENOMEM, -EIO. */
 int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d);
 
+/* The same update, the decision as the one JSON document `powprof govern`
+ * prints (its keys: man powprof, govern; src/api/governor_doc.h): 0 and
+ * *json_out (free it with pp_free), or as pp_governor_update. */
+int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out);
+
 void pp_governor_free(pp_governor *g);
 
 #ifdef __cplusplus

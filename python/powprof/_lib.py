@@ -119,6 +119,7 @@ _DECLS = {
     "pp_governor_new": (_INT, [_P, _P, ctypes.POINTER(GovernorOptions), ctypes.POINTER(_P)]),
     "pp_governor_update": (_INT, [_P, ctypes.POINTER(GovernorReading),
                                   ctypes.POINTER(GovernorDecision)]),
+    "pp_governor_update_json": (_INT, [_P, ctypes.POINTER(GovernorReading), ctypes.POINTER(_P)]),
     "pp_governor_free": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),

@@ -2,6 +2,7 @@
 at each reading of the battery the rest of the mission is planned again
 from the charge actually left, and the setting to run now is said."""
 import ctypes
+import json
 import math
 import os
 
@@ -15,14 +16,6 @@ def _nan_if_none(v, what):
     if isinstance(v, bool):
         raise TypeError("%s: a number, not %r" % (what, v))
     return float(v)
-
-
-def _value_of(text):
-    """A parameter's value as the settings text says it: a number, or a label."""
-    try:
-        return float(text)
-    except ValueError:
-        return text
 
 
 class Governor(_lib.Handle):
@@ -78,12 +71,16 @@ class Governor(_lib.Handle):
         """One reading (seconds since take-off, never before the last
         update's; the state of charge as a fraction, the terminal voltage,
         the current, discharge positive: None where not measured; phase:
-        None by the clock, k when phase k began) into a decision, a dict:
-        t_s, phase (its index), phase_name, phase_left_s, soc_frac and
-        soc_source (measured, ekf, coulomb or plan), settings (the text
-        "name=value ...") and setting (a dict of it), value (the maximized
-        parameter's), quality, changed, why, feasible, soc_end_frac,
-        reserve_t_s (None: never). NaN is None."""
+        None by the clock, k when phase k began) into a decision: the
+        library's one decision document as a dict, the keys `powprof
+        govern` prints (t_s, decided, phase (its name), phase_index,
+        phase_left_s, soc_measured, soc, soc_sd, soc_source (measured, ekf,
+        coulomb or plan), soc_held, setting ({parameter: value}),
+        maximized, value, quality, power_w, planned_w, measured, changed,
+        replanned, why, feasible, soc_end, plan_quality, new_soc_end,
+        new_plan_quality, reserve_t_s, base_factor, plan). NaN is None. A
+        reading out of range (a percentage for soc among them) raises
+        PowprofError and changes nothing."""
         if self._model._h is None:
             raise PowprofError("Governor: its model %r is closed" % self._model)
         if phase is not None and (isinstance(phase, bool) or int(phase) != phase or phase < 0):
@@ -92,18 +89,6 @@ class Governor(_lib.Handle):
                                  _nan_if_none(voltage, "voltage"),
                                  _nan_if_none(current, "current"),
                                  -1 if phase is None else int(phase))
-        d = _lib.GovernorDecision()
-        _lib.call("pp_governor_update", self._handle(), ctypes.byref(r), ctypes.byref(d))
-        out = {}
-        for name, _ in _lib.GovernorDecision._fields_:
-            v = getattr(d, name)
-            if isinstance(v, bytes):
-                v = v.decode("utf-8", "replace")
-            elif isinstance(v, float) and math.isnan(v):
-                v = None
-            out[name] = v
-        for k in ("changed", "feasible"):
-            out[k] = bool(out[k])
-        out["setting"] = {k: _value_of(v) for k, v in
-                          (item.split("=", 1) for item in out["settings"].split())}
-        return out
+        text = ctypes.c_void_p()
+        _lib.call("pp_governor_update_json", self._handle(), ctypes.byref(r), ctypes.byref(text))
+        return json.loads(_lib.take_text(text))

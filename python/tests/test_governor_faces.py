@@ -58,13 +58,13 @@ class TestGovernorFaces(unittest.TestCase):
         g.update(0, soc=1.0)
         d = g.update(180, soc=0.5)
         self.assertFalse(d["feasible"])
-        soc, reserve = d["soc_frac"], d["reserve_t_s"]
+        soc, reserve = d["soc"], d["reserve_t_s"]
         self.assertGreater(reserve, 260)
         for t in (200, 240):
             d = g.update(t)
-            self.assertLess(d["soc_frac"], soc)
+            self.assertLess(d["soc"], soc)
             self.assertAlmostEqual(d["reserve_t_s"], reserve, delta=0.05 * (reserve - 180))
-            soc = d["soc_frac"]
+            soc = d["soc"]
 
 
 if __name__ == "__main__":

@@ -4,12 +4,14 @@
  * headers of the pair are included so that the compiler checks them. */
 #include "include/powprof/governor.h"
 
+#include "governor_doc.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/layer2/model.h"
 #include "src/plan/governor.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,23 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     }
     *out = g;
     return 0;
+}
+
+int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out)
+{
+    pp_gov_reading rd = {r->t_s, r->soc_frac, r->voltage_v, r->current_a, r->phase};
+    pp_gov_decision gd;
+    json_t *o;
+    int rc;
+
+    *json_out = NULL;
+    if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
+        return rc;
+    if (!(o = pp_gov_decision_doc(g->m, &g->plan, &g->mission, &gd)))
+        return -ENOMEM;
+    *json_out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    return *json_out ? 0 : -ENOMEM;
 }
 
 int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d)

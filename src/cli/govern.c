@@ -4,6 +4,7 @@
  * (govern_sim.c). Parses, calls the library, prints. */
 #include "cli.h"
 
+#include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
 #include "src/base/util.h"
@@ -48,7 +49,8 @@ static const char govern_help[] =
     "                       battery_status CSV) replayed at its own pace times\n"
     "                       --speed (0: at once)\n"
     "  FILE                 any other file or named pipe: lines as stdin's\n"
-    "Every decision is one JSON line on stdout: time, phase, the measured and the\n"
+    "Every decision is one JSON line on stdout (the library's decision document,\n"
+    "the keys Python's Governor.update returns): time, phase, the measured and the\n"
     "estimated charge and which estimate, the setting, the held plan's end, why it\n"
     "changed. --state FILE is rewritten atomically (a temporary file renamed) with\n"
     "the current setting at each decision; SIGTERM or SIGINT stop the loop and\n"
@@ -281,41 +283,6 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     return mission_of(a, o);
 }
 
-/* A decision as one JSON object. */
-static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
-                             const pp_gov_decision *d)
-{
-    json_t *o = json_object(), *plan = json_array();
-    const pp_plan_choice *c = &r->cand[d->choice];
-
-    json_object_set_new(o, "t_s", json_real(d->t_s));
-    json_object_set_new(o, "phase", json_string(mi->phase[d->phase].name));
-    json_object_set_new(o, "phase_index", json_integer((json_int_t)d->phase));
-    json_object_set_new(o, "phase_left_s", pp_json_num(d->phase_left_s));
-    json_object_set_new(o, "soc_measured", pp_json_num(d->soc_measured_frac));
-    json_object_set_new(o, "soc", pp_json_num(d->soc_frac));
-    json_object_set_new(o, "soc_sd", pp_json_num(d->soc_sd_frac));
-    json_object_set_new(o, "soc_source", json_string(d->soc_source));
-    json_object_set_new(o, "soc_held", json_boolean(d->soc_held));
-    json_object_set_new(o, "setting", pp_plan_choice_json(m, c));
-    json_object_set_new(o, "changed", json_boolean(d->changed));
-    json_object_set_new(o, "replanned", json_boolean(d->replanned));
-    json_object_set_new(o, "why", json_string(pp_gov_why_name(d->why)));
-    json_object_set_new(o, "feasible", json_boolean(d->feasible));
-    json_object_set_new(o, "soc_end", pp_json_num(d->soc_end_frac));
-    json_object_set_new(o, "quality", pp_json_num(d->quality));
-    json_object_set_new(o, "new_quality", pp_json_num(d->new_quality));
-    json_object_set_new(o, "new_soc_end", pp_json_num(d->new_soc_end_frac));
-    json_object_set_new(o, "reserve_t_s", pp_json_num(d->reserve_t_s));
-    json_object_set_new(o, "base_factor", pp_json_num(d->base_factor));
-    for (size_t k = d->phase; k < mi->n_phases; k++)
-        json_array_append_new(plan, json_pack("{s:s,s:f}", "phase", mi->phase[k].name,
-                                              m->sum.params[r->head.maximize],
-                                              r->cand[d->plan[k]].point.raw[r->head.maximize]));
-    json_object_set_new(o, "plan", plan);
-    return o;
-}
-
 static void catch_stop(void)
 {
     struct sigaction sa;
@@ -367,7 +334,7 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         taken++;
         if (!d.decided)
             continue; /* between two decisions: the estimate fed (--every) */
-        json_t *o = decision_json(m, r, a->mission, &d);
+        json_t *o = pp_gov_decision_doc(m, r, a->mission, &d); /* the library's one document */
         json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
         printf("\n");
         fflush(stdout);
