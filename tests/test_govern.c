@@ -56,6 +56,26 @@ static const char *mission(void)
     return path;
 }
 
+/* The mission of mission() flown on a 6S pack (the PX4 sample logs'). */
+static const char *mission_6s(void)
+{
+    static char path[1200];
+    char *text = slurp(mission());
+    char *at = text ? strstr(text, "drone-3s-2200") : NULL;
+
+    snprintf(path, sizeof path, "%s/mission-6s.cfg", fixture_copy("governor")); /* its trace */
+    CHECK(at != NULL);
+    if (at) {
+        FILE *fp = fopen(path, "w");
+        if (fp) {
+            fprintf(fp, "%.*sdrone-6s-10000%s", (int)(at - text), text, at + strlen("drone-3s-2200"));
+            fclose(fp);
+        }
+    }
+    free(text);
+    return path;
+}
+
 static json_t *simulate(const char *results, const char *scale, const char *plot, int *status)
 {
     char *out = NULL, *err = NULL;
@@ -328,13 +348,22 @@ void test_govern_ulog_replay(void)
 {
     const char *results = tx2();
     char log[1200], *out, *err;
-    char *args[] = {"govern", (char *)results, "--mission", (char *)mission(), "--source", log,
+    char *args[] = {"govern", (char *)results, "--mission", (char *)mission_6s(), "--source", log,
                     "--speed", "0", NULL};
     json_t *last = NULL;
 
     if (!results)
         return;
+    /* the log's 6S pack against the 3S planned with: refused, both said (issue 42, 5) */
     snprintf(log, sizeof log, "%s", fixture("ulog/sample_log_small.ulg"));
+    args[3] = (char *)mission();
+    CHECK_INT(wait_status(spawn(args, NULL, "ulog3s")), 125);
+    err = slurp_tag("ulog3s", "err");
+    CHECK_CONTAINS(err, "is not the planned pack's (3 cells, 2.2 Ah: 7.5 to 13.9 V): about 6 cells "
+                        "flown? plan with the pack flown");
+    CHECK_CONTAINS(err, "0 decisions, 21 readings refused");
+    free(err);
+    args[3] = (char *)mission_6s();
     wait_status(spawn(args, NULL, "ulog"));
     out = slurp_tag("ulog", "out");
     err = slurp_tag("ulog", "err");
@@ -346,15 +375,19 @@ void test_govern_ulog_replay(void)
     json_decref(last);
     free(out);
     free(err);
-    /* instance 1 with a decision per sample, and one the log does not have */
-    snprintf(log, sizeof log, "%s:1", fixture("ulog/sample_log_small.ulg"));
+    /* a decision per sample; instance 1 (a 12S pack), and one the log does not have */
     char *every[] = {args[0], args[1], args[2], args[3], args[4], log, "--speed", "0", "--every",
                      "0.05", NULL};
-    wait_status(spawn(every, NULL, "ulog1"));
-    out = slurp_tag("ulog1", "out");
+    wait_status(spawn(every, NULL, "ulog0"));
+    out = slurp_tag("ulog0", "out");
     CHECK_INT(json_lines(out, &last), 21);
     json_decref(last);
     free(out);
+    snprintf(log, sizeof log, "%s:1", fixture("ulog/sample_log_small.ulg"));
+    CHECK_INT(wait_status(spawn(args, NULL, "ulog1")), 125);
+    err = slurp_tag("ulog1", "err");
+    CHECK_CONTAINS(err, "(6 cells, 10 Ah: 15 to 27.7 V): about 13 cells flown?");
+    free(err);
     snprintf(log, sizeof log, "%s:7", fixture("ulog/sample_log_small.ulg"));
     CHECK_INT(wait_status(spawn(args, NULL, "ulog7")), 2);
     err = slurp_tag("ulog7", "err");
@@ -543,8 +576,8 @@ void test_govern_nothing_governed(void)
     if (fp)
         fclose(fp);
     free(bom);
-    run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", csv, "--speed",
-                "0", NULL);
+    run_powprof(&out, &err, "govern", results, "--mission", mission_6s(), "--source", csv,
+                "--speed", "0", NULL);
     CHECK_CONTAINS(err, "2 decisions, 0 readings refused, 21 taken");
     free(out), free(err);
     write_file(in, "0 0.95\n5 0.94\n");

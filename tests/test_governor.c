@@ -296,6 +296,9 @@ void test_governor_poison_refused(void)
         {{100, 93, NAN, NAN, -1}, "a percentage? write it / 100"},
         {{100, NAN, -5, 10, -1}, "voltage -5 V is not in"},
         {{100, NAN, INFINITY, 10, -1}, "voltage inf V is not in"},
+        {{100, 0.74, 24.0, 10, -1}, "voltage 24 V is not the planned pack's (4 cells, 3.2 Ah: 10 to "
+                                    "18.5 V): about 6 cells flown?"}, /* issue 42, 5 */
+        {{100, NAN, 8.0, 10, -1}, "about 2 cells flown?"},
         {{1e308, 0.9, NAN, NAN, -1}, "past the mission's end (1200 s)"},
         {{INFINITY, 0.9, NAN, NAN, -1}, "no time t_s >= 0"},
     };

@@ -36,7 +36,9 @@ class TestGovernorFaces(unittest.TestCase):
                         ({"soc": 1e308}, "state of charge 1e+308"),
                         ({"soc": -5}, "state of charge -5"),
                         ({"voltage": -5, "current": 3}, "voltage -5 V"),
-                        ({"voltage": math.inf, "current": 3}, "voltage inf V")):
+                        ({"voltage": math.inf, "current": 3}, "voltage inf V"),
+                        ({"voltage": 24.0, "current": 3},  # a 6S flown, a 4S planned
+                         "voltage 24 V is not the planned pack's (4 cells, 3.2 Ah")):
             with self.assertRaisesRegex(powprof.PowprofError, re.escape(why)):
                 g.update(30, **kw)
         with self.assertRaisesRegex(powprof.PowprofError, "past the mission's end"):

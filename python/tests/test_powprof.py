@@ -335,7 +335,7 @@ class TestGovernor(unittest.TestCase):
         current only (coulomb counting), and a held plan: as govern says."""
         res = tx2_matrix()
         readings = [{"t_s": 0, "soc": 1.0}, {"t_s": 60, "soc": 0.95},
-                    {"t_s": 120, "soc": 0.9}, {"t_s": 180, "voltage_v": 24.0, "current_a": 10.0},
+                    {"t_s": 120, "soc": 0.9}, {"t_s": 180, "voltage_v": 15.0, "current_a": 10.0},
                     {"t_s": 240, "soc": 0.5}, {"t_s": 300, "soc": 0.45}]
         got, want = govern_both(res, readings, ["--mission-s", 1200, "--base-power-w", 60,
                                                 "--maximize", "size"],

@@ -31,6 +31,7 @@ struct pp_gov {
     double base_factor;         /* learnt: the actual base load over the planned one */
     double anchor_t_s, anchor_soc; /* the learning window's start */
     double computer_j;          /* the computer's planned energy since */
+    size_t n_other_pack;        /* readings refused as another pack's */
     pp_gov_decision last;       /* the last decision made, and its time on the grid */
     double first_t_s;
     double last_tick;
@@ -496,16 +497,54 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     return 0;
 }
 
-/* A reading refused (out of range, back in time, a clock that jumped
- * past the mission's end) is logged and changes nothing. */
-static int check_reading(const pp_gov *g, const pp_gov_reading *r)
+/* The terminal voltages the planned pack can show: from PP_GOV_CELL_LOW_V a
+ * cell under load to its full open-circuit voltage (PP_GOV_CELL_HIGH_V a
+ * cell at least) plus a tenth; without a cell count, half to 1.25 times
+ * the rint pack's voltage. */
+static void pack_range(const pp_battery_params *b, double *lo, double *hi)
+{
+    double full = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, 1.0);
+
+    if (b->cells > 0) {
+        *lo = b->cells * PP_GOV_CELL_LOW_V;
+        *hi = 1.1 * fmax(full, b->cells * PP_GOV_CELL_HIGH_V);
+    } else {
+        *lo = 0.5 * full;
+        *hi = 1.25 * full;
+    }
+}
+
+/* A voltage the planned pack cannot show (another pack flown: a 6S read
+ * as the 4S planned with), said with both. */
+static int pack_mismatch(const pp_gov *g, const pp_gov_reading *r, char *why, size_t cap)
+{
+    const pp_battery_params *b = &g->p->battery;
+    double lo, hi;
+
+    pack_range(b, &lo, &hi);
+    if (isnan(r->voltage_v) || (r->voltage_v >= lo && r->voltage_v <= hi))
+        return 0;
+    pp_fmt(why, cap, "voltage %g V is not the planned pack's (%d cells, %g Ah: %.3g to %.3g V): "
+           "about %.0f cells flown? plan with the pack flown", r->voltage_v, b->cells,
+           b->capacity_ah, lo, hi, r->voltage_v / 3.8);
+    return 1;
+}
+
+/* A reading refused (out of range, of another pack, back in time, a clock
+ * that jumped past the mission's end) is logged and changes nothing. */
+static int check_reading(pp_gov *g, const pp_gov_reading *r)
 {
     double end_s = 0;
-    char why[160];
+    char why[200];
+    int other_pack = 0;
 
     for (size_t k = 0; k < g->p->n_phases; k++)
         end_s += g->p->duration_s[k];
     if (pp_gov_reading_check(r, why, sizeof why) < 0) {
+    } else if ((other_pack = pack_mismatch(g, r, why, sizeof why))) {
+        size_t n = ++g->n_other_pack;
+        if (n & (n - 1))
+            return -EINVAL; /* said at the 1st, 2nd, 4th, 8th ...: a 10 Hz source floods not */
     } else if (!g->started && isnan(r->soc_frac) && (isnan(r->voltage_v) || isnan(r->current_a))) {
         pp_fmt(why, sizeof why, "neither a state of charge nor a voltage and a current: the "
                "first reading needs one (later ones without: the plan's prediction)");
@@ -517,7 +556,11 @@ static int check_reading(const pp_gov *g, const pp_gov_reading *r)
     } else {
         return 0;
     }
-    pp_log_error("governor: time %g s: %s: refused, the last good state kept", r->t_s, why);
+    if (other_pack > 0 && g->n_other_pack > 1)
+        pp_log_error("governor: time %g s: %s: refused (%zu such readings)", r->t_s, why,
+                     g->n_other_pack);
+    else
+        pp_log_error("governor: time %g s: %s: refused, the last good state kept", r->t_s, why);
     return -EINVAL;
 }
 

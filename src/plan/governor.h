@@ -59,6 +59,8 @@
 #define PP_GOV_EVERY_S_MIN 0.05
 #define PP_GOV_EVERY_S_MAX 3600.0
 #define PP_GOV_CURRENT_A_MAX 2000.0 /* |current| beyond: no pack's, a broken reading */
+#define PP_GOV_CELL_LOW_V 2.5   /* a cell under load, V: lower, another pack was flown */
+#define PP_GOV_CELL_HIGH_V 4.2  /* ... a full cell (lithium), V */
 #define PP_GOV_LATE_S 3600.0        /* a reading later than the mission's end by more:
                                        a clock that jumped (epoch time), refused */
 
@@ -150,7 +152,9 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
 void pp_gov_free(pp_gov *g);
 
 /* One update (see above) into *d. 0, -EINVAL (logged: a reading out of
- * range (pp_gov_reading_check), a time before the last update's or past
+ * range (pp_gov_reading_check), a voltage the planned pack cannot show
+ * (below PP_GOV_CELL_LOW_V a cell, or above its full voltage by a tenth:
+ * another pack flown, said with both), a time before the last update's or past
  * the mission's end by more than PP_GOV_LATE_S, a phase not after the
  * current one or past the last: the reading is refused and the governor
  * keeps its last good state), -ENOMEM or -EIO. */
