@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -732,5 +733,44 @@ void test_govern_example_percent(void)
     CHECK_CONTAINS(err, "state of charge 85 is not a fraction in [0, 1] (a percentage? write it / 100)");
     CHECK_CONTAINS(err, "governed: reading refused: 180 85");
     CHECK_CONTAINS(out, "frames in 240.0 s");
+    free(out), free(err);
+}
+
+/* Settings that can be run (issue 42, 6): plan's --resolution, and the
+ * levels measured (the TX2's 5.8, 10, 25, 32 fps) where without it the
+ * governor asked for 25.712 fps. */
+void test_govern_resolution(void);
+void test_govern_resolution(void)
+{
+    static const char *const res[] = {"fps=measured", "fps=1", NULL};
+    const char *results = tx2(), *in = test_path("res.txt");
+    char *out = NULL, *err = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n60 0.95\n120 0.9\n300 0.7\n");
+    for (size_t i = 0; i < 3; i++) {
+        int rc = res[i] ? run_powprof(&out, &err, "govern", results, "--mission", mission(),
+                                      "--source", in, "--resolution", res[i], NULL)
+                        : run_powprof(&out, &err, "govern", results, "--mission", mission(),
+                                      "--source", in, NULL);
+        CHECK(rc == 0 || rc == 3); /* 3: the last decision keeps no reserve */
+        json_t *first = out ? json_loadb(out, strcspn(out, "\n"), 0, NULL) : NULL;
+        double fps = json_number_value(json_object_get(json_object_get(first, "setting"), "fps"));
+        printf("--resolution %s: first setting %g fps\n", res[i] ? res[i] : "(none)", fps);
+        if (i == 0) {
+            CHECK(fps == 5.8 || fps == 10 || fps == 25 || fps == 32);
+            CHECK(json_is_true(json_object_get(first, "measured")));
+        } else if (i == 1) {
+            CHECK_NEAR(fps - 5.8, round(fps - 5.8), 1e-9); /* a step of 1 from 5.8 */
+        } else {
+            CHECK(fps != floor(fps)); /* 25.712: a rate of the 400-step grid */
+        }
+        json_decref(first);
+        free(out), free(err);
+    }
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--resolution", "fps=x", NULL), 2);
+    CHECK_CONTAINS(err, "--resolution fps=x: NAME=STEP with a step > 0 (or NAME=measured)");
     free(out), free(err);
 }

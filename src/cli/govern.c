@@ -21,6 +21,7 @@
 static const char govern_help[] =
     "usage: powprof govern RESULTS [--mission FILE | --mission-s S [--base-power-w W]]\n"
     "                      [-c CONFIG] [--min-soc F] [--risk upper|mean] [--maximize NAME]\n"
+    "                      [--resolution NAME=STEP|NAME=measured]...\n"
     "                      --source SRC [--every 5s] [--speed X] [--state FILE]\n"
     "                      [--margin F] [--ignore-soc] [--sysfs-root DIR]\n"
     "       powprof govern RESULTS --mission FILE --simulate ACTUAL [--scale-after T:F]\n"
@@ -74,6 +75,8 @@ static const char govern_help[] =
     "  --min-soc F          the reserve (0.2 or 20%)\n"
     "  --risk upper|mean    plan with the band's upper end (default) or the prediction\n"
     "  --maximize NAME      the parameter to maximize\n"
+    "  --resolution NAME=STEP|NAME=measured  the settings a parameter may take, as\n"
+    "                       plan's: a step, or the levels measured (a camera's rates)\n"
     "  --every T            a decision per T of the readings' time (5s, 500ms; in\n"
     "                       [0.05 s, 1 h]): the readings between feed the estimate\n"
     "                       only; power_supply's reading period; --simulate's updates\n"
@@ -106,6 +109,7 @@ enum {
     OPT_MISSION_FILE,
     OPT_MAXIMIZE,
     OPT_ROOT,
+    OPT_RESOLUTION,
 };
 
 typedef struct govern_args {
@@ -156,6 +160,18 @@ static int every_option(const char *arg, double *out)
     return 0;
 }
 
+/* --resolution NAME=STEP|measured, as plan's: settings that can be run. */
+static int resolution_option(const char *arg, pp_plan_options *o)
+{
+    char why[128];
+
+    if (pp_plan_resolution_parse(arg, o, why, sizeof why) < 0) {
+        fprintf(stderr, "powprof govern: --resolution %s: %s\n", arg, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* One option of govern's own: 0, or -1 (said). */
 static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
 {
@@ -167,6 +183,7 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case OPT_MISSION_FILE: a->mission_file = arg; return 0;
     case OPT_MAXIMIZE: o->maximize = arg; return 0;
     case OPT_ROOT: a->root = arg; return 0;
+    case OPT_RESOLUTION: return resolution_option(arg, o);
     case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
@@ -244,6 +261,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"sysfs-root", required_argument, NULL, OPT_ROOT},
+        {"resolution", required_argument, NULL, OPT_RESOLUTION},
         {"json", no_argument, NULL, PP_OPT_JSON},
         {NULL, 0, NULL, 0},
     };

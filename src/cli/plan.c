@@ -148,16 +148,12 @@ typedef struct plan_target {
 
 static int resolution_option(const char *arg, pp_plan_options *o)
 {
-    const char *eq = strchr(arg, '=');
-    pp_plan_resolution *r = &o->resolution[o->n_resolutions];
+    char why[128];
 
-    if (!eq || o->n_resolutions == PP_SUMMARY_MAX_PARAMS ||
-        pp_fmt(r->name, sizeof r->name, "%.*s", (int)(eq - arg), arg) < 0 ||
-        pp_parse_double(eq + 1, &r->step) < 0 || !(r->step > 0)) {
-        fprintf(stderr, "powprof plan: --resolution %s: NAME=STEP with a step > 0 expected\n", arg);
+    if (pp_plan_resolution_parse(arg, o, why, sizeof why) < 0) {
+        fprintf(stderr, "powprof plan: --resolution %s: %s\n", arg, why);
         return -1;
     }
-    o->n_resolutions++;
     return 0;
 }
 
