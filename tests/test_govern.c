@@ -774,3 +774,27 @@ void test_govern_resolution(void)
     CHECK_CONTAINS(err, "--resolution fps=x: NAME=STEP with a step > 0 (or NAME=measured)");
     free(out), free(err);
 }
+
+/* --text: a line for a person per change (issue 42): what is set and from
+ * what, why, the charge and its source, the plan's end or the time to the
+ * reserve; nothing for a decision that changed nothing. */
+void test_govern_text(void);
+void test_govern_text(void)
+{
+    const char *results = tx2(), *in = test_path("text.txt");
+    char *out = NULL, *err = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n60 0.95\n120 0.9\n300 0.7\n");
+    run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                "--resolution", "fps=measured", "--text", NULL);
+    CHECK_CONTAINS(out, "0.0 s, outbound: fps 25 (the first plan); charge 100.0 % (measured), "
+                        "ends ");
+    CHECK_CONTAINS(out, "1.0 min, outbound: fps 25 -> 5.8 (nothing keeps the reserve: the "
+                        "cheapest); charge 95.0 % (measured); the reserve in ");
+    CHECK(out && !strstr(out, "2.0 min")); /* held: nothing said */
+    CHECK(out && !strchr(out, '{'));
+    CHECK_CONTAINS(err, "4 decisions, 0 readings refused, 4 taken");
+    free(out), free(err);
+}

@@ -3,7 +3,11 @@
 
 #include "pipeline.h"
 #include "src/plan/plan_measured.h"
+#include "src/base/util.h"
 #include "src/results/json_file.h"
+
+#include <math.h>
+#include <string.h>
 
 static void set_charge(json_t *o, const pp_gov_decision *d)
 {
@@ -67,4 +71,52 @@ json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp
                                               pp_json_num(r->cand[d->plan[j]].point.raw[k])));
     json_object_set_new(o, "plan", plan);
     return o;
+}
+
+static double num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Why, in words. */
+static const char *why_text(const char *why)
+{
+    static const char *const words[][2] = {
+        {"first", "the first plan"},
+        {"hold", "the plan held"},
+        {"better", "a plan better by the margin"},
+        {"reserve", "the held plan ends below the reserve"},
+        {"cannot", "nothing keeps the reserve: the cheapest"},
+        {"phase", "a new phase"},
+        {"done", "the mission's time is over"},
+    };
+
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (why && strcmp(why, words[i][0]) == 0)
+            return words[i][1];
+    return why ? why : "?";
+}
+
+void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
+{
+    double value = num(doc, "value"), reserve_t = num(doc, "reserve_t_s");
+    char when[64], from[64] = "", tail[128] = "";
+
+    pp_format_duration(num(doc, "t_s"), when, sizeof when);
+    if (isfinite(prev) && prev != value)
+        pp_fmt(from, sizeof from, "%.4g -> ", prev);
+    if (!json_is_true(json_object_get(doc, "feasible")) && isfinite(reserve_t)) {
+        char left[64];
+        pp_format_duration(fmax(reserve_t - num(doc, "t_s"), 0), left, sizeof left);
+        pp_fmt(tail, sizeof tail, "; the reserve in %s: tell the autopilot", left);
+    } else if (isfinite(num(doc, "soc_end"))) {
+        pp_fmt(tail, sizeof tail, ", ends %.1f %%", 100 * num(doc, "soc_end"));
+    }
+    pp_fmt(buf, cap, "%s, %s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
+           json_string_value(json_object_get(doc, "phase")),
+           json_string_value(json_object_get(doc, "maximized")), from, value,
+           why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
+           json_string_value(json_object_get(doc, "soc_source")), tail);
 }

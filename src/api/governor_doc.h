@@ -34,4 +34,12 @@
 json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
                             const pp_gov_decision *d);
 
+/* Decision doc as one line for a person: what is set (the maximized
+ * parameter's value, and from what when it changed), why, the charge left
+ * and which estimate, where the plan ends, and when nothing keeps the
+ * reserve the time to it: "12.0 min, survey: fps 25 -> 10 (reserve: the
+ * held plan ends below it); charge 61.0 % (measured), ends 20.4 %". Into
+ * buf (cap bytes). prev: the value set before (NaN: none). */
+void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap);
+
 #endif

@@ -23,7 +23,7 @@ static const char govern_help[] =
     "                      [-c CONFIG] [--min-soc F] [--risk upper|mean] [--maximize NAME]\n"
     "                      [--resolution NAME=STEP|NAME=measured]...\n"
     "                      --source SRC [--every 5s] [--speed X] [--state FILE]\n"
-    "                      [--margin F] [--ignore-soc] [--sysfs-root DIR]\n"
+    "                      [--margin F] [--ignore-soc] [--sysfs-root DIR] [--text]\n"
     "       powprof govern RESULTS --mission FILE --simulate ACTUAL [--scale-after T:F]\n"
     "                      [--every 5s] [--measure soc|vi] [--plot DIR] [--json]\n"
     "\n"
@@ -88,6 +88,8 @@ static const char govern_help[] =
     "                       voltage and current (vi: the filter)\n"
     "  --sysfs-root DIR     read /sys under DIR (tests)\n"
     "  --json               --simulate: one JSON object\n"
+    "  --text               a line for a person per change (what, why, the charge,\n"
+    "                       the time to the reserve) instead of the JSON lines\n"
     "  -h, --help           this help\n"
     "\n"
     "exit status: 0; 3 when the last decision found no schedule keeping the\n"
@@ -110,12 +112,13 @@ enum {
     OPT_MAXIMIZE,
     OPT_ROOT,
     OPT_RESOLUTION,
+    OPT_TEXT,
 };
 
 typedef struct govern_args {
     const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
     double every_s, speed, scale_t_s, scale_f;
-    int json;
+    int json, text;
     pp_sim_options sim;
     pp_mission_settings cm;
     pp_mission_spec *mission;
@@ -186,6 +189,7 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case OPT_RESOLUTION: return resolution_option(arg, o);
     case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
+    case OPT_TEXT: a->text = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
     case OPT_EVERY: return every_option(arg, &a->every_s);
     case OPT_SPEED: /* its range: the source's (governor_source.h) */
@@ -263,6 +267,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
         {"sysfs-root", required_argument, NULL, OPT_ROOT},
         {"resolution", required_argument, NULL, OPT_RESOLUTION},
         {"json", no_argument, NULL, PP_OPT_JSON},
+        {"text", no_argument, NULL, OPT_TEXT},
         {NULL, 0, NULL, 0},
     };
     int opt, rc;
@@ -312,6 +317,27 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* A decision on stdout: its JSON line, or with --text a line for a person
+ * when the setting or the feasibility changed (and the first). */
+static void print_decision(const govern_args *a, const json_t *o, int first)
+{
+    static double prev = NAN;
+    static int prev_feasible = 1;
+    int feasible = json_is_true(json_object_get(o, "feasible"));
+    char line[512];
+
+    if (!a->text) {
+        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != prev_feasible) {
+        pp_gov_decision_text(o, prev, line, sizeof line);
+        printf("%s\n", line);
+    }
+    prev = json_number_value(json_object_get(o, "value"));
+    prev_feasible = feasible;
+    fflush(stdout);
+}
+
 /* The state file rewritten: 0, or -1 when it was never written (nothing
  * stays there: said, the loop ends). */
 static int save_state(const char *path, const json_t *o, int *written)
@@ -353,9 +379,7 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         if (!d.decided)
             continue; /* between two decisions: the estimate fed (--every) */
         json_t *o = pp_gov_decision_doc(m, r, a->mission, &d); /* the library's one document */
-        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-        fflush(stdout);
+        print_decision(a, o, n == 0);
         failed = a->state && save_state(a->state, o, &written) < 0;
         json_decref(o);
         if (failed)
