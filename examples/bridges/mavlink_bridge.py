@@ -19,14 +19,11 @@ import readings  # noqa: E402
 
 
 def main(argv):
-    if len(argv) not in (5, 6):
-        sys.exit(__doc__)
+    url, results, mission, state, binary = readings.bridge_args(argv, __doc__)
     try:
         from pymavlink import mavutil
     except ImportError:
         sys.exit("mavlink_bridge: pymavlink is not installed (pip install pymavlink)")
-    url, results, mission, state = argv[1:5]
-    binary = argv[5] if len(argv) == 6 else "powprof"
     link = mavutil.mavlink_connection(url)
     link.wait_heartbeat()
     gov = subprocess.Popen(readings.govern_argv(binary, results, mission, state),

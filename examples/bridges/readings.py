@@ -69,3 +69,13 @@ def govern_argv(binary, results, mission, state):
     application reads."""
     return [binary, "govern", results, "--mission", mission, "--source", "stdin",
             "--state", state]
+
+
+def bridge_args(argv, usage):
+    """A bridge's command line: SOURCE RESULTS MISSION STATE [POWPROF]
+    (usage printed and exit 2 otherwise)."""
+    import sys
+    if len(argv) not in (5, 6):
+        sys.stderr.write(usage)
+        sys.exit(2)
+    return argv[1], argv[2], argv[3], argv[4], argv[5] if len(argv) == 6 else "powprof"

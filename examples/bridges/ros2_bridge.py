@@ -19,16 +19,13 @@ import readings  # noqa: E402
 
 
 def main(argv):
-    if len(argv) not in (5, 6):
-        sys.exit(__doc__)
+    topic, results, mission, state, binary = readings.bridge_args(argv, __doc__)
     try:
         import rclpy
         from sensor_msgs.msg import BatteryState
         from std_msgs.msg import String
     except ImportError:
         sys.exit("ros2_bridge: rclpy (a ROS 2 installation) is not available")
-    topic, results, mission, state = argv[1:5]
-    binary = argv[5] if len(argv) == 6 else "powprof"
     gov = subprocess.Popen(readings.govern_argv(binary, results, mission, state),
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     rclpy.init()

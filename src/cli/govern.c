@@ -152,32 +152,11 @@ static int scale_option(const char *arg, govern_args *a)
     return 0;
 }
 
-static int every_option(const char *arg, double *out)
-{
-    char why[160];
-
-    if (pp_gov_parse_every(arg, out, why, sizeof why) < 0) {
-        fprintf(stderr, "powprof govern: --every %s: %s\n", arg, why);
-        return -1;
-    }
-    return 0;
-}
-
-/* --resolution NAME=STEP|measured, as plan's: settings that can be run. */
-static int resolution_option(const char *arg, pp_plan_options *o)
-{
-    char why[128];
-
-    if (pp_plan_resolution_parse(arg, o, why, sizeof why) < 0) {
-        fprintf(stderr, "powprof govern: --resolution %s: %s\n", arg, why);
-        return -1;
-    }
-    return 0;
-}
-
 /* One option of govern's own: 0, or -1 (said). */
 static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
 {
+    char why[160];
+
     switch (opt) {
     case OPT_SOURCE: a->source = arg; return 0;
     case OPT_STATE: a->state = arg; return 0;
@@ -186,12 +165,16 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case OPT_MISSION_FILE: a->mission_file = arg; return 0;
     case OPT_MAXIMIZE: o->maximize = arg; return 0;
     case OPT_ROOT: a->root = arg; return 0;
-    case OPT_RESOLUTION: return resolution_option(arg, o);
+    case OPT_RESOLUTION: /* as plan's: settings that can be run */
+        return pp_cli_refused("govern", "--resolution", arg,
+                              pp_plan_resolution_parse(arg, o, why, sizeof why), why);
     case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
     case OPT_TEXT: a->text = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
-    case OPT_EVERY: return every_option(arg, &a->every_s);
+    case OPT_EVERY:
+        return pp_cli_refused("govern", "--every", arg,
+                              pp_gov_parse_every(arg, &a->every_s, why, sizeof why), why);
     case OPT_SPEED: /* its range: the source's (governor_source.h) */
         if (pp_parse_double(arg, &a->speed) < 0) {
             fprintf(stderr, "powprof govern: --speed %s: a factor (0: at once)\n", arg);

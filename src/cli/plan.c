@@ -150,11 +150,8 @@ static int resolution_option(const char *arg, pp_plan_options *o)
 {
     char why[128];
 
-    if (pp_plan_resolution_parse(arg, o, why, sizeof why) < 0) {
-        fprintf(stderr, "powprof plan: --resolution %s: %s\n", arg, why);
-        return -1;
-    }
-    return 0;
+    return pp_cli_refused("plan", "--resolution", arg,
+                          pp_plan_resolution_parse(arg, o, why, sizeof why), why);
 }
 
 /* --fix NAME=VALUE: the parameter held at that value. */
