@@ -798,3 +798,30 @@ void test_govern_text(void)
     CHECK_CONTAINS(err, "4 decisions, 0 readings refused, 4 taken");
     free(out), free(err);
 }
+
+/* The CLI's face of a poisoned reading (issue 46, 8): a clock that jumps
+ * to 1e308 s and a current of 1e300 A are refused, the flight governed on. */
+void test_govern_poison_cli(void);
+void test_govern_poison_cli(void)
+{
+    const char *results = tx2(), *in = test_path("poison.txt");
+    char *out = NULL, *err = NULL;
+    json_t *last = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 0.95\n10 0.94\n1e308 0.93\n20 11.4 1e300\n30 0.92\n");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--every", "1", NULL), 0);
+    CHECK_CONTAINS(err, "time 1e+308 s: past the mission's end (1860 s)");
+    CHECK_CONTAINS(err, "current 1e+300 A is not in [-2000, 2000]");
+    CHECK_CONTAINS(err, "3 decisions, 2 readings refused");
+    CHECK_INT(json_lines(out, &last), 3);
+    if (last) {
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 30, 1e-9);
+        const char *why = json_string_value(json_object_get(last, "why"));
+        CHECK(why && strcmp(why, "done") != 0); /* the mission not ended by the bad clock */
+    }
+    json_decref(last);
+    free(out), free(err);
+}
