@@ -136,7 +136,8 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
     *out = NULL;
     if (p->n_phases == 0 || p->n_phases > PP_MISSION_MAX_PHASES || p->n_cand == 0 ||
         (o && !(o->margin_frac >= 0 && o->margin_frac < 10 && o->band_frac >= 0 &&
-                o->band_frac < 0.2 && (o->every_s == 0 || pp_gov_every_check(o->every_s, NULL, 0) == 0)))) {
+                o->band_frac < 0.2 &&
+                (o->every_s == 0 || pp_gov_every_check(o->every_s, NULL, 0) == 0)))) {
         pp_log_error("governor: %zu phases, %zu candidates, margin %g, band %g, every %g s: at "
                      "least one phase and candidate, a margin in [0, 10), a band in [0, 0.2), "
                      "0 or [%g, %g] s", p->n_phases, p->n_cand, o ? o->margin_frac : 0.0,

@@ -387,8 +387,8 @@ size_t pp_gov_state_stale_remove(const char *path)
         return 0;
     while ((e = readdir(d)))
         if (is_stale(e->d_name, base)) {
-            pp_fmt(file, sizeof file, "%s/%s", dir, e->d_name);
-            n += lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
+            n += pp_path_fmt(file, sizeof file, dir, "%s", e->d_name) == 0 &&
+                 lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
         }
     closedir(d);
     if (n)
