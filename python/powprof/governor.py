@@ -83,7 +83,9 @@ class Governor(_lib.Handle):
         PowprofError and changes nothing."""
         if self._model._h is None:
             raise PowprofError("Governor: its model %r is closed" % self._model)
-        if phase is not None and (isinstance(phase, bool) or int(phase) != phase or phase < 0):
+        if phase is not None and (isinstance(phase, bool) or not isinstance(phase, (int, float))
+                                  or not math.isfinite(phase) or int(phase) != phase
+                                  or not 0 <= phase < 2 ** 31):  # a C int: never truncated
             raise ValueError("phase: an index >= 0 or None, not %r" % (phase,))
         r = _lib.GovernorReading(_nan_if_none(t_s, "t_s"), _nan_if_none(soc, "soc"),
                                  _nan_if_none(voltage, "voltage"),

@@ -43,6 +43,9 @@ class TestGovernorFaces(unittest.TestCase):
                 g.update(30, **kw)
         with self.assertRaisesRegex(powprof.PowprofError, "past the mission's end"):
             g.update(1e308, soc=0.9)
+        for phase in (2 ** 32 + 1, 2 ** 31, float("inf"), 1.5, -1):  # phase 1 once 2**32 + 1
+            with self.assertRaisesRegex(ValueError, "phase: an index"):
+                g.update(40, soc=0.95, phase=phase)
         self.assertEqual(g.update(60, soc=0.95)["why"] != "done", True)
 
     def test_governor_reserve_refused(self):
