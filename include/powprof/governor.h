@@ -45,6 +45,11 @@ typedef struct pp_governor_options {
     int plan_on_mean;         /* 1: plan with the prediction, not its band's upper end */
     double margin_frac;       /* in [0, 10); -1: 0.02 */
     int ignore_soc;           /* 1: estimate the charge from voltage and current only */
+    double every_s;           /* > 0: a decision per every_s of the readings' time (in [0.05,
+                                 3600]), the updates between feeding the estimate (their
+                                 decisions repeat the last; "decided" false); 0: each update */
+    const char *resolution;   /* NULL, or "NAME=STEP NAME=measured ...": the settings a
+                                 parameter may take, as plan's --resolution */
 } pp_governor_options;
 
 /* No file, no length, the defaults. */

@@ -48,7 +48,8 @@ class GovernorOptions(ctypes.Structure):
     _fields_ = [("mission_file", ctypes.c_char_p), ("duration_s", ctypes.c_double),
                 ("maximize", ctypes.c_char_p), ("min_soc_frac", ctypes.c_double),
                 ("plan_on_mean", ctypes.c_int), ("margin_frac", ctypes.c_double),
-                ("ignore_soc", ctypes.c_int)]
+                ("ignore_soc", ctypes.c_int), ("every_s", ctypes.c_double),
+                ("resolution", ctypes.c_char_p)]
 
 
 class GovernorReading(ctypes.Structure):

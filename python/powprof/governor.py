@@ -34,12 +34,17 @@ class Governor(_lib.Handle):
     band's upper end; margin: a held plan gives way to one better by more
     than this fraction (None: 0.02); ignore_soc: estimate the charge from
     voltage and current only; maximize: the parameter (None: the
-    mission's, else the first *fps one)."""
+    mission's, else the first *fps one); every: a decision per this many
+    seconds of the readings' time, the updates between feeding the
+    estimate ("decided" False; None: each update decides); resolution:
+    {name: step or "measured"} (or "name=step ..."), the settings a
+    parameter may take, as plan's --resolution."""
 
     _free = "pp_governor_free"
 
     def __init__(self, model, battery, mission=None, *, duration_s=None, min_soc=None,
-                 plan_on_mean=False, margin=None, ignore_soc=False, maximize=None):
+                 plan_on_mean=False, margin=None, ignore_soc=False, maximize=None, every=None,
+                 resolution=None):
         if isinstance(mission, (int, float)) and not isinstance(mission, bool):
             mission, duration_s = None, mission
         if (mission is None) == (duration_s is None):
@@ -47,9 +52,14 @@ class Governor(_lib.Handle):
         o = _lib.GovernorOptions()
         _lib.lib().pp_governor_options_init(ctypes.byref(o))
         # the texts are kept alive with the governor (the options point at them)
+        if isinstance(resolution, dict):
+            resolution = " ".join("%s=%s" % kv for kv in resolution.items())
         self._texts = [None if mission is None else os.fsencode(mission),
-                       None if maximize is None else str(maximize).encode()]
-        o.mission_file, o.maximize = self._texts
+                       None if maximize is None else str(maximize).encode(),
+                       None if resolution is None else str(resolution).encode()]
+        o.mission_file, o.maximize, o.resolution = self._texts
+        if every is not None:
+            o.every_s = _nan_if_none(every, "every")
         o.duration_s = 0.0 if duration_s is None else _nan_if_none(duration_s, "duration_s")
         if min_soc is not None:
             o.min_soc_frac = _nan_if_none(min_soc, "min_soc")

@@ -72,5 +72,23 @@ class TestGovernorFaces(unittest.TestCase):
             soc = d["soc"]
 
 
+    def test_governor_every_and_resolution(self):
+        """every: the updates between two decisions feed the estimate and
+        repeat the last decision; resolution: the levels measured, as
+        govern --resolution size=measured."""
+        g = self.governor(every=30, resolution={"size": "measured"}, maximize="size")
+        d = g.update(0, soc=1.0)
+        self.assertTrue(d["decided"])
+        self.assertIn(d["value"], (256, 512, 1024, 2048, 4096))
+        d = g.update(10, soc=0.99)
+        self.assertFalse(d["decided"])
+        self.assertEqual(d["soc"], 0.99)
+        self.assertTrue(g.update(30, soc=0.98)["decided"])
+        for bad, why in (({"every": 1e-300}, "a decision every 1e-300 s"),
+                         ({"resolution": "size=x"}, "the resolution size=x")):
+            with self.assertRaisesRegex(powprof.PowprofError, why):
+                self.governor(**bad)
+
+
 if __name__ == "__main__":
     unittest.main()

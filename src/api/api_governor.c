@@ -51,10 +51,16 @@ static int mission_of(pp_governor *g, const pp_governor_options *o)
 /* o's numbers: the reserve and the margin, -1 (the default) or in range. */
 static int check_options(const pp_governor_options *o)
 {
+    char why[160];
+
     if (!(o->min_soc_frac == -1 || (o->min_soc_frac >= 0 && o->min_soc_frac < 1))) {
         pp_log_error("governor: the reserve %g: a fraction in [0, 1)%s, or -1 for the mission's",
                      o->min_soc_frac, o->min_soc_frac >= 1 && o->min_soc_frac <= 100
                                           ? " (a percentage? write it / 100)" : "");
+        return -EINVAL;
+    }
+    if (o->every_s != 0 && pp_gov_every_check(o->every_s, why, sizeof why) < 0) {
+        pp_log_error("governor: %s", why);
         return -EINVAL;
     }
     if (!(o->margin_frac == -1 || (o->margin_frac >= 0 && o->margin_frac < 10))) {
@@ -62,6 +68,22 @@ static int check_options(const pp_governor_options *o)
                      o->margin_frac, PP_GOV_MARGIN_DEFAULT);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* "NAME=STEP NAME=measured ..." into o's resolutions: 0 or -EINVAL (logged). */
+static int resolutions(const char *text, pp_plan_options *o)
+{
+    char buf[1024], *save = NULL, why[128];
+
+    if (!text)
+        return 0;
+    pp_strlcpy(buf, text, sizeof buf);
+    for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
+        if (pp_plan_resolution_parse(w, o, why, sizeof why) < 0) {
+            pp_log_error("governor: the resolution %s: %s", w, why);
+            return -EINVAL;
+        }
     return 0;
 }
 
@@ -88,6 +110,11 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     if (o->margin_frac != -1)
         go.margin_frac = o->margin_frac;
     go.trust_soc = !o->ignore_soc;
+    go.every_s = o->every_s;
+    if ((rc = resolutions(o->resolution, &g->o)) < 0) {
+        free(g);
+        return rc;
+    }
     if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, &g->mission, &g->plan)) < 0) {
         free(g);
         return rc;
