@@ -5,12 +5,15 @@
  * devices/power_supply.h). */
 #include "harness.h"
 
+#include "include/powprof/governor.h"
+
 #include "devices/power_supply.h"
 #include "src/plan/governor_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +54,26 @@ static const char *mission(void)
     static char path[1200];
 
     snprintf(path, sizeof path, "%s/mission-tx2.cfg", fixture_copy("governor"));
+    return path;
+}
+
+/* The mission of mission() flown on a 6S pack (the PX4 sample logs'). */
+static const char *mission_6s(void)
+{
+    static char path[1200];
+    char *text = slurp(mission());
+    char *at = text ? strstr(text, "drone-3s-2200") : NULL;
+
+    snprintf(path, sizeof path, "%s/mission-6s.cfg", fixture_copy("governor")); /* its trace */
+    CHECK(at != NULL);
+    if (at) {
+        FILE *fp = fopen(path, "w");
+        if (fp) {
+            fprintf(fp, "%.*sdrone-6s-10000%s", (int)(at - text), text, at + strlen("drone-3s-2200"));
+            fclose(fp);
+        }
+    }
+    free(text);
     return path;
 }
 
@@ -326,30 +349,46 @@ void test_govern_ulog_replay(void)
 {
     const char *results = tx2();
     char log[1200], *out, *err;
-    char *args[] = {"govern", (char *)results, "--mission", (char *)mission(), "--source", log,
+    char *args[] = {"govern", (char *)results, "--mission", (char *)mission_6s(), "--source", log,
                     "--speed", "0", NULL};
     json_t *last = NULL;
 
     if (!results)
         return;
+    /* the log's 6S pack against the 3S planned with: refused, both said (issue 42, 5) */
     snprintf(log, sizeof log, "%s", fixture("ulog/sample_log_small.ulg"));
+    args[3] = (char *)mission();
+    CHECK_INT(wait_status(spawn(args, NULL, "ulog3s")), 125);
+    err = slurp_tag("ulog3s", "err");
+    CHECK_CONTAINS(err, "is not the planned pack's (3 cells, 2.2 Ah: 7.5 to 13.9 V): about 6 cells "
+                        "flown? plan with the pack flown");
+    CHECK_CONTAINS(err, "0 decisions, 21 readings refused");
+    free(err);
+    args[3] = (char *)mission_6s();
     wait_status(spawn(args, NULL, "ulog"));
     out = slurp_tag("ulog", "out");
     err = slurp_tag("ulog", "err");
-    CHECK_INT(json_lines(out, &last), 21); /* battery 0: 21 samples over 6 s */
-    CHECK_CONTAINS(err, "21 decisions, 0 readings refused");
+    /* battery 0: 21 samples over 6 s, a decision per --every (5 s): at 0 and 5 s */
+    CHECK_INT(json_lines(out, &last), 2);
+    CHECK_CONTAINS(err, "2 decisions, 0 readings refused, 21 taken");
     if (last)
-        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 6.0, 0.1);
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 5.0, 0.35);
     json_decref(last);
     free(out);
     free(err);
-    /* instance 1, and one the log does not have */
-    snprintf(log, sizeof log, "%s:1", fixture("ulog/sample_log_small.ulg"));
-    wait_status(spawn(args, NULL, "ulog1"));
-    out = slurp_tag("ulog1", "out");
+    /* a decision per sample; instance 1 (a 12S pack), and one the log does not have */
+    char *every[] = {args[0], args[1], args[2], args[3], args[4], log, "--speed", "0", "--every",
+                     "0.05", NULL};
+    wait_status(spawn(every, NULL, "ulog0"));
+    out = slurp_tag("ulog0", "out");
     CHECK_INT(json_lines(out, &last), 21);
     json_decref(last);
     free(out);
+    snprintf(log, sizeof log, "%s:1", fixture("ulog/sample_log_small.ulg"));
+    CHECK_INT(wait_status(spawn(args, NULL, "ulog1")), 125);
+    err = slurp_tag("ulog1", "err");
+    CHECK_CONTAINS(err, "(6 cells, 10 Ah: 15 to 27.7 V): about 13 cells flown?");
+    free(err);
     snprintf(log, sizeof log, "%s:7", fixture("ulog/sample_log_small.ulg"));
     CHECK_INT(wait_status(spawn(args, NULL, "ulog7")), 2);
     err = slurp_tag("ulog7", "err");
@@ -460,8 +499,10 @@ void test_govern_parse_line(void)
     CHECK_CONTAINS(why, "t_s >= 0");
     CHECK_INT(pp_gov_parse_line("1 0 5", &r, why, sizeof why), -EINVAL);
     CHECK_CONTAINS(why, "voltage 0 V");
-    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1}", &r, why, sizeof why), -EINVAL);
-    CHECK_CONTAINS(why, "neither a state of charge nor a voltage and a current");
+    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1}", &r, why, sizeof why), 0); /* the plan's, later */
+    CHECK_INT(pp_gov_parse_line("{\"t_s\": 1, \"current_a\": 1e300, \"voltage_v\": 12}", &r,
+                                why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "current 1e+300 A is not in");
     CHECK_INT(pp_gov_parse_line("{\"t_s\": 1, \"soc\": 0.5, \"phase\": 1.5}", &r, why, sizeof why),
               -EINVAL);
     CHECK_INT(pp_gov_parse_line("[1, 0.5]", &r, why, sizeof why), -EINVAL);
@@ -495,4 +536,293 @@ void test_govern_power_supply_state(void)
     CHECK_INT(pp_gov_source_open("power_supply:BAT9", stdin, root, 1, 1, &src), -ENODEV);
     CHECK_INT(pp_gov_source_open("mavlink", stdin, root, 1, 1, &src), -EINVAL);
     CHECK_CONTAINS(test_log(), "stdin, power_supply[:NAME], a PX4 log (.ulg) or a file of readings");
+}
+
+/* Sources that governed nothing end non-zero with why (issue 46, 4 and
+ * 12): bytes without a newline (bounded, no hang), a folder, a symlink
+ * loop, a state file that cannot be written; a CSV with a UTF-8 byte
+ * order mark is read; stale temporary state files are removed at start. */
+void test_govern_nothing_governed(void);
+void test_govern_nothing_governed(void)
+{
+    const char *results = tx2();
+    char *out = NULL, *err = NULL, *bom;
+    const char *dir = test_path("folder"), *l1 = test_path("l1"), *l2 = test_path("l2");
+    const char *csv = test_path("bom_battery_status_0.csv"), *stale = test_path("st.json.tmp.Ab12Cd");
+    const char *in = test_path("two.txt");
+
+    if (!results)
+        return;
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--source", "/dev/zero", NULL), 125);
+    CHECK_CONTAINS(err, "/dev/zero:1: no end of line in 1048576 bytes");
+    free(out), free(err);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", dir,
+                          NULL), 2);
+    CHECK_CONTAINS(err, "a file of readings expected: a folder");
+    free(out), free(err);
+    CHECK_INT(symlink(l2, l1), 0);
+    CHECK_INT(symlink(l1, l2), 0);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", l1,
+                          NULL), 2);
+    CHECK_CONTAINS(err, strerror(ELOOP));
+    free(out), free(err);
+    bom = slurp(fixture("ulog/sample_log_small_battery_status_0.csv"));
+    CHECK(bom != NULL);
+    write_file(csv, "\xEF\xBB\xBF");
+    FILE *fp = fopen(csv, "a");
+    if (fp && bom)
+        fputs(bom, fp);
+    if (fp)
+        fclose(fp);
+    free(bom);
+    run_powprof(&out, &err, "govern", results, "--mission", mission_6s(), "--source", csv,
+                "--speed", "0", NULL);
+    CHECK_CONTAINS(err, "2 decisions, 0 readings refused, 21 taken");
+    free(out), free(err);
+    write_file(in, "0 0.95\n5 0.94\n");
+    write_file(stale, "{\"t_s\": 1");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--state", test_path("st.json"), NULL), 0);
+    CHECK(access(stale, F_OK) != 0);
+    CHECK(access(test_path("st.json"), F_OK) == 0);
+    free(out), free(err);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--state", test_path("nofolder/st.json"), NULL), 125);
+    CHECK_CONTAINS(err, "nofolder/st.json cannot be written: nothing governed");
+    free(out), free(err);
+}
+
+/* --every: one duration parser and one range, in the library (issue 46,
+ * 5 and 6): 500ms as 0.5; 1e-300 and 1e300 refused, the source's too; a
+ * replay's speed bounded; an absent log instance leaves nothing open. */
+void test_govern_every_bounds(void);
+void test_govern_every_bounds(void)
+{
+    const char *results = tx2();
+    const char *in = test_path("one.txt");
+    char *out = NULL, *err = NULL, why[160];
+    pp_gov_source src;
+    double s;
+
+    CHECK_INT(pp_gov_parse_every("500ms", &s, why, sizeof why), 0);
+    CHECK_NEAR(s, 0.5, 1e-12);
+    CHECK_INT(pp_gov_parse_every("1min", &s, why, sizeof why), 0);
+    CHECK_NEAR(s, 60, 1e-12);
+    CHECK_INT(pp_gov_parse_every("1e-300", &s, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "not in [0.05 s, 3600 s]");
+    CHECK_INT(pp_gov_parse_every("0x10", &s, why, sizeof why), -EINVAL);
+    CHECK_INT(pp_gov_source_open("stdin", stdin, NULL, 1e300, 1, &src), -EINVAL);
+    CHECK_CONTAINS(test_log(), "a decision every 1e+300 s");
+    CHECK_INT(pp_gov_source_open("stdin", stdin, NULL, 5, 1e-300, &src), -EINVAL);
+    CHECK_CONTAINS(test_log(), "0 (at once) or in [0.001, 1e+06]");
+    snprintf(why, sizeof why, "%s:7", fixture("ulog/sample_log_small.ulg"));
+    CHECK_INT(pp_gov_source_open(why, stdin, NULL, 5, 0, &src), -EINVAL);
+    CHECK(src.flight == NULL && src.bat == NULL); /* nothing left to leak */
+    if (!results)
+        return;
+    write_file(in, "0 0.95\n");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--every", "500ms", NULL), 0);
+    free(out), free(err);
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--simulate", "planned", "--every", "1e-300", NULL), 2);
+    CHECK_CONTAINS(err, "--every 1e-300: a decision every 1e-300 s: not in");
+    free(out), free(err);
+}
+
+/* A fast source is never behind (issue 46, 13; issue 42, 4): 20 s of a
+ * 1 kHz source, every reading into the estimate, a decision per --every
+ * of the readings' time: 5 decisions, in seconds (a re-plan per reading
+ * took ~100 s for these). */
+void test_govern_fast_source(void);
+void test_govern_fast_source(void)
+{
+    const char *results = tx2(), *in = test_path("khz.txt");
+    char *out = NULL, *err = NULL;
+    json_t *last = NULL;
+    FILE *fp = fopen(in, "w");
+
+    for (int k = 0; k < 20000 && fp; k++)
+        fprintf(fp, "%.3f %.6f\n", k * 0.001, 0.95 - k * 1e-6);
+    if (fp)
+        fclose(fp);
+    if (!results)
+        return;
+    CHECK_INT(run_powprof_within("30", &out, &err, "govern", results, "--mission", mission(),
+                                 "--source", in, NULL), 0);
+    CHECK_INT(json_lines(out, &last), 4); /* 0, 5, 10, 15 s */
+    CHECK_CONTAINS(err, "4 decisions, 0 readings refused, 20000 taken");
+    if (last) {
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 15, 1e-9);
+        CHECK_NEAR(json_number_value(json_object_get(last, "soc")), 0.95 - 0.015, 1e-9);
+    }
+    json_decref(last);
+    free(out), free(err);
+}
+
+/* The C API refuses as the CLI does (issue 42, 1 and 7): a percentage for
+ * a state of charge (93 after 1.0), a reserve of -0.1 or 20 (for 0.2), a
+ * margin of -5; the governor goes on from its last good state. */
+void test_govern_api_refuses(void);
+void test_govern_api_refuses(void)
+{
+    const char *results = tx2();
+    pp_governor_options o;
+    pp_governor_decision d;
+    pp_battery_params *b = NULL;
+    pp_governor *g = NULL;
+    pp_model *m = NULL;
+    static const double bad_reserve[] = {-0.1, 20, 1, NAN};
+
+    if (!results || pp_model_load(results, &m) < 0 || pp_battery_new(NULL, &b) < 0) {
+        CHECK(0);
+        return;
+    }
+    pp_governor_options_init(&o);
+    o.mission_file = mission();
+    for (size_t i = 0; i < sizeof bad_reserve / sizeof bad_reserve[0]; i++) {
+        o.min_soc_frac = bad_reserve[i];
+        CHECK_INT(pp_governor_new(m, b, &o, &g), -EINVAL);
+        CHECK_CONTAINS(test_log(), "the reserve");
+    }
+    CHECK_CONTAINS(test_log(), "min soc 20: the charge to keep is a fraction in [0, 1) "
+                               "(a percentage? write it / 100)");
+    o.min_soc_frac = -1;
+    o.margin_frac = -5;
+    CHECK_INT(pp_governor_new(m, b, &o, &g), -EINVAL);
+    CHECK_CONTAINS(test_log(), "the margin -5");
+    o.margin_frac = -1;
+    CHECK_INT(pp_governor_new(m, b, &o, &g), 0);
+    if (g) {
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){0, 1.0, NAN, NAN, -1}, &d), 0);
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){60, 93, NAN, NAN, -1}, &d), -EINVAL);
+        CHECK_CONTAINS(test_log(), "state of charge 93 is not a fraction in [0, 1] (a percentage? "
+                                   "write it / 100)");
+        CHECK_INT(pp_governor_update(g, &(pp_governor_reading){60, 0.93, NAN, NAN, -1}, &d), 0);
+        CHECK_NEAR(d.soc_frac, 0.93, 1e-12);
+        CHECK_STR(d.soc_source, "measured");
+    }
+    pp_governor_free(g);
+    pp_battery_free(b);
+    pp_model_close(m);
+}
+
+/* examples/governed.c refuses a percentage as the library does (issue 42,
+ * 1: "180 85" was taken for a charge) and governs on. */
+void test_govern_example_percent(void);
+void test_govern_example_percent(void)
+{
+    const char *results = tx2(), *mods = getenv("POWPROF_EXAMPLE_MODULES");
+    const char *in = test_path("pct.txt");
+    char exe[1200], *out = NULL, *err = NULL;
+    size_t n;
+
+    snprintf(exe, sizeof exe, "%s", mods ? mods : "build/examples/modules/");
+    n = strlen(exe);
+    while (n > 0 && exe[n - 1] == '/')
+        exe[--n] = '\0';
+    if (n >= 7 && strcmp(exe + n - 7, "modules") == 0)
+        exe[n - 7] = '\0';
+    strncat(exe, "governed", sizeof exe - strlen(exe) - 1);
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n180 85\n240 0.85\n");
+    char *argv[] = {exe, (char *)results, (char *)mission(), (char *)in, NULL};
+    CHECK_INT(run_argv(argv, &out, &err), 0);
+    CHECK_CONTAINS(err, "state of charge 85 is not a fraction in [0, 1] (a percentage? write it / 100)");
+    CHECK_CONTAINS(err, "governed: reading refused: 180 85");
+    CHECK_CONTAINS(out, "frames in 240.0 s");
+    free(out), free(err);
+}
+
+/* Settings that can be run (issue 42, 6): plan's --resolution, and the
+ * levels measured (the TX2's 5.8, 10, 25, 32 fps) where without it the
+ * governor asked for 25.712 fps. */
+void test_govern_resolution(void);
+void test_govern_resolution(void)
+{
+    static const char *const res[] = {"fps=measured", "fps=1", NULL};
+    const char *results = tx2(), *in = test_path("res.txt");
+    char *out = NULL, *err = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n60 0.95\n120 0.9\n300 0.7\n");
+    for (size_t i = 0; i < 3; i++) {
+        int rc = res[i] ? run_powprof(&out, &err, "govern", results, "--mission", mission(),
+                                      "--source", in, "--resolution", res[i], NULL)
+                        : run_powprof(&out, &err, "govern", results, "--mission", mission(),
+                                      "--source", in, NULL);
+        CHECK(rc == 0 || rc == 3); /* 3: the last decision keeps no reserve */
+        json_t *first = out ? json_loadb(out, strcspn(out, "\n"), 0, NULL) : NULL;
+        double fps = json_number_value(json_object_get(json_object_get(first, "setting"), "fps"));
+        printf("--resolution %s: first setting %g fps\n", res[i] ? res[i] : "(none)", fps);
+        if (i == 0) {
+            CHECK(fps == 5.8 || fps == 10 || fps == 25 || fps == 32);
+            CHECK(json_is_true(json_object_get(first, "measured")));
+        } else if (i == 1) {
+            CHECK_NEAR(fps - 5.8, round(fps - 5.8), 1e-9); /* a step of 1 from 5.8 */
+        } else {
+            CHECK(fps != floor(fps)); /* 25.712: a rate of the 400-step grid */
+        }
+        json_decref(first);
+        free(out), free(err);
+    }
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--resolution", "fps=x", NULL), 2);
+    CHECK_CONTAINS(err, "--resolution fps=x: NAME=STEP with a step > 0 (or NAME=measured)");
+    free(out), free(err);
+}
+
+/* --text: a line for a person per change (issue 42): what is set and from
+ * what, why, the charge and its source, the plan's end or the time to the
+ * reserve; nothing for a decision that changed nothing. */
+void test_govern_text(void);
+void test_govern_text(void)
+{
+    const char *results = tx2(), *in = test_path("text.txt");
+    char *out = NULL, *err = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 1.0\n60 0.95\n120 0.9\n300 0.7\n");
+    run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                "--resolution", "fps=measured", "--text", NULL);
+    CHECK_CONTAINS(out, "0.0 s, outbound: fps 25 (the first plan); charge 100.0 % (measured), "
+                        "ends ");
+    CHECK_CONTAINS(out, "1.0 min, outbound: fps 25 -> 5.8 (nothing keeps the reserve: the "
+                        "cheapest); charge 95.0 % (measured); the reserve in ");
+    CHECK(out && !strstr(out, "2.0 min")); /* held: nothing said */
+    CHECK(out && !strchr(out, '{'));
+    CHECK_CONTAINS(err, "4 decisions, 0 readings refused, 4 taken");
+    free(out), free(err);
+}
+
+/* The CLI's face of a poisoned reading (issue 46, 8): a clock that jumps
+ * to 1e308 s and a current of 1e300 A are refused, the flight governed on. */
+void test_govern_poison_cli(void);
+void test_govern_poison_cli(void)
+{
+    const char *results = tx2(), *in = test_path("poison.txt");
+    char *out = NULL, *err = NULL;
+    json_t *last = NULL;
+
+    if (!results)
+        return;
+    write_file(in, "0 0.95\n10 0.94\n1e308 0.93\n20 11.4 1e300\n30 0.92\n");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission", mission(), "--source", in,
+                          "--every", "1", NULL), 0);
+    CHECK_CONTAINS(err, "time 1e+308 s: past the mission's end (1860 s)");
+    CHECK_CONTAINS(err, "current 1e+300 A is not in [-2000, 2000]");
+    CHECK_CONTAINS(err, "3 decisions, 2 readings refused");
+    CHECK_INT(json_lines(out, &last), 3);
+    if (last) {
+        CHECK_NEAR(json_number_value(json_object_get(last, "t_s")), 30, 1e-9);
+        const char *why = json_string_value(json_object_get(last, "why"));
+        CHECK(why && strcmp(why, "done") != 0); /* the mission not ended by the bad clock */
+    }
+    json_decref(last);
+    free(out), free(err);
 }

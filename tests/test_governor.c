@@ -282,3 +282,90 @@ void test_governor_learns_base_load(void)
     pp_gov_free(g);
     unbuild(&w);
 }
+
+/* One bad reading never poisons the flight (issue 46, 8): each is refused
+ * with why, and the next good one is governed from the last good state. */
+void test_governor_poison_refused(void);
+void test_governor_poison_refused(void)
+{
+    static const double dur[1] = {1200}, base[1] = {100}, fl[1] = {0};
+    static const struct { pp_gov_reading r; const char *why; } bad[] = {
+        {{100, NAN, 15.0, 1e300, -1}, "current 1e+300 A is not in"},
+        {{100, 1e308, NAN, NAN, -1}, "state of charge 1e+308 is not a fraction"},
+        {{100, -5, NAN, NAN, -1}, "state of charge -5 is not a fraction"},
+        {{100, 93, NAN, NAN, -1}, "a percentage? write it / 100"},
+        {{100, NAN, -5, 10, -1}, "voltage -5 V is not in"},
+        {{100, NAN, INFINITY, 10, -1}, "voltage inf V is not in"},
+        {{100, 0.74, 24.0, 10, -1}, "voltage 24 V is not the planned pack's (4 cells, 3.2 Ah: 10 to "
+                                    "18.5 V): about 6 cells flown?"}, /* issue 42, 5 */
+        {{100, NAN, 8.0, 10, -1}, "about 2 cells flown?"},
+        {{1e308, 0.9, NAN, NAN, -1}, "past the mission's end (1200 s)"},
+        {{INFINITY, 0.9, NAN, NAN, -1}, "no time t_s >= 0"},
+    };
+    world w;
+    pp_gov *g;
+    pp_gov_decision d, d0;
+
+    build(&w, 1, dur, base, fl);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
+    CHECK_INT(upd(g, 0, NAN, &d0), -EINVAL); /* nothing measured yet: no plan's 1.0 said */
+    CHECK_CONTAINS(test_log(), "the first reading needs one");
+    CHECK_INT(upd(g, 0, 1.0, &d0), 0);
+    CHECK_INT(upd(g, 60, 0.95, &d0), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_INT(pp_gov_update(g, &bad[i].r, &d), -EINVAL);
+        CHECK_CONTAINS(test_log(), bad[i].why);
+        CHECK_CONTAINS(test_log(), "refused, the last good state kept");
+    }
+    /* the next good reading: governed on, as if the bad ones had not come */
+    CHECK_INT(upd(g, 120, 0.9, &d), 0);
+    CHECK_STR(d.soc_source, "measured");
+    CHECK_NEAR(d.soc_frac, 0.9, 1e-12);
+    CHECK(d.feasible);
+    CHECK_INT(d.phase, 0);
+    CHECK(d.why != PP_GOV_DONE);
+    pp_gov_free(g);
+    /* voltage and current after a huge current: the filter's estimate stays finite */
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
+    for (double t = 0; t <= 60; t += 5) {
+        pp_gov_reading r = {t, NAN, 12.0, t == 30 ? 1e300 : 8.0, -1};
+        int rc = pp_gov_update(g, &r, &d);
+        CHECK_INT(rc, t == 30 ? -EINVAL : 0);
+    }
+    CHECK(isfinite(d.soc_frac) && d.soc_frac > 0.9 && isfinite(d.soc_sd_frac));
+    pp_gov_free(g);
+    unbuild(&w);
+}
+
+/* After a decision that nothing keeps the reserve, the charge without a
+ * reading keeps falling and the time to the reserve stays put (issue 42,
+ * 2): a pilot acts on it. */
+void test_governor_cannot_estimate_advances(void);
+void test_governor_cannot_estimate_advances(void)
+{
+    static const double dur[1] = {1200}, base[1] = {130}, fl[1] = {0};
+    world w;
+    pp_gov *g;
+    pp_gov_decision d;
+    double soc, reserve_t;
+
+    build(&w, 1, dur, base, fl);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &g), 0);
+    CHECK_INT(upd(g, 0, 1.0, &d), 0);
+    CHECK_INT(upd(g, 180, 0.5, &d), 0);
+    CHECK(!d.feasible);
+    soc = d.soc_frac;
+    reserve_t = d.reserve_t_s;
+    CHECK(isfinite(reserve_t) && reserve_t > 180);
+    for (double t = 240; t <= 300; t += 60) {
+        CHECK_INT(upd(g, t, NAN, &d), 0);
+        CHECK_STR(d.soc_source, "plan");
+        CHECK(d.soc_frac < soc - 0.005); /* 130 W out of ~89 Wh: ~2.4 points a minute */
+        printf("t %.0f s: charge %.4f, reserve at %.1f s (was %.1f s)\n", t, d.soc_frac,
+               d.reserve_t_s, reserve_t);
+        CHECK_NEAR(d.reserve_t_s, reserve_t, 0.05 * (reserve_t - 180));
+        soc = d.soc_frac;
+    }
+    pp_gov_free(g);
+    unbuild(&w);
+}

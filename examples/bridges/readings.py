@@ -11,7 +11,8 @@ MAVLink common.xml
     cell is not there (cell 0 holds the whole pack when cells are unknown;
     a pack above 65,534 mV continues in cell 1); current_battery int16 cA,
     -1 when not measured; battery_remaining int8 %, -1 when not estimated;
-    id the battery.
+    voltages_ext[4] uint16 mV, cells 11-14, 0 where there is none; id the
+    battery.
   SYS_STATUS (1): voltage_battery uint16 mV, UINT16_MAX when not sent;
     current_battery int16 cA, -1 when not measured; battery_remaining int8
     %, -1 when not estimated.
@@ -52,9 +53,11 @@ def _centiamps(c):
     return None if c is None or c == -1 else c / 100.0
 
 
-def _pack_volts(cells):
-    """BATTERY_STATUS voltages[] (mV, UINT16_MAX: no cell) summed in V."""
+def _pack_volts(cells, ext=()):
+    """BATTERY_STATUS voltages[] (mV, UINT16_MAX: no cell) and
+    voltages_ext[] (cells 11-14, mV, 0: no cell) summed in V."""
     mv = [v for v in cells if v is not None and v != UINT16_MAX]
+    mv += [v for v in ext or () if v and v != UINT16_MAX]
     return sum(mv) / 1000.0 if mv else None
 
 
@@ -63,7 +66,8 @@ def mavlink_battery_status(msg, t_s, battery_id=0):
     as pymavlink gives them); None for another battery or no data."""
     if getattr(msg, "id", 0) != battery_id:
         return None
-    return _line(t_s, _percent(msg.battery_remaining), _pack_volts(msg.voltages),
+    return _line(t_s, _percent(msg.battery_remaining),
+                 _pack_volts(msg.voltages, getattr(msg, "voltages_ext", ())),
                  _centiamps(msg.current_battery))
 
 

@@ -44,10 +44,15 @@ typedef struct pp_governor_options {
                                  battery's base power */
     const char *maximize;     /* NULL: the mission's, else the first *fps parameter */
     double min_soc_frac;      /* the reserve in [0, 1); -1: the mission's, else the battery's
-                                 cutoff; another value is refused (-EINVAL) */
+                                 cutoff; another value is refused (-EINVAL: 20 for 0.2 is) */
     int plan_on_mean;         /* 1: plan with the prediction, not its band's upper end */
     double margin_frac;       /* in [0, 10); -1: 0.02; another value is refused */
     int ignore_soc;           /* 1: estimate the charge from voltage and current only */
+    double every_s;           /* > 0: a decision per every_s of the readings' time (in [0.05,
+                                 3600]), the updates between feeding the estimate (their
+                                 decisions repeat the last; "decided" false); 0: each update */
+    const char *resolution;   /* NULL, or "NAME=STEP NAME=measured ...": the settings a
+                                 parameter may take, as plan's --resolution */
 } pp_governor_options;
 
 /* No file, no length, the defaults. */
@@ -85,9 +90,16 @@ typedef struct pp_governor_decision {
 int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
                     pp_governor **out);
 
-/* One update into *d. 0, or -EINVAL (logged: a time before the last
- * update's, a phase not after the current one), -ENOMEM, -EIO. */
+/* One update into *d. 0, or -EINVAL (logged: a reading out of range, a
+ * percentage for a state of charge among them, a time before the last
+ * update's, a phase not after the current one: the reading is refused
+ * and the governor keeps its last good state), -ENOMEM, -EIO. */
 int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d);
+
+/* The same update, the decision as the one JSON document `powprof govern`
+ * prints (its keys: man powprof, govern; src/api/governor_doc.h): 0 and
+ * *json_out (free it with pp_free), or as pp_governor_update. */
+int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out);
 
 void pp_governor_free(pp_governor *g);
 

@@ -53,7 +53,8 @@ class GovernorOptions(ctypes.Structure):
     _fields_ = [("mission_file", ctypes.c_char_p), ("duration_s", ctypes.c_double),
                 ("maximize", ctypes.c_char_p), ("min_soc_frac", ctypes.c_double),
                 ("plan_on_mean", ctypes.c_int), ("margin_frac", ctypes.c_double),
-                ("ignore_soc", ctypes.c_int)]
+                ("ignore_soc", ctypes.c_int), ("every_s", ctypes.c_double),
+                ("resolution", ctypes.c_char_p)]
 
 
 class GovernorReading(ctypes.Structure):
@@ -136,6 +137,8 @@ _DECLS = {
                                ctypes.POINTER(_P)]),
     "pp_governor_update": (_INT, [GOVERNOR, ctypes.POINTER(GovernorReading),
                                   ctypes.POINTER(GovernorDecision)]),
+    "pp_governor_update_json": (_INT, [GOVERNOR, ctypes.POINTER(GovernorReading),
+                                        ctypes.POINTER(_P)]),
     "pp_governor_free": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),

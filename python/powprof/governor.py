@@ -2,6 +2,7 @@
 at each reading of the battery the rest of the mission is planned again
 from the charge actually left, and the setting to run now is said."""
 import ctypes
+import json
 import math
 import os
 
@@ -17,14 +18,6 @@ def _nan_if_none(v, what):
     return float(v)
 
 
-def _value_of(text):
-    """A parameter's value as the settings text says it: a number, or a label."""
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
 class Governor(_lib.Handle):
     """Governor(model, battery, mission=None, *, duration_s=None,
     min_soc=None, plan_on_mean=False, margin=None, ignore_soc=False,
@@ -35,17 +28,23 @@ class Governor(_lib.Handle):
     mission: a configuration file's path whose mission group has phases
     (its battery group is not read: battery is flown), or None and
     duration_s, one phase of that many seconds whose base load is the
-    battery's base power. min_soc: the reserve (None: the mission's, else
-    the pack's cutoff); plan_on_mean: plan with the prediction, not its
+    battery's base power. min_soc: the reserve, a fraction in [0, 1) (None:
+    the mission's, else the pack's cutoff; 20 for 0.2 is refused by the
+    library, as a percentage for soc in update is); plan_on_mean: plan with the prediction, not its
     band's upper end; margin: a held plan gives way to one better by more
     than this fraction (None: 0.02); ignore_soc: estimate the charge from
     voltage and current only; maximize: the parameter (None: the
-    mission's, else the first *fps one)."""
+    mission's, else the first *fps one); every: a decision per this many
+    seconds of the readings' time, the updates between feeding the
+    estimate ("decided" False; None: each update decides); resolution:
+    {name: step or "measured"} (or "name=step ..."), the settings a
+    parameter may take, as plan's --resolution."""
 
     _free = "pp_governor_free"
 
     def __init__(self, model, battery, mission=None, *, duration_s=None, min_soc=None,
-                 plan_on_mean=False, margin=None, ignore_soc=False, maximize=None):
+                 plan_on_mean=False, margin=None, ignore_soc=False, maximize=None, every=None,
+                 resolution=None):
         if isinstance(mission, (int, float)) and not isinstance(mission, bool):
             mission, duration_s = None, mission
         if (mission is None) == (duration_s is None):
@@ -53,9 +52,14 @@ class Governor(_lib.Handle):
         o = _lib.GovernorOptions()
         _lib.lib().pp_governor_options_init(ctypes.byref(o))
         # the texts are kept alive with the governor (the options point at them)
+        if isinstance(resolution, dict):
+            resolution = " ".join("%s=%s" % kv for kv in resolution.items())
         self._texts = [None if mission is None else os.fsencode(mission),
-                       None if maximize is None else str(maximize).encode()]
-        o.mission_file, o.maximize = self._texts
+                       None if maximize is None else str(maximize).encode(),
+                       None if resolution is None else str(resolution).encode()]
+        o.mission_file, o.maximize, o.resolution = self._texts
+        if every is not None:
+            o.every_s = _nan_if_none(every, "every")
         o.duration_s = 0.0 if duration_s is None else _nan_if_none(duration_s, "duration_s")
         if min_soc is not None:
             o.min_soc_frac = _nan_if_none(min_soc, "min_soc")
@@ -78,32 +82,26 @@ class Governor(_lib.Handle):
         """One reading (seconds since take-off, never before the last
         update's; the state of charge as a fraction, the terminal voltage,
         the current, discharge positive: None where not measured; phase:
-        None by the clock, k when phase k began) into a decision, a dict:
-        t_s, phase (its index), phase_name, phase_left_s, soc_frac and
-        soc_source (measured, ekf, coulomb or plan), settings (the text
-        "name=value ...") and setting (a dict of it), value (the maximized
-        parameter's), quality, changed, why, feasible, soc_end_frac,
-        reserve_t_s (None: never). NaN is None."""
+        None by the clock, k when phase k began) into a decision: the
+        library's one decision document as a dict, the keys `powprof
+        govern` prints (t_s, decided, phase (its name), phase_index,
+        phase_left_s, soc_measured, soc, soc_sd, soc_source (measured, ekf,
+        coulomb or plan), soc_held, setting ({parameter: value}),
+        maximized, value, quality, power_w, planned_w, measured, changed,
+        replanned, why, feasible, soc_end, plan_quality, new_soc_end,
+        new_plan_quality, reserve_t_s, base_factor, plan). NaN is None. A
+        reading out of range (a percentage for soc among them) raises
+        PowprofError and changes nothing."""
         if self._model._h is None:
             raise PowprofError("Governor: its model %r is closed" % self._model)
-        if phase is not None and (isinstance(phase, bool) or int(phase) != phase or phase < 0):
+        if phase is not None and (isinstance(phase, bool) or not isinstance(phase, (int, float))
+                                  or not math.isfinite(phase) or int(phase) != phase
+                                  or not 0 <= phase < 2 ** 31):  # a C int: never truncated
             raise ValueError("phase: an index >= 0 or None, not %r" % (phase,))
         r = _lib.GovernorReading(_nan_if_none(t_s, "t_s"), _nan_if_none(soc, "soc"),
                                  _nan_if_none(voltage, "voltage"),
                                  _nan_if_none(current, "current"),
                                  -1 if phase is None else int(phase))
-        d = _lib.GovernorDecision()
-        _lib.call("pp_governor_update", self, ctypes.byref(r), ctypes.byref(d))
-        out = {}
-        for name, _ in _lib.GovernorDecision._fields_:
-            v = getattr(d, name)
-            if isinstance(v, bytes):
-                v = v.decode("utf-8", "replace")
-            elif isinstance(v, float) and math.isnan(v):
-                v = None
-            out[name] = v
-        for k in ("changed", "feasible"):
-            out[k] = bool(out[k])
-        out["setting"] = {k: _value_of(v) for k, v in
-                          (item.split("=", 1) for item in out["settings"].split())}
-        return out
+        text = ctypes.c_void_p()
+        _lib.call("pp_governor_update_json", self, ctypes.byref(r), ctypes.byref(text))
+        return json.loads(_lib.take_text(text))

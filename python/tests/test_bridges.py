@@ -56,6 +56,11 @@ class TestMavlink(unittest.TestCase):
         self.assertAlmostEqual(r["voltage_v"], 67.2)
         self.assertAlmostEqual(r["current_a"], 12.34)
 
+    def test_battery_status_cells_11_to_14(self):
+        # a 12S pack: cells 1-10 in voltages, 11-12 in voltages_ext (0: none)
+        m = battery_status(voltages=[4000] * 10, voltages_ext=[4000, 4000, 0, 0])
+        self.assertAlmostEqual(readings.mavlink_battery_status(m, 0)["voltage_v"], 48.0)
+
     def test_battery_status_other_battery_ignored(self):
         m = battery_status(id=1, voltages=[16800] + [NONE] * 9)
         self.assertIsNone(readings.mavlink_battery_status(m, 0, battery_id=0))

@@ -322,42 +322,20 @@ def govern_both(res, readings, cli_args, **kwargs):
     return got, want
 
 
-def decision_as_cli(got, want):
-    """got (a Governor decision) in the terms of want (govern's JSON line):
-    the keys both say, with the CLI's names."""
-    params = {k: want["setting"][k] for k in got["setting"]}
-    maximized = [p for p in want["plan"][0] if p != "phase"][0]
-    a = {"t_s": got["t_s"], "phase": got["phase_name"], "phase_index": got["phase"],
-         "phase_left_s": got["phase_left_s"], "soc": got["soc_frac"],
-         "soc_source": got["soc_source"], "setting": got["setting"], "value": got["value"],
-         "setting_quality": got["quality"], "changed": got["changed"], "why": got["why"],
-         "feasible": got["feasible"], "soc_end": got["soc_end_frac"],
-         "reserve_t_s": got["reserve_t_s"]}
-    b = {"t_s": want["t_s"], "phase": want["phase"], "phase_index": want["phase_index"],
-         "phase_left_s": want["phase_left_s"], "soc": want["soc"],
-         "soc_source": want["soc_source"], "setting": params,
-         "value": want["setting"][maximized], "setting_quality": want["setting"]["quality"],
-         "changed": want["changed"], "why": want["why"], "feasible": want["feasible"],
-         "soc_end": want["soc_end"], "reserve_t_s": want["reserve_t_s"]}
-    return a, b
-
-
 class TestGovernor(unittest.TestCase):
     def check_same(self, got, want):
+        """One document: the same keys and values in Python and the CLI."""
         self.assertEqual(len(got), len(want))
         for i, (g, w) in enumerate(zip(got, want)):
-            a, b = decision_as_cli(g, w)
-            self.assertIsNone(close(a, b), "decision %d: %s" % (i, close(a, b)))
-            self.assertEqual(g["settings"], " ".join("%s=%s" % (k, v) for k, v in
-                                                     (kv.split("=", 1) for kv in
-                                                      g["settings"].split())))
+            self.assertEqual(sorted(g), sorted(w))
+            self.assertIsNone(close(g, w), "decision %d: %s" % (i, close(g, w)))
 
     def test_governor_one_phase_equals_cli(self):
         """Measured charge, a drop that cannot keep the reserve, voltage and
         current only (coulomb counting), and a held plan: as govern says."""
         res = tx2_matrix()
         readings = [{"t_s": 0, "soc": 1.0}, {"t_s": 60, "soc": 0.95},
-                    {"t_s": 120, "soc": 0.9}, {"t_s": 180, "voltage_v": 24.0, "current_a": 10.0},
+                    {"t_s": 120, "soc": 0.9}, {"t_s": 180, "voltage_v": 15.0, "current_a": 10.0},
                     {"t_s": 240, "soc": 0.5}, {"t_s": 300, "soc": 0.45}]
         got, want = govern_both(res, readings, ["--mission-s", 1200, "--base-power-w", 60,
                                                 "--maximize", "size"],
@@ -386,7 +364,7 @@ class TestGovernor(unittest.TestCase):
             got, want = govern_both(res, readings, ["--mission", mission] + cli_extra,
                                     mission=mission, **kw)
             self.check_same(got, want)
-            self.assertEqual([d["phase_name"] for d in got][2], "survey")
+            self.assertEqual([d["phase"] for d in got][2], "survey")
             if kw.get("ignore_soc"):
                 self.assertNotIn("measured", [d["soc_source"] for d in got])
 

@@ -102,7 +102,7 @@ class TestPlanRefusals(unittest.TestCase):
         rc, errors, _ = cli_says("plan", linear(), "--mission-s", 600, "--min-soc", 20)
         self.assertEqual(rc, 2)
         self.assertEqual(errors, ["min soc 20: the charge to keep is a fraction in [0, 1) "
-                                  "(20 % is 0.2)"])
+                                  "(a percentage? write it / 100)"])
         with powprof.Model(linear()) as m, powprof.Battery() as b:
             for frac, words in ((20, errors[0]), (2.0, "min soc 2:"), (float("nan"), "min soc nan"),
                                 (-5, "min soc -5")):

@@ -4,6 +4,7 @@
  * headers of the pair are included so that the compiler checks them. */
 #include "include/powprof/governor.h"
 
+#include "governor_doc.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/layer2/model.h"
@@ -12,6 +13,7 @@
 #include "pipeline.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +53,35 @@ static int mission_of(pp_governor *g, const pp_governor_options *o)
 /* o's numbers, -1 (not given) or in range: 0 or -EINVAL (logged). */
 static int options_check(const pp_governor_options *o)
 {
+    char why[160];
+
     if (o->min_soc_frac != -1 && pp_plan_check_min_soc(o->min_soc_frac) < 0)
         return -EINVAL;
-    if (o->margin_frac != -1 && !(o->margin_frac >= 0 && o->margin_frac < 10)) {
-        pp_log_error("margin %g: a fraction in [0, 10) (0.02: a plan better by 2 %%)",
-                     o->margin_frac);
+    if (o->every_s != 0 && pp_gov_every_check(o->every_s, why, sizeof why) < 0) {
+        pp_log_error("governor: %s", why);
         return -EINVAL;
     }
+    if (o->margin_frac != -1 && !(o->margin_frac >= 0 && o->margin_frac < 10)) {
+        pp_log_error("governor: the margin %g: a fraction in [0, 10), or -1 for %g",
+                     o->margin_frac, PP_GOV_MARGIN_DEFAULT);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* "NAME=STEP NAME=measured ..." into o's resolutions: 0 or -EINVAL (logged). */
+static int resolutions(const char *text, pp_plan_options *o)
+{
+    char buf[1024], *save = NULL, why[128];
+
+    if (!text)
+        return 0;
+    pp_strlcpy(buf, text, sizeof buf);
+    for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
+        if (pp_plan_resolution_parse(w, o, why, sizeof why) < 0) {
+            pp_log_error("governor: the resolution %s: %s", w, why);
+            return -EINVAL;
+        }
     return 0;
 }
 
@@ -83,9 +107,14 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     g->o.risk = o->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     g->o.mission_s = 1; /* the phases say their lengths */
     pp_gov_options_init(&go);
-    if (o->margin_frac >= 0)
+    if (o->margin_frac != -1)
         go.margin_frac = o->margin_frac;
     go.trust_soc = !o->ignore_soc;
+    go.every_s = o->every_s;
+    if ((rc = resolutions(o->resolution, &g->o)) < 0) {
+        free(g);
+        return rc;
+    }
     if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, &g->mission, &g->plan)) < 0) {
         free(g);
         return rc;
@@ -99,6 +128,25 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     }
     *out = g;
     return 0;
+}
+
+int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out)
+{
+    pp_gov_reading rd = {r->t_s, r->soc_frac, r->voltage_v, r->current_a, r->phase};
+    pp_gov_decision gd;
+    json_t *o;
+    int rc;
+
+    *json_out = NULL;
+    PP_HANDLE_OR(g, PP_HANDLE_GOVERNOR, -EBADF);
+    PP_HANDLE_OR(g->m, PP_HANDLE_MODEL, -EBADF); /* closed before its governor */
+    if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
+        return rc;
+    if (!(o = pp_gov_decision_doc(g->m, &g->plan, &g->mission, &gd)))
+        return -ENOMEM;
+    *json_out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    return *json_out ? 0 : -ENOMEM;
 }
 
 int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor_decision *d)

@@ -56,7 +56,8 @@ int pp_plan_check_min_soc(double frac)
 {
     if (frac >= 0 && frac < 1)
         return 0;
-    pp_log_error("min soc %g: the charge to keep is a fraction in [0, 1) (20 %% is 0.2)", frac);
+    pp_log_error("min soc %g: the charge to keep is a fraction in [0, 1) (%s)", frac,
+                 frac > 1 && frac <= 100 ? "a percentage? write it / 100" : "20 % is 0.2");
     return -EINVAL;
 }
 

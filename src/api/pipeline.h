@@ -141,6 +141,8 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
 /* One configuration of a plan as JSON: its parameters (labels as text),
  * power_w with its band, planned_w, achieved, quality. */
 json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c);
+/* ... its parameters alone {name: value} (labels for categorical ones). */
+json_t *pp_plan_setting_json(const pp_model *m, const pp_plan_choice *c);
 
 /* A plan of a mission in phases (pp_plan_phases) as `powprof plan
  * --mission --json` prints it and RESULTS/plan.json keeps it

@@ -40,7 +40,7 @@ int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *no
     return rc;
 }
 
-json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
+json_t *pp_plan_setting_json(const pp_model *m, const pp_plan_choice *c)
 {
     const pp_summary *s = &m->sum;
     json_t *o = json_object();
@@ -51,6 +51,13 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
         json_object_set_new(o, s->params[k], s->param[k].kind == PP_PARAM_CATEGORICAL
                                                  ? json_string(text) : pp_json_num(c->point.raw[k]));
     }
+    return o;
+}
+
+json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
+{
+    json_t *o = pp_plan_setting_json(m, c);
+
     json_object_set_new(o, "power_w", pp_json_num(c->power.value));
     json_object_set_new(o, "power_lo_w", pp_json_num(c->power.lo));
     json_object_set_new(o, "power_hi_w", pp_json_num(c->power.hi));

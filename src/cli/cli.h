@@ -93,6 +93,10 @@ int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, cons
  * they came from. */
 void pp_cli_mission_say(const pp_mission_settings *m, const struct pp_battery_params *b, FILE *fp);
 
+/* An option the library refused (rc < 0): "powprof CMD: NAME ARG: WHY" on
+ * stderr and -1; 0 otherwise. */
+int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why);
+
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
 

@@ -21,6 +21,14 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
     return 0;
 }
 
+int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why)
+{
+    if (rc >= 0)
+        return 0;
+    fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, name, arg, why);
+    return -1;
+}
+
 int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd)
 {
     switch (opt) {

@@ -4,6 +4,7 @@
  * (govern_sim.c). Parses, calls the library, prints. */
 #include "cli.h"
 
+#include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
 #include "src/base/util.h"
@@ -20,8 +21,9 @@
 static const char govern_help[] =
     "usage: powprof govern RESULTS [--mission FILE | --mission-s S [--base-power-w W]]\n"
     "                      [-c CONFIG] [--min-soc F] [--risk upper|mean] [--maximize NAME]\n"
+    "                      [--resolution NAME=STEP|NAME=measured]...\n"
     "                      --source SRC [--every 5s] [--speed X] [--state FILE]\n"
-    "                      [--margin F] [--ignore-soc] [--sysfs-root DIR]\n"
+    "                      [--margin F] [--ignore-soc] [--sysfs-root DIR] [--text]\n"
     "       powprof govern RESULTS --mission FILE --simulate ACTUAL [--scale-after T:F]\n"
     "                      [--every 5s] [--measure soc|vi] [--plot DIR] [--json]\n"
     "\n"
@@ -48,7 +50,8 @@ static const char govern_help[] =
     "                       battery_status CSV) replayed at its own pace times\n"
     "                       --speed (0: at once)\n"
     "  FILE                 any other file or named pipe: lines as stdin's\n"
-    "Every decision is one JSON line on stdout: time, phase, the measured and the\n"
+    "Every decision is one JSON line on stdout (the library's decision document,\n"
+    "the keys Python's Governor.update returns): time, phase, the measured and the\n"
     "estimated charge and which estimate, the setting, the held plan's end, why it\n"
     "changed. --state FILE is rewritten atomically (a temporary file renamed) with\n"
     "the current setting at each decision; SIGTERM or SIGINT stop the loop and\n"
@@ -72,7 +75,11 @@ static const char govern_help[] =
     "  --min-soc F          the reserve (0.2 or 20%)\n"
     "  --risk upper|mean    plan with the band's upper end (default) or the prediction\n"
     "  --maximize NAME      the parameter to maximize\n"
-    "  --every T            power_supply's reading period; --simulate's updates (5s)\n"
+    "  --resolution NAME=STEP|NAME=measured  the settings a parameter may take, as\n"
+    "                       plan's: a step, or the levels measured (a camera's rates)\n"
+    "  --every T            a decision per T of the readings' time (5s, 500ms; in\n"
+    "                       [0.05 s, 1 h]): the readings between feed the estimate\n"
+    "                       only; power_supply's reading period; --simulate's updates\n"
     "  --speed X            a log replayed X times faster (1; 0: at once)\n"
     "  --state FILE         the current setting, rewritten atomically\n"
     "  --margin F           a held plan gives way to one better by more than F (0.02)\n"
@@ -81,10 +88,14 @@ static const char govern_help[] =
     "                       voltage and current (vi: the filter)\n"
     "  --sysfs-root DIR     read /sys under DIR (tests)\n"
     "  --json               --simulate: one JSON object\n"
+    "  --text               a line for a person per change (what, why, the charge,\n"
+    "                       the time to the reserve) instead of the JSON lines\n"
     "  -h, --help           this help\n"
     "\n"
     "exit status: 0; 3 when the last decision found no schedule keeping the\n"
-    "reserve (--simulate: when the governed run ended below it); 2 usage.\n";
+    "reserve (--simulate: when the governed run ended below it); 2 usage; 125\n"
+    "when nothing was governed (no reading read), the source failed or the\n"
+    "state file could not be written.\n";
 
 enum {
     OPT_SOURCE = 2000,
@@ -100,12 +111,14 @@ enum {
     OPT_MISSION_FILE,
     OPT_MAXIMIZE,
     OPT_ROOT,
+    OPT_RESOLUTION,
+    OPT_TEXT,
 };
 
 typedef struct govern_args {
     const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
     double every_s, speed, scale_t_s, scale_f;
-    int json;
+    int json, text;
     pp_sim_options sim;
     pp_mission_settings cm;
     pp_mission_spec *mission;
@@ -139,21 +152,11 @@ static int scale_option(const char *arg, govern_args *a)
     return 0;
 }
 
-static int duration_option(const char *name, const char *arg, double *out)
-{
-    char why[128];
-
-    if (pp_parse_double(arg, out) == 0 ? !(*out > 0)
-                                       : pp_mission_parse_duration(arg, out, why, sizeof why) < 0) {
-        fprintf(stderr, "powprof govern: %s %s: a duration > 0 (5, 5s, 1min)\n", name, arg);
-        return -1;
-    }
-    return 0;
-}
-
 /* One option of govern's own: 0, or -1 (said). */
 static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
 {
+    char why[160];
+
     switch (opt) {
     case OPT_SOURCE: a->source = arg; return 0;
     case OPT_STATE: a->state = arg; return 0;
@@ -162,13 +165,19 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case OPT_MISSION_FILE: a->mission_file = arg; return 0;
     case OPT_MAXIMIZE: o->maximize = arg; return 0;
     case OPT_ROOT: a->root = arg; return 0;
+    case OPT_RESOLUTION: /* as plan's: settings that can be run */
+        return pp_cli_refused("govern", "--resolution", arg,
+                              pp_plan_resolution_parse(arg, o, why, sizeof why), why);
     case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
+    case OPT_TEXT: a->text = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
-    case OPT_EVERY: return duration_option("--every", arg, &a->every_s);
-    case OPT_SPEED:
-        if (pp_parse_double(arg, &a->speed) < 0 || !(a->speed >= 0 && a->speed <= 1e6)) {
-            fprintf(stderr, "powprof govern: --speed %s: a factor in [0, 1e6] (0: at once)\n", arg);
+    case OPT_EVERY:
+        return pp_cli_refused("govern", "--every", arg,
+                              pp_gov_parse_every(arg, &a->every_s, why, sizeof why), why);
+    case OPT_SPEED: /* its range: the source's (governor_source.h) */
+        if (pp_parse_double(arg, &a->speed) < 0) {
+            fprintf(stderr, "powprof govern: --speed %s: a factor (0: at once)\n", arg);
             return -1;
         }
         return 0;
@@ -239,7 +248,9 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"sysfs-root", required_argument, NULL, OPT_ROOT},
+        {"resolution", required_argument, NULL, OPT_RESOLUTION},
         {"json", no_argument, NULL, PP_OPT_JSON},
+        {"text", no_argument, NULL, OPT_TEXT},
         {NULL, 0, NULL, 0},
     };
     int opt, rc;
@@ -278,41 +289,6 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     return mission_of(a, o);
 }
 
-/* A decision as one JSON object. */
-static json_t *decision_json(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi,
-                             const pp_gov_decision *d)
-{
-    json_t *o = json_object(), *plan = json_array();
-    const pp_plan_choice *c = &r->cand[d->choice];
-
-    json_object_set_new(o, "t_s", json_real(d->t_s));
-    json_object_set_new(o, "phase", json_string(mi->phase[d->phase].name));
-    json_object_set_new(o, "phase_index", json_integer((json_int_t)d->phase));
-    json_object_set_new(o, "phase_left_s", pp_json_num(d->phase_left_s));
-    json_object_set_new(o, "soc_measured", pp_json_num(d->soc_measured_frac));
-    json_object_set_new(o, "soc", pp_json_num(d->soc_frac));
-    json_object_set_new(o, "soc_sd", pp_json_num(d->soc_sd_frac));
-    json_object_set_new(o, "soc_source", json_string(d->soc_source));
-    json_object_set_new(o, "soc_held", json_boolean(d->soc_held));
-    json_object_set_new(o, "setting", pp_plan_choice_json(m, c));
-    json_object_set_new(o, "changed", json_boolean(d->changed));
-    json_object_set_new(o, "replanned", json_boolean(d->replanned));
-    json_object_set_new(o, "why", json_string(pp_gov_why_name(d->why)));
-    json_object_set_new(o, "feasible", json_boolean(d->feasible));
-    json_object_set_new(o, "soc_end", pp_json_num(d->soc_end_frac));
-    json_object_set_new(o, "quality", pp_json_num(d->quality));
-    json_object_set_new(o, "new_quality", pp_json_num(d->new_quality));
-    json_object_set_new(o, "new_soc_end", pp_json_num(d->new_soc_end_frac));
-    json_object_set_new(o, "reserve_t_s", pp_json_num(d->reserve_t_s));
-    json_object_set_new(o, "base_factor", pp_json_num(d->base_factor));
-    for (size_t k = d->phase; k < mi->n_phases; k++)
-        json_array_append_new(plan, json_pack("{s:s,s:f}", "phase", mi->phase[k].name,
-                                              m->sum.params[r->head.maximize],
-                                              r->cand[d->plan[k]].point.raw[r->head.maximize]));
-    json_object_set_new(o, "plan", plan);
-    return o;
-}
-
 static void catch_stop(void)
 {
     struct sigaction sa;
@@ -324,39 +300,83 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* Readings to decisions until the source ends or a signal: an exit status. */
+/* A decision on stdout: its JSON line, or with --text a line for a person
+ * when the setting or the feasibility changed (and the first). */
+static void print_decision(const govern_args *a, const json_t *o, int first)
+{
+    static double prev = NAN;
+    static int prev_feasible = 1;
+    int feasible = json_is_true(json_object_get(o, "feasible"));
+    char line[512];
+
+    if (!a->text) {
+        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != prev_feasible) {
+        pp_gov_decision_text(o, prev, line, sizeof line);
+        printf("%s\n", line);
+    }
+    prev = json_number_value(json_object_get(o, "value"));
+    prev_feasible = feasible;
+    fflush(stdout);
+}
+
+/* The state file rewritten: 0, or -1 when it was never written (nothing
+ * stays there: said, the loop ends). */
+static int save_state(const char *path, const json_t *o, int *written)
+{
+    if (pp_json_save(path, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) == 0) {
+        *written = 1;
+        return 0;
+    }
+    if (!*written) {
+        fprintf(stderr, "powprof govern: --state %s cannot be written: nothing governed\n", path);
+        return -1;
+    }
+    fprintf(stderr, "powprof govern: the last state stays in %s\n", path);
+    return 0;
+}
+
+/* Readings to decisions until the source ends or a signal: an exit status
+ * (PP_EXIT_FAILURE when the source failed, the state could not be
+ * written, or nothing was governed). */
 static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_args *a,
                        pp_gov *g, pp_gov_source *src)
 {
     pp_gov_reading rd;
     pp_gov_decision d;
-    size_t n = 0, refused = 0;
-    int rc, feasible = 1;
+    size_t n = 0, refused = 0, taken = 0;
+    int rc, feasible = 1, written = 0, failed = 0;
 
     catch_stop();
-    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1) {
-        if (rc == -EINTR)
-            break;
+    if (a->state)
+        pp_gov_state_stale_remove(a->state);
+    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1 && rc != -EINTR) {
         if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
             refused++; /* said on stderr */
             continue;
         }
-        if (rc < 0)
-            return PP_EXIT_FAILURE;
-        json_t *o = decision_json(m, r, a->mission, &d);
-        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-        fflush(stdout);
-        if (a->state && pp_json_save(a->state, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0)
-            fprintf(stderr, "powprof govern: the last state stays in %s\n", a->state);
+        if ((failed = rc < 0))
+            break; /* said */
+        taken++;
+        if (!d.decided)
+            continue; /* between two decisions: the estimate fed (--every) */
+        json_t *o = pp_gov_decision_doc(m, r, a->mission, &d); /* the library's one document */
+        print_decision(a, o, n == 0);
+        failed = a->state && save_state(a->state, o, &written) < 0;
         json_decref(o);
+        if (failed)
+            break;
         feasible = d.feasible;
         n++;
     }
-    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused%s\n", n, refused,
+    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n", n, refused,
+            taken,
             stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
                                                   : "; stopped by SIGINT, the last state kept")
-                        : "");
+                        : n == 0 && !failed ? ": nothing governed" : "");
+    if (failed || (n == 0 && !stop_signal))
+        return PP_EXIT_FAILURE;
     return feasible ? 0 : 3;
 }
 
@@ -390,6 +410,7 @@ int pp_cmd_govern(int argc, char **argv)
     if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)
         goto out;
     have_src = 1;
+    a.sim.gov.every_s = a.every_s; /* a decision per --every of the readings' time */
     if (pp_gov_new(&r->problem, &a.sim.gov, &g) < 0)
         goto out;
     rc = govern_loop(&m, r, &a, g, &src);

@@ -148,17 +148,10 @@ typedef struct plan_target {
 
 static int resolution_option(const char *arg, pp_plan_options *o)
 {
-    const char *eq = strchr(arg, '=');
-    pp_plan_resolution *r = &o->resolution[o->n_resolutions];
+    char why[128];
 
-    if (!eq || o->n_resolutions == PP_SUMMARY_MAX_PARAMS ||
-        pp_fmt(r->name, sizeof r->name, "%.*s", (int)(eq - arg), arg) < 0 ||
-        pp_parse_double(eq + 1, &r->step) < 0 || !(r->step > 0)) {
-        fprintf(stderr, "powprof plan: --resolution %s: NAME=STEP with a step > 0 expected\n", arg);
-        return -1;
-    }
-    o->n_resolutions++;
-    return 0;
+    return pp_cli_refused("plan", "--resolution", arg,
+                          pp_plan_resolution_parse(arg, o, why, sizeof why), why);
 }
 
 /* --fix NAME=VALUE: the parameter held at that value. */

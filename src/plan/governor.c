@@ -2,6 +2,7 @@
 #include "governor.h"
 
 #include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,7 +22,8 @@ struct pp_gov {
     int have_plan;
     size_t held[PP_MISSION_MAX_PHASES]; /* per phase of the mission */
     size_t last_choice;
-    double last_soc, last_soc_t_s, last_end_soc; /* for a prediction without a reading */
+    double last_soc, last_soc_t_s;  /* for a prediction without a reading: a line from */
+    double last_end_soc, last_end_t_s; /* ... the last estimate to this charge at this time */
     pp_phase_load rest_base[PP_MISSION_MAX_PHASES];
     pp_phase_load cut;          /* the current phase from the time reached */
     pp_phase_load coarse[PP_MISSION_MAX_PHASES]; /* the base loads in bins (governor.h) */
@@ -29,6 +31,10 @@ struct pp_gov {
     double base_factor;         /* learnt: the actual base load over the planned one */
     double anchor_t_s, anchor_soc; /* the learning window's start */
     double computer_j;          /* the computer's planned energy since */
+    size_t n_other_pack;        /* readings refused as another pack's */
+    pp_gov_decision last;       /* the last decision made, and its time on the grid */
+    double first_t_s;
+    double last_tick;
 };
 
 const char *pp_gov_why_name(pp_gov_why w)
@@ -44,6 +50,48 @@ void pp_gov_options_init(pp_gov_options *o)
     o->trust_soc = 1;
     o->learn_base = 1;
     o->band_frac = PP_GOV_BAND_DEFAULT;
+    o->every_s = 0;
+}
+
+int pp_gov_every_check(double every_s, char *why, size_t cap)
+{
+    if (every_s >= PP_GOV_EVERY_S_MIN && every_s <= PP_GOV_EVERY_S_MAX)
+        return 0;
+    pp_fmt(why, cap, "a decision every %g s: not in [%g s, %g s]", every_s, PP_GOV_EVERY_S_MIN,
+           PP_GOV_EVERY_S_MAX);
+    return -EINVAL;
+}
+
+int pp_gov_parse_every(const char *text, double *s, char *why, size_t cap)
+{
+    if (pp_parse_duration_s(text, s) < 0) {
+        pp_fmt(why, cap, "'%s' is not a duration (0.5, 500ms, 5s, 1min)", text);
+        return -EINVAL;
+    }
+    return pp_gov_every_check(*s, why, cap);
+}
+
+int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap)
+{
+    if (!isfinite(r->t_s) || r->t_s < 0) {
+        pp_fmt(why, cap, "no time t_s >= 0 (%g)", r->t_s);
+        return -EINVAL;
+    }
+    if (!isnan(r->soc_frac) && !(r->soc_frac >= 0 && r->soc_frac <= 1)) {
+        pp_fmt(why, cap, "state of charge %g is not a fraction in [0, 1]%s", r->soc_frac,
+               r->soc_frac > 1 && r->soc_frac <= 100 ? " (a percentage? write it / 100)" : "");
+        return -EINVAL;
+    }
+    if (!isnan(r->voltage_v) && !(r->voltage_v > 0 && r->voltage_v < PP_BATTERY_VOLTAGE_V_MAX)) {
+        pp_fmt(why, cap, "voltage %g V is not in (0, %g)", r->voltage_v, PP_BATTERY_VOLTAGE_V_MAX);
+        return -EINVAL;
+    }
+    if (!isnan(r->current_a) && !(fabs(r->current_a) <= PP_GOV_CURRENT_A_MAX)) {
+        pp_fmt(why, cap, "current %g A is not in [-%g, %g]", r->current_a, PP_GOV_CURRENT_A_MAX,
+               PP_GOV_CURRENT_A_MAX);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
@@ -88,10 +136,13 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
     *out = NULL;
     if (p->n_phases == 0 || p->n_phases > PP_MISSION_MAX_PHASES || p->n_cand == 0 ||
         (o && !(o->margin_frac >= 0 && o->margin_frac < 10 && o->band_frac >= 0 &&
-                o->band_frac < 0.2))) {
-        pp_log_error("governor: %zu phases, %zu candidates, margin %g, band %g: at least one "
-                     "phase and candidate, a margin in [0, 10), a band in [0, 0.2)", p->n_phases,
-                     p->n_cand, o ? o->margin_frac : 0.0, o ? o->band_frac : 0.0);
+                o->band_frac < 0.2 &&
+                (o->every_s == 0 || pp_gov_every_check(o->every_s, NULL, 0) == 0)))) {
+        pp_log_error("governor: %zu phases, %zu candidates, margin %g, band %g, every %g s: at "
+                     "least one phase and candidate, a margin in [0, 10), a band in [0, 0.2), "
+                     "0 or [%g, %g] s", p->n_phases, p->n_cand, o ? o->margin_frac : 0.0,
+                     o ? o->band_frac : 0.0, o ? o->every_s : 0.0, PP_GOV_EVERY_S_MIN,
+                     PP_GOV_EVERY_S_MAX);
         return -EINVAL;
     }
     if (!(g = calloc(1, sizeof *g)))
@@ -267,18 +318,35 @@ static int advance(pp_gov *g, const pp_gov_reading *r)
     return 0;
 }
 
-/* The held plan's charge at t_s: linear from the last estimate to the
- * plan's end. */
+/* The charge at t_s without a reading: on the line from the last estimate
+ * to the held plan's end (its charge at the mission's end), or, when no
+ * schedule keeps the reserve, to the reserve at the time the cheapest
+ * settings reach it, and on past it: the estimate never stalls. */
 static double predicted(const pp_gov *g, double t_s)
 {
-    double end_t = g->phase_start_s, frac;
+    double frac;
+
+    if (!isfinite(g->last_end_soc) || !(g->last_end_t_s > g->last_soc_t_s))
+        return g->last_soc;
+    frac = (t_s - g->last_soc_t_s) / (g->last_end_t_s - g->last_soc_t_s);
+    if (g->last.feasible)
+        frac = fmin(frac, 1);
+    return fmax(g->last_soc + (g->last_end_soc - g->last_soc) * frac, 0);
+}
+
+/* Where predicted() heads after decision d. */
+static void predict_to(pp_gov *g, const pp_gov_decision *d)
+{
+    double end_t = g->phase_start_s;
 
     for (size_t k = g->phase; k < g->p->n_phases; k++)
         end_t += g->p->duration_s[k];
-    if (!isfinite(g->last_end_soc) || !(end_t > g->last_soc_t_s))
-        return g->last_soc;
-    frac = fmin((t_s - g->last_soc_t_s) / (end_t - g->last_soc_t_s), 1);
-    return g->last_soc + (g->last_end_soc - g->last_soc) * frac;
+    g->last_end_soc = d->soc_end_frac;
+    g->last_end_t_s = end_t;
+    if (!d->feasible && isfinite(d->reserve_t_s) && d->reserve_t_s > d->t_s) {
+        g->last_end_soc = g->p->min_soc_frac;
+        g->last_end_t_s = d->reserve_t_s;
+    }
 }
 
 /* The charge left at r, and which estimate said it. */
@@ -358,8 +426,8 @@ static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_g
 static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
 {
     size_t c[PP_MISSION_MAX_PHASES];
-    double t = NAN;
-    int rc = 0;
+    double t = NAN, w[PP_MISSION_MAX_PHASES];
+    int rc = 0, event = 0;
 
     q->min_soc_frac = g->p->min_soc_frac;
     cheapest(q, c);
@@ -367,9 +435,13 @@ static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
         rc = reserve_time(q, c, &t);
     else
         t = 0;
+    for (size_t j = 0; j < q->n_phases; j++)
+        w[j] = q->cand[c[j]].planned_w;
+    if (rc == 0 && (rc = pp_phases_run(q, w, &d->soc_end_frac, &event)) == 0)
+        d->quality = quality_of(q, c); /* the cheapest's end and quality: what is flown */
     d->reserve_t_s = isfinite(t) ? d->t_s + t : NAN;
     d->feasible = 0;
-    d->n_battery_runs++;
+    d->n_battery_runs += 2;
     adopt(g, c, q->n_phases, d, PP_GOV_CANNOT);
     return rc;
 }
@@ -426,14 +498,99 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     return 0;
 }
 
-static int check_reading(const pp_gov *g, const pp_gov_reading *r)
+/* The terminal voltages the planned pack can show: from PP_GOV_CELL_LOW_V a
+ * cell under load to its full open-circuit voltage (PP_GOV_CELL_HIGH_V a
+ * cell at least) plus a tenth; without a cell count, half to 1.25 times
+ * the rint pack's voltage. */
+static void pack_range(const pp_battery_params *b, double *lo, double *hi)
 {
-    if (!isfinite(r->t_s) || r->t_s < 0 || (g->started && r->t_s < g->last_t_s)) {
-        pp_log_error("governor: time %g s: finite, >= 0 and not before the last update's (%g s)",
-                     r->t_s, g->last_t_s);
-        return -EINVAL;
+    double full = b->model == PP_BATTERY_RINT ? b->voltage_v : pp_battery_ocv_v(b, 1.0);
+
+    if (b->cells > 0) {
+        *lo = b->cells * PP_GOV_CELL_LOW_V;
+        *hi = 1.1 * fmax(full, b->cells * PP_GOV_CELL_HIGH_V);
+    } else {
+        *lo = 0.5 * full;
+        *hi = 1.25 * full;
     }
-    return 0;
+}
+
+/* A voltage the planned pack cannot show (another pack flown: a 6S read
+ * as the 4S planned with), said with both. */
+static int pack_mismatch(const pp_gov *g, const pp_gov_reading *r, char *why, size_t cap)
+{
+    const pp_battery_params *b = &g->p->battery;
+    double lo, hi;
+
+    pack_range(b, &lo, &hi);
+    if (isnan(r->voltage_v) || (r->voltage_v >= lo && r->voltage_v <= hi))
+        return 0;
+    pp_fmt(why, cap, "voltage %g V is not the planned pack's (%d cells, %g Ah: %.3g to %.3g V): "
+           "about %.0f cells flown? plan with the pack flown", r->voltage_v, b->cells,
+           b->capacity_ah, lo, hi, r->voltage_v / 3.8);
+    return 1;
+}
+
+/* A reading refused (out of range, of another pack, back in time, a clock
+ * that jumped past the mission's end) is logged and changes nothing. */
+static int check_reading(pp_gov *g, const pp_gov_reading *r)
+{
+    double end_s = 0;
+    char why[200];
+    int other_pack = 0;
+
+    for (size_t k = 0; k < g->p->n_phases; k++)
+        end_s += g->p->duration_s[k];
+    if (pp_gov_reading_check(r, why, sizeof why) < 0) {
+    } else if ((other_pack = pack_mismatch(g, r, why, sizeof why))) {
+        size_t n = ++g->n_other_pack;
+        if (n & (n - 1))
+            return -EINVAL; /* said at the 1st, 2nd, 4th, 8th ...: a 10 Hz source floods not */
+    } else if (!g->started && isnan(r->soc_frac) && (isnan(r->voltage_v) || isnan(r->current_a))) {
+        pp_fmt(why, sizeof why, "neither a state of charge nor a voltage and a current: the "
+               "first reading needs one (later ones without: the plan's prediction)");
+    } else if (g->started && r->t_s < g->last_t_s) {
+        pp_fmt(why, sizeof why, "not before the last update's (%g s)", g->last_t_s);
+    } else if (r->t_s > fmax(end_s, g->last_t_s) + PP_GOV_LATE_S) {
+        pp_fmt(why, sizeof why, "past the mission's end (%g s) by more than %g s: a clock that "
+               "jumped?", end_s, PP_GOV_LATE_S);
+    } else {
+        return 0;
+    }
+    if (other_pack > 0 && g->n_other_pack > 1)
+        pp_log_error("governor: time %g s: %s: refused (%zu such readings)", r->t_s, why,
+                     g->n_other_pack);
+    else
+        pp_log_error("governor: time %g s: %s: refused, the last good state kept", r->t_s, why);
+    return -EINVAL;
+}
+
+/* Between two ticks of every_s (pp_gov_options): the last decision over
+ * the newer estimate in d. 1 when so, 0 when this update decides. */
+static int between_ticks(pp_gov *g, const pp_gov_reading *r, size_t phase_before, int over,
+                         pp_gov_decision *d)
+{
+    double tick;
+
+    if (!g->o.every_s || !g->started || over || g->phase != phase_before)
+        return 0;
+    tick = floor((r->t_s - g->first_t_s) / g->o.every_s + 1e-6);
+    if (tick > g->last_tick)
+        return 0;
+    pp_gov_decision e = *d;
+    *d = g->last;
+    d->t_s = e.t_s;
+    d->phase_left_s = e.phase_left_s;
+    d->soc_measured_frac = e.soc_measured_frac;
+    d->soc_frac = e.soc_frac;
+    d->soc_sd_frac = e.soc_sd_frac;
+    d->soc_source = e.soc_source;
+    d->soc_held = e.soc_held;
+    d->base_factor = e.base_factor;
+    d->decided = d->changed = d->replanned = 0;
+    d->why = PP_GOV_HOLD;
+    d->n_battery_runs = 0;
+    return 1;
 }
 
 int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
@@ -452,13 +609,17 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     if (g->started)
         learn(g, d, r->t_s - prev_t);
     else {
-        g->anchor_t_s = r->t_s;
+        g->anchor_t_s = g->first_t_s = r->t_s;
         g->anchor_soc = d->soc_frac;
     }
     d->base_factor = g->base_factor;
     d->phase = g->phase;
     d->phase_left_s = fmax(g->phase_start_s + g->p->duration_s[g->phase] - r->t_s, 0);
-    d->feasible = 1;
+    if (between_ticks(g, r, phase_before, over, d)) {
+        g->last_t_s = r->t_s;
+        return 0;
+    }
+    d->feasible = d->decided = 1;
     if (over) {
         d->why = PP_GOV_DONE;
         d->feasible = d->soc_frac >= g->p->min_soc_frac;
@@ -475,8 +636,10 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     if (d->changed && !d->replanned && g->phase != phase_before)
         d->why = PP_GOV_PHASE;
     g->last_choice = d->choice;
-    g->last_end_soc = d->soc_end_frac;
     g->last_t_s = r->t_s;
     g->started = 1;
+    g->last = *d;
+    predict_to(g, d);
+    g->last_tick = g->o.every_s ? floor((r->t_s - g->first_t_s) / g->o.every_s + 1e-6) : 0;
     return 0;
 }

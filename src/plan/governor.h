@@ -54,6 +54,15 @@
 #define PP_GOV_SLOPE_S 60.0      /* the learning window: the charge's fall over it */
 #define PP_GOV_FACTOR_MIN 0.25
 #define PP_GOV_FACTOR_MAX 4.0
+/* The one range of a decision period (--every, a power_supply's reads,
+ * --simulate's updates), s: 20 a second at most, one an hour at least. */
+#define PP_GOV_EVERY_S_MIN 0.05
+#define PP_GOV_EVERY_S_MAX 3600.0
+#define PP_GOV_CURRENT_A_MAX 2000.0 /* |current| beyond: no pack's, a broken reading */
+#define PP_GOV_CELL_LOW_V 2.5   /* a cell under load, V: lower, another pack was flown */
+#define PP_GOV_CELL_HIGH_V 4.2  /* ... a full cell (lithium), V */
+#define PP_GOV_LATE_S 3600.0        /* a reading later than the mission's end by more:
+                                       a clock that jumped (epoch time), refused */
 
 typedef struct pp_gov_options {
     double margin_frac; /* a new plan replaces a held one that still keeps the reserve when
@@ -64,9 +73,21 @@ typedef struct pp_gov_options {
                            only below the reserve itself: a dead band against flapping */
     int learn_base;     /* 1 (default): the base load of the rest is the planned one times
                            the factor learnt from the readings (above); 0: as planned */
+    double every_s;     /* > 0: a decision (a re-plan) once per every_s of the readings'
+                           time (a grid from the first reading; a new phase decides at
+                           once); the readings between only feed the estimate, and their
+                           decisions repeat the last one (decided 0): a fast source is
+                           never behind. 0 (default): every update decides */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);
+
+/* A decision period as people write it (5, 0.5, 500ms, 1min: the one
+ * duration parser, src/base/util.h) in [PP_GOV_EVERY_S_MIN,
+ * PP_GOV_EVERY_S_MAX]: 0 and *s, or -EINVAL with why (the text, the range).
+ * pp_gov_every_check: the same range for a number. */
+int pp_gov_parse_every(const char *text, double *s, char *why, size_t cap);
+int pp_gov_every_check(double every_s, char *why, size_t cap);
 
 /* What is measured at an update; NaN where not. */
 typedef struct pp_gov_reading {
@@ -87,6 +108,14 @@ typedef enum pp_gov_why {
 
 const char *pp_gov_why_name(pp_gov_why w);
 
+/* A reading in range, whatever its source (the CLI's lines, the C and
+ * Python API): a finite time >= 0; a state of charge in [0, 1] (a
+ * percentage refused: "a percentage? write it / 100"); a voltage in (0,
+ * PP_BATTERY_VOLTAGE_V_MAX); a current within +-PP_GOV_CURRENT_A_MAX
+ * (NaN: not measured; the first update needs a state of charge, or a
+ * voltage and a current: pp_gov_update). 0, or -EINVAL with why. */
+int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap);
+
 typedef struct pp_gov_decision {
     double t_s;
     size_t phase;              /* the phase flown now */
@@ -98,6 +127,8 @@ typedef struct pp_gov_decision {
     int soc_held;              /* the estimate rose: the plan's prediction used (above) */
     size_t choice;             /* the setting now: index into the problem's candidates */
     size_t plan[PP_MISSION_MAX_PHASES]; /* the held plan's choice per phase (from phase on) */
+    int decided;               /* this update decided (pp_gov_options.every_s); 0: the
+                                  last decision repeated over a newer estimate */
     int changed;               /* the setting differs from the last update's */
     int replanned;             /* a new plan was adopted */
     pp_gov_why why;
@@ -120,9 +151,13 @@ typedef struct pp_gov pp_gov;
 int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out);
 void pp_gov_free(pp_gov *g);
 
-/* One update (see above) into *d. 0, -EINVAL (logged: a time before the
- * last update's, not finite, a phase not after the current one or past
- * the last), -ENOMEM or -EIO. */
+/* One update (see above) into *d. 0, -EINVAL (logged: a reading out of
+ * range (pp_gov_reading_check), a voltage the planned pack cannot show
+ * (below PP_GOV_CELL_LOW_V a cell, or above its full voltage by a tenth:
+ * another pack flown, said with both), a time before the last update's or past
+ * the mission's end by more than PP_GOV_LATE_S, a phase not after the
+ * current one or past the last: the reading is refused and the governor
+ * keeps its last good state), -ENOMEM or -EIO. */
 int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d);
 
 #endif

@@ -298,9 +298,14 @@ int pp_sim_fly(const pp_phases_problem *p, const size_t *static_choice,
     flight f = {p, actual, o, static_choice, NULL, {0}, 0, {0}, 0};
     size_t oracle[PP_MISSION_MAX_PHASES];
     int rc, feasible = 0;
+    char why[160];
 
     memset(r, 0, sizeof *r);
-    if (!(o->every_s > 0 && o->step_s > 0 && o->step_s <= o->every_s) || actual->n < 1) {
+    if (pp_gov_every_check(o->every_s, why, sizeof why) < 0) {
+        pp_log_error("simulate: %s", why);
+        return -EINVAL;
+    }
+    if (!(o->step_s > 0 && o->step_s <= o->every_s) || actual->n < 1) {
         pp_log_error("simulate: updates every %g s, steps of %g s: both > 0, the step not longer",
                      o->every_s, o->step_s);
         return -EINVAL;

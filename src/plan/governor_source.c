@@ -2,15 +2,19 @@
 #include "governor_source.h"
 
 #include "devices/power_supply.h"
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/traces/flight_log.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,10 +36,14 @@ static int sleep_until(double at_s)
 
     if (at_s <= mono_s())
         return 0;
+    if (!(at_s < 1e15)) { /* past any clock: checked before the cast */
+        pp_log_error("governor: a wait until %g s on the monotonic clock: refused", at_s);
+        return -EINVAL;
+    }
     ts.tv_sec = (time_t)at_s;
     ts.tv_nsec = (long)((at_s - (double)ts.tv_sec) * 1e9);
     rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-    return rc == EINTR ? -EINTR : 0;
+    return rc == EINTR ? -EINTR : rc ? -rc : 0;
 }
 
 static int number_field(json_t *o, const char *const *keys, double *out, char *why, size_t cap)
@@ -85,7 +93,8 @@ static int parse_json(const char *line, pp_gov_reading *r, char *why, size_t cap
         pp_fmt(why, cap, "phase %g is not a phase's number", phase);
         rc = -EINVAL;
     }
-    r->phase = (int)phase;
+    if (rc == 0)
+        r->phase = (int)phase; /* in range: checked before the cast */
     return rc;
 }
 
@@ -131,26 +140,7 @@ int pp_gov_parse_line(const char *line, pp_gov_reading *r, char *why, size_t cap
     if (!*p || *p == '#')
         return 1;
     rc = *p == '{' ? parse_json(p, r, why, cap) : parse_words(p, r, why, cap);
-    if (rc < 0)
-        return rc;
-    if (!isfinite(r->t_s) || r->t_s < 0) {
-        pp_fmt(why, cap, "no time t_s >= 0");
-        return -EINVAL;
-    }
-    if (!isnan(r->soc_frac) && !(r->soc_frac >= 0 && r->soc_frac <= 1)) {
-        pp_fmt(why, cap, "state of charge %g is not a fraction in [0, 1]%s", r->soc_frac,
-               r->soc_frac > 1 && r->soc_frac <= 100 ? " (a percentage? write it / 100)" : "");
-        return -EINVAL;
-    }
-    if (!isnan(r->voltage_v) && !(r->voltage_v > 0 && r->voltage_v < PP_BATTERY_VOLTAGE_V_MAX)) {
-        pp_fmt(why, cap, "voltage %g V is not in (0, %g)", r->voltage_v, PP_BATTERY_VOLTAGE_V_MAX);
-        return -EINVAL;
-    }
-    if (isnan(r->soc_frac) && (isnan(r->voltage_v) || isnan(r->current_a))) {
-        pp_fmt(why, cap, "neither a state of charge nor a voltage and a current");
-        return -EINVAL;
-    }
-    return 0;
+    return rc < 0 ? rc : pp_gov_reading_check(r, why, cap); /* the library's one check */
 }
 
 /* The ULog battery to replay: instance want (-1: the first with samples). */
@@ -173,20 +163,48 @@ static int open_ulog(pp_gov_source *s, const char *path, int want)
     return 0;
 }
 
-int pp_gov_source_open(const char *spec, FILE *in, const char *root, double every_s, double speed,
-                       pp_gov_source *s)
+/* A file or a named pipe of lines, as stdin's: never a folder, and the
+ * reason when it cannot be opened (a symlink loop, no permission). */
+static int open_lines(pp_gov_source *s, const char *spec)
+{
+    struct stat st;
+    int folder = stat(spec, &st) == 0 && S_ISDIR(st.st_mode);
+
+    errno = 0;
+    if (folder || access(spec, F_OK) != 0 || !(s->in = s->own_in = fopen(spec, "r"))) {
+        int e = errno;
+        pp_log_error("--source %s: stdin, power_supply[:NAME], a PX4 log (.ulg) or a file of "
+                     "readings expected: %s", spec,
+                     folder ? "a folder" : strerror(e));
+        return -EINVAL;
+    }
+    s->kind = PP_GOV_SOURCE_STDIN;
+    return 0;
+}
+
+/* every_s (power_supply's period) and speed (a log's) in range. */
+static int check_pace(double every_s, double speed)
+{
+    char why[160];
+
+    if (pp_gov_every_check(every_s, why, sizeof why) < 0) {
+        pp_log_error("governor source: %s", why);
+        return -EINVAL;
+    }
+    if (!(speed == 0 || (speed >= PP_GOV_SPEED_MIN && speed <= PP_GOV_SPEED_MAX))) {
+        pp_log_error("governor source: a replay %g times the log's pace: 0 (at once) or in "
+                     "[%g, %g]", speed, PP_GOV_SPEED_MIN, PP_GOV_SPEED_MAX);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int open_spec(const char *spec, pp_gov_source *s)
 {
     const char *colon = strrchr(spec, ':');
     char path[4200];
     int64_t inst = -1;
 
-    memset(s, 0, sizeof *s);
-    pp_strlcpy(s->spec, spec, sizeof s->spec);
-    s->in = in;
-    s->root = root ? root : "/";
-    s->every_s = every_s;
-    s->speed = speed;
-    s->t0_mono_s = s->next_s = mono_s();
     if (strcmp(spec, "stdin") == 0 || strcmp(spec, "-") == 0) {
         s->kind = PP_GOV_SOURCE_STDIN;
         return 0;
@@ -202,18 +220,27 @@ int pp_gov_source_open(const char *spec, FILE *in, const char *root, double ever
         path[colon - spec] = '\0';
     else
         inst = -1;
-    if (pp_flight_log_is(path) != 1) { /* a file or a named pipe of lines, as stdin's */
-        if (access(spec, F_OK) != 0 || !(s->in = s->own_in = fopen(spec, "r"))) {
-            pp_log_error("--source %s: stdin, power_supply[:NAME], a PX4 log (.ulg) or a file "
-                         "of readings expected%s%s", spec, access(spec, F_OK) == 0 ? ": " : "",
-                         access(spec, F_OK) == 0 ? strerror(errno) : "");
-            return -EINVAL;
-        }
-        s->kind = PP_GOV_SOURCE_STDIN;
-        return 0;
-    }
+    if (pp_flight_log_is(path) != 1)
+        return open_lines(s, spec);
     s->kind = PP_GOV_SOURCE_ULOG;
     return open_ulog(s, path, (int)inst);
+}
+
+int pp_gov_source_open(const char *spec, FILE *in, const char *root, double every_s, double speed,
+                       pp_gov_source *s)
+{
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    pp_strlcpy(s->spec, spec, sizeof s->spec);
+    s->in = in;
+    s->root = root ? root : "/";
+    s->every_s = every_s;
+    s->speed = speed;
+    s->t0_mono_s = s->next_s = mono_s();
+    if ((rc = check_pace(every_s, speed)) < 0 || (rc = open_spec(spec, s)) < 0)
+        pp_gov_source_close(s); /* nothing kept of a source refused */
+    return rc;
 }
 
 static const char *where(const pp_gov_source *s)
@@ -221,29 +248,62 @@ static const char *where(const pp_gov_source *s)
     return s->own_in ? s->spec : "stdin";
 }
 
-static int next_line(pp_gov_source *s, pp_gov_reading *r)
+/* The rest of a line too long to be a reading, up to PP_FILE_LINE_MAX
+ * bytes: 0 at its end, -EINVAL (logged) past it: bytes that never end a
+ * line (/dev/zero, a serial line's noise) are no source of readings. */
+static int skip_rest(pp_gov_source *s)
 {
-    char line[LINE_MAX_CHARS], why[256];
+    int c;
+
+    for (size_t n = 0; n < PP_FILE_LINE_MAX; n++)
+        if ((c = getc(s->in)) == EOF || c == '\n')
+            return ferror(s->in) && errno == EINTR ? -EINTR : 0;
+    pp_log_error("%s:%zu: no end of line in %zu bytes: not a source of readings", where(s),
+                 s->line, PP_FILE_LINE_MAX);
+    return -EINVAL;
+}
+
+/* The next line (up to LINE_MAX_CHARS) into s->buf: its length, 0 at the
+ * end, 2 when refused (logged), -EINTR or -EINVAL. */
+static int read_line(pp_gov_source *s, ssize_t *len)
+{
     int rc;
 
-again:
-    if (!fgets(line, sizeof line, s->in))
-        return ferror(s->in) && errno == EINTR ? -EINTR : 1;
+    errno = 0;
+    *len = pp_file_getline_max(&s->buf, &s->cap, s->in, LINE_MAX_CHARS - 1);
+    if (ferror(s->in) && errno == EINTR)
+        return -EINTR; /* a signal: the loop looks at it */
+    if (*len == -1)
+        return 1;
     s->line++;
-    if (!strchr(line, '\n') && !feof(s->in)) {
-        int c;
-        while ((c = fgetc(s->in)) != EOF && c != '\n')
-            ;
+    if (*len == -2) {
+        if ((rc = skip_rest(s)) < 0)
+            return rc;
         pp_log_error("%s:%zu: a line longer than %d characters: refused", where(s), s->line,
                      LINE_MAX_CHARS - 1);
         return 2;
     }
-    rc = pp_gov_parse_line(line, r, why, sizeof why);
-    if (rc == 1)
-        goto again; /* blank, or a comment */
+    if (strlen(s->buf) != (size_t)*len) {
+        pp_log_error("%s:%zu: a NUL byte in the line: refused", where(s), s->line);
+        return 2;
+    }
+    return 0;
+}
+
+static int next_line(pp_gov_source *s, pp_gov_reading *r)
+{
+    char why[256];
+    ssize_t len;
+    int rc;
+
+    do {
+        if ((rc = read_line(s, &len)) != 0)
+            return rc;
+        rc = pp_gov_parse_line(s->buf, r, why, sizeof why);
+    } while (rc == 1); /* blank, or a comment */
     if (rc < 0) {
-        line[strcspn(line, "\r\n")] = '\0';
-        pp_log_error("%s:%zu: '%.80s': %s: refused", where(s), s->line, line, why);
+        s->buf[strcspn(s->buf, "\r\n")] = '\0';
+        pp_log_error("%s:%zu: '%.80s': %s: refused", where(s), s->line, s->buf, why);
         return 2;
     }
     return 0;
@@ -251,12 +311,13 @@ again:
 
 int pp_gov_source_next(pp_gov_source *s, pp_gov_reading *r)
 {
+    int rc;
+
     *r = (pp_gov_reading){NAN, NAN, NAN, NAN, -1};
     if (s->kind == PP_GOV_SOURCE_STDIN)
         return next_line(s, r);
     if (s->kind == PP_GOV_SOURCE_POWER_SUPPLY) {
         pp_power_supply_state st;
-        int rc;
         if (s->n_read && (rc = sleep_until(s->next_s)) < 0)
             return rc;
         s->next_s += s->every_s;
@@ -272,8 +333,8 @@ int pp_gov_source_next(pp_gov_source *s, pp_gov_reading *r)
     if (s->i >= s->bat->n)
         return 1;
     r->t_s = s->bat->t_s[s->i] - s->bat->t_s[0];
-    if (s->speed > 0 && sleep_until(s->t0_mono_s + r->t_s / s->speed) < 0)
-        return -EINTR;
+    if (s->speed > 0 && (rc = sleep_until(s->t0_mono_s + r->t_s / s->speed)) < 0)
+        return rc;
     r->voltage_v = s->bat->voltage_v[s->i];
     r->current_a = s->bat->current_a[s->i];
     r->soc_frac = s->bat->remaining[s->i];
@@ -284,6 +345,9 @@ int pp_gov_source_next(pp_gov_source *s, pp_gov_reading *r)
 
 void pp_gov_source_close(pp_gov_source *s)
 {
+    free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
     if (s->own_in)
         fclose(s->own_in);
     s->own_in = NULL;
@@ -293,4 +357,41 @@ void pp_gov_source_close(pp_gov_source *s)
     }
     s->flight = NULL;
     s->bat = NULL;
+}
+
+/* name is base + ".tmp." + six characters of mkstemp's. */
+static int is_stale(const char *name, const char *base)
+{
+    size_t n = strlen(base);
+
+    if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp.", 5) != 0 ||
+        strlen(name + n + 5) != 6)
+        return 0;
+    for (const char *c = name + n + 5; *c; c++)
+        if (!isalnum((unsigned char)*c))
+            return 0;
+    return 1;
+}
+
+size_t pp_gov_state_stale_remove(const char *path)
+{
+    char dir[4200], file[4400];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    struct dirent *e;
+    struct stat st;
+    size_t n = 0;
+    DIR *d;
+
+    pp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    if (!*base || !(d = opendir(dir)))
+        return 0;
+    while ((e = readdir(d)))
+        if (is_stale(e->d_name, base)) {
+            n += pp_path_fmt(file, sizeof file, dir, "%s", e->d_name) == 0 &&
+                 lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
+        }
+    closedir(d);
+    if (n)
+        pp_log_info("%s: %zu temporary files of a writer killed removed", path, n);
+    return n;
 }

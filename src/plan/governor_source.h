@@ -28,6 +28,9 @@
 
 #include <stdio.h>
 
+#define PP_GOV_SPEED_MIN 1e-3 /* a log replayed this much slower at most... */
+#define PP_GOV_SPEED_MAX 1e6  /* ... this much faster (0: at once) */
+
 typedef enum pp_gov_source_kind {
     PP_GOV_SOURCE_STDIN = 0,
     PP_GOV_SOURCE_POWER_SUPPLY,
@@ -40,6 +43,8 @@ typedef struct pp_gov_source {
     FILE *in;                 /* stdin, or a file of lines: */
     FILE *own_in;             /* ... opened here */
     size_t line;
+    char *buf;                /* the line read (malloc'd) */
+    size_t cap;
     const char *root;         /* power_supply: the sysfs root */
     char name[64];            /* ... the battery ("" the first) */
     double every_s, speed;
@@ -51,9 +56,13 @@ typedef struct pp_gov_source {
 } pp_gov_source;
 
 /* Open spec ("stdin" reading in, "power_supply[:NAME]" under root, a
- * .ulg file, a file of lines) with every_s (power_supply) and speed (ulog). 0, or -EINVAL /
- * -ENODEV / -errno (logged: an unknown source, no such battery, a log that
- * does not read or has no battery samples). */
+ * .ulg file, a file of lines) with every_s (power_supply; in
+ * pp_gov_every_check's range) and speed (ulog: 0, or in [PP_GOV_SPEED_MIN,
+ * PP_GOV_SPEED_MAX]). 0, or -EINVAL / -ENODEV / -errno (logged: an unknown
+ * source, a folder, no such battery, a log that does not read or has no
+ * battery samples; nothing is left open). A line longer than a reading is
+ * refused; one without an end in PP_FILE_LINE_MAX bytes ends the source
+ * (-EINVAL from pp_gov_source_next). */
 int pp_gov_source_open(const char *spec, FILE *in, const char *root, double every_s, double speed,
                        pp_gov_source *s);
 /* The next reading into *r (phase -1 unless a JSON line names one),
@@ -62,6 +71,10 @@ int pp_gov_source_open(const char *spec, FILE *in, const char *root, double ever
  * (logged); -EINTR when a signal interrupted the wait; -errno. */
 int pp_gov_source_next(pp_gov_source *s, pp_gov_reading *r);
 void pp_gov_source_close(pp_gov_source *s);
+
+/* Remove the temporary files a killed writer of the state file at path
+ * left beside it (PATH.tmp.XXXXXX, pp_atomic_file): how many. */
+size_t pp_gov_state_stale_remove(const char *path);
 
 /* One line of the stdin source into *r: 0, 1 for a line to skip (blank,
  * comment), -EINVAL with why. */

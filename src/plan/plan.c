@@ -189,6 +189,26 @@ static double list_step(const pp_summary_param_info *p)
     return isfinite(g) ? g : 0;
 }
 
+int pp_plan_resolution_parse(const char *arg, pp_plan_options *o, char *why, size_t cap)
+{
+    const char *eq = strchr(arg, '=');
+    pp_plan_resolution *r = &o->resolution[o->n_resolutions];
+
+    if (!eq || o->n_resolutions == PP_SUMMARY_MAX_PARAMS ||
+        pp_fmt(r->name, sizeof r->name, "%.*s", (int)(eq - arg), arg) < 0) {
+        pp_fmt(why, cap, "NAME=STEP (a step > 0) or NAME=measured expected");
+        return -EINVAL;
+    }
+    r->measured = strcmp(eq + 1, "measured") == 0;
+    r->step = 0;
+    if (!r->measured && (pp_parse_double(eq + 1, &r->step) < 0 || !(r->step > 0))) {
+        pp_fmt(why, cap, "NAME=STEP with a step > 0 (or NAME=measured) expected");
+        return -EINVAL;
+    }
+    o->n_resolutions++;
+    return 0;
+}
+
 /* The values parameter k takes in the plan, into *v (malloc'd). */
 static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, double **v,
                         size_t *n, double *step)
@@ -221,7 +241,9 @@ static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, d
     }
     from = lo;
     for (size_t r = 0; r < o->n_resolutions; r++)
-        if (strcmp(o->resolution[r].name, p->name) == 0)
+        if (strcmp(o->resolution[r].name, p->name) == 0 && o->resolution[r].measured)
+            return pp_plan_measured_levels(s, k, v, n);
+        else if (strcmp(o->resolution[r].name, p->name) == 0)
             *step = o->resolution[r].step;
     if (*step == 0 && p->kind == PP_PARAM_LINEAR && p->n_swept >= 2) {
         *step = fabs(p->swept[1] - p->swept[0]);
@@ -595,7 +617,8 @@ static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *
         return -EINVAL;
     }
     for (size_t i = 0; i < o->n_resolutions; i++)
-        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 || !(o->resolution[i].step > 0)) {
+        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0 ||
+            !(o->resolution[i].step > 0 || o->resolution[i].measured)) {
             pp_log_error("plan: the resolution %s=%g: no such parameter, or not > 0",
                          o->resolution[i].name, o->resolution[i].step);
             return -EINVAL;

@@ -54,8 +54,10 @@ typedef enum pp_plan_risk { PP_RISK_UPPER = 0, PP_RISK_MEAN } pp_plan_risk;
 
 typedef struct pp_plan_resolution {
     char name[PP_SUMMARY_NAME_MAX];
-    double step; /* > 0, in the parameter's units */
+    double step; /* > 0, in the parameter's units; 0 with measured */
+    int measured; /* 1: the levels measured, nothing between (a rate a camera runs at) */
 } pp_plan_resolution;
+
 
 /* A parameter held at one value (an input that is not a knob: the input
  * size, another component's setting): a number, or a categorical label. */
@@ -96,6 +98,11 @@ typedef struct pp_plan_options {
 
 /* Defaults: risk upper, tolerance 5 %, the default battery, no schedule. */
 void pp_plan_options_init(pp_plan_options *o);
+
+/* "NAME=STEP" (a step > 0) or "NAME=measured" (the levels measured) added
+ * to o's resolutions (the one parser of plan's and govern's --resolution):
+ * 0, or -EINVAL with why. */
+int pp_plan_resolution_parse(const char *arg, pp_plan_options *o, char *why, size_t cap);
 
 typedef struct pp_plan_choice {
     pp_model_point point;   /* every parameter (a categorical one: the label's index) */

@@ -4,7 +4,9 @@
  * nothing of plan.c. */
 #include "plan_measured.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 static int same(double a, double b)
 {
@@ -77,4 +79,25 @@ void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric,
         a->value = lo;
     a->lo = fmin(a->lo, a->value);
     a->hi = fmax(a->hi, a->value);
+}
+
+static int increasing(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+int pp_plan_measured_levels(const pp_summary *s, size_t k, double **v, size_t *n)
+{
+    if (!(*v = malloc((s->n_rows + 1) * sizeof **v)))
+        return -ENOMEM;
+    for (size_t i = 0; i < s->n_rows; i++)
+        (*v)[i] = s->x[i * s->n_params + k];
+    qsort(*v, s->n_rows, sizeof **v, increasing);
+    *n = 0;
+    for (size_t i = 0; i < s->n_rows; i++)
+        if (*n == 0 || (*v)[i] != (*v)[*n - 1])
+            (*v)[(*n)++] = (*v)[i];
+    return 0;
 }

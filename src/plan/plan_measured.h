@@ -18,4 +18,8 @@ int pp_plan_is_measured(const pp_model *m, const pp_model_point *pt);
 void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric,
                             const pp_model_point *pt, pp_prediction *a);
 
+/* The distinct values measured of parameter k of s, increasing, into *v
+ * (malloc'd) and *n: 0 or -ENOMEM. */
+int pp_plan_measured_levels(const pp_summary *s, size_t k, double **v, size_t *n);
+
 #endif

@@ -23,6 +23,12 @@ static const char *const col_name[N_COLS] = {"timestamp", "voltage_v", "current_
 
 /* The delimiter of a header line: ulog2csv writes ',' unless -d gives
  * another; the most frequent of , ; tab | is taken. */
+/* A header past a UTF-8 byte order mark (spreadsheets write one). */
+static char *past_bom(char *line)
+{
+    return strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
+}
+
 static char delimiter_of(const char *header)
 {
     static const char cand[] = {',', ';', '\t', '|'};
@@ -253,7 +259,7 @@ int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
         rc = -EINVAL;
     } else {
         delim = delimiter_of(line);
-        rc = header(path, line, delim, idx);
+        rc = header(path, past_bom(line), delim, idx);
     }
     f->battery_defined = 1;
     f->bat[0].instance = instance_of(path);
@@ -279,7 +285,7 @@ int pp_ulog_csv_is(const char *path)
     if (!fp)
         return 0;
     if (pp_file_getline_max(&line, &cap, fp, PP_FILE_LINE_MAX) >= 0) {
-        n = split(line, delimiter_of(line), field, PP_ARRAY_SIZE(field));
+        n = split(past_bom(line), delimiter_of(line), field, PP_ARRAY_SIZE(field));
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < N_REQUIRED; c++)
                 has[c] |= strcmp(field[i], col_name[c]) == 0;
