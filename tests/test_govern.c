@@ -685,7 +685,7 @@ void test_govern_api_refuses(void)
     for (size_t i = 0; i < sizeof bad_reserve / sizeof bad_reserve[0]; i++) {
         o.min_soc_frac = bad_reserve[i];
         CHECK_INT(pp_governor_new(m, b, &o, &g), -EINVAL);
-        CHECK_CONTAINS(test_log(), "the reserve");
+        CHECK_CONTAINS(test_log(), "min soc ");
     }
     CHECK_CONTAINS(test_log(), "min soc 20: the charge to keep is a fraction in [0, 1) "
                                "(a percentage? write it / 100)");

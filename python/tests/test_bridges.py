@@ -104,7 +104,7 @@ class TestPipe(unittest.TestCase):
         g = readings.Governor(BIN, res, None, state, stderr=-1,
                               extra=["--mission-s", "1200", "--base-power-w", "60",
                                      "--maximize", "size"])
-        msgs = [(0, 100, 2400), (60, 95, 2380), (120, 90, 2360)]
+        msgs = [(0, 100, 1640), (60, 95, 1620), (120, 90, 1600)]
         for t, pct, cv in msgs:
             g.send(readings.mavlink_sys_status(
                 NS(voltage_battery=cv * 10, current_battery=1000, battery_remaining=pct), t))
