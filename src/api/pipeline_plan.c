@@ -65,6 +65,13 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     return o;
 }
 
+json_t *pp_plan_left_out_json(const pp_plan_options *o, const pp_plan_result *r)
+{
+    return json_pack("{s:f,s:I,s:I,s:I}", "tolerance", o->tolerance_frac, "short_of_rate",
+                     (json_int_t)r->n_short_of_rate, "never_measured_gave_way",
+                     (json_int_t)r->n_gave_way, "below_min_rate", (json_int_t)r->n_below_min_rate);
+}
+
 /* The best plan, its runners-up and its schedule into root. */
 static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r,
                       json_t *root)
@@ -119,6 +126,7 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                                                          ? m->sum.metrics[r->achieved_metric]
                                                          : m->sum.params[r->maximize]));
     json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
+    json_object_set_new(root, "left_out", pp_plan_left_out_json(o, r));
     if (r->n_short_of_rate)
         json_object_set_new(root, "short_of_rate_example", pp_plan_choice_json(m, &r->short_example));
     json_object_set_new(root, "battery", pp_run_json_battery(&o->battery));

@@ -139,6 +139,7 @@ static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mis
     const pp_phases_result *res = &r->res;
 
     print_header(o, mi, r);
+    pp_cli_plan_left_out(m, o, &r->head);
     for (size_t k = 0; k < mi->n_phases; k++)
         if (!res->phase[k].met) {
             print_unmet(m, mi, r);

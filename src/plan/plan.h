@@ -128,6 +128,9 @@ typedef struct pp_plan_result {
     size_t n_below_min_rate;     /* left out: fewer units of work per second than asked */
     int unit_metric;             /* energy per unit of work's metric, -1 without */
     pp_plan_choice short_example;/* the highest request left out so */
+    size_t n_gave_way;           /* left out: never measured, gain over a measured setting
+                                    that costs no more within its own band (every planner) */
+    pp_plan_choice gave_way_example; /* the highest quality left out so */
     pp_plan_choice best;         /* when feasible */
     int measured_preferred;      /* best is a measured setting chosen over an unmeasured
                                     one (interpolated) whose quality it reaches within
