@@ -440,8 +440,8 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
             *best = i;
     }
     r->frugal = c[frugal];
-    if ((rc = pp_plan_lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac, NULL,
-                    &r->frugal_time_to_cutoff_s)) < 0)
+    if ((rc = pp_plan_lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s,
+                            r->min_soc_frac, NULL, &r->frugal_time_to_cutoff_s)) < 0)
         return rc;
     if (*best == n)
         return 0;
@@ -503,7 +503,8 @@ static int schedule(const pp_plan_options *o, pp_plan_result *r, const pp_plan_c
     for (int k = 0; k < SCHEDULE_STEPS; k++, t += dt) {
         double rest = o->mission_s - t - dt, p_max, s_after;
         size_t i = 0;
-        p_max = pp_plan_max_power_from(b, soc, dt, r->best.planned_w, rest > 1e-9 * o->mission_s ? rest : 0,
+        p_max = pp_plan_max_power_from(b, soc, dt, r->best.planned_w,
+                                       rest > 1e-9 * o->mission_s ? rest : 0,
                           r->min_soc_frac);
         while (i < best && c[i].planned_w > p_max)
             i++;
@@ -591,7 +592,8 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         return -EINVAL;
     }
     r->min_soc_frac = o->min_soc_frac >= 0 ? o->min_soc_frac : b->soc_cutoff_frac;
-    r->max_power_w = pp_plan_max_power_from(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
+    r->max_power_w =
+        pp_plan_max_power_from(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
     if ((rc = prepare(m, o, r, &c)) < 0)
         return rc;
     rc = choose(m, o, r, c, r->n_candidates, &best);

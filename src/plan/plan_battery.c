@@ -59,8 +59,8 @@ static int fits(const pp_battery_params *b, double power_w, double soc, double d
 
 /* The most computer power that fits (bisection); < 0 when not even 0 W
  * does. */
-double pp_plan_max_power_from(const pp_battery_params *b, double soc, double duration_s, double after_w,
-                        double rest_s, double min_soc)
+double pp_plan_max_power_from(const pp_battery_params *b, double soc, double duration_s,
+                              double after_w, double rest_s, double min_soc)
 {
     double lo = 0, hi = 1000;
 
