@@ -60,3 +60,29 @@ void test_plan45_one_rule_every_planner(void)
     CHECK_CONTAINS(out, "by more than 5 % (e.g. det.fps = 2");
     free(out);
 }
+
+/* Defect 3: where nothing lasts, max_power_w was -1.0 (a sentinel a script
+ * reads as a power) and the end's charge was missing: null, and the value
+ * with a flag. */
+void test_plan45_json_null_and_flag(void);
+void test_plan45_json_null_and_flag(void)
+{
+    const char *dir = overshoot();
+    char *out = NULL;
+    const char *at;
+
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "3000", "--base-power-w", "400",
+                          "--json", NULL), 3);
+    CHECK_CONTAINS(out, "\"max_power_w\":null");
+    CHECK(!strstr(out ? out : "", "-1.0"));
+    CHECK_CONTAINS(out, "\"reserve_kept\":false");
+    at = out ? strstr(out, "\"soc_end\":") : NULL;
+    CHECK(at && strtod(at + 10, NULL) >= 0.2 - 1e-6 && strtod(at + 10, NULL) <= 1);
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "3000", "--base-power-w", "0",
+                          "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"reserve_kept\":true");
+    at = out ? strstr(out, "\"max_power_w\":") : NULL;
+    CHECK(at && strtod(at + 14, NULL) > 40);
+    free(out);
+}

@@ -116,6 +116,21 @@ static void plan_options(const pp_battery_params *b, const pp_mission *mission,
         o->battery.soc_cutoff_frac = mission->min_soc_frac;
 }
 
+int pp_mission_duration_parse(const char *text, double *seconds)
+{
+    char why[256];
+
+    if (!text || !seconds) {
+        pp_log_error("mission: duration_s: no text");
+        return -EINVAL;
+    }
+    if (pp_parse_duration_range(text, seconds, why, sizeof why) < 0) {
+        pp_log_error("mission: duration_s %s", why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int pp_mission_plan_best(const pp_model *m, const pp_battery_params *b, const pp_mission *mission,
                          pp_mission_plan *out)
 {

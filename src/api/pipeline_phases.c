@@ -75,6 +75,7 @@ json_t *pp_phases_plan_json(const pp_model *m, const pp_plan_options *o, const p
     json_object_set_new(root, "phases", phases);
     json_object_set_new(root, "quality", res->feasible ? pp_json_num(res->quality) : json_null());
     json_object_set_new(root, "soc_end", pp_json_num(res->soc_end_frac));
+    json_object_set_new(root, "reserve_kept", json_boolean(res->feasible));
     json_object_set_new(root, "need", res->feasible ? json_null() : pp_json_num(res->need_frac));
     json_object_set_new(root, "battery_runs", json_integer((json_int_t)res->n_battery_runs));
     json_object_set_new(root, "single", res->feasible && res->single_feasible

@@ -441,7 +441,8 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
     }
     r->frugal = c[frugal];
     if ((rc = pp_plan_lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s,
-                            r->min_soc_frac, NULL, &r->frugal_time_to_cutoff_s)) < 0)
+                            r->min_soc_frac, &r->frugal_soc_end_frac,
+                            &r->frugal_time_to_cutoff_s)) < 0)
         return rc;
     if (*best == n)
         return 0;

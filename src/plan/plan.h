@@ -143,6 +143,8 @@ typedef struct pp_plan_result {
     pp_plan_choice runners[PP_PLAN_RUNNERS];
     pp_plan_choice frugal;       /* the least planned power */
     double frugal_time_to_cutoff_s;
+    double frugal_soc_end_frac;  /* the most frugal at the mission's end (below the reserve
+                                    when nothing is feasible) */
     size_t n_steps;              /* the schedule (when asked and feasible) */
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;
