@@ -7,6 +7,7 @@
 
 #include "src/base/log.h"
 #include "src/layer2/model.h"
+#include "src/plan/derived.h"
 #include "src/plan/plan.h"
 #include "plan_text.h"
 #include "src/base/util.h"
@@ -26,6 +27,10 @@ int pp_model_load(const char *results_dir, pp_model **out)
         return -ENOMEM;
     if ((rc = pp_model_open(results_dir, NULL, 1, m)) < 0) {
         free(m);
+        return rc;
+    }
+    if ((rc = pp_model_read_battery(m, results_dir)) < 0) { /* the metrics it derives */
+        pp_model_close(m);
         return rc;
     }
     *out = m;
@@ -95,7 +100,7 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         pp_log_error("these labels were never measured together");
         return rc;
     }
-    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0)
+    if ((rc = pp_model_predict_derived(m, (size_t)k, &pt, &p)) < 0)
         return rc;
     *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
     return 0;
@@ -195,7 +200,7 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
     }
     for (size_t j = 0; j < n; j++) {
         pp_prediction p;
-        if (pp_model_predict(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
+        if (pp_model_predict_derived(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
             p = (pp_prediction){.value = NAN, .lo = NAN, .hi = NAN, .honest_mape = NAN};
         out[j] = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside};
     }
