@@ -6,7 +6,7 @@ import os
 import unittest
 
 import powprof
-from helpers import TMP
+from helpers import ROOT, TMP
 
 
 def overshoot():
@@ -46,3 +46,75 @@ class TestPlanJson(unittest.TestCase):
             p = powprof.plan(m, powprof.Battery(), 3000)
             self.assertTrue(p["reserve_kept"])
             self.assertEqual(p["soc_end"], p["best_soc_end"])
+
+
+class TestInstallPython(unittest.TestCase):
+    """Defect 6: make install-python took /usr/bin/python3 whatever the user
+    ran; now the shell's python3 (an active venv's), and it says which."""
+
+    def test_make_installs_for_the_shells_python3(self):
+        import subprocess
+        p = subprocess.run(["make", "-n", "install-python", "PREFIX=/nonexistent"], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("PYTHON=python3 ./scripts/install-python", p.stdout)
+
+    def test_says_which_interpreter(self):
+        import subprocess
+        import sys
+        venv = os.path.join(TMP, "venv45")
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True,
+                       capture_output=True)
+        py = os.path.join(venv, "bin", "python3")
+        prefix = os.path.join(TMP, "prefix45")
+        p = subprocess.run([os.path.join(ROOT, "scripts/install-python"), prefix,
+                            os.path.join(prefix, "stage")], cwd=ROOT, capture_output=True,
+                           text=True, env=dict(os.environ, PYTHON=py))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("into the virtual environment of %s (%s)" % (py, py), p.stdout)
+        self.assertNotIn("has no pandas", p.stdout)
+        p = subprocess.run([os.path.join(ROOT, "scripts/install-python"), prefix,
+                            os.path.join(prefix, "stage")], cwd=ROOT, capture_output=True,
+                           text=True, env=dict(os.environ, PYTHON="/nonexistent/python3"))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("no interpreter /nonexistent/python3", p.stderr)
+
+
+class TestTidy(unittest.TestCase):
+    """Defect 7: the long format (one row per setting and metric) and plans
+    as DataFrames."""
+
+    def test_predict_long_is_predict_in_rows(self):
+        import pandas as pd
+        df = pd.DataFrame({"det.fps": [0.5, 0.75, 1.5]}, index=["a", "b", "c"])
+        with powprof.Model(overshoot()) as m:
+            wide = m.predict(df, metrics=["total_mean_w", "duration_s"])
+            long = m.predict_long(df, metrics=["total_mean_w", "duration_s"])
+            one = m.predict_long(**{"det.fps": 0.75})
+            every = list(m.metrics)
+        self.assertEqual(list(one["metric"]), every)
+        self.assertTrue((one["det.fps"] == 0.75).all())
+        self.assertEqual(list(long.columns), ["det.fps", "metric", "value", "lo", "hi", "error",
+                                              "outside_measured"])
+        self.assertEqual(len(long), 6)
+        for i, fps in enumerate(df["det.fps"]):
+            for metric in ("total_mean_w", "duration_s"):
+                row = long[(long["det.fps"] == fps) & (long["metric"] == metric)]
+                self.assertEqual(len(row), 1)
+                for what, col in (("value", "value"), ("lo", "lo"), ("hi", "hi"),
+                                  ("typical_error_pct", "error")):
+                    self.assertEqual(row[col].iloc[0], wide[(metric, what)].iloc[i])
+
+        merged = df.merge(long[long["metric"] == "total_mean_w"], on="det.fps")
+        self.assertEqual(len(merged), 3)
+
+    def test_plan_frame(self):
+        with powprof.Model(overshoot()) as m:
+            p = powprof.plan(m, powprof.Battery(), 3000)
+        f = powprof.plan_frame(p)
+        self.assertEqual(f["role"].iloc[0], "best")
+        self.assertEqual(f["planned_w"].iloc[0], p["best"]["planned_w"])
+        self.assertEqual(f["det.fps"].iloc[0], p["best"]["det.fps"])
+        self.assertEqual((f["role"] == "runner_up").sum(), len(p["runners_up"]))
+        self.assertEqual(f[f["role"] == "most_frugal"]["planned_w"].iloc[0],
+                         p["most_frugal"]["planned_w"])
