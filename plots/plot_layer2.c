@@ -498,19 +498,25 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
 static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, const char *name,
                            const char *words, const surface_data *sd)
 {
-    char map[PP_NAME_MAX + 8], title[1024];
+    char map[PP_NAME_MAX + 8], title[1024], held[512];
     double lo, hi;
     FILE *fp;
 
     if (pp_fmt(map, sizeof map, "%s-map", name) < 0)
         return;
     pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
+    slice_words(m, sl, 0, held, sizeof held); /* the parameters held, as the 3-D plot says */
     pp_fmt(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
-           "dots: the measured configurations%s%s", words, m->sum.params[sl->a],
-           m->sum.params[sl->b], pl->estimated ? "\n" : "",
-           pl->estimated ? ESTIMATED_NOTE : "");
-    if (!(fp = pp_plot_script_open(pl, map, title)))
+           "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
+           m->sum.params[sl->b], held[0] ? "at " : "", held,
+           held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
+           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+    if (!(fp = pp_plot_script_open(pl, map, NULL)))
         return;
+    /* the title as a label at the top, the frame below its lines (a map's
+     * own title sits on the frame) */
+    pp_gp_printf(fp, "set label 100 %s at screen 0.5,0.955 center front noenhanced\n"
+                     "set tmargin at screen %g\n", title, pl->estimated ? 0.88 : 0.91);
     pp_gp_printf(fp, "set view map\nset pm3d map\nset contour base\nset cntrparam levels auto 8\n"
                      "set cntrlabel onecolor format '%%g' font ',9' start 2 interval 40\n"
                      "set palette rgbformulae 33,13,10\nunset key\n"

@@ -3,6 +3,7 @@
  * reads holds null where nothing is known. */
 #include "harness.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +132,40 @@ void test_plan45_battery_metrics_through_battery(void)
     }
     CHECK_NEAR(t[0], 19422.607, 0.005 * 19422.607); /* summary.csv's, measured at 25 fps */
     CHECK_NEAR(t[1] * w[1], t[0] * w[0], 0.02 * t[0] * w[0]);
+}
+
+/* Defect 4: the heat maps named no parameter held (the 3-D plot did) and
+ * their title ran into the frame; the plan per phase cut "takeoff-tran". */
+void test_plot45_map_held_and_phase_names(void);
+void test_plot45_map_held_and_phase_names(void)
+{
+    char summary[4096], path[700], mission[700], *text, *out = NULL;
+    size_t len = 0;
+    int id = 0;
+    const char *dir;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,m.k,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2)
+            for (int k = 1; k <= 3; k++) {
+                double w = 2 + 0.001 * a * sqrt(b) + 0.1 * k;
+                len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                        "%d,%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, k, w, 10 * w);
+            }
+    dir = results_folder_with("held45", summary, NULL);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "total_mean_w", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "'at m.k=2 (held near the middle of its range); dots: the measured");
+    CHECK_CONTAINS(text, "set tmargin at screen 0.91");
+    CHECK(text && !strstr(text, "set title"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/m45.cfg", test_tmpdir());
+    write_file(mission, "mission = { maximize = \"m.size\"; phases = (\n"
+                        " { name = \"takeoff-transition\"; duration = \"2min\"; base_power_w = 5.0; },\n"
+                        " { name = \"b\"; duration = \"3min\"; base_power_w = 5.0; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", mission, NULL), 0);
+    CHECK_CONTAINS(out, "\ntakeoff-transition ");
+    free(out);
 }
