@@ -41,7 +41,7 @@ static void panels(FILE *fp, const pp_flight_fit *f, size_t i)
            "way)", i + 1, fl->fitted.v_rms);
     pp_gp_printf(fp, "set title %s\nset xlabel 'time [s]'\nset ylabel 'terminal voltage [V]'\n"
                      "set object 1 rect from 0, graph 0 to %g, graph 1 fc rgb '#e6e6e6' "
-                     "fs solid noborder behind\nset key top right\n", title, split);
+                     "fs solid noborder behind\nset key below horizontal\nset autoscale xfix\n", title, split);
     pp_gp_printf(fp, "plot '" NAME ".dat' index %zu using 1:2 with lines lt 8 title 'logged', "
                      "'' index %zu using 1:3 with lines lt 1 title 'modelled (fitted where "
                      "shaded)'\n", i, i);

@@ -38,7 +38,10 @@ static int write_script(pp_plotter *pl, double reserve_frac, const char *quality
     if (!fp)
         return -EIO;
     pp_plot_script_output(pl, fp, NAME);
-    pp_gp_printf(fp, "set multiplot layout 2,1\n"
+    /* the key beside the panels, never over the lines; the time axis the
+     * mission's, not rounded up past it */
+    pp_gp_printf(fp, "set multiplot layout 2,1\nset key outside right top vertical Left reverse\n"
+                     "set autoscale xfix\n"
                      "set title 'state of charge: static plan held, governed, oracle'\n"
                      "set ylabel 'state of charge [%%]'\nset xlabel 'time [min]'\n"
                      "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb '#999999'\n"

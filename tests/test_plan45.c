@@ -169,3 +169,29 @@ void test_plot45_map_held_and_phase_names(void)
     CHECK_CONTAINS(out, "\ntakeoff-transition ");
     free(out);
 }
+
+/* Defect 4: the keys of battery-fit.png and governor.png lay over the
+ * lines; beside (below) the panels now, the time axes end with the data. */
+void test_plot45_keys_beside_the_data(void);
+void test_plot45_keys_beside_the_data(void)
+{
+    char plot[700], path[800], mission[700], *text;
+    const char *dir = tx2_darknet();
+
+    snprintf(plot, sizeof plot, "%s/fit", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, NULL, "battery", "fit", fixture("ulog/sample_log_small.ulg"),
+                          "--plot", plot, NULL), 0);
+    snprintf(path, sizeof path, "%s/battery-fit.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key below horizontal\nset autoscale xfix\n");
+    CHECK(text && !strstr(text, "set key top right"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/mission-tx2.cfg", fixture_copy("governor"));
+    snprintf(plot, sizeof plot, "%s/sim", test_tmpdir());
+    run_powprof(NULL, NULL, "govern", dir, "--mission", mission, "--simulate", "planned",
+                "--plot", plot, NULL);
+    snprintf(path, sizeof path, "%s/governor.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key outside right top vertical Left reverse\nset autoscale xfix\n");
+    free(text);
+}
