@@ -206,6 +206,8 @@ int pp_cli_govern_simulate(const struct pp_model *m, const struct pp_phases_plan
                            const struct pp_sim_options *o, const char *plot_dir, int json);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
+/* powprof ulog info LOG (src/cli/ulog.c) */
+int pp_cmd_ulog(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);
 /* A whole number >= min of option opt: 0, or -1 (said why). */
 int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out);
