@@ -112,8 +112,8 @@ static void print_batteries(const pp_ulog_flight *f)
         double vlo, vhi, ilo, ihi;
         range(bat->voltage_v, bat->n, &vlo, &vhi);
         range(bat->current_a, bat->n, &ilo, &ihi);
-        printf("  instance %d: %zu samples over %.1f s, %.2f .. %.2f V, %.2f .. %.2f A", bat->instance,
-               bat->n, bat->t_s[bat->n - 1] - bat->t_s[0], vlo, vhi, ilo, ihi);
+        printf("  instance %d: %zu samples over %.1f s, %.2f .. %.2f V, %.2f .. %.2f A",
+               bat->instance, bat->n, bat->t_s[bat->n - 1] - bat->t_s[0], vlo, vhi, ilo, ihi);
         if (bat->cell_count)
             printf(", %d cells", bat->cell_count);
         if (bat->capacity_mah > 0)

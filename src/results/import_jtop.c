@@ -107,7 +107,8 @@ static int header(const char *path, char **f, int n, jtop_cols *c)
             tot = i;
             continue;
         }
-        if (c->n == PP_TRACE_MAX_RAILS || pp_strlcpy(c->name[c->n], f[i] + 6, PP_TRACE_NAME_MAX) < 0) {
+        if (c->n == PP_TRACE_MAX_RAILS ||
+            pp_strlcpy(c->name[c->n], f[i] + 6, PP_TRACE_NAME_MAX) < 0) {
             pp_log_error("%s:1: column '%s': too many rails or too long a name", path, f[i]);
             return -EINVAL;
         }
