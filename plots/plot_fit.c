@@ -71,18 +71,8 @@ int pp_plot_fit(const char *dir, const pp_flight_fit *f, pp_plot_result *r)
     pp_plotter pl;
     int rc;
 
-    memset(r, 0, sizeof *r);
     pp_plot_options_init(&o);
-    if (pp_strlcpy(r->plots_dir, dir, sizeof r->plots_dir) < 0 ||
-        (mkdir(dir, 0755) != 0 && errno != EEXIST)) {
-        pp_log_error("%s: cannot make the folder: %s", dir, strerror(errno));
-        return -EIO;
-    }
-    memset(&pl, 0, sizeof pl);
-    pl.dir = dir;
-    pl.o = &o;
-    pl.r = r;
-    if ((rc = write_data(&pl, f)) < 0 || (rc = write_script(&pl, f)) < 0)
+    if ((rc = pp_plotter_in_dir(dir, &o, &pl, r)) < 0 || (rc = write_data(&pl, f)) < 0 || (rc = write_script(&pl, f)) < 0)
         return rc;
     return pp_plot_render(&o, r);
 }

@@ -281,3 +281,38 @@ void test_import45_jtop(void)
     CHECK_CONTAINS(err, "tegrastats-orin.log:1: not a jtop log");
     free(err);
 }
+
+/* Defect 4: `battery LOG` had no --plot (only `battery fit` had): the
+ * voltage, current and charge left over time, logged beside modelled, per
+ * battery instance (the bench log has two); a trace's run refuses it. */
+void test_plot45_battery_flight(void);
+void test_plot45_battery_flight(void)
+{
+    char dir[700], path[800], *text, *err = NULL;
+    size_t blocks = 0;
+
+    snprintf(dir, sizeof dir, "%s/flight", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "battery", fixture("ulog/sample_log_small.ulg"), "--plot",
+                          dir, NULL), 0);
+    CHECK_CONTAINS(err, "powprof battery: plot ");
+    free(err);
+    snprintf(path, sizeof path, "%s/battery-flight.dat", dir);
+    text = slurp(path);
+    for (const char *c = text; c && (c = strstr(c, "\n\n\n")); c += 3)
+        blocks++;
+    CHECK_INT(blocks, 2);
+    CHECK(text && !strstr(text, " nan nan nan")); /* the model at every sample */
+    free(text);
+    snprintf(path, sizeof path, "%s/battery-flight.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set title 'battery 1: terminal voltage'");
+    CHECK_CONTAINS(text, "using 1:7 with lines lt 1 title 'modelled (state of charge)'");
+    CHECK_CONTAINS(text, "set key below horizontal");
+    free(text);
+    err = NULL;
+    snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
+    write_file(path, "t_s,a_w\n0,5\n1,5\n");
+    CHECK_INT(run_powprof(NULL, &err, "battery", path, "--plot", dir, NULL), 2);
+    CHECK_CONTAINS(err, "--plot draws a flight log beside the model");
+    free(err);
+}
