@@ -62,23 +62,18 @@ class TestInstallPython(unittest.TestCase):
     def test_says_which_interpreter(self):
         import subprocess
         import sys
+        from test_install import install
         venv = os.path.join(TMP, "venv45")
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True,
                        capture_output=True)
         py = os.path.join(venv, "bin", "python3")
-        prefix = os.path.join(TMP, "prefix45")
-        p = subprocess.run([os.path.join(ROOT, "scripts/install-python"), prefix,
-                            os.path.join(prefix, "stage")], cwd=ROOT, capture_output=True,
-                           text=True, env=dict(os.environ, PYTHON=py))
+        p = install(py, os.path.join(TMP, "prefix45"))
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("into the virtual environment of %s (%s)" % (py, py), p.stdout)
         self.assertNotIn("has no pandas", p.stdout)
-        p = subprocess.run([os.path.join(ROOT, "scripts/install-python"), prefix,
-                            os.path.join(prefix, "stage")], cwd=ROOT, capture_output=True,
-                           text=True, env=dict(os.environ, PYTHON="/nonexistent/python3"))
+        p = install("/nonexistent/python3", os.path.join(TMP, "prefix45"))
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("no interpreter /nonexistent/python3", p.stderr)
-
 
 class TestTidy(unittest.TestCase):
     """Defect 7: the long format (one row per setting and metric) and plans
