@@ -480,7 +480,7 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     axis_ticks(fp, m, sl, 0);
     axis_ticks(fp, m, sl, 1);
     pp_gp_printf(fp, "set pm3d\nset view 56,36,0.92,1.05\nset border 4095\nset xyplane relative 0\n"
-                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.92 right top Right\n"
+                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.86 right top Right\n"
                      "set colorbox user origin 0.92,0.3 size 0.025,0.45\n");
     pp_plot_script_output(pl, fp, name);
     pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle", name);

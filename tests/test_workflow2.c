@@ -326,7 +326,7 @@ void test_plots_phases_band_key(void)
     free(text);
     snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp.gp", dir);
     text = slurp(path);
-    CHECK_CONTAINS(text, "set key at screen 0.98,0.92 right top");
+    CHECK_CONTAINS(text, "set key at screen 0.98,0.86 right top");
     free(text);
 }
 
