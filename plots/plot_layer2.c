@@ -5,6 +5,7 @@
 #include "plot_layer2.h"
 
 #include "src/base/log.h"
+#include "src/plan/derived.h"
 
 #include <errno.h>
 #include <math.h>
@@ -143,7 +144,7 @@ static int predict(const pp_model *m, size_t metric, const pp_model_point *pt, d
 {
     pp_prediction p;
 
-    if (pp_model_predict(m, metric, pt, &p) < 0 || !isfinite(p.value))
+    if (pp_model_predict_derived(m, metric, pt, &p) < 0 || !isfinite(p.value))
         return -1;
     out[0] = factor * p.value;
     out[1] = factor * (isnan(p.lo) ? p.value : p.lo);

@@ -316,3 +316,31 @@ void test_plot45_battery_flight(void)
     CHECK_CONTAINS(err, "--plot draws a flight log beside the model");
     free(err);
 }
+
+/* Defect 2, the plots: the surface drawn for time to cutoff is the one
+ * predict gives (through the battery), not a surface of its own: its grid
+ * at 10 fps (its first point) holds predict's value there. */
+void test_plot45_cutoff_through_battery(void);
+void test_plot45_cutoff_through_battery(void)
+{
+    const char *dir = tx2_darknet();
+    char path[1200], *out = NULL, *text;
+    double t, lo, hi;
+    const char *at;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=10", "--json", NULL), 0);
+    CHECK(predicted_band(out, "time_to_cutoff_s", &t, &lo, &hi));
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "time_to_cutoff_s", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-time_to_cutoff_s.dat", dir);
+    text = slurp(path);
+    at = text ? strstr(text, "\n10 ") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        char *end;
+        CHECK_NEAR(strtod(at + 4, &end), t, 1e-6 * t);
+        CHECK_NEAR(strtod(end, &end), lo, 1e-6 * t);
+        CHECK_NEAR(strtod(end, NULL), hi, 1e-6 * t);
+    }
+    free(text);
+}

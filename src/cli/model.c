@@ -592,7 +592,8 @@ static void say_battery(const char *dir, const pp_summary *s)
     pp_fmt(path, sizeof path, "%s/run.json", dir);
     if (pp_run_json_battery_load(path, &b) == 1)
         printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %d cells, "
-               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's\n", path,
+               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's; "
+               "predicted through it from total_mean_w and its band\n", path,
                pp_battery_model_name(b.model), b.cells, b.capacity_ah, b.base_power_w);
 }
 
