@@ -24,6 +24,24 @@ def overshoot():
     return out
 
 
+class TestOneRule(unittest.TestCase):
+    def test_governor_plans_as_plan(self):
+        """Defect 1: govern's planning call (pp_plan_phases, as plan
+        --mission) gives the measured 1 fps as plan's best does. A guard:
+        the governor's grid (no --resolution) has no setting between 1 and
+        2 that gives way, so the C test test_plan45_one_rule_every_planner
+        is the one that failed before the rule."""
+        mission = os.path.join(TMP, "m45.cfg")
+        with open(mission, "w") as f:
+            f.write('mission = { maximize = "det.fps"; phases = (\n'
+                    ' { name = "a"; duration = "20min"; base_power_w = 0.0; },\n'
+                    ' { name = "b"; duration = "30min"; base_power_w = 0.0; }\n); };\n')
+        with powprof.Model(overshoot()) as m, \
+                powprof.Governor(m, powprof.Battery(), mission) as g:
+            d = g.update(0, soc=1.0)
+        self.assertEqual(d["settings"], "det.fps=1")
+
+
 class TestPlanJson(unittest.TestCase):
     def test_duration_text_as_the_cli(self):
         with powprof.Model(overshoot()) as m:
