@@ -292,11 +292,14 @@ install: all $(PUBLIC_H)
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/powprof.pc
 	install -m 644 man/powprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/powprof.1
 
-# The Python package with the library it loads: into the active venv, else
-# beside $(PREFIX)'s other Python packages (no --break-system-packages:
-# Debian's python3 finds /usr/local/lib/python3.X/dist-packages).
+# The Python package with the library it loads, for the interpreter the
+# user runs (the shell's python3: the active venv's; INSTALL_PYTHON=... for
+# another): into its venv, else beside $(PREFIX)'s other Python packages
+# (no --break-system-packages: Debian's python3 finds
+# /usr/local/lib/python3.X/dist-packages). PYTHON stays the tests' one.
+INSTALL_PYTHON ?= python3
 install-python: install
-	PYTHON=$(PYTHON) ./scripts/install-python $(DESTDIR)$(PREFIX) $(O)/python-package
+	PYTHON=$(INSTALL_PYTHON) ./scripts/install-python $(DESTDIR)$(PREFIX) $(O)/python-package
 
 clean:
 	rm -rf build build-asan powprof libpowprof.a

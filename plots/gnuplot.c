@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -165,6 +166,28 @@ static int close_in_plots(pp_plotter *pl, FILE *fp, const char *name, const char
             pl->write_error = rc;
     }
     return rc;
+}
+
+int pp_plotter_in_dir(const char *dir, const pp_plot_options *o, pp_plotter *pl,
+                      pp_plot_result *r)
+{
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        rc = -errno;
+        pp_log_error("%s: cannot create: %s", dir, strerror(errno));
+        return rc;
+    }
+    if (pp_strlcpy(r->plots_dir, dir, sizeof r->plots_dir) < 0) {
+        pp_log_error("%.80s...: a folder name too long", dir);
+        return -ENAMETOOLONG;
+    }
+    memset(pl, 0, sizeof *pl);
+    pl->dir = dir;
+    pl->o = o;
+    pl->r = r;
+    return 0;
 }
 
 FILE *pp_plot_script_open(pp_plotter *pl, const char *name, const char *title)

@@ -18,6 +18,13 @@ typedef struct pp_plotter {
     int write_error;             /* the first file that could not be written: -errno */
 } pp_plotter;
 
+/* A plotter writing straight into dir (created when missing), for the
+ * plots that have a folder of their own (battery fit --plot, govern
+ * --plot, battery LOG --plot): r cleared, its plots_dir dir. 0 or -errno
+ * (logged). */
+int pp_plotter_in_dir(const char *dir, const pp_plot_options *o, pp_plotter *pl,
+                      pp_plot_result *r);
+
 /* plots/<name>.gp opened, recorded in the result, its first lines written
  * (data separator, grid, line colours) and the title (NULL: none; a second
  * line after '\n'). NULL when the name cannot be a file name or the file

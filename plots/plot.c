@@ -6,6 +6,7 @@
 #include "plot_plan.h"
 
 #include "src/base/log.h"
+#include "src/plan/derived.h"
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
 
@@ -321,6 +322,10 @@ int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result 
         pp_summary_free(&m.sum);
         if ((rc = pp_model_open(results, NULL, 1, &m)) < 0)
             return rc;
+        if ((rc = pp_model_read_battery(&m, results)) < 0) { /* the metrics it derives */
+            pp_model_free(&m);
+            return rc;
+        }
     }
     if (mkdir(r->plots_dir, 0755) != 0 && errno != EEXIST) {
         pp_log_error("%s: cannot create: %s", r->plots_dir, strerror(errno));

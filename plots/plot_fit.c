@@ -41,7 +41,7 @@ static void panels(FILE *fp, const pp_flight_fit *f, size_t i)
            "way)", i + 1, fl->fitted.v_rms);
     pp_gp_printf(fp, "set title %s\nset xlabel 'time [s]'\nset ylabel 'terminal voltage [V]'\n"
                      "set object 1 rect from 0, graph 0 to %g, graph 1 fc rgb '#e6e6e6' "
-                     "fs solid noborder behind\nset key top right\n", title, split);
+                     "fs solid noborder behind\nset key below horizontal\nset autoscale xfix\n", title, split);
     pp_gp_printf(fp, "plot '" NAME ".dat' index %zu using 1:2 with lines lt 8 title 'logged', "
                      "'' index %zu using 1:3 with lines lt 1 title 'modelled (fitted where "
                      "shaded)'\n", i, i);
@@ -71,18 +71,8 @@ int pp_plot_fit(const char *dir, const pp_flight_fit *f, pp_plot_result *r)
     pp_plotter pl;
     int rc;
 
-    memset(r, 0, sizeof *r);
     pp_plot_options_init(&o);
-    if (pp_strlcpy(r->plots_dir, dir, sizeof r->plots_dir) < 0 ||
-        (mkdir(dir, 0755) != 0 && errno != EEXIST)) {
-        pp_log_error("%s: cannot make the folder: %s", dir, strerror(errno));
-        return -EIO;
-    }
-    memset(&pl, 0, sizeof pl);
-    pl.dir = dir;
-    pl.o = &o;
-    pl.r = r;
-    if ((rc = write_data(&pl, f)) < 0 || (rc = write_script(&pl, f)) < 0)
+    if ((rc = pp_plotter_in_dir(dir, &o, &pl, r)) < 0 || (rc = write_data(&pl, f)) < 0 || (rc = write_script(&pl, f)) < 0)
         return rc;
     return pp_plot_render(&o, r);
 }

@@ -38,7 +38,10 @@ static int write_script(pp_plotter *pl, double reserve_frac, const char *quality
     if (!fp)
         return -EIO;
     pp_plot_script_output(pl, fp, NAME);
-    pp_gp_printf(fp, "set multiplot layout 2,1\n"
+    /* the key beside the panels, never over the lines; the time axis the
+     * mission's, not rounded up past it */
+    pp_gp_printf(fp, "set multiplot layout 2,1\nset key outside right top vertical Left reverse\n"
+                     "set autoscale xfix\n"
                      "set title 'state of charge: static plan held, governed, oracle'\n"
                      "set ylabel 'state of charge [%%]'\nset xlabel 'time [min]'\n"
                      "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb '#999999'\n"
@@ -61,23 +64,8 @@ int pp_plot_governor(const char *dir, const pp_sim_result *s, double reserve_fra
     pp_plotter pl;
     int rc;
 
-    memset(r, 0, sizeof *r);
     pp_plot_options_init(&o);
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-        rc = -errno;
-        pp_log_error("%s: cannot create: %s", dir, strerror(errno));
-        return rc;
-    }
-    if (strlen(dir) >= sizeof r->plots_dir) {
-        pp_log_error("%.80s...: a folder name too long", dir);
-        return -ENAMETOOLONG;
-    }
-    pp_strlcpy(r->plots_dir, dir, sizeof r->plots_dir);
-    memset(&pl, 0, sizeof pl);
-    pl.dir = dir;
-    pl.o = &o;
-    pl.r = r;
-    if ((rc = write_data(&pl, s)) < 0 || (rc = write_script(&pl, reserve_frac, quality)) < 0)
+    if ((rc = pp_plotter_in_dir(dir, &o, &pl, r)) < 0 || (rc = write_data(&pl, s)) < 0 || (rc = write_script(&pl, reserve_frac, quality)) < 0)
         return rc;
     return pp_plot_render(&o, r);
 }

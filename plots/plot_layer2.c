@@ -5,6 +5,7 @@
 #include "plot_layer2.h"
 
 #include "src/base/log.h"
+#include "src/plan/derived.h"
 
 #include <errno.h>
 #include <math.h>
@@ -143,7 +144,7 @@ static int predict(const pp_model *m, size_t metric, const pp_model_point *pt, d
 {
     pp_prediction p;
 
-    if (pp_model_predict(m, metric, pt, &p) < 0 || !isfinite(p.value))
+    if (pp_model_predict_derived(m, metric, pt, &p) < 0 || !isfinite(p.value))
         return -1;
     out[0] = factor * p.value;
     out[1] = factor * (isnan(p.lo) ? p.value : p.lo);
@@ -480,7 +481,7 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     axis_ticks(fp, m, sl, 0);
     axis_ticks(fp, m, sl, 1);
     pp_gp_printf(fp, "set pm3d\nset view 56,36,0.92,1.05\nset border 4095\nset xyplane relative 0\n"
-                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.92 right top Right\n"
+                     "set palette rgbformulae 33,13,10\nset key at screen 0.98,0.86 right top Right\n"
                      "set colorbox user origin 0.92,0.3 size 0.025,0.45\n");
     pp_plot_script_output(pl, fp, name);
     pp_gp_printf(fp, "splot %s.'.dat' index 0 using 1:2:3 with pm3d notitle", name);
@@ -498,19 +499,25 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
 static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, const char *name,
                            const char *words, const surface_data *sd)
 {
-    char map[PP_NAME_MAX + 8], title[1024];
+    char map[PP_NAME_MAX + 8], title[1024], held[512];
     double lo, hi;
     FILE *fp;
 
     if (pp_fmt(map, sizeof map, "%s-map", name) < 0)
         return;
     pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
+    slice_words(m, sl, 0, held, sizeof held); /* the parameters held, as the 3-D plot says */
     pp_fmt(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
-           "dots: the measured configurations%s%s", words, m->sum.params[sl->a],
-           m->sum.params[sl->b], pl->estimated ? "\n" : "",
-           pl->estimated ? ESTIMATED_NOTE : "");
-    if (!(fp = pp_plot_script_open(pl, map, title)))
+           "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
+           m->sum.params[sl->b], held[0] ? "at " : "", held,
+           held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
+           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+    if (!(fp = pp_plot_script_open(pl, map, NULL)))
         return;
+    /* the title as a label at the top, the frame below its lines (a map's
+     * own title sits on the frame) */
+    pp_gp_printf(fp, "set label 100 %s at screen 0.5,0.955 center front noenhanced\n"
+                     "set tmargin at screen %g\n", title, pl->estimated ? 0.88 : 0.91);
     pp_gp_printf(fp, "set view map\nset pm3d map\nset contour base\nset cntrparam levels auto 8\n"
                      "set cntrlabel onecolor format '%%g' font ',9' start 2 interval 40\n"
                      "set palette rgbformulae 33,13,10\nunset key\n"

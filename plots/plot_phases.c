@@ -157,41 +157,68 @@ static void phase_objects(FILE *fp, const pp_plot_plan *plan, double unit_s)
     }
 }
 
+/* The upper panel: the phases, the state of charge and the reserve (the
+ * x axis is the lower panel's). */
+static void charge_panel(FILE *fp, const pp_plot_plan *plan, double unit_s)
+{
+    pp_gp_printf(fp, "set multiplot\nset lmargin at screen 0.09\nset rmargin at screen 0.90\n"
+                     "set tmargin at screen 0.91\nset bmargin at screen 0.43\n"
+                     "set xrange [0:%.10g]\nset format x ''\nunset xlabel\n"
+                     "set ylabel 'state of charge [%%]'\nset yrange [0:118]\nset ytics 0,20,100\n"
+                     "unset key\n"
+                     "set arrow 1 from graph 0, first %.10g to graph 1, first %.10g nohead dt 3 lw 2 "
+                     "lc rgb '#A00000' front\n",
+                 plan->mission_s / unit_s, 100 * plan->min_soc_frac, 100 * plan->min_soc_frac);
+    phase_objects(fp, plan, unit_s);
+    pp_gp_printf(fp, "plot 'plan-phases.dat' using 1:2 with lines lw 3 lt 1 notitle\n");
+}
+
+/* The lower panel: the base load (left axis) and the computer's planned
+ * power on an axis of its own (right): a few watts beside a propulsion
+ * of a hundred would lie flat on one axis. The key below, for both. */
+static void power_panel(FILE *fp, const pp_plot_plan *plan, double unit_s)
+{
+    double base = 0, comp = 0, blo, bhi, clo, chi;
+
+    for (size_t i = 0; i < plan->n_points; i++) {
+        base = isfinite(plan->tl_base_w[i]) ? fmax(base, plan->tl_base_w[i]) : base;
+        comp = isfinite(plan->tl_computer_w[i]) ? fmax(comp, plan->tl_computer_w[i]) : comp;
+    }
+    pp_plot_range(0, base > 0 ? base : 1, 0.1, &blo, &bhi);
+    pp_plot_range(0, comp > 0 ? comp : 1, 0.1, &clo, &chi);
+    pp_gp_printf(fp, "unset label\nunset arrow 1\nset tmargin at screen 0.41\n"
+                     "set bmargin at screen 0.17\nset format x '%%g'\nset xlabel %s\n"
+                     "set ylabel 'base load [W]'\nset yrange [0:%.10g]\nset ytics 0,%.10g\n"
+                     "set ytics nomirror\nset y2label 'computer [W]' tc rgb '#009E73'\n"
+                     "set y2range [0:%.10g]\nset y2tics 0,%.10g tc rgb '#009E73'\n"
+                     "set key at screen 0.5,0.045 center bottom horizontal\n",
+                 unit_s > 1 ? "mission time [min]" : "mission time [s]", bhi,
+                 pp_plot_tick_step(0, bhi, 3), 1.25 * chi, pp_plot_tick_step(0, 1.25 * chi, 3));
+    pp_gp_printf(fp, "plot 'plan-phases.dat' using 1:3 with lines lw 1 lc rgb '#4A6A8A' "
+                     "title 'base load', '' using 1:4 axes x1y2 with steps lt 3 lw 2 "
+                     "title 'computer, planned (right axis)', keyentry with lines lw 3 lt 1 "
+                     "title 'state of charge', keyentry with lines dt 3 lw 2 lc rgb '#A00000' "
+                     "title 'reserve'\nunset multiplot\n");
+}
+
 int pp_plot_plan_phases(pp_plotter *pl, const pp_plot_plan *plan)
 {
-    double unit_s = plan->mission_s >= 300 ? 60 : 1, whi = 0, lo, hi;
+    double unit_s = plan->mission_s >= 300 ? 60 : 1;
     char title[256];
     FILE *fp;
     int rc;
 
     if ((rc = write_data(pl, plan, unit_s)) < 0)
         return rc;
-    for (size_t i = 0; i < plan->n_points; i++)
-        whi = fmax(whi, fmax(plan->tl_base_w[i], plan->tl_computer_w[i]));
-    pp_plot_range(0, whi > 0 ? whi : 1, 0.1, &lo, &hi);
     pp_fmt(title, sizeof title, "the plan per phase: state of charge over the mission (%.0f %s)%s",
            plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
            plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
-    if (!(fp = pp_plot_script_open(pl, "plan-phases", title)))
+    if (!(fp = pp_plot_script_open(pl, "plan-phases", NULL)))
         return -EIO;
-    pp_gp_printf(fp, "set xlabel %s\nset ylabel 'state of charge [%%]'\nset yrange [0:118]\n"
-                     "set ytics 0,20,100\n"
-                     "set xrange [0:%.10g]\nset y2label 'power [W]'\nset y2tics 0,%.10g,%.10g\n"
-                     "set ytics nomirror\nset y2range [%.10g:%.10g]\nset key below horizontal\n"
-                     "set arrow 1 from graph 0, first %.10g to graph 1, first %.10g nohead dt 3 lw 2 "
-                     "lc rgb '#A00000' front\n",
-                 unit_s > 1 ? "mission time [min]" : "mission time [s]", plan->mission_s / unit_s,
-                 pp_plot_tick_step(0, hi, 5), hi, 0.0, 1.18 * hi, 100 * plan->min_soc_frac,
-                 100 * plan->min_soc_frac);
-    phase_objects(fp, plan, unit_s);
+    pp_gp_printf(fp, "set label 100 %s at screen 0.5,0.965 center front noenhanced\n", title);
     pp_plot_script_output(pl, fp, "plan-phases");
-    /* the base load first, thin and light (a recording repeated many times
-     * is a dense band that must not hide the reserve or the charge), the
-     * state of charge last, on top */
-    pp_gp_printf(fp, "plot 'plan-phases.dat' using 1:3 axes x1y2 with lines lw 0.5 "
-                     "lc rgb '#608090D0' title 'base load (right axis)', "
-                     "'' using 1:4 axes x1y2 with steps lt 3 lw 2 title 'computer, planned "
-                     "(right axis)', '' using 1:2 with lines lw 3 lt 1 title 'state of charge', "
-                     "1/0 with lines dt 3 lw 2 lc rgb '#A00000' title 'reserve'\n");
+    charge_panel(fp, plan, unit_s);
+    pp_gp_printf(fp, "unset label 100\n");
+    power_panel(fp, plan, unit_s);
     return pp_plot_script_close(pl, fp, "plan-phases");
 }

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* check-layout run in root: its exit status; its output (the breaches on
  * stderr, then the count on stdout) into *out. */
@@ -82,4 +85,49 @@ void test_layout_circle_through_header(void)
     CHECK_INT(check_layout(tree("", a_c, b_shared_c, shared_h), &out), 0);
     CHECK(out && strstr(out, "layout: 0 breaches"));
     free(out);
+}
+
+/* check-layout run in root with stdout and stderr both into one file that
+ * already holds "BEFORE\n", as "(echo BEFORE; make check) > log 2>&1"
+ * leaves it: the file's text (malloc'd), NULL when not run. */
+static char *check_layout_into_log(const char *root)
+{
+    char script[PATH_MAX];
+    const char *log = test_path("layout.log");
+    int fd, st;
+    pid_t pid;
+
+    if (!realpath("scripts/check-layout", script))
+        return NULL;
+    fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || write(fd, "BEFORE\n", 7) != 7)
+        return NULL;
+    pid = fork();
+    if (pid == 0) {
+        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(root) != 0)
+            _exit(127);
+        execl(script, script, (char *)NULL);
+        _exit(127);
+    }
+    close(fd);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return NULL;
+    return slurp(log);
+}
+
+void test_layout_keeps_log_before_it(void);
+void test_layout_keeps_log_before_it(void)
+{
+    /* tee /dev/stderr reopened the log and cut it: all before was lost */
+    static const char a_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n";
+    static const char a_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s);\n"
+                              "int a_run(pp_spec *s)\n{\n    return b_fit(s);\n}\n";
+    static const char b_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s)\n{\n"
+                              "    return s->h;\n}\n";
+    char *log = check_layout_into_log(tree(a_h, a_c, b_c, NULL));
+
+    CHECK(log && strncmp(log, "BEFORE\n", 7) == 0);
+    CHECK_CONTAINS(log, "src/layer2: files in a circle: a.c -> b.c (b_fit) -> a.c (pp_spec)");
+    CHECK_CONTAINS(log, "layout: 1 breaches");
+    free(log);
 }

@@ -318,13 +318,15 @@ void test_plots_phases_band_key(void)
     CHECK_CONTAINS(text, "'takeoff' at first ");
     CHECK(text && strstr(strstr(text, "'takeoff' at first "), "graph 0.97 left front"));
     CHECK(text && strstr(strstr(text, "'landing' at first "), "graph 0.97 right front"));
-    CHECK(text && strstr(text, "using 1:3 axes x1y2 with lines lw 0.5") &&
-          strstr(text, "using 1:3 axes x1y2 with lines lw 0.5") <
-              strstr(text, "title 'state of charge'"));
+    /* issue 45: the powers in a panel of their own, the computer on its own axis */
+    CHECK(text && strstr(text, "using 1:3 with lines lw 1 lc rgb '#4A6A8A'") &&
+          strstr(text, "using 1:3 with lines lw 1") < strstr(text, "title 'state of charge'"));
+    CHECK_CONTAINS(text, "'' using 1:4 axes x1y2 with steps");
+    CHECK_CONTAINS(text, "set y2label 'computer [W]'");
     free(text);
     snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp.gp", dir);
     text = slurp(path);
-    CHECK_CONTAINS(text, "set key at screen 0.98,0.92 right top");
+    CHECK_CONTAINS(text, "set key at screen 0.98,0.86 right top");
     free(text);
 }
 

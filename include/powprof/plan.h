@@ -41,6 +41,12 @@ typedef struct pp_mission_plan {
     double time_to_cutoff_s;   /* if the configuration went on (NAN: none in 48 h) */
 } pp_mission_plan;
 
+/* A mission's duration as the command line and mission files write it:
+ * seconds ("90", "1.5") or numbers with units h, min (m), s, ms, largest
+ * first ("20min", "1h30m", "250ms"), in 1 s .. 1e7 s. 0 with *seconds, or
+ * -EINVAL (logged: the text and what is expected). */
+int pp_mission_duration_parse(const char *text, double *seconds);
+
 /* Plan mission on model m with battery b (a reserve min_soc_frac >= 0
  * replaces the battery's cutoff, as in `powprof plan --min-soc`). 0 (out->feasible says whether
  * anything completes it), or -errno (logged): -EINVAL for a bad mission or

@@ -4,9 +4,10 @@ command, through the C library libpowprof.so (ctypes).
 
     import powprof
     r = powprof.Results("results/mine")        # .summary, .trace(id), .run
-    m = powprof.Model("results/mine")          # .predict(df), .errors
+    m = powprof.Model("results/mine")          # .predict(df), .predict_long(df), .errors
     b = powprof.Battery(preset="drone-4s-3200", base_power_w=60)
-    powprof.plan(m, b, {"duration_s": 1200, "maximize": "gzip.level"})
+    p = powprof.plan(m, b, {"duration_s": 1200, "maximize": "gzip.level"})
+    powprof.plan_frame(p)                      # its choices as a DataFrame
     g = powprof.Governor(m, b, duration_s=1200)
     g.update(60, soc=0.93)                     # the setting to run now (govern)
     powprof.meter(["gzip", "-9", "big.tar"])   # energy, with meter's warnings
@@ -17,10 +18,11 @@ numpy when a call returns a table, BLAS/LAPACK when layer 2 first needs
 them (as in the CLI).
 """
 __version__ = "0.1.0"
-__all__ = ["Results", "Model", "Battery", "plan", "Governor", "meter", "PowprofError",
-           "PowprofWarning"]
+__all__ = ["Results", "Model", "Battery", "plan", "plan_frame", "Governor", "meter",
+           "PowprofError", "PowprofWarning"]
 
 _WHERE = {"Results": "results", "Model": "model", "Battery": "battery", "plan": "battery",
+          "plan_frame": "model",
           "Governor": "governor", "meter": "meter", "PowprofError": "_lib",
           "PowprofWarning": "_lib"}
 

@@ -129,6 +129,7 @@ _DECLS = {
     "pp_trace_new": (_INT, [_SZ, _STRS, _SZ, _DS, _DS, ctypes.POINTER(_P)]),
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),
+    "pp_mission_duration_parse": (_INT, [_S, _DS]),
     "pp_mission_plan_json": (_INT, [MODEL, BATTERY, ctypes.POINTER(Mission), ctypes.POINTER(_P)]),
     "pp_mission_plan_file_json": (_INT, [MODEL, BATTERY, _S, ctypes.POINTER(Mission),
                                          ctypes.POINTER(_P)]),

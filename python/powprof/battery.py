@@ -87,6 +87,20 @@ class Battery(_lib.Handle):
             _lib.lib().pp_trace_close(trace)
 
 
+def _seconds(value):
+    """A mission's duration: seconds (a number), or a text the command line
+    takes ("20min", "1h30m", "90"), read by the library's one parser."""
+    if isinstance(value, (str, bytes)):
+        out = ctypes.c_double()
+        _lib.call("pp_mission_duration_parse", _lib.text(value, "mission: duration_s"),
+                  ctypes.byref(out), stacklevel=4)
+        return out.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("mission: duration_s: seconds (a number) or a duration text such as "
+                        "\"20min\" or \"1h30m\" (got %r)" % (value,))
+    return float(value)
+
+
 def plan(model, battery, mission):
     """The best configuration battery carries through mission on model, as
     `powprof plan RESULTS ... --json` prints it, as a dict.
@@ -96,7 +110,8 @@ def plan(model, battery, mission):
     `plan --mission FILE -c PACK --json`, with "phases" and a "timeline";
     battery is flown: a battery group in the file is not read, a warning
     says so; Battery(config=FILE) flies it); or a dict
-    with duration_s or file, and optionally maximize (a parameter),
+    with duration_s (seconds, or a text as --mission-s takes it: "20min",
+    "1h30m") or file, and optionally maximize (a parameter),
     min_soc_frac (the charge to keep; the battery's cutoff when not given)
     and plan_on_mean (plan with the prediction rather than its band's upper
     end). The battery's base power is the load beside the computer (a
@@ -118,7 +133,7 @@ def plan(model, battery, mission):
     if ("duration_s" in mission) == ("file" in mission):
         raise TypeError("mission: duration_s or file (a mission in phases), one of them")
     maximize, min_soc = mission.get("maximize"), mission.get("min_soc_frac")
-    m = _lib.Mission(_lib.number(mission.get("duration_s", 0.0), "mission: duration_s"),
+    m = _lib.Mission(_seconds(mission.get("duration_s", 0.0)),
                      None if maximize is None else _lib.text(maximize, "mission: maximize"),
                      -1.0 if min_soc is None else _lib.number(min_soc, "mission: min_soc_frac"),
                      1 if mission.get("plan_on_mean") else 0)  # the library checks the ranges

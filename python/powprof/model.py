@@ -170,6 +170,36 @@ class Model(_lib.Handle):
         frame[("outside_measured", "")] = r["outside"][:, 0].astype(bool) if metrics else False
         return frame
 
+    def predict_long(self, settings=None, metrics=None, **params):
+        """The predictions in the long format pandas, seaborn and plotting
+        users expect: one row per setting and metric, columns the
+        parameters, then metric, value, lo, hi (the 90 % band), error (the
+        typical error, %) and outside_measured; the same numbers as
+        predict(), which takes the same arguments. Merges on the parameter
+        columns and filters on metric without a MultiIndex."""
+        import pandas as pd
+        metrics = self._metric_list(metrics)
+        if settings is None:
+            if not params:
+                raise TypeError("predict_long(df) or predict_long(name=value, ...)")
+            settings = pd.DataFrame([params])
+        elif params:
+            raise TypeError("predict_long(df) or predict_long(name=value, ...), not both")
+        elif not isinstance(settings, pd.DataFrame):
+            settings = pd.DataFrame(settings)
+        wide = self.predict(settings, metrics=metrics)
+        cells = settings[[c for c in settings.columns if str(c) in self.params]]
+        parts = []
+        for m in metrics:
+            part = cells.reset_index(drop=True).copy()
+            part["metric"] = m
+            for what, col in (("value", "value"), ("lo", "lo"), ("hi", "hi"),
+                              ("typical_error_pct", "error")):
+                part[col] = wide[(m, what)].to_numpy()
+            part["outside_measured"] = wide[("outside_measured", "")].to_numpy()
+            parts.append(part)
+        return pd.concat(parts, ignore_index=True)
+
     @property
     def json(self):
         """The model as `powprof model --json` prints it (model.json)."""
@@ -204,3 +234,41 @@ class Model(_lib.Handle):
                                                       "between_levels_pct", "at_levels_pct",
                                                       "between_n", "at_levels_n")]
         return frame.set_index(keys + ["metric"]) if len(frame) else frame
+
+
+def _choice_row(role, choice, **extra):
+    """One chosen configuration of a plan as a row: role, its settings and
+    its figures (the keys of plan --json's choices), then extra."""
+    row = {"role": role}
+    row.update(choice or {})
+    row.update(extra)
+    return row
+
+
+def plan_frame(plan):
+    """A plan (powprof.plan's dict, or plan.json read) as a DataFrame, one
+    row per configuration it names. A mission in phases: a row per phase
+    (role "phase": phase, start_s, duration_s, base_mean_w, soc_start,
+    soc_end, then its choice). Else: the best, the runners-up, the most
+    frugal, the unmeasured setting the best was preferred to, and the
+    schedule's steps (role "schedule" with t_s and soc), each with its
+    settings and figures (power_w, power_lo_w, power_hi_w, planned_w,
+    achieved, quality, ...); None where nothing is known."""
+    import pandas as pd
+    rows = []
+    if "phases" in plan:
+        for ph in plan["phases"]:
+            rows.append(_choice_row("phase", ph.get("choice"), phase=ph.get("name"),
+                                    start_s=ph.get("start_s"), duration_s=ph.get("duration_s"),
+                                    base_mean_w=ph.get("base_mean_w"),
+                                    soc_start=ph.get("soc_start"), soc_end=ph.get("soc_end")))
+        return pd.DataFrame(rows)
+    if plan.get("best"):
+        rows.append(_choice_row("best", plan["best"], soc_end=plan.get("best_soc_end")))
+    rows += [_choice_row("runner_up", c) for c in plan.get("runners_up") or []]
+    if plan.get("most_frugal"):
+        rows.append(_choice_row("most_frugal", plan["most_frugal"]))
+    if plan.get("preferred_to_unmeasured"):
+        rows.append(_choice_row("preferred_to_unmeasured", plan["preferred_to_unmeasured"]))
+    rows += [_choice_row("schedule", c) for c in plan.get("schedule") or []]
+    return pd.DataFrame(rows)

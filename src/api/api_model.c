@@ -7,6 +7,7 @@
 
 #include "src/base/log.h"
 #include "src/layer2/model.h"
+#include "src/plan/derived.h"
 #include "src/plan/plan.h"
 #include "handle.h"
 #include "pipeline.h"
@@ -32,7 +33,8 @@ int pp_model_load(const char *results_dir, pp_model **out)
         free(m);
         return rc;
     }
-    if ((rc = pp_handle_add(m, PP_HANDLE_MODEL)) < 0) {
+    if ((rc = pp_model_read_battery(m, results_dir)) < 0 || /* the metrics it derives */
+        (rc = pp_handle_add(m, PP_HANDLE_MODEL)) < 0) {
         pp_model_free(m);
         free(m);
         return rc;
@@ -117,7 +119,7 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         return rc;
     }
     pp_point_outside(m, &pt, &w, NULL, 0);
-    if ((rc = pp_model_predict(m, (size_t)k, &pt, &p)) < 0 ||
+    if ((rc = pp_model_predict_derived(m, (size_t)k, &pt, &p)) < 0 ||
         (rc = pp_point_beyond(m, &w, (size_t)k, &p, flags & PP_ESTIMATE_EXTRAPOLATE, SIZE_MAX)) < 0)
         return rc;
     *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
@@ -141,6 +143,21 @@ static int plan_options(const char *fn, const pp_model *m, const pp_battery_para
     o->risk = mission->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
     if (mission->min_soc_frac >= 0)
         o->battery.soc_cutoff_frac = mission->min_soc_frac;
+    return 0;
+}
+
+int pp_mission_duration_parse(const char *text, double *seconds)
+{
+    char why[256];
+
+    if (!text || !seconds) {
+        pp_log_error("mission: duration_s: no text");
+        return -EINVAL;
+    }
+    if (pp_parse_duration_range(text, seconds, why, sizeof why) < 0) {
+        pp_log_error("mission: duration_s %s", why);
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -255,7 +272,7 @@ static int estimate_row(const pp_model *m, size_t r, size_t n, const size_t *idx
         said->outside_row = r;
     for (size_t j = 0; j < n; j++) {
         pp_prediction p;
-        if (pp_model_predict(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
+        if (pp_model_predict_derived(m, idx[j], &pt, &p) < 0) /* no model of it in this group */
             p = (pp_prediction){.value = NAN, .lo = NAN, .hi = NAN, .honest_mape = NAN};
         if ((rc = row_beyond(m, r, &w, idx[j], &p, &seen, said)) < 0)
             refused = rc; /* every metric refused said, as predict says them */

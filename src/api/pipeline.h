@@ -143,6 +143,9 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
 json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c);
 /* ... its parameters alone {name: value} (labels for categorical ones). */
 json_t *pp_plan_setting_json(const pp_model *m, const pp_plan_choice *c);
+/* What every planner left out and by which rule (plan.h): {"tolerance",
+ * "short_of_rate", "never_measured_gave_way", "below_min_rate"}. */
+json_t *pp_plan_left_out_json(const pp_plan_options *o, const pp_plan_result *r);
 
 /* A plan of a mission in phases (pp_plan_phases) as `powprof plan
  * --mission --json` prints it and RESULTS/plan.json keeps it

@@ -71,9 +71,11 @@ json_t *pp_phases_plan_json(const pp_model *m, const pp_plan_options *o, const p
     json_object_set_new(root, "min_soc", json_real(r->min_soc_frac));
     json_object_set_new(root, "efficiency", json_real(o->battery.efficiency));
     json_object_set_new(root, "candidates", json_integer((json_int_t)r->head.n_candidates));
+    json_object_set_new(root, "left_out", pp_plan_left_out_json(o, &r->head));
     json_object_set_new(root, "phases", phases);
     json_object_set_new(root, "quality", res->feasible ? pp_json_num(res->quality) : json_null());
     json_object_set_new(root, "soc_end", pp_json_num(res->soc_end_frac));
+    json_object_set_new(root, "reserve_kept", json_boolean(res->feasible));
     json_object_set_new(root, "need", res->feasible ? json_null() : pp_json_num(res->need_frac));
     json_object_set_new(root, "battery_runs", json_integer((json_int_t)res->n_battery_runs));
     json_object_set_new(root, "single", res->feasible && res->single_feasible

@@ -72,6 +72,13 @@ json_t *pp_plan_choice_json(const pp_model *m, const pp_plan_choice *c)
     return o;
 }
 
+json_t *pp_plan_left_out_json(const pp_plan_options *o, const pp_plan_result *r)
+{
+    return json_pack("{s:f,s:I,s:I,s:I}", "tolerance", o->tolerance_frac, "short_of_rate",
+                     (json_int_t)r->n_short_of_rate, "never_measured_gave_way",
+                     (json_int_t)r->n_gave_way, "below_min_rate", (json_int_t)r->n_below_min_rate);
+}
+
 /* The best plan, its runners-up and its schedule into root. */
 static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r,
                       json_t *root)
@@ -114,7 +121,8 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                              "risk", o->risk == PP_RISK_UPPER ? "upper" : "mean", "min_soc",
                              r->min_soc_frac, "loads", "base_power_w", o->battery.base_power_w,
                              "efficiency", o->battery.efficiency, "max_power_w",
-                             pp_json_num(r->max_power_w), "candidates", (json_int_t)r->n_candidates);
+                             r->max_power_w >= 0 ? pp_json_num(r->max_power_w) : json_null(),
+                             "candidates", (json_int_t)r->n_candidates);
     json_t *f = pp_plan_choice_json(m, &r->frugal);
 
     json_object_set_new(root, "node", m->node_factor ? json_string(m->target_node) : json_null());
@@ -126,10 +134,17 @@ json_t *pp_plan_json(const pp_model *m, const pp_plan_options *o, const pp_plan_
                                                          ? m->sum.metrics[r->achieved_metric]
                                                          : m->sum.params[r->maximize]));
     json_object_set_new(root, "short_of_rate", json_integer((json_int_t)r->n_short_of_rate));
+    json_object_set_new(root, "left_out", pp_plan_left_out_json(o, r));
     if (r->n_short_of_rate)
         json_object_set_new(root, "short_of_rate_example", pp_plan_choice_json(m, &r->short_example));
     json_object_set_new(root, "battery", pp_run_json_battery(&o->battery));
     json_object_set_new(f, "time_to_cutoff_s", pp_json_num(r->frugal_time_to_cutoff_s));
+    json_object_set_new(f, "soc_end", pp_json_num(r->frugal_soc_end_frac));
+    /* the state of charge at the end whether or not the plan keeps the
+     * reserve, and the flag (null, never a sentinel, where nothing is known) */
+    json_object_set_new(root, "soc_end", pp_json_num(r->feasible ? r->best_soc_end_frac
+                                                                 : r->frugal_soc_end_frac));
+    json_object_set_new(root, "reserve_kept", json_boolean(r->feasible));
     json_object_set_new(root, "most_frugal", f);
     best_json(m, o, r, root);
     return root;

@@ -19,6 +19,7 @@ static const char battery_help[] =
     "                       [--base-power-w W] [--rail NAME] [--until-cutoff]\n"
     "                       [-o SOC.csv] [--json]\n"
     "       powprof battery FLIGHT.ulg|FLIGHT.csv [-c CONFIG | --preset NAME | --model M]\n"
+    "                       [--plot DIR]\n"
     "       powprof battery fit LOG... [-o PACK.cfg]   (powprof battery fit --help)\n"
     "\n"
     "Drain a modelled battery with a power trace (solved with SUNDIALS CVODE) and\n"
@@ -59,10 +60,12 @@ static const char battery_help[] =
     "                         (-o then has no rows for whole periods skipped)\n"
     "  --rtol R               CVODE relative tolerance (default 1e-10)\n"
     "  -o, --output FILE      write t_s,soc_frac,voltage_v,current_a at each sample\n"
+    "  --plot DIR             a flight log: voltage, current and charge left over\n"
+    "                         time, logged beside modelled (DIR/battery-flight.png)\n"
     "  --json                 one JSON object on stdout\n"
     "  -h, --help             this help\n";
 
-enum { OPT_PRESET = 2000, OPT_MODEL, OPT_BASE, OPT_RAIL, OPT_UNTIL, OPT_RTOL };
+enum { OPT_PRESET = 2000, OPT_MODEL, OPT_BASE, OPT_RAIL, OPT_UNTIL, OPT_RTOL, OPT_PLOT };
 
 typedef struct soc_writer {
     FILE *fp;
@@ -156,7 +159,7 @@ static int load_error(const char *path, const pp_battery_load *load, size_t n_ga
 
 /* What the command line asked. */
 typedef struct battery_args {
-    const char *trace, *out_path, *rail;
+    const char *trace, *out_path, *rail, *plot_dir;
     double rtol;
     int json, until;
     pp_battery_choice choice;
@@ -209,6 +212,9 @@ static int run_option(int opt, const char *arg, battery_args *a)
     case OPT_UNTIL:
         a->until = 1;
         return 0;
+    case OPT_PLOT:
+        a->plot_dir = arg;
+        return 0;
     case OPT_RTOL:
         if (pp_cli_parse_double("battery", "--rtol", arg, &a->rtol) < 0)
             return -1;
@@ -237,6 +243,7 @@ static int parse_args(int argc, char **argv, battery_args *a)
         {"rail", required_argument, NULL, OPT_RAIL},
         {"until-cutoff", no_argument, NULL, OPT_UNTIL},
         {"rtol", required_argument, NULL, OPT_RTOL},
+        {"plot", required_argument, NULL, OPT_PLOT},
         {NULL, 0, NULL, 0},
     };
     int opt, rc;
@@ -343,7 +350,13 @@ int pp_cmd_battery(int argc, char **argv)
         return PP_EXIT_USAGE;
     if (pp_flight_log_is(a.trace)) /* a recorded flight: the model against it */
         return pp_cli_battery_flight(a.trace, &params,
-                                     a.choice.file || a.choice.preset || a.choice.model, a.json);
+                                     a.choice.file || a.choice.preset || a.choice.model, a.json,
+                                     a.plot_dir);
+    if (a.plot_dir) {
+        fputs("powprof battery: --plot draws a flight log beside the model; a trace's run is "
+              "written with -o\n", stderr);
+        return PP_EXIT_USAGE;
+    }
     if ((rc = drain(&a, &params, &res)) != 0)
         return rc;
     if (a.json)

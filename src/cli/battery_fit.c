@@ -440,16 +440,7 @@ static int plot(const fit_args *a, const pp_flight_fit *r)
     pp_plot_result pr;
     int rc = pp_plot_fit(a->plot_dir, r, &pr);
 
-    if (rc == 0 && pr.gnuplot_missing)
-        fprintf(stderr, "powprof battery fit: no gnuplot: %s/battery-fit.gp written, not "
-                "rendered\n", a->plot_dir);
-    else if (rc == 0 && pr.n_rendered == 0)
-        fprintf(stderr, "powprof battery fit: gnuplot failed on %s/battery-fit.gp: %s\n",
-                a->plot_dir, pr.n_scripts ? pr.scripts[0].error : "?");
-    else if (rc == 0)
-        fprintf(stderr, "powprof battery fit: plot %s/battery-fit.png\n", a->plot_dir);
-    pp_plot_result_free(&pr);
-    return rc < 0 || (!pr.gnuplot_missing && pr.n_rendered == 0) ? -1 : 0;
+    return pp_cli_plot_said("battery fit", a->plot_dir, "battery-fit", rc, &pr);
 }
 
 int pp_cli_battery_fit(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include "src/results/json_file.h"
 #include "src/base/util.h"
 #include "src/traces/flight_log.h"
+#include "plots/plot_flight.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -104,9 +105,9 @@ static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
 }
 
 int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int user_pack,
-                          int json)
+                          int json, const char *plot_dir)
 {
-    pp_battery_params pk;
+    pp_battery_params pk, flown[PP_ULOG_MAX_BATTERIES];
     const char *from;
     char left[512];
     pp_ulog_flight f;
@@ -135,9 +136,12 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
         printf("%s\n", left);
     for (size_t b = 0; b < f.n_batteries && status == 0; b++) {
         from = pack_for(&f, &f.bat[b], asked, user_pack, &pk);
-        if (pp_flight_check_run(&f.bat[b], &pk, &c) < 0)
+        if (pp_flight_check_run(&f.bat[b], &pk, &c) < 0) {
             status = PP_EXIT_USAGE;
-        else if (json)
+            continue;
+        }
+        flown[b] = c.pack; /* as compared: the log's cells, capacity and start */
+        if (json)
             json_array_append_new(arr, one_json(&c));
         else
             print_one(&c, from);
@@ -149,6 +153,12 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
         json_decref(root);
     } else {
         json_decref(arr);
+    }
+    if (plot_dir && status == 0) { /* the series beside each other, as Flight Review */
+        pp_plot_result pr;
+        if (pp_cli_plot_said("battery", plot_dir, "battery-flight",
+                             pp_plot_flight(plot_dir, &f, flown, &pr), &pr) < 0)
+            status = PP_EXIT_FAILURE;
     }
     pp_ulog_flight_free(&f);
     return status;

@@ -145,7 +145,14 @@ struct pp_battery_params;
 /* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
 int pp_cli_battery_fit(int argc, char **argv);
 int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int user_pack,
-                          int json);
+                          int json, const char *plot_dir);
+struct pp_plot_result;
+/* A plot of a folder of its own (battery fit --plot, battery LOG --plot),
+ * said on stderr (stdout may be JSON) as cmd: rendered, written without
+ * gnuplot, or gnuplot's error. rc: the plot's return. 0, or -1 when it
+ * failed (r freed either way). */
+int pp_cli_plot_said(const char *cmd, const char *dir, const char *name, int rc,
+                     struct pp_plot_result *r);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);
@@ -183,6 +190,15 @@ struct pp_plan_options;
 struct pp_plan_result;
 void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o,
                        const struct pp_plan_result *r);
+/* plan_left.c: one choice in words (the rate maximized, what it achieves,
+ * the other settings, its power), and what every planner leaves out */
+struct pp_plan_choice;
+void pp_cli_plan_choice_print(const struct pp_model *m, const struct pp_plan_result *r,
+                              const struct pp_plan_choice *c);
+/* What every planner leaves out, and by which rule (--tolerance, settings
+ * never measured), said once: a line each. */
+void pp_cli_plan_left_out(const struct pp_model *m, const struct pp_plan_options *o,
+                          const struct pp_plan_result *r);
 /* plan --mission: the plan per phase of mi on m, printed (json: one
  * object). Returns an exit status (3: no schedule keeps the reserve). */
 struct pp_mission_spec;
@@ -201,6 +217,8 @@ int pp_cli_govern_simulate(const struct pp_model *m, const struct pp_phases_plan
                            const struct pp_sim_options *o, const char *plot_dir, int json);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
+/* powprof ulog info LOG (src/cli/ulog.c) */
+int pp_cmd_ulog(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);
 /* A whole number >= min of option opt: 0, or -1 (said why). */
 int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out);

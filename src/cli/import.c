@@ -30,6 +30,10 @@ static const char import_help[] =
     "                in W), one row per sample, no time (see --rate-hz)\n"
     "  tegrastats    Jetson tegrastats logs (POM_5V_IN 3410/3410 or VDD_IN\n"
     "                5263mW/5263mW), timestamped or not (see --interval-ms)\n"
+    "  jtop          jetson-stats' jtop logger CSV (DictWriter over jetson.stats):\n"
+    "                its time column, each 'Power <rail>' column (mW) a rail,\n"
+    "                'Power TOT' the board input TOT_IN; CPU, RAM, temperatures\n"
+    "                left out\n"
     "  ulog          PX4 flight logs (.ulg, or the battery_status CSV of pyulog's\n"
     "                ulog2csv): the battery_status topic's voltage_v x\n"
     "                current_a, one rail per battery instance (the total their\n"
@@ -235,7 +239,8 @@ static int parse_args(int argc, char **argv, import_args *a)
     a->rq.files = (const char *const *)(argv + optind + 1);
     a->rq.n_files = (size_t)(argc - optind - 1);
     if (!pp_import_reader_of(a->rq.format)) {
-        fprintf(stderr, "powprof import: unknown format '%s' (powprofiler, tegrastats, csv, ulog)\n",
+        fprintf(stderr, "powprof import: unknown format '%s' (powprofiler, tegrastats, jtop, csv, "
+                "ulog)\n",
                 a->rq.format);
         return -EINVAL;
     }

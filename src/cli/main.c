@@ -31,6 +31,7 @@ static const char main_help[] =
     "  plan       the best quality of service a battery carries through a mission\n"
     "  govern     re-plan in flight from the battery's readings; simulate it first\n"
     "  layers     per-layer profiles of darknet networks; predict networks never run\n"
+    "  ulog       ulog info LOG: a PX4 log's topics, rates and battery instances\n"
     "\n"
     "'powprof COMMAND --help' describes each command. Units: watts, joules,\n"
     "seconds. Rails marked 'estimated' are computed from CPU utilization, not\n"
@@ -53,6 +54,7 @@ static const struct {
     {"plan", pp_cmd_plan},
     {"govern", pp_cmd_govern},
     {"layers", pp_cmd_layers},
+    {"ulog", pp_cmd_ulog},
 };
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include "src/api/pipeline.h"
 #include "src/api/point_check.h"
 #include "src/layer2/variability.h"
+#include "src/plan/derived.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
 #include "src/base/util.h"
@@ -498,7 +499,7 @@ static void print_prediction_json(const pp_model *m, const pp_model_point *pt,
     }
     for (size_t k = 0; k < s->n_metrics; k++) {
         pp_prediction p;
-        if (pp_model_predict(m, k, pt, &p) < 0)
+        if (pp_model_predict_derived(m, k, pt, &p) < 0)
             continue;
         json_object_set_new(metrics, s->metrics[k],
                             json_pack("{s:o,s:o,s:o,s:o,s:b}", "value", pp_json_num(p.value),
@@ -532,7 +533,7 @@ static void print_prediction(const pp_model *m, const pp_model_point *pt, const 
     printf("%-28s %14s   %-31s %8s\n", "", "", "", "error");
     for (size_t k = 0; k < s->n_metrics; k++) {
         pp_prediction p;
-        if (pp_model_predict(m, k, pt, &p) < 0)
+        if (pp_model_predict_derived(m, k, pt, &p) < 0)
             continue;
         printf("%-28s %14.6g   ", s->metrics[k], p.value);
         if (isnan(p.lo))
@@ -570,7 +571,8 @@ static void say_battery(const char *dir, const pp_summary *s)
     pp_fmt(path, sizeof path, "%s/run.json", dir);
     if (pp_run_json_battery_load(path, &b) == 1)
         printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %d cells, "
-               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's\n", path,
+               "%.4g Ah) under the computer + its base load of %.4g W, not a mission's; "
+               "predicted through it from total_mean_w and its band\n", path,
                pp_battery_model_name(b.model), b.cells, b.capacity_ah, b.base_power_w);
 }
 
@@ -616,6 +618,10 @@ int pp_cmd_predict(int argc, char **argv)
     }
     if (pp_model_open(argv[optind], NULL, 1, &m) < 0)
         return PP_EXIT_USAGE;
+    if (pp_model_read_battery(&m, argv[optind]) < 0) {
+        pp_model_free(&m);
+        return PP_EXIT_USAGE;
+    }
     if (node && pp_model_target_node(&m, node) < 0) {
         pp_model_free(&m);
         return PP_EXIT_USAGE;

@@ -374,30 +374,6 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
     return mission(&mi, o, t);
 }
 
-static void print_choice(const pp_model *m, const pp_plan_result *r, const pp_plan_choice *c)
-{
-    const pp_summary *s = &m->sum;
-    char text[PP_SUMMARY_LABEL_MAX];
-
-    printf("%s = %g", s->params[r->maximize], c->point.raw[r->maximize]);
-    if (!isnan(c->achieved.value) && !isnan(c->achieved.lo) && c->achieved.hi > c->achieved.lo)
-        printf(" (achieves %.3g, 90 %% band %.3g .. %.3g%s)", c->achieved.value, c->achieved.lo,
-               c->achieved.hi, pp_plan_is_measured(m, &c->point) ? "" : ", not measured");
-    else if (!isnan(c->achieved.value))
-        printf(" (achieves %.3g)", c->achieved.value);
-    for (size_t k = 0, first = 1; k < s->n_params; k++)
-        if (k != r->maximize) {
-            pp_summary_value_text(s, k, c->point.raw[k], text, sizeof text);
-            printf("%s %s=%s", first ? " with" : "", s->params[k], text);
-            first = 0;
-        }
-    printf(": %.3f W predicted", c->power.value);
-    if (!isnan(c->power.hi))
-        printf(" (90 %% band %.3f .. %.3f W)", c->power.lo, c->power.hi);
-    if (!isnan(c->rate_per_s))
-        printf("; %.4g J per unit of work, %.4g units/s", c->energy_per_unit_j, c->rate_per_s);
-}
-
 static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
 {
     const pp_battery_params *b = &o->battery;
@@ -433,25 +409,11 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     for (size_t i = 0; i < o->n_fixed; i++)
         printf("%s%s = %s%s", i ? ", " : "held: ", o->fixed[i].name, o->fixed[i].value,
                i + 1 == o->n_fixed ? "\n" : "");
-    if (r->n_short_of_rate) {
-        size_t n_configs = 0;
-        for (size_t g = 0; g < m->n_groups; g++)
-            n_configs += m->groups[g].n_rows;
-        printf("left out: %zu of the %zu settings of the model's grid (from %zu measured "
-               "configurations) whose achieved rate falls short of the requested one by more "
-               "than %.0f %% (e.g. ", r->n_short_of_rate, r->n_short_of_rate + r->n_candidates,
-               n_configs, 100 * o->tolerance_frac);
-        print_choice(m, r, &r->short_example);
-        printf(")\n");
-    }
-    if (r->n_below_min_rate)
-        printf("left out: %zu settings that keep up fewer than %.4g units of work per second "
-               "(--min-rate, or --work over the mission)\n", r->n_below_min_rate,
-               o->min_rate_per_s);
+    pp_cli_plan_left_out(m, o, r);
     if (!r->feasible) {
         printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
                "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
-        print_choice(m, r, &r->frugal);
+        pp_cli_plan_choice_print(m, r, &r->frugal);
         pp_format_duration(r->frugal_time_to_cutoff_s, when, sizeof when);
         printf(", lasts %s to cutoff (computer + %.1f W).\n", when, b->base_power_w);
         return;
@@ -459,13 +421,13 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     pp_format_duration(r->best_time_to_cutoff_s, when, sizeof when);
     printf("the battery gives the computer at most %.3f W for the whole mission\n", r->max_power_w);
     printf("best: ");
-    print_choice(m, r, &r->best);
+    pp_cli_plan_choice_print(m, r, &r->best);
     printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
            "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
            b->base_power_w);
     if (r->measured_preferred) {
         printf("  a measured setting, preferred to ");
-        print_choice(m, r, &r->interpolated);
+        pp_cli_plan_choice_print(m, r, &r->interpolated);
         printf(": its gain is within its own band\n");
     }
     if (r->indistinct)
@@ -478,7 +440,7 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
         printf("runners-up:\n");
     for (size_t i = 0; i < r->n_runners; i++) {
         printf("  ");
-        print_choice(m, r, &r->runners[i]);
+        pp_cli_plan_choice_print(m, r, &r->runners[i]);
         printf("\n");
     }
     if (!o->schedule)
@@ -486,7 +448,7 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     printf("schedule (the highest quality the charge allows, stepping down to the best plan):\n");
     for (size_t j = 0; j < r->n_steps; j++) {
         printf("  at %8.1f s (%.1f %% left): ", r->steps[j].t_s, 100 * r->steps[j].soc_frac);
-        print_choice(m, r, &r->steps[j].c);
+        pp_cli_plan_choice_print(m, r, &r->steps[j].c);
         printf(", planned %.3f W\n", r->steps[j].c.planned_w);
     }
     printf("  end at %.1f s with %.1f %% left (one battery run over the schedule; the best plan "

@@ -78,18 +78,21 @@ static void print_header(const pp_plan_options *o, const pp_mission_spec *mi, co
 static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024], b[1024];
+    int w = 12; /* the longest name, whole */
 
-    printf("%-12s %8s %8s %9s %10s  %-16s  %s\n", "phase", "start", "length", "base W",
+    for (size_t k = 0; k < mi->n_phases; k++)
+        w = (int)strlen(mi->phase[k].name) > w ? (int)strlen(mi->phase[k].name) : w;
+    printf("%-*s %8s %8s %9s %10s  %-16s  %s\n", w, "phase", "start", "length", "base W",
            "computer W", "charge", "configuration");
     for (size_t k = 0; k < mi->n_phases; k++) {
         const pp_phases_phase *ph = &r->res.phase[k];
         const pp_plan_choice *c = &r->cand[ph->choice];
         settings(m, r, c, text, sizeof text);
-        printf("%-12.12s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", mi->phase[k].name,
+        printf("%-*s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", w, mi->phase[k].name,
                ph->start_s / 60, mi->phase[k].duration_s / 60, ph->base_mean_w, c->planned_w,
                100 * ph->soc_start_frac, 100 * ph->soc_end_frac, text);
         if (r->base[k].repeats > 1)
-            printf("%12s its base trace (%.1f s) repeated %.*f times to fill it%s\n", "",
+            printf("%*s its base trace (%.1f s) repeated %.*f times to fill it%s\n", w, "",
                    r->base[k].period_s, r->base[k].repeats > 10 ? 0 : 1, r->base[k].repeats,
                    r->base[k].repeats > PP_PHASE_REPEAT_WARN
                        ? ": more than a few times, its pattern sets the load; a longer "
@@ -97,8 +100,8 @@ static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_
                        : "");
         if (ph->floor_binds) {
             pp_mission_bounds_text(&mi->phase[k], b, sizeof b);
-            printf("%12s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "
-                   "the charge\n", "", b, ph->min_w, ph->free_min_w, 100 * ph->floor_drain_frac);
+            printf("%*s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "
+                   "the charge\n", w, "", b, ph->min_w, ph->free_min_w, 100 * ph->floor_drain_frac);
         }
     }
 }
@@ -139,6 +142,7 @@ static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mis
     const pp_phases_result *res = &r->res;
 
     print_header(o, mi, r);
+    pp_cli_plan_left_out(m, o, &r->head);
     for (size_t k = 0; k < mi->n_phases; k++)
         if (!res->phase[k].met) {
             print_unmet(m, mi, r);

@@ -32,6 +32,7 @@
 
 #include "estimator.h"
 #include "src/results/summary.h"
+#include "battery/battery.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -100,6 +101,10 @@ typedef struct pp_model {
     char target_node[PP_NODE_NAME_MAX];
     struct pp_fleet *fleet; /* variability.h: what `powprof model` measured of the
                                fleet (NULL: not measured); saved in model.json */
+    /* the results' battery (run.json), when the caller read it: the metrics
+     * it derives from power are predicted through it (src/plan/derived.c) */
+    int has_battery;
+    pp_battery_params battery;
 } pp_model;
 
 /* Open the model of dir: read summary.csv (and run.json), then either

@@ -1,4 +1,5 @@
 #include "plan.h"
+#include "plan_battery.h"
 #include "plan_measured.h"
 #include "plan_work.h"
 
@@ -21,93 +22,6 @@ void pp_plan_options_init(pp_plan_options *o)
     o->risk = PP_RISK_UPPER;
     o->tolerance_frac = 0.05;
     pp_battery_params_default(&o->battery);
-}
-
-/* The battery b under a constant computer load for duration_s from
- * soc_start: 0 when it lasts (ends at min_soc or above, no event), 1 when
- * not, -errno. soc_end and ttc (time to cutoff) may be NULL. */
-static int lasts(const pp_battery_params *b, double power_w, double soc_start, double duration_s,
-                 double min_soc, double *soc_end, double *ttc)
-{
-    pp_battery_params p = *b;
-    pp_battery_options o;
-    pp_battery_result r;
-    double t[2] = {0, duration_s}, w[2] = {power_w, power_w};
-    pp_battery_load load = {t, w, 2, 0};
-    int rc;
-
-    p.soc_start_frac = soc_start;
-    if (p.soc_cutoff_frac >= soc_start)
-        p.soc_cutoff_frac = 0.0;
-    pp_battery_options_init(&o);
-    o.time_to_cutoff = ttc != NULL;
-    if ((rc = pp_battery_run(&p, &load, &o, &r)) < 0)
-        return rc;
-    if (soc_end)
-        *soc_end = r.soc_end_frac;
-    if (ttc)
-        *ttc = r.time_to_cutoff_s;
-    return r.n_events == 0 && r.soc_end_frac >= min_soc ? 0 : 1;
-}
-
-int pp_plan_constant_load(const pp_battery_params *b, double computer_w, double duration_s,
-                          double *drain_frac, double *ttc_s)
-{
-    double end = NAN;
-    int rc = lasts(b, computer_w, b->soc_start_frac, duration_s, 0.0, &end, ttc_s);
-
-    *drain_frac = b->soc_start_frac - end;
-    return rc < 0 ? rc : 0;
-}
-
-/* Whether the computer at power_w from soc for duration_s, then (rest_s
- * > 0) at after_w for rest_s, ends at min_soc or above. */
-static int fits(const pp_battery_params *b, double power_w, double soc, double duration_s,
-                double after_w, double rest_s, double min_soc)
-{
-    double s_end = soc;
-
-    if (lasts(b, power_w, soc, duration_s, rest_s > 0 ? 0.0 : min_soc, &s_end, NULL) != 0)
-        return 0;
-    return rest_s <= 0 || lasts(b, after_w, s_end, rest_s, min_soc, NULL, NULL) == 0;
-}
-
-/* The most computer power that fits (bisection); < 0 when not even 0 W
- * does. */
-static double max_power(const pp_battery_params *b, double soc, double duration_s, double after_w,
-                        double rest_s, double min_soc)
-{
-    double lo = 0, hi = 1000;
-
-    if (!fits(b, 0, soc, duration_s, after_w, rest_s, min_soc))
-        return -1;
-    while (hi < 1e6 && fits(b, hi, soc, duration_s, after_w, rest_s, min_soc)) {
-        lo = hi;
-        hi *= 2;
-    }
-    for (int it = 0; it < 50; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (fits(b, mid, soc, duration_s, after_w, rest_s, min_soc))
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-int pp_plan_max_power(const pp_battery_params *b, double duration_s, double min_soc_frac,
-                      double *max_w)
-{
-    const char *key;
-    char why[160];
-    int rc = pp_battery_params_check(b, &key, why, sizeof why);
-
-    if (rc < 0) {
-        pp_log_error("battery: %s %s", key, why);
-        return rc;
-    }
-    *max_w = max_power(b, b->soc_start_frac, duration_s, 0.0, 0.0, min_soc_frac);
-    return 0;
 }
 
 /* A step for the values lo .. hi of parameter name (a grid from from): not
@@ -490,24 +404,47 @@ static int measured_setting(const pp_model *m, const pp_plan_result *r, const pp
     return 1;
 }
 
-/* A best whose setting was not measured gives way to the best measured
- * one that the battery carries and whose quality reaches the former's band
- * (its gain is within its own error): r->interpolated keeps it. */
-static void prefer_measured(const pp_model *m, pp_plan_result *r, const pp_plan_choice *c,
-                            size_t n, size_t *best)
+/* One rule for every planner (plan, its schedule, plan --mission, govern):
+ * a setting never measured gives way to a measured one that costs no more
+ * and whose quality lies within the former's band (its gain is within its
+ * own error). c sorted by quality; *n shrinks; r counts what gave way and
+ * keeps the highest. 0 or -ENOMEM. */
+static int give_way(const pp_model *m, pp_plan_result *r, pp_plan_choice *c, size_t *n)
 {
-    const pp_plan_choice *b = &c[*best];
+    size_t *measured = malloc(*n * sizeof *measured), n_measured = 0, kept = 0;
 
-    if (isnan(b->achieved.lo) || pp_plan_is_measured(m, &b->point))
-        return;
-    for (size_t i = *best + 1; i < n; i++)
-        if (c[i].planned_w <= r->max_power_w && c[i].qos >= b->achieved.lo &&
-            pp_plan_is_measured(m, &c[i].point)) {
-            r->measured_preferred = 1;
-            r->interpolated = *b;
-            *best = i;
-            return;
-        }
+    if (!measured)
+        return -ENOMEM;
+    for (size_t i = 0; i < *n; i++)
+        if (pp_plan_is_measured(m, &c[i].point))
+            measured[n_measured++] = i;
+    for (size_t i = 0, next = 0; i < *n; i++) {
+        int drop = 0, is_measured = next < n_measured && measured[next] == i;
+        next += is_measured;
+        for (size_t j = 0; j < n_measured && !is_measured && !isnan(c[i].achieved.lo) && !drop;
+             j++)
+            drop = c[measured[j]].qos >= c[i].achieved.lo &&
+                   c[measured[j]].planned_w <= c[i].planned_w;
+        if (drop && r->n_gave_way++ == 0)
+            r->gave_way_example = c[i];
+        else if (!drop)
+            c[kept++] = c[i];
+    }
+    free(measured);
+    *n = kept;
+    return 0;
+}
+
+/* The best gained nothing by the rule above (give_way) when the highest
+ * setting that gave way was carried too: said as preferred to it. */
+static void prefer_measured(pp_plan_result *r)
+{
+    const pp_plan_choice *x = &r->gave_way_example;
+
+    if (r->n_gave_way && x->qos > r->best.qos && x->planned_w <= r->max_power_w) {
+        r->measured_preferred = 1;
+        r->interpolated = *x;
+    }
 }
 
 /* The best, the runners-up and the most frugal among the sorted c. */
@@ -525,15 +462,16 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
             *best = i;
     }
     r->frugal = c[frugal];
-    if ((rc = lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac, NULL,
-                    &r->frugal_time_to_cutoff_s)) < 0)
+    if ((rc = pp_plan_lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s,
+                            r->min_soc_frac, &r->frugal_soc_end_frac,
+                            &r->frugal_time_to_cutoff_s)) < 0)
         return rc;
     if (*best == n)
         return 0;
-    prefer_measured(m, r, c, n, best);
     r->feasible = 1;
     r->best = c[*best];
-    if ((rc = lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
+    prefer_measured(r);
+    if ((rc = pp_plan_lasts(b, r->best.planned_w, b->soc_start_frac, o->mission_s, r->min_soc_frac,
                     &r->best_soc_end_frac, &r->best_time_to_cutoff_s)) < 0)
         return rc;
     for (int pass = 0; pass < 2; pass++) /* alternatives first, then steps down */
@@ -588,7 +526,8 @@ static int schedule(const pp_plan_options *o, pp_plan_result *r, const pp_plan_c
     for (int k = 0; k < SCHEDULE_STEPS; k++, t += dt) {
         double rest = o->mission_s - t - dt, p_max, s_after;
         size_t i = 0;
-        p_max = max_power(b, soc, dt, r->best.planned_w, rest > 1e-9 * o->mission_s ? rest : 0,
+        p_max = pp_plan_max_power_from(b, soc, dt, r->best.planned_w,
+                                       rest > 1e-9 * o->mission_s ? rest : 0,
                           r->min_soc_frac);
         while (i < best && c[i].planned_w > p_max)
             i++;
@@ -598,7 +537,7 @@ static int schedule(const pp_plan_options *o, pp_plan_result *r, const pp_plan_c
             r->steps[r->n_steps++] = (pp_plan_step){t, soc, c[i]};
             last = i;
         }
-        if ((rc = lasts(b, c[last].planned_w, soc, dt, 0.0, &s_after, NULL)) < 0)
+        if ((rc = pp_plan_lasts(b, c[last].planned_w, soc, dt, 0.0, &s_after, NULL)) < 0)
             return rc;
         soc = s_after;
     }
@@ -642,7 +581,9 @@ static int prepare(const pp_model *m, const pp_plan_options *o, pp_plan_result *
         return -EINVAL;
     }
     qsort(*out, r->n_candidates, sizeof **out, cmp_choice);
-    return 0;
+    if ((rc = give_way(m, r, *out, &r->n_candidates)) < 0)
+        free(*out);
+    return rc;
 }
 
 int pp_plan_candidates(const pp_model *m, const pp_plan_options *o, pp_plan_result *r,
@@ -675,7 +616,8 @@ int pp_plan(const pp_model *m, const pp_plan_options *o, pp_plan_result *r)
         return -EINVAL;
     }
     r->min_soc_frac = o->min_soc_frac >= 0 ? o->min_soc_frac : b->soc_cutoff_frac;
-    r->max_power_w = max_power(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
+    r->max_power_w =
+        pp_plan_max_power_from(b, b->soc_start_frac, o->mission_s, 0, 0, r->min_soc_frac);
     if ((rc = prepare(m, o, r, &c)) < 0)
         return rc;
     rc = choose(m, o, r, c, r->n_candidates, &best);

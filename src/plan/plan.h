@@ -135,6 +135,9 @@ typedef struct pp_plan_result {
     size_t n_below_min_rate;     /* left out: fewer units of work per second than asked */
     int unit_metric;             /* energy per unit of work's metric, -1 without */
     pp_plan_choice short_example;/* the highest request left out so */
+    size_t n_gave_way;           /* left out: never measured, gain over a measured setting
+                                    that costs no more within its own band (every planner) */
+    pp_plan_choice gave_way_example; /* the highest quality left out so */
     pp_plan_choice best;         /* when feasible */
     int measured_preferred;      /* best is a measured setting chosen over an unmeasured
                                     one (interpolated) whose quality it reaches within
@@ -147,6 +150,8 @@ typedef struct pp_plan_result {
     pp_plan_choice runners[PP_PLAN_RUNNERS];
     pp_plan_choice frugal;       /* the least planned power */
     double frugal_time_to_cutoff_s;
+    double frugal_soc_end_frac;  /* the most frugal at the mission's end (below the reserve
+                                    when nothing is feasible) */
     size_t n_steps;              /* the schedule (when asked and feasible) */
     pp_plan_step steps[PP_PLAN_MAX_STEPS];
     double schedule_soc_end_frac;

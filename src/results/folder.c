@@ -91,6 +91,7 @@ pp_import_reader pp_import_reader_of(const char *format)
            : strcmp(format, "tegrastats") == 0 ? pp_import_tegrastats
            : strcmp(format, "csv") == 0        ? pp_import_csv
            : strcmp(format, "ulog") == 0       ? pp_import_ulog
+           : strcmp(format, "jtop") == 0       ? pp_import_jtop
                                                : NULL;
 }
 

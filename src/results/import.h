@@ -62,6 +62,12 @@ const struct pp_ulog_flight *pp_import_ulog_flight(const char *path);
 void pp_import_ulog_forget(void);
 int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t);
 int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
+/* jetson-stats' jtop logs (the CSV of jtop's logger, DictWriter over
+ * jetson.stats): the "time" column (YYYY-MM-DD HH:MM:SS[.ffffff]) rebased
+ * to the first row, each "Power <rail>" column (mW) a rail, "Power TOT"
+ * the board input rail TOT_IN (left out when a rail already ends in _IN);
+ * other columns (CPU, RAM, temperatures) left out. */
+int pp_import_jtop(const char *path, const pp_import_options *o, pp_trace *t);
 
 /* Match a file's base name against a pattern with {name} placeholders,
  * e.g. "matrix-exponentiation_{size}-{exponent}_1layer.csv"; {name:C} when

@@ -67,6 +67,7 @@ void pp_ulog_flight_free(pp_ulog_flight *f)
 {
     for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES; b++)
         free(f->bat[b].t_s);
+    pp_ulog_topics_free(&f->topics);
     memset(f, 0, sizeof *f);
 }
 
@@ -355,6 +356,7 @@ static int on_format(parser *p, const uint8_t *d, size_t len, uint64_t off)
  * to a battery_status whose format cannot be read (logged). */
 static int on_subscribe(parser *p, const uint8_t *d, size_t len)
 {
+    const format *fm;
     int multi, id;
 
     if (len < 4 || !find_format(p, (const char *)d + 3, len - 3))
@@ -362,6 +364,11 @@ static int on_subscribe(parser *p, const uint8_t *d, size_t len)
     multi = d[0];
     id = (int)le(d + 1, 2);
     p->sub[id] = -1;
+    fm = find_format(p, (const char *)d + 3, len - 3);
+    if (pp_ulog_topics_subscribe(&p->f->topics, (unsigned)id, multi, (const char *)d + 3, len - 3,
+                                 fm->fields_len >= 18 && memcmp(fm->fields, "uint64_t timestamp",
+                                                                18) == 0) < 0)
+        return -ENOMEM;
     if (len - 3 != strlen(TOPIC) || memcmp(d + 3, TOPIC, len - 3) != 0)
         return 0;
     if (battery_layout(p) < 0)
@@ -434,6 +441,7 @@ static int on_message(parser *p, int t, const uint8_t *d, size_t len, uint64_t o
     case 'D':
         if (len < 2 || p->sub[le(d, 2)] == -2)
             return 1;
+        pp_ulog_topics_data(&p->f->topics, (unsigned)le(d, 2), d + 2, len - 2);
         if (p->sub[le(d, 2)] >= 0)
             rc = add_sample(p, (size_t)p->sub[le(d, 2)], d + 2, len - 2);
         return rc == -2 ? -ENOMEM : rc < 0 ? 1 : 0;

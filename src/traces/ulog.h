@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
+#include "ulog_topics.h" /* every topic's messages and times (ulog info) */
 
 #define PP_ULOG_MAX_VOLTAGE_V 1000.0  /* above: no battery, a corrupt sample */
 #define PP_ULOG_MAX_CURRENT_A 10000.0
@@ -81,6 +82,7 @@ typedef struct pp_ulog_flight {
     size_t n_zero_sag;            /* current 0 while the voltage sags under load */
     size_t n_duplicate;           /* a time equal to the one before */
     int from_csv;                 /* read from a ulog2csv battery_status CSV */
+    pp_ulog_topics topics;        /* every subscription (a ULog's; none from a CSV) */
 } pp_ulog_flight;
 
 
