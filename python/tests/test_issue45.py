@@ -39,7 +39,7 @@ class TestOneRule(unittest.TestCase):
         with powprof.Model(overshoot()) as m, \
                 powprof.Governor(m, powprof.Battery(), mission) as g:
             d = g.update(0, soc=1.0)
-        self.assertEqual(d["settings"], "det.fps=1")
+        self.assertEqual(d["setting"], {"det.fps": 1})
 
 
 class TestPlanJson(unittest.TestCase):
