@@ -217,14 +217,39 @@ static void initial_x(problem *pb, double *x)
     x[0] = unbounded(log(cap > 0 ? cap : 1.0), LOG_CAP_LO, LOG_CAP_HI);
 }
 
-/* The variance of full parameter j from the covariance of the free ones
- * (0 for a held one). */
+/* The standard deviation of full parameter j from the covariance of the
+ * free ones (0 for a held one; NaN for one outside the Jacobian's rank,
+ * whose variance MINPACK's covar1 sets to 0: not known to be small, not
+ * known at all). */
 static double sd_of(const problem *pb, const double *cov, size_t ld, size_t j)
 {
     for (size_t k = 0; k < pb->n_free; k++)
         if ((size_t)pb->free_idx[k] == j)
-            return sqrt(fmax(0, cov[k * ld + k]));
+            return cov[k * ld + k] > 0 ? sqrt(cov[k * ld + k]) : NAN;
     return 0;
+}
+
+/* Which free parameters ended at a bound: their map's fraction of its range
+ * (logistic of x) within 1e-3 of an end, where the map's slope is nil and
+ * the covariance says +- 0 for what the data do not determine. rint's
+ * voltage (index 0) is unbounded. */
+static unsigned at_bound(const problem *pb, const double *x)
+{
+    unsigned mask = 0;
+
+    for (size_t k = 0; k < pb->n_free; k++) {
+        size_t j = (size_t)pb->free_idx[k];
+        double frac = 1 / (1 + exp(-x[j]));
+        if ((thevenin(pb) || j > 0) && (frac < 1e-3 || frac > 1 - 1e-3))
+            mask |= j < N_PACK_THEVENIN ? 1u << j : PP_FIT_P_START << (j - N_PACK_THEVENIN);
+    }
+    return mask;
+}
+
+/* sd, or NaN when the parameter (bit) is at a bound. */
+static double unless_bound(const pp_fit_result *r, unsigned bit, double sd)
+{
+    return r->at_bound & bit ? NAN : sd;
 }
 
 /* Standard deviations from the covariance (of the free x) through the maps. */
@@ -233,21 +258,26 @@ static void uncertainties(const problem *pb, const double *cov, size_t ld, pp_fi
     size_t np = n_pack_params(pb);
     const pp_battery_params *p = &r->pack;
 
-    r->r_int_sd_ohm = p->r_int_ohm * bounded_slope(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI) *
-                      sd_of(pb, cov, ld, 1);
+    r->at_bound = at_bound(pb, pb->full);
+    r->r_int_sd_ohm = unless_bound(r, PP_FIT_P_R0, p->r_int_ohm * sd_of(pb, cov, ld, 1) *
+                                   bounded_slope(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI));
     if (!thevenin(pb)) {
         r->voltage_sd_v = p->voltage_v * sd_of(pb, cov, ld, 0);
         return;
     }
-    r->capacity_sd_ah = p->capacity_ah * bounded_slope(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI) *
-                        sd_of(pb, cov, ld, 0);
-    r->r1_sd_ohm = p->r1_ohm * bounded_slope(log(p->r1_ohm), LOG_R_LO, LOG_R_HI) * sd_of(pb, cov, ld, 2);
-    r->tau_sd_s = r->tau_s * bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)) *
-                  sd_of(pb, cov, ld, 3);
-    r->ocv_scale_sd = bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI) * sd_of(pb, cov, ld, 4);
-    r->ocv_offset_sd_v = bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V) * sd_of(pb, cov, ld, 5);
+    r->capacity_sd_ah = unless_bound(r, PP_FIT_P_CAPACITY, p->capacity_ah * sd_of(pb, cov, ld, 0) *
+                                     bounded_slope(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI));
+    r->r1_sd_ohm = unless_bound(r, PP_FIT_P_R1, p->r1_ohm * sd_of(pb, cov, ld, 2) *
+                                bounded_slope(log(p->r1_ohm), LOG_R_LO, LOG_R_HI));
+    r->tau_sd_s = unless_bound(r, PP_FIT_P_TAU, r->tau_s * sd_of(pb, cov, ld, 3) *
+                               bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)));
+    r->ocv_scale_sd = unless_bound(r, PP_FIT_P_SCALE, sd_of(pb, cov, ld, 4) *
+                                   bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI));
+    r->ocv_offset_sd_v = unless_bound(r, PP_FIT_P_OFFSET, sd_of(pb, cov, ld, 5) *
+                                      bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V));
     for (size_t f = 0; f < pb->n_flights; f++)
-        r->soc_start_sd_frac[f] = bounded_slope(pb->soc0[f], SOC_LO, SOC_HI) * sd_of(pb, cov, ld, np + f);
+        r->soc_start_sd_frac[f] = unless_bound(r, PP_FIT_P_START << f, sd_of(pb, cov, ld, np + f) *
+                                               bounded_slope(pb->soc0[f], SOC_LO, SOC_HI));
 }
 
 /* The result at the solution x. */

@@ -55,6 +55,9 @@ typedef struct pp_fit_result {
     double ocv_scale, ocv_scale_sd, ocv_offset_v, ocv_offset_sd_v; /* per cell */
     double train_rms_v;           /* over every flight's training samples */
     double soc_span_frac;         /* the widest span of charge a flight's training part covers */
+    unsigned at_bound;            /* the fitted parameters that ended at a bound of their
+                                     range (PP_FIT_P_* bits, a flight's start PP_FIT_P_START
+                                     << flight): the data do not determine them; their sd NaN */
     int capacity_fitted;          /* 0 with rint or held */
     int n_params, n_residuals, n_evaluations, minpack_info, rank;
 } pp_fit_result;
@@ -72,6 +75,16 @@ typedef struct pp_fit_result {
 #define PP_FIT_HOLD_RC 4       /* R1 and the time constant */
 #define PP_FIT_QUICK 8         /* at most 40 (n + 1) evaluations, not 100 (n + 1): a fit
                                   converges in 10 to 30 (n + 1); beyond, it wanders */
+
+/* The parameters (bits of pp_fit_result.at_bound). rint: PP_FIT_P_CAPACITY
+ * is its voltage. */
+#define PP_FIT_P_CAPACITY 1u
+#define PP_FIT_P_R0 2u
+#define PP_FIT_P_R1 4u
+#define PP_FIT_P_TAU 8u
+#define PP_FIT_P_SCALE 16u
+#define PP_FIT_P_OFFSET 32u
+#define PP_FIT_P_START 64u
 
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOISE_V 0.005     /* voltage, V (one sigma) */
@@ -727,6 +728,150 @@ void test_battery_fit_ocv_auto_liion(void)
     CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
     CHECK_STR(r.ocv_curve, "the pack's");
     CHECK(r.fl[0].fitted.v_rms > 5 * held_auto);
+    pp_flight_fit_free(&r);
+    flight_free(&f);
+}
+
+/* Issue 46 item 10: reading a log is linear in its samples. Ten minutes
+ * at 1 kHz (600,000 rows; the old rescan of the last 60 s per sample took
+ * about 30 s of CPU) read in under 3 s of CPU, and the sag rule still
+ * holds: a current of 0 with the voltage 3 % under the minute's highest
+ * is left out, one 1 % under is kept. */
+void test_battery_fit_log_read_linear(void);
+void test_battery_fit_log_read_linear(void)
+{
+    char path[4200];
+    FILE *fp = fopen(tmp_path(path, sizeof path, "khz.csv"), "w");
+    pp_ulog_flight f;
+    size_t n = 600000;
+    clock_t c0;
+    double cpu_s;
+
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("timestamp,voltage_v,current_a\n", fp);
+    for (size_t k = 0; k < n; k++) {
+        double v = 16.0 - 1e-6 * (double)k, i = 10 + sin((double)k / 50);
+        if (k == n - 2)
+            v *= 0.97, i = 0; /* sags with no current: left out */
+        if (k == n - 1)
+            v *= 0.99, i = 0; /* within 2 %: kept */
+        fprintf(fp, "%zu,%.6f,%.4f\n", 1000000 + k * 1000, v, i);
+    }
+    fclose(fp);
+    c0 = clock();
+    CHECK_INT(pp_flight_log_read(path, &f), 0);
+    cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    CHECK(cpu_s < 3);
+    if (f.n_batteries == 1)
+        CHECK_INT(f.bat[0].n, n - 1);
+    CHECK_INT(f.n_zero_sag, 1);
+    pp_ulog_flight_free(&f);
+}
+
+/* A flight whose voltage rises while it draws 10 A: no pack of the model
+ * does that, so the fit's capacity runs to its bound. */
+static void write_rising(const char *path)
+{
+    FILE *fp = fopen(path, "w");
+
+    if (!fp)
+        return;
+    fputs("timestamp,voltage_v,current_a\n", fp);
+    for (int k = 0; k < 1200; k++) {
+        double i = 10 + 3 * sin(k / 37.0);
+        fprintf(fp, "%d,%.4f,%.4f\n", 1000000 + k * 500000, 14.8 + 1.2 * k / 1200 - 0.05 * i, i);
+    }
+    fclose(fp);
+}
+
+/* Issue 46 item 7: a parameter at a bound of its range is "at its bound",
+ * its +- undetermined (NaN), never "+- 0"; the fit is said degenerate,
+ * not pinned, warned, and -o writes nothing without --force. The real
+ * short log's first fit ran its capacity to 1e4 Ah: its +- is no 0. */
+void test_battery_fit_bound_not_exact(void);
+void test_battery_fit_bound_not_exact(void)
+{
+    char path[4200], pack[4200], *out = NULL, *err = NULL;
+    const char *paths[1] = {path};
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+
+    write_rising(tmp_path(path, sizeof path, "rising.csv"));
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK(r.fit.at_bound & PP_FIT_P_CAPACITY);
+    CHECK(isnan(r.fit.capacity_sd_ah));
+    CHECK(r.degenerate);
+    CHECK(!r.capacity_pinned);
+    pp_flight_fit_free(&r);
+    tmp_path(pack, sizeof pack, "rising.cfg");
+    CHECK(run_powprof(&out, &err, "battery", "fit", path, "-o", pack, NULL) != 0);
+    CHECK_CONTAINS(out, "1e+04 Ah, at its bound: undetermined");
+    CHECK_CONTAINS(out, "warning: the fit is degenerate");
+    CHECK(strstr(out, "+- 0 ") == NULL && strstr(out, "+- nan") == NULL);
+    CHECK_CONTAINS(err, "rising.cfg not written: the fit is degenerate");
+    CHECK(access(pack, F_OK) != 0);
+    free(out);
+    free(err);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", path, "-o", pack, "--force", NULL), 0);
+    CHECK(access(pack, F_OK) == 0);
+    free(out);
+    paths[0] = fixture("ulog/sample_log_small.ulg");
+    o.instance = 1;
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK(r.capacity_held);
+    CHECK(isnan(r.first_capacity_sd_ah)); /* was 0: "1e+04 +- 0 Ah" */
+    CHECK(!r.degenerate);
+    pp_flight_fit_free(&r);
+}
+
+/* Issue 46 item 11: a flight given twice (or a .ulg beside its ulog2csv
+ * CSV) is refused, naming both; and the two readers keep the same
+ * samples when the current goes below -1 A (regeneration), so they fit
+ * alike (the ULog reader used to drop those as "values no battery has"). */
+void test_battery_fit_duplicates_and_negative_current(void);
+void test_battery_fit_duplicates_and_negative_current(void)
+{
+    pp_battery_params truth;
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    pp_ulog_flight fu, fc;
+    flight f;
+    char csv[4200], ulg[4200];
+    const char *paths[2] = {csv, ulg};
+    double r0_csv;
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 600, 60, 31, &f), 0);
+    for (size_t k = 300; k < 400 && k < f.n; k++)
+        f.i[k] = -3.0; /* 30 s of regeneration */
+    write_csv(tmp_path(csv, sizeof csv, "neg_battery_status_0.csv"), &f, 4);
+    write_ulg(tmp_path(ulg, sizeof ulg, "neg.ulg"), &f, 4, 2800);
+    CHECK_INT(pp_flight_log_read(csv, &fc), 0);
+    CHECK_INT(pp_flight_log_read(ulg, &fu), 0);
+    if (fc.n_batteries == 1 && fu.n_batteries == 1)
+        CHECK_INT(fu.bat[0].n, fc.bat[0].n);
+    CHECK_INT(fu.n_implausible, 0);
+    pp_ulog_flight_free(&fc);
+    pp_ulog_flight_free(&fu);
+    pp_flight_fit_options_init(&o);
+    o.ocv = "pack";
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    r0_csv = r.fit.pack.r_int_ohm;
+    pp_flight_fit_free(&r);
+    paths[0] = ulg;
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_NEAR(r.fit.pack.r_int_ohm, r0_csv, 1e-3 * r0_csv); /* the .ulg gives BAT1_CAPACITY too */
+    pp_flight_fit_free(&r);
+    paths[0] = csv;
+    CHECK_INT(pp_flight_fit_run(paths, 2, &o, &r), -EINVAL);
+    CHECK_CONTAINS(test_log(), "neg.ulg: the same flight as ");
+    pp_flight_fit_free(&r);
+    paths[1] = csv;
+    CHECK_INT(pp_flight_fit_run(paths, 2, &o, &r), -EINVAL);
+    CHECK_CONTAINS(test_log(), "give each flight once");
     pp_flight_fit_free(&r);
     flight_free(&f);
 }

@@ -205,7 +205,24 @@ static int check_options(const pp_flight_fit_options *o, size_t n_paths)
     return 0;
 }
 
-/* Read log i into logs[i] and r->fl[i]; the cells of the first log. */
+/* Whether flights a and b hold the same samples (a log given twice, or a
+ * .ulg and its ulog2csv CSV): the same count, times, voltages and currents
+ * to a float's precision. */
+static int same_flight(const pp_flight_fit_flight *a, const pp_flight_fit_flight *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t k = 0; k < a->n; k++)
+        if (fabs(a->t_s[k] - b->t_s[k]) > 1e-6 ||
+            fabs(a->voltage_v[k] - b->voltage_v[k]) > 1e-6 * fabs(a->voltage_v[k]) ||
+            fabs(a->current_a[k] - b->current_a[k]) > 1e-6 * fabs(a->current_a[k]) + 1e-9)
+            return 0;
+    return 1;
+}
+
+/* Read log i into logs[i] and r->fl[i]; the cells of the first log. A
+ * flight given twice is refused: fitted as two, it would shrink every +-
+ * by 1/sqrt(2) and weigh that flight double. */
 static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_flight *log,
                     const pp_ulog_battery **bat, pp_flight_fit *r, size_t i, int *cells)
 {
@@ -220,6 +237,13 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
         return -EINVAL;
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
+    for (size_t j = 0; j < i; j++)
+        if (same_flight(&r->fl[j], fl)) {
+            pp_log_error("%s: the same flight as %s (%zu samples alike, battery %d): give each "
+                         "flight once (a .ulg and its ulog2csv CSV are one flight)", path,
+                         r->fl[j].path, fl->n, fl->instance);
+            return -EINVAL;
+        }
     c = cells_of(log, *bat, o, r);
     if (i == 0)
         *cells = c;
@@ -347,6 +371,11 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
 
 static void pinned(pp_flight_fit *r)
 {
+    unsigned pack_bits = PP_FIT_P_START - 1;
+
+    r->degenerate = (r->fit.at_bound & pack_bits) != 0;
+    for (size_t f = 0; f < r->n_flights; f++)
+        r->degenerate |= (r->fit.at_bound & (PP_FIT_P_START << f)) && r->fit.soc_start_frac[f] < 0.5;
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
                          : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
                                             : NAN;

@@ -63,6 +63,9 @@ typedef struct pp_flight_fit {
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
     const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
     double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
+    int degenerate;               /* a pack parameter, or a start at its lower end, at a
+                                     bound of its range: undetermined, not to be written
+                                     without --force */
     int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
                                      time constant, 1 to 3000 s) */
 } pp_flight_fit;
