@@ -875,3 +875,63 @@ void test_battery_fit_duplicates_and_negative_current(void)
     pp_flight_fit_free(&r);
     flight_free(&f);
 }
+
+/* Issue 46 item 9 and issue 41 defect 7: one cell-count rule for battery
+ * fit, battery LOG and import ulog. A log's cell_count that its voltage
+ * rules out (6 on a 4S pack: 2.8 V a cell) is passed over, said, and the
+ * cells read from the voltage; a --cells that does not fit is refused;
+ * battery LOG with a 4S preset on a 6S log without cell_count takes 6;
+ * the pack a log gives (import ulog's summary) takes battery_status's own
+ * cell_count and capacity. */
+void test_battery_fit_cells_one_rule(void);
+void test_battery_fit_cells_one_rule(void)
+{
+    pp_battery_params truth, p;
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    pp_flight_check c;
+    pp_ulog_flight lf;
+    flight f;
+    char path[4200], six[4200];
+    const char *paths[1] = {path};
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 600, 60, 37, &f), 0);
+    write_csv(tmp_path(path, sizeof path, "cells6.csv"), &f, 6);
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_INT(r.fit.pack.cells, 4);
+    CHECK_CONTAINS(r.cells_note, "the log's cell_count 6 gives 2.");
+    CHECK(r.fl[0].soc_start_frac > 0.8);
+    pp_flight_fit_free(&r);
+    o.cells = 6;
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), -EINVAL);
+    CHECK_CONTAINS(test_log(), "cells6.csv: the cells asked (--cells 6) do not fit");
+    pp_flight_fit_free(&r);
+    truth.cells = 6; /* the same curve per cell, six cells */
+    flight_free(&f);
+    CHECK_INT(make_flight(&truth, 300, 90, 41, &f), 0);
+    tmp_path(six, sizeof six, "six.csv");
+    {
+        FILE *fp = fopen(six, "w");
+        CHECK(fp != NULL);
+        if (fp) {
+            fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
+            for (size_t k = 0; k < f.n; k++)
+                fprintf(fp, "%.0f,%.4f,%.4f,0,5000\n", 1e6 + f.t_s[k] * 1e6, f.v[k], f.i[k]);
+            fclose(fp);
+        }
+    }
+    CHECK_INT(pp_flight_log_read(six, &lf), 0);
+    CHECK_INT(lf.n_batteries, 1);
+    if (lf.n_batteries == 1) {
+        pp_battery_params_default(&p);
+        p.model = PP_BATTERY_THEVENIN;
+        CHECK_INT(pp_flight_check_run(&lf.bat[0], &p, &c), 0);
+        CHECK_INT(c.pack.cells, 6); /* was 4: the preset's */
+        CHECK_INT(pp_flight_pack_for(&lf, &lf.bat[0], &p), 1);
+        CHECK_NEAR(p.capacity_ah, 5, 1e-12); /* was the preset's 3.2 */
+    }
+    pp_ulog_flight_free(&lf);
+    flight_free(&f);
+}

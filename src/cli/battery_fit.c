@@ -385,6 +385,9 @@ static void print_text(const pp_flight_fit *r, const fit_args *a)
            r->cells_source, r->n_flights, r->n_flights == 1 ? "" : "s",
            a->o.train_s > 0 ? "seconds given of each" : "part of each flight", f->n_params,
            f->n_residuals, f->n_evaluations, f->train_rms_v);
+    if (r->cells_note[0])
+        printf("  cells: %s: %d cells from the highest voltage instead\n", r->cells_note,
+               f->pack.cells);
     print_pack(r);
     for (size_t i = 0; i < r->n_flights; i++)
         print_flight(r, &r->fl[i], i, before_name(a));

@@ -57,9 +57,12 @@ static void print_one(const pp_flight_check *c, const char *pack_from)
                                           : c->soc_from_log ? " (the log's remaining)" : "");
     printf("battery %d: %zu samples over %.1f s; pack %d cells%s, %.3g Ah%s, start %.1f %%%s, "
            "%s model%s\n", c->instance, c->n, c->duration_s, c->pack.cells,
-           c->cells_from_log ? " (the log's)" : "", c->pack.capacity_ah,
+           c->cells_from_log ? " (the log's)" : c->cells_from_voltage ? " (the voltage's)" : "", c->pack.capacity_ah,
            c->capacity_from_log ? " (the log's)" : "", 100 * c->pack.soc_start_frac, start,
            pp_battery_model_name(c->pack.model), pack_from);
+    if (c->cells_note[0])
+        printf("  cells: %s: %d cells (%s) instead\n", c->cells_note, c->pack.cells,
+               c->cells_source);
     printf("  terminal voltage, modelled - logged: RMS %.3f V, mean %+.3f V, largest %+.3f V at "
            "%.1f s; at the end %.3f V modelled, %.3f V logged\n", c->v_rms, c->v_bias,
            c->v_max_dev, c->v_max_dev_t_s, c->v_end_model, c->v_end_logged);

@@ -71,16 +71,23 @@ static void start_of(const pp_ulog_battery *b, const pp_flight_check_options *o,
 static void pack_of(const pp_ulog_battery *b, const pp_battery_params *p,
                     const pp_flight_check_options *o, pp_flight_check *c)
 {
+    const char *from = "";
+    int cells = o->pack_as_given ? p->cells
+                                 : pp_flight_cells(NULL, b, 0, p->cells, &from, c->cells_note,
+                                                   sizeof c->cells_note);
+
     c->pack = *p;
-    if (!o->pack_as_given && b->cell_count > 0 && b->cell_count != p->cells && p->cells > 0) {
-        double k = (double)b->cell_count / p->cells;
+    c->cells_source = o->pack_as_given ? "the pack given" : from;
+    if (cells > 0 && cells != p->cells && p->cells > 0) { /* the log's, or its voltage's */
+        double k = (double)cells / p->cells;
         c->pack.voltage_v = p->voltage_v * k;
         c->pack.r_int_ohm = p->r_int_ohm * k;
         c->pack.r1_ohm = p->r1_ohm * k; /* the same time constant */
         c->pack.c1_f = p->c1_f / k;
         c->pack.cutoff_v = p->cutoff_v * k;
-        c->pack.cells = b->cell_count;
-        c->cells_from_log = 1;
+        c->pack.cells = cells;
+        c->cells_from_log = strncmp(from, "the log", 7) == 0;
+        c->cells_from_voltage = !c->cells_from_log;
     }
     if (!o->pack_as_given && b->capacity_mah > 0) {
         c->pack.capacity_ah = b->capacity_mah / 1000;

@@ -34,15 +34,6 @@ void pp_flight_fit_free(pp_flight_fit *r)
     memset(r, 0, sizeof *r);
 }
 
-int pp_flight_fit_cells_of_voltage(double vmax_v)
-{
-    double n = ceil(vmax_v / 4.25 - 1e-9);
-
-    if (!(n <= PP_ULOG_MAX_CELLS)) /* no pack; never cast out of int's range */
-        return PP_ULOG_MAX_CELLS;
-    return n < 1 ? 1 : (int)n;
-}
-
 /* The battery of log f to fit: the instance asked, or the first. */
 static const pp_ulog_battery *battery_of(const pp_ulog_flight *f, const char *path, int instance)
 {
@@ -132,29 +123,12 @@ static void guess_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
         g->r_int_ohm = bp->r_internal_ohm * cells;
 }
 
-/* The cells: o's, the log's, or from the highest voltage. */
+/* The cells: o's, the log's, or from the highest voltage (pp_flight_cells). */
 static int cells_of(const pp_ulog_flight *f, const pp_ulog_battery *b,
                     const pp_flight_fit_options *o, pp_flight_fit *r)
 {
-    const pp_ulog_battery_params *bp = &f->params[b->instance & (PP_ULOG_MAX_BATTERIES - 1)];
-    double vmax = 0;
-
-    if (o->cells > 0) {
-        r->cells_source = "--cells";
-        return o->cells;
-    }
-    if (b->cell_count > 0) {
-        r->cells_source = "the log's cell_count";
-        return b->cell_count;
-    }
-    if (bp->any && bp->n_cells >= 1 && bp->n_cells <= 1000) {
-        r->cells_source = "the log's BAT_N_CELLS";
-        return (int)bp->n_cells;
-    }
-    for (size_t k = 0; k < b->n; k++)
-        vmax = fmax(vmax, b->voltage_v[k]);
-    r->cells_source = "the highest voltage / 4.25 V";
-    return pp_flight_fit_cells_of_voltage(vmax);
+    return pp_flight_cells(f, b, o->cells, 0, &r->cells_source, r->cells_note,
+                           sizeof r->cells_note);
 }
 
 /* The fitted pack against flight i's held-out part: the fit's equations
@@ -244,7 +218,11 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
                          r->fl[j].path, fl->n, fl->instance);
             return -EINVAL;
         }
-    c = cells_of(log, *bat, o, r);
+    if ((c = cells_of(log, *bat, o, r)) < 0) {
+        pp_log_error("%s: the cells asked (--cells %d) do not fit the logged voltage", path,
+                     o->cells);
+        return -EINVAL;
+    }
     if (i == 0)
         *cells = c;
     else if (c != *cells && o->cells <= 0) {

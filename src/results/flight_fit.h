@@ -46,7 +46,8 @@ typedef struct pp_flight_fit {
     pp_fit_result fit;
     size_t n_flights;
     pp_flight_fit_flight fl[PP_FIT_FLIGHTS_MAX];
-    const char *cells_source;     /* "the log", "--cells", "the voltage" */
+    const char *cells_source;     /* pp_flight_cells's source: "asked" (--cells), the log's... */
+    char cells_note[256];         /* the log's cell counts passed over and why ("" none) */
     const char *capacity_source;  /* rint: where the capacity kept comes from */
     int held_out;                 /* some samples held out */
     int capacity_pinned;          /* thevenin: span >= 30 % and capacity within 5 % */
@@ -78,10 +79,5 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
                       pp_flight_fit *r);
 
 void pp_flight_fit_free(pp_flight_fit *r);
-
-/* The cells of a pack whose highest logged voltage is vmax_v, for a
- * lithium chemistry: vmax / 4.25 V rounded up (a pack logged well below
- * full can read one cell short: give the cells). */
-int pp_flight_fit_cells_of_voltage(double vmax_v);
 
 #endif
