@@ -343,7 +343,8 @@ static void choose_free(problem *pb)
     for (size_t j = 0; j < pb->n_full; j++)
         if (!thevenin(pb) || !((j == 0 && (pb->hold & PP_FIT_HOLD_CAPACITY)) ||
                                ((j == 4 || j == 5) && (pb->hold & PP_FIT_HOLD_CURVE)) ||
-                               ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC))))
+                               ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC)) ||
+                               (j == 1 && (pb->hold & PP_FIT_HOLD_R0))))
             pb->free_idx[pb->n_free++] = (int)j;
 }
 

@@ -73,6 +73,7 @@ typedef struct pp_fit_result {
 #define PP_FIT_HOLD_CURVE 1    /* the table's scale and offset */
 #define PP_FIT_HOLD_CAPACITY 2
 #define PP_FIT_HOLD_RC 4       /* R1 and the time constant */
+#define PP_FIT_HOLD_R0 16      /* the series resistance */
 #define PP_FIT_QUICK 8         /* at most 40 (n + 1) evaluations, not 100 (n + 1): a fit
                                   converges in 10 to 30 (n + 1); beyond, it wanders */
 

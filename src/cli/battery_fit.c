@@ -74,7 +74,8 @@ static const char fit_help[] =
     "                         shaded, and the residual: DIR/battery-fit.gp (and .png)\n"
     "  --json                 one JSON object on stdout\n"
     "  --force                write -o's pack even when the fit is degenerate (a parameter at\n"
-    "                         a bound of its range: undetermined)\n"
+    "                         a bound of its range: undetermined) or does not beat the pack\n"
+    "                         it replaces on the validation part\n"
     "  -h, --help             this help\n";
 
 enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
@@ -192,12 +193,15 @@ static int parse_args(int argc, char **argv, fit_args *a)
 /* The name of the pack the fit replaces. */
 static const char *before_name(const fit_args *a)
 {
-    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "drone-4s-3200";
+    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "battery LOG's";
 }
+
+#define UNDETERMINED_REL 0.30 /* a capacity known to worse than this is undetermined */
 
 /* "V +- SD UNIT" (V with prec digits: after the point for style 'f', '+'
  * with a sign, significant for 'g'), or "V UNIT, at its bound" or
- * "undetermined" (no finite SD: the flights do not inform it). */
+ * "undetermined" (no finite SD: the flights do not inform it; a capacity
+ * whose SD is over UNDETERMINED_REL of it). */
 static const char *pm(char *buf, size_t cap, char style, int prec, double v, double sd, int bound,
                       const char *unit)
 {
@@ -207,7 +211,10 @@ static const char *pm(char *buf, size_t cap, char style, int prec, double v, dou
 
     if (n < 0 || (size_t)n >= cap)
         return buf;
-    if (bound || !isfinite(sd))
+    if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > UNDETERMINED_REL * v)
+        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g, over %.0f %%)", sd,
+                 100 * UNDETERMINED_REL);
+    else if (bound || !isfinite(sd))
         snprintf(buf + n, cap - (size_t)n, "%s%s, %s", unit[0] ? " " : "", unit,
                  bound ? "at its bound: undetermined" : "undetermined (the flights do not "
                                                        "inform it)");
@@ -222,7 +229,8 @@ static void print_capacity(const pp_flight_fit *r)
     const pp_battery_params *p = &f->pack;
     char a[160];
 
-    if (f->capacity_fitted && ((f->at_bound & PP_FIT_P_CAPACITY) || !isfinite(f->capacity_sd_ah)))
+    if (f->capacity_fitted && ((f->at_bound & PP_FIT_P_CAPACITY) || !isfinite(f->capacity_sd_ah) ||
+                               f->capacity_sd_ah > UNDETERMINED_REL * p->capacity_ah))
         printf("  capacity_ah    %s\n", pm(a, sizeof a, 'g', 4, p->capacity_ah, f->capacity_sd_ah,
                                            f->at_bound & PP_FIT_P_CAPACITY, "Ah"));
     else if (f->capacity_fitted)
@@ -247,13 +255,17 @@ static void print_pack(const pp_flight_fit *r)
     print_capacity(r);
     if (p->model == PP_BATTERY_RINT)
         printf("  voltage_v      %.4f +- %.2g\n", p->voltage_v, f->voltage_sd_v);
-    printf("  r_int_ohm      %s\n", pm(a, sizeof a, 'f', 5, p->r_int_ohm, f->r_int_sd_ohm,
-                                       f->at_bound & PP_FIT_P_R0, "ohm"));
+    if (r->r0_held)
+        printf("  r_int_ohm      %.5f, held (the pack it replaces): no load step in the fitted "
+               "parts\n", p->r_int_ohm);
+    else
+        printf("  r_int_ohm      %s\n", pm(a, sizeof a, 'f', 5, p->r_int_ohm, f->r_int_sd_ohm,
+                                           f->at_bound & PP_FIT_P_R0, "ohm"));
     if (p->model != PP_BATTERY_THEVENIN)
         return;
     if (r->rc_held)
-        printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack's), the flights "
-               "do not determine the RC pair\n", p->r1_ohm, f->tau_s);
+        printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack it replaces), "
+               "the flights do not determine the RC pair\n", p->r1_ohm, f->tau_s);
     else
         printf("  r1_ohm         %s, time constant %s (c1_f %.4g)\n",
                pm(a, sizeof a, 'f', 5, p->r1_ohm, f->r1_sd_ohm, f->at_bound & PP_FIT_P_R1, "ohm"),
@@ -271,9 +283,14 @@ static void print_pack(const pp_flight_fit *r)
                pm(b, sizeof b, '+', 3, f->ocv_offset_v, f->ocv_offset_sd_v,
                   f->at_bound & PP_FIT_P_OFFSET, "V"),
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
-    if (isfinite(r->ocv_other_rms_v))
-        printf("                 (--ocv auto: kept for its fitted-part RMS %.4f V; the other "
-               "curve's %.4f V)\n", f->train_rms_v, r->ocv_other_rms_v);
+    if (isfinite(r->ocv_other_rms_v) && r->validated)
+        printf("                 (--ocv auto: kept for its RMS %.4f V on the validation part, "
+               "the last fifth of each fitted part, fitted without it; the other curve's "
+               "%.4f V)\n", r->ocv_kept_rms_v, r->ocv_other_rms_v);
+    else if (isfinite(r->ocv_other_rms_v))
+        printf("                 (--ocv auto: too few samples for a validation part; kept for "
+               "its fitted-part RMS %.4f V, the other curve's %.4f V)\n", r->ocv_kept_rms_v,
+               r->ocv_other_rms_v);
 }
 
 static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl, size_t i,
@@ -362,6 +379,11 @@ static void print_warnings(const pp_flight_fit *r)
                "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
                "to below 40 %% (a flight over half of the charge) and fit again.\n", cov,
                100 * r->capacity_rel_sd);
+    if (r->beats_prior == 0)
+        printf("warning: on the validation part (the last fifth of each fitted part, fitted "
+               "without it) the fit is no better than the pack it replaces (%.4f V against "
+               "%.4f V): keep that pack; not written without --force\n",
+               r->validation_fit_rms_v, r->validation_prior_rms_v);
     if (r->degenerate)
         printf("warning: the fit is degenerate: a parameter ran to a bound of its range (said "
                "\"at its bound\" above), so the flights do not determine it and the pack is no "
@@ -388,6 +410,14 @@ static void print_text(const pp_flight_fit *r, const fit_args *a)
     if (r->cells_note[0])
         printf("  cells: %s: %d cells from the highest voltage instead\n", r->cells_note,
                f->pack.cells);
+    printf("  the fitted parts draw %.2f to %.2f A and cover %.1f %% of the charge (with the pack "
+           "reported)%s\n", r->train_i_lo_a, r->train_i_hi_a, 100 * f->soc_span_frac,
+           r->r0_held ? ": no load step to tell the resistances from the curve, so R0 and the "
+                        "RC pair are held at the pack it replaces" : "");
+    if (r->validated)
+        printf("  validation part (the last fifth of each fitted part, fitted without it): RMS "
+               "%.4f V for the fit, %.4f V for the pack it replaces\n", r->validation_fit_rms_v,
+               r->validation_prior_rms_v);
     print_pack(r);
     for (size_t i = 0; i < r->n_flights; i++)
         print_flight(r, &r->fl[i], i, before_name(a));
@@ -469,6 +499,11 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
     json_object_set_new(root, "degenerate", json_boolean(r->degenerate));
+    json_object_set_new(root, "validation_fit_rms_v", pp_json_num(r->validation_fit_rms_v));
+    json_object_set_new(root, "validation_prior_rms_v", pp_json_num(r->validation_prior_rms_v));
+    json_object_set_new(root, "beats_prior", r->beats_prior < 0 ? json_null()
+                                                                : json_boolean(r->beats_prior));
+    json_object_set_new(root, "r0_held", json_boolean(r->r0_held));
     json_object_set_new(root, "at_bound", at_bound_json(f->at_bound, r->n_flights));
     json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
     json_object_set_new(root, "train_rms_v", pp_json_num(f->train_rms_v));
@@ -553,6 +588,7 @@ int pp_cli_battery_fit(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     if (pp_battery_choose(&a.choice, &a.o.start) < 0)
         return PP_EXIT_USAGE;
+    a.o.start_given = a.choice.file || a.choice.preset;
     rc = pp_flight_fit_run(a.logs, a.n_logs, &a.o, &r);
     if (rc < 0) {
         pp_flight_fit_free(&r);
@@ -562,9 +598,11 @@ int pp_cli_battery_fit(int argc, char **argv)
         print_json(&r, &a);
     else
         print_text(&r, &a);
-    if (a.out && r.degenerate && !a.force) {
-        fprintf(stderr, "powprof battery fit: %s not written: the fit is degenerate (a parameter "
-                "at a bound of its range); --force to write it anyway\n", a.out);
+    if (a.out && (r.degenerate || r.beats_prior == 0) && !a.force) {
+        fprintf(stderr, "powprof battery fit: %s not written: %s; --force to write it anyway\n",
+                a.out, r.degenerate ? "the fit is degenerate (a parameter at a bound of its "
+                                      "range)" : "the fit does not beat the pack it replaces "
+                                                 "on the validation part");
         rc = -1;
     } else if (a.out && write_pack(&r, &a) < 0) {
         rc = -1;

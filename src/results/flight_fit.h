@@ -21,7 +21,9 @@ typedef struct pp_flight_fit_options {
     const char *ocv;              /* the open-circuit curve's shape: "pack" (start's table),
                                      "lipo", "liion", or "auto" (default: the pack's and
                                      liion's, the one of the lower training RMS) */
-    pp_battery_params start;      /* the pack the fit starts from and is compared with */
+    pp_battery_params start;      /* the pack the fit starts from and is compared with, when
+                                     start_given (-c, --preset) */
+    int start_given;              /* 0: the pack `battery LOG` uses (flight.h) instead */
 } pp_flight_fit_options;
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
@@ -63,7 +65,18 @@ typedef struct pp_flight_fit {
                                      capacity stays fitted, its +- large */
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
     const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
-    double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
+    double ocv_kept_rms_v;        /* its RMS on the validation part (validated), else training */
+    double ocv_other_rms_v;       /* auto: the other curve's, alike (NaN: one tried) */
+    pp_battery_params prior;      /* the pack the fit replaces: -c's or --preset's as given,
+                                     else the one `battery LOG` uses; at the log's cells */
+    int validated;                /* the choices were made on a validation part: the last
+                                     fifth of each training part, fitted without it */
+    double validation_fit_rms_v;  /* there: the chosen fit (fitted without it) */
+    double validation_prior_rms_v; /* there: the prior, started from the first voltage */
+    int beats_prior;              /* 1, 0 (the fit is no better than the prior there: not
+                                     written without --force), -1 not judged (no part) */
+    double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
+    int r0_held;                  /* no load step there: R0 and the RC pair held at the prior's */
     int degenerate;               /* a pack parameter, or a start at its lower end, at a
                                      bound of its range: undetermined, not to be written
                                      without --force */
