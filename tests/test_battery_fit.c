@@ -1064,3 +1064,50 @@ void test_battery_fit_not_better_not_written(void)
     free(out);
     flight_free(&f);
 }
+
+/* Issue 41 defect 7: on a flight log, battery -c keeps the pack's capacity
+ * (a fitted pack reproduces its flight; the log's capacity column used to
+ * win), -o writes the model beside the log per sample, --until-cutoff and
+ * --rail are refused (they did nothing, rc 0). */
+void test_battery_flight_log_options_honoured(void);
+void test_battery_flight_log_options_honoured(void)
+{
+    pp_battery_params truth;
+    flight f;
+    char csv[4200], pack[4200], rows[4200], *out = NULL, *err = NULL, *text = NULL;
+    size_t lines = 0;
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 200, 60, 53, &f), 0);
+    tmp_path(csv, sizeof csv, "cap_battery_status_0.csv");
+    {
+        FILE *fp = fopen(csv, "w");
+        CHECK(fp != NULL);
+        if (fp) {
+            fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
+            for (size_t k = 0; k < f.n; k++)
+                fprintf(fp, "%.0f,%.5f,%.5f,4,5000\n", 1e6 + f.t_s[k] * 1e6, f.v[k], f.i[k]);
+            fclose(fp);
+        }
+    }
+    CHECK_INT(pp_battery_config_write(tmp_path(pack, sizeof pack, "p.cfg"), &truth, "the truth"), 0);
+    tmp_path(rows, sizeof rows, "rows.csv");
+    CHECK_INT(run_powprof(&out, NULL, "battery", csv, "-c", pack, "--json", "-o", rows, NULL), 0);
+    CHECK_CONTAINS(out, "\"capacity_ah\":2.8");
+    free(out);
+    text = slurp(rows);
+    CHECK(text != NULL);
+    for (const char *p = text; p && *p; p++)
+        lines += *p == '\n';
+    CHECK_INT(lines, f.n + 1);
+    CHECK(text && strncmp(text, "battery,t_s,soc_frac,voltage_model_v,voltage_logged_v,current_a\n",
+                          64) == 0);
+    free(text);
+    CHECK_INT(run_powprof(NULL, &err, "battery", csv, "--until-cutoff", NULL), 2);
+    CHECK_CONTAINS(err, "--until-cutoff on a flight log");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &err, "battery", csv, "--rail", "VDD_IN", NULL), 2);
+    CHECK_CONTAINS(err, "--rail on a flight log");
+    free(err);
+    flight_free(&f);
+}

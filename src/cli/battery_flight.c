@@ -92,6 +92,37 @@ static json_t *one_json(const pp_flight_check *c)
     return o;
 }
 
+/* -o: one row per logged sample the model reached. */
+typedef struct sample_writer {
+    FILE *fp;
+    int instance;
+} sample_writer;
+
+static void write_sample(void *ctx, double t_s, double soc, double v_model, double v_logged,
+                         double current_a)
+{
+    sample_writer *w = ctx;
+
+    fprintf(w->fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", w->instance, t_s, soc, v_model, v_logged,
+            current_a);
+}
+
+/* Battery b against pack pk into c, its samples into af when open. */
+static int check_one(const pp_ulog_battery *b, const pp_battery_params *pk, int user_pack,
+                     pp_atomic_file *af, pp_flight_check *c)
+{
+    pp_flight_check_options co;
+    sample_writer w = {af->fp, b->instance};
+
+    pp_flight_check_options_init(&co);
+    co.keep_capacity = user_pack; /* -c's pack as given (the log's cells where it must) */
+    if (af->fp) {
+        co.sample = write_sample;
+        co.sample_ctx = &w;
+    }
+    return pp_flight_check_with(b, pk, &co, c);
+}
+
 /* The pack for battery b: the one asked for, else the log's (flight.h). */
 static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
                             const pp_battery_params *asked, int user_pack, pp_battery_params *p)
@@ -107,8 +138,9 @@ static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
 }
 
 int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int user_pack,
-                          int json)
+                          int json, const char *out_path)
 {
+    pp_atomic_file af = {0};
     pp_battery_params pk;
     const char *from;
     char left[512];
@@ -131,6 +163,10 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
                                     "with");
         status = PP_EXIT_USAGE;
     }
+    if (status == 0 && out_path && pp_atomic_file_open(&af, out_path) < 0)
+        status = PP_EXIT_FAILURE;
+    if (af.fp)
+        fputs("battery,t_s,soc_frac,voltage_model_v,voltage_logged_v,current_a\n", af.fp);
     if (!json && status == 0)
         printf("flight %s: the model driven by the logged power (voltage_v x current_a)\n", path);
     pp_flight_log_left_out(&f, left, sizeof left);
@@ -138,7 +174,7 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
         printf("%s\n", left);
     for (size_t b = 0; b < f.n_batteries && status == 0; b++) {
         from = pack_for(&f, &f.bat[b], asked, user_pack, &pk);
-        if (pp_flight_check_run(&f.bat[b], &pk, &c) < 0)
+        if (check_one(&f.bat[b], &pk, user_pack, &af, &c) < 0)
             status = PP_EXIT_USAGE;
         else if (json)
             json_array_append_new(arr, one_json(&c));
@@ -153,6 +189,13 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
     } else {
         json_decref(arr);
     }
+    if (status == 0 && af.fp) {
+        if (pp_atomic_file_commit(&af) < 0)
+            status = PP_EXIT_FAILURE;
+        else if (!json)
+            printf("wrote %s: per sample, the model beside the log\n", out_path);
+    }
+    pp_atomic_file_abort(&af);
     pp_ulog_flight_free(&f);
     return status;
 }

@@ -141,7 +141,7 @@ struct pp_battery_params;
 /* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
 int pp_cli_battery_fit(int argc, char **argv);
 int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int user_pack,
-                          int json);
+                          int json, const char *out_path);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);

@@ -41,6 +41,12 @@ typedef struct pp_flight_check_options {
     double soc_start_frac;        /* NaN: the rule of pp_flight_check_run */
     double compare_from_s;        /* figures over the samples this long after the first (0: all) */
     int pack_as_given;            /* keep p's cells and capacity (a pack fitted to this log) */
+    int keep_capacity;            /* keep p's capacity (a pack the user gave: -c) */
+    /* each logged sample the model reached (NULL: none): its time from the first sample,
+       the model's state of charge and terminal voltage, the logged voltage and current */
+    void (*sample)(void *ctx, double t_s, double soc, double v_model, double v_logged,
+                   double current_a);
+    void *sample_ctx;
 } pp_flight_check_options;
 
 void pp_flight_check_options_init(pp_flight_check_options *o);
