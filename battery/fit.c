@@ -49,6 +49,8 @@ typedef struct problem {
     int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
     size_t n_full, n_free;
     int hold;                     /* PP_FIT_HOLD_* */
+    size_t skip_from, skip_to;    /* per mille of each flight's training samples whose residual
+                                     is left out (a block of time; 0, 0: none) */
     double *one_minus_a;          /* 1 - exp(-h/tau) per training sample, for cached_tau_s */
     double cached_tau_s;
 } problem;
@@ -160,9 +162,10 @@ static int residuals(void *ctx, int m, int n, const double *x, double *fvec, int
     pb->cached_tau_s = tau_s; /* the Jacobian's other columns keep tau: exp once */
     for (size_t f = 0; f < pb->n_flights; f++) {
         const pp_fit_flight *fl = &pb->flights[f];
+        size_t lo = fl->n_train * pb->skip_from / 1000, hi = fl->n_train * pb->skip_to / 1000;
         simulate(&pb->pack, pb->soc0[f], fl, fl->n_train, pb->one_minus_a + j, fvec + j, NULL);
         for (size_t k = 0; k < fl->n_train; k++, j++)
-            fvec[j] -= fl->voltage_v[k];
+            fvec[j] = k >= lo && k < hi ? 0 : fvec[j] - fl->voltage_v[k];
     }
     return 0;
 }
@@ -280,6 +283,18 @@ static void uncertainties(const problem *pb, const double *cov, size_t ld, pp_fi
                                                bounded_slope(pb->soc0[f], SOC_LO, SOC_HI));
 }
 
+/* The delete-a-block jackknife's standard deviation of v[0..k). */
+static double jackknife_sd(const double *v, size_t k)
+{
+    double mean = 0, ss = 0;
+
+    for (size_t i = 0; i < k; i++)
+        mean += v[i] / (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    return sqrt((double)(k - 1) / (double)k * ss);
+}
+
 /* The result at the solution x. */
 static void fill_result(problem *pb, const double *x, double fsumsq, pp_fit_result *r)
 {
@@ -382,6 +397,40 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
     return 0;
 }
 
+/* PP_FIT_BLOCKS: the refits with one time block of every flight's training
+ * samples left out, from the solution (pb->full), the jackknife's spread
+ * of the capacity and R0 into r; pb->full restored. */
+static void block_spread(problem *pb, size_t m, double *work, int *ipvt, pp_fit_result *r)
+{
+    double saved[N_MAX], cap[PP_FIT_N_BLOCKS], r0[PP_FIT_N_BLOCKS], fsumsq;
+    pp_fit_result scratch;
+    size_t ok = 0;
+
+    memcpy(saved, pb->full, sizeof saved);
+    for (size_t b = 0; b < PP_FIT_N_BLOCKS; b++) {
+        pb->skip_from = 1000 * b / PP_FIT_N_BLOCKS;
+        pb->skip_to = 1000 * (b + 1) / PP_FIT_N_BLOCKS;
+        memcpy(pb->full, saved, sizeof saved);
+        memset(&scratch, 0, sizeof scratch);
+        if (solve(pb, m, work, ipvt, &fsumsq, &scratch) < 0)
+            continue;
+        cap[ok] = scratch.pack.capacity_ah;
+        r0[ok++] = scratch.pack.r_int_ohm;
+    }
+    pb->skip_from = pb->skip_to = 0;
+    memcpy(pb->full, saved, sizeof saved);
+    pack_at(pb, pb->full);
+    r->n_blocks = (int)ok;
+    if (ok < 3)
+        return;
+    r->block_capacity_sd_ah = jackknife_sd(cap, ok);
+    r->block_r_int_sd_ohm = jackknife_sd(r0, ok);
+    if (thevenin(pb) && !(pb->hold & PP_FIT_HOLD_CAPACITY) && isfinite(r->capacity_sd_ah))
+        r->capacity_sd_ah = fmax(r->capacity_sd_ah, r->block_capacity_sd_ah);
+    if (!(pb->hold & PP_FIT_HOLD_R0) && isfinite(r->r_int_sd_ohm))
+        r->r_int_sd_ohm = fmax(r->r_int_sd_ohm, r->block_r_int_sd_ohm);
+}
+
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r)
 {
@@ -408,6 +457,8 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
         pb.one_minus_a = work + n * 6 + m * 2 + m * n;
         initial_x(&pb, pb.full);
         rc = solve(&pb, m, work, ipvt, &fsumsq, r);
+        if (rc == 0 && (hold & PP_FIT_BLOCKS))
+            block_spread(&pb, m, work, ipvt, r);
     } else {
         rc = -ENOMEM;
     }

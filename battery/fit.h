@@ -24,7 +24,10 @@
  * start. Uncertainties: covariance s^2 (J^T J)^-1 from the Jacobian at the
  * solution (MINPACK covar1; s^2 the residual variance), mapped through the
  * reparametrisation; the residuals of a real log are correlated in time,
- * so these are lower bounds.
+ * so these are lower bounds; with PP_FIT_BLOCKS, the larger of them and
+ * the spread of refits with one time block of the flights left out at a
+ * time (a delete-a-block jackknife: sqrt((K-1)/K sum (theta_k - mean)^2),
+ * which holds for residuals correlated over less than a block).
  *
  * rint has a constant open-circuit voltage: the voltage carries nothing of
  * the state of charge, so capacity and starts are not fitted (kept from
@@ -54,6 +57,8 @@ typedef struct pp_fit_result {
     double capacity_sd_ah, r_int_sd_ohm, r1_sd_ohm, tau_s, tau_sd_s, voltage_sd_v;
     double ocv_scale, ocv_scale_sd, ocv_offset_v, ocv_offset_sd_v; /* per cell */
     double train_rms_v;           /* over every flight's training samples */
+    int n_blocks;                 /* PP_FIT_BLOCKS: the refits that converged (0: none made) */
+    double block_capacity_sd_ah, block_r_int_sd_ohm; /* their jackknife standard deviations */
     double soc_span_frac;         /* the widest span of charge a flight's training part covers */
     unsigned at_bound;            /* the fitted parameters that ended at a bound of their
                                      range (PP_FIT_P_* bits, a flight's start PP_FIT_P_START
@@ -74,6 +79,11 @@ typedef struct pp_fit_result {
 #define PP_FIT_HOLD_CAPACITY 2
 #define PP_FIT_HOLD_RC 4       /* R1 and the time constant */
 #define PP_FIT_HOLD_R0 16      /* the series resistance */
+#define PP_FIT_BLOCKS 32       /* the spread over time blocks too (block_sd_*): PP_FIT_N_BLOCKS
+                                  refits, each with one block of every flight's training
+                                  samples left out (a delete-a-block jackknife), from the
+                                  solution; each +- then the larger of the two */
+#define PP_FIT_N_BLOCKS 6
 #define PP_FIT_QUICK 8         /* at most 40 (n + 1) evaluations, not 100 (n + 1): a fit
                                   converges in 10 to 30 (n + 1); beyond, it wanders */
 

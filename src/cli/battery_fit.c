@@ -196,12 +196,10 @@ static const char *before_name(const fit_args *a)
     return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "battery LOG's";
 }
 
-#define UNDETERMINED_REL 0.30 /* a capacity known to worse than this is undetermined */
-
 /* "V +- SD UNIT" (V with prec digits: after the point for style 'f', '+'
  * with a sign, significant for 'g'), or "V UNIT, at its bound" or
  * "undetermined" (no finite SD: the flights do not inform it; a capacity
- * whose SD is over UNDETERMINED_REL of it). */
+ * whose SD is over PP_FIT_UNDETERMINED_REL of it). */
 static const char *pm(char *buf, size_t cap, char style, int prec, double v, double sd, int bound,
                       const char *unit)
 {
@@ -211,9 +209,9 @@ static const char *pm(char *buf, size_t cap, char style, int prec, double v, dou
 
     if (n < 0 || (size_t)n >= cap)
         return buf;
-    if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > UNDETERMINED_REL * v)
+    if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > PP_FIT_UNDETERMINED_REL * v)
         snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g, over %.0f %%)", sd,
-                 100 * UNDETERMINED_REL);
+                 100 * PP_FIT_UNDETERMINED_REL);
     else if (bound || !isfinite(sd))
         snprintf(buf + n, cap - (size_t)n, "%s%s, %s", unit[0] ? " " : "", unit,
                  bound ? "at its bound: undetermined" : "undetermined (the flights do not "
@@ -230,7 +228,7 @@ static void print_capacity(const pp_flight_fit *r)
     char a[160];
 
     if (f->capacity_fitted && ((f->at_bound & PP_FIT_P_CAPACITY) || !isfinite(f->capacity_sd_ah) ||
-                               f->capacity_sd_ah > UNDETERMINED_REL * p->capacity_ah))
+                               f->capacity_sd_ah > PP_FIT_UNDETERMINED_REL * p->capacity_ah))
         printf("  capacity_ah    %s\n", pm(a, sizeof a, 'g', 4, p->capacity_ah, f->capacity_sd_ah,
                                            f->at_bound & PP_FIT_P_CAPACITY, "Ah"));
     else if (f->capacity_fitted)

@@ -117,7 +117,7 @@ static void prior_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
     const pp_ulog_battery_params *bp = b->instance >= 0 && b->instance < PP_ULOG_MAX_BATTERIES
                                            ? &f->params[b->instance] : NULL;
 
-    r->capacity_source = "the pack it starts from";
+    r->capacity_source = "the pack it replaces";
     if (o->start_given) {
         *g = o->start;
     } else {
@@ -264,6 +264,7 @@ static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size
     memset(&r->fit, 0, sizeof r->fit);
     r->curve_held = r->capacity_held = 0;
     r->rc_held = (hold0 & PP_FIT_HOLD_RC) != 0;
+    r->fit_hold = hold0;
     rc = pp_battery_fit(guess, ff, n, hold0, &r->fit);
     if (rc < 0 || guess->model != PP_BATTERY_THEVENIN || determined(&r->fit))
         return rc;
@@ -271,11 +272,12 @@ static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size
     r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
     r->first_span_frac = r->fit.soc_span_frac;
     r->curve_held = 1;
+    r->fit_hold = hold;
     if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
         return rc;
-    if (!determined(&r->fit) && r->capacity_from_log) { /* never a preset's capacity */
+    if (!determined(&r->fit)) { /* the prior's: the log's, -c's, else the preset's */
         r->capacity_held = 1;
-        hold |= PP_FIT_HOLD_CAPACITY;
+        r->fit_hold = hold |= PP_FIT_HOLD_CAPACITY;
         if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
             return rc;
     }
@@ -283,7 +285,8 @@ static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size
                        r->fit.tau_s < 0.98 * 3000.0))
         return 0;
     r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
-    return pp_battery_fit(guess, ff, n, hold | PP_FIT_HOLD_RC, &r->fit);
+    r->fit_hold = hold | PP_FIT_HOLD_RC;
+    return pp_battery_fit(guess, ff, n, r->fit_hold, &r->fit);
 }
 
 /* Whether fit f of n flights is degenerate: a pack parameter at a bound of
@@ -369,6 +372,61 @@ static double prior_validation_rms(const pp_battery_params *p, const pp_fit_flig
     return validation_rms(p, soc, ff, c, n);
 }
 
+/* The capacity's +- widened to what the data cannot tell apart: the
+ * capacity fitted on the first four fifths of the training parts (a
+ * sub-window: the scale of the curve and the capacity trade against each
+ * other over a part of the charge), and with the curve held, the capacity
+ * the other curve gives (other, NULL: none): the table's own shape is not
+ * known to be this pack's. */
+static void widen(const pp_battery_params *g, const pp_battery_params *other,
+                  const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_result *alt;
+    double cap = r->fit.pack.capacity_ah, *sd = &r->fit.capacity_sd_ah;
+
+    r->other_curve_capacity_ah = NAN;
+    if (!r->fit.capacity_fitted || !isfinite(*sd))
+        return;
+    if (isfinite(r->window_capacity_ah))
+        *sd = fmax(*sd, fabs(r->window_capacity_ah - cap));
+    if (!r->curve_held || !other || !(alt = malloc(sizeof *alt)))
+        return;
+    if (pp_battery_fit(other, ff, n, r->fit_hold, alt) == 0 && alt->capacity_fitted &&
+        isfinite(alt->pack.capacity_ah)) {
+        r->other_curve_capacity_ah = alt->pack.capacity_ah;
+        *sd = fmax(*sd, fabs(alt->pack.capacity_ah - cap));
+    }
+    free(alt);
+    (void)g;
+}
+
+/* The fit reported again with its spread over time blocks (fit.h,
+ * PP_FIT_BLOCKS); a capacity that spread leaves undetermined (+- over
+ * PP_FIT_UNDETERMINED_REL) held at the log's when it gives one, the curve
+ * with it (as the cascade holds them). */
+static int spread(const pp_battery_params *g, const pp_battery_params *other,
+                  const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    int rc;
+
+    if (g->model != PP_BATTERY_THEVENIN)
+        return 0;
+    if ((rc = pp_battery_fit(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit)) < 0)
+        return rc;
+    widen(g, other, ff, n, r);
+    if (!r->fit.capacity_fitted ||
+        r->fit.capacity_sd_ah <= PP_FIT_UNDETERMINED_REL * r->fit.pack.capacity_ah)
+        return 0;
+    if (!r->curve_held) {
+        r->first_capacity_ah = r->fit.pack.capacity_ah;
+        r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
+        r->first_span_frac = r->fit.soc_span_frac;
+    }
+    r->curve_held = r->capacity_held = 1;
+    r->fit_hold |= PP_FIT_HOLD_CURVE | PP_FIT_HOLD_CAPACITY;
+    return pp_battery_fit(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
+}
+
 /* The curves to try (o->ocv; auto: the pack's and Li-ion's) into g and
  * names: how many. */
 static size_t curves(const pp_battery_params *guess, const pp_flight_fit_options *o,
@@ -407,7 +465,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     size_t n_try = curves(guess, o, g, names), best = 0;
     int validate = cut(ff, n, c), rc = 0;
     int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
-    double rms[2] = {NAN, NAN};
+    double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
     int deg[2] = {0, 0};
 
     r->r0_held = hold0 != 0;
@@ -417,6 +475,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
             break;
         rms[k] = validate ? validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
                           : r->fit.train_rms_v;
+        window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
         deg[k] = degenerate(&r->fit, n);
         if (k > 0 && ((deg[best] && !deg[k]) ||
                       (deg[best] == deg[k] && !r->curve_held &&
@@ -432,7 +491,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
-    return cascade(&g[best], ff, n, hold0, r);
+    if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
+        return rc;
+    r->window_capacity_ah = window[best];
+    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, ff, n, r);
 }
 
 static void pinned(pp_flight_fit *r)
@@ -441,7 +503,9 @@ static void pinned(pp_flight_fit *r)
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
                          : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
                                             : NAN;
-    r->capacity_undetermined = r->fit.capacity_fitted && r->curve_held && !determined(&r->fit);
+    r->capacity_undetermined = r->fit.capacity_fitted &&
+                               ((r->curve_held && !determined(&r->fit)) ||
+                                !(r->capacity_rel_sd <= PP_FIT_UNDETERMINED_REL));
     r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
 }

@@ -28,6 +28,10 @@ typedef struct pp_flight_fit_options {
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
 
+/* A capacity whose +- (the larger of the covariance's and the spread over
+ * time blocks, fit.h) is over this fraction of it is undetermined. */
+#define PP_FIT_UNDETERMINED_REL 0.30
+
 /* One flight: its samples (owned), how it was split and checked. */
 typedef struct pp_flight_fit_flight {
     char path[4096];
@@ -77,6 +81,11 @@ typedef struct pp_flight_fit {
                                      written without --force), -1 not judged (no part) */
     double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
     int r0_held;                  /* no load step there: R0 and the RC pair held at the prior's */
+    int fit_hold;                 /* the PP_FIT_HOLD_* of the fit reported */
+    double window_capacity_ah;    /* the capacity fitted on the first four fifths of the
+                                     training parts (NaN: not fitted there) */
+    double other_curve_capacity_ah; /* curve held, --ocv auto: the capacity with the other
+                                     curve held instead (NaN: none) */
     int degenerate;               /* a pack parameter, or a start at its lower end, at a
                                      bound of its range: undetermined, not to be written
                                      without --force */
