@@ -138,6 +138,18 @@ static int make_flight(uint64_t seed, const char *path, double *depth)
     return rc;
 }
 
+/* Whether -o would refuse the pack without --force (the build before
+ * issue 41 wrote every pack: 0). */
+static int not_written(const pp_flight_fit *r)
+{
+#ifdef PP_FIT_BLOCKS
+    return r->degenerate || r->beats_prior == 0;
+#else
+    (void)r;
+    return 0;
+#endif
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -183,16 +195,15 @@ int main(int argc, char **argv)
         fit_sum += r.fl[0].fitted.v_rms;
         prior_sum += r.fl[0].before.v_rms;
         worse += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms;
-        refused += r.degenerate || r.beats_prior == 0;
-        worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !r.degenerate &&
-                         r.beats_prior != 0;
+        refused += not_written(&r);
+        worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !not_written(&r);
         printf("flight %3d depth %4.1f %%: capacity %.3f +- %.3f Ah%s, held-out RMS %.4f V "
-               "(prior %.4f V) [%s%s%s, blocks %d: %.3f%s]\n", k + 1, 100 * depth, cap, sd,
+               "(prior %.4f V) [%s%s%s%s]\n", k + 1, 100 * depth, cap, sd,
                r.fit.capacity_fitted && sd <= PP_FIT_UNDETERMINED_REL * cap ? "" : " (undetermined)",
                r.fl[0].fitted.v_rms, r.fl[0].before.v_rms, r.ocv_curve,
                r.curve_held ? " curve held" : "", r.capacity_held ? " cap held" : "",
-               r.fit.n_blocks, r.fit.block_capacity_sd_ah,
-               r.degenerate || r.beats_prior == 0 ? ", not written" : "");
+               not_written(&r) ? ", not written" : "");
+#ifdef PP_FIT_BLOCKS
         if (getenv("PP_BENCH_VERBOSE"))
             printf("    start %.3f, R0 %.4f%s, R1 %.4f tau %.1f%s, scale %.3f offset %.3f, "
                    "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f\n",
@@ -200,6 +211,7 @@ int main(int argc, char **argv)
                    r.fit.pack.r1_ohm, r.fit.tau_s, r.rc_held ? " held" : "", r.fit.ocv_scale,
                    r.fit.ocv_offset_v, r.fit.at_bound, r.fit.train_rms_v,
                    r.validation_fit_rms_v, r.validation_prior_rms_v, r.fit.soc_span_frac);
+#endif
         pp_flight_fit_free(&r);
         unlink(path);
     }

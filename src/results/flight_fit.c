@@ -402,9 +402,10 @@ static void widen(const pp_battery_params *g, const pp_battery_params *other,
 
 /* The fit reported again with its spread over time blocks (fit.h,
  * PP_FIT_BLOCKS); a capacity that spread leaves undetermined (+- over
- * PP_FIT_UNDETERMINED_REL) held at the log's when it gives one, the curve
- * with it (as the cascade holds them). */
+ * PP_FIT_UNDETERMINED_REL) held at the prior's, with the prior's curve
+ * (prior_curve: the curve asked, or the pack's under auto). */
 static int spread(const pp_battery_params *g, const pp_battery_params *other,
+                  const pp_battery_params *prior_curve, const char *prior_name,
                   const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
     int rc;
@@ -424,7 +425,8 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     }
     r->curve_held = r->capacity_held = 1;
     r->fit_hold |= PP_FIT_HOLD_CURVE | PP_FIT_HOLD_CAPACITY;
-    return pp_battery_fit(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
+    r->ocv_curve = prior_name; /* the prior's capacity goes with the prior's curve */
+    return pp_battery_fit(prior_curve, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
 }
 
 /* The curves to try (o->ocv; auto: the pack's and Li-ion's) into g and
@@ -494,7 +496,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
         return rc;
     r->window_capacity_ah = window[best];
-    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, ff, n, r);
+    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r);
 }
 
 static void pinned(pp_flight_fit *r)
