@@ -89,6 +89,27 @@ static void pack_at(problem *pb, const double *x)
         pb->soc0[f] = bounded(x[np + f], SOC_LO, SOC_HI);
 }
 
+/* pp_battery_ocv_v for a state of charge that moves little from one
+ * sample to the next: the table's segment walked from *seg (kept), not
+ * searched (the binary search was a third of a fit's time). */
+static double ocv_walk(const pp_battery_params *p, double soc, size_t *seg)
+{
+    size_t n = p->ocv_n, i = *seg;
+
+    if (p->model != PP_BATTERY_THEVENIN || n < 2 || soc <= p->ocv_soc[0] ||
+        soc >= p->ocv_soc[n - 1])
+        return pp_battery_ocv_v(p, soc);
+    if (i > n - 2)
+        i = n - 2;
+    while (i > 0 && soc < p->ocv_soc[i])
+        i--;
+    while (i < n - 2 && soc >= p->ocv_soc[i + 1])
+        i++;
+    *seg = i;
+    return p->cells * (p->ocv_v[i] + (p->ocv_v[i + 1] - p->ocv_v[i]) * (soc - p->ocv_soc[i]) /
+                                         (p->ocv_soc[i + 1] - p->ocv_soc[i]));
+}
+
 /* The model over flight f's first n samples (as pp_battery_fit_voltage);
  * one_minus_a: 1 - exp(-h/tau) for each interval (k from 1) when not NULL. */
 static void simulate(const pp_battery_params *p, double soc_start_frac, const pp_fit_flight *f,
@@ -97,6 +118,7 @@ static void simulate(const pp_battery_params *p, double soc_start_frac, const pp
     double q_c = 0, v1_v = 0, q_full_c = p->capacity_ah * 3600.0;
     double tau_s = p->r1_ohm * p->c1_f;
     int rc_pair = p->model == PP_BATTERY_THEVENIN;
+    size_t seg = p->ocv_n;
 
     for (size_t k = 0; k < n; k++) {
         if (k > 0) {
@@ -109,7 +131,7 @@ static void simulate(const pp_battery_params *p, double soc_start_frac, const pp
         }
         double soc = soc_start_frac - q_c / q_full_c;
         if (voltage_v)
-            voltage_v[k] = pp_battery_ocv_v(p, soc) - p->r_int_ohm * f->current_a[k] - v1_v;
+            voltage_v[k] = ocv_walk(p, soc, &seg) - p->r_int_ohm * f->current_a[k] - v1_v;
         if (soc_frac)
             soc_frac[k] = soc;
     }
@@ -369,11 +391,12 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
     size_t n = pb->n_free;
     double *x = work, *diag = x + n, *qtf = diag + n, *wa = qtf + n, *fvec = wa + 3 * n;
     double *fjac = fvec + m;
-    int nfev = 0, rc;
+    int nfev = 0, rc, block = pb->skip_to > 0; /* a block refit: its spread matters to 1e-5 */
 
     for (size_t j = 0; j < n; j++)
         x[j] = pb->full[pb->free_idx[j]];
-    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0,
+    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, block ? 1e-7 : 1e-12, block ? 1e-5 : 1e-10,
+               0,
                (pb->hold & PP_FIT_QUICK ? 40 : 100) * ((int)n + 1), 0,
                diag, 1, 100, 0, &nfev, fjac, (int)m, ipvt, qtf, wa, wa + n, wa + 2 * n,
                fjac + m * n);
@@ -431,8 +454,35 @@ static void block_spread(problem *pb, size_t m, double *work, int *ipvt, pp_fit_
         r->r_int_sd_ohm = fmax(r->r_int_sd_ohm, r->block_r_int_sd_ohm);
 }
 
+/* Starting values of the free parameters from an earlier solution
+ * (thevenin); the held ones keep the guess's. */
+static void x_from(problem *pb, const pp_fit_result *from, double *full)
+{
+    const pp_battery_params *p = &from->pack;
+    size_t np = n_pack_params(pb);
+    double x[N_MAX];
+
+    x[0] = unbounded(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI);
+    x[1] = unbounded(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI);
+    x[2] = unbounded(log(p->r1_ohm), LOG_R_LO, LOG_R_HI);
+    x[3] = unbounded(log(from->tau_s), log(TAU_LO_S), log(TAU_HI_S));
+    x[4] = unbounded(from->ocv_scale, SCALE_LO, SCALE_HI);
+    x[5] = unbounded(from->ocv_offset_v, -OFFSET_V, OFFSET_V);
+    for (size_t f = 0; f < pb->n_flights; f++)
+        x[np + f] = unbounded(from->soc_start_frac[f], SOC_LO, SOC_HI);
+    for (size_t k = 0; k < pb->n_free; k++)
+        full[pb->free_idx[k]] = x[pb->free_idx[k]];
+}
+
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r)
+{
+    return pp_battery_fit_from(guess, flights, n_flights, hold, NULL, r);
+}
+
+int pp_battery_fit_from(const pp_battery_params *guess, const pp_fit_flight *flights,
+                        size_t n_flights, int hold, const pp_fit_result *from,
+                        pp_fit_result *r)
 {
     problem pb = {.guess = guess, .flights = flights, .n_flights = n_flights,
                   .hold = hold, .cached_tau_s = NAN};
@@ -456,6 +506,8 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
     if (work && ipvt) {
         pb.one_minus_a = work + n * 6 + m * 2 + m * n;
         initial_x(&pb, pb.full);
+        if (from && thevenin(&pb) && from->pack.model == PP_BATTERY_THEVENIN)
+            x_from(&pb, from, pb.full);
         rc = solve(&pb, m, work, ipvt, &fsumsq, r);
         if (rc == 0 && (hold & PP_FIT_BLOCKS))
             block_spread(&pb, m, work, ipvt, r);

@@ -100,6 +100,14 @@ typedef struct pp_fit_result {
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r);
 
+/* The same from the solution of an earlier fit of the same guess and
+ * flights (from: its pack, curve scale and offset, time constant and
+ * starts) rather than from the guess's values: a refit with other
+ * parameters held or PP_FIT_BLOCKS converges in a few evaluations. */
+int pp_battery_fit_from(const pp_battery_params *guess, const pp_fit_flight *flights,
+                        size_t n_flights, int hold, const pp_fit_result *from,
+                        pp_fit_result *r);
+
 /* The modelled terminal voltage (and state of charge; either may be NULL)
  * of pack p at every sample of flight f driven by its logged current, from
  * soc_start_frac, as above. */

@@ -140,6 +140,7 @@ int main(void)
     check_s = best_of_3((char *const[]){(char *)bin, "battery", path, NULL});
     pp_flight_fit_options_init(&o);
     pp_battery_preset("drone-6s-10000", &o.start);
+    o.start_given = 1; /* as --preset does */
     t0 = pp_bench_now_s();
     ok = pp_flight_fit_run(paths, 1, &o, &r) == 0;
     lib_s = pp_bench_now_s() - t0;
@@ -156,7 +157,11 @@ int main(void)
                r.fl[0].before.v_rms);
     }
     pp_flight_fit_free(&r);
-    unlink(path);
-    rmdir(dir);
+    if (getenv("PP_BENCH_KEEP"))
+        printf("log kept: %s\n", path);
+    else
+        unlink(path);
+    if (!getenv("PP_BENCH_KEEP"))
+        rmdir(dir);
     return ok && fit_s < TARGET_S ? 0 : 1;
 }

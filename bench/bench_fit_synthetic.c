@@ -27,6 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef PP_FIT_UNDETERMINED_REL /* the build before issue 41 */
+#define PP_FIT_UNDETERMINED_REL 0.30
+#endif
+
 #define DT_S 0.5
 #define DURATION_S 1200.0
 #define AR_PHI 0.95

@@ -408,11 +408,17 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
                   const pp_battery_params *prior_curve, const char *prior_name,
                   const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
+    pp_fit_result *prev;
     int rc;
 
     if (g->model != PP_BATTERY_THEVENIN)
         return 0;
-    if ((rc = pp_battery_fit(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit)) < 0)
+    if (!(prev = malloc(sizeof *prev)))
+        return -ENOMEM;
+    *prev = r->fit;
+    rc = pp_battery_fit_from(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, prev, &r->fit);
+    free(prev);
+    if (rc < 0)
         return rc;
     widen(g, other, ff, n, r);
     if (!r->fit.capacity_fitted ||
