@@ -19,6 +19,7 @@
  */
 #include "battery/battery.h"
 #include "src/results/flight_fit.h"
+#include "src/traces/flight_log.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -154,6 +155,27 @@ static int not_written(const pp_flight_fit *r)
 #endif
 }
 
+/* What `battery LOG` gives over the held-out part (from split_s on) with no
+ * pack asked: the default pack (pp_flight_pack_for). NaN on error. */
+static double default_rms(const char *path, double split_s)
+{
+    pp_ulog_flight f;
+    pp_battery_params p;
+    pp_flight_check_options co;
+    pp_flight_check c;
+    double v = NAN;
+
+    if (pp_flight_log_read(path, &f) == 0 && f.n_batteries == 1) {
+        pp_flight_pack_for(&f, &f.bat[0], &p);
+        pp_flight_check_options_init(&co);
+        co.compare_from_s = split_s;
+        if (pp_flight_check_with(&f.bat[0], &p, &co, &c) == 0)
+            v = c.v_rms;
+    }
+    pp_ulog_flight_free(&f);
+    return v;
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -166,15 +188,15 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 100;
     const char *dir = argc > 2 ? argv[2] : "/tmp";
     int given = 0, covered = 0, undetermined = 0, worse = 0, failed = 0, refused = 0;
-    int worse_written = 0;
-    double *err = calloc((size_t)n + 1, sizeof *err), fit_sum = 0, prior_sum = 0;
+    int worse_written = 0, worse_default = 0;
+    double *err = calloc((size_t)n + 1, sizeof *err), fit_sum = 0, prior_sum = 0, dflt_sum = 0;
     char path[4096];
 
     for (int k = 0; k < n; k++) {
         const char *paths[1] = {path};
         pp_flight_fit_options o;
         pp_flight_fit r;
-        double depth = NAN, cap, sd;
+        double depth = NAN, cap, sd, dflt;
 
         snprintf(path, sizeof path, "%s/pp-synth-%d-%d.csv", dir, (int)getpid(), k);
         if (make_flight(0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1), path, &depth) < 0) {
@@ -199,6 +221,9 @@ int main(int argc, char **argv)
         fit_sum += r.fl[0].fitted.v_rms;
         prior_sum += r.fl[0].before.v_rms;
         worse += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms;
+        dflt = default_rms(path, r.fl[0].t_s[r.fl[0].n_train]);
+        dflt_sum += dflt;
+        worse_default += r.fl[0].fitted.v_rms > dflt;
         refused += not_written(&r);
         worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !not_written(&r);
         printf("flight %3d depth %4.1f %%: capacity %.3f +- %.3f Ah%s, held-out RMS %.4f V "
@@ -229,6 +254,8 @@ int main(int argc, char **argv)
            "it replaces on the validation part) %d; worse and written %d\n",
            fit_sum / (n - failed), prior_sum / (n - failed), worse, n - failed, refused,
            worse_written);
+    printf("against battery LOG's default pack (%.4f V mean): the fit worse in %d of %d\n",
+           dflt_sum / (n - failed), worse_default, n - failed);
     free(err);
     return 0;
 }
