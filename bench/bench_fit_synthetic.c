@@ -17,6 +17,8 @@
  * Usage: bench_fit_synthetic [N] [DIR] (DIR: a scratch folder, default
  * /tmp).
  */
+#include "util.h"
+
 #include "battery/battery.h"
 #include "src/results/flight_fit.h"
 #include "src/traces/flight_log.h"
@@ -55,23 +57,6 @@ static void on_sample(void *ctx, double t, double soc, double v, double i)
     s->i[s->n++] = i;
 }
 
-static double gauss(uint64_t *s)
-{
-    double u1, u2;
-
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    u1 = ((*s >> 11) + 0.5) / 9007199254740992.0;
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    u2 = ((*s >> 11) + 0.5) / 9007199254740992.0;
-    return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
-static double uniform(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return ((*s >> 11) + 0.5) / 9007199254740992.0;
-}
-
 static double power_w(double t, double scale_w, uint64_t *s)
 {
     double w;
@@ -81,9 +66,9 @@ static double power_w(double t, double scale_w, uint64_t *s)
     else if (t < 40)
         w = 1.6 * scale_w;
     else if (t < 0.7 * DURATION_S)
-        w = scale_w * (1.0 + 0.15 * sin(t / 7.0) + 0.05 * gauss(s));
+        w = scale_w * (1.0 + 0.15 * sin(t / 7.0) + 0.05 * pp_bench_gauss(s));
     else if (t < DURATION_S - 30)
-        w = scale_w * (0.8 + 0.05 * sin(t / 11.0) + 0.03 * gauss(s));
+        w = scale_w * (0.8 + 0.05 * sin(t / 11.0) + 0.03 * pp_bench_gauss(s));
     else
         w = 0.5 * scale_w;
     return fmax(w, 1);
@@ -111,7 +96,7 @@ static int make_flight(uint64_t seed, const char *path, double *depth)
     series s = {malloc(n * sizeof(double)), malloc(n * sizeof(double)),
                 malloc(n * sizeof(double)), 0, n};
     uint64_t g = seed;
-    double soc0 = 0.8 + 0.2 * uniform(&g), target = 0.15 + 0.7 * uniform(&g);
+    double soc0 = 0.8 + 0.2 * pp_bench_uniform(&g), target = 0.15 + 0.7 * pp_bench_uniform(&g);
     double scale_w = target * TRUTH_AH * 3600 * 14.8 / DURATION_S;
     pp_battery_params p;
     pp_battery_options o;
@@ -132,9 +117,9 @@ static int make_flight(uint64_t seed, const char *path, double *depth)
         (fp = fopen(path, "w"))) {
         fputs("timestamp,voltage_v,current_a\n", fp);
         for (size_t k = 0; k < s.n; k++) {
-            ar = AR_PHI * ar + AR_SD_V * sqrt(1 - AR_PHI * AR_PHI) * gauss(&g);
+            ar = AR_PHI * ar + AR_SD_V * sqrt(1 - AR_PHI * AR_PHI) * pp_bench_gauss(&g);
             fprintf(fp, "%.0f,%.5f,%.5f\n", 1e6 + s.t[k] * 1e6, s.v[k] + ar,
-                    s.i[k] * (1 + 0.01 * gauss(&g)));
+                    s.i[k] * (1 + 0.01 * pp_bench_gauss(&g)));
         }
         rc = fclose(fp) == 0 ? 0 : -1;
         *depth = soc0 - r.soc_end_frac;

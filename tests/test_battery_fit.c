@@ -144,6 +144,22 @@ static void write_csv(const char *path, const flight *f, int cells)
     fclose(fp);
 }
 
+/* The flight as a bare ulog2csv CSV with the pack's cell_count (0: none
+ * said) and capacity (mAh) columns. */
+static void write_csv_pack(const char *path, const flight *f, int cells, int capacity_mah)
+{
+    FILE *fp = fopen(path, "w");
+
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
+    for (size_t k = 0; k < f->n; k++)
+        fprintf(fp, "%.0f,%.5f,%.5f,%d,%d\n", 1e6 + f->t_s[k] * 1e6, f->v[k], f->i[k], cells,
+                capacity_mah);
+    fclose(fp);
+}
+
 /* ---- a ULog of the same samples --------------------------------------- */
 
 /* A parameter message: "type name" and a 4-byte value. */
@@ -217,6 +233,14 @@ static void truth_thevenin(pp_battery_params *p)
     p->soc_start_frac = 0.97;
     p->soc_cutoff_frac = 0;
     p->cutoff_v = 0;
+}
+
+/* The same pack with the Li-ion (NMC) curve and 5 Ah. */
+static void truth_liion(pp_battery_params *p)
+{
+    truth_thevenin(p);
+    pp_battery_ocv_curve("liion", p);
+    p->capacity_ah = 5;
 }
 
 static const char *tmp_path(char *buf, size_t cap, const char *name)
@@ -712,9 +736,7 @@ void test_battery_fit_ocv_auto_liion(void)
     const char *paths[1] = {path};
     double held_auto;
 
-    truth_thevenin(&truth);
-    CHECK_INT(pp_battery_ocv_curve("liion", &truth), 0);
-    truth.capacity_ah = 5;
+    truth_liion(&truth);
     CHECK_INT(make_flight(&truth, 2100, 100, 23, &f), 0);
     write_csv(tmp_path(path, sizeof path, "liion.csv"), &f, 4);
     pp_flight_fit_options_init(&o);
@@ -929,17 +951,7 @@ void test_battery_fit_cells_one_rule(void)
     truth.cells = 6; /* the same curve per cell, six cells */
     flight_free(&f);
     CHECK_INT(make_flight(&truth, 300, 90, 41, &f), 0);
-    tmp_path(six, sizeof six, "six.csv");
-    {
-        FILE *fp = fopen(six, "w");
-        CHECK(fp != NULL);
-        if (fp) {
-            fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
-            for (size_t k = 0; k < f.n; k++)
-                fprintf(fp, "%.0f,%.4f,%.4f,0,5000\n", 1e6 + f.t_s[k] * 1e6, f.v[k], f.i[k]);
-            fclose(fp);
-        }
-    }
+    write_csv_pack(tmp_path(six, sizeof six, "six.csv"), &f, 0, 5000);
     CHECK_INT(pp_flight_log_read(six, &lf), 0);
     CHECK_INT(lf.n_batteries, 1);
     if (lf.n_batteries == 1) {
@@ -1007,19 +1019,13 @@ void test_battery_fit_ocv_chosen_on_validation(void);
 void test_battery_fit_ocv_chosen_on_validation(void)
 {
     pp_battery_params truth;
-    pp_flight_fit_options o;
     pp_flight_fit r;
     flight f;
     char path[4200], *out = NULL;
-    const char *paths[1] = {path};
 
-    truth_thevenin(&truth);
-    CHECK_INT(pp_battery_ocv_curve("liion", &truth), 0);
-    truth.capacity_ah = 5;
-    CHECK_INT(make_flight(&truth, 2100, 100, 43, &f), 0);
-    write_csv(tmp_path(path, sizeof path, "liion_v.csv"), &f, 4);
-    pp_flight_fit_options_init(&o);
-    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    truth_liion(&truth);
+    CHECK_INT(fit_one_csv(&truth, 2100, 100, 43, "liion_v.csv", PP_BATTERY_THEVENIN, &f, path, &r),
+              0);
     CHECK(r.validated);
     CHECK_STR(r.ocv_curve, "liion");
     CHECK(r.ocv_kept_rms_v < r.ocv_other_rms_v);
@@ -1097,17 +1103,7 @@ void test_battery_flight_log_options_honoured(void)
 
     truth_thevenin(&truth);
     CHECK_INT(make_flight(&truth, 200, 60, 53, &f), 0);
-    tmp_path(csv, sizeof csv, "cap_battery_status_0.csv");
-    {
-        FILE *fp = fopen(csv, "w");
-        CHECK(fp != NULL);
-        if (fp) {
-            fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
-            for (size_t k = 0; k < f.n; k++)
-                fprintf(fp, "%.0f,%.5f,%.5f,4,5000\n", 1e6 + f.t_s[k] * 1e6, f.v[k], f.i[k]);
-            fclose(fp);
-        }
-    }
+    write_csv_pack(tmp_path(csv, sizeof csv, "cap_battery_status_0.csv"), &f, 4, 5000);
     CHECK_INT(pp_battery_config_write(tmp_path(pack, sizeof pack, "p.cfg"), &truth, "the truth"), 0);
     tmp_path(rows, sizeof rows, "rows.csv");
     CHECK_INT(run_powprof(&out, NULL, "battery", csv, "-c", pack, "--json", "-o", rows, NULL), 0);
@@ -1150,9 +1146,7 @@ void test_battery_fit_uncertainty_honest(void)
     double cap[3], sd[3], ar = 0;
     uint64_t s = 77;
 
-    truth_thevenin(&truth);
-    CHECK_INT(pp_battery_ocv_curve("liion", &truth), 0);
-    truth.capacity_ah = 5;
+    truth_liion(&truth);
     CHECK_INT(make_flight(&truth, 1500, 110, 59, &f), 0);
     for (size_t k = 0; k < f.n; k++) { /* replace the white noise's part by AR(1) */
         ar = 0.95 * ar + 0.010 * sqrt(1 - 0.95 * 0.95) * gauss(&s);
