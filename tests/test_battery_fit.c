@@ -381,7 +381,7 @@ void test_battery_fit_short_flight_warned(void)
     pp_flight_fit_options o;
     pp_flight_fit r;
     flight f;
-    char path[4200], ulg[4200], *out = NULL;
+    char path[4200], ulg[4200], cover[128], *out = NULL;
     const char *paths[1] = {ulg};
 
     truth_thevenin(&truth);
@@ -394,8 +394,13 @@ void test_battery_fit_short_flight_warned(void)
     CHECK_NEAR(r.fit.pack.capacity_ah, 2.8, 1e-12); /* the log's */
     CHECK(r.first_span_frac < 0.10);
     CHECK(r.fl[0].held_rms_v < 0.05);
+    /* issue 41 defect 6: the charge covered is the reported pack's, not the
+     * first (discarded) fit's */
+    snprintf(cover, sizeof cover, "(%.1f %% with the capacity held, 2.8 Ah)",
+             100 * r.fit.soc_span_frac);
     pp_flight_fit_free(&r);
     CHECK_INT(run_powprof(&out, NULL, "battery", "fit", ulg, NULL), 0);
+    CHECK_CONTAINS(out, cover);
     CHECK_CONTAINS(out, "too little of the charge");
     CHECK_CONTAINS(out, "Fly to below 40 %");
     free(out);

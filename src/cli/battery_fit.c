@@ -370,7 +370,14 @@ static void print_warnings(const pp_flight_fit *r)
     char cov[96], c[160];
 
     coverage(r, cov, sizeof cov);
-    if (r->capacity_held)
+    if (r->capacity_held && f->soc_span_frac >= PP_FIT_PINNED_SPAN_FRAC)
+        printf("warning: the flights cover %s of the charge (with the capacity held, %.3g Ah) "
+               "yet do not tell the capacity from the open-circuit curve (a first fit gave %s): "
+               "both are the pack's (%s), only the resistances and each start fitted. Another "
+               "flight of this pack, or its capacity (-c, BAT1_CAPACITY), would pin them.\n",
+               cov, p->capacity_ah, pm(c, sizeof c, 'g', 3, r->first_capacity_ah,
+                                       r->first_capacity_sd_ah, 0, "Ah"), r->capacity_source);
+    else if (r->capacity_held)
         printf("warning: the flights cover too little of the charge (%s with the capacity "
                "held, %.3g Ah) to determine the capacity and the open-circuit curve: both are the "
                "pack's (%s), only the resistances and each start fitted. Fly to below 40 %% (a "
@@ -497,11 +504,12 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? pp_json_num(f->capacity_sd_ah) : json_null());
     json_object_set_new(pack, "voltage_v", pp_json_num(p->voltage_v));
     json_object_set_new(pack, "r_int_ohm", pp_json_num(p->r_int_ohm));
-    json_object_set_new(pack, "r_int_sd_ohm", pp_json_num(f->r_int_sd_ohm));
+    json_object_set_new(pack, "r_int_sd_ohm", r->r0_held ? json_null()
+                                                         : pp_json_num(f->r_int_sd_ohm));
     json_object_set_new(pack, "r1_ohm", pp_json_num(p->r1_ohm));
-    json_object_set_new(pack, "r1_sd_ohm", pp_json_num(f->r1_sd_ohm));
+    json_object_set_new(pack, "r1_sd_ohm", r->rc_held ? json_null() : pp_json_num(f->r1_sd_ohm));
     json_object_set_new(pack, "tau_s", pp_json_num(f->tau_s));
-    json_object_set_new(pack, "tau_sd_s", pp_json_num(f->tau_sd_s));
+    json_object_set_new(pack, "tau_sd_s", r->rc_held ? json_null() : pp_json_num(f->tau_sd_s));
     json_object_set_new(pack, "c1_f", pp_json_num(p->c1_f));
     json_object_set_new(pack, "ocv_scale", pp_json_num(f->ocv_scale));
     json_object_set_new(pack, "ocv_offset_v", pp_json_num(f->ocv_offset_v));

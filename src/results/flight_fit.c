@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PINNED_SPAN_FRAC 0.30
 #define PINNED_REL_SD 0.05
 #define HOLD_SPAN_FRAC 0.10
 #define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
@@ -514,7 +513,7 @@ static void pinned(pp_flight_fit *r)
     r->capacity_undetermined = r->fit.capacity_fitted &&
                                ((r->curve_held && !determined(&r->fit)) ||
                                 !(r->capacity_rel_sd <= PP_FIT_UNDETERMINED_REL));
-    r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
+    r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PP_FIT_PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
 }
 

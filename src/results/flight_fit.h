@@ -31,6 +31,8 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o);
 /* A capacity whose +- (the larger of the covariance's and the spread over
  * time blocks, fit.h) is over this fraction of it is undetermined. */
 #define PP_FIT_UNDETERMINED_REL 0.30
+/* Fitted parts over this fraction of the charge can pin the capacity. */
+#define PP_FIT_PINNED_SPAN_FRAC 0.30
 
 /* One flight: its samples (owned), how it was split and checked. */
 typedef struct pp_flight_fit_flight {
