@@ -320,6 +320,9 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
            fl->path, fl->instance, fl->n, fl->duration_s, fl->t_s[fl->n_train - 1]);
     if (fl->left_out[0])
         printf("  %s\n", fl->left_out);
+    if (fl->bin > 1)
+        printf("  %zu samples logged, fitted and checked as %zu averages of %zu (at most %d a "
+               "flight)\n", fl->n_logged, fl->n, fl->bin, PP_FIT_SAMPLES_MAX);
     if (r->fit.capacity_fitted || r->capacity_held)
         printf("  start %s, at the end of the fitted part %.1f %%%s",
                pm(start, sizeof start, 'f', 1, 100 * fl->soc_start_frac, 100 * fl->soc_start_sd_frac,

@@ -216,6 +216,8 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     pp_flight_log_left_out(log, fl->left_out, sizeof fl->left_out);
     if (!(*bat = battery_of(log, path, o->instance)))
         return -EINVAL;
+    fl->n_logged = (*bat)->n;
+    fl->bin = pp_flight_log_decimate(&log->bat[*bat - log->bat], PP_FIT_SAMPLES_MAX);
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
     for (size_t j = 0; j < i; j++)
@@ -434,6 +436,17 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     return pp_battery_fit(prior_curve, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
 }
 
+/* How much closer another curve must come to replace the prior's: any
+ * closer where the flights fit the curve; with the curve held, twice as
+ * close over at least HOLD_SPAN_FRAC of the charge (the shape then shows);
+ * over less, never (0: the curve's level at one charge tells no shape). */
+static double shape_margin(const pp_flight_fit *r)
+{
+    if (!r->curve_held)
+        return 1;
+    return r->fit.soc_span_frac >= HOLD_SPAN_FRAC ? 0.5 : 0;
+}
+
 /* The curves to try (o->ocv; auto: the pack's and Li-ion's) into g and
  * names: how many. */
 static size_t curves(const pp_battery_params *guess, const pp_flight_fit_options *o,
@@ -485,10 +498,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
         window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
         deg[k] = degenerate(&r->fit, n);
         if (k > 0 && ((deg[best] && !deg[k]) ||
-                      (deg[best] == deg[k] && !r->curve_held &&
-                       rms[k] < (validate ? 1 : OCV_SWITCH_FRAC) * rms[best])))
-            best = k; /* another curve where the flights determine it, or where the prior's
-                         cannot follow them at all: else the prior's */
+                      (deg[best] == deg[k] && rms[k] < (validate ? 1 : OCV_SWITCH_FRAC) *
+                                                           rms[best] * shape_margin(r))))
+            best = k; /* another curve where the flights determine it, or tell it apart
+                         decisively, or where the prior's cannot follow them: else the prior's */
     }
     if (rc < 0)
         return rc;

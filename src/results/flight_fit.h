@@ -31,6 +31,9 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o);
 /* A capacity whose +- (the larger of the covariance's and the spread over
  * time blocks, fit.h) is over this fraction of it is undetermined. */
 #define PP_FIT_UNDETERMINED_REL 0.30
+/* A flight of more samples is fitted and checked on bin averages of this
+ * many at most (an hour at 10 Hz is 36,000): a day-long log in seconds. */
+#define PP_FIT_SAMPLES_MAX 40000
 /* Fitted parts over this fraction of the charge can pin the capacity. */
 #define PP_FIT_PINNED_SPAN_FRAC 0.30
 
@@ -48,6 +51,8 @@ typedef struct pp_flight_fit_flight {
                                        when nothing is held out): the fitted pack, the one
                                        it replaces */
     char left_out[512];           /* samples the reader left out, said ("" none) */
+    size_t n_logged, bin;         /* the samples logged; averaged in bins of bin (1: none)
+                                     to at most PP_FIT_SAMPLES_MAX */
 } pp_flight_fit_flight;
 
 typedef struct pp_flight_fit {

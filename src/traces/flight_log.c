@@ -81,6 +81,27 @@ int pp_flight_log_read(const char *path, pp_ulog_flight *f)
     return 0;
 }
 
+size_t pp_flight_log_decimate(pp_ulog_battery *b, size_t max_n)
+{
+    size_t bin = max_n ? (b->n + max_n - 1) / max_n : 1, j = 0;
+
+    if (bin <= 1)
+        return 1;
+    for (size_t k = 0; k < b->n; k += bin, j++) {
+        size_t e = k + bin < b->n ? k + bin : b->n;
+        double t = 0, v = 0, i = 0;
+        for (size_t m = k; m < e; m++)
+            t += b->t_s[m], v += b->voltage_v[m], i += b->current_a[m];
+        b->t_s[j] = t / (double)(e - k);
+        b->voltage_v[j] = v / (double)(e - k);
+        b->current_a[j] = i / (double)(e - k);
+        b->discharged_mah[j] = b->discharged_mah[e - 1];
+        b->remaining[j] = b->remaining[e - 1];
+    }
+    b->n = j;
+    return bin;
+}
+
 void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap)
 {
     size_t n = f->n_disconnected + f->n_unmeasured + f->n_zero_sag + f->n_duplicate + f->n_skipped;
