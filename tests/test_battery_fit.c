@@ -1012,6 +1012,8 @@ void test_battery_fit_real_idle_prior_kept(void)
     CHECK_INT(run_powprof(&out, NULL, "battery", "fit", paths[0], NULL), 0);
     CHECK_CONTAINS(out, "no load step to tell the resistances from the curve");
     CHECK_CONTAINS(out, "held (the pack it replaces): no load step");
+    CHECK_CONTAINS(out, "s: held (the pack it replaces), the flights do not determine the RC");
+    CHECK(strstr(out, "+- 0 ") == NULL); /* a held value never reads "+- 0" (defect 3) */
     CHECK_CONTAINS(out, "battery LOG's");
     free(out);
 }
