@@ -144,16 +144,27 @@ static void write_csv(const char *path, const flight *f, int cells)
     fclose(fp);
 }
 
-/* The flight as a bare ulog2csv CSV with the pack's cell_count (0: none
- * said) and capacity (mAh) columns. */
-static void write_csv_pack(const char *path, const flight *f, int cells, int capacity_mah)
+/* A ulog2csv CSV at path, its header written: timestamp, voltage_v,
+ * current_a and then more (",a,b"). NULL (a failed check) when it cannot
+ * be made. */
+static FILE *csv_open(const char *path, const char *more)
 {
     FILE *fp = fopen(path, "w");
 
     CHECK(fp != NULL);
+    if (fp)
+        fprintf(fp, "timestamp,voltage_v,current_a%s\n", more);
+    return fp;
+}
+
+/* The flight as a bare ulog2csv CSV with the pack's cell_count (0: none
+ * said) and capacity (mAh) columns. */
+static void write_csv_pack(const char *path, const flight *f, int cells, int capacity_mah)
+{
+    FILE *fp = csv_open(path, ",cell_count,capacity");
+
     if (!fp)
         return;
-    fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
     for (size_t k = 0; k < f->n; k++)
         fprintf(fp, "%.0f,%.5f,%.5f,%d,%d\n", 1e6 + f->t_s[k] * 1e6, f->v[k], f->i[k], cells,
                 capacity_mah);
@@ -769,16 +780,14 @@ void test_battery_fit_log_read_linear(void);
 void test_battery_fit_log_read_linear(void)
 {
     char path[4200];
-    FILE *fp = fopen(tmp_path(path, sizeof path, "khz.csv"), "w");
+    FILE *fp = csv_open(tmp_path(path, sizeof path, "khz.csv"), "");
     pp_ulog_flight f;
     size_t n = 600000;
     clock_t c0;
     double cpu_s;
 
-    CHECK(fp != NULL);
     if (!fp)
         return;
-    fputs("timestamp,voltage_v,current_a\n", fp);
     for (size_t k = 0; k < n; k++) {
         double v = 16.0 - 1e-6 * (double)k, i = 10 + sin((double)k / 50);
         if (k == n - 2)
@@ -1188,17 +1197,15 @@ void test_battery_fit_long_log_binned(void)
 {
     char path[4200];
     const char *paths[1] = {path};
-    FILE *fp = fopen(tmp_path(path, sizeof path, "long.csv"), "w");
+    FILE *fp = csv_open(tmp_path(path, sizeof path, "long.csv"), ",cell_count,capacity");
     pp_flight_fit_options o;
     pp_flight_fit r;
     pp_ulog_flight f;
     size_t n = 200000;
     clock_t c0;
 
-    CHECK(fp != NULL);
     if (!fp)
         return;
-    fputs("timestamp,voltage_v,current_a,cell_count,capacity\n", fp);
     for (size_t k = 0; k < n; k++) {
         double i = 10 + 4 * sin((double)k / 500), s = 1 - 10.0 * (double)k / 50 / 3600 / 20;
         fprintf(fp, "%zu,%.4f,%.4f,4,20000\n", 1000000 + k * 20000, 4 * (3.5 + 0.7 * s) - 0.03 * i,
