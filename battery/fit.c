@@ -49,6 +49,8 @@ typedef struct problem {
     int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
     size_t n_full, n_free;
     int hold;                     /* PP_FIT_HOLD_* */
+    size_t skip_from, skip_to;    /* per mille of each flight's training samples whose residual
+                                     is left out (a block of time; 0, 0: none) */
     double *one_minus_a;          /* 1 - exp(-h/tau) per training sample, for cached_tau_s */
     double cached_tau_s;
 } problem;
@@ -87,6 +89,27 @@ static void pack_at(problem *pb, const double *x)
         pb->soc0[f] = bounded(x[np + f], SOC_LO, SOC_HI);
 }
 
+/* pp_battery_ocv_v for a state of charge that moves little from one
+ * sample to the next: the table's segment walked from *seg (kept), not
+ * searched (the binary search was a third of a fit's time). */
+static double ocv_walk(const pp_battery_params *p, double soc, size_t *seg)
+{
+    size_t n = p->ocv_n, i = *seg;
+
+    if (p->model != PP_BATTERY_THEVENIN || n < 2 || soc <= p->ocv_soc[0] ||
+        soc >= p->ocv_soc[n - 1])
+        return pp_battery_ocv_v(p, soc);
+    if (i > n - 2)
+        i = n - 2;
+    while (i > 0 && soc < p->ocv_soc[i])
+        i--;
+    while (i < n - 2 && soc >= p->ocv_soc[i + 1])
+        i++;
+    *seg = i;
+    return p->cells * (p->ocv_v[i] + (p->ocv_v[i + 1] - p->ocv_v[i]) * (soc - p->ocv_soc[i]) /
+                                         (p->ocv_soc[i + 1] - p->ocv_soc[i]));
+}
+
 /* The model over flight f's first n samples (as pp_battery_fit_voltage);
  * one_minus_a: 1 - exp(-h/tau) for each interval (k from 1) when not NULL. */
 static void simulate(const pp_battery_params *p, double soc_start_frac, const pp_fit_flight *f,
@@ -95,6 +118,7 @@ static void simulate(const pp_battery_params *p, double soc_start_frac, const pp
     double q_c = 0, v1_v = 0, q_full_c = p->capacity_ah * 3600.0;
     double tau_s = p->r1_ohm * p->c1_f;
     int rc_pair = p->model == PP_BATTERY_THEVENIN;
+    size_t seg = p->ocv_n;
 
     for (size_t k = 0; k < n; k++) {
         if (k > 0) {
@@ -107,7 +131,7 @@ static void simulate(const pp_battery_params *p, double soc_start_frac, const pp
         }
         double soc = soc_start_frac - q_c / q_full_c;
         if (voltage_v)
-            voltage_v[k] = pp_battery_ocv_v(p, soc) - p->r_int_ohm * f->current_a[k] - v1_v;
+            voltage_v[k] = ocv_walk(p, soc, &seg) - p->r_int_ohm * f->current_a[k] - v1_v;
         if (soc_frac)
             soc_frac[k] = soc;
     }
@@ -160,9 +184,10 @@ static int residuals(void *ctx, int m, int n, const double *x, double *fvec, int
     pb->cached_tau_s = tau_s; /* the Jacobian's other columns keep tau: exp once */
     for (size_t f = 0; f < pb->n_flights; f++) {
         const pp_fit_flight *fl = &pb->flights[f];
+        size_t lo = fl->n_train * pb->skip_from / 1000, hi = fl->n_train * pb->skip_to / 1000;
         simulate(&pb->pack, pb->soc0[f], fl, fl->n_train, pb->one_minus_a + j, fvec + j, NULL);
         for (size_t k = 0; k < fl->n_train; k++, j++)
-            fvec[j] -= fl->voltage_v[k];
+            fvec[j] = k >= lo && k < hi ? 0 : fvec[j] - fl->voltage_v[k];
     }
     return 0;
 }
@@ -217,14 +242,39 @@ static void initial_x(problem *pb, double *x)
     x[0] = unbounded(log(cap > 0 ? cap : 1.0), LOG_CAP_LO, LOG_CAP_HI);
 }
 
-/* The variance of full parameter j from the covariance of the free ones
- * (0 for a held one). */
+/* The standard deviation of full parameter j from the covariance of the
+ * free ones (0 for a held one; NaN for one outside the Jacobian's rank,
+ * whose variance MINPACK's covar1 sets to 0: not known to be small, not
+ * known at all). */
 static double sd_of(const problem *pb, const double *cov, size_t ld, size_t j)
 {
     for (size_t k = 0; k < pb->n_free; k++)
         if ((size_t)pb->free_idx[k] == j)
-            return sqrt(fmax(0, cov[k * ld + k]));
+            return cov[k * ld + k] > 0 ? sqrt(cov[k * ld + k]) : NAN;
     return 0;
+}
+
+/* Which free parameters ended at a bound: their map's fraction of its range
+ * (logistic of x) within 1e-3 of an end, where the map's slope is nil and
+ * the covariance says +- 0 for what the data do not determine. rint's
+ * voltage (index 0) is unbounded. */
+static unsigned at_bound(const problem *pb, const double *x)
+{
+    unsigned mask = 0;
+
+    for (size_t k = 0; k < pb->n_free; k++) {
+        size_t j = (size_t)pb->free_idx[k];
+        double frac = 1 / (1 + exp(-x[j]));
+        if ((thevenin(pb) || j > 0) && (frac < 1e-3 || frac > 1 - 1e-3))
+            mask |= j < N_PACK_THEVENIN ? 1u << j : PP_FIT_P_START << (j - N_PACK_THEVENIN);
+    }
+    return mask;
+}
+
+/* sd, or NaN when the parameter (bit) is at a bound. */
+static double unless_bound(const pp_fit_result *r, unsigned bit, double sd)
+{
+    return r->at_bound & bit ? NAN : sd;
 }
 
 /* Standard deviations from the covariance (of the free x) through the maps. */
@@ -233,21 +283,38 @@ static void uncertainties(const problem *pb, const double *cov, size_t ld, pp_fi
     size_t np = n_pack_params(pb);
     const pp_battery_params *p = &r->pack;
 
-    r->r_int_sd_ohm = p->r_int_ohm * bounded_slope(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI) *
-                      sd_of(pb, cov, ld, 1);
+    r->at_bound = at_bound(pb, pb->full);
+    r->r_int_sd_ohm = unless_bound(r, PP_FIT_P_R0, p->r_int_ohm * sd_of(pb, cov, ld, 1) *
+                                   bounded_slope(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI));
     if (!thevenin(pb)) {
         r->voltage_sd_v = p->voltage_v * sd_of(pb, cov, ld, 0);
         return;
     }
-    r->capacity_sd_ah = p->capacity_ah * bounded_slope(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI) *
-                        sd_of(pb, cov, ld, 0);
-    r->r1_sd_ohm = p->r1_ohm * bounded_slope(log(p->r1_ohm), LOG_R_LO, LOG_R_HI) * sd_of(pb, cov, ld, 2);
-    r->tau_sd_s = r->tau_s * bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)) *
-                  sd_of(pb, cov, ld, 3);
-    r->ocv_scale_sd = bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI) * sd_of(pb, cov, ld, 4);
-    r->ocv_offset_sd_v = bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V) * sd_of(pb, cov, ld, 5);
+    r->capacity_sd_ah = unless_bound(r, PP_FIT_P_CAPACITY, p->capacity_ah * sd_of(pb, cov, ld, 0) *
+                                     bounded_slope(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI));
+    r->r1_sd_ohm = unless_bound(r, PP_FIT_P_R1, p->r1_ohm * sd_of(pb, cov, ld, 2) *
+                                bounded_slope(log(p->r1_ohm), LOG_R_LO, LOG_R_HI));
+    r->tau_sd_s = unless_bound(r, PP_FIT_P_TAU, r->tau_s * sd_of(pb, cov, ld, 3) *
+                               bounded_slope(log(r->tau_s), log(TAU_LO_S), log(TAU_HI_S)));
+    r->ocv_scale_sd = unless_bound(r, PP_FIT_P_SCALE, sd_of(pb, cov, ld, 4) *
+                                   bounded_slope(r->ocv_scale, SCALE_LO, SCALE_HI));
+    r->ocv_offset_sd_v = unless_bound(r, PP_FIT_P_OFFSET, sd_of(pb, cov, ld, 5) *
+                                      bounded_slope(r->ocv_offset_v, -OFFSET_V, OFFSET_V));
     for (size_t f = 0; f < pb->n_flights; f++)
-        r->soc_start_sd_frac[f] = bounded_slope(pb->soc0[f], SOC_LO, SOC_HI) * sd_of(pb, cov, ld, np + f);
+        r->soc_start_sd_frac[f] = unless_bound(r, PP_FIT_P_START << f, sd_of(pb, cov, ld, np + f) *
+                                               bounded_slope(pb->soc0[f], SOC_LO, SOC_HI));
+}
+
+/* The delete-a-block jackknife's standard deviation of v[0..k). */
+static double jackknife_sd(const double *v, size_t k)
+{
+    double mean = 0, ss = 0;
+
+    for (size_t i = 0; i < k; i++)
+        mean += v[i] / (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    return sqrt((double)(k - 1) / (double)k * ss);
 }
 
 /* The result at the solution x. */
@@ -313,7 +380,8 @@ static void choose_free(problem *pb)
     for (size_t j = 0; j < pb->n_full; j++)
         if (!thevenin(pb) || !((j == 0 && (pb->hold & PP_FIT_HOLD_CAPACITY)) ||
                                ((j == 4 || j == 5) && (pb->hold & PP_FIT_HOLD_CURVE)) ||
-                               ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC))))
+                               ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC)) ||
+                               (j == 1 && (pb->hold & PP_FIT_HOLD_R0))))
             pb->free_idx[pb->n_free++] = (int)j;
 }
 
@@ -323,11 +391,12 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
     size_t n = pb->n_free;
     double *x = work, *diag = x + n, *qtf = diag + n, *wa = qtf + n, *fvec = wa + 3 * n;
     double *fjac = fvec + m;
-    int nfev = 0, rc;
+    int nfev = 0, rc, block = pb->skip_to > 0; /* a block refit: its spread matters to 1e-5 */
 
     for (size_t j = 0; j < n; j++)
         x[j] = pb->full[pb->free_idx[j]];
-    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, 1e-12, 1e-10, 0,
+    rc = lmdif(residuals, pb, (int)m, (int)n, x, fvec, block ? 1e-7 : 1e-12, block ? 1e-5 : 1e-10,
+               0,
                (pb->hold & PP_FIT_QUICK ? 40 : 100) * ((int)n + 1), 0,
                diag, 1, 100, 0, &nfev, fjac, (int)m, ipvt, qtf, wa, wa + n, wa + 2 * n,
                fjac + m * n);
@@ -351,8 +420,69 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
     return 0;
 }
 
+/* PP_FIT_BLOCKS: the refits with one time block of every flight's training
+ * samples left out, from the solution (pb->full), the jackknife's spread
+ * of the capacity and R0 into r; pb->full restored. */
+static void block_spread(problem *pb, size_t m, double *work, int *ipvt, pp_fit_result *r)
+{
+    double saved[N_MAX], cap[PP_FIT_N_BLOCKS], r0[PP_FIT_N_BLOCKS], fsumsq;
+    pp_fit_result scratch;
+    size_t ok = 0;
+
+    memcpy(saved, pb->full, sizeof saved);
+    for (size_t b = 0; b < PP_FIT_N_BLOCKS; b++) {
+        pb->skip_from = 1000 * b / PP_FIT_N_BLOCKS;
+        pb->skip_to = 1000 * (b + 1) / PP_FIT_N_BLOCKS;
+        memcpy(pb->full, saved, sizeof saved);
+        memset(&scratch, 0, sizeof scratch);
+        if (solve(pb, m, work, ipvt, &fsumsq, &scratch) < 0)
+            continue;
+        cap[ok] = scratch.pack.capacity_ah;
+        r0[ok++] = scratch.pack.r_int_ohm;
+    }
+    pb->skip_from = pb->skip_to = 0;
+    memcpy(pb->full, saved, sizeof saved);
+    pack_at(pb, pb->full);
+    r->n_blocks = (int)ok;
+    if (ok < 3)
+        return;
+    r->block_capacity_sd_ah = jackknife_sd(cap, ok);
+    r->block_r_int_sd_ohm = jackknife_sd(r0, ok);
+    if (thevenin(pb) && !(pb->hold & PP_FIT_HOLD_CAPACITY) && isfinite(r->capacity_sd_ah))
+        r->capacity_sd_ah = fmax(r->capacity_sd_ah, r->block_capacity_sd_ah);
+    if (!(pb->hold & PP_FIT_HOLD_R0) && isfinite(r->r_int_sd_ohm))
+        r->r_int_sd_ohm = fmax(r->r_int_sd_ohm, r->block_r_int_sd_ohm);
+}
+
+/* Starting values of the free parameters from an earlier solution
+ * (thevenin); the held ones keep the guess's. */
+static void x_from(problem *pb, const pp_fit_result *from, double *full)
+{
+    const pp_battery_params *p = &from->pack;
+    size_t np = n_pack_params(pb);
+    double x[N_MAX];
+
+    x[0] = unbounded(log(p->capacity_ah), LOG_CAP_LO, LOG_CAP_HI);
+    x[1] = unbounded(log(p->r_int_ohm), LOG_R_LO, LOG_R_HI);
+    x[2] = unbounded(log(p->r1_ohm), LOG_R_LO, LOG_R_HI);
+    x[3] = unbounded(log(from->tau_s), log(TAU_LO_S), log(TAU_HI_S));
+    x[4] = unbounded(from->ocv_scale, SCALE_LO, SCALE_HI);
+    x[5] = unbounded(from->ocv_offset_v, -OFFSET_V, OFFSET_V);
+    for (size_t f = 0; f < pb->n_flights; f++)
+        x[np + f] = unbounded(from->soc_start_frac[f], SOC_LO, SOC_HI);
+    for (size_t k = 0; k < pb->n_free; k++)
+        full[pb->free_idx[k]] = x[pb->free_idx[k]];
+}
+
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r)
+{
+    return pp_battery_fit_from(guess, flights, n_flights, hold, NULL, r);
+}
+
+int pp_battery_fit_from(const pp_battery_params *guess, const pp_fit_flight *flights,
+                        size_t n_flights, int hold, const pp_fit_result *from,
+                        pp_fit_result *r)
 {
     problem pb = {.guess = guess, .flights = flights, .n_flights = n_flights,
                   .hold = hold, .cached_tau_s = NAN};
@@ -376,7 +506,11 @@ int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
     if (work && ipvt) {
         pb.one_minus_a = work + n * 6 + m * 2 + m * n;
         initial_x(&pb, pb.full);
+        if (from && thevenin(&pb) && from->pack.model == PP_BATTERY_THEVENIN)
+            x_from(&pb, from, pb.full);
         rc = solve(&pb, m, work, ipvt, &fsumsq, r);
+        if (rc == 0 && (hold & PP_FIT_BLOCKS))
+            block_spread(&pb, m, work, ipvt, r);
     } else {
         rc = -ENOMEM;
     }

@@ -24,7 +24,10 @@
  * start. Uncertainties: covariance s^2 (J^T J)^-1 from the Jacobian at the
  * solution (MINPACK covar1; s^2 the residual variance), mapped through the
  * reparametrisation; the residuals of a real log are correlated in time,
- * so these are lower bounds.
+ * so these are lower bounds; with PP_FIT_BLOCKS, the larger of them and
+ * the spread of refits with one time block of the flights left out at a
+ * time (a delete-a-block jackknife: sqrt((K-1)/K sum (theta_k - mean)^2),
+ * which holds for residuals correlated over less than a block).
  *
  * rint has a constant open-circuit voltage: the voltage carries nothing of
  * the state of charge, so capacity and starts are not fitted (kept from
@@ -54,7 +57,12 @@ typedef struct pp_fit_result {
     double capacity_sd_ah, r_int_sd_ohm, r1_sd_ohm, tau_s, tau_sd_s, voltage_sd_v;
     double ocv_scale, ocv_scale_sd, ocv_offset_v, ocv_offset_sd_v; /* per cell */
     double train_rms_v;           /* over every flight's training samples */
+    int n_blocks;                 /* PP_FIT_BLOCKS: the refits that converged (0: none made) */
+    double block_capacity_sd_ah, block_r_int_sd_ohm; /* their jackknife standard deviations */
     double soc_span_frac;         /* the widest span of charge a flight's training part covers */
+    unsigned at_bound;            /* the fitted parameters that ended at a bound of their
+                                     range (PP_FIT_P_* bits, a flight's start PP_FIT_P_START
+                                     << flight): the data do not determine them; their sd NaN */
     int capacity_fitted;          /* 0 with rint or held */
     int n_params, n_residuals, n_evaluations, minpack_info, rank;
 } pp_fit_result;
@@ -70,11 +78,35 @@ typedef struct pp_fit_result {
 #define PP_FIT_HOLD_CURVE 1    /* the table's scale and offset */
 #define PP_FIT_HOLD_CAPACITY 2
 #define PP_FIT_HOLD_RC 4       /* R1 and the time constant */
+#define PP_FIT_HOLD_R0 16      /* the series resistance */
+#define PP_FIT_BLOCKS 32       /* the spread over time blocks too (block_sd_*): PP_FIT_N_BLOCKS
+                                  refits, each with one block of every flight's training
+                                  samples left out (a delete-a-block jackknife), from the
+                                  solution; each +- then the larger of the two */
+#define PP_FIT_N_BLOCKS 6
 #define PP_FIT_QUICK 8         /* at most 40 (n + 1) evaluations, not 100 (n + 1): a fit
                                   converges in 10 to 30 (n + 1); beyond, it wanders */
 
+/* The parameters (bits of pp_fit_result.at_bound). rint: PP_FIT_P_CAPACITY
+ * is its voltage. */
+#define PP_FIT_P_CAPACITY 1u
+#define PP_FIT_P_R0 2u
+#define PP_FIT_P_R1 4u
+#define PP_FIT_P_TAU 8u
+#define PP_FIT_P_SCALE 16u
+#define PP_FIT_P_OFFSET 32u
+#define PP_FIT_P_START 64u
+
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
                    size_t n_flights, int hold, pp_fit_result *r);
+
+/* The same from the solution of an earlier fit of the same guess and
+ * flights (from: its pack, curve scale and offset, time constant and
+ * starts) rather than from the guess's values: a refit with other
+ * parameters held or PP_FIT_BLOCKS converges in a few evaluations. */
+int pp_battery_fit_from(const pp_battery_params *guess, const pp_fit_flight *flights,
+                        size_t n_flights, int hold, const pp_fit_result *from,
+                        pp_fit_result *r);
 
 /* The modelled terminal voltage (and state of charge; either may be NULL)
  * of pack p at every sample of flight f driven by its logged current, from

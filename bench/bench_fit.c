@@ -42,17 +42,6 @@ static void on_sample(void *ctx, double t, double soc, double v, double i)
     s->i[s->n++] = i;
 }
 
-static double gauss(uint64_t *s)
-{
-    double u1, u2;
-
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    u1 = ((*s >> 11) + 0.5) / 9007199254740992.0;
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    u2 = ((*s >> 11) + 0.5) / 9007199254740992.0;
-    return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
 static void truth_pack(pp_battery_params *p)
 {
     pp_battery_preset("drone-6s-10000", p);
@@ -80,7 +69,9 @@ static int write_log(const char *path, const pp_battery_params *p)
 
     for (size_t k = 0; k < n; k++) {
         t[k] = (double)k / RATE_HZ;
-        w[k] = t[k] < 10 ? 10 : t[k] < 30 ? 500 : 150 * (1.2 + 0.15 * sin(t[k] / 9) + 0.05 * gauss(&seed));
+        w[k] = t[k] < 10   ? 10
+               : t[k] < 30 ? 500
+                           : 150 * (1.2 + 0.15 * sin(t[k] / 9) + 0.05 * pp_bench_gauss(&seed));
     }
     pp_battery_options_init(&o);
     o.time_to_cutoff = 0;
@@ -92,7 +83,8 @@ static int write_log(const char *path, const pp_battery_params *p)
         fprintf(fp, "timestamp,connected,voltage_v,current_a,discharged_mah,remaining,cell_count\n");
         for (size_t k = 0; k < n; k++)
             fprintf(fp, "%llu,1,%.6f,%.6f,nan,nan,6\n", (unsigned long long)llround(t[k] * 1e6),
-                    s.v[k] + 0.005 * gauss(&seed), s.i[k] * (1 + 0.01 * gauss(&seed)));
+                    s.v[k] + 0.005 * pp_bench_gauss(&seed),
+                    s.i[k] * (1 + 0.01 * pp_bench_gauss(&seed)));
         rc = fclose(fp);
     }
     printf("log: %zu samples over %.0f s at %.0f Hz, the pack from %.0f %% to %.1f %%\n", n,
@@ -140,6 +132,7 @@ int main(void)
     check_s = best_of_3((char *const[]){(char *)bin, "battery", path, NULL});
     pp_flight_fit_options_init(&o);
     pp_battery_preset("drone-6s-10000", &o.start);
+    o.start_given = 1; /* as --preset does */
     t0 = pp_bench_now_s();
     ok = pp_flight_fit_run(paths, 1, &o, &r) == 0;
     lib_s = pp_bench_now_s() - t0;
@@ -156,7 +149,11 @@ int main(void)
                r.fl[0].before.v_rms);
     }
     pp_flight_fit_free(&r);
-    unlink(path);
-    rmdir(dir);
+    if (getenv("PP_BENCH_KEEP"))
+        printf("log kept: %s\n", path);
+    else
+        unlink(path);
+    if (!getenv("PP_BENCH_KEEP"))
+        rmdir(dir);
     return ok && fit_s < TARGET_S ? 0 : 1;
 }

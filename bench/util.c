@@ -276,3 +276,16 @@ const char *pp_bench_baseline(const char *rev, const char *dir)
     return bin;
 }
 
+
+double pp_bench_uniform(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((*s >> 11) + 0.5) / 9007199254740992.0;
+}
+
+double pp_bench_gauss(uint64_t *s)
+{
+    double u1 = pp_bench_uniform(s), u2 = pp_bench_uniform(s);
+
+    return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}

@@ -41,6 +41,11 @@ int pp_bench_run_limited(char *const argv[], const char *dir, unsigned limit_s, 
  * when it cannot be built (not in this clone). */
 const char *pp_bench_baseline(const char *rev, const char *dir);
 
+/* A deterministic uniform deviate in (0, 1) and a normal one (Box-Muller)
+ * over a 64-bit LCG state s. */
+double pp_bench_uniform(uint64_t *s);
+double pp_bench_gauss(uint64_t *s);
+
 /* rm -rf dir (argv, no shell). */
 void pp_bench_remove_tree(const char *dir);
 

@@ -45,7 +45,10 @@ static const char battery_help[] =
     "line) where present; the start read off the pack's curve at the first\n"
     "voltage (the log's 'remaining' shown beside). Samples with connected = 0,\n"
     "no measured voltage or current, or a current of 0 while the voltage sags\n"
-    "are left out and counted.\n"
+    "are left out and counted. -o writes, per battery and logged sample, the\n"
+    "model's state of charge and voltage beside the logged voltage and current;\n"
+    "-c keeps the pack's capacity (a pack fitted by battery fit reproduces its\n"
+    "flight); --until-cutoff and --rail are refused there.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
     "added to it) unless --rail names one column.\n"
@@ -348,10 +351,18 @@ int pp_cmd_battery(int argc, char **argv)
     folder_battery(&a, folder_cfg, sizeof folder_cfg);
     if (pp_battery_choose(&a.choice, &params) < 0)
         return PP_EXIT_USAGE;
+    if (pp_flight_log_is(a.trace) && (a.until || a.rail)) {
+        fprintf(stderr, "powprof battery: %s: %s on a flight log: %s\n", a.trace,
+                a.until ? "--until-cutoff" : "--rail", a.until
+                    ? "the model follows the flight to its end, it does not repeat it to a "
+                      "cutoff (powprof import ulog, then plan, for how long a pack lasts)"
+                    : "battery_status is the pack's own power, it has no rails to choose");
+        return PP_EXIT_USAGE;
+    }
     if (pp_flight_log_is(a.trace)) /* a recorded flight: the model against it */
         return pp_cli_battery_flight(a.trace, &params,
                                      a.choice.file || a.choice.preset || a.choice.model, a.json,
-                                     a.plot_dir);
+                                     a.out_path, a.plot_dir);
     if (a.plot_dir) {
         fputs("powprof battery: --plot draws a flight log beside the model; a trace's run is "
               "written with -o\n", stderr);

@@ -18,7 +18,7 @@ static const char fit_help[] =
     "usage: powprof battery fit LOG... [-o PACK.cfg] [--model thevenin|rint]\n"
     "                           [--train-frac F | --train-s S] [--instance N] [--cells N]\n"
     "                           [--ocv auto|pack|lipo|liion] [-c CONFIG | --preset NAME]\n"
-    "                           [--plot DIR] [--json]\n"
+    "                           [--plot DIR] [--json] [--force]\n"
     "\n"
     "Fit the battery model the rest of powprof drains with to recorded flights of\n"
     "one pack: PX4 logs (.ulg) or the CSV pyulog's ulog2csv writes for the\n"
@@ -36,22 +36,41 @@ static const char fit_help[] =
     "offset per cell (its shape kept: the pack's or Li-ion's, --ocv) and each\n"
     "flight's starting charge;\n"
     "several logs share the pack. rint's voltage says nothing of the charge: its\n"
-    "capacity is kept (the log's, else the pack it starts from). Uncertainties\n"
-    "(+-) are one standard deviation from the Jacobian at the solution; a real\n"
-    "log's residuals are correlated in time, so take them as lower bounds.\n"
+    "capacity is kept (the log's, else the pack it replaces).\n"
+    "\n"
+    "The pack it replaces (its prior, and what it is compared with): -c's or\n"
+    "--preset's as given, else the one `powprof battery LOG` uses (thevenin with\n"
+    "the log's cell_count, capacity and BAT_* parameters). Choices are made on\n"
+    "data the fit did not see: each open-circuit curve is fitted on the first\n"
+    "four fifths of each fitted part and judged on the last fifth (the\n"
+    "validation part); the pack replaced is judged there too, and a fit no\n"
+    "better than it is said so and not written without --force. What the\n"
+    "flights do not inform stays the pack replaced's: with no load step in the\n"
+    "fitted parts (the current's range x R0 under 50 mV) R0 and the RC pair;\n"
+    "over little of the charge (under 10 %, or the capacity unknown to worse\n"
+    "than 25 %) the curve's scale and offset, then the capacity with that\n"
+    "pack's curve; the RC pair when undetermined.\n"
+    "\n"
+    "Uncertainties (+-, one standard deviation): the larger of the Jacobian's\n"
+    "(a lower bound: a real log's residuals are correlated in time) and the\n"
+    "spread of refits with one of 6 time blocks left out in turn (a\n"
+    "delete-a-block jackknife); the capacity's also covers the capacity fitted\n"
+    "on the first four fifths alone and, with the curve held, the other\n"
+    "curve's. A capacity over +-30 % is undetermined and held at the pack\n"
+    "replaced's. A parameter at a bound of its range is \"at its bound\" (never\n"
+    "+- 0) and the fit degenerate: not written without --force. A fit over less\n"
+    "than 30 % of the charge, or a capacity known to worse than 5 %, is said not\n"
+    "to pin the capacity and the curve: fly to below 40 % and fit again.\n"
     "\n"
     "Checked on the part of each flight not fitted, the way `powprof battery\n"
     "FLIGHT` checks a pack (the logged power drives the model, CVODE): voltage\n"
     "RMS and largest deviation, the charge the model draws beside the logged\n"
     "current's, for the fitted pack and the one it replaces, side by side.\n"
     "\n"
-    "Over little of the charge (under 10 %, or the capacity unknown to worse\n"
-    "than 25 %) the curve's scale and offset are held at the table's and the\n"
-    "capacity read from its slope; when still undetermined, the capacity is held\n"
-    "at the log's (its capacity, BAT1_CAPACITY) if it gives one, else said\n"
-    "undetermined; the RC pair is held when undetermined. A fit over less than\n"
-    "30 % of the charge, or a capacity known to worse than 5 %, is said not to\n"
-    "pin the capacity and the curve: fly to below 40 % and fit again.\n"
+    "The cells: --cells, else the log's cell_count or BAT_N_CELLS, else the\n"
+    "highest voltage / 4.25 V; a count the voltage rules out (not 3.0 to 4.5 V a\n"
+    "cell at its highest) is passed over and said, a --cells refused. A flight\n"
+    "given twice (or a .ulg beside its CSV) is refused.\n"
     "\n"
     "Left out of every log, counted and said: samples with connected = 0, a NaN\n"
     "or empty voltage or current, a current of -1 (PX4: not measured), and a\n"
@@ -73,16 +92,19 @@ static const char fit_help[] =
     "  --plot DIR             logged and modelled voltage per flight, the fitted part\n"
     "                         shaded, and the residual: DIR/battery-fit.gp (and .png)\n"
     "  --json                 one JSON object on stdout\n"
+    "  --force                write -o's pack even when the fit is degenerate (a parameter at\n"
+    "                         a bound of its range: undetermined) or does not beat the pack\n"
+    "                         it replaces on the validation part\n"
     "  -h, --help             this help\n";
 
 enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
-       OPT_OCV };
+       OPT_OCV, OPT_FORCE };
 
 typedef struct fit_args {
     const char *out, *plot_dir;
     const char *const *logs;
     size_t n_logs;
-    int json;
+    int json, force;
     pp_battery_choice choice;
     pp_flight_fit_options o;
 } fit_args;
@@ -110,6 +132,7 @@ static int fit_option(int opt, const char *arg, fit_args *a)
     case OPT_PRESET: a->choice.preset = arg; return 0;
     case OPT_PLOT: a->plot_dir = arg; return 0;
     case PP_OPT_JSON: a->json = 1; return 0;
+    case OPT_FORCE: a->force = 1; return 0;
     case OPT_MODEL:
         if (pp_battery_model_parse(arg, &a->o.model) == 0)
             return 0;
@@ -159,6 +182,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
         {"preset", required_argument, NULL, OPT_PRESET},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"ocv", required_argument, NULL, OPT_OCV},
+        {"force", no_argument, NULL, OPT_FORCE},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -188,65 +212,122 @@ static int parse_args(int argc, char **argv, fit_args *a)
 /* The name of the pack the fit replaces. */
 static const char *before_name(const fit_args *a)
 {
-    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "drone-4s-3200";
+    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "battery LOG's";
+}
+
+/* "V +- SD UNIT" (V with prec digits: after the point for style 'f', '+'
+ * with a sign, significant for 'g'), or "V UNIT, at its bound" or
+ * "undetermined" (no finite SD: the flights do not inform it; a capacity
+ * whose SD is over PP_FIT_UNDETERMINED_REL of it). */
+static const char *pm(char *buf, size_t cap, char style, int prec, double v, double sd, int bound,
+                      const char *unit)
+{
+    int n = style == 'g' ? snprintf(buf, cap, "%.*g", prec, v)
+            : style == '+' ? snprintf(buf, cap, "%+.*f", prec, v)
+                           : snprintf(buf, cap, "%.*f", prec, v);
+
+    if (n < 0 || (size_t)n >= cap)
+        return buf;
+    if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > PP_FIT_UNDETERMINED_REL * v)
+        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g, over %.0f %%)", sd,
+                 100 * PP_FIT_UNDETERMINED_REL);
+    else if (bound || !isfinite(sd))
+        snprintf(buf + n, cap - (size_t)n, "%s%s, %s", unit[0] ? " " : "", unit,
+                 bound ? "at its bound: undetermined" : "undetermined (the flights do not "
+                                                       "inform it)");
+    else
+        snprintf(buf + n, cap - (size_t)n, " +- %.2g%s%s", sd, unit[0] ? " " : "", unit);
+    return buf;
+}
+
+static void print_capacity(const pp_flight_fit *r)
+{
+    const pp_fit_result *f = &r->fit;
+    const pp_battery_params *p = &f->pack;
+    char a[160];
+
+    if (f->capacity_fitted && ((f->at_bound & PP_FIT_P_CAPACITY) || !isfinite(f->capacity_sd_ah) ||
+                               f->capacity_sd_ah > PP_FIT_UNDETERMINED_REL * p->capacity_ah))
+        printf("  capacity_ah    %s\n", pm(a, sizeof a, 'g', 4, p->capacity_ah, f->capacity_sd_ah,
+                                           f->at_bound & PP_FIT_P_CAPACITY, "Ah"));
+    else if (f->capacity_fitted)
+        printf("  capacity_ah    %.4g +- %.2g (%.1f %%)\n", p->capacity_ah, f->capacity_sd_ah,
+               100 * r->capacity_rel_sd);
+    else if (r->capacity_held)
+        printf("  capacity_ah    %.4g, held (%s) with the open-circuit curve (a first fit of "
+               "everything gave %s)\n", p->capacity_ah, r->capacity_source,
+               pm(a, sizeof a, 'g', 3, r->first_capacity_ah, r->first_capacity_sd_ah,
+                  0, "Ah"));
+    else
+        printf("  capacity_ah    %.4g, kept (%s): rint's voltage says nothing of the charge\n",
+               p->capacity_ah, r->capacity_source);
 }
 
 static void print_pack(const pp_flight_fit *r)
 {
     const pp_fit_result *f = &r->fit;
     const pp_battery_params *p = &f->pack;
+    char a[160], b[160];
 
-    if (f->capacity_fitted)
-        printf("  capacity_ah    %.4g +- %.2g (%.1f %%)\n", p->capacity_ah, f->capacity_sd_ah,
-               100 * r->capacity_rel_sd);
-    else if (r->capacity_held)
-        printf("  capacity_ah    %.4g, held (%s) with the open-circuit curve (a first fit of "
-               "everything gave %.3g +- %.2g Ah)\n", p->capacity_ah, r->capacity_source,
-               r->first_capacity_ah, r->first_capacity_sd_ah);
-    else
-        printf("  capacity_ah    %.4g, kept (%s): rint's voltage says nothing of the charge\n",
-               p->capacity_ah, r->capacity_source);
+    print_capacity(r);
     if (p->model == PP_BATTERY_RINT)
         printf("  voltage_v      %.4f +- %.2g\n", p->voltage_v, f->voltage_sd_v);
-    printf("  r_int_ohm      %.5f +- %.2g\n", p->r_int_ohm, f->r_int_sd_ohm);
-    if (p->model != PP_BATTERY_THEVENIN || r->capacity_held) {
-        if (r->capacity_held && !r->rc_held)
-            printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n",
-                   p->r1_ohm, f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
-        else if (r->rc_held)
-            printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack's), the flights "
-                   "do not determine the RC pair\n", p->r1_ohm, f->tau_s);
+    if (r->r0_held)
+        printf("  r_int_ohm      %.5f, held (the pack it replaces): no load step in the fitted "
+               "parts\n", p->r_int_ohm);
+    else
+        printf("  r_int_ohm      %s\n", pm(a, sizeof a, 'f', 5, p->r_int_ohm, f->r_int_sd_ohm,
+                                           f->at_bound & PP_FIT_P_R0, "ohm"));
+    if (p->model != PP_BATTERY_THEVENIN)
         return;
-    }
-    printf("  r1_ohm         %.5f +- %.2g, time constant %.1f +- %.2g s (c1_f %.4g)\n", p->r1_ohm,
-           f->r1_sd_ohm, f->tau_s, f->tau_sd_s, p->c1_f);
-    if (r->curve_held)
+    if (r->rc_held)
+        printf("  r1_ohm         %.5f, time constant %.1f s: held (the pack it replaces), "
+               "the flights do not determine the RC pair\n", p->r1_ohm, f->tau_s);
+    else
+        printf("  r1_ohm         %s, time constant %s (c1_f %.4g)\n",
+               pm(a, sizeof a, 'f', 5, p->r1_ohm, f->r1_sd_ohm, f->at_bound & PP_FIT_P_R1, "ohm"),
+               pm(b, sizeof b, 'f', 1, f->tau_s, f->tau_sd_s, f->at_bound & PP_FIT_P_TAU, "s"),
+               p->c1_f);
+    if (r->curve_held || r->capacity_held)
         printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
                "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
     else
-        printf("  open-circuit   %s table's shape, scale %.3f +- %.2g, offset %+.3f +- %.2g V "
-               "per cell: %.3f V full, %.3f V empty (pack)\n", r->ocv_curve, f->ocv_scale,
-               f->ocv_scale_sd, f->ocv_offset_v, f->ocv_offset_sd_v, pp_battery_ocv_v(p, 1),
-               pp_battery_ocv_v(p, 0));
-    if (isfinite(r->ocv_other_rms_v))
-        printf("                 (--ocv auto: kept for its fitted-part RMS %.4f V; the other "
-               "curve's %.4f V)\n", f->train_rms_v, r->ocv_other_rms_v);
+        printf("  open-circuit   %s table's shape, scale %s, offset %s per cell: %.3f V full, "
+               "%.3f V empty (pack)\n", r->ocv_curve,
+               pm(a, sizeof a, 'f', 3, f->ocv_scale, f->ocv_scale_sd,
+                  f->at_bound & PP_FIT_P_SCALE, ""),
+               pm(b, sizeof b, '+', 3, f->ocv_offset_v, f->ocv_offset_sd_v,
+                  f->at_bound & PP_FIT_P_OFFSET, "V"),
+               pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    if (isfinite(r->ocv_other_rms_v) && r->validated)
+        printf("                 (--ocv auto: kept for its RMS %.4f V on the validation part, "
+               "the last fifth of each fitted part, fitted without it; the other curve's "
+               "%.4f V)\n", r->ocv_kept_rms_v, r->ocv_other_rms_v);
+    else if (isfinite(r->ocv_other_rms_v))
+        printf("                 (--ocv auto: too few samples for a validation part; kept for "
+               "its fitted-part RMS %.4f V, the other curve's %.4f V)\n", r->ocv_kept_rms_v,
+               r->ocv_other_rms_v);
 }
 
 static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl, size_t i,
                          const char *before)
 {
     const pp_flight_check *a = &fl->fitted, *b = &fl->before;
+    char start[160];
 
     printf("flight %zu: %s (battery %d), %zu samples over %.1f s, fitted on 0 to %.1f s\n", i + 1,
            fl->path, fl->instance, fl->n, fl->duration_s, fl->t_s[fl->n_train - 1]);
     if (fl->left_out[0])
         printf("  %s\n", fl->left_out);
+    if (fl->bin > 1)
+        printf("  %zu samples logged, fitted and checked as %zu averages of %zu (at most %d a "
+               "flight)\n", fl->n_logged, fl->n, fl->bin, PP_FIT_SAMPLES_MAX);
     if (r->fit.capacity_fitted || r->capacity_held)
-        printf("  start %.1f %% +- %.2g, at the end of the fitted part %.1f %%%s", 100 * fl->soc_start_frac,
-               100 * fl->soc_start_sd_frac, 100 * fl->soc_end_train_frac,
-               isfinite(fl->soc_log_frac) ? "" : "\n");
+        printf("  start %s, at the end of the fitted part %.1f %%%s",
+               pm(start, sizeof start, 'f', 1, 100 * fl->soc_start_frac, 100 * fl->soc_start_sd_frac,
+                  r->fit.at_bound & (PP_FIT_P_START << i), "%"),
+               100 * fl->soc_end_train_frac, isfinite(fl->soc_log_frac) ? "" : "\n");
     if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
         printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
     if (fl->n_train == fl->n) {
@@ -272,34 +353,69 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
            b->mah_current);
 }
 
+/* The charge the fitted parts cover, with the pack reported (its capacity):
+ * "12.3 %", or why it is not known. */
+static const char *coverage(const pp_flight_fit *r, char *buf, size_t cap)
+{
+    const pp_fit_result *f = &r->fit;
+
+    if (f->at_bound & PP_FIT_P_CAPACITY)
+        pp_fmt(buf, cap, "an unknown part (the capacity is at its bound)");
+    else
+        pp_fmt(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
+    return buf;
+}
+
 static void print_warnings(const pp_flight_fit *r)
 {
     const pp_fit_result *f = &r->fit;
     const pp_battery_params *p = &f->pack;
+    char cov[96], c[160];
 
-    if (r->capacity_held)
-        printf("warning: the flights cover too little of the charge (%.1f %%) to determine the "
-               "capacity and the open-circuit curve: both are the pack's (%s), only the "
-               "resistances and each start fitted. Fly to below 40 %% (a flight over half of "
-               "the charge) and fit again.\n", 100 * r->first_span_frac, r->capacity_source);
+    coverage(r, cov, sizeof cov);
+    if (r->capacity_held && f->soc_span_frac >= PP_FIT_PINNED_SPAN_FRAC)
+        printf("warning: the flights cover %s of the charge (with the capacity held, %.3g Ah) "
+               "yet do not tell the capacity from the open-circuit curve (a first fit gave %s): "
+               "both are the pack's (%s), only the resistances and each start fitted. Another "
+               "flight of this pack, or its capacity (-c, BAT1_CAPACITY), would pin them.\n",
+               cov, p->capacity_ah, pm(c, sizeof c, 'g', 3, r->first_capacity_ah,
+                                       r->first_capacity_sd_ah, 0, "Ah"), r->capacity_source);
+    else if (r->capacity_held)
+        printf("warning: the flights cover too little of the charge (%s with the capacity "
+               "held, %.3g Ah) to determine the capacity and the open-circuit curve: both are the "
+               "pack's (%s), only the resistances and each start fitted. Fly to below 40 %% (a "
+               "flight over half of the charge) and fit again.\n", cov, p->capacity_ah,
+               r->capacity_source);
     else if (r->capacity_undetermined)
-        printf("warning: the flights cover %.1f %% of the charge: too little to determine the "
-               "capacity (%.3g +- %.2g Ah, with the open-circuit curve held at the table's), and "
-               "the log gives none: a plan with this pack is as uncertain. Give the capacity "
-               "(-c FILE with capacity_ah, or a log with BAT1_CAPACITY) or fly to below 40 %% "
-               "and fit again.\n", 100 * r->first_span_frac, p->capacity_ah, f->capacity_sd_ah);
+        printf("warning: the flights cover %s of the charge: too little to determine the "
+               "capacity (%s, with the open-circuit curve held at the table's), and the log "
+               "gives none: a plan with this pack is as uncertain. Give the capacity (-c FILE "
+               "with capacity_ah, or a log with BAT1_CAPACITY) or fly to below 40 %% and fit "
+               "again.\n", cov, pm(c, sizeof c, 'g', 3, p->capacity_ah, f->capacity_sd_ah,
+                                   f->at_bound & PP_FIT_P_CAPACITY, "Ah"));
     else if (r->curve_held)
-        printf("warning: the flights cover %.1f %% of the charge: too little to fit the "
-               "open-circuit curve with the capacity (a first fit left the capacity unknown to "
-               "%.0f %%); the curve is held at the table's and the capacity read from its slope, "
-               "known to %.0f %% (leaving out the table's own error: right only as far as the "
-               "table's shape and level are this pack's). Fly to below 40 %% and fit again.\n", 100 * r->first_span_frac,
-               100 * r->first_capacity_sd_ah / r->first_capacity_ah, 100 * r->capacity_rel_sd);
+        printf("warning: the flights cover %s of the charge: too little to fit the open-circuit "
+               "curve with the capacity (a first fit gave %s); the curve is held at the table's "
+               "and the capacity read from its slope, known to %.0f %% (leaving out the table's "
+               "own error: right only as far as the table's shape and level are this pack's). "
+               "Fly to below 40 %% and fit again.\n", cov,
+               pm(c, sizeof c, 'g', 3, r->first_capacity_ah, r->first_capacity_sd_ah, 0, "Ah"),
+               100 * r->capacity_rel_sd);
     else if (f->capacity_fitted && !r->capacity_pinned && !r->curve_held)
-        printf("warning: the fitted parts cover %.0f %% of the charge at most and the capacity is "
+        printf("warning: the fitted parts cover %s of the charge at most and the capacity is "
                "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
-               "to below 40 %% (a flight over half of the charge) and fit again.\n",
-               100 * f->soc_span_frac, 100 * r->capacity_rel_sd);
+               "to below 40 %% (a flight over half of the charge) and fit again.\n", cov,
+               100 * r->capacity_rel_sd);
+    if (r->beats_prior == 0)
+        printf("warning: on the validation part (the last fifth of each fitted part, fitted "
+               "without it) the fit is no better than the pack it replaces (%.4f V against "
+               "%.4f V): keep that pack; not written without --force\n",
+               r->validation_fit_rms_v, r->validation_prior_rms_v);
+    if (r->degenerate)
+        printf("warning: the fit is degenerate: a parameter ran to a bound of its range (said "
+               "\"at its bound\" above), so the flights do not determine it and the pack is no "
+               "estimate of the one flown (a wrong cell count, a log of another pack, or too "
+               "little of the flight); not written without --force\n");
     if (f->rank < f->n_params)
         printf("warning: the flights determine %d of the %d parameters only (the Jacobian's "
                "rank): the others are unknown, their +- meaningless\n", f->rank, f->n_params);
@@ -318,6 +434,17 @@ static void print_text(const pp_flight_fit *r, const fit_args *a)
            r->cells_source, r->n_flights, r->n_flights == 1 ? "" : "s",
            a->o.train_s > 0 ? "seconds given of each" : "part of each flight", f->n_params,
            f->n_residuals, f->n_evaluations, f->train_rms_v);
+    if (r->cells_note[0])
+        printf("  cells: %s: %d cells from the highest voltage instead\n", r->cells_note,
+               f->pack.cells);
+    printf("  the fitted parts draw %.2f to %.2f A and cover %.1f %% of the charge (with the pack "
+           "reported)%s\n", r->train_i_lo_a, r->train_i_hi_a, 100 * f->soc_span_frac,
+           r->r0_held ? ": no load step to tell the resistances from the curve, so R0 and the "
+                        "RC pair are held at the pack it replaces" : "");
+    if (r->validated)
+        printf("  validation part (the last fifth of each fitted part, fitted without it): RMS "
+               "%.4f V for the fit, %.4f V for the pack it replaces\n", r->validation_fit_rms_v,
+               r->validation_prior_rms_v);
     print_pack(r);
     for (size_t i = 0; i < r->n_flights; i++)
         print_flight(r, &r->fl[i], i, before_name(a));
@@ -349,6 +476,25 @@ static json_t *flight_json(const pp_flight_fit_flight *fl)
     return o;
 }
 
+/* The parameters at a bound, by name ("start 1" for the first flight's). */
+static json_t *at_bound_json(unsigned mask, size_t n_flights)
+{
+    static const char *const names[] = {"capacity_ah", "r_int_ohm", "r1_ohm", "tau_s",
+                                        "ocv_scale", "ocv_offset_v"};
+    json_t *a = json_array();
+    char name[32];
+
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
+        if (mask & (1u << j))
+            json_array_append_new(a, json_string(names[j]));
+    for (size_t f = 0; f < n_flights; f++)
+        if (mask & (PP_FIT_P_START << f)) {
+            snprintf(name, sizeof name, "soc_start %zu", f + 1);
+            json_array_append_new(a, json_string(name));
+        }
+    return a;
+}
+
 static void print_json(const pp_flight_fit *r, const fit_args *a)
 {
     const pp_fit_result *f = &r->fit;
@@ -361,11 +507,12 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? pp_json_num(f->capacity_sd_ah) : json_null());
     json_object_set_new(pack, "voltage_v", pp_json_num(p->voltage_v));
     json_object_set_new(pack, "r_int_ohm", pp_json_num(p->r_int_ohm));
-    json_object_set_new(pack, "r_int_sd_ohm", pp_json_num(f->r_int_sd_ohm));
+    json_object_set_new(pack, "r_int_sd_ohm", r->r0_held ? json_null()
+                                                         : pp_json_num(f->r_int_sd_ohm));
     json_object_set_new(pack, "r1_ohm", pp_json_num(p->r1_ohm));
-    json_object_set_new(pack, "r1_sd_ohm", pp_json_num(f->r1_sd_ohm));
+    json_object_set_new(pack, "r1_sd_ohm", r->rc_held ? json_null() : pp_json_num(f->r1_sd_ohm));
     json_object_set_new(pack, "tau_s", pp_json_num(f->tau_s));
-    json_object_set_new(pack, "tau_sd_s", pp_json_num(f->tau_sd_s));
+    json_object_set_new(pack, "tau_sd_s", r->rc_held ? json_null() : pp_json_num(f->tau_sd_s));
     json_object_set_new(pack, "c1_f", pp_json_num(p->c1_f));
     json_object_set_new(pack, "ocv_scale", pp_json_num(f->ocv_scale));
     json_object_set_new(pack, "ocv_offset_v", pp_json_num(f->ocv_offset_v));
@@ -379,6 +526,13 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
     json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
+    json_object_set_new(root, "degenerate", json_boolean(r->degenerate));
+    json_object_set_new(root, "validation_fit_rms_v", pp_json_num(r->validation_fit_rms_v));
+    json_object_set_new(root, "validation_prior_rms_v", pp_json_num(r->validation_prior_rms_v));
+    json_object_set_new(root, "beats_prior", r->beats_prior < 0 ? json_null()
+                                                                : json_boolean(r->beats_prior));
+    json_object_set_new(root, "r0_held", json_boolean(r->r0_held));
+    json_object_set_new(root, "at_bound", at_bound_json(f->at_bound, r->n_flights));
     json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
     json_object_set_new(root, "train_rms_v", pp_json_num(f->train_rms_v));
     json_object_set_new(root, "parameters", json_integer(f->n_params));
@@ -453,6 +607,7 @@ int pp_cli_battery_fit(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     if (pp_battery_choose(&a.choice, &a.o.start) < 0)
         return PP_EXIT_USAGE;
+    a.o.start_given = a.choice.file || a.choice.preset;
     rc = pp_flight_fit_run(a.logs, a.n_logs, &a.o, &r);
     if (rc < 0) {
         pp_flight_fit_free(&r);
@@ -462,9 +617,16 @@ int pp_cli_battery_fit(int argc, char **argv)
         print_json(&r, &a);
     else
         print_text(&r, &a);
-    if (a.out && write_pack(&r, &a) < 0)
+    if (a.out && (r.degenerate || r.beats_prior == 0) && !a.force) {
+        fprintf(stderr, "powprof battery fit: %s not written: %s; --force to write it anyway\n",
+                a.out, r.degenerate ? "the fit is degenerate (a parameter at a bound of its "
+                                      "range)" : "the fit does not beat the pack it replaces "
+                                                 "on the validation part");
         rc = -1;
-    else if (a.out && !a.json)
+    } else if (a.out && write_pack(&r, &a) < 0) {
+        rc = -1;
+    }
+    if (rc == 0 && a.out && !a.json)
         printf("wrote %s: the fitted pack as a battery group (battery -c, plan -c)\n", a.out);
     if (rc == 0 && a.plot_dir)
         rc = plot(&a, &r);

@@ -58,9 +58,12 @@ static void print_one(const pp_flight_check *c, const char *pack_from)
                                           : c->soc_from_log ? " (the log's remaining)" : "");
     printf("battery %d: %zu samples over %.1f s; pack %d cells%s, %.3g Ah%s, start %.1f %%%s, "
            "%s model%s\n", c->instance, c->n, c->duration_s, c->pack.cells,
-           c->cells_from_log ? " (the log's)" : "", c->pack.capacity_ah,
+           c->cells_from_log ? " (the log's)" : c->cells_from_voltage ? " (the voltage's)" : "", c->pack.capacity_ah,
            c->capacity_from_log ? " (the log's)" : "", 100 * c->pack.soc_start_frac, start,
            pp_battery_model_name(c->pack.model), pack_from);
+    if (c->cells_note[0])
+        printf("  cells: %s: %d cells (%s) instead\n", c->cells_note, c->pack.cells,
+               c->cells_source);
     printf("  terminal voltage, modelled - logged: RMS %.3f V, mean %+.3f V, largest %+.3f V at "
            "%.1f s; at the end %.3f V modelled, %.3f V logged\n", c->v_rms, c->v_bias,
            c->v_max_dev, c->v_max_dev_t_s, c->v_end_model, c->v_end_logged);
@@ -90,6 +93,37 @@ static json_t *one_json(const pp_flight_check *c)
     return o;
 }
 
+/* -o: one row per logged sample the model reached. */
+typedef struct sample_writer {
+    FILE *fp;
+    int instance;
+} sample_writer;
+
+static void write_sample(void *ctx, double t_s, double soc, double v_model, double v_logged,
+                         double current_a)
+{
+    sample_writer *w = ctx;
+
+    fprintf(w->fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", w->instance, t_s, soc, v_model, v_logged,
+            current_a);
+}
+
+/* Battery b against pack pk into c, its samples into af when open. */
+static int check_one(const pp_ulog_battery *b, const pp_battery_params *pk, int user_pack,
+                     pp_atomic_file *af, pp_flight_check *c)
+{
+    pp_flight_check_options co;
+    sample_writer w = {af->fp, b->instance};
+
+    pp_flight_check_options_init(&co);
+    co.keep_capacity = user_pack; /* -c's pack as given (the log's cells where it must) */
+    if (af->fp) {
+        co.sample = write_sample;
+        co.sample_ctx = &w;
+    }
+    return pp_flight_check_with(b, pk, &co, c);
+}
+
 /* The pack for battery b: the one asked for, else the log's (flight.h). */
 static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
                             const pp_battery_params *asked, int user_pack, pp_battery_params *p)
@@ -105,8 +139,9 @@ static const char *pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b,
 }
 
 int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int user_pack,
-                          int json, const char *plot_dir)
+                          int json, const char *out_path, const char *plot_dir)
 {
+    pp_atomic_file af = {0};
     pp_battery_params pk, flown[PP_ULOG_MAX_BATTERIES];
     const char *from;
     char left[512];
@@ -129,6 +164,10 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
                                     "with");
         status = PP_EXIT_USAGE;
     }
+    if (status == 0 && out_path && pp_atomic_file_open(&af, out_path) < 0)
+        status = PP_EXIT_FAILURE;
+    if (af.fp)
+        fputs("battery,t_s,soc_frac,voltage_model_v,voltage_logged_v,current_a\n", af.fp);
     if (!json && status == 0)
         printf("flight %s: the model driven by the logged power (voltage_v x current_a)\n", path);
     pp_flight_log_left_out(&f, left, sizeof left);
@@ -136,7 +175,7 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
         printf("%s\n", left);
     for (size_t b = 0; b < f.n_batteries && status == 0; b++) {
         from = pack_for(&f, &f.bat[b], asked, user_pack, &pk);
-        if (pp_flight_check_run(&f.bat[b], &pk, &c) < 0) {
+        if (check_one(&f.bat[b], &pk, user_pack, &af, &c) < 0) {
             status = PP_EXIT_USAGE;
             continue;
         }
@@ -160,6 +199,13 @@ int pp_cli_battery_flight(const char *path, const pp_battery_params *asked, int 
                              pp_plot_flight(plot_dir, &f, flown, &pr), &pr) < 0)
             status = PP_EXIT_FAILURE;
     }
+    if (status == 0 && af.fp) {
+        if (pp_atomic_file_commit(&af) < 0)
+            status = PP_EXIT_FAILURE;
+        else if (!json)
+            printf("wrote %s: per sample, the model beside the log\n", out_path);
+    }
+    pp_atomic_file_abort(&af);
     pp_ulog_flight_free(&f);
     return status;
 }

@@ -145,7 +145,7 @@ struct pp_battery_params;
 /* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
 int pp_cli_battery_fit(int argc, char **argv);
 int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int user_pack,
-                          int json, const char *plot_dir);
+                          int json, const char *out_path, const char *plot_dir);
 struct pp_plot_result;
 /* A plot of a folder of its own (battery fit --plot, battery LOG --plot),
  * said on stderr (stdout may be JSON) as cmd: rendered, written without

@@ -11,6 +11,7 @@
 
 typedef struct compare {
     const pp_ulog_battery *b;
+    const pp_flight_check_options *o;
     double t0, sum2, max_dev, max_t, last_v, sum, sum_logged;
     size_t i, n;
     double from_s, soc_from, soc_last; /* the compared part: from_s on */
@@ -28,6 +29,8 @@ static void on_output(void *ctx, double t_s, double soc, double v, double i)
     if (c->i >= b->n || fabs(b->t_s[c->i] - c->t0 - t_s) > 1e-9)
         return;
     c->soc_last = soc;
+    if (c->o->sample)
+        c->o->sample(c->o->sample_ctx, t_s, soc, v, b->voltage_v[c->i], b->current_a[c->i]);
     if (t_s < c->from_s - 1e-9) {
         c->i++;
         return;
@@ -71,18 +74,25 @@ static void start_of(const pp_ulog_battery *b, const pp_flight_check_options *o,
 static void pack_of(const pp_ulog_battery *b, const pp_battery_params *p,
                     const pp_flight_check_options *o, pp_flight_check *c)
 {
+    const char *from = "";
+    int cells = o->pack_as_given ? p->cells
+                                 : pp_flight_cells(NULL, b, 0, p->cells, &from, c->cells_note,
+                                                   sizeof c->cells_note);
+
     c->pack = *p;
-    if (!o->pack_as_given && b->cell_count > 0 && b->cell_count != p->cells && p->cells > 0) {
-        double k = (double)b->cell_count / p->cells;
+    c->cells_source = o->pack_as_given ? "the pack given" : from;
+    if (cells > 0 && cells != p->cells && p->cells > 0) { /* the log's, or its voltage's */
+        double k = (double)cells / p->cells;
         c->pack.voltage_v = p->voltage_v * k;
         c->pack.r_int_ohm = p->r_int_ohm * k;
         c->pack.r1_ohm = p->r1_ohm * k; /* the same time constant */
         c->pack.c1_f = p->c1_f / k;
         c->pack.cutoff_v = p->cutoff_v * k;
-        c->pack.cells = b->cell_count;
-        c->cells_from_log = 1;
+        c->pack.cells = cells;
+        c->cells_from_log = strncmp(from, "the log", 7) == 0;
+        c->cells_from_voltage = !c->cells_from_log;
     }
-    if (!o->pack_as_given && b->capacity_mah > 0) {
+    if (!o->pack_as_given && !o->keep_capacity && b->capacity_mah > 0) {
         c->pack.capacity_ah = b->capacity_mah / 1000;
         c->capacity_from_log = 1;
     }
@@ -121,7 +131,7 @@ static double current_mah_from(const pp_ulog_battery *b, double from_s)
 int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
                          const pp_flight_check_options *o, pp_flight_check *c)
 {
-    compare cmp = {.b = b, .last_v = NAN, .from_s = o->compare_from_s, .soc_from = NAN,
+    compare cmp = {.b = b, .o = o, .last_v = NAN, .from_s = o->compare_from_s, .soc_from = NAN,
                    .soc_last = NAN};
     pp_battery_options bo;
     pp_battery_result r;

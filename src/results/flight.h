@@ -16,6 +16,9 @@ typedef struct pp_flight_check {
                                      cell count and capacity where it has them, and its
                                      first 'remaining' as the start */
     int cells_from_log, capacity_from_log, soc_from_log;
+    int cells_from_voltage;       /* the pack's cells (nor the log's) do not fit the voltage */
+    char cells_note[256];         /* the cell counts passed over and why ("" none) */
+    const char *cells_source;     /* pp_flight_cells's source of the cells */
     int soc_from_voltage;         /* thevenin: the start from the first sample's voltage
                                      through the pack's open-circuit curve */
     double soc_log_frac;          /* the log's first 'remaining' (NaN without) */
@@ -38,6 +41,12 @@ typedef struct pp_flight_check_options {
     double soc_start_frac;        /* NaN: the rule of pp_flight_check_run */
     double compare_from_s;        /* figures over the samples this long after the first (0: all) */
     int pack_as_given;            /* keep p's cells and capacity (a pack fitted to this log) */
+    int keep_capacity;            /* keep p's capacity (a pack the user gave: -c) */
+    /* each logged sample the model reached (NULL: none): its time from the first sample,
+       the model's state of charge and terminal voltage, the logged voltage and current */
+    void (*sample)(void *ctx, double t_s, double soc, double v_model, double v_logged,
+                   double current_a);
+    void *sample_ctx;
 } pp_flight_check_options;
 
 void pp_flight_check_options_init(pp_flight_check_options *o);
@@ -66,5 +75,17 @@ int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
  * what the autopilot's remaining assumes. Returns 1 when the log's
  * parameters were used, 0 when not. */
 int pp_flight_pack_for(const pp_ulog_flight *f, const pp_ulog_battery *b, pp_battery_params *p);
+
+/* The cells of battery b (flight f, which may be NULL, gives BATn_N_CELLS):
+ * the first plausible of asked (> 0: the user's, refused when not
+ * plausible), the log's cell_count, its BATn_N_CELLS, pack_cells (> 0: the
+ * pack given) and, last, the highest logged voltage / 4.25 V rounded up.
+ * Plausible: the highest logged voltage is 3.0 to 4.5 V a cell (a lithium
+ * pack, flown from above a fifth of its charge). source: what was taken;
+ * note (cap bytes): the counts passed over and why, "" when none. One rule
+ * for battery LOG, battery fit and import ulog. The cells, or -EINVAL
+ * (logged, naming the count asked and the voltage). */
+int pp_flight_cells(const pp_ulog_flight *f, const pp_ulog_battery *b, int asked, int pack_cells,
+                    const char **source, char *note, size_t cap);
 
 #endif

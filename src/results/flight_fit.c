@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PINNED_SPAN_FRAC 0.30
 #define PINNED_REL_SD 0.05
 #define HOLD_SPAN_FRAC 0.10
 #define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
 #define HOLD_REL_SD 0.25
+#define VALIDATION_FRAC 0.2 /* the last fifth of each training part: choices made there */
+#define LOAD_STEP_V 0.05    /* a current range x R0 below it: no load step */
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
 {
@@ -32,15 +33,6 @@ void pp_flight_fit_free(pp_flight_fit *r)
     for (size_t f = 0; f < PP_FIT_FLIGHTS_MAX; f++)
         free(r->fl[f].t_s);
     memset(r, 0, sizeof *r);
-}
-
-int pp_flight_fit_cells_of_voltage(double vmax_v)
-{
-    double n = ceil(vmax_v / 4.25 - 1e-9);
-
-    if (!(n <= PP_ULOG_MAX_CELLS)) /* no pack; never cast out of int's range */
-        return PP_ULOG_MAX_CELLS;
-    return n < 1 ? 1 : (int)n;
 }
 
 /* The battery of log f to fit: the instance asked, or the first. */
@@ -104,63 +96,53 @@ static int take(const pp_ulog_battery *b, const pp_flight_fit_options *o, pp_fli
     return 0;
 }
 
-/* The pack the fit starts from: o's, scaled to the cells, with the log's
- * capacity and resistance where the log has them. */
-static void guess_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
+/* p scaled to cells (the same time constant). */
+static void to_cells(pp_battery_params *p, int cells)
+{
+    double k = (double)cells / p->cells;
+
+    p->voltage_v *= k, p->r_int_ohm *= k, p->r1_ohm *= k, p->c1_f /= k, p->cutoff_v *= k;
+    p->cells = cells;
+}
+
+/* The pack the fit replaces (its prior, and what it is compared with): the
+ * one asked (-c, --preset) as given, else the one `battery LOG` uses (the
+ * thevenin preset with the log's own battery parameters, flight.h), scaled
+ * to the cells. The fit starts from it, in o's model. */
+static void prior_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
                        const pp_flight_fit_options *o, int cells, pp_battery_params *g,
                        pp_flight_fit *r)
 {
     const pp_ulog_battery_params *bp = b->instance >= 0 && b->instance < PP_ULOG_MAX_BATTERIES
                                            ? &f->params[b->instance] : NULL;
-    double k = (double)cells / o->start.cells;
 
-    *g = o->start;
-    g->model = o->model;
-    g->cells = cells;
-    g->voltage_v *= k, g->r_int_ohm *= k, g->r1_ohm *= k, g->c1_f /= k, g->cutoff_v *= k;
-    r->capacity_source = "the pack it starts from";
-    if (b->capacity_mah > 0) {
-        g->capacity_ah = b->capacity_mah / 1000;
-        r->capacity_source = "the log's capacity";
-        r->capacity_from_log = 1;
-    } else if (bp && bp->any && bp->capacity_mah > 0) {
-        g->capacity_ah = bp->capacity_mah / 1000;
-        r->capacity_source = "the log's BAT_CAPACITY";
-        r->capacity_from_log = 1;
+    r->capacity_source = "the pack it replaces";
+    if (o->start_given) {
+        *g = o->start;
+    } else {
+        pp_flight_pack_for(f, b, g);
+        r->capacity_from_log = b->capacity_mah > 0 || (bp && bp->any && bp->capacity_mah > 0);
+        r->capacity_source = b->capacity_mah > 0 ? "the log's capacity"
+                             : r->capacity_from_log ? "the log's BAT_CAPACITY"
+                                                    : r->capacity_source;
     }
-    if (bp && bp->any && bp->r_internal_ohm > 0)
-        g->r_int_ohm = bp->r_internal_ohm * cells;
+    if (g->cells != cells)
+        to_cells(g, cells);
+    r->prior = *g;
+    g->model = o->model;
 }
 
-/* The cells: o's, the log's, or from the highest voltage. */
+/* The cells: o's, the log's, or from the highest voltage (pp_flight_cells). */
 static int cells_of(const pp_ulog_flight *f, const pp_ulog_battery *b,
                     const pp_flight_fit_options *o, pp_flight_fit *r)
 {
-    const pp_ulog_battery_params *bp = &f->params[b->instance & (PP_ULOG_MAX_BATTERIES - 1)];
-    double vmax = 0;
-
-    if (o->cells > 0) {
-        r->cells_source = "--cells";
-        return o->cells;
-    }
-    if (b->cell_count > 0) {
-        r->cells_source = "the log's cell_count";
-        return b->cell_count;
-    }
-    if (bp->any && bp->n_cells >= 1 && bp->n_cells <= 1000) {
-        r->cells_source = "the log's BAT_N_CELLS";
-        return (int)bp->n_cells;
-    }
-    for (size_t k = 0; k < b->n; k++)
-        vmax = fmax(vmax, b->voltage_v[k]);
-    r->cells_source = "the highest voltage / 4.25 V";
-    return pp_flight_fit_cells_of_voltage(vmax);
+    return pp_flight_cells(f, b, o->cells, 0, &r->cells_source, r->cells_note,
+                           sizeof r->cells_note);
 }
 
 /* The fitted pack against flight i's held-out part: the fit's equations
  * and the CVODE check, beside the pack it replaces. */
-static int check_flight(const pp_ulog_battery *b, const pp_flight_fit_options *o,
-                        pp_flight_fit *r, size_t i)
+static int check_flight(const pp_ulog_battery *b, pp_flight_fit *r, size_t i)
 {
     pp_flight_fit_flight *fl = &r->fl[i];
     pp_fit_flight ff = {fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
@@ -188,8 +170,7 @@ static int check_flight(const pp_ulog_battery *b, const pp_flight_fit_options *o
     if ((rc = pp_flight_check_with(b, &r->fit.pack, &co, &fl->fitted)) < 0)
         return rc;
     co.soc_start_frac = NAN;
-    co.pack_as_given = 0;
-    return pp_flight_check_with(b, &o->start, &co, &fl->before);
+    return pp_flight_check_with(b, &r->prior, &co, &fl->before);
 }
 
 static int check_options(const pp_flight_fit_options *o, size_t n_paths)
@@ -205,7 +186,24 @@ static int check_options(const pp_flight_fit_options *o, size_t n_paths)
     return 0;
 }
 
-/* Read log i into logs[i] and r->fl[i]; the cells of the first log. */
+/* Whether flights a and b hold the same samples (a log given twice, or a
+ * .ulg and its ulog2csv CSV): the same count, times, voltages and currents
+ * to a float's precision. */
+static int same_flight(const pp_flight_fit_flight *a, const pp_flight_fit_flight *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t k = 0; k < a->n; k++)
+        if (fabs(a->t_s[k] - b->t_s[k]) > 1e-6 ||
+            fabs(a->voltage_v[k] - b->voltage_v[k]) > 1e-6 * fabs(a->voltage_v[k]) ||
+            fabs(a->current_a[k] - b->current_a[k]) > 1e-6 * fabs(a->current_a[k]) + 1e-9)
+            return 0;
+    return 1;
+}
+
+/* Read log i into logs[i] and r->fl[i]; the cells of the first log. A
+ * flight given twice is refused: fitted as two, it would shrink every +-
+ * by 1/sqrt(2) and weigh that flight double. */
 static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_flight *log,
                     const pp_ulog_battery **bat, pp_flight_fit *r, size_t i, int *cells)
 {
@@ -218,9 +216,22 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     pp_flight_log_left_out(log, fl->left_out, sizeof fl->left_out);
     if (!(*bat = battery_of(log, path, o->instance)))
         return -EINVAL;
+    fl->n_logged = (*bat)->n;
+    fl->bin = pp_flight_log_decimate(&log->bat[*bat - log->bat], PP_FIT_SAMPLES_MAX);
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
-    c = cells_of(log, *bat, o, r);
+    for (size_t j = 0; j < i; j++)
+        if (same_flight(&r->fl[j], fl)) {
+            pp_log_error("%s: the same flight as %s (%zu samples alike, battery %d): give each "
+                         "flight once (a .ulg and its ulog2csv CSV are one flight)", path,
+                         r->fl[j].path, fl->n, fl->instance);
+            return -EINVAL;
+        }
+    if ((c = cells_of(log, *bat, o, r)) < 0) {
+        pp_log_error("%s: the cells asked (--cells %d) do not fit the logged voltage", path,
+                     o->cells);
+        return -EINVAL;
+    }
     if (i == 0)
         *cells = c;
     else if (c != *cells && o->cells <= 0) {
@@ -246,112 +257,276 @@ static int determined(const pp_fit_result *f)
  * capacity, with it held too (a preset's is never held: it may be ten
  * times off; the capacity then stays fitted, said undetermined); and the RC pair held when it is
  * undetermined or at a bound of its time constant. */
-static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n, int alt,
+static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size_t n, int hold0,
                    pp_flight_fit *r)
 {
-    int rc = pp_battery_fit(guess, ff, n, alt ? PP_FIT_QUICK : 0, &r->fit);
-    int hold = PP_FIT_HOLD_CURVE;
+    int rc, hold = PP_FIT_HOLD_CURVE | hold0;
 
+    memset(&r->fit, 0, sizeof r->fit);
+    r->curve_held = r->capacity_held = 0;
+    r->rc_held = (hold0 & PP_FIT_HOLD_RC) != 0;
+    r->fit_hold = hold0;
+    rc = pp_battery_fit(guess, ff, n, hold0, &r->fit);
     if (rc < 0 || guess->model != PP_BATTERY_THEVENIN || determined(&r->fit))
         return rc;
-    if (alt && r->fit.minpack_info == 5)
-        return 1; /* another curve that does not even converge: not this pack's */
     r->first_capacity_ah = r->fit.pack.capacity_ah;
     r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
     r->first_span_frac = r->fit.soc_span_frac;
     r->curve_held = 1;
+    r->fit_hold = hold;
     if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
         return rc;
-    if (!determined(&r->fit) && r->capacity_from_log) { /* never a preset's capacity */
+    if (!determined(&r->fit)) { /* the prior's: the log's, -c's, else the preset's */
         r->capacity_held = 1;
-        hold |= PP_FIT_HOLD_CAPACITY;
+        r->fit_hold = hold |= PP_FIT_HOLD_CAPACITY;
         if ((rc = pp_battery_fit(guess, ff, n, hold, &r->fit)) < 0)
             return rc;
     }
-    if (r->fit.rank == r->fit.n_params && r->fit.tau_s > 1.02 * 1.0 && r->fit.tau_s < 0.98 * 3000.0)
+    if (r->rc_held || (r->fit.rank == r->fit.n_params && r->fit.tau_s > 1.02 * 1.0 &&
+                       r->fit.tau_s < 0.98 * 3000.0))
         return 0;
     r->rc_held = 1; /* the RC pair at a bound, or undetermined: the pack's */
-    return pp_battery_fit(guess, ff, n, hold | PP_FIT_HOLD_RC, &r->fit);
+    r->fit_hold = hold | PP_FIT_HOLD_RC;
+    return pp_battery_fit(guess, ff, n, r->fit_hold, &r->fit);
 }
 
-/* What one curve's cascade gave. */
-typedef struct outcome {
-    pp_fit_result fit;
-    int curve_held, capacity_held, rc_held;
-    double first_capacity_ah, first_capacity_sd_ah, first_span_frac;
-} outcome;
-
-static void save(const pp_flight_fit *r, outcome *o)
+/* Whether fit f of n flights is degenerate: a pack parameter at a bound of
+ * its range, or a start at its lower end (a start at 100 % is a full pack). */
+static int degenerate(const pp_fit_result *f, size_t n)
 {
-    *o = (outcome){r->fit, r->curve_held, r->capacity_held, r->rc_held, r->first_capacity_ah,
-                   r->first_capacity_sd_ah, r->first_span_frac};
+    int d = (f->at_bound & (PP_FIT_P_START - 1)) != 0;
+
+    for (size_t i = 0; i < n; i++)
+        d |= (f->at_bound & (PP_FIT_P_START << i)) && f->soc_start_frac[i] < 0.5;
+    return d;
 }
 
-static void restore(pp_flight_fit *r, const outcome *o)
+/* Whether the fitted parts hold a load step: the current's range there
+ * times the prior's R0 at least LOAD_STEP_V (else idle or hover: nothing
+ * tells the resistances from the curve). The range into r. */
+static int load_step(const pp_fit_flight *ff, size_t n, const pp_battery_params *prior,
+                     pp_flight_fit *r)
 {
-    r->fit = o->fit;
-    r->curve_held = o->curve_held, r->capacity_held = o->capacity_held, r->rc_held = o->rc_held;
-    r->first_capacity_ah = o->first_capacity_ah;
-    r->first_capacity_sd_ah = o->first_capacity_sd_ah;
-    r->first_span_frac = o->first_span_frac;
+    r->train_i_lo_a = INFINITY;
+    r->train_i_hi_a = -INFINITY;
+    for (size_t f = 0; f < n; f++)
+        for (size_t k = 0; k < ff[f].n_train; k++) {
+            r->train_i_lo_a = fmin(r->train_i_lo_a, ff[f].current_a[k]);
+            r->train_i_hi_a = fmax(r->train_i_hi_a, ff[f].current_a[k]);
+        }
+    return (r->train_i_hi_a - r->train_i_lo_a) * prior->r_int_ohm >= LOAD_STEP_V;
 }
 
-/* The fit with each open-circuit curve asked (o->ocv; auto: the pack's and
- * Li-ion's), Li-ion's kept only when its training RMS is 10 % lower (over a
- * little of the charge both curves fit alike): a choice made on the fitted
- * part only, the held-out part stays unseen. */
+/* The flights cut to their fitting parts (the first 1 - VALIDATION_FRAC of
+ * each training part, by time): 0 when a part would hold fewer than 3
+ * samples or a validation part fewer than 2 (no choice made on it). */
+static int cut(const pp_fit_flight *ff, size_t n, pp_fit_flight *c)
+{
+    for (size_t f = 0; f < n; f++) {
+        double t_end = ff[f].t_s[0] + (1 - VALIDATION_FRAC) *
+                                          (ff[f].t_s[ff[f].n_train - 1] - ff[f].t_s[0]);
+        c[f] = ff[f];
+        c[f].n_train = 0;
+        while (c[f].n_train < ff[f].n_train && ff[f].t_s[c[f].n_train] <= t_end + 1e-9)
+            c[f].n_train++;
+        if (c[f].n_train < 3 || ff[f].n_train - c[f].n_train < 2)
+            return 0;
+    }
+    return 1;
+}
+
+/* The RMS of pack p (flight f from soc[f], its logged current, fit.h's
+ * equations) over the validation parts: samples c[f].n_train to
+ * ff[f].n_train. NaN on no memory. */
+static double validation_rms(const pp_battery_params *p, const double *soc,
+                             const pp_fit_flight *ff, const pp_fit_flight *c, size_t n)
+{
+    double sum2 = 0;
+    size_t m = 0;
+
+    for (size_t f = 0; f < n; f++) {
+        pp_fit_flight w = ff[f];
+        double *v = malloc(ff[f].n_train * sizeof *v);
+        if (!v)
+            return NAN;
+        w.n = ff[f].n_train;
+        pp_battery_fit_voltage(p, soc[f], &w, v, NULL);
+        for (size_t k = c[f].n_train; k < ff[f].n_train; k++, m++)
+            sum2 += (v[k] - ff[f].voltage_v[k]) * (v[k] - ff[f].voltage_v[k]);
+        free(v);
+    }
+    return m ? sqrt(sum2 / (double)m) : NAN;
+}
+
+/* The prior's RMS over the validation parts, each flight started as
+ * `battery LOG` starts it: from its first voltage (plus R0 I) through the
+ * prior's curve (rint: its own start). */
+static double prior_validation_rms(const pp_battery_params *p, const pp_fit_flight *ff,
+                                   const pp_fit_flight *c, size_t n)
+{
+    double soc[PP_FIT_FLIGHTS_MAX];
+
+    for (size_t f = 0; f < n; f++) {
+        double s = pp_battery_soc_of_ocv(p, ff[f].voltage_v[0] + p->r_int_ohm * ff[f].current_a[0]);
+        soc[f] = isfinite(s) ? fmin(fmax(s, 1e-3), 1) : p->soc_start_frac;
+    }
+    return validation_rms(p, soc, ff, c, n);
+}
+
+/* The capacity's +- widened to what the data cannot tell apart: the
+ * capacity fitted on the first four fifths of the training parts (a
+ * sub-window: the scale of the curve and the capacity trade against each
+ * other over a part of the charge), and with the curve held, the capacity
+ * the other curve gives (other, NULL: none): the table's own shape is not
+ * known to be this pack's. */
+static void widen(const pp_battery_params *g, const pp_battery_params *other,
+                  const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_result *alt;
+    double cap = r->fit.pack.capacity_ah, *sd = &r->fit.capacity_sd_ah;
+
+    r->other_curve_capacity_ah = NAN;
+    if (!r->fit.capacity_fitted || !isfinite(*sd))
+        return;
+    if (isfinite(r->window_capacity_ah))
+        *sd = fmax(*sd, fabs(r->window_capacity_ah - cap));
+    if (!r->curve_held || !other || !(alt = malloc(sizeof *alt)))
+        return;
+    if (pp_battery_fit(other, ff, n, r->fit_hold, alt) == 0 && alt->capacity_fitted &&
+        isfinite(alt->pack.capacity_ah)) {
+        r->other_curve_capacity_ah = alt->pack.capacity_ah;
+        *sd = fmax(*sd, fabs(alt->pack.capacity_ah - cap));
+    }
+    free(alt);
+    (void)g;
+}
+
+/* The fit reported again with its spread over time blocks (fit.h,
+ * PP_FIT_BLOCKS); a capacity that spread leaves undetermined (+- over
+ * PP_FIT_UNDETERMINED_REL) held at the prior's, with the prior's curve
+ * (prior_curve: the curve asked, or the pack's under auto). */
+static int spread(const pp_battery_params *g, const pp_battery_params *other,
+                  const pp_battery_params *prior_curve, const char *prior_name,
+                  const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_result *prev;
+    int rc;
+
+    if (g->model != PP_BATTERY_THEVENIN)
+        return 0;
+    if (!(prev = malloc(sizeof *prev)))
+        return -ENOMEM;
+    *prev = r->fit;
+    rc = pp_battery_fit_from(g, ff, n, r->fit_hold | PP_FIT_BLOCKS, prev, &r->fit);
+    free(prev);
+    if (rc < 0)
+        return rc;
+    widen(g, other, ff, n, r);
+    if (!r->fit.capacity_fitted ||
+        r->fit.capacity_sd_ah <= PP_FIT_UNDETERMINED_REL * r->fit.pack.capacity_ah)
+        return 0;
+    if (!r->curve_held) {
+        r->first_capacity_ah = r->fit.pack.capacity_ah;
+        r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
+        r->first_span_frac = r->fit.soc_span_frac;
+    }
+    r->curve_held = r->capacity_held = 1;
+    r->fit_hold |= PP_FIT_HOLD_CURVE | PP_FIT_HOLD_CAPACITY;
+    r->ocv_curve = prior_name; /* the prior's capacity goes with the prior's curve */
+    return pp_battery_fit(prior_curve, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
+}
+
+/* How much closer another curve must come to replace the prior's: any
+ * closer where the flights fit the curve; with the curve held, twice as
+ * close over at least HOLD_SPAN_FRAC of the charge (the shape then shows);
+ * over less, never (0: the curve's level at one charge tells no shape). */
+static double shape_margin(const pp_flight_fit *r)
+{
+    if (!r->curve_held)
+        return 1;
+    return r->fit.soc_span_frac >= HOLD_SPAN_FRAC ? 0.5 : 0;
+}
+
+/* The curves to try (o->ocv; auto: the pack's and Li-ion's) into g and
+ * names: how many. */
+static size_t curves(const pp_battery_params *guess, const pp_flight_fit_options *o,
+                     pp_battery_params *g, const char **names)
+{
+    g[0] = g[1] = *guess;
+    names[0] = "the pack's", names[1] = "liion";
+    if (!o->ocv || strcmp(o->ocv, "pack") == 0)
+        return 1;
+    if (strcmp(o->ocv, "auto") != 0) {
+        names[0] = o->ocv;
+        pp_battery_ocv_curve(o->ocv, &g[0]);
+        return 1;
+    }
+    return guess->model == PP_BATTERY_THEVENIN && pp_battery_ocv_curve("liion", &g[1]) == 0 ? 2
+                                                                                             : 1;
+}
+
+/* The fit with each curve asked, the choice made on data the fit did not
+ * see: each candidate fitted on the first part of each training part and
+ * judged on the rest (forward validation, as a flight unfolds; the
+ * held-out part stays unseen), every candidate run to MINPACK's full
+ * budget (none lost to a limit); the chosen one fitted again on the whole
+ * training part. Without a validation part (too few samples), the lower
+ * training RMS, another curve only when 10 % lower. Another curve is
+ * taken where the flights do not determine it (held) unless the prior's
+ * curve leaves the fit degenerate (it cannot reach the logged voltage):
+ * else the prior's stays. The prior's RMS on the
+ * same validation part says whether the fit beats it. */
 static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
                const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
-    const char *names[2] = {"the pack's", "liion"};
-    size_t n_try = 1;
-    pp_battery_params g[2] = {*guess, *guess};
-    outcome *best = malloc(sizeof *best);
-    int rc = 0, have = 0;
+    const char *names[2];
+    pp_battery_params g[2];
+    pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
+    size_t n_try = curves(guess, o, g, names), best = 0;
+    int validate = cut(ff, n, c), rc = 0;
+    int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
+    double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
+    int deg[2] = {0, 0};
 
-    if (!best)
-        return -ENOMEM;
-    if (o->ocv && strcmp(o->ocv, "pack") != 0) {
-        names[0] = strcmp(o->ocv, "auto") == 0 ? "the pack's" : o->ocv;
-        if (strcmp(o->ocv, "auto") != 0)
-            pp_battery_ocv_curve(o->ocv, &g[0]);
-        else if (guess->model == PP_BATTERY_THEVENIN && pp_battery_ocv_curve("liion", &g[1]) == 0)
-            n_try = 2;
-    }
-    r->ocv_other_rms_v = NAN;
+    r->r0_held = hold0 != 0;
+    r->validated = validate;
     for (size_t k = 0; k < n_try && rc == 0; k++) {
-        memset(&r->fit, 0, sizeof r->fit);
-        r->curve_held = r->capacity_held = r->rc_held = 0;
-        if ((rc = cascade(&g[k], ff, n, k > 0, r)) < 0)
+        if ((rc = cascade(&g[k], validate ? c : ff, n, hold0, r)) < 0)
             break;
-        if (rc == 1) {
-            r->ocv_other_rms_v = r->fit.train_rms_v;
-            rc = 0;
-            continue;
-        }
-        if (!have || r->fit.train_rms_v < OCV_SWITCH_FRAC * best->fit.train_rms_v) {
-            if (have)
-                r->ocv_other_rms_v = best->fit.train_rms_v;
-            save(r, best);
-            r->ocv_curve = names[k];
-            have = 1;
-        } else {
-            r->ocv_other_rms_v = r->fit.train_rms_v;
-        }
+        rms[k] = validate ? validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
+                          : r->fit.train_rms_v;
+        window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
+        deg[k] = degenerate(&r->fit, n);
+        if (k > 0 && ((deg[best] && !deg[k]) ||
+                      (deg[best] == deg[k] && rms[k] < (validate ? 1 : OCV_SWITCH_FRAC) *
+                                                           rms[best] * shape_margin(r))))
+            best = k; /* another curve where the flights determine it, or tell it apart
+                         decisively, or where the prior's cannot follow them: else the prior's */
     }
-    if (rc == 0)
-        restore(r, best);
-    free(best);
-    return rc;
+    if (rc < 0)
+        return rc;
+    r->ocv_curve = names[best];
+    r->ocv_other_rms_v = n_try > 1 ? rms[1 - best] : NAN;
+    r->ocv_kept_rms_v = rms[best];
+    r->validation_fit_rms_v = validate ? rms[best] : NAN;
+    r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
+    r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
+    if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
+        return rc;
+    r->window_capacity_ah = window[best];
+    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r);
 }
 
 static void pinned(pp_flight_fit *r)
 {
+    r->degenerate = degenerate(&r->fit, r->n_flights);
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
                          : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
                                             : NAN;
-    r->capacity_undetermined = r->fit.capacity_fitted && r->curve_held && !determined(&r->fit);
-    r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PINNED_SPAN_FRAC &&
+    r->capacity_undetermined = r->fit.capacity_fitted &&
+                               ((r->curve_held && !determined(&r->fit)) ||
+                                !(r->capacity_rel_sd <= PP_FIT_UNDETERMINED_REL));
+    r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PP_FIT_PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
 }
 
@@ -374,7 +549,7 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
         r->n_flights = i + 1;
     }
     if (rc == 0) {
-        guess_pack(&logs[0], bat[0], o, cells, &guess, r);
+        prior_pack(&logs[0], bat[0], o, cells, &guess, r);
         for (size_t i = 0; i < n_paths; i++) {
             pp_flight_fit_flight *fl = &r->fl[i];
             ff[i] = (pp_fit_flight){fl->t_s, fl->voltage_v, fl->current_a, fl->n, fl->n_train};
@@ -385,7 +560,7 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
             r->fit.pack.voltage_v = pp_battery_ocv_v(&r->fit.pack, 0.5);
     }
     for (size_t i = 0; i < n_paths && rc == 0; i++)
-        rc = check_flight(bat[i], o, r, i);
+        rc = check_flight(bat[i], r, i);
     if (rc == 0)
         pinned(r);
     for (size_t i = 0; i < n_paths; i++)

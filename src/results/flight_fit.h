@@ -21,10 +21,21 @@ typedef struct pp_flight_fit_options {
     const char *ocv;              /* the open-circuit curve's shape: "pack" (start's table),
                                      "lipo", "liion", or "auto" (default: the pack's and
                                      liion's, the one of the lower training RMS) */
-    pp_battery_params start;      /* the pack the fit starts from and is compared with */
+    pp_battery_params start;      /* the pack the fit starts from and is compared with, when
+                                     start_given (-c, --preset) */
+    int start_given;              /* 0: the pack `battery LOG` uses (flight.h) instead */
 } pp_flight_fit_options;
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
+
+/* A capacity whose +- (the larger of the covariance's and the spread over
+ * time blocks, fit.h) is over this fraction of it is undetermined. */
+#define PP_FIT_UNDETERMINED_REL 0.30
+/* A flight of more samples is fitted and checked on bin averages of this
+ * many at most (an hour at 10 Hz is 36,000): a day-long log in seconds. */
+#define PP_FIT_SAMPLES_MAX 40000
+/* Fitted parts over this fraction of the charge can pin the capacity. */
+#define PP_FIT_PINNED_SPAN_FRAC 0.30
 
 /* One flight: its samples (owned), how it was split and checked. */
 typedef struct pp_flight_fit_flight {
@@ -40,13 +51,16 @@ typedef struct pp_flight_fit_flight {
                                        when nothing is held out): the fitted pack, the one
                                        it replaces */
     char left_out[512];           /* samples the reader left out, said ("" none) */
+    size_t n_logged, bin;         /* the samples logged; averaged in bins of bin (1: none)
+                                     to at most PP_FIT_SAMPLES_MAX */
 } pp_flight_fit_flight;
 
 typedef struct pp_flight_fit {
     pp_fit_result fit;
     size_t n_flights;
     pp_flight_fit_flight fl[PP_FIT_FLIGHTS_MAX];
-    const char *cells_source;     /* "the log", "--cells", "the voltage" */
+    const char *cells_source;     /* pp_flight_cells's source: "asked" (--cells), the log's... */
+    char cells_note[256];         /* the log's cell counts passed over and why ("" none) */
     const char *capacity_source;  /* rint: where the capacity kept comes from */
     int held_out;                 /* some samples held out */
     int capacity_pinned;          /* thevenin: span >= 30 % and capacity within 5 % */
@@ -62,7 +76,26 @@ typedef struct pp_flight_fit {
                                      capacity stays fitted, its +- large */
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
     const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
-    double ocv_other_rms_v;       /* auto: the other curve's training RMS (NaN: one tried) */
+    double ocv_kept_rms_v;        /* its RMS on the validation part (validated), else training */
+    double ocv_other_rms_v;       /* auto: the other curve's, alike (NaN: one tried) */
+    pp_battery_params prior;      /* the pack the fit replaces: -c's or --preset's as given,
+                                     else the one `battery LOG` uses; at the log's cells */
+    int validated;                /* the choices were made on a validation part: the last
+                                     fifth of each training part, fitted without it */
+    double validation_fit_rms_v;  /* there: the chosen fit (fitted without it) */
+    double validation_prior_rms_v; /* there: the prior, started from the first voltage */
+    int beats_prior;              /* 1, 0 (the fit is no better than the prior there: not
+                                     written without --force), -1 not judged (no part) */
+    double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
+    int r0_held;                  /* no load step there: R0 and the RC pair held at the prior's */
+    int fit_hold;                 /* the PP_FIT_HOLD_* of the fit reported */
+    double window_capacity_ah;    /* the capacity fitted on the first four fifths of the
+                                     training parts (NaN: not fitted there) */
+    double other_curve_capacity_ah; /* curve held, --ocv auto: the capacity with the other
+                                     curve held instead (NaN: none) */
+    int degenerate;               /* a pack parameter, or a start at its lower end, at a
+                                     bound of its range: undetermined, not to be written
+                                     without --force */
     int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
                                      time constant, 1 to 3000 s) */
 } pp_flight_fit;
@@ -75,10 +108,5 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
                       pp_flight_fit *r);
 
 void pp_flight_fit_free(pp_flight_fit *r);
-
-/* The cells of a pack whose highest logged voltage is vmax_v, for a
- * lithium chemistry: vmax / 4.25 V rounded up (a pack logged well below
- * full can read one cell short: give the cells). */
-int pp_flight_fit_cells_of_voltage(double vmax_v);
 
 #endif

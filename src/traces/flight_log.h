@@ -37,6 +37,11 @@ int pp_ulog_csv_is(const char *path);
 struct pp_trace_load;
 int pp_flight_log_load(const char *path, struct pp_trace_load *out);
 
+/* Battery b averaged over bins of consecutive samples so that it holds at
+ * most max_n (> 0): each bin's time, voltage and current their means, its
+ * discharged_mah and remaining its last. The bin size (1: untouched). */
+size_t pp_flight_log_decimate(pp_ulog_battery *b, size_t max_n);
+
 /* What was left out of f, as one sentence into buf ("" when nothing). */
 void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap);
 

@@ -228,7 +228,8 @@ static int implausible(pp_ulog_flight *f, const double *v)
         return 1;
     }
     if (!(v[F_V] > 0 && v[F_V] <= PP_ULOG_MAX_VOLTAGE_V) ||
-        !(v[F_I] > -1.0 && v[F_I] <= PP_ULOG_MAX_CURRENT_A)) {
+        !(fabs(v[F_I]) <= PP_ULOG_MAX_CURRENT_A)) { /* as ulog_csv.c: a current below -1 A
+                                                        (regeneration, an offset) is measured */
         f->n_implausible++;
         return 1;
     }
@@ -532,8 +533,9 @@ static void report_left_out(const char *name, pp_ulog_flight *f)
                     "measured\"", name, f->n_unmeasured);
     if (f->n_implausible)
         pp_log_warn("%s: %zu " TOPIC " samples left out: values no battery has (voltage_v "
-                    "outside (0, %g] V or current_a outside (-1, %g] A)", name,
-                    f->n_implausible, PP_ULOG_MAX_VOLTAGE_V, PP_ULOG_MAX_CURRENT_A);
+                    "outside (0, %g] V or current_a outside [-%g, %g] A)", name,
+                    f->n_implausible, PP_ULOG_MAX_VOLTAGE_V, PP_ULOG_MAX_CURRENT_A,
+                    PP_ULOG_MAX_CURRENT_A);
     if (f->n_backwards)
         pp_log_warn("%s: %zu " TOPIC " samples left out: their timestamp is not after the "
                     "sample before (the log's time goes back or repeats)", name, f->n_backwards);

@@ -68,7 +68,7 @@ typedef struct pp_ulog_flight {
                                      three below (n_unmeasured apart) */
     size_t n_nonfinite;           /* a time, voltage or current not finite */
     size_t n_implausible;         /* voltage outside (0, MAX_VOLTAGE_V], current outside
-                                     (-1, MAX_CURRENT_A] */
+                                     [-MAX_CURRENT_A, MAX_CURRENT_A] */
     size_t n_backwards;           /* a time not after the sample before */
     size_t n_bad_cells;           /* samples kept whose cell_count or capacity was left out */
     size_t n_strings, n_dropouts, n_appended;
