@@ -1,8 +1,9 @@
 /* The plan chooses the clock with the rate (issue 44): a synthetic surface
  * over frame rate x GPU frequency whose best setting is known, planned for
  * five battery sizes by `powprof plan` (the model of the rows, its upper
- * band), each choice within one level of the known best. Nothing in the
- * planner knows of clocks: clocks.gpu_mhz is a parameter like any. */
+ * band), each choice within one level of the known best and a level the
+ * board has: a clock parameter (clocks.*) is planned on its measured
+ * levels, also where the table's steps are uneven. */
 #include "harness.h"
 
 #include "battery/battery.h"
@@ -17,15 +18,29 @@
 #define N_GPU 6
 #define MISSION_S 3600.0
 
-/* Every other level of the AGX Xavier's GPU table: evenly spaced (204
- * MHz), so that the plan's candidates are the table's own levels. */
-static const double gpu_mhz[N_GPU] = {216.75, 420.75, 624.75, 828.75, 1032.75, 1236.75};
+/* Every other level of the AGX Xavier's GPU table (evenly spaced, 204 MHz),
+ * and six of its levels unevenly spaced (153 to 331.5 MHz apart: the
+ * common step of such a list, 25.5 MHz, is no level of the board). */
+static const double even_mhz[N_GPU] = {216.75, 420.75, 624.75, 828.75, 1032.75, 1236.75};
+static const double uneven_mhz[N_GPU] = {114.75, 318.75, 522.75, 675.75, 905.25, 1236.75};
+static const double *gpu_mhz = even_mhz;
 
 /* A frame takes 12 Mcycles of GPU work, but never less than 22 ms (the
  * memory-bound floor): s per frame at f MHz. */
 static double frame_s(double f) { return fmax(12.0 / f, 0.022); }
 
 static double volts(double f) { return 0.65 + 0.35 * f / 1236.75; }
+
+/* The index of the level of gpu_mhz nearest f. */
+static int level_of(double f)
+{
+    int best = 0;
+
+    for (int j = 1; j < N_GPU; j++)
+        if (fabs(gpu_mhz[j] - f) < fabs(gpu_mhz[best] - f))
+            best = j;
+    return best;
+}
 
 /* The rate achieved when fps is asked at f, and the board's power: 3 W
  * static, leakage ~ V^2, switching ~ f V^2 x the share of time busy. */
@@ -39,10 +54,11 @@ static void truth(double fps, double f, double *achieved, double *power_w)
 
 /* summary.csv of the whole grid (noise-free: the model's own error is
  * what the plan's band covers). */
-static const char *surface_folder(void)
+static const char *surface_folder(const char *name)
 {
     static char text[16384];
-    size_t len = 0;
+    char meta[512], levels[256];
+    size_t len = 0, at = 0;
     int id = 0;
 
     len += (size_t)snprintf(text, sizeof text, "id,det.fps,clocks.gpu_mhz,status,duration_s,"
@@ -56,10 +72,12 @@ static const char *surface_folder(void)
                                     "%d,%g,%g,ok,10,%d,%d,%.6f,100,0,%.6f,\n", id, fps,
                                     gpu_mhz[j], (int)(10 * a), a < fps * 0.999 ? 10 : 0, a, w);
         }
-    return results_folder_with("clockplan", text,
-                               "{\"params\":{\"det.fps\":{\"scale\":\"linear\",\"values\":[5,10,15,"
-                               "20,25,30,35,40]},\"clocks.gpu_mhz\":{\"scale\":\"list\",\"values\":"
-                               "[216.75,420.75,624.75,828.75,1032.75,1236.75]}}}");
+    for (int j = 0; j < N_GPU; j++)
+        at += (size_t)snprintf(levels + at, sizeof levels - at, "%s%g", j ? "," : "", gpu_mhz[j]);
+    snprintf(meta, sizeof meta, "{\"params\":{\"det.fps\":{\"scale\":\"linear\",\"values\":"
+             "[5,10,15,20,25,30,35,40]},\"clocks.gpu_mhz\":{\"scale\":\"list\",\"values\":"
+             "[%s]}}}", levels);
+    return results_folder_with(name, text, meta);
 }
 
 /* The known best on the grid for a battery carrying max_w: the highest
@@ -91,12 +109,15 @@ static double after(const char *text, const char *key)
     return at ? atof(at + strlen(key)) : NAN;
 }
 
-void test_clock_plan_recovers_best_gpu_and_rate(void);
-void test_clock_plan_recovers_best_gpu_and_rate(void)
+/* Plan the surface over the levels of table for five batteries. */
+static void plan_five_batteries(const double *table, const char *name)
 {
     static const double capacity_ah[5] = {0.33, 0.40, 0.47, 0.55, 0.70};
-    const char *dir = surface_folder();
+    const char *dir;
     int distinct = 0, last_i = -2, last_j = -2;
+
+    gpu_mhz = table;
+    dir = surface_folder(name);
 
     for (int b = 0; b < 5; b++) {
         pp_battery_params bat;
@@ -120,9 +141,9 @@ void test_clock_plan_recovers_best_gpu_and_rate(void)
         fps = after(out, "\"best\":{\"det.fps\":");
         gpu = after(out ? strstr(out, "\"best\":{") : NULL, "\"clocks.gpu_mhz\":");
         pi = (int)lround(fps / 5.0) - 1;
-        pj = (int)lround((gpu - 216.75) / 204.0);
+        pj = level_of(gpu);
         /* a setting the board has: a level of the table */
-        CHECK_NEAR(gpu, gpu_mhz[pj < 0 ? 0 : pj > N_GPU - 1 ? N_GPU - 1 : pj], 1e-6);
+        CHECK_NEAR(gpu, gpu_mhz[pj], 1e-6);
         if (abs(pi - bi) > 1 || abs(pj - bj) > 1)
             pp_test_fail(__FILE__, __LINE__, "battery %g Ah (%.2f W): plan %g fps at %g MHz, "
                          "known best %g fps at %g MHz", capacity_ah[b], max_w, fps, gpu,
@@ -133,4 +154,18 @@ void test_clock_plan_recovers_best_gpu_and_rate(void)
         free(out);
     }
     CHECK(distinct >= 3); /* the batteries ask for different settings */
+}
+
+void test_clock_plan_recovers_best_gpu_and_rate(void);
+void test_clock_plan_recovers_best_gpu_and_rate(void)
+{
+    plan_five_batteries(even_mhz, "clockplan");
+}
+
+/* Uneven steps: the plan's clock is one of the levels measured, never a
+ * point of the list's common step between them. */
+void test_clock_plan_uneven_table_measured_levels(void);
+void test_clock_plan_uneven_table_measured_levels(void)
+{
+    plan_five_batteries(uneven_mhz, "clockplan-uneven");
 }

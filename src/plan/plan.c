@@ -159,6 +159,8 @@ static int param_values(const pp_model *m, const pp_plan_options *o, size_t k, d
             return pp_plan_measured_levels(s, k, v, n);
         else if (strcmp(o->resolution[r].name, p->name) == 0)
             *step = o->resolution[r].step;
+    if (*step == 0 && pp_plan_is_clock(p->name)) /* the board's table: no value between */
+        return pp_plan_measured_levels(s, k, v, n);
     if (*step == 0 && p->kind == PP_PARAM_LINEAR && p->n_swept >= 2) {
         *step = fabs(p->swept[1] - p->swept[0]);
         from = fmin(p->swept[0], p->swept[p->n_swept - 1]);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int same(double a, double b)
 {
@@ -86,6 +87,11 @@ static int increasing(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
 
     return (x > y) - (x < y);
+}
+
+int pp_plan_is_clock(const char *name)
+{
+    return strncmp(name, "clocks.", 7) == 0;
 }
 
 int pp_plan_measured_levels(const pp_summary *s, size_t k, double **v, size_t *n)

@@ -18,6 +18,12 @@ int pp_plan_is_measured(const pp_model *m, const pp_model_point *pt);
 void pp_plan_bound_achieved(const pp_model *m, size_t q, int achieved_metric,
                             const pp_model_point *pt, pp_prediction *a);
 
+/* 1 when the parameter named name is a clock or a power mode of the board
+ * (clocks.*, src/config/profile_clocks.c): the kernel sets only the
+ * values of its table, so a plan takes the levels measured, not the grid
+ * of their common step (issue 44). */
+int pp_plan_is_clock(const char *name);
+
 /* The distinct values measured of parameter k of s, increasing, into *v
  * (malloc'd) and *n: 0 or -ENOMEM. */
 int pp_plan_measured_levels(const pp_summary *s, size_t k, double **v, size_t *n);
