@@ -169,3 +169,30 @@ void test_clock_plan_uneven_table_measured_levels(void)
 {
     plan_five_batteries(uneven_mhz, "clockplan-uneven");
 }
+
+/* The governor plans with the same candidates: its setting carries a clock
+ * of the table too, with the rate (one phase, two readings of the charge). */
+void test_clock_plan_governor_sets_clock_level(void);
+void test_clock_plan_governor_sets_clock_level(void)
+{
+    char cfg[4096], readings[4096], *out = NULL;
+    const char *dir;
+    int rc;
+    double gpu;
+
+    gpu_mhz = uneven_mhz;
+    dir = surface_folder("clockplan-gov");
+    snprintf(cfg, sizeof cfg, "%s/battery-gov.cfg", test_tmpdir());
+    write_file(cfg, "battery = { capacity_ah = 0.40; };\n");
+    snprintf(readings, sizeof readings, "%s/readings.txt", test_tmpdir());
+    write_file(readings, "0 1.0\n60 0.985\n");
+    rc = run_powprof(&out, NULL, "govern", dir, "--mission-s", "3600", "-c", cfg, "--source",
+                     readings, "--json", NULL);
+    CHECK(rc == 0 || rc == 3);
+    gpu = after(out, "\"clocks.gpu_mhz\":");
+    CHECK(!isnan(gpu));
+    if (!isnan(gpu))
+        CHECK_NEAR(gpu, gpu_mhz[level_of(gpu)], 1e-6);
+    CHECK(!isnan(after(out, "\"det.fps\":")));
+    free(out);
+}
