@@ -951,4 +951,7 @@ void test_govern_simulate_surprise(void)
     free(err);
     refused_surprise(results, "--pack-scale", "0", "the pack's scale 0");
     refused_surprise(results, "--stretch", "4:1.3", "phase 4 stretched: the mission has phases 1 .. 3");
+    /* a real source flies the real pack: no surprise to add */
+    CHECK_INT(run_powprof(NULL, NULL, "govern", results, "--mission", mission(), "--source",
+                          "stdin", "--stretch", "2:1.3", NULL), 2);
 }

@@ -314,6 +314,11 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
               "are needed (powprof govern --help)\n", stderr);
         return PP_EXIT_USAGE;
     }
+    if (!a->simulate && (a->sim.pack_scale != 1 || a->sim.stretch_phase >= 0)) {
+        fputs("powprof govern: --pack-scale and --stretch are surprises of --simulate: a real "
+              "source flies the real pack\n", stderr);
+        return PP_EXIT_USAGE;
+    }
     if (a->mission_file && a->cm.mission_s > 0) {
         fputs("powprof govern: --mission FILE has its phases: no --mission-s\n", stderr);
         return PP_EXIT_USAGE;
