@@ -826,3 +826,132 @@ void test_govern_poison_cli(void)
     json_decref(last);
     free(out), free(err);
 }
+
+/* govern --simulate JSON (argv after "govern RESULTS"): its object, status. */
+static json_t *simulate_args(const char *results, char **args, int *status, char **err)
+{
+    char *argv[24], *out = NULL;
+    size_t n = 0;
+    json_t *root;
+
+    argv[n++] = (char *)powprof_bin();
+    argv[n++] = "govern";
+    argv[n++] = (char *)results;
+    while (*args && n < 22)
+        argv[n++] = *args++;
+    argv[n++] = "--json";
+    argv[n] = NULL;
+    *status = run_argv(argv, &out, err);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    free(out);
+    return root;
+}
+
+/* A real flight governed: the roboto-nn-5s PX4 log as the actual load flies
+ * the thevenin pack fitted from it (5S, 3 Ah: the log's capacity), not the
+ * plan's; a plan on another cell count is refused, naming both. */
+void test_govern_simulate_flight(void);
+void test_govern_simulate_flight(void)
+{
+    const char *results = tx2();
+    char flight[1300], big[1300], *err = NULL, *text;
+    json_t *root;
+    int st;
+
+    if (!results)
+        return;
+    snprintf(flight, sizeof flight, "%s/roboto-nn-5s/battery_status_0.csv", fixture_copy("flights"));
+    /* planned on a 6 Ah pack: the pack flown is the log's 3 Ah, drawn twice as deep */
+    snprintf(big, sizeof big, "%s/mission-roboto.cfg", fixture_copy("governor"));
+    text = slurp(big);
+    CHECK(text != NULL && strstr(text, "capacity_ah = 3.0;") != NULL);
+    if (!text || !strstr(text, "capacity_ah = 3.0;")) {
+        free(text);
+        return;
+    }
+    memcpy(strstr(text, "capacity_ah = 3.0;"), "capacity_ah = 6.0;", 18);
+    CHECK_INT(write_file(big, text), 0);
+    free(text);
+    root = simulate_args(results, (char *[]){"--mission", big, "--simulate", flight, NULL}, &st,
+                         &err);
+    CHECK_INT(st, 0);
+    CHECK(root != NULL);
+    if (root) {
+        double drop = 1 - run_field(root, "static", "soc_end");
+        printf("roboto-nn-5s on a plan of 6 Ah: static end %.2f %%, governed %.2f %%\n",
+               100 * (1 - drop), 100 * run_field(root, "governed", "soc_end"));
+        CHECK(json_is_true(json_object_get(root, "pack_fitted")));
+        /* 55 W for 307 s and the computer: about 9 % of 3 Ah at 19 V (4.5 % of 6 Ah) */
+        CHECK(drop > 0.07 && drop < 0.12);
+        CHECK(fabs(json_number_value(json_object_get(root, "actual_propulsion_mean_w")) - 55.2) < 2);
+        CHECK(run_flag(root, "governed", "reserve_held"));
+        CHECK(run_flag(root, "oracle", "reserve_held"));
+        json_decref(root);
+    }
+    free(err);
+    err = NULL;
+    /* the 3S scenario flown with the 5S log: refused, both counts said */
+    root = simulate_args(results, (char *[]){"--mission", (char *)mission(), "--simulate", flight,
+                                             NULL}, &st, &err);
+    CHECK_INT(st, 2);
+    CHECK(root == NULL);
+    CHECK(err && strstr(err, "the pack flown has 5 cells, the plan's 3"));
+    json_decref(root);
+    free(err);
+}
+
+/* govern --simulate planned OPT ARG refused by the library: status 2, msg. */
+static void refused_surprise(const char *results, const char *opt, const char *arg,
+                             const char *msg)
+{
+    char *err = NULL;
+    int st;
+    json_t *root = simulate_args(results, (char *[]){"--mission", (char *)mission(), "--simulate",
+                                                     "planned", (char *)opt, (char *)arg, NULL},
+                                 &st, &err);
+
+    CHECK_INT(st, 2);
+    CHECK(err && strstr(err, msg));
+    if (!(err && strstr(err, msg)))
+        fprintf(stderr, "%s %s: %s\n", opt, arg, err ? err : "");
+    json_decref(root);
+    free(err);
+}
+
+/* A pack 20 % smaller than planned (the governor not told): no plan keeps
+ * the reserve; the time the governor first says the reserve is reached is
+ * within 10 % (of the time left then) of when the pack flown reaches it.
+ * Out-of-range surprises are refused by the library. */
+void test_govern_simulate_surprise(void);
+void test_govern_simulate_surprise(void)
+{
+    const char *results = tx2();
+    char *err = NULL;
+    json_t *root;
+    int st;
+
+    if (!results)
+        return;
+    root = simulate_args(results, (char *[]){"--mission", (char *)mission(), "--simulate",
+                                             "planned", "--pack-scale", "0.8", NULL}, &st, &err);
+    CHECK_INT(st, 3);
+    CHECK(root != NULL);
+    if (root) {
+        double t = run_field(root, "governed", "cannot_t_s");
+        double said = run_field(root, "governed", "reserve_predicted_t_s");
+        double reached = run_field(root, "governed", "reserve_reached_t_s");
+        printf("pack 20 %% smaller: from %.0f s the governor says the reserve at %.0f s, reached "
+               "at %.0f s\n", t, said, reached);
+        CHECK(json_is_null(json_object_get(json_object_get(root, "oracle"), "soc_end")));
+        CHECK(isfinite(t) && isfinite(said) && isfinite(reached));
+        CHECK(fabs(said - reached) <= 0.1 * (reached - t));
+        CHECK(run_field(root, "static", "reserve_reached_t_s") < reached); /* it spends more */
+        json_decref(root);
+    }
+    free(err);
+    refused_surprise(results, "--pack-scale", "0", "the pack's scale 0");
+    refused_surprise(results, "--stretch", "4:1.3", "phase 4 stretched: the mission has phases 1 .. 3");
+    /* a real source flies the real pack: no surprise to add */
+    CHECK_INT(run_powprof(NULL, NULL, "govern", results, "--mission", mission(), "--source",
+                          "stdin", "--stretch", "2:1.3", NULL), 2);
+}

@@ -25,6 +25,7 @@ static const char govern_help[] =
     "                      --source SRC [--every 5s] [--speed X] [--state FILE]\n"
     "                      [--margin F] [--ignore-soc] [--sysfs-root DIR] [--text]\n"
     "       powprof govern RESULTS --mission FILE --simulate ACTUAL [--scale-after T:F]\n"
+    "                      [--pack-scale F] [--stretch PHASE:F]\n"
     "                      [--every 5s] [--measure soc|vi] [--plot DIR] [--json]\n"
     "\n"
     "Keep the plan per phase (powprof plan --mission) up in flight: at each reading\n"
@@ -60,7 +61,10 @@ static const char govern_help[] =
     "--simulate ACTUAL: the mission flown in virtual time against the modelled\n"
     "battery, with an actual propulsion load: 'planned' (the mission's own base\n"
     "loads) or a trace (a file, or a folder of powprof import), scaled by F from T\n"
-    "s on with --scale-after T:F. Side by side: the static plan made before\n"
+    "s on with --scale-after T:F. A flight log (a PX4 .ulg or ulog2csv's\n"
+    "battery_status CSV) is a trace of its battery power (voltage x current), and\n"
+    "the pack flown is then a thevenin pack fitted from the same log (battery fit;\n"
+    "the plan's pack must have its cells). Side by side: the static plan made before\n"
     "take-off and held, the governed run (an update every --every) and the oracle\n"
     "(the plan made knowing the actual load): end charge, reserve and floors held,\n"
     "time-weighted quality. The computer draws the power each setting was planned\n"
@@ -84,6 +88,10 @@ static const char govern_help[] =
     "  --state FILE         the current setting, rewritten atomically\n"
     "  --margin F           a held plan gives way to one better by more than F (0.02)\n"
     "  --ignore-soc         estimate the charge from voltage and current only\n"
+    "  --pack-scale F       --simulate: the pack flown has F times the capacity\n"
+    "                       planned with (0.8: 20 % smaller), unknown to the governor\n"
+    "  --stretch PHASE:F    --simulate: phase PHASE (from 1) lasts F times as long as\n"
+    "                       planned (2:1.3), unknown to the governor\n"
     "  --measure soc|vi     --simulate: the governor reads the charge (soc) or only\n"
     "                       voltage and current (vi: the filter)\n"
     "  --sysfs-root DIR     read /sys under DIR (tests)\n"
@@ -106,6 +114,8 @@ enum {
     OPT_IGNORE_SOC,
     OPT_SIMULATE,
     OPT_SCALE_AFTER,
+    OPT_PACK_SCALE,
+    OPT_STRETCH,
     OPT_MEASURE,
     OPT_PLOT,
     OPT_MISSION_FILE,
@@ -152,6 +162,22 @@ static int scale_option(const char *arg, govern_args *a)
     return 0;
 }
 
+/* "PHASE:F" of --stretch (PHASE from 1): its ranges are the library's. */
+static int stretch_option(const char *arg, govern_args *a)
+{
+    char *end;
+    long k = strtol(arg, &end, 10);
+
+    if (end == arg || *end != ':' || k < 1 || k > PP_MISSION_MAX_PHASES ||
+        pp_parse_double(end + 1, &a->sim.stretch_f) < 0) {
+        fprintf(stderr, "powprof govern: --stretch %s: PHASE:F expected (2:1.3: the second "
+                        "phase 30 %% longer)\n", arg);
+        return -1;
+    }
+    a->sim.stretch_phase = (int)k - 1;
+    return 0;
+}
+
 /* One option of govern's own: 0, or -1 (said). */
 static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
 {
@@ -172,6 +198,13 @@ static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_optio
     case PP_OPT_JSON: a->json = 1; return 0;
     case OPT_TEXT: a->text = 1; return 0;
     case OPT_SCALE_AFTER: return scale_option(arg, a);
+    case OPT_PACK_SCALE: /* its range: the library's (pp_sim_world) */
+        if (pp_parse_double(arg, &a->sim.pack_scale) < 0) {
+            fprintf(stderr, "powprof govern: --pack-scale %s: a factor (0.8: 20 %% smaller)\n", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_STRETCH: return stretch_option(arg, a);
     case OPT_EVERY:
         return pp_cli_refused("govern", "--every", arg,
                               pp_gov_parse_every(arg, &a->every_s, why, sizeof why), why);
@@ -245,6 +278,8 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
         {"ignore-soc", no_argument, NULL, OPT_IGNORE_SOC},
         {"simulate", required_argument, NULL, OPT_SIMULATE},
         {"scale-after", required_argument, NULL, OPT_SCALE_AFTER},
+        {"pack-scale", required_argument, NULL, OPT_PACK_SCALE},
+        {"stretch", required_argument, NULL, OPT_STRETCH},
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"sysfs-root", required_argument, NULL, OPT_ROOT},
@@ -277,6 +312,11 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     if (optind != argc - 1 || (!a->source == !a->simulate)) {
         fputs("powprof govern: a results folder and either --source SRC or --simulate ACTUAL "
               "are needed (powprof govern --help)\n", stderr);
+        return PP_EXIT_USAGE;
+    }
+    if (!a->simulate && (a->sim.pack_scale != 1 || a->sim.stretch_phase >= 0)) {
+        fputs("powprof govern: --pack-scale and --stretch are surprises of --simulate: a real "
+              "source flies the real pack\n", stderr);
         return PP_EXIT_USAGE;
     }
     if (a->mission_file && a->cm.mission_s > 0) {

@@ -7,6 +7,8 @@
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
 #include "src/plan/governor_sim.h"
+#include "src/results/flight_fit.h"
+#include "src/traces/flight_log.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -29,6 +31,9 @@ static json_t *run_json(const pp_sim_run *r)
     json_object_set_new(o, "changes", json_integer((json_int_t)r->n_changes));
     json_object_set_new(o, "cannot", json_integer((json_int_t)r->n_cannot));
     json_object_set_new(o, "brownout", json_boolean(r->brownout));
+    json_object_set_new(o, "reserve_reached_t_s", pp_json_num(r->reserve_reached_t_s));
+    json_object_set_new(o, "cannot_t_s", pp_json_num(r->cannot_t_s));
+    json_object_set_new(o, "reserve_predicted_t_s", pp_json_num(r->reserve_pred_t_s));
     for (size_t i = 0; i < r->n; i++) {
         json_array_append_new(t, json_real(r->t_s[i]));
         json_array_append_new(soc, pp_json_num(r->soc_frac[i]));
@@ -47,6 +52,10 @@ static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const c
     json_object_set_new(root, "actual", json_string(actual));
     json_object_set_new(root, "scale_after_s", json_real(scale_t_s));
     json_object_set_new(root, "scale", json_real(scale_f));
+    json_object_set_new(root, "pack_scale", json_real(o->pack_scale));
+    json_object_set_new(root, "pack_fitted", json_boolean(o->pack != NULL));
+    json_object_set_new(root, "stretch_phase", json_integer(o->stretch_phase + 1));
+    json_object_set_new(root, "stretch", json_real(o->stretch_f));
     json_object_set_new(root, "mission_s", json_real(s->mission_s));
     json_object_set_new(root, "min_soc", json_real(r->min_soc_frac));
     json_object_set_new(root, "every_s", json_real(o->every_s));
@@ -61,6 +70,19 @@ static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const c
                                 ? s->run[PP_SIM_GOVERNED].quality / s->run[PP_SIM_ORACLE].quality
                                 : NAN));
     return root;
+}
+
+/* The governed run's decisions that found no schedule keeping the reserve:
+ * the time to the reserve it first said against the pack flown's. */
+static void print_cannot(const pp_sim_run *g)
+{
+    printf("the governor found no schedule keeping the reserve at %zu of its decisions", g->n_cannot);
+    if (isfinite(g->reserve_pred_t_s))
+        printf("; the first, at %.0f s, said the reserve at %.0f s", g->cannot_t_s,
+               g->reserve_pred_t_s);
+    if (isfinite(g->reserve_reached_t_s))
+        printf("; the pack flown reached it at %.0f s", g->reserve_reached_t_s);
+    printf("\n");
 }
 
 static void print_text(const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
@@ -91,20 +113,40 @@ static void print_text(const pp_model *m, const pp_phases_plan *r, const pp_sim_
     else
         printf("no oracle\n");
     if (s->run[PP_SIM_GOVERNED].n_cannot)
-        printf("the governor found no schedule keeping the reserve at %zu of its decisions\n",
-               s->run[PP_SIM_GOVERNED].n_cannot);
+        print_cannot(&s->run[PP_SIM_GOVERNED]);
     if (!o->measure_soc)
         printf("its state-of-charge estimate from voltage and current erred by %.2f points at "
                "most after the first minute\n", 100 * s->worst_est_err_frac);
 }
 
-/* The actual propulsion: "planned" or a trace, scaled. */
-static int actual_load(const pp_phases_plan *r, const char *actual, double t, double f,
+/* The actual propulsion over the world flown w: "planned" or a trace, scaled. */
+static int actual_load(const pp_phases_problem *w, const char *actual, double t, double f,
                        pp_phase_load *l)
 {
     if (strcmp(actual, "planned") == 0)
-        return pp_sim_actual_planned(&r->problem, t, f, l);
-    return pp_sim_actual_trace(&r->problem, actual, t, f, l);
+        return pp_sim_actual_planned(w, t, f, l);
+    return pp_sim_actual_trace(w, actual, t, f, l);
+}
+
+/* A flight log flown: the thevenin pack fitted from it (battery fit's
+ * library call, its defaults) into *pack. 0, or -1 (logged). */
+static int flight_pack(const char *log, pp_battery_params *pack)
+{
+    pp_flight_fit_options fo;
+    pp_flight_fit fit;
+    int rc;
+
+    pp_flight_fit_options_init(&fo);
+    rc = pp_flight_fit_run(&log, 1, &fo, &fit);
+    if (rc == 0) {
+        *pack = fit.fit.pack;
+        fprintf(stderr, "powprof govern: the pack flown: thevenin fitted from %s: %d cells, "
+                        "%.3g Ah, R0 %.3g ohm%s\n", log, pack->cells, pack->capacity_ah,
+                pack->r_int_ohm, fit.capacity_held ? " (the capacity the log's: the flight "
+                                                      "covers too little of the charge)" : "");
+    }
+    pp_flight_fit_free(&fit);
+    return rc < 0 ? -1 : 0;
 }
 
 int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const char *actual,
@@ -114,6 +156,9 @@ int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const cha
     size_t fixed[PP_MISSION_MAX_PHASES];
     pp_phase_load l = {0};
     pp_sim_result s;
+    pp_sim_options so = *o;
+    pp_battery_params pack;
+    pp_phases_problem w;
     int rc;
 
     if (!r->res.feasible) {
@@ -123,7 +168,15 @@ int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const cha
     }
     for (size_t k = 0; k < r->problem.n_phases; k++)
         fixed[k] = r->res.phase[k].choice;
-    if ((rc = actual_load(r, actual, scale_t_s, scale_f, &l)) < 0)
+    if (strcmp(actual, "planned") != 0 && pp_flight_log_is(actual)) {
+        if (flight_pack(actual, &pack) < 0)
+            return PP_EXIT_USAGE;
+        so.pack = &pack;
+    }
+    o = &so;
+    if (pp_sim_world(&r->problem, o, &w) < 0)
+        return PP_EXIT_USAGE;
+    if ((rc = actual_load(&w, actual, scale_t_s, scale_f, &l)) < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     rc = pp_sim_fly(&r->problem, fixed, &l, o, &s);
     pp_phase_load_free(&l);

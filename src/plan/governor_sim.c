@@ -14,6 +14,40 @@ void pp_sim_options_init(pp_sim_options *o)
     o->step_s = 0.25;
     o->measure_soc = 1;
     pp_gov_options_init(&o->gov);
+    o->pack = NULL;
+    o->pack_scale = 1;
+    o->stretch_phase = -1;
+    o->stretch_f = 1;
+}
+
+int pp_sim_world(const pp_phases_problem *p, const pp_sim_options *o, pp_phases_problem *w)
+{
+    *w = *p;
+    if (!(o->pack_scale > 0 && o->pack_scale <= 10) || !(o->stretch_f > 0 && o->stretch_f <= 10)) {
+        pp_log_error("simulate: the pack's scale %g and the phase's stretch %g: each in (0, 10]",
+                     o->pack_scale, o->stretch_f);
+        return -EINVAL;
+    }
+    if (o->stretch_phase >= 0 && (size_t)o->stretch_phase >= p->n_phases) {
+        pp_log_error("simulate: phase %d stretched: the mission has phases 1 .. %zu",
+                     o->stretch_phase + 1, p->n_phases);
+        return -EINVAL;
+    }
+    if (o->pack && o->pack->cells != p->battery.cells) {
+        pp_log_error("simulate: the pack flown has %d cells, the plan's %d: plan the mission with "
+                     "the pack flown (battery fit -o FILE, then -c FILE)", o->pack->cells,
+                     p->battery.cells);
+        return -EINVAL;
+    }
+    if (o->pack) {
+        w->battery = *o->pack;
+        w->battery.soc_start_frac = p->battery.soc_start_frac; /* flown from the plan's start */
+        w->battery.efficiency = p->battery.efficiency; /* the computer's converter */
+    }
+    w->battery.capacity_ah *= o->pack_scale;
+    if (o->stretch_phase >= 0)
+        w->duration_s[o->stretch_phase] *= o->stretch_f;
+    return 0;
 }
 
 static double mission_s(const pp_phases_problem *p)
@@ -152,7 +186,7 @@ static int run_alloc(pp_sim_run *r, size_t cap)
 }
 
 typedef struct flight {
-    const pp_phases_problem *p;
+    const pp_phases_problem *p, *w; /* the plan, the world flown */
     const pp_phase_load *actual;
     const pp_sim_options *o;
     const size_t *fixed;  /* a choice per phase held, or NULL: governed */
@@ -169,7 +203,7 @@ static int govern(flight *f, double t, pp_sim_run *r)
     const pp_phases_problem *p = f->p;
     double eff = p->battery.efficiency > 0 ? p->battery.efficiency : 1;
     pp_battery_point pt = pp_battery_operate(
-        &p->battery, f->c.soc, f->c.v1,
+        &f->w->battery, f->c.soc, f->c.v1,
         p->cand[f->choice].planned_w / eff + pp_phase_load_at(f->actual, t));
     pp_gov_reading rd = {t, f->o->measure_soc ? f->c.soc : NAN, pt.voltage_v, pt.current_a, -1};
     pp_gov_decision d;
@@ -180,6 +214,10 @@ static int govern(flight *f, double t, pp_sim_run *r)
     memcpy(f->plan, d.plan, sizeof f->plan);
     f->choice = d.choice;
     r->n_cannot += !d.feasible;
+    if (!d.feasible && isnan(r->cannot_t_s)) {
+        r->cannot_t_s = t;
+        r->reserve_pred_t_s = d.reserve_t_s;
+    }
     r->est_soc_frac[r->n] = d.soc_frac;
     if (t >= 60)
         f->worst_err = fmax(f->worst_err, fabs(d.soc_frac - f->c.soc));
@@ -205,19 +243,20 @@ static double step_end(const flight *f, double t, double tick, double phase_end,
 
 static int fly(flight *f, pp_sim_run *r)
 {
-    const pp_phases_problem *p = f->p;
-    double total = mission_s(p), tick = 0, t = 0, num = 0, den = 0, start;
+    const pp_phases_problem *p = f->p, *w = f->w;
+    double total = mission_s(w), tick = 0, t = 0, num = 0, den = 0, start;
     double eff = p->battery.efficiency > 0 ? p->battery.efficiency : 1;
     size_t prev = (size_t)-1, cap = (size_t)(total / f->o->every_s) + 4;
     int rc;
 
     if ((rc = run_alloc(r, cap)) < 0)
         return rc;
-    f->c = (cell){&p->battery, p->battery.soc_start_frac, 0, 0};
+    f->c = (cell){&w->battery, w->battery.soc_start_frac, 0, 0};
+    r->reserve_reached_t_s = r->cannot_t_s = r->reserve_pred_t_s = NAN;
     r->floors_held = 1;
     r->soc_min_frac = f->c.soc;
     while (t < total - 1e-9) {
-        size_t k = phase_at(p, t, &start);
+        size_t k = phase_at(w, t, &start);
         f->choice = f->fixed ? f->fixed[k] : f->plan[k];
         if (t >= tick - 1e-9) {
             if (f->gov && r->n < cap && (rc = govern(f, t, r)) < 0)
@@ -229,13 +268,15 @@ static int fly(flight *f, pp_sim_run *r)
         r->n_changes += prev != (size_t)-1 && f->choice != prev;
         prev = f->choice;
         r->floors_held &= p->allowed[k * p->n_cand + f->choice];
-        double end = step_end(f, t, tick, start + p->duration_s[k], total);
-        double w = p->cand[f->choice].planned_w / eff;
-        step(&f->c, end - t, w + pp_phase_load_at(f->actual, t),
-             w + pp_phase_load_at(f->actual, end));
+        double end = step_end(f, t, tick, start + w->duration_s[k], total);
+        double pw = p->cand[f->choice].planned_w / eff;
+        step(&f->c, end - t, pw + pp_phase_load_at(f->actual, t),
+             pw + pp_phase_load_at(f->actual, end));
         num += p->weight[k] * (end - t) * p->cand[f->choice].qos;
         den += p->weight[k] * (end - t);
         t = end;
+        if (f->c.soc < p->min_soc_frac && isnan(r->reserve_reached_t_s))
+            r->reserve_reached_t_s = t;
         r->soc_min_frac = fmin(r->soc_min_frac, f->c.soc);
     }
     if (r->n < cap)
@@ -295,12 +336,16 @@ static int oracle_plan(const pp_phases_problem *p, const pp_phase_load *actual, 
 int pp_sim_fly(const pp_phases_problem *p, const size_t *static_choice,
                const pp_phase_load *actual, const pp_sim_options *o, pp_sim_result *r)
 {
-    flight f = {p, actual, o, static_choice, NULL, {0}, 0, {0}, 0};
+    flight f = {p, NULL, actual, o, static_choice, NULL, {0}, 0, {0}, 0};
     size_t oracle[PP_MISSION_MAX_PHASES];
     int rc, feasible = 0;
     char why[160];
+    pp_phases_problem w;
 
     memset(r, 0, sizeof *r);
+    if (pp_sim_world(p, o, &w) < 0)
+        return -EINVAL;
+    f.w = &w;
     if (pp_gov_every_check(o->every_s, why, sizeof why) < 0) {
         pp_log_error("simulate: %s", why);
         return -EINVAL;
@@ -310,10 +355,10 @@ int pp_sim_fly(const pp_phases_problem *p, const size_t *static_choice,
                      o->every_s, o->step_s);
         return -EINVAL;
     }
-    r->mission_s = mission_s(p);
+    r->mission_s = mission_s(&w);
     r->actual_mean_w = actual->mean_w;
     for (size_t k = 0; k < p->n_phases; k++)
-        r->planned_mean_w += p->base[k].mean_w * p->duration_s[k] / r->mission_s;
+        r->planned_mean_w += p->base[k].mean_w * p->duration_s[k] / mission_s(p);
     if ((rc = fly(&f, &r->run[PP_SIM_STATIC])) < 0)
         goto out;
     f.fixed = NULL;
@@ -321,7 +366,7 @@ int pp_sim_fly(const pp_phases_problem *p, const size_t *static_choice,
     if ((rc = pp_gov_new(p, &o->gov, &f.gov)) < 0 || (rc = fly(&f, &r->run[PP_SIM_GOVERNED])) < 0)
         goto out;
     r->worst_est_err_frac = f.worst_err;
-    if ((rc = oracle_plan(p, actual, oracle, &feasible)) < 0)
+    if ((rc = oracle_plan(&w, actual, oracle, &feasible)) < 0)
         goto out;
     f.fixed = oracle;
     pp_gov_free(f.gov);

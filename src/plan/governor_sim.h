@@ -25,6 +25,12 @@ typedef struct pp_sim_options {
     int measure_soc;    /* 1 (default): the governor reads the state of charge too;
                            0: voltage and current only (the filter estimates it) */
     pp_gov_options gov;
+    /* the world flown, where it differs from the plan (the governor is not told): */
+    const pp_battery_params *pack; /* the pack flown (NULL: the plan's), e.g. one fitted
+                                      from the flight log flown (battery fit) */
+    double pack_scale;  /* its capacity times this, (0, 10] (default 1; 0.8: 20 % smaller) */
+    int stretch_phase;  /* this phase (0-based; -1 none, the default) lasts ... */
+    double stretch_f;   /* ... this many times its planned duration, (0, 10] */
 } pp_sim_options;
 
 void pp_sim_options_init(pp_sim_options *o);
@@ -38,6 +44,9 @@ typedef struct pp_sim_run {
     size_t n_changes;       /* settings changed (phase switches included) */
     size_t n_cannot;        /* governed: decisions that found no schedule keeping the reserve */
     int brownout;
+    double reserve_reached_t_s; /* when the pack flown first fell below the reserve (NaN: never) */
+    double cannot_t_s;  /* governed: the first decision finding no schedule (NaN: none) ... */
+    double reserve_pred_t_s; /* ... and when it said the cheapest settings reach the reserve */
     size_t n;               /* timeline, one point per every_s: */
     double *t_s, *soc_frac, *qos, *est_soc_frac; /* malloc'd, one block (est: governed) */
 } pp_sim_run;
@@ -48,6 +57,10 @@ typedef struct pp_sim_result {
     double actual_mean_w, planned_mean_w; /* the propulsion's */
     double worst_est_err_frac;            /* governed: |estimate - truth| after 60 s */
 } pp_sim_result;
+
+/* The world flown: p with o's pack (scaled) and stretched phase. 0 or
+ * -EINVAL (logged: a scale or stretch out of range, no such phase). */
+int pp_sim_world(const pp_phases_problem *p, const pp_sim_options *o, pp_phases_problem *w);
 
 /* The actual propulsion over the mission: the planned phases' base loads
  * one after the other, times scale_f from scale_t_s on (scale_f 1: as
@@ -62,7 +75,10 @@ int pp_sim_actual_trace(const pp_phases_problem *p, const char *path, double sca
 
 /* Fly p (the plan's problem: candidates, bounds, planned base loads,
  * pack and reserve) with static_choice per phase held, governed, and as
- * the oracle plans it, against actual (from 0 to the mission's end). 0,
+ * the oracle plans it (knowing the world: the load, pack and durations
+ * flown), against actual (from 0 to the world's mission's end: build it on
+ * pp_sim_world's problem). The governor plans with p and reads the pack
+ * flown by the clock of p's phases. 0,
  * -EINVAL (logged), -ENOMEM or -EIO. Free with pp_sim_result_free. */
 int pp_sim_fly(const pp_phases_problem *p, const size_t *static_choice,
                const pp_phase_load *actual, const pp_sim_options *o, pp_sim_result *r);
