@@ -3,7 +3,8 @@
  * closed ones, NULL and a stray pointer; closed with the right function or
  * another kind's. The handle registry (src/api/handle.c) must refuse every
  * wrong one before it is read: ASan sees a use after free, a double free
- * or a leak. */
+ * or a leak. Every C entry point the Python package calls is among the
+ * operations (pp_trace_open and the meter's aside: a file, a command). */
 #include "targets.h"
 
 #include "include/powprof/governor.h"
@@ -17,6 +18,7 @@
 
 enum { API_MODEL, API_BATTERY, API_TRACE, API_GOVERNOR, API_NONE };
 enum { API_SLOTS = 8 };
+#define API_MISSION "tests/fixtures/governor/mission-tx2.cfg" /* from the repository's root */
 
 typedef struct api_slot {
     void *h;
@@ -95,7 +97,8 @@ static void api_apply(api_slot *s, unsigned op, api_slot *a, api_slot *b, double
 {
     pp_mission mission = {600, NULL, -1, 0};
     pp_governor_reading r = {v, 0.9, -1, -1, -1};
-    const char *names[] = {"fps"}, *values[] = {"3"};
+    const char *names[] = {"fps"}, *values[] = {"3"}, *metrics[] = {"total_mean_w"};
+    static const double t[] = {0, 1, 2}, w[] = {1, 2, 3};
     pp_governor_options o;
     pp_governor_decision d;
     pp_battery_summary sum;
@@ -103,7 +106,7 @@ static void api_apply(api_slot *s, unsigned op, api_slot *a, api_slot *b, double
     pp_governor *g;
     char *json = NULL;
 
-    switch (op % 10) {
+    switch (op % 13) {
     case 0: (void)pp_model_param_count(a->h); (void)pp_model_metric_name(a->h, 0); break;
     case 1: if (pp_model_json(a->h, &json) == 0) pp_free(json); break;
     case 2: if (pp_mission_plan_json(a->h, b->h, &mission, &json) == 0) pp_free(json); break;
@@ -111,14 +114,26 @@ static void api_apply(api_slot *s, unsigned op, api_slot *a, api_slot *b, double
     case 4: (void)pp_battery_drain_trace(a->h, b->h, &sum); break;
     case 5: (void)pp_governor_update(a->h, &r, &d); break;
     case 6: (void)pp_trace_sample_count(a->h); (void)pp_trace_power_w(a->h, 0, 0); break;
-    case 7: api_close_as(a, (int)(op / 10) % 4); break;
+    case 7: api_close_as(a, (int)(op / 13) % 4); break;
     case 8:
         pp_governor_options_init(&o);
         o.duration_s = 600;
         if (pp_governor_new(a->h, b->h, &o, &g) == 0)
             pp_governor_free(g);
         break;
-    default: (void)pp_model_estimate_at(a->h, "total_mean_w", 1, names, values, 0, &e); break;
+    case 9: (void)pp_model_estimate_at(a->h, "total_mean_w", 1, names, values, 0, &e); break;
+    case 10: if (pp_governor_update_json(a->h, &r, &json) == 0) pp_free(json); break;
+    case 11:
+        (void)pp_model_metric_count(a->h);
+        (void)pp_model_param_name(a->h, 0);
+        (void)pp_model_estimate_rows(a->h, 1, metrics, 1, names, 1, values, 0, &e);
+        (void)pp_battery_drain(b->h, t, w, 3, &sum);
+        break;
+    default: /* a mission file, or a folder (libconfig's scanner would exit) */
+        if (pp_mission_plan_file_json(a->h, b->h, v < 0 ? "/tmp" : API_MISSION, &mission,
+                                      &json) == 0)
+            pp_free(json);
+        break;
     }
     (void)s;
 }

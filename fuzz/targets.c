@@ -646,58 +646,114 @@ int pp_fuzz_flightcsv(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* The small problem the govern target flies: two phases, ten candidates. */
+typedef struct fuzz_gov_problem {
+    pp_plan_choice cand[10];
+    unsigned char allowed[20];
+    pp_phase_load base[2];
+    pp_phases_problem p;
+} fuzz_gov_problem;
+
+static void gov_problem(fuzz_gov_problem *q)
+{
+    memset(q, 0, sizeof *q);
+    for (size_t i = 0; i < 10; i++) {
+        q->cand[i].qos = 1 + (double)i;
+        q->cand[i].planned_w = 2 + 0.5 * (double)i;
+        q->allowed[i] = 1;
+        q->allowed[10 + i] = i >= 3;
+    }
+    pp_phase_load_constant(60, 300, &q->base[0]);
+    pp_phase_load_constant(80, 120, &q->base[1]);
+    q->p.n_phases = 2;
+    q->p.duration_s[0] = 300;
+    q->p.duration_s[1] = 120;
+    q->p.weight[0] = q->p.weight[1] = 1;
+    q->p.base = q->base;
+    q->p.n_cand = 10;
+    q->p.cand = q->cand;
+    q->p.allowed = q->allowed;
+    pp_battery_params_default(&q->p.battery);
+    q->p.min_soc_frac = 0.2;
+}
+
+/* One reading into g: one the library's check refuses is refused by the
+ * update too; a decision is in range (setting, phase, charge, its sd). */
+static void gov_feed(pp_gov *g, const pp_gov_reading *r)
+{
+    pp_gov_decision d;
+    int bad = pp_gov_reading_check(r, NULL, 0) < 0, rc = pp_gov_update(g, r, &d);
+
+    require(!bad || rc == -EINVAL);
+    if (rc < 0)
+        return;
+    require(d.choice < 10 && d.phase < 2 && d.soc_frac >= 0 && d.soc_frac <= 1);
+    require(isnan(d.soc_sd_frac) || (d.soc_sd_frac >= 0 && isfinite(d.soc_sd_frac)));
+    require(isfinite(d.t_s) && d.t_s >= 0);
+}
+
+/* Raw readings (a first byte 0xff): a decision period (8 bytes, through
+ * pp_gov_every_check), then records of four doubles (time, charge, voltage,
+ * current) and a 32-bit phase, as the C and Python API may pass them: every
+ * value, 1e300, inf and NaN included, reaches the library's reading check. */
+static void gov_raw(const fuzz_gov_problem *q, const uint8_t *data, size_t size)
+{
+    pp_gov_options o;
+    pp_gov *g;
+    size_t at = 9;
+
+    pp_gov_options_init(&o);
+    if (size >= 9)
+        memcpy(&o.every_s, data + 1, sizeof o.every_s);
+    if (size < 9 || pp_gov_every_check(o.every_s, NULL, 0) < 0)
+        o.every_s = 0;
+    require(pp_gov_new(&q->p, &o, &g) == 0);
+    for (; at + 36 <= size; at += 36) {
+        pp_gov_reading r;
+        int32_t phase;
+        memcpy(&r.t_s, data + at, 8);
+        memcpy(&r.soc_frac, data + at + 8, 8);
+        memcpy(&r.voltage_v, data + at + 16, 8);
+        memcpy(&r.current_a, data + at + 24, 8);
+        memcpy(&phase, data + at + 32, 4);
+        r.phase = phase;
+        gov_feed(g, &r);
+    }
+    pp_gov_free(g);
+}
+
 /* The governor's readings: each line through pp_gov_parse_line, what it
- * accepts into a governor over a small problem (two phases, ten
- * candidates): a reading refused changes nothing, a decision's charge and
- * setting are in range. */
+ * accepts into a governor over a small problem (gov_feed); or, after a
+ * first byte 0xff, raw readings (gov_raw). */
 int pp_fuzz_govern(const uint8_t *data, size_t size)
 {
-    static pp_plan_choice cand[10];
-    static unsigned char allowed[20];
-    pp_phase_load base[2];
-    pp_phases_problem p = {0};
+    fuzz_gov_problem q;
     pp_gov *g;
     char line[512], why[256];
     size_t at = 0;
 
-    for (size_t i = 0; i < 10; i++) {
-        cand[i].qos = 1 + (double)i;
-        cand[i].planned_w = 2 + 0.5 * (double)i;
-        allowed[i] = 1;
-        allowed[10 + i] = i >= 3;
+    gov_problem(&q);
+    if (size && data[0] == 0xff) {
+        gov_raw(&q, data, size);
+    } else {
+        require(pp_gov_new(&q.p, NULL, &g) == 0);
+        while (at < size) {
+            size_t n = 0;
+            pp_gov_reading r;
+            while (at < size && data[at] != '\n' && n + 1 < sizeof line)
+                line[n++] = (char)data[at++];
+            at++;
+            line[n] = '\0';
+            if (pp_gov_parse_line(line, &r, why, sizeof why) != 0)
+                continue;
+            require(isfinite(r.t_s) && r.t_s >= 0);
+            require(isnan(r.soc_frac) || (r.soc_frac >= 0 && r.soc_frac <= 1));
+            gov_feed(g, &r);
+        }
+        pp_gov_free(g);
     }
-    pp_phase_load_constant(60, 300, &base[0]);
-    pp_phase_load_constant(80, 120, &base[1]);
-    p.n_phases = 2;
-    p.duration_s[0] = 300;
-    p.duration_s[1] = 120;
-    p.weight[0] = p.weight[1] = 1;
-    p.base = base;
-    p.n_cand = 10;
-    p.cand = cand;
-    p.allowed = allowed;
-    pp_battery_params_default(&p.battery);
-    p.min_soc_frac = 0.2;
-    require(pp_gov_new(&p, NULL, &g) == 0);
-    while (at < size) {
-        size_t n = 0;
-        pp_gov_reading r;
-        pp_gov_decision d;
-        while (at < size && data[at] != '\n' && n + 1 < sizeof line)
-            line[n++] = (char)data[at++];
-        at++;
-        line[n] = '\0';
-        if (pp_gov_parse_line(line, &r, why, sizeof why) != 0)
-            continue;
-        require(isfinite(r.t_s) && r.t_s >= 0);
-        require(isnan(r.soc_frac) || (r.soc_frac >= 0 && r.soc_frac <= 1));
-        if (pp_gov_update(g, &r, &d) < 0)
-            continue;
-        require(d.choice < 10 && d.phase < 2 && d.soc_frac >= 0 && d.soc_frac <= 1);
-    }
-    pp_gov_free(g);
-    pp_phase_load_free(&base[0]);
-    pp_phase_load_free(&base[1]);
+    pp_phase_load_free(&q.base[0]);
+    pp_phase_load_free(&q.base[1]);
     return 0;
 }
 

@@ -1232,3 +1232,25 @@ void test_battery_fit_long_log_binned(void)
     CHECK_INT(r.fl[0].n, 40000);
     pp_flight_fit_free(&r);
 }
+
+/* A log whose pack cannot fly it (a capacity of 1 mAh: both packs brown
+ * out at once): the held-out comparison says "none" where nothing was
+ * compared, never "nan" nor a deviation of +0.000 V (issue 46 verification,
+ * repro-t5 gen_csv.py cap_small.csv). */
+void test_battery_fit_nothing_compared_none(void);
+void test_battery_fit_nothing_compared_none(void)
+{
+    pp_battery_params truth;
+    flight f;
+    char path[4200], *out = NULL;
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 600, 100, 46, &f), 0);
+    write_csv_pack(tmp_path(path, sizeof path, "cap_1mah.csv"), &f, 4, 1);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", path, NULL), 0);
+    CHECK_CONTAINS(out, "terminal voltage RMS");
+    CHECK(out && !strstr(out, "nan") && !strstr(out, "+0.000 V"));
+    CHECK_CONTAINS(out, "none V");
+    free(out);
+    flight_free(&f);
+}

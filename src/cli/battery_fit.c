@@ -310,6 +310,24 @@ static void print_pack(const pp_flight_fit *r)
                r->ocv_other_rms_v);
 }
 
+/* One row of the held-out comparison: the fitted pack's figure and the
+ * other's in fmt, each "none" when not known (a pack that browns out at
+ * once compares nothing: never "nan"). */
+static void figure_row(const char *label, const char *fmt, double a, double b, int width,
+                       const char *unit)
+{
+    char x[2][48];
+    const double v[2] = {a, b};
+
+    for (int k = 0; k < 2; k++) {
+        if (isfinite(v[k]))
+            snprintf(x[k], sizeof x[k], fmt, v[k]);
+        else
+            snprintf(x[k], sizeof x[k], "none");
+    }
+    printf("  %-44s %*s %s %*s %s\n", label, width, x[0], unit, width, x[1], unit);
+}
+
 static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl, size_t i,
                          const char *before)
 {
@@ -337,7 +355,7 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
     printf("  %-44s %14s %14s\n", fl->n_train < fl->n ? "held out (not fitted), battery FLIGHT's way"
                                                      : "whole flight, battery FLIGHT's way",
            "fitted pack", before);
-    printf("  %-44s %12.3f V %12.3f V\n", "terminal voltage RMS", a->v_rms, b->v_rms);
+    figure_row("terminal voltage RMS", "%.3f", a->v_rms, b->v_rms, 12, "V");
     for (int k = 0; k < 2; k++) {
         const pp_flight_check *c = k ? b : a;
         if (c->events && c->event_kind != PP_BATTERY_EVENT_BROWNOUT)
@@ -346,11 +364,11 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
         else if (c->events)
             printf("  (%s browns out at %.1f s)\n", k ? before : "the fitted pack", c->event_t_s);
     }
-    printf("  %-44s %+12.3f V %+12.3f V\n", "largest deviation (modelled - logged)", a->v_max_dev,
-           b->v_max_dev);
-    printf("  %-44s %10.1f mAh %10.1f mAh\n", "charge the model draws", a->mah_model, b->mah_model);
-    printf("  %-44s %10.1f mAh %10.1f mAh\n", "charge by the logged current", a->mah_current,
-           b->mah_current);
+    figure_row("largest deviation (modelled - logged)", "%+.3f",
+               isfinite(a->v_rms) ? a->v_max_dev : NAN, isfinite(b->v_rms) ? b->v_max_dev : NAN,
+               12, "V");
+    figure_row("charge the model draws", "%.1f", a->mah_model, b->mah_model, 10, "mAh");
+    figure_row("charge by the logged current", "%.1f", a->mah_current, b->mah_current, 10, "mAh");
 }
 
 /* The charge the fitted parts cover, with the pack reported (its capacity):
