@@ -1254,3 +1254,39 @@ void test_battery_fit_nothing_compared_none(void)
     free(out);
     flight_free(&f);
 }
+
+/* A log the pack cannot give (9,999.9 A from a 5 Ah 4S pack for 20 min, as
+ * repro-t5's gen_csv.py i_huge_all): the fit's RMS over its fitted part is
+ * hundreds of volts, more than the pack's whole open-circuit span. Said,
+ * and the pack not written without --force (it was, with exit 0). */
+void test_battery_fit_off_log_not_written(void);
+void test_battery_fit_off_log_not_written(void)
+{
+    char path[4200], pack[4200], row[160], *out = NULL, *err = NULL;
+    FILE *fp;
+
+    fp = fopen(tmp_path(path, sizeof path, "i_huge.csv"), "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("timestamp,voltage_v,current_a,discharged_mah,remaining,connected,cell_count,"
+          "capacity\n", fp);
+    for (int k = 0; k < 2400; k++) {
+        snprintf(row, sizeof row, "%d,%.4f,9999.9,%.2f,%.4f,1,4,5000\n", 20000000 + 500000 * k,
+                 16.2787 - 0.0012 * k, 1.67 * (k + 1), 0.9997 - 0.0004 * k);
+        fputs(row, fp);
+    }
+    fclose(fp);
+    tmp_path(pack, sizeof pack, "i_huge_pack.cfg");
+    CHECK(run_powprof(&out, &err, "battery", "fit", path, "-o", pack, NULL) != 0);
+    CHECK_CONTAINS(out, "the model does not follow the log");
+    CHECK_CONTAINS(err, "not written: the model does not follow the log");
+    CHECK(access(pack, F_OK) != 0);
+    free(out);
+    free(err);
+    out = err = NULL;
+    CHECK_INT(run_powprof(&out, &err, "battery", "fit", path, "-o", pack, "--force", NULL), 0);
+    CHECK(access(pack, F_OK) == 0);
+    free(out);
+    free(err);
+}

@@ -58,7 +58,9 @@ static const char fit_help[] =
     "on the first four fifths alone and, with the curve held, the other\n"
     "curve's. A capacity over +-30 % is undetermined and held at the pack\n"
     "replaced's. A parameter at a bound of its range is \"at its bound\" (never\n"
-    "+- 0) and the fit degenerate: not written without --force. A fit over less\n"
+    "+- 0) and the fit degenerate: not written without --force; nor is a fit\n"
+    "whose RMS exceeds the pack's whole open-circuit span (the model does not\n"
+    "follow the log: a current or voltage the pack cannot give). A fit over less\n"
     "than 30 % of the charge, or a capacity known to worse than 5 %, is said not\n"
     "to pin the capacity and the curve: fly to below 40 % and fit again.\n"
     "\n"
@@ -94,7 +96,7 @@ static const char fit_help[] =
     "  --json                 one JSON object on stdout\n"
     "  --force                write -o's pack even when the fit is degenerate (a parameter at\n"
     "                         a bound of its range: undetermined) or does not beat the pack\n"
-    "                         it replaces on the validation part\n"
+    "                         it replaces on the validation part, or does not follow the log\n"
     "  -h, --help             this help\n";
 
 enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
@@ -429,6 +431,11 @@ static void print_warnings(const pp_flight_fit *r)
                "without it) the fit is no better than the pack it replaces (%.4f V against "
                "%.4f V): keep that pack; not written without --force\n",
                r->validation_fit_rms_v, r->validation_prior_rms_v);
+    if (r->off_log)
+        printf("warning: the model does not follow the log: RMS %.4g V over the fitted part, "
+               "more than the pack's whole open-circuit span (%.3f V): a current or a voltage "
+               "the pack cannot give (check the log's units and cell count)\n",
+               r->fit.train_rms_v, r->ocv_span_v);
     if (r->degenerate)
         printf("warning: the fit is degenerate: a parameter ran to a bound of its range (said "
                "\"at its bound\" above), so the flights do not determine it and the pack is no "
@@ -545,6 +552,7 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
     json_object_set_new(root, "degenerate", json_boolean(r->degenerate));
+    json_object_set_new(root, "follows_log", json_boolean(!r->off_log));
     json_object_set_new(root, "validation_fit_rms_v", pp_json_num(r->validation_fit_rms_v));
     json_object_set_new(root, "validation_prior_rms_v", pp_json_num(r->validation_prior_rms_v));
     json_object_set_new(root, "beats_prior", r->beats_prior < 0 ? json_null()
@@ -615,6 +623,16 @@ static int plot(const fit_args *a, const pp_flight_fit *r)
     return pp_cli_plot_said("battery fit", a->plot_dir, "battery-fit", rc, &pr);
 }
 
+/* Why r is not written without --force (one of its three reasons). */
+static const char *not_written_why(const pp_flight_fit *r)
+{
+    if (r->off_log)
+        return "the model does not follow the log (its RMS exceeds the pack's whole "
+               "open-circuit span)";
+    return r->degenerate ? "the fit is degenerate (a parameter at a bound of its range)"
+                         : "the fit does not beat the pack it replaces on the validation part";
+}
+
 int pp_cli_battery_fit(int argc, char **argv)
 {
     fit_args a;
@@ -635,11 +653,9 @@ int pp_cli_battery_fit(int argc, char **argv)
         print_json(&r, &a);
     else
         print_text(&r, &a);
-    if (a.out && (r.degenerate || r.beats_prior == 0) && !a.force) {
+    if (a.out && (r.off_log || r.degenerate || r.beats_prior == 0) && !a.force) {
         fprintf(stderr, "powprof battery fit: %s not written: %s; --force to write it anyway\n",
-                a.out, r.degenerate ? "the fit is degenerate (a parameter at a bound of its "
-                                      "range)" : "the fit does not beat the pack it replaces "
-                                                 "on the validation part");
+                a.out, not_written_why(&r));
         rc = -1;
     } else if (a.out && write_pack(&r, &a) < 0) {
         rc = -1;

@@ -520,6 +520,8 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
 static void pinned(pp_flight_fit *r)
 {
     r->degenerate = degenerate(&r->fit, r->n_flights);
+    r->ocv_span_v = pp_battery_ocv_v(&r->fit.pack, 1) - pp_battery_ocv_v(&r->fit.pack, 0);
+    r->off_log = !(r->fit.train_rms_v <= r->ocv_span_v); /* NaN too */
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
                          : r->capacity_held ? r->first_capacity_sd_ah / r->first_capacity_ah
                                             : NAN;

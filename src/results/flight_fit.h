@@ -98,6 +98,11 @@ typedef struct pp_flight_fit {
                                      without --force */
     int rc_held;                  /* held too: the RC pair (undetermined or at a bound of its
                                      time constant, 1 to 3000 s) */
+    double ocv_span_v;            /* the fitted pack's open-circuit voltage, full less empty */
+    int off_log;                  /* the fit's RMS over its training samples exceeds
+                                     ocv_span_v: the model does not follow the log (a current
+                                     or a voltage the pack cannot give), not to be written
+                                     without --force */
 } pp_flight_fit;
 
 /* Read the logs at paths (ULog or ulog2csv CSV), fit and check. 0, or
