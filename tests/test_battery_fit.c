@@ -1236,7 +1236,7 @@ void test_battery_fit_long_log_binned(void)
 /* A log whose pack cannot fly it (a capacity of 1 mAh: both packs brown
  * out at once): the held-out comparison says "none" where nothing was
  * compared, never "nan" nor a deviation of +0.000 V (issue 46 verification,
- * repro-t5 gen_csv.py cap_small.csv). */
+ * the round-five review's generated cap_small.csv). */
 void test_battery_fit_nothing_compared_none(void);
 void test_battery_fit_nothing_compared_none(void)
 {
@@ -1256,9 +1256,9 @@ void test_battery_fit_nothing_compared_none(void)
 }
 
 /* A log the pack cannot give (9,999.9 A from a 5 Ah 4S pack for 20 min, as
- * repro-t5's gen_csv.py i_huge_all): the fit's RMS over its fitted part is
- * hundreds of volts, more than the pack's whole open-circuit span. Said,
- * and the pack not written without --force (it was, with exit 0). */
+ * the round-five review's generated i_huge_all.csv): the fit's RMS over its
+ * fitted part is hundreds of volts, more than the pack's whole open-circuit
+ * span. Said, and the pack not written without --force (it was, exit 0). */
 void test_battery_fit_off_log_not_written(void);
 void test_battery_fit_off_log_not_written(void)
 {
