@@ -90,3 +90,26 @@ void test_atomic_file(void)
     CHECK(pp_atomic_file_open(&af, path) < 0);
     CHECK_CONTAINS(test_log(), path);
 }
+
+/* pp_grow: the same array while there is room, then twice the room, the
+ * elements kept; the first allocation of the size asked. */
+void test_util_grow(void);
+void test_util_grow(void)
+{
+    int *a = NULL, *b;
+    size_t cap = 0;
+
+    CHECK((a = pp_grow(a, &cap, 0, sizeof *a, 4)) != NULL);
+    CHECK_INT((int)cap, 4);
+    for (int i = 0; i < 4; i++)
+        a[i] = i * 7;
+    CHECK(pp_grow(a, &cap, 3, sizeof *a, 4) == a);
+    CHECK_INT((int)cap, 4);
+    CHECK((b = pp_grow(a, &cap, 4, sizeof *a, 4)) != NULL);
+    CHECK_INT((int)cap, 8);
+    if (b) {
+        a = b;
+        CHECK_INT(a[3], 21);
+    }
+    free(a);
+}

@@ -636,3 +636,16 @@ void pp_format_duration(double s, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f h %.0f min", floor(min / 60), fmod(min, 60));
     }
 }
+
+void *pp_grow(void *items, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    size_t want = *cap ? 2 * *cap : first;
+    void *q;
+
+    if (n < *cap)
+        return items;
+    if (want > SIZE_MAX / elem || !(q = realloc(items, want * elem)))
+        return NULL;
+    *cap = want;
+    return q;
+}

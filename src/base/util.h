@@ -81,6 +81,12 @@ size_t pp_csv_split(char *line, char **fields, size_t cap);
  * -ENAMETOOLONG when src was cut. */
 int pp_strlcpy(char *dst, const char *src, size_t cap);
 
+/* Room for one more element in items, an array of *cap elements of elem
+ * bytes with n of them used: items itself while n < *cap, else items
+ * reallocated to twice *cap (first when 0) and *cap updated. NULL when
+ * out of memory (items and *cap left as they were). */
+void *pp_grow(void *items, size_t *cap, size_t n, size_t elem, size_t first);
+
 /* ---- Names from data ----------------------------------------------------
  *
  * A rail, parameter, metric or column name read from a file, a header, a

@@ -335,14 +335,9 @@ static int on_format(parser *p, const uint8_t *d, size_t len, uint64_t off)
                      (unsigned long long)off);
         return -EINVAL;
     }
-    if (p->n_fmt == p->cap_fmt) {
-        size_t cap = p->cap_fmt ? 2 * p->cap_fmt : 64;
-        format *n = realloc(p->fmt, cap * sizeof *n);
-        if (!n)
-            return -ENOMEM;
-        p->fmt = n;
-        p->cap_fmt = cap;
-    }
+    if (!(fm = pp_grow(p->fmt, &p->cap_fmt, p->n_fmt, sizeof *fm, 64)))
+        return -ENOMEM;
+    p->fmt = fm;
     fm = &p->fmt[p->n_fmt++];
     *fm = (format){(const char *)d, (const char *)colon + 1, (size_t)(colon - d),
                    (size_t)(d + len - colon - 1), off};

@@ -1,6 +1,8 @@
 /* ulog_topics.c - the topics of a ULog (ulog_topics.h). */
 #include "ulog_topics.h"
 
+#include "src/base/util.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +16,9 @@ int pp_ulog_topics_subscribe(pp_ulog_topics *t, unsigned msg_id, int multi, cons
         return 0;
     if (!t->slot && !(t->slot = calloc(65536, sizeof *t->slot)))
         return -ENOMEM;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        pp_ulog_topic *n = realloc(t->topic, cap * sizeof *n);
-        if (!n)
-            return -ENOMEM;
-        t->topic = n;
-        t->cap = cap;
-    }
+    if (!(tp = pp_grow(t->topic, &t->cap, t->n, sizeof *tp, 64)))
+        return -ENOMEM;
+    t->topic = tp;
     tp = &t->topic[t->n];
     memset(tp, 0, sizeof *tp);
     len = len < sizeof tp->name - 1 ? len : sizeof tp->name - 1;
