@@ -807,6 +807,53 @@ void test_battery_fit_log_read_linear(void)
     pp_ulog_flight_free(&f);
 }
 
+/* Read with at most about 2 x 1,000 kept (issue 46 item 14): the storage
+ * stays bounded while the 10,000 samples come, each value is the mean of
+ * its bin of the samples read whole (the last bin of fewer), the dropout
+ * rule as on the whole read. */
+void test_flight_log_read_max_bins(void);
+void test_flight_log_read_max_bins(void)
+{
+    char path[4200];
+    FILE *fp = csv_open(tmp_path(path, sizeof path, "bins.csv"), ",discharged_mah");
+    pp_ulog_flight all, f;
+    size_t n = 10001, bin, k0;
+
+    if (!fp)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        double v = 16.0 - 1e-4 * (double)k, i = 10 + sin((double)k / 50);
+        if (k == 5000)
+            v *= 0.97, i = 0; /* sags with no current: left out */
+        fprintf(fp, "%zu,%.6f,%.4f,%.1f\n", 1000000 + k * 1000, v, i, 0.1 * (double)k);
+    }
+    fclose(fp);
+    CHECK_INT(pp_flight_log_read(path, &all), 0);
+    CHECK_INT(pp_flight_log_read_max(path, &f, 1000), 0);
+    CHECK_INT(all.n_zero_sag, 1);
+    CHECK_INT(f.n_zero_sag, 1);
+    CHECK_INT(f.bat[0].n_logged, all.bat[0].n);
+    bin = f.bat[0].bin;
+    CHECK_INT(bin, 8); /* halved at 2,000, 4,000 and 8,000 samples taken */
+    CHECK_INT(f.bat[0].n, (all.bat[0].n + bin - 1) / bin);
+    CHECK(f.bat[0].cap <= 2048);
+    for (size_t j = 0; j < f.bat[0].n; j++) {
+        double t = 0, v = 0, i = 0;
+        size_t e = (j + 1) * bin < all.bat[0].n ? (j + 1) * bin : all.bat[0].n;
+        for (k0 = j * bin; k0 < e; k0++)
+            t += all.bat[0].t_s[k0], v += all.bat[0].voltage_v[k0], i += all.bat[0].current_a[k0];
+        double m = (double)(e - j * bin);
+        if (fabs(f.bat[0].t_s[j] - t / m) > 1e-9 || fabs(f.bat[0].voltage_v[j] - v / m) > 1e-9 ||
+            fabs(f.bat[0].current_a[j] - i / m) > 1e-9 ||
+            f.bat[0].discharged_mah[j] != all.bat[0].discharged_mah[e - 1]) {
+            CHECK(!"a bin is not the mean of its samples");
+            break;
+        }
+    }
+    pp_ulog_flight_free(&all);
+    pp_ulog_flight_free(&f);
+}
+
 /* A flight no pack of the model flies. rising: its voltage rises while it
  * draws 10 A (the capacity runs to its bound); else its voltage rises
  * with the current (R0 runs to its lower bound). */
@@ -1213,14 +1260,16 @@ void test_battery_fit_long_log_binned(void)
     }
     fclose(fp);
     CHECK_INT(pp_flight_log_read(path, &f), 0);
+    double v8 = 0;
+    for (size_t k = 8; k < 16 && f.n_batteries == 1; k++)
+        v8 += f.bat[0].voltage_v[k] / 8;
+    pp_ulog_flight_free(&f);
+    CHECK_INT(pp_flight_log_read_max(path, &f, 20000), 0); /* halved at 40,000, 80,000, 160,000 */
     if (f.n_batteries == 1) {
-        double v5 = 0;
-        for (size_t k = 5; k < 10; k++)
-            v5 += f.bat[0].voltage_v[k] / 5;
-        CHECK_INT(pp_flight_log_decimate(&f.bat[0], 40000), 5);
-        CHECK_INT(f.bat[0].n, 40000);
-        CHECK_NEAR(f.bat[0].voltage_v[1], v5, 1e-12);
-        CHECK_NEAR(f.bat[0].t_s[1], 1 + 7 * 0.02, 1e-9); /* the mean of samples 5 to 9 */
+        CHECK_INT(f.bat[0].bin, 8);
+        CHECK_INT(f.bat[0].n, 25000);
+        CHECK_NEAR(f.bat[0].voltage_v[1], v8, 1e-12);
+        CHECK_NEAR(f.bat[0].t_s[1], 1 + 11.5 * 0.02, 1e-9); /* the mean of samples 8 to 15 */
     }
     pp_ulog_flight_free(&f);
     pp_flight_fit_options_init(&o);
@@ -1228,8 +1277,8 @@ void test_battery_fit_long_log_binned(void)
     CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
     CHECK((double)(clock() - c0) / CLOCKS_PER_SEC < 10);
     CHECK_INT(r.fl[0].n_logged, n);
-    CHECK_INT(r.fl[0].bin, 5);
-    CHECK_INT(r.fl[0].n, 40000);
+    CHECK_INT(r.fl[0].bin, 8);
+    CHECK_INT(r.fl[0].n, 25000);
     pp_flight_fit_free(&r);
 }
 

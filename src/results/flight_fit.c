@@ -211,13 +211,13 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     int rc, c;
 
     pp_strlcpy(fl->path, path, sizeof fl->path);
-    if ((rc = pp_flight_log_read(path, log)) < 0)
-        return rc;
+    if ((rc = pp_flight_log_read_max(path, log, PP_FIT_SAMPLES_MAX / 2)) < 0)
+        return rc; /* a day-long log in bounded memory: binned as it is read */
     pp_flight_log_left_out(log, fl->left_out, sizeof fl->left_out);
     if (!(*bat = battery_of(log, path, o->instance)))
         return -EINVAL;
-    fl->n_logged = (*bat)->n;
-    fl->bin = pp_flight_log_decimate(&log->bat[*bat - log->bat], PP_FIT_SAMPLES_MAX);
+    fl->n_logged = (*bat)->n_logged;
+    fl->bin = (*bat)->bin > 1 ? (*bat)->bin : 1;
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
     for (size_t j = 0; j < i; j++)

@@ -32,7 +32,9 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o);
  * time blocks, fit.h) is over this fraction of it is undetermined. */
 #define PP_FIT_UNDETERMINED_REL 0.30
 /* A flight of more samples is fitted and checked on bin averages of this
- * many at most (an hour at 10 Hz is 36,000): a day-long log in seconds. */
+ * many at most (an hour at 10 Hz is 36,000), binned as it is read
+ * (ulog_samples.h: the bin doubles each time this many are held, so
+ * 20,000 to 40,000 stay): a day-long log in seconds and a few MB. */
 #define PP_FIT_SAMPLES_MAX 40000
 /* Fitted parts over this fraction of the charge can pin the capacity. */
 #define PP_FIT_PINNED_SPAN_FRAC 0.30

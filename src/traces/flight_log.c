@@ -10,96 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAG_FRAC 0.02
-#define SAG_WINDOW_S 60.0
-
 int pp_flight_log_is(const char *path) { return pp_ulog_is_ulog(path) || pp_ulog_csv_is(path); }
-
-/* Keep sample k of b at position j. */
-static void move(pp_ulog_battery *b, size_t j, size_t k)
-{
-    b->t_s[j] = b->t_s[k];
-    b->voltage_v[j] = b->voltage_v[k];
-    b->current_a[j] = b->current_a[k];
-    b->discharged_mah[j] = b->discharged_mah[k];
-    b->remaining[j] = b->remaining[k];
-}
-
-/* A current of -1 (not measured), a voltage of 0 or less (no pack seen:
- * a ULog keeps no 'connected' here), or a current of 0 while the voltage
- * sags below the highest voltage of the SAG_WINDOW_S before: that maximum
- * kept by a monotone queue of sample indices (voltages decreasing), so
- * each sample enters and leaves it once: linear in the samples. */
-static int clean(pp_ulog_flight *f, pp_ulog_battery *b)
-{
-    size_t j = 0, head = 0, tail = 0, *q = malloc((b->n ? b->n : 1) * sizeof *q);
-
-    if (!q)
-        return -ENOMEM;
-    for (size_t k = 0; k < b->n; k++) {
-        while (b->voltage_v[k] > 0 && tail > head && b->voltage_v[q[tail - 1]] <= b->voltage_v[k])
-            tail--;
-        if (b->voltage_v[k] > 0) /* no voltage (NaN, 0 or less) raises no maximum */
-            q[tail++] = k;
-        while (tail > head && b->t_s[q[head]] < b->t_s[k] - SAG_WINDOW_S)
-            head++;
-        double vmax = tail > head ? b->voltage_v[q[head]] : 0;
-        if (b->current_a[k] == -1 || !(b->voltage_v[k] > 0)) { /* not measured (nor connected) */
-            f->n_unmeasured++;
-            continue;
-        }
-        if (b->current_a[k] == 0 && b->voltage_v[k] < (1 - SAG_FRAC) * vmax) {
-            f->n_zero_sag++;
-            continue;
-        }
-        move(b, j++, k);
-    }
-    free(q);
-    b->n = j;
-    return 0;
-}
 
 int pp_flight_log_read(const char *path, pp_ulog_flight *f)
 {
-    int rc = pp_ulog_is_ulog(path) ? pp_ulog_read_battery(path, f) : pp_ulog_csv_read(path, f);
-    size_t k = 0;
-
-    if (rc < 0)
-        return rc;
-    for (size_t b = 0; b < f->n_batteries; b++)
-        if ((rc = clean(f, &f->bat[b])) < 0)
-            return rc;
-    for (size_t b = 0; b < f->n_batteries; b++) { /* instances left with no sample */
-        pp_ulog_battery keep = f->bat[b];
-        f->bat[b] = (pp_ulog_battery){0};
-        if (keep.n)
-            f->bat[k++] = keep;
-        else
-            free(keep.t_s);
-    }
-    f->n_batteries = k;
-    return 0;
+    return pp_flight_log_read_max(path, f, 0);
 }
 
-size_t pp_flight_log_decimate(pp_ulog_battery *b, size_t max_n)
+/* The dropout rule applied as the samples come (ulog_samples.c): a ULog's
+ * instances left with no sample are dropped by its reader. */
+int pp_flight_log_read_max(const char *path, pp_ulog_flight *f, size_t keep_max)
 {
-    size_t bin = max_n ? (b->n + max_n - 1) / max_n : 1, j = 0;
-
-    if (bin <= 1)
-        return 1;
-    for (size_t k = 0; k < b->n; k += bin, j++) {
-        size_t e = k + bin < b->n ? k + bin : b->n;
-        double t = 0, v = 0, i = 0;
-        for (size_t m = k; m < e; m++)
-            t += b->t_s[m], v += b->voltage_v[m], i += b->current_a[m];
-        b->t_s[j] = t / (double)(e - k);
-        b->voltage_v[j] = v / (double)(e - k);
-        b->current_a[j] = i / (double)(e - k);
-        b->discharged_mah[j] = b->discharged_mah[e - 1];
-        b->remaining[j] = b->remaining[e - 1];
-    }
-    b->n = j;
-    return bin;
+    return pp_ulog_is_ulog(path) ? pp_ulog_read_battery_opt(path, f, 1, keep_max)
+                                 : pp_ulog_csv_read_opt(path, f, 1, keep_max);
 }
 
 void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap)

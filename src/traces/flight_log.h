@@ -26,9 +26,15 @@ int pp_flight_log_is(const char *path);
  * -EINVAL / -errno (logged). */
 int pp_flight_log_read(const char *path, pp_ulog_flight *f);
 
+/* The same, at most about 2 x keep_max samples kept of each battery: bin
+ * means (ulog_samples.h; 0 keeps every sample). */
+int pp_flight_log_read_max(const char *path, pp_ulog_flight *f, size_t keep_max);
+
 /* The ulog2csv battery_status CSV alone (one battery, its instance from the
- * file name's "_N.csv"): 0 or -errno (logged). */
+ * file name's "_N.csv"): 0 or -errno (logged); _opt with the samples'
+ * options (ulog_samples.h). */
 int pp_ulog_csv_read(const char *path, pp_ulog_flight *f);
+int pp_ulog_csv_read_opt(const char *path, pp_ulog_flight *f, int clean, size_t keep_max);
 int pp_ulog_csv_is(const char *path);
 
 /* The batteries' power of the flight log at path (pp_ulog_battery_trace:
@@ -36,11 +42,6 @@ int pp_ulog_csv_is(const char *path);
  * the first sample and total watts (trace.h). 0 or -errno (logged). */
 struct pp_trace_load;
 int pp_flight_log_load(const char *path, struct pp_trace_load *out);
-
-/* Battery b averaged over bins of consecutive samples so that it holds at
- * most max_n (> 0): each bin's time, voltage and current their means, its
- * discharged_mah and remaining its last. The bin size (1: untouched). */
-size_t pp_flight_log_decimate(pp_ulog_battery *b, size_t max_n);
 
 /* What was left out of f, as one sentence into buf ("" when nothing). */
 void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap);

@@ -66,7 +66,7 @@ static uint64_t le(const uint8_t *p, size_t n)
 void pp_ulog_flight_free(pp_ulog_flight *f)
 {
     for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES; b++)
-        free(f->bat[b].t_s);
+        pp_ulog_samples_free(&f->bat[b]);
     pp_ulog_topics_free(&f->topics);
     memset(f, 0, sizeof *f);
 }
@@ -236,27 +236,6 @@ static int implausible(pp_ulog_flight *f, const double *v)
     return 0;
 }
 
-/* Room for one more sample of bat: 0 or -2. */
-static int grow(pp_ulog_battery *bat)
-{
-    size_t cap = bat->cap ? 2 * bat->cap : 256;
-    double *a = malloc(5 * cap * sizeof *a);
-    double **cols[5] = {&bat->t_s, &bat->voltage_v, &bat->current_a, &bat->discharged_mah,
-                        &bat->remaining};
-
-    if (!a)
-        return -2;
-    for (int k = 0; k < 5; k++) {
-        if (bat->n)
-            memcpy(a + (size_t)k * cap, *cols[k], bat->n * sizeof *a);
-    }
-    free(bat->t_s);
-    for (int k = 0; k < 5; k++)
-        *cols[k] = a + (size_t)k * cap;
-    bat->cap = cap;
-    return 0;
-}
-
 /* A sample of battery slot b from data d (len bytes). 0, -1 when short. */
 static int add_sample(parser *p, size_t b, const uint8_t *d, size_t len)
 {
@@ -271,17 +250,15 @@ static int add_sample(parser *p, size_t b, const uint8_t *d, size_t len)
     }
     if (implausible(p->f, v))
         return 0;
-    if (bat->n && !(v[F_TS] / 1e6 > bat->t_s[bat->n - 1])) {
+    if (bat->n_logged && !(v[F_TS] / 1e6 > bat->last_t_s)) {
         p->f->n_backwards++;
         return 0;
     }
-    if (bat->n == bat->cap && grow(bat) < 0)
+    double s[5] = {v[F_TS] / 1e6, v[F_V], v[F_I], v[F_MAH], v[F_REM]};
+    int rc = pp_ulog_samples_add(bat, s);
+    if (rc < 0)
         return -2;
-    bat->t_s[bat->n] = v[F_TS] / 1e6;
-    bat->voltage_v[bat->n] = v[F_V];
-    bat->current_a[bat->n] = v[F_I];
-    bat->discharged_mah[bat->n] = v[F_MAH];
-    bat->remaining[bat->n++] = v[F_REM];
+    p->f->n_zero_sag += (size_t)rc;
     /* a cell count is a small whole number: anything else (3e9, inf, 2.5)
      * is left out, never converted (out of int's range that is undefined) */
     if (!isnan(v[F_CELLS]) && v[F_CELLS] >= 1 && v[F_CELLS] <= PP_ULOG_MAX_CELLS &&
@@ -540,12 +517,16 @@ static void report_left_out(const char *name, pp_ulog_flight *f)
                     "sample", name, f->n_bad_cells, PP_ULOG_MAX_CELLS, PP_ULOG_MAX_CAPACITY_MAH);
 }
 
-int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f)
+/* pp_ulog_parse_battery with the samples' options (ulog_samples.h). */
+static int parse(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f, int clean,
+                 size_t keep_max)
 {
     parser p = {buf, len, name, f, NULL, 0, 0, NULL, 0, NULL, {{0}}, 0, {0}, 0, 0};
     int rc;
 
     memset(f, 0, sizeof *f);
+    for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES; b++)
+        f->bat[b].clean = clean, f->bat[b].keep_max = keep_max;
     if (len < HEADER || memcmp(buf, magic, sizeof magic) != 0) {
         pp_log_error("%s: %s", name, len >= sizeof magic && memcmp(buf, magic, sizeof magic) == 0
                                          ? "the ULog header is cut short (16 bytes expected)"
@@ -568,6 +549,9 @@ int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_u
     free(p.sub);
     free(p.fmt);
     free(p.index);
+    for (size_t b = 0; b < PP_ULOG_MAX_BATTERIES; b++)
+        if (pp_ulog_samples_end(&f->bat[b]) < 0 && rc == 0)
+            rc = -ENOMEM;
     if (rc == 0)
         report_left_out(name, f);
     {
@@ -575,7 +559,7 @@ int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_u
         for (size_t b = 0; b < f->n_batteries; b++) {
             pp_ulog_battery keep = f->bat[b];
             if (keep.n == 0)
-                free(keep.t_s);
+                pp_ulog_samples_free(&keep);
             else
                 f->bat[k++] = keep;
         }
@@ -586,7 +570,17 @@ int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_u
     return rc;
 }
 
+int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f)
+{
+    return parse(buf, len, name, f, 0, 0);
+}
+
 int pp_ulog_read_battery(const char *path, pp_ulog_flight *f)
+{
+    return pp_ulog_read_battery_opt(path, f, 0, 0);
+}
+
+int pp_ulog_read_battery_opt(const char *path, pp_ulog_flight *f, int clean, size_t keep_max)
 {
     int fd, rc;
     struct stat st;
@@ -613,7 +607,7 @@ int pp_ulog_read_battery(const char *path, pp_ulog_flight *f)
         pp_log_error("%s: %s", path, strerror(errno));
         return -EIO;
     }
-    rc = pp_ulog_parse_battery(map, (size_t)st.st_size, path, f);
+    rc = parse(map, (size_t)st.st_size, path, f, clean, keep_max);
     munmap(map, (size_t)st.st_size);
     return rc;
 }

@@ -40,20 +40,13 @@
 
 #include "ulog_param.h" /* PP_ULOG_MAX_BATTERIES, the batteries' parameters */
 #include "ulog_topics.h" /* every topic's messages and times (ulog info) */
+#include "ulog_samples.h" /* a battery's samples, pp_ulog_battery */
 
 #define PP_ULOG_MAX_VOLTAGE_V 1000.0  /* above: no battery, a corrupt sample */
 #define PP_ULOG_MAX_CURRENT_A 10000.0
 #define PP_ULOG_MAX_CELLS 255         /* PX4's cell_count is a uint8 */
 #define PP_ULOG_MAX_CAPACITY_MAH 1e7
 
-typedef struct pp_ulog_battery {
-    int instance;                 /* the subscription's multi_id */
-    size_t n, cap;
-    double *t_s;                  /* the log's timestamp, us / 1e6 */
-    double *voltage_v, *current_a, *discharged_mah, *remaining; /* NaN where absent */
-    int cell_count;               /* the last sample's (0 without) */
-    double capacity_mah;          /* the last sample's (0 without) */
-} pp_ulog_battery;
 
 typedef struct pp_ulog_flight {
     int version;
@@ -93,6 +86,10 @@ typedef struct pp_ulog_flight {
  * incompatible flags, a format that does not parse), -errno. A log without
  * battery_status samples is not an error: f->n_batteries is 0. */
 int pp_ulog_read_battery(const char *path, pp_ulog_flight *f);
+
+/* The same, every battery's samples with the options clean and keep_max
+ * (ulog_samples.h). */
+int pp_ulog_read_battery_opt(const char *path, pp_ulog_flight *f, int clean, size_t keep_max);
 
 /* The same from memory (name for messages). */
 int pp_ulog_parse_battery(const uint8_t *buf, size_t len, const char *name, pp_ulog_flight *f);

@@ -117,24 +117,6 @@ static int cell(const char *path, size_t line, int c, const char *s, double *out
     return 0;
 }
 
-static int grow(pp_ulog_battery *b)
-{
-    size_t cap = b->cap ? 2 * b->cap : 1024;
-    double *a = malloc(5 * cap * sizeof *a), **cols[5] = {&b->t_s, &b->voltage_v, &b->current_a,
-                                                         &b->discharged_mah, &b->remaining};
-
-    if (!a)
-        return -ENOMEM;
-    for (int k = 0; k < 5; k++)
-        if (b->n)
-            memcpy(a + (size_t)k * cap, *cols[k], b->n * sizeof *a);
-    free(b->t_s);
-    for (int k = 0; k < 5; k++)
-        *cols[k] = a + (size_t)k * cap;
-    b->cap = cap;
-    return 0;
-}
-
 /* One row's values into the battery, or counted as left out. */
 static int add_row(const char *path, size_t line, const double *v, pp_ulog_flight *f,
                    double *last_us)
@@ -170,13 +152,11 @@ static int add_row(const char *path, size_t line, const double *v, pp_ulog_fligh
         return 0;
     }
     *last_us = v[C_TS];
-    if (b->n == b->cap && grow(b) < 0)
-        return -ENOMEM;
-    b->t_s[b->n] = v[C_TS] / 1e6;
-    b->voltage_v[b->n] = v[C_V];
-    b->current_a[b->n] = v[C_I];
-    b->discharged_mah[b->n] = v[C_MAH];
-    b->remaining[b->n++] = v[C_REM];
+    double s[5] = {v[C_TS] / 1e6, v[C_V], v[C_I], v[C_MAH], v[C_REM]};
+    int rc = pp_ulog_samples_add(b, s);
+    if (rc < 0)
+        return rc;
+    f->n_zero_sag += (size_t)rc;
     if (v[C_CELLS] >= 1 && v[C_CELLS] <= PP_ULOG_MAX_CELLS)
         b->cell_count = (int)v[C_CELLS];
     if (v[C_CAP] > 0 && v[C_CAP] <= PP_ULOG_MAX_CAPACITY_MAH)
@@ -245,6 +225,11 @@ static int instance_of(const char *path)
 
 int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
 {
+    return pp_ulog_csv_read_opt(path, f, 0, 0);
+}
+
+int pp_ulog_csv_read_opt(const char *path, pp_ulog_flight *f, int clean, size_t keep_max)
+{
     FILE *fp = pp_file_fopen_regular(path); /* a FIFO or a device refused (logged) */
     char *line = NULL, delim = ',';
     size_t cap = 0;
@@ -263,10 +248,13 @@ int pp_ulog_csv_read(const char *path, pp_ulog_flight *f)
     }
     f->battery_defined = 1;
     f->bat[0].instance = instance_of(path);
+    f->bat[0].clean = clean, f->bat[0].keep_max = keep_max;
     if (rc == 0)
         rc = rows(path, fp, delim, idx, f);
     free(line);
     fclose(fp);
+    if (pp_ulog_samples_end(&f->bat[0]) < 0 && rc == 0)
+        rc = -ENOMEM;
     f->n_batteries = f->bat[0].n ? 1 : 0;
     return rc;
 }
