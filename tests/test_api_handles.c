@@ -86,3 +86,20 @@ void test_api_handle_closed(void)
     pp_battery_free(b);
     CHECK_INT(pp_meter_stop((pp_meter *)b, &rep), -EBADF);
 }
+
+/* Each public struct's size as a binding reads it (pp_struct_size) is the
+ * one the public headers give; an unknown name or NULL is 0. */
+void test_api_struct_size(void);
+void test_api_struct_size(void)
+{
+    CHECK_INT(pp_struct_size("pp_battery_summary"), sizeof(pp_battery_summary));
+    CHECK_INT(pp_struct_size("pp_governor_options"), sizeof(pp_governor_options));
+    CHECK_INT(pp_struct_size("pp_governor_reading"), sizeof(pp_governor_reading));
+    CHECK_INT(pp_struct_size("pp_governor_decision"), sizeof(pp_governor_decision));
+    CHECK_INT(pp_struct_size("pp_meter_report"), sizeof(pp_meter_report));
+    CHECK_INT(pp_struct_size("pp_model_estimate"), sizeof(pp_model_estimate));
+    CHECK_INT(pp_struct_size("pp_mission"), sizeof(pp_mission));
+    CHECK_INT(pp_struct_size("pp_mission_plan"), sizeof(pp_mission_plan));
+    CHECK_INT(pp_struct_size("pp_governor"), 0); /* opaque: no size to lay out */
+    CHECK_INT(pp_struct_size(NULL), 0);
+}

@@ -90,6 +90,14 @@ int pp_model_json(const pp_model *m, char **json_out);
 /* Frees what the library returned to the caller (JSON texts). NULL is ignored. */
 void pp_free(void *p);
 
+/* The size in bytes, as this library was built, of the public struct of
+ * that name (without "struct": "pp_governor_decision"); 0 for a name it
+ * does not know. A binding that lays the structs out itself (the Python
+ * package's ctypes) compares its sizes with these before its first call,
+ * so a library and a binding of two releases refuse to run together
+ * instead of reading past a struct's end. Any thread. */
+size_t pp_struct_size(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

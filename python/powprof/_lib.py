@@ -29,6 +29,7 @@ class PowprofWarning(UserWarning):
 
 
 class Estimate(ctypes.Structure):
+    _c_name_ = "pp_model_estimate"
     _fields_ = [("value", ctypes.c_double), ("lo", ctypes.c_double), ("hi", ctypes.c_double),
                 ("typical_error_pct", ctypes.c_double), ("outside_measured", ctypes.c_int),
                 ("beyond_measured", ctypes.c_int)]
@@ -38,6 +39,7 @@ ESTIMATE_EXTRAPOLATE = 1  # PP_ESTIMATE_EXTRAPOLATE
 
 
 class BatterySummary(ctypes.Structure):
+    _c_name_ = "pp_battery_summary"
     _fields_ = [("duration_s", ctypes.c_double), ("energy_j", ctypes.c_double),
                 ("soc_start_frac", ctypes.c_double), ("soc_end_frac", ctypes.c_double),
                 ("soc_drained_frac", ctypes.c_double), ("min_voltage_v", ctypes.c_double),
@@ -45,11 +47,13 @@ class BatterySummary(ctypes.Structure):
 
 
 class Mission(ctypes.Structure):
+    _c_name_ = "pp_mission"
     _fields_ = [("duration_s", ctypes.c_double), ("maximize", ctypes.c_char_p),
                 ("min_soc_frac", ctypes.c_double), ("plan_on_mean", ctypes.c_int)]
 
 
 class GovernorOptions(ctypes.Structure):
+    _c_name_ = "pp_governor_options"
     _fields_ = [("mission_file", ctypes.c_char_p), ("duration_s", ctypes.c_double),
                 ("maximize", ctypes.c_char_p), ("min_soc_frac", ctypes.c_double),
                 ("plan_on_mean", ctypes.c_int), ("margin_frac", ctypes.c_double),
@@ -58,12 +62,14 @@ class GovernorOptions(ctypes.Structure):
 
 
 class GovernorReading(ctypes.Structure):
+    _c_name_ = "pp_governor_reading"
     _fields_ = [("t_s", ctypes.c_double), ("soc_frac", ctypes.c_double),
                 ("voltage_v", ctypes.c_double), ("current_a", ctypes.c_double),
                 ("phase", ctypes.c_int)]
 
 
 class GovernorDecision(ctypes.Structure):
+    _c_name_ = "pp_governor_decision"
     _fields_ = [("t_s", ctypes.c_double), ("phase", ctypes.c_size_t),
                 ("phase_name", ctypes.c_char * 64), ("phase_left_s", ctypes.c_double),
                 ("soc_frac", ctypes.c_double), ("soc_source", ctypes.c_char_p),
@@ -77,6 +83,7 @@ MAX_RAILS = 64  # PP_DEVICE_MAX_RAILS
 
 
 class MeterReport(ctypes.Structure):
+    _c_name_ = "pp_meter_report"
     _fields_ = [("exit_status", ctypes.c_int), ("duration_s", ctypes.c_double),
                 ("source", ctypes.c_char * 32), ("n_samples", ctypes.c_size_t),
                 ("n_rails", ctypes.c_size_t), ("rail", (ctypes.c_char * 64) * MAX_RAILS),
@@ -110,6 +117,7 @@ _DECLS = {
     "pp_log_set_sink": (None, [_P, _P]),
     "pp_log_set_level": (None, [_INT]),
     "pp_free": (None, [_P]),
+    "pp_struct_size": (_SZ, [_S]),
     "pp_model_load": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_model_close": (None, [_P]),
     "pp_model_param_count": (_SZ, [_P]),
@@ -233,8 +241,25 @@ def _load():
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = [_P if isinstance(t, _Kind) else t for t in argtypes]
+    check_sizes(lib, path)
     lib.pp_log_set_sink(ctypes.cast(_SINK, _P), None)
     return lib
+
+
+_LAID_OUT = (Estimate, BatterySummary, Mission, GovernorOptions, GovernorReading,
+             GovernorDecision, MeterReport)
+
+
+def check_sizes(lib, path, classes=_LAID_OUT):
+    """Each struct this package lays out (classes) the size the library
+    was built with (pp_struct_size), else PowprofError: a package and a
+    library of two releases would read past a struct's end."""
+    for cls in classes:
+        c = lib.pp_struct_size(cls._c_name_.encode())
+        if c != ctypes.sizeof(cls):
+            raise PowprofError("%s: struct %s is %d bytes there and %d in this package: the "
+                               "library and the package are of two releases (install them "
+                               "together)" % (path, cls._c_name_, c, ctypes.sizeof(cls)))
 
 
 def lib():

@@ -99,3 +99,26 @@ class TestClose(unittest.TestCase):
         self.assertIn("raised Governor: closed", out)
         self.assertIn("the model: closed", out)
         self.assertIn("survived", out)
+
+
+class StructSizes(unittest.TestCase):
+    """The structs the package lays out with ctypes have the sizes the
+    library was built with; one that differs (a field added in C and not
+    here) is refused at load, naming the struct and both sizes."""
+
+    def test_every_laid_out_struct_matches_the_library(self):
+        lib = _lib.lib()
+        for cls in _lib._LAID_OUT:
+            self.assertEqual(lib.pp_struct_size(cls._c_name_.encode()), ctypes.sizeof(cls),
+                             cls._c_name_)
+        self.assertEqual(lib.pp_struct_size(b"pp_no_such_struct"), 0)
+
+    def test_a_struct_of_another_release_is_refused(self):
+        class Shorter(ctypes.Structure):  # pp_governor_decision without its last field
+            _c_name_ = "pp_governor_decision"
+            _fields_ = _lib.GovernorDecision._fields_[:-1]
+
+        with self.assertRaises(_lib.PowprofError) as cm:
+            _lib.check_sizes(_lib.lib(), "libpowprof.so.0", (Shorter,))
+        self.assertIn("pp_governor_decision", str(cm.exception))
+        self.assertIn("two releases", str(cm.exception))

@@ -2,6 +2,11 @@
  * tsearch) of (address, kind), under one mutex. */
 #include "handle.h"
 
+#include "include/powprof/battery.h"
+#include "include/powprof/governor.h"
+#include "include/powprof/meter.h"
+#include "include/powprof/model.h"
+#include "include/powprof/plan.h"
 #include "src/base/log.h"
 
 #include <errno.h>
@@ -9,6 +14,7 @@
 #include <search.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct live_handle {
     const void *h;
@@ -101,4 +107,24 @@ int pp_handle_remove(const void *h, pp_handle_kind kind, const char *fn)
     if (rc == 0)
         free(e);
     return rc;
+}
+
+size_t pp_struct_size(const char *name)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {{"pp_battery_summary", sizeof(pp_battery_summary)},
+                 {"pp_governor_options", sizeof(pp_governor_options)},
+                 {"pp_governor_reading", sizeof(pp_governor_reading)},
+                 {"pp_governor_decision", sizeof(pp_governor_decision)},
+                 {"pp_meter_report", sizeof(pp_meter_report)},
+                 {"pp_model_estimate", sizeof(pp_model_estimate)},
+                 {"pp_mission", sizeof(pp_mission)},
+                 {"pp_mission_plan", sizeof(pp_mission_plan)}};
+
+    for (size_t k = 0; name && k < sizeof sizes / sizeof sizes[0]; k++)
+        if (strcmp(sizes[k].name, name) == 0)
+            return sizes[k].size;
+    return 0;
 }
