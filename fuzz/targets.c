@@ -628,10 +628,21 @@ int pp_fuzz_flightcsv(const uint8_t *data, size_t size)
 
     write_input("in_battery_status_0.csv", data, size, path, sizeof path);
     ok = pp_flight_log_read(path, &f) == 0 && f.n_batteries == 1 && f.bat[0].n <= 400;
+    size_t n_whole = ok ? f.bat[0].n : 0;
     for (size_t i = 0; ok && i < f.bat[0].n; i++)
         require(f.bat[0].voltage_v[i] > 0 && isfinite(f.bat[0].voltage_v[i]) &&
                 isfinite(f.bat[0].current_a[i]) && isfinite(f.bat[0].t_s[i]) &&
                 (i == 0 || f.bat[0].t_s[i] > f.bat[0].t_s[i - 1]));
+    pp_ulog_flight_free(&f);
+    if (ok) { /* binned as read: bins of 1, 2, 4... */
+        require(pp_flight_log_read_max(path, &f, 2) == 0);
+        size_t bin = f.bat[0].bin > 1 ? f.bat[0].bin : 1, n = f.bat[0].n;
+        require(f.n_batteries == 1 && n <= 4 && f.bat[0].n_logged == n_whole);
+        require(bin * (n - 1) < n_whole && n_whole <= bin * n);
+        for (size_t i = 0; i < n; i++)
+            require(isfinite(f.bat[0].voltage_v[i]) && f.bat[0].voltage_v[i] > 0 &&
+                    (i == 0 || f.bat[0].t_s[i] > f.bat[0].t_s[i - 1]));
+    }
     pp_ulog_flight_free(&f);
     pp_flight_fit_options_init(&o);
     if (ok && r && pp_flight_fit_run(paths, 1, &o, r) == 0) {
