@@ -70,7 +70,7 @@ LIB_SRC := $(sort $(wildcard src/*/*.c plots/*.c devices/*.c battery/*.c compone
 LIB_SRC := $(filter-out $(MODULE_SRC),$(LIB_SRC))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_SRC := $(filter-out $(CLI_SRC),$(LIB_SRC))
-TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c
+TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/main.c tests/harness.c tests/replay_oracle.c
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
@@ -252,12 +252,14 @@ asan:
 BASELINE_REV ?= e5dcd5e
 $(O)/bench/bench_scheduler: LDLIBS += -lopenblas $(if $(HAVE_DARKNET),$(DARKNET_LIBS))
 $(O)/bench/bench_scheduler: CPPFLAGS += $(if $(HAVE_DARKNET),-DPP_HAVE_DARKNET -isystem $(DARKNET_DIR)/include)
-# bench/util.c: what the benchmarks share, kept between builds
-.SECONDARY: $(O)/bench/util.o
-$(O)/bench/%: bench/%.c $(O)/bench/util.o $(LIB)
+# bench/util.c: what the benchmarks share, kept between builds (with the
+# tests' replay oracle: grids measured once, replayed)
+.SECONDARY: $(O)/bench/util.o $(O)/tests/replay_oracle.o
+$(O)/bench/%: bench/%.c $(O)/bench/util.o $(O)/tests/replay_oracle.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(say) CC $@
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/bench/util.o $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/bench/util.o $(O)/tests/replay_oracle.o $(LIB) \
+		$(LDFLAGS) $(LDLIBS)
 
 bench: $(BENCH_BIN) $(O)/powprof $(MODULES) $(SHLIB)
 	@for b in $(BENCH_BIN); do echo "== $$b"; POWPROF_FIXTURES=tests/fixtures POWPROF_BIN=$(O)/powprof \

@@ -18,7 +18,7 @@
 #include "src/plan/adaptive_model.h"
 #include "src/results/summary.h"
 #include "src/sweep/adaptive.h"
-#include "src/sweep/replay_oracle.h"
+#include "tests/replay_oracle.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -68,7 +68,7 @@
  * this file depends on neither layer 2 nor a device: a predictor (refit on
  * a results folder, predict value/lo/hi of a metric at a candidate) and an
  * oracle (measure candidates into the folder: a live sweep,
- * adaptive_live.c, or recorded rows, replay_oracle.h).
+ * adaptive_live.c, or recorded rows, tests/replay_oracle.h).
  *
  * RESULTS/adaptive.json (rewritten atomically before each round is
  * measured and after the stop) records the options, every round (the
