@@ -4,7 +4,7 @@
 
 #include "src/plan/adaptive_model.h"
 #include "src/sweep/adaptive.h"
-#include "src/sweep/replay_oracle.h"
+#include "tests/replay_oracle.h"
 
 #include <errno.h>
 #include <math.h>

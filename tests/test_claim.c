@@ -6,7 +6,7 @@
 
 #include "src/layer2/model_held.h"
 #include "src/plan/adaptive_claim.h"
-#include "src/sweep/replay_oracle.h"
+#include "tests/replay_oracle.h"
 
 #include <math.h>
 #include <stdio.h>
