@@ -51,6 +51,7 @@ void pp_gov_options_init(pp_gov_options *o)
     o->learn_base = 1;
     o->band_frac = PP_GOV_BAND_DEFAULT;
     o->every_s = 0;
+    o->reuse_runs = 1;
 }
 
 int pp_gov_every_check(double every_s, char *why, size_t cap)
@@ -273,6 +274,7 @@ static int reserve_time(const pp_phases_problem *q, const size_t *c, double *t_s
     b.soc_cutoff_frac = q->min_soc_frac;
     b.cutoff_v = 0;
     pp_battery_options_init(&o);
+    o.time_to_cutoff = 0; /* the events are the mission's own: none recorded past it */
     rc = pp_battery_run(&b, &(pp_battery_load){t, pw, n, 0}, &o, &br);
     free(t);
     if (rc == 0 && br.n_events)
@@ -422,8 +424,9 @@ static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_g
 }
 
 /* No schedule of the rest keeps the reserve: the cheapest, and when they
- * reach it. */
-static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
+ * reach it. cheapest_end: their end when a run over them was made already
+ * (an infeasible solve's last run is of every phase's least power), NaN. */
+static int cannot(pp_gov *g, pp_phases_problem *q, double cheapest_end, pp_gov_decision *d)
 {
     size_t c[PP_MISSION_MAX_PHASES];
     double t = NAN, w[PP_MISSION_MAX_PHASES];
@@ -435,15 +438,54 @@ static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
         rc = reserve_time(q, c, &t);
     else
         t = 0;
+    d->n_battery_runs++;
     for (size_t j = 0; j < q->n_phases; j++)
         w[j] = q->cand[c[j]].planned_w;
-    if (rc == 0 && (rc = pp_phases_run(q, w, &d->soc_end_frac, &event)) == 0)
+    if (g->o.reuse_runs && isfinite(cheapest_end))
+        d->soc_end_frac = cheapest_end;
+    else if (rc == 0 && (rc = pp_phases_run(q, w, &d->soc_end_frac, &event)) == 0)
+        d->n_battery_runs++;
+    if (rc == 0)
         d->quality = quality_of(q, c); /* the cheapest's end and quality: what is flown */
     d->reserve_t_s = isfinite(t) ? d->t_s + t : NAN;
     d->feasible = 0;
-    d->n_battery_runs += 2;
     adopt(g, c, q->n_phases, d, PP_GOV_CANNOT);
     return rc;
+}
+
+/* An infeasible solve res whose last run (every phase at its least power:
+ * the schedule that drains least) ends below the reserve itself, or no
+ * phase with a candidate: a solve without the dead band can keep the
+ * reserve no better (a margin of a quick run's error kept). */
+static int short_of_reserve(const pp_gov *g, const pp_phases_result *res)
+{
+    return g->o.reuse_runs && !res->feasible &&
+           (res->n_battery_runs == 0 || res->soc_end_frac < g->p->min_soc_frac - 1e-6);
+}
+
+/* The held plan's end over q and whether an event came: the re-plan's res
+ * when the two draw the same powers (its confirming run is the one to
+ * make), else a battery run. */
+static int held_end(pp_gov *g, const pp_phases_problem *q, const pp_phases_result *res,
+                    pp_gov_decision *d, double *end, int *event)
+{
+    const size_t *held = g->held + g->phase;
+    double w[PP_MISSION_MAX_PHASES];
+    int same = g->o.reuse_runs && res->feasible, rc;
+
+    for (size_t j = 0; j < q->n_phases; j++) {
+        w[j] = q->cand[held[j]].planned_w;
+        same = same && w[j] == q->cand[res->phase[j].choice].planned_w;
+    }
+    *event = 0;
+    if (same) {
+        *end = res->soc_end_frac;
+        return 0;
+    }
+    if ((rc = pp_phases_run(q, w, end, event)) < 0)
+        return rc;
+    d->n_battery_runs++;
+    return 0;
 }
 
 /* The re-plan of the rest q against the held plan. */
@@ -455,11 +497,12 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     int rc, event = 0;
 
     if (!(q->battery.soc_start_frac > g->p->min_soc_frac))
-        return cannot(g, q, d);
+        return cannot(g, q, NAN, d);
     if ((rc = pp_phases_solve(q, &res)) < 0)
         return rc;
     d->n_battery_runs += res.n_battery_runs;
-    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac) { /* no room for the band */
+    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac && !short_of_reserve(g, &res)) {
+        /* no room for the band */
         q->min_soc_frac = g->p->min_soc_frac;
         if ((rc = pp_phases_solve(q, &res)) < 0)
             return rc;
@@ -470,7 +513,7 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     d->new_soc_end_frac = res.soc_end_frac;
     d->new_quality = res.feasible ? res.quality : NAN;
     if (!res.feasible)
-        return cannot(g, q, d);
+        return cannot(g, q, res.n_battery_runs ? res.soc_end_frac : NAN, d);
     d->feasible = 1;
     if (!g->have_plan) {
         adopt(g, c, q->n_phases, d, PP_GOV_FIRST);
@@ -478,12 +521,8 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
         d->soc_end_frac = res.soc_end_frac;
         return 0;
     }
-    double w[PP_MISSION_MAX_PHASES];
-    for (size_t j = 0; j < q->n_phases; j++)
-        w[j] = q->cand[held[j]].planned_w;
-    if ((rc = pp_phases_run(q, w, &end, &event)) < 0)
+    if ((rc = held_end(g, q, &res, d, &end, &event)) < 0)
         return rc;
-    d->n_battery_runs++;
     d->quality = quality_of(q, held);
     d->soc_end_frac = end;
     if (event || end < g->p->min_soc_frac)

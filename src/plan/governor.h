@@ -78,6 +78,11 @@ typedef struct pp_gov_options {
                            once); the readings between only feed the estimate, and their
                            decisions repeat the last one (decided 0): a fast source is
                            never behind. 0 (default): every update decides */
+    int reuse_runs;     /* 1 (default): a battery run whose outcome an update has already
+                           (the same powers over the same rest) is not made again, and a
+                           rest whose least-drawing schedule ends below the reserve is not
+                           solved again without the band; 0: every run made (the same
+                           decisions, slower: the tests compare the two) */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);
