@@ -279,8 +279,10 @@ static int fly(flight *f, pp_sim_run *r)
             r->reserve_reached_t_s = t;
         r->soc_min_frac = fmin(r->soc_min_frac, f->c.soc);
     }
-    if (r->n < cap)
+    if (r->n < cap) {
+        r->est_soc_frac[r->n] = NAN; /* the end: no update there */
         record(r, f, total);
+    }
     r->flown = 1;
     r->soc_end_frac = f->c.soc;
     r->brownout = f->c.brownout;
