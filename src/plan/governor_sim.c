@@ -13,6 +13,7 @@ void pp_sim_options_init(pp_sim_options *o)
     o->every_s = 5;
     o->step_s = 0.25;
     o->measure_soc = 1;
+    o->phase_told = 1;
     pp_gov_options_init(&o->gov);
     o->pack = NULL;
     o->pack_scale = 1;
@@ -197,15 +198,16 @@ typedef struct flight {
     size_t choice;
 } flight;
 
-/* A governor's update at t (phase k): the setting it says. */
-static int govern(flight *f, double t, pp_sim_run *r)
+/* A governor's update at t (phase k flown): the setting it says. */
+static int govern(flight *f, double t, size_t k, pp_sim_run *r)
 {
     const pp_phases_problem *p = f->p;
     double eff = p->battery.efficiency > 0 ? p->battery.efficiency : 1;
     pp_battery_point pt = pp_battery_operate(
         &f->w->battery, f->c.soc, f->c.v1,
         p->cand[f->choice].planned_w / eff + pp_phase_load_at(f->actual, t));
-    pp_gov_reading rd = {t, f->o->measure_soc ? f->c.soc : NAN, pt.voltage_v, pt.current_a, -1};
+    pp_gov_reading rd = {t, f->o->measure_soc ? f->c.soc : NAN, pt.voltage_v, pt.current_a,
+                         f->o->phase_told ? (int)k : -1};
     pp_gov_decision d;
     int rc = pp_gov_update(f->gov, &rd, &d);
 
@@ -259,7 +261,7 @@ static int fly(flight *f, pp_sim_run *r)
         size_t k = phase_at(w, t, &start);
         f->choice = f->fixed ? f->fixed[k] : f->plan[k];
         if (t >= tick - 1e-9) {
-            if (f->gov && r->n < cap && (rc = govern(f, t, r)) < 0)
+            if (f->gov && r->n < cap && (rc = govern(f, t, k, r)) < 0)
                 return rc;
             if (r->n < cap)
                 record(r, f, t);
