@@ -50,6 +50,9 @@ typedef struct pp_phases_problem {
     size_t n_phases;
     double duration_s[PP_MISSION_MAX_PHASES];
     double weight[PP_MISSION_MAX_PHASES];
+    double planned_s[PP_MISSION_MAX_PHASES]; /* > 0: the phase's own duration where
+                                        duration_s budgets for an overrun declared
+                                        (src/config/mission.h); 0: duration_s */
     const pp_phase_load *base;       /* n_phases */
     size_t n_cand;
     const pp_plan_choice *cand;      /* qos and planned_w are used */
