@@ -35,6 +35,7 @@ struct pp_gov {
     double anchor_t_s, anchor_soc; /* the learning window's start */
     double computer_j;          /* the computer's planned energy since */
     size_t n_other_pack;        /* readings refused as another pack's */
+    size_t *order;              /* the candidates sorted once (pp_phases_order; reuse_runs) */
     pp_gov_decision last;       /* the last decision made, and its time on the grid */
     double first_t_s;
     double last_tick;
@@ -134,6 +135,10 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
             pp_gov_free(g);
             return -ENOMEM;
         }
+    if (g->o.reuse_runs && pp_phases_order(p, &g->order) < 0) {
+        pp_gov_free(g);
+        return -ENOMEM;
+    }
     *out = g;
     return 0;
 }
@@ -143,6 +148,7 @@ void pp_gov_free(pp_gov *g)
     if (!g)
         return;
     pp_phase_load_free(&g->cut);
+    free(g->order);
     for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++) {
         pp_phase_load_free(&g->scaled[k]);
         pp_phase_load_free(&g->coarse[k]);
@@ -189,6 +195,7 @@ static int rest_problem(pp_gov *g, double t_s, double soc, pp_phases_problem *q)
     g->rest_base[0] = g->cut;
     q->base = g->rest_base;
     q->allowed = p->allowed + k * p->n_cand;
+    q->order = g->order;
     q->battery.soc_start_frac = soc;
     if (soc > p->min_soc_frac + 2 * g->o.band_frac) /* the dead band, while there is room */
         q->min_soc_frac = p->min_soc_frac + g->o.band_frac;

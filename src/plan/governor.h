@@ -90,8 +90,9 @@ typedef struct pp_gov_options {
     int reuse_runs;     /* 1 (default): a battery run whose outcome an update has already
                            (the same powers over the same rest) is not made again, and a
                            rest whose least-drawing schedule ends below the reserve is not
-                           solved again without the band; 0: every run made (the same
-                           decisions, slower: the tests compare the two) */
+                           solved again without the band, and the candidates are sorted
+                           by power once, not at each re-plan; 0: every run and sort made
+                           (the same decisions, slower: the tests compare the two) */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);

@@ -201,7 +201,20 @@ static int by_power(const void *a, const void *b)
 
     if (x->planned_w != y->planned_w)
         return x->planned_w < y->planned_w ? -1 : 1;
-    return (x->qos < y->qos) - (x->qos > y->qos);
+    if (x->qos != y->qos)
+        return (x->qos < y->qos) - (x->qos > y->qos);
+    return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+int pp_phases_order(const pp_phases_problem *p, size_t **order)
+{
+    if (!(*order = malloc((p->n_cand + 1) * sizeof **order)))
+        return -ENOMEM;
+    for (size_t i = 0; i < p->n_cand; i++)
+        (*order)[i] = i;
+    sort_ctx = p;
+    qsort(*order, p->n_cand, sizeof **order, by_power);
+    return 0;
 }
 
 /* Phase k's front: its admitted candidates, power ascending, each of more
@@ -216,11 +229,14 @@ static int build_front(solver *s, size_t k)
         !(f->value = malloc(2 * (p->n_cand + 1) * sizeof *f->value)))
         return -ENOMEM;
     f->drain = f->value + p->n_cand + 1;
-    for (size_t i = 0; i < p->n_cand; i++)
+    for (size_t j = 0; j < p->n_cand; j++) {
+        size_t i = p->order ? p->order[j] : j; /* sorted already, or sorted below */
         if (p->allowed[k * p->n_cand + i])
             f->idx[n++] = i;
+    }
     sort_ctx = p;
-    qsort(f->idx, n, sizeof *f->idx, by_power);
+    if (!p->order)
+        qsort(f->idx, n, sizeof *f->idx, by_power);
     f->n = 0;
     for (size_t i = 0; i < n; i++)
         if (f->n == 0 || p->cand[f->idx[i]].qos > p->cand[f->idx[f->n - 1]].qos)
