@@ -33,6 +33,8 @@ static double rnd(unsigned long long *s)
 static void build(world *w, pp_battery_model model, unsigned long long *s)
 {
     memset(w, 0, sizeof *w);
+    w->p = (pp_phases_problem){.n_phases = NP, .base = w->base, .n_cand = NC, .cand = w->cand,
+                               .allowed = w->allowed, .min_soc_frac = 0.2};
     for (size_t i = 0; i < NC; i++) {
         w->cand[i].qos = 0.1 + 30 * rnd(s);
         w->cand[i].planned_w = 2 + 4 * rnd(s) + 0.3 * w->cand[i].qos;
@@ -58,14 +60,8 @@ static void build(world *w, pp_battery_model model, unsigned long long *s)
         w->p.duration_s[k] = dur;
         w->p.weight[k] = 0.5 + rnd(s);
     }
-    w->p.n_phases = NP;
-    w->p.base = w->base;
-    w->p.n_cand = NC;
-    w->p.cand = w->cand;
-    w->p.allowed = w->allowed;
     pp_battery_params_default(&w->p.battery);
     w->p.battery.model = model;
-    w->p.min_soc_frac = 0.2;
 }
 
 static void unbuild(world *w)
