@@ -1,9 +1,10 @@
 /* A phase that runs long (issue 42): the mission's overrun declared
  * (refused out of range, with the file and line), the simulated world
- * flown as planned rather than as budgeted, and a phase flown longer than
- * its load lasts going on as it went. */
+ * flown as planned rather than as budgeted, a phase flown longer than its
+ * load lasts going on as it went, and the decision's line for a person. */
 #include "harness.h"
 
+#include "src/api/governor_doc.h"
 #include "src/config/mission.h"
 #include "src/plan/governor_sim.h"
 
@@ -79,4 +80,25 @@ void test_governor_overrun_world(void)
     CHECK_NEAR(actual.t_s[actual.n - 1], 750, 1e-6);
     pp_phase_load_free(&actual);
     pp_phase_load_free(&base[0]);
+}
+
+/* The line for a person says the overrun and the time assumed; nothing
+ * when the phase is not run long. */
+void test_governor_overrun_text(void);
+void test_governor_overrun_text(void)
+{
+    char buf[512];
+    json_t *doc = json_pack("{s:f,s:s,s:s,s:f,s:s,s:f,s:s,s:b,s:f,s:f,s:f}", "t_s", 1500.0,
+                            "phase", "survey", "maximized", "fps", "value", 10.0, "why", "reserve",
+                            "soc", 0.4, "soc_source", "measured", "feasible", 1, "soc_end", 0.205,
+                            "phase_overrun_s", 120.0, "overrun_assumed_s", 120.0);
+
+    pp_gov_decision_text(doc, 25, buf, sizeof buf);
+    CHECK_CONTAINS(buf, "survey (2.0 min past its planned end, 2.0 min more assumed): fps 25 -> 10");
+    json_object_set_new(doc, "overrun_assumed_s", json_null());
+    json_object_set_new(doc, "phase_overrun_s", json_real(0));
+    pp_gov_decision_text(doc, 25, buf, sizeof buf);
+    CHECK(strstr(buf, "past its planned end") == NULL);
+    CHECK_CONTAINS(buf, "survey: fps 25 -> 10");
+    json_decref(doc);
 }
