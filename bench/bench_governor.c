@@ -5,13 +5,15 @@
  *    its own base load, the 12-minute one a trace at 1 Hz), rint and
  *    thevenin: the first plan, then an update every 30 s with the charge
  *    drained 10 % faster than planned (re-plans that are held or taken),
- *    the median and the worst update. Target: < 10 ms rint, < 50 ms
- *    thevenin.
+ *    the median and the worst update. Target (issue 42): < 1 ms rint,
+ *    < 5 ms thevenin.
  * 2. govern --simulate (src/plan/governor_sim.h): static plan held /
  *    governed / oracle over the real flight logs of the fixtures (each
  *    flying the pack fitted from it) and the issue's surprises on the TX2
  *    darknet scenario (propulsion +-15 % from a third in, a phase 30 %
- *    longer, a pack 20 % smaller), with the targets met or missed.
+ *    and 15 % longer, a pack 20 % smaller), with the targets met or
+ *    missed; and the survey's overrun of 15 % declared in the mission
+ *    (mission-tx2-overrun.cfg), flown 15 % longer and as planned.
  * 3. `powprof govern --simulate` run as a child: its maximum resident set
  *    (getrusage), target < 20 MB.
  * Environment: POWPROF_BIN (the TX2 import, the child run).
@@ -219,10 +221,11 @@ static const char *mission_6s(const char *fx, const char *tmp)
  * it), and the issue's surprises on the TX2 scenario. */
 static void scenario(const char *bin, const char *results, const char *fx, const char *tmp)
 {
-    char tx2m[600], robm[600], rob[600], ulg[600];
+    char tx2m[600], robm[600], rob[600], ulg[600], ovm[600];
     const char *m6 = mission_6s(fx, tmp);
 
     snprintf(tx2m, sizeof tx2m, "%s/governor/mission-tx2.cfg", fx);
+    snprintf(ovm, sizeof ovm, "%s/governor/mission-tx2-overrun.cfg", fx);
     snprintf(robm, sizeof robm, "%s/governor/mission-roboto.cfg", fx);
     snprintf(rob, sizeof rob, "%s/flights/roboto-nn-5s/battery_status_0.csv", fx);
     snprintf(ulg, sizeof ulg, "%s/ulog/sample_log_small.ulg", fx);
@@ -234,6 +237,9 @@ static void scenario(const char *bin, const char *results, const char *fx, const
          "10min:1.15"},
         {"the same, -15 % from 10 min", tx2m, "planned", "--scale-after", "10min:0.85"},
         {"the same, survey (phase 2) 30 % longer", tx2m, "planned", "--stretch", "2:1.3"},
+        {"the same, survey 15 % longer", tx2m, "planned", "--stretch", "2:1.15"},
+        {"survey 15 % longer, overrun = 0.15 declared", ovm, "planned", "--stretch", "2:1.15"},
+        {"overrun = 0.15 declared, survey as planned", ovm, "planned", "--stretch", "2:1"},
         {"the same, pack 20 % smaller", tx2m, "planned", "--pack-scale", "0.8"},
     };
 

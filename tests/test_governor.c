@@ -369,3 +369,53 @@ void test_governor_cannot_estimate_advances(void)
     pp_gov_free(g);
     unbuild(&w);
 }
+
+/* The readings say the transit goes on 2 minutes past its planned end:
+ * the governor believes them over its clock and re-plans the rest as the
+ * transit for as long again (2 min) and the landing's full 10 minutes;
+ * by the clock it would spend as if 8 minutes were left. Said in the
+ * decision; a reading of the landing ends the overrun. */
+void test_governor_phase_runs_long(void);
+void test_governor_phase_runs_long(void)
+{
+    static const double dur[2] = {600, 600}, base[2] = {100, 100}, fl[2] = {0, 0};
+    world w;
+    pp_gov *told, *clock;
+    pp_gov_decision d, c;
+
+    build(&w, 2, dur, base, fl);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &told), 0);
+    CHECK_INT(pp_gov_new(&w.p, planned_base(), &clock), 0);
+    CHECK_INT(pp_gov_update(told, &(pp_gov_reading){0, 1.0, NAN, NAN, 0}, &d), 0);
+    CHECK_INT(upd(clock, 0, 1.0, &c), 0);
+    CHECK_NEAR(d.phase_overrun_s, 0, 0);
+    CHECK(isnan(d.overrun_assumed_s));
+    CHECK_INT(pp_gov_update(told, &(pp_gov_reading){720, 0.7, NAN, NAN, 0}, &d), 0);
+    CHECK_INT(upd(clock, 720, 0.7, &c), 0);
+    CHECK_INT(d.phase, 0);
+    CHECK_NEAR(d.phase_left_s, 0, 0);
+    CHECK_NEAR(d.phase_overrun_s, 120, 1e-9);
+    CHECK_NEAR(d.overrun_assumed_s, 120, 1e-9);
+    CHECK_NEAR(w.cand[d.choice].qos, right_quality(0.7, 720, 100), 0.15);
+    CHECK_INT(c.phase, 1);
+    CHECK_NEAR(w.cand[c.choice].qos, right_quality(0.7, 480, 100), 0.15);
+    CHECK(w.cand[d.choice].qos < w.cand[c.choice].qos - 1);
+    /* just past the end: a minute assumed at least */
+    CHECK_INT(pp_gov_update(told, &(pp_gov_reading){730, 0.69, NAN, NAN, 0}, &d), 0);
+    CHECK_NEAR(d.overrun_assumed_s, 130, 1e-9);
+    CHECK_INT(pp_gov_update(told, &(pp_gov_reading){760, 0.67, NAN, NAN, 1}, &d), 0);
+    CHECK_INT(d.phase, 1);
+    CHECK_NEAR(d.phase_left_s, 600, 1e-9);
+    CHECK_NEAR(d.phase_overrun_s, 0, 0);
+    CHECK(isnan(d.overrun_assumed_s));
+    /* the last phase flown past the mission's end: not over while it is said */
+    CHECK_INT(pp_gov_update(told, &(pp_gov_reading){1400, 0.3, NAN, NAN, 1}, &d), 0);
+    CHECK(d.why != PP_GOV_DONE);
+    CHECK_NEAR(d.phase_overrun_s, 40, 1e-9);
+    CHECK_NEAR(d.overrun_assumed_s, PP_GOV_OVERRUN_MIN_S, 1e-9);
+    CHECK_INT(upd(clock, 1400, 0.3, &c), 0);
+    CHECK_INT(c.why, PP_GOV_DONE);
+    pp_gov_free(told);
+    pp_gov_free(clock);
+    unbuild(&w);
+}

@@ -61,7 +61,9 @@ void pp_governor_options_init(pp_governor_options *o);
 typedef struct pp_governor_reading {
     double t_s;               /* since take-off, never before the last update's */
     double soc_frac, voltage_v, current_a; /* NAN where not measured */
-    int phase;                /* -1: by the clock; k: phase k began (one ending early) */
+    int phase;                /* -1: by the clock; k: phase k is flown: begun (one ending
+                                 early), or flown past its planned end (run long: the
+                                 JSON decision's phase_overrun_s, overrun_assumed_s) */
 } pp_governor_reading;
 
 typedef struct pp_governor_decision {

@@ -82,10 +82,11 @@ class Governor(_lib.Handle):
         """One reading (seconds since take-off, never before the last
         update's; the state of charge as a fraction, the terminal voltage,
         the current, discharge positive: None where not measured; phase:
-        None by the clock, k when phase k began) into a decision: the
-        library's one decision document as a dict, the keys `powprof
-        govern` prints (t_s, decided, phase (its name), phase_index,
-        phase_left_s, soc_measured, soc, soc_sd, soc_source (measured, ekf,
+        None by the clock, k when phase k is flown: begun, or run long past
+        its planned end) into a decision: the library's one decision
+        document as a dict, the keys `powprof govern` prints (t_s, decided,
+        phase (its name), phase_index, phase_left_s, phase_overrun_s,
+        overrun_assumed_s, soc_measured, soc, soc_sd, soc_source (measured, ekf,
         coulomb or plan), soc_held, setting ({parameter: value}),
         maximized, value, quality, power_w, planned_w, measured, changed,
         replanned, why, feasible, soc_end, plan_quality, new_soc_end,

@@ -71,6 +71,22 @@ class TestGovernorFaces(unittest.TestCase):
             self.assertAlmostEqual(d["reserve_t_s"], reserve, delta=0.05 * (reserve - 180))
             soc = d["soc"]
 
+    def test_governor_phase_runs_long(self):
+        """A phase the readings say is still flown past its planned end
+        runs long: said in the decision, the mission not over (by the
+        clock it is)."""
+        g = self.governor()
+        d = g.update(0, soc=1.0, phase=0)
+        self.assertEqual(d["phase_overrun_s"], 0)
+        self.assertIsNone(d["overrun_assumed_s"])
+        d = g.update(1300, soc=0.5, phase=0)
+        self.assertEqual(d["phase_index"], 0)
+        self.assertAlmostEqual(d["phase_overrun_s"], 100)
+        self.assertAlmostEqual(d["overrun_assumed_s"], 100)
+        self.assertNotEqual(d["why"], "done")
+        c = self.governor()
+        c.update(0, soc=1.0)
+        self.assertEqual(c.update(1300, soc=0.5)["why"], "done")
 
     def test_governor_every_and_resolution(self):
         """every: the updates between two decisions feed the estimate and

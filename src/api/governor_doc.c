@@ -62,6 +62,8 @@ json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp
     json_object_set_new(o, "phase", json_string(mi->phase[d->phase].name));
     json_object_set_new(o, "phase_index", json_integer((json_int_t)d->phase));
     json_object_set_new(o, "phase_left_s", pp_json_num(d->phase_left_s));
+    json_object_set_new(o, "phase_overrun_s", pp_json_num(d->phase_overrun_s));
+    json_object_set_new(o, "overrun_assumed_s", pp_json_num(d->overrun_assumed_s));
     set_charge(o, d);
     set_setting(o, m, r, &r->cand[d->choice]);
     set_outcome(o, d);
@@ -102,9 +104,16 @@ static const char *why_text(const char *why)
 void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
 {
     double value = num(doc, "value"), reserve_t = num(doc, "reserve_t_s");
-    char when[64], from[64] = "", tail[128] = "";
+    double assumed = num(doc, "overrun_assumed_s");
+    char when[64], from[64] = "", tail[128] = "", longer[128] = "";
 
     pp_format_duration(num(doc, "t_s"), when, sizeof when);
+    if (isfinite(assumed)) {
+        char over[64], more[64];
+        pp_format_duration(num(doc, "phase_overrun_s"), over, sizeof over);
+        pp_format_duration(assumed, more, sizeof more);
+        pp_fmt(longer, sizeof longer, " (%s past its planned end, %s more assumed)", over, more);
+    }
     if (isfinite(prev) && prev != value)
         pp_fmt(from, sizeof from, "%.4g -> ", prev);
     if (!json_is_true(json_object_get(doc, "feasible")) && isfinite(reserve_t)) {
@@ -114,8 +123,8 @@ void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
     } else if (isfinite(num(doc, "soc_end"))) {
         pp_fmt(tail, sizeof tail, ", ends %.1f %%", 100 * num(doc, "soc_end"));
     }
-    pp_fmt(buf, cap, "%s, %s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
-           json_string_value(json_object_get(doc, "phase")),
+    pp_fmt(buf, cap, "%s, %s%s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
+           json_string_value(json_object_get(doc, "phase")), longer,
            json_string_value(json_object_get(doc, "maximized")), from, value,
            why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
            json_string_value(json_object_get(doc, "soc_source")), tail);

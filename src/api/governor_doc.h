@@ -6,6 +6,9 @@
  *   t_s, decided        the reading's time; whether it decided (--every: the
  *                       readings between repeat the last decision)
  *   phase, phase_index, phase_left_s   the phase flown (name, index) and its time left
+ *   phase_overrun_s, overrun_assumed_s   how far past its planned end it is flown
+ *                       (0: not), and how much longer it is assumed to run
+ *                       (null: not overrunning; src/plan/governor.h)
  *   soc_measured, soc, soc_sd, soc_source, soc_held   the charge (fractions)
  *   setting             the parameters to run now {name: value} (labels for
  *                       categorical ones), nothing else

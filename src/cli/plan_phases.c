@@ -89,8 +89,11 @@ static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_
         const pp_plan_choice *c = &r->cand[ph->choice];
         settings(m, r, c, text, sizeof text);
         printf("%-*s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", w, mi->phase[k].name,
-               ph->start_s / 60, mi->phase[k].duration_s / 60, ph->base_mean_w, c->planned_w,
+               ph->start_s / 60, r->problem.duration_s[k] / 60, ph->base_mean_w, c->planned_w,
                100 * ph->soc_start_frac, 100 * ph->soc_end_frac, text);
+        if (mi->phase[k].overrun_frac > 0) /* the length budgeted: the longest it may run */
+            printf("%*s its overrun budgeted: planned %.1f m, up to %.0f %% longer\n", w, "",
+                   mi->phase[k].duration_s / 60, 100 * mi->phase[k].overrun_frac);
         if (r->base[k].repeats > 1)
             printf("%*s its base trace (%.1f s) repeated %.*f times to fill it%s\n", w, "",
                    r->base[k].period_s, r->base[k].repeats > 10 ? 0 : 1, r->base[k].repeats,

@@ -14,7 +14,7 @@ static const char *const mission_keys[] = {"duration_s", "base_power_w", "maximi
                                            "phases", "fixed", NULL};
 static const char *const phase_keys[] = {"name", "duration", "duration_s", "base_power_w",
                                          "base_trace", "base_trace_from_s", "weight", "min",
-                                         "max", "fixed", "work", NULL};
+                                         "max", "fixed", "work", "overrun", NULL};
 
 void pp_mission_init(pp_mission_spec *m)
 {
@@ -224,8 +224,13 @@ static int parse_phase(const pp_config *cfg, const pp_config_setting *g, size_t 
     if (parse_phase_duration(cfg, g, ph) < 0 || parse_trace(cfg, g, ph) < 0 ||
         pp_config_get_double(cfg, g, "base_power_w", &ph->base_power_w) < 0 ||
         pp_config_get_double(cfg, g, "weight", &ph->weight) < 0 ||
-        pp_config_get_double(cfg, g, "work", &ph->work_units) < 0)
+        pp_config_get_double(cfg, g, "work", &ph->work_units) < 0 ||
+        pp_config_get_double(cfg, g, "overrun", &ph->overrun_frac) < 0)
         return -EINVAL;
+    if (!(ph->overrun_frac >= 0 && ph->overrun_frac <= PP_MISSION_OVERRUN_MAX))
+        return pp_config_error(cfg, g, "overrun", "a fraction in [0, %g]: 0.3 for a phase that "
+                               "may run 30 %% longer (got %g)", PP_MISSION_OVERRUN_MAX,
+                               ph->overrun_frac);
     if (!(ph->work_units >= 0 && ph->work_units < 1e15))
         return pp_config_error(cfg, g, "work", "units of work to finish in the phase, >= 0 "
                                "(got %g)", ph->work_units);

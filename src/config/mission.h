@@ -26,7 +26,11 @@
  * phase's duration; a relative path is taken from the file's folder;
  * base_trace_from_s skips the start of it); neither: the battery's
  * base_power_w. weight (> 0, default 1) weighs the phase's time in the
- * quality. work (>= 0, units of work: iterations, files) asks the phase to
+ * quality. overrun (a fraction in [0, PP_MISSION_OVERRUN_MAX], default 0):
+ * the phase may run that much longer than its duration (0.3: 30 %); the
+ * plan and the governor budget the charge for the longest (its base load
+ * over it), and the governor spends what is left when it ends sooner.
+ * work (>= 0, units of work: iterations, files) asks the phase to
  * finish that many: only configurations that keep up work / duration units
  * a second are admitted. min, max and fixed bound parameters named as in summary.csv:
  * "det = { fps = 15.0; }" is det.fps, "fps = 15.0" an imported folder's fps;
@@ -50,6 +54,7 @@
 #define PP_MISSION_MAX_BOUNDS 16
 #define PP_MISSION_NAME_MAX 64
 #define PP_MISSION_PARAM_MAX 160
+#define PP_MISSION_OVERRUN_MAX 10.0
 
 typedef struct pp_mission_bound {
     char param[PP_MISSION_PARAM_MAX]; /* "det.fps" */
@@ -65,6 +70,7 @@ typedef struct pp_mission_phase {
     char base_trace[PP_PATH_MAX];            /* "" when none; resolved from the file's folder */
     double base_trace_from_s;         /* skipped at the trace's start */
     double weight;                    /* of its time in the quality (default 1) */
+    double overrun_frac;              /* may run this much longer: budgeted (default 0) */
     double work_units;                /* work = N: units of work (iterations: files,
                                          frames) to finish within it; 0: none */
     size_t n_bounds;

@@ -1,5 +1,6 @@
 /* The plan per phase kept up in flight (governor.h). */
 #include "governor.h"
+#include "governor_load.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -17,6 +18,8 @@ struct pp_gov {
     pp_soc_ekf ekf;
     size_t phase;               /* flown now, and since when */
     double phase_start_s;
+    int overrunning;            /* the readings say the phase flown past its planned end */
+    double overrun_s;           /* ... by this much (governor.h) */
     int started;
     double last_t_s;
     int have_plan;
@@ -32,6 +35,7 @@ struct pp_gov {
     double anchor_t_s, anchor_soc; /* the learning window's start */
     double computer_j;          /* the computer's planned energy since */
     size_t n_other_pack;        /* readings refused as another pack's */
+    size_t *order;              /* the candidates sorted once (pp_phases_order; reuse_runs) */
     pp_gov_decision last;       /* the last decision made, and its time on the grid */
     double first_t_s;
     double last_tick;
@@ -51,6 +55,7 @@ void pp_gov_options_init(pp_gov_options *o)
     o->learn_base = 1;
     o->band_frac = PP_GOV_BAND_DEFAULT;
     o->every_s = 0;
+    o->reuse_runs = 1;
 }
 
 int pp_gov_every_check(double every_s, char *why, size_t cap)
@@ -94,41 +99,6 @@ int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap)
     return 0;
 }
 
-/* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
- * middles, and at 0 and duration_s the first's and the last's: into c. */
-static int coarsen(const pp_phase_load *l, double duration_s, pp_phase_load *c)
-{
-    size_t nb = (size_t)ceil(duration_s / PP_GOV_BIN_S - 1e-9), n = 0;
-
-    nb = nb ? nb : 1;
-    memset(c, 0, sizeof *c);
-    if (!(c->t_s = malloc(2 * (nb + 2) * sizeof *c->t_s)))
-        return -ENOMEM;
-    c->p_w = c->t_s + nb + 2;
-    for (size_t b = 0; b < nb; b++) {
-        double a = (double)b * PP_GOV_BIN_S, z = fmin(a + PP_GOV_BIN_S, duration_s), e = 0;
-        size_t steps = 16;
-        for (size_t i = 0; i < steps; i++) /* the bin's mean (midpoints of 16 slices) */
-            e += pp_phase_load_at(l, a + (z - a) * ((double)i + 0.5) / (double)steps);
-        if (b == 0) {
-            c->t_s[n] = 0;
-            c->p_w[n++] = e / (double)steps;
-        }
-        if (0.5 * (a + z) > c->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN) {
-            c->t_s[n] = 0.5 * (a + z);
-            c->p_w[n++] = e / (double)steps;
-        }
-        if (b + 1 == nb) {
-            c->t_s[n] = duration_s;
-            c->p_w[n] = c->p_w[n - 1];
-            n++;
-        }
-    }
-    c->n = n;
-    c->mean_w = l->mean_w;
-    return 0;
-}
-
 int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out)
 {
     pp_gov *g;
@@ -160,11 +130,15 @@ int pp_gov_new(const pp_phases_problem *p, const pp_gov_options *o, pp_gov **out
     g->last_end_soc = NAN;
     g->base_factor = 1;
     for (size_t k = 0; k < p->n_phases; k++)
-        if (coarsen(&p->base[k], p->duration_s[k], &g->coarse[k]) < 0 ||
-            coarsen(&p->base[k], p->duration_s[k], &g->scaled[k]) < 0) {
+        if (pp_gov_coarsen(&p->base[k], p->duration_s[k], &g->coarse[k]) < 0 ||
+            pp_gov_coarsen(&p->base[k], p->duration_s[k], &g->scaled[k]) < 0) {
             pp_gov_free(g);
             return -ENOMEM;
         }
+    if (g->o.reuse_runs && pp_phases_order(p, &g->order) < 0) {
+        pp_gov_free(g);
+        return -ENOMEM;
+    }
     *out = g;
     return 0;
 }
@@ -174,6 +148,7 @@ void pp_gov_free(pp_gov *g)
     if (!g)
         return;
     pp_phase_load_free(&g->cut);
+    free(g->order);
     for (size_t k = 0; k < PP_MISSION_MAX_PHASES; k++) {
         pp_phase_load_free(&g->scaled[k]);
         pp_phase_load_free(&g->coarse[k]);
@@ -181,31 +156,11 @@ void pp_gov_free(pp_gov *g)
     free(g);
 }
 
-/* src from from_s over duration_s, its times from 0, into l. */
-static int cut_load(const pp_phase_load *src, double from_s, double duration_s, pp_phase_load *l)
+/* Overrunning: how much longer the phase flown is assumed to run on
+ * (governor.h); 0 when it is not. */
+static double overrun_assumed_s(const pp_gov *g)
 {
-    size_t n = 0;
-
-    pp_phase_load_free(l);
-    if (!(l->t_s = malloc(2 * (src->n + 2) * sizeof *l->t_s)))
-        return -ENOMEM;
-    l->p_w = l->t_s + src->n + 2;
-    l->t_s[n] = 0;
-    l->p_w[n++] = pp_phase_load_at(src, from_s);
-    for (size_t i = 0; i < src->n; i++) {
-        double tau = src->t_s[i] - from_s;
-        if (tau > 2 * PP_BATTERY_STEP_S_MIN && tau < duration_s - 2 * PP_BATTERY_STEP_S_MIN) {
-            l->t_s[n] = tau;
-            l->p_w[n++] = src->p_w[i];
-        }
-    }
-    l->t_s[n] = duration_s;
-    l->p_w[n++] = pp_phase_load_at(src, from_s + duration_s);
-    l->n = n;
-    l->mean_w = 0;
-    for (size_t i = 1; i < n; i++)
-        l->mean_w += 0.5 * (l->p_w[i] + l->p_w[i - 1]) * (l->t_s[i] - l->t_s[i - 1]) / duration_s;
-    return 0;
+    return g->overrunning ? fmax(g->overrun_s, PP_GOV_OVERRUN_MIN_S) : 0;
 }
 
 /* The rest of the mission from t_s with soc left, into q. */
@@ -228,11 +183,19 @@ static int rest_problem(pp_gov *g, double t_s, double soc, pp_phases_problem *q)
         g->rest_base[j] = *l;
     }
     q->duration_s[0] = p->duration_s[k] - into;
-    if ((rc = cut_load(&g->scaled[k], into, q->duration_s[0], &g->cut)) < 0)
+    if (g->overrunning) { /* past its trace: the phase's mean base load, as learnt */
+        q->duration_s[0] = overrun_assumed_s(g);
+        pp_phase_load_free(&g->cut);
+        rc = pp_phase_load_constant(g->base_factor * p->base[k].mean_w, q->duration_s[0], &g->cut);
+    } else {
+        rc = pp_gov_cut_load(&g->scaled[k], into, q->duration_s[0], &g->cut);
+    }
+    if (rc < 0)
         return rc;
     g->rest_base[0] = g->cut;
     q->base = g->rest_base;
     q->allowed = p->allowed + k * p->n_cand;
+    q->order = g->order;
     q->battery.soc_start_frac = soc;
     if (soc > p->min_soc_frac + 2 * g->o.band_frac) /* the dead band, while there is room */
         q->min_soc_frac = p->min_soc_frac + g->o.band_frac;
@@ -273,6 +236,7 @@ static int reserve_time(const pp_phases_problem *q, const size_t *c, double *t_s
     b.soc_cutoff_frac = q->min_soc_frac;
     b.cutoff_v = 0;
     pp_battery_options_init(&o);
+    o.time_to_cutoff = 0; /* the events are the mission's own: none recorded past it */
     rc = pp_battery_run(&b, &(pp_battery_load){t, pw, n, 0}, &o, &br);
     free(t);
     if (rc == 0 && br.n_events)
@@ -293,8 +257,9 @@ static void cheapest(const pp_phases_problem *q, size_t *c)
     }
 }
 
-/* The phase flown at r->t_s (the clock, or r->phase when it says a later
- * one began). 0, 1 when the mission's time is over, -EINVAL. */
+/* The phase flown at r->t_s: r->phase when the reading says it (a later
+ * one began, or the one flown goes on past its planned end), else by the
+ * clock. 0, 1 when the mission's time is over by the clock, -EINVAL. */
 static int advance(pp_gov *g, const pp_gov_reading *r)
 {
     const pp_phases_problem *p = g->p;
@@ -309,13 +274,32 @@ static int advance(pp_gov *g, const pp_gov_reading *r)
             g->phase = (size_t)r->phase;
             g->phase_start_s = r->t_s;
         }
+        /* the phase said is flown: past its planned end, it runs long */
+        g->overrun_s = fmax(r->t_s - (g->phase_start_s + p->duration_s[g->phase]), 0);
+        g->overrunning = r->t_s >= g->phase_start_s + p->duration_s[g->phase] - PHASE_EPS_S;
+        return 0;
     }
+    g->overrunning = 0;
+    g->overrun_s = 0;
     while (r->t_s >= g->phase_start_s + p->duration_s[g->phase] - PHASE_EPS_S) {
         if (g->phase + 1 == p->n_phases)
             return 1;
         g->phase_start_s += p->duration_s[g->phase++];
     }
     return 0;
+}
+
+/* When the rest of the mission ends as the governor sees it at t_s: the
+ * phase flown's planned end (or, overrunning, the time assumed left of
+ * it), then the later phases' planned durations. */
+static double rest_end_s(const pp_gov *g, double t_s)
+{
+    double end = g->overrunning ? t_s + overrun_assumed_s(g)
+                                : g->phase_start_s + g->p->duration_s[g->phase];
+
+    for (size_t k = g->phase + 1; k < g->p->n_phases; k++)
+        end += g->p->duration_s[k];
+    return end;
 }
 
 /* The charge at t_s without a reading: on the line from the last estimate
@@ -337,12 +321,8 @@ static double predicted(const pp_gov *g, double t_s)
 /* Where predicted() heads after decision d. */
 static void predict_to(pp_gov *g, const pp_gov_decision *d)
 {
-    double end_t = g->phase_start_s;
-
-    for (size_t k = g->phase; k < g->p->n_phases; k++)
-        end_t += g->p->duration_s[k];
     g->last_end_soc = d->soc_end_frac;
-    g->last_end_t_s = end_t;
+    g->last_end_t_s = rest_end_s(g, d->t_s);
     if (!d->feasible && isfinite(d->reserve_t_s) && d->reserve_t_s > d->t_s) {
         g->last_end_soc = g->p->min_soc_frac;
         g->last_end_t_s = d->reserve_t_s;
@@ -422,8 +402,9 @@ static void adopt(pp_gov *g, const size_t *c, size_t n, pp_gov_decision *d, pp_g
 }
 
 /* No schedule of the rest keeps the reserve: the cheapest, and when they
- * reach it. */
-static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
+ * reach it. cheapest_end: their end when a run over them was made already
+ * (an infeasible solve's last run is of every phase's least power), NaN. */
+static int cannot(pp_gov *g, pp_phases_problem *q, double cheapest_end, pp_gov_decision *d)
 {
     size_t c[PP_MISSION_MAX_PHASES];
     double t = NAN, w[PP_MISSION_MAX_PHASES];
@@ -435,15 +416,54 @@ static int cannot(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
         rc = reserve_time(q, c, &t);
     else
         t = 0;
+    d->n_battery_runs++;
     for (size_t j = 0; j < q->n_phases; j++)
         w[j] = q->cand[c[j]].planned_w;
-    if (rc == 0 && (rc = pp_phases_run(q, w, &d->soc_end_frac, &event)) == 0)
+    if (g->o.reuse_runs && isfinite(cheapest_end))
+        d->soc_end_frac = cheapest_end;
+    else if (rc == 0 && (rc = pp_phases_run(q, w, &d->soc_end_frac, &event)) == 0)
+        d->n_battery_runs++;
+    if (rc == 0)
         d->quality = quality_of(q, c); /* the cheapest's end and quality: what is flown */
     d->reserve_t_s = isfinite(t) ? d->t_s + t : NAN;
     d->feasible = 0;
-    d->n_battery_runs += 2;
     adopt(g, c, q->n_phases, d, PP_GOV_CANNOT);
     return rc;
+}
+
+/* An infeasible solve res whose last run (every phase at its least power:
+ * the schedule that drains least) ends below the reserve itself, or no
+ * phase with a candidate: a solve without the dead band can keep the
+ * reserve no better (a margin of a quick run's error kept). */
+static int short_of_reserve(const pp_gov *g, const pp_phases_result *res)
+{
+    return g->o.reuse_runs && !res->feasible &&
+           (res->n_battery_runs == 0 || res->soc_end_frac < g->p->min_soc_frac - 1e-6);
+}
+
+/* The held plan's end over q and whether an event came: the re-plan's res
+ * when the two draw the same powers (its confirming run is the one to
+ * make), else a battery run. */
+static int held_end(pp_gov *g, const pp_phases_problem *q, const pp_phases_result *res,
+                    pp_gov_decision *d, double *end, int *event)
+{
+    const size_t *held = g->held + g->phase;
+    double w[PP_MISSION_MAX_PHASES];
+    int same = g->o.reuse_runs && res->feasible, rc;
+
+    for (size_t j = 0; j < q->n_phases; j++) {
+        w[j] = q->cand[held[j]].planned_w;
+        same = same && w[j] == q->cand[res->phase[j].choice].planned_w;
+    }
+    *event = 0;
+    if (same) {
+        *end = res->soc_end_frac;
+        return 0;
+    }
+    if ((rc = pp_phases_run(q, w, end, event)) < 0)
+        return rc;
+    d->n_battery_runs++;
+    return 0;
 }
 
 /* The re-plan of the rest q against the held plan. */
@@ -455,11 +475,12 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     int rc, event = 0;
 
     if (!(q->battery.soc_start_frac > g->p->min_soc_frac))
-        return cannot(g, q, d);
+        return cannot(g, q, NAN, d);
     if ((rc = pp_phases_solve(q, &res)) < 0)
         return rc;
     d->n_battery_runs += res.n_battery_runs;
-    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac) { /* no room for the band */
+    if (!res.feasible && q->min_soc_frac > g->p->min_soc_frac && !short_of_reserve(g, &res)) {
+        /* no room for the band */
         q->min_soc_frac = g->p->min_soc_frac;
         if ((rc = pp_phases_solve(q, &res)) < 0)
             return rc;
@@ -470,7 +491,7 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
     d->new_soc_end_frac = res.soc_end_frac;
     d->new_quality = res.feasible ? res.quality : NAN;
     if (!res.feasible)
-        return cannot(g, q, d);
+        return cannot(g, q, res.n_battery_runs ? res.soc_end_frac : NAN, d);
     d->feasible = 1;
     if (!g->have_plan) {
         adopt(g, c, q->n_phases, d, PP_GOV_FIRST);
@@ -478,12 +499,8 @@ static int decide(pp_gov *g, pp_phases_problem *q, pp_gov_decision *d)
         d->soc_end_frac = res.soc_end_frac;
         return 0;
     }
-    double w[PP_MISSION_MAX_PHASES];
-    for (size_t j = 0; j < q->n_phases; j++)
-        w[j] = q->cand[held[j]].planned_w;
-    if ((rc = pp_phases_run(q, w, &end, &event)) < 0)
+    if ((rc = held_end(g, q, &res, d, &end, &event)) < 0)
         return rc;
-    d->n_battery_runs++;
     d->quality = quality_of(q, held);
     d->soc_end_frac = end;
     if (event || end < g->p->min_soc_frac)
@@ -581,6 +598,8 @@ static int between_ticks(pp_gov *g, const pp_gov_reading *r, size_t phase_before
     *d = g->last;
     d->t_s = e.t_s;
     d->phase_left_s = e.phase_left_s;
+    d->phase_overrun_s = e.phase_overrun_s;
+    d->overrun_assumed_s = e.overrun_assumed_s;
     d->soc_measured_frac = e.soc_measured_frac;
     d->soc_frac = e.soc_frac;
     d->soc_sd_frac = e.soc_sd_frac;
@@ -615,6 +634,8 @@ int pp_gov_update(pp_gov *g, const pp_gov_reading *r, pp_gov_decision *d)
     d->base_factor = g->base_factor;
     d->phase = g->phase;
     d->phase_left_s = fmax(g->phase_start_s + g->p->duration_s[g->phase] - r->t_s, 0);
+    d->phase_overrun_s = g->overrun_s;
+    d->overrun_assumed_s = g->overrunning ? overrun_assumed_s(g) : NAN;
     if (between_ticks(g, r, phase_before, over, d)) {
         g->last_t_s = r->t_s;
         return 0;

@@ -39,6 +39,14 @@
  *
  * A phase ends when its duration has passed, or earlier when the update
  * says a later phase has begun (the phases after it keep their durations).
+ * An update that says the phase flown (pp_gov_reading.phase) is believed
+ * over the clock: a phase still flown past its planned end runs long (an
+ * overrun). Its end is not known, so the re-plan assumes it goes on for
+ * as long again as it has overrun so far, and PP_GOV_OVERRUN_MIN_S at
+ * least (the median of what is left of a duration of which only a lower
+ * bound is known, on a scale-free prior), at the phase's mean planned base
+ * load times the learnt factor; the phases after it keep their full
+ * planned durations. Each update says the overrun and the time assumed.
  */
 #ifndef PP_GOVERNOR_H
 #define PP_GOVERNOR_H
@@ -61,6 +69,7 @@
 #define PP_GOV_CURRENT_A_MAX 2000.0 /* |current| beyond: no pack's, a broken reading */
 #define PP_GOV_CELL_LOW_V 2.5   /* a cell under load, V: lower, another pack was flown */
 #define PP_GOV_CELL_HIGH_V 4.2  /* ... a full cell (lithium), V */
+#define PP_GOV_OVERRUN_MIN_S 60.0  /* an overrun's end assumed this far ahead at least, s */
 #define PP_GOV_LATE_S 3600.0        /* a reading later than the mission's end by more:
                                        a clock that jumped (epoch time), refused */
 
@@ -78,6 +87,12 @@ typedef struct pp_gov_options {
                            once); the readings between only feed the estimate, and their
                            decisions repeat the last one (decided 0): a fast source is
                            never behind. 0 (default): every update decides */
+    int reuse_runs;     /* 1 (default): a battery run whose outcome an update has already
+                           (the same powers over the same rest) is not made again, and a
+                           rest whose least-drawing schedule ends below the reserve is not
+                           solved again without the band, and the candidates are sorted
+                           by power once, not at each re-plan; 0: every run and sort made
+                           (the same decisions, slower: the tests compare the two) */
 } pp_gov_options;
 
 void pp_gov_options_init(pp_gov_options *o);
@@ -93,7 +108,8 @@ int pp_gov_every_check(double every_s, char *why, size_t cap);
 typedef struct pp_gov_reading {
     double t_s;          /* since take-off, >= the last update's */
     double soc_frac, voltage_v, current_a;
-    int phase;           /* -1: by the clock; k: phase k has begun (a phase ending early) */
+    int phase;           /* -1: by the clock; k: phase k is flown (begun: a phase ending
+                            early; still flown past its planned end: an overrun) */
 } pp_gov_reading;
 
 typedef enum pp_gov_why {
@@ -119,7 +135,10 @@ int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap);
 typedef struct pp_gov_decision {
     double t_s;
     size_t phase;              /* the phase flown now */
-    double phase_left_s;       /* of it */
+    double phase_left_s;       /* of it (0 past its planned end) */
+    double phase_overrun_s;    /* how far past its planned end it is flown (0: not) */
+    double overrun_assumed_s;  /* ... and how much longer it is assumed to run (NaN: not
+                                  overrunning) */
     double soc_measured_frac;  /* the source's (NaN without) */
     double soc_frac;           /* the charge the decision used */
     double soc_sd_frac;        /* its standard deviation (0 when measured, NaN: unknown) */

@@ -13,6 +13,7 @@ void pp_sim_options_init(pp_sim_options *o)
     o->every_s = 5;
     o->step_s = 0.25;
     o->measure_soc = 1;
+    o->phase_told = 1;
     pp_gov_options_init(&o->gov);
     o->pack = NULL;
     o->pack_scale = 1;
@@ -45,6 +46,8 @@ int pp_sim_world(const pp_phases_problem *p, const pp_sim_options *o, pp_phases_
         w->battery.efficiency = p->battery.efficiency; /* the computer's converter */
     }
     w->battery.capacity_ah *= o->pack_scale;
+    for (size_t k = 0; k < p->n_phases; k++) /* flown as planned, not as budgeted */
+        w->duration_s[k] = p->planned_s[k] > 0 ? p->planned_s[k] : p->duration_s[k];
     if (o->stretch_phase >= 0)
         w->duration_s[o->stretch_phase] *= o->stretch_f;
     return 0;
@@ -83,30 +86,49 @@ static void scale_from(pp_phase_load *l, double t_s, double f)
     l->mean_w = e / (l->t_s[l->n - 1] - l->t_s[0]);
 }
 
+/* Base load b over duration_s from start into a (room kept): b's samples,
+ * b repeated where the phase is flown longer than b lasts (the phase goes
+ * on as it went), cut at duration_s. */
+static void phase_samples(const pp_phase_load *b, double start, double duration_s,
+                          pp_phase_load *a)
+{
+    double len = b->t_s[b->n - 1];
+
+    for (double rep = 0; rep == 0 || rep < duration_s; rep += len) {
+        for (size_t i = 0; i < b->n; i++) {
+            double tau = rep + b->t_s[i], t;
+            int past = tau > duration_s;
+            t = start + (past ? duration_s : tau);
+            if (a->n && t <= a->t_s[a->n - 1] + 2 * PP_BATTERY_STEP_S_MIN)
+                t = a->t_s[a->n - 1] + 2 * PP_BATTERY_STEP_S_MIN; /* a phase's switch */
+            a->t_s[a->n] = t;
+            a->p_w[a->n++] = past ? pp_phase_load_at(b, duration_s - rep) : b->p_w[i];
+            if (past)
+                return;
+        }
+        if (!(len > 0))
+            return;
+    }
+}
+
 int pp_sim_actual_planned(const pp_phases_problem *p, double scale_t_s, double scale_f,
                           pp_phase_load *actual)
 {
-    size_t cap = 4, n = 0;
+    size_t cap = 4;
     double start = 0;
 
-    for (size_t k = 0; k < p->n_phases; k++)
-        cap += p->base[k].n + 1;
+    for (size_t k = 0; k < p->n_phases; k++) {
+        double len = p->base[k].t_s[p->base[k].n - 1];
+        cap += (p->base[k].n + 1) * (len > 0 ? (size_t)ceil(p->duration_s[k] / len) + 1 : 1);
+    }
     memset(actual, 0, sizeof *actual);
     if (!(actual->t_s = malloc(2 * cap * sizeof *actual->t_s)))
         return -ENOMEM;
     actual->p_w = actual->t_s + cap;
     for (size_t k = 0; k < p->n_phases; k++) {
-        const pp_phase_load *b = &p->base[k];
-        for (size_t i = 0; i < b->n; i++) {
-            double t = start + b->t_s[i];
-            if (n && t <= actual->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN)
-                t = actual->t_s[n - 1] + 2 * PP_BATTERY_STEP_S_MIN; /* a phase's switch */
-            actual->t_s[n] = t;
-            actual->p_w[n++] = b->p_w[i];
-        }
+        phase_samples(&p->base[k], start, p->duration_s[k], actual);
         start += p->duration_s[k];
     }
-    actual->n = n;
     /* the step at a threshold: a sample just before it keeps the old scale */
     scale_from(actual, scale_t_s, scale_f);
     return 0;
@@ -197,15 +219,16 @@ typedef struct flight {
     size_t choice;
 } flight;
 
-/* A governor's update at t (phase k): the setting it says. */
-static int govern(flight *f, double t, pp_sim_run *r)
+/* A governor's update at t (phase k flown): the setting it says. */
+static int govern(flight *f, double t, size_t k, pp_sim_run *r)
 {
     const pp_phases_problem *p = f->p;
     double eff = p->battery.efficiency > 0 ? p->battery.efficiency : 1;
     pp_battery_point pt = pp_battery_operate(
         &f->w->battery, f->c.soc, f->c.v1,
         p->cand[f->choice].planned_w / eff + pp_phase_load_at(f->actual, t));
-    pp_gov_reading rd = {t, f->o->measure_soc ? f->c.soc : NAN, pt.voltage_v, pt.current_a, -1};
+    pp_gov_reading rd = {t, f->o->measure_soc ? f->c.soc : NAN, pt.voltage_v, pt.current_a,
+                         f->o->phase_told ? (int)k : -1};
     pp_gov_decision d;
     int rc = pp_gov_update(f->gov, &rd, &d);
 
@@ -259,7 +282,7 @@ static int fly(flight *f, pp_sim_run *r)
         size_t k = phase_at(w, t, &start);
         f->choice = f->fixed ? f->fixed[k] : f->plan[k];
         if (t >= tick - 1e-9) {
-            if (f->gov && r->n < cap && (rc = govern(f, t, r)) < 0)
+            if (f->gov && r->n < cap && (rc = govern(f, t, k, r)) < 0)
                 return rc;
             if (r->n < cap)
                 record(r, f, t);
@@ -279,8 +302,10 @@ static int fly(flight *f, pp_sim_run *r)
             r->reserve_reached_t_s = t;
         r->soc_min_frac = fmin(r->soc_min_frac, f->c.soc);
     }
-    if (r->n < cap)
+    if (r->n < cap) {
+        r->est_soc_frac[r->n] = NAN; /* the end: no update there */
         record(r, f, total);
+    }
     r->flown = 1;
     r->soc_end_frac = f->c.soc;
     r->brownout = f->c.brownout;

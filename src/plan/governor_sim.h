@@ -24,6 +24,9 @@ typedef struct pp_sim_options {
     double step_s;      /* the integration step (default 0.25 s) */
     int measure_soc;    /* 1 (default): the governor reads the state of charge too;
                            0: voltage and current only (the filter estimates it) */
+    int phase_told;     /* 1 (default): each reading says the phase flown, as a vehicle's
+                           mission item does (a phase run long is seen: governor.h);
+                           0: the governor keeps the plan's clock */
     pp_gov_options gov;
     /* the world flown, where it differs from the plan (the governor is not told): */
     const pp_battery_params *pack; /* the pack flown (NULL: the plan's), e.g. one fitted

@@ -245,6 +245,7 @@ int pp_phases_run(const pp_phases_problem *p, const double *computer_w, double *
     b.efficiency = 1;
     b.soc_cutoff_frac = 0;
     pp_battery_options_init(&o);
+    o.time_to_cutoff = 0; /* the run on past the trace to a cutoff: neither read nor recorded */
     if (p->quick)
         o.rtol = PP_PHASES_QUICK_RTOL;
     rc = pp_battery_run(&b, &(pp_battery_load){t, w, n, 0}, &o, &r);

@@ -50,10 +50,16 @@ typedef struct pp_phases_problem {
     size_t n_phases;
     double duration_s[PP_MISSION_MAX_PHASES];
     double weight[PP_MISSION_MAX_PHASES];
+    double planned_s[PP_MISSION_MAX_PHASES]; /* > 0: the phase's own duration where
+                                        duration_s budgets for an overrun declared
+                                        (src/config/mission.h); 0: duration_s */
     const pp_phase_load *base;       /* n_phases */
     size_t n_cand;
     const pp_plan_choice *cand;      /* qos and planned_w are used */
     const unsigned char *allowed;    /* n_phases x n_cand: 1 where the phase admits it */
+    const size_t *order;             /* NULL, or every candidate's index as pp_phases_order
+                                        sorts them: the fronts built without a sort (a
+                                        governor's re-plans: sorted once) */
     pp_battery_params battery;       /* soc_start, efficiency, the model; its base load
                                         and cutoff are not used */
     double min_soc_frac;             /* the reserve at the end */

@@ -29,6 +29,9 @@ typedef struct solver {
     double budget;
     double total_s; /* the mission's length */
     pp_phases_result *r;
+    int ran;                              /* confirm's last run: its powers and outcome */
+    double ran_w[PP_MISSION_MAX_PHASES], ran_end;
+    int ran_event;
 } solver;
 
 /* Quick: the upper concave hull of phase k's (drain, value) points, on
@@ -198,7 +201,20 @@ static int by_power(const void *a, const void *b)
 
     if (x->planned_w != y->planned_w)
         return x->planned_w < y->planned_w ? -1 : 1;
-    return (x->qos < y->qos) - (x->qos > y->qos);
+    if (x->qos != y->qos)
+        return (x->qos < y->qos) - (x->qos > y->qos);
+    return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+int pp_phases_order(const pp_phases_problem *p, size_t **order)
+{
+    if (!(*order = malloc((p->n_cand + 1) * sizeof **order)))
+        return -ENOMEM;
+    for (size_t i = 0; i < p->n_cand; i++)
+        (*order)[i] = i;
+    sort_ctx = p;
+    qsort(*order, p->n_cand, sizeof **order, by_power);
+    return 0;
 }
 
 /* Phase k's front: its admitted candidates, power ascending, each of more
@@ -213,11 +229,14 @@ static int build_front(solver *s, size_t k)
         !(f->value = malloc(2 * (p->n_cand + 1) * sizeof *f->value)))
         return -ENOMEM;
     f->drain = f->value + p->n_cand + 1;
-    for (size_t i = 0; i < p->n_cand; i++)
+    for (size_t j = 0; j < p->n_cand; j++) {
+        size_t i = p->order ? p->order[j] : j; /* sorted already, or sorted below */
         if (p->allowed[k * p->n_cand + i])
             f->idx[n++] = i;
+    }
     sort_ctx = p;
-    qsort(f->idx, n, sizeof *f->idx, by_power);
+    if (!p->order)
+        qsort(f->idx, n, sizeof *f->idx, by_power);
     f->n = 0;
     for (size_t i = 0; i < n; i++)
         if (f->n == 0 || p->cand[f->idx[i]].qos > p->cand[f->idx[f->n - 1]].qos)
@@ -307,6 +326,28 @@ static void current_powers(const solver *s, double *w)
         w[k] = cand_of(s, k, s->f[k].cur)->planned_w;
 }
 
+/* One battery run over the schedule of powers w, unless the last one was
+ * of the same powers (a tightened budget that chose the same, the cheapest
+ * run again after it fell short): its outcome, which a run again repeats. */
+static int run_schedule(solver *s, const double *w, double *end, int *event)
+{
+    int rc;
+
+    if (s->ran && memcmp(w, s->ran_w, s->p->n_phases * sizeof *w) == 0) {
+        *end = s->ran_end;
+        *event = s->ran_event;
+        return 0;
+    }
+    if ((rc = pp_phases_run(s->p, w, end, event)) < 0)
+        return rc;
+    s->r->n_battery_runs++;
+    memcpy(s->ran_w, w, s->p->n_phases * sizeof *w);
+    s->ran_end = *end;
+    s->ran_event = *event;
+    s->ran = 1;
+    return 0;
+}
+
 /* Choose, run, tighten until the run keeps the reserve. 0 with r->feasible
  * set, or -errno. */
 static int confirm(solver *s)
@@ -318,9 +359,8 @@ static int confirm(solver *s)
     for (int tries = 0; tries < CONFIRM_TRIES; tries++) {
         cheapest = allocate(s, budget);
         current_powers(s, w);
-        if ((rc = pp_phases_run(p, w, &end, &event)) < 0)
+        if ((rc = run_schedule(s, w, &end, &event)) < 0)
             return rc;
-        s->r->n_battery_runs++;
         s->r->soc_end_frac = end;
         if (!event && end >= p->min_soc_frac) {
             s->r->feasible = 1;
@@ -335,9 +375,8 @@ static int confirm(solver *s)
     for (size_t k = 0; k < p->n_phases; k++)
         s->f[k].cur = 0;
     current_powers(s, w);
-    if ((rc = pp_phases_run(p, w, &end, &event)) < 0)
+    if ((rc = run_schedule(s, w, &end, &event)) < 0)
         return rc;
-    s->r->n_battery_runs++;
     s->r->soc_end_frac = end;
     s->r->feasible = !event && end >= p->min_soc_frac;
     s->r->need_frac = s->r->feasible ? 0 : fmax(p->min_soc_frac - end, 0);

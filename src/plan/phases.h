@@ -78,6 +78,10 @@ typedef struct pp_phases_result {
  * whether a schedule keeps the reserve), -EINVAL (logged: bad problem) or
  * -ENOMEM / -EIO. */
 int pp_phases_solve(const pp_phases_problem *p, pp_phases_result *r);
+
+/* p's candidates by planned power ascending (more quality first, then the
+ * lower index), for pp_phases_problem.order: *order malloc'd. 0 or -ENOMEM. */
+int pp_phases_order(const pp_phases_problem *p, size_t **order);
 void pp_phases_result_free(pp_phases_result *r);
 
 /* ---- on a model -------------------------------------------------------- */

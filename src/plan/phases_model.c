@@ -110,10 +110,12 @@ static int admit(const pp_model *m, const pp_mission_spec *mi, const pp_mission_
     return admit_work(mi, ph, c, n, row);
 }
 
-static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_phase_load *l)
+/* Phase ph's base load over duration_s (its own, or the longest it may run). */
+static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, double duration_s,
+                     pp_phase_load *l)
 {
     if (ph->base_trace[0]) {
-        int rc = pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, ph->duration_s, l);
+        int rc = pp_phase_load_trace(ph->base_trace, ph->base_trace_from_s, duration_s, l);
         if (rc < 0)
             pp_log_error("phase '%s': its base_trace %s cannot be its base load (above)", ph->name,
                          ph->base_trace);
@@ -121,7 +123,7 @@ static int base_load(const pp_plan_options *o, const pp_mission_phase *ph, pp_ph
     }
     return pp_phase_load_constant(ph->base_power_w >= 0 ? ph->base_power_w
                                                         : o->battery.base_power_w,
-                                  ph->duration_s, l);
+                                  duration_s, l);
 }
 
 int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
@@ -151,10 +153,12 @@ int pp_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission
         return -ENOMEM;
     }
     for (size_t k = 0; k < mi->n_phases && rc == 0; k++) {
-        p->duration_s[k] = mi->phase[k].duration_s;
+        /* an overrun declared: budgeted, the phase as long as it may run */
+        p->duration_s[k] = mi->phase[k].duration_s * (1 + mi->phase[k].overrun_frac);
+        p->planned_s[k] = mi->phase[k].overrun_frac > 0 ? mi->phase[k].duration_s : 0;
         p->weight[k] = mi->phase[k].weight;
         if ((rc = admit(m, mi, &mi->phase[k], r->cand, n, r->allowed + k * n)) == 0)
-            rc = base_load(o, &mi->phase[k], &r->base[k]);
+            rc = base_load(o, &mi->phase[k], p->duration_s[k], &r->base[k]);
     }
     p->n_phases = mi->n_phases;
     p->base = r->base;
