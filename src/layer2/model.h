@@ -68,6 +68,13 @@ typedef struct pp_model_fit {
     int derived, divide;
     double weight;
     size_t from[2];
+    /* edge_weighted: outside the measured range along dimension j (the
+     * farthest outside, in steps) the blend weighs weight_edge[j] instead,
+     * judged on that dimension's two edges held out (model_derive.c: an
+     * extrapolation is not an interpolation; NaN, or files without it:
+     * weight) */
+    int edge_weighted;
+    double weight_edge[PP_SURFACE_MAX_DIMS];
     /* the least and the largest configuration value measured (pp_model_value_ranges) */
     double y_min, y_max;
 } pp_model_fit;

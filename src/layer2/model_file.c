@@ -93,6 +93,17 @@ static json_t *cv_json(const pp_cv *cv)
                      "n_inner", (json_int_t)cv->n_inner);
 }
 
+/* derived_weight_edge: the blend's weight outside the range along each
+ * dimension (model.h), null where it has none. */
+static json_t *edge_weights_json(const pp_model_fit *f, size_t d)
+{
+    json_t *a = json_array();
+
+    for (size_t j = 0; j < d; j++)
+        json_array_append_new(a, pp_json_num(f->weight_edge[j]));
+    return a;
+}
+
 /* band.q_edge_dims: the edge quantile of each dimension of the surface
  * (null: none held out). */
 static json_t *edge_dims_json(const pp_choice *c)
@@ -178,6 +189,8 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                m->sum.metrics[f->from[1]]);
         json_object_set_new(o, "derived", json_string(text));
         json_object_set_new(o, "derived_weight", json_real(f->weight));
+        if (f->edge_weighted)
+            json_object_set_new(o, "derived_weight_edge", edge_weights_json(f, c->range.d));
     }
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
@@ -197,6 +210,35 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
     json_object_set_new(b, "n_edge", json_integer((json_int_t)c->band_n_edge));
     json_object_set_new(o, "band", b);
     return o;
+}
+
+/* derived_weight_edge of o into f (absent: none): 0 or -EINVAL (logged). */
+static int edge_weights_of(const where *w, json_t *o, pp_model_fit *f)
+{
+    json_t *a = json_object_get(o, "derived_weight_edge"), *v;
+    size_t j;
+
+    f->edge_weighted = a != NULL;
+    for (j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+        f->weight_edge[j] = NAN;
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > PP_SURFACE_MAX_DIMS) {
+        pp_log_error("%s: groups[%zu] %s: derived_weight_edge is not an array of at most %d "
+                     "weights", w->path, w->g, w->metric, PP_SURFACE_MAX_DIMS);
+        return -EINVAL;
+    }
+    json_array_foreach(a, j, v) {
+        if (json_is_null(v))
+            continue;
+        if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= 1)) {
+            pp_log_error("%s: groups[%zu] %s: derived_weight_edge[%zu]: not a weight from 0 to 1",
+                         w->path, w->g, w->metric, j);
+            return -EINVAL;
+        }
+        f->weight_edge[j] = json_number_value(v);
+    }
+    return 0;
 }
 
 /* "A * B" or "A / B": the metrics fit f is derived from, and the weight
@@ -223,7 +265,9 @@ static int derived_of(const pp_model *m, const where *w, json_t *o, pp_model_fit
         f->weight = 1;
         return 0;
     }
-    return checked(w, o, "", "derived_weight", 0, 1, 0, &f->weight) ? -EINVAL : 0;
+    if (checked(w, o, "", "derived_weight", 0, 1, 0, &f->weight))
+        return -EINVAL;
+    return edge_weights_of(w, o, f);
 }
 
 /* boxcox's exponents (-2 to 3) and interactions of entry o; -EINVAL when
