@@ -6,6 +6,7 @@
 #include "src/layer2/model_held.h"
 #include "src/layer2/model_internal.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,5 +448,167 @@ void test_band_positive_below_zero_beyond(void)
     CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=28", "--extrapolate", "--json", NULL), 0);
     CHECK(predicted_band(out, "durntoi_as", &v, &lo, &hi));
     CHECK(v > 0 && lo <= v && v <= hi);
+    free(out);
+}
+
+/* A sweep shaped like the TX2 matrix's (issue 43): size 256, 1024, 4096
+ * (one interior value) x exponent 20..60, duration 2e-10 size^2.8 x
+ * exponent, power 3 + 0.6 log2(size / 256) + 0.01 exponent, energy their
+ * product, each with +-2 % noise; with_sizes adds 512 and 2048. */
+static const char *tx2_like(const char *name, int with_sizes)
+{
+    static char csv[8192];
+    size_t used = 0;
+    unsigned seed = 11;
+    int id = 0;
+
+    used += (size_t)snprintf(csv, sizeof csv, "id,size,exponent,status,duration_s,total_mean_w,"
+                                              "total_energy_j,reason\n");
+    for (int size = 256; size <= 4096; size *= 2)
+        for (int e = 20; e <= 60; e += 10) {
+            double u[3], t, p;
+            for (int k = 0; k < 3; k++)
+                u[k] = 0.04 * (uniform(&seed) - 0.5);
+            if (!with_sizes && (size == 512 || size == 2048))
+                continue;
+            t = 2e-10 * pow(size, 2.8) * e * (1 + u[0]);
+            p = (3.0 + 0.6 * log2(size / 256.0) + 0.01 * e) * (1 + u[1]);
+            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,%.6g,%.6g,%.6g,\n",
+                                     id++, size, e, t, p, p * t * (1 + u[2]));
+        }
+    return results_folder_with(name, csv, NULL);
+}
+
+/* Whole values left out (512 and 2048 of the sweep above): the 90 % bands
+ * cover the noiseless truth of energy, power and duration, and are sized
+ * by what they cover (model.h, pp_model_calibrate_bands): on the 2 values
+ * of size left when its only interior one is left out, the estimator
+ * chosen again errs tens of times more than the model ever does, and the
+ * band calibrated on that was 1.3x the value wide on average here (the
+ * TX2 matrix itself: 1.83x, 30 of 30 covered at a 7 % error). */
+void test_band_sized_by_cover(void);
+void test_band_sized_by_cover(void)
+{
+    static const char *const names[] = {"total_energy_j", "total_mean_w", "duration_s"};
+    const char *dir = tx2_like("band-sized", 0);
+    size_t covered = 0, n = 0;
+    double width = 0;
+    pp_model m;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK(isfinite(m.band_kappa) && m.band_kappa > 0);
+    for (int size = 512; size <= 2048; size *= 4)
+        for (int e = 20; e <= 60; e += 10)
+            for (int k = 0; k < 3; k++) {
+                double t = 2e-10 * pow(size, 2.8) * e, p = 3.0 + 0.6 * log2(size / 256.0) + 0.01 * e;
+                double truth = k == 0 ? p * t : k == 1 ? p : t;
+                pp_model_point pt;
+                pp_prediction pr;
+                char sz[16], ex[16];
+                memset(&pt, 0, sizeof pt);
+                snprintf(sz, sizeof sz, "%d", size);
+                snprintf(ex, sizeof ex, "%d", e);
+                CHECK_INT(pp_model_point_set(&m.sum, "size", sz, &pt, NULL), 0);
+                CHECK_INT(pp_model_point_set(&m.sum, "exponent", ex, &pt, NULL), 0);
+                CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, names[k]), &pt,
+                                           &pr), 0);
+                covered += pr.lo <= truth && truth <= pr.hi;
+                width += (pr.hi - pr.lo) / pr.value;
+                n++;
+            }
+    CHECK_INT(n, 30);
+    CHECK(covered >= 27);
+    CHECK(width / (double)n < 0.8);
+    pp_model_free(&m);
+}
+
+/* The blend's weights outside the range (model.h: weight_edge, judged per
+ * dimension on the edges held out) are saved with the model: a
+ * prediction past the largest size is the same from model.json as from
+ * the model just made; edited out of [0, 1], predict names the file,
+ * group, metric and key, and exits 2. */
+void test_band_edge_weights_saved(void);
+void test_band_edge_weights_saved(void)
+{
+    const char *dir = tx2_like("band-edge-weights", 1);
+    char path[1024], *text, *at, *out = NULL, *err = NULL;
+    int energy, differs = 0;
+    pp_prediction p0, p1;
+    pp_model_point pt;
+    pp_model m;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    energy = pp_summary_metric(&m.sum, "total_energy_j");
+    for (size_t k = 0; k < m.sum.n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(&m, 0, k);
+        differs |= f && f->edge_weighted && fabs(f->weight_edge[0] - f->weight) > 0.01;
+    }
+    CHECK(differs); /* else the file would not tell the two apart */
+    memset(&pt, 0, sizeof pt);
+    CHECK_INT(pp_model_point_set(&m.sum, "size", "6000", &pt, NULL), 0);
+    CHECK_INT(pp_model_point_set(&m.sum, "exponent", "40", &pt, NULL), 0);
+    CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p0), 0);
+    pp_model_free(&m);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    free(out);
+    CHECK_INT(pp_model_open(dir, NULL, 1, &m), 0);
+    CHECK(m.from_file);
+    CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p1), 0);
+    CHECK_NEAR(p1.value / p0.value, 1.0, 1e-6);
+    pp_model_free(&m);
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    text = slurp(path);
+    at = text ? strstr(text, "\"derived_weight_edge\": [") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        at += strlen("\"derived_weight_edge\": [");
+        at += strspn(at, " \n");
+        memcpy(at, "7", 1);
+        CHECK_INT(write_file(path, text), 0);
+        CHECK_INT(run_powprof(&out, &err, "predict", dir, "size=1000", "exponent=30", NULL), 2);
+        CHECK_CONTAINS(err, "model.json: groups[0]");
+        CHECK_CONTAINS(err, "derived_weight_edge[0]: not a weight from 0 to 1");
+        free(out);
+        free(err);
+    }
+    free(text);
+}
+
+/* What the band costs a plan (issue 43): plan --json gives band_cost,
+ * the highest quality whose power band's upper end lasts the mission
+ * (the best plan's with --risk upper) and the one whose prediction does
+ * (the best's with --risk mean), the first never above the second; the
+ * text says both. A mission that the whole range does not last, so that
+ * the band has a price to show. */
+void test_band_cost_in_plan(void);
+void test_band_cost_in_plan(void)
+{
+    static const char *const risk[] = {"upper", "mean"};
+    const char *dir = tx2_like("band-cost", 1);
+    double q[2][2] = {{NAN, NAN}, {NAN, NAN}}; /* per risk: best, band_cost's own */
+    char *out = NULL;
+
+    for (int r = 0; r < 2; r++) {
+        json_t *j, *cost;
+        CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "5500", "--maximize", "size",
+                              "--base-power-w", "20", "--risk", risk[r], "--json", NULL), 0);
+        j = out ? json_loads(out, 0, NULL) : NULL;
+        CHECK(j != NULL);
+        cost = json_object_get(j, "band_cost");
+        q[r][0] = json_number_value(json_object_get(json_object_get(j, "best"), "quality"));
+        q[r][1] = json_number_value(json_object_get(cost, r ? "quality_mean" : "quality_upper"));
+        if (r == 0)
+            CHECK(json_number_value(json_object_get(cost, "quality_upper")) <=
+                  json_number_value(json_object_get(cost, "quality_mean")));
+        json_decref(j);
+        free(out);
+    }
+    CHECK(q[0][0] > 0 && q[1][0] > 0);
+    CHECK_NEAR(q[0][1], q[0][0], 1e-9);
+    CHECK_NEAR(q[1][1], q[1][0], 1e-9);
+    CHECK(q[0][0] < q[1][0]); /* the band costs something here */
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "5500", "--maximize", "size",
+                          "--base-power-w", "20", NULL), 0);
+    CHECK_CONTAINS(out, "the band's cost: quality");
     free(out);
 }
