@@ -212,11 +212,15 @@ static int pair_needs(calib *k, size_t a, size_t b)
 
 /* Group a predicted without it: each residual over its distance
  * appended to k->single (the fit's own needs), and as a share of the
- * band without a (the quantile of a's needs) to share[*m]. 0 or -ENOMEM. */
+ * band without a (the quantile of a's needs, 9 or more) to share[*m]. 0
+ * or -ENOMEM. */
 static int group_shares(calib *k, size_t a, double *share, size_t *m)
 {
     const pp_surface *s = k->s;
-    double q = k->n_need[a] ? pp_band_quantile(k->need[a], k->n_need[a]) : NAN;
+    /* the band without a on fewer than 9 needs would be only their largest
+     * (pp_band_conformal_min): no quantile to measure a's needs against */
+    double q = k->n_need[a] >= pp_band_conformal_min() ? pp_band_quantile(k->need[a], k->n_need[a])
+                                                        : NAN;
     int rc;
 
     for (size_t i = 0; i < s->n; i++)
