@@ -567,7 +567,7 @@ void test_band_edge_weights_saved(void)
         CHECK_INT(write_file(path, text), 0);
         CHECK_INT(run_powprof(&out, &err, "predict", dir, "size=1000", "exponent=30", NULL), 2);
         CHECK_CONTAINS(err, "model.json: groups[0]");
-        CHECK_CONTAINS(err, "derived_weight_edge[0]: not a weight from 0 to 1");
+        CHECK_CONTAINS(err, "derived_weight_edge[0]: 7");
         free(out);
         free(err);
     }
