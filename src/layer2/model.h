@@ -242,7 +242,8 @@ int pp_model_pool_bands(pp_model *m);
  * bands as `model` does), of a's needs over the quantile the fit would
  * have without a (the other folds' needs, each predicted without a and
  * it). Fewer than 9 such ratios: the band as pp_choose made it
- * (band_kappa NaN). 0 or -ENOMEM. */
+ * (band_kappa NaN), as for a fit with fewer than two fold groups. 0 or
+ * -ENOMEM. */
 int pp_model_calibrate_bands(pp_model *m);
 
 /* The refusal of `powprof predict` (model.c): the first metric

@@ -139,9 +139,11 @@ typedef struct calib {
 
 static void calib_free(calib *k)
 {
-    for (size_t a = 0; k->in && a < k->ng; a++) {
-        free(k->in[a]);
-        free(k->need[a]);
+    for (size_t a = 0; a < k->ng; a++) {
+        if (k->in)
+            free(k->in[a]);
+        if (k->need)
+            free(k->need[a]);
     }
     free(k->in);
     free(k->need);
