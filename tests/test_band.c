@@ -612,3 +612,73 @@ void test_band_cost_in_plan(void)
     CHECK_CONTAINS(out, "the band's cost: quality");
     free(out);
 }
+
+/* The TX2 matrix (data/tx2) imported at the sizes from..4096 into a
+ * scratch folder name: its path. */
+static const char *tx2_matrix_from(const char *name, int from)
+{
+    static char dir[2][512], names[25][160];
+    static int which;
+    char *argv[40] = {getenv("POWPROF_BIN"), "import", "powprofiler"}, *out = NULL, *err = NULL;
+    char *dst = dir[which++ % 2];
+    int n = 3, k = 0;
+
+    for (int size = from; size <= 4096; size *= 2)
+        for (int e = 20; e <= 60; e += 10, k++) {
+            snprintf(names[k], sizeof names[k],
+                     "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv", size, e);
+            argv[n++] = names[k];
+        }
+    snprintf(dst, 512, "%s/%s", test_tmpdir(), name);
+    argv[n++] = "--pattern";
+    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
+    argv[n++] = "-o";
+    argv[n++] = dst;
+    argv[n] = NULL;
+    CHECK_INT(run_argv(argv, &out, &err), 0);
+    free(out);
+    free(err);
+    return dst;
+}
+
+/* Issue 43: the TX2 matrix without its smallest size, energy at size 256
+ * (exponents 30-60) against the measured: the blend outside the range
+ * weighed by the size's edges held out (model.h: weight_edge) errs 4 %
+ * on average; with the weights judged between levels (the blend before)
+ * it erred 29 % (23-34 % each), energy modelled directly extrapolating
+ * worse along the size than mean power x duration. */
+void test_band_edge_blend_tx2_small_size(void);
+void test_band_edge_blend_tx2_small_size(void)
+{
+    const char *full = tx2_matrix_from("tx2-full", 256), *dir = tx2_matrix_from("tx2-no256", 512);
+    pp_summary truth;
+    double sum = 0;
+    size_t n = 0;
+    pp_model m;
+
+    CHECK_INT(pp_summary_read(full, &truth), 0);
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    for (size_t r = 0; r < truth.n_rows; r++) {
+        int ks = pp_summary_param(&truth, "size"), ke = pp_summary_param(&truth, "exponent");
+        double y = truth.y[r * truth.n_metrics + (size_t)pp_summary_metric(&truth, "total_energy_j")];
+        pp_model_point pt;
+        pp_prediction p;
+        char sz[32], ex[32];
+        if (truth.x[r * truth.n_params + (size_t)ks] != 256 ||
+            truth.x[r * truth.n_params + (size_t)ke] < 30)
+            continue;
+        memset(&pt, 0, sizeof pt);
+        snprintf(sz, sizeof sz, "%g", truth.x[r * truth.n_params + (size_t)ks]);
+        snprintf(ex, sizeof ex, "%g", truth.x[r * truth.n_params + (size_t)ke]);
+        CHECK_INT(pp_model_point_set(&m.sum, "size", sz, &pt, NULL), 0);
+        CHECK_INT(pp_model_point_set(&m.sum, "exponent", ex, &pt, NULL), 0);
+        CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"), &pt,
+                                   &p), 0);
+        sum += fabs(p.value - y) / y;
+        n++;
+    }
+    CHECK_INT(n, 4);
+    CHECK(sum / (double)(n ? n : 1) < 0.10);
+    pp_model_free(&m);
+    pp_summary_free(&truth);
+}
