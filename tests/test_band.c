@@ -125,35 +125,58 @@ void test_band_derivation_blend_bands(void)
     pp_model_free(&m);
 }
 
-/* The benchmark's cubic grid (bench_accuracy.c: size 100..800, sleep
- * 0..5, 2 % noise, the same draws) without the sleeps below sleep_from: power 4 + 0.001 size - 0.05 sleep, energy
- * 2e-7 size^3 + 3 sleep + 5, duration energy / power. */
-static const char *cubic_folder(const char *name, int sleep_from)
+/* One row of a synthetic grid at (a, b): its duration, mean power and
+ * energy into v; 0 to leave the row out (its draws made all the same, so
+ * that the noise of the rows kept does not move). */
+typedef int (*grid_row_fn)(int a, int b, unsigned *seed, const void *ctx, double v[3]);
+
+/* The results folder name of the grid av[na] x bv[nb] (parameters named
+ * in cols, "a,b"), each row from row (seeded by seed), one iteration. */
+static const char *grid_folder(const char *name, const char *cols, const int *av, size_t na,
+                               const int *bv, size_t nb, unsigned seed, grid_row_fn row,
+                               const void *ctx)
 {
     static char csv[8192];
-    size_t used = 0;
-    unsigned seed = 7;
+    size_t used = (size_t)snprintf(csv, sizeof csv, "id,%s,status,duration_s,iterations,"
+                                                    "total_mean_w,total_energy_j,reason\n", cols);
     int id = 0;
 
-    used += (size_t)snprintf(csv, sizeof csv, "id,a,b,status,duration_s,iterations,total_mean_w,"
-                                              "total_energy_j,reason\n");
-    for (int a = 100; a <= 800; a += 100)
-        for (int b = 0; b <= 5; b++) {
-            double u[2];
-            for (int k = 0; k < 2; k++) {
-                double sum = 0;
-                for (int i = 0; i < 12; i++)
-                    sum += uniform(&seed);
-                u[k] = 0.02 * (sum - 6.0);
-            }
-            double e = (2e-7 * a * a * a + 3.0 * b + 5.0) * (1 + u[0]);
-            double p = (4.0 + 1e-3 * a - 0.05 * b) * (1 + u[1]);
-            if (b < sleep_from) /* drawn all the same: the noise of the rows kept does not move */
-                continue;
-            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,%.6g,1,%.6g,%.6g,\n",
-                                     id++, a, b, e / p, p, e);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++) {
+            double v[3];
+            if (row(av[i], bv[j], &seed, ctx, v))
+                used += (size_t)snprintf(csv + used, sizeof csv - used,
+                                         "%d,%d,%d,ok,%.6g,1,%.6g,%.6g,\n", id++, av[i], bv[j],
+                                         v[0], v[1], v[2]);
         }
     return results_folder_with(name, csv, NULL);
+}
+
+/* The benchmark's cubic grid (bench_accuracy.c: size 100..800, sleep
+ * 0..5, 2 % noise, the same draws) without the sleeps below *ctx: power
+ * 4 + 0.001 size - 0.05 sleep, energy 2e-7 size^3 + 3 sleep + 5, duration
+ * energy / power. */
+static int cubic_row(int a, int b, unsigned *seed, const void *ctx, double v[3])
+{
+    double u[2];
+
+    for (int k = 0; k < 2; k++) {
+        double sum = 0;
+        for (int i = 0; i < 12; i++)
+            sum += uniform(seed);
+        u[k] = 0.02 * (sum - 6.0);
+    }
+    v[2] = (2e-7 * a * a * a + 3.0 * b + 5.0) * (1 + u[0]);
+    v[1] = (4.0 + 1e-3 * a - 0.05 * b) * (1 + u[1]);
+    v[0] = v[2] / v[1];
+    return b >= *(const int *)ctx;
+}
+
+static const char *cubic_folder(const char *name, int sleep_from)
+{
+    static const int a[] = {100, 200, 300, 400, 500, 600, 700, 800}, b[] = {0, 1, 2, 3, 4, 5};
+
+    return grid_folder(name, "a,b", a, 8, b, 6, 7, cubic_row, &sleep_from);
 }
 
 /* The sleep's lowest value (0) held out of the cubic grid: every size's
@@ -401,33 +424,46 @@ void test_band_between_own_quantile(void)
     pp_surface_free(&s);
 }
 
+/* dir/model.json's array at key (written by `powprof model`) with its
+ * first number's leading characters overwritten by value: predict at
+ * (p1, p2) exits 2 and its error names the file's group 0 and says
+ * `expect`. */
+static void edited_array_refused(const char *dir, const char *key, const char *value,
+                                 const char *p1, const char *p2, const char *expect)
+{
+    char path[1024], find[96], *text, *at, *out = NULL, *err = NULL;
+
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    snprintf(find, sizeof find, "\"%s\": [", key);
+    text = slurp(path);
+    at = text ? strstr(text, find) : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        at += strlen(find);
+        at += strspn(at, " \n");
+        memcpy(at, value, strlen(value));
+        CHECK_INT(write_file(path, text), 0);
+        CHECK_INT(run_powprof(&out, &err, "predict", dir, p1, p2, NULL), 2);
+        CHECK_CONTAINS(err, "model.json: groups[0]");
+        CHECK_CONTAINS(err, expect);
+        free(out);
+        free(err);
+    }
+    free(text);
+}
+
 /* A model.json whose band.q_edge_dims was edited into a negative number:
  * predict says which file, group, metric, key and value, and exits 2. */
 void test_band_edge_dims_edited(void);
 void test_band_edge_dims_edited(void)
 {
-    char path[1024], *text, *at, *out = NULL, *err = NULL;
     const char *dir = cubic_folder("band-edge-dims", 0);
+    char *out = NULL;
 
     CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
     free(out);
-    snprintf(path, sizeof path, "%s/model.json", dir);
-    text = slurp(path);
-    CHECK(text != NULL);
-    at = text ? strstr(text, "\"q_edge_dims\": [") : NULL;
-    CHECK(at != NULL);
-    if (at) {
-        at += strlen("\"q_edge_dims\": [");
-        at += strspn(at, " \n");
-        memcpy(at, "-3", 2); /* 0.0123: -30123 */
-        CHECK_INT(write_file(path, text), 0);
-        CHECK_INT(run_powprof(&out, &err, "predict", dir, "a=350", "b=2", NULL), 2);
-        CHECK_CONTAINS(err, "model.json: groups[0]");
-        CHECK_CONTAINS(err, "band.q_edge_dims[0]: -3");
-        free(out);
-        free(err);
-    }
-    free(text);
+    edited_array_refused(dir, "q_edge_dims", "-3", "a=350", "b=2", /* 0.0123: -30123 */
+                         "band.q_edge_dims[0]: -3");
 }
 
 /* Found by the model fuzz target (fuzz/corpus/model/extrapolated-below-zero.csv):
@@ -454,29 +490,24 @@ void test_band_positive_below_zero_beyond(void)
 /* A sweep shaped like the TX2 matrix's (issue 43): size 256, 1024, 4096
  * (one interior value) x exponent 20..60, duration 2e-10 size^2.8 x
  * exponent, power 3 + 0.6 log2(size / 256) + 0.01 exponent, energy their
- * product, each with +-2 % noise; with_sizes adds 512 and 2048. */
+ * product, each with +-2 % noise; *ctx: with 512 and 2048 too. */
+static int tx2_row(int size, int e, unsigned *seed, const void *ctx, double v[3])
+{
+    double u[3];
+
+    for (int k = 0; k < 3; k++)
+        u[k] = 0.04 * (uniform(seed) - 0.5);
+    v[0] = 2e-10 * pow(size, 2.8) * e * (1 + u[0]);
+    v[1] = (3.0 + 0.6 * log2(size / 256.0) + 0.01 * e) * (1 + u[1]);
+    v[2] = v[0] * v[1] * (1 + u[2]);
+    return *(const int *)ctx || (size != 512 && size != 2048);
+}
+
 static const char *tx2_like(const char *name, int with_sizes)
 {
-    static char csv[8192];
-    size_t used = 0;
-    unsigned seed = 11;
-    int id = 0;
+    static const int size[] = {256, 512, 1024, 2048, 4096}, e[] = {20, 30, 40, 50, 60};
 
-    used += (size_t)snprintf(csv, sizeof csv, "id,size,exponent,status,duration_s,total_mean_w,"
-                                              "total_energy_j,reason\n");
-    for (int size = 256; size <= 4096; size *= 2)
-        for (int e = 20; e <= 60; e += 10) {
-            double u[3], t, p;
-            for (int k = 0; k < 3; k++)
-                u[k] = 0.04 * (uniform(&seed) - 0.5);
-            if (!with_sizes && (size == 512 || size == 2048))
-                continue;
-            t = 2e-10 * pow(size, 2.8) * e * (1 + u[0]);
-            p = (3.0 + 0.6 * log2(size / 256.0) + 0.01 * e) * (1 + u[1]);
-            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,%.6g,%.6g,%.6g,\n",
-                                     id++, size, e, t, p, p * t * (1 + u[2]));
-        }
-    return results_folder_with(name, csv, NULL);
+    return grid_folder(name, "size,exponent", size, 5, e, 5, 11, tx2_row, &with_sizes);
 }
 
 /* Whole values left out (512 and 2048 of the sweep above): the 90 % bands
@@ -531,7 +562,7 @@ void test_band_edge_weights_saved(void);
 void test_band_edge_weights_saved(void)
 {
     const char *dir = tx2_like("band-edge-weights", 1);
-    char path[1024], *text, *at, *out = NULL, *err = NULL;
+    char *out = NULL;
     int energy, differs = 0;
     pp_prediction p0, p1;
     pp_model_point pt;
@@ -556,22 +587,8 @@ void test_band_edge_weights_saved(void)
     CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p1), 0);
     CHECK_NEAR(p1.value / p0.value, 1.0, 1e-6);
     pp_model_free(&m);
-    snprintf(path, sizeof path, "%s/model.json", dir);
-    text = slurp(path);
-    at = text ? strstr(text, "\"derived_weight_edge\": [") : NULL;
-    CHECK(at != NULL);
-    if (at) {
-        at += strlen("\"derived_weight_edge\": [");
-        at += strspn(at, " \n");
-        memcpy(at, "7", 1);
-        CHECK_INT(write_file(path, text), 0);
-        CHECK_INT(run_powprof(&out, &err, "predict", dir, "size=1000", "exponent=30", NULL), 2);
-        CHECK_CONTAINS(err, "model.json: groups[0]");
-        CHECK_CONTAINS(err, "derived_weight_edge[0]: 7");
-        free(out);
-        free(err);
-    }
-    free(text);
+    edited_array_refused(dir, "derived_weight_edge", "7", "size=1000", "exponent=30",
+                         "derived_weight_edge[0]: 7");
 }
 
 /* What the band costs a plan (issue 43): plan --json gives band_cost,
