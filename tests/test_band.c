@@ -6,6 +6,7 @@
 #include "src/layer2/model_held.h"
 #include "src/layer2/model_internal.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,35 +125,58 @@ void test_band_derivation_blend_bands(void)
     pp_model_free(&m);
 }
 
-/* The benchmark's cubic grid (bench_accuracy.c: size 100..800, sleep
- * 0..5, 2 % noise, the same draws) without the sleeps below sleep_from: power 4 + 0.001 size - 0.05 sleep, energy
- * 2e-7 size^3 + 3 sleep + 5, duration energy / power. */
-static const char *cubic_folder(const char *name, int sleep_from)
+/* One row of a synthetic grid at (a, b): its duration, mean power and
+ * energy into v; 0 to leave the row out (its draws made all the same, so
+ * that the noise of the rows kept does not move). */
+typedef int (*grid_row_fn)(int a, int b, unsigned *seed, const void *ctx, double v[3]);
+
+/* The results folder name of the grid av[na] x bv[nb] (parameters named
+ * in cols, "a,b"), each row from row (seeded by seed), one iteration. */
+static const char *grid_folder(const char *name, const char *cols, const int *av, size_t na,
+                               const int *bv, size_t nb, unsigned seed, grid_row_fn row,
+                               const void *ctx)
 {
     static char csv[8192];
-    size_t used = 0;
-    unsigned seed = 7;
+    size_t used = (size_t)snprintf(csv, sizeof csv, "id,%s,status,duration_s,iterations,"
+                                                    "total_mean_w,total_energy_j,reason\n", cols);
     int id = 0;
 
-    used += (size_t)snprintf(csv, sizeof csv, "id,a,b,status,duration_s,iterations,total_mean_w,"
-                                              "total_energy_j,reason\n");
-    for (int a = 100; a <= 800; a += 100)
-        for (int b = 0; b <= 5; b++) {
-            double u[2];
-            for (int k = 0; k < 2; k++) {
-                double sum = 0;
-                for (int i = 0; i < 12; i++)
-                    sum += uniform(&seed);
-                u[k] = 0.02 * (sum - 6.0);
-            }
-            double e = (2e-7 * a * a * a + 3.0 * b + 5.0) * (1 + u[0]);
-            double p = (4.0 + 1e-3 * a - 0.05 * b) * (1 + u[1]);
-            if (b < sleep_from) /* drawn all the same: the noise of the rows kept does not move */
-                continue;
-            used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,%d,%d,ok,%.6g,1,%.6g,%.6g,\n",
-                                     id++, a, b, e / p, p, e);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++) {
+            double v[3];
+            if (row(av[i], bv[j], &seed, ctx, v))
+                used += (size_t)snprintf(csv + used, sizeof csv - used,
+                                         "%d,%d,%d,ok,%.6g,1,%.6g,%.6g,\n", id++, av[i], bv[j],
+                                         v[0], v[1], v[2]);
         }
     return results_folder_with(name, csv, NULL);
+}
+
+/* The benchmark's cubic grid (bench_accuracy.c: size 100..800, sleep
+ * 0..5, 2 % noise, the same draws) without the sleeps below *ctx: power
+ * 4 + 0.001 size - 0.05 sleep, energy 2e-7 size^3 + 3 sleep + 5, duration
+ * energy / power. */
+static int cubic_row(int a, int b, unsigned *seed, const void *ctx, double v[3])
+{
+    double u[2];
+
+    for (int k = 0; k < 2; k++) {
+        double sum = 0;
+        for (int i = 0; i < 12; i++)
+            sum += uniform(seed);
+        u[k] = 0.02 * (sum - 6.0);
+    }
+    v[2] = (2e-7 * a * a * a + 3.0 * b + 5.0) * (1 + u[0]);
+    v[1] = (4.0 + 1e-3 * a - 0.05 * b) * (1 + u[1]);
+    v[0] = v[2] / v[1];
+    return b >= *(const int *)ctx;
+}
+
+static const char *cubic_folder(const char *name, int sleep_from)
+{
+    static const int a[] = {100, 200, 300, 400, 500, 600, 700, 800}, b[] = {0, 1, 2, 3, 4, 5};
+
+    return grid_folder(name, "a,b", a, 8, b, 6, 7, cubic_row, &sleep_from);
 }
 
 /* The sleep's lowest value (0) held out of the cubic grid: every size's
@@ -400,33 +424,46 @@ void test_band_between_own_quantile(void)
     pp_surface_free(&s);
 }
 
+/* dir/model.json's array at key (written by `powprof model`) with its
+ * first number's leading characters overwritten by value: predict at
+ * (p1, p2) exits 2 and its error names the file's group 0 and says
+ * `expect`. */
+static void edited_array_refused(const char *dir, const char *key, const char *value,
+                                 const char *p1, const char *p2, const char *expect)
+{
+    char path[1024], find[96], *text, *at, *out = NULL, *err = NULL;
+
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    snprintf(find, sizeof find, "\"%s\": [", key);
+    text = slurp(path);
+    at = text ? strstr(text, find) : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        at += strlen(find);
+        at += strspn(at, " \n");
+        memcpy(at, value, strlen(value));
+        CHECK_INT(write_file(path, text), 0);
+        CHECK_INT(run_powprof(&out, &err, "predict", dir, p1, p2, NULL), 2);
+        CHECK_CONTAINS(err, "model.json: groups[0]");
+        CHECK_CONTAINS(err, expect);
+        free(out);
+        free(err);
+    }
+    free(text);
+}
+
 /* A model.json whose band.q_edge_dims was edited into a negative number:
  * predict says which file, group, metric, key and value, and exits 2. */
 void test_band_edge_dims_edited(void);
 void test_band_edge_dims_edited(void)
 {
-    char path[1024], *text, *at, *out = NULL, *err = NULL;
     const char *dir = cubic_folder("band-edge-dims", 0);
+    char *out = NULL;
 
     CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
     free(out);
-    snprintf(path, sizeof path, "%s/model.json", dir);
-    text = slurp(path);
-    CHECK(text != NULL);
-    at = text ? strstr(text, "\"q_edge_dims\": [") : NULL;
-    CHECK(at != NULL);
-    if (at) {
-        at += strlen("\"q_edge_dims\": [");
-        at += strspn(at, " \n");
-        memcpy(at, "-3", 2); /* 0.0123: -30123 */
-        CHECK_INT(write_file(path, text), 0);
-        CHECK_INT(run_powprof(&out, &err, "predict", dir, "a=350", "b=2", NULL), 2);
-        CHECK_CONTAINS(err, "model.json: groups[0]");
-        CHECK_CONTAINS(err, "band.q_edge_dims[0]: -3");
-        free(out);
-        free(err);
-    }
-    free(text);
+    edited_array_refused(dir, "q_edge_dims", "-3", "a=350", "b=2", /* 0.0123: -30123 */
+                         "band.q_edge_dims[0]: -3");
 }
 
 /* Found by the model fuzz target (fuzz/corpus/model/extrapolated-below-zero.csv):
@@ -448,4 +485,217 @@ void test_band_positive_below_zero_beyond(void)
     CHECK(predicted_band(out, "durntoi_as", &v, &lo, &hi));
     CHECK(v > 0 && lo <= v && v <= hi);
     free(out);
+}
+
+/* A sweep shaped like the TX2 matrix's (issue 43): size 256, 1024, 4096
+ * (one interior value) x exponent 20..60, duration 2e-10 size^2.8 x
+ * exponent, power 3 + 0.6 log2(size / 256) + 0.01 exponent, energy their
+ * product, each with +-2 % noise; *ctx: with 512 and 2048 too. */
+static int tx2_row(int size, int e, unsigned *seed, const void *ctx, double v[3])
+{
+    double u[3];
+
+    for (int k = 0; k < 3; k++)
+        u[k] = 0.04 * (uniform(seed) - 0.5);
+    v[0] = 2e-10 * pow(size, 2.8) * e * (1 + u[0]);
+    v[1] = (3.0 + 0.6 * log2(size / 256.0) + 0.01 * e) * (1 + u[1]);
+    v[2] = v[0] * v[1] * (1 + u[2]);
+    return *(const int *)ctx || (size != 512 && size != 2048);
+}
+
+static const char *tx2_like(const char *name, int with_sizes)
+{
+    static const int size[] = {256, 512, 1024, 2048, 4096}, e[] = {20, 30, 40, 50, 60};
+
+    return grid_folder(name, "size,exponent", size, 5, e, 5, 11, tx2_row, &with_sizes);
+}
+
+/* Whole values left out (512 and 2048 of the sweep above): the 90 % bands
+ * cover the noiseless truth of energy, power and duration, and are sized
+ * by what they cover (model.h, pp_model_calibrate_bands): on the 2 values
+ * of size left when its only interior one is left out, the estimator
+ * chosen again errs tens of times more than the model ever does, and the
+ * band calibrated on that was 1.3x the value wide on average here (the
+ * TX2 matrix itself: 1.83x, 30 of 30 covered at a 7 % error). */
+void test_band_sized_by_cover(void);
+void test_band_sized_by_cover(void)
+{
+    static const char *const names[] = {"total_energy_j", "total_mean_w", "duration_s"};
+    const char *dir = tx2_like("band-sized", 0);
+    size_t covered = 0, n = 0;
+    double width = 0;
+    pp_model m;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK(isfinite(m.band_kappa) && m.band_kappa > 0);
+    for (int size = 512; size <= 2048; size *= 4)
+        for (int e = 20; e <= 60; e += 10)
+            for (int k = 0; k < 3; k++) {
+                double t = 2e-10 * pow(size, 2.8) * e, p = 3.0 + 0.6 * log2(size / 256.0) + 0.01 * e;
+                double truth = k == 0 ? p * t : k == 1 ? p : t;
+                pp_model_point pt;
+                pp_prediction pr;
+                char sz[16], ex[16];
+                memset(&pt, 0, sizeof pt);
+                snprintf(sz, sizeof sz, "%d", size);
+                snprintf(ex, sizeof ex, "%d", e);
+                CHECK_INT(pp_model_point_set(&m.sum, "size", sz, &pt, NULL), 0);
+                CHECK_INT(pp_model_point_set(&m.sum, "exponent", ex, &pt, NULL), 0);
+                CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, names[k]), &pt,
+                                           &pr), 0);
+                covered += pr.lo <= truth && truth <= pr.hi;
+                width += (pr.hi - pr.lo) / pr.value;
+                n++;
+            }
+    CHECK_INT(n, 30);
+    CHECK(covered >= 27);
+    CHECK(width / (double)n < 0.8);
+    pp_model_free(&m);
+}
+
+/* The blend's weights outside the range (model.h: weight_edge, judged per
+ * dimension on the edges held out) are saved with the model: a
+ * prediction past the largest size is the same from model.json as from
+ * the model just made; edited out of [0, 1], predict names the file,
+ * group, metric and key, and exits 2. */
+void test_band_edge_weights_saved(void);
+void test_band_edge_weights_saved(void)
+{
+    const char *dir = tx2_like("band-edge-weights", 1);
+    char *out = NULL;
+    int energy, differs = 0;
+    pp_prediction p0, p1;
+    pp_model_point pt;
+    pp_model m;
+
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    energy = pp_summary_metric(&m.sum, "total_energy_j");
+    for (size_t k = 0; k < m.sum.n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(&m, 0, k);
+        differs |= f && f->edge_weighted && fabs(f->weight_edge[0] - f->weight) > 0.01;
+    }
+    CHECK(differs); /* else the file would not tell the two apart */
+    memset(&pt, 0, sizeof pt);
+    CHECK_INT(pp_model_point_set(&m.sum, "size", "6000", &pt, NULL), 0);
+    CHECK_INT(pp_model_point_set(&m.sum, "exponent", "40", &pt, NULL), 0);
+    CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p0), 0);
+    pp_model_free(&m);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    free(out);
+    CHECK_INT(pp_model_open(dir, NULL, 1, &m), 0);
+    CHECK(m.from_file);
+    CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p1), 0);
+    CHECK_NEAR(p1.value / p0.value, 1.0, 1e-6);
+    pp_model_free(&m);
+    edited_array_refused(dir, "derived_weight_edge", "7", "size=1000", "exponent=30",
+                         "derived_weight_edge[0]: 7");
+}
+
+/* What the band costs a plan (issue 43): plan --json gives band_cost,
+ * the highest quality whose power band's upper end lasts the mission
+ * (the best plan's with --risk upper) and the one whose prediction does
+ * (the best's with --risk mean), the first never above the second; the
+ * text says both. A mission that the whole range does not last, so that
+ * the band has a price to show. */
+void test_band_cost_in_plan(void);
+void test_band_cost_in_plan(void)
+{
+    static const char *const risk[] = {"upper", "mean"};
+    const char *dir = tx2_like("band-cost", 1);
+    double q[2][2] = {{NAN, NAN}, {NAN, NAN}}; /* per risk: best, band_cost's own */
+    char *out = NULL;
+
+    for (int r = 0; r < 2; r++) {
+        json_t *j, *cost;
+        CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "5500", "--maximize", "size",
+                              "--base-power-w", "20", "--risk", risk[r], "--json", NULL), 0);
+        j = out ? json_loads(out, 0, NULL) : NULL;
+        CHECK(j != NULL);
+        cost = json_object_get(j, "band_cost");
+        q[r][0] = json_number_value(json_object_get(json_object_get(j, "best"), "quality"));
+        q[r][1] = json_number_value(json_object_get(cost, r ? "quality_mean" : "quality_upper"));
+        if (r == 0)
+            CHECK(json_number_value(json_object_get(cost, "quality_upper")) <=
+                  json_number_value(json_object_get(cost, "quality_mean")));
+        json_decref(j);
+        free(out);
+    }
+    CHECK(q[0][0] > 0 && q[1][0] > 0);
+    CHECK_NEAR(q[0][1], q[0][0], 1e-9);
+    CHECK_NEAR(q[1][1], q[1][0], 1e-9);
+    CHECK(q[0][0] < q[1][0]); /* the band costs something here */
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "5500", "--maximize", "size",
+                          "--base-power-w", "20", NULL), 0);
+    CHECK_CONTAINS(out, "the band's cost: quality");
+    free(out);
+}
+
+/* The TX2 matrix (data/tx2) imported at the sizes from..4096 into a
+ * scratch folder name: its path. */
+static const char *tx2_matrix_from(const char *name, int from)
+{
+    static char dir[2][512], names[25][160];
+    static int which;
+    char *argv[40] = {getenv("POWPROF_BIN"), "import", "powprofiler"}, *out = NULL, *err = NULL;
+    char *dst = dir[which++ % 2];
+    int n = 3, k = 0;
+
+    for (int size = from; size <= 4096; size *= 2)
+        for (int e = 20; e <= 60; e += 10, k++) {
+            snprintf(names[k], sizeof names[k],
+                     "data/tx2/matrix-exponentiation/matrix-exponentiation_%d-%d_1layer.csv", size, e);
+            argv[n++] = names[k];
+        }
+    snprintf(dst, 512, "%s/%s", test_tmpdir(), name);
+    argv[n++] = "--pattern";
+    argv[n++] = "matrix-exponentiation_{size}-{exponent}_1layer.csv";
+    argv[n++] = "-o";
+    argv[n++] = dst;
+    argv[n] = NULL;
+    CHECK_INT(run_argv(argv, &out, &err), 0);
+    free(out);
+    free(err);
+    return dst;
+}
+
+/* Issue 43: the TX2 matrix without its smallest size, energy at size 256
+ * (exponents 30-60) against the measured: the blend outside the range
+ * weighed by the size's edges held out (model.h: weight_edge) errs 4 %
+ * on average; with the weights judged between levels (the blend before)
+ * it erred 29 % (23-34 % each), energy modelled directly extrapolating
+ * worse along the size than mean power x duration. */
+void test_band_edge_blend_tx2_small_size(void);
+void test_band_edge_blend_tx2_small_size(void)
+{
+    const char *full = tx2_matrix_from("tx2-full", 256), *dir = tx2_matrix_from("tx2-no256", 512);
+    pp_summary truth;
+    double sum = 0;
+    size_t n = 0;
+    pp_model m;
+
+    CHECK_INT(pp_summary_read(full, &truth), 0);
+    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    for (size_t r = 0; r < truth.n_rows; r++) {
+        int ks = pp_summary_param(&truth, "size"), ke = pp_summary_param(&truth, "exponent");
+        double y = truth.y[r * truth.n_metrics + (size_t)pp_summary_metric(&truth, "total_energy_j")];
+        pp_model_point pt;
+        pp_prediction p;
+        char sz[32], ex[32];
+        if (truth.x[r * truth.n_params + (size_t)ks] != 256 ||
+            truth.x[r * truth.n_params + (size_t)ke] < 30)
+            continue;
+        memset(&pt, 0, sizeof pt);
+        snprintf(sz, sizeof sz, "%g", truth.x[r * truth.n_params + (size_t)ks]);
+        snprintf(ex, sizeof ex, "%g", truth.x[r * truth.n_params + (size_t)ke]);
+        CHECK_INT(pp_model_point_set(&m.sum, "size", sz, &pt, NULL), 0);
+        CHECK_INT(pp_model_point_set(&m.sum, "exponent", ex, &pt, NULL), 0);
+        CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"), &pt,
+                                   &p), 0);
+        sum += fabs(p.value - y) / y;
+        n++;
+    }
+    CHECK_INT(n, 4);
+    CHECK(sum / (double)(n ? n : 1) < 0.10);
+    pp_model_free(&m);
+    pp_summary_free(&truth);
 }

@@ -89,6 +89,9 @@ static void best_json(const pp_model *m, const pp_plan_options *o, const pp_plan
         json_object_set_new(root, "best", pp_plan_choice_json(m, &r->best));
         json_object_set_new(root, "best_soc_end", pp_json_num(r->best_soc_end_frac));
         json_object_set_new(root, "best_time_to_cutoff_s", pp_json_num(r->best_time_to_cutoff_s));
+        json_object_set_new(root, "band_cost", json_pack("{s:o,s:o}", "quality_upper",
+                                                         pp_json_num(r->qos_upper), "quality_mean",
+                                                         pp_json_num(r->qos_mean)));
         for (size_t i = 0; i < r->n_runners; i++)
             json_array_append_new(runners, pp_plan_choice_json(m, &r->runners[i]));
         json_object_set_new(root, "runners_up", runners);

@@ -425,6 +425,8 @@ void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_pla
     printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
            "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
            b->base_power_w);
+    printf("  the band's cost: quality %g planned on the power band's upper end, %g on the "
+           "prediction (nan: nothing lasts so)\n", r->qos_upper, r->qos_mean);
     if (r->measured_preferred) {
         printf("  a measured setting, preferred to ");
         pp_cli_plan_choice_print(m, r, &r->interpolated);

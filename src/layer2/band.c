@@ -266,8 +266,7 @@ static size_t present(const pp_surface *s, const double *y, size_t j, size_t *lo
     return n;
 }
 
-/* The edge folds of y into folds (room for 2 d): how many. */
-static size_t edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
+size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
 {
     size_t n = 0, lo, hi;
 
@@ -339,7 +338,7 @@ static int edge_fold(const pp_surface *s, const double *y, const pp_fold *f, pp_
 int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
 {
     pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
-    size_t nf = edge_folds(s, y, folds), pairs = 0, m = 0;
+    size_t nf = pp_band_edge_folds(s, y, folds), pairs = 0, m = 0;
     double *y2, *need;
     int rc = 0;
 

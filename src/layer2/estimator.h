@@ -314,6 +314,11 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
  * out or the spec cannot be fitted without one. */
 int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
+/* The edge folds of y (the least and the largest present level of each
+ * dimension with PP_LEVEL_OUT_MIN levels or more, in pairs) into folds
+ * (room for 2 d): how many (band.c). */
+size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds);
+
 /* ---- beyond the measured range (band.c) ---- */
 
 /* A prediction in y's units at normalized point xn (ctx: the caller's). */

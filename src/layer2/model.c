@@ -482,6 +482,25 @@ double pp_model_blend(double own, double derived, double weight)
     return (1 - weight) * own + weight * derived;
 }
 
+/* Fit f's blend weight at xn: outside the measured range, the weight of
+ * the dimension along which xn lies farthest out (in its last step). */
+static double weight_at(const pp_model_fit *f, const double *xn)
+{
+    const pp_band_range *r = &f->choice.range;
+    double far = 0, w = f->weight;
+
+    for (size_t j = 0; f->edge_weighted && j < r->d; j++) {
+        double o = fmax(r->lo[j] - xn[j], xn[j] - r->hi[j]);
+        double step = xn[j] < r->lo[j] ? r->step_lo[j] : r->step_hi[j];
+        o = isfinite(step) && step > 0 ? o / step : o;
+        if (o > far) {
+            far = o;
+            w = isnan(f->weight_edge[j]) ? f->weight : f->weight_edge[j];
+        }
+    }
+    return w;
+}
+
 /* The value of fit f of group g at xn: its estimator's, blended with the
  * product or quotient of the two it is derived from (model.h); depth:
  * how many blends up (past 2, which no file pp_model_derive wrote has, a
@@ -501,7 +520,7 @@ static double value_of(const pp_model *m, size_t g, const pp_model_fit *f, const
                : with           ? pp_est_predict(&a->est, xn)
                                 : value_of(m, g, a, xn, depth + 1);
     }
-    return pp_model_blend(own, f->divide ? v[0] / v[1] : v[0] * v[1], f->weight);
+    return pp_model_blend(own, f->divide ? v[0] / v[1] : v[0] * v[1], weight_at(f, xn));
 }
 
 static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)

@@ -68,6 +68,13 @@ typedef struct pp_model_fit {
     int derived, divide;
     double weight;
     size_t from[2];
+    /* edge_weighted: outside the measured range along dimension j (the
+     * farthest outside, in steps) the blend weighs weight_edge[j] instead,
+     * judged on that dimension's two edges held out (model_derive.c: an
+     * extrapolation is not an interpolation; NaN, or files without it:
+     * weight) */
+    int edge_weighted;
+    double weight_edge[PP_SURFACE_MAX_DIMS];
     /* the least and the largest configuration value measured (pp_model_value_ranges) */
     double y_min, y_max;
 } pp_model_fit;
@@ -105,6 +112,10 @@ typedef struct pp_model {
      * it derives from power are predicted through it (src/plan/derived.c) */
     int has_battery;
     pp_battery_params battery;
+    /* the factor pp_model_calibrate_bands scaled the bands between levels
+     * by (NaN: not calibrated, e.g. a model read from model.json, whose
+     * bands have it already) */
+    double band_kappa;
 } pp_model;
 
 /* Open the model of dir: read summary.csv (and run.json), then either
@@ -219,6 +230,21 @@ int pp_model_beyond(const pp_model_fit *f, double value);
  * across labels (model_pool.c; pp_model_open does it after the fits, on
  * their kept residuals). 0 or -ENOMEM. */
 int pp_model_pool_bands(pp_model *m);
+
+/* The bands between measured levels sized by what they cover (model_pool.c,
+ * issue 43): each fit's band_q_between becomes kappa x the quantile of its
+ * needs on the level folds the printed error uses (each fold's residuals,
+ * its chosen spec refitted without it, over their distance
+ * pp_band_between_without), kappa one factor for the model, nested: the
+ * conformal 90 % quantile, over every fold a of the fits of the total's
+ * energy, mean power and duration in every group (every fit when none of
+ * them is fitted: the three every plan models, so that `plan` sizes its
+ * bands as `model` does), of a's needs over the quantile the fit would
+ * have without a (the other folds' needs, each predicted without a and
+ * it). Fewer than 9 such ratios: the band as pp_choose made it
+ * (band_kappa NaN), as for a fit with fewer than two fold groups. 0 or
+ * -ENOMEM. */
+int pp_model_calibrate_bands(pp_model *m);
 
 /* The refusal of `powprof predict` (model.c): the first metric
  * from index `from` on whose prediction at pt is flagged beyond the

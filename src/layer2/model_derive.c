@@ -321,6 +321,73 @@ static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3
     return rc;
 }
 
+/* Edge fold f of the rail's column y[E] left out: each metric's spec
+ * refitted on the rest, its samples' predictions appended to own[*][*n]
+ * with their index and fold. 0 or -ENOMEM. */
+static int edge_fold_preds(const pp_model_group *g, const size_t *k, double *const y[3],
+                           const pp_fold *f, size_t fi, double *y2, double *const own[3],
+                           size_t *idx, size_t *fold, size_t *n)
+{
+    const pp_surface *s = &g->surf;
+    size_t first = *n;
+
+    for (size_t i = 0; i < s->n; i++)
+        if (!isnan(y[E][i]) && pp_fold_has(s, f, i)) {
+            idx[*n] = i;
+            fold[(*n)++] = fi;
+        }
+    for (int w = E; w <= T; w++) {
+        pp_est e;
+        int rc;
+        for (size_t i = 0; i < s->n; i++)
+            y2[i] = pp_fold_has(s, f, i) ? NAN : y[w][i];
+        if ((rc = pp_est_fit(&e, s, y2, &g->fits[k[w]].choice.spec)) == -ENOMEM)
+            return rc;
+        for (size_t p = first; p < *n; p++)
+            own[w][p] = rc == 0 ? pp_est_predict(&e, s->x + idx[p] * s->d) : NAN;
+        if (rc == 0)
+            pp_est_free(&e);
+    }
+    return 0;
+}
+
+/* The blend's weights outside the measured range along each dimension j
+ * into a[3 j ..] (NaN: no edges along j), judged on the two edges of j
+ * held out (its least and largest level predicted from the rest by each
+ * metric's chosen spec: what an extrapolation along j meets): the
+ * derivation that erred least there (two folds: weights_without's best
+ * alone). 1, 0 when there are none, or -ENOMEM. */
+static int edge_weights(const pp_model_group *g, const size_t *k, double *const y[3], int last,
+                        double *a)
+{
+    const pp_surface *s = &g->surf;
+    pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
+    size_t nf = pp_band_edge_folds(s, y[E], folds), n = 0, cap = 2 * s->d * s->n + 1;
+    double *buf = malloc((4 * cap + s->n + 1) * sizeof *buf);
+    double *own[3] = {buf, buf + cap, buf + 2 * cap}, *y2 = buf + 3 * cap;
+    size_t *idx = malloc(3 * cap * sizeof *idx), *fold = idx + cap;
+    int rc = buf && idx ? 0 : -ENOMEM, any = 0;
+    nesting ns;
+
+    for (size_t f = 0; rc == 0 && f < nf; f++)
+        rc = edge_fold_preds(g, k, y, &folds[f], f, y2, own, idx, fold, &n);
+    for (size_t i = 0; i < 3 * PP_SURFACE_MAX_DIMS; i++)
+        a[i] = NAN;
+    for (size_t f = 0; rc == 0 && f + 1 < nf; f += 2) { /* in pairs: the least and largest of a dim */
+        size_t *only = idx + 2 * cap; /* the pairs of f and f + 1, the others in no fold */
+        double *aj = &a[3 * folds[f].dim];
+        for (size_t p = 0; p < n; p++)
+            only[p] = fold[p] == f || fold[p] == f + 1 ? fold[p] - f : SIZE_MAX;
+        ns = (nesting){{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, only, n, 2, last};
+        if (!weights_without(&ns, SIZE_MAX, aj))
+            aj[E] = aj[P] = aj[T] = NAN;
+        any |= !isnan(aj[E]);
+    }
+    free(buf);
+    free(idx);
+    return rc < 0 ? rc : any;
+}
+
 /* Rail k's three in group g blended (E .. last): the weights on the pairs
  * the printed error is of (between levels, else at them), each blended
  * fit's errors and band from its blended nested predictions, then the
@@ -329,6 +396,7 @@ static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int
 {
     size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between;
     double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, a[3];
+    double a_edge[3 * PP_SURFACE_MAX_DIMS];
     double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
                     pp_model_column(m, g, k[T])};
     size_t *fold = malloc((n + nb + 1) * sizeof *fold);
@@ -338,6 +406,7 @@ static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int
     if (rc == 0)
         rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns);
     if (rc == 0 && weights_without(&ns, SIZE_MAX, a)) {
+        int edge = edge_weights(g, k, y, last, a_edge);
         btw = at + n;
         r = btw + nb + 1;
         for (int w = E; w <= last; w++) {
@@ -346,11 +415,14 @@ static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int
             make_blended(g, f, y[w], at, btw, r);
             f->derived = 1;
             f->weight = a[w];
+            f->edge_weighted = edge > 0;
+            for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+                f->weight_edge[j] = a_edge[3 * j + w];
             f->divide = w != E;
             f->from[0] = w == E ? k[P] : k[E];
             f->from[1] = w == T ? k[P] : k[T];
         }
-        rc = nest_rail(g, k, y, last, fold);
+        rc = edge < 0 ? edge : nest_rail(g, k, y, last, fold);
     }
     for (int i = 0; i < 3; i++)
         free(y[i]);

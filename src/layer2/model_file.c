@@ -93,44 +93,49 @@ static json_t *cv_json(const pp_cv *cv)
                      "n_inner", (json_int_t)cv->n_inner);
 }
 
-/* band.q_edge_dims: the edge quantile of each dimension of the surface
- * (null: none held out). */
-static json_t *edge_dims_json(const pp_choice *c)
+/* A number per dimension of the surface (null: none) as a JSON array. */
+static json_t *dims_json(const double *v, size_t d)
 {
     json_t *a = json_array();
 
-    for (size_t j = 0; j < c->range.d; j++)
-        json_array_append_new(a, pp_json_num(c->band_q_edge_dim[j]));
+    for (size_t j = 0; j < d; j++)
+        json_array_append_new(a, pp_json_num(v[j]));
     return a;
 }
 
-static int edge_dims_of(const where *w, json_t *band, pp_choice *c)
+/* The array at key of o (in part, "" or "band.") into v (NaN where null or
+ * absent): each from 0 to hi. 0, or -EINVAL (logged with the file, the
+ * group, the metric and the key). band.q_edge_dims: the edge quantile of
+ * each dimension; derived_weight_edge: the blend's weight outside the
+ * range along each (model.h). */
+static int dims_of(const where *w, json_t *o, const char *part, const char *key, double hi,
+                   double *v)
 {
-    json_t *a = json_object_get(band, "q_edge_dims"), *v;
+    json_t *a = json_object_get(o, key), *e;
     size_t j;
 
     for (j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c->band_q_edge_dim[j] = NAN;
+        v[j] = NAN;
     if (!a)
         return 0;
     if (!json_is_array(a) || json_array_size(a) > PP_SURFACE_MAX_DIMS) {
-        pp_log_error("%s: groups[%zu] %s: band.q_edge_dims is not an array of at most %d "
+        pp_log_error("%s: groups[%zu] %s: %s%s is not an array of at most %d "
                      "numbers (edited by hand? remove it, or build the model again)", w->path,
-                     w->g, w->metric, PP_SURFACE_MAX_DIMS);
+                     w->g, w->metric, part, key, PP_SURFACE_MAX_DIMS);
         return -EINVAL;
     }
-    json_array_foreach(a, j, v) {
-        double q = json_is_number(v) ? json_number_value(v) : NAN;
-        if ((!json_is_null(v) && !json_is_number(v)) || q < 0 || q > (c->positive ? 50 : HUGE_VAL)) {
+    json_array_foreach(a, j, e) {
+        double q = json_is_number(e) ? json_number_value(e) : NAN;
+        if ((!json_is_null(e) && !json_is_number(e)) || q < 0 || q > hi) {
             char what[64] = "not a number";
-            if (json_is_number(v))
+            if (json_is_number(e))
                 pp_fmt(what, sizeof what, "%g is out of range", q);
-            pp_log_error("%s: groups[%zu] %s: band.q_edge_dims[%zu]: %s, not a number from 0 to "
+            pp_log_error("%s: groups[%zu] %s: %s%s[%zu]: %s, not a number from 0 to "
                          "%g or null (edited by hand? remove it, or build the model again)",
-                         w->path, w->g, w->metric, j, what, c->positive ? 50.0 : HUGE_VAL);
+                         w->path, w->g, w->metric, part, key, j, what, hi);
             return -EINVAL;
         }
-        c->band_q_edge_dim[j] = q;
+        v[j] = q;
     }
     return 0;
 }
@@ -178,6 +183,8 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                m->sum.metrics[f->from[1]]);
         json_object_set_new(o, "derived", json_string(text));
         json_object_set_new(o, "derived_weight", json_real(f->weight));
+        if (f->edge_weighted)
+            json_object_set_new(o, "derived_weight_edge", dims_json(f->weight_edge, c->range.d));
     }
     json_object_set_new(o, "loo", cv_json(&c->loo));
     json_object_set_new(o, "honest", cv_json(&c->honest));
@@ -193,7 +200,7 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
                   (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
                   "nonnegative", c->nonnegative);
     json_object_set_new(b, "q_edge", pp_json_num(c->band_q_edge));
-    json_object_set_new(b, "q_edge_dims", edge_dims_json(c));
+    json_object_set_new(b, "q_edge_dims", dims_json(c->band_q_edge_dim, c->range.d));
     json_object_set_new(b, "n_edge", json_integer((json_int_t)c->band_n_edge));
     json_object_set_new(o, "band", b);
     return o;
@@ -223,7 +230,10 @@ static int derived_of(const pp_model *m, const where *w, json_t *o, pp_model_fit
         f->weight = 1;
         return 0;
     }
-    return checked(w, o, "", "derived_weight", 0, 1, 0, &f->weight) ? -EINVAL : 0;
+    if (checked(w, o, "", "derived_weight", 0, 1, 0, &f->weight))
+        return -EINVAL;
+    f->edge_weighted = json_object_get(o, "derived_weight_edge") != NULL;
+    return dims_of(w, o, "", "derived_weight_edge", 1, f->weight_edge);
 }
 
 /* boxcox's exponents (-2 to 3) and interactions of entry o; -EINVAL when
@@ -285,7 +295,8 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
         rc |= checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1,
                       &c->band_q_edge) |
               count_of(w, band, "band.", "n_edge", &c->band_n_edge);
-    rc |= edge_dims_of(w, band, c);
+    rc |= dims_of(w, band, "band.", "q_edge_dims", c->positive ? 50 : HUGE_VAL,
+                  c->band_q_edge_dim);
     if (c->spec.method == PP_METHOD_BOXCOX)
         rc |= boxcox_of(m, w, o, &c->spec);
     if (json_object_get(o, "derived"))

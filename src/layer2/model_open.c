@@ -28,6 +28,7 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
     int rc;
 
     memset(m, 0, sizeof *m);
+    m->band_kappa = NAN;
     if (o)
         m->opts = *o;
     else
@@ -50,6 +51,8 @@ int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_
         rc = pp_model_build_fits(m);
         if (rc == 0) /* energy, power and duration made consistent */
             rc = pp_model_derive(m);
+        if (rc == 0)
+            rc = pp_model_calibrate_bands(m);
         if (rc == 0)
             rc = pp_model_pool_bands(m);
         if (!m->opts.keep_held)

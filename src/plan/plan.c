@@ -458,10 +458,16 @@ static int choose(const pp_model *m, const pp_plan_options *o, pp_plan_result *r
     int rc;
 
     *best = n;
+    r->qos_upper = r->qos_mean = NAN;
     for (i = 0; i < n; i++) {
+        double hi = isnan(c[i].power.hi) ? c[i].power.value : c[i].power.hi;
         frugal = c[i].planned_w < c[frugal].planned_w ? i : frugal;
         if (*best == n && c[i].planned_w <= r->max_power_w)
             *best = i;
+        if (isnan(r->qos_upper) && hi <= r->max_power_w)
+            r->qos_upper = c[i].qos;
+        if (isnan(r->qos_mean) && c[i].power.value <= r->max_power_w)
+            r->qos_mean = c[i].qos;
     }
     r->frugal = c[frugal];
     if ((rc = pp_plan_lasts(b, c[frugal].planned_w, b->soc_start_frac, o->mission_s,

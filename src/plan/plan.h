@@ -146,6 +146,10 @@ typedef struct pp_plan_result {
     int indistinct;              /* best and the first runner-up: their qualities' bands
                                     overlap (noise: --repeat tells them apart) */
     double best_soc_end_frac, best_time_to_cutoff_s;
+    /* what the band costs: the highest quality among the candidates whose
+     * power band's upper end (qos_upper) or prediction (qos_mean) lasts
+     * the mission, whatever the risk planned with (NaN: none lasts) */
+    double qos_upper, qos_mean;
     size_t n_runners;            /* the next lower requests that are feasible */
     pp_plan_choice runners[PP_PLAN_RUNNERS];
     pp_plan_choice frugal;       /* the least planned power */
