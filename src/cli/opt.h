@@ -1,0 +1,67 @@
+/* opt.h - a command's options as one table (after git's parse-options):
+ * each row names an option, its value's kind and destination and its line
+ * of --help; one parser and one usage printer read the table. CLI only. */
+#ifndef PP_CLI_OPT_H
+#define PP_CLI_OPT_H
+
+#include <math.h>
+#include <stdio.h>
+
+typedef enum pp_opt_kind {
+    PP_OPTK_END,      /* the table's last row */
+    PP_OPTK_HELP,     /* -h, --help: the usage on stdout */
+    PP_OPTK_BOOL,     /* no value: *(int *)value = 1 */
+    PP_OPTK_STRING,   /* *(const char **)value = the argument */
+    PP_OPTK_DOUBLE,   /* *(double *)value, a number within [lo, hi] */
+    PP_OPTK_CALLBACK, /* fn(row, argument, command) */
+} pp_opt_kind;
+
+/* Ends of a PP_OPTK_DOUBLE's range left out of it. */
+#define PP_OPT_LO_OPEN 1
+#define PP_OPT_HI_OPEN 2
+
+typedef struct pp_opt pp_opt;
+/* A callback row's argument into row->value: 0, or -1 (said why, naming
+ * the option and the argument). */
+typedef int (*pp_opt_fn)(const pp_opt *row, const char *arg, const char *cmd);
+
+struct pp_opt {
+    pp_opt_kind kind;
+    int short_name;        /* 0: none */
+    const char *long_name; /* NULL: none */
+    void *value;           /* where the value goes */
+    const char *argh;      /* the value's name in --help; NULL: the option takes none */
+    const char *help;      /* its --help text; a '\n' starts an indented line */
+    pp_opt_fn fn;          /* PP_OPTK_CALLBACK */
+    double lo, hi;         /* PP_OPTK_DOUBLE: the range */
+    int open;              /* PP_OPT_LO_OPEN | PP_OPT_HI_OPEN */
+    const char *why;       /* PP_OPTK_DOUBLE: what a value outside it is told (NULL: any number) */
+};
+
+#define PP_OPT_HELP_ROW {PP_OPTK_HELP, 'h', "help", NULL, NULL, "this help", NULL, 0, 0, 0, NULL}
+#define PP_OPT_BOOL(s, l, v, h) {PP_OPTK_BOOL, s, l, v, NULL, h, NULL, 0, 0, 0, NULL}
+#define PP_OPT_STRING(s, l, v, a, h) {PP_OPTK_STRING, s, l, v, a, h, NULL, 0, 0, 0, NULL}
+#define PP_OPT_CALLBACK(s, l, v, a, h, f) {PP_OPTK_CALLBACK, s, l, v, a, h, f, 0, 0, 0, NULL}
+#define PP_OPT_NUMBER(s, l, v, a, h) \
+    {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, -HUGE_VAL, HUGE_VAL, 0, NULL}
+#define PP_OPT_RANGE(s, l, v, a, h, lo, hi, open, why) \
+    {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, lo, hi, open, why}
+#define PP_OPT_END {PP_OPTK_END, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL}
+
+/* A command: its name as typed ("battery fit"), the text of --help before
+ * the options (usage line and description) and after them (NULL: none),
+ * its table, and getopt's flags ("+": stop at the first operand). */
+typedef struct pp_command {
+    const char *name, *head, *tail;
+    const pp_opt *opts;
+    const char *flags;
+} pp_command;
+
+/* argv by c's table: each row's value set in the order given. 0 with
+ * optind at the first operand, 1 after --help (printed on stdout), or
+ * PP_EXIT_USAGE (said why on stderr: the option and its value). */
+int pp_opt_parse(const pp_command *c, int argc, char **argv);
+/* c's --help: head, a line per row, tail. */
+void pp_opt_usage(const pp_command *c, FILE *fp);
+
+#endif
