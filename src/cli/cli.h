@@ -8,6 +8,7 @@
 #include "src/results/json_file.h"
 #include "src/results/node.h"
 #include "devices/device.h"
+#include "opt.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -68,26 +69,18 @@ enum {
     {"keep-going", no_argument, NULL, PP_OPT_KEEP_GOING},                                       \
     {"yes", no_argument, NULL, PP_OPT_YES}
 
-enum {
-    PP_OPT_MISSION = 1100,
-    PP_OPT_MIN_SOC,
-    PP_OPT_BASE_W,
-    PP_OPT_RISK,
-};
-
-#define PP_CLI_MISSION_LONG_OPTIONS                                                             \
-    {"mission-s", required_argument, NULL, PP_OPT_MISSION},                                     \
-    {"config", required_argument, NULL, 'c'},                                                   \
-    {"base-power-w", required_argument, NULL, PP_OPT_BASE_W},                                   \
-    {"min-soc", required_argument, NULL, PP_OPT_MIN_SOC},                                       \
-    {"risk", required_argument, NULL, PP_OPT_RISK}
-
-/* What those options said. */
-/* Handle one of the mission options (--mission-s, --min-soc,
- * --base-power-w, -c, --risk) into m (which win when: the library's
- * src/config/mission_settings.h). Returns 1 when opt was one (0 when
- * not), -1 on a bad value (message printed). */
-int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd);
+/* Callbacks of the option table (opt.h) for the mission's options, rows
+ * of plan, govern and layers predict: --mission-s (a duration, into a
+ * double), --min-soc (a fraction, into a double), --risk (upper|mean, into
+ * an int: 1 for mean), --resolution (into a pp_plan_options). 0, or -1
+ * (said why). */
+int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_risk(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd);
+/* --base-power-w's row into m (watts >= 0). */
+#define PP_CLI_BASE_POWER_ROW(m, help) \
+    PP_OPT_RANGE(0, "base-power-w", &(m)->base_power_w, "W", help, 0, HUGE_VAL, 0, "watts >= 0")
 
 /* One line on fp: the pack b and base load a plan of m flies, and where
  * they came from. */

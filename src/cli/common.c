@@ -51,56 +51,42 @@ int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const c
     }
 }
 
-/* The number of option name into *out, which must satisfy ok (what says
- * how); 1, or -1 with a message. */
-static int mission_number(const char *cmd, const char *name, const char *arg,
-                          int (*ok)(double), const char *what, double *out)
-{
-    if (pp_cli_parse_double(cmd, name, arg, out) < 0)
-        return -1;
-    if (!ok(*out)) {
-        fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, name, arg, what);
-        return -1;
-    }
-    return 1;
-}
-
-static int not_negative(double v) { return isfinite(v) && v >= 0; }
-
-int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd)
+int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[300];
 
-    switch (opt) {
-    case PP_OPT_MISSION:
-        if (pp_parse_duration_range(arg, &m->mission_s, why, sizeof why) < 0) {
-            fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
-            return -1;
-        }
-        return 1;
-    case PP_OPT_MIN_SOC:
-        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0) {
-            fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
-                    "(20%%)\n", cmd, arg);
-            return -1;
-        }
-        return pp_plan_check_min_soc(m->min_soc_frac) < 0 ? -1 : 1; /* the library's words */
-    case PP_OPT_BASE_W:
-        return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
-                              &m->base_power_w);
-    case 'c':
-        m->config = arg;
-        return 1;
-    case PP_OPT_RISK:
-        if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
-            fprintf(stderr, "powprof %s: --risk %s: upper or mean\n", cmd, arg);
-            return -1;
-        }
-        m->risk_mean = strcmp(arg, "mean") == 0;
-        return 1;
-    default:
+    if (pp_parse_duration_range(arg, row->value, why, sizeof why) == 0)
         return 0;
+    fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
+    return -1;
+}
+
+int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd)
+{
+    if (pp_parse_fraction(arg, row->value) < 0) {
+        fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
+                "(20%%)\n", cmd, arg);
+        return -1;
     }
+    return pp_plan_check_min_soc(*(double *)row->value); /* the library's words */
+}
+
+int pp_cli_opt_risk(const pp_opt *row, const char *arg, const char *cmd)
+{
+    if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
+        fprintf(stderr, "powprof %s: --risk %s: upper or mean\n", cmd, arg);
+        return -1;
+    }
+    *(int *)row->value = strcmp(arg, "mean") == 0;
+    return 0;
+}
+
+int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd)
+{
+    char why[160];
+
+    return pp_cli_refused(cmd, "--resolution", arg,
+                          pp_plan_resolution_parse(arg, row->value, why, sizeof why), why);
 }
 
 void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b, FILE *fp)

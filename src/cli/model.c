@@ -316,7 +316,7 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
         PP_OPT_HELP_ROW,
         PP_OPT_END,
     };
-    const pp_command c = {"model", model_head, NULL, opts, NULL};
+    const pp_command c = {"model", model_head, NULL, opts, NULL, 0};
     int rc = pp_opt_parse(&c, argc, argv);
 
     if (rc != 0)
@@ -578,7 +578,7 @@ int pp_cmd_predict(int argc, char **argv)
         PP_OPT_HELP_ROW,
         PP_OPT_END,
     };
-    const pp_command c = {"predict", predict_head, NULL, opts, NULL};
+    const pp_command c = {"predict", predict_head, NULL, opts, NULL, 0};
     pp_model_point pt;
     pp_model_where w;
     pp_model m;

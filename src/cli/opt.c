@@ -7,26 +7,25 @@
 #include <string.h>
 
 #define MAX_ROWS 64
-#define HELP_COLUMN 22 /* the options' names fill this, their help follows */
 #define EXIT_USAGE 2   /* cli.h's PP_EXIT_USAGE */
 
 /* A number row's argument: 0, or -1 (said why: the option and the
- * argument, with the range's words when it has them). */
+ * argument, and the range's words when it lies outside). */
 static int number(const pp_opt *r, const char *arg, const char *cmd)
 {
     double v;
-    int ok = pp_parse_double(arg, &v) == 0;
 
-    if (ok && r->why)
-        ok = isfinite(v) && ((r->open & PP_OPT_LO_OPEN) ? v > r->lo : v >= r->lo) &&
-             ((r->open & PP_OPT_HI_OPEN) ? v < r->hi : v <= r->hi);
-    if (!ok && r->why)
-        fprintf(stderr, "powprof %s: --%s %s: %s\n", cmd, r->long_name, arg, r->why);
-    else if (!ok)
+    if (pp_parse_double(arg, &v) < 0) {
         fprintf(stderr, "powprof %s: --%s '%s' is not a number\n", cmd, r->long_name, arg);
-    else
-        *(double *)r->value = v;
-    return ok ? 0 : -1;
+        return -1;
+    }
+    if (r->why && !(isfinite(v) && ((r->open & PP_OPT_LO_OPEN) ? v > r->lo : v >= r->lo) &&
+                    ((r->open & PP_OPT_HI_OPEN) ? v < r->hi : v <= r->hi))) {
+        fprintf(stderr, "powprof %s: --%s %s: %s\n", cmd, r->long_name, arg, r->why);
+        return -1;
+    }
+    *(double *)r->value = v;
+    return 0;
 }
 
 /* Row r given with arg: 0, 1 (--help printed), or -1 (said why). */
@@ -102,7 +101,7 @@ int pp_opt_parse(const pp_command *c, int argc, char **argv)
 }
 
 /* Row r's line(s) of --help. */
-static void usage_row(const pp_opt *r, FILE *fp)
+static void usage_row(const pp_opt *r, int width, FILE *fp)
 {
     char sh[5] = {0};
     const char *h = r->help ? r->help : "", *nl;
@@ -116,12 +115,12 @@ static void usage_row(const pp_opt *r, FILE *fp)
     }
     w = fprintf(fp, "  %s%s%s%s%s", sh, r->long_name ? "--" : "",
                 r->long_name ? r->long_name : "", r->argh ? " " : "", r->argh ? r->argh : "") - 2;
-    if (w > HELP_COLUMN)
-        fprintf(fp, "\n  %*s ", HELP_COLUMN, "");
+    if (w > width)
+        fprintf(fp, "\n  %*s ", width, "");
     else
-        fprintf(fp, "%*s ", HELP_COLUMN - w, "");
+        fprintf(fp, "%*s ", width - w, "");
     while ((nl = strchr(h, '\n'))) {
-        fprintf(fp, "%.*s\n  %*s ", (int)(nl - h), h, HELP_COLUMN, "");
+        fprintf(fp, "%.*s\n  %*s ", (int)(nl - h), h, width, "");
         h = nl + 1;
     }
     fprintf(fp, "%s\n", h);
@@ -132,7 +131,7 @@ void pp_opt_usage(const pp_command *c, FILE *fp)
     fputs(c->head, fp);
     fputs("\noptions:\n", fp);
     for (const pp_opt *r = c->opts; r->kind != PP_OPTK_END; r++)
-        usage_row(r, fp);
+        usage_row(r, c->width ? c->width : 22, fp);
     if (c->tail)
         fprintf(fp, "\n%s", c->tail);
 }

@@ -50,11 +50,13 @@ struct pp_opt {
 
 /* A command: its name as typed ("battery fit"), the text of --help before
  * the options (usage line and description) and after them (NULL: none),
- * its table, and getopt's flags ("+": stop at the first operand). */
+ * its table, getopt's flags ("+": stop at the first operand; NULL: none)
+ * and the width of the options' names in --help (0: 22). */
 typedef struct pp_command {
     const char *name, *head, *tail;
     const pp_opt *opts;
     const char *flags;
+    int width;
 } pp_command;
 
 /* argv by c's table: each row's value set in the order given. 0 with
