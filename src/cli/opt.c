@@ -28,6 +28,24 @@ static int number(const pp_opt *r, const char *arg, const char *cmd)
     return 0;
 }
 
+/* A whole number row's argument: 0, or -1 (said why). */
+static int whole(const pp_opt *r, const char *arg, const char *cmd)
+{
+    double v;
+
+    if (pp_parse_double(arg, &v) < 0) {
+        fprintf(stderr, "powprof %s: --%s '%s' is not a number\n", cmd, r->long_name, arg);
+        return -1;
+    }
+    if (!(v >= r->lo && v <= r->hi && v == floor(v))) {
+        fprintf(stderr, "powprof %s: --%s %s: a whole number in [%.0f, %.0f]\n", cmd,
+                r->long_name, arg, r->lo, r->hi);
+        return -1;
+    }
+    *(int *)r->value = (int)v;
+    return 0;
+}
+
 /* Row r given with arg: 0, 1 (--help printed), or -1 (said why). */
 static int take(const pp_command *c, const pp_opt *r, const char *arg)
 {
@@ -43,6 +61,8 @@ static int take(const pp_command *c, const pp_opt *r, const char *arg)
         return 0;
     case PP_OPTK_DOUBLE:
         return number(r, arg, c->name);
+    case PP_OPTK_INT:
+        return whole(r, arg, c->name);
     case PP_OPTK_CALLBACK:
         return r->fn(r, arg, c->name) < 0 ? -1 : 0;
     default:

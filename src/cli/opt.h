@@ -13,6 +13,7 @@ typedef enum pp_opt_kind {
     PP_OPTK_BOOL,     /* no value: *(int *)value = 1 */
     PP_OPTK_STRING,   /* *(const char **)value = the argument */
     PP_OPTK_DOUBLE,   /* *(double *)value, a number within [lo, hi] */
+    PP_OPTK_INT,      /* *(int *)value, a whole number within [lo, hi] */
     PP_OPTK_CALLBACK, /* fn(row, argument, command) */
 } pp_opt_kind;
 
@@ -46,6 +47,7 @@ struct pp_opt {
     {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, -HUGE_VAL, HUGE_VAL, 0, NULL}
 #define PP_OPT_RANGE(s, l, v, a, h, lo, hi, open, why) \
     {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, lo, hi, open, why}
+#define PP_OPT_INT(s, l, v, a, h, lo, hi) {PP_OPTK_INT, s, l, v, a, h, NULL, lo, hi, 0, NULL}
 #define PP_OPT_END {PP_OPTK_END, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL}
 
 /* A command: its name as typed ("battery fit"), the text of --help before
