@@ -17,35 +17,21 @@
 #define PP_EXIT_USAGE 2
 #define PP_EXIT_FAILURE 125
 
-/* Long options shared by every command that opens a device; their values
- * start at this code. */
-enum {
-    PP_OPT_SYSFS_ROOT = 1000,
-    PP_OPT_IDLE_W,
-    PP_OPT_CORE_W,
-    PP_OPT_REPLAY,
-    PP_OPT_NVML_LIB,
-    PP_OPT_JSON,
-    PP_OPT_REPORT,
-};
+enum { PP_OPT_JSON = 1005 }; /* --json of the commands still on getopt_long's tables */
 
-#define PP_CLI_DEVICE_LONG_OPTIONS                                                              \
-    {"sysfs-root", required_argument, NULL, PP_OPT_SYSFS_ROOT},                                 \
-    {"procstat-idle-w", required_argument, NULL, PP_OPT_IDLE_W},                                \
-    {"procstat-core-w", required_argument, NULL, PP_OPT_CORE_W},                                \
-    {"replay", required_argument, NULL, PP_OPT_REPLAY},                                         \
-    {"nvml-lib", required_argument, NULL, PP_OPT_NVML_LIB}
-
-#define PP_CLI_DEVICE_HELP                                                                      \
-    "  --sysfs-root DIR       read /sys and /proc under DIR (default /)\n"                      \
-    "  --procstat-idle-w W    procstat estimate: power with all cores idle (default 1.5)\n"     \
-    "  --procstat-core-w W    procstat estimate: added power per busy core (default 0.6)\n"     \
-    "  --replay FILE.csv      trace played back by the 'replay' device\n"                       \
-    "  --nvml-lib PATH        NVML library to load (default libnvidia-ml.so.1)\n"
-
-/* Handle one of the shared device options. Returns 1 when opt was one (0
- * when not), -1 on a bad value (message printed). */
-int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd);
+/* The rows of the options shared by every command that opens a device,
+ * into the pp_device_options o. */
+#define PP_CLI_DEVICE_ROWS(o)                                                                   \
+    PP_OPT_STRING(0, "sysfs-root", &(o)->sysfs_root, "DIR",                                     \
+                  "read /sys and /proc under DIR (default /)"),                                 \
+    PP_OPT_NUMBER(0, "procstat-idle-w", &(o)->procstat_idle_w, "W",                             \
+                  "procstat estimate: power with all cores idle (default 1.5)"),                \
+    PP_OPT_NUMBER(0, "procstat-core-w", &(o)->procstat_core_w, "W",                             \
+                  "procstat estimate: added power per busy core (default 0.6)"),                \
+    PP_OPT_STRING(0, "replay", &(o)->replay_path, "FILE.csv",                                   \
+                  "trace played back by the 'replay' device"),                                  \
+    PP_OPT_STRING(0, "nvml-lib", &(o)->nvml_library, "PATH",                                    \
+                  "NVML library to load (default libnvidia-ml.so.1)")
 
 /* Long options of the mission that `plan` and `layers predict` plan for,
  * the battery's among them; their values start at this code. */
@@ -213,7 +199,5 @@ int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */
 int pp_cmd_ulog(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);
-/* A whole number >= min of option opt: 0, or -1 (said why). */
-int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out);
 
 #endif

@@ -30,27 +30,6 @@ int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, c
     return -1;
 }
 
-int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd)
-{
-    switch (opt) {
-    case PP_OPT_SYSFS_ROOT:
-        o->sysfs_root = arg;
-        return 1;
-    case PP_OPT_IDLE_W:
-        return pp_cli_parse_double(cmd, "--procstat-idle-w", arg, &o->procstat_idle_w) < 0 ? -1 : 1;
-    case PP_OPT_CORE_W:
-        return pp_cli_parse_double(cmd, "--procstat-core-w", arg, &o->procstat_core_w) < 0 ? -1 : 1;
-    case PP_OPT_REPLAY:
-        o->replay_path = arg;
-        return 1;
-    case PP_OPT_NVML_LIB:
-        o->nvml_library = arg;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[300];
@@ -100,19 +79,6 @@ void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b
             m->base_from_folder ? "the results' mission group"
             : m->base_power_w >= 0 ? "--base-power-w"
             : m->config ? "its battery group" : "the pack's");
-}
-
-/* A count option of powprof layers (--frames, --warmup, --width, --height). */
-int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out)
-{
-    int64_t v;
-
-    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
-        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
 }
 
 int pp_cli_plot_said(const char *cmd, const char *dir, const char *name, int rc,

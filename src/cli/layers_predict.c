@@ -139,22 +139,14 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
     }
 }
 
-/* --width, --height: a whole number >= 1. */
-static int size_option(const pp_opt *row, const char *arg, const char *cmd)
-{
-    (void)cmd;
-    return pp_cli_layers_count(strcmp(row->long_name, "width") == 0 ? "--width" : "--height", arg,
-                               1, row->value);
-}
-
 static int predict_options(int argc, char **argv, predict_args *a)
 {
     pp_mission_settings mi;
     const pp_opt opts[] = {
-        PP_OPT_CALLBACK(0, "width", &a->width, "W", "input width (default: the cfg's own; with "
-                        "--height)", size_option),
-        PP_OPT_CALLBACK(0, "height", &a->height, "H", "input height (default: the cfg's own)",
-                        size_option),
+        PP_OPT_INT(0, "width", &a->width, "W", "input width (default: the cfg's own; with "
+                   "--height)", 1, 100000),
+        PP_OPT_INT(0, "height", &a->height, "H", "input height (default: the cfg's own)", 1,
+                   100000),
         PP_OPT_RANGE(0, "fps", &a->fps, "F", "frames per second for the mean power", 0, HUGE_VAL,
                      PP_OPT_LO_OPEN, "frames per second > 0"),
         PP_OPT_CALLBACK(0, "mission-s", &mi.mission_s, "S", "mission length in seconds",
@@ -222,7 +214,6 @@ int pp_cli_layers_predict(int argc, char **argv)
     json_t *arr;
     int rc;
 
-    optind = 1;
     if ((rc = predict_options(argc, argv, &a)) != 0)
         return rc > 0 ? 0 : PP_EXIT_USAGE;
     if (argc - optind < 2) {
