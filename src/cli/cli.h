@@ -35,26 +35,6 @@ enum { PP_OPT_JSON = 1005 }; /* --json of the commands still on getopt_long's ta
 
 /* Long options of the mission that `plan` and `layers predict` plan for,
  * the battery's among them; their values start at this code. */
-/* The options of a sweep that `profile` and `run` share. Shared option
- * codes take a block of 100 each: 1000 devices, 1100 missions, 1200
- * adaptive sweeps (profile_adaptive.h), 1300 sweeps; a command's own start
- * at 2000 or above. */
-enum {
-    PP_OPT_DRY_RUN = 1300,
-    PP_OPT_RESUME,
-    PP_OPT_YES,
-    PP_OPT_RETRY,
-    PP_OPT_MAX_FAILURES,
-    PP_OPT_KEEP_GOING,
-};
-#define PP_CLI_SWEEP_LONG_OPTIONS                                                               \
-    {"dry-run", no_argument, NULL, PP_OPT_DRY_RUN},                                             \
-    {"resume", no_argument, NULL, PP_OPT_RESUME},                                               \
-    {"retry-failed", no_argument, NULL, PP_OPT_RETRY},                                          \
-    {"max-failures", required_argument, NULL, PP_OPT_MAX_FAILURES},                             \
-    {"keep-going", no_argument, NULL, PP_OPT_KEEP_GOING},                                       \
-    {"yes", no_argument, NULL, PP_OPT_YES}
-
 /* Callbacks of the option table (opt.h) for the mission's options, rows
  * of plan, govern and layers predict: --mission-s (a duration, into a
  * double), --min-soc (a fraction, into a double), --risk (upper|mean, into
@@ -98,6 +78,12 @@ typedef struct pp_cli_sweep {
 void pp_cli_sweep_init(pp_cli_sweep *rq, const char *command);
 /* --max-failures ARG into rq: 0, or -1 (said why). */
 int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq);
+/* Callbacks of the sweep's options into row->value, a pp_cli_sweep:
+ * --retry-failed (resume, and run the failed again), --keep-going (never
+ * stop), --max-failures N. 0, or -1 (said why). */
+int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd);
 /* The shard, the node and the results folder, once the profile is read.
  * 0, or PP_EXIT_USAGE (said why). */
 int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq);

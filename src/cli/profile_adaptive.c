@@ -25,22 +25,19 @@ static int parse_percent(const char *arg, double *v)
     return 0;
 }
 
-int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
+int pp_cli_adaptive_option(const pp_opt *row, const char *arg, const char *cmd)
 {
-    int i = opt - PP_OPT_TARGET_ERROR;
+    pp_cli_adaptive *ad = row->value;
+    int i = 0;
     double v;
     int64_t n;
 
-    if (opt == PP_OPT_ADAPTIVE)
-        return ad->rq.on = 1;
-    if (i < 0 || i > 4) {
-        fputs("Try 'powprof profile --help'.\n", stderr);
-        return -1;
-    }
+    while (i < 4 && strcmp(option_names[i] + 2, row->long_name) != 0)
+        i++;
     if (i == 0 ? parse_percent(arg, &v) < 0 || !(v >= 0 && v <= 1e6)
         : i == 1 ? pp_parse_duration_s(arg, &v) < 0 || !(v >= 0 && v < 1e12)
                  : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
-        fprintf(stderr, "powprof profile: %s %s: %s\n", option_names[i], arg,
+        fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, option_names[i], arg,
                 i == 0   ? "a percentage from 0 to 1e6 (5 or 5%; 0: no target)"
                 : i == 1 ? "seconds from 0 to 1e12, or a duration (90, 10min, 1h30m; 0: no "
                            "budget)"
@@ -59,8 +56,11 @@ int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
     else
         ad->rq.o.batch = (size_t)n;
     ad->rq.given[i] = ad->rq.on = 1;
-    pp_strlcpy(ad->text[i], arg, sizeof ad->text[i]);
-    return 1;
+    if (pp_strlcpy(ad->text[i], arg, sizeof ad->text[i]) == 0)
+        return 0;
+    fprintf(stderr, "powprof %s: %s %s: at most %zu characters\n", cmd, option_names[i], arg,
+            sizeof ad->text[i] - 1);
+    return -1;
 }
 
 int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)

@@ -376,6 +376,27 @@ int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq)
     return 0;
 }
 
+int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd)
+{
+    pp_cli_sweep *rq = row->value;
+
+    (void)arg, (void)cmd;
+    rq->retry_failed = rq->resume = 1;
+    return 0;
+}
+
+int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd)
+{
+    (void)arg, (void)cmd;
+    ((pp_cli_sweep *)row->value)->max_failures = 0;
+    return 0;
+}
+
+int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd)
+{
+    return pp_cli_max_failures(cmd, arg, row->value);
+}
+
 int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq)
 {
     if (rq->shard_spec ? pp_shard_parse(rq->shard_spec, NULL, &rq->shard) < 0
