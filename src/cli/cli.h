@@ -10,14 +10,11 @@
 #include "devices/device.h"
 #include "opt.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 /* Exit statuses of powprof's own failures (a command's status passes through). */
 #define PP_EXIT_USAGE 2
 #define PP_EXIT_FAILURE 125
-
-enum { PP_OPT_JSON = 1005 }; /* --json of the commands still on getopt_long's tables */
 
 /* The rows of the options shared by every command that opens a device,
  * into the pp_device_options o. */

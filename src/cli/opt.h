@@ -4,6 +4,7 @@
 #ifndef PP_CLI_OPT_H
 #define PP_CLI_OPT_H
 
+#include <getopt.h> /* optind: the first operand after pp_opt_parse */
 #include <math.h>
 #include <stdio.h>
 
