@@ -131,3 +131,49 @@ void test_layout_keeps_log_before_it(void)
     CHECK_CONTAINS(log, "layout: 1 breaches");
     free(log);
 }
+
+/* scripts/check-truncation (issue 40) in a fresh root whose src/cli/x.c
+ * holds text: its exit status, its output into *out. */
+static int check_truncation(const char *text, char **out)
+{
+    char script[PATH_MAX], dir[PATH_MAX + 16], path[PATH_MAX + 32], *o = NULL, *e = NULL;
+    const char *root = tree("", "", "", NULL);
+    char *argv[] = {"env", "-C", (char *)root, script, NULL};
+    int rc;
+
+    *out = NULL;
+    snprintf(dir, sizeof dir, "%s/src/cli", root);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/x.c", dir);
+    write_file(path, text);
+    if (!realpath("scripts/check-truncation", script))
+        return -1;
+    rc = run_argv(argv, &o, &e);
+    if (o && e && (*out = malloc(strlen(o) + strlen(e) + 1)))
+        strcat(strcpy(*out, e), o);
+    free(o);
+    free(e);
+    return rc;
+}
+
+void test_layout_truncation_ignored(void);
+void test_layout_truncation_ignored(void)
+{
+    /* a statement of its own drops the result; a condition, a return or
+     * an operand of || uses it */
+    static const char ignored[] = "void f(char *b)\n{\n    if (b)\n        pp_fmt(b, 8, \"%d\", 1);\n"
+                                  "    pp_strlcpy(b, \"x\", 8);\n}\n";
+    static const char used[] = "int f(char *b)\n{\n    if (pp_fmt(b, 8, \"%d\", 1) < 0 ||\n"
+                               "        pp_strlcpy(b, \"x\", 8) < 0)\n        return -1;\n"
+                               "    return pp_fmt(b, 8, \"y\");\n}\n";
+    char *out;
+
+    CHECK_INT(check_truncation(ignored, &out), 1);
+    CHECK_CONTAINS(out, "src/cli/x.c:4: result of pp_fmt ignored");
+    CHECK_CONTAINS(out, "src/cli/x.c:5: result of pp_strlcpy ignored");
+    CHECK_CONTAINS(out, "truncation: 2 ignored");
+    free(out);
+    CHECK_INT(check_truncation(used, &out), 0);
+    CHECK_CONTAINS(out, "truncation: 0 ignored");
+    free(out);
+}

@@ -277,8 +277,8 @@ static void folder_battery(battery_args *a, char *buf, size_t cap)
     len = (size_t)(slash - a->trace);
     if (len < 6 || strncmp(slash - 6, "traces", 6) != 0 || (len > 6 && slash[-7] != '/'))
         return;
-    pp_fmt(buf, cap, "%.*sprofile.cfg", (int)(len - 6), a->trace);
-    if (access(buf, F_OK) != 0)
+    if (pp_fmt(buf, cap, "%.*sprofile.cfg", (int)(len - 6), a->trace) < 0 ||
+        access(buf, F_OK) != 0)
         return;
     c->file = buf;
     fprintf(stderr, "powprof battery: the results folder's battery: %s's battery group (-c or "

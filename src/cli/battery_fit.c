@@ -335,10 +335,8 @@ static const char *coverage(const pp_flight_fit *r, char *buf, size_t cap)
     const pp_fit_result *f = &r->fit;
 
     if (f->at_bound & PP_FIT_P_CAPACITY)
-        pp_fmt(buf, cap, "an unknown part (the capacity is at its bound)");
-    else
-        pp_fmt(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
-    return buf;
+        return "an unknown part (the capacity is at its bound)";
+    return pp_cli_text(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
 }
 
 static void print_warnings(const pp_flight_fit *r)

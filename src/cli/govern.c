@@ -99,12 +99,11 @@ static int scale_option(const pp_opt *row, const char *arg, const char *cmd)
     char t[64];
     char why[128];
 
-    if (!colon || (size_t)(colon - arg) >= sizeof t) {
+    if (!colon || pp_fmt(t, sizeof t, "%.*s", (int)(colon - arg), arg) < 0) {
         fprintf(stderr, "powprof %s: --scale-after %s: T:F expected (600:1.15, 10min:0.85)\n",
                 cmd, arg);
         return -1;
     }
-    pp_fmt(t, sizeof t, "%.*s", (int)(colon - arg), arg);
     if ((pp_parse_double(t, &a->scale_t_s) < 0 &&
          pp_mission_parse_duration(t, &a->scale_t_s, why, sizeof why) < 0) ||
         pp_parse_double(colon + 1, &a->scale_f) < 0 || !(a->scale_t_s >= 0) ||

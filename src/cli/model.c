@@ -459,7 +459,10 @@ static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_poin
             fprintf(stderr, "powprof predict: '%s': NAME=VALUE expected\n", argv[a]);
             return PP_EXIT_USAGE;
         }
-        pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]);
+        if (pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]) < 0) {
+            fprintf(stderr, "powprof predict: '%s': no parameter has a name that long\n", argv[a]);
+            return PP_EXIT_USAGE;
+        }
         if (pp_model_point_set(s, name, eq + 1, pt, &k) < 0)
             return PP_EXIT_USAGE;
         given[k] = 1;
@@ -555,9 +558,9 @@ static void say_battery(const char *dir, const pp_summary *s)
     char path[PP_PATH_MAX];
     pp_battery_params b;
 
-    if (pp_summary_metric(s, "soc_drain") < 0 || pp_battery_preset("drone-4s-3200", &b) < 0)
+    if (pp_summary_metric(s, "soc_drain") < 0 || pp_battery_preset("drone-4s-3200", &b) < 0 ||
+        pp_fmt(path, sizeof path, "%s/run.json", dir) < 0)
         return;
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
     if (pp_run_json_battery_load(path, &b) == 1)
         printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %d cells, "
                "%.4g Ah) under the computer + its base load of %.4g W, not a mission's; "

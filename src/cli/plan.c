@@ -139,9 +139,12 @@ static int mission_phases(const pp_mission_settings *mi, pp_plan_options *o, pla
                                                                                    : 0;
     if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
         return PP_EXIT_USAGE;
-    pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
-               sizeof t->mission->phase[0].base_trace);
-    return 0;
+    if (pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
+                   sizeof t->mission->phase[0].base_trace) == 0)
+        return 0;
+    fprintf(stderr, "powprof plan: --base-trace %s: a path of at most %zu characters\n",
+            t->base_trace, sizeof t->mission->phase[0].base_trace - 1);
+    return PP_EXIT_USAGE;
 }
 
 /* The mission's options into o (the battery chosen as everywhere, then a
@@ -266,7 +269,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         return PP_EXIT_USAGE; /* said with the file */
     if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
         !t->base_trace && mi.base_power_w < 0) {
-        pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission);
+        if (pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission) < 0)
+            return PP_EXIT_USAGE; /* as long as the folder's own path: never cut */
         t->mission_file = t->folder_mission; /* the results' own mission in phases */
     }
     if (o->schedule && (t->mission_file || t->base_trace)) {
@@ -383,7 +387,7 @@ static void print_rows(const pp_model *m, const pp_swap_plans *sp)
     size_t maximize = sp->row[0].plan->maximize;
     char measured[64];
 
-    pp_fmt(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
+    pp_cli_text(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
     printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
            m->sum.params[maximize]);
     printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",
