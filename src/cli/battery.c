@@ -152,23 +152,17 @@ typedef struct battery_args {
     pp_battery_choice choice;
 } battery_args;
 
-static int preset_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --preset, --model: the name kept, once known. */
+static int preset_parse(const char *arg, void *name)
 {
-    *(const char **)row->value = arg;
-    if (pp_battery_preset(arg, &(pp_battery_params){0}) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --preset %s: unknown (known: drone-4s-3200, drone-3s-2200, "
-                    "drone-6s-10000)\n", cmd, arg);
-    return -1;
+    *(const char **)name = arg;
+    return pp_battery_preset(arg, &(pp_battery_params){0});
 }
 
-static int model_option(const pp_opt *row, const char *arg, const char *cmd)
+static int model_parse(const char *arg, void *name)
 {
-    *(const char **)row->value = arg;
-    if (pp_battery_model_parse(arg, &(pp_battery_model){0}) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --model %s: rint or thevenin\n", cmd, arg);
-    return -1;
+    *(const char **)name = arg;
+    return pp_battery_model_parse(arg, &(pp_battery_model){0});
 }
 
 /* --base-power-w: replaces the pack's (checked with the other parameters). */
@@ -187,10 +181,11 @@ static int parse_args(int argc, char **argv, battery_args *a)
     const pp_opt opts[] = {
         PP_OPT_STRING('c', "config", &b->file, "FILE", "battery parameters from FILE's "
                       "'battery' group"),
-        PP_OPT_CALLBACK(0, "preset", &b->preset, "NAME", "drone-4s-3200 (default), "
-                        "drone-3s-2200, drone-6s-10000", preset_option),
-        PP_OPT_CALLBACK(0, "model", &b->model, "NAME", "rint (the paper's; default) or thevenin "
-                        "(OCV table + RC)", model_option),
+        PP_OPT_PARSE(0, "preset", &b->preset, "NAME", "drone-4s-3200 (default), "
+                     "drone-3s-2200, drone-6s-10000", preset_parse, "unknown (known: "
+                     "drone-4s-3200, drone-3s-2200, drone-6s-10000)"),
+        PP_OPT_PARSE(0, "model", &b->model, "NAME", "rint (the paper's; default) or thevenin "
+                     "(OCV table + RC)", model_parse, "rint or thevenin"),
         PP_OPT_CALLBACK(0, "base-power-w", b, "W", "constant load beside the trace (motors, ...)",
                         base_option),
         PP_OPT_STRING(0, "rail", &a->rail, "NAME", "drive the battery with rail NAME only"),

@@ -88,23 +88,14 @@ typedef struct fit_args {
     pp_flight_fit_options o;
 } fit_args;
 
-static int model_option(const pp_opt *row, const char *arg, const char *cmd)
-{
-    if (pp_battery_model_parse(arg, row->value) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --model %s: thevenin or rint\n", cmd, arg);
-    return -1;
-}
+static int model_parse(const char *arg, void *model) { return pp_battery_model_parse(arg, model); }
 
-static int ocv_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --ocv: auto, pack, or a curve of the library's. */
+static int ocv_parse(const char *arg, void *name)
 {
-    if (strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0 ||
-        pp_battery_ocv_curve(arg, &(pp_battery_params){0}) == 0) {
-        *(const char **)row->value = arg;
-        return 0;
-    }
-    fprintf(stderr, "powprof %s: --ocv %s: auto, pack, lipo or liion\n", cmd, arg);
-    return -1;
+    *(const char **)name = arg;
+    return strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0
+               ? 0 : pp_battery_ocv_curve(arg, &(pp_battery_params){0});
 }
 
 /* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
@@ -114,8 +105,8 @@ static int fit_options(int argc, char **argv, fit_args *a)
         PP_OPT_STRING('o', "output", &a->out, "PACK.cfg", "write the fitted pack as a 'battery' "
                       "group (every command\ntakes it: battery -c, plan -c, a profile's battery "
                       "group)"),
-        PP_OPT_CALLBACK(0, "model", &a->o.model, "NAME", "thevenin (default) or rint",
-                        model_option),
+        PP_OPT_PARSE(0, "model", &a->o.model, "NAME", "thevenin (default) or rint", model_parse,
+                     "thevenin or rint"),
         PP_OPT_RANGE(0, "train-frac", &a->o.train_frac, "F", "fit the first F of each flight "
                      "(default 0.5; 1: all, no check)", 0, 1, PP_OPT_LO_OPEN, "must be in (0, 1]"),
         PP_OPT_RANGE(0, "train-s", &a->o.train_s, "S", "fit the first S seconds of each flight "
@@ -124,10 +115,10 @@ static int fit_options(int argc, char **argv, fit_args *a)
                    "(default: the first)", 0, 255),
         PP_OPT_INT(0, "cells", &a->o.cells, "N", "the pack's cells (default: the log's, else "
                    "from the voltage)", 1, 1000),
-        PP_OPT_CALLBACK(0, "ocv", &a->o.ocv, "CURVE", "the open-circuit curve's shape: pack (the "
-                        "table of the pack\ngiven), lipo, liion (NMC), or auto (default: the "
-                        "pack's and\nliion's fitted, the one closer on the fitted part kept)",
-                        ocv_option),
+        PP_OPT_PARSE(0, "ocv", &a->o.ocv, "CURVE", "the open-circuit curve's shape: pack (the "
+                     "table of the pack\ngiven), lipo, liion (NMC), or auto (default: the "
+                     "pack's and\nliion's fitted, the one closer on the fitted part kept)",
+                     ocv_parse, "auto, pack, lipo or liion"),
         PP_OPT_STRING('c', "config", &a->choice.file, "FILE", "start from (and compare with) "
                       "FILE's battery group"),
         PP_OPT_STRING(0, "preset", &a->choice.preset, "NAME", "start from (and compare with) a "

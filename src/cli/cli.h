@@ -34,13 +34,15 @@
  * the battery's among them; their values start at this code. */
 /* Callbacks of the option table (opt.h) for the mission's options, rows
  * of plan, govern and layers predict: --mission-s (a duration, into a
- * double), --min-soc (a fraction, into a double), --risk (upper|mean, into
- * an int: 1 for mean), --resolution (into a pp_plan_options). 0, or -1
- * (said why). */
+ * double), --min-soc (a fraction, into a double), --resolution (into a
+ * pp_plan_options). 0, or -1 (said why). */
 int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd);
 int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd);
-int pp_cli_opt_risk(const pp_opt *row, const char *arg, const char *cmd);
 int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd);
+/* --risk upper|mean into an int (1: mean): 0, or -1. */
+int pp_cli_risk_parse(const char *arg, void *mean);
+#define PP_CLI_RISK_ROW(m, help) \
+    PP_OPT_PARSE(0, "risk", &(m)->risk_mean, "upper|mean", help, pp_cli_risk_parse, "upper or mean")
 /* --base-power-w's row into m (watts >= 0). */
 #define PP_CLI_BASE_POWER_ROW(m, help) \
     PP_OPT_RANGE(0, "base-power-w", &(m)->base_power_w, "W", help, 0, HUGE_VAL, 0, "watts >= 0")

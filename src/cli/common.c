@@ -66,14 +66,10 @@ int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd)
     return pp_plan_check_min_soc(*(double *)row->value); /* the library's words */
 }
 
-int pp_cli_opt_risk(const pp_opt *row, const char *arg, const char *cmd)
+int pp_cli_risk_parse(const char *arg, void *mean)
 {
-    if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
-        fprintf(stderr, "powprof %s: --risk %s: upper or mean\n", cmd, arg);
-        return -1;
-    }
-    *(int *)row->value = strcmp(arg, "mean") == 0;
-    return 0;
+    *(int *)mean = strcmp(arg, "mean") == 0;
+    return *(int *)mean || strcmp(arg, "upper") == 0 ? 0 : -1;
 }
 
 int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd)

@@ -140,14 +140,11 @@ static int every_option(const pp_opt *row, const char *arg, const char *cmd)
                           why);
 }
 
-static int measure_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --measure soc|vi into an int (1: soc). */
+static int measure_parse(const char *arg, void *soc)
 {
-    if (strcmp(arg, "soc") != 0 && strcmp(arg, "vi") != 0) {
-        fprintf(stderr, "powprof %s: --measure %s: soc or vi\n", cmd, arg);
-        return -1;
-    }
-    *(int *)row->value = strcmp(arg, "soc") == 0;
-    return 0;
+    *(int *)soc = strcmp(arg, "soc") == 0;
+    return *(int *)soc || strcmp(arg, "vi") == 0 ? 0 : -1;
 }
 
 /* The mission: --mission FILE, --mission-s, or the folder's profile. */
@@ -193,8 +190,7 @@ static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options
                       "ordinary battery group)"),
         PP_OPT_CALLBACK(0, "min-soc", &m->min_soc_frac, "F", "the reserve (0.2 or 20%)",
                         pp_cli_opt_min_soc),
-        PP_OPT_CALLBACK(0, "risk", &m->risk_mean, "upper|mean", "plan with the band's upper end "
-                        "(default) or the prediction", pp_cli_opt_risk),
+        PP_CLI_RISK_ROW(m, "plan with the band's upper end (default) or the prediction"),
         PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize"),
         PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP|NAME=measured", "the settings a "
                         "parameter may take, as\nplan's: a step, or the levels measured (a "
@@ -220,9 +216,9 @@ static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options
         PP_OPT_CALLBACK(0, "stretch", a, "PHASE:F", "--simulate: phase PHASE (from 1) lasts F "
                         "times as long as\nplanned (2:1.3), unknown to the governor",
                         stretch_option),
-        PP_OPT_CALLBACK(0, "measure", &a->sim.measure_soc, "soc|vi", "--simulate: the governor "
-                        "reads the charge (soc) or only\nvoltage and current (vi: the filter)",
-                        measure_option),
+        PP_OPT_PARSE(0, "measure", &a->sim.measure_soc, "soc|vi", "--simulate: the governor "
+                     "reads the charge (soc) or only\nvoltage and current (vi: the filter)",
+                     measure_parse, "soc or vi"),
         PP_OPT_STRING(0, "plot", &a->plot, "DIR", "--simulate: the three runs plotted in DIR"),
         PP_OPT_STRING(0, "sysfs-root", &a->root, "DIR", "read /sys under DIR (tests)"),
         PP_OPT_BOOL(0, "json", &a->json, "--simulate: one JSON object"),

@@ -124,24 +124,25 @@ static int add_param(const pp_opt *row, const char *arg, const char *cmd)
     return 0;
 }
 
-/* --unit (W, mW, uW) or --time-unit (s, ms, us, ns): the scale to watts
- * or seconds. */
-static int unit_option(const pp_opt *row, const char *arg, const char *cmd)
+/* One of names (NULL-ended): its scale into *out (watts or seconds). */
+static int scale_of(const char *arg, const char *const *names, double *out)
 {
-    static const char *const names[2][4] = {{"W", "mW", "uW", NULL}, {"s", "ms", "us", "ns"}};
     static const double scale[4] = {1.0, 1e-3, 1e-6, 1e-9};
-    int t = strcmp(row->long_name, "time-unit") == 0;
-    double *out = row->value;
 
-    *out = 0;
-    for (int i = 0; i < 4 && names[t][i]; i++)
-        if (strcmp(arg, names[t][i]) == 0)
-            *out = scale[i];
-    if (*out > 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --%s %s: %s\n", cmd, row->long_name, arg,
-            t ? "s, ms, us or ns" : "W, mW or uW");
+    for (int i = 0; i < 4 && names[i]; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return *out = scale[i], 0;
     return -1;
+}
+
+static int unit_parse(const char *arg, void *out)
+{
+    return scale_of(arg, (const char *const[]){"W", "mW", "uW", NULL}, out);
+}
+
+static int time_unit_parse(const char *arg, void *out)
+{
+    return scale_of(arg, (const char *const[]){"s", "ms", "us", "ns"}, out);
 }
 
 /* 0, 1 (--help, printed), -EINVAL (said why). */
@@ -161,12 +162,12 @@ static int parse_args(int argc, char **argv, import_args *a)
         PP_OPT_RANGE(0, "interval-ms", &io->interval_ms, "MS", "tegrastats: time between records "
                      "(default: the\ntimestamps, else 1000)", 0, 86400e3, PP_OPT_LO_OPEN,
                      "in (0, 86400000] ms"),
-        PP_OPT_CALLBACK(0, "unit", &io->unit_scale, "W|mW|uW", "csv: unit of the columns that "
-                        "name none", unit_option),
+        PP_OPT_PARSE(0, "unit", &io->unit_scale, "W|mW|uW", "csv: unit of the columns that "
+                     "name none", unit_parse, "W, mW or uW"),
         PP_OPT_STRING(0, "time-col", &io->time_col, "NAME", "csv: the time column"),
-        PP_OPT_CALLBACK(0, "time-unit", &io->time_scale, "s|ms|us|ns", "csv: the time column's "
-                        "unit (default: its name's\nsuffix, else found from the steps)",
-                        unit_option),
+        PP_OPT_PARSE(0, "time-unit", &io->time_scale, "s|ms|us|ns", "csv: the time column's "
+                     "unit (default: its name's\nsuffix, else found from the steps)",
+                     time_unit_parse, "s, ms, us or ns"),
         PP_OPT_STRING('c', "config", &a->config_path, "FILE", "battery parameters (its 'battery' "
                       "group; ulog without\nit: the first log's BAT_* parameters where it has "
                       "them)"),

@@ -154,9 +154,8 @@ static int predict_options(int argc, char **argv, predict_args *a)
         PP_OPT_STRING('c', "config", &mi.config, "FILE", "battery parameters (its 'battery' "
                       "group; default the\ndrone-4s-3200 preset)"),
         PP_CLI_BASE_POWER_ROW(&mi, "constant load beside the computer (motors, ...)"),
-        PP_OPT_CALLBACK(0, "risk", &mi.risk_mean, "upper|mean", "plan on the upper end of the "
-                        "cost's band (default,\nas powprof plan) or on the predicted cost",
-                        pp_cli_opt_risk),
+        PP_CLI_RISK_ROW(&mi, "plan on the upper end of the cost's band (default,\nas powprof "
+                        "plan) or on the predicted cost"),
         PP_OPT_CALLBACK(0, "min-soc", &mi.min_soc_frac, "F", "state of charge to keep (default: "
                         "the battery's\nsoc_cutoff)", pp_cli_opt_min_soc),
         PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),

@@ -272,44 +272,35 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
     free(shown);
 }
 
-static int method_option(const pp_opt *row, const char *arg, const char *cmd)
+static int method_parse(const char *arg, void *method) { return pp_method_parse(arg, method); }
+
+/* --sigma: auto or a bandwidth > 0. */
+static int sigma_parse(const char *arg, void *value)
 {
-    if (pp_method_parse(arg, row->value) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --method %s: auto, nw, loclin, rbf or boxcox\n", cmd, arg);
-    return -1;
+    double *h = value;
+
+    return strcmp(arg, "auto") == 0 || (pp_parse_double(arg, h) == 0 && *h > 0) ? 0 : -1;
 }
 
-static int sigma_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --values: auto (-1), linear (0) or log (1). */
+static int values_parse(const char *arg, void *value)
 {
-    double *h = row->value;
-
-    if (strcmp(arg, "auto") == 0 || (pp_parse_double(arg, h) == 0 && *h > 0))
-        return 0;
-    fprintf(stderr, "powprof %s: --sigma %s: auto or a number > 0\n", cmd, arg);
-    return -1;
-}
-
-static int values_option(const pp_opt *row, const char *arg, const char *cmd)
-{
-    int *space = row->value;
+    int *space = value;
 
     *space = strcmp(arg, "linear") == 0 ? 0 : strcmp(arg, "log") == 0 ? 1 : -1;
-    if (*space >= 0 || strcmp(arg, "auto") == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --values %s: auto, linear or log\n", cmd, arg);
-    return -1;
+    return *space >= 0 || strcmp(arg, "auto") == 0 ? 0 : -1;
 }
 
 static int model_options(int argc, char **argv, pp_model_options *o, int *json, int *verbose)
 {
     const pp_opt opts[] = {
-        PP_OPT_CALLBACK(0, "method", &o->method, "NAME", "auto (default), nw, loclin, rbf or "
-                        "boxcox", method_option),
-        PP_OPT_CALLBACK(0, "sigma", &o->h, "VALUE", "nw, loclin: this bandwidth (normalized "
-                        "units) instead\nof the cross-validated one", sigma_option),
-        PP_OPT_CALLBACK(0, "values", &o->value_space, "SPACE", "auto (default), linear or log "
-                        "(log needs values > 0)", values_option),
+        PP_OPT_PARSE(0, "method", &o->method, "NAME", "auto (default), nw, loclin, rbf or "
+                     "boxcox", method_parse, "auto, nw, loclin, rbf or boxcox"),
+        PP_OPT_PARSE(0, "sigma", &o->h, "VALUE", "nw, loclin: this bandwidth (normalized "
+                     "units) instead\nof the cross-validated one", sigma_parse,
+                     "auto or a number > 0"),
+        PP_OPT_PARSE(0, "values", &o->value_space, "SPACE", "auto (default), linear or log "
+                     "(log needs values > 0)", values_parse, "auto, linear or log"),
         PP_OPT_BOOL('v', "verbose", verbose, "the estimator of each metric, its settings, the\n"
                     "leave-one-out error of the choice on all the data,\nthe band"),
         PP_OPT_BOOL(0, "json", json, "the model (as in model.json) on stdout"),

@@ -63,6 +63,11 @@ static int take(const pp_command *c, const pp_opt *r, const char *arg)
         return number(r, arg, c->name);
     case PP_OPTK_INT:
         return whole(r, arg, c->name);
+    case PP_OPTK_PARSE:
+        if (r->parse(arg, r->value) >= 0)
+            return 0;
+        fprintf(stderr, "powprof %s: --%s %s: %s\n", c->name, r->long_name, arg, r->why);
+        return -1;
     case PP_OPTK_CALLBACK:
         return r->fn(r, arg, c->name) < 0 ? -1 : 0;
     default:

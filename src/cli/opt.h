@@ -15,6 +15,7 @@ typedef enum pp_opt_kind {
     PP_OPTK_STRING,   /* *(const char **)value = the argument */
     PP_OPTK_DOUBLE,   /* *(double *)value, a number within [lo, hi] */
     PP_OPTK_INT,      /* *(int *)value, a whole number within [lo, hi] */
+    PP_OPTK_PARSE,    /* parse(argument, value); refused with why */
     PP_OPTK_CALLBACK, /* fn(row, argument, command) */
 } pp_opt_kind;
 
@@ -26,6 +27,9 @@ typedef struct pp_opt pp_opt;
 /* A callback row's argument into row->value: 0, or -1 (said why, naming
  * the option and the argument). */
 typedef int (*pp_opt_fn)(const pp_opt *row, const char *arg, const char *cmd);
+/* A parse row's argument into value: 0, or < 0 (the parser says the row's
+ * why). */
+typedef int (*pp_opt_parse_fn)(const char *arg, void *value);
 
 struct pp_opt {
     pp_opt_kind kind;
@@ -35,21 +39,27 @@ struct pp_opt {
     const char *argh;      /* the value's name in --help; NULL: the option takes none */
     const char *help;      /* its --help text; a '\n' starts an indented line */
     pp_opt_fn fn;          /* PP_OPTK_CALLBACK */
-    double lo, hi;         /* PP_OPTK_DOUBLE: the range */
+    pp_opt_parse_fn parse; /* PP_OPTK_PARSE */
+    double lo, hi;         /* PP_OPTK_DOUBLE, PP_OPTK_INT: the range */
     int open;              /* PP_OPT_LO_OPEN | PP_OPT_HI_OPEN */
-    const char *why;       /* PP_OPTK_DOUBLE: what a value outside it is told (NULL: any number) */
+    const char *why;       /* what a value refused is told: "--NAME ARG: WHY" (a
+                              PP_OPTK_DOUBLE without: any number) */
 };
 
-#define PP_OPT_HELP_ROW {PP_OPTK_HELP, 'h', "help", NULL, NULL, "this help", NULL, 0, 0, 0, NULL}
-#define PP_OPT_BOOL(s, l, v, h) {PP_OPTK_BOOL, s, l, v, NULL, h, NULL, 0, 0, 0, NULL}
-#define PP_OPT_STRING(s, l, v, a, h) {PP_OPTK_STRING, s, l, v, a, h, NULL, 0, 0, 0, NULL}
-#define PP_OPT_CALLBACK(s, l, v, a, h, f) {PP_OPTK_CALLBACK, s, l, v, a, h, f, 0, 0, 0, NULL}
-#define PP_OPT_NUMBER(s, l, v, a, h) \
-    {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, -HUGE_VAL, HUGE_VAL, 0, NULL}
-#define PP_OPT_RANGE(s, l, v, a, h, lo, hi, open, why) \
-    {PP_OPTK_DOUBLE, s, l, v, a, h, NULL, lo, hi, open, why}
-#define PP_OPT_INT(s, l, v, a, h, lo, hi) {PP_OPTK_INT, s, l, v, a, h, NULL, lo, hi, 0, NULL}
-#define PP_OPT_END {PP_OPTK_END, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL}
+#define PP_OPT_ROW(k, s, l, v, a, h, ...) \
+    {.kind = k, .short_name = s, .long_name = l, .value = v, .argh = a, .help = h, __VA_ARGS__}
+#define PP_OPT_HELP_ROW PP_OPT_ROW(PP_OPTK_HELP, 'h', "help", NULL, NULL, "this help", .lo = 0)
+#define PP_OPT_BOOL(s, l, v, h) PP_OPT_ROW(PP_OPTK_BOOL, s, l, v, NULL, h, .lo = 0)
+#define PP_OPT_STRING(s, l, v, a, h) PP_OPT_ROW(PP_OPTK_STRING, s, l, v, a, h, .lo = 0)
+#define PP_OPT_CALLBACK(s, l, v, a, h, f) PP_OPT_ROW(PP_OPTK_CALLBACK, s, l, v, a, h, .fn = f)
+#define PP_OPT_PARSE(s, l, v, a, h, p, w) \
+    PP_OPT_ROW(PP_OPTK_PARSE, s, l, v, a, h, .parse = p, .why = w)
+#define PP_OPT_NUMBER(s, l, v, a, h) PP_OPT_ROW(PP_OPTK_DOUBLE, s, l, v, a, h, .lo = 0)
+#define PP_OPT_RANGE(s, l, v, a, h, lo_, hi_, open_, why_) \
+    PP_OPT_ROW(PP_OPTK_DOUBLE, s, l, v, a, h, .lo = lo_, .hi = hi_, .open = open_, .why = why_)
+#define PP_OPT_INT(s, l, v, a, h, lo_, hi_) \
+    PP_OPT_ROW(PP_OPTK_INT, s, l, v, a, h, .lo = lo_, .hi = hi_)
+#define PP_OPT_END {.kind = PP_OPTK_END}
 
 /* A command: its name as typed ("battery fit"), the text of --help before
  * the options (usage line and description) and after them (NULL: none),

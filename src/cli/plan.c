@@ -115,14 +115,11 @@ static int network_option(const pp_opt *row, const char *arg, const char *cmd)
     return 0;
 }
 
-static int across_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --across-nodes mean|worst into an int (1: worst). */
+static int across_parse(const char *arg, void *worst)
 {
-    if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0) {
-        fprintf(stderr, "powprof %s: --across-nodes %s: mean or worst\n", cmd, arg);
-        return -1;
-    }
-    *(int *)row->value = strcmp(arg, "worst") == 0;
-    return 0;
+    *(int *)worst = strcmp(arg, "worst") == 0;
+    return *(int *)worst || strcmp(arg, "mean") == 0 ? 0 : -1;
 }
 
 /* --mission FILE or --base-trace: the phases into t->mission (and FILE's
@@ -217,8 +214,7 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
         PP_OPT_CALLBACK(0, "fix", o, "NAME=VALUE", "hold parameter NAME at VALUE (a number "
                         "within the\nmeasured range, or a label): an input that is not\na knob; "
                         "repeat for several", fix_option),
-        PP_OPT_CALLBACK(0, "risk", &mi->risk_mean, "upper|mean", "plan with the band's upper end "
-                        "(default) or the\nprediction", pp_cli_opt_risk),
+        PP_CLI_RISK_ROW(mi, "plan with the band's upper end (default) or the\nprediction"),
         PP_OPT_RANGE(0, "tolerance", &o->tolerance_frac, "F", "achieved rate may fall short by "
                      "this fraction (0.05)", 0, 1, PP_OPT_HI_OPEN, "a fraction in [0, 1)"),
         PP_OPT_RANGE(0, "min-rate", &o->min_rate_per_s, "R", "leave out what keeps up fewer "
@@ -235,9 +231,9 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
                       "(powprof merge):\nevery prediction times that node's factor (its value\n"
                       "over the mean of the nodes, on the configurations\nmeasured on several); "
                       "see powprof model"),
-        PP_OPT_CALLBACK(0, "across-nodes", &t->worst, "WHICH", "mean: the fleet's mean board "
-                        "(default); worst: the most\npower-hungry board measured (the highest "
-                        "power factor)", across_option),
+        PP_OPT_PARSE(0, "across-nodes", &t->worst, "WHICH", "mean: the fleet's mean board "
+                     "(default); worst: the most\npower-hungry board measured (the highest "
+                     "power factor)", across_parse, "mean or worst"),
         PP_OPT_STRING(0, "layer-model", &t->layer_model, "FILE", "a layer model (powprof layers "
                       "model -o FILE)"),
         PP_OPT_STRING(0, "measured", &t->measured, "CFG", "the network RESULTS ran"),

@@ -126,23 +126,22 @@ int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
     return rc;
 }
 
-static int format_option(const pp_opt *row, const char *arg, const char *cmd)
+/* --format png|svg|both into the pp_plot_options. */
+static int format_parse(const char *arg, void *value)
 {
-    pp_plot_options *o = row->value;
+    pp_plot_options *o = value;
 
     o->png = strcmp(arg, "png") == 0 || strcmp(arg, "both") == 0;
     o->svg = strcmp(arg, "svg") == 0 || strcmp(arg, "both") == 0;
-    if (o->png || o->svg)
-        return 0;
-    fprintf(stderr, "powprof %s: --format %s: png, svg or both\n", cmd, arg);
-    return -1;
+    return o->png || o->svg ? 0 : -1;
 }
 
 static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, const char **config,
                  int *json)
 {
     const pp_opt rows[] = {
-        PP_OPT_CALLBACK(0, "format", o, "FMT", "png (default), svg or both", format_option),
+        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", format_parse,
+                     "png, svg or both"),
         PP_OPT_STRING(0, "plan", plan, "PLAN.json", "also plot this plan's state of charge over "
                       "time"),
         PP_OPT_STRING(0, "metric", &o->metric, "NAME", "layer 2 of this metric only (its curve, "
