@@ -198,8 +198,7 @@ static int parse_args(int argc, char **argv, battery_args *a)
         PP_OPT_STRING(0, "plot", &a->plot_dir, "DIR", "a flight log: voltage, current and charge "
                       "left over\ntime, logged beside modelled (DIR/battery-flight.png)"),
         PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"battery", battery_head, NULL, opts, NULL, 0};
     int rc;

@@ -129,8 +129,7 @@ static int fit_options(int argc, char **argv, fit_args *a)
         PP_OPT_BOOL(0, "force", &a->force, "write -o's pack even when the fit is degenerate (a "
                     "parameter at\na bound of its range: undetermined) or does not beat the "
                     "pack\nit replaces on the validation part, or does not follow the log"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"battery fit", fit_head, NULL, opts, NULL, 0};
 

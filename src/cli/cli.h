@@ -39,6 +39,11 @@
 int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd);
 int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd);
 int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd);
+/* --mission-s and --min-soc rows into the pp_mission_settings m. */
+#define PP_CLI_MISSION_S_ROW(m, help) \
+    PP_OPT_CALLBACK(0, "mission-s", &(m)->mission_s, "S", help, pp_cli_opt_mission_s)
+#define PP_CLI_MIN_SOC_ROW(m, help) \
+    PP_OPT_CALLBACK(0, "min-soc", &(m)->min_soc_frac, "F", help, pp_cli_opt_min_soc)
 /* --risk upper|mean into an int (1: mean): 0, or -1. */
 int pp_cli_risk_parse(const char *arg, void *mean);
 #define PP_CLI_RISK_ROW(m, help) \

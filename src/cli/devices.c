@@ -152,8 +152,7 @@ int pp_cmd_devices(int argc, char **argv)
         PP_OPT_BOOL(0, "clocks", &clocks, "the clocks and power modes, not the power sources"),
         PP_OPT_BOOL(0, "json", &json, "one JSON object on stdout"),
         PP_CLI_DEVICE_ROWS(&opts),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"devices", devices_head, NULL, rows, NULL, 0};
 

@@ -181,15 +181,13 @@ static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options
     pp_mission_settings *m = &a->cm;
     const pp_opt opts[] = {
         PP_OPT_STRING(0, "source", &a->source, "SRC", "the readings (above)"),
-        PP_OPT_STRING(0, "mission", &a->mission_file, "FILE", "the mission in phases (its "
-                      "mission group; its battery\ngroup over -c's)"),
-        PP_OPT_CALLBACK(0, "mission-s", &m->mission_s, "S", "one phase of S (10min, 1h) at "
-                        "--base-power-w W", pp_cli_opt_mission_s),
-        PP_CLI_BASE_POWER_ROW(m, "--mission-s: the phase's base load"),
         PP_OPT_STRING('c', "config", &m->config, "FILE", "the battery (a fitted pack is an "
                       "ordinary battery group)"),
-        PP_OPT_CALLBACK(0, "min-soc", &m->min_soc_frac, "F", "the reserve (0.2 or 20%)",
-                        pp_cli_opt_min_soc),
+        PP_OPT_STRING(0, "mission", &a->mission_file, "FILE", "the mission in phases (its "
+                      "mission group; its battery\ngroup over -c's)"),
+        PP_CLI_MISSION_S_ROW(m, "one phase of S (10min, 1h) at --base-power-w W"),
+        PP_CLI_BASE_POWER_ROW(m, "--mission-s: the phase's base load"),
+        PP_CLI_MIN_SOC_ROW(m, "the reserve (0.2 or 20%)"),
         PP_CLI_RISK_ROW(m, "plan with the band's upper end (default) or the prediction"),
         PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize"),
         PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP|NAME=measured", "the settings a "
@@ -224,8 +222,7 @@ static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options
         PP_OPT_BOOL(0, "json", &a->json, "--simulate: one JSON object"),
         PP_OPT_BOOL(0, "text", &a->text, "a line for a person per change (what, why, the "
                     "charge,\nthe time to the reserve) instead of the JSON lines"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"govern", govern_head, govern_tail, opts, NULL, 20};
 

@@ -172,8 +172,7 @@ static int parse_args(int argc, char **argv, import_args *a)
                       "group; ulog without\nit: the first log's BAT_* parameters where it has "
                       "them)"),
         PP_OPT_BOOL(0, "json", &a->json, "what was imported, as one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"import", import_head, NULL, rows, NULL, 0};
     int rc;

@@ -147,8 +147,7 @@ static int profile_options(int argc, char **argv, profile_args *a)
         PP_OPT_RANGE(0, "idle-s", &a->idle_s, "S", "seconds of idle power measured first, for "
                      "plans\n(default 1; 0: none)", 0, 600, 0, "0 to 600"),
         PP_CLI_DEVICE_ROWS(&a->dev_opts),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"layers profile", profile_head, NULL, rows, NULL, 0};
     int rc = pp_opt_parse(&c, argc, argv);
@@ -341,8 +340,7 @@ static int cmd_model(int argc, char **argv)
         PP_OPT_STRING('o', "output", &out, "FILE", "the model (default DIR/layer-model.json, "
                       "first DIR)"),
         PP_OPT_BOOL(0, "json", &json, "the errors as one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"layers model", model_head, NULL, rows, NULL, 0};
 

@@ -149,18 +149,15 @@ static int predict_options(int argc, char **argv, predict_args *a)
                    100000),
         PP_OPT_RANGE(0, "fps", &a->fps, "F", "frames per second for the mean power", 0, HUGE_VAL,
                      PP_OPT_LO_OPEN, "frames per second > 0"),
-        PP_OPT_CALLBACK(0, "mission-s", &mi.mission_s, "S", "mission length in seconds",
-                        pp_cli_opt_mission_s),
+        PP_CLI_MISSION_S_ROW(&mi, "mission length in seconds"),
         PP_OPT_STRING('c', "config", &mi.config, "FILE", "battery parameters (its 'battery' "
                       "group; default the\ndrone-4s-3200 preset)"),
         PP_CLI_BASE_POWER_ROW(&mi, "constant load beside the computer (motors, ...)"),
         PP_CLI_RISK_ROW(&mi, "plan on the upper end of the cost's band (default,\nas powprof "
                         "plan) or on the predicted cost"),
-        PP_OPT_CALLBACK(0, "min-soc", &mi.min_soc_frac, "F", "state of charge to keep (default: "
-                        "the battery's\nsoc_cutoff)", pp_cli_opt_min_soc),
+        PP_CLI_MIN_SOC_ROW(&mi, "state of charge to keep (default: the battery's\nsoc_cutoff)"),
         PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"layers predict", predict_head, NULL, opts, NULL, 0};
     int rc;

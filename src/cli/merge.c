@@ -78,8 +78,7 @@ int pp_cmd_merge(int argc, char **argv)
     const pp_opt rows[] = {
         PP_OPT_STRING('o', "output", &out, "OUT", "the merged folder (required)"),
         PP_OPT_BOOL(0, "json", &json, "the report as one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"merge", merge_head, merge_tail, rows, NULL, 0};
 

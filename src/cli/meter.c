@@ -404,8 +404,7 @@ static int parse_args(int argc, char **argv, meter_args *a, pp_device_options *o
         PP_OPT_STRING(0, "report", &a->report_path, "FILE", "write the report to FILE instead "
                       "of stderr"),
         PP_CLI_DEVICE_ROWS(opts),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     /* "+": stop at the first non-option, so CMD's own options stay its own. */
     const pp_command c = {"meter", meter_head, meter_tail, rows, "+", 0};

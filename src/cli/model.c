@@ -304,8 +304,7 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
         PP_OPT_BOOL('v', "verbose", verbose, "the estimator of each metric, its settings, the\n"
                     "leave-one-out error of the choice on all the data,\nthe band"),
         PP_OPT_BOOL(0, "json", json, "the model (as in model.json) on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"model", model_head, NULL, opts, NULL, 0};
     int rc = pp_opt_parse(&c, argc, argv);
@@ -569,8 +568,7 @@ int pp_cmd_predict(int argc, char **argv)
         PP_OPT_BOOL(0, "extrapolate", &extrapolate, "print predictions beyond the measured "
                     "values too\n(flagged: beyond_measured_values in --json)"),
         PP_OPT_BOOL(0, "json", &json, "one JSON object on stdout: per metric value, lo, hi"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"predict", predict_head, NULL, opts, NULL, 0};
     pp_model_point pt;

@@ -60,6 +60,8 @@ struct pp_opt {
 #define PP_OPT_INT(s, l, v, a, h, lo_, hi_) \
     PP_OPT_ROW(PP_OPTK_INT, s, l, v, a, h, .lo = lo_, .hi = hi_)
 #define PP_OPT_END {.kind = PP_OPTK_END}
+/* -h, --help and the end: a table's last line. */
+#define PP_OPT_HELP_END PP_OPT_HELP_ROW, PP_OPT_END
 
 /* A command: its name as typed ("battery fit"), the text of --help before
  * the options (usage line and description) and after them (NULL: none),

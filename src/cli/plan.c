@@ -195,17 +195,16 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
                         pp_mission_settings *mi)
 {
     const pp_opt opts[] = {
-        PP_OPT_CALLBACK(0, "mission-s", &mi->mission_s, "S", "mission length: seconds, or 10min, "
-                        "1h30m, 1 s to 1e7 s\n(required unless RESULTS/profile.cfg has a mission)",
-                        pp_cli_opt_mission_s),
+        PP_CLI_MISSION_S_ROW(mi, "mission length: seconds, or 10min, 1h30m, 1 s to 1e7 s\n"
+                             "(required unless RESULTS/profile.cfg has a mission)"),
         PP_OPT_STRING(0, "mission", &t->mission_file, "FILE", "a mission in phases: FILE's "
                       "mission group (and its\nbattery group, read over -c's)"),
         PP_OPT_STRING(0, "base-trace", &t->base_trace, "FILE", "base load: a recorded power "
                       "trace or flight log (one phase)"),
         PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize (default: "
                       "a *fps\nparameter, else the first numeric one)"),
-        PP_OPT_CALLBACK(0, "min-soc", &mi->min_soc_frac, "F", "state of charge to keep at the "
-                        "end, 0.2 or 20%\n(default: the battery's soc_cutoff)", pp_cli_opt_min_soc),
+        PP_CLI_MIN_SOC_ROW(mi, "state of charge to keep at the end, 0.2 or 20%\n(default: the "
+                           "battery's soc_cutoff)"),
         PP_CLI_BASE_POWER_ROW(mi, "constant load beside the computer (motors, ...)"),
         PP_OPT_STRING('c', "config", &mi->config, "FILE", "battery parameters (its 'battery' "
                       "group; default\nRESULTS/profile.cfg's, else drone-4s-3200); what\nis not "
@@ -240,8 +239,7 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
         PP_OPT_CALLBACK(0, "network", t, "CFG", "a network to plan for in its place "
                         "(repeatable;\none plan each, then a table side by side)", network_option),
         PP_OPT_BOOL(0, "json", &t->json, "one JSON object on stdout"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"plan", plan_head, "exit status: 0 with a plan, 3 when no "
                           "configuration completes the mission.\n", opts, NULL, 0};

@@ -151,8 +151,7 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
                       "this battery does not give is an error"),
         PP_OPT_BOOL(0, "json", json, "one JSON object on stdout: the scripts, data and\nimages "
                     "written, and gnuplot's errors and warnings"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"plot", plot_head, plot_tail, rows, NULL, 0};
     int rc;

@@ -315,8 +315,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
         PP_OPT_STRING(0, "node", &rq->node_name, "NAME", "the node's name in run.json and the "
                       "node column (default:\nthe host name; letters, digits and _ . - +)"),
         PP_CLI_ADAPTIVE_ROWS(&a->adaptive),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"profile", profile_head, profile_tail, rows, NULL, 0};
     int rc;

@@ -60,8 +60,7 @@ static int parse(int argc, char **argv, pp_cli_run *a)
                     "profile's outcome (as `profile --json`), the model's\nsummary (estimator and "
                     "typical error per metric),\nthe plots (as `plot --json`), the plan (as `plan\n"
                     "--json`, null without a mission) and the files\nwritten"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"run", run_head, run_tail, rows, NULL, 0};
     int rc;

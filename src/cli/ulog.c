@@ -146,8 +146,7 @@ int pp_cmd_ulog(int argc, char **argv)
         PP_OPT_BOOL(0, "json", &json, "one JSON object: file, version, messages, duration_s, "
                     "topics\n[{name, instance, messages, rate_hz, first_s, last_s}] (the\nlog's "
                     "timestamps, s), batteries [...]"),
-        PP_OPT_HELP_ROW,
-        PP_OPT_END,
+        PP_OPT_HELP_END,
     };
     const pp_command c = {"ulog", ulog_head, NULL, rows, NULL, 9};
 
