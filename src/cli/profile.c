@@ -324,7 +324,7 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
     pp_cli_sweep_init(&a->rq, "profile");
     a->rq.adaptive = &a->adaptive;
     rc = pp_opt_parse(&c, argc, argv);
-    *status = rc == 1 ? 0 : rc;
+    *status = rc == 1 ? 0 : PP_EXIT_USAGE; /* usage also when the profile will not load */
     return rc != 0 ? -1 : 0;
 }
 
