@@ -7,7 +7,8 @@
 #include <string.h>
 
 #define MAX_ROWS 64
-#define EXIT_USAGE 2   /* cli.h's PP_EXIT_USAGE */
+#define EXIT_USAGE 2          /* cli.h's PP_EXIT_USAGE */
+#define EXIT_FAILURE_CODE 125 /* cli.h's PP_EXIT_FAILURE */
 
 /* A number row's argument: 0, or -1 (said why: the option and the
  * argument, and the range's words when it lies outside). */
@@ -108,6 +109,10 @@ int pp_opt_parse(const pp_command *c, int argc, char **argv)
     size_t n = tables(c, lo, so, sizeof so);
     int opt, rc;
 
+    if (c->opts[n].kind != PP_OPTK_END) { /* a table longer than getopt's: a bug, said */
+        fprintf(stderr, "powprof %s: more than %d options in its table\n", c->name, MAX_ROWS);
+        return EXIT_FAILURE_CODE;
+    }
     optind = 1;
     while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         const pp_opt *r = NULL;

@@ -148,7 +148,7 @@ int pp_cmd_ulog(int argc, char **argv)
                     "timestamps, s), batteries [...]"),
         PP_OPT_HELP_END,
     };
-    const pp_command c = {"ulog", ulog_head, NULL, rows, NULL, 9};
+    const pp_command c = {"ulog", ulog_head, NULL, rows, NULL, 10};
 
     if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
         return rc == 1 ? 0 : rc;
