@@ -13,16 +13,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* check-layout run in root: its exit status; its output (the breaches on
+/* scripts/NAME run in root: its exit status; its output (the breaches on
  * stderr, then the count on stdout) into *out. */
-static int check_layout(const char *root, char **out)
+static int run_script(const char *name, const char *root, char **out)
 {
-    char script[PATH_MAX], *o = NULL, *e = NULL;
+    char rel[64], script[PATH_MAX], *o = NULL, *e = NULL;
     char *argv[] = {"env", "-C", (char *)root, script, NULL};
     int rc;
 
     *out = NULL;
-    if (!realpath("scripts/check-layout", script))
+    snprintf(rel, sizeof rel, "scripts/%s", name);
+    if (!realpath(rel, script))
         return -1;
     rc = run_argv(argv, &o, &e);
     if (o && e && (*out = malloc(strlen(o) + strlen(e) + 1)))
@@ -31,6 +32,8 @@ static int check_layout(const char *root, char **out)
     free(e);
     return rc;
 }
+
+static int check_layout(const char *root, char **out) { return run_script("check-layout", root, out); }
 
 /* A folder src/layer2 under a fresh root with a.c, a.h, b.c and, unless
  * NULL, shared.h. */
@@ -136,24 +139,14 @@ void test_layout_keeps_log_before_it(void)
  * holds text: its exit status, its output into *out. */
 static int check_truncation(const char *text, char **out)
 {
-    char script[PATH_MAX], dir[PATH_MAX + 16], path[PATH_MAX + 32], *o = NULL, *e = NULL;
+    char dir[PATH_MAX + 16], path[PATH_MAX + 32];
     const char *root = tree("", "", "", NULL);
-    char *argv[] = {"env", "-C", (char *)root, script, NULL};
-    int rc;
 
-    *out = NULL;
     snprintf(dir, sizeof dir, "%s/src/cli", root);
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/x.c", dir);
     write_file(path, text);
-    if (!realpath("scripts/check-truncation", script))
-        return -1;
-    rc = run_argv(argv, &o, &e);
-    if (o && e && (*out = malloc(strlen(o) + strlen(e) + 1)))
-        strcat(strcpy(*out, e), o);
-    free(o);
-    free(e);
-    return rc;
+    return run_script("check-truncation", root, out);
 }
 
 void test_layout_truncation_ignored(void);
