@@ -233,6 +233,7 @@ PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 # python3 that imports pandas, and under the sanitizers); one last line.
 check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD) $(EXAMPLE_BIN)
 	./scripts/check-layout
+	./scripts/check-truncation
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
 		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) \
 		POWPROF_LIB=$(SHLIB) $(if $(SAN),POWPROF_PYTHON_SKIP="not under the sanitizers") \

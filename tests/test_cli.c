@@ -241,3 +241,50 @@ void test_proc_spawn_errors(void)
     CHECK_INT(pp_proc_wait(pid, &st), 0);
     CHECK_INT(st, 0);
 }
+
+/* Issue 40: every command's options are one table (src/cli/opt.h) that
+ * parses them and prints --help: an option a command takes is listed, a
+ * refused value is named with its option, exit statuses stay. */
+void test_cli_option_table(void);
+void test_cli_option_table(void)
+{
+    static const char *const commands[] = {"devices", "meter", "battery", "profile", "import",
+                                           "merge", "model", "predict", "plot", "run", "plan",
+                                           "govern", "ulog"};
+    static const struct {
+        const char *argv[6], *said;
+    } refused[] = {
+        {{"plan", "r", "--tolerance", "2"}, "powprof plan: --tolerance 2: a fraction in [0, 1)"},
+        {{"plan", "r", "--min-rate", "x"}, "powprof plan: --min-rate 'x' is not a number"},
+        {{"battery", "fit", "f.ulg", "--cells", "2.5"},
+         "powprof battery fit: --cells 2.5: a whole number in [1, 1000]"},
+        {{"meter", "--repeat", "0", "--", "true"}, "powprof meter: --repeat 0: a whole number in "
+                                                   "[1, 1000]"},
+        {{"layers", "predict", "--zz"}, "Try 'powprof layers predict --help'."},
+        {{"plan", "r", "--bogus"}, "Try 'powprof plan --help'."},
+        {{"govern", "r", "--measure", "q"}, "powprof govern: --measure q: soc or vi"},
+        {{"model", "r", "--method", "q"}, "powprof model: --method q: auto, nw, loclin, rbf or "
+                                          "boxcox"},
+        {{"profile", "/nonexistent/p.cfg"}, "/nonexistent/p.cfg"},
+    };
+    char *out, *err;
+
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        CHECK_INT(run_powprof(&out, NULL, commands[i], "--help", NULL), 0);
+        CHECK_CONTAINS(out, "\noptions:\n");
+        CHECK_CONTAINS(out, "  -h, --help ");
+        CHECK_CONTAINS(out, " this help\n");
+        free(out);
+    }
+    /* taken before, listed now */
+    CHECK_INT(run_powprof(&out, NULL, "govern", "--help", NULL), 0);
+    CHECK_CONTAINS(out, "  --simulate ACTUAL    ");
+    CHECK_CONTAINS(out, "  --source SRC         ");
+    free(out);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *const *a = refused[i].argv;
+        CHECK_INT(run_powprof(NULL, &err, a[0], a[1], a[2], a[3], a[4], a[5], NULL), 2);
+        CHECK_CONTAINS(err, refused[i].said);
+        free(err);
+    }
+}

@@ -13,16 +13,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* check-layout run in root: its exit status; its output (the breaches on
+/* scripts/NAME run in root: its exit status; its output (the breaches on
  * stderr, then the count on stdout) into *out. */
-static int check_layout(const char *root, char **out)
+static int run_script(const char *name, const char *root, char **out)
 {
-    char script[PATH_MAX], *o = NULL, *e = NULL;
+    char rel[64], script[PATH_MAX], *o = NULL, *e = NULL;
     char *argv[] = {"env", "-C", (char *)root, script, NULL};
     int rc;
 
     *out = NULL;
-    if (!realpath("scripts/check-layout", script))
+    snprintf(rel, sizeof rel, "scripts/%s", name);
+    if (!realpath(rel, script))
         return -1;
     rc = run_argv(argv, &o, &e);
     if (o && e && (*out = malloc(strlen(o) + strlen(e) + 1)))
@@ -31,6 +32,8 @@ static int check_layout(const char *root, char **out)
     free(e);
     return rc;
 }
+
+static int check_layout(const char *root, char **out) { return run_script("check-layout", root, out); }
 
 /* A folder src/layer2 under a fresh root with a.c, a.h, b.c and, unless
  * NULL, shared.h. */
@@ -130,4 +133,40 @@ void test_layout_keeps_log_before_it(void)
     CHECK_CONTAINS(log, "src/layer2: files in a circle: a.c -> b.c (b_fit) -> a.c (pp_spec)");
     CHECK_CONTAINS(log, "layout: 1 breaches");
     free(log);
+}
+
+/* scripts/check-truncation (issue 40) in a fresh root whose src/cli/x.c
+ * holds text: its exit status, its output into *out. */
+static int check_truncation(const char *text, char **out)
+{
+    char dir[PATH_MAX + 16], path[PATH_MAX + 32];
+    const char *root = tree("", "", "", NULL);
+
+    snprintf(dir, sizeof dir, "%s/src/cli", root);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/x.c", dir);
+    write_file(path, text);
+    return run_script("check-truncation", root, out);
+}
+
+void test_layout_truncation_ignored(void);
+void test_layout_truncation_ignored(void)
+{
+    /* a statement of its own drops the result; a condition, a return or
+     * an operand of || uses it */
+    static const char ignored[] = "void f(char *b)\n{\n    if (b)\n        pp_fmt(b, 8, \"%d\", 1);\n"
+                                  "    pp_strlcpy(b, \"x\", 8);\n}\n";
+    static const char used[] = "int f(char *b)\n{\n    if (pp_fmt(b, 8, \"%d\", 1) < 0 ||\n"
+                               "        pp_strlcpy(b, \"x\", 8) < 0)\n        return -1;\n"
+                               "    return pp_fmt(b, 8, \"y\");\n}\n";
+    char *out;
+
+    CHECK_INT(check_truncation(ignored, &out), 1);
+    CHECK_CONTAINS(out, "src/cli/x.c:4: result of pp_fmt ignored");
+    CHECK_CONTAINS(out, "src/cli/x.c:5: result of pp_strlcpy ignored");
+    CHECK_CONTAINS(out, "truncation: 2 ignored");
+    free(out);
+    CHECK_INT(check_truncation(used, &out), 0);
+    CHECK_CONTAINS(out, "truncation: 0 ignored");
+    free(out);
 }

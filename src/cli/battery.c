@@ -1,5 +1,6 @@
 /* powprof battery: what a trace does to a battery. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/traces/trace.h"
 #include "src/traces/flight_log.h"
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char battery_help[] =
+static const char battery_head[] =
     "usage: powprof battery TRACE.csv [-c CONFIG] [--preset NAME] [--model rint|thevenin]\n"
     "                       [--base-power-w W] [--rail NAME] [--until-cutoff]\n"
     "                       [-o SOC.csv] [--json]\n"
@@ -51,24 +52,7 @@ static const char battery_help[] =
     "flight); --until-cutoff and --rail are refused there.\n"
     "\n"
     "The load is the total of the trace (rails inside the board input are not\n"
-    "added to it) unless --rail names one column.\n"
-    "\n"
-    "options:\n"
-    "  -c, --config FILE      battery parameters from FILE's 'battery' group\n"
-    "  --preset NAME          drone-4s-3200 (default), drone-3s-2200, drone-6s-10000\n"
-    "  --model NAME           rint (the paper's; default) or thevenin (OCV table + RC)\n"
-    "  --base-power-w W       constant load beside the trace (motors, ...)\n"
-    "  --rail NAME            drive the battery with rail NAME only\n"
-    "  --until-cutoff         report (and write) the run until cutoff, not one pass\n"
-    "                         (-o then has no rows for whole periods skipped)\n"
-    "  --rtol R               CVODE relative tolerance (default 1e-10)\n"
-    "  -o, --output FILE      write t_s,soc_frac,voltage_v,current_a at each sample\n"
-    "  --plot DIR             a flight log: voltage, current and charge left over\n"
-    "                         time, logged beside modelled (DIR/battery-flight.png)\n"
-    "  --json                 one JSON object on stdout\n"
-    "  -h, --help             this help\n";
-
-enum { OPT_PRESET = 2000, OPT_MODEL, OPT_BASE, OPT_RAIL, OPT_UNTIL, OPT_RTOL, OPT_PLOT };
+    "added to it) unless --rail names one column.\n";
 
 typedef struct soc_writer {
     FILE *fp;
@@ -168,102 +152,61 @@ typedef struct battery_args {
     pp_battery_choice choice;
 } battery_args;
 
-/* The options that choose the battery: 1 when opt was one, 0 when not,
- * -1 on a bad value (said why). */
-static int battery_option(int opt, const char *arg, pp_battery_choice *c)
+/* --preset, --model: the name kept, once known. */
+static int preset_parse(const char *arg, void *name)
 {
-    switch (opt) {
-    case 'c':
-        c->file = arg;
-        return 1;
-    case OPT_PRESET:
-        c->preset = arg;
-        if (pp_battery_preset(arg, &(pp_battery_params){0}) < 0) {
-            fprintf(stderr, "powprof battery: --preset %s: unknown (known: drone-4s-3200, "
-                            "drone-3s-2200, drone-6s-10000)\n", arg);
-            return -1;
-        }
-        return 1;
-    case OPT_MODEL:
-        c->model = arg;
-        if (pp_battery_model_parse(arg, &(pp_battery_model){0}) < 0) {
-            fprintf(stderr, "powprof battery: --model %s: rint or thevenin\n", arg);
-            return -1;
-        }
-        return 1;
-    case OPT_BASE:
-        c->base_given = 1; /* checked with the other parameters */
-        return pp_cli_parse_double("battery", "--base-power-w", arg, &c->base_power_w) < 0 ? -1 : 1;
-    default:
-        return 0;
-    }
+    *(const char **)name = arg;
+    return pp_battery_preset(arg, &(pp_battery_params){0});
 }
 
-/* The options of the run and its output: 0, or -1 (said why). */
-static int run_option(int opt, const char *arg, battery_args *a)
+static int model_parse(const char *arg, void *name)
 {
-    switch (opt) {
-    case 'o':
-        a->out_path = arg;
-        return 0;
-    case PP_OPT_JSON:
-        a->json = 1;
-        return 0;
-    case OPT_RAIL:
-        a->rail = arg;
-        return 0;
-    case OPT_UNTIL:
-        a->until = 1;
-        return 0;
-    case OPT_PLOT:
-        a->plot_dir = arg;
-        return 0;
-    case OPT_RTOL:
-        if (pp_cli_parse_double("battery", "--rtol", arg, &a->rtol) < 0)
-            return -1;
-        if (!(a->rtol >= 1e-14 && a->rtol <= 1e-2)) {
-            fprintf(stderr, "powprof battery: --rtol %s: must be in [1e-14, 1e-2]\n", arg);
-            return -1;
-        }
-        return 0;
-    default:
-        fputs("Try 'powprof battery --help'.\n", stderr);
-        return -1;
-    }
+    *(const char **)name = arg;
+    return pp_battery_model_parse(arg, &(pp_battery_model){0});
+}
+
+/* --base-power-w: replaces the pack's (checked with the other parameters). */
+static int base_option(const pp_opt *row, const char *arg, const char *cmd)
+{
+    pp_battery_choice *c = row->value;
+
+    c->base_given = 1;
+    return pp_cli_parse_double(cmd, "--base-power-w", arg, &c->base_power_w);
 }
 
 /* 0, 1 (--help, printed) or PP_EXIT_USAGE (said why). */
 static int parse_args(int argc, char **argv, battery_args *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"config", required_argument, NULL, 'c'},
-        {"output", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"preset", required_argument, NULL, OPT_PRESET},
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"base-power-w", required_argument, NULL, OPT_BASE},
-        {"rail", required_argument, NULL, OPT_RAIL},
-        {"until-cutoff", no_argument, NULL, OPT_UNTIL},
-        {"rtol", required_argument, NULL, OPT_RTOL},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {NULL, 0, NULL, 0},
+    pp_battery_choice *b = &a->choice;
+    const pp_opt opts[] = {
+        PP_OPT_STRING('c', "config", &b->file, "FILE", "battery parameters from FILE's "
+                      "'battery' group"),
+        PP_OPT_PARSE(0, "preset", &b->preset, "NAME", "drone-4s-3200 (default), "
+                     "drone-3s-2200, drone-6s-10000", preset_parse, "unknown (known: "
+                     "drone-4s-3200, drone-3s-2200, drone-6s-10000)"),
+        PP_OPT_PARSE(0, "model", &b->model, "NAME", "rint (the paper's; default) or thevenin "
+                     "(OCV table + RC)", model_parse, "rint or thevenin"),
+        PP_OPT_CALLBACK(0, "base-power-w", b, "W", "constant load beside the trace (motors, ...)",
+                        base_option),
+        PP_OPT_STRING(0, "rail", &a->rail, "NAME", "drive the battery with rail NAME only"),
+        PP_OPT_BOOL(0, "until-cutoff", &a->until, "report (and write) the run until cutoff, not "
+                    "one pass\n(-o then has no rows for whole periods skipped)"),
+        PP_OPT_RANGE(0, "rtol", &a->rtol, "R", "CVODE relative tolerance (default 1e-10)", 1e-14,
+                     1e-2, 0, "must be in [1e-14, 1e-2]"),
+        PP_OPT_STRING('o', "output", &a->out_path, "FILE", "write t_s,soc_frac,voltage_v,"
+                      "current_a at each sample"),
+        PP_OPT_STRING(0, "plot", &a->plot_dir, "DIR", "a flight log: voltage, current and charge "
+                      "left over\ntime, logged beside modelled (DIR/battery-flight.png)"),
+        PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
+        PP_OPT_HELP_END,
     };
-    int opt, rc;
+    const pp_command c = {"battery", battery_head, NULL, opts, NULL, 0};
+    int rc;
 
     memset(a, 0, sizeof *a);
     pp_battery_choice_init(&a->choice);
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hc:o:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(battery_help, stdout);
-            return 1;
-        }
-        if ((rc = battery_option(opt, optarg, &a->choice)) == 0)
-            rc = run_option(opt, optarg, a);
-        if (rc < 0)
-            return PP_EXIT_USAGE;
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc;
     if (optind != argc - 1) {
         fputs("powprof battery: one trace file expected (powprof battery TRACE.csv)\n", stderr);
         return PP_EXIT_USAGE;
@@ -328,8 +271,8 @@ static void folder_battery(battery_args *a, char *buf, size_t cap)
     len = (size_t)(slash - a->trace);
     if (len < 6 || strncmp(slash - 6, "traces", 6) != 0 || (len > 6 && slash[-7] != '/'))
         return;
-    pp_fmt(buf, cap, "%.*sprofile.cfg", (int)(len - 6), a->trace);
-    if (access(buf, F_OK) != 0)
+    if (pp_fmt(buf, cap, "%.*sprofile.cfg", (int)(len - 6), a->trace) < 0 ||
+        access(buf, F_OK) != 0)
         return;
     c->file = buf;
     fprintf(stderr, "powprof battery: the results folder's battery: %s's battery group (-c or "

@@ -1,6 +1,7 @@
 /* powprof battery fit LOG...: the pack fitted to one's own flight logs
  * (src/results/flight_fit.h), printed, written as a battery group, plotted. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/base/util.h"
 #include "src/config/battery_config.h"
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char fit_help[] =
+static const char fit_head[] =
     "usage: powprof battery fit LOG... [-o PACK.cfg] [--model thevenin|rint]\n"
     "                           [--train-frac F | --train-s S] [--instance N] [--cells N]\n"
     "                           [--ocv auto|pack|lipo|liion] [-c CONFIG | --preset NAME]\n"
@@ -76,31 +77,7 @@ static const char fit_help[] =
     "\n"
     "Left out of every log, counted and said: samples with connected = 0, a NaN\n"
     "or empty voltage or current, a current of -1 (PX4: not measured), and a\n"
-    "current of 0 while the voltage sags (a current sensor that dropped out).\n"
-    "\n"
-    "options:\n"
-    "  -o, --output PACK.cfg  write the fitted pack as a 'battery' group (every command\n"
-    "                         takes it: battery -c, plan -c, a profile's battery group)\n"
-    "  --model NAME           thevenin (default) or rint\n"
-    "  --train-frac F         fit the first F of each flight (default 0.5; 1: all, no check)\n"
-    "  --train-s S            fit the first S seconds of each flight instead\n"
-    "  --instance N           the battery instance of each log (default: the first)\n"
-    "  --cells N              the pack's cells (default: the log's, else from the voltage)\n"
-    "  --ocv CURVE            the open-circuit curve's shape: pack (the table of the pack\n"
-    "                         given), lipo, liion (NMC), or auto (default: the pack's and\n"
-    "                         liion's fitted, the one closer on the fitted part kept)\n"
-    "  -c, --config FILE      start from (and compare with) FILE's battery group\n"
-    "  --preset NAME          start from (and compare with) a preset (default drone-4s-3200)\n"
-    "  --plot DIR             logged and modelled voltage per flight, the fitted part\n"
-    "                         shaded, and the residual: DIR/battery-fit.gp (and .png)\n"
-    "  --json                 one JSON object on stdout\n"
-    "  --force                write -o's pack even when the fit is degenerate (a parameter at\n"
-    "                         a bound of its range: undetermined) or does not beat the pack\n"
-    "                         it replaces on the validation part, or does not follow the log\n"
-    "  -h, --help             this help\n";
-
-enum { OPT_MODEL = 2100, OPT_TRAIN_FRAC, OPT_TRAIN_S, OPT_INSTANCE, OPT_CELLS, OPT_PRESET, OPT_PLOT,
-       OPT_OCV, OPT_FORCE };
+    "current of 0 while the voltage sags (a current sensor that dropped out).\n";
 
 typedef struct fit_args {
     const char *out, *plot_dir;
@@ -111,96 +88,64 @@ typedef struct fit_args {
     pp_flight_fit_options o;
 } fit_args;
 
-static int int_option(const char *name, const char *arg, int lo, int hi, int *out)
-{
-    double v;
+static int model_parse(const char *arg, void *model) { return pp_battery_model_parse(arg, model); }
 
-    if (pp_cli_parse_double("battery fit", name, arg, &v) < 0)
-        return -1;
-    if (!(v >= lo && v <= hi && v == floor(v))) {
-        fprintf(stderr, "powprof battery fit: %s %s: a whole number in [%d, %d]\n", name, arg, lo,
-                hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
+/* --ocv: auto, pack, or a curve of the library's. */
+static int ocv_parse(const char *arg, void *name)
+{
+    *(const char **)name = arg;
+    return strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0
+               ? 0 : pp_battery_ocv_curve(arg, &(pp_battery_params){0});
 }
 
-static int fit_option(int opt, const char *arg, fit_args *a)
+/* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
+static int fit_options(int argc, char **argv, fit_args *a)
 {
-    switch (opt) {
-    case 'o': a->out = arg; return 0;
-    case 'c': a->choice.file = arg; return 0;
-    case OPT_PRESET: a->choice.preset = arg; return 0;
-    case OPT_PLOT: a->plot_dir = arg; return 0;
-    case PP_OPT_JSON: a->json = 1; return 0;
-    case OPT_FORCE: a->force = 1; return 0;
-    case OPT_MODEL:
-        if (pp_battery_model_parse(arg, &a->o.model) == 0)
-            return 0;
-        fprintf(stderr, "powprof battery fit: --model %s: thevenin or rint\n", arg);
-        return -1;
-    case OPT_TRAIN_FRAC:
-        if (pp_cli_parse_double("battery fit", "--train-frac", arg, &a->o.train_frac) < 0)
-            return -1;
-        if (a->o.train_frac > 0 && a->o.train_frac <= 1)
-            return 0;
-        fprintf(stderr, "powprof battery fit: --train-frac %s: must be in (0, 1]\n", arg);
-        return -1;
-    case OPT_TRAIN_S:
-        if (pp_cli_parse_double("battery fit", "--train-s", arg, &a->o.train_s) < 0)
-            return -1;
-        if (a->o.train_s > 0 && a->o.train_s <= 1e8)
-            return 0;
-        fprintf(stderr, "powprof battery fit: --train-s %s: must be in (0, 1e8] s\n", arg);
-        return -1;
-    case OPT_INSTANCE: return int_option("--instance", arg, 0, 255, &a->o.instance);
-    case OPT_OCV:
-        if (strcmp(arg, "auto") == 0 || strcmp(arg, "pack") == 0 ||
-            pp_battery_ocv_curve(arg, &(pp_battery_params){0}) == 0) {
-            a->o.ocv = arg;
-            return 0;
-        }
-        fprintf(stderr, "powprof battery fit: --ocv %s: auto, pack, lipo or liion\n", arg);
-        return -1;
-    case OPT_CELLS: return int_option("--cells", arg, 1, 1000, &a->o.cells);
-    default:
-        fputs("Try 'powprof battery fit --help'.\n", stderr);
-        return -1;
-    }
+    const pp_opt opts[] = {
+        PP_OPT_STRING('o', "output", &a->out, "PACK.cfg", "write the fitted pack as a 'battery' "
+                      "group (every command\ntakes it: battery -c, plan -c, a profile's battery "
+                      "group)"),
+        PP_OPT_PARSE(0, "model", &a->o.model, "NAME", "thevenin (default) or rint", model_parse,
+                     "thevenin or rint"),
+        PP_OPT_RANGE(0, "train-frac", &a->o.train_frac, "F", "fit the first F of each flight "
+                     "(default 0.5; 1: all, no check)", 0, 1, PP_OPT_LO_OPEN, "must be in (0, 1]"),
+        PP_OPT_RANGE(0, "train-s", &a->o.train_s, "S", "fit the first S seconds of each flight "
+                     "instead", 0, 1e8, PP_OPT_LO_OPEN, "must be in (0, 1e8] s"),
+        PP_OPT_INT(0, "instance", &a->o.instance, "N", "the battery instance of each log "
+                   "(default: the first)", 0, 255),
+        PP_OPT_INT(0, "cells", &a->o.cells, "N", "the pack's cells (default: the log's, else "
+                   "from the voltage)", 1, 1000),
+        PP_OPT_PARSE(0, "ocv", &a->o.ocv, "CURVE", "the open-circuit curve's shape: pack (the "
+                     "table of the pack\ngiven), lipo, liion (NMC), or auto (default: the "
+                     "pack's and\nliion's fitted, the one closer on the fitted part kept)",
+                     ocv_parse, "auto, pack, lipo or liion"),
+        PP_OPT_STRING('c', "config", &a->choice.file, "FILE", "start from (and compare with) "
+                      "FILE's battery group"),
+        PP_OPT_STRING(0, "preset", &a->choice.preset, "NAME", "start from (and compare with) a "
+                      "preset (default drone-4s-3200)"),
+        PP_OPT_STRING(0, "plot", &a->plot_dir, "DIR", "logged and modelled voltage per flight, "
+                      "the fitted part\nshaded, and the residual: DIR/battery-fit.gp (and .png)"),
+        PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
+        PP_OPT_BOOL(0, "force", &a->force, "write -o's pack even when the fit is degenerate (a "
+                    "parameter at\na bound of its range: undetermined) or does not beat the "
+                    "pack\nit replaces on the validation part, or does not follow the log"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"battery fit", fit_head, NULL, opts, NULL, 0};
+
+    return pp_opt_parse(&c, argc, argv);
 }
 
 /* 0, 1 (--help, printed) or PP_EXIT_USAGE (said why). */
 static int parse_args(int argc, char **argv, fit_args *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},         {"output", required_argument, NULL, 'o'},
-        {"config", required_argument, NULL, 'c'}, {"json", no_argument, NULL, PP_OPT_JSON},
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"train-frac", required_argument, NULL, OPT_TRAIN_FRAC},
-        {"train-s", required_argument, NULL, OPT_TRAIN_S},
-        {"instance", required_argument, NULL, OPT_INSTANCE},
-        {"cells", required_argument, NULL, OPT_CELLS},
-        {"preset", required_argument, NULL, OPT_PRESET},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"ocv", required_argument, NULL, OPT_OCV},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {NULL, 0, NULL, 0},
-    };
-    int opt;
+    int rc;
 
     memset(a, 0, sizeof *a);
     pp_battery_choice_init(&a->choice);
     pp_flight_fit_options_init(&a->o);
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:c:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(fit_help, stdout);
-            return 1;
-        }
-        if (fit_option(opt, optarg, a) < 0)
-            return PP_EXIT_USAGE;
-    }
+    if ((rc = fit_options(argc, argv, a)) != 0)
+        return rc;
     if (optind >= argc) {
         fputs("powprof battery fit: one flight log or more expected (powprof battery fit "
               "FLIGHT.ulg ...)\n", stderr);
@@ -380,10 +325,8 @@ static const char *coverage(const pp_flight_fit *r, char *buf, size_t cap)
     const pp_fit_result *f = &r->fit;
 
     if (f->at_bound & PP_FIT_P_CAPACITY)
-        pp_fmt(buf, cap, "an unknown part (the capacity is at its bound)");
-    else
-        pp_fmt(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
-    return buf;
+        return "an unknown part (the capacity is at its bound)";
+    return pp_cli_text(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
 }
 
 static void print_warnings(const pp_flight_fit *r)

@@ -8,90 +8,58 @@
 #include "src/results/json_file.h"
 #include "src/results/node.h"
 #include "devices/device.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 /* Exit statuses of powprof's own failures (a command's status passes through). */
 #define PP_EXIT_USAGE 2
 #define PP_EXIT_FAILURE 125
 
-/* Long options shared by every command that opens a device; their values
- * start at this code. */
-enum {
-    PP_OPT_SYSFS_ROOT = 1000,
-    PP_OPT_IDLE_W,
-    PP_OPT_CORE_W,
-    PP_OPT_REPLAY,
-    PP_OPT_NVML_LIB,
-    PP_OPT_JSON,
-    PP_OPT_REPORT,
-};
-
-#define PP_CLI_DEVICE_LONG_OPTIONS                                                              \
-    {"sysfs-root", required_argument, NULL, PP_OPT_SYSFS_ROOT},                                 \
-    {"procstat-idle-w", required_argument, NULL, PP_OPT_IDLE_W},                                \
-    {"procstat-core-w", required_argument, NULL, PP_OPT_CORE_W},                                \
-    {"replay", required_argument, NULL, PP_OPT_REPLAY},                                         \
-    {"nvml-lib", required_argument, NULL, PP_OPT_NVML_LIB}
-
-#define PP_CLI_DEVICE_HELP                                                                      \
-    "  --sysfs-root DIR       read /sys and /proc under DIR (default /)\n"                      \
-    "  --procstat-idle-w W    procstat estimate: power with all cores idle (default 1.5)\n"     \
-    "  --procstat-core-w W    procstat estimate: added power per busy core (default 0.6)\n"     \
-    "  --replay FILE.csv      trace played back by the 'replay' device\n"                       \
-    "  --nvml-lib PATH        NVML library to load (default libnvidia-ml.so.1)\n"
-
-/* Handle one of the shared device options. Returns 1 when opt was one (0
- * when not), -1 on a bad value (message printed). */
-int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd);
+/* The rows of the options shared by every command that opens a device,
+ * into the pp_device_options o. */
+#define PP_CLI_DEVICE_ROWS(o)                                                                   \
+    PP_OPT_STRING(0, "sysfs-root", &(o)->sysfs_root, "DIR",                                     \
+                  "read /sys and /proc under DIR (default /)"),                                 \
+    PP_OPT_NUMBER(0, "procstat-idle-w", &(o)->procstat_idle_w, "W",                             \
+                  "procstat estimate: power with all cores idle (default 1.5)"),                \
+    PP_OPT_NUMBER(0, "procstat-core-w", &(o)->procstat_core_w, "W",                             \
+                  "procstat estimate: added power per busy core (default 0.6)"),                \
+    PP_OPT_STRING(0, "replay", &(o)->replay_path, "FILE.csv",                                   \
+                  "trace played back by the 'replay' device"),                                  \
+    PP_OPT_STRING(0, "nvml-lib", &(o)->nvml_library, "PATH",                                    \
+                  "NVML library to load (default libnvidia-ml.so.1)")
 
 /* Long options of the mission that `plan` and `layers predict` plan for,
  * the battery's among them; their values start at this code. */
-/* The options of a sweep that `profile` and `run` share. Shared option
- * codes take a block of 100 each: 1000 devices, 1100 missions, 1200
- * adaptive sweeps (profile_adaptive.h), 1300 sweeps; a command's own start
- * at 2000 or above. */
-enum {
-    PP_OPT_DRY_RUN = 1300,
-    PP_OPT_RESUME,
-    PP_OPT_YES,
-    PP_OPT_RETRY,
-    PP_OPT_MAX_FAILURES,
-    PP_OPT_KEEP_GOING,
-};
-#define PP_CLI_SWEEP_LONG_OPTIONS                                                               \
-    {"dry-run", no_argument, NULL, PP_OPT_DRY_RUN},                                             \
-    {"resume", no_argument, NULL, PP_OPT_RESUME},                                               \
-    {"retry-failed", no_argument, NULL, PP_OPT_RETRY},                                          \
-    {"max-failures", required_argument, NULL, PP_OPT_MAX_FAILURES},                             \
-    {"keep-going", no_argument, NULL, PP_OPT_KEEP_GOING},                                       \
-    {"yes", no_argument, NULL, PP_OPT_YES}
-
-enum {
-    PP_OPT_MISSION = 1100,
-    PP_OPT_MIN_SOC,
-    PP_OPT_BASE_W,
-    PP_OPT_RISK,
-};
-
-#define PP_CLI_MISSION_LONG_OPTIONS                                                             \
-    {"mission-s", required_argument, NULL, PP_OPT_MISSION},                                     \
-    {"config", required_argument, NULL, 'c'},                                                   \
-    {"base-power-w", required_argument, NULL, PP_OPT_BASE_W},                                   \
-    {"min-soc", required_argument, NULL, PP_OPT_MIN_SOC},                                       \
-    {"risk", required_argument, NULL, PP_OPT_RISK}
-
-/* What those options said. */
-/* Handle one of the mission options (--mission-s, --min-soc,
- * --base-power-w, -c, --risk) into m (which win when: the library's
- * src/config/mission_settings.h). Returns 1 when opt was one (0 when
- * not), -1 on a bad value (message printed). */
-int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd);
+/* Callbacks of the option table (opt.h) for the mission's options, rows
+ * of plan, govern and layers predict: --mission-s (a duration, into a
+ * double), --min-soc (a fraction, into a double), --resolution (into a
+ * pp_plan_options). 0, or -1 (said why). */
+int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd);
+/* --mission-s and --min-soc rows into the pp_mission_settings m. */
+#define PP_CLI_MISSION_S_ROW(m, help) \
+    PP_OPT_CALLBACK(0, "mission-s", &(m)->mission_s, "S", help, pp_cli_opt_mission_s)
+#define PP_CLI_MIN_SOC_ROW(m, help) \
+    PP_OPT_CALLBACK(0, "min-soc", &(m)->min_soc_frac, "F", help, pp_cli_opt_min_soc)
+/* --risk upper|mean into an int (1: mean): 0, or -1. */
+int pp_cli_risk_parse(const char *arg, void *mean);
+#define PP_CLI_RISK_ROW(m, help) \
+    PP_OPT_PARSE(0, "risk", &(m)->risk_mean, "upper|mean", help, pp_cli_risk_parse, "upper or mean")
+/* --base-power-w's row into m (watts >= 0). */
+#define PP_CLI_BASE_POWER_ROW(m, help) \
+    PP_OPT_RANGE(0, "base-power-w", &(m)->base_power_w, "W", help, 0, HUGE_VAL, 0, "watts >= 0")
 
 /* One line on fp: the pack b and base load a plan of m flies, and where
  * they came from. */
 void pp_cli_mission_say(const pp_mission_settings *m, const struct pp_battery_params *b, FILE *fp);
+
+/* fmt into buf (cap bytes), a text to show: cut to fit with "..." at its
+ * end, never silently. Returns buf. */
+const char *pp_cli_text(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* An option the library refused (rc < 0): "powprof CMD: NAME ARG: WHY" on
  * stderr and -1; 0 otherwise. */
@@ -119,6 +87,12 @@ typedef struct pp_cli_sweep {
 void pp_cli_sweep_init(pp_cli_sweep *rq, const char *command);
 /* --max-failures ARG into rq: 0, or -1 (said why). */
 int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq);
+/* Callbacks of the sweep's options into row->value, a pp_cli_sweep:
+ * --retry-failed (resume, and run the failed again), --keep-going (never
+ * stop), --max-failures N. 0, or -1 (said why). */
+int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd);
+int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd);
 /* The shard, the node and the results folder, once the profile is read.
  * 0, or PP_EXIT_USAGE (said why). */
 int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq);
@@ -220,7 +194,5 @@ int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */
 int pp_cmd_ulog(int argc, char **argv);
 int pp_cli_layers_predict(int argc, char **argv);
-/* A whole number >= min of option opt: 0, or -1 (said why). */
-int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out);
 
 #endif

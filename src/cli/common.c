@@ -10,6 +10,7 @@
 #include "plots/plot.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,21 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
     return 0;
 }
 
+const char *pp_cli_text(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    if (n < 0 && cap > 0)
+        buf[0] = '\0';
+    else if ((size_t)n >= cap && cap >= 4) /* cut: said so at its end */
+        memcpy(buf + cap - 4, "...", 4);
+    return buf;
+}
+
 int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why)
 {
     if (rc >= 0)
@@ -30,77 +46,38 @@ int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, c
     return -1;
 }
 
-int pp_cli_device_option(int opt, const char *arg, pp_device_options *o, const char *cmd)
-{
-    switch (opt) {
-    case PP_OPT_SYSFS_ROOT:
-        o->sysfs_root = arg;
-        return 1;
-    case PP_OPT_IDLE_W:
-        return pp_cli_parse_double(cmd, "--procstat-idle-w", arg, &o->procstat_idle_w) < 0 ? -1 : 1;
-    case PP_OPT_CORE_W:
-        return pp_cli_parse_double(cmd, "--procstat-core-w", arg, &o->procstat_core_w) < 0 ? -1 : 1;
-    case PP_OPT_REPLAY:
-        o->replay_path = arg;
-        return 1;
-    case PP_OPT_NVML_LIB:
-        o->nvml_library = arg;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* The number of option name into *out, which must satisfy ok (what says
- * how); 1, or -1 with a message. */
-static int mission_number(const char *cmd, const char *name, const char *arg,
-                          int (*ok)(double), const char *what, double *out)
-{
-    if (pp_cli_parse_double(cmd, name, arg, out) < 0)
-        return -1;
-    if (!ok(*out)) {
-        fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, name, arg, what);
-        return -1;
-    }
-    return 1;
-}
-
-static int not_negative(double v) { return isfinite(v) && v >= 0; }
-
-int pp_cli_mission_option(int opt, const char *arg, pp_mission_settings *m, const char *cmd)
+int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[300];
 
-    switch (opt) {
-    case PP_OPT_MISSION:
-        if (pp_parse_duration_range(arg, &m->mission_s, why, sizeof why) < 0) {
-            fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
-            return -1;
-        }
-        return 1;
-    case PP_OPT_MIN_SOC:
-        if (pp_parse_fraction(arg, &m->min_soc_frac) < 0) {
-            fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
-                    "(20%%)\n", cmd, arg);
-            return -1;
-        }
-        return pp_plan_check_min_soc(m->min_soc_frac) < 0 ? -1 : 1; /* the library's words */
-    case PP_OPT_BASE_W:
-        return mission_number(cmd, "--base-power-w", arg, not_negative, "watts >= 0",
-                              &m->base_power_w);
-    case 'c':
-        m->config = arg;
-        return 1;
-    case PP_OPT_RISK:
-        if (strcmp(arg, "upper") != 0 && strcmp(arg, "mean") != 0) {
-            fprintf(stderr, "powprof %s: --risk %s: upper or mean\n", cmd, arg);
-            return -1;
-        }
-        m->risk_mean = strcmp(arg, "mean") == 0;
-        return 1;
-    default:
+    if (pp_parse_duration_range(arg, row->value, why, sizeof why) == 0)
         return 0;
+    fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
+    return -1;
+}
+
+int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd)
+{
+    if (pp_parse_fraction(arg, row->value) < 0) {
+        fprintf(stderr, "powprof %s: --min-soc %s: a fraction in [0, 1) or a percentage "
+                "(20%%)\n", cmd, arg);
+        return -1;
     }
+    return pp_plan_check_min_soc(*(double *)row->value); /* the library's words */
+}
+
+int pp_cli_risk_parse(const char *arg, void *mean)
+{
+    *(int *)mean = strcmp(arg, "mean") == 0;
+    return *(int *)mean || strcmp(arg, "upper") == 0 ? 0 : -1;
+}
+
+int pp_cli_opt_resolution(const pp_opt *row, const char *arg, const char *cmd)
+{
+    char why[160];
+
+    return pp_cli_refused(cmd, "--resolution", arg,
+                          pp_plan_resolution_parse(arg, row->value, why, sizeof why), why);
 }
 
 void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b, FILE *fp)
@@ -114,19 +91,6 @@ void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b
             m->base_from_folder ? "the results' mission group"
             : m->base_power_w >= 0 ? "--base-power-w"
             : m->config ? "its battery group" : "the pack's");
-}
-
-/* A count option of powprof layers (--frames, --warmup, --width, --height). */
-int pp_cli_layers_count(const char *opt, const char *arg, int min, int *out)
-{
-    int64_t v;
-
-    if (pp_parse_int64(arg, &v) < 0 || v < min || v > 100000) {
-        fprintf(stderr, "powprof layers: %s '%s': a whole number >= %d\n", opt, arg, min);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
 }
 
 int pp_cli_plot_said(const char *cmd, const char *dir, const char *name, int rc,

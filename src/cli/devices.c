@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char devices_help[] =
+static const char devices_head[] =
     "usage: powprof devices [--clocks] [--json] [--sysfs-root DIR] [options]\n"
     "\n"
     "List every power source powprof knows, whether this machine has it, the\n"
@@ -27,12 +27,7 @@ static const char devices_help[] =
     "With --clocks: the clocks a profile can set instead (clocks = { ... } in\n"
     "docs/CONFIG.md): per CPU, GPU and memory-controller clock its governor, its\n"
     "frequency now, its available frequencies, how powprof sets it and whether\n"
-    "this user may (else the file that needs root); the nvpmodel power modes.\n"
-    "\n"
-    "options:\n"
-    "  --clocks               the clocks and power modes, not the power sources\n"
-    "  --json                 one JSON object on stdout\n" PP_CLI_DEVICE_HELP
-    "  -h, --help             this help\n";
+    "this user may (else the file that needs root); the nvpmodel power modes.\n";
 
 typedef struct source_report {
     const pp_device_ops *ops;
@@ -148,42 +143,22 @@ static void print_json(const source_report *reps, size_t n, const char *pick)
 
 int pp_cmd_devices(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"clocks", no_argument, NULL, 'C'},
-        PP_CLI_DEVICE_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     source_report reps[16];
     pp_device_options opts;
     const pp_device_ops *pick = NULL;
     struct stat st;
-    int json = 0, clocks = 0, opt;
+    int json = 0, clocks = 0, rc;
+    const pp_opt rows[] = {
+        PP_OPT_BOOL(0, "clocks", &clocks, "the clocks and power modes, not the power sources"),
+        PP_OPT_BOOL(0, "json", &json, "one JSON object on stdout"),
+        PP_CLI_DEVICE_ROWS(&opts),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"devices", devices_head, NULL, rows, NULL, 0};
 
     pp_device_options_init(&opts);
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int handled = pp_cli_device_option(opt, optarg, &opts, "devices");
-        if (handled < 0)
-            return PP_EXIT_USAGE;
-        if (handled)
-            continue;
-        switch (opt) {
-        case 'h':
-            fputs(devices_help, stdout);
-            return 0;
-        case PP_OPT_JSON:
-            json = 1;
-            break;
-        case 'C':
-            clocks = 1;
-            break;
-        default:
-            fputs("Try 'powprof devices --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 0 : rc;
     if (optind < argc) {
         fprintf(stderr, "powprof devices: unexpected argument '%s'\n", argv[optind]);
         return PP_EXIT_USAGE;

@@ -3,6 +3,7 @@
  * decision, the state file rewritten atomically; or --simulate
  * (govern_sim.c). Parses, calls the library, prints. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char govern_help[] =
+static const char govern_head[] =
     "usage: powprof govern RESULTS [--mission FILE | --mission-s S [--base-power-w W]]\n"
     "                      [-c CONFIG] [--min-soc F] [--risk upper|mean] [--maximize NAME]\n"
     "                      [--resolution NAME=STEP|NAME=measured]...\n"
@@ -69,66 +70,18 @@ static const char govern_help[] =
     "(the plan made knowing the actual load): end charge, reserve and floors held,\n"
     "time-weighted quality. The computer draws the power each setting was planned\n"
     "with. --plot DIR: the charge and the setting over time of the three runs\n"
-    "(gnuplot script, data and PNG when gnuplot is installed).\n"
-    "\n"
-    "options:\n"
-    "  --mission FILE       the mission in phases (its mission group; its battery\n"
-    "                       group over -c's)\n"
-    "  --mission-s S        one phase of S (10min, 1h) at --base-power-w W\n"
-    "  -c, --config FILE    the battery (a fitted pack is an ordinary battery group)\n"
-    "  --min-soc F          the reserve (0.2 or 20%)\n"
-    "  --risk upper|mean    plan with the band's upper end (default) or the prediction\n"
-    "  --maximize NAME      the parameter to maximize\n"
-    "  --resolution NAME=STEP|NAME=measured  the settings a parameter may take, as\n"
-    "                       plan's: a step, or the levels measured (a camera's rates)\n"
-    "  --every T            a decision per T of the readings' time (5s, 500ms; in\n"
-    "                       [0.05 s, 1 h]): the readings between feed the estimate\n"
-    "                       only; power_supply's reading period; --simulate's updates\n"
-    "  --speed X            a log replayed X times faster (1; 0: at once)\n"
-    "  --state FILE         the current setting, rewritten atomically\n"
-    "  --margin F           a held plan gives way to one better by more than F (0.02)\n"
-    "  --ignore-soc         estimate the charge from voltage and current only\n"
-    "  --pack-scale F       --simulate: the pack flown has F times the capacity\n"
-    "                       planned with (0.8: 20 % smaller), unknown to the governor\n"
-    "  --stretch PHASE:F    --simulate: phase PHASE (from 1) lasts F times as long as\n"
-    "                       planned (2:1.3), unknown to the governor\n"
-    "  --measure soc|vi     --simulate: the governor reads the charge (soc) or only\n"
-    "                       voltage and current (vi: the filter)\n"
-    "  --sysfs-root DIR     read /sys under DIR (tests)\n"
-    "  --json               --simulate: one JSON object\n"
-    "  --text               a line for a person per change (what, why, the charge,\n"
-    "                       the time to the reserve) instead of the JSON lines\n"
-    "  -h, --help           this help\n"
-    "\n"
+    "(gnuplot script, data and PNG when gnuplot is installed).\n";
+
+static const char govern_tail[] =
     "exit status: 0; 3 when the last decision found no schedule keeping the\n"
     "reserve (--simulate: when the governed run ended below it); 2 usage; 125\n"
     "when nothing was governed (no reading read), the source failed or the\n"
     "state file could not be written.\n";
 
-enum {
-    OPT_SOURCE = 2000,
-    OPT_EVERY,
-    OPT_SPEED,
-    OPT_STATE,
-    OPT_MARGIN,
-    OPT_IGNORE_SOC,
-    OPT_SIMULATE,
-    OPT_SCALE_AFTER,
-    OPT_PACK_SCALE,
-    OPT_STRETCH,
-    OPT_MEASURE,
-    OPT_PLOT,
-    OPT_MISSION_FILE,
-    OPT_MAXIMIZE,
-    OPT_ROOT,
-    OPT_RESOLUTION,
-    OPT_TEXT,
-};
-
 typedef struct govern_args {
     const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
     double every_s, speed, scale_t_s, scale_f;
-    int json, text;
+    int json, text, ignore_soc;
     pp_sim_options sim;
     pp_mission_settings cm;
     pp_mission_spec *mission;
@@ -139,99 +92,59 @@ static volatile sig_atomic_t stop_signal;
 static void on_stop(int sig) { stop_signal = sig; }
 
 /* "T:F" of --scale-after. */
-static int scale_option(const char *arg, govern_args *a)
+static int scale_option(const pp_opt *row, const char *arg, const char *cmd)
 {
+    govern_args *a = row->value;
     const char *colon = strchr(arg, ':');
     char t[64];
     char why[128];
 
-    if (!colon || (size_t)(colon - arg) >= sizeof t) {
-        fprintf(stderr, "powprof govern: --scale-after %s: T:F expected (600:1.15, 10min:0.85)\n",
-                arg);
+    if (!colon || pp_fmt(t, sizeof t, "%.*s", (int)(colon - arg), arg) < 0) {
+        fprintf(stderr, "powprof %s: --scale-after %s: T:F expected (600:1.15, 10min:0.85)\n",
+                cmd, arg);
         return -1;
     }
-    pp_fmt(t, sizeof t, "%.*s", (int)(colon - arg), arg);
     if ((pp_parse_double(t, &a->scale_t_s) < 0 &&
          pp_mission_parse_duration(t, &a->scale_t_s, why, sizeof why) < 0) ||
         pp_parse_double(colon + 1, &a->scale_f) < 0 || !(a->scale_t_s >= 0) ||
         !(a->scale_f >= 0 && a->scale_f <= 100)) {
-        fprintf(stderr, "powprof govern: --scale-after %s: a time >= 0 and a factor in [0, 100]\n",
-                arg);
+        fprintf(stderr, "powprof %s: --scale-after %s: a time >= 0 and a factor in [0, 100]\n",
+                cmd, arg);
         return -1;
     }
     return 0;
 }
 
 /* "PHASE:F" of --stretch (PHASE from 1): its ranges are the library's. */
-static int stretch_option(const char *arg, govern_args *a)
+static int stretch_option(const pp_opt *row, const char *arg, const char *cmd)
 {
+    govern_args *a = row->value;
     char *end;
     long k = strtol(arg, &end, 10);
 
     if (end == arg || *end != ':' || k < 1 || k > PP_MISSION_MAX_PHASES ||
         pp_parse_double(end + 1, &a->sim.stretch_f) < 0) {
-        fprintf(stderr, "powprof govern: --stretch %s: PHASE:F expected (2:1.3: the second "
-                        "phase 30 %% longer)\n", arg);
+        fprintf(stderr, "powprof %s: --stretch %s: PHASE:F expected (2:1.3: the second "
+                        "phase 30 %% longer)\n", cmd, arg);
         return -1;
     }
     a->sim.stretch_phase = (int)k - 1;
     return 0;
 }
 
-/* One option of govern's own: 0, or -1 (said). */
-static int govern_option(int opt, const char *arg, govern_args *a, pp_plan_options *o)
+static int every_option(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[160];
 
-    switch (opt) {
-    case OPT_SOURCE: a->source = arg; return 0;
-    case OPT_STATE: a->state = arg; return 0;
-    case OPT_SIMULATE: a->simulate = arg; return 0;
-    case OPT_PLOT: a->plot = arg; return 0;
-    case OPT_MISSION_FILE: a->mission_file = arg; return 0;
-    case OPT_MAXIMIZE: o->maximize = arg; return 0;
-    case OPT_ROOT: a->root = arg; return 0;
-    case OPT_RESOLUTION: /* as plan's: settings that can be run */
-        return pp_cli_refused("govern", "--resolution", arg,
-                              pp_plan_resolution_parse(arg, o, why, sizeof why), why);
-    case OPT_IGNORE_SOC: a->sim.gov.trust_soc = 0; return 0;
-    case PP_OPT_JSON: a->json = 1; return 0;
-    case OPT_TEXT: a->text = 1; return 0;
-    case OPT_SCALE_AFTER: return scale_option(arg, a);
-    case OPT_PACK_SCALE: /* its range: the library's (pp_sim_world) */
-        if (pp_parse_double(arg, &a->sim.pack_scale) < 0) {
-            fprintf(stderr, "powprof govern: --pack-scale %s: a factor (0.8: 20 %% smaller)\n", arg);
-            return -1;
-        }
-        return 0;
-    case OPT_STRETCH: return stretch_option(arg, a);
-    case OPT_EVERY:
-        return pp_cli_refused("govern", "--every", arg,
-                              pp_gov_parse_every(arg, &a->every_s, why, sizeof why), why);
-    case OPT_SPEED: /* its range: the source's (governor_source.h) */
-        if (pp_parse_double(arg, &a->speed) < 0) {
-            fprintf(stderr, "powprof govern: --speed %s: a factor (0: at once)\n", arg);
-            return -1;
-        }
-        return 0;
-    case OPT_MARGIN:
-        if (pp_parse_double(arg, &a->sim.gov.margin_frac) < 0 ||
-            !(a->sim.gov.margin_frac >= 0 && a->sim.gov.margin_frac < 10)) {
-            fprintf(stderr, "powprof govern: --margin %s: a fraction in [0, 10)\n", arg);
-            return -1;
-        }
-        return 0;
-    case OPT_MEASURE:
-        if (strcmp(arg, "soc") != 0 && strcmp(arg, "vi") != 0) {
-            fprintf(stderr, "powprof govern: --measure %s: soc or vi\n", arg);
-            return -1;
-        }
-        a->sim.measure_soc = strcmp(arg, "soc") == 0;
-        return 0;
-    default:
-        fputs("Try 'powprof govern --help'.\n", stderr);
-        return -1;
-    }
+    return pp_cli_refused(cmd, "--every", arg, pp_gov_parse_every(arg, row->value, why, sizeof why),
+                          why);
+}
+
+/* --measure soc|vi into an int (1: soc). */
+static int measure_parse(const char *arg, void *soc)
+{
+    *(int *)soc = strcmp(arg, "soc") == 0;
+    return *(int *)soc || strcmp(arg, "vi") == 0 ? 0 : -1;
 }
 
 /* The mission: --mission FILE, --mission-s, or the folder's profile. */
@@ -262,33 +175,64 @@ static int mission_of(govern_args *a, pp_plan_options *o)
                ? PP_EXIT_USAGE : 0;
 }
 
+/* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
+static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options *o)
+{
+    pp_mission_settings *m = &a->cm;
+    const pp_opt opts[] = {
+        PP_OPT_STRING(0, "source", &a->source, "SRC", "the readings (above)"),
+        PP_OPT_STRING('c', "config", &m->config, "FILE", "the battery (a fitted pack is an "
+                      "ordinary battery group)"),
+        PP_OPT_STRING(0, "mission", &a->mission_file, "FILE", "the mission in phases (its "
+                      "mission group; its battery\ngroup over -c's)"),
+        PP_CLI_MISSION_S_ROW(m, "one phase of S (10min, 1h) at --base-power-w W"),
+        PP_CLI_BASE_POWER_ROW(m, "--mission-s: the phase's base load"),
+        PP_CLI_MIN_SOC_ROW(m, "the reserve (0.2 or 20%)"),
+        PP_CLI_RISK_ROW(m, "plan with the band's upper end (default) or the prediction"),
+        PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize"),
+        PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP|NAME=measured", "the settings a "
+                        "parameter may take, as\nplan's: a step, or the levels measured (a "
+                        "camera's rates)", pp_cli_opt_resolution),
+        PP_OPT_CALLBACK(0, "every", &a->every_s, "T", "a decision per T of the readings' time "
+                        "(5s, 500ms; in\n[0.05 s, 1 h]): the readings between feed the "
+                        "estimate\nonly; power_supply's reading period; --simulate's updates",
+                        every_option),
+        PP_OPT_NUMBER(0, "speed", &a->speed, "X", "a log replayed X times faster (1; 0: at once)"),
+        PP_OPT_STRING(0, "state", &a->state, "FILE", "the current setting, rewritten atomically"),
+        PP_OPT_RANGE(0, "margin", &a->sim.gov.margin_frac, "F", "a held plan gives way to one "
+                     "better by more than F (0.02)", 0, 10, PP_OPT_HI_OPEN,
+                     "a fraction in [0, 10)"),
+        PP_OPT_BOOL(0, "ignore-soc", &a->ignore_soc, "estimate the charge from voltage and "
+                    "current only"),
+        PP_OPT_STRING(0, "simulate", &a->simulate, "ACTUAL", "fly the mission in virtual time "
+                      "against this load (above)"),
+        PP_OPT_CALLBACK(0, "scale-after", a, "T:F", "--simulate: the actual load times F from T "
+                        "on", scale_option),
+        PP_OPT_NUMBER(0, "pack-scale", &a->sim.pack_scale, "F", "--simulate: the pack flown has "
+                      "F times the capacity\nplanned with (0.8: 20 % smaller), unknown to the "
+                      "governor"),
+        PP_OPT_CALLBACK(0, "stretch", a, "PHASE:F", "--simulate: phase PHASE (from 1) lasts F "
+                        "times as long as\nplanned (2:1.3), unknown to the governor",
+                        stretch_option),
+        PP_OPT_PARSE(0, "measure", &a->sim.measure_soc, "soc|vi", "--simulate: the governor "
+                     "reads the charge (soc) or only\nvoltage and current (vi: the filter)",
+                     measure_parse, "soc or vi"),
+        PP_OPT_STRING(0, "plot", &a->plot, "DIR", "--simulate: the three runs plotted in DIR"),
+        PP_OPT_STRING(0, "sysfs-root", &a->root, "DIR", "read /sys under DIR (tests)"),
+        PP_OPT_BOOL(0, "json", &a->json, "--simulate: one JSON object"),
+        PP_OPT_BOOL(0, "text", &a->text, "a line for a person per change (what, why, the "
+                    "charge,\nthe time to the reserve) instead of the JSON lines"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"govern", govern_head, govern_tail, opts, NULL, 20};
+
+    return pp_opt_parse(&c, argc, argv);
+}
+
 /* 0, 1 (--help), or an exit status. */
 static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        PP_CLI_MISSION_LONG_OPTIONS,
-        {"mission", required_argument, NULL, OPT_MISSION_FILE},
-        {"maximize", required_argument, NULL, OPT_MAXIMIZE},
-        {"source", required_argument, NULL, OPT_SOURCE},
-        {"every", required_argument, NULL, OPT_EVERY},
-        {"speed", required_argument, NULL, OPT_SPEED},
-        {"state", required_argument, NULL, OPT_STATE},
-        {"margin", required_argument, NULL, OPT_MARGIN},
-        {"ignore-soc", no_argument, NULL, OPT_IGNORE_SOC},
-        {"simulate", required_argument, NULL, OPT_SIMULATE},
-        {"scale-after", required_argument, NULL, OPT_SCALE_AFTER},
-        {"pack-scale", required_argument, NULL, OPT_PACK_SCALE},
-        {"stretch", required_argument, NULL, OPT_STRETCH},
-        {"measure", required_argument, NULL, OPT_MEASURE},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"sysfs-root", required_argument, NULL, OPT_ROOT},
-        {"resolution", required_argument, NULL, OPT_RESOLUTION},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"text", no_argument, NULL, OPT_TEXT},
-        {NULL, 0, NULL, 0},
-    };
-    int opt, rc;
+    int rc;
 
     pp_plan_options_init(o);
     pp_mission_settings_init(&a->cm);
@@ -296,19 +240,10 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     a->every_s = 5;
     a->speed = 1;
     a->scale_f = 1;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(govern_help, stdout);
-            return 1;
-        }
-        if ((rc = pp_cli_mission_option(opt, optarg, &a->cm, "govern")) != 0) {
-            if (rc < 0)
-                return PP_EXIT_USAGE;
-        } else if (govern_option(opt, optarg, a, o) < 0) {
-            return PP_EXIT_USAGE;
-        }
-    }
+    if ((rc = govern_options(argc, argv, a, o)) != 0)
+        return rc;
+    if (a->ignore_soc)
+        a->sim.gov.trust_soc = 0;
     if (optind != argc - 1 || (!a->source == !a->simulate)) {
         fputs("powprof govern: a results folder and either --source SRC or --simulate ACTUAL "
               "are needed (powprof govern --help)\n", stderr);

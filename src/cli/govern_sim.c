@@ -20,20 +20,18 @@ static const char *const run_names[PP_SIM_RUNS] = {"static", "governed", "oracle
 
 static json_t *run_json(const pp_sim_run *r)
 {
-    json_t *o = json_object(), *t = json_array(), *soc = json_array(), *q = json_array();
+    json_t *t = json_array(), *soc = json_array(), *q = json_array();
+    json_t *o = json_pack("{s:b,s:o,s:o,s:b,s:b,s:o,s:I,s:I,s:b,s:o,s:o,s:o}", "flown", r->flown,
+                          "soc_end", pp_json_num(r->flown ? r->soc_end_frac : NAN), "soc_min",
+                          pp_json_num(r->flown ? r->soc_min_frac : NAN), "reserve_held",
+                          r->reserve_held, "floors_held", r->floors_held, "quality",
+                          pp_json_num(r->flown ? r->quality : NAN), "changes",
+                          (json_int_t)r->n_changes, "cannot", (json_int_t)r->n_cannot,
+                          "brownout", r->brownout, "reserve_reached_t_s",
+                          pp_json_num(r->reserve_reached_t_s), "cannot_t_s",
+                          pp_json_num(r->cannot_t_s), "reserve_predicted_t_s",
+                          pp_json_num(r->reserve_pred_t_s));
 
-    json_object_set_new(o, "flown", json_boolean(r->flown));
-    json_object_set_new(o, "soc_end", pp_json_num(r->flown ? r->soc_end_frac : NAN));
-    json_object_set_new(o, "soc_min", pp_json_num(r->flown ? r->soc_min_frac : NAN));
-    json_object_set_new(o, "reserve_held", json_boolean(r->reserve_held));
-    json_object_set_new(o, "floors_held", json_boolean(r->floors_held));
-    json_object_set_new(o, "quality", pp_json_num(r->flown ? r->quality : NAN));
-    json_object_set_new(o, "changes", json_integer((json_int_t)r->n_changes));
-    json_object_set_new(o, "cannot", json_integer((json_int_t)r->n_cannot));
-    json_object_set_new(o, "brownout", json_boolean(r->brownout));
-    json_object_set_new(o, "reserve_reached_t_s", pp_json_num(r->reserve_reached_t_s));
-    json_object_set_new(o, "cannot_t_s", pp_json_num(r->cannot_t_s));
-    json_object_set_new(o, "reserve_predicted_t_s", pp_json_num(r->reserve_pred_t_s));
     for (size_t i = 0; i < r->n; i++) {
         json_array_append_new(t, json_real(r->t_s[i]));
         json_array_append_new(soc, pp_json_num(r->soc_frac[i]));

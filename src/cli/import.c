@@ -1,6 +1,7 @@
 /* powprof import: recorded power data into a results folder, in the same
  * layout as `powprof profile` writes. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/config/battery_config.h"
 #include "src/results/folder.h"
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char import_help[] =
+static const char import_head[] =
     "usage: powprof import FORMAT FILE... -o RESULTS [options] [--json]\n"
     "\n"
     "Read recorded power data into RESULTS (traces/<id>.csv, summary.csv with the\n"
@@ -47,28 +48,8 @@ static const char import_help[] =
     "                timestamp) read in s, ms, us or ns by its steps (ulog2csv:\n"
     "                microseconds), said in a note; columns that are not power,\n"
     "                current or voltage (_mah, remaining, ...) and smoothed\n"
-    "                copies (voltage_filtered_v) left out with a note\n"
-    "\n"
-    "options:\n"
-    "  -o, --output DIR       the results folder to create\n"
-    "  --param NAME=VALUE     a parameter value for every file (repeatable)\n"
-    "  --pattern PATTERN      parameters from file names, e.g.\n"
-    "                         'matrix-exponentiation_{size}-{exponent}_1layer.csv';\n"
-    "                         {NAME:C} when C is the value's decimal point\n"
-    "                         ('1layer_yolo-{fps:-}fps.csv': 5-8 is 5.8)\n"
-    "  --rate-hz HZ           powprofiler: sampling rate (default 10)\n"
-    "  --interval-ms MS       tegrastats: time between records (default: the\n"
-    "                         timestamps, else 1000)\n"
-    "  --unit W|mW|uW         csv: unit of the columns that name none\n"
-    "  --time-col NAME        csv: the time column\n"
-    "  --time-unit s|ms|us|ns csv: the time column's unit (default: its name's\n"
-    "                         suffix, else found from the steps)\n"
-    "  -c, --config FILE      battery parameters (its 'battery' group; ulog without\n"
-    "                         it: the first log's BAT_* parameters where it has them)\n"
-    "  --json                 what was imported, as one JSON object on stdout\n"
-    "  -h, --help             this help\n";
+    "                copies (voltage_filtered_v) left out with a note\n";
 
-enum { OPT_PARAM = 4000, OPT_PATTERN, OPT_RATE, OPT_INTERVAL, OPT_UNIT, OPT_TIME_COL, OPT_TIME_UNIT };
 
 /* After an import of logs: per battery, its samples and the charge drawn
  * from the logged current beside the log's own discharged_mah. */
@@ -117,11 +98,14 @@ static void on_signal(int sig)
 }
 
 /* A --param NAME=NUMBER. */
-static int add_param(pp_import_request *rq, const char *arg)
+static int add_param(const pp_opt *row, const char *arg, const char *cmd)
 {
+    pp_import_request *rq = row->value;
+
     const char *eq = strchr(arg, '=');
     char *name = rq->fixed_names[rq->n_fixed];
 
+    (void)cmd;
     if (rq->n_fixed == PP_IMPORT_MAX_PARAMS) {
         fprintf(stderr, "powprof import: more than %d --param\n", PP_IMPORT_MAX_PARAMS);
         return -EINVAL;
@@ -140,97 +124,61 @@ static int add_param(pp_import_request *rq, const char *arg)
     return 0;
 }
 
-/* The options of one format: --rate-hz, --interval-ms, --unit, --time-col.
- * 0, or -EINVAL (said why). */
-static int format_option(int opt, const char *arg, pp_import_options *io)
+/* One of names (NULL-ended): its scale into *out (watts or seconds). */
+static int scale_of(const char *arg, const char *const *names, double *out)
 {
-    if (opt == OPT_RATE) {
-        if (pp_cli_parse_double("import", "--rate-hz", arg, &io->rate_hz) < 0 ||
-            !(io->rate_hz > 0 && io->rate_hz <= 1e6)) {
-            fprintf(stderr, "powprof import: --rate-hz %s: a rate in (0, 1e6] Hz\n", arg);
-            return -EINVAL;
-        }
-    } else if (opt == OPT_INTERVAL) {
-        if (pp_cli_parse_double("import", "--interval-ms", arg, &io->interval_ms) < 0 ||
-            !(io->interval_ms > 0 && io->interval_ms <= 86400e3)) {
-            fprintf(stderr, "powprof import: --interval-ms %s: in (0, 86400000] ms\n", arg);
-            return -EINVAL;
-        }
-    } else if (opt == OPT_UNIT || opt == OPT_TIME_UNIT) {
-        static const char *const names[2][4] = {{"W", "mW", "uW", NULL}, {"s", "ms", "us", "ns"}};
-        static const double scale[4] = {1.0, 1e-3, 1e-6, 1e-9};
-        int t = opt == OPT_TIME_UNIT;
-        double *out = t ? &io->time_scale : &io->unit_scale;
-        *out = 0;
-        for (int i = 0; i < 4 && names[t][i]; i++)
-            if (strcmp(arg, names[t][i]) == 0)
-                *out = scale[i];
-        if (*out == 0) {
-            fprintf(stderr, "powprof import: %s %s: %s\n", t ? "--time-unit" : "--unit", arg,
-                    t ? "s, ms, us or ns" : "W, mW or uW");
-            return -EINVAL;
-        }
-    } else {
-        io->time_col = arg;
-    }
-    return 0;
+    static const double scale[4] = {1.0, 1e-3, 1e-6, 1e-9};
+
+    for (int i = 0; i < 4 && names[i]; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return *out = scale[i], 0;
+    return -1;
 }
 
-/* One option into a: 0, 1 (--help, printed), -EINVAL (said why). */
-static int import_option(int opt, const char *arg, import_args *a)
+static int unit_parse(const char *arg, void *out)
 {
-    switch (opt) {
-    case 'h':
-        fputs(import_help, stdout);
-        return 1;
-    case 'o':
-        a->rq.out = arg;
-        return 0;
-    case 'c':
-        a->config_path = arg;
-        return 0;
-    case OPT_PARAM:
-        return add_param(&a->rq, arg);
-    case OPT_PATTERN:
-        a->rq.pattern = arg;
-        return 0;
-    case OPT_RATE:
-    case OPT_INTERVAL:
-    case OPT_UNIT:
-    case OPT_TIME_COL:
-    case OPT_TIME_UNIT:
-        return format_option(opt, arg, &a->rq.io);
-    case PP_OPT_JSON:
-        a->json = 1;
-        return 0;
-    default:
-        fputs("Try 'powprof import --help'.\n", stderr);
-        return -EINVAL;
-    }
+    return scale_of(arg, (const char *const[]){"W", "mW", "uW", NULL}, out);
 }
 
+static int time_unit_parse(const char *arg, void *out)
+{
+    return scale_of(arg, (const char *const[]){"s", "ms", "us", "ns"}, out);
+}
+
+/* 0, 1 (--help, printed), -EINVAL (said why). */
 static int parse_args(int argc, char **argv, import_args *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        {"config", required_argument, NULL, 'c'},
-        {"param", required_argument, NULL, OPT_PARAM},
-        {"pattern", required_argument, NULL, OPT_PATTERN},
-        {"rate-hz", required_argument, NULL, OPT_RATE},
-        {"interval-ms", required_argument, NULL, OPT_INTERVAL},
-        {"unit", required_argument, NULL, OPT_UNIT},
-        {"time-col", required_argument, NULL, OPT_TIME_COL},
-        {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
+    pp_import_options *io = &a->rq.io;
+    const pp_opt rows[] = {
+        PP_OPT_STRING('o', "output", &a->rq.out, "DIR", "the results folder to create"),
+        PP_OPT_CALLBACK(0, "param", &a->rq, "NAME=VALUE", "a parameter value for every file "
+                        "(repeatable)", add_param),
+        PP_OPT_STRING(0, "pattern", &a->rq.pattern, "PATTERN", "parameters from file names, "
+                      "e.g.\n'matrix-exponentiation_{size}-{exponent}_1layer.csv';\n{NAME:C} "
+                      "when C is the value's decimal point\n('1layer_yolo-{fps:-}fps.csv': 5-8 "
+                      "is 5.8)"),
+        PP_OPT_RANGE(0, "rate-hz", &io->rate_hz, "HZ", "powprofiler: sampling rate (default 10)",
+                     0, 1e6, PP_OPT_LO_OPEN, "a rate in (0, 1e6] Hz"),
+        PP_OPT_RANGE(0, "interval-ms", &io->interval_ms, "MS", "tegrastats: time between records "
+                     "(default: the\ntimestamps, else 1000)", 0, 86400e3, PP_OPT_LO_OPEN,
+                     "in (0, 86400000] ms"),
+        PP_OPT_PARSE(0, "unit", &io->unit_scale, "W|mW|uW", "csv: unit of the columns that "
+                     "name none", unit_parse, "W, mW or uW"),
+        PP_OPT_STRING(0, "time-col", &io->time_col, "NAME", "csv: the time column"),
+        PP_OPT_PARSE(0, "time-unit", &io->time_scale, "s|ms|us|ns", "csv: the time column's "
+                     "unit (default: its name's\nsuffix, else found from the steps)",
+                     time_unit_parse, "s, ms, us or ns"),
+        PP_OPT_STRING('c', "config", &a->config_path, "FILE", "battery parameters (its 'battery' "
+                      "group; ulog without\nit: the first log's BAT_* parameters where it has "
+                      "them)"),
+        PP_OPT_BOOL(0, "json", &a->json, "what was imported, as one JSON object on stdout"),
+        PP_OPT_HELP_END,
     };
-    int opt, rc;
+    const pp_command c = {"import", import_head, NULL, rows, NULL, 0};
+    int rc;
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:c:", longopts, NULL)) != -1)
-        if ((rc = import_option(opt, optarg, a)) != 0)
-            return rc;
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 1 : -EINVAL;
     if (argc - optind < 2 || !a->rq.out) {
         fputs("powprof import: FORMAT, at least one FILE and -o RESULTS are needed\n", stderr);
         return -EINVAL;

@@ -1,7 +1,7 @@
 /* powprof layers: per-layer profiles of darknet networks, layer models, and
  * predictions for networks never run. */
 #include "cli.h"
-
+#include "opt.h"
 
 #include "src/dnn/layers_model.h"
 #include "src/dnn/layers_profile.h"
@@ -40,7 +40,7 @@ static const char layers_help[] =
     "CFG is a darknet .cfg: a path, or a name in " PP_LAYERS_CFG_DIR " (\".cfg\"\n"
     "optional). 'powprof layers COMMAND --help' describes each command.\n";
 
-static const char profile_help[] =
+static const char profile_head[] =
     "usage: powprof layers profile CFG... [-o DIR] [--sizes WxH,...] [--frames N]\n"
     "                              [--warmup N] [-d DEVICE] [-r HZ] [--idle-s S]\n"
     "                              [device options]\n"
@@ -59,27 +59,7 @@ static const char profile_help[] =
     "The networks are loaded together and take turns frame by frame, so that\n"
     "the load of a shared machine falls on all of them alike. DIR/layers.csv and\n"
     "DIR/networks.csv are replaced after every round of frames, so that an\n"
-    "interrupted profile keeps what it measured.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output DIR       results folder (default results/layers)\n"
-    "  --sizes WxH,...        input sizes (default: the cfg's own and 0.75 and 1.5\n"
-    "                         times it, multiples of 32); N means NxN, own the\n"
-    "                         cfg's own\n"
-    "  --frames N             measured frames per size (default 5)\n"
-    "  --warmup N             frames run first and discarded (default 1)\n"
-    "  -d, --device NAME      power source (default auto)\n"
-    "  -r, --rate HZ          sampling rate (default 50)\n"
-    "  --idle-s S             seconds of idle power measured first, for plans\n"
-    "                         (default 1; 0: none)\n" PP_CLI_DEVICE_HELP
-    "  -h, --help             this help\n";
-
-enum {
-    OPT_SIZES = 9000,
-    OPT_FRAMES,
-    OPT_WARMUP,
-    OPT_IDLE,
-};
+    "interrupted profile keeps what it measured.\n";
 
 /* "416x416,320x240,256": sizes into w[], h[]. Returns how many, or -1. */
 static int parse_sizes(const char *arg, int *w, int *h, int cap)
@@ -130,73 +110,49 @@ typedef struct profile_args {
     pp_device_options dev_opts;
 } profile_args;
 
+static int sizes_option(const pp_opt *row, const char *arg, const char *cmd)
+{
+    profile_args *a = row->value;
+
+    if ((a->n_sizes = parse_sizes(arg, a->w, a->h, MAX_SIZES)) >= 0)
+        return 0;
+    fprintf(stderr, "powprof %s: --sizes '%s': WxH[,WxH...] with W and H from 1 to 8192, at most "
+                    "%d sizes\n", cmd, arg, MAX_SIZES);
+    return -1;
+}
+
+static int rate_option(const pp_opt *row, const char *arg, const char *cmd)
+{
+    return pp_cli_parse_double(cmd, "--rate", arg, row->value) < 0 ||
+                   pp_sampler_check_rate(*(double *)row->value, "--rate") < 0 ? -1 : 0;
+}
+
 /* Options of `layers profile`; optind then points at the first CFG.
  * Returns 0, 1 (help printed) or -1 (usage error printed). */
 static int profile_options(int argc, char **argv, profile_args *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        {"sizes", required_argument, NULL, OPT_SIZES},
-        {"frames", required_argument, NULL, OPT_FRAMES},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"device", required_argument, NULL, 'd'},
-        {"rate", required_argument, NULL, 'r'},
-        {"idle-s", required_argument, NULL, OPT_IDLE},
-        PP_CLI_DEVICE_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
+    const pp_opt rows[] = {
+        PP_OPT_STRING('o', "output", &a->out_dir, "DIR", "results folder (default "
+                      "results/layers)"),
+        PP_OPT_CALLBACK(0, "sizes", a, "WxH,...", "input sizes (default: the cfg's own and 0.75 "
+                        "and 1.5\ntimes it, multiples of 32); N means NxN, own the\ncfg's own",
+                        sizes_option),
+        PP_OPT_INT(0, "frames", &a->opts.n_frames, "N", "measured frames per size (default 5)", 1,
+                   100000),
+        PP_OPT_INT(0, "warmup", &a->opts.n_warmup, "N", "frames run first and discarded (default "
+                   "1)", 0, 100000),
+        PP_OPT_STRING('d', "device", &a->device, "NAME", "power source (default auto)"),
+        PP_OPT_CALLBACK('r', "rate", &a->opts.rate_hz, "HZ", "sampling rate (default 50)",
+                        rate_option),
+        PP_OPT_RANGE(0, "idle-s", &a->idle_s, "S", "seconds of idle power measured first, for "
+                     "plans\n(default 1; 0: none)", 0, 600, 0, "0 to 600"),
+        PP_CLI_DEVICE_ROWS(&a->dev_opts),
+        PP_OPT_HELP_END,
     };
-    int opt, rc;
+    const pp_command c = {"layers profile", profile_head, NULL, rows, NULL, 0};
+    int rc = pp_opt_parse(&c, argc, argv);
 
-    while ((opt = getopt_long(argc, argv, "ho:d:r:", longopts, NULL)) != -1) {
-        if ((rc = pp_cli_device_option(opt, optarg, &a->dev_opts, "layers profile")) != 0) {
-            if (rc < 0)
-                return -1;
-            continue;
-        }
-        switch (opt) {
-        case 'h':
-            fputs(profile_help, stdout);
-            return 1;
-        case 'o':
-            a->out_dir = optarg;
-            break;
-        case OPT_SIZES:
-            if ((a->n_sizes = parse_sizes(optarg, a->w, a->h, MAX_SIZES)) < 0) {
-                fprintf(stderr, "powprof layers profile: --sizes '%s': WxH[,WxH...] with W and H "
-                                "from 1 to 8192, at most %d sizes\n", optarg, MAX_SIZES);
-                return -1;
-            }
-            break;
-        case OPT_FRAMES:
-            if (pp_cli_layers_count("--frames", optarg, 1, &a->opts.n_frames) < 0)
-                return -1;
-            break;
-        case OPT_WARMUP:
-            if (pp_cli_layers_count("--warmup", optarg, 0, &a->opts.n_warmup) < 0)
-                return -1;
-            break;
-        case 'd':
-            a->device = optarg;
-            break;
-        case 'r':
-            if (pp_cli_parse_double("layers profile", "--rate", optarg, &a->opts.rate_hz) < 0 ||
-                pp_sampler_check_rate(a->opts.rate_hz, "--rate") < 0)
-                return -1;
-            break;
-        case OPT_IDLE:
-            if (pp_cli_parse_double("layers profile", "--idle-s", optarg, &a->idle_s) < 0 ||
-                !(a->idle_s >= 0 && a->idle_s <= 600)) {
-                fprintf(stderr, "powprof layers profile: --idle-s '%s': 0 to 600\n", optarg);
-                return -1;
-            }
-            break;
-        default:
-            fputs(profile_help, stderr);
-            return -1;
-        }
-    }
-    return 0;
+    return rc == 0 ? 0 : rc == 1 ? 1 : -1;
 }
 
 static int profile_all(const profile_args *a, int n_cfgs, char (*paths)[PP_PATH_MAX], pp_device *dev)
@@ -221,7 +177,6 @@ static int cmd_profile(int argc, char **argv)
 
     pp_layers_profile_opts_init(&a.opts);
     pp_device_options_init(&a.dev_opts);
-    optind = 1;
     if ((rc = profile_options(argc, argv, &a)) != 0)
         return rc > 0 ? 0 : PP_EXIT_USAGE;
     if ((n_cfgs = argc - optind) < 1) {
@@ -248,7 +203,7 @@ out:
 
 /* ---- layers model ------------------------------------------------------- */
 
-static const char model_help[] =
+static const char model_head[] =
     "usage: powprof layers model DIR... [-o MODEL.json] [--json]\n"
     "\n"
     "Fit, per layer kind, models of the CPU time, wall time and energy per frame\n"
@@ -265,12 +220,7 @@ static const char model_help[] =
     "on every layer). Prints every family's error per kind, then the error of whole\n"
     "networks left out (the family chosen again inside each fold), against a\n"
     "baseline of FLOPs x one fitted rate; the latter is the error band of\n"
-    "predictions (with one network profiled there is none).\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE      the model (default DIR/layer-model.json, first DIR)\n"
-    "  --json                 the errors as one JSON object on stdout\n"
-    "  -h, --help             this help\n";
+    "predictions (with one network profiled there is none).\n";
 
 static void print_fits(const pp_layer_model *m)
 {
@@ -382,32 +332,20 @@ static int build_model(const pp_layers_data *d, const char *out, int json)
 
 static int cmd_model(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
-    };
     const char *out = NULL;
     char def[4096];
     pp_layers_data d = {0};
-    int opt, json = 0, rc = 0;
+    int json = 0, rc = 0;
+    const pp_opt rows[] = {
+        PP_OPT_STRING('o', "output", &out, "FILE", "the model (default DIR/layer-model.json, "
+                      "first DIR)"),
+        PP_OPT_BOOL(0, "json", &json, "the errors as one JSON object on stdout"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"layers model", model_head, NULL, rows, NULL, 0};
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(model_help, stdout);
-            return 0;
-        }
-        if (opt == 'o')
-            out = optarg;
-        else if (opt == PP_OPT_JSON)
-            json = 1;
-        else {
-            fputs(model_help, stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 0 : rc;
     if (optind >= argc) {
         fprintf(stderr, "powprof layers model: no profile folder given (try --help)\n");
         return PP_EXIT_USAGE;

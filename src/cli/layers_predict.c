@@ -2,6 +2,7 @@
  * model; a frame rate's power, and the highest rate a battery carries
  * through a mission (src/dnn/swap.h). */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/base/log.h"
 #include "src/dnn/layers_profile.h"
@@ -13,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_WIDTH = 9100, OPT_HEIGHT, OPT_FPS };
-
-static const char predict_help[] =
+static const char predict_head[] =
     "usage: powprof layers predict MODEL.json CFG... [--width W --height H] [--fps F]\n"
     "                              [--mission-s S [-c CONFIG] [--base-power-w W]\n"
     "                              [--min-soc F] [--risk upper|mean]] [--json]\n"
@@ -27,21 +26,7 @@ static const char predict_help[] =
     "one core sustains (1 / CPU time); with --fps, the mean power of the device\n"
     "running the network at that rate (idle power between frames); with\n"
     "--mission-s, the highest frame rate at which the battery carries the\n"
-    "mission (a plan for networks never run).\n"
-    "\n"
-    "options:\n"
-    "  --width W, --height H  input size (default: the cfg's own)\n"
-    "  --fps F                frames per second for the mean power\n"
-    "  --mission-s S          mission length in seconds\n"
-    "  -c, --config FILE      battery parameters (its 'battery' group; default the\n"
-    "                         drone-4s-3200 preset)\n"
-    "  --base-power-w W       constant load beside the computer (motors, ...)\n"
-    "  --risk upper|mean      plan on the upper end of the cost's band (default,\n"
-    "                         as powprof plan) or on the predicted cost\n"
-    "  --min-soc F            state of charge to keep (default: the battery's\n"
-    "                         soc_cutoff)\n"
-    "  --json                 one JSON object on stdout\n"
-    "  -h, --help             this help\n";
+    "mission (a plan for networks never run).\n";
 
 typedef struct predict_args {
     int width, height, json;
@@ -156,44 +141,30 @@ static void print_prediction(const pp_network_desc *n, const pp_layers_predictio
 
 static int predict_options(int argc, char **argv, predict_args *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"width", required_argument, NULL, OPT_WIDTH},
-        {"height", required_argument, NULL, OPT_HEIGHT},
-        {"fps", required_argument, NULL, OPT_FPS},
-        PP_CLI_MISSION_LONG_OPTIONS,
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
-    };
     pp_mission_settings mi;
-    int opt, rc;
+    const pp_opt opts[] = {
+        PP_OPT_INT(0, "width", &a->width, "W", "input width (default: the cfg's own; with "
+                   "--height)", 1, 100000),
+        PP_OPT_INT(0, "height", &a->height, "H", "input height (default: the cfg's own)", 1,
+                   100000),
+        PP_OPT_RANGE(0, "fps", &a->fps, "F", "frames per second for the mean power", 0, HUGE_VAL,
+                     PP_OPT_LO_OPEN, "frames per second > 0"),
+        PP_CLI_MISSION_S_ROW(&mi, "mission length in seconds"),
+        PP_OPT_STRING('c', "config", &mi.config, "FILE", "battery parameters (its 'battery' "
+                      "group; default the\ndrone-4s-3200 preset)"),
+        PP_CLI_BASE_POWER_ROW(&mi, "constant load beside the computer (motors, ...)"),
+        PP_CLI_RISK_ROW(&mi, "plan on the upper end of the cost's band (default,\nas powprof "
+                        "plan) or on the predicted cost"),
+        PP_CLI_MIN_SOC_ROW(&mi, "state of charge to keep (default: the battery's\nsoc_cutoff)"),
+        PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"layers predict", predict_head, NULL, opts, NULL, 0};
+    int rc;
 
     pp_mission_settings_init(&mi);
-    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
-        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "layers predict")) != 0) {
-            if (rc < 0)
-                return -1;
-        } else if (opt == 'h') {
-            fputs(predict_help, stdout);
-            return 1;
-        } else if (opt == OPT_WIDTH || opt == OPT_HEIGHT) {
-            if (pp_cli_layers_count(opt == OPT_WIDTH ? "--width" : "--height", optarg, 1,
-                            opt == OPT_WIDTH ? &a->width : &a->height) < 0)
-                return -1;
-        } else if (opt == OPT_FPS) {
-            if (pp_cli_parse_double("layers predict", "--fps", optarg, &a->fps) < 0)
-                return -1;
-            if (!(a->fps > 0)) {
-                fprintf(stderr, "powprof layers predict: --fps %s: frames per second > 0\n", optarg);
-                return -1;
-            }
-        } else if (opt == PP_OPT_JSON) {
-            a->json = 1;
-        } else {
-            fputs(predict_help, stderr);
-            return -1;
-        }
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 1 : -1;
     if ((a->width > 0) != (a->height > 0)) {
         fprintf(stderr, "powprof layers predict: give --width and --height together\n");
         return -1;
@@ -239,7 +210,6 @@ int pp_cli_layers_predict(int argc, char **argv)
     json_t *arr;
     int rc;
 
-    optind = 1;
     if ((rc = predict_options(argc, argv, &a)) != 0)
         return rc > 0 ? 0 : PP_EXIT_USAGE;
     if (argc - optind < 2) {

@@ -1,5 +1,6 @@
 /* powprof merge: the library's merge (merge.h), its options and report. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/results/merge.h"
 #include "src/results/tmpdir.h"
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char merge_help[] =
+static const char merge_head[] =
     "usage: powprof merge DIR... -o OUT [--json]\n"
     "\n"
     "Combine results folders of one profile into OUT: the shards of a sweep run\n"
@@ -26,13 +27,9 @@ static const char merge_help[] =
     "next merge beside it removes). Nothing is read through a symbolic link:\n"
     "a folder received from someone else cannot make merge read outside it.\n"
     "Every row is checked as `powprof model` checks it. Traces go to OUT/traces/<node>/, and OUT/traces/<id>.csv\n"
-    "links one node's; OUT/run.json lists the nodes and the sources.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output OUT       the merged folder (required)\n"
-    "  --json                 the report as one JSON object on stdout\n"
-    "  -h, --help             this help\n"
-    "\n"
+    "links one node's; OUT/run.json lists the nodes and the sources.\n";
+
+static const char merge_tail[] =
     "exit status: 0 merged; 2 usage, another profile, conflicting rows (nothing\n"
     "written); 125 an I/O error (nothing left behind).\n";
 
@@ -75,30 +72,18 @@ static void print_report(const pp_merge_report *r, int n_src, const char *out, i
 
 int pp_cmd_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
-    };
     const char *out = NULL;
     pp_merge_report r;
-    int json = 0, opt, rc;
+    int json = 0, rc;
+    const pp_opt rows[] = {
+        PP_OPT_STRING('o', "output", &out, "OUT", "the merged folder (required)"),
+        PP_OPT_BOOL(0, "json", &json, "the report as one JSON object on stdout"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"merge", merge_head, merge_tail, rows, NULL, 0};
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(merge_help, stdout);
-            return 0;
-        } else if (opt == 'o') {
-            out = optarg;
-        } else if (opt == PP_OPT_JSON) {
-            json = 1;
-        } else {
-            fputs("Try 'powprof merge --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 0 : rc;
     if (optind >= argc || !out) {
         fputs("powprof merge: at least one results folder and -o OUT are needed\n", stderr);
         return PP_EXIT_USAGE;

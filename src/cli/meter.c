@@ -14,7 +14,7 @@
 
 #define MAX_REPEAT 1000
 
-static const char meter_help[] =
+static const char meter_head[] =
     "usage: powprof meter [-d DEVICE] [-r HZ] [-o TRACE.csv] [--repeat N] [--json]\n"
     "                     [--report FILE] [device options] -- CMD [ARGS...]\n"
     "\n"
@@ -24,24 +24,9 @@ static const char meter_help[] =
     "twice). The report goes to stderr, like perf stat's, so that CMD's own\n"
     "output stays clean. The samples are written to the trace as they are taken\n"
     "and the report is kept as running sums: a run of any length needs the same\n"
-    "memory, and a trace cut short by a crash is valid up to its last line.\n"
-    "\n"
-    "options:\n"
-    "  -d, --device NAME      power source (see 'powprof devices'; default auto)\n"
-    "  -r, --rate HZ          sampling RATE, 0.01 to 10000 (default 50); not perf\n"
-    "                         stat's -r: for repeated runs see --repeat\n"
-    "  -o, --output FILE      stream the trace to FILE: t_s,<rail>_w,... (a FIFO\n"
-    "                         works too: powprof waits for its reader)\n"
-    "  --repeat N             run CMD N times (1 to 1000) and report the mean,\n"
-    "                         standard deviation, min and max of the duration, power\n"
-    "                         and energy, like perf stat -r; with -o, run k writes\n"
-    "                         FILE with .k before its extension (t.csv: t.1.csv, ...).\n"
-    "                         A run that fails or is interrupted ends the series.\n"
-    "  --json                 report as one JSON object (with --repeat: each run\n"
-    "                         and the statistics)\n"
-    "  --report FILE          write the report to FILE instead of stderr\n" PP_CLI_DEVICE_HELP
-    "  -h, --help             this help\n"
-    "\n"
+    "memory, and a trace cut short by a crash is valid up to its last line.\n";
+
+static const char meter_tail[] =
     "A sensor reading that fails is tried again; while readings fail the trace\n"
     "has a gap (a row with the time and empty values) and the report counts the\n"
     "failed readings; sampling stops only after a second's worth of failures in\n"
@@ -58,7 +43,7 @@ static const char meter_help[] =
 typedef struct meter_args {
     const char *device, *out_path, *report_path;
     double rate_hz;
-    long repeat;    /* 0: not asked for */
+    int repeat;     /* 0: not asked for */
     int json;
     char **cmd;
 } meter_args;
@@ -147,7 +132,7 @@ static void print_header(FILE *fp, const meter_args *a, const pp_device *dev, si
     for (char **c = a->cmd; *c; c++)
         fprintf(fp, " %s", *c);
     if (a->repeat)
-        fprintf(fp, "   (%zu of %ld runs)", n_done, a->repeat);
+        fprintf(fp, "   (%zu of %d runs)", n_done, a->repeat);
     fprintf(fp, "\n\n   device       %s%s\n", dev->ops->name,
             pp_device_is_estimated(dev) ? "  (rails ESTIMATED from a model, not measured)" : "");
 }
@@ -386,82 +371,51 @@ static void restore_signals(const struct sigaction *old)
         sigaction(caught[i], &old[i], NULL);
 }
 
-static int parse_option(int opt, meter_args *a)
+static int rate_option(const pp_opt *row, const char *arg, const char *cmd)
 {
-    char *end;
+    double *hz = row->value;
 
-    switch (opt) {
-    case 'd':
-        a->device = optarg;
-        return 0;
-    case 'r':
-        if (pp_cli_parse_double("meter", "-r", optarg, &a->rate_hz) < 0)
-            return -1;
-        if (!(a->rate_hz >= PP_SAMPLER_MIN_HZ && a->rate_hz <= PP_SAMPLER_MAX_HZ)) {
-            fprintf(stderr, "powprof meter: -r %s: the rate must be between %g and %g Hz\n",
-                    optarg, PP_SAMPLER_MIN_HZ, PP_SAMPLER_MAX_HZ);
-            return -1;
-        }
-        return 0;
-    case 'o':
-        a->out_path = optarg;
-        return 0;
-    case 'n':
-        errno = 0;
-        a->repeat = strtol(optarg, &end, 10);
-        if (errno || end == optarg || *end || a->repeat < 1 || a->repeat > MAX_REPEAT) {
-            fprintf(stderr, "powprof meter: --repeat %s: a whole number of runs from 1 to %d\n",
-                    optarg, MAX_REPEAT);
-            return -1;
-        }
-        return 0;
-    case PP_OPT_JSON:
-        a->json = 1;
-        return 0;
-    case PP_OPT_REPORT:
-        a->report_path = optarg;
-        return 0;
-    default:
-        fputs("Try 'powprof meter --help'.\n", stderr);
+    if (pp_cli_parse_double(cmd, "-r", arg, hz) < 0)
         return -1;
-    }
+    if (*hz >= PP_SAMPLER_MIN_HZ && *hz <= PP_SAMPLER_MAX_HZ)
+        return 0;
+    fprintf(stderr, "powprof %s: -r %s: the rate must be between %g and %g Hz\n", cmd, arg,
+            PP_SAMPLER_MIN_HZ, PP_SAMPLER_MAX_HZ);
+    return -1;
 }
 
 /* 1: --help was printed, 0: parsed, -1: usage error (printed). */
 static int parse_args(int argc, char **argv, meter_args *a, pp_device_options *opts)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"device", required_argument, NULL, 'd'},
-        {"rate", required_argument, NULL, 'r'},
-        {"output", required_argument, NULL, 'o'},
-        {"repeat", required_argument, NULL, 'n'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"report", required_argument, NULL, PP_OPT_REPORT},
-        PP_CLI_DEVICE_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
+    const pp_opt rows[] = {
+        PP_OPT_STRING('d', "device", &a->device, "NAME", "power source (see 'powprof devices'; "
+                      "default auto)"),
+        PP_OPT_CALLBACK('r', "rate", &a->rate_hz, "HZ", "sampling RATE, 0.01 to 10000 (default "
+                        "50); not perf\nstat's -r: for repeated runs see --repeat", rate_option),
+        PP_OPT_STRING('o', "output", &a->out_path, "FILE", "stream the trace to FILE: "
+                      "t_s,<rail>_w,... (a FIFO\nworks too: powprof waits for its reader)"),
+        PP_OPT_INT(0, "repeat", &a->repeat, "N", "run CMD N times (1 to 1000) and report the "
+                   "mean,\nstandard deviation, min and max of the duration, power\nand energy, "
+                   "like perf stat -r; with -o, run k writes\nFILE with .k before its extension "
+                   "(t.csv: t.1.csv, ...).\nA run that fails or is interrupted ends the series.",
+                   1, MAX_REPEAT),
+        PP_OPT_BOOL(0, "json", &a->json, "report as one JSON object (with --repeat: each run\n"
+                    "and the statistics)"),
+        PP_OPT_STRING(0, "report", &a->report_path, "FILE", "write the report to FILE instead "
+                      "of stderr"),
+        PP_CLI_DEVICE_ROWS(opts),
+        PP_OPT_HELP_END,
     };
-    int opt;
+    /* "+": stop at the first non-option, so CMD's own options stay its own. */
+    const pp_command c = {"meter", meter_head, meter_tail, rows, "+", 0};
+    int rc;
 
     memset(a, 0, sizeof *a);
     a->device = "auto";
     a->rate_hz = 50.0;
     pp_device_options_init(opts);
-    optind = 1;
-    /* "+": stop at the first non-option, so CMD's own options stay its own. */
-    while ((opt = getopt_long(argc, argv, "+hd:r:o:", longopts, NULL)) != -1) {
-        int handled = pp_cli_device_option(opt, optarg, opts, "meter");
-        if (handled < 0)
-            return -1;
-        if (handled)
-            continue;
-        if (opt == 'h') {
-            fputs(meter_help, stdout);
-            return 1;
-        }
-        if (parse_option(opt, a) < 0)
-            return -1;
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 1 : -1;
     if (optind >= argc) {
         fputs("powprof meter: no command given (powprof meter [options] -- CMD [ARGS...])\n",
               stderr);

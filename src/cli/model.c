@@ -1,6 +1,7 @@
 /* powprof model / predict: layer 2 over a results folder (the library's
  * model.h decides; this file parses and prints). */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/api/pipeline.h"
 #include "src/api/point_check.h"
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char model_help[] =
+static const char model_head[] =
     "usage: powprof model RESULTS [--method auto|nw|loclin|rbf|boxcox] [--sigma VALUE]\n"
     "                     [--values auto|linear|log] [--verbose] [--json]\n"
     "\n"
@@ -45,20 +46,9 @@ static const char model_help[] =
     "a 90 % band from these\n"
     "errors. Short runs (fewer than 5 samples or sampling periods) weigh less\n"
     "in the fit. A categorical parameter splits the model: one per label.\n"
-    "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n"
-    "\n"
-    "options:\n"
-    "  --method NAME          auto (default), nw, loclin, rbf or boxcox\n"
-    "  --sigma VALUE          nw, loclin: this bandwidth (normalized units) instead\n"
-    "                         of the cross-validated one\n"
-    "  --values SPACE         auto (default), linear or log (log needs values > 0)\n"
-    "  -v, --verbose          the estimator of each metric, its settings, the\n"
-    "                         leave-one-out error of the choice on all the data,\n"
-    "                         the band\n"
-    "  --json                 the model (as in model.json) on stdout\n"
-    "  -h, --help             this help\n";
+    "Writes RESULTS/model.json and the plotted grids under RESULTS/model/.\n";
 
-static const char predict_help[] =
+static const char predict_head[] =
     "usage: powprof predict RESULTS NAME=VALUE... [--node NAME] [--extrapolate] [--json]\n"
     "\n"
     "Predict every metric at a configuration, measured or not, with its 90 %\n"
@@ -74,17 +64,7 @@ static const char predict_help[] =
     "the last measured levels. A metric predicted below a tenth of its least\n"
     "measured value or above ten times its largest is beyond the measured\n"
     "values: predict then refuses (exit status 3, nothing printed) unless\n"
-    "--extrapolate is given.\n"
-    "\n"
-    "options:\n"
-    "  --node NAME            for one board of a merged folder: the fleet's mean times\n"
-    "                         the node's factor (see powprof model)\n"
-    "  --extrapolate          print predictions beyond the measured values too\n"
-    "                         (flagged: beyond_measured_values in --json)\n"
-    "  --json                 one JSON object on stdout: per metric value, lo, hi\n"
-    "  -h, --help             this help\n";
-
-enum { OPT_SIGMA = 5000, OPT_METHOD, OPT_VALUES, OPT_NODE, OPT_EXTRAPOLATE };
+    "--extrapolate is given.\n";
 
 /* predict's exit status when it refuses a prediction beyond the measured
  * values */
@@ -292,46 +272,45 @@ static void print_table(const pp_model *m, const char *dir, int verbose)
     free(shown);
 }
 
+static int method_parse(const char *arg, void *method) { return pp_method_parse(arg, method); }
+
+/* --sigma: auto or a bandwidth > 0. */
+static int sigma_parse(const char *arg, void *value)
+{
+    double *h = value;
+
+    return strcmp(arg, "auto") == 0 || (pp_parse_double(arg, h) == 0 && *h > 0) ? 0 : -1;
+}
+
+/* --values: auto (-1), linear (0) or log (1). */
+static int values_parse(const char *arg, void *value)
+{
+    int *space = value;
+
+    *space = strcmp(arg, "linear") == 0 ? 0 : strcmp(arg, "log") == 0 ? 1 : -1;
+    return *space >= 0 || strcmp(arg, "auto") == 0 ? 0 : -1;
+}
+
 static int model_options(int argc, char **argv, pp_model_options *o, int *json, int *verbose)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"method", required_argument, NULL, OPT_METHOD},
-        {"sigma", required_argument, NULL, OPT_SIGMA},
-        {"values", required_argument, NULL, OPT_VALUES},
-        {"verbose", no_argument, NULL, 'v'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
+    const pp_opt opts[] = {
+        PP_OPT_PARSE(0, "method", &o->method, "NAME", "auto (default), nw, loclin, rbf or "
+                     "boxcox", method_parse, "auto, nw, loclin, rbf or boxcox"),
+        PP_OPT_PARSE(0, "sigma", &o->h, "VALUE", "nw, loclin: this bandwidth (normalized "
+                     "units) instead\nof the cross-validated one", sigma_parse,
+                     "auto or a number > 0"),
+        PP_OPT_PARSE(0, "values", &o->value_space, "SPACE", "auto (default), linear or log "
+                     "(log needs values > 0)", values_parse, "auto, linear or log"),
+        PP_OPT_BOOL('v', "verbose", verbose, "the estimator of each metric, its settings, the\n"
+                    "leave-one-out error of the choice on all the data,\nthe band"),
+        PP_OPT_BOOL(0, "json", json, "the model (as in model.json) on stdout"),
+        PP_OPT_HELP_END,
     };
-    int opt;
+    const pp_command c = {"model", model_head, NULL, opts, NULL, 0};
+    int rc = pp_opt_parse(&c, argc, argv);
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(model_help, stdout);
-            return 1;
-        } else if (opt == OPT_METHOD && pp_method_parse(optarg, &o->method) < 0) {
-            fprintf(stderr, "powprof model: --method %s: auto, nw, loclin, rbf or boxcox\n", optarg);
-            return PP_EXIT_USAGE;
-        } else if (opt == OPT_SIGMA && strcmp(optarg, "auto") != 0 &&
-                   (pp_parse_double(optarg, &o->h) < 0 || !(o->h > 0))) {
-            fprintf(stderr, "powprof model: --sigma %s: auto or a number > 0\n", optarg);
-            return PP_EXIT_USAGE;
-        } else if (opt == OPT_VALUES) {
-            o->value_space = strcmp(optarg, "linear") == 0 ? 0 : strcmp(optarg, "log") == 0 ? 1 : -1;
-            if (o->value_space < 0 && strcmp(optarg, "auto") != 0) {
-                fprintf(stderr, "powprof model: --values %s: auto, linear or log\n", optarg);
-                return PP_EXIT_USAGE;
-            }
-        } else if (opt == 'v') {
-            *verbose = 1;
-        } else if (opt == PP_OPT_JSON) {
-            *json = 1;
-        } else if (opt != OPT_METHOD && opt != OPT_SIGMA) {
-            fputs("Try 'powprof model --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if (rc != 0)
+        return rc;
     if (o->h > 0 && o->method != PP_METHOD_NW && o->method != PP_METHOD_LOCLIN) {
         fputs("powprof model: --sigma needs --method nw or loclin\n", stderr);
         return PP_EXIT_USAGE;
@@ -470,7 +449,10 @@ static int parse_point(const pp_summary *s, int argc, char **argv, pp_model_poin
             fprintf(stderr, "powprof predict: '%s': NAME=VALUE expected\n", argv[a]);
             return PP_EXIT_USAGE;
         }
-        pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]);
+        if (pp_fmt(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]) < 0) {
+            fprintf(stderr, "powprof predict: '%s': no parameter has a name that long\n", argv[a]);
+            return PP_EXIT_USAGE;
+        }
         if (pp_model_point_set(s, name, eq + 1, pt, &k) < 0)
             return PP_EXIT_USAGE;
         given[k] = 1;
@@ -566,9 +548,9 @@ static void say_battery(const char *dir, const pp_summary *s)
     char path[PP_PATH_MAX];
     pp_battery_params b;
 
-    if (pp_summary_metric(s, "soc_drain") < 0 || pp_battery_preset("drone-4s-3200", &b) < 0)
+    if (pp_summary_metric(s, "soc_drain") < 0 || pp_battery_preset("drone-4s-3200", &b) < 0 ||
+        pp_fmt(path, sizeof path, "%s/run.json", dir) < 0)
         return;
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
     if (pp_run_json_battery_load(path, &b) == 1)
         printf("soc_end, soc_drain, time_to_cutoff_s: the results' battery (%s: %s, %d cells, "
                "%.4g Ah) under the computer + its base load of %.4g W, not a mission's; "
@@ -578,39 +560,23 @@ static void say_battery(const char *dir, const pp_summary *s)
 
 int pp_cmd_predict(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"node", required_argument, NULL, OPT_NODE},
-        {"extrapolate", no_argument, NULL, OPT_EXTRAPOLATE},
-        {NULL, 0, NULL, 0},
-    };
     const char *node = NULL;
-    int json = 0, extrapolate = 0, opt, status;
+    int json = 0, extrapolate = 0, status;
+    const pp_opt opts[] = {
+        PP_OPT_STRING(0, "node", &node, "NAME", "for one board of a merged folder: the fleet's "
+                      "mean times\nthe node's factor (see powprof model)"),
+        PP_OPT_BOOL(0, "extrapolate", &extrapolate, "print predictions beyond the measured "
+                    "values too\n(flagged: beyond_measured_values in --json)"),
+        PP_OPT_BOOL(0, "json", &json, "one JSON object on stdout: per metric value, lo, hi"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"predict", predict_head, NULL, opts, NULL, 0};
     pp_model_point pt;
     pp_model_where w;
     pp_model m;
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(predict_help, stdout);
-            return 0;
-        }
-        if (opt == OPT_NODE) {
-            node = optarg;
-            continue;
-        }
-        if (opt == OPT_EXTRAPOLATE) {
-            extrapolate = 1;
-            continue;
-        }
-        if (opt != PP_OPT_JSON) {
-            fputs("Try 'powprof predict --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-        json = 1;
-    }
+    if ((status = pp_opt_parse(&c, argc, argv)) != 0)
+        return status == 1 ? 0 : status;
     if (optind >= argc) {
         fputs("powprof predict: a results folder and NAME=VALUE for each parameter expected\n",
               stderr);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char plan_help[] =
+static const char plan_head[] =
     "usage: powprof plan RESULTS --mission-s S [--maximize NAME] [--min-soc F]\n"
     "                    [--base-power-w W | --base-trace FILE] [-c CONFIG]\n"
     "                    [--risk upper|mean] [--tolerance F] [--resolution NAME=STEP]...\n"
@@ -66,68 +66,7 @@ static const char plan_help[] =
     "Networks never run: with a layer model (`powprof layers model`), each\n"
     "--network CFG is planned as if it ran in the place of the --measured one\n"
     "(how: man powprof, plan).\n"
-    "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n"
-    "\n"
-    "options:\n"
-    "  --mission-s S          mission length: seconds, or 10min, 1h30m, 1 s to 1e7 s\n"
-    "                         (required unless RESULTS/profile.cfg has a mission)\n"
-    "  --mission FILE         a mission in phases: FILE's mission group (and its\n"
-    "                         battery group, read over -c's)\n"
-    "  --base-trace FILE      base load: a recorded power trace or flight log (one phase)\n"
-    "  --maximize NAME        the parameter to maximize (default: a *fps\n"
-    "                         parameter, else the first numeric one)\n"
-    "  --min-soc F            state of charge to keep at the end, 0.2 or 20%\n"
-    "                         (default: the battery's soc_cutoff)\n"
-    "  --base-power-w W       constant load beside the computer (motors, ...)\n"
-    "  -c, --config FILE      battery parameters (its 'battery' group; default\n"
-    "                         RESULTS/profile.cfg's, else drone-4s-3200); what\n"
-    "                         is not given (duration, base load, reserve,\n"
-    "                         maximize) comes\n"
-    "                         from RESULTS/profile.cfg's mission group\n"
-    "  --fix NAME=VALUE       hold parameter NAME at VALUE (a number within the\n"
-    "                         measured range, or a label): an input that is not\n"
-    "                         a knob; repeat for several\n"
-    "  --risk upper|mean      plan with the band's upper end (default) or the\n"
-    "                         prediction\n"
-    "  --tolerance F          achieved rate may fall short by this fraction (0.05)\n"
-    "  --min-rate R           leave out what keeps up fewer than R units of work a\n"
-    "                         second (power / energy_per_iteration_j)\n"
-    "  --work N               N units of work to finish within the mission: a\n"
-    "                         --min-rate of N / the mission's seconds\n"
-    "  --resolution NAME=STEP the step of parameter NAME in the plan (repeatable)\n"
-    "  --schedule             a step-down schedule (a constant base load: not with\n"
-    "                         --mission or --base-trace, which plan per phase)\n"
-    "  --node NAME            plan for one board of a merged folder (powprof merge):\n"
-    "                         every prediction times that node's factor (its value\n"
-    "                         over the mean of the nodes, on the configurations\n"
-    "                         measured on several); see powprof model\n"
-    "  --across-nodes WHICH   mean: the fleet's mean board (default); worst: the most\n"
-    "                         power-hungry board measured (the highest power factor)\n"
-    "  --layer-model FILE     a layer model (powprof layers model -o FILE)\n"
-    "  --measured CFG         the network RESULTS ran\n"
-    "  --network CFG          a network to plan for in its place (repeatable;\n"
-    "                         one plan each, then a table side by side)\n"
-    "  --json                 one JSON object on stdout\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "exit status: 0 with a plan, 3 when no configuration completes the mission.\n";
-
-enum {
-    OPT_MAXIMIZE = 8000,
-    OPT_SCHEDULE,
-    OPT_TOLERANCE,
-    OPT_RESOLUTION,
-    OPT_NODE,
-    OPT_ACROSS,
-    OPT_LAYER_MODEL,
-    OPT_MEASURED,
-    OPT_NETWORK,
-    OPT_MISSION_FILE,
-    OPT_BASE_TRACE,
-    OPT_FIX,
-    OPT_MIN_RATE,
-    OPT_WORK
-};
+    "CFG: a name in /usr/share/darknet/cfg (\".cfg\" optional) or a path.\n";
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
 
@@ -146,101 +85,41 @@ typedef struct plan_target {
     double work_units;                     /* --work N: units to do within the mission */
 } plan_target;
 
-static int resolution_option(const char *arg, pp_plan_options *o)
-{
-    char why[128];
-
-    return pp_cli_refused("plan", "--resolution", arg,
-                          pp_plan_resolution_parse(arg, o, why, sizeof why), why);
-}
-
 /* --fix NAME=VALUE: the parameter held at that value. */
-static int fix_option(const char *arg, pp_plan_options *o)
+static int fix_option(const pp_opt *row, const char *arg, const char *cmd)
 {
+    pp_plan_options *o = row->value;
     const char *eq = strchr(arg, '=');
     pp_plan_fixed *f = &o->fixed[o->n_fixed];
 
     if (!eq || eq == arg || !eq[1] || o->n_fixed == PP_SUMMARY_MAX_PARAMS ||
         pp_fmt(f->name, sizeof f->name, "%.*s", (int)(eq - arg), arg) < 0 ||
         pp_fmt(f->value, sizeof f->value, "%s", eq + 1) < 0) {
-        fprintf(stderr, "powprof plan: --fix %s: NAME=VALUE expected (a number, or a label)\n",
-                arg);
+        fprintf(stderr, "powprof %s: --fix %s: NAME=VALUE expected (a number, or a label)\n",
+                cmd, arg);
         return -1;
     }
     o->n_fixed++;
     return 0;
 }
 
-/* One option into o (or the flags); 0, 1 for --help, PP_EXIT_USAGE. */
-static int plan_option(int opt, const char *arg, pp_plan_options *o, plan_target *t)
+static int network_option(const pp_opt *row, const char *arg, const char *cmd)
 {
-    switch (opt) {
-    case OPT_NODE:
-        t->node = arg;
-        return 0;
-    case OPT_MISSION_FILE:
-        t->mission_file = arg;
-        return 0;
-    case OPT_BASE_TRACE:
-        t->base_trace = arg;
-        return 0;
-    case OPT_LAYER_MODEL:
-        t->layer_model = arg;
-        return 0;
-    case OPT_MEASURED:
-        t->measured = arg;
-        return 0;
-    case OPT_NETWORK:
-        if (t->n_networks == MAX_NETWORKS) {
-            fprintf(stderr, "powprof plan: --network %s: at most %d networks\n", arg, MAX_NETWORKS);
-            return PP_EXIT_USAGE;
-        }
-        t->network[t->n_networks++] = arg;
-        return 0;
-    case OPT_ACROSS:
-        if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0) {
-            fprintf(stderr, "powprof plan: --across-nodes %s: mean or worst\n", arg);
-            return PP_EXIT_USAGE;
-        }
-        t->worst = strcmp(arg, "worst") == 0;
-        return 0;
-    case 'h':
-        fputs(plan_help, stdout);
-        return 1;
-    case OPT_MAXIMIZE:
-        o->maximize = arg;
-        return 0;
-    case OPT_SCHEDULE:
-        o->schedule = 1;
-        return 0;
-    case OPT_TOLERANCE:
-        if (pp_parse_double(arg, &o->tolerance_frac) < 0 ||
-            !(o->tolerance_frac >= 0 && o->tolerance_frac < 1)) {
-            fprintf(stderr, "powprof plan: --tolerance %s: a fraction in [0, 1)\n", arg);
-            return PP_EXIT_USAGE;
-        }
-        return 0;
-    case OPT_RESOLUTION:
-        return resolution_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
-    case OPT_FIX:
-        return fix_option(arg, o) < 0 ? PP_EXIT_USAGE : 0;
-    case OPT_MIN_RATE:
-    case OPT_WORK:
-        if (pp_parse_double(arg, opt == OPT_WORK ? &t->work_units : &o->min_rate_per_s) < 0 ||
-            !((opt == OPT_WORK ? t->work_units : o->min_rate_per_s) > 0)) {
-            fprintf(stderr, "powprof plan: %s %s: a number of units%s > 0\n",
-                    opt == OPT_WORK ? "--work" : "--min-rate", arg,
-                    opt == OPT_WORK ? "" : " per second");
-            return PP_EXIT_USAGE;
-        }
-        return 0;
-    case PP_OPT_JSON:
-        t->json = 1;
-        return 0;
-    default:
-        fputs("Try 'powprof plan --help'.\n", stderr);
-        return PP_EXIT_USAGE;
+    plan_target *t = row->value;
+
+    if (t->n_networks == MAX_NETWORKS) {
+        fprintf(stderr, "powprof %s: --network %s: at most %d networks\n", cmd, arg, MAX_NETWORKS);
+        return -1;
     }
+    t->network[t->n_networks++] = arg;
+    return 0;
+}
+
+/* --across-nodes mean|worst into an int (1: worst). */
+static int across_parse(const char *arg, void *worst)
+{
+    *(int *)worst = strcmp(arg, "worst") == 0;
+    return *(int *)worst || strcmp(arg, "mean") == 0 ? 0 : -1;
 }
 
 /* --mission FILE or --base-trace: the phases into t->mission (and FILE's
@@ -257,9 +136,12 @@ static int mission_phases(const pp_mission_settings *mi, pp_plan_options *o, pla
                                                                                    : 0;
     if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
         return PP_EXIT_USAGE;
-    pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
-               sizeof t->mission->phase[0].base_trace);
-    return 0;
+    if (pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
+                   sizeof t->mission->phase[0].base_trace) == 0)
+        return 0;
+    fprintf(stderr, "powprof plan: --base-trace %s: a path of at most %zu characters\n",
+            t->base_trace, sizeof t->mission->phase[0].base_trace - 1);
+    return PP_EXIT_USAGE;
 }
 
 /* The mission's options into o (the battery chosen as everywhere, then a
@@ -308,42 +190,72 @@ static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
     return 0;
 }
 
+/* The options, as the table of plan_parse says them. */
+static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *t,
+                        pp_mission_settings *mi)
+{
+    const pp_opt opts[] = {
+        PP_CLI_MISSION_S_ROW(mi, "mission length: seconds, or 10min, 1h30m, 1 s to 1e7 s\n"
+                             "(required unless RESULTS/profile.cfg has a mission)"),
+        PP_OPT_STRING(0, "mission", &t->mission_file, "FILE", "a mission in phases: FILE's "
+                      "mission group (and its\nbattery group, read over -c's)"),
+        PP_OPT_STRING(0, "base-trace", &t->base_trace, "FILE", "base load: a recorded power "
+                      "trace or flight log (one phase)"),
+        PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize (default: "
+                      "a *fps\nparameter, else the first numeric one)"),
+        PP_CLI_MIN_SOC_ROW(mi, "state of charge to keep at the end, 0.2 or 20%\n(default: the "
+                           "battery's soc_cutoff)"),
+        PP_CLI_BASE_POWER_ROW(mi, "constant load beside the computer (motors, ...)"),
+        PP_OPT_STRING('c', "config", &mi->config, "FILE", "battery parameters (its 'battery' "
+                      "group; default\nRESULTS/profile.cfg's, else drone-4s-3200); what\nis not "
+                      "given (duration, base load, reserve,\nmaximize) comes\nfrom "
+                      "RESULTS/profile.cfg's mission group"),
+        PP_OPT_CALLBACK(0, "fix", o, "NAME=VALUE", "hold parameter NAME at VALUE (a number "
+                        "within the\nmeasured range, or a label): an input that is not\na knob; "
+                        "repeat for several", fix_option),
+        PP_CLI_RISK_ROW(mi, "plan with the band's upper end (default) or the\nprediction"),
+        PP_OPT_RANGE(0, "tolerance", &o->tolerance_frac, "F", "achieved rate may fall short by "
+                     "this fraction (0.05)", 0, 1, PP_OPT_HI_OPEN, "a fraction in [0, 1)"),
+        PP_OPT_RANGE(0, "min-rate", &o->min_rate_per_s, "R", "leave out what keeps up fewer "
+                     "than R units of work a\nsecond (power / energy_per_iteration_j)", 0,
+                     HUGE_VAL, PP_OPT_LO_OPEN, "a number of units per second > 0"),
+        PP_OPT_RANGE(0, "work", &t->work_units, "N", "N units of work to finish within the "
+                     "mission: a\n--min-rate of N / the mission's seconds", 0, HUGE_VAL,
+                     PP_OPT_LO_OPEN, "a number of units > 0"),
+        PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP", "the step of parameter NAME in the plan "
+                        "(repeatable)", pp_cli_opt_resolution),
+        PP_OPT_BOOL(0, "schedule", &o->schedule, "a step-down schedule (a constant base load: "
+                    "not with\n--mission or --base-trace, which plan per phase)"),
+        PP_OPT_STRING(0, "node", &t->node, "NAME", "plan for one board of a merged folder "
+                      "(powprof merge):\nevery prediction times that node's factor (its value\n"
+                      "over the mean of the nodes, on the configurations\nmeasured on several); "
+                      "see powprof model"),
+        PP_OPT_PARSE(0, "across-nodes", &t->worst, "WHICH", "mean: the fleet's mean board "
+                     "(default); worst: the most\npower-hungry board measured (the highest "
+                     "power factor)", across_parse, "mean or worst"),
+        PP_OPT_STRING(0, "layer-model", &t->layer_model, "FILE", "a layer model (powprof layers "
+                      "model -o FILE)"),
+        PP_OPT_STRING(0, "measured", &t->measured, "CFG", "the network RESULTS ran"),
+        PP_OPT_CALLBACK(0, "network", t, "CFG", "a network to plan for in its place "
+                        "(repeatable;\none plan each, then a table side by side)", network_option),
+        PP_OPT_BOOL(0, "json", &t->json, "one JSON object on stdout"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"plan", plan_head, "exit status: 0 with a plan, 3 when no "
+                          "configuration completes the mission.\n", opts, NULL, 0};
+
+    return pp_opt_parse(&c, argc, argv);
+}
+
 static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        PP_CLI_MISSION_LONG_OPTIONS,
-        {"maximize", required_argument, NULL, OPT_MAXIMIZE},
-        {"schedule", no_argument, NULL, OPT_SCHEDULE},
-        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-        {"resolution", required_argument, NULL, OPT_RESOLUTION},
-        {"fix", required_argument, NULL, OPT_FIX},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"node", required_argument, NULL, OPT_NODE},
-        {"across-nodes", required_argument, NULL, OPT_ACROSS},
-        {"layer-model", required_argument, NULL, OPT_LAYER_MODEL},
-        {"measured", required_argument, NULL, OPT_MEASURED},
-        {"network", required_argument, NULL, OPT_NETWORK},
-        {"mission", required_argument, NULL, OPT_MISSION_FILE},
-        {"base-trace", required_argument, NULL, OPT_BASE_TRACE},
-        {"min-rate", required_argument, NULL, OPT_MIN_RATE},
-        {"work", required_argument, NULL, OPT_WORK},
-        {NULL, 0, NULL, 0},
-    };
     pp_mission_settings mi;
-    int opt, rc;
+    int rc;
 
     pp_plan_options_init(o);
     pp_mission_settings_init(&mi);
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
-        if ((rc = pp_cli_mission_option(opt, optarg, &mi, "plan")) != 0) {
-            if (rc < 0)
-                return PP_EXIT_USAGE;
-        } else if ((rc = plan_option(opt, optarg, o, t)) != 0) {
-            return rc;
-        }
-    }
+    if ((rc = plan_options(argc, argv, o, t, &mi)) != 0)
+        return rc;
     if (options_conflict(t, &mi))
         return PP_EXIT_USAGE;
     if (optind == argc - 1 && !t->mission_file &&
@@ -351,7 +263,8 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
         return PP_EXIT_USAGE; /* said with the file */
     if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
         !t->base_trace && mi.base_power_w < 0) {
-        pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission);
+        if (pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission) < 0)
+            return PP_EXIT_USAGE; /* as long as the folder's own path: never cut */
         t->mission_file = t->folder_mission; /* the results' own mission in phases */
     }
     if (o->schedule && (t->mission_file || t->base_trace)) {
@@ -470,7 +383,7 @@ static void print_rows(const pp_model *m, const pp_swap_plans *sp)
     size_t maximize = sp->row[0].plan->maximize;
     char measured[64];
 
-    pp_fmt(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
+    pp_cli_text(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
     printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
            m->sum.params[maximize]);
     printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",

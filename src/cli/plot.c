@@ -1,6 +1,7 @@
 /* powprof plot: parse the options, write and render the plots with the
  * library (plot.h), print the outcome. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/results/run_json.h"
 
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char plot_help[] =
+static const char plot_head[] =
     "usage: powprof plot RESULTS [--format png|svg|both] [--plan PLAN.json [-c CONFIG]]\n"
     "                    [--metric NAME] [--json]\n"
     "\n"
@@ -35,24 +36,11 @@ static const char plot_help[] =
     "With --plan, the state of charge over the mission\n"
     "time of a plan (`powprof plan --json > PLAN.json`; `powprof run` writes\n"
     "RESULTS/plan.json): the best configuration at its planned power with its\n"
-    "band, the schedule, the reserve and the end of the mission.\n"
-    "\n"
-    "options:\n"
-    "  --format FMT           png (default), svg or both\n"
-    "  --plan PLAN.json       also plot this plan's state of charge over time\n"
-    "  --metric NAME          layer 2 of this metric only (its curve, or its surfaces\n"
-    "                         and heat maps)\n"
-    "  -c, --config FILE      the battery the plan was made with (its 'battery'\n"
-    "                         group; default the drone-4s-3200 preset); a plan\n"
-    "                         whose figures this battery does not give is an error\n"
-    "  --json                 one JSON object on stdout: the scripts, data and\n"
-    "                         images written, and gnuplot's errors and warnings\n"
-    "  -h, --help             this help\n"
-    "\n"
+    "band, the schedule, the reserve and the end of the mission.\n";
+
+static const char plot_tail[] =
     "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
     "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
-
-enum { OPT_FORMAT = 6000, OPT_PLAN, OPT_METRIC };
 
 /* A file of the plots folder, by name and extension. */
 static json_t *file_json(const pp_plot_result *r, const char *name, const char *ext)
@@ -138,43 +126,38 @@ int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
     return rc;
 }
 
+/* --format png|svg|both into the pp_plot_options. */
+static int format_parse(const char *arg, void *value)
+{
+    pp_plot_options *o = value;
+
+    o->png = strcmp(arg, "png") == 0 || strcmp(arg, "both") == 0;
+    o->svg = strcmp(arg, "svg") == 0 || strcmp(arg, "both") == 0;
+    return o->png || o->svg ? 0 : -1;
+}
+
 static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, const char **config,
                  int *json)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"plan", required_argument, NULL, OPT_PLAN},
-        {"metric", required_argument, NULL, OPT_METRIC},
-        {"config", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
+    const pp_opt rows[] = {
+        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", format_parse,
+                     "png, svg or both"),
+        PP_OPT_STRING(0, "plan", plan, "PLAN.json", "also plot this plan's state of charge over "
+                      "time"),
+        PP_OPT_STRING(0, "metric", &o->metric, "NAME", "layer 2 of this metric only (its curve, "
+                      "or its surfaces\nand heat maps)"),
+        PP_OPT_STRING('c', "config", config, "FILE", "the battery the plan was made with (its "
+                      "'battery'\ngroup; default the drone-4s-3200 preset); a plan\nwhose figures "
+                      "this battery does not give is an error"),
+        PP_OPT_BOOL(0, "json", json, "one JSON object on stdout: the scripts, data and\nimages "
+                    "written, and gnuplot's errors and warnings"),
+        PP_OPT_HELP_END,
     };
-    int opt;
+    const pp_command c = {"plot", plot_head, plot_tail, rows, NULL, 0};
+    int rc;
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "hc:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(plot_help, stdout);
-            return 1;
-        } else if (opt == OPT_FORMAT) {
-            o->png = strcmp(optarg, "png") == 0 || strcmp(optarg, "both") == 0;
-            o->svg = strcmp(optarg, "svg") == 0 || strcmp(optarg, "both") == 0;
-            if (!o->png && !o->svg) {
-                fprintf(stderr, "powprof plot: --format %s: png, svg or both\n", optarg);
-                return PP_EXIT_USAGE;
-            }
-        } else if (opt == OPT_METRIC) {
-            o->metric = optarg;
-        } else if (opt == OPT_PLAN || opt == 'c') {
-            *(opt == OPT_PLAN ? plan : config) = optarg;
-        } else if (opt == PP_OPT_JSON) {
-            *json = 1;
-        } else {
-            fputs("Try 'powprof plot --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc;
     if (optind != argc - 1) {
         fputs("powprof plot: one results folder expected\n", stderr);
         return PP_EXIT_USAGE;

@@ -2,6 +2,7 @@
  * progress and outcome: sweep_ui.c, shared with run), its dry run, the
  * component types. */
 #include "cli.h"
+#include "opt.h"
 #include "profile_adaptive.h"
 
 #include "src/results/run_json.h"
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char profile_help[] =
+static const char profile_head[] =
     "usage: powprof profile CONFIG [-o DIR] [--dry-run] [--resume [--retry-failed]]\n"
     "                       [--keep-going | --max-failures N] [--yes] [--json]\n"
     "                       [--shard K/N | --shard auto[/N]] [--repeat R] [--node NAME]\n"
@@ -28,56 +29,17 @@ static const char profile_help[] =
     "(its program, files, libraries, module, GPU); a problem stops the run with\n"
     "its reason. Progress goes to stderr: on a terminal one line redrawn in\n"
     "place (a bar, the configuration running, the time left), otherwise a line\n"
-    "per configuration; a failure is shown with its reason.\n"
-    "\n"
-    "options:\n"
-    "  --dry-run              list every configuration with its id and parameter\n"
-    "                         values and an estimate of the total time, then make\n"
-    "                         the checks; exit status 1 when one fails\n"
-    "  -o, --output DIR       results folder\n"
-    "  --resume               run only the configurations missing from DIR\n"
-    "  --retry-failed         resume, and run the failed and timed-out ones again\n"
-    "                         (their rows are replaced)\n"
-    "  --max-failures N       stop when N configurations in a row fail with the same\n"
-    "                         reason (numbers and labels aside; default 3)\n"
-    "  --keep-going           never stop for failures\n"
-    "  --yes                  no confirmation for more than 10000 configurations\n"
-    "  --json                 one JSON object on stdout: the dry run, the types, or\n"
-    "                         the outcome of the run (counts, resume command)\n"
-    "  --types                the component types: built in, shipped as modules\n"
-    "                         (installed or not), and modules of your own found in\n"
-    "                         POWPROF_MODULE_PATH; each one's keys\n"
-    "  --markdown             with --types: the reference of docs/CONFIG.md\n"
-    "  --shard K/N            run only the configurations whose id % N == K - 1: K from\n"
-    "                         1 to N, as Slurm array ids and GNU parallel's {#};\n"
-    "                         merge the shards with powprof merge\n"
-    "  --shard auto[/N]       K and N from the launcher that started powprof: a Slurm\n"
-    "                         array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN), Open MPI or PMIx\n"
-    "                         (OMPI_COMM_WORLD_RANK/SIZE, PMIX_RANK, PMI_RANK/SIZE), GNU\n"
-    "                         parallel (PARALLEL_SEQ: give N, e.g. auto/3)\n"
-    "  --repeat R             measure each configuration R times, interleaved (all once,\n"
-    "                         then all again); rows carry the repeat index\n"
-    "  --node NAME            the node's name in run.json and the node column (default:\n"
-    "                         the host name; letters, digits and _ . - +)\n"
-    PP_CLI_ADAPTIVE_HELP
-    "\n"
+    "per configuration; a failure is shown with its reason.\n";
+
+static const char profile_tail[] =
     "DIR may hold {node} and {shard} (K), replaced by powprof: one folder per shard\n"
     "when the launcher starts every shard with the same arguments (mpirun, srun).\n"
     "With --shard and no -o: results/<profile name>-shard-K-of-N.\n"
-    "  -h, --help             this help\n"
     "\n"
     "exit status: 0 every configuration ok; 1 some failed or timed out (their rows\n"
     "say why), or the dry run's checks failed; 2 usage or profile error; 4 stopped\n"
     "after --max-failures identical failures (rows kept; the resume command is\n"
     "printed); 125 powprof failed; 130 interrupted (rows kept; --resume goes on).\n";
-
-enum {
-    OPT_TYPES = 3000,
-    OPT_MARKDOWN,
-    OPT_SHARD,
-    OPT_REPEAT,
-    OPT_NODE,
-};
 
 static void dry_run_text(const pp_profile *p, uint64_t n, size_t n_params, double *values,
                          const pp_shard *sh)
@@ -303,112 +265,67 @@ typedef struct profile_args {
     int dry, yes, types, markdown;
 } profile_args;
 
-/* --shard, --repeat, --node into rq: 0, or -1 (said why). */
-static int fleet_option(int opt, const char *arg, pp_cli_sweep *rq)
+/* --repeat R into the pp_cli_sweep: 0, or -1 (said why). */
+static int repeat_option(const pp_opt *row, const char *arg, const char *cmd)
 {
     int64_t n;
 
-    if (opt == OPT_SHARD) {
-        rq->shard_spec = arg;
-    } else if (opt == OPT_NODE) {
-        rq->node_name = arg;
-    } else if (pp_parse_int64(arg, &n) < 0 || n < 1 || n > PP_SWEEP_MAX_REPEATS) {
-        fprintf(stderr, "powprof profile: --repeat %s: a whole number from 1 to %d\n", arg,
+    if (pp_parse_int64(arg, &n) < 0 || n < 1 || n > PP_SWEEP_MAX_REPEATS) {
+        fprintf(stderr, "powprof %s: --repeat %s: a whole number from 1 to %d\n", cmd, arg,
                 PP_SWEEP_MAX_REPEATS);
         return -1;
-    } else {
-        rq->repeats = (unsigned)n;
     }
+    ((pp_cli_sweep *)row->value)->repeats = (unsigned)n;
     return 0;
-}
-
-/* -o, --resume, --retry-failed, --max-failures, --keep-going: 1 when opt
- * was one of them, 0 when not, -1 on a bad value (said why). */
-static int sweep_option(int opt, const char *arg, pp_cli_sweep *rq)
-{
-    switch (opt) {
-    case 'o':
-        rq->out_dir = arg;
-        return 1;
-    case PP_OPT_RESUME:
-        rq->resume = 1;
-        return 1;
-    case PP_OPT_RETRY:
-        rq->retry_failed = rq->resume = 1;
-        return 1;
-    case PP_OPT_MAX_FAILURES:
-        return pp_cli_max_failures("profile", arg, rq) < 0 ? -1 : 1;
-    case PP_OPT_KEEP_GOING:
-        rq->max_failures = 0;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* --dry-run, --yes, --json, --types, --markdown and the fleet's options:
- * 0, or -1 (said why). */
-static int mode_option(int opt, const char *arg, profile_args *a)
-{
-    switch (opt) {
-    case PP_OPT_DRY_RUN:
-        a->dry = 1;
-        return 0;
-    case PP_OPT_YES:
-        a->yes = 1;
-        return 0;
-    case PP_OPT_JSON:
-        a->rq.json = 1;
-        return 0;
-    case OPT_TYPES:
-        a->types = 1;
-        return 0;
-    case OPT_MARKDOWN:
-        a->markdown = 1;
-        return 0;
-    case OPT_SHARD:
-    case OPT_REPEAT:
-    case OPT_NODE:
-        return fleet_option(opt, arg, &a->rq);
-    default: /* --adaptive and its options, or "Try --help" */
-        return pp_cli_adaptive_option(&a->adaptive, opt, arg) < 0 ? -1 : 0;
-    }
 }
 
 /* Options into a; argv[optind] is then CONFIG. -1 to stop with *status. */
 static int parse_args(int argc, char **argv, profile_args *a, int *status)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        PP_CLI_SWEEP_LONG_OPTIONS,
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {"types", no_argument, NULL, OPT_TYPES},
-        {"markdown", no_argument, NULL, OPT_MARKDOWN},
-        {"shard", required_argument, NULL, OPT_SHARD},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"node", required_argument, NULL, OPT_NODE}, PP_CLI_ADAPTIVE_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
+    pp_cli_sweep *rq = &a->rq;
+    const pp_opt rows[] = {
+        PP_OPT_BOOL(0, "dry-run", &a->dry, "list every configuration with its id and parameter\n"
+                    "values and an estimate of the total time, then make\nthe checks; exit status "
+                    "1 when one fails"),
+        PP_OPT_STRING('o', "output", &rq->out_dir, "DIR", "results folder"),
+        PP_OPT_BOOL(0, "resume", &rq->resume, "run only the configurations missing from DIR"),
+        PP_OPT_CALLBACK(0, "retry-failed", rq, NULL, "resume, and run the failed and timed-out "
+                        "ones again\n(their rows are replaced)", pp_cli_opt_retry),
+        PP_OPT_CALLBACK(0, "max-failures", rq, "N", "stop when N configurations in a row fail "
+                        "with the same\nreason (numbers and labels aside; default 3)",
+                        pp_cli_opt_max_failures),
+        PP_OPT_CALLBACK(0, "keep-going", rq, NULL, "never stop for failures",
+                        pp_cli_opt_keep_going),
+        PP_OPT_BOOL(0, "yes", &a->yes, "no confirmation for more than 10000 configurations"),
+        PP_OPT_BOOL(0, "json", &rq->json, "one JSON object on stdout: the dry run, the types, "
+                    "or\nthe outcome of the run (counts, resume command)"),
+        PP_OPT_BOOL(0, "types", &a->types, "the component types: built in, shipped as modules\n"
+                    "(installed or not), and modules of your own found in\nPOWPROF_MODULE_PATH; "
+                    "each one's keys"),
+        PP_OPT_BOOL(0, "markdown", &a->markdown, "with --types: the reference of docs/CONFIG.md"),
+        PP_OPT_STRING(0, "shard", &rq->shard_spec, "K/N|auto[/N]", "run only the configurations "
+                      "whose id % N == K - 1: K from\n1 to N, as Slurm array ids and GNU "
+                      "parallel's {#};\nmerge the shards with powprof merge. auto: K and N from "
+                      "the\nlauncher that started powprof: a Slurm array\n(SLURM_ARRAY_TASK_ID, "
+                      "_COUNT, _MIN), Open MPI or PMIx\n(OMPI_COMM_WORLD_RANK/SIZE, PMIX_RANK, "
+                      "PMI_RANK/SIZE), GNU\nparallel (PARALLEL_SEQ: give N, e.g. auto/3)"),
+        PP_OPT_CALLBACK(0, "repeat", rq, "R", "measure each configuration R times, interleaved "
+                        "(all once,\nthen all again); rows carry the repeat index",
+                        repeat_option),
+        PP_OPT_STRING(0, "node", &rq->node_name, "NAME", "the node's name in run.json and the "
+                      "node column (default:\nthe host name; letters, digits and _ . - +)"),
+        PP_CLI_ADAPTIVE_ROWS(&a->adaptive),
+        PP_OPT_HELP_END,
     };
-    int opt, rc;
+    const pp_command c = {"profile", profile_head, profile_tail, rows, NULL, 0};
+    int rc;
 
     memset(a, 0, sizeof *a);
     pp_cli_sweep_init(&a->rq, "profile");
     a->rq.adaptive = &a->adaptive;
-    *status = PP_EXIT_USAGE;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(profile_help, stdout);
-            *status = 0;
-            return -1;
-        }
-        if ((rc = sweep_option(opt, optarg, &a->rq)) == 0)
-            rc = mode_option(opt, optarg, a);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
+    rc = pp_opt_parse(&c, argc, argv);
+    *status = rc == 1 ? 0 : PP_EXIT_USAGE; /* usage also when the profile will not load */
+    return rc != 0 ? -1 : 0;
 }
 
 int pp_cmd_profile(int argc, char **argv)

@@ -25,22 +25,19 @@ static int parse_percent(const char *arg, double *v)
     return 0;
 }
 
-int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
+int pp_cli_adaptive_option(const pp_opt *row, const char *arg, const char *cmd)
 {
-    int i = opt - PP_OPT_TARGET_ERROR;
+    pp_cli_adaptive *ad = row->value;
+    int i = 0;
     double v;
     int64_t n;
 
-    if (opt == PP_OPT_ADAPTIVE)
-        return ad->rq.on = 1;
-    if (i < 0 || i > 4) {
-        fputs("Try 'powprof profile --help'.\n", stderr);
-        return -1;
-    }
+    while (i < 4 && strcmp(option_names[i] + 2, row->long_name) != 0)
+        i++;
     if (i == 0 ? parse_percent(arg, &v) < 0 || !(v >= 0 && v <= 1e6)
         : i == 1 ? pp_parse_duration_s(arg, &v) < 0 || !(v >= 0 && v < 1e12)
                  : pp_parse_int64(arg, &n) < 0 || n < (i == 4) || n > 100000000) {
-        fprintf(stderr, "powprof profile: %s %s: %s\n", option_names[i], arg,
+        fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, option_names[i], arg,
                 i == 0   ? "a percentage from 0 to 1e6 (5 or 5%; 0: no target)"
                 : i == 1 ? "seconds from 0 to 1e12, or a duration (90, 10min, 1h30m; 0: no "
                            "budget)"
@@ -59,8 +56,11 @@ int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg)
     else
         ad->rq.o.batch = (size_t)n;
     ad->rq.given[i] = ad->rq.on = 1;
-    pp_strlcpy(ad->text[i], arg, sizeof ad->text[i]);
-    return 1;
+    if (pp_strlcpy(ad->text[i], arg, sizeof ad->text[i]) == 0)
+        return 0;
+    fprintf(stderr, "powprof %s: %s %s: at most %zu characters\n", cmd, option_names[i], arg,
+            sizeof ad->text[i] - 1);
+    return -1;
 }
 
 int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
@@ -79,11 +79,7 @@ int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
 /* A percentage, or "unknown". */
 static const char *pct_text(double v, char *buf, size_t cap)
 {
-    if (isfinite(v))
-        pp_fmt(buf, cap, "%.2f %%", v);
-    else
-        pp_fmt(buf, cap, "unknown");
-    return buf;
+    return isfinite(v) ? pp_cli_text(buf, cap, "%.2f %%", v) : "unknown";
 }
 
 /* What holds the target stop back, in words. */
@@ -157,7 +153,7 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     char target[64] = "no target";
 
     if (r->target_error_pct > 0)
-        pp_fmt(target, sizeof target, "target %g %%", r->target_error_pct);
+        pp_cli_text(target, sizeof target, "target %g %%", r->target_error_pct);
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);

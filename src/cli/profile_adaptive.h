@@ -3,6 +3,8 @@
 #ifndef PP_CLI_PROFILE_ADAPTIVE_H
 #define PP_CLI_PROFILE_ADAPTIVE_H
 
+#include "opt.h"
+
 #include "src/config/profile.h"
 #include "src/plan/adaptive_profile.h"
 #include "src/sweep/adaptive.h"
@@ -10,34 +12,22 @@
 
 #include <jansson.h>
 
-enum {
-    PP_OPT_ADAPTIVE = 1200,
-    PP_OPT_TARGET_ERROR,
-    PP_OPT_BUDGET_S,
-    PP_OPT_MAX_CONFIGS,
-    PP_OPT_SEED,
-    PP_OPT_BATCH,
-};
-
-#define PP_CLI_ADAPTIVE_LONG_OPTIONS                                                            \
-    {"adaptive", no_argument, NULL, PP_OPT_ADAPTIVE},                                           \
-    {"target-error", required_argument, NULL, PP_OPT_TARGET_ERROR},                             \
-    {"budget-s", required_argument, NULL, PP_OPT_BUDGET_S},                                     \
-    {"max-configs", required_argument, NULL, PP_OPT_MAX_CONFIGS},                               \
-    {"seed", required_argument, NULL, PP_OPT_SEED},                                             \
-    {"batch", required_argument, NULL, PP_OPT_BATCH}
-
-#define PP_CLI_ADAPTIVE_HELP                                                                    \
-    "  --adaptive             measure only what the surface needs: a space-filling design,\n"  \
-    "                         then rounds of the configurations the model is least sure of\n"  \
-    "                         per predicted second (the profile's adaptive group does too)\n"  \
-    "  --target-error P       stop when every planning metric's error between levels (as\n"  \
-    "                         powprof model names it) is <= P %\n"                            \
-    "                         (5 or 5%; default 5; 0: no target)\n"                           \
-    "  --budget-s S           stop before the measurements pass S seconds (or 10min, 1h)\n"    \
-    "  --max-configs N        stop after N configurations\n"                                   \
-    "  --seed N               the design's seed (default 1: the same choices again)\n"         \
-    "  --batch N              configurations per round (default 2)\n"
+/* The rows of --adaptive and its options, into the pp_cli_adaptive ad. */
+#define PP_CLI_ADAPTIVE_ROWS(ad)                                                                \
+    PP_OPT_BOOL(0, "adaptive", &(ad)->rq.on, "measure only what the surface needs: a "           \
+                "space-filling design,\nthen rounds of the configurations the model is least "  \
+                "sure of\nper predicted second (the profile's adaptive group does too)"),       \
+    PP_OPT_CALLBACK(0, "target-error", ad, "P", "stop when every planning metric's error "      \
+                    "between levels (as\npowprof model names it) is <= P %\n(5 or 5%; "          \
+                    "default 5; 0: no target)", pp_cli_adaptive_option),                         \
+    PP_OPT_CALLBACK(0, "budget-s", ad, "S", "stop before the measurements pass S seconds (or "  \
+                    "10min, 1h)", pp_cli_adaptive_option),                                       \
+    PP_OPT_CALLBACK(0, "max-configs", ad, "N", "stop after N configurations",                    \
+                    pp_cli_adaptive_option),                                                     \
+    PP_OPT_CALLBACK(0, "seed", ad, "N", "the design's seed (default 1: the same choices again)",\
+                    pp_cli_adaptive_option),                                                     \
+    PP_OPT_CALLBACK(0, "batch", ad, "N", "configurations per round (default 2)",                \
+                    pp_cli_adaptive_option)
 
 /* What the command line asked of an adaptive run, and its outcome. */
 typedef struct pp_cli_adaptive {
@@ -47,9 +37,9 @@ typedef struct pp_cli_adaptive {
     pp_adaptive_result res;
 } pp_cli_adaptive;
 
-/* One of the options above into ad: 1. Any other option: -1 after "Try
- * 'powprof profile --help'."; a bad value: -1 (said why). */
-int pp_cli_adaptive_option(pp_cli_adaptive *ad, int opt, const char *arg);
+/* One of the options above (but --adaptive) into row->value, a
+ * pp_cli_adaptive: 0, or -1 (said why). */
+int pp_cli_adaptive_option(const pp_opt *row, const char *arg, const char *cmd);
 
 /* The options to give again to continue (after argv[0 .. n)): the new n
  * (ad NULL: none). */

@@ -2,13 +2,14 @@
  * is the library's (pp_pipeline_run_all, src/api/pipeline.h), its steps
  * shown by run_steps.c. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/config/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char run_help[] =
+static const char run_head[] =
     "usage: powprof run CONFIG [-o DIR] [--dry-run] [--resume [--retry-failed]]\n"
     "                   [--keep-going | --max-failures N] [--yes] [--json]\n"
     "\n"
@@ -31,83 +32,42 @@ static const char run_help[] =
     "battery, and that DIR can be written (the plots need nothing more); a\n"
     "problem is reported with the file and line, and nothing runs. Interrupted\n"
     "(Ctrl-C), run prints the command that continues it: `powprof run CONFIG -o\n"
-    "DIR --resume` measures what is missing, then models, plans and plots.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output DIR       results folder\n"
-    "  --dry-run              list the configurations (as profile --dry-run), make\n"
-    "                         the checks of the device, the components and the\n"
-    "                         steps after the profile; run nothing\n"
-    "  --resume               continue an interrupted run\n"
-    "  --retry-failed         resume, and run the failed and timed-out\n"
-    "                         configurations again (as profile's)\n"
-    "  --max-failures N       stop the profile after N configurations in a row\n"
-    "                         fail with the same reason (default 3)\n"
-    "  --keep-going           never stop the profile for failures\n"
-    "  --yes                  no confirmation for more than 10000 configurations\n"
-    "  --json                 one JSON object on stdout instead of the text: the\n"
-    "                         profile's outcome (as `profile --json`), the model's\n"
-    "                         summary (estimator and typical error per metric),\n"
-    "                         the plots (as `plot --json`), the plan (as `plan\n"
-    "                         --json`, null without a mission) and the files\n"
-    "                         written\n"
-    "  -h, --help             this help\n"
-    "\n"
+    "DIR --resume` measures what is missing, then models, plans and plots.\n";
+
+static const char run_tail[] =
     "exit status: 2 usage or profile error (the checks above included: nothing\n"
     "ran); the profile's when it stopped (4 stopped after identical failures,\n"
     "130 interrupted); else 0, or 125 when the model, the plots or the plan\n"
     "failed. --dry-run: 0 ready, 1 when a check of the device or a component\n"
     "fails.\n";
 
-/* One option into a: 0, 1 (--help, printed) or PP_EXIT_USAGE. */
-static int run_option(int opt, const char *arg, pp_cli_run *a)
-{
-    switch (opt) {
-    case 'h':
-        fputs(run_help, stdout);
-        return 1;
-    case 'o':
-        a->rq.out_dir = arg;
-        return 0;
-    case PP_OPT_MAX_FAILURES:
-        a->max_failures = arg;
-        return 0;
-    case PP_OPT_RESUME:
-        a->rq.resume = 1;
-        return 0;
-    case PP_OPT_RETRY:
-        a->rq.retry_failed = a->rq.resume = 1;
-        return 0;
-    case PP_OPT_KEEP_GOING:
-        a->rq.max_failures = 0;
-        return 0;
-    case PP_OPT_YES:
-    case PP_OPT_DRY_RUN:
-    case PP_OPT_JSON:
-        *(opt == PP_OPT_YES ? &a->yes : opt == PP_OPT_DRY_RUN ? &a->dry : &a->json) = 1;
-        return 0;
-    default:
-        fputs("Try 'powprof run --help'.\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-}
-
 static int parse(int argc, char **argv, pp_cli_run *a)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"output", required_argument, NULL, 'o'},
-        PP_CLI_SWEEP_LONG_OPTIONS,
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
+    const pp_opt rows[] = {
+        PP_OPT_STRING('o', "output", &a->rq.out_dir, "DIR", "results folder"),
+        PP_OPT_BOOL(0, "dry-run", &a->dry, "list the configurations (as profile --dry-run), make\n"
+                    "the checks of the device, the components and the\nsteps after the profile; "
+                    "run nothing"),
+        PP_OPT_BOOL(0, "resume", &a->rq.resume, "continue an interrupted run"),
+        PP_OPT_CALLBACK(0, "retry-failed", &a->rq, NULL, "resume, and run the failed and "
+                        "timed-out\nconfigurations again (as profile's)", pp_cli_opt_retry),
+        PP_OPT_STRING(0, "max-failures", &a->max_failures, "N", "stop the profile after N "
+                      "configurations in a row\nfail with the same reason (default 3)"),
+        PP_OPT_CALLBACK(0, "keep-going", &a->rq, NULL, "never stop the profile for failures",
+                        pp_cli_opt_keep_going),
+        PP_OPT_BOOL(0, "yes", &a->yes, "no confirmation for more than 10000 configurations"),
+        PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout instead of the text: the\n"
+                    "profile's outcome (as `profile --json`), the model's\nsummary (estimator and "
+                    "typical error per metric),\nthe plots (as `plot --json`), the plan (as `plan\n"
+                    "--json`, null without a mission) and the files\nwritten"),
+        PP_OPT_HELP_END,
     };
-    int opt, rc;
+    const pp_command c = {"run", run_head, run_tail, rows, NULL, 0};
+    int rc;
 
     pp_cli_sweep_init(&a->rq, "run");
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1)
-        if ((rc = run_option(opt, optarg, a)) != 0)
-            return rc;
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc;
     if (optind != argc - 1) {
         fputs("powprof run: one configuration file expected\n", stderr);
         return PP_EXIT_USAGE;

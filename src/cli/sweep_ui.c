@@ -33,11 +33,11 @@ static void fmt_clock(double s, char *buf, size_t cap)
 {
     long t = isfinite(s) && s >= 0 ? (long)(s + 0.5) : -1;
     if (t < 0)
-        pp_fmt(buf, cap, "?");
+        pp_cli_text(buf, cap, "?");
     else if (t >= 3600)
-        pp_fmt(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+        pp_cli_text(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else
-        pp_fmt(buf, cap, "%ld:%02ld", t / 60, t % 60);
+        pp_cli_text(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
 /* What the progress callback keeps between calls. */
@@ -112,10 +112,10 @@ static void show_events(progress_ui *ui, const pp_sweep_progress *pr, const char
     if (ui->tty && strcmp(pr->status, "ok") != 0)
         show_line(ui, result);
     if (pr->saturated && !ui->warned_saturated) {
-        pp_fmt(text, sizeof text, "warning: id %llu: the procstat estimate sat at its ceiling "
-               "(every core busy, %.2f cores): it measures the machine, not the workload (%.2f "
-               "cores); see cpu_share and machine_cpu_share in summary.csv",
-               (unsigned long long)pr->id, pr->machine_cpu_share, pr->cpu_share);
+        pp_cli_text(text, sizeof text, "warning: id %llu: the procstat estimate sat at its ceiling "
+                    "(every core busy, %.2f cores): it measures the machine, not the workload "
+                    "(%.2f cores); see cpu_share and machine_cpu_share in summary.csv",
+                    (unsigned long long)pr->id, pr->machine_cpu_share, pr->cpu_share);
         show_line(ui, text);
         ui->warned_saturated = 1;
     }
@@ -137,8 +137,8 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
     if (pr->running) {
         fmt_clock(pr->config_elapsed_s, now, sizeof now);
         fmt_clock(pr->config_estimate_s, est, sizeof est);
-        pp_fmt(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
-               pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
+        pp_cli_text(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
+                    pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
     } else {
         result_text(pr, 0, what, sizeof what);
     }
@@ -152,9 +152,9 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
     if (!pr->running)
         result_text(pr, 1, what, sizeof what);
     /* the times before the details: a narrow terminal cuts the details */
-    pp_fmt(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
-           "############", width - fill, "------------",
-           (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
+    pp_cli_text(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
+                "############", width - fill, "------------",
+                (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
     if (strlen(line) >= cols)
         line[cols - 1] = '\0';
     fprintf(stderr, "\r%s\033[K", line);
@@ -295,11 +295,11 @@ static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq,
         for (int i = 0; argv[i]; i++)
             json_array_append_new(resume, json_string(argv[i]));
     }
-    pp_fmt(path, sizeof path, "%s/summary.csv", rq->out_dir);
-    root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:o, s:o, "
+    root = json_pack("{s:s, s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:o, s:o, "
                      "s:i}",
                      "profile", p->name, "device", p->device, "output", rq->out_dir, "summary",
-                     path, "total", (json_int_t)st->total, "ran", (json_int_t)st->ran, "ok",
+                     pp_fmt(path, sizeof path, "%s/summary.csv", rq->out_dir) == 0
+                         ? json_string(path) : json_null(), "total", (json_int_t)st->total, "ran", (json_int_t)st->ran, "ok",
                      (json_int_t)st->ok, "failed", (json_int_t)st->failed, "skipped",
                      (json_int_t)st->skipped, "saturated", (json_int_t)st->saturated,
                      "interrupted", st->interrupted, "stopped", st->stopped, "stop_reason",
@@ -376,6 +376,27 @@ int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq)
     return 0;
 }
 
+int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd)
+{
+    pp_cli_sweep *rq = row->value;
+
+    (void)arg, (void)cmd;
+    rq->retry_failed = rq->resume = 1;
+    return 0;
+}
+
+int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd)
+{
+    (void)arg, (void)cmd;
+    ((pp_cli_sweep *)row->value)->max_failures = 0;
+    return 0;
+}
+
+int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd)
+{
+    return pp_cli_max_failures(cmd, arg, row->value);
+}
+
 int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq)
 {
     if (rq->shard_spec ? pp_shard_parse(rq->shard_spec, NULL, &rq->shard) < 0
@@ -383,11 +404,11 @@ int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq)
         return PP_EXIT_USAGE;
     if (pp_node_identify(p->sysfs_root, rq->node_name, &rq->node) < 0)
         return PP_EXIT_USAGE;
-    pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu",
-           (unsigned long long)pp_shard_number(&rq->shard),
-           (unsigned long long)rq->shard.n);
-    pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats);
-    if (pp_results_dir_name(p->name, rq->out_dir, &rq->shard, rq->node.name, rq->out_buf,
+    if (pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu",
+               (unsigned long long)pp_shard_number(&rq->shard),
+               (unsigned long long)rq->shard.n) < 0 ||
+        pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats) < 0 ||
+        pp_results_dir_name(p->name, rq->out_dir, &rq->shard, rq->node.name, rq->out_buf,
                             sizeof rq->out_buf) < 0)
         return PP_EXIT_USAGE;
     rq->out_dir = rq->out_buf;

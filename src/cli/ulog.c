@@ -2,28 +2,24 @@
  * (its topics, their rates, the battery instances powprof can use), as
  * pyulog's ulog_info lists it. Parses, calls the library, prints. */
 #include "cli.h"
+#include "opt.h"
 
 #include "src/traces/ulog.h"
 #include "src/base/util.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char ulog_help[] =
+static const char ulog_head[] =
     "usage: powprof ulog info LOG [--json]\n"
     "\n"
     "What a PX4 flight log (.ulg) holds: its version and length, every topic\n"
     "with its instance, messages and rate, and the battery_status instances\n"
     "that `powprof import ulog` makes rails of and `powprof battery fit` fits\n"
     "(samples, voltage and current ranges, cells, capacity, the autopilot's\n"
-    "BATn_* parameters), before anything is imported.\n"
-    "\n"
-    "  --json    one JSON object: file, version, messages, duration_s, topics\n"
-    "            [{name, instance, messages, rate_hz, first_s, last_s}] (the\n"
-    "            log's timestamps, s), batteries [...]\n";
+    "BATn_* parameters), before anything is imported.\n";
 
 /* The rate of a topic's messages, Hz (NaN: untimed or one message). */
 static double rate_hz(const pp_ulog_topic *t)
@@ -144,26 +140,18 @@ static void print_text(const char *path, const pp_ulog_flight *f)
 
 int pp_cmd_ulog(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"json", no_argument, NULL, PP_OPT_JSON},
-        {NULL, 0, NULL, 0},
-    };
     pp_ulog_flight f;
-    int opt, json = 0, rc;
+    int json = 0, rc;
+    const pp_opt rows[] = {
+        PP_OPT_BOOL(0, "json", &json, "one JSON object: file, version, messages, duration_s, "
+                    "topics\n[{name, instance, messages, rate_hz, first_s, last_s}] (the\nlog's "
+                    "timestamps, s), batteries [...]"),
+        PP_OPT_HELP_END,
+    };
+    const pp_command c = {"ulog", ulog_head, NULL, rows, NULL, 10};
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(ulog_help, stdout);
-            return 0;
-        }
-        if (opt != PP_OPT_JSON) {
-            fputs("Try 'powprof ulog --help'.\n", stderr);
-            return PP_EXIT_USAGE;
-        }
-        json = 1;
-    }
+    if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
+        return rc == 1 ? 0 : rc;
     if (argc - optind != 2 || strcmp(argv[optind], "info") != 0) {
         fputs("powprof ulog: 'info LOG' expected (powprof ulog --help)\n", stderr);
         return PP_EXIT_USAGE;
