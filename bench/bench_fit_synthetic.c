@@ -132,7 +132,9 @@ static int make_flight(uint64_t seed, const char *path, double *depth)
  * issue 41 wrote every pack: 0). */
 static int not_written(const pp_flight_fit *r)
 {
-#ifdef PP_FIT_BLOCKS
+#ifdef PP_FIT_DECISIVE
+    return pp_flight_fit_refusal(r) != NULL;
+#elif defined PP_FIT_BLOCKS
     return r->degenerate || r->beats_prior == 0;
 #else
     (void)r;

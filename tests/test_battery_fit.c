@@ -1105,6 +1105,38 @@ void test_battery_fit_not_better_not_written(void)
     flight_free(&f);
 }
 
+/* Issue 41, never worse than the pack replaced: a shallow synthetic flight
+ * of a Li-ion pack (tests/fixtures/flights/README.md) whose fit holds the
+ * default pack's LiPo table and beats that pack on the validation part,
+ * yet misses the held-out half by 2.7 x as much: fitted on the first half
+ * of its fitted part, it does not halve the pack's error on the second
+ * (not decisively better that far ahead), so the library refuses it, and
+ * -o writes nothing without --force (written before). */
+void test_battery_fit_not_decisive_not_written(void);
+void test_battery_fit_not_decisive_not_written(void)
+{
+    const char *paths[1] = {fixture("flights/synthetic-liion-shallow.csv")};
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    char pack[4200], *out = NULL, *err = NULL;
+
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK(r.fl[0].fitted.v_rms > 2 * r.fl[0].before.v_rms); /* the case: worse held out */
+    CHECK_INT(r.beats_prior, 1);
+    CHECK_INT(r.decisive, 0);
+    CHECK(r.ahead_fit_rms_v >= PP_FIT_DECISIVE * r.ahead_prior_rms_v);
+    CHECK(pp_flight_fit_refusal(&r) && strstr(pp_flight_fit_refusal(&r), "decisively"));
+    pp_flight_fit_free(&r);
+    tmp_path(pack, sizeof pack, "shallow.cfg");
+    CHECK(run_powprof(&out, &err, "battery", "fit", paths[0], "-o", pack, NULL) != 0);
+    CHECK_CONTAINS(out, "not decisively better");
+    CHECK_CONTAINS(err, "not written: the fit is not decisively better");
+    CHECK(access(pack, F_OK) != 0);
+    free(out);
+    free(err);
+}
+
 /* Issue 41 defect 7: on a flight log, battery -c keeps the pack's capacity
  * (a fitted pack reproduces its flight; the log's capacity column used to
  * win), -o writes the model beside the log per sample, --until-cutoff and

@@ -44,7 +44,10 @@ static const char fit_help[] =
     "data the fit did not see: each open-circuit curve is fitted on the first\n"
     "four fifths of each fitted part and judged on the last fifth (the\n"
     "validation part); the pack replaced is judged there too, and a fit no\n"
-    "better than it is said so and not written without --force. What the\n"
+    "better than it is said so and not written without --force; nor is one\n"
+    "that, fitted on the first half of each fitted part, does not miss the\n"
+    "second half by under half the pack replaced's RMS (decisively better as\n"
+    "far ahead as the part held out). What the\n"
     "flights do not inform stays the pack replaced's: with no load step in the\n"
     "fitted parts (the current's range x R0 under 50 mV) R0 and the RC pair;\n"
     "over little of the charge (under 10 %, or the capacity unknown to worse\n"
@@ -431,6 +434,11 @@ static void print_warnings(const pp_flight_fit *r)
                "without it) the fit is no better than the pack it replaces (%.4f V against "
                "%.4f V): keep that pack; not written without --force\n",
                r->validation_fit_rms_v, r->validation_prior_rms_v);
+    if (r->decisive == 0)
+        printf("warning: fitted on the first half of each fitted part, the fit misses the "
+               "second half by %.4f V RMS, the pack it replaces by %.4f V: not under half of "
+               "it, so not decisively better as far ahead as the part held out; keep that "
+               "pack; not written without --force\n", r->ahead_fit_rms_v, r->ahead_prior_rms_v);
     if (r->off_log)
         printf("warning: the model does not follow the log: RMS %.4g V over the fitted part, "
                "more than the pack's whole open-circuit span (%.3f V): a current or a voltage "
@@ -557,6 +565,12 @@ static void print_json(const pp_flight_fit *r, const fit_args *a)
     json_object_set_new(root, "validation_prior_rms_v", pp_json_num(r->validation_prior_rms_v));
     json_object_set_new(root, "beats_prior", r->beats_prior < 0 ? json_null()
                                                                 : json_boolean(r->beats_prior));
+    json_object_set_new(root, "ahead_fit_rms_v", pp_json_num(r->ahead_fit_rms_v));
+    json_object_set_new(root, "ahead_prior_rms_v", pp_json_num(r->ahead_prior_rms_v));
+    json_object_set_new(root, "decisive", r->decisive < 0 ? json_null()
+                                                          : json_boolean(r->decisive));
+    json_object_set_new(root, "refused", pp_flight_fit_refusal(r)
+                                             ? json_string(pp_flight_fit_refusal(r)) : json_null());
     json_object_set_new(root, "r0_held", json_boolean(r->r0_held));
     json_object_set_new(root, "at_bound", at_bound_json(f->at_bound, r->n_flights));
     json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
@@ -623,16 +637,6 @@ static int plot(const fit_args *a, const pp_flight_fit *r)
     return pp_cli_plot_said("battery fit", a->plot_dir, "battery-fit", rc, &pr);
 }
 
-/* Why r is not written without --force (one of its three reasons). */
-static const char *not_written_why(const pp_flight_fit *r)
-{
-    if (r->off_log)
-        return "the model does not follow the log (its RMS exceeds the pack's whole "
-               "open-circuit span)";
-    return r->degenerate ? "the fit is degenerate (a parameter at a bound of its range)"
-                         : "the fit does not beat the pack it replaces on the validation part";
-}
-
 int pp_cli_battery_fit(int argc, char **argv)
 {
     fit_args a;
@@ -653,9 +657,9 @@ int pp_cli_battery_fit(int argc, char **argv)
         print_json(&r, &a);
     else
         print_text(&r, &a);
-    if (a.out && (r.off_log || r.degenerate || r.beats_prior == 0) && !a.force) {
+    if (a.out && pp_flight_fit_refusal(&r) && !a.force) {
         fprintf(stderr, "powprof battery fit: %s not written: %s; --force to write it anyway\n",
-                a.out, not_written_why(&r));
+                a.out, pp_flight_fit_refusal(&r));
         rc = -1;
     } else if (a.out && write_pack(&r, &a) < 0) {
         rc = -1;

@@ -16,6 +16,7 @@
 #define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
 #define HOLD_REL_SD 0.25
 #define VALIDATION_FRAC 0.2 /* the last fifth of each training part: choices made there */
+#define AHEAD_FRAC 0.5     /* the write decision: fitted on the first half, run over the rest */
 #define LOAD_STEP_V 0.05    /* a current range x R0 below it: no load step */
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
@@ -320,10 +321,10 @@ static int load_step(const pp_fit_flight *ff, size_t n, const pp_battery_params 
 /* The flights cut to their fitting parts (the first 1 - VALIDATION_FRAC of
  * each training part, by time): 0 when a part would hold fewer than 3
  * samples or a validation part fewer than 2 (no choice made on it). */
-static int cut(const pp_fit_flight *ff, size_t n, pp_fit_flight *c)
+static int cut(const pp_fit_flight *ff, size_t n, double frac, pp_fit_flight *c)
 {
     for (size_t f = 0; f < n; f++) {
-        double t_end = ff[f].t_s[0] + (1 - VALIDATION_FRAC) *
+        double t_end = ff[f].t_s[0] + (1 - frac) *
                                           (ff[f].t_s[ff[f].n_train - 1] - ff[f].t_s[0]);
         c[f] = ff[f];
         c[f].n_train = 0;
@@ -436,6 +437,33 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     return pp_battery_fit(prior_curve, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
 }
 
+/* The fit kept, judged as far ahead of its data as the held-out part is
+ * (the validation part, a fifth, is too near: a wrong curve or capacity
+ * drifts off later): the same curve and holds fitted on the first half of
+ * each training part and run over the second, beside the prior there;
+ * decisive where its RMS there is under PP_FIT_DECISIVE of the prior's. */
+static int ahead(const pp_battery_params *g, const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
+    pp_fit_result *t;
+    int rc;
+
+    r->decisive = -1;
+    r->ahead_fit_rms_v = r->ahead_prior_rms_v = NAN;
+    if (!cut(ff, n, AHEAD_FRAC, c))
+        return 0;
+    if (!(t = malloc(sizeof *t)))
+        return -ENOMEM;
+    rc = pp_battery_fit(g, c, n, r->fit_hold & ~PP_FIT_BLOCKS, t);
+    if (rc == 0) {
+        r->ahead_fit_rms_v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n);
+        r->ahead_prior_rms_v = prior_validation_rms(&r->prior, ff, c, n);
+        r->decisive = r->ahead_fit_rms_v < PP_FIT_DECISIVE * r->ahead_prior_rms_v;
+    }
+    free(t);
+    return rc;
+}
+
 /* How much closer another curve must come to replace the prior's: any
  * closer where the flights fit the curve; with the curve held, twice as
  * close over at least HOLD_SPAN_FRAC of the charge (the shape then shows);
@@ -483,7 +511,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     pp_battery_params g[2];
     pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
     size_t n_try = curves(guess, o, g, names), best = 0;
-    int validate = cut(ff, n, c), rc = 0;
+    int validate = cut(ff, n, VALIDATION_FRAC, c), rc = 0;
     int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
     double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
     int deg[2] = {0, 0};
@@ -491,15 +519,15 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->r0_held = hold0 != 0;
     r->validated = validate;
     for (size_t k = 0; k < n_try && rc == 0; k++) {
+        double margin;
         if ((rc = cascade(&g[k], validate ? c : ff, n, hold0, r)) < 0)
             break;
         rms[k] = validate ? validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
                           : r->fit.train_rms_v;
         window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
         deg[k] = degenerate(&r->fit, n);
-        if (k > 0 && ((deg[best] && !deg[k]) ||
-                      (deg[best] == deg[k] && rms[k] < (validate ? 1 : OCV_SWITCH_FRAC) *
-                                                           rms[best] * shape_margin(r))))
+        margin = (validate ? 1 : OCV_SWITCH_FRAC) * shape_margin(r);
+        if (k > 0 && ((deg[best] && !deg[k]) || (deg[best] == deg[k] && rms[k] < rms[best] * margin)))
             best = k; /* another curve where the flights determine it, or tell it apart
                          decisively, or where the prior's cannot follow them: else the prior's */
     }
@@ -514,7 +542,9 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
         return rc;
     r->window_capacity_ah = window[best];
-    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r);
+    if ((rc = spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r)) < 0)
+        return rc;
+    return ahead(r->ocv_curve == names[0] ? &g[0] : &g[best], ff, n, r);
 }
 
 static void pinned(pp_flight_fit *r)
@@ -569,4 +599,20 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
         pp_ulog_flight_free(&logs[i]);
     free(logs);
     return rc;
+}
+
+const char *pp_flight_fit_refusal(const pp_flight_fit *r)
+{
+    if (r->off_log)
+        return "the model does not follow the log (its RMS exceeds the pack's whole "
+               "open-circuit span)";
+    if (r->degenerate)
+        return "the fit is degenerate (a parameter at a bound of its range)";
+    if (r->beats_prior == 0)
+        return "the fit does not beat the pack it replaces on the validation part";
+    if (r->decisive == 0)
+        return "the fit is not decisively better than the pack it replaces as far ahead as "
+               "the part held out (fitted on the first half of each fitted part, its RMS "
+               "over the second half is not under half the pack's)";
+    return NULL;
 }

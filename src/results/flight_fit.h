@@ -34,6 +34,11 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o);
 /* A flight of more samples is fitted and checked on bin averages of this
  * many at most (an hour at 10 Hz is 36,000): a day-long log in seconds. */
 #define PP_FIT_SAMPLES_MAX 40000
+/* A fit is written (without --force) only where, fitted on the first half
+ * of each training part, its RMS over the second half is under this
+ * fraction of the prior's there: decisively better as far ahead of its
+ * data as the held-out part is (issue 41: never worse than the prior). */
+#define PP_FIT_DECISIVE 0.5
 /* Fitted parts over this fraction of the charge can pin the capacity. */
 #define PP_FIT_PINNED_SPAN_FRAC 0.30
 
@@ -86,6 +91,11 @@ typedef struct pp_flight_fit {
     double validation_prior_rms_v; /* there: the prior, started from the first voltage */
     int beats_prior;              /* 1, 0 (the fit is no better than the prior there: not
                                      written without --force), -1 not judged (no part) */
+    double ahead_fit_rms_v, ahead_prior_rms_v; /* the same curve and holds fitted on the
+                                     first half of each training part, over the second half:
+                                     the fit's RMS there and the prior's (NaN: no such part) */
+    int decisive;                 /* 1: ahead_fit_rms_v < PP_FIT_DECISIVE x ahead_prior_rms_v;
+                                     0: not (not written without --force); -1 not judged */
     double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
     int r0_held;                  /* no load step there: R0 and the RC pair held at the prior's */
     int fit_hold;                 /* the PP_FIT_HOLD_* of the fit reported */
@@ -113,5 +123,11 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
                       pp_flight_fit *r);
 
 void pp_flight_fit_free(pp_flight_fit *r);
+
+/* Why r is not to be written without --force (the model does not follow the
+ * log, a degenerate fit, no better than the prior on the validation part,
+ * not decisively better ahead), or NULL: it may be written. The CLI, the C
+ * API and Python refuse with it. */
+const char *pp_flight_fit_refusal(const pp_flight_fit *r);
 
 #endif
