@@ -4,6 +4,7 @@
  * from known parameters, with a logger's noise, and written as pyulog's
  * ulog2csv CSV and as a ULog. */
 #include "harness.h"
+#include "include/powprof/battery.h"
 #include "ulog_build.h" /* the ULog buffer and messages the other tests build with */
 
 #include "battery/fit.h"
@@ -13,6 +14,7 @@
 #include "src/traces/flight_log.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1135,6 +1137,43 @@ void test_battery_fit_not_decisive_not_written(void)
     CHECK(access(pack, F_OK) != 0);
     free(out);
     free(err);
+}
+
+/* The C API's fit (include/powprof/battery.h): the command's document and
+ * its refusal, decided by the library: -EPERM and the same reason, nothing
+ * written; with force, written. */
+void test_battery_fit_api_refuses_as_cli(void);
+void test_battery_fit_api_refuses_as_cli(void)
+{
+    const char *logs[1] = {fixture("flights/synthetic-liion-shallow.csv")};
+    pp_battery_fit_request q;
+    char pack[4200], *doc = NULL, *out = NULL;
+    json_t *a, *b;
+
+    pp_battery_fit_request_init(&q);
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), 0);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", logs[0], "--json", NULL), 0);
+    a = json_loads(doc, 0, NULL);
+    b = json_loads(out ? out : "", 0, NULL);
+    CHECK(a && b && json_equal(a, b));
+    CHECK(a && strstr(json_string_value(json_object_get(a, "refused")), "decisively"));
+    json_decref(a);
+    json_decref(b);
+    free(doc);
+    free(out);
+    q.output = tmp_path(pack, sizeof pack, "api-shallow.cfg");
+    test_log_clear();
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), -EPERM);
+    CHECK(doc == NULL);
+    CHECK_CONTAINS(test_log(), "api-shallow.cfg not written: the fit is not decisively better");
+    CHECK(access(pack, F_OK) != 0);
+    q.force = 1;
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), 0);
+    CHECK(access(pack, F_OK) == 0);
+    free(doc);
+    q.train_frac = 0;
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), -EINVAL);
+    CHECK_CONTAINS(test_log(), "fraction 0");
 }
 
 /* Issue 41 defect 7: on a flight log, battery -c keeps the pack's capacity

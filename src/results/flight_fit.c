@@ -180,8 +180,19 @@ static int check_options(const pp_flight_fit_options *o, size_t n_paths)
         pp_log_error("battery fit: %zu logs: 1 to %d", n_paths, PP_FIT_FLIGHTS_MAX);
         return -EINVAL;
     }
-    if (!(o->train_frac > 0 && o->train_frac <= 1) || !(o->train_s >= 0)) {
-        pp_log_error("battery fit: the training part must be a fraction in (0, 1] or seconds > 0");
+    if (!(o->train_frac > 0 && o->train_frac <= 1) || !(o->train_s >= 0 && o->train_s <= 1e8)) {
+        pp_log_error("battery fit: the training part (fraction %g, seconds %g) must be a "
+                     "fraction in (0, 1] or seconds in (0, 1e8]", o->train_frac, o->train_s);
+        return -EINVAL;
+    }
+    if (o->instance < -1 || o->instance > 255 || o->cells < 0 || o->cells > 1000) {
+        pp_log_error("battery fit: instance %d (0 to 255) or cells %d (1 to 1000) out of range",
+                     o->instance, o->cells);
+        return -EINVAL;
+    }
+    if (o->ocv && strcmp(o->ocv, "auto") != 0 && strcmp(o->ocv, "pack") != 0 &&
+        pp_battery_ocv_curve(o->ocv, &(pp_battery_params){0}) < 0) {
+        pp_log_error("battery fit: ocv %s: auto, pack, lipo or liion", o->ocv);
         return -EINVAL;
     }
     return 0;
