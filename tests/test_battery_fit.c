@@ -1176,6 +1176,87 @@ void test_battery_fit_api_refuses_as_cli(void)
     CHECK_CONTAINS(test_log(), "fraction 0");
 }
 
+/* Column name of the first data row of the CSV text (NaN: none). */
+static double csv_cell(const char *text, const char *name)
+{
+    const char *row = text ? strchr(text, '\n') : NULL;
+    size_t col = 0, len = strlen(name);
+
+    if (!row)
+        return NAN;
+    for (const char *p = text; p < row; p = strchr(p, ',') + 1, col++) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\n'))
+            break;
+        if (!strchr(p, ',') || strchr(p, ',') > row)
+            return NAN;
+    }
+    row++;
+    while (col-- > 0 && (row = strchr(row, ',')))
+        row++;
+    return row ? strtod(row, NULL) : NAN;
+}
+
+/* Battery instance b of f drained by its own logged power (V x I) from its
+ * first sample: the fraction of p drained. */
+static double own_drain(const pp_ulog_battery *b, const pp_battery_params *p)
+{
+    double *w = malloc(b->n * sizeof *w), d = NAN;
+    pp_battery_options o;
+    pp_battery_result r;
+
+    for (size_t k = 0; w && k < b->n; k++)
+        w[k] = b->voltage_v[k] * b->current_a[k];
+    pp_battery_options_init(&o);
+    if (w && pp_battery_run(p, &(pp_battery_load){b->t_s, w, b->n, 0}, &o, &r) == 0)
+        d = r.soc_drained_frac;
+    free(w);
+    return d;
+}
+
+/* Issue 41 item 7: import ulog of a log of two batteries (the 6S 30 Ah
+ * instance 0 and the 12S 6 Ah instance 1 of sample_log_small.ulg) drains
+ * each pack by its own battery's power, the summary giving the first to
+ * run out's figures; both powers used to drain instance 0's pack (a
+ * drained fraction less than half of instance 1's own). With -c, the pack
+ * given is each instance's. */
+void test_battery_import_ulog_pack_per_instance(void);
+void test_battery_import_ulog_pack_per_instance(void)
+{
+    pp_ulog_flight f;
+    pp_battery_params p0, p1, given;
+    char dir[4200], sum[4300], cfg[4200], *text;
+    double d0, d1;
+
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
+    CHECK_INT((int)f.n_batteries, 2);
+    pp_flight_pack_for(&f, &f.bat[0], &p0);
+    pp_flight_pack_for(&f, &f.bat[1], &p1);
+    CHECK(p0.cells == 6 && p1.cells == 12);
+    d0 = own_drain(&f.bat[0], &p0);
+    d1 = own_drain(&f.bat[1], &p1);
+    CHECK(d1 > 2 * d0);
+    CHECK_INT(run_powprof(NULL, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"),
+                          "-o", tmp_path(dir, sizeof dir, "two-packs"), NULL), 0);
+    snprintf(sum, sizeof sum, "%s/summary.csv", dir);
+    text = slurp(sum);
+    CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    CHECK_NEAR(csv_cell(text, "soc_end"), 1 - d1, 0.03 * d1);
+    free(text);
+    pp_battery_params_default(&given); /* one 4S 3.2 Ah pack given: each instance drains one */
+    given.soc_start_frac = 1;
+    CHECK_INT(pp_battery_config_write(tmp_path(cfg, sizeof cfg, "given.cfg"), &given, "given"),
+              0);
+    CHECK_INT(run_powprof(NULL, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"),
+                          "-c", cfg, "-o", tmp_path(dir, sizeof dir, "two-given"), NULL), 0);
+    snprintf(sum, sizeof sum, "%s/summary.csv", dir);
+    text = slurp(sum);
+    d1 = own_drain(&f.bat[1], &given);
+    CHECK(d1 > own_drain(&f.bat[0], &given));
+    CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    free(text);
+    pp_ulog_flight_free(&f);
+}
+
 /* Issue 41 defect 7: on a flight log, battery -c keeps the pack's capacity
  * (a fitted pack reproduces its flight; the log's capacity column used to
  * win), -o writes the model beside the log per sample, --until-cutoff and
