@@ -353,6 +353,10 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
                100 * fl->soc_end_train_frac, isfinite(fl->soc_log_frac) ? "" : "\n");
     if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
         printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
+    if (isfinite(fl->charge_logged_mah))
+        printf("  charge over the flight: %.1f mAh by the logged current (what the fit counts), "
+               "%.1f mAh by the log's discharged_mah\n", fl->charge_current_mah,
+               fl->charge_logged_mah);
     if (fl->n_train == fl->n) {
         printf("  nothing held out (the whole flight fitted): the figures below are over the "
                "fitted part\n");
@@ -434,6 +438,14 @@ static void print_warnings(const pp_flight_fit *r)
                "without it) the fit is no better than the pack it replaces (%.4f V against "
                "%.4f V): keep that pack; not written without --force\n",
                r->validation_fit_rms_v, r->validation_prior_rms_v);
+    if (r->charge_disagrees)
+        printf("warning: the log's discharged_mah counts %+.0f %% against the logged current "
+               "integrated, which the fit counts: the autopilot integrates at its own rate (a "
+               "current logged too seldom for its swings, or samples left out); if the log is "
+               "right, %s %.3g Ah)\n", 100 * (r->charge_ratio - 1),
+               r->fit.capacity_fitted ? "the capacity fitted is as far off (by its count"
+                                      : "the charge drawn is as far off (the capacity is held at",
+               r->fit.pack.capacity_ah * (r->fit.capacity_fitted ? r->charge_ratio : 1));
     if (r->decisive == 0)
         printf("warning: fitted on the first half of each fitted part, the fit misses the "
                "second half by %.4f V RMS, the pack it replaces by %.4f V: not under half of "

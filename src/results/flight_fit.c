@@ -229,6 +229,7 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     if (!(*bat = battery_of(log, path, o->instance)))
         return -EINVAL;
     fl->n_logged = (*bat)->n;
+    pp_ulog_charge_mah(*bat, &fl->charge_current_mah, &fl->charge_logged_mah);
     fl->bin = pp_flight_log_decimate(&log->bat[*bat - log->bat], PP_FIT_SAMPLES_MAX);
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
@@ -558,8 +559,24 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     return ahead(r->ocv_curve == names[0] ? &g[0] : &g[best], ff, n, r);
 }
 
+/* The log's own count of the charge (discharged_mah) beside the fit's, the
+ * logged current integrated: their ratio over the flights that have it. */
+static void charge_check(pp_flight_fit *r)
+{
+    double logged = 0, current = 0;
+
+    for (size_t i = 0; i < r->n_flights; i++)
+        if (isfinite(r->fl[i].charge_logged_mah) && r->fl[i].charge_logged_mah > 0) {
+            logged += r->fl[i].charge_logged_mah;
+            current += r->fl[i].charge_current_mah;
+        }
+    r->charge_ratio = logged > 0 && current > 0 ? logged / current : NAN;
+    r->charge_disagrees = fabs(r->charge_ratio - 1) > PP_FIT_CHARGE_GAP; /* NaN: 0 */
+}
+
 static void pinned(pp_flight_fit *r)
 {
+    charge_check(r);
     r->degenerate = degenerate(&r->fit, r->n_flights);
     r->ocv_span_v = pp_battery_ocv_v(&r->fit.pack, 1) - pp_battery_ocv_v(&r->fit.pack, 0);
     r->off_log = !(r->fit.train_rms_v <= r->ocv_span_v); /* NaN too */

@@ -41,6 +41,9 @@ void pp_flight_fit_options_init(pp_flight_fit_options *o);
  * fraction of the prior's there: decisively better as far ahead of its
  * data as the held-out part is (issue 41: never worse than the prior). */
 #define PP_FIT_DECISIVE 0.5
+/* The log's discharged_mah and the logged current integrated may differ by
+ * this fraction (the autopilot integrates at its own rate) before it is said. */
+#define PP_FIT_CHARGE_GAP 0.05
 /* Fitted parts over this fraction of the charge can pin the capacity. */
 #define PP_FIT_PINNED_SPAN_FRAC 0.30
 
@@ -58,6 +61,9 @@ typedef struct pp_flight_fit_flight {
                                        when nothing is held out): the fitted pack, the one
                                        it replaces */
     char left_out[512];           /* samples the reader left out, said ("" none) */
+    double charge_current_mah, charge_logged_mah; /* over the whole flight, every sample
+                                     kept: the logged current integrated (what the fit counts)
+                                     and the log's discharged_mah, last less first (NaN: none) */
     size_t n_logged, bin;         /* the samples logged; averaged in bins of bin (1: none)
                                      to at most PP_FIT_SAMPLES_MAX */
 } pp_flight_fit_flight;
@@ -115,6 +121,10 @@ typedef struct pp_flight_fit {
                                      ocv_span_v: the model does not follow the log (a current
                                      or a voltage the pack cannot give), not to be written
                                      without --force */
+    double charge_ratio;          /* the flights' discharged_mah over their logged current
+                                     integrated, summed (NaN: no discharged_mah) */
+    int charge_disagrees;         /* it is off 1 by more than PP_FIT_CHARGE_GAP: the charge
+                                     counted, and the capacity, as far off if the log is right */
 } pp_flight_fit;
 
 /* Read the logs at paths (ULog or ulog2csv CSV), fit and check. 0, or

@@ -32,6 +32,8 @@ static json_t *flight_json(const pp_flight_fit_flight *fl)
     json_object_set_new(o, "held_out_rms_v_fit_equations", pp_json_num(fl->held_rms_v));
     json_object_set_new(o, "held_out_fitted", check_json(&fl->fitted));
     json_object_set_new(o, "held_out_before", check_json(&fl->before));
+    json_object_set_new(o, "charge_current_mah", pp_json_num(fl->charge_current_mah));
+    json_object_set_new(o, "charge_logged_mah", pp_json_num(fl->charge_logged_mah));
     json_object_set_new(o, "left_out", json_string(fl->left_out));
     return o;
 }
@@ -107,6 +109,8 @@ json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const c
                                                           : json_boolean(r->decisive));
     json_object_set_new(root, "refused", pp_flight_fit_refusal(r)
                                              ? json_string(pp_flight_fit_refusal(r)) : json_null());
+    json_object_set_new(root, "charge_logged_over_current", pp_json_num(r->charge_ratio));
+    json_object_set_new(root, "charge_disagrees", json_boolean(r->charge_disagrees));
     json_object_set_new(root, "r0_held", json_boolean(r->r0_held));
     json_object_set_new(root, "at_bound", at_bound_json(f->at_bound, r->n_flights));
     json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
