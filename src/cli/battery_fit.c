@@ -33,8 +33,9 @@ static const char fit_help[] =
     "Levenberg-Marquardt (cminpack lmdif) fits the modelled terminal voltage to\n"
     "the logged one over the first part of each flight. Fitted (thevenin): the\n"
     "capacity, R0, R1, the time constant, the open-circuit table's scale and\n"
-    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv) and each\n"
-    "flight's starting charge;\n"
+    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv; the table\n"
+    "kept as it is unless its fitted scale and offset come 10 % closer on the\n"
+    "validation part) and each flight's starting charge;\n"
     "several logs share the pack. rint's voltage says nothing of the charge: its\n"
     "capacity is kept (the log's, else the pack it replaces).\n"
     "\n"
@@ -297,6 +298,11 @@ static void print_pack(const pp_flight_fit *r)
         printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
                "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    else if (r->curve_kept)
+        printf("  open-circuit   %s table as it is (its scale and offset fitted came no 10 %% "
+               "closer on the validation part; %.3g Ah with them): %.3f V full, %.3f V empty "
+               "(pack); the +- leave out the table's own error\n", r->ocv_curve,
+               r->free_curve_capacity_ah, pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
     else
         printf("  open-circuit   %s table's shape, scale %s, offset %s per cell: %.3f V full, "
                "%.3f V empty (pack)\n", r->ocv_curve,

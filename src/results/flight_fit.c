@@ -17,6 +17,7 @@
 #define HOLD_REL_SD 0.25
 #define VALIDATION_FRAC 0.2 /* the last fifth of each training part: choices made there */
 #define AHEAD_FRAC 0.5     /* the write decision: fitted on the first half, run over the rest */
+#define KEEP_TABLE_FRAC 0.9 /* a fitted scale and offset kept only when 10 % closer */
 #define LOAD_STEP_V 0.05    /* a current range x R0 below it: no load step */
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
@@ -476,6 +477,35 @@ static int ahead(const pp_battery_params *g, const pp_fit_flight *ff, size_t n, 
     return rc;
 }
 
+/* Whether the table's own scale and offset do as well ahead as the fitted
+ * ones: the fit of g on the cut flights c (its holds in r) again with the
+ * curve held, judged on the validation part; kept (*kept 1, its RMS and
+ * capacity into *rms and *window) unless the fitted curve comes
+ * KEEP_TABLE_FRAC closer there. A curve fitted over part of the charge
+ * trades its level against each start and the capacity (a start too low
+ * and a curve too high fit the part seen alike and part ways after it). */
+static int keep_table(const pp_battery_params *g, const pp_fit_flight *ff,
+                      const pp_fit_flight *c, size_t n, const pp_flight_fit *r, double *rms,
+                      double *window, int *kept, double *free_capacity_ah)
+{
+    pp_fit_result *t = malloc(sizeof *t);
+    double v;
+    int rc;
+
+    *free_capacity_ah = r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
+    if (!t)
+        return -ENOMEM;
+    rc = pp_battery_fit(g, c, n, r->fit_hold | PP_FIT_HOLD_CURVE, t);
+    if (rc == 0 && !degenerate(t, n) &&
+        (v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n)) * KEEP_TABLE_FRAC <= *rms) {
+        *rms = v;
+        *window = t->capacity_fitted ? t->pack.capacity_ah : NAN;
+        *kept = 1;
+    }
+    free(t);
+    return rc;
+}
+
 /* How much closer another curve must come to replace the prior's: any
  * closer where the flights fit the curve; with the curve held, twice as
  * close over at least HOLD_SPAN_FRAC of the charge (the shape then shows);
@@ -526,7 +556,8 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     int validate = cut(ff, n, VALIDATION_FRAC, c), rc = 0;
     int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
     double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
-    int deg[2] = {0, 0};
+    int deg[2] = {0, 0}, kept[2] = {0, 0};
+    double free_cap[2] = {NAN, NAN};
 
     r->r0_held = hold0 != 0;
     r->validated = validate;
@@ -539,6 +570,9 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
         window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
         deg[k] = degenerate(&r->fit, n);
         margin = (validate ? 1 : OCV_SWITCH_FRAC) * shape_margin(r);
+        if (validate && !r->curve_held && !deg[k] && (rc = keep_table(&g[k], ff, c, n, r, &rms[k],
+                                                                     &window[k], &kept[k], &free_cap[k])) < 0)
+            break;
         if (k > 0 && ((deg[best] && !deg[k]) || (deg[best] == deg[k] && rms[k] < rms[best] * margin)))
             best = k; /* another curve where the flights determine it, or tell it apart
                          decisively, or where the prior's cannot follow them: else the prior's */
@@ -551,8 +585,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
-    if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
+    if ((rc = cascade(&g[best], ff, n, hold0 | (kept[best] ? PP_FIT_HOLD_CURVE : 0), r)) < 0)
         return rc;
+    r->curve_kept = kept[best];
+    r->free_curve_capacity_ah = kept[best] ? free_cap[best] : NAN;
     r->window_capacity_ah = window[best];
     if ((rc = spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r)) < 0)
         return rc;

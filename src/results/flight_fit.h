@@ -82,6 +82,11 @@ typedef struct pp_flight_fit {
                                      of the charge, worse than 25 %, or a rank-deficient fit)
                                      with the curve free: the curve's scale and offset held at
                                      the table's, the rest fitted again */
+    int curve_kept;               /* the table's scale and offset kept though the flights could
+                                     fit them: fitted, they came no 10 % closer on the
+                                     validation part */
+    double free_curve_capacity_ah; /* curve_kept: the capacity with them fitted (on the first
+                                     four fifths of each training part; NaN: none) */
     int capacity_held;            /* nor with the curve held, and the log gives a capacity:
                                      the capacity held at the log's */
     int capacity_from_log;        /* the log gives a capacity (cell 'capacity', BAT_CAPACITY) */

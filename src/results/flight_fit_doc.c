@@ -94,6 +94,8 @@ json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const c
     json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
     json_object_set_new(root, "capacity_pinned", json_boolean(r->capacity_pinned));
     json_object_set_new(root, "curve_held", json_boolean(r->curve_held));
+    json_object_set_new(root, "curve_kept", json_boolean(r->curve_kept));
+    json_object_set_new(root, "free_curve_capacity_ah", pp_json_num(r->free_curve_capacity_ah));
     json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
     json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
     json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
