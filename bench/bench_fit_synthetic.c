@@ -233,14 +233,15 @@ int main(int argc, char **argv)
                r.fl[0].fitted.v_rms, r.fl[0].before.v_rms, r.ocv_curve,
                r.curve_held ? " curve held" : "", r.capacity_held ? " cap held" : "",
                not_written(&r) ? ", not written" : "");
-#ifdef PP_FIT_BLOCKS
+#ifdef PP_FIT_DECISIVE
         if (getenv("PP_BENCH_VERBOSE"))
             printf("    start %.3f, R0 %.4f%s, R1 %.4f tau %.1f%s, scale %.3f offset %.3f, "
-                   "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f\n",
+                   "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f, ahead %.4f/%.4f\n",
                    r.fit.soc_start_frac[0], r.fit.pack.r_int_ohm, r.r0_held ? " held" : "",
                    r.fit.pack.r1_ohm, r.fit.tau_s, r.rc_held ? " held" : "", r.fit.ocv_scale,
                    r.fit.ocv_offset_v, r.fit.at_bound, r.fit.train_rms_v,
-                   r.validation_fit_rms_v, r.validation_prior_rms_v, r.fit.soc_span_frac);
+                   r.validation_fit_rms_v, r.validation_prior_rms_v, r.fit.soc_span_frac,
+                   r.ahead_fit_rms_v, r.ahead_prior_rms_v);
 #endif
         pp_flight_fit_free(&r);
         unlink(path);

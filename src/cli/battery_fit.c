@@ -60,7 +60,8 @@ static const char fit_help[] =
     "spread of refits with one of 6 time blocks left out in turn (a\n"
     "delete-a-block jackknife); the capacity's also covers the capacity fitted\n"
     "on the first four fifths alone and, with the curve held, the other\n"
-    "curve's. A capacity over +-30 % is undetermined and held at the pack\n"
+    "curve's. A capacity whose 90 % interval (+- 1.645 sd) is wider than +-30 %\n"
+    "is undetermined and held at the pack\n"
     "replaced's. A parameter at a bound of its range is \"at its bound\" (never\n"
     "+- 0) and the fit degenerate: not written without --force; nor is a fit\n"
     "whose RMS exceeds the pack's whole open-circuit span (the model does not\n"
@@ -235,8 +236,8 @@ static const char *pm(char *buf, size_t cap, char style, int prec, double v, dou
     if (n < 0 || (size_t)n >= cap)
         return buf;
     if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > PP_FIT_UNDETERMINED_REL * v)
-        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g, over %.0f %%)", sd,
-                 100 * PP_FIT_UNDETERMINED_REL);
+        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g: its 90 %% interval "
+                 "over +-30 %%)", sd);
     else if (bound || !isfinite(sd))
         snprintf(buf + n, cap - (size_t)n, "%s%s, %s", unit[0] ? " " : "", unit,
                  bound ? "at its bound: undetermined" : "undetermined (the flights do not "

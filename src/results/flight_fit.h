@@ -30,9 +30,11 @@ typedef struct pp_flight_fit_options {
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
 
-/* A capacity whose +- (the larger of the covariance's and the spread over
- * time blocks, fit.h) is over this fraction of it is undetermined. */
-#define PP_FIT_UNDETERMINED_REL 0.30
+/* A capacity whose 90 % interval (+- 1.645 sd; sd the larger of the
+ * covariance's and the spread over time blocks, fit.h) is wider than +-30 %
+ * of it is undetermined (issue 41: "undetermined where the interval would
+ * be wider than +-30 %"; the sd itself over 30 % until h-fit2). */
+#define PP_FIT_UNDETERMINED_REL (0.30 / 1.645)
 /* A flight of more samples is fitted and checked on bin averages of this
  * many at most (an hour at 10 Hz is 36,000): a day-long log in seconds. */
 #define PP_FIT_SAMPLES_MAX 40000
