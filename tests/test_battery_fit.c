@@ -1176,6 +1176,9 @@ void test_battery_fit_api_refuses_as_cli(void)
     q.train_frac = 0;
     CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), -EINVAL);
     CHECK_CONTAINS(test_log(), "fraction 0");
+    CHECK_INT(pp_battery_fit_logs_json(NULL, 1, NULL, &doc), -EINVAL);
+    CHECK_INT(pp_battery_fit_logs_json(logs, 0, NULL, &doc), -EINVAL);
+    CHECK_CONTAINS(test_log(), "0 logs: 1 to");
 }
 
 /* Column name of the first data row of the CSV text (NaN: none). */

@@ -48,13 +48,23 @@ static int options_of(const pp_battery_fit_request *q, pp_flight_fit_options *o)
 int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,
                              const pp_battery_fit_request *q, char **json_out)
 {
-    const char *replaces = pp_flight_fit_replaces(q->config, q->preset);
+    pp_battery_fit_request dflt;
+    const char *replaces;
     pp_flight_fit_options o;
     pp_flight_fit *r;
     json_t *doc = NULL;
     int rc;
 
+    if (!json_out || (!logs && n_logs)) {
+        pp_log_error("battery fit: no logs or no place for the document (NULL)");
+        return -EINVAL;
+    }
     *json_out = NULL;
+    if (!q) {
+        pp_battery_fit_request_init(&dflt);
+        q = &dflt;
+    }
+    replaces = pp_flight_fit_replaces(q->config, q->preset);
     if ((rc = options_of(q, &o)) < 0)
         return rc;
     if (!(r = malloc(sizeof *r)))
