@@ -74,10 +74,11 @@ void pp_battery_fit_request_init(pp_battery_fit_request *q);
 /* Fit the n_logs flight logs (PX4 .ulg, or ulog2csv's battery_status CSV)
  * and check the fit on their held-out parts (q NULL: the defaults): 0 and
  * *json_out, the document of `battery fit --json` (free it with pp_free),
- * or -errno (logged with the file and value): -EINVAL for bad logs or options, -ENOENT, -EPERM where
- * output is refused without force (the fit is degenerate, does not follow
- * the log, or is no better than the pack it replaces: the same reason as
- * the command's), -EIO, -ENOMEM. */
+ * or -errno (logged with the file and value): -EINVAL for bad logs or
+ * options, -ENOENT, -EPERM where output is refused without force (the fit
+ * is degenerate, does not follow the log, is no better than the pack it
+ * replaces, or not decisively better ahead: the command's reason, as
+ * "refused" in the document says), -EIO, -ENOMEM. */
 int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,
                              const pp_battery_fit_request *q, char **json_out);
 
