@@ -4,6 +4,7 @@
  * from known parameters, with a logger's noise, and written as pyulog's
  * ulog2csv CSV and as a ULog. */
 #include "harness.h"
+#include "include/powprof/battery.h"
 #include "ulog_build.h" /* the ULog buffer and messages the other tests build with */
 
 #include "battery/fit.h"
@@ -13,6 +14,7 @@
 #include "src/traces/flight_log.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -959,12 +961,14 @@ void test_battery_fit_duplicates_and_negative_current(void)
     pp_ulog_flight_free(&fu);
     pp_flight_fit_options_init(&o);
     o.ocv = "pack";
+    o.start.capacity_ah = 2.8; /* one pack replaced for both: the .ulg's BAT1_CAPACITY would */
+    o.start_given = 1;         /* be its prior alone, held where the capacity is undetermined */
     CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
     r0_csv = r.fit.pack.r_int_ohm;
     pp_flight_fit_free(&r);
     paths[0] = ulg;
     CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
-    CHECK_NEAR(r.fit.pack.r_int_ohm, r0_csv, 1e-3 * r0_csv); /* the .ulg gives BAT1_CAPACITY too */
+    CHECK_NEAR(r.fit.pack.r_int_ohm, r0_csv, 1e-3 * r0_csv);
     pp_flight_fit_free(&r);
     paths[0] = csv;
     CHECK_INT(pp_flight_fit_run(paths, 2, &o, &r), -EINVAL);
@@ -1152,6 +1156,250 @@ void test_battery_fit_not_better_not_written(void)
     flight_free(&f);
 }
 
+/* Issue 41, never worse than the pack replaced: a shallow synthetic flight
+ * of a Li-ion pack (tests/fixtures/flights/README.md) whose fit holds the
+ * default pack's LiPo table and beats that pack on the validation part,
+ * yet misses the held-out half by 3.3 x as much: fitted on the first half
+ * of its fitted part, it does not halve the pack's error on the second
+ * (not decisively better that far ahead), so the library refuses it, and
+ * -o writes nothing without --force (written before). */
+void test_battery_fit_not_decisive_not_written(void);
+void test_battery_fit_not_decisive_not_written(void)
+{
+    const char *paths[1] = {fixture("flights/synthetic-liion-shallow.csv")};
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    char pack[4200], *out = NULL, *err = NULL;
+
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK(r.fl[0].fitted.v_rms > 2 * r.fl[0].before.v_rms); /* the case: worse held out */
+    CHECK_INT(r.beats_prior, 1);
+    CHECK_INT(r.decisive, 0);
+    CHECK(r.ahead_fit_rms_v >= PP_FIT_DECISIVE * r.ahead_prior_rms_v);
+    CHECK(pp_flight_fit_refusal(&r) && strstr(pp_flight_fit_refusal(&r), "decisively"));
+    pp_flight_fit_free(&r);
+    tmp_path(pack, sizeof pack, "shallow.cfg");
+    CHECK(run_powprof(&out, &err, "battery", "fit", paths[0], "-o", pack, NULL) != 0);
+    CHECK_CONTAINS(out, "not decisively better");
+    CHECK_CONTAINS(err, "not written: the fit is not decisively better");
+    CHECK(access(pack, F_OK) != 0);
+    free(out);
+    free(err);
+}
+
+/* The C API's fit (include/powprof/battery.h): the command's document and
+ * its refusal, decided by the library: -EPERM and the same reason, nothing
+ * written; with force, written. */
+void test_battery_fit_api_refuses_as_cli(void);
+void test_battery_fit_api_refuses_as_cli(void)
+{
+    const char *logs[1] = {fixture("flights/synthetic-liion-shallow.csv")};
+    pp_battery_fit_request q;
+    char pack[4200], *doc = NULL, *out = NULL;
+    json_t *a, *b;
+
+    pp_battery_fit_request_init(&q);
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), 0);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", logs[0], "--json", NULL), 0);
+    a = json_loads(doc, 0, NULL);
+    b = json_loads(out ? out : "", 0, NULL);
+    CHECK(a && b && json_equal(a, b));
+    CHECK(a && strstr(json_string_value(json_object_get(a, "refused")), "decisively"));
+    json_decref(a);
+    json_decref(b);
+    free(doc);
+    free(out);
+    q.output = tmp_path(pack, sizeof pack, "api-shallow.cfg");
+    test_log_clear();
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), -EPERM);
+    CHECK(doc == NULL);
+    CHECK_CONTAINS(test_log(), "api-shallow.cfg not written: the fit is not decisively better");
+    CHECK(access(pack, F_OK) != 0);
+    q.force = 1;
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), 0);
+    CHECK(access(pack, F_OK) == 0);
+    free(doc);
+    q.train_frac = 0;
+    CHECK_INT(pp_battery_fit_logs_json(logs, 1, &q, &doc), -EINVAL);
+    CHECK_CONTAINS(test_log(), "fraction 0");
+    CHECK_INT(pp_battery_fit_logs_json(NULL, 1, NULL, &doc), -EINVAL);
+    CHECK_INT(pp_battery_fit_logs_json(logs, 0, NULL, &doc), -EINVAL);
+    CHECK_CONTAINS(test_log(), "0 logs: 1 to");
+}
+
+/* Column name of the first data row of the CSV text (NaN: none). */
+static double csv_cell(const char *text, const char *name)
+{
+    const char *row = text ? strchr(text, '\n') : NULL;
+    size_t col = 0, len = strlen(name);
+
+    if (!row)
+        return NAN;
+    for (const char *p = text; p < row; p = strchr(p, ',') + 1, col++) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\n'))
+            break;
+        if (!strchr(p, ',') || strchr(p, ',') > row)
+            return NAN;
+    }
+    row++;
+    while (col-- > 0 && (row = strchr(row, ',')))
+        row++;
+    return row ? strtod(row, NULL) : NAN;
+}
+
+/* Battery instance b of f drained by its own logged power (V x I) from its
+ * first sample: the fraction of p drained. */
+static double own_drain(const pp_ulog_battery *b, const pp_battery_params *p)
+{
+    double *w = malloc(b->n * sizeof *w), d = NAN;
+    pp_battery_options o;
+    pp_battery_result r;
+
+    for (size_t k = 0; w && k < b->n; k++)
+        w[k] = b->voltage_v[k] * b->current_a[k];
+    pp_battery_options_init(&o);
+    if (w && pp_battery_run(p, &(pp_battery_load){b->t_s, w, b->n, 0}, &o, &r) == 0)
+        d = r.soc_drained_frac;
+    free(w);
+    return d;
+}
+
+/* Issue 41 item 7: import ulog of a log of two batteries (the 6S 30 Ah
+ * instance 0 and the 12S 6 Ah instance 1 of sample_log_small.ulg) drains
+ * each pack by its own battery's power, the summary giving the first to
+ * run out's figures; both powers used to drain instance 0's pack (a
+ * drained fraction less than half of instance 1's own). With -c, the pack
+ * given is each instance's. */
+void test_battery_import_ulog_pack_per_instance(void);
+void test_battery_import_ulog_pack_per_instance(void)
+{
+    pp_ulog_flight f;
+    pp_battery_params p0, p1, given;
+    char dir[4200], sum[4300], cfg[4200], *text;
+    double d0, d1;
+
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
+    CHECK_INT((int)f.n_batteries, 2);
+    pp_flight_pack_for(&f, &f.bat[0], &p0);
+    pp_flight_pack_for(&f, &f.bat[1], &p1);
+    CHECK(p0.cells == 6 && p1.cells == 12);
+    d0 = own_drain(&f.bat[0], &p0);
+    d1 = own_drain(&f.bat[1], &p1);
+    CHECK(d1 > 2 * d0);
+    CHECK_INT(run_powprof(NULL, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"),
+                          "-o", tmp_path(dir, sizeof dir, "two-packs"), NULL), 0);
+    snprintf(sum, sizeof sum, "%s/summary.csv", dir);
+    text = slurp(sum);
+    CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    CHECK_NEAR(csv_cell(text, "soc_end"), 1 - d1, 0.03 * d1);
+    free(text);
+    pp_battery_params_default(&given); /* one 4S 3.2 Ah pack given: each instance drains one */
+    given.soc_start_frac = 1;
+    CHECK_INT(pp_battery_config_write(tmp_path(cfg, sizeof cfg, "given.cfg"), &given, "given"),
+              0);
+    CHECK_INT(run_powprof(NULL, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"),
+                          "-c", cfg, "-o", tmp_path(dir, sizeof dir, "two-given"), NULL), 0);
+    snprintf(sum, sizeof sum, "%s/summary.csv", dir);
+    text = slurp(sum);
+    d1 = own_drain(&f.bat[1], &given);
+    CHECK(d1 > own_drain(&f.bat[0], &given));
+    CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    free(text);
+    pp_ulog_flight_free(&f);
+}
+
+/* Issue 41, discharged_mah as a check on the charge: a flight whose current
+ * sensor reads 13 % low while the log's discharged_mah counts the true
+ * charge. The fit counts the logged current, so its capacity comes out 13 %
+ * low; the check says the two counts differ (+15 %) and gives the capacity
+ * by the log's count, within 4 % of the truth. The same flight with a
+ * discharged_mah that agrees says nothing. */
+void test_battery_fit_discharged_mah_checked(void);
+void test_battery_fit_discharged_mah_checked(void)
+{
+    pp_battery_params truth;
+    pp_flight_fit r;
+    flight f;
+    char path[4200], *out = NULL;
+    const char *paths[1] = {path};
+    pp_flight_fit_options o;
+    FILE *fp;
+    double mah = 0;
+
+    truth_thevenin(&truth);
+    CHECK_INT(make_flight(&truth, 1500, 60, 7, &f), 0);
+    fp = csv_open(tmp_path(path, sizeof path, "low_current.csv"), ",discharged_mah");
+    for (size_t k = 0; fp && k < f.n; k++) {
+        if (k)
+            mah += 0.5 * (f.i[k] + f.i[k - 1]) * (f.t_s[k] - f.t_s[k - 1]) / 3.6;
+        fprintf(fp, "%.0f,%.5f,%.5f,%.4f\n", 1e6 + f.t_s[k] * 1e6, f.v[k], 0.87 * f.i[k], mah);
+    }
+    if (fp)
+        fclose(fp);
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK(r.fit.capacity_fitted);
+    CHECK(within_frac(r.fit.pack.capacity_ah, 0.87 * truth.capacity_ah, 0.04));
+    CHECK_NEAR(r.charge_ratio, 1 / 0.87, 0.005);
+    CHECK_INT(r.charge_disagrees, 1);
+    CHECK(within_frac(r.fit.pack.capacity_ah * r.charge_ratio, truth.capacity_ah, 0.04));
+    pp_flight_fit_free(&r);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", path, NULL), 0);
+    CHECK_CONTAINS(out, "discharged_mah counts +15 % against the logged current");
+    CHECK_CONTAINS(out, "the capacity fitted is as far off");
+    free(out);
+    write_csv(path, &f, 4); /* discharged_mah from the current logged: they agree */
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_NEAR(r.charge_ratio, 1, 0.001);
+    CHECK_INT(r.charge_disagrees, 0);
+    pp_flight_fit_free(&r);
+    flight_free(&f);
+}
+
+/* Issue 41, what the flights do not inform stays the prior's: a Li-ion
+ * flight to about half charge with AR(1) voltage noise, fitted on its first
+ * half with the Li-ion table. Its scale and offset, fitted, trade against
+ * the start and the capacity over the part of the charge seen (a start too
+ * low and a curve too high fit it alike); fitted, they come no 10 % closer
+ * on the validation part, so the table is kept as it is: the capacity
+ * within 2 % (free, it was 8 % off or more) and the held-out half followed
+ * to 3 x the noise. */
+void test_battery_fit_table_kept_where_not_informed(void);
+void test_battery_fit_table_kept_where_not_informed(void)
+{
+    pp_battery_params truth;
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    flight f;
+    char path[4200], *out = NULL;
+    const char *paths[1] = {path};
+    double ar = 0;
+    uint64_t s = 77;
+
+    truth_liion(&truth);
+    CHECK_INT(make_flight(&truth, 1500, 110, 59, &f), 0);
+    for (size_t k = 0; k < f.n; k++) {
+        ar = 0.95 * ar + 0.010 * sqrt(1 - 0.95 * 0.95) * gauss(&s);
+        f.v[k] += ar;
+    }
+    write_csv(tmp_path(path, sizeof path, "kept.csv"), &f, 4);
+    pp_flight_fit_options_init(&o);
+    o.ocv = "liion";
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
+    CHECK_INT(r.curve_kept, 1);
+    CHECK(!r.curve_held && r.fit.capacity_fitted);
+    CHECK(within_frac(r.fit.pack.capacity_ah, truth.capacity_ah, 0.02));
+    CHECK(!within_frac(r.free_curve_capacity_ah, truth.capacity_ah, 0.08));
+    CHECK(fabs(r.fit.pack.capacity_ah - truth.capacity_ah) <= 1.645 * r.fit.capacity_sd_ah);
+    CHECK(r.fl[0].fitted.v_rms < 3 * 0.010);
+    pp_flight_fit_free(&r);
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", path, "--ocv", "liion", NULL), 0);
+    CHECK_CONTAINS(out, "liion table as it is (its scale and offset fitted came no 10 % closer");
+    free(out);
+    flight_free(&f);
+}
+
 /* Issue 41 defect 7: on a flight log, battery -c keeps the pack's capacity
  * (a fitted pack reproduces its flight; the log's capacity column used to
  * win), -o writes the model beside the log per sample, --until-cutoff and
@@ -1223,7 +1471,7 @@ void test_battery_fit_uncertainty_honest(void)
         cap[k] = r.fit.pack.capacity_ah;
         sd[k] = r.fit.capacity_sd_ah;
         if (r.fit.capacity_fitted && !r.capacity_undetermined) {
-            CHECK(sd[k] >= 0.02 * cap[k]);
+            CHECK(sd[k] >= 0.02 * cap[k] || r.curve_kept); /* kept: the table is the truth's */
             CHECK(fabs(cap[k] - 5) <= 1.645 * sd[k]);
         } else {
             sd[k] = INFINITY;

@@ -53,6 +53,35 @@ int pp_battery_drain(const pp_battery_params *b, const double *t_s, const double
 int pp_battery_drain_trace(const pp_battery_params *b, const pp_trace *t,
                            pp_battery_summary *out);
 
+/* The pack fitted to flight logs, as `powprof battery fit LOG... --json`
+ * (its help and man page say how). Fields as its options; init sets the
+ * defaults. */
+typedef struct pp_battery_fit_request {
+    const char *model;     /* "thevenin" (default) or "rint" */
+    double train_frac;     /* of each flight fitted, (0, 1] (default 0.5) */
+    double train_s;        /* > 0: the first train_s seconds instead (0: not) */
+    int instance;          /* the battery instance, 0..255 (-1: the first) */
+    int cells;             /* 1..1000 (0: the log's, else from the voltage) */
+    const char *ocv;       /* "auto" (default), "pack", "lipo" or "liion" */
+    const char *config;    /* the pack replaced: a configuration file's battery group */
+    const char *preset;    /* or a preset (NULL both: the one `battery LOG` uses) */
+    const char *output;    /* write the fitted pack there as a battery group (NULL: not) */
+    int force;             /* write it even where battery fit refuses to */
+} pp_battery_fit_request;
+
+void pp_battery_fit_request_init(pp_battery_fit_request *q);
+
+/* Fit the n_logs flight logs (PX4 .ulg, or ulog2csv's battery_status CSV)
+ * and check the fit on their held-out parts (q NULL: the defaults): 0 and
+ * *json_out, the document of `battery fit --json` (free it with pp_free),
+ * or -errno (logged with the file and value): -EINVAL for bad logs or
+ * options, -ENOENT, -EPERM where output is refused without force (the fit
+ * is degenerate, does not follow the log, is no better than the pack it
+ * replaces, or not decisively better ahead: the command's reason, as
+ * "refused" in the document says), -EIO, -ENOMEM. */
+int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,
+                             const pp_battery_fit_request *q, char **json_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@ command, through the C library libpowprof.so (ctypes).
     g = powprof.Governor(m, b, duration_s=1200)
     g.update(60, soc=0.93)                     # the setting to run now (govern)
     powprof.meter(["gzip", "-9", "big.tar"])   # energy, with meter's warnings
+    powprof.fit_battery("flight.ulg")          # the pack fitted to a log (battery fit)
 
 Nothing is loaded by the import itself: each name's module (and ctypes)
 when the name is first used, the library on the first call, pandas and
@@ -18,10 +19,11 @@ numpy when a call returns a table, BLAS/LAPACK when layer 2 first needs
 them (as in the CLI).
 """
 __version__ = "0.1.0"
-__all__ = ["Results", "Model", "Battery", "plan", "plan_frame", "Governor", "meter",
+__all__ = ["Results", "Model", "Battery", "plan", "plan_frame", "Governor", "meter", "fit_battery",
            "PowprofError", "PowprofWarning"]
 
 _WHERE = {"Results": "results", "Model": "model", "Battery": "battery", "plan": "battery",
+          "fit_battery": "battery",
           "plan_frame": "model",
           "Governor": "governor", "meter": "meter", "PowprofError": "_lib",
           "PowprofWarning": "_lib"}

@@ -94,6 +94,14 @@ class MeterReport(ctypes.Structure):
                 ("short_run", ctypes.c_int)]
 
 
+class BatteryFitRequest(ctypes.Structure):
+    _fields_ = [("model", ctypes.c_char_p), ("train_frac", ctypes.c_double),
+                ("train_s", ctypes.c_double), ("instance", ctypes.c_int),
+                ("cells", ctypes.c_int), ("ocv", ctypes.c_char_p), ("config", ctypes.c_char_p),
+                ("preset", ctypes.c_char_p), ("output", ctypes.c_char_p),
+                ("force", ctypes.c_int)]
+
+
 class _Kind:
     """A handle parameter of a declaration: the Handle subclass (by name)
     whose objects it takes. call() checks it and keeps the handle open
@@ -134,6 +142,9 @@ _DECLS = {
     "pp_battery_set_base_power": (_INT, [BATTERY, _D]),
     "pp_battery_drain": (_INT, [BATTERY, _DS, _DS, _SZ, ctypes.POINTER(BatterySummary)]),
     "pp_battery_drain_trace": (_INT, [BATTERY, _P, ctypes.POINTER(BatterySummary)]),
+    "pp_battery_fit_request_init": (None, [ctypes.POINTER(BatteryFitRequest)]),
+    "pp_battery_fit_logs_json": (_INT, [_STRS, _SZ, ctypes.POINTER(BatteryFitRequest),
+                                        ctypes.POINTER(_P)]),
     "pp_trace_new": (_INT, [_SZ, _STRS, _SZ, _DS, _DS, ctypes.POINTER(_P)]),
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),

@@ -145,3 +145,53 @@ def plan(model, battery, mission):
         _lib.call("pp_mission_plan_json", model, battery, ctypes.byref(m),
                   ctypes.byref(ptr))
     return json.loads(_lib.take_text(ptr))
+
+
+def _c_int(value, what):
+    """value as a C int for the library, which checks its range: TypeError
+    for what is not a whole number, ValueError past a C int (never wrapped)."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s: a whole number, not %r" % (what, value))
+    if not -2 ** 31 <= value < 2 ** 31:
+        raise ValueError("%s %d: out of range" % (what, value))
+    return int(value)
+
+
+def fit_battery(logs, *, model=None, train_frac=None, train_s=None, instance=None, cells=None,
+                ocv=None, config=None, preset=None, output=None, force=False):
+    """The pack fitted to flight logs of one pack (PX4 .ulg, or ulog2csv's
+    battery_status CSV; a path or a list of them), checked on the held-out
+    part of each flight, as `powprof battery fit LOG... --json` prints it,
+    as a dict: "pack" (capacity_ah, r_int_ohm, ... with their +-), the
+    "flights" with their held-out figures beside the pack replaced, and
+    "refused": why the pack is not to be written (None: it may be).
+
+    The options are the command's (None: its default): model ("thevenin",
+    "rint"), train_frac, train_s, instance, cells, ocv ("auto", "pack",
+    "lipo", "liion"), config or preset (the pack replaced), output (write
+    the fitted pack there as a battery group: PowprofError, with the
+    command's reason, where the command refuses to, unless force)."""
+    if isinstance(logs, (str, bytes, os.PathLike)):
+        logs = [logs]
+    arr = _lib.strings([os.fsencode(p) for p in logs], "fit_battery: log")
+    q = _lib.BatteryFitRequest()
+    _lib.call("pp_battery_fit_request_init", ctypes.byref(q))
+    for key, value in (("model", model), ("ocv", ocv)):
+        if value is not None:
+            setattr(q, key, _lib.text(value, "fit_battery: " + key))
+    for key, value in (("config", config), ("preset", preset), ("output", output)):
+        if value is not None:
+            setattr(q, key, _lib.path(value, "fit_battery: " + key))
+    if train_frac is not None:
+        q.train_frac = _lib.number(train_frac, "fit_battery: train_frac")
+    if train_s is not None:
+        q.train_s = _lib.number(train_s, "fit_battery: train_s")
+    if instance is not None:
+        q.instance = _c_int(instance, "fit_battery: instance")
+    if cells is not None:
+        q.cells = _c_int(cells, "fit_battery: cells")
+    q.force = 1 if force else 0
+    ptr = ctypes.c_void_p()
+    _lib.call("pp_battery_fit_logs_json", arr, len(logs), ctypes.byref(q), ctypes.byref(ptr))
+    return json.loads(_lib.take_text(ptr))

@@ -34,8 +34,9 @@ static const char fit_head[] =
     "Levenberg-Marquardt (cminpack lmdif) fits the modelled terminal voltage to\n"
     "the logged one over the first part of each flight. Fitted (thevenin): the\n"
     "capacity, R0, R1, the time constant, the open-circuit table's scale and\n"
-    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv) and each\n"
-    "flight's starting charge;\n"
+    "offset per cell (its shape kept: the pack's or Li-ion's, --ocv; the table\n"
+    "kept as it is unless its fitted scale and offset come 10 % closer on the\n"
+    "validation part) and each flight's starting charge;\n"
     "several logs share the pack. rint's voltage says nothing of the charge: its\n"
     "capacity is kept (the log's, else the pack it replaces).\n"
     "\n"
@@ -45,7 +46,10 @@ static const char fit_head[] =
     "data the fit did not see: each open-circuit curve is fitted on the first\n"
     "four fifths of each fitted part and judged on the last fifth (the\n"
     "validation part); the pack replaced is judged there too, and a fit no\n"
-    "better than it is said so and not written without --force. What the\n"
+    "better than it is said so and not written without --force; nor is one\n"
+    "that, fitted on the first half of each fitted part, does not miss the\n"
+    "second half by under half the pack replaced's RMS (decisively better as\n"
+    "far ahead as the part held out). What the\n"
     "flights do not inform stays the pack replaced's: with no load step in the\n"
     "fitted parts (the current's range x R0 under 50 mV) R0 and the RC pair;\n"
     "over little of the charge (under 10 %, or the capacity unknown to worse\n"
@@ -57,7 +61,8 @@ static const char fit_head[] =
     "spread of refits with one of 6 time blocks left out in turn (a\n"
     "delete-a-block jackknife); the capacity's also covers the capacity fitted\n"
     "on the first four fifths alone and, with the curve held, the other\n"
-    "curve's. A capacity over +-30 % is undetermined and held at the pack\n"
+    "curve's. A capacity whose 90 % interval (+- 1.645 sd) is wider than +-30 %\n"
+    "is undetermined and held at the pack\n"
     "replaced's. A parameter at a bound of its range is \"at its bound\" (never\n"
     "+- 0) and the fit degenerate: not written without --force; nor is a fit\n"
     "whose RMS exceeds the pack's whole open-circuit span (the model does not\n"
@@ -159,7 +164,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
 /* The name of the pack the fit replaces. */
 static const char *before_name(const fit_args *a)
 {
-    return a->choice.file ? a->choice.file : a->choice.preset ? a->choice.preset : "battery LOG's";
+    return pp_flight_fit_replaces(a->choice.file, a->choice.preset);
 }
 
 /* "V +- SD UNIT" (V with prec digits: after the point for style 'f', '+'
@@ -176,8 +181,8 @@ static const char *pm(char *buf, size_t cap, char style, int prec, double v, dou
     if (n < 0 || (size_t)n >= cap)
         return buf;
     if (!bound && isfinite(sd) && strcmp(unit, "Ah") == 0 && sd > PP_FIT_UNDETERMINED_REL * v)
-        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g, over %.0f %%)", sd,
-                 100 * PP_FIT_UNDETERMINED_REL);
+        snprintf(buf + n, cap - (size_t)n, " Ah, undetermined (+- %.2g: its 90 %% interval "
+                 "over +-30 %%)", sd);
     else if (bound || !isfinite(sd))
         snprintf(buf + n, cap - (size_t)n, "%s%s, %s", unit[0] ? " " : "", unit,
                  bound ? "at its bound: undetermined" : "undetermined (the flights do not "
@@ -239,6 +244,11 @@ static void print_pack(const pp_flight_fit *r)
         printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
                "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
+    else if (r->curve_kept)
+        printf("  open-circuit   %s table as it is (its scale and offset fitted came no 10 %% "
+               "closer on the validation part; %.3g Ah with them): %.3f V full, %.3f V empty "
+               "(pack); the +- leave out the table's own error\n", r->ocv_curve,
+               r->free_curve_capacity_ah, pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
     else
         printf("  open-circuit   %s table's shape, scale %s, offset %s per cell: %.3f V full, "
                "%.3f V empty (pack)\n", r->ocv_curve,
@@ -295,6 +305,10 @@ static void print_flight(const pp_flight_fit *r, const pp_flight_fit_flight *fl,
                100 * fl->soc_end_train_frac, isfinite(fl->soc_log_frac) ? "" : "\n");
     if ((r->fit.capacity_fitted || r->capacity_held) && isfinite(fl->soc_log_frac))
         printf(" (the log's remaining at the start: %.1f %%)\n", 100 * fl->soc_log_frac);
+    if (isfinite(fl->charge_logged_mah))
+        printf("  charge over the flight: %.1f mAh by the logged current (what the fit counts), "
+               "%.1f mAh by the log's discharged_mah\n", fl->charge_current_mah,
+               fl->charge_logged_mah);
     if (fl->n_train == fl->n) {
         printf("  nothing held out (the whole flight fitted): the figures below are over the "
                "fitted part\n");
@@ -374,6 +388,19 @@ static void print_warnings(const pp_flight_fit *r)
                "without it) the fit is no better than the pack it replaces (%.4f V against "
                "%.4f V): keep that pack; not written without --force\n",
                r->validation_fit_rms_v, r->validation_prior_rms_v);
+    if (r->charge_disagrees)
+        printf("warning: the log's discharged_mah counts %+.0f %% against the logged current "
+               "integrated, which the fit counts: the autopilot integrates at its own rate (a "
+               "current logged too seldom for its swings, or samples left out); if the log is "
+               "right, %s %.3g Ah)\n", 100 * (r->charge_ratio - 1),
+               r->fit.capacity_fitted ? "the capacity fitted is as far off (by its count"
+                                      : "the charge drawn is as far off (the capacity is held at",
+               r->fit.pack.capacity_ah * (r->fit.capacity_fitted ? r->charge_ratio : 1));
+    if (r->decisive == 0)
+        printf("warning: fitted on the first half of each fitted part, the fit misses the "
+               "second half by %.4f V RMS, the pack it replaces by %.4f V: not under half of "
+               "it, so not decisively better as far ahead as the part held out; keep that "
+               "pack; not written without --force\n", r->ahead_fit_rms_v, r->ahead_prior_rms_v);
     if (r->off_log)
         printf("warning: the model does not follow the log: RMS %.4g V over the fitted part, "
                "more than the pack's whole open-circuit span (%.3f V): a current or a voltage "
@@ -419,144 +446,6 @@ static void print_text(const pp_flight_fit *r, const fit_args *a)
     print_warnings(r);
 }
 
-static json_t *check_json(const pp_flight_check *c)
-{
-    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "voltage_rms_v", pp_json_num(c->v_rms), "voltage_max_dev_v",
-                     pp_json_num(c->v_max_dev), "charge_model_mah", pp_json_num(c->mah_model),
-                     "charge_current_mah", pp_json_num(c->mah_current), "soc_start", pp_json_num(c->pack.soc_start_frac));
-}
-
-static json_t *flight_json(const pp_flight_fit_flight *fl)
-{
-    json_t *o = json_pack("{s:s,s:i,s:I,s:I,s:o,s:o}", "log", fl->path, "instance", fl->instance,
-                          "samples", (json_int_t)fl->n, "samples_fitted", (json_int_t)fl->n_train,
-                          "duration_s", pp_json_num(fl->duration_s), "fitted_to_s",
-                          pp_json_num(fl->t_s[fl->n_train - 1]));
-
-    json_object_set_new(o, "soc_start", pp_json_num(fl->soc_start_frac));
-    json_object_set_new(o, "soc_start_sd", pp_json_num(fl->soc_start_sd_frac));
-    json_object_set_new(o, "soc_end_fitted", pp_json_num(fl->soc_end_train_frac));
-    json_object_set_new(o, "soc_log_start", pp_json_num(fl->soc_log_frac));
-    json_object_set_new(o, "held_out_rms_v_fit_equations", pp_json_num(fl->held_rms_v));
-    json_object_set_new(o, "held_out_fitted", check_json(&fl->fitted));
-    json_object_set_new(o, "held_out_before", check_json(&fl->before));
-    json_object_set_new(o, "left_out", json_string(fl->left_out));
-    return o;
-}
-
-/* The parameters at a bound, by name ("start 1" for the first flight's). */
-static json_t *at_bound_json(unsigned mask, size_t n_flights)
-{
-    static const char *const names[] = {"capacity_ah", "r_int_ohm", "r1_ohm", "tau_s",
-                                        "ocv_scale", "ocv_offset_v"};
-    json_t *a = json_array();
-    char name[32];
-
-    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
-        if (mask & (1u << j))
-            json_array_append_new(a, json_string(names[j]));
-    for (size_t f = 0; f < n_flights; f++)
-        if (mask & (PP_FIT_P_START << f)) {
-            snprintf(name, sizeof name, "soc_start %zu", f + 1);
-            json_array_append_new(a, json_string(name));
-        }
-    return a;
-}
-
-static void print_json(const pp_flight_fit *r, const fit_args *a)
-{
-    const pp_fit_result *f = &r->fit;
-    const pp_battery_params *p = &f->pack;
-    json_t *root = json_object(), *pack = json_object(), *fl = json_array();
-
-    json_object_set_new(pack, "model", json_string(pp_battery_model_name(p->model)));
-    json_object_set_new(pack, "cells", json_integer(p->cells));
-    json_object_set_new(pack, "capacity_ah", pp_json_num(p->capacity_ah));
-    json_object_set_new(pack, "capacity_sd_ah", f->capacity_fitted ? pp_json_num(f->capacity_sd_ah) : json_null());
-    json_object_set_new(pack, "voltage_v", pp_json_num(p->voltage_v));
-    json_object_set_new(pack, "r_int_ohm", pp_json_num(p->r_int_ohm));
-    json_object_set_new(pack, "r_int_sd_ohm", r->r0_held ? json_null()
-                                                         : pp_json_num(f->r_int_sd_ohm));
-    json_object_set_new(pack, "r1_ohm", pp_json_num(p->r1_ohm));
-    json_object_set_new(pack, "r1_sd_ohm", r->rc_held ? json_null() : pp_json_num(f->r1_sd_ohm));
-    json_object_set_new(pack, "tau_s", pp_json_num(f->tau_s));
-    json_object_set_new(pack, "tau_sd_s", r->rc_held ? json_null() : pp_json_num(f->tau_sd_s));
-    json_object_set_new(pack, "c1_f", pp_json_num(p->c1_f));
-    json_object_set_new(pack, "ocv_scale", pp_json_num(f->ocv_scale));
-    json_object_set_new(pack, "ocv_offset_v", pp_json_num(f->ocv_offset_v));
-    json_object_set_new(pack, "ocv_curve", json_string(r->ocv_curve ? r->ocv_curve : "?"));
-    json_object_set_new(root, "ocv_other_train_rms_v", pp_json_num(r->ocv_other_rms_v));
-    json_object_set_new(root, "pack", pack);
-    json_object_set_new(root, "cells_from", json_string(r->cells_source));
-    json_object_set_new(root, "capacity_fitted", json_boolean(f->capacity_fitted));
-    json_object_set_new(root, "capacity_pinned", json_boolean(r->capacity_pinned));
-    json_object_set_new(root, "curve_held", json_boolean(r->curve_held));
-    json_object_set_new(root, "capacity_held", json_boolean(r->capacity_held));
-    json_object_set_new(root, "capacity_undetermined", json_boolean(r->capacity_undetermined));
-    json_object_set_new(root, "rc_held", json_boolean(r->rc_held));
-    json_object_set_new(root, "degenerate", json_boolean(r->degenerate));
-    json_object_set_new(root, "follows_log", json_boolean(!r->off_log));
-    json_object_set_new(root, "validation_fit_rms_v", pp_json_num(r->validation_fit_rms_v));
-    json_object_set_new(root, "validation_prior_rms_v", pp_json_num(r->validation_prior_rms_v));
-    json_object_set_new(root, "beats_prior", r->beats_prior < 0 ? json_null()
-                                                                : json_boolean(r->beats_prior));
-    json_object_set_new(root, "r0_held", json_boolean(r->r0_held));
-    json_object_set_new(root, "at_bound", at_bound_json(f->at_bound, r->n_flights));
-    json_object_set_new(root, "soc_span", pp_json_num(f->soc_span_frac));
-    json_object_set_new(root, "train_rms_v", pp_json_num(f->train_rms_v));
-    json_object_set_new(root, "parameters", json_integer(f->n_params));
-    json_object_set_new(root, "rank", json_integer(f->rank));
-    json_object_set_new(root, "evaluations", json_integer(f->n_evaluations));
-    json_object_set_new(root, "replaces", json_string(before_name(a)));
-    for (size_t i = 0; i < r->n_flights; i++)
-        json_array_append_new(fl, flight_json(&r->fl[i]));
-    json_object_set_new(root, "flights", fl);
-    json_object_set_new(root, "output", a->out ? json_string(a->out) : json_null());
-    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    fputc('\n', stdout);
-    json_decref(root);
-}
-
-/* The comment at the head of PACK.cfg: the logs, the date, the figures. */
-static void header_text(const pp_flight_fit *r, const fit_args *a, char *buf, size_t cap)
-{
-    char date[64];
-    time_t now = time(NULL);
-    size_t n;
-
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    n = (size_t)snprintf(buf, cap, "A pack fitted by powprof battery fit (%s model) on %s, from:\n",
-                         pp_battery_model_name(r->fit.pack.model), date);
-    for (size_t i = 0; i < r->n_flights && n < cap; i++) {
-        const pp_flight_fit_flight *fl = &r->fl[i];
-        n += (size_t)snprintf(buf + n, cap - n, "  %s (battery %d): fitted on %.0f of %.0f s, "
-                              "start %.1f %%; held out: voltage RMS %.3f V (%s: %.3f V), charge "
-                              "%.0f mAh modelled, %.0f mAh logged\n", fl->path, fl->instance,
-                              fl->t_s[fl->n_train - 1], fl->duration_s, 100 * fl->soc_start_frac,
-                              fl->fitted.v_rms, before_name(a), fl->before.v_rms,
-                              fl->fitted.mah_model, fl->fitted.mah_current);
-    }
-    if (n < cap)
-        snprintf(buf + n, cap - n, "%s\nsoc_start is 1 (a full pack, for plans); each flight's "
-                 "own start is above.\nUse: powprof battery TRACE -c THIS, powprof plan RESULTS "
-                 "-c THIS", r->fit.capacity_fitted && !r->capacity_pinned
-                     ? "The flights did not cover enough of the charge to pin the capacity: "
-                       "fly to below 40 % and fit again." : r->capacity_held
-                     ? "The flights covered too little of the charge: the capacity and the "
-                       "open-circuit curve are not fitted (held). Fly to below 40 % and fit again."
-                     : "");
-}
-
-static int write_pack(const pp_flight_fit *r, const fit_args *a)
-{
-    pp_battery_params p = r->fit.pack;
-    char text[16384];
-
-    p.soc_start_frac = 1;
-    header_text(r, a, text, sizeof text);
-    return pp_battery_config_write(a->out, &p, text);
-}
-
 /* --plot DIR: written and rendered, said on stderr (stdout may be JSON). */
 static int plot(const fit_args *a, const pp_flight_fit *r)
 {
@@ -564,16 +453,6 @@ static int plot(const fit_args *a, const pp_flight_fit *r)
     int rc = pp_plot_fit(a->plot_dir, r, &pr);
 
     return pp_cli_plot_said("battery fit", a->plot_dir, "battery-fit", rc, &pr);
-}
-
-/* Why r is not written without --force (one of its three reasons). */
-static const char *not_written_why(const pp_flight_fit *r)
-{
-    if (r->off_log)
-        return "the model does not follow the log (its RMS exceeds the pack's whole "
-               "open-circuit span)";
-    return r->degenerate ? "the fit is degenerate (a parameter at a bound of its range)"
-                         : "the fit does not beat the pack it replaces on the validation part";
 }
 
 int pp_cli_battery_fit(int argc, char **argv)
@@ -592,17 +471,15 @@ int pp_cli_battery_fit(int argc, char **argv)
         pp_flight_fit_free(&r);
         return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
     }
-    if (a.json)
-        print_json(&r, &a);
-    else
+    if (a.json) {
+        json_t *doc = pp_flight_fit_json(&r, before_name(&a), a.out);
+        json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+        fputc('\n', stdout);
+        json_decref(doc);
+    } else
         print_text(&r, &a);
-    if (a.out && (r.off_log || r.degenerate || r.beats_prior == 0) && !a.force) {
-        fprintf(stderr, "powprof battery fit: %s not written: %s; --force to write it anyway\n",
-                a.out, not_written_why(&r));
+    if (a.out && pp_flight_fit_write(&r, before_name(&a), a.out, a.force) < 0)
         rc = -1;
-    } else if (a.out && write_pack(&r, &a) < 0) {
-        rc = -1;
-    }
     if (rc == 0 && a.out && !a.json)
         printf("wrote %s: the fitted pack as a battery group (battery -c, plan -c)\n", a.out);
     if (rc == 0 && a.plot_dir)

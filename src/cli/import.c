@@ -224,8 +224,9 @@ static void log_pack(import_args *a)
     if (f && f->n_batteries && pp_flight_pack_for(f, &f->bat[0], &pk)) {
         a->rq.battery = pk;
         fprintf(stderr, "powprof import: the summary's battery: the autopilot's BAT_* parameters "
-                "of %s (thevenin, %d cells, %.3g Ah, R0 %.4g ohm); -c for another\n",
-                a->rq.files[0], pk.cells, pk.capacity_ah, pk.r_int_ohm);
+                "of %s (thevenin, %d cells, %.3g Ah, R0 %.4g ohm; %s); -c for another\n",
+                a->rq.files[0], pk.cells, pk.capacity_ah, pk.r_int_ohm, f->n_batteries > 1
+                    ? "battery 0's: each battery instance drains its own pack" : "");
     }
 }
 
@@ -249,6 +250,7 @@ int pp_cmd_import(int argc, char **argv)
     bc.file = a->config_path;
     if (pp_battery_choose(&bc, &a->rq.battery) < 0)
         goto out;
+    a->rq.battery_given = a->config_path != NULL;
     log_pack(a);
     for (size_t i = 0; i < PP_ARRAY_SIZE(cleanup_signals); i++)
         signal(cleanup_signals[i], on_signal);

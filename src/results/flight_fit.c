@@ -16,6 +16,8 @@
 #define OCV_SWITCH_FRAC 0.9 /* another curve kept only when it fits 10 % closer */
 #define HOLD_REL_SD 0.25
 #define VALIDATION_FRAC 0.2 /* the last fifth of each training part: choices made there */
+#define AHEAD_FRAC 0.5     /* the write decision: fitted on the first half, run over the rest */
+#define KEEP_TABLE_FRAC 0.9 /* a fitted scale and offset kept only when 10 % closer */
 #define LOAD_STEP_V 0.05    /* a current range x R0 below it: no load step */
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o)
@@ -179,8 +181,19 @@ static int check_options(const pp_flight_fit_options *o, size_t n_paths)
         pp_log_error("battery fit: %zu logs: 1 to %d", n_paths, PP_FIT_FLIGHTS_MAX);
         return -EINVAL;
     }
-    if (!(o->train_frac > 0 && o->train_frac <= 1) || !(o->train_s >= 0)) {
-        pp_log_error("battery fit: the training part must be a fraction in (0, 1] or seconds > 0");
+    if (!(o->train_frac > 0 && o->train_frac <= 1) || !(o->train_s >= 0 && o->train_s <= 1e8)) {
+        pp_log_error("battery fit: the training part (fraction %g, seconds %g) must be a "
+                     "fraction in (0, 1] or seconds in (0, 1e8]", o->train_frac, o->train_s);
+        return -EINVAL;
+    }
+    if (o->instance < -1 || o->instance > 255 || o->cells < 0 || o->cells > 1000) {
+        pp_log_error("battery fit: instance %d (0 to 255) or cells %d (1 to 1000) out of range",
+                     o->instance, o->cells);
+        return -EINVAL;
+    }
+    if (o->ocv && strcmp(o->ocv, "auto") != 0 && strcmp(o->ocv, "pack") != 0 &&
+        pp_battery_ocv_curve(o->ocv, &(pp_battery_params){0}) < 0) {
+        pp_log_error("battery fit: ocv %s: auto, pack, lipo or liion", o->ocv);
         return -EINVAL;
     }
     return 0;
@@ -217,6 +230,7 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     if (!(*bat = battery_of(log, path, o->instance)))
         return -EINVAL;
     fl->n_logged = (*bat)->n_logged;
+    pp_ulog_charge_mah(*bat, &fl->charge_current_mah, &fl->charge_logged_mah);
     fl->bin = (*bat)->bin > 1 ? (*bat)->bin : 1;
     if ((rc = take(*bat, o, fl)) < 0)
         return rc;
@@ -320,10 +334,10 @@ static int load_step(const pp_fit_flight *ff, size_t n, const pp_battery_params 
 /* The flights cut to their fitting parts (the first 1 - VALIDATION_FRAC of
  * each training part, by time): 0 when a part would hold fewer than 3
  * samples or a validation part fewer than 2 (no choice made on it). */
-static int cut(const pp_fit_flight *ff, size_t n, pp_fit_flight *c)
+static int cut(const pp_fit_flight *ff, size_t n, double frac, pp_fit_flight *c)
 {
     for (size_t f = 0; f < n; f++) {
-        double t_end = ff[f].t_s[0] + (1 - VALIDATION_FRAC) *
+        double t_end = ff[f].t_s[0] + (1 - frac) *
                                           (ff[f].t_s[ff[f].n_train - 1] - ff[f].t_s[0]);
         c[f] = ff[f];
         c[f].n_train = 0;
@@ -436,6 +450,62 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     return pp_battery_fit(prior_curve, ff, n, r->fit_hold | PP_FIT_BLOCKS, &r->fit);
 }
 
+/* The fit kept, judged as far ahead of its data as the held-out part is
+ * (the validation part, a fifth, is too near: a wrong curve or capacity
+ * drifts off later): the same curve and holds fitted on the first half of
+ * each training part and run over the second, beside the prior there;
+ * decisive where its RMS there is under PP_FIT_DECISIVE of the prior's. */
+static int ahead(const pp_battery_params *g, const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
+    pp_fit_result *t;
+    int rc;
+
+    r->decisive = -1;
+    r->ahead_fit_rms_v = r->ahead_prior_rms_v = NAN;
+    if (!cut(ff, n, AHEAD_FRAC, c))
+        return 0;
+    if (!(t = malloc(sizeof *t)))
+        return -ENOMEM;
+    rc = pp_battery_fit(g, c, n, r->fit_hold & ~PP_FIT_BLOCKS, t);
+    if (rc == 0) {
+        r->ahead_fit_rms_v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n);
+        r->ahead_prior_rms_v = prior_validation_rms(&r->prior, ff, c, n);
+        r->decisive = r->ahead_fit_rms_v < PP_FIT_DECISIVE * r->ahead_prior_rms_v;
+    }
+    free(t);
+    return rc;
+}
+
+/* Whether the table's own scale and offset do as well ahead as the fitted
+ * ones: the fit of g on the cut flights c (its holds in r) again with the
+ * curve held, judged on the validation part; kept (*kept 1, its RMS and
+ * capacity into *rms and *window) unless the fitted curve comes
+ * KEEP_TABLE_FRAC closer there. A curve fitted over part of the charge
+ * trades its level against each start and the capacity (a start too low
+ * and a curve too high fit the part seen alike and part ways after it). */
+static int keep_table(const pp_battery_params *g, const pp_fit_flight *ff,
+                      const pp_fit_flight *c, size_t n, const pp_flight_fit *r, double *rms,
+                      double *window, int *kept, double *free_capacity_ah)
+{
+    pp_fit_result *t = malloc(sizeof *t);
+    double v;
+    int rc;
+
+    *free_capacity_ah = r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
+    if (!t)
+        return -ENOMEM;
+    rc = pp_battery_fit(g, c, n, r->fit_hold | PP_FIT_HOLD_CURVE, t);
+    if (rc == 0 && !degenerate(t, n) &&
+        (v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n)) * KEEP_TABLE_FRAC <= *rms) {
+        *rms = v;
+        *window = t->capacity_fitted ? t->pack.capacity_ah : NAN;
+        *kept = 1;
+    }
+    free(t);
+    return rc;
+}
+
 /* How much closer another curve must come to replace the prior's: any
  * closer where the flights fit the curve; with the curve held, twice as
  * close over at least HOLD_SPAN_FRAC of the charge (the shape then shows);
@@ -483,23 +553,27 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     pp_battery_params g[2];
     pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
     size_t n_try = curves(guess, o, g, names), best = 0;
-    int validate = cut(ff, n, c), rc = 0;
+    int validate = cut(ff, n, VALIDATION_FRAC, c), rc = 0;
     int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
     double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
-    int deg[2] = {0, 0};
+    int deg[2] = {0, 0}, kept[2] = {0, 0};
+    double free_cap[2] = {NAN, NAN};
 
     r->r0_held = hold0 != 0;
     r->validated = validate;
     for (size_t k = 0; k < n_try && rc == 0; k++) {
+        double margin;
         if ((rc = cascade(&g[k], validate ? c : ff, n, hold0, r)) < 0)
             break;
         rms[k] = validate ? validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
                           : r->fit.train_rms_v;
         window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
         deg[k] = degenerate(&r->fit, n);
-        if (k > 0 && ((deg[best] && !deg[k]) ||
-                      (deg[best] == deg[k] && rms[k] < (validate ? 1 : OCV_SWITCH_FRAC) *
-                                                           rms[best] * shape_margin(r))))
+        margin = (validate ? 1 : OCV_SWITCH_FRAC) * shape_margin(r);
+        if (validate && !r->curve_held && !deg[k] && (rc = keep_table(&g[k], ff, c, n, r, &rms[k],
+                                                                     &window[k], &kept[k], &free_cap[k])) < 0)
+            break;
+        if (k > 0 && ((deg[best] && !deg[k]) || (deg[best] == deg[k] && rms[k] < rms[best] * margin)))
             best = k; /* another curve where the flights determine it, or tell it apart
                          decisively, or where the prior's cannot follow them: else the prior's */
     }
@@ -511,14 +585,34 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
-    if ((rc = cascade(&g[best], ff, n, hold0, r)) < 0)
+    if ((rc = cascade(&g[best], ff, n, hold0 | (kept[best] ? PP_FIT_HOLD_CURVE : 0), r)) < 0)
         return rc;
+    r->curve_kept = kept[best];
+    r->free_curve_capacity_ah = kept[best] ? free_cap[best] : NAN;
     r->window_capacity_ah = window[best];
-    return spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r);
+    if ((rc = spread(&g[best], n_try > 1 ? &g[1 - best] : NULL, &g[0], names[0], ff, n, r)) < 0)
+        return rc;
+    return ahead(r->ocv_curve == names[0] ? &g[0] : &g[best], ff, n, r);
+}
+
+/* The log's own count of the charge (discharged_mah) beside the fit's, the
+ * logged current integrated: their ratio over the flights that have it. */
+static void charge_check(pp_flight_fit *r)
+{
+    double logged = 0, current = 0;
+
+    for (size_t i = 0; i < r->n_flights; i++)
+        if (isfinite(r->fl[i].charge_logged_mah) && r->fl[i].charge_logged_mah > 0) {
+            logged += r->fl[i].charge_logged_mah;
+            current += r->fl[i].charge_current_mah;
+        }
+    r->charge_ratio = logged > 0 && current > 0 ? logged / current : NAN;
+    r->charge_disagrees = fabs(r->charge_ratio - 1) > PP_FIT_CHARGE_GAP; /* NaN: 0 */
 }
 
 static void pinned(pp_flight_fit *r)
 {
+    charge_check(r);
     r->degenerate = degenerate(&r->fit, r->n_flights);
     r->ocv_span_v = pp_battery_ocv_v(&r->fit.pack, 1) - pp_battery_ocv_v(&r->fit.pack, 0);
     r->off_log = !(r->fit.train_rms_v <= r->ocv_span_v); /* NaN too */
@@ -569,4 +663,20 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
         pp_ulog_flight_free(&logs[i]);
     free(logs);
     return rc;
+}
+
+const char *pp_flight_fit_refusal(const pp_flight_fit *r)
+{
+    if (r->off_log)
+        return "the model does not follow the log (its RMS exceeds the pack's whole "
+               "open-circuit span)";
+    if (r->degenerate)
+        return "the fit is degenerate (a parameter at a bound of its range)";
+    if (r->beats_prior == 0)
+        return "the fit does not beat the pack it replaces on the validation part";
+    if (r->decisive == 0)
+        return "the fit is not decisively better than the pack it replaces as far ahead as "
+               "the part held out (fitted on the first half of each fitted part, its RMS "
+               "over the second half is not under half the pack's)";
+    return NULL;
 }

@@ -12,6 +12,8 @@
 #include "battery/fit.h"
 #include "src/traces/ulog.h"
 
+#include <jansson.h>
+
 typedef struct pp_flight_fit_options {
     pp_battery_model model;       /* the model fitted (thevenin by default) */
     double train_frac;            /* of each flight's duration fitted, (0, 1]; 1: nothing held out */
@@ -28,14 +30,24 @@ typedef struct pp_flight_fit_options {
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
 
-/* A capacity whose +- (the larger of the covariance's and the spread over
- * time blocks, fit.h) is over this fraction of it is undetermined. */
-#define PP_FIT_UNDETERMINED_REL 0.30
+/* A capacity whose 90 % interval (+- 1.645 sd; sd the larger of the
+ * covariance's and the spread over time blocks, fit.h) is wider than +-30 %
+ * of it is undetermined (issue 41: "undetermined where the interval would
+ * be wider than +-30 %"; the sd itself over 30 % until h-fit2). */
+#define PP_FIT_UNDETERMINED_REL (0.30 / 1.645)
 /* A flight of more samples is fitted and checked on bin averages of this
  * many at most (an hour at 10 Hz is 36,000), binned as it is read
  * (ulog_samples.h: the bin doubles each time this many are held, so
  * 20,000 to 40,000 stay): a day-long log in seconds and a few MB. */
 #define PP_FIT_SAMPLES_MAX 40000
+/* A fit is written (without --force) only where, fitted on the first half
+ * of each training part, its RMS over the second half is under this
+ * fraction of the prior's there: decisively better as far ahead of its
+ * data as the held-out part is (issue 41: never worse than the prior). */
+#define PP_FIT_DECISIVE 0.5
+/* The log's discharged_mah and the logged current integrated may differ by
+ * this fraction (the autopilot integrates at its own rate) before it is said. */
+#define PP_FIT_CHARGE_GAP 0.05
 /* Fitted parts over this fraction of the charge can pin the capacity. */
 #define PP_FIT_PINNED_SPAN_FRAC 0.30
 
@@ -53,6 +65,9 @@ typedef struct pp_flight_fit_flight {
                                        when nothing is held out): the fitted pack, the one
                                        it replaces */
     char left_out[512];           /* samples the reader left out, said ("" none) */
+    double charge_current_mah, charge_logged_mah; /* over the whole flight, every sample
+                                     kept: the logged current integrated (what the fit counts)
+                                     and the log's discharged_mah, last less first (NaN: none) */
     size_t n_logged, bin;         /* the samples logged; averaged in bins of bin (1: none)
                                      to at most PP_FIT_SAMPLES_MAX */
 } pp_flight_fit_flight;
@@ -71,6 +86,11 @@ typedef struct pp_flight_fit {
                                      of the charge, worse than 25 %, or a rank-deficient fit)
                                      with the curve free: the curve's scale and offset held at
                                      the table's, the rest fitted again */
+    int curve_kept;               /* the table's scale and offset kept though the flights could
+                                     fit them: fitted, they came no 10 % closer on the
+                                     validation part */
+    double free_curve_capacity_ah; /* curve_kept: the capacity with them fitted (on the first
+                                     four fifths of each training part; NaN: none) */
     int capacity_held;            /* nor with the curve held, and the log gives a capacity:
                                      the capacity held at the log's */
     int capacity_from_log;        /* the log gives a capacity (cell 'capacity', BAT_CAPACITY) */
@@ -88,6 +108,11 @@ typedef struct pp_flight_fit {
     double validation_prior_rms_v; /* there: the prior, started from the first voltage */
     int beats_prior;              /* 1, 0 (the fit is no better than the prior there: not
                                      written without --force), -1 not judged (no part) */
+    double ahead_fit_rms_v, ahead_prior_rms_v; /* the same curve and holds fitted on the
+                                     first half of each training part, over the second half:
+                                     the fit's RMS there and the prior's (NaN: no such part) */
+    int decisive;                 /* 1: ahead_fit_rms_v < PP_FIT_DECISIVE x ahead_prior_rms_v;
+                                     0: not (not written without --force); -1 not judged */
     double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
     int r0_held;                  /* no load step there: R0 and the RC pair held at the prior's */
     int fit_hold;                 /* the PP_FIT_HOLD_* of the fit reported */
@@ -105,6 +130,10 @@ typedef struct pp_flight_fit {
                                      ocv_span_v: the model does not follow the log (a current
                                      or a voltage the pack cannot give), not to be written
                                      without --force */
+    double charge_ratio;          /* the flights' discharged_mah over their logged current
+                                     integrated, summed (NaN: no discharged_mah) */
+    int charge_disagrees;         /* it is off 1 by more than PP_FIT_CHARGE_GAP: the charge
+                                     counted, and the capacity, as far off if the log is right */
 } pp_flight_fit;
 
 /* Read the logs at paths (ULog or ulog2csv CSV), fit and check. 0, or
@@ -115,5 +144,25 @@ int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_
                       pp_flight_fit *r);
 
 void pp_flight_fit_free(pp_flight_fit *r);
+
+/* Why r is not to be written without --force (the model does not follow the
+ * log, a degenerate fit, no better than the prior on the validation part,
+ * not decisively better ahead), or NULL: it may be written. The CLI, the C
+ * API and Python refuse with it. */
+const char *pp_flight_fit_refusal(const pp_flight_fit *r);
+
+/* The name of the pack a fit replaces: config's, preset's, else "battery
+ * LOG's" (the one `battery LOG` uses). */
+const char *pp_flight_fit_replaces(const char *config, const char *preset);
+
+/* r as `battery fit --json` prints it (replaces: the pack replaced's name;
+ * output: the pack file written, NULL none). NULL on no memory. */
+json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const char *output);
+
+/* Write r's pack to path as a battery group (its soc_start 1, the logs and
+ * figures as a comment). Refused where pp_flight_fit_refusal says why, unless
+ * force: -EPERM, logged ("PATH not written: WHY; --force ..."). 0, -EINVAL,
+ * -EIO, -ENOMEM (logged). */
+int pp_flight_fit_write(const pp_flight_fit *r, const char *replaces, const char *path, int force);
 
 #endif

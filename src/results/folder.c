@@ -230,7 +230,12 @@ static int import_trace(const pp_import_request *rq, size_t f, const pp_trace *t
         return -EIO;
     pp_results_row rr = {(uint64_t)f, values, "ok", pp_trace_duration_s(t), 0, 0, NULL, NULL,
                          "", NULL, NULL, NULL, 0};
-    fwrite(row, 1, pp_results_format_row(l, &rr, t, &rq->battery, row, cap, &mean_w), *summary);
+    pp_battery_params packs[PP_TRACE_MAX_RAILS];
+    int own = strcmp(rq->format, "ulog") == 0 && t->n_rails > 1 &&
+              pp_import_ulog_packs(rq->files[f], rq->battery_given ? &rq->battery : NULL, packs,
+                                   t->n_rails) == 0; /* each battery instance its own pack */
+    fwrite(row, 1, pp_results_format_row_packs(l, &rr, t, &rq->battery, own ? packs : NULL, row,
+                                               cap, &mean_w), *summary);
     return 0;
 }
 

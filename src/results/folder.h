@@ -44,6 +44,8 @@ typedef struct pp_import_request {
     double fixed_values[PP_IMPORT_MAX_PARAMS];
     pp_import_options io;
     pp_battery_params battery;   /* for the battery's columns and run.json */
+    int battery_given;           /* ulog: battery for every instance (-c); 0: each instance
+                                    of a log of several its own pack (pp_import_ulog_packs) */
     const char *out;             /* the folder to create: it must not exist */
 } pp_import_request;
 

@@ -33,6 +33,7 @@
 #define PP_IMPORT_H
 
 #include "src/traces/trace.h"
+#include "battery/battery.h"
 
 typedef struct pp_import_options {
     double rate_hz;      /* powprofiler: samples per second (default 10) */
@@ -60,6 +61,13 @@ int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t 
 struct pp_ulog_flight;
 const struct pp_ulog_flight *pp_import_ulog_flight(const char *path);
 void pp_import_ulog_forget(void);
+/* The pack of each rail of the log at path's trace (one per battery
+ * instance, in pp_import_ulog's order): given (-c) for each, else each
+ * instance's own (pp_flight_pack_for: its cell count, capacity and BATn_*
+ * parameters), so that each pack is drained by its own battery's power.
+ * 0, or -EINVAL (not n_rails instances; the log does not read). */
+int pp_import_ulog_packs(const char *path, const pp_battery_params *given,
+                         pp_battery_params *packs, size_t n_rails);
 int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t);
 int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
 /* jetson-stats' jtop logs (the CSV of jtop's logger, DictWriter over

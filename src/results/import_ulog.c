@@ -5,6 +5,7 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
+#include "flight.h"
 #include "src/traces/flight_log.h"
 
 #include <errno.h>
@@ -110,4 +111,24 @@ int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t 
         pp_log_error("%s: cannot write: %s", path, strerror(-rc));
     }
     return rc;
+}
+
+int pp_import_ulog_packs(const char *path, const pp_battery_params *given,
+                         pp_battery_params *packs, size_t n_rails)
+{
+    const pp_ulog_flight *f = pp_import_ulog_flight(path);
+    size_t r = 0;
+
+    if (!f)
+        return -EINVAL;
+    for (size_t b = 0; b < f->n_batteries && r < n_rails; b++) {
+        if (!f->bat[b].n)
+            continue; /* no rail (pp_ulog_battery_trace) */
+        if (given)
+            packs[r] = *given;
+        else
+            pp_flight_pack_for(f, &f->bat[b], &packs[r]);
+        r++;
+    }
+    return r == n_rails ? 0 : -EINVAL;
 }

@@ -94,9 +94,69 @@ static size_t add_cpu(const pp_results_cpu *c, char *buf, size_t len, size_t cap
     return len;
 }
 
+/* pack drained by the power of rail (-1: the rails in the total). 0, or -1. */
+static int drain_one(const pp_results_layout *l, const pp_trace *t, const pp_battery_params *pack,
+                     int rail, pp_battery_result *br)
+{
+    /* interval means are steps: each holds over (t[i-1], t[i]] */
+    double *series = malloc(t->n_samples * sizeof *series);
+    pp_battery_load load = {t->t_s, series, t->n_samples, t->interval_average};
+    pp_battery_options bo;
+    int rc;
+
+    if (!series)
+        return -1;
+    for (size_t i = 0; i < t->n_samples; i++) {
+        double p = 0.0;
+        for (size_t r = 0; r < l->n_rails; r++)
+            if (rail < 0 ? l->rail_in_total[r] : (int)r == rail)
+                p += pp_trace_at(t, i, r);
+        series[i] = p;
+    }
+    pp_battery_options_init(&bo);
+    rc = pp_battery_run(pack, &load, &bo, br);
+    free(series);
+    return rc == 0 ? 0 : -1;
+}
+
+/* A run's battery figures: battery drained by the total power, or, with
+ * rail_packs (a pack per rail, cells 0: none), each pack by its own rail's
+ * power and the figures of the first to run out (the lowest end, the most
+ * drained, the shortest time to its cutoff). NaN where not drained. */
+static void drain(const pp_results_layout *l, const pp_trace *t, const pp_battery_params *battery,
+                  const pp_battery_params *rail_packs, double *soc_end, double *soc_drain,
+                  double *ttc)
+{
+    pp_battery_result br;
+
+    if (!rail_packs) {
+        if (drain_one(l, t, battery, -1, &br) == 0)
+            *soc_end = br.soc_end_frac, *soc_drain = br.soc_drained_frac,
+            *ttc = br.time_to_cutoff_s;
+        return;
+    }
+    for (size_t r = 0; r < l->n_rails; r++) {
+        if (rail_packs[r].cells <= 0 || drain_one(l, t, &rail_packs[r], (int)r, &br) < 0)
+            continue;
+        *soc_end = isnan(*soc_end) ? br.soc_end_frac : fmin(*soc_end, br.soc_end_frac);
+        *soc_drain = isnan(*soc_drain) ? br.soc_drained_frac
+                                       : fmax(*soc_drain, br.soc_drained_frac);
+        if (!isnan(br.time_to_cutoff_s))
+            *ttc = isnan(*ttc) ? br.time_to_cutoff_s : fmin(*ttc, br.time_to_cutoff_s);
+    }
+}
+
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
                              const pp_trace *t, const pp_battery_params *battery, char *buf,
                              size_t cap, double *total_mean_w)
+{
+    return pp_results_format_row_packs(l, row, t, battery, NULL, buf, cap, total_mean_w);
+}
+
+size_t pp_results_format_row_packs(const pp_results_layout *l, const pp_results_row *row,
+                                   const pp_trace *t, const pp_battery_params *battery,
+                                   const pp_battery_params *rail_packs, char *buf, size_t cap,
+                                   double *total_mean_w)
 {
     size_t len = 0;
     double total_j = 0, span = pp_trace_duration_s(t), soc_end = NAN, soc_drain = NAN, ttc = NAN;
@@ -132,29 +192,8 @@ size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *r
         ADD(",%.6f,%.6f", pp_trace_mean_w(t, r), e);
     }
     *total_mean_w = span > 0 ? total_j / span : 0.0;
-    if (battery && t->n_samples > 0) {
-        /* interval means are steps: each holds over (t[i-1], t[i]] */
-        double *series = malloc(t->n_samples * sizeof *series);
-        if (series) {
-            pp_battery_options bo;
-            pp_battery_result br;
-            pp_battery_load load = {t->t_s, series, t->n_samples, t->interval_average};
-            for (size_t i = 0; i < t->n_samples; i++) {
-                double p = 0.0;
-                for (size_t r = 0; r < l->n_rails; r++)
-                    if (l->rail_in_total[r])
-                        p += pp_trace_at(t, i, r);
-                series[i] = p;
-            }
-            pp_battery_options_init(&bo);
-            if (pp_battery_run(battery, &load, &bo, &br) == 0) {
-                soc_end = br.soc_end_frac;
-                soc_drain = br.soc_drained_frac;
-                ttc = br.time_to_cutoff_s;
-            }
-            free(series);
-        }
-    }
+    if (battery && t->n_samples > 0)
+        drain(l, t, battery, rail_packs, &soc_end, &soc_drain, &ttc);
     ADD(",%.6f,%.6f,", *total_mean_w, total_j);
     if (row->iterations > 0 && l->n_components == 1) /* not a sum of different components' steps */
         ADD("%.6f", total_j / (double)row->iterations);

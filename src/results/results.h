@@ -92,6 +92,14 @@ void pp_results_header(const pp_results_layout *l, char *buf, size_t cap);
 size_t pp_results_format_row(const pp_results_layout *l, const pp_results_row *row,
                              const pp_trace *t, const pp_battery_params *battery, char *buf,
                              size_t cap, double *total_mean_w);
+/* The same with a pack per rail (rail_packs, n_rails; cells 0: none),
+ * each drained by its own rail's power alone (a flight log's battery
+ * instances): the battery figures are the first to run out's (the lowest
+ * end, the most drained, the shortest time to a cutoff). NULL: as above. */
+size_t pp_results_format_row_packs(const pp_results_layout *l, const pp_results_row *row,
+                                   const pp_trace *t, const pp_battery_params *battery,
+                                   const pp_battery_params *rail_packs, char *buf, size_t cap,
+                                   double *total_mean_w);
 
 /* The file name of the trace of configuration id, measurement repeat, in
  * traces/: "<id>.csv" for repeat 0, "<id>.r<repeat>.csv" after it. 0 or

@@ -1,0 +1,85 @@
+"""battery fit from Python (issue 41): powprof.fit_battery gives the
+document `powprof battery fit --json` prints, and refuses to write a pack
+(or to take an option) with the command's own words, the refusal being
+the library's."""
+import math
+import os
+import subprocess
+import unittest
+
+import powprof
+from helpers import BIN, ROOT, TMP, cli
+
+SMALL = os.path.join(ROOT, "tests/fixtures/ulog/sample_log_small.ulg")
+SHALLOW = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-shallow.csv")
+
+
+def errors(*args):
+    """(exit status, the CLI's error lines without "powprof: error: ")."""
+    p = subprocess.run([BIN] + [str(a) for a in args], capture_output=True, text=True, cwd=ROOT)
+    return p.returncode, [ln[len("powprof: error: "):] for ln in p.stderr.splitlines()
+                          if ln.startswith("powprof: error: ")]
+
+
+def same(a, b):
+    """JSON documents alike, numbers to 1e-9 relative (NaN is null in both)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+class TestFitBattery(unittest.TestCase):
+    def test_fit_battery_is_the_command(self):
+        for args, kw in ((["--instance", "1"], {"instance": 1}),
+                         (["--train-frac", "0.6", "--ocv", "liion"],
+                          {"train_frac": 0.6, "ocv": "liion"}),
+                         (["--preset", "drone-6s-10000", "--model", "rint"],
+                          {"preset": "drone-6s-10000", "model": "rint"})):
+            doc = powprof.fit_battery(SMALL, **kw)
+            self.assertTrue(same(doc, cli("battery", "fit", SMALL, *args, "--json")), args)
+            self.assertGreater(doc["flights"][0]["samples_fitted"], 2)
+
+    def test_fit_battery_writes_or_refuses_as_the_command(self):
+        out = os.path.join(TMP, "fit-shallow.cfg")
+        rc, said = errors("battery", "fit", SHALLOW, "-o", out)
+        self.assertNotEqual(rc, 0)
+        self.assertFalse(os.path.exists(out))
+        doc = powprof.fit_battery(SHALLOW)
+        self.assertIn("not decisively better", doc["refused"])
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(SHALLOW, output=out)
+        self.assertEqual(str(e.exception), said[-1])
+        self.assertIn("not written: " + doc["refused"], str(e.exception))
+        self.assertFalse(os.path.exists(out))
+        doc = powprof.fit_battery(SHALLOW, output=out, force=True)
+        self.assertEqual(doc["output"], out)
+        b = powprof.Battery(config=out)  # the pack written is one every command takes
+        b.close()
+        good = os.path.join(TMP, "fit-small1.cfg")
+        self.assertIsNone(powprof.fit_battery(SMALL, instance=1, output=good)["refused"])
+        self.assertTrue(os.path.exists(good))
+
+    def test_fit_battery_bad_options_refused(self):
+        for kw, why in (({"train_frac": 2}, "fraction 2"), ({"train_frac": math.nan}, "nan"),
+                        ({"instance": 300}, "instance 300"), ({"cells": -3}, "cells -3"),
+                        ({"ocv": "nimh"}, "ocv nimh"), ({"model": "ekf"}, "model ekf"),
+                        ({"preset": "no-such"}, "no-such")):
+            with self.assertRaisesRegex(powprof.PowprofError, why):
+                powprof.fit_battery(SMALL, **kw)
+        with self.assertRaisesRegex(ValueError, "instance 4294967297: out of range"):
+            powprof.fit_battery(SMALL, instance=2 ** 32 + 1)  # never wrapped to 1
+        with self.assertRaises(TypeError):
+            powprof.fit_battery(SMALL, cells=4.5)
+        rc, said = errors("battery", "fit", os.path.join(TMP, "none.ulg"))
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(os.path.join(TMP, "none.ulg"))
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(str(e.exception), said[-1])
+
+
+if __name__ == "__main__":
+    unittest.main()
