@@ -1100,9 +1100,10 @@ void test_battery_fit_ocv_chosen_on_validation(void)
     CHECK(r.validation_fit_rms_v < 3 * NOISE_V);
     CHECK_INT(r.beats_prior, 1);
     CHECK(r.fit.minpack_info != 5);
+    CHECK(strncmp(r.ocv_why, "the lower RMS", 13) == 0);
     pp_flight_fit_free(&r);
     CHECK_INT(run_powprof(&out, NULL, "battery", "fit", path, NULL), 0);
-    CHECK_CONTAINS(out, "kept for its RMS");
+    CHECK_CONTAINS(out, "kept: the lower RMS");
     CHECK_CONTAINS(out, "on the validation part, the last fifth of each fitted part");
     free(out);
     flight_free(&f);

@@ -241,8 +241,8 @@ static void print_pack(const pp_flight_fit *r)
                pm(b, sizeof b, 'f', 1, f->tau_s, f->tau_sd_s, f->at_bound & PP_FIT_P_TAU, "s"),
                p->c1_f);
     if (r->curve_held || r->capacity_held)
-        printf("  open-circuit   %s table, held (not enough of the charge to fit its scale and "
-               "offset): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
+        printf("  open-circuit   %s table, held (the flights do not tell its scale and offset "
+               "from the capacity): %.3f V full, %.3f V empty (pack)\n", r->ocv_curve,
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
     else if (r->curve_kept)
         printf("  open-circuit   %s table as it is (its scale and offset fitted came no 10 %% "
@@ -257,14 +257,13 @@ static void print_pack(const pp_flight_fit *r)
                pm(b, sizeof b, '+', 3, f->ocv_offset_v, f->ocv_offset_sd_v,
                   f->at_bound & PP_FIT_P_OFFSET, "V"),
                pp_battery_ocv_v(p, 1), pp_battery_ocv_v(p, 0));
-    if (isfinite(r->ocv_other_rms_v) && r->validated)
-        printf("                 (--ocv auto: kept for its RMS %.4f V on the validation part, "
-               "the last fifth of each fitted part, fitted without it; the other curve's "
-               "%.4f V)\n", r->ocv_kept_rms_v, r->ocv_other_rms_v);
-    else if (isfinite(r->ocv_other_rms_v))
-        printf("                 (--ocv auto: too few samples for a validation part; kept for "
-               "its fitted-part RMS %.4f V, the other curve's %.4f V)\n", r->ocv_kept_rms_v,
-               r->ocv_other_rms_v);
+    if (isfinite(r->ocv_other_rms_v))
+        printf("                 (--ocv auto: this curve's RMS %.4f V, the other's %.4f V, %s; "
+               "kept: %s)\n", r->ocv_kept_rms_v, r->ocv_other_rms_v,
+               r->validated ? "on the validation part, the last fifth of each fitted part, "
+                              "fitted without it"
+                            : "on the fitted part (too few samples for a validation part)",
+               r->ocv_why);
 }
 
 /* One row of the held-out comparison: the fitted pack's figure and the

@@ -546,6 +546,22 @@ static size_t curves(const pp_battery_params *guess, const pp_flight_fit_options
  * curve leaves the fit degenerate (it cannot reach the logged voltage):
  * else the prior's stays. The prior's RMS on the
  * same validation part says whether the fit beats it. */
+/* Why the curve kept (best of two) was kept, in words. */
+static const char *kept_why(const double *rms, const int *deg, size_t best)
+{
+    int other_deg = deg[1 - best] && !deg[best];
+
+    if (!(rms[best] > rms[1 - best]))
+        return other_deg ? "the lower RMS (and the other's fit ran a parameter to a bound)"
+                         : "the lower RMS";
+    if (other_deg)
+        return "the other's fit ran a parameter to a bound";
+    if (deg[best])
+        return "both fits ran a parameter to a bound: the pack's curve stays";
+    return "the pack's curve stays unless another comes decisively closer where the flights "
+           "show the curve's shape";
+}
+
 static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
                const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
@@ -582,6 +598,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->ocv_curve = names[best];
     r->ocv_other_rms_v = n_try > 1 ? rms[1 - best] : NAN;
     r->ocv_kept_rms_v = rms[best];
+    r->ocv_why = n_try > 1 ? kept_why(rms, deg, best) : NULL;
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;

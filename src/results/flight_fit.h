@@ -100,6 +100,7 @@ typedef struct pp_flight_fit {
     const char *ocv_curve;        /* the curve kept: "the pack's", "lipo", "liion" */
     double ocv_kept_rms_v;        /* its RMS on the validation part (validated), else training */
     double ocv_other_rms_v;       /* auto: the other curve's, alike (NaN: one tried) */
+    const char *ocv_why;          /* auto: why the curve kept was kept (NULL: one tried) */
     pp_battery_params prior;      /* the pack the fit replaces: -c's or --preset's as given,
                                      else the one `battery LOG` uses; at the log's cells */
     int validated;                /* the choices were made on a validation part: the last
