@@ -7,7 +7,7 @@
 #include "plots/plot_plan.h"
 #include "src/dnn/darknet_cfg.h"
 #include "src/plan/phases.h"
-#include "src/plan/governor_source.h"
+#include "src/governor/governor_source.h"
 #include "src/plan/plan.h"
 #include "src/sweep/adaptive.h"
 #include "src/results/import.h"
