@@ -7,8 +7,8 @@
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
 #include "src/governor/governor_sim.h"
-#include "src/results/flight_fit.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_fit.h"
+#include "src/flight/flight_log.h"
 
 #include <errno.h>
 #include <jansson.h>
