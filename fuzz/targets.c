@@ -9,7 +9,7 @@
 #include "src/plan/phases.h"
 #include "src/governor/governor_source.h"
 #include "src/plan/plan.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive.h"
 #include "src/results/import.h"
 #include "src/results/merge.h"
 #include "src/base/log.h"
