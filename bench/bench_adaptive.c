@@ -22,9 +22,9 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/plan/adaptive_model.h"
+#include "src/adaptive/adaptive_model.h"
 #include "src/results/summary.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include "util.h"
 
 #include "battery/battery.h"
-#include "src/results/flight_fit.h"
+#include "src/flight/flight_fit.h"
 
 #include <math.h>
 #include <stdint.h>

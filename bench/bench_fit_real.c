@@ -14,8 +14,8 @@
  * battery instance N). Issue 41's targets: fit <= 1.3 x lsq and <= 1.1 x
  * default.
  */
-#include "src/results/flight_fit.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_fit.h"
+#include "src/flight/flight_log.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -22,8 +22,8 @@
 #include "util.h"
 
 #include "battery/battery.h"
-#include "src/results/flight_fit.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_fit.h"
+#include "src/flight/flight_log.h"
 
 #include <math.h>
 #include <stdint.h>

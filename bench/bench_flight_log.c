@@ -16,7 +16,7 @@
  */
 #include "util.h"
 
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_log.h"
 #include "tests/ulog_build.h"
 
 #include <math.h>

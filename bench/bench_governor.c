@@ -1,4 +1,4 @@
-/* The in-flight governor (issue 30, src/plan/governor.h).
+/* The in-flight governor (issue 30, src/governor/governor.h).
  *
  * 1. Speed: pp_gov_update re-planning 5 phases x 1,000 candidates (the
  *    problem of bench_phases: a concave quality-power front, each phase
@@ -7,7 +7,7 @@
  *    drained 10 % faster than planned (re-plans that are held or taken),
  *    the median and the worst update. Target (issue 42): < 1 ms rint,
  *    < 5 ms thevenin.
- * 2. govern --simulate (src/plan/governor_sim.h): static plan held /
+ * 2. govern --simulate (src/governor/governor_sim.h): static plan held /
  *    governed / oracle over the real flight logs of the fixtures (each
  *    flying the pack fitted from it) and the issue's surprises on the TX2
  *    darknet scenario (propulsion +-15 % from a third in, a phase 30 %
@@ -20,7 +20,7 @@
  */
 #include "util.h"
 
-#include "src/plan/governor.h"
+#include "src/governor/governor.h"
 
 #include <fcntl.h>
 #include <jansson.h>

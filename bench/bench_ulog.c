@@ -11,7 +11,7 @@
  */
 #include "util.h"
 
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 #include "tests/ulog_build.h"
 
 #include <stdint.h>

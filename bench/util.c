@@ -2,7 +2,7 @@
 #include "util.h"
 
 #include "src/base/util.h"
-#include "src/plan/adaptive_model.h"
+#include "src/adaptive/adaptive_model.h"
 #include "src/results/summary.h"
 
 #include <errno.h>

@@ -2,8 +2,8 @@
 #ifndef PP_BENCH_UTIL_H
 #define PP_BENCH_UTIL_H
 
-#include "src/plan/adaptive_model.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive_model.h"
+#include "src/adaptive/adaptive.h"
 #include "tests/replay_oracle.h"
 #include "src/plan/phases.h"
 

@@ -40,7 +40,7 @@ int pp_fuzz_ulog(const uint8_t *data, size_t size);        /* pp_ulog_parse_batt
 /* pp_flight_log_read of a ulog2csv battery_status CSV, and pp_flight_fit_run
  * on it when it holds at most 400 samples. */
 int pp_fuzz_flightcsv(const uint8_t *data, size_t size);
-/* pp_gov_parse_line per line, then pp_gov_update (src/plan/governor.h) */
+/* pp_gov_parse_line per line, then pp_gov_update (src/governor/governor.h) */
 int pp_fuzz_govern(const uint8_t *data, size_t size);
 
 /* A mission file with phases (pp_mission_load), and after a line

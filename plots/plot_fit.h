@@ -8,7 +8,7 @@
 
 #include "plot.h"
 
-#include "src/results/flight_fit.h"
+#include "src/flight/flight_fit.h"
 
 /* Write the plot of fit f under dir (created) and render it into r (free
  * with pp_plot_result_free, also after an error): r->n_rendered, its

@@ -10,7 +10,7 @@
 #include "plot.h"
 
 #include "battery/battery.h"
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 
 /* Drive each pack[i] (as `powprof battery LOG` sets it for instance i of
  * f) with its instance's logged power, and write and render the plot under

@@ -1,12 +1,12 @@
 /* plot_governor.h - `powprof govern --simulate --plot DIR`: the state of
  * charge and the setting over time of the static plan held, the governed
- * run and the oracle (src/plan/governor_sim.h), with the reserve. */
+ * run and the oracle (src/governor/governor_sim.h), with the reserve. */
 #ifndef PP_PLOT_GOVERNOR_H
 #define PP_PLOT_GOVERNOR_H
 
 #include "plot.h"
 
-#include "src/plan/governor_sim.h"
+#include "src/governor/governor_sim.h"
 
 /* DIR/governor.gp and governor.dat written (DIR created), then rendered
  * with gnuplot when there is one (r: free with pp_plot_result_free, also

@@ -9,7 +9,7 @@
 #ifndef PP_REPLAY_ORACLE_H
 #define PP_REPLAY_ORACLE_H
 
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive.h"
 
 typedef struct pp_replay {
     char full_dir[PP_PATH_MAX];

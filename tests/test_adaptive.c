@@ -2,8 +2,8 @@
  * rules, resume and replay, and a live run through the command line. */
 #include "harness.h"
 
-#include "src/plan/adaptive_model.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive_model.h"
+#include "src/adaptive/adaptive.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>

@@ -4,8 +4,8 @@
  * a power estimate's ceiling, and the noise floor of the data. */
 #include "harness.h"
 
-#include "src/plan/adaptive_model.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive_model.h"
+#include "src/adaptive/adaptive.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>

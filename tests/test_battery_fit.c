@@ -1,5 +1,5 @@
 /* powprof battery fit: the pack from flight logs (battery/fit.h,
- * src/results/flight_fit.h, src/traces/flight_log.h). Synthetic flights
+ * src/flight/flight_fit.h, src/flight/flight_log.h). Synthetic flights
  * are drained by the project's own battery model (pp_battery_run, CVODE)
  * from known parameters, with a logger's noise, and written as pyulog's
  * ulog2csv CSV and as a ULog. */
@@ -10,8 +10,8 @@
 #include "battery/fit.h"
 #include "src/config/battery_config.h"
 #include "src/plan/phases.h"
-#include "src/results/flight_fit.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_fit.h"
+#include "src/flight/flight_log.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -5,7 +5,7 @@
 #include "harness.h"
 
 #include "src/layer2/model_held.h"
-#include "src/plan/adaptive_claim.h"
+#include "src/adaptive/adaptive_claim.h"
 #include "tests/replay_oracle.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "include/powprof/governor.h"
 
 #include "devices/power_supply.h"
-#include "src/plan/governor_source.h"
+#include "src/governor/governor_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -397,7 +397,7 @@ void test_govern_ulog_replay(void)
 }
 
 /* A flight as pyulog's ulog2csv writes its battery_status (read by
- * src/traces/flight_log.h): replayed at once, a decision per sample it
+ * src/flight/flight_log.h): replayed at once, a decision per sample it
  * keeps (a voltage of 0 is no measurement: left out). */
 void test_govern_csv_replay(void);
 void test_govern_csv_replay(void)

@@ -1,10 +1,10 @@
-/* The governor (src/plan/governor.h) on hand-built problems whose right
+/* The governor (src/governor/governor.h) on hand-built problems whose right
  * re-plan is known: candidates of quality q = 0.1 .. 20 drawing 2 q W,
  * constant base loads, the rint pack (its closed form gives the most a
  * computer may draw for the rest: pp_plan_max_power). */
 #include "harness.h"
 
-#include "src/plan/governor.h"
+#include "src/governor/governor.h"
 
 #include <errno.h>
 #include <math.h>

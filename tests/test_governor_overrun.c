@@ -6,7 +6,7 @@
 
 #include "src/api/governor_doc.h"
 #include "src/config/mission.h"
-#include "src/plan/governor_sim.h"
+#include "src/governor/governor_sim.h"
 
 #include <errno.h>
 #include <math.h>

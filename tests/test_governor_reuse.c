@@ -6,7 +6,7 @@
  * with fewer battery runs. */
 #include "harness.h"
 
-#include "src/plan/governor_sim.h"
+#include "src/governor/governor_sim.h"
 
 #include <math.h>
 #include <stdlib.h>

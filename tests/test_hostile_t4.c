@@ -12,7 +12,7 @@
 #include "src/results/lock.h"
 #include "src/results/tmpdir.h"
 #include "src/traces/trace.h"
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 
 #include <errno.h>
 #include <fcntl.h>

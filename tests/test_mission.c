@@ -5,9 +5,9 @@
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
 #include "src/plan/phases.h"
-#include "src/results/flight.h"
+#include "src/flight/flight.h"
 #include "src/traces/trace.h"
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 
 #include "src/base/util.h"
 #include "src/results/import.h"
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 
 #include <errno.h>
 #include <fcntl.h>

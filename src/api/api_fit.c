@@ -1,11 +1,11 @@
 /* api_fit.c - the pack fitted to flight logs through the public API
- * (include/powprof/battery.h) over src/results/flight_fit.h: the same
+ * (include/powprof/battery.h) over src/flight/flight_fit.h: the same
  * options, document and refusals as `powprof battery fit`. */
 #include "include/powprof/battery.h"
 
 #include "src/base/log.h"
 #include "src/config/battery_config.h"
-#include "src/results/flight_fit.h"
+#include "src/results/flight_fit_doc.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* api_governor.c - the public facade of the in-flight governor
- * (include/powprof/governor.h) over src/plan/governor.h: the plan per
+ * (include/powprof/governor.h) over src/governor/governor.h: the plan per
  * phase made before take-off (src/plan/phases.h), then kept up. Both
  * headers of the pair are included so that the compiler checks them. */
 #include "include/powprof/governor.h"
@@ -8,7 +8,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/layer2/model.h"
-#include "src/plan/governor.h"
+#include "src/governor/governor.h"
 #include "handle.h"
 #include "pipeline.h"
 

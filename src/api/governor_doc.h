@@ -8,7 +8,7 @@
  *   phase, phase_index, phase_left_s   the phase flown (name, index) and its time left
  *   phase_overrun_s, overrun_assumed_s   how far past its planned end it is flown
  *                       (0: not), and how much longer it is assumed to run
- *                       (null: not overrunning; src/plan/governor.h)
+ *                       (null: not overrunning; src/governor/governor.h)
  *   soc_measured, soc, soc_sd, soc_source, soc_held   the charge (fractions)
  *   setting             the parameters to run now {name: value} (labels for
  *                       categorical ones), nothing else
@@ -26,7 +26,7 @@
 #ifndef PP_API_GOVERNOR_DOC_H
 #define PP_API_GOVERNOR_DOC_H
 
-#include "src/plan/governor.h"
+#include "src/governor/governor.h"
 #include "src/plan/phases.h"
 #include "src/layer2/model.h"
 

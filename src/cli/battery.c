@@ -3,7 +3,7 @@
 #include "opt.h"
 
 #include "src/traces/trace.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_log.h"
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"

@@ -1,11 +1,11 @@
 /* powprof battery fit LOG...: the pack fitted to one's own flight logs
- * (src/results/flight_fit.h), printed, written as a battery group, plotted. */
+ * (src/flight/flight_fit.h), printed, written as a battery group, plotted. */
 #include "cli.h"
 #include "opt.h"
 
 #include "src/base/util.h"
 #include "src/config/battery_config.h"
-#include "src/results/flight_fit.h"
+#include "src/results/flight_fit_doc.h"
 #include "src/results/json_file.h"
 #include "plots/plot_fit.h"
 

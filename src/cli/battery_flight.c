@@ -1,11 +1,11 @@
 /* powprof battery FLIGHT.ulg: the battery model against a recorded flight
- * (src/results/flight.h), printed. */
+ * (src/flight/flight.h), printed. */
 #include "cli.h"
 
-#include "src/results/flight.h"
+#include "src/flight/flight.h"
 #include "src/results/json_file.h"
 #include "src/base/util.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_log.h"
 #include "plots/plot_flight.h"
 
 #include <jansson.h>

@@ -114,7 +114,7 @@ int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
 /* battery FLIGHT.ulg: the model p against each battery of the log
- * (src/results/flight.h), printed. Returns an exit status. */
+ * (src/flight/flight.h), printed. Returns an exit status. */
 struct pp_battery_params;
 /* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
 int pp_cli_battery_fit(int argc, char **argv);

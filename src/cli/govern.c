@@ -1,4 +1,4 @@
-/* powprof govern: the plan per phase kept up in flight (src/plan/governor.h)
+/* powprof govern: the plan per phase kept up in flight (src/governor/governor.h)
  * from a source of readings (governor_source.h), one JSON line per
  * decision, the state file rewritten atomically; or --simulate
  * (govern_sim.c). Parses, calls the library, prints. */
@@ -9,8 +9,8 @@
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
 #include "src/base/util.h"
-#include "src/plan/governor_sim.h"
-#include "src/plan/governor_source.h"
+#include "src/governor/governor_sim.h"
+#include "src/governor/governor_source.h"
 
 #include <errno.h>
 #include <jansson.h>

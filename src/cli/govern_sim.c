@@ -1,14 +1,14 @@
 /* powprof govern --simulate: the mission flown in virtual time
- * (src/plan/governor_sim.h), the static plan, the governed run and the
+ * (src/governor/governor_sim.h), the static plan, the governed run and the
  * oracle side by side, as text or one JSON object, and the plot. */
 #include "cli.h"
 
 #include "plots/plot_governor.h"
 #include "src/api/pipeline.h"
 #include "src/results/json_file.h"
-#include "src/plan/governor_sim.h"
-#include "src/results/flight_fit.h"
-#include "src/traces/flight_log.h"
+#include "src/governor/governor_sim.h"
+#include "src/flight/flight_fit.h"
+#include "src/flight/flight_log.h"
 
 #include <errno.h>
 #include <jansson.h>

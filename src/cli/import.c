@@ -7,8 +7,8 @@
 #include "src/results/folder.h"
 #include "src/base/util.h"
 
-#include "src/traces/flight_log.h"
-#include "src/results/flight.h"
+#include "src/flight/flight_log.h"
+#include "src/flight/flight.h"
 
 #include <math.h>
 #include <errno.h>

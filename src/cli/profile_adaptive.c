@@ -4,7 +4,7 @@
 #include "cli.h"
 
 #include "src/base/util.h"
-#include "src/plan/adaptive_profile.h"
+#include "src/adaptive/adaptive_profile.h"
 
 #include <errno.h>
 #include <math.h>

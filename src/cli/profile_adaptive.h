@@ -1,13 +1,13 @@
 /* profile_adaptive.h - powprof profile --adaptive: the options, and the
- * run in place of the plain sweep (src/sweep/adaptive.h). */
+ * run in place of the plain sweep (src/adaptive/adaptive.h). */
 #ifndef PP_CLI_PROFILE_ADAPTIVE_H
 #define PP_CLI_PROFILE_ADAPTIVE_H
 
 #include "opt.h"
 
 #include "src/config/profile.h"
-#include "src/plan/adaptive_profile.h"
-#include "src/sweep/adaptive.h"
+#include "src/adaptive/adaptive_profile.h"
+#include "src/adaptive/adaptive.h"
 #include "src/sweep/sweep.h"
 
 #include <jansson.h>

@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "opt.h"
 
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 #include "src/base/util.h"
 
 #include <jansson.h>

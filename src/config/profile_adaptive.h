@@ -5,7 +5,7 @@
 
 /* adaptive = { target_error = 5.0; budget_s = 600.0; max_configs = 24;
  *             seed = 1; batch = 2; } in the profile group (optional, every
- * key too): the profile is measured adaptively (src/sweep/adaptive.h),
+ * key too): the profile is measured adaptively (src/adaptive/adaptive.h),
  * as with `powprof profile --adaptive`, whose options override these. */
 typedef struct pp_profile_adaptive {
     int given;               /* the group is there */

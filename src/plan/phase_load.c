@@ -5,7 +5,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/traces/trace.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_log.h"
 
 #include <errno.h>
 #include <math.h>

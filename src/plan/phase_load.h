@@ -63,7 +63,7 @@ typedef struct pp_phases_problem {
     pp_battery_params battery;       /* soc_start, efficiency, the model; its base load
                                         and cutoff are not used */
     double min_soc_frac;             /* the reserve at the end */
-    /* 1: a re-plan in flight (src/plan/governor.h), fast: every phase's
+    /* 1: a re-plan in flight (src/governor/governor.h), fast: every phase's
      * charge from a table of PP_PHASES_GRID powers in closed form (rint;
      * thevenin as a rint pack of its open-circuit voltage halfway through
      * the phase and R0 + R1), the choice bisected on each phase's upper

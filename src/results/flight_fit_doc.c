@@ -1,7 +1,7 @@
-/* battery fit's document and pack file (flight_fit.h): the JSON that
+/* battery fit's document and pack file (flight_fit_doc.h): the JSON that
  * `battery fit --json`, the C API and Python's fit_battery give, and the
  * battery group written, refused as pp_flight_fit_refusal says. */
-#include "flight_fit.h"
+#include "flight_fit_doc.h"
 #include "json_file.h"
 
 #include "src/base/log.h"

@@ -47,7 +47,7 @@ typedef struct pp_import_options {
 void pp_import_options_init(pp_import_options *o);
 
 int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace *t);
-/* A PX4 log's battery_status as a trace (src/traces/ulog.h): one rail per
+/* A PX4 log's battery_status as a trace (src/flight/ulog.h): one rail per
  * battery instance. 0 or -errno (logged with the file). */
 int pp_import_ulog(const char *path, const pp_import_options *o, pp_trace *t);
 /* The logs' own battery figures beside their trace: dir/flight.csv, one row

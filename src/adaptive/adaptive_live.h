@@ -9,7 +9,7 @@
 #define PP_ADAPTIVE_LIVE_H
 
 #include "adaptive.h"
-#include "sweep.h"
+#include "src/sweep/sweep.h"
 
 #define PP_ADAPTIVE_LIVE_MAX 1000000 /* configurations */
 

@@ -5,7 +5,7 @@
 #ifndef PP_FLIGHT_H
 #define PP_FLIGHT_H
 
-#include "src/traces/ulog.h"
+#include "ulog.h"
 
 #include "battery/battery.h"
 

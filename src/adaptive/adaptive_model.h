@@ -1,5 +1,5 @@
 /* adaptive_model.h - the layer-2 model of a results folder as the
- * predictor of an adaptive run (src/sweep/adaptive.h): refitted on the
+ * predictor of an adaptive run (src/adaptive/adaptive.h): refitted on the
  * folder's summary.csv after every round, predicting the planning metrics
  * (total_energy_j, total_mean_w, and every <component>.achieved_fps the
  * folder has: the rate the planner checks requests against; the
@@ -26,7 +26,7 @@
 #define PP_ADAPTIVE_MODEL_H
 
 #include "src/layer2/model.h"
-#include "src/sweep/adaptive.h"
+#include "adaptive.h"
 
 typedef struct pp_adaptive_model {
     pp_model m;

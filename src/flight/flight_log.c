@@ -1,6 +1,6 @@
 /* A recorded flight's battery from a ULog or a ulog2csv CSV (flight_log.h). */
 #include "flight_log.h"
-#include "trace.h"
+#include "src/traces/trace.h"
 
 #include "src/base/util.h"
 

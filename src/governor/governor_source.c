@@ -5,7 +5,7 @@
 #include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/traces/flight_log.h"
+#include "src/flight/flight_log.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -3,7 +3,7 @@
 #ifndef PP_GOVERNOR_LOAD_H
 #define PP_GOVERNOR_LOAD_H
 
-#include "phase_load.h"
+#include "src/plan/phase_load.h"
 
 /* l's mean over bins of PP_GOV_BIN_S (the last one shorter), at the bins'
  * middles, and at 0 and duration_s the first's and the last's: into c

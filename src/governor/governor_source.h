@@ -11,7 +11,7 @@
  *   power_supply[:NAME]  a Linux battery (devices/power_supply.h) read every
  *                     every_s on the monotonic clock, t_s from the first read.
  *   FILE.ulg, FILE.csv  a recorded flight (a PX4 ULog, or the battery_status
- *                     CSV of pyulog's ulog2csv: src/traces/flight_log.h, which
+ *                     CSV of pyulog's ulog2csv: src/flight/flight_log.h, which
  *                     leaves out what is no measurement): its first battery
  *                     with samples (or FILE:N for instance N), replayed at
  *                     its own pace times speed (0: at once), t_s from its
@@ -24,7 +24,7 @@
 
 #include "governor.h"
 
-#include "src/traces/ulog.h"
+#include "src/flight/ulog.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
-#include "src/traces/flight_log.h"
+#include "flight_log.h"
 
 #include <errno.h>
 #include <math.h>

@@ -51,7 +51,7 @@
 #ifndef PP_GOVERNOR_H
 #define PP_GOVERNOR_H
 
-#include "phases.h"
+#include "src/plan/phases.h"
 
 #include "battery/soc_ekf.h"
 

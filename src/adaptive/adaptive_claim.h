@@ -26,7 +26,7 @@
 #define PP_ADAPTIVE_CLAIM_H
 
 #include "src/layer2/model.h"
-#include "src/sweep/adaptive.h"
+#include "adaptive.h"
 
 #include <stdint.h>
 

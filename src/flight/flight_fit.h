@@ -1,5 +1,5 @@
 /* flight_fit.h - the pack fitted to a pilot's own flight logs (powprof
- * battery fit): the logs read (src/traces/flight_log.h), the battery model
+ * battery fit): the logs read (src/flight/flight_log.h), the battery model
  * fitted on the first part of each flight (battery/fit.h), and checked on
  * the rest the way `powprof battery FLIGHT` checks a pack (flight.h: the
  * logged power drives the model, CVODE), beside the pack it replaces.
@@ -10,9 +10,8 @@
 #include "flight.h"
 
 #include "battery/fit.h"
-#include "src/traces/ulog.h"
+#include "ulog.h"
 
-#include <jansson.h>
 
 typedef struct pp_flight_fit_options {
     pp_battery_model model;       /* the model fitted (thevenin by default) */
@@ -151,19 +150,5 @@ void pp_flight_fit_free(pp_flight_fit *r);
  * not decisively better ahead), or NULL: it may be written. The CLI, the C
  * API and Python refuse with it. */
 const char *pp_flight_fit_refusal(const pp_flight_fit *r);
-
-/* The name of the pack a fit replaces: config's, preset's, else "battery
- * LOG's" (the one `battery LOG` uses). */
-const char *pp_flight_fit_replaces(const char *config, const char *preset);
-
-/* r as `battery fit --json` prints it (replaces: the pack replaced's name;
- * output: the pack file written, NULL none). NULL on no memory. */
-json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const char *output);
-
-/* Write r's pack to path as a battery group (its soc_start 1, the logs and
- * figures as a comment). Refused where pp_flight_fit_refusal says why, unless
- * force: -EPERM, logged ("PATH not written: WHY; --force ..."). 0, -EINVAL,
- * -EIO, -ENOMEM (logged). */
-int pp_flight_fit_write(const pp_flight_fit *r, const char *replaces, const char *path, int force);
 
 #endif

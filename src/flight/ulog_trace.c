@@ -1,6 +1,6 @@
 /* A flight's battery as a power trace, and its charge (ulog.h). */
 #include "ulog.h"
-#include "trace.h"
+#include "src/traces/trace.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

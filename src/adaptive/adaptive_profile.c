@@ -4,7 +4,7 @@
 #include "adaptive_model.h"
 
 #include "src/base/log.h"
-#include "src/sweep/adaptive_live.h"
+#include "adaptive_live.h"
 
 #include <errno.h>
 #include <string.h>

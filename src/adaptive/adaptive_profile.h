@@ -2,13 +2,13 @@
  * --adaptive`, or a profile's adaptive group) as one library call: which
  * options win (the defaults, the profile's adaptive group over them, what
  * the caller was given over both), and the run wired up: the live sweep
- * as the oracle (src/sweep/adaptive_live.h), the layer-2 model as the
+ * as the oracle (src/adaptive/adaptive_live.h), the layer-2 model as the
  * predictor (adaptive_model.h). */
 #ifndef PP_ADAPTIVE_PROFILE_H
 #define PP_ADAPTIVE_PROFILE_H
 
 #include "src/config/profile.h"
-#include "src/sweep/adaptive.h"
+#include "adaptive.h"
 #include "src/sweep/sweep.h"
 
 /* The options a caller was given (a command line): given[] says which of
