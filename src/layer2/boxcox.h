@@ -1,5 +1,5 @@
 /* boxcox.h - one estimator of layer 2 (boxcox.c, in the table of est.h;
- * its tuning for tune.c): the parametric family with the workload's shape.
+ * its tuning for folds.c): the parametric family with the workload's shape.
  *
  * Each numeric parameter that varies goes through a power transform of
  * its raw value, u = value / largest (a range with values <= 0: u = 1 +
