@@ -206,20 +206,9 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
  * nested predictions (pp_choose's keep_held). 0 or -ENOMEM. */
 int pp_model_derive(pp_model *m);
 
-/* 1 for a metric that is interpolated rather than chosen by auto: the
- * achieved rates (<component>.achieved_fps / _hz), which the planner
- * checks requests against and which must not be smoothed past a machine's
- * limit: local-linear at the narrowest bandwidth, linear values (at a
- * measured configuration its value, between two the line through them). */
-int pp_model_interpolated(const char *metric);
-
 /* Every fit's y_min and y_max from its group's configurations (model.c;
  * pp_model_open does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
-
-/* 1 when value lies beyond PP_MODEL_BEYOND_FACTOR times fit f's measured
- * range (pp_prediction.beyond); 0 without a range. */
-int pp_model_beyond(const pp_model_fit *f, double value);
 
 /* A categorical parameter's groups are fitted apart, each with a few
  * residuals behind its band at measured levels; below 9 the conformal

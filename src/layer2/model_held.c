@@ -36,7 +36,10 @@ static double held_of(const pp_model_group *g, size_t k, int between, size_t i)
     return pp_model_blend(own, f->divide ? x / y : x * y, f->weight);
 }
 
-long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)
+/* The fold of each configuration at measured levels as pp_choose made it
+ * for choice c (y: its values, n_rows of them) into fold[n_rows]
+ * (SIZE_MAX: no value): the number of folds. */
+static long at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)
 {
     size_t rank = 0;
 
@@ -52,7 +55,7 @@ static long at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held
 
     if (!fold)
         return -ENOMEM;
-    pp_model_at_folds(&g->fits[k].choice, y, g->n_rows, fold);
+    at_folds(&g->fits[k].choice, y, g->n_rows, fold);
     for (size_t i = 0; i < g->n_rows; i++) {
         if (fold[i] == SIZE_MAX)
             continue;
@@ -63,8 +66,12 @@ static long at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held
     return (long)n;
 }
 
-long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
-                            size_t *fold)
+/* The group of levels each of choice c's between-levels pairs was left
+ * out with (pair p of sample c->held_between_idx[p]) into
+ * fold[c->n_held_between]: the number of groups, or -ENOMEM. Pairs of one
+ * group were predicted by one fit. */
+static long between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
+                          size_t *fold)
 {
     pp_fold *folds;
     size_t *group, ng, p = 0;
@@ -93,7 +100,7 @@ static long between_pairs(const pp_model_group *g, size_t k, const double *y, si
 {
     const pp_choice *c = &g->fits[k].choice;
     size_t *fold = malloc((c->n_held_between + 1) * sizeof *fold), n = 0;
-    long ng = fold ? pp_model_between_folds(g, c, y, fold) : -ENOMEM;
+    long ng = fold ? between_folds(g, c, y, fold) : -ENOMEM;
 
     for (size_t p = 0; ng >= 0 && p < c->n_held_between; p++) {
         size_t i = c->held_between_idx[p];
@@ -409,8 +416,8 @@ static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[
 {
     const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
                              &g->fits[k[T]].choice};
-    long nf = between ? pp_model_between_folds(g, c[E], y[E], fold)
-                      : pp_model_at_folds(c[E], y[E], g->n_rows, fold);
+    long nf = between ? between_folds(g, c[E], y[E], fold)
+                      : at_folds(c[E], y[E], g->n_rows, fold);
 
     if (nf < 0)
         return (int)nf;

@@ -25,16 +25,4 @@ typedef struct pp_held_pair {
  * fewer than 2 values) or -ENOMEM. */
 long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **out);
 
-/* The fold of each configuration at measured levels as pp_choose made it
- * for choice c (y: its values, n_rows of them) into fold[n_rows]
- * (SIZE_MAX: no value): the number of folds. */
-long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold);
-
-/* The group of levels each of choice c's between-levels pairs was left
- * out with (pair p of sample c->held_between_idx[p]) into
- * fold[c->n_held_between]: the number of groups, or -ENOMEM. Pairs of one
- * group were predicted by one fit. */
-long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
-                            size_t *fold);
-
 #endif
