@@ -4,6 +4,8 @@
  * (pp_band_edge_calibrate) and the trend of the last measured levels
  * that it holds beside the estimator's own extrapolation (pp_band_trend,
  * pp_band_beyond). */
+#include "band.h"
+
 #include "estimator.h"
 
 #include <errno.h>

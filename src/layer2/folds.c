@@ -2,8 +2,9 @@
  * level folds of a surface's samples, the errors of an estimator over
  * them, each fold predicted from a fit on the others, and the tuning of an
  * estimator on them (pp_est_tune). The errors themselves are cv.c's. */
-#include "estimator.h"
+#include "folds.h"
 
+#include "estimator.h"
 #include "boxcox.h"
 #include "lapack.h"
 
