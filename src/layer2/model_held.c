@@ -1,6 +1,6 @@
 /* The nested hold-outs of a model's fits, pair by pair (model_held.h), and
  * the derivation of energy, power and duration from each other, nested on
- * them (model_internal.h: pp_model_derive). */
+ * them (model.h: pp_model_derive). */
 #include "model_held.h"
 
 #include "model_internal.h"
