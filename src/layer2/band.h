@@ -132,17 +132,9 @@ size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds);
 /* A prediction in y's units at normalized point xn (ctx: the caller's). */
 typedef double (*pp_band_value_fn)(const void *ctx, const double *xn);
 
-/* The local linear trend at xn of the last measured levels of fn: fn at
- * the nearest point of r's range, continued along each dimension where xn
- * lies outside by the slope between the range's end and the level next to
- * it (in log values for a positive metric along log-scale parameters, a
- * power law; else in values, unless that crosses zero). fn there inside. */
-double pp_band_trend(const pp_band_range *r, int positive, pp_band_value_fn fn, const void *ctx,
-                     const double *xn);
-
 /* The value and band at xn (pp_band inside the range). Outside it the
  * band holds both the estimator's own extrapolation (*value) and the
- * trend of the last levels (pp_band_trend of fn): the two disagree where
+ * trend of the last levels (the local linear trend of fn): the two disagree where
  * the data does not tell how the surface goes on (a power transform
  * continued past a singularity, a kernel average continued flat), and the
  * band then spans them. trend_value 1: *value becomes the trend (the
