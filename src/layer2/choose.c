@@ -1,4 +1,4 @@
-/* The choice of an estimator per metric (estimator.h, pp_choose): the
+/* The choice of an estimator per metric (choose.h, pp_choose): the
  * candidates scored by leaving out levels, the nested errors between and
  * at measured levels, the band calibrated on both. */
 #include "choose.h"

@@ -1,4 +1,4 @@
-/* folds.c - what cross-validation leaves out together (estimator.h): the
+/* folds.c - what cross-validation leaves out together (folds.h): the
  * level folds of a surface's samples, the errors of an estimator over
  * them, each fold predicted from a fit on the others, and the tuning of an
  * estimator on them (pp_est_tune). The errors themselves are cv.c's. */
@@ -158,7 +158,7 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
     return rc;
 }
 
-/* Tuning one estimator (estimator.h, pp_est_tune): the kernels' bandwidth
+/* Tuning one estimator (folds.h, pp_est_tune): the kernels' bandwidth
  * by leaving out levels where there are level folds, else by leave-one-out;
  * the spline's smoothing by leave-one-out; boxcox's exponents by leaving out
  * levels (boxcox.h). */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MODEL_VERSION 2 /* 2: band_q_between per grid step (estimator.h, pp_band_between) */
+#define MODEL_VERSION 2 /* 2: band_q_between per grid step (band.h, pp_band_between) */
 
 /* FNV-1a hash of dir/summary.csv (0 when unreadable). */
 static unsigned long long file_hash(const char *dir)
