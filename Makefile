@@ -34,7 +34,7 @@ CFLAGS += $(WARN) $(OPT) $(SAN)
 LDFLAGS += $(SAN)
 # What every command needs, and nothing more: the heavy components are
 # modules (below) and layer 2 loads OpenBLAS when it first multiplies
-# (src/layer2/blas.h), so that `powprof meter` stays small.
+# (src/layer2/lapack.h), so that `powprof meter` stays small.
 # MINPACK (cminpack, ~100 kB, needs only libm) is linked, not loaded on
 # demand: `battery fit` solves its least squares with it
 # (battery/fit.c, the only file that sees it).

@@ -3,7 +3,7 @@
 #include "harness.h"
 
 #include "components/registry.h"
-#include "src/layer2/blas.h"
+#include "src/layer2/lapack.h"
 #include "src/config/profile.h"
 #include "src/sweep/sweep.h"
 

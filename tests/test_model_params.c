@@ -3,7 +3,7 @@
  * constant, two total_* columns equal in every row show one of them. */
 #include "harness.h"
 
-#include "src/layer2/model_internal.h"
+#include "src/layer2/model_held.h"
 #include "src/results/summary.h"
 
 #include <math.h>

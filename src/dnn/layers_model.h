@@ -7,7 +7,7 @@
  * processes had the core: the latency on an unshared core), wall time, and
  * energy (the device's, estimated on a machine without sensors). Each
  * is fitted by least squares on relative errors (LAPACK dgelsd through
- * src/layer2/blas.h: rows divided by the measured value, then Gauss-Newton steps
+ * src/layer2/lapack.h: rows divided by the measured value, then Gauss-Newton steps
  * on the squared log errors, which remove the low bias noisy values give
  * the first fit) in one of these families, x being the layer's work (its
  * FLOPs when it has any, else the bytes it reads and writes):

@@ -1,9 +1,11 @@
-/* The 90 % bands of estimator.h: where the samples lie, how far a point
+/* The 90 % bands of a choice (band.h): where the samples lie, how far a point
  * lies from them, the conformal quantiles, the band at a point; outside
  * the measured range, the band calibrated on the edges held out
  * (pp_band_edge_calibrate) and the trend of the last measured levels
- * that it holds beside the estimator's own extrapolation (pp_band_trend,
+ * that it holds beside the estimator's own extrapolation (trend,
  * pp_band_beyond). */
+#include "band.h"
+
 #include "estimator.h"
 
 #include <errno.h>
@@ -241,8 +243,93 @@ void pp_choice_free(pp_choice *c)
     c->n_held_between = 0;
 }
 
+/* ---- beyond the measured range: the local linear trend of the last
+ * measured levels, and the band that holds it and the estimator's own
+ * extrapolation (band.h: pp_band_beyond) ---- */
+
+/* The level of dimension j next to the range's end xc (inwards), NaN
+ * when there is none: the end's neighbour among the surface's levels
+ * inside the range, else one finest step in. */
+static double inward(const pp_band_range *r, size_t j, double xc)
+{
+    double best = NAN;
+    int up = xc <= r->lo[j];
+
+    for (size_t a = 0; r->s && a < r->s->k[j]; a++) {
+        double lv = r->s->levels[j][a];
+        if (lv < r->lo[j] || lv > r->hi[j] || lv == xc)
+            continue;
+        if (isnan(best) || (up ? lv < best : lv > best))
+            best = lv;
+    }
+    if (isnan(best) && isfinite(r->step[j]) && r->step[j] > 0)
+        best = up ? xc + r->step[j] : xc - r->step[j];
+    return best;
+}
+
+/* The local linear trend at xn of the last measured levels of fn: fn at
+ * the nearest point of r's range, continued along each dimension where xn
+ * lies outside by the slope between the range's end and the level next to
+ * it (in log values for a positive metric along log-scale parameters, a
+ * power law; else in values, unless that crosses zero). fn there inside. */
+static double trend(const pp_band_range *r, int positive, pp_band_value_fn fn, const void *ctx,
+                    const double *xn)
+{
+    double xc[PP_SURFACE_MAX_DIMS], f0, lin = 0, lg = 0;
+    int outside = 0, all_log = 1;
+
+    for (size_t j = 0; j < r->d; j++)
+        xc[j] = r->hi[j] >= r->lo[j] ? fmin(fmax(xn[j], r->lo[j]), r->hi[j]) : xn[j];
+    f0 = fn(ctx, xc);
+    for (size_t j = 0; j < r->d; j++) {
+        double a, fa, steps, xa[PP_SURFACE_MAX_DIMS];
+        if (xn[j] == xc[j] || isnan(a = inward(r, j, xc[j])))
+            continue;
+        for (size_t i = 0; i < r->d; i++)
+            xa[i] = xc[i];
+        xa[j] = a;
+        fa = fn(ctx, xa);
+        steps = (xn[j] - xc[j]) / (xc[j] - a); /* the last interval's lengths past the end */
+        lin += (f0 - fa) * steps;
+        lg += f0 > 0 && fa > 0 ? log(f0 / fa) * steps : NAN;
+        all_log &= r->s && r->s->log_scale[j];
+        outside = 1;
+    }
+    if (!outside)
+        return f0;
+    /* a positive metric along log-scale parameters: a power law; else a
+     * straight line, unless it crosses zero */
+    if (positive && (all_log || !(f0 + lin > 0)) && isfinite(lg))
+        return f0 * exp(lg);
+    return f0 + lin;
+}
+
+void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, const void *ctx,
+                    const double *xn, double *value, double *lo, double *hi)
+{
+    double t, tlo, thi;
+
+    if (pp_band_scale(&c->range, xn) <= 1) {
+        pp_band(c, *value, xn, lo, hi);
+        return;
+    }
+    t = trend(&c->range, c->positive, fn, ctx, xn);
+    /* a positive metric's extrapolation at or below zero has left what
+     * the values can be: the trend, when it has not */
+    if (trend_value || isnan(*value) || (c->positive && !(*value > 0) && t > 0))
+        *value = t;
+    pp_band(c, *value, xn, lo, hi);
+    pp_band(c, t, xn, &tlo, &thi);
+    if (!isnan(tlo) && !isnan(*lo)) { /* both trends are held */
+        *lo = fmin(*lo, tlo);
+        *hi = fmax(*hi, thi);
+    }
+    if (!isnan(*lo) && *value < *lo) /* both at or below zero: the band's end, 0 */
+        *value = *lo;
+}
+
 /* ---- outside the measured range: the band calibrated on the edges held
- * out (estimator.h: pp_band_edge_calibrate) ---- */
+ * out (band.h: pp_band_edge_calibrate) ---- */
 
 /* The present levels of dimension j (a sample with a value there): the
  * least and largest index into s->levels[j], and how many. */
@@ -323,7 +410,7 @@ static int edge_fold(const pp_surface *s, const double *y, const pp_fold *f, pp_
             if (!out[i])
                 continue;
             p = pp_est_predict(&e, xn);
-            t = pp_band_trend(&r, c->positive, est_at, &e, xn);
+            t = trend(&r, c->positive, est_at, &e, xn);
             if (c->spec.method == PP_METHOD_NW)
                 p = t;
             if (residual_to(c, y[i], p, t, &need[*m]) && isfinite(scale))
@@ -369,84 +456,4 @@ int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
     free(y2);
     free(need);
     return rc;
-}
-
-/* ---- beyond the measured range: the local linear trend of the last
- * measured levels, and the band that holds it and the estimator's own
- * extrapolation (estimator.h: pp_band_trend, pp_band_beyond) ---- */
-
-/* The level of dimension j next to the range's end xc (inwards), NaN
- * when there is none: the end's neighbour among the surface's levels
- * inside the range, else one finest step in. */
-static double inward(const pp_band_range *r, size_t j, double xc)
-{
-    double best = NAN;
-    int up = xc <= r->lo[j];
-
-    for (size_t a = 0; r->s && a < r->s->k[j]; a++) {
-        double lv = r->s->levels[j][a];
-        if (lv < r->lo[j] || lv > r->hi[j] || lv == xc)
-            continue;
-        if (isnan(best) || (up ? lv < best : lv > best))
-            best = lv;
-    }
-    if (isnan(best) && isfinite(r->step[j]) && r->step[j] > 0)
-        best = up ? xc + r->step[j] : xc - r->step[j];
-    return best;
-}
-
-double pp_band_trend(const pp_band_range *r, int positive, pp_band_value_fn fn, const void *ctx,
-                     const double *xn)
-{
-    double xc[PP_SURFACE_MAX_DIMS], f0, lin = 0, lg = 0;
-    int outside = 0, all_log = 1;
-
-    for (size_t j = 0; j < r->d; j++)
-        xc[j] = r->hi[j] >= r->lo[j] ? fmin(fmax(xn[j], r->lo[j]), r->hi[j]) : xn[j];
-    f0 = fn(ctx, xc);
-    for (size_t j = 0; j < r->d; j++) {
-        double a, fa, steps, xa[PP_SURFACE_MAX_DIMS];
-        if (xn[j] == xc[j] || isnan(a = inward(r, j, xc[j])))
-            continue;
-        for (size_t i = 0; i < r->d; i++)
-            xa[i] = xc[i];
-        xa[j] = a;
-        fa = fn(ctx, xa);
-        steps = (xn[j] - xc[j]) / (xc[j] - a); /* the last interval's lengths past the end */
-        lin += (f0 - fa) * steps;
-        lg += f0 > 0 && fa > 0 ? log(f0 / fa) * steps : NAN;
-        all_log &= r->s && r->s->log_scale[j];
-        outside = 1;
-    }
-    if (!outside)
-        return f0;
-    /* a positive metric along log-scale parameters: a power law; else a
-     * straight line, unless it crosses zero */
-    if (positive && (all_log || !(f0 + lin > 0)) && isfinite(lg))
-        return f0 * exp(lg);
-    return f0 + lin;
-}
-
-void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, const void *ctx,
-                    const double *xn, double *value, double *lo, double *hi)
-{
-    double t, tlo, thi;
-
-    if (pp_band_scale(&c->range, xn) <= 1) {
-        pp_band(c, *value, xn, lo, hi);
-        return;
-    }
-    t = pp_band_trend(&c->range, c->positive, fn, ctx, xn);
-    /* a positive metric's extrapolation at or below zero has left what
-     * the values can be: the trend, when it has not */
-    if (trend_value || isnan(*value) || (c->positive && !(*value > 0) && t > 0))
-        *value = t;
-    pp_band(c, *value, xn, lo, hi);
-    pp_band(c, t, xn, &tlo, &thi);
-    if (!isnan(tlo) && !isnan(*lo)) { /* both trends are held */
-        *lo = fmin(*lo, tlo);
-        *hi = fmax(*hi, thi);
-    }
-    if (!isnan(*lo) && *value < *lo) /* both at or below zero: the band's end, 0 */
-        *value = *lo;
 }

@@ -5,7 +5,6 @@
 #include "boxcox_rows.h"
 #include "cv.h"
 
-#include "blas.h"
 #include "lapack.h"
 #include "src/base/log.h"
 

@@ -1,5 +1,5 @@
 /* boxcox.h - one estimator of layer 2 (boxcox.c, in the table of est.h;
- * its tuning for tune.c): the parametric family with the workload's shape.
+ * its tuning for folds.c): the parametric family with the workload's shape.
  *
  * Each numeric parameter that varies goes through a power transform of
  * its raw value, u = value / largest (a range with values <= 0: u = 1 +
@@ -16,7 +16,7 @@
  * the rows. The fit is LAPACK's dgelsd (rank-deficient systems allowed).
  *
  * With spec->h > 0, a Gaussian-process mean (kernel exp(-r^2 / h^2) over
- * the normalized parameters, noise ratio PP_BOXCOX_GP_NOISE / run weight)
+ * the normalized parameters, noise ratio PP_BOXCOX_GP_NOISE of boxcox_rows.h / run weight)
  * on the residuals (log residuals in log values, relative ones in linear
  * values) follows what the power law misses near measured configurations
  * and fades back to it away from them. Solved by LAPACK (dposv).
@@ -29,7 +29,6 @@
 #define PP_BOXCOX_GRID_N 11
 #define PP_BOXCOX_GRID_LO (-2.0)
 #define PP_BOXCOX_GRID_STEP 0.5
-#define PP_BOXCOX_GP_NOISE 0.1
 /* residual smoothers tried: length scales (normalized units), and the most
  * samples for which they are (the system is n x n, built and solved once
  * per fold of every nested fold: with 400, a model of 200 scattered

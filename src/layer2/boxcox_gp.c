@@ -1,6 +1,5 @@
 /* Cross-validation of boxcox with a residual smoother (boxcox_gp.h). */
 #include "boxcox_gp.h"
-#include "boxcox.h"
 #include "boxcox_rows.h"
 
 #include "lapack.h"

@@ -11,6 +11,9 @@
 #include <math.h>
 #include <stddef.h>
 
+/* The residual smoother's noise on the diagonal (over each run weight). */
+#define PP_BOXCOX_GP_NOISE 0.1
+
 /* Parameter j at normalized xn as the transform's u > 0. */
 static inline double bc_u(const pp_surface *s, size_t j, double xn)
 {

@@ -1,8 +1,9 @@
-/* The choice of an estimator per metric (estimator.h, pp_choose): the
+/* The choice of an estimator per metric (choose.h, pp_choose): the
  * candidates scored by leaving out levels, the nested errors between and
  * at measured levels, the band calibrated on both. */
-#include "estimator.h"
+#include "choose.h"
 
+#include "estimator.h"
 #include "lapack.h"
 
 #include <errno.h>

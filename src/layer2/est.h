@@ -80,7 +80,7 @@ typedef struct pp_cv {
  * over every sample, edges included, decides instead). Candidates are
  * scored on these folds one level at a time; the between-levels error
  * leaves out, of a parameter with more than PP_FOLD_SINGLE_MAX interior
- * levels, every other one together (pp_level_fold_groups, estimator.h:
+ * levels, every other one together (pp_level_fold_groups, folds.h:
  * each keeps its measured neighbours, and each group costs a whole
  * choice made again).
  * Leave-one-out: every sample alone. */

@@ -1,7 +1,12 @@
-/* folds.c - what cross-validation leaves out together (estimator.h): the
- * level folds of a surface's samples, and the errors of an estimator over
- * them, each fold predicted from a fit on the others. */
+/* folds.c - what cross-validation leaves out together (folds.h): the
+ * level folds of a surface's samples, the errors of an estimator over
+ * them, each fold predicted from a fit on the others, and the tuning of an
+ * estimator on them (pp_est_tune). The errors themselves are cv.c's. */
+#include "folds.h"
+
 #include "estimator.h"
+#include "boxcox.h"
+#include "lapack.h"
 
 #include <errno.h>
 #include <math.h>
@@ -150,5 +155,246 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
         free(p);
     free(idx);
     free(y2);
+    return rc;
+}
+
+/* Tuning one estimator (folds.h, pp_est_tune): the kernels' bandwidth
+ * by leaving out levels where there are level folds, else by leave-one-out;
+ * the spline's smoothing by leave-one-out; boxcox's exponents by leaving out
+ * levels (boxcox.h). */
+
+/* What a tuning scores a candidate on: its level folds (n_folds > 0), or
+ * leave-one-out. */
+typedef struct tune_on {
+    const pp_fold *folds;
+    size_t n_folds;
+} tune_on;
+
+/* The crit of spec over t's folds or by leave-one-out; INFINITY when it
+ * cannot be evaluated. */
+static int crit_cv(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                   const tune_on *t, double *pred, pp_cv *cv)
+{
+    int rc = t->n_folds ? pp_est_cv(s, y, spec, t->folds, t->n_folds, cv, NULL)
+                        : pp_est_loo(s, y, spec, pred);
+
+    if (rc == -ENOMEM)
+        return rc;
+    if (rc < 0) {
+        memset(cv, 0, sizeof *cv);
+        cv->crit = INFINITY;
+        return 0;
+    }
+    if (!t->n_folds)
+        pp_cv_errors(s, y, pred, cv);
+    return 0;
+}
+
+/* The finest spacing of the measured coordinates over every dimension. */
+static double finest_gap(const pp_surface *s)
+{
+    double gap = INFINITY;
+    for (size_t j = 0; j < s->d; j++)
+        for (size_t a = 1; a < s->k[j]; a++)
+            if (s->levels[j][a] - s->levels[j][a - 1] < gap)
+                gap = s->levels[j][a] - s->levels[j][a - 1];
+    return gap;
+}
+
+/* Evaluate spec at h = exp(t) into cv, and keep it in best (with its t)
+ * when better. */
+static int try_at(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+                  double t, double *pred, pp_cv *cv, pp_cv *best, double *t_best)
+{
+    int rc;
+
+    spec->h = exp(t);
+    if ((rc = crit_cv(s, y, spec, on, pred, cv)) < 0)
+        return rc;
+    if (cv->crit < best->crit) {
+        *best = *cv;
+        *t_best = t;
+    }
+    return 0;
+}
+
+/* Ties: a crit within this fraction of the least counts as equal, and the
+ * smoother candidate (larger sigma or lambda) is kept. Where leave-one-out
+ * cannot tell bandwidths apart (two samples define a local line whatever
+ * the bandwidth), the smallest would extrapolate from the nearest sample
+ * alone, the others' weights underflowing. */
+#define TIE 1e-3
+
+double pp_est_narrowest_sigma(const pp_surface *s)
+{
+    double gap = finest_gap(s);
+    return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
+}
+
+/* sigma of nw or loclin: a log scan, then golden section around the best
+ * unless a tie chose a larger one. Not below half the finest spacing (on a
+ * lattice a leave-one-out prediction sees neighbours a whole spacing away,
+ * and a smaller sigma would give nearest-neighbour steps between the
+ * points); up to 3 for nw, 10 for loclin (there: one plane through
+ * everything). */
+static int tune_sigma(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+                      double *pred, pp_cv *best)
+{
+    enum { SCAN = 16, GOLDEN = 6 };
+    const double g = 0.6180339887498949;
+    double gap = finest_gap(s), lo = log(1e-3), hi = log(spec->method == PP_METHOD_NW ? 3.0 : 10.0);
+    double step, a, b, c, d, t_best = lo, crit[SCAN];
+    size_t at = 0, n = 0, least = 0;
+    pp_cv cv[SCAN], cc, cd;
+    int rc = 0;
+
+    if (isfinite(gap) && log(0.5 * gap) > lo)
+        lo = log(0.5 * gap);
+    step = (hi - lo) / (SCAN - 1);
+    best->crit = INFINITY;
+    for (; n < SCAN; n++) {
+        if ((rc = try_at(s, y, on, spec, lo + step * (double)n, pred, &cv[n], best, &t_best)) < 0)
+            return rc;
+        crit[n] = cv[n].crit;
+        least = crit[n] < crit[least] ? n : least;
+        if (n >= least + 4 && crit[n] > 1.5 * crit[least])
+            break; /* well past a clear minimum */
+    }
+    if (!isfinite(best->crit))
+        return -EINVAL;
+    for (size_t i = 0; i < n && i < SCAN; i++)
+        if (crit[i] <= crit[least] * (1 + TIE))
+            at = i;
+    if (at != least) { /* a tie: the largest of the equals */
+        *best = cv[at];
+        spec->h = exp(lo + step * (double)at);
+        return 0;
+    }
+    a = lo + step * ((double)at - (at > 0));
+    b = lo + step * ((double)at + (at + 1 < SCAN));
+    c = b - g * (b - a);
+    d = a + g * (b - a);
+    if ((rc = try_at(s, y, on, spec, c, pred, &cc, best, &t_best)) < 0 ||
+        (rc = try_at(s, y, on, spec, d, pred, &cd, best, &t_best)) < 0)
+        return rc;
+    for (int it = 0; it < GOLDEN && rc == 0; it++) {
+        if (cc.crit < cd.crit) {
+            b = d;
+            d = c;
+            cd = cc;
+            c = b - g * (b - a);
+            rc = try_at(s, y, on, spec, c, pred, &cc, best, &t_best);
+        } else {
+            a = c;
+            c = d;
+            cc = cd;
+            d = a + g * (b - a);
+            rc = try_at(s, y, on, spec, d, pred, &cd, best, &t_best);
+        }
+    }
+    spec->h = exp(t_best);
+    return rc;
+}
+
+/* The residual smoother of spec: none or one of the length scales, by the
+ * errors over the folds (cv holds those without one). */
+static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *folds,
+                         size_t n_folds, size_t n, pp_est_spec *spec, pp_cv *cv)
+{
+    static const double scales[PP_BOXCOX_GP_N] = {0.15, 0.3, 0.6};
+    pp_est_spec best = *spec;
+
+    if (n > PP_BOXCOX_GP_MAX || !pp_lapack_available())
+        return 0;
+    for (size_t i = 0; i < PP_BOXCOX_GP_N; i++) {
+        pp_est_spec sp = *spec;
+        pp_cv c;
+        int rc;
+        sp.h = scales[i];
+        if ((rc = pp_est_cv(s, y, &sp, folds, n_folds, &c, NULL)) == -ENOMEM)
+            return rc;
+        if (rc == 0 && c.crit < cv->crit * (1 - 1e-3)) {
+            *cv = c;
+            best = sp;
+        }
+    }
+    *spec = best;
+    return 0;
+}
+
+/* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
+static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
+                       pp_cv *best)
+{
+    const tune_on loo = {NULL, 0};
+    double h[8], crit[8];
+    pp_cv cv[8];
+    size_t least = 0, at = 0;
+    int rc;
+
+    for (size_t i = 0; i < 8; i++) {
+        h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
+        if ((rc = crit_cv(s, y, spec, &loo, pred, &cv[i])) < 0)
+            return rc;
+        crit[i] = cv[i].crit;
+        least = crit[i] < crit[least] ? i : least;
+    }
+    for (size_t i = 0; i < 8; i++)
+        if (crit[i] <= crit[least] * (1 + TIE))
+            at = i;
+    spec->h = h[at];
+    *best = cv[at];
+    return isfinite(best->crit) ? 0 : -EINVAL;
+}
+
+int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
+                const pp_fold *folds, size_t n_folds, pp_est_spec *best, pp_cv *cv)
+{
+    const tune_on on = {folds, folds ? n_folds : 0};
+    double *pred = malloc(s->n * sizeof *pred);
+    int rc;
+
+    if (!pred)
+        return -ENOMEM;
+    memset(best, 0, sizeof *best);
+    best->method = m;
+    best->log_values = log_values;
+    if (m == PP_METHOD_BOXCOX)
+        rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
+    else
+        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, &on, best, pred, cv);
+    free(pred);
+    return rc;
+}
+
+int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
+                       pp_cv *cv)
+{
+    return pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
+}
+
+int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,
+                         pp_est_spec *best, pp_cv *cv)
+{
+    pp_fold *folds;
+    long nf = pp_level_folds(s, y, &folds);
+    size_t n = 0;
+    int rc;
+
+    for (size_t i = 0; i < s->n; i++)
+        n += !isnan(y[i]);
+    if (nf < 0)
+        return (int)nf;
+    if (nf == 0) { /* leave-one-out */
+        if (!(folds = malloc((s->n + 1) * sizeof *folds)))
+            return -ENOMEM;
+        for (size_t i = 0; i < s->n; i++)
+            if (!isnan(y[i]))
+                folds[nf++] = (pp_fold){SIZE_MAX, i};
+    }
+    rc = pp_boxcox_tune(s, y, log_values, folds, (size_t)nf, best, cv);
+    if (rc == 0) /* a GP mean on its residuals, when it helps */
+        rc = tune_smoother(s, y, folds, (size_t)nf, n_fit > n ? n_fit : n, best, cv);
+    free(folds);
     return rc;
 }

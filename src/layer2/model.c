@@ -244,7 +244,12 @@ double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k)
     return y;
 }
 
-int pp_model_interpolated(const char *metric) { return strstr(metric, ".achieved_") != NULL; }
+/* 1 for a metric that is interpolated rather than chosen by auto: the
+ * achieved rates (<component>.achieved_fps / _hz), which the planner
+ * checks requests against and which must not be smoothed past a machine's
+ * limit: local-linear at the narrowest bandwidth, linear values (at a
+ * measured configuration its value, between two the line through them). */
+static int interpolated(const char *metric) { return strstr(metric, ".achieved_") != NULL; }
 
 int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k,
                             pp_choose_options *co, double **rep)
@@ -255,7 +260,7 @@ int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k
     co->method = m->opts.method;
     co->h = m->opts.h;
     co->value_space = m->opts.value_space;
-    if (pp_model_interpolated(m->sum.metrics[k]) && co->method == PP_METHOD_AUTO) {
+    if (interpolated(m->sum.metrics[k]) && co->method == PP_METHOD_AUTO) {
         co->method = PP_METHOD_LOCLIN;
         co->h = pp_est_narrowest_sigma(&g->surf);
         co->value_space = 0;
@@ -594,7 +599,9 @@ static void clamp_physical(const pp_model *m, size_t metric, pp_prediction *p)
         p->hi = fmin(fmax(p->hi, lo), hi);
 }
 
-int pp_model_beyond(const pp_model_fit *f, double value)
+/* 1 when value lies beyond PP_MODEL_BEYOND_FACTOR times fit f's measured
+ * range (pp_prediction.beyond); 0 without a range. */
+static int beyond(const pp_model_fit *f, double value)
 {
     double span;
 
@@ -635,7 +642,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                        value_at, &v, xn, &p->value, &p->lo, &p->hi);
     }
     cap_rate(m, metric, pt, p);
-    p->beyond = pp_model_beyond(f, p->value);
+    p->beyond = beyond(f, p->value);
     if (m->node_factor) { /* aimed at one node: its factor (NaN: unknown) */
         p->value *= m->node_factor[metric];
         p->lo *= m->node_factor[metric];

@@ -58,7 +58,7 @@ typedef struct pp_model_fit {
     pp_choice choice;  /* when n_values >= 2 */
     pp_est est;
     /* Blended with its derivation from two other metrics of the group
-     * (E = P x T, model_derive.c): the value is its own estimator's to the
+     * (E = P x T, model_held.c): the value is its own estimator's to the
      * power 1 - weight times from[0] x from[1] (divide: from[0] / from[1])
      * to the power weight; choice's errors and band are those of the
      * blended nested predictions. A from metric blended with this one
@@ -70,7 +70,7 @@ typedef struct pp_model_fit {
     size_t from[2];
     /* edge_weighted: outside the measured range along dimension j (the
      * farthest outside, in steps) the blend weighs weight_edge[j] instead,
-     * judged on that dimension's two edges held out (model_derive.c: an
+     * judged on that dimension's two edges held out (model_held.c: an
      * extrapolation is not an interpolation; NaN, or files without it:
      * weight) */
     int edge_weighted;
@@ -191,7 +191,7 @@ typedef struct pp_prediction {
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
 
-/* Energy, mean power and duration made consistent (model_derive.c,
+/* Energy, mean power and duration made consistent (model_held.c,
  * issue 43): per rail R with R_energy_j, R_mean_w and duration_s
  * modelled, the three derivations (E = P x T, P = E / T, T = E / P; for a
  * rail other than the total only the first two: the duration is the
@@ -200,26 +200,15 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
  * the nested predictions between measured levels (at them without level
  * folds), by the sum of the blended metrics' errors; the best weighs 1,
  * each other exp(-z^2 / 2), z its mean loss over the standard error
- * (model_derive.c, weights_without): a near tie is shared, not decided; a loss the
+ * (model_held.c, weights_without): a near tie is shared, not decided; a loss the
  * folds agree on weighs nothing. The printed errors have the weights
  * remade without each pair's fold. Positive metrics only. Needs the
  * nested predictions (pp_choose's keep_held). 0 or -ENOMEM. */
 int pp_model_derive(pp_model *m);
 
-/* 1 for a metric that is interpolated rather than chosen by auto: the
- * achieved rates (<component>.achieved_fps / _hz), which the planner
- * checks requests against and which must not be smoothed past a machine's
- * limit: local-linear at the narrowest bandwidth, linear values (at a
- * measured configuration its value, between two the line through them). */
-int pp_model_interpolated(const char *metric);
-
 /* Every fit's y_min and y_max from its group's configurations (model.c;
  * pp_model_open does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
-
-/* 1 when value lies beyond PP_MODEL_BEYOND_FACTOR times fit f's measured
- * range (pp_prediction.beyond); 0 without a range. */
-int pp_model_beyond(const pp_model_fit *f, double value);
 
 /* A categorical parameter's groups are fitted apart, each with a few
  * residuals behind its band at measured levels; below 9 the conformal

@@ -1,12 +1,18 @@
-/* The nested hold-outs of a model's fits, pair by pair (model_held.h). */
+/* The nested hold-outs of a model's fits, pair by pair (model_held.h), and
+ * the derivation of energy, power and duration from each other, nested on
+ * them (model.h: pp_model_derive). */
 #include "model_held.h"
 
 #include "model_internal.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The nested predictions of fit k at pair p of an array (at: held_at
  * indexed by row; else held_between by pair), blended ones with the two
@@ -30,7 +36,10 @@ static double held_of(const pp_model_group *g, size_t k, int between, size_t i)
     return pp_model_blend(own, f->divide ? x / y : x * y, f->weight);
 }
 
-long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)
+/* The fold of each configuration at measured levels as pp_choose made it
+ * for choice c (y: its values, n_rows of them) into fold[n_rows]
+ * (SIZE_MAX: no value): the number of folds. */
+static long at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold)
 {
     size_t rank = 0;
 
@@ -46,7 +55,7 @@ static long at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held
 
     if (!fold)
         return -ENOMEM;
-    pp_model_at_folds(&g->fits[k].choice, y, g->n_rows, fold);
+    at_folds(&g->fits[k].choice, y, g->n_rows, fold);
     for (size_t i = 0; i < g->n_rows; i++) {
         if (fold[i] == SIZE_MAX)
             continue;
@@ -57,8 +66,12 @@ static long at_pairs(const pp_model_group *g, size_t k, const double *y, pp_held
     return (long)n;
 }
 
-long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
-                            size_t *fold)
+/* The group of levels each of choice c's between-levels pairs was left
+ * out with (pair p of sample c->held_between_idx[p]) into
+ * fold[c->n_held_between]: the number of groups, or -ENOMEM. Pairs of one
+ * group were predicted by one fit. */
+static long between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
+                          size_t *fold)
 {
     pp_fold *folds;
     size_t *group, ng, p = 0;
@@ -87,7 +100,7 @@ static long between_pairs(const pp_model_group *g, size_t k, const double *y, si
 {
     const pp_choice *c = &g->fits[k].choice;
     size_t *fold = malloc((c->n_held_between + 1) * sizeof *fold), n = 0;
-    long ng = fold ? pp_model_between_folds(g, c, y, fold) : -ENOMEM;
+    long ng = fold ? between_folds(g, c, y, fold) : -ENOMEM;
 
     for (size_t p = 0; ng >= 0 && p < c->n_held_between; p++) {
         size_t i = c->held_between_idx[p];
@@ -124,4 +137,461 @@ long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **o
         return na < 0 ? na : nb;
     }
     return na + nb;
+}
+
+/* Energy, mean power and duration made consistent (model.h,
+ * pp_model_derive): the three derivations blended. */
+
+enum { E, P, T };
+
+/* The three metrics of one rail in group g, fitted with their nested
+ * predictions on the same folds: 1, else 0. */
+static int usable(const pp_model_group *g, const size_t *k)
+{
+    const pp_model_fit *f0 = &g->fits[k[0]];
+
+    for (int i = 0; i < 3; i++) {
+        const pp_model_fit *f = &g->fits[k[i]];
+        if (f->n_values < 2 || !f->choice.held_at || !f->choice.positive || (f->derived && i != T) ||
+            f->choice.n_held_between != f0->choice.n_held_between ||
+            (f->choice.n_held_between &&
+             memcmp(f->choice.held_between_idx, f0->choice.held_between_idx,
+                    f->choice.n_held_between * sizeof(size_t)) != 0))
+            return 0;
+    }
+    return 1;
+}
+
+static double combine(int which, double e, double p, double t)
+{
+    return which == E ? p * t : which == P ? e / t : e / p;
+}
+
+/* Metric `which`'s prediction in the blend of weights a from the three's
+ * own predictions e, p, t. */
+static double blended(int which, const double *a, double e, double p, double t)
+{
+    double own = which == E ? e : which == P ? p : t;
+    return pp_model_blend(own, combine(which, e, p, t), a[which]);
+}
+
+/* Metric `which`'s blended nested predictions (weights a) into at[n] and
+ * btw[n_held_between]. */
+static void blended_preds(const pp_model_group *g, const size_t *k, int which, const double *a,
+                          double *at, double *btw)
+{
+    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice, &g->fits[k[T]].choice};
+
+    for (size_t i = 0; i < g->n_rows; i++)
+        at[i] = blended(which, a, c[E]->held_at[i], c[P]->held_at[i], c[T]->held_at[i]);
+    for (size_t i = 0; i < c[E]->n_held_between; i++)
+        btw[i] = blended(which, a, c[E]->held_between[i], c[P]->held_between[i],
+                         c[T]->held_between[i]);
+}
+
+/* Fit f's errors and band from its blended nested predictions (at, btw)
+ * of its values y (r: room for the residuals; kept in band_r for pooling
+ * across groups, model_pool.c). */
+static void make_blended(const pp_model_group *g, pp_model_fit *f, const double *y,
+                         const double *at, const double *btw, double *r)
+{
+    pp_choice *c = &f->choice;
+    size_t m = 0;
+
+    pp_cv_errors(&g->surf, y, at, &c->honest);
+    for (size_t i = 0; i < g->n_rows; i++)
+        m += (size_t)pp_band_residual(c, y[i], at[i], &r[m]);
+    c->band_n = m;
+    c->band_q = pp_band_quantile(r, m);
+    free(c->band_r);
+    if ((c->band_r = malloc((m + 1) * sizeof *c->band_r)))
+        memcpy(c->band_r, r, m * sizeof *r);
+    m = 0;
+    if (c->n_held_between) {
+        pp_cv_pairs(&g->surf, y, c->held_between_idx, btw, c->n_held_between, &c->between);
+        for (size_t i = 0; i < c->n_held_between; i++)
+            if (pp_band_residual(c, y[c->held_between_idx[i]], btw[i], &r[m])) {
+                double b = c->held_between_b[i];
+                r[m] = c->band_q + (r[m] - c->band_q) / b;
+                m++;
+            }
+        c->band_n_between = m;
+        c->band_q_between = pp_band_quantile(r, m);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The measured rows of group g hold E = P x T for rail k: the median
+ * relative disagreement at most 5 % (measurement noise stays inside): 1,
+ * else 0 with the disagreement said. Data that does not (another tool's
+ * energy, a warm-up left out of the means) is modelled as it is, metric by
+ * metric, and the disagreement reported. */
+static int consistent(const pp_model *m, const pp_model_group *g, const size_t *k)
+{
+    double *c[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
+                    pp_model_column(m, g, k[T])};
+    double *d = malloc((g->n_rows + 1) * sizeof *d), median = 0;
+    size_t n = 0;
+    int ok = c[E] && c[P] && c[T] && d;
+
+    for (size_t i = 0; ok && i < g->n_rows; i++) {
+        double e = c[E][i], pt = c[P][i] * c[T][i];
+        if (isfinite(e) && isfinite(pt) && fabs(e) > 1e-3)
+            d[n++] = fabs(e - pt) / fabs(e);
+    }
+    if (ok && n) {
+        qsort(d, n, sizeof *d, cmp_double);
+        median = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+    }
+    if (ok && median > 0.05)
+        pp_log_warn("%s differs from %s x %s by %.1f %% (the median over the measured rows): "
+                    "the three are modelled each on its own, not one derived from the others",
+                    m->sum.metrics[k[E]], m->sum.metrics[k[P]], m->sum.metrics[k[T]],
+                    100 * median);
+    for (int i = 0; i < 3; i++)
+        free(c[i]);
+    free(d);
+    return ok && median <= 0.05;
+}
+
+/* The held-out pairs the blend is weighed on (issue 43): over n pairs
+ * (pair p of sample idx[p], or p when idx is NULL) the values y of E, P,
+ * T per sample, their own held-out predictions per pair, and the fold
+ * each pair was held out in (NULL: its own). Derivations E .. last. */
+typedef struct nesting {
+    const double *y[3];
+    const double *own[3];
+    const size_t *idx;
+    const size_t *fold;
+    size_t n, n_folds;
+    int last;
+} nesting;
+
+/* |pred - y| / y of metric o at pair p under the blend a (NAN: none). */
+static double ape_of(const nesting *ns, const double *a, int o, size_t p)
+{
+    size_t i = ns->idx ? ns->idx[p] : p;
+    double pred = blended(o, a, ns->own[E][p], ns->own[P][p], ns->own[T][p]);
+    double y = ns->y[o][i];
+
+    return isnan(y) || y == 0 || !isfinite(pred) ? NAN : fabs((pred - y) / y);
+}
+
+static size_t fold_of(const nesting *ns, size_t p) { return ns->fold ? ns->fold[p] : p; }
+
+/* Pair p's score under derivation w alone (the sum of the blended
+ * metrics' errors, E .. last), NAN when one is missing. */
+static double pair_score(const nesting *ns, int w, size_t p)
+{
+    double one[3] = {0, 0, 0}, s = 0;
+
+    one[w] = 1;
+    for (int o = E; o <= ns->last; o++)
+        s += ape_of(ns, one, o, p);
+    return isfinite(s) ? s : NAN;
+}
+
+/* Per fold f (not skip) and derivation w <= last, the mean pair score into
+ * m[w * n_folds + f] (NAN: no pair there scored under every derivation). */
+static void fold_scores(const nesting *ns, size_t skip, double *m, double *cnt)
+{
+    size_t nf = ns->n_folds;
+
+    for (size_t i = 0; i < 3 * nf; i++)
+        m[i] = cnt[i % nf] = 0;
+    for (size_t p = 0; p < ns->n; p++) {
+        size_t f = fold_of(ns, p);
+        double sc[3] = {0, 0, 0};
+        int ok = f != skip && f < nf;
+        for (int w = E; ok && w <= ns->last; w++)
+            ok = !isnan(sc[w] = pair_score(ns, w, p));
+        for (int w = E; ok && w <= ns->last; w++)
+            m[w * nf + f] += sc[w];
+        cnt[f] += ok;
+    }
+    for (size_t i = 0; i < 3 * nf; i++)
+        m[i] = cnt[i % nf] > 0 ? m[i] / cnt[i % nf] : NAN;
+}
+
+/* The weights of derivations E .. last (the others 0) into a, on the
+ * pairs outside fold skip (SIZE_MAX: all). Each derivation alone is
+ * scored per fold (the mean over its pairs of the blended metrics' summed
+ * errors; the pairs of a fold share one fit, so the folds are the
+ * independent trials); the best is the least mean over the folds, and
+ * each other weighs exp(-z^2 / 2) against its 1, z its mean loss to the
+ * best over the standard error of that mean: the relative likelihood
+ * that it is as good. A near tie is shared, not decided; a loss
+ * the folds agree on weighs nothing (the hard switch of issue 31 was the
+ * step z > 2 -> 0, with energy favoured). Below 3 folds the scatter
+ * cannot be told: the best alone. 1, or 0 when none could be scored. */
+static int weights_without(const nesting *ns, size_t skip, double *a)
+{
+    size_t nf = ns->n_folds;
+    double *m = malloc((4 * nf + 1) * sizeof *m), *cnt = m ? m + 3 * nf : NULL, mean[3], k = 0;
+    int best = -1;
+
+    a[E] = a[P] = a[T] = 0;
+    if (!m)
+        return 0;
+    fold_scores(ns, skip, m, cnt);
+    for (int w = E; w <= ns->last; w++) {
+        mean[w] = k = 0;
+        for (size_t f = 0; f < nf; f++)
+            if (!isnan(m[w * nf + f])) {
+                mean[w] += m[w * nf + f];
+                k++;
+            }
+        mean[w] = k > 0 ? mean[w] / k : NAN;
+        if (!isnan(mean[w]) && (best < 0 || mean[w] < mean[best]))
+            best = w;
+    }
+    for (int w = E; best >= 0 && w <= ns->last; w++) {
+        double d, s2 = 0, g = mean[w] - mean[best], se;
+        for (size_t f = 0; f < nf; f++)
+            if (!isnan(d = m[w * nf + f] - m[best * nf + f]))
+                s2 += (d - g) * (d - g);
+        se = k >= 3 ? sqrt(s2 / (k - 1) / k) : 0;
+        a[w] = w == best ? 1 : g > 0 && !(se > 0) ? 0 : g > 0 ? exp(-0.5 * (g / se) * (g / se)) : 1;
+    }
+    free(m);
+    k = a[E] + a[P] + a[T];
+    for (int w = E; w <= T; w++)
+        a[w] = k > 0 ? a[w] / k : 0;
+    return best >= 0;
+}
+
+/* Each pair's errors under the blend weighed without its fold, into cv
+ * (mape, mape_sd; the rest kept; the metrics E .. last: the others are
+ * not blended here). */
+static int nest_blend(const nesting *ns, pp_cv *const cv[3])
+{
+    double out[3] = {0}, out2[3] = {0}, n_out[3] = {0};
+    double *aw = malloc((3 * ns->n_folds + 1) * sizeof *aw); /* the weights per fold */
+
+    if (!aw)
+        return -ENOMEM;
+    for (size_t f = 0; f < ns->n_folds; f++)
+        weights_without(ns, f, &aw[3 * f]);
+    for (size_t p = 0; p < ns->n; p++) {
+        for (int o = E; o <= ns->last && fold_of(ns, p) < ns->n_folds; o++) {
+            double e = ape_of(ns, &aw[3 * fold_of(ns, p)], o, p);
+            if (!isnan(e)) {
+                out[o] += e;
+                out2[o] += e * e;
+                n_out[o]++;
+            }
+        }
+    }
+    for (int o = E; o <= ns->last; o++)
+        if (n_out[o] > 0) {
+            cv[o]->mape = 100 * out[o] / n_out[o];
+            cv[o]->mape_sd = n_out[o] > 1 ? 100 * sqrt(fmax(0.0, (out2[o] - out[o] * out[o] /
+                                                                            n_out[o]) /
+                                                                       (n_out[o] - 1)))
+                                          : NAN;
+        }
+    free(aw);
+    return 0;
+}
+
+int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
+                             const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
+                             int last, pp_cv *const cv[3])
+{
+    nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, fold, n,
+                  fold ? n_folds : n, last};
+    return nest_blend(&ns, cv);
+}
+
+/* Rail k's pairs at measured levels (between 0) or between them (1) as a
+ * nesting, into ns (y: the three columns; fold: room for the larger of
+ * n_rows and the between pairs). 0, or -ENOMEM. */
+static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[3], int between,
+                      int last, size_t *fold, nesting *ns)
+{
+    const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
+                             &g->fits[k[T]].choice};
+    long nf = between ? between_folds(g, c[E], y[E], fold)
+                      : at_folds(c[E], y[E], g->n_rows, fold);
+
+    if (nf < 0)
+        return (int)nf;
+    if (between)
+        *ns = (nesting){{y[E], y[P], y[T]},
+                        {c[E]->held_between, c[P]->held_between, c[T]->held_between},
+                        c[E]->held_between_idx, fold, c[E]->n_held_between, (size_t)nf, last};
+    else
+        *ns = (nesting){{y[E], y[P], y[T]}, {c[E]->held_at, c[P]->held_at, c[T]->held_at},
+                        NULL, fold, g->n_rows, (size_t)nf, last};
+    return 0;
+}
+
+/* The blended fits' printed errors (at and between measured levels) with
+ * the weights nested. */
+static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3], int last,
+                     size_t *fold)
+{
+    pp_cv *at[3] = {&g->fits[k[E]].choice.honest, &g->fits[k[P]].choice.honest,
+                    &g->fits[k[T]].choice.honest};
+    pp_cv *btw[3] = {&g->fits[k[E]].choice.between, &g->fits[k[P]].choice.between,
+                     &g->fits[k[T]].choice.between};
+    nesting ns;
+    int rc = rail_pairs(g, k, y, 0, last, fold, &ns);
+
+    if (rc == 0)
+        rc = nest_blend(&ns, at);
+    if (rc == 0 && g->fits[k[E]].choice.n_held_between &&
+        (rc = rail_pairs(g, k, y, 1, last, fold, &ns)) == 0)
+        rc = nest_blend(&ns, btw);
+    return rc;
+}
+
+/* Edge fold f of the rail's column y[E] left out: each metric's spec
+ * refitted on the rest, its samples' predictions appended to own[*][*n]
+ * with their index and fold. 0 or -ENOMEM. */
+static int edge_fold_preds(const pp_model_group *g, const size_t *k, double *const y[3],
+                           const pp_fold *f, size_t fi, double *y2, double *const own[3],
+                           size_t *idx, size_t *fold, size_t *n)
+{
+    const pp_surface *s = &g->surf;
+    size_t first = *n;
+
+    for (size_t i = 0; i < s->n; i++)
+        if (!isnan(y[E][i]) && pp_fold_has(s, f, i)) {
+            idx[*n] = i;
+            fold[(*n)++] = fi;
+        }
+    for (int w = E; w <= T; w++) {
+        pp_est e;
+        int rc;
+        for (size_t i = 0; i < s->n; i++)
+            y2[i] = pp_fold_has(s, f, i) ? NAN : y[w][i];
+        if ((rc = pp_est_fit(&e, s, y2, &g->fits[k[w]].choice.spec)) == -ENOMEM)
+            return rc;
+        for (size_t p = first; p < *n; p++)
+            own[w][p] = rc == 0 ? pp_est_predict(&e, s->x + idx[p] * s->d) : NAN;
+        if (rc == 0)
+            pp_est_free(&e);
+    }
+    return 0;
+}
+
+/* The blend's weights outside the measured range along each dimension j
+ * into a[3 j ..] (NaN: no edges along j), judged on the two edges of j
+ * held out (its least and largest level predicted from the rest by each
+ * metric's chosen spec: what an extrapolation along j meets): the
+ * derivation that erred least there (two folds: weights_without's best
+ * alone). 1, 0 when there are none, or -ENOMEM. */
+static int edge_weights(const pp_model_group *g, const size_t *k, double *const y[3], int last,
+                        double *a)
+{
+    const pp_surface *s = &g->surf;
+    pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
+    size_t nf = pp_band_edge_folds(s, y[E], folds), n = 0, cap = 2 * s->d * s->n + 1;
+    double *buf = malloc((4 * cap + s->n + 1) * sizeof *buf);
+    double *own[3] = {buf, buf + cap, buf + 2 * cap}, *y2 = buf + 3 * cap;
+    size_t *idx = malloc(3 * cap * sizeof *idx), *fold = idx + cap;
+    int rc = buf && idx ? 0 : -ENOMEM, any = 0;
+    nesting ns;
+
+    for (size_t f = 0; rc == 0 && f < nf; f++)
+        rc = edge_fold_preds(g, k, y, &folds[f], f, y2, own, idx, fold, &n);
+    for (size_t i = 0; i < 3 * PP_SURFACE_MAX_DIMS; i++)
+        a[i] = NAN;
+    for (size_t f = 0; rc == 0 && f + 1 < nf; f += 2) { /* in pairs: the least and largest of a dim */
+        size_t *only = idx + 2 * cap; /* the pairs of f and f + 1, the others in no fold */
+        double *aj = &a[3 * folds[f].dim];
+        for (size_t p = 0; p < n; p++)
+            only[p] = fold[p] == f || fold[p] == f + 1 ? fold[p] - f : SIZE_MAX;
+        ns = (nesting){{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, only, n, 2, last};
+        if (!weights_without(&ns, SIZE_MAX, aj))
+            aj[E] = aj[P] = aj[T] = NAN;
+        any |= !isnan(aj[E]);
+    }
+    free(buf);
+    free(idx);
+    return rc < 0 ? rc : any;
+}
+
+/* Rail k's three in group g blended (E .. last): the weights on the pairs
+ * the printed error is of (between levels, else at them), each blended
+ * fit's errors and band from its blended nested predictions, then the
+ * printed errors nested. */
+static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int last)
+{
+    size_t n = g->n_rows, nb = g->fits[k[E]].choice.n_held_between;
+    double *at = malloc((3 * n + 2 * nb + 2) * sizeof *at), *btw, *r, a[3];
+    double a_edge[3 * PP_SURFACE_MAX_DIMS];
+    double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
+                    pp_model_column(m, g, k[T])};
+    size_t *fold = malloc((n + nb + 1) * sizeof *fold);
+    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM;
+    nesting ns;
+
+    if (rc == 0)
+        rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns);
+    if (rc == 0 && weights_without(&ns, SIZE_MAX, a)) {
+        int edge = edge_weights(g, k, y, last, a_edge);
+        btw = at + n;
+        r = btw + nb + 1;
+        for (int w = E; w <= last; w++) {
+            pp_model_fit *f = &g->fits[k[w]];
+            blended_preds(g, k, w, a, at, btw);
+            make_blended(g, f, y[w], at, btw, r);
+            f->derived = 1;
+            f->weight = a[w];
+            f->edge_weighted = edge > 0;
+            for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
+                f->weight_edge[j] = a_edge[3 * j + w];
+            f->divide = w != E;
+            f->from[0] = w == E ? k[P] : k[E];
+            f->from[1] = w == T ? k[P] : k[T];
+        }
+        rc = edge < 0 ? edge : nest_rail(g, k, y, last, fold);
+    }
+    for (int i = 0; i < 3; i++)
+        free(y[i]);
+    free(fold);
+    free(at);
+    return rc;
+}
+
+/* The total first: it blends the duration too, which every rail shares;
+ * the rails then blend their energy and mean power. */
+int pp_model_derive(pp_model *m)
+{
+    const pp_summary *s = &m->sum;
+    int t = pp_summary_metric(s, "duration_s"), total = pp_summary_metric(s, "total_energy_j");
+
+    for (size_t n = 0; t >= 0 && n <= s->n_metrics; n++) {
+        size_t e = n == 0 ? (size_t)(total >= 0 ? total : 0) : n - 1;
+        const char *name;
+        if ((n == 0 && total < 0) || (n > 0 && (int)e == total))
+            continue;
+        name = s->metrics[e];
+        size_t len = strlen(name), k[3];
+        char power[PP_SUMMARY_NAME_MAX];
+        int p;
+        if (len <= 9 || strcmp(name + len - 9, "_energy_j") != 0)
+            continue;
+        pp_fmt(power, sizeof power, "%.*s_mean_w", (int)(len - 9), name);
+        if ((p = pp_summary_metric(s, power)) < 0)
+            continue;
+        k[E] = e;
+        k[P] = (size_t)p;
+        k[T] = (size_t)t;
+        for (size_t g = 0; g < m->n_groups; g++) {
+            int rc;
+            if (!usable(&m->groups[g], k) || !consistent(m, &m->groups[g], k))
+                continue;
+            if ((rc = blend_rail(m, &m->groups[g], k, (int)e == total ? T : P)) < 0)
+                return rc;
+        }
+    }
+    return 0;
 }

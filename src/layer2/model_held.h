@@ -25,16 +25,17 @@ typedef struct pp_held_pair {
  * fewer than 2 values) or -ENOMEM. */
 long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **out);
 
-/* The fold of each configuration at measured levels as pp_choose made it
- * for choice c (y: its values, n_rows of them) into fold[n_rows]
- * (SIZE_MAX: no value): the number of folds. */
-long pp_model_at_folds(const pp_choice *c, const double *y, size_t n_rows, size_t *fold);
-
-/* The group of levels each of choice c's between-levels pairs was left
- * out with (pair p of sample c->held_between_idx[p]) into
- * fold[c->n_held_between]: the number of groups, or -ENOMEM. Pairs of one
- * group were predicted by one fit. */
-long pp_model_between_folds(const pp_model_group *g, const pp_choice *c, const double *y,
-                            size_t *fold);
+/* The derivation blend nested (the derivation of pp_model_derive): y[0..3) the values of
+ * energy, power and duration per sample, own[0..3) their held-out
+ * predictions per pair (pair p of sample idx[p], or p when idx is NULL;
+ * n pairs), fold[p] the fold pair p was held out in (< n_folds; NULL:
+ * each pair its own); the derivations blended are energy's (0), power's
+ * (1) .. last's. Each pair's prediction comes from the blend weighed
+ * (pp_model_derive) on the pairs outside its fold. cv[o]->mape and
+ * mape_sd become metric o's errors so, o = 0 .. last (the rest of cv
+ * kept). 0 or -ENOMEM. */
+int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
+                             const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
+                             int last, pp_cv *const cv[3]);
 
 #endif

@@ -1,8 +1,7 @@
 /* model_internal.h - inside the model module: what model.c gives the
- * model's other files (model_file.c, model_grid.c, model_derive.c,
- * variability.c, model_open.c). Not for other modules: use model.h. The
- * files call downwards only: model_open.c -> model_file.c ->
- * variability.c -> model.c. */
+ * model's other files (model_file.c, model_held.c, model_pool.c,
+ * variability.c). Not for other modules: use model.h. The files call
+ * downwards only: model_file.c -> variability.c -> model.c. */
 #ifndef PP_MODEL_INTERNAL_H
 #define PP_MODEL_INTERNAL_H
 
@@ -41,19 +40,6 @@ void pp_model_free_group(pp_model_group *g, size_t n_metrics);
  * linearly when either is not positive): a blended fit's value
  * (model.h; model.c). */
 double pp_model_blend(double own, double derived, double weight);
-
-/* The derivation blend nested (model_derive.c): y[0..3) the values of
- * energy, power and duration per sample, own[0..3) their held-out
- * predictions per pair (pair p of sample idx[p], or p when idx is NULL;
- * n pairs), fold[p] the fold pair p was held out in (< n_folds; NULL:
- * each pair its own); the derivations blended are energy's (0), power's
- * (1) .. last's. Each pair's prediction comes from the blend weighed
- * (pp_model_derive) on the pairs outside its fold. cv[o]->mape and
- * mape_sd become metric o's errors so, o = 0 .. last (the rest of cv
- * kept). 0 or -ENOMEM. */
-int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
-                             const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
-                             int last, pp_cv *const cv[3]);
 
 /* m's groups from m->sum (model.c): 0 or -ENOMEM. */
 int pp_model_build_groups(pp_model *m);

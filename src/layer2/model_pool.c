@@ -115,7 +115,7 @@ static int refit_residuals(const pp_surface *s, const double *y, const pp_choice
     return 0;
 }
 
-/* The distance of sample i to the levels `out` leaves (estimator.h,
+/* The distance of sample i to the levels `out` leaves (band.h,
  * pp_band_between_without), 1 where it is none (as pp_choose's needs). */
 static double between_of(const pp_surface *s, const double *y, const unsigned char *out, size_t i)
 {

@@ -4,7 +4,7 @@
  * weights (estimator.h says why). */
 #include "nw.h"
 
-#include "blas.h"
+#include "lapack.h"
 #include "src/base/log.h"
 
 #include <errno.h>
