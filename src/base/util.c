@@ -331,6 +331,15 @@ int pp_fmt(char *buf, size_t cap, const char *fmt, ...)
     return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
+int pp_path_copy(char *dst, const char *path, size_t cap)
+{
+    if (pp_strlcpy(dst, path, cap) == 0)
+        return 0;
+    pp_log_error("%.80s...: a path of %zu characters, at most %zu", path, strlen(path),
+                 cap ? cap - 1 : 0);
+    return -ENAMETOOLONG;
+}
+
 const char *pp_vtext(char *buf, size_t cap, const char *fmt, va_list ap)
 {
     int n = vsnprintf(buf, cap, fmt, ap);

@@ -73,6 +73,10 @@ int pp_path_join(char *out, size_t cap, const char *a, const char *b);
  * cut (buf still NUL-terminated). */
 int pp_fmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* pp_strlcpy of a path, refused when it does not fit: logged with the
+ * path's start and its length, -ENAMETOOLONG. 0 when copied. */
+int pp_path_copy(char *dst, const char *path, size_t cap);
+
 /* fmt into buf (cap bytes), a text to show a person (a reason, a title, a
  * label): cut to fit with "..." at its end, never silently. Never for a
  * path or a name that is looked up: those are refused when cut (pp_fmt).
