@@ -331,6 +331,15 @@ int pp_fmt(char *buf, size_t cap, const char *fmt, ...)
     return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
+int pp_path_in(char *out, size_t cap, const char *dir, const char *file)
+{
+    if (pp_fmt(out, cap, "%s/%s", dir, file) == 0)
+        return 0;
+    pp_log_error("%.80s...: a folder's path too long for %s in it (%zu characters, at most %zu)",
+                 dir, file, strlen(dir), cap > strlen(file) + 1 ? cap - strlen(file) - 2 : 0);
+    return -ENAMETOOLONG;
+}
+
 int pp_path_copy(char *dst, const char *path, size_t cap)
 {
     if (pp_strlcpy(dst, path, cap) == 0)

@@ -73,6 +73,10 @@ int pp_path_join(char *out, size_t cap, const char *a, const char *b);
  * cut (buf still NUL-terminated). */
 int pp_fmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* out = dir "/" file, refused when it does not fit: logged with the
+ * folder's start and its length, -ENAMETOOLONG. 0 when it fits. */
+int pp_path_in(char *out, size_t cap, const char *dir, const char *file);
+
 /* pp_strlcpy of a path, refused when it does not fit: logged with the
  * path's start and its length, -ENAMETOOLONG. 0 when copied. */
 int pp_path_copy(char *dst, const char *path, size_t cap);
