@@ -120,7 +120,7 @@ const char *pp_battery_event_name(pp_battery_event_kind k)
 #define FAIL(k, ...)                                                                               \
     do {                                                                                           \
         *key = (k);                                                                                \
-        pp_text(why, cap, __VA_ARGS__);                                                             \
+        pp_text(why, cap, __VA_ARGS__);                                                            \
         return -EINVAL;                                                                            \
     } while (0)
 
@@ -203,7 +203,7 @@ int pp_battery_load_check(const pp_battery_load *l, size_t *bad, char *why, size
         *bad = i;
         if (!isfinite(t[i]) || !(w[i] >= 0 && w[i] <= DBL_MAX)) {
             pp_text(why, cap, "power %g W at %g s: a finite time and a finite power >= 0 expected",
-                   w[i], t[i]);
+                    w[i], t[i]);
             return -EINVAL;
         }
         if (i == 0 && t[0] < t_start) {
@@ -212,7 +212,7 @@ int pp_battery_load_check(const pp_battery_load *l, size_t *bad, char *why, size
         }
         if (i > 0 && !(t[i] - t[i - 1] >= PP_BATTERY_STEP_S_MIN)) {
             pp_text(why, cap, "time %.9g s is not after the previous sample's (%.9g s) by %g s or more",
-                   t[i], t[i - 1], PP_BATTERY_STEP_S_MIN);
+                    t[i], t[i - 1], PP_BATTERY_STEP_S_MIN);
             return -EINVAL;
         }
         if (!(t[i] - t_start <= PP_BATTERY_SPAN_S_MAX)) {

@@ -98,7 +98,7 @@ static int exec_check(pp_component *c)
         }
         if (rc < 0)
             pp_text(c->reason, sizeof c->reason, "program '%s' not found in PATH (%s)",
-                   e->argv[0], path ? path : "unset");
+                    e->argv[0], path ? path : "unset");
     }
     free(e);
     return rc;
@@ -118,7 +118,7 @@ static int exec_setup(pp_component *c)
         return rc;
     if ((rc = pp_proc_scope_open(&e->scope, PP_SCOPE_AUTO)) < 0) {
         pp_text(c->reason, sizeof c->reason, "cannot track the program's processes: %s",
-               strerror(-rc));
+                strerror(-rc));
         return rc;
     }
     e->have_scope = 1;

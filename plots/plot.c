@@ -148,7 +148,7 @@ static void write_trace_script(pp_plotter *pl, const pp_summary *s, size_t row, 
         return;
     }
     pp_text(title, sizeof title, "layer 1: every rail over time%s\n%s",
-           trace_estimated(t) ? " (ESTIMATED from CPU utilization)" : "", label);
+            trace_estimated(t) ? " (ESTIMATED from CPU utilization)" : "", label);
     if ((fp = pp_plot_script_open(pl, name, title))) {
         pp_gp_printf(fp, "set datafile separator ','\nset key below horizontal Left reverse height 1.5\n"
                          "set xlabel 'time since the start of the configuration [s]'\n"
@@ -264,8 +264,8 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
         longest = n > longest ? n : longest;
     }
     pp_text(title, sizeof title, "layer 1: total power over time%s\n%zu of %zu configurations, "
-           "spread over the range of mean power", estimated ? " (ESTIMATED from CPU utilization)" : "",
-           n_picks, s->n_rows);
+            "spread over the range of mean power", estimated ? " (ESTIMATED from CPU utilization)" : "",
+            n_picks, s->n_rows);
     if (!(fp = pp_plot_script_open(pl, "layer1-total", title)))
         return;
     /* the key below in two columns where they fit the width, else one */

@@ -287,7 +287,7 @@ static void curve_title(const pp_model *m, const curve_set *cs, int by_rail, siz
         pp_text(buf, cap, "%s", labels);
     else
         pp_text(buf, cap, "predicted (%s)",
-               pp_method_name(pp_model_fit_of(m, cs->group[c], cs->metric[c])->choice.spec.method));
+                pp_method_name(pp_model_fit_of(m, cs->group[c], cs->metric[c])->choice.spec.method));
 }
 
 typedef struct line_spec {
@@ -318,8 +318,8 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
     slice sl;
 
     pp_text(title, sizeof title, "layer 2: %s%s against %s%s%s", ls->words,
-           ls->by_rail ? " of every rail" : "", m->sum.params[k], pl->estimated ? "\n" : "",
-           pl->estimated ? ESTIMATED_NOTE : "");
+            ls->by_rail ? " of every rail" : "", m->sum.params[k], pl->estimated ? "\n" : "",
+            pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, ls->name, title)))
         return;
     slice_init(m, 0, k, k, &sl);
@@ -456,9 +456,9 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
     pp_plot_metric_words(m->sum.metrics[metric], words, sizeof words, &factor);
     slice_words(m, sl, 0, held, sizeof held);
     pp_text(title, sizeof title, "layer 2: %s against %s and %s%s%s%s%s%s", words,
-           m->sum.params[sl->a], m->sum.params[sl->b], held[0] ? "\nat " : "", held,
-           sl->others ? " (held at the measured value nearest the middle of its range)" : "",
-           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+            m->sum.params[sl->a], m->sum.params[sl->b], held[0] ? "\nat " : "", held,
+            sl->others ? " (held at the measured value nearest the middle of its range)" : "",
+            pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, name, NULL)))
         return;
     /* the title as a label at the top: a 3-D plot's own title moves with
@@ -508,10 +508,10 @@ static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, c
     pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
     slice_words(m, sl, 0, held, sizeof held); /* the parameters held, as the 3-D plot says */
     pp_text(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
-           "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
-           m->sum.params[sl->b], held[0] ? "at " : "", held,
-           held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
-           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+            "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
+            m->sum.params[sl->b], held[0] ? "at " : "", held,
+            held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
+            pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, map, NULL)))
         return;
     /* the title as a label at the top, the frame below its lines (a map's

@@ -211,8 +211,8 @@ int pp_plot_plan_phases(pp_plotter *pl, const pp_plot_plan *plan)
     if ((rc = write_data(pl, plan, unit_s)) < 0)
         return rc;
     pp_text(title, sizeof title, "the plan per phase: state of charge over the mission (%.0f %s)%s",
-           plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
-           plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
+            plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
+            plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
     if (!(fp = pp_plot_script_open(pl, "plan-phases", NULL)))
         return -EIO;
     pp_gp_printf(fp, "set label 100 %s at screen 0.5,0.965 center front noenhanced\n", title);

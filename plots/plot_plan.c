@@ -407,14 +407,14 @@ static void plan_title(const pp_plot_plan *plan, double soc[5][GRID], char *buf,
 
     if (plan->feasible)
         pp_text(buf, cap, "the plan: state of charge over the mission (%.0f min, %.4g W base load)\n"
-               "best: %s = %g, the computer planned at %.3g W%s: %.1f %% left at the end",
-               plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value, plan->planned_w,
-               plan->risk_upper ? " (upper end of its 90 % band)" : "", 100 * soc[2][end]);
+                "best: %s = %g, the computer planned at %.3g W%s: %.1f %% left at the end",
+                plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value, plan->planned_w,
+                plan->risk_upper ? " (upper end of its 90 % band)" : "", 100 * soc[2][end]);
     else
         pp_text(buf, cap, "the plan: no configuration completes the mission (%.0f min, %.4g W base "
-               "load)\nthe most frugal, %s = %g at %.3g W, keeps %.1f %% at the end",
-               plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value,
-               plan->planned_w, 100 * soc[2][end]);
+                "load)\nthe most frugal, %s = %g at %.3g W, keeps %.1f %% at the end",
+                plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value,
+                plan->planned_w, 100 * soc[2][end]);
 }
 
 static void write_script(pp_plotter *pl, const pp_plot_plan *plan, double soc[5][GRID],

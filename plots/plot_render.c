@@ -122,7 +122,7 @@ static int images_there(const pp_plot_options *o, const pp_plot_result *r, const
             struct statvfs fs; /* gnuplot writes the image: say why it could not */
             int full = statvfs(r->plots_dir, &fs) == 0 && fs.f_bavail == 0;
             pp_text(why, cap, "gnuplot succeeded but wrote no %s.%s%s", name, ext[i],
-                   full ? ": No space left on device (the folder's disk is full)" : "");
+                    full ? ": No space left on device (the folder's disk is full)" : "");
             return 0;
         }
     return 1;

@@ -124,8 +124,8 @@ void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
         pp_text(tail, sizeof tail, ", ends %.1f %%", 100 * num(doc, "soc_end"));
     }
     pp_text(buf, cap, "%s, %s%s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
-           json_string_value(json_object_get(doc, "phase")), longer,
-           json_string_value(json_object_get(doc, "maximized")), from, value,
-           why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
-           json_string_value(json_object_get(doc, "soc_source")), tail);
+            json_string_value(json_object_get(doc, "phase")), longer,
+            json_string_value(json_object_get(doc, "maximized")), from, value,
+            why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
+            json_string_value(json_object_get(doc, "soc_source")), tail);
 }

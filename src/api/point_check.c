@@ -23,8 +23,8 @@ static void outside_text(const pp_model *m, const pp_model_point *pt, const pp_m
                pt->raw[k], m->sum.params[k], only, only);
     else
         pp_text(buf, cap, "%s = %g lies outside the measured range [%g, %g]: an extrapolation",
-               m->sum.params[k], pt->raw[k], pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
-               pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
+                m->sum.params[k], pt->raw[k], pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
+                pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
 }
 
 size_t pp_point_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w,

@@ -448,7 +448,7 @@ int pp_name_why(const char *name, char *why, size_t cap)
             char one[2] = {(char)c, '\0'};
             printable(one, shown, sizeof shown);
             pp_text(why, cap, "character '%s' at position %zu is not allowed (%s)", shown, i + 1,
-                   PP_NAME_RULE);
+                    PP_NAME_RULE);
         }
         return -EINVAL;
     }

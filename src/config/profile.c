@@ -639,7 +639,7 @@ void pp_profile_param_name(const pp_profile *p, size_t k, char *buf, size_t cap)
     for (size_t c = 0; c <= p->n_components; c++) {
         if (k < group_n(p, c)) {
             pp_text(buf, cap, "%s.%s", c < p->n_components ? p->components[c].name : "clocks",
-                   group_param(p, c, k)->name);
+                    group_param(p, c, k)->name);
             return;
         }
         k -= group_n(p, c);

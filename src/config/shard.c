@@ -206,7 +206,7 @@ static int from_environment(const char *spec, char *const *envp, int64_t n_given
         s->k = s->k * (uint64_t)lv[i].n + (uint64_t)lv[i].k;
         s->n *= (uint64_t)lv[i].n;
         pp_text(s->from + strlen(s->from), sizeof s->from - strlen(s->from), "%s%s",
-               i ? " x " : "", lv[i].what);
+                i ? " x " : "", lv[i].what);
     }
     if (s->n > MAX_SHARDS || (n_given && s->n != (uint64_t)n_given)) {
         pp_log_error("--shard %s: the launchers give %llu shards (%s)%s", spec,

@@ -116,7 +116,7 @@ static int parse_words(const char *line, pp_gov_reading *r, char *why, size_t ca
             n = 5;
     if (n != 2 && n != 3) {
         pp_text(why, cap, "%zu words: 't_s soc_frac' or 't_s voltage_v current_a' expected",
-               n > 4 ? (size_t)4 : n);
+                n > 4 ? (size_t)4 : n);
         return -EINVAL;
     }
     for (size_t k = 0; k < n; k++)

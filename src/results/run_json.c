@@ -201,7 +201,7 @@ static void add_change(char *buf, size_t cap, const char *what, json_t *was, jso
 
     if (len + 8 < cap)
         pp_text(buf + len, cap - len, "%s%s %.80s -> %.80s", len ? "; " : "", what,
-               a ? a : "(none)", b ? b : "(none)");
+                a ? a : "(none)", b ? b : "(none)");
     free(a);
     free(b);
 }

@@ -99,7 +99,7 @@ int pp_scheduled_check(const pp_component_spec *spec, char *why, size_t cap)
         if ((rc = c.ops->check(&c)) < 0) {
             categories_text(spec, values, with, sizeof with);
             pp_text(why, cap, "%s (%s): %s%s", spec->name, spec->type,
-                   c.reason[0] ? c.reason : strerror(-rc), with);
+                    c.reason[0] ? c.reason : strerror(-rc), with);
             return rc;
         }
     } while (next_category(spec, values));
@@ -129,7 +129,7 @@ int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const dou
     if (rc < 0) {
         res->status = PP_RUN_FAILED;
         pp_text(res->reason, sizeof res->reason, "%s: setup: %s", spec->name,
-               s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+                s->comp.reason[0] ? s->comp.reason : strerror(-rc));
         ops->teardown(&s->comp);
         return rc;
     }
@@ -246,7 +246,7 @@ int pp_scheduled_run(pp_scheduled *s, pp_run_result *res)
                   : rc == -ECANCELED ? PP_RUN_INTERRUPTED
                                      : PP_RUN_FAILED;
     pp_text(res->reason, sizeof res->reason, "%s: %s", spec->name,
-           s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+            s->comp.reason[0] ? s->comp.reason : strerror(-rc));
     return rc;
 }
 

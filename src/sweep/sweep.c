@@ -306,11 +306,11 @@ static void no_samples_failed(const pp_profile *p, const pp_trace *kept, size_t 
     m->overall.status = PP_RUN_FAILED;
     if (n_all > 0)
         pp_text(m->overall.reason, sizeof m->overall.reason,
-               "no samples after the warm-up (warmup_s = %g s; the run took %.3g s)",
-               p->warmup_s, m->overall.duration_s);
+                "no samples after the warm-up (warmup_s = %g s; the run took %.3g s)",
+                p->warmup_s, m->overall.duration_s);
     else
         pp_text(m->overall.reason, sizeof m->overall.reason,
-               "no samples (the run took %.3g s at %g Hz)", m->overall.duration_s, p->rate_hz);
+                "no samples (the run took %.3g s at %g Hz)", m->overall.duration_s, p->rate_hz);
 }
 
 /* Keep configuration id: its row, from the trace streamed to path,

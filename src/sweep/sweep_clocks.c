@@ -395,8 +395,8 @@ static void not_held(const pp_sweep_clocks *s, pp_run_result *res)
             continue;
         res->status = PP_RUN_FAILED;
         pp_text(res->reason, sizeof res->reason, "clock not held: %s set %g MHz; read %g before; "
-               "%g lowest; %g after", p->clocks.params[i].name, s->set[i],
-               s->before[i], s->lowest[i], s->after[i]);
+                "%g lowest; %g after", p->clocks.params[i].name, s->set[i],
+                s->before[i], s->lowest[i], s->after[i]);
         return;
     }
 }
