@@ -232,8 +232,8 @@ int pp_clocks_check_mhz(const pp_clocks *c, pp_clock_kind k, double mhz, char *w
     char table[1024];
 
     if (!d->present) {
-        pp_fmt(why, cap, "%s_mhz: this board (root %s) has no %s clock powprof can set",
-               pp_clock_kind_name(k), c->root, pp_clock_kind_name(k));
+        pp_text(why, cap, "%s_mhz: this board (root %s) has no %s clock powprof can set",
+                pp_clock_kind_name(k), c->root, pp_clock_kind_name(k));
         return -ENODEV;
     }
     for (size_t i = 0; i < d->n_freqs; i++)
@@ -242,8 +242,8 @@ int pp_clocks_check_mhz(const pp_clocks *c, pp_clock_kind k, double mhz, char *w
     if (!d->n_freqs && mhz >= d->min_mhz - 0.5 && mhz <= d->max_mhz + 0.5)
         return 0;
     pp_clocks_table_text(d, table, sizeof table);
-    pp_fmt(why, cap, "%s_mhz = %g: not a frequency of %s (%s MHz)", pp_clock_kind_name(k), mhz,
-           d->name, table);
+    pp_text(why, cap, "%s_mhz = %g: not a frequency of %s (%s MHz)", pp_clock_kind_name(k), mhz,
+            d->name, table);
     return -EINVAL;
 }
 

@@ -172,19 +172,19 @@ int pp_clocks_record_check(const pp_clocks_record *r, const pp_clocks *c, const 
                            char *why, size_t cap)
 {
     if (r->nvpmodel_mode >= 0 && strcmp(r->nvpmodel_command, command) != 0) {
-        pp_fmt(why, cap, "nvpmodel_command '%s' is not the profile's (%s): not run",
-               r->nvpmodel_command, command);
+        pp_text(why, cap, "nvpmodel_command '%s' is not the profile's (%s): not run",
+                r->nvpmodel_command, command);
         return -EPERM;
     }
     for (size_t i = 0; i < r->n; i++) {
         if (!board_file(c, r->paths[i])) {
-            pp_fmt(why, cap, "files[%zu]: %s is no clock file of this board: not written", i,
-                   r->paths[i]);
+            pp_text(why, cap, "files[%zu]: %s is no clock file of this board: not written", i,
+                    r->paths[i]);
             return -EPERM;
         }
         if (!plain_value(r->values[i])) {
-            pp_fmt(why, cap, "files[%zu]: '%s' for %s is not a clock's value: not written", i,
-                   r->values[i], r->paths[i]);
+            pp_text(why, cap, "files[%zu]: '%s' for %s is not a clock's value: not written", i,
+                    r->values[i], r->paths[i]);
             return -EPERM;
         }
     }

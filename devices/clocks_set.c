@@ -73,9 +73,9 @@ void pp_clocks_write_error(const char *path, const char *text, int err, char *wh
         cause = strerror(err);
     }
     if (text[0])
-        pp_fmt(why, cap, "%s: cannot write '%s': %s", path, text, cause);
+        pp_text(why, cap, "%s: cannot write '%s': %s", path, text, cause);
     else
-        pp_fmt(why, cap, "%s: cannot be written: %s", path, cause);
+        pp_text(why, cap, "%s: cannot be written: %s", path, cause);
 }
 
 int pp_clocks_write(const char *path, const char *text, char *why, size_t cap)
@@ -106,8 +106,8 @@ int pp_clocks_writable(const pp_clocks *c, pp_clock_kind k, char *why, size_t ca
     size_t n = pp_clocks_files(c, k, paths, PP_ARRAY_SIZE(paths));
 
     if (!c->dom[k].present) {
-        pp_fmt(why, cap, "this board (root %s) has no %s clock powprof can set", c->root,
-               pp_clock_kind_name(k));
+        pp_text(why, cap, "this board (root %s) has no %s clock powprof can set", c->root,
+                pp_clock_kind_name(k));
         return -ENODEV;
     }
     for (size_t i = 0; i < n; i++)

@@ -32,7 +32,7 @@ static int hwmon_probe(const pp_device_options *opts, char *why, size_t cap)
         pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/power*_average") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no power*_input under %s/sys/class/hwmon",
+        pp_text(why, cap, "no power*_input under %s/sys/class/hwmon",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }

@@ -54,7 +54,7 @@ static int ina_probe(const pp_device_options *opts, char *why, size_t cap)
         pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/curr[123]_input") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no INA3221 under %s/sys/bus/i2c/drivers/ina3221{x,}",
+        pp_text(why, cap, "no INA3221 under %s/sys/bus/i2c/drivers/ina3221{x,}",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }

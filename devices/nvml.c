@@ -56,7 +56,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
     api->lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (!api->lib) {
         if (why)
-            pp_fmt(why, cap, "cannot load %s: %s (is the NVIDIA driver installed?)", library,
+            pp_text(why, cap, "cannot load %s: %s (is the NVIDIA driver installed?)", library,
                      dlerror());
         return -ENODEV;
     }
@@ -65,7 +65,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
         *(void **)&api->field = dlsym(api->lib, symbol);                                       \
         if (!api->field) {                                                                     \
             if (why)                                                                           \
-                pp_fmt(why, cap, "%s has no %s", library, symbol);                           \
+                pp_text(why, cap, "%s has no %s", library, symbol);                           \
             goto fail_sym;                                                                     \
         }                                                                                      \
     } while (0)
@@ -80,7 +80,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
     r = api->init();
     if (r != NVML_OK) {
         if (why)
-            pp_fmt(why, cap, "nvmlInit failed: %s", nvml_err(api, r));
+            pp_text(why, cap, "nvmlInit failed: %s", nvml_err(api, r));
         goto fail_sym;
     }
     return 0;
@@ -110,7 +110,7 @@ static int nvml_probe(const pp_device_options *opts, char *why, size_t cap)
         return rc;
     if (api.count(&n) != NVML_OK || n == 0) {
         if (why)
-            pp_fmt(why, cap, "NVML reports no GPU");
+            pp_text(why, cap, "NVML reports no GPU");
         rc = -ENODEV;
     }
     api_unload(&api);

@@ -99,8 +99,8 @@ int pp_nvpmodel_query(const char *command, int *mode, char *why, size_t cap)
     errno = 0;
     *mode = (int)strtol(last, &end, 10);
     if (status != 0 || end == last || *end) {
-        pp_fmt(why, cap, "%s -q: exit status %d, no mode on its last line ('%.60s')", command,
-               status, last);
+        pp_text(why, cap, "%s -q: exit status %d, no mode on its last line ('%.60s')", command,
+                status, last);
         return -EIO;
     }
     return 0;
@@ -116,8 +116,8 @@ int pp_nvpmodel_set(const char *command, int mode, char *why, size_t cap)
     if ((rc = run_capture(argv, out, sizeof out, &status, why, cap)) < 0)
         return rc;
     if (status != 0) {
-        pp_fmt(why, cap, "%s -m %d: exit status %d%s", command, mode, status,
-               status == 1 || status == 126 ? " (needs root?)" : "");
+        pp_text(why, cap, "%s -m %d: exit status %d%s", command, mode, status,
+                status == 1 || status == 126 ? " (needs root?)" : "");
         return -EIO;
     }
     return 0;

@@ -33,7 +33,7 @@ static int ina231_probe(const pp_device_options *opts, char *why, size_t cap)
     if (pp_sysfs_count(opts->sysfs_root, INA231_GLOB "/sensor_W") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no INA231 under %s/sys/bus/i2c/drivers/INA231",
+        pp_text(why, cap, "no INA231 under %s/sys/bus/i2c/drivers/INA231",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }

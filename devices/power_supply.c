@@ -56,8 +56,9 @@ static int bat_probe(const pp_device_options *opts, char *why, size_t cap)
     if (pp_sysfs_foreach(opts->sysfs_root, BAT_GLOB, found_usable, NULL) > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no battery with power_now or current_now under %s/sys/class/power_supply",
-                 strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+        pp_text(why, cap,
+                "no battery with power_now or current_now under %s/sys/class/power_supply",
+                strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }
 

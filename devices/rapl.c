@@ -59,7 +59,7 @@ static int rapl_probe(const pp_device_options *opts, char *why, size_t cap)
 
     if (n <= 0) {
         if (why)
-            pp_fmt(why, cap, "no RAPL zones under %s/sys/class/powercap",
+            pp_text(why, cap, "no RAPL zones under %s/sys/class/powercap",
                      strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
         globfree(&g);
         return -ENODEV;
@@ -69,12 +69,12 @@ static int rapl_probe(const pp_device_options *opts, char *why, size_t cap)
     } else {
         rc = -errno;
         if (why && (rc == -EACCES || rc == -EPERM))
-            pp_fmt(why, cap,
+            pp_text(why, cap,
                      "%s is readable by root only (Linux >= 5.10): run as root, or "
                      "sudo chmod a+r %s/sys/class/powercap/intel-rapl:*/energy_uj",
                      g.gl_pathv[0], strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
         else if (why)
-            pp_fmt(why, cap, "%s: %s", g.gl_pathv[0], strerror(-rc));
+            pp_text(why, cap, "%s: %s", g.gl_pathv[0], strerror(-rc));
     }
     globfree(&g);
     return rc;
