@@ -42,7 +42,7 @@ static const char *nvml_err(const nvml_api *api, nvml_return r)
     static char buf[32];
     if (api->error_string)
         return api->error_string(r);
-    pp_fmt(buf, sizeof buf, "NVML error %d", r);
+    pp_text(buf, sizeof buf, "NVML error %d", r);
     return buf;
 }
 
@@ -158,7 +158,7 @@ static int nvml_open(pp_device *dev)
             rc = -EIO;
             goto fail;
         }
-        pp_fmt(rail, sizeof rail, "GPU%u", i);
+        pp_text(rail, sizeof rail, "GPU%u", i); /* fits: 3 + 10 digits */
         rc = pp_device_add_rail(dev, rail, 0);
         if (rc < 0)
             goto fail;

@@ -66,7 +66,7 @@ static int run_capture(char *const argv[], char *out, size_t cap, int *status, c
         close(null_fd);
     if (rc < 0) {
         close(fds[0]);
-        pp_fmt(why, wcap, "%s: cannot run: %s", argv[0], strerror(-rc));
+        pp_text(why, wcap, "%s: cannot run: %s", argv[0], strerror(-rc));
         return rc;
     }
     for (;;) {
@@ -112,7 +112,8 @@ int pp_nvpmodel_set(const char *command, int mode, char *why, size_t cap)
     char *argv[] = {(char *)command, "-m", arg, NULL};
     int status = 0, rc;
 
-    pp_fmt(arg, sizeof arg, "%d", mode);
+    if (pp_fmt(arg, sizeof arg, "%d", mode) < 0)
+        return -ERANGE; /* never: 11 characters */
     if ((rc = run_capture(argv, out, sizeof out, &status, why, cap)) < 0)
         return rc;
     if (status != 0) {
