@@ -23,16 +23,6 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
     return 0;
 }
 
-const char *pp_cli_text(char *buf, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    pp_vtext(buf, cap, fmt, ap);
-    va_end(ap);
-    return buf;
-}
-
 int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why)
 {
     if (rc >= 0)
