@@ -229,11 +229,16 @@ $(FAKE_NVML): tests/fake_nvml.c
 # pandas and numpy come from Debian's packages (python3-pandas).
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 
+# The folders where no result of pp_fmt or pp_strlcpy is ignored (issue 40;
+# src/layer2 still to do).
+TRUNC_CHECKED = src/cli src/base src/traces battery components src/config src/dnn src/api \
+	src/plan src/sweep plots src/results devices
+
 # The C tests, then the Python suite (skipped, and said so, without a
 # python3 that imports pandas, and under the sanitizers); one last line.
 check: $(TEST_BIN) $(O)/powprof $(SHLIB) $(FAKE_NVML) $(MODULES) $(EXAMPLE_MOD) $(EXAMPLE_BIN)
 	./scripts/check-layout
-	./scripts/check-truncation
+	./scripts/check-truncation $(TRUNC_CHECKED)
 	POWPROF_BIN=$(O)/powprof POWPROF_FAKE_NVML=$(FAKE_NVML) POWPROF_FIXTURES=tests/fixtures \
 		POWPROF_EXAMPLE_MODULES=$(dir $(EXAMPLE_MOD)) POWPROF_DARKNET_DIR=$(DARKNET_DIR) \
 		POWPROF_LIB=$(SHLIB) $(if $(SAN),POWPROF_PYTHON_SKIP="not under the sanitizers") \

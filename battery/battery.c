@@ -120,7 +120,7 @@ const char *pp_battery_event_name(pp_battery_event_kind k)
 #define FAIL(k, ...)                                                                               \
     do {                                                                                           \
         *key = (k);                                                                                \
-        pp_fmt(why, cap, __VA_ARGS__);                                                             \
+        pp_text(why, cap, __VA_ARGS__);                                                            \
         return -EINVAL;                                                                            \
     } while (0)
 
@@ -195,28 +195,28 @@ int pp_battery_load_check(const pp_battery_load *l, size_t *bad, char *why, size
 
     *bad = 0;
     if (l->n == 0) {
-        pp_fmt(why, cap, "the load has no samples");
+        pp_text(why, cap, "the load has no samples");
         return -EINVAL;
     }
     t_start = l->interval_means ? 0.0 : t[0];
     for (size_t i = 0; i < l->n; i++) {
         *bad = i;
         if (!isfinite(t[i]) || !(w[i] >= 0 && w[i] <= DBL_MAX)) {
-            pp_fmt(why, cap, "power %g W at %g s: a finite time and a finite power >= 0 expected",
-                   w[i], t[i]);
+            pp_text(why, cap, "power %g W at %g s: a finite time and a finite power >= 0 expected",
+                    w[i], t[i]);
             return -EINVAL;
         }
         if (i == 0 && t[0] < t_start) {
-            pp_fmt(why, cap, "time %g s: interval means start at 0 s", t[0]);
+            pp_text(why, cap, "time %g s: interval means start at 0 s", t[0]);
             return -EINVAL;
         }
         if (i > 0 && !(t[i] - t[i - 1] >= PP_BATTERY_STEP_S_MIN)) {
-            pp_fmt(why, cap, "time %.9g s is not after the previous sample's (%.9g s) by %g s or more",
-                   t[i], t[i - 1], PP_BATTERY_STEP_S_MIN);
+            pp_text(why, cap, "time %.9g s is not after the previous sample's (%.9g s) by %g s or more",
+                    t[i], t[i - 1], PP_BATTERY_STEP_S_MIN);
             return -EINVAL;
         }
         if (!(t[i] - t_start <= PP_BATTERY_SPAN_S_MAX)) {
-            pp_fmt(why, cap, "time %g s: the load spans more than %g s", t[i], PP_BATTERY_SPAN_S_MAX);
+            pp_text(why, cap, "time %g s: the load spans more than %g s", t[i], PP_BATTERY_SPAN_S_MAX);
             return -EINVAL;
         }
     }

@@ -58,14 +58,14 @@ static int expand_argv(pp_component *c, exec_priv *e)
                                      sizeof e->buf[i]);
         if (rc < 0) {
             if (rc == -ENAMETOOLONG)
-                pp_fmt(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
+                pp_text(c->reason, sizeof c->reason, "argument %zu is too long", i + 1);
             return rc;
         }
         e->argv[i] = e->buf[i];
     }
     e->argv[n] = NULL;
     if (n == 0 || !e->argv[0][0]) {
-        pp_fmt(c->reason, sizeof c->reason, "no program to run (command is empty)");
+        pp_text(c->reason, sizeof c->reason, "no program to run (command is empty)");
         return -EINVAL;
     }
     return 0;
@@ -85,7 +85,7 @@ static int exec_check(pp_component *c)
     if (rc == 0 && strchr(e->argv[0], '/')) {
         if (access(e->argv[0], X_OK) != 0) {
             rc = -errno;
-            pp_fmt(c->reason, sizeof c->reason, "program %s: %s", e->argv[0], strerror(errno));
+            pp_text(c->reason, sizeof c->reason, "program %s: %s", e->argv[0], strerror(errno));
         }
     } else if (rc == 0) {
         rc = -ENOENT;
@@ -97,8 +97,8 @@ static int exec_check(pp_component *c)
             s += len + (s[len] == ':');
         }
         if (rc < 0)
-            pp_fmt(c->reason, sizeof c->reason, "program '%s' not found in PATH (%s)",
-                   e->argv[0], path ? path : "unset");
+            pp_text(c->reason, sizeof c->reason, "program '%s' not found in PATH (%s)",
+                    e->argv[0], path ? path : "unset");
     }
     free(e);
     return rc;
@@ -117,8 +117,8 @@ static int exec_setup(pp_component *c)
     if ((rc = expand_argv(c, e)) < 0)
         return rc;
     if ((rc = pp_proc_scope_open(&e->scope, PP_SCOPE_AUTO)) < 0) {
-        pp_fmt(c->reason, sizeof c->reason, "cannot track the program's processes: %s",
-               strerror(-rc));
+        pp_text(c->reason, sizeof c->reason, "cannot track the program's processes: %s",
+                strerror(-rc));
         return rc;
     }
     e->have_scope = 1;
@@ -230,7 +230,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
     if (null_fd >= 0)
         close(null_fd);
     if (rc < 0) {
-        pp_fmt(c->reason, sizeof c->reason, "cannot run '%s': %s", e->argv[0], strerror(-rc));
+        pp_text(c->reason, sizeof c->reason, "cannot run '%s': %s", e->argv[0], strerror(-rc));
         close(err_pipe[0]);
         return rc;
     }
@@ -243,7 +243,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
             for (size_t i = 0; i < tail_len; i++) /* NUL bytes too: the tail is text */
                 if ((unsigned char)tail[i] < 0x20 || tail[i] == ',' || tail[i] == '"')
                     tail[i] = ' ';
-            pp_fmt(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
+            pp_text(c->reason, sizeof c->reason, "'%s' exited with status %d%s%s", e->argv[0],
                      status, tail_len ? ": " : "", tail);
             rc = -EIO;
         }
@@ -256,7 +256,7 @@ static int exec_step(pp_component *c, int64_t deadline_ns)
             pp_proc_wait(pid, &status);
         }
         kill(-pid, SIGKILL);
-        pp_fmt(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
+        pp_text(c->reason, sizeof c->reason, "'%s' %s; its process group was stopped",
                  e->argv[0], timed_out ? "ran past its deadline" : "was interrupted");
         rc = timed_out ? -ETIMEDOUT : -ECANCELED;
     }

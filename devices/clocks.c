@@ -109,9 +109,10 @@ static int probe_cpu(const char *root, pp_clock_domain *d)
             d->has_userspace = read_text(dir, "scaling_available_governors", buf, sizeof buf) == 0 &&
                                strstr(buf, "userspace") != NULL;
         }
-        pp_strlcpy(d->dirs[d->n_dirs++], dir, PP_PATH_MAX);
-        pp_fmt(d->name + strlen(d->name), sizeof d->name - strlen(d->name), "%s%s",
-               d->n_dirs > 1 ? "," : "", base);
+        if ((rc = pp_path_copy(d->dirs[d->n_dirs++], dir, PP_PATH_MAX)) < 0)
+            break;
+        pp_text(d->name + strlen(d->name), sizeof d->name - strlen(d->name), "%s%s",
+                d->n_dirs > 1 ? "," : "", base); /* shown: policy0,policy4,... */
     }
     globfree(&g);
     d->present = rc == 0 && d->n_dirs > 0;
@@ -142,8 +143,9 @@ static int probe_gpu(const char *root, pp_clock_domain *d)
         const char *dir = g.gl_pathv[i];
         if (!is_gpu(dir))
             continue;
-        pp_strlcpy(d->dirs[0], dir, PP_PATH_MAX);
-        pp_strlcpy(d->name, strrchr(dir, '/') + 1, sizeof d->name);
+        if ((rc = pp_path_copy(d->dirs[0], dir, PP_PATH_MAX)) < 0)
+            break;
+        pp_text(d->name, sizeof d->name, "%s", strrchr(dir, '/') + 1); /* shown */
         d->n_dirs = 1;
         if ((rc = read_text(dir, "governor", d->governor, sizeof d->governor)) < 0 ||
             (rc = read_text(dir, "available_frequencies", buf, sizeof buf)) < 0)
@@ -166,8 +168,8 @@ static int probe_emc(const char *root, pp_clock_domain *d)
         return rc;
     if (read_text(dir, "rate", buf, sizeof buf) < 0)
         return 0; /* no debugfs, or not mounted: no EMC domain */
-    pp_strlcpy(d->dirs[0], dir, PP_PATH_MAX);
-    pp_strlcpy(d->name, "emc", sizeof d->name);
+    memcpy(d->dirs[0], dir, sizeof dir); /* the same size */
+    memcpy(d->name, "emc", sizeof "emc");
     d->n_dirs = 1;
     if (read_text(dir, "possible_rates", buf, sizeof buf) == 0)
         parse_table(buf, 1, d);
@@ -183,7 +185,8 @@ int pp_clocks_probe(const char *root, pp_clocks *c)
     int rc;
 
     memset(c, 0, sizeof *c);
-    pp_strlcpy(c->root, root && *root ? root : "/", sizeof c->root);
+    if ((rc = pp_path_copy(c->root, root && *root ? root : "/", sizeof c->root)) < 0)
+        return rc;
     if ((rc = probe_cpu(c->root, &c->dom[PP_CLOCK_CPU])) < 0 ||
         (rc = probe_gpu(c->root, &c->dom[PP_CLOCK_GPU])) < 0)
         return rc;
@@ -217,11 +220,11 @@ void pp_clocks_table_text(const pp_clock_domain *d, char *buf, size_t cap)
 
     buf[0] = 0;
     if (!d->n_freqs) {
-        pp_fmt(buf, cap, "%g-%g", d->min_mhz, d->max_mhz);
+        pp_text(buf, cap, "%g-%g", d->min_mhz, d->max_mhz);
         return;
     }
     for (size_t i = 0; i < d->n_freqs && len + 1 < cap; i++) {
-        pp_fmt(buf + len, cap - len, "%s%g", i ? " " : "", d->freqs_mhz[i]);
+        pp_text(buf + len, cap - len, "%s%g", i ? " " : "", d->freqs_mhz[i]);
         len += strlen(buf + len);
     }
 }
@@ -232,8 +235,8 @@ int pp_clocks_check_mhz(const pp_clocks *c, pp_clock_kind k, double mhz, char *w
     char table[1024];
 
     if (!d->present) {
-        pp_fmt(why, cap, "%s_mhz: this board (root %s) has no %s clock powprof can set",
-               pp_clock_kind_name(k), c->root, pp_clock_kind_name(k));
+        pp_text(why, cap, "%s_mhz: this board (root %s) has no %s clock powprof can set",
+                pp_clock_kind_name(k), c->root, pp_clock_kind_name(k));
         return -ENODEV;
     }
     for (size_t i = 0; i < d->n_freqs; i++)
@@ -242,8 +245,8 @@ int pp_clocks_check_mhz(const pp_clocks *c, pp_clock_kind k, double mhz, char *w
     if (!d->n_freqs && mhz >= d->min_mhz - 0.5 && mhz <= d->max_mhz + 0.5)
         return 0;
     pp_clocks_table_text(d, table, sizeof table);
-    pp_fmt(why, cap, "%s_mhz = %g: not a frequency of %s (%s MHz)", pp_clock_kind_name(k), mhz,
-           d->name, table);
+    pp_text(why, cap, "%s_mhz = %g: not a frequency of %s (%s MHz)", pp_clock_kind_name(k), mhz,
+            d->name, table);
     return -EINVAL;
 }
 

@@ -38,8 +38,13 @@ int pp_clocks_record_add(pp_clocks_record *r, const pp_clocks *c, pp_clock_kind 
             pp_log_error("%s: more than %d clock files to restore", paths[i], PP_CLOCKS_MAX_FILES);
             return -E2BIG;
         }
-        pp_strlcpy(r->paths[r->n], paths[i], PP_PATH_MAX);
-        pp_strlcpy(r->values[r->n++], value, sizeof r->values[0]);
+        if ((rc = pp_path_copy(r->paths[r->n], paths[i], PP_PATH_MAX)) < 0)
+            return rc;
+        if (pp_strlcpy(r->values[r->n++], value, sizeof r->values[0]) < 0) {
+            pp_log_error("%s: a value longer than %zu characters", paths[i],
+                         sizeof r->values[0] - 1);
+            return -EINVAL;
+        }
     }
     return 0;
 }
@@ -78,8 +83,8 @@ static int load_file(const char *path, const json_t *e, size_t i, pp_clocks_reco
         pp_log_error("%s: files[%zu]: not a {path, value} of a clock", path, i);
         return -EINVAL;
     }
-    pp_strlcpy(r->paths[i], p, PP_PATH_MAX);
-    pp_strlcpy(r->values[i], v, sizeof r->values[0]);
+    memcpy(r->paths[i], p, strlen(p) + 1); /* fits: checked above */
+    memcpy(r->values[i], v, strlen(v) + 1);
     return 0;
 }
 
@@ -113,10 +118,11 @@ int pp_clocks_record_load(const char *path, pp_clocks_record *r)
     }
     for (size_t i = 0; rc == 0 && i < json_array_size(files); i++)
         rc = load_file(path, json_array_get(files, i), i, r);
+    if (rc == 0)
+        rc = pp_path_copy(r->nvpmodel_command, cmd, sizeof r->nvpmodel_command);
     if (rc == 0) {
         r->n = json_array_size(files);
         r->nvpmodel_mode = (int)json_integer_value(json_object_get(root, "nvpmodel_mode"));
-        pp_strlcpy(r->nvpmodel_command, cmd, sizeof r->nvpmodel_command);
     }
     json_decref(root);
     return rc;
@@ -172,19 +178,19 @@ int pp_clocks_record_check(const pp_clocks_record *r, const pp_clocks *c, const 
                            char *why, size_t cap)
 {
     if (r->nvpmodel_mode >= 0 && strcmp(r->nvpmodel_command, command) != 0) {
-        pp_fmt(why, cap, "nvpmodel_command '%s' is not the profile's (%s): not run",
-               r->nvpmodel_command, command);
+        pp_text(why, cap, "nvpmodel_command '%s' is not the profile's (%s): not run",
+                r->nvpmodel_command, command);
         return -EPERM;
     }
     for (size_t i = 0; i < r->n; i++) {
         if (!board_file(c, r->paths[i])) {
-            pp_fmt(why, cap, "files[%zu]: %s is no clock file of this board: not written", i,
-                   r->paths[i]);
+            pp_text(why, cap, "files[%zu]: %s is no clock file of this board: not written", i,
+                    r->paths[i]);
             return -EPERM;
         }
         if (!plain_value(r->values[i])) {
-            pp_fmt(why, cap, "files[%zu]: '%s' for %s is not a clock's value: not written", i,
-                   r->values[i], r->paths[i]);
+            pp_text(why, cap, "files[%zu]: '%s' for %s is not a clock's value: not written", i,
+                    r->values[i], r->paths[i]);
             return -EPERM;
         }
     }

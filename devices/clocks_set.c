@@ -73,9 +73,9 @@ void pp_clocks_write_error(const char *path, const char *text, int err, char *wh
         cause = strerror(err);
     }
     if (text[0])
-        pp_fmt(why, cap, "%s: cannot write '%s': %s", path, text, cause);
+        pp_text(why, cap, "%s: cannot write '%s': %s", path, text, cause);
     else
-        pp_fmt(why, cap, "%s: cannot be written: %s", path, cause);
+        pp_text(why, cap, "%s: cannot be written: %s", path, cause);
 }
 
 int pp_clocks_write(const char *path, const char *text, char *why, size_t cap)
@@ -106,8 +106,8 @@ int pp_clocks_writable(const pp_clocks *c, pp_clock_kind k, char *why, size_t ca
     size_t n = pp_clocks_files(c, k, paths, PP_ARRAY_SIZE(paths));
 
     if (!c->dom[k].present) {
-        pp_fmt(why, cap, "this board (root %s) has no %s clock powprof can set", c->root,
-               pp_clock_kind_name(k));
+        pp_text(why, cap, "this board (root %s) has no %s clock powprof can set", c->root,
+                pp_clock_kind_name(k));
         return -ENODEV;
     }
     for (size_t i = 0; i < n; i++)
@@ -143,7 +143,8 @@ static int set_range(const char *dir, const char *min_name, const char *max_name
 
     pp_path_join(min_path, sizeof min_path, dir, min_name);
     pp_path_join(max_path, sizeof max_path, dir, max_name);
-    pp_fmt(text, sizeof text, "%lld", value);
+    if (pp_fmt(text, sizeof text, "%lld", value) < 0)
+        return -ERANGE; /* never: 20 digits */
     if (pp_read_small_file(min_path, now, sizeof now) >= 0)
         cur_min = strtoll(now, NULL, 10);
     if (value < cur_min) {
@@ -180,16 +181,18 @@ int pp_clocks_set(const pp_clocks *c, pp_clock_kind k, double mhz, char *why, si
     if ((rc = pp_clocks_check_mhz(c, k, mhz, why, cap)) < 0)
         return rc;
     if (k == PP_CLOCK_EMC) {
-        pp_fmt(text, sizeof text, "%lld", llround(f * 1e6));
+        if (pp_fmt(text, sizeof text, "%lld", llround(f * 1e6)) < 0)
+            return -ERANGE; /* never: 20 digits */
         return set_two(d->dirs[0], "mrq_rate_locked", "1", "rate", text, why, cap);
     }
     for (size_t i = 0; i < d->n_dirs; i++) {
         if (k == PP_CLOCK_GPU)
             rc = set_range(d->dirs[i], "min_freq", "max_freq", llround(f * 1e6), why, cap);
         else if (d->has_userspace) {
-            pp_fmt(text, sizeof text, "%lld", llround(f * 1e3));
-            rc = set_two(d->dirs[i], "scaling_governor", "userspace", "scaling_setspeed", text,
-                         why, cap);
+            rc = pp_fmt(text, sizeof text, "%lld", llround(f * 1e3)) < 0
+                 ? -ERANGE /* never: 20 digits */
+                 : set_two(d->dirs[i], "scaling_governor", "userspace", "scaling_setspeed", text,
+                           why, cap);
         } else
             rc = set_range(d->dirs[i], "scaling_min_freq", "scaling_max_freq", llround(f * 1e3),
                            why, cap);

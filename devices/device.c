@@ -90,7 +90,7 @@ int pp_device_add_rail(pp_device *dev, const char *name, unsigned flags)
     if (!name || !*name)
         return -EINVAL;
     r = &dev->rails[dev->n_rails];
-    pp_strlcpy(r->name, name, sizeof r->name);
+    pp_text(r->name, sizeof r->name, "%s", name); /* a label too long is cut, said by "..." */
     /* Rail names become CSV column names and file names: keep them to
      * [A-Za-z0-9_.-], not starting with . or - (pp_name_check in util.h),
      * and never "total" (summary.csv has total_* columns of its own). */
@@ -99,7 +99,7 @@ int pp_device_add_rail(pp_device *dev, const char *name, unsigned flags)
               *c == '_' || ((*c == '-' || *c == '.') && c != r->name)))
             *c = '_';
     if (strcmp(r->name, "total") == 0)
-        pp_strlcpy(r->name, "total_rail", sizeof r->name);
+        memcpy(r->name, "total_rail", sizeof "total_rail"); /* fits: PP_RAIL_NAME_MAX */
     r->flags = flags;
     r->parent = -1;
     return (int)dev->n_rails++;

@@ -32,7 +32,7 @@ static int hwmon_probe(const pp_device_options *opts, char *why, size_t cap)
         pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/power*_average") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no power*_input under %s/sys/class/hwmon",
+        pp_text(why, cap, "no power*_input under %s/sys/class/hwmon",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }
@@ -55,25 +55,28 @@ static int open_chip(const char *dir, void *ctx)
     hwmon_priv *p = dev->priv;
     char path[PP_PATH_MAX], chip[32], label[PP_RAIL_NAME_MAX];
 
-    pp_fmt(path, sizeof path, "%s/name", dir);
+    if (pp_sysfs_at(path, sizeof path, dir, "name") < 0)
+        return -ENAMETOOLONG;
     if (pp_sysfs_read_string(path, chip, sizeof chip) < 0 || !chip[0]) {
         const char *base = strrchr(dir, '/');
-        pp_fmt(chip, sizeof chip, "%s", base ? base + 1 : dir);
+        pp_text(chip, sizeof chip, "%s", base ? base + 1 : dir); /* a label's start */
     }
     for (int i = 0; i <= 32; i++) {
         int idx, rc;
 
-        pp_fmt(path, sizeof path, "%s/power%d_input", dir, i);
+        if (pp_sysfs_at(path, sizeof path, dir, "power%d_average", i) < 0)
+            return -ENAMETOOLONG; /* the longest of the three */
+        pp_sysfs_at(path, sizeof path, dir, "power%d_input", i);
         if (access(path, F_OK) != 0) {
-            pp_fmt(path, sizeof path, "%s/power%d_average", dir, i);
+            pp_sysfs_at(path, sizeof path, dir, "power%d_average", i);
             if (access(path, F_OK) != 0)
                 continue;
         }
         {
             char lpath[PP_PATH_MAX];
-            pp_fmt(lpath, sizeof lpath, "%s/power%d_label", dir, i);
+            pp_sysfs_at(lpath, sizeof lpath, dir, "power%d_label", i);
             if (pp_sysfs_read_string(lpath, label, sizeof label) < 0 || !label[0])
-                pp_fmt(label, sizeof label, "%s-power%d", chip, i);
+                pp_text(label, sizeof label, "%s-power%d", chip, i); /* fits: 31 + 8 */
         }
         idx = pp_device_add_rail(dev, label, 0);
         if (idx < 0)

@@ -54,7 +54,7 @@ static int ina_probe(const pp_device_options *opts, char *why, size_t cap)
         pp_sysfs_count(opts->sysfs_root, HWMON_GLOB "/curr[123]_input") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no INA3221 under %s/sys/bus/i2c/drivers/ina3221{x,}",
+        pp_text(why, cap, "no INA3221 under %s/sys/bus/i2c/drivers/ina3221{x,}",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }
@@ -65,14 +65,14 @@ static void device_tag(const char *dir, int up, char *out, size_t cap)
     char tmp[PP_PATH_MAX];
     char *slash;
 
-    pp_fmt(tmp, sizeof tmp, "%s", dir);
+    pp_text(tmp, sizeof tmp, "%s", dir); /* fits: a folder found under PP_PATH_MAX */
     for (int i = 0; i < up; i++) {
         slash = strrchr(tmp, '/');
         if (slash)
             *slash = '\0';
     }
     slash = strrchr(tmp, '/');
-    pp_fmt(out, cap, "%s", slash ? slash + 1 : tmp);
+    pp_text(out, cap, "%s", slash ? slash + 1 : tmp); /* a label's start */
 }
 
 static int add_channel(pp_device *dev, ina_priv *p, const char *label)
@@ -95,18 +95,19 @@ static int open_iio(const char *dir, void *ctx)
     for (int c = 0; c < 3; c++) {
         int idx, rc;
 
-        pp_fmt(path, sizeof path, "%s/in_power%d_input", dir, c);
+        if (pp_sysfs_at(path, sizeof path, dir, "in_power%d_input", c) < 0)
+            return -ENAMETOOLONG; /* the longest of the two */
         if (access(path, F_OK) != 0)
             continue;
-        pp_fmt(path, sizeof path, "%s/rail_name_%d", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "rail_name_%d", c);
         if (pp_sysfs_read_string(path, label, sizeof label) < 0 || !label[0])
-            pp_fmt(label, sizeof label, "%s-ch%d", tag, c);
+            pp_text(label, sizeof label, "%s-ch%d", tag, c); /* a bus address: short */
         if (strcmp(label, "NC") == 0)
             continue;
         idx = add_channel(dev, p, label);
         if (idx < 0)
             return idx;
-        pp_fmt(path, sizeof path, "%s/in_power%d_input", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "in_power%d_input", c); /* fitted above */
         rc = pp_sysfs_attr_open(&p->ch[idx].power, path);
         if (rc < 0)
             return rc;
@@ -125,26 +126,27 @@ static int open_hwmon(const char *dir, void *ctx)
         int64_t enabled;
         int idx, rc;
 
-        pp_fmt(path, sizeof path, "%s/curr%d_input", dir, c);
+        if (pp_sysfs_at(path, sizeof path, dir, "curr%d_input", c) < 0)
+            return -ENAMETOOLONG; /* the longest of the four */
         if (access(path, F_OK) != 0)
             continue;
-        pp_fmt(path, sizeof path, "%s/in%d_enable", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "in%d_enable", c);
         if (pp_sysfs_read_i64(path, &enabled) == 0 && enabled == 0)
             continue;
-        pp_fmt(path, sizeof path, "%s/in%d_label", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "in%d_label", c);
         if (pp_sysfs_read_string(path, label, sizeof label) < 0 || !label[0])
-            pp_fmt(label, sizeof label, "%s-ch%d", tag, c);
+            pp_text(label, sizeof label, "%s-ch%d", tag, c); /* a bus address: short */
         if (strcmp(label, "NC") == 0)
             continue;
         idx = add_channel(dev, p, label);
         if (idx < 0)
             return idx;
         p->ch[idx].hwmon = 1;
-        pp_fmt(path, sizeof path, "%s/in%d_input", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "in%d_input", c);
         rc = pp_sysfs_attr_open(&p->ch[idx].voltage, path);
         if (rc < 0)
             return rc;
-        pp_fmt(path, sizeof path, "%s/curr%d_input", dir, c);
+        pp_sysfs_at(path, sizeof path, dir, "curr%d_input", c);
         rc = pp_sysfs_attr_open(&p->ch[idx].current, path);
         if (rc < 0)
             return rc;

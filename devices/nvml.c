@@ -42,7 +42,7 @@ static const char *nvml_err(const nvml_api *api, nvml_return r)
     static char buf[32];
     if (api->error_string)
         return api->error_string(r);
-    pp_fmt(buf, sizeof buf, "NVML error %d", r);
+    pp_text(buf, sizeof buf, "NVML error %d", r);
     return buf;
 }
 
@@ -56,7 +56,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
     api->lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (!api->lib) {
         if (why)
-            pp_fmt(why, cap, "cannot load %s: %s (is the NVIDIA driver installed?)", library,
+            pp_text(why, cap, "cannot load %s: %s (is the NVIDIA driver installed?)", library,
                      dlerror());
         return -ENODEV;
     }
@@ -65,7 +65,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
         *(void **)&api->field = dlsym(api->lib, symbol);                                       \
         if (!api->field) {                                                                     \
             if (why)                                                                           \
-                pp_fmt(why, cap, "%s has no %s", library, symbol);                           \
+                pp_text(why, cap, "%s has no %s", library, symbol);                           \
             goto fail_sym;                                                                     \
         }                                                                                      \
     } while (0)
@@ -80,7 +80,7 @@ static int api_load(nvml_api *api, const char *library, char *why, size_t cap)
     r = api->init();
     if (r != NVML_OK) {
         if (why)
-            pp_fmt(why, cap, "nvmlInit failed: %s", nvml_err(api, r));
+            pp_text(why, cap, "nvmlInit failed: %s", nvml_err(api, r));
         goto fail_sym;
     }
     return 0;
@@ -110,7 +110,7 @@ static int nvml_probe(const pp_device_options *opts, char *why, size_t cap)
         return rc;
     if (api.count(&n) != NVML_OK || n == 0) {
         if (why)
-            pp_fmt(why, cap, "NVML reports no GPU");
+            pp_text(why, cap, "NVML reports no GPU");
         rc = -ENODEV;
     }
     api_unload(&api);
@@ -158,7 +158,7 @@ static int nvml_open(pp_device *dev)
             rc = -EIO;
             goto fail;
         }
-        pp_fmt(rail, sizeof rail, "GPU%u", i);
+        pp_text(rail, sizeof rail, "GPU%u", i); /* fits: 3 + 10 digits */
         rc = pp_device_add_rail(dev, rail, 0);
         if (rc < 0)
             goto fail;

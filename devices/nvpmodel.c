@@ -66,7 +66,7 @@ static int run_capture(char *const argv[], char *out, size_t cap, int *status, c
         close(null_fd);
     if (rc < 0) {
         close(fds[0]);
-        pp_fmt(why, wcap, "%s: cannot run: %s", argv[0], strerror(-rc));
+        pp_text(why, wcap, "%s: cannot run: %s", argv[0], strerror(-rc));
         return rc;
     }
     for (;;) {
@@ -99,8 +99,8 @@ int pp_nvpmodel_query(const char *command, int *mode, char *why, size_t cap)
     errno = 0;
     *mode = (int)strtol(last, &end, 10);
     if (status != 0 || end == last || *end) {
-        pp_fmt(why, cap, "%s -q: exit status %d, no mode on its last line ('%.60s')", command,
-               status, last);
+        pp_text(why, cap, "%s -q: exit status %d, no mode on its last line ('%.60s')", command,
+                status, last);
         return -EIO;
     }
     return 0;
@@ -112,12 +112,13 @@ int pp_nvpmodel_set(const char *command, int mode, char *why, size_t cap)
     char *argv[] = {(char *)command, "-m", arg, NULL};
     int status = 0, rc;
 
-    pp_fmt(arg, sizeof arg, "%d", mode);
+    if (pp_fmt(arg, sizeof arg, "%d", mode) < 0)
+        return -ERANGE; /* never: 11 characters */
     if ((rc = run_capture(argv, out, sizeof out, &status, why, cap)) < 0)
         return rc;
     if (status != 0) {
-        pp_fmt(why, cap, "%s -m %d: exit status %d%s", command, mode, status,
-               status == 1 || status == 126 ? " (needs root?)" : "");
+        pp_text(why, cap, "%s -m %d: exit status %d%s", command, mode, status,
+                status == 1 || status == 126 ? " (needs root?)" : "");
         return -EIO;
     }
     return 0;

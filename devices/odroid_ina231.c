@@ -33,7 +33,7 @@ static int ina231_probe(const pp_device_options *opts, char *why, size_t cap)
     if (pp_sysfs_count(opts->sysfs_root, INA231_GLOB "/sensor_W") > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no INA231 under %s/sys/bus/i2c/drivers/INA231",
+        pp_text(why, cap, "no INA231 under %s/sys/bus/i2c/drivers/INA231",
                  strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }
@@ -66,7 +66,8 @@ static int enable_sensor(const char *dir)
     int64_t on;
     int fd;
 
-    pp_fmt(path, sizeof path, "%s/enable", dir);
+    if (pp_sysfs_at(path, sizeof path, dir, "enable") < 0)
+        return -ENAMETOOLONG;
     if (pp_sysfs_read_i64(path, &on) == 0 && on == 1)
         return 0;
     fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -103,7 +104,8 @@ static int open_sensor(const char *dir, void *ctx)
     char path[PP_PATH_MAX];
     int idx, rc;
 
-    pp_fmt(path, sizeof path, "%s/sensor_W", dir);
+    if (pp_sysfs_at(path, sizeof path, dir, "sensor_W") < 0)
+        return -ENAMETOOLONG;
     if (access(path, F_OK) != 0)
         return 0;
     rc = enable_sensor(dir);

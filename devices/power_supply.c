@@ -36,8 +36,7 @@ typedef struct bat_priv {
 static int has_file(const char *dir, const char *name)
 {
     char path[PP_PATH_MAX];
-    pp_fmt(path, sizeof path, "%s/%s", dir, name);
-    return access(path, F_OK) == 0;
+    return pp_sysfs_at(path, sizeof path, dir, "%s", name) == 0 && access(path, F_OK) == 0;
 }
 
 static int usable(const char *dir)
@@ -56,8 +55,9 @@ static int bat_probe(const pp_device_options *opts, char *why, size_t cap)
     if (pp_sysfs_foreach(opts->sysfs_root, BAT_GLOB, found_usable, NULL) > 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "no battery with power_now or current_now under %s/sys/class/power_supply",
-                 strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
+        pp_text(why, cap,
+                "no battery with power_now or current_now under %s/sys/class/power_supply",
+                strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
     return -ENODEV;
 }
 
@@ -92,21 +92,22 @@ static int open_battery(const char *dir, void *ctx)
         return idx;
     p->b[idx].power.fd = p->b[idx].current.fd = p->b[idx].voltage.fd = -1;
     p->n = (size_t)idx + 1;
-    pp_fmt(path, sizeof path, "%s/status", dir);
+    if (pp_sysfs_at(path, sizeof path, dir, "status") < 0)
+        return -ENAMETOOLONG;
     if (pp_sysfs_read_string(path, status, sizeof status) == 0 && strcmp(status, "Discharging") != 0)
         pp_log_warn("%s: battery is '%s', not 'Discharging': its power is not the machine's draw "
                     "until the charger is unplugged", path, status);
     if (has_file(dir, "power_now")) {
         p->b[idx].has_power = 1;
-        pp_fmt(path, sizeof path, "%s/power_now", dir);
-        return pp_sysfs_attr_open(&p->b[idx].power, path);
+        rc = pp_sysfs_at(path, sizeof path, dir, "power_now");
+        return rc < 0 ? rc : pp_sysfs_attr_open(&p->b[idx].power, path);
     }
-    pp_fmt(path, sizeof path, "%s/current_now", dir);
-    rc = pp_sysfs_attr_open(&p->b[idx].current, path);
-    if (rc < 0)
-        return rc;
-    pp_fmt(path, sizeof path, "%s/voltage_now", dir);
-    return pp_sysfs_attr_open(&p->b[idx].voltage, path);
+    rc = pp_sysfs_at(path, sizeof path, dir, "current_now");
+    if (rc == 0)
+        rc = pp_sysfs_attr_open(&p->b[idx].current, path);
+    if (rc == 0)
+        rc = pp_sysfs_at(path, sizeof path, dir, "voltage_now");
+    return rc < 0 ? rc : pp_sysfs_attr_open(&p->b[idx].voltage, path);
 }
 
 static int bat_open(pp_device *dev)
@@ -179,8 +180,7 @@ static int find_battery(const char *dir, void *ctx)
     if (f->dir[0] || (f->want && strcmp(base, f->want) != 0) ||
         (!f->want && !has_file(dir, "capacity") && !has_file(dir, "voltage_now")))
         return 0;
-    pp_strlcpy(f->dir, dir, sizeof f->dir);
-    return 0;
+    return pp_path_copy(f->dir, dir, sizeof f->dir);
 }
 
 /* An optional attribute in [lo, hi] times scale into *out (NaN when the
@@ -192,7 +192,8 @@ static int optional_attr(const char *dir, const char *file, int64_t lo, int64_t 
     int64_t v;
 
     *out = NAN;
-    pp_fmt(path, sizeof path, "%s/%s", dir, file);
+    if (pp_sysfs_at(path, sizeof path, dir, "%s", file) < 0)
+        return -EINVAL;
     if (pp_sysfs_read_string(path, text, sizeof text) < 0)
         return 0;
     text[strcspn(text, "\n")] = '\0';
@@ -220,7 +221,10 @@ int pp_power_supply_state_read(const char *root, const char *name, pp_power_supp
                      f.names[0] ? f.names : "none");
         return -ENODEV;
     }
-    pp_strlcpy(s->name, strrchr(f.dir, '/') + 1, sizeof s->name);
+    if (pp_strlcpy(s->name, strrchr(f.dir, '/') + 1, sizeof s->name) < 0) {
+        pp_log_error("%s: a battery's name longer than %zu characters", f.dir, sizeof s->name - 1);
+        return -ENAMETOOLONG;
+    }
     if ((rc = optional_attr(f.dir, "capacity", 0, 100, 0.01, &s->soc_frac)) < 0 ||
         (rc = optional_attr(f.dir, "voltage_now", 0, MAX_UV, 1e-6, &s->voltage_v)) < 0 ||
         (rc = optional_attr(f.dir, "current_now", -MAX_UA, MAX_UA, 1e-6, &s->current_a)) < 0 ||
@@ -229,8 +233,8 @@ int pp_power_supply_state_read(const char *root, const char *name, pp_power_supp
     s->current_a = fabs(s->current_a);
     if (isnan(s->current_a) && s->voltage_v > 0)
         s->current_a = p_w / s->voltage_v;
-    pp_fmt(path, sizeof path, "%s/status", f.dir);
-    if (pp_sysfs_read_string(path, s->status, sizeof s->status) == 0)
+    if (pp_sysfs_at(path, sizeof path, f.dir, "status") == 0 &&
+        pp_sysfs_read_string(path, s->status, sizeof s->status) == 0)
         s->status[strcspn(s->status, "\n")] = '\0';
     return 0;
 }

@@ -59,7 +59,7 @@ static int procstat_probe(const pp_device_options *opts, char *why, size_t cap)
         access(path, R_OK) == 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "%s is not readable", path);
+        pp_text(why, cap, "%s is not readable", path);
     return -ENODEV;
 }
 

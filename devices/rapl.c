@@ -59,7 +59,7 @@ static int rapl_probe(const pp_device_options *opts, char *why, size_t cap)
 
     if (n <= 0) {
         if (why)
-            pp_fmt(why, cap, "no RAPL zones under %s/sys/class/powercap",
+            pp_text(why, cap, "no RAPL zones under %s/sys/class/powercap",
                      strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
         globfree(&g);
         return -ENODEV;
@@ -69,12 +69,12 @@ static int rapl_probe(const pp_device_options *opts, char *why, size_t cap)
     } else {
         rc = -errno;
         if (why && (rc == -EACCES || rc == -EPERM))
-            pp_fmt(why, cap,
+            pp_text(why, cap,
                      "%s is readable by root only (Linux >= 5.10): run as root, or "
                      "sudo chmod a+r %s/sys/class/powercap/intel-rapl:*/energy_uj",
                      g.gl_pathv[0], strcmp(opts->sysfs_root, "/") ? opts->sysfs_root : "");
         else if (why)
-            pp_fmt(why, cap, "%s: %s", g.gl_pathv[0], strerror(-rc));
+            pp_text(why, cap, "%s: %s", g.gl_pathv[0], strerror(-rc));
     }
     globfree(&g);
     return rc;
@@ -108,7 +108,8 @@ static double zone_ceiling_w(const char *dir)
     double limit_w = 0;
     glob_t g;
 
-    pp_fmt(pattern, sizeof pattern, "%s/constraint_*_power_limit_uw", dir);
+    if (pp_fmt(pattern, sizeof pattern, "%s/constraint_*_power_limit_uw", dir) < 0)
+        return RAPL_CEILING_W; /* never: rapl_open refused a folder that long */
     if (glob(pattern, 0, NULL, &g) == 0)
         for (size_t i = 0; i < g.gl_pathc; i++) {
             int64_t uw;
@@ -138,41 +139,47 @@ static int rapl_open(pp_device *dev)
         int idx, parent = -1;
         rapl_zone *z;
 
-        pp_fmt(path, sizeof path, "%s/energy_uj", dir);
+        if ((rc = pp_sysfs_at(path, sizeof path, dir, "constraint_*_power_limit_uw")) < 0)
+            break; /* longer than every file read below: they fit */
+        pp_sysfs_at(path, sizeof path, dir, "energy_uj");
         if (access(path, F_OK) != 0)
             continue;
-        pp_fmt(path, sizeof path, "%s/name", dir);
+        pp_sysfs_at(path, sizeof path, dir, "name");
         if (pp_sysfs_read_string(path, name, sizeof name) < 0 || !name[0])
-            pp_fmt(name, sizeof name, "zone%s", id);
+            pp_text(name, sizeof name, "zone%s", id);
         if (sub) { /* subzone: find its package among the zones seen so far */
             for (size_t k = 0; k < dev->n_rails; k++)
                 if (strncmp(ids[k], id, (size_t)(sub - id)) == 0 && ids[k][sub - id] == '\0')
                     parent = (int)k;
             /* "<package>-<part>" marks a part inside its package; DRAM is not. */
-            pp_fmt(rail, sizeof rail, "%s%s%s", parent >= 0 ? dev->rails[parent].name : "zone",
-                   strcmp(name, "dram") == 0 ? "." : "-", name);
+            pp_text(rail, sizeof rail, "%s%s%s", parent >= 0 ? dev->rails[parent].name : "zone",
+                    strcmp(name, "dram") == 0 ? "." : "-", name);
         } else {
-            pp_fmt(rail, sizeof rail, "%s", name);
+            pp_text(rail, sizeof rail, "%s", name);
         }
         idx = pp_device_add_rail(dev, rail, 0);
         if (idx < 0) {
             rc = idx;
             break;
         }
-        pp_fmt(ids[idx], sizeof ids[idx], "%s", id);
+        if (pp_fmt(ids[idx], sizeof ids[idx], "%s", id) < 0) {
+            pp_log_error("%s: a zone id longer than %zu characters", dir, sizeof ids[idx] - 1);
+            rc = -EINVAL;
+            break;
+        }
         if (strcmp(name, "dram") != 0)
             dev->rails[idx].parent = parent;
         z = &p->z[idx];
         z->energy.fd = -1;
         z->ceiling_w = zone_ceiling_w(dir);
         p->n = (size_t)idx + 1;
-        pp_fmt(path, sizeof path, "%s/max_energy_range_uj", dir);
+        pp_sysfs_at(path, sizeof path, dir, "max_energy_range_uj");
         if (pp_sysfs_read_i64(path, &z->max_range_uj) < 0 || z->max_range_uj <= 0) {
             pp_log_error("%s: missing or invalid counter range", path);
             rc = -EINVAL;
             break;
         }
-        pp_fmt(path, sizeof path, "%s/energy_uj", dir);
+        pp_sysfs_at(path, sizeof path, dir, "energy_uj");
         rc = pp_sysfs_attr_open(&z->energy, path);
         if (rc == 0)
             rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &z->last_uj);

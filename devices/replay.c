@@ -28,7 +28,7 @@ static int replay_probe(const pp_device_options *opts, char *why, size_t cap)
     if (opts->replay_path && opts->replay_path[0] && access(opts->replay_path, R_OK) == 0)
         return 0;
     if (why)
-        pp_fmt(why, cap, "needs a trace file (--replay FILE.csv)");
+        pp_text(why, cap, "needs a trace file (--replay FILE.csv)");
     return -ENODEV;
 }
 

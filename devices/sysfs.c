@@ -5,12 +5,28 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
 int pp_sysfs_path(char *out, size_t cap, const char *root, const char *rel)
 {
     return pp_path_join(out, cap, root && *root ? root : "/", rel);
+}
+
+int pp_sysfs_at(char *out, size_t cap, const char *dir, const char *fmt, ...)
+{
+    char attr[256];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(attr, sizeof attr, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof attr && pp_fmt(out, cap, "%s/%s", dir, attr) == 0)
+        return 0;
+    pp_log_error("%.80s...: a folder's path too long for %s in it", dir, attr);
+    return -ENAMETOOLONG;
 }
 
 int pp_sysfs_glob(const char *root, const char *pattern, glob_t *g)

@@ -29,6 +29,11 @@ int pp_sysfs_foreach(const char *root, const char *pattern, int (*fn)(const char
 /* root + rel into out. */
 int pp_sysfs_path(char *out, size_t cap, const char *root, const char *rel);
 
+/* dir "/" and the attribute fmt names into out: 0, or -ENAMETOOLONG and
+ * said (the folder's start) when that does not fit. */
+int pp_sysfs_at(char *out, size_t cap, const char *dir, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 typedef struct pp_sysfs_attr {
     int fd;
     char path[PP_PATH_MAX];

@@ -27,7 +27,7 @@ int pp_thermal_max_c(const char *root, double *max_c, char *zone, size_t cap)
         found = 1;
         if (zone && pp_path_join(path, sizeof path, g.gl_pathv[i], "type") == 0 &&
             pp_sysfs_read_string(path, zone, cap) < 0)
-            pp_strlcpy(zone, strrchr(g.gl_pathv[i], '/') + 1, cap);
+            pp_text(zone, cap, "%s", strrchr(g.gl_pathv[i], '/') + 1); /* shown */
     }
     globfree(&g);
     return found ? 0 : -ENODEV;

@@ -68,22 +68,22 @@ void pp_plot_metric_words(const char *metric, char *buf, size_t cap, double *fac
     *factor = 1;
     if (strcmp(metric, "soc_drain") == 0) {
         *factor = 100;
-        pp_strlcpy(buf, "battery drained by one run, computer + battery group's base load [%]", cap);
+        pp_text(buf, cap, "%s", "battery drained by one run, computer + battery group's base load [%]");
     } else if (strcmp(metric, "soc_end") == 0) {
         *factor = 100;
-        pp_strlcpy(buf, "charge left after one run, computer + battery group's base load [%]", cap);
+        pp_text(buf, cap, "%s", "charge left after one run, computer + battery group's base load [%]");
     } else if (pp_plot_ends_with(metric, "_mean_w")) {
-        pp_fmt(buf, cap, "%.*s mean power [W]", (int)(n - 7), metric);
+        pp_text(buf, cap, "%.*s mean power [W]", (int)(n - 7), metric);
     } else if (pp_plot_ends_with(metric, "_energy_j")) {
-        pp_fmt(buf, cap, "%.*s energy [J]", (int)(n - 9), metric);
+        pp_text(buf, cap, "%.*s energy [J]", (int)(n - 9), metric);
     } else if (pp_plot_ends_with(metric, "_j")) {
-        pp_fmt(buf, cap, "%s [J]", metric);
+        pp_text(buf, cap, "%s [J]", metric);
     } else if (pp_plot_ends_with(metric, "_s")) {
-        pp_fmt(buf, cap, "%s [s]", metric);
+        pp_text(buf, cap, "%s [s]", metric);
     } else if (pp_plot_ends_with(metric, "_w")) {
-        pp_fmt(buf, cap, "%s [W]", metric);
+        pp_text(buf, cap, "%s [W]", metric);
     } else {
-        pp_strlcpy(buf, metric, cap);
+        pp_text(buf, cap, "%s", metric);
     }
 }
 
@@ -98,7 +98,8 @@ static pp_plot_script *add_script(pp_plot_result *r, const char *name)
         r->cap = cap;
     }
     memset(&r->scripts[r->n_scripts], 0, sizeof r->scripts[0]);
-    pp_strlcpy(r->scripts[r->n_scripts].name, name, PP_NAME_MAX);
+    if (pp_strlcpy(r->scripts[r->n_scripts].name, name, PP_NAME_MAX) < 0)
+        return NULL; /* never: its file was opened, so the name was checked */
     return &r->scripts[r->n_scripts++];
 }
 
@@ -242,8 +243,10 @@ FILE *pp_plot_data_open(pp_plotter *pl, const char *name)
 {
     FILE *fp = open_in_plots(pl, name, "dat");
 
-    if (fp)
-        pp_strlcpy(pl->data, name, sizeof pl->data);
+    if (fp && pp_strlcpy(pl->data, name, sizeof pl->data) < 0) {
+        fclose(fp); /* never: its file was opened, so the name was checked */
+        return NULL;
+    }
     return fp;
 }
 

@@ -81,12 +81,16 @@ static int read_trace(const pp_plotter *pl, long id, pp_trace *t, char *why, siz
     char path[4400], said[1024] = "";
     int rc;
 
-    pp_fmt(path, sizeof path, "%s/traces/%ld.csv", pl->dir, id);
+    if (pp_fmt(path, sizeof path, "%s/traces/%ld.csv", pl->dir, id) < 0) {
+        if (why)
+            pp_text(why, cap, "%.80s...: a results folder's path too long", pl->dir);
+        return -ENAMETOOLONG;
+    }
     pp_log_hold_begin(said, sizeof said);
     rc = pp_trace_read_csv(path, t);
     pp_log_hold_end();
     if (rc < 0 && why)
-        pp_strlcpy(why, said[0] ? said : path, cap);
+        pp_text(why, cap, "%s", said[0] ? said : path);
     return rc;
 }
 
@@ -139,9 +143,12 @@ static void write_trace_script(pp_plotter *pl, const pp_summary *s, size_t row, 
     pp_trace_total_series(t, total);
     ymax = trace_max_w(t, total);
     config_label(s, row, 0, label, sizeof label);
-    pp_fmt(name, sizeof name, "trace-%ld", s->ids[row]);
-    pp_fmt(title, sizeof title, "layer 1: every rail over time%s\n%s",
-           trace_estimated(t) ? " (ESTIMATED from CPU utilization)" : "", label);
+    if (pp_fmt(name, sizeof name, "trace-%ld", s->ids[row]) < 0) {
+        free(total); /* never: "trace-" and a number fit */
+        return;
+    }
+    pp_text(title, sizeof title, "layer 1: every rail over time%s\n%s",
+            trace_estimated(t) ? " (ESTIMATED from CPU utilization)" : "", label);
     if ((fp = pp_plot_script_open(pl, name, title))) {
         pp_gp_printf(fp, "set datafile separator ','\nset key below horizontal Left reverse height 1.5\n"
                          "set xlabel 'time since the start of the configuration [s]'\n"
@@ -152,7 +159,7 @@ static void write_trace_script(pp_plotter *pl, const pp_summary *s, size_t row, 
         pp_gp_printf(fp, "plot");
         for (size_t r = 0; r < t->n_rails; r++) {
             int inside = pp_trace_rail_is_inside(t, r);
-            pp_fmt(label, sizeof label, "%s%s", t->names[r], inside ? " (inside the total)" : "");
+            pp_text(label, sizeof label, "%s%s", t->names[r], inside ? " (inside the total)" : "");
             pp_gp_printf(fp, "%c '../traces/%ld.csv' skip 1 using 1:%zu", r ? ',' : ' ', s->ids[row],
                          r + 2);
             line_style(fp, t->n_samples, r % 6 + 1, inside);
@@ -236,9 +243,9 @@ static size_t spread_label(const pp_summary *s, size_t row, char *buf, size_t ca
 
     config_label(s, row, 1, label, sizeof label);
     if (mw >= 0)
-        pp_fmt(buf, cap, "%s (%.3g W)", label, s->y[row * s->n_metrics + (size_t)mw]);
+        pp_text(buf, cap, "%s (%.3g W)", label, s->y[row * s->n_metrics + (size_t)mw]);
     else
-        pp_strlcpy(buf, label, cap);
+        pp_text(buf, cap, "%s", label);
     return strlen(buf);
 }
 
@@ -256,9 +263,9 @@ static void write_total_script(pp_plotter *pl, const pp_summary *s)
         size_t n = spread_label(s, picks[k], text[k], sizeof text[k]);
         longest = n > longest ? n : longest;
     }
-    pp_fmt(title, sizeof title, "layer 1: total power over time%s\n%zu of %zu configurations, "
-           "spread over the range of mean power", estimated ? " (ESTIMATED from CPU utilization)" : "",
-           n_picks, s->n_rows);
+    pp_text(title, sizeof title, "layer 1: total power over time%s\n%zu of %zu configurations, "
+            "spread over the range of mean power", estimated ? " (ESTIMATED from CPU utilization)" : "",
+            n_picks, s->n_rows);
     if (!(fp = pp_plot_script_open(pl, "layer1-total", title)))
         return;
     /* the key below in two columns where they fit the width, else one */

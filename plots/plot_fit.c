@@ -37,8 +37,8 @@ static void panels(FILE *fp, const pp_flight_fit *f, size_t i)
     double split = fl->t_s[fl->n_train - 1];
     char title[160];
 
-    pp_fmt(title, sizeof title, "flight %zu: held-out RMS %.3f V (fitted pack, battery FLIGHT's "
-           "way)", i + 1, fl->fitted.v_rms);
+    pp_text(title, sizeof title, "flight %zu: held-out RMS %.3f V (fitted pack, battery FLIGHT's "
+            "way)", i + 1, fl->fitted.v_rms);
     pp_gp_printf(fp, "set title %s\nset xlabel 'time [s]'\nset ylabel 'terminal voltage [V]'\n"
                      "set object 1 rect from 0, graph 0 to %g, graph 1 fc rgb '#e6e6e6' "
                      "fs solid noborder behind\nset key below horizontal\nset autoscale xfix\n", title, split);

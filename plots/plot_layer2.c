@@ -267,7 +267,7 @@ static void rail_of(const char *metric, char *buf, size_t cap)
     size_t cut = pp_plot_ends_with(metric, "_mean_w")     ? 7
                  : pp_plot_ends_with(metric, "_energy_j") ? 9
                                                           : 0;
-    pp_fmt(buf, cap, "%.*s", (int)(n - cut), metric);
+    pp_text(buf, cap, "%.*s", (int)(n - cut), metric);
 }
 
 /* A curve's key: its rail (when there are several), its labels (when
@@ -282,12 +282,12 @@ static void curve_title(const pp_model *m, const curve_set *cs, int by_rail, siz
     slice_words(m, &sl, 1, labels, sizeof labels);
     rail_of(m->sum.metrics[cs->metric[c]], rail, sizeof rail);
     if (by_rail)
-        pp_fmt(buf, cap, "%s%s%s", rail, labels[0] ? " " : "", labels);
+        pp_text(buf, cap, "%s%s%s", rail, labels[0] ? " " : "", labels);
     else if (labels[0])
-        pp_strlcpy(buf, labels, cap);
+        pp_text(buf, cap, "%s", labels);
     else
-        pp_fmt(buf, cap, "predicted (%s)",
-               pp_method_name(pp_model_fit_of(m, cs->group[c], cs->metric[c])->choice.spec.method));
+        pp_text(buf, cap, "predicted (%s)",
+                pp_method_name(pp_model_fit_of(m, cs->group[c], cs->metric[c])->choice.spec.method));
 }
 
 typedef struct line_spec {
@@ -317,9 +317,9 @@ static void line_script(pp_plotter *pl, const pp_model *m, size_t k, const line_
     FILE *fp;
     slice sl;
 
-    pp_fmt(title, sizeof title, "layer 2: %s%s against %s%s%s", ls->words,
-           ls->by_rail ? " of every rail" : "", m->sum.params[k], pl->estimated ? "\n" : "",
-           pl->estimated ? ESTIMATED_NOTE : "");
+    pp_text(title, sizeof title, "layer 2: %s%s against %s%s%s", ls->words,
+            ls->by_rail ? " of every rail" : "", m->sum.params[k], pl->estimated ? "\n" : "",
+            pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, ls->name, title)))
         return;
     slice_init(m, 0, k, k, &sl);
@@ -455,10 +455,10 @@ static void surface_script(pp_plotter *pl, const pp_model *m, const slice *sl, s
 
     pp_plot_metric_words(m->sum.metrics[metric], words, sizeof words, &factor);
     slice_words(m, sl, 0, held, sizeof held);
-    pp_fmt(title, sizeof title, "layer 2: %s against %s and %s%s%s%s%s%s", words,
-           m->sum.params[sl->a], m->sum.params[sl->b], held[0] ? "\nat " : "", held,
-           sl->others ? " (held at the measured value nearest the middle of its range)" : "",
-           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+    pp_text(title, sizeof title, "layer 2: %s against %s and %s%s%s%s%s%s", words,
+            m->sum.params[sl->a], m->sum.params[sl->b], held[0] ? "\nat " : "", held,
+            sl->others ? " (held at the measured value nearest the middle of its range)" : "",
+            pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, name, NULL)))
         return;
     /* the title as a label at the top: a 3-D plot's own title moves with
@@ -507,11 +507,11 @@ static void heatmap_script(pp_plotter *pl, const pp_model *m, const slice *sl, c
         return;
     pp_plot_range(sd->zlo, sd->zhi, 0.04, &lo, &hi); /* as the surface's: never empty */
     slice_words(m, sl, 0, held, sizeof held); /* the parameters held, as the 3-D plot says */
-    pp_fmt(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
-           "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
-           m->sum.params[sl->b], held[0] ? "at " : "", held,
-           held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
-           pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
+    pp_text(title, sizeof title, "layer 2: %s (colour and contours) against %s and %s\n"
+            "%s%s%sdots: the measured configurations%s%s", words, m->sum.params[sl->a],
+            m->sum.params[sl->b], held[0] ? "at " : "", held,
+            held[0] ? (sl->others ? " (held near the middle of its range); " : "; ") : "",
+            pl->estimated ? "\n" : "", pl->estimated ? ESTIMATED_NOTE : "");
     if (!(fp = pp_plot_script_open(pl, map, NULL)))
         return;
     /* the title as a label at the top, the frame below its lines (a map's
@@ -593,8 +593,8 @@ static size_t rails(const pp_summary *s, const char *suffix, size_t *out, size_t
     int t;
     size_t n = 0;
 
-    pp_fmt(total, sizeof total, "total%s", suffix);
-    if ((t = pp_summary_metric(s, total)) < 0)
+    if (pp_fmt(total, sizeof total, "total%s", suffix) < 0 || /* never: the suffixes are short */
+        (t = pp_summary_metric(s, total)) < 0)
         return 0;
     out[n++] = (size_t)t;
     for (size_t k = 0; k < s->n_metrics && n < cap; k++)
@@ -603,25 +603,36 @@ static size_t rails(const pp_summary *s, const char *suffix, size_t *out, size_t
     return n;
 }
 
+/* name = "layer2-" metric: 0, or -1 and said (the plot left out) when
+ * that is longer than a plot's name. */
+static int plot_name(char *name, size_t cap, const char *metric)
+{
+    if (pp_fmt(name, cap, "layer2-%s", metric) == 0)
+        return 0;
+    pp_log_warn("layer2-%.40s...: a plot's name longer than %zu characters: not drawn", metric,
+                cap - 1);
+    return -1;
+}
+
 static int lines(pp_plotter *pl, const pp_model *m, size_t k)
 {
     static const char *const suffixes[] = {"_mean_w", "_energy_j"};
+    static const char *const names[] = {"layer2-rails_mean_w", "layer2-rails_energy_j"};
     static const char *const words[] = {"mean power [W]", "energy [J]"};
     size_t metrics[MAX_CURVES], n;
-    char name[2][PP_NAME_MAX], total_words[512];
+    char name[PP_NAME_MAX], total_words[512];
     int rc = 0;
 
     for (size_t i = 0; i < 2 && rc == 0; i++) {
-        line_spec total = {name[0], total_words, 1, 0, -1, NAN, NAN}, each;
-        if (!(n = rails(&m->sum, suffixes[i], metrics, MAX_CURVES)))
+        line_spec total = {name, total_words, 1, 0, -1, NAN, NAN}, each;
+        if (!(n = rails(&m->sum, suffixes[i], metrics, MAX_CURVES)) ||
+            plot_name(name, sizeof name, m->sum.metrics[metrics[0]]) < 0)
             continue;
-        pp_fmt(name[0], sizeof name[0], "layer2-%s", m->sum.metrics[metrics[0]]);
         pp_plot_metric_words(m->sum.metrics[metrics[0]], total_words, sizeof total_words,
                              &total.factor);
         total.soc = m->n_groups == 1 ? pp_summary_metric(&m->sum, "soc_end") : -1;
         rc = line_plot(pl, m, k, &total, metrics, 1);
-        each = (line_spec){name[1], words[i], 1, 1, -1, NAN, NAN};
-        pp_fmt(name[1], sizeof name[1], "layer2-rails%s", suffixes[i]);
+        each = (line_spec){names[i], words[i], 1, 1, -1, NAN, NAN};
         if (rc == 0 && n > 1)
             rc = line_plot(pl, m, k, &each, metrics, n);
     }
@@ -634,7 +645,8 @@ static int line_one(pp_plotter *pl, const pp_model *m, size_t k, size_t metric)
     char name[PP_NAME_MAX], words[512];
     line_spec ls = {name, words, 1, 0, -1, NAN, NAN};
 
-    pp_fmt(name, sizeof name, "layer2-%s", m->sum.metrics[metric]);
+    if (plot_name(name, sizeof name, m->sum.metrics[metric]) < 0)
+        return 0;
     pp_plot_metric_words(m->sum.metrics[metric], words, sizeof words, &ls.factor);
     return line_plot(pl, m, k, &ls, &metric, 1);
 }

@@ -143,12 +143,12 @@ static void phase_objects(FILE *fp, const pp_plot_plan *plan, double unit_s)
                      k % 2 ? "#4060C0" : "#40A040");
         pp_gp_printf(fp, ph->floor_binds ? "border lc rgb '#C00000' lw 2\n" : "noborder\n");
         label_place(plan, k, unit_s, &lx, &align, &ly);
-        pp_fmt(text, sizeof text, "%s%s", ph->name, ph->floor_binds ? " (floor binds)" : "");
+        pp_text(text, sizeof text, "%s%s", ph->name, ph->floor_binds ? " (floor binds)" : "");
         pp_gp_printf(fp, "set label %zu %s at first %.10g, graph %.2f", k + 10, text, lx, ly);
         pp_gp_printf(fp, align == 1 ? " left" : align == 2 ? " right" : " center");
         pp_gp_printf(fp, " front tc rgb %s\n", ph->floor_binds ? "#C00000" : "#202020");
         if (isfinite(ph->value)) {
-            pp_fmt(text, sizeof text, "%s = %g", plan->maximize, ph->value);
+            pp_text(text, sizeof text, "%s = %g", plan->maximize, ph->value);
             pp_gp_printf(fp, "set label %zu %s at first %.10g, graph %.2f", k + 60, text, lx,
                          ly - 0.045);
             pp_gp_printf(fp, align == 1 ? " left" : align == 2 ? " right" : " center");
@@ -210,9 +210,9 @@ int pp_plot_plan_phases(pp_plotter *pl, const pp_plot_plan *plan)
 
     if ((rc = write_data(pl, plan, unit_s)) < 0)
         return rc;
-    pp_fmt(title, sizeof title, "the plan per phase: state of charge over the mission (%.0f %s)%s",
-           plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
-           plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
+    pp_text(title, sizeof title, "the plan per phase: state of charge over the mission (%.0f %s)%s",
+            plan->mission_s / unit_s, unit_s > 1 ? "min" : "s",
+            plan->feasible ? "" : "\nno schedule keeps the reserve: the cheapest shown");
     if (!(fp = pp_plot_script_open(pl, "plan-phases", NULL)))
         return -EIO;
     pp_gp_printf(fp, "set label 100 %s at screen 0.5,0.965 center front noenhanced\n", title);

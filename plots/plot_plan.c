@@ -82,7 +82,7 @@ static int schedule(const char *path, json_t *steps, pp_plot_plan *p)
     }
     json_array_foreach(steps, i, st) {
         pp_plot_plan_step *s = &p->steps[i];
-        pp_fmt(where, sizeof where, "schedule[%zu].", i);
+        pp_text(where, sizeof where, "schedule[%zu].", i);
         bad |= number(path, where, st, "t_s", 1, 0, p->mission_s, &s->t_s) |
                power(path, where, st, "planned_w", 1, &s->planned_w) |
                number(path, where, st, p->maximize, 1, -HUGE_VAL, HUGE_VAL, &s->value);
@@ -406,15 +406,15 @@ static void plan_title(const pp_plot_plan *plan, double soc[5][GRID], char *buf,
     size_t end = (size_t)llround((GRID - 1.0) / HORIZON);
 
     if (plan->feasible)
-        pp_fmt(buf, cap, "the plan: state of charge over the mission (%.0f min, %.4g W base load)\n"
-               "best: %s = %g, the computer planned at %.3g W%s: %.1f %% left at the end",
-               plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value, plan->planned_w,
-               plan->risk_upper ? " (upper end of its 90 % band)" : "", 100 * soc[2][end]);
+        pp_text(buf, cap, "the plan: state of charge over the mission (%.0f min, %.4g W base load)\n"
+                "best: %s = %g, the computer planned at %.3g W%s: %.1f %% left at the end",
+                plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value, plan->planned_w,
+                plan->risk_upper ? " (upper end of its 90 % band)" : "", 100 * soc[2][end]);
     else
-        pp_fmt(buf, cap, "the plan: no configuration completes the mission (%.0f min, %.4g W base "
-               "load)\nthe most frugal, %s = %g at %.3g W, keeps %.1f %% at the end",
-               plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value,
-               plan->planned_w, 100 * soc[2][end]);
+        pp_text(buf, cap, "the plan: no configuration completes the mission (%.0f min, %.4g W base "
+                "load)\nthe most frugal, %s = %g at %.3g W, keeps %.1f %% at the end",
+                plan->mission_s / 60, plan->base_power_w, plan->maximize, plan->value,
+                plan->planned_w, 100 * soc[2][end]);
 }
 
 static void write_script(pp_plotter *pl, const pp_plot_plan *plan, double soc[5][GRID],

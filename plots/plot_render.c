@@ -121,8 +121,8 @@ static int images_there(const pp_plot_options *o, const pp_plot_result *r, const
                         stat(path, &st) != 0 || st.st_size == 0)) {
             struct statvfs fs; /* gnuplot writes the image: say why it could not */
             int full = statvfs(r->plots_dir, &fs) == 0 && fs.f_bavail == 0;
-            pp_fmt(why, cap, "gnuplot succeeded but wrote no %s.%s%s", name, ext[i],
-                   full ? ": No space left on device (the folder's disk is full)" : "");
+            pp_text(why, cap, "gnuplot succeeded but wrote no %s.%s%s", name, ext[i],
+                    full ? ": No space left on device (the folder's disk is full)" : "");
             return 0;
         }
     return 1;
@@ -139,16 +139,20 @@ int pp_plot_render(const pp_plot_options *o, pp_plot_result *r)
         free(out);
         return 0;
     }
-    pp_fmt(cd, sizeof cd, "cd %s", quoted);
+    _Static_assert(sizeof cd >= sizeof quoted + 3, "cd and the quoted folder fit");
+    if (pp_fmt(cd, sizeof cd, "cd %s", quoted) < 0) {
+        free(out);
+        return -ENAMETOOLONG;
+    }
     for (size_t i = 0; i < r->n_scripts; i++) {
         pp_plot_script *sc = &r->scripts[i];
         int status = -1, rc = run_gnuplot(cd, sc->name, out, OUTPUT_MAX, &status);
         if (rc < 0) {
-            pp_fmt(sc->error, sizeof sc->error, "gnuplot could not be run: %s", strerror(-rc));
+            pp_text(sc->error, sizeof sc->error, "gnuplot could not be run: %s", strerror(-rc));
         } else if (status != 0) {
             keep_lines(out, sc->error, sizeof sc->error);
             if (!sc->error[0])
-                pp_fmt(sc->error, sizeof sc->error, "gnuplot exited with status %d", status);
+                pp_text(sc->error, sizeof sc->error, "gnuplot exited with status %d", status);
         } else {
             keep_lines(out, sc->warnings, sizeof sc->warnings);
             sc->rendered = images_there(o, r, sc->name, sc->error, sizeof sc->error);

@@ -160,6 +160,11 @@ void test_layers_cfg_errors(void)
                      "(80 classes + 5) need 255");
     expect_cfg_error("[net]\nwidth=4\nheight=4\nchannels=3\n[convolutional]\nsize=7\n",
                      "bad.cfg:5: [convolutional] (layer 0): its output would be -2 x -2 x 1");
+    /* issue 40: an activation that does not fit is refused, not cut */
+    expect_cfg_error("[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\n"
+                     "activation=leaky_and_then_some\n",
+                     "bad.cfg:5: [convolutional] (layer 0): activation 'leaky_and_then_some': "
+                     "longer than 15 characters");
     expect_cfg_error("[net]\nchannels=3\n[maxpool]\n",
                      "bad.cfg:1: [net]: width, height and channels must be given (0 x 0 x 3)");
     expect_cfg_error("[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional\n",

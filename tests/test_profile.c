@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static pp_profile *load_text(const char *text, int *rc)
@@ -81,6 +82,33 @@ static void expect_error(const char *text, const char *message)
     p = load_text(text, &rc);
     CHECK_INT(rc, -EINVAL);
     CHECK_CONTAINS(test_log(), message);
+    free(p);
+}
+
+/* A profile named after its file (no profile.name): a file's name longer
+ * than a name is refused with the path, never cut into another name
+ * (issue 40); the same file with a name of its own loads. */
+void test_profile_long_file_name_refused(void);
+void test_profile_long_file_name_refused(void)
+{
+    char path[512], base[80];
+    pp_profile *p = malloc(sizeof *p);
+    const char *comps = "components = ({ type = \"idle\"; duration_s = 1; });\n";
+    char text[256];
+
+    memset(base, 'a', 70);
+    base[70] = '\0';
+    snprintf(path, sizeof path, "%s/%s.cfg", test_tmpdir(), base);
+    write_file(path, comps);
+    test_log_clear();
+    CHECK_INT(pp_profile_load(path, p), -EINVAL);
+    CHECK_CONTAINS(test_log(), base);
+    CHECK_CONTAINS(test_log(), "a file's name longer than a profile's name (63 characters): give "
+                               "profile.name");
+    snprintf(text, sizeof text, "profile = { name = \"short\"; };\n%s", comps);
+    write_file(path, text);
+    CHECK_INT(pp_profile_load(path, p), 0);
+    CHECK_STR(p->name, "short");
     free(p);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void test_parse_double_strict(void);
@@ -112,4 +113,30 @@ void test_util_grow(void)
         CHECK_INT(a[3], 21);
     }
     free(a);
+}
+
+/* issue 40: a text for a person is cut visibly; a path that does not fit
+ * is refused, said with the folder's start, never used cut. */
+void test_util_text_and_paths_cut(void);
+void test_util_text_and_paths_cut(void)
+{
+    char buf[12], path[24], dir[64];
+
+    CHECK(pp_text(buf, sizeof buf, "%s = %d", "fits", 7) == buf);
+    CHECK_STR(buf, "fits = 7");
+    pp_text(buf, sizeof buf, "%s", "a reason that is too long");
+    CHECK_STR(buf, "a reason...");
+    CHECK_INT(pp_path_in(path, sizeof path, "/tmp/out", "summary.csv"), 0);
+    CHECK_STR(path, "/tmp/out/summary.csv");
+    memset(dir, 'd', sizeof dir - 1);
+    dir[sizeof dir - 1] = '\0';
+    test_log_clear();
+    CHECK_INT(pp_path_in(path, sizeof path, dir, "summary.csv"), -ENAMETOOLONG);
+    CHECK_CONTAINS(test_log(), "a folder's path too long for summary.csv in it (63 characters, at "
+                               "most 11)");
+    test_log_clear();
+    CHECK_INT(pp_path_copy(path, dir, sizeof path), -ENAMETOOLONG);
+    CHECK_CONTAINS(test_log(), "a path of 63 characters, at most 23");
+    CHECK_INT(pp_path_copy(path, "/tmp/x.cfg", sizeof path), 0);
+    CHECK_STR(path, "/tmp/x.cfg");
 }

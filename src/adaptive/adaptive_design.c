@@ -41,7 +41,8 @@ int pp_adaptive_space_set_labels(pp_adaptive_space *s, size_t k, size_t n_labels
     if (!s->labels[k])
         return -ENOMEM;
     for (size_t i = 0; i < n_labels; i++)
-        pp_strlcpy(s->labels[k][i], labels[i], sizeof s->labels[k][i]);
+        if (pp_strlcpy(s->labels[k][i], labels[i], sizeof s->labels[k][i]) < 0)
+            return -ENAMETOOLONG; /* never: a profile's labels are PP_LABEL_MAX */
     s->n_labels[k] = n_labels;
     s->categorical[k] = 1;
     return 0;

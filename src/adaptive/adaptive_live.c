@@ -82,7 +82,7 @@ int pp_adaptive_live_measure(void *ctx, const pp_adaptive_space *s, const size_t
     lv->total.interrupted |= st.interrupted;
     if (st.stopped) {
         lv->total.stopped = 1;
-        pp_strlcpy(lv->total.stop_reason, st.stop_reason, sizeof lv->total.stop_reason);
+        pp_text(lv->total.stop_reason, sizeof lv->total.stop_reason, "%s", st.stop_reason);
     }
     return rc;
 }

@@ -36,12 +36,13 @@ static int wanted_of(const char *dir, wanted *w)
     memset(w, 0, sizeof *w);
     if (rc < 0)
         return rc;
+    _Static_assert(PP_ADAPTIVE_NAME_MAX >= PP_SUMMARY_NAME_MAX, "a metric's name fits");
     for (size_t k = 0; k < sum.n_metrics && n < PP_ADAPTIVE_MAX_METRICS; k++)
         if (pp_adaptive_planning_metric(sum.metrics[k]))
-            pp_strlcpy(w->names[n++], sum.metrics[k], sizeof w->names[0]);
+            memcpy(w->names[n++], sum.metrics[k], sizeof sum.metrics[k]);
     w->n_planning = n;
     if (pp_summary_metric(&sum, "duration_s") >= 0) {
-        pp_strlcpy(w->names[n++], "duration_s", sizeof w->names[0]);
+        memcpy(w->names[n++], "duration_s", sizeof "duration_s");
         w->has_cost = 1;
     }
     for (size_t i = 0; i < n; i++)
@@ -152,7 +153,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     for (size_t i = 0; i < w.n_planning + (size_t)w.has_cost; i++)
         am->metric[i] = pp_summary_metric(&am->m.sum, w.names[i]);
     for (size_t i = 0; i < w.n_planning; i++) {
-        pp_strlcpy(f->metrics[i], w.names[i], sizeof f->metrics[i]);
+        pp_text(f->metrics[i], sizeof f->metrics[i], "%s", w.names[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
         f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
         f->error_left_pct[i] = NAN;

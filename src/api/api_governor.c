@@ -76,7 +76,11 @@ static int resolutions(const char *text, pp_plan_options *o)
 
     if (!text)
         return 0;
-    pp_strlcpy(buf, text, sizeof buf);
+    if (pp_strlcpy(buf, text, sizeof buf) < 0) {
+        pp_log_error("governor: resolutions '%.40s...': longer than %zu characters", text,
+                     sizeof buf - 1);
+        return -EINVAL;
+    }
     for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
         if (pp_plan_resolution_parse(w, o, why, sizeof why) < 0) {
             pp_log_error("governor: the resolution %s: %s", w, why);
@@ -164,7 +168,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
     c = &g->plan.cand[gd.choice];
     d->t_s = gd.t_s;
     d->phase = gd.phase;
-    pp_strlcpy(d->phase_name, g->mission.phase[gd.phase].name, sizeof d->phase_name);
+    pp_text(d->phase_name, sizeof d->phase_name, "%s", g->mission.phase[gd.phase].name);
     d->phase_left_s = gd.phase_left_s;
     d->soc_frac = gd.soc_frac;
     d->soc_source = gd.soc_source;

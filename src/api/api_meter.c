@@ -19,14 +19,14 @@ static void report_of(const pp_device *dev, const pp_meter_result *res, pp_meter
 
     out->exit_status = res->exit_status;
     out->duration_s = res->duration_s;
-    pp_strlcpy(out->source, dev->ops->name, sizeof out->source);
+    pp_text(out->source, sizeof out->source, "%s", dev->ops->name);
     out->estimated = pp_device_is_estimated(dev);
     if (!res->measured)
         return;
     out->n_samples = (size_t)res->stats.n_samples;
     out->n_rails = s->n_rails < PP_DEVICE_MAX_RAILS ? s->n_rails : PP_DEVICE_MAX_RAILS;
     for (size_t r = 0; r < out->n_rails; r++) {
-        pp_strlcpy(out->rail[r], dev->rails[r].name, sizeof out->rail[r]);
+        pp_text(out->rail[r], sizeof out->rail[r], "%s", dev->rails[r].name);
         out->rail_mean_w[r] = pp_trace_sums_mean_w(s, r);
         out->rail_energy_j[r] = s->energy_j[r];
     }

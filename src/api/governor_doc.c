@@ -112,20 +112,20 @@ void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
         char over[64], more[64];
         pp_format_duration(num(doc, "phase_overrun_s"), over, sizeof over);
         pp_format_duration(assumed, more, sizeof more);
-        pp_fmt(longer, sizeof longer, " (%s past its planned end, %s more assumed)", over, more);
+        pp_text(longer, sizeof longer, " (%s past its planned end, %s more assumed)", over, more);
     }
     if (isfinite(prev) && prev != value)
-        pp_fmt(from, sizeof from, "%.4g -> ", prev);
+        pp_text(from, sizeof from, "%.4g -> ", prev);
     if (!json_is_true(json_object_get(doc, "feasible")) && isfinite(reserve_t)) {
         char left[64];
         pp_format_duration(fmax(reserve_t - num(doc, "t_s"), 0), left, sizeof left);
-        pp_fmt(tail, sizeof tail, "; the reserve in %s: tell the autopilot", left);
+        pp_text(tail, sizeof tail, "; the reserve in %s: tell the autopilot", left);
     } else if (isfinite(num(doc, "soc_end"))) {
-        pp_fmt(tail, sizeof tail, ", ends %.1f %%", 100 * num(doc, "soc_end"));
+        pp_text(tail, sizeof tail, ", ends %.1f %%", 100 * num(doc, "soc_end"));
     }
-    pp_fmt(buf, cap, "%s, %s%s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
-           json_string_value(json_object_get(doc, "phase")), longer,
-           json_string_value(json_object_get(doc, "maximized")), from, value,
-           why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
-           json_string_value(json_object_get(doc, "soc_source")), tail);
+    pp_text(buf, cap, "%s, %s%s: %s %s%.4g (%s); charge %.1f %% (%s)%s", when,
+            json_string_value(json_object_get(doc, "phase")), longer,
+            json_string_value(json_object_get(doc, "maximized")), from, value,
+            why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
+            json_string_value(json_object_get(doc, "soc_source")), tail);
 }

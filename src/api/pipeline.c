@@ -171,7 +171,7 @@ static int check_folder(const char *dir)
     while (access(at, F_OK) != 0 && (slash = strrchr(at, '/')) != NULL)
         *(slash == at ? slash + 1 : slash) = '\0';
     if (access(at, F_OK) != 0)
-        pp_strlcpy(at, ".", sizeof at);
+        memcpy(at, ".", sizeof "."); /* fits */
     if (stat(at, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         pp_log_error("results folder %s: %s is not a folder", dir, at);
         return -EINVAL;
@@ -288,8 +288,8 @@ json_t *pp_model_summary_json(const char *dir)
     json_t *model, *groups, *g, *out;
     size_t i, j;
 
-    pp_fmt(path, sizeof path, "%s/model.json", dir);
-    if (!(model = json_load_file(path, 0, NULL)))
+    if (pp_fmt(path, sizeof path, "%s/model.json", dir) < 0 ||
+        !(model = json_load_file(path, 0, NULL)))
         return json_null();
     out = json_array();
     groups = json_object_get(model, "groups");
@@ -324,7 +324,8 @@ int pp_pipeline_plots(const char *dir, const pp_plot_options *o, pp_plot_result 
         return -EINVAL;
     n_params = s.n_params;
     pp_summary_free(&s);
-    pp_fmt(path, sizeof path, "%s/model.json", dir);
+    if (pp_fmt(path, sizeof path, "%s/model.json", dir) < 0)
+        return -ENAMETOOLONG; /* never: summary.csv, longer, was read there */
     if (n_params > 0 && access(path, R_OK) != 0) {
         if ((rc = pp_pipeline_model(dir, NULL, &m)) < 0)
             return rc == -ENOMEM ? rc : -EIO; /* the model, not the input: logged */

@@ -56,8 +56,12 @@ static int one_fixed(const pp_mission_spec *m, const pp_mission_fixed *mf, const
                      "labels)", m->path, mf->line, mf->value, mf->name);
         return -EINVAL;
     }
-    pp_strlcpy(f->name, mf->name, sizeof f->name);
-    pp_strlcpy(f->value, mf->value, sizeof f->value);
+    if (pp_strlcpy(f->name, mf->name, sizeof f->name) < 0 ||
+        pp_strlcpy(f->value, mf->value, sizeof f->value) < 0) {
+        pp_log_error("%s:%d: mission.fixed: '%.40s' = '%.40s': too long", m->path, mf->line,
+                     mf->name, mf->value);
+        return -EINVAL;
+    }
     return 0;
 }
 

@@ -110,8 +110,8 @@ static int run_plots(pp_pipeline_run *r, const pp_pipeline_hooks *h)
     hook(h, r, PP_PIPELINE_PLOTS, 0);
     pp_plot_options_init(&r->plot_opts);
     r->plot_opts.battery = r->p->battery;
-    pp_fmt(path, sizeof path, "%s/plan.json", r->dir);
-    if (r->plan_json && (r->plot_plan = malloc(sizeof *r->plot_plan)) &&
+    if (pp_fmt(path, sizeof path, "%s/plan.json", r->dir) == 0 && r->plan_json &&
+        (r->plot_plan = malloc(sizeof *r->plot_plan)) &&
         pp_plot_plan_from_json(path, r->plan_json, r->plot_plan) == 0)
         r->plot_opts.plan = r->plot_plan;
     rc = pp_pipeline_plots(r->dir, &r->plot_opts, &r->plots);

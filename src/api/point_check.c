@@ -18,13 +18,13 @@ static void outside_text(const pp_model *m, const pp_model_point *pt, const pp_m
     double only;
 
     if (pp_summary_constant(&m->sum, k, &only))
-        pp_fmt(buf, cap, "%s = %g: the results measured %s = %g only (a constant): outside the "
+        pp_text(buf, cap, "%s = %g: the results measured %s = %g only (a constant): outside the "
                          "measured range, the prediction is that of %g", m->sum.params[k],
                pt->raw[k], m->sum.params[k], only, only);
     else
-        pp_fmt(buf, cap, "%s = %g lies outside the measured range [%g, %g]: an extrapolation",
-               m->sum.params[k], pt->raw[k], pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
-               pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
+        pp_text(buf, cap, "%s = %g lies outside the measured range [%g, %g]: an extrapolation",
+                m->sum.params[k], pt->raw[k], pp_surface_denormalize(&m->groups[w->group].surf, j, 0),
+                pp_surface_denormalize(&m->groups[w->group].surf, j, 1));
 }
 
 size_t pp_point_outside(const pp_model *m, const pp_model_point *pt, const pp_model_where *w,
@@ -56,7 +56,7 @@ int pp_point_beyond(const pp_model *m, const pp_model_where *w, size_t k, const 
     if (!p->beyond)
         return 0;
     if (row != SIZE_MAX)
-        pp_fmt(where, sizeof where, "row %zu (from 0): ", row);
+        pp_text(where, sizeof where, "row %zu (from 0): ", row);
     if (extrapolate) {
         pp_log_warn("%s%s predicted %g, beyond %g times what was measured [%g, %g]: an "
                     "extrapolation the measurements do not support", where, m->sum.metrics[k],

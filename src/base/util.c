@@ -331,6 +331,45 @@ int pp_fmt(char *buf, size_t cap, const char *fmt, ...)
     return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
+int pp_path_in(char *out, size_t cap, const char *dir, const char *file)
+{
+    if (pp_fmt(out, cap, "%s/%s", dir, file) == 0)
+        return 0;
+    pp_log_error("%.80s...: a folder's path too long for %s in it (%zu characters, at most %zu)",
+                 dir, file, strlen(dir), cap > strlen(file) + 1 ? cap - strlen(file) - 2 : 0);
+    return -ENAMETOOLONG;
+}
+
+int pp_path_copy(char *dst, const char *path, size_t cap)
+{
+    if (pp_strlcpy(dst, path, cap) == 0)
+        return 0;
+    pp_log_error("%.80s...: a path of %zu characters, at most %zu", path, strlen(path),
+                 cap ? cap - 1 : 0);
+    return -ENAMETOOLONG;
+}
+
+const char *pp_vtext(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(buf, cap, fmt, ap);
+
+    if (n < 0 && cap > 0)
+        buf[0] = '\0';
+    else if ((size_t)n >= cap && cap >= 4) /* cut: said so at its end */
+        memcpy(buf + cap - 4, "...", 4);
+    return buf;
+}
+
+const char *pp_text(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    pp_vtext(buf, cap, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
 size_t pp_csv_split(char *line, char **fields, size_t cap)
 {
     size_t n = 0;
@@ -393,12 +432,12 @@ int pp_name_why(const char *name, char *why, size_t cap)
 
     if (n == 0) {
         if (why)
-            pp_fmt(why, cap, "an empty name (%s)", PP_NAME_RULE);
+            pp_text(why, cap, "an empty name (%s)", PP_NAME_RULE);
         return -EINVAL;
     }
     if (n >= PP_NAME_MAX) {
         if (why)
-            pp_fmt(why, cap, "%zu characters, at most %d", n, PP_NAME_MAX - 1);
+            pp_text(why, cap, "%zu characters, at most %d", n, PP_NAME_MAX - 1);
         return -EINVAL;
     }
     for (size_t i = 0; i < n; i++) {
@@ -408,8 +447,8 @@ int pp_name_why(const char *name, char *why, size_t cap)
         if (why) {
             char one[2] = {(char)c, '\0'};
             printable(one, shown, sizeof shown);
-            pp_fmt(why, cap, "character '%s' at position %zu is not allowed (%s)", shown, i + 1,
-                   PP_NAME_RULE);
+            pp_text(why, cap, "character '%s' at position %zu is not allowed (%s)", shown, i + 1,
+                    PP_NAME_RULE);
         }
         return -EINVAL;
     }
@@ -585,7 +624,8 @@ int pp_gp_quote(char *out, size_t cap, const char *s)
         return -ENAMETOOLONG;
     out[0] = '\0';
     if (put_gp_string(&k, s) < 0) {
-        pp_strlcpy(out, "''", cap);
+        if (pp_strlcpy(out, "''", cap) < 0) /* no room even for an empty quote */
+            out[0] = '\0';
         return -ENAMETOOLONG;
     }
     return 0;

@@ -5,6 +5,7 @@
 #ifndef PP_UTIL_H
 #define PP_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,22 @@ int pp_path_join(char *out, size_t cap, const char *a, const char *b);
 /* snprintf that reports truncation: 0, or -ENAMETOOLONG when the output was
  * cut (buf still NUL-terminated). */
 int pp_fmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* out = dir "/" file, refused when it does not fit: logged with the
+ * folder's start and its length, -ENAMETOOLONG. 0 when it fits. */
+int pp_path_in(char *out, size_t cap, const char *dir, const char *file);
+
+/* pp_strlcpy of a path, refused when it does not fit: logged with the
+ * path's start and its length, -ENAMETOOLONG. 0 when copied. */
+int pp_path_copy(char *dst, const char *path, size_t cap);
+
+/* fmt into buf (cap bytes), a text to show a person (a reason, a title, a
+ * label): cut to fit with "..." at its end, never silently. Never for a
+ * path or a name that is looked up: those are refused when cut (pp_fmt).
+ * Returns buf. */
+const char *pp_text(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *pp_vtext(char *buf, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* Split a CSV line in place at its commas (no quoting: powprof's files have
  * none). Up to cap field pointers into fields; returns the field count,

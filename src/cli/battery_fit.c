@@ -339,7 +339,7 @@ static const char *coverage(const pp_flight_fit *r, char *buf, size_t cap)
 
     if (f->at_bound & PP_FIT_P_CAPACITY)
         return "an unknown part (the capacity is at its bound)";
-    return pp_cli_text(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
+    return pp_text(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
 }
 
 static void print_warnings(const pp_flight_fit *r)

@@ -51,11 +51,11 @@ static void print_one(const pp_flight_check *c, const char *pack_from)
     char start[128];
 
     if (c->soc_from_voltage && isfinite(c->soc_log_frac))
-        pp_cli_text(start, sizeof start, " (from the first voltage; the log's remaining: %.1f %%)",
-                    100 * c->soc_log_frac);
+        pp_text(start, sizeof start, " (from the first voltage; the log's remaining: %.1f %%)",
+                100 * c->soc_log_frac);
     else
-        pp_cli_text(start, sizeof start, "%s", c->soc_from_voltage ? " (from the first voltage)"
-                                               : c->soc_from_log ? " (the log's remaining)" : "");
+        pp_text(start, sizeof start, "%s", c->soc_from_voltage ? " (from the first voltage)"
+                                           : c->soc_from_log ? " (the log's remaining)" : "");
     printf("battery %d: %zu samples over %.1f s; pack %d cells%s, %.3g Ah%s, start %.1f %%%s, "
            "%s model%s\n", c->instance, c->n, c->duration_s, c->pack.cells,
            c->cells_from_log ? " (the log's)" : c->cells_from_voltage ? " (the voltage's)" : "", c->pack.capacity_ah,

@@ -56,11 +56,6 @@ int pp_cli_risk_parse(const char *arg, void *mean);
  * they came from. */
 void pp_cli_mission_say(const pp_mission_settings *m, const struct pp_battery_params *b, FILE *fp);
 
-/* fmt into buf (cap bytes), a text to show: cut to fit with "..." at its
- * end, never silently. Returns buf. */
-const char *pp_cli_text(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* An option the library refused (rc < 0): "powprof CMD: NAME ARG: WHY" on
  * stderr and -1; 0 otherwise. */
 int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why);

@@ -23,21 +23,6 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
     return 0;
 }
 
-const char *pp_cli_text(char *buf, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(buf, cap, fmt, ap);
-    va_end(ap);
-    if (n < 0 && cap > 0)
-        buf[0] = '\0';
-    else if ((size_t)n >= cap && cap >= 4) /* cut: said so at its end */
-        memcpy(buf + cap - 4, "...", 4);
-    return buf;
-}
-
 int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, const char *why)
 {
     if (rc >= 0)

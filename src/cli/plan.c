@@ -383,7 +383,7 @@ static void print_rows(const pp_model *m, const pp_swap_plans *sp)
     size_t maximize = sp->row[0].plan->maximize;
     char measured[64];
 
-    pp_cli_text(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
+    pp_text(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
     printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
            m->sum.params[maximize]);
     printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",

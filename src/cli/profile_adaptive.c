@@ -79,7 +79,7 @@ int pp_cli_adaptive_argv(const pp_cli_adaptive *ad, const char **argv, int n)
 /* A percentage, or "unknown". */
 static const char *pct_text(double v, char *buf, size_t cap)
 {
-    return isfinite(v) ? pp_cli_text(buf, cap, "%.2f %%", v) : "unknown";
+    return isfinite(v) ? pp_text(buf, cap, "%.2f %%", v) : "unknown";
 }
 
 /* What holds the target stop back, in words. */
@@ -153,7 +153,7 @@ static void show_end(const pp_adaptive_result *r, const char *dir)
     char target[64] = "no target";
 
     if (r->target_error_pct > 0)
-        pp_cli_text(target, sizeof target, "target %g %%", r->target_error_pct);
+        pp_text(target, sizeof target, "target %g %%", r->target_error_pct);
     printf("adaptive: stopped: %s (%s): %zu of %zu configurations in %zu rounds, %.1f s "
            "measured; results in %s\n", stop_words(r->stop), target, r->n_chosen,
            r->n_candidates, r->rounds, r->fit.measured_s, dir);

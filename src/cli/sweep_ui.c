@@ -33,11 +33,11 @@ static void fmt_clock(double s, char *buf, size_t cap)
 {
     long t = isfinite(s) && s >= 0 ? (long)(s + 0.5) : -1;
     if (t < 0)
-        pp_cli_text(buf, cap, "?");
+        pp_text(buf, cap, "?");
     else if (t >= 3600)
-        pp_cli_text(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+        pp_text(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else
-        pp_cli_text(buf, cap, "%ld:%02ld", t / 60, t % 60);
+        pp_text(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
 /* What the progress callback keeps between calls. */
@@ -112,10 +112,10 @@ static void show_events(progress_ui *ui, const pp_sweep_progress *pr, const char
     if (ui->tty && strcmp(pr->status, "ok") != 0)
         show_line(ui, result);
     if (pr->saturated && !ui->warned_saturated) {
-        pp_cli_text(text, sizeof text, "warning: id %llu: the procstat estimate sat at its ceiling "
-                    "(every core busy, %.2f cores): it measures the machine, not the workload "
-                    "(%.2f cores); see cpu_share and machine_cpu_share in summary.csv",
-                    (unsigned long long)pr->id, pr->machine_cpu_share, pr->cpu_share);
+        pp_text(text, sizeof text, "warning: id %llu: the procstat estimate sat at its ceiling "
+                "(every core busy, %.2f cores): it measures the machine, not the workload "
+                "(%.2f cores); see cpu_share and machine_cpu_share in summary.csv",
+                (unsigned long long)pr->id, pr->machine_cpu_share, pr->cpu_share);
         show_line(ui, text);
         ui->warned_saturated = 1;
     }
@@ -137,8 +137,8 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
     if (pr->running) {
         fmt_clock(pr->config_elapsed_s, now, sizeof now);
         fmt_clock(pr->config_estimate_s, est, sizeof est);
-        pp_cli_text(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
-                    pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
+        pp_text(what, sizeof what, "id %llu running %s%s%s", (unsigned long long)pr->id, now,
+                pr->config_estimate_s > 0 ? "/" : "", pr->config_estimate_s > 0 ? est : "");
     } else {
         result_text(pr, 0, what, sizeof what);
     }
@@ -152,9 +152,9 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
     if (!pr->running)
         result_text(pr, 1, what, sizeof what);
     /* the times before the details: a narrow terminal cuts the details */
-    pp_cli_text(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
-                "############", width - fill, "------------",
-                (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
+    pp_text(line, sizeof line, "[%.*s%.*s] %llu/%llu  %s, ~%s left  %s", fill,
+            "############", width - fill, "------------",
+            (unsigned long long)pr->done, (unsigned long long)pr->total, el, left, what);
     if (strlen(line) >= cols)
         line[cols - 1] = '\0';
     fprintf(stderr, "\r%s\033[K", line);

@@ -51,7 +51,10 @@ int pp_config_load(const char *path, pp_config **out)
     *out = NULL;
     if (!c)
         return -ENOMEM;
-    pp_strlcpy(c->path, path, sizeof c->path);
+    if (pp_path_copy(c->path, path, sizeof c->path) < 0) {
+        free(c);
+        return -ENAMETOOLONG;
+    }
     config_init(&c->cfg);
     fp = open_checked(path);
     if (!fp) {
@@ -98,9 +101,9 @@ static void full_name(const pp_config_setting *g, const char *key, char *buf, si
     const char *gname = g ? config_setting_name(SETTING(g)) : NULL;
 
     if (gname && key)
-        pp_fmt(buf, cap, "%s.%s", gname, key);
+        pp_text(buf, cap, "%s.%s", gname, key);
     else
-        pp_fmt(buf, cap, "%s", key ? key : gname ? gname : "(top level)");
+        pp_text(buf, cap, "%s", key ? key : gname ? gname : "(top level)");
 }
 
 int pp_config_error(const pp_config *cfg, const pp_config_setting *g, const char *key,

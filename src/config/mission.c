@@ -39,7 +39,7 @@ int pp_mission_one_phase(pp_mission_spec *m, double duration_s, double base_powe
     m->n_phases = 1;
     m->shorthand = 1;
     phase_init(&m->phase[0]);
-    pp_strlcpy(m->phase[0].name, "mission", sizeof m->phase[0].name);
+    memcpy(m->phase[0].name, "mission", sizeof "mission"); /* fits: PP_MISSION_NAME_MAX */
     m->phase[0].duration_s = duration_s;
     m->phase[0].base_power_w = base_power_w;
     return 0;
@@ -69,9 +69,11 @@ static pp_mission_bound *bound_of(pp_mission_phase *ph, const char *param, int l
             return &ph->bound[i];
     if (ph->n_bounds == PP_MISSION_MAX_BOUNDS)
         return NULL;
-    b = &ph->bound[ph->n_bounds++];
+    b = &ph->bound[ph->n_bounds];
     memset(b, 0, sizeof *b);
-    pp_strlcpy(b->param, param, sizeof b->param);
+    if (pp_strlcpy(b->param, param, sizeof b->param) < 0)
+        return NULL; /* never: add_bound refused a longer name */
+    ph->n_bounds++;
     b->min = -INFINITY;
     b->max = INFINITY;
     b->line = line;
@@ -84,12 +86,15 @@ static int add_bound(const pp_config *cfg, const pp_config_setting *node, const 
                      const char *param, pp_mission_phase *ph)
 {
     char what[PP_MISSION_PARAM_MAX + 16];
-    pp_mission_bound *b = bound_of(ph, param, pp_config_line(node));
+    pp_mission_bound *b;
     const char *label = pp_config_string(node);
     double v = NAN;
 
-    pp_fmt(what, sizeof what, "%s.%s", which, param);
-    if (!b)
+    pp_text(what, sizeof what, "%s.%s", which, param);
+    if (strlen(param) >= PP_MISSION_PARAM_MAX)
+        return pp_config_node_error(cfg, node, what, "a parameter of %zu characters, at most %d",
+                                    strlen(param), PP_MISSION_PARAM_MAX - 1);
+    if (!(b = bound_of(ph, param, pp_config_line(node))))
         return pp_config_node_error(cfg, node, what, "more than %d bounded parameters",
                                     PP_MISSION_MAX_BOUNDS);
     if (label && strcmp(which, "fixed") == 0) {
@@ -163,7 +168,7 @@ static int parse_trace(const pp_config *cfg, const pp_config_setting *g, pp_miss
         rc = len + strlen(name) < sizeof ph->base_trace ? 0 : -ENAMETOOLONG;
         if (rc == 0) {
             memcpy(ph->base_trace, path, len);
-            pp_strlcpy(ph->base_trace + len, name, sizeof ph->base_trace - len);
+            rc = pp_strlcpy(ph->base_trace + len, name, sizeof ph->base_trace - len);
         }
     }
     if (rc < 0)
@@ -293,7 +298,8 @@ int pp_mission_from_config(const pp_config *cfg, pp_mission_spec *m)
     int rc;
 
     pp_mission_init(m);
-    pp_strlcpy(m->path, pp_config_path(cfg), sizeof m->path);
+    if (pp_strlcpy(m->path, pp_config_path(cfg), sizeof m->path) < 0)
+        return -ENAMETOOLONG; /* never: pp_config_load refused a longer path */
     if ((rc = pp_config_get_group(cfg, pp_config_root(cfg), "mission", &g)) != 0)
         return rc < 0 ? -EINVAL : 1;
     if (pp_config_check_keys(cfg, g, mission_keys) < 0 ||

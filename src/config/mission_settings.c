@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "src/base/log.h"
 #include "src/base/util.h"
 
 #include <unistd.h>
@@ -50,7 +51,12 @@ int pp_mission_settings_from_results(pp_mission_settings *m, const char *dir)
     pp_config *cfg;
     int rc = 0;
 
-    pp_fmt(m->folder_cfg, sizeof m->folder_cfg, "%s/profile.cfg", dir);
+    if (pp_fmt(m->folder_cfg, sizeof m->folder_cfg, "%s/profile.cfg", dir) < 0) {
+        pp_log_error("%.80s...: a results folder's path too long (at most %d characters)", dir,
+                     PP_PATH_MAX - 20);
+        m->folder_cfg[0] = '\0';
+        return -1;
+    }
     if (access(m->folder_cfg, F_OK) != 0) {
         m->folder_cfg[0] = '\0';
         return 0;

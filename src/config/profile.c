@@ -32,7 +32,7 @@ static int bad_name(const char *name, int dot_ok, char *why, size_t cap)
     if (pp_name_why(name, why, cap) < 0)
         return 1;
     if (!dot_ok && strchr(name, '.')) {
-        pp_fmt(why, cap, "no '.' (it joins component and parameter names in the outputs)");
+        pp_text(why, cap, "no '.' (it joins component and parameter names in the outputs)");
         return 1;
     }
     return 0;
@@ -42,8 +42,7 @@ static int bad_name(const char *name, int dot_ok, char *why, size_t cap)
 static double snap(double v)
 {
     char buf[64];
-    pp_fmt(buf, sizeof buf, "%.12g", v);
-    return strtod(buf, NULL);
+    return pp_fmt(buf, sizeof buf, "%.12g", v) < 0 ? v : strtod(buf, NULL); /* fits: 64 */
 }
 
 static int parse_range(const pp_config *cfg, const pp_config_setting *node, const char *what,
@@ -102,14 +101,13 @@ static int parse_range(const pp_config *cfg, const pp_config_setting *node, cons
 static int parse_label(const pp_config *cfg, const pp_config_setting *node, const char *what,
                        const char *text, size_t i, pp_param_spec *ps)
 {
-    if (!pp_label_ok(text))
+    if (!pp_label_ok(text) || pp_strlcpy(ps->labels[i], text, sizeof ps->labels[i]) < 0)
         return pp_config_node_error(cfg, node, what,
                                     "label '%.40s': 1 to %d letters, digits and _ . - + / : only",
                                     text, PP_LABEL_MAX - 1);
     for (size_t k = 0; k < i; k++)
         if (strcmp(ps->labels[k], text) == 0)
             return pp_config_node_error(cfg, node, what, "label '%s' is given twice", text);
-    pp_strlcpy(ps->labels[i], text, sizeof ps->labels[i]);
     ps->values[i] = (double)i;
     return 0;
 }
@@ -154,10 +152,11 @@ static int parse_param(const pp_config *cfg, const pp_config_setting *node, cons
     const char *name = pp_config_name(node);
     char what[160], why[256] = "no name";
 
-    pp_fmt(what, sizeof what, "%s.params.%s", comp, name ? name : "?");
+    pp_text(what, sizeof what, "%s.params.%s", comp, name ? name : "?");
     if (!name || bad_name(name, 0, why, sizeof why))
         return pp_config_node_error(cfg, node, what, "a bad parameter name: %s", why);
-    pp_strlcpy(ps->name, name, sizeof ps->name);
+    if (pp_strlcpy(ps->name, name, sizeof ps->name) < 0) /* never: bad_name checked its length */
+        return pp_config_node_error(cfg, node, what, "a parameter name too long");
     switch (pp_config_kind_of(node)) {
     case PP_CONFIG_NUMBER:
         ps->kind = PP_RANGE_FIXED;
@@ -446,8 +445,8 @@ static int parse_component(const pp_config *cfg, const pp_config_setting *g, siz
     rc = pp_config_get_string(cfg, g, "name", c->name, sizeof c->name);
     if (rc < 0)
         return rc;
-    if (rc == 1)
-        pp_strlcpy(c->name, c->type, sizeof c->name);
+    if (rc == 1 && pp_strlcpy(c->name, c->type, sizeof c->name) < 0)
+        return pp_config_error(cfg, g, "type", "'%.40s...': too long for a name", c->type);
     if (bad_name(c->name, 0, why, sizeof why))
         return pp_config_error(cfg, g, "name", "'%s': %s", c->name, why);
     if ((rc = parse_settings_params(cfg, g, c)) < 0 || (rc = parse_until(cfg, g, c)) < 0)
@@ -455,16 +454,17 @@ static int parse_component(const pp_config *cfg, const pp_config_setting *g, siz
     return parse_pacing(cfg, g, c);
 }
 
-static void default_name(const char *path, char *out, size_t cap)
+/* The name of a profile that gives none: its file's, to the first '.'; 0 or -ENAMETOOLONG. */
+static int default_name(const char *path, char *out, size_t cap)
 {
     const char *base = strrchr(path, '/');
     size_t len;
 
     base = base ? base + 1 : path;
     len = strcspn(base, ".");
-    pp_fmt(out, cap, "%.*s", (int)len, base);
-    if (!out[0])
-        pp_strlcpy(out, "profile", cap);
+    if (pp_fmt(out, cap, "%.*s", (int)len, base) < 0)
+        return -ENAMETOOLONG;
+    return out[0] ? 0 : pp_strlcpy(out, "profile", cap);
 }
 
 /* The group "profile" (optional). */
@@ -514,7 +514,8 @@ static int parse_mission(const pp_config *cfg, pp_profile *p)
     if (p->mission.shorthand)
         p->mission_base_power_w = p->mission.phase[0].base_power_w;
     p->mission_min_soc = p->mission.min_soc_frac;
-    pp_strlcpy(p->mission_maximize, p->mission.maximize, sizeof p->mission_maximize);
+    if (pp_strlcpy(p->mission_maximize, p->mission.maximize, sizeof p->mission_maximize) < 0)
+        return -ENAMETOOLONG; /* never: the same size */
     return 0;
 }
 
@@ -550,12 +551,15 @@ int pp_profile_load(const char *path, pp_profile *p)
 {
     pp_config *cfg;
     const pp_config_setting *root;
+    char cut[PP_PROFILE_NAME_MAX] = "";
     int rc;
 
     memset(p, 0, sizeof *p);
-    pp_strlcpy(p->path, path, sizeof p->path);
-    default_name(path, p->name, sizeof p->name);
-    pp_strlcpy(p->device, "auto", sizeof p->device);
+    if (pp_path_copy(p->path, path, sizeof p->path) < 0)
+        return -ENAMETOOLONG;
+    if (default_name(path, p->name, sizeof p->name) < 0)
+        memcpy(cut, p->name, sizeof cut);
+    memcpy(p->device, "auto", sizeof "auto"); /* fits: 32 */
     p->rate_hz = 20.0;
     pp_battery_params_default(&p->battery);
     rc = pp_config_load(path, &cfg);
@@ -573,7 +577,11 @@ int pp_profile_load(const char *path, pp_profile *p)
         pp_profile_parse_clocks(cfg, root, p->sysfs_root, parse_param, p->components,
                                 p->n_components, &p->clocks) < 0)
         goto out;
-    rc = 0;
+    if (cut[0] && strcmp(p->name, cut) == 0) /* the name of the file, cut */
+        pp_log_error("%s: a file's name longer than a profile's name (%d characters): give "
+                     "profile.name", path, PP_PROFILE_NAME_MAX - 1);
+    else
+        rc = 0;
 out:
     pp_config_free(cfg);
     return rc;
@@ -630,13 +638,13 @@ void pp_profile_param_name(const pp_profile *p, size_t k, char *buf, size_t cap)
 {
     for (size_t c = 0; c <= p->n_components; c++) {
         if (k < group_n(p, c)) {
-            pp_fmt(buf, cap, "%s.%s", c < p->n_components ? p->components[c].name : "clocks",
-                   group_param(p, c, k)->name);
+            pp_text(buf, cap, "%s.%s", c < p->n_components ? p->components[c].name : "clocks",
+                    group_param(p, c, k)->name);
             return;
         }
         k -= group_n(p, c);
     }
-    pp_strlcpy(buf, "?", cap);
+    pp_text(buf, cap, "?");
 }
 
 const pp_param_spec *pp_profile_param(const pp_profile *p, size_t k)
@@ -663,9 +671,9 @@ void pp_profile_value_text(const pp_profile *p, size_t k, double v, char *buf, s
     const char *label = pp_profile_label(p, k, v);
 
     if (label)
-        pp_strlcpy(buf, label, cap);
+        pp_text(buf, cap, "%s", label);
     else
-        pp_fmt(buf, cap, "%.10g", v);
+        pp_text(buf, cap, "%.10g", v);
 }
 
 double pp_profile_estimate_s(const pp_profile *p, const double *values)

@@ -78,7 +78,8 @@ static int parse_one(const pp_config *cfg, const pp_config_setting *node, const 
         rc = parse(cfg, node, "clocks", ps);
     if (rc < 0 || (rc = check_values(cfg, node, sets, ps)) < 0)
         return rc;
-    pp_strlcpy(ps->name, clock_keys[sets], sizeof ps->name);
+    if (pp_strlcpy(ps->name, clock_keys[sets], sizeof ps->name) < 0)
+        return -ENAMETOOLONG; /* never: the keys are short */
     out->sets[out->n_params++] = sets;
     return 0;
 }
@@ -91,7 +92,8 @@ int pp_profile_parse_clocks(const pp_config *cfg, const pp_config_setting *root,
     int rc;
 
     memset(out, 0, sizeof *out);
-    pp_strlcpy(out->nvpmodel_command, PP_NVPMODEL_COMMAND, sizeof out->nvpmodel_command);
+    if (pp_strlcpy(out->nvpmodel_command, PP_NVPMODEL_COMMAND, sizeof out->nvpmodel_command) < 0)
+        return -ENAMETOOLONG; /* never: a path of PP_PATH_MAX */
     if (pp_config_get_group(cfg, root, "clocks", &g) < 0 ||
         (g && (pp_config_check_keys(cfg, g, clock_keys) < 0 ||
                pp_config_get_string(cfg, g, "nvpmodel_command", out->nvpmodel_command,

@@ -205,8 +205,8 @@ static int from_environment(const char *spec, char *const *envp, int64_t n_given
     for (size_t i = 0; i < nl; i++) {
         s->k = s->k * (uint64_t)lv[i].n + (uint64_t)lv[i].k;
         s->n *= (uint64_t)lv[i].n;
-        pp_fmt(s->from + strlen(s->from), sizeof s->from - strlen(s->from), "%s%s",
-               i ? " x " : "", lv[i].what);
+        pp_text(s->from + strlen(s->from), sizeof s->from - strlen(s->from), "%s%s",
+                i ? " x " : "", lv[i].what);
     }
     if (s->n > MAX_SHARDS || (n_given && s->n != (uint64_t)n_given)) {
         pp_log_error("--shard %s: the launchers give %llu shards (%s)%s", spec,
@@ -233,6 +233,6 @@ int pp_shard_parse(const char *spec, char *const *envp, pp_shard *s)
         return -EINVAL;
     s->k = (uint64_t)k - 1;
     s->n = (uint64_t)n;
-    pp_strlcpy(s->from, "--shard", sizeof s->from);
+    pp_text(s->from, sizeof s->from, "--shard");
     return 0;
 }

@@ -69,6 +69,15 @@ static int fail(const ctx *c, const char *fmt, ...)
     return -EINVAL;
 }
 
+/* l's activation, refused (said with the layer) when longer than darknet's. */
+static int set_activation(const ctx *c, pp_layer_desc *l, const char *act)
+{
+    if (pp_strlcpy(l->activation, act, sizeof l->activation) == 0)
+        return 0;
+    return fail(c, "activation '%.40s': longer than %zu characters", act,
+                sizeof l->activation - 1);
+}
+
 static int get(const ctx *c, const char *key, int dflt, int min, int max, int *out)
 {
     return pp_dncfg_int(c->cfg, c->s, key, dflt, min, max, out);
@@ -142,7 +151,8 @@ static int describe_conv(const ctx *c)
         (rc = set_weights(c, (int64_t)(l->in_c / l->groups) * l->filters,
                           (int64_t)l->size * l->size)) < 0)
         return rc;
-    pp_strlcpy(l->activation, act ? act->value : "logistic", sizeof l->activation);
+    if ((rc = set_activation(c, l, act ? act->value : "logistic")) < 0)
+        return rc;
     l->flops = 2.0 * l->filters * l->size * l->size * l->in_c / l->groups * l->out_h * l->out_w;
     l->param_bytes = BYTES_PER_FLOAT * ((double)l->nweights + l->filters * (l->batch_normalize ? 4 : 1));
     return check_out(c);
@@ -161,7 +171,8 @@ static int describe_connected(const ctx *c)
         return fail(c, "the layer before gives no output");
     if ((rc = set_out(c, 1, 1, l->filters)) < 0 || (rc = set_weights(c, l->inputs, l->filters)) < 0)
         return rc;
-    pp_strlcpy(l->activation, act ? act->value : "logistic", sizeof l->activation);
+    if ((rc = set_activation(c, l, act ? act->value : "logistic")) < 0)
+        return rc;
     l->flops = 2.0 * (double)l->inputs * l->filters;
     l->param_bytes = BYTES_PER_FLOAT * ((double)l->nweights + l->filters * (l->batch_normalize ? 4 : 1));
     return 0;

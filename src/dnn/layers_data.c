@@ -141,6 +141,18 @@ static int measured(const csv_reader *r, const char *name, double *out)
     return rc;
 }
 
+/* The text of column name (or text, when given) into dst: 0, or -EINVAL
+ * and said (file, line, column) when it does not fit. */
+static int cell_copy(const csv_reader *r, const char *name, const char *text, char *dst,
+                     size_t cap)
+{
+    if (pp_strlcpy(dst, text ? text : r->f[col(r, name)], cap) == 0)
+        return 0;
+    pp_log_error("%s:%d: column %s: '%.40s...' is longer than %zu characters", r->path, r->line,
+                 name, text ? text : r->f[col(r, name)], cap - 1);
+    return -EINVAL;
+}
+
 static int inum(const csv_reader *r, const char *name, int lo, int hi, int *out)
 {
     double v;
@@ -215,7 +227,9 @@ static int read_desc(const csv_reader *r, pp_layer_desc *d, int *index)
         (rc = num(r, "flops", &d->flops)) < 0 || (rc = num(r, "param_bytes", &d->param_bytes)) < 0 ||
         (rc = num(r, "in_bytes", &d->in_bytes)) < 0 || (rc = num(r, "out_bytes", &d->out_bytes)) < 0)
         return rc;
-    pp_strlcpy(d->activation, strcmp(act, "-") == 0 ? "" : act, sizeof d->activation);
+    if ((rc = cell_copy(r, "activation", strcmp(act, "-") == 0 ? "" : act, d->activation,
+                        sizeof d->activation)) < 0)
+        return rc;
     d->inputs = (long)(d->in_bytes / 4);
     d->outputs = (long)(d->out_bytes / 4);
     if (d->kind == PP_LAYER_CONVOLUTIONAL && d->groups > 0)
@@ -319,9 +333,9 @@ static int read_layers(const char *dir, pp_layers_data *d, size_t from, size_t *
             rc = -EINVAL;
             break;
         }
-        pp_strlcpy(name, r.f[col(&r, "network")], sizeof name);
         s->file = d->n_files - 1;
-        if ((rc = inum(&r, "width", 1, MAX_DIM, &w)) < 0 ||
+        if ((rc = cell_copy(&r, "network", NULL, name, sizeof name)) < 0 ||
+            (rc = inum(&r, "width", 1, MAX_DIM, &w)) < 0 ||
             (rc = inum(&r, "height", 1, MAX_DIM, &h)) < 0)
             break;
         d->n_samples++;

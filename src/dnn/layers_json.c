@@ -354,6 +354,6 @@ int pp_layer_model_read(const char *path, pp_layer_model *m)
     rc = read_model(&r, root, m);
     json_decref(root);
     if (rc == 0)
-        pp_strlcpy(m->path, path, sizeof m->path);
+        pp_text(m->path, sizeof m->path, "%s", path); /* for messages */
     return rc;
 }

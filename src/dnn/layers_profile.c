@@ -432,8 +432,8 @@ static int open_jobs(const pp_layer_timer_ops *ops, pp_device *dev, const pp_lay
     for (size_t k = 0; k < n_jobs && rc == 0; k++) {
         out[k].idle_w = NAN;
         out[k].estimated = pp_device_is_estimated(dev);
-        pp_strlcpy(out[k].device, dev->ops->name, sizeof out[k].device);
-        rc = job_open(ops, &specs[k], o->n_frames, &jobs[k], &out[k]);
+        if ((rc = pp_strlcpy(out[k].device, dev->ops->name, sizeof out[k].device)) == 0)
+            rc = job_open(ops, &specs[k], o->n_frames, &jobs[k], &out[k]);
     }
     return rc;
 }

@@ -223,7 +223,8 @@ static int read_one(const char *path, const pp_flight_fit_options *o, pp_ulog_fl
     pp_flight_fit_flight *fl = &r->fl[i];
     int rc, c;
 
-    pp_strlcpy(fl->path, path, sizeof fl->path);
+    if (pp_path_copy(fl->path, path, sizeof fl->path) < 0)
+        return -ENAMETOOLONG;
     if ((rc = pp_flight_log_read_max(path, log, PP_FIT_SAMPLES_MAX / 2)) < 0)
         return rc; /* a day-long log in bounded memory: binned as it is read */
     pp_flight_log_left_out(log, fl->left_out, sizeof fl->left_out);

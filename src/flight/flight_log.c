@@ -30,14 +30,14 @@ void pp_flight_log_left_out(const pp_ulog_flight *f, char *buf, size_t cap)
     size_t n = f->n_disconnected + f->n_unmeasured + f->n_zero_sag + f->n_duplicate + f->n_skipped;
 
     if (n == 0) {
-        pp_fmt(buf, cap, "%s", "");
+        pp_text(buf, cap, "%s", "");
         return;
     }
-    pp_fmt(buf, cap, "%zu samples left out (not fitted or drawn): %zu disconnected (connected = "
-           "0), %zu without a measured voltage or current (NaN, empty, or current -1), %zu with "
-           "a current of 0 while the voltage sagged, %zu repeating the time before%s", n,
-           f->n_disconnected, f->n_unmeasured + f->n_skipped, f->n_zero_sag, f->n_duplicate,
-           f->n_skipped ? " or with values no battery has or out of order" : "");
+    pp_text(buf, cap, "%zu samples left out (not fitted or drawn): %zu disconnected (connected = "
+            "0), %zu without a measured voltage or current (NaN, empty, or current -1), %zu with "
+            "a current of 0 while the voltage sagged, %zu repeating the time before%s", n,
+            f->n_disconnected, f->n_unmeasured + f->n_skipped, f->n_zero_sag, f->n_duplicate,
+            f->n_skipped ? " or with values no battery has or out of order" : "");
 }
 
 int pp_flight_log_load(const char *path, pp_trace_load *out)

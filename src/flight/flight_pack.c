@@ -72,8 +72,8 @@ static int plausible(int cells, double vmax_v, const char *what, char *note, siz
     if (per >= CELL_V_LO && per <= CELL_V_HI)
         return 1;
     if (n < cap)
-        pp_fmt(note + n, cap - n, "%s%s %d gives %.2f V a cell at most, outside a lithium "
-               "pack's %.1f to %.1f V", n ? "; " : "", what, cells, per, CELL_V_LO, CELL_V_HI);
+        pp_text(note + n, cap - n, "%s%s %d gives %.2f V a cell at most, outside a lithium "
+                "pack's %.1f to %.1f V", n ? "; " : "", what, cells, per, CELL_V_LO, CELL_V_HI);
     return 0;
 }
 

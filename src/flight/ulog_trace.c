@@ -49,7 +49,8 @@ int pp_ulog_battery_trace(const pp_ulog_flight *f, const char *name, pp_trace *t
     for (size_t b = 0; b < f->n_batteries; b++) {
         bat[nb] = f->bat[b];
         if (bat[nb].n) {
-            pp_fmt(names[nb], sizeof names[nb], "battery%d", bat[nb].instance);
+            if (pp_fmt(names[nb], sizeof names[nb], "battery%d", bat[nb].instance) < 0)
+                return -ENAMETOOLONG; /* never: "battery" and an int fit */
             np[nb] = names[nb];
             n += bat[nb++].n;
         }

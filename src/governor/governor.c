@@ -62,15 +62,15 @@ int pp_gov_every_check(double every_s, char *why, size_t cap)
 {
     if (every_s >= PP_GOV_EVERY_S_MIN && every_s <= PP_GOV_EVERY_S_MAX)
         return 0;
-    pp_fmt(why, cap, "a decision every %g s: not in [%g s, %g s]", every_s, PP_GOV_EVERY_S_MIN,
-           PP_GOV_EVERY_S_MAX);
+    pp_text(why, cap, "a decision every %g s: not in [%g s, %g s]", every_s, PP_GOV_EVERY_S_MIN,
+            PP_GOV_EVERY_S_MAX);
     return -EINVAL;
 }
 
 int pp_gov_parse_every(const char *text, double *s, char *why, size_t cap)
 {
     if (pp_parse_duration_s(text, s) < 0) {
-        pp_fmt(why, cap, "'%s' is not a duration (0.5, 500ms, 5s, 1min)", text);
+        pp_text(why, cap, "'%s' is not a duration (0.5, 500ms, 5s, 1min)", text);
         return -EINVAL;
     }
     return pp_gov_every_check(*s, why, cap);
@@ -79,21 +79,21 @@ int pp_gov_parse_every(const char *text, double *s, char *why, size_t cap)
 int pp_gov_reading_check(const pp_gov_reading *r, char *why, size_t cap)
 {
     if (!isfinite(r->t_s) || r->t_s < 0) {
-        pp_fmt(why, cap, "no time t_s >= 0 (%g)", r->t_s);
+        pp_text(why, cap, "no time t_s >= 0 (%g)", r->t_s);
         return -EINVAL;
     }
     if (!isnan(r->soc_frac) && !(r->soc_frac >= 0 && r->soc_frac <= 1)) {
-        pp_fmt(why, cap, "state of charge %g is not a fraction in [0, 1]%s", r->soc_frac,
-               r->soc_frac > 1 && r->soc_frac <= 100 ? " (a percentage? write it / 100)" : "");
+        pp_text(why, cap, "state of charge %g is not a fraction in [0, 1]%s", r->soc_frac,
+                r->soc_frac > 1 && r->soc_frac <= 100 ? " (a percentage? write it / 100)" : "");
         return -EINVAL;
     }
     if (!isnan(r->voltage_v) && !(r->voltage_v > 0 && r->voltage_v < PP_BATTERY_VOLTAGE_V_MAX)) {
-        pp_fmt(why, cap, "voltage %g V is not in (0, %g)", r->voltage_v, PP_BATTERY_VOLTAGE_V_MAX);
+        pp_text(why, cap, "voltage %g V is not in (0, %g)", r->voltage_v, PP_BATTERY_VOLTAGE_V_MAX);
         return -EINVAL;
     }
     if (!isnan(r->current_a) && !(fabs(r->current_a) <= PP_GOV_CURRENT_A_MAX)) {
-        pp_fmt(why, cap, "current %g A is not in [-%g, %g]", r->current_a, PP_GOV_CURRENT_A_MAX,
-               PP_GOV_CURRENT_A_MAX);
+        pp_text(why, cap, "current %g A is not in [-%g, %g]", r->current_a, PP_GOV_CURRENT_A_MAX,
+                PP_GOV_CURRENT_A_MAX);
         return -EINVAL;
     }
     return 0;
@@ -542,9 +542,9 @@ static int pack_mismatch(const pp_gov *g, const pp_gov_reading *r, char *why, si
     pack_range(b, &lo, &hi);
     if (isnan(r->voltage_v) || (r->voltage_v >= lo && r->voltage_v <= hi))
         return 0;
-    pp_fmt(why, cap, "voltage %g V is not the planned pack's (%d cells, %g Ah: %.3g to %.3g V): "
-           "about %.0f cells flown? plan with the pack flown", r->voltage_v, b->cells,
-           b->capacity_ah, lo, hi, r->voltage_v / 3.8);
+    pp_text(why, cap, "voltage %g V is not the planned pack's (%d cells, %g Ah: %.3g to %.3g V): "
+            "about %.0f cells flown? plan with the pack flown", r->voltage_v, b->cells,
+            b->capacity_ah, lo, hi, r->voltage_v / 3.8);
     return 1;
 }
 
@@ -564,13 +564,13 @@ static int check_reading(pp_gov *g, const pp_gov_reading *r)
         if (n & (n - 1))
             return -EINVAL; /* said at the 1st, 2nd, 4th, 8th ...: a 10 Hz source floods not */
     } else if (!g->started && isnan(r->soc_frac) && (isnan(r->voltage_v) || isnan(r->current_a))) {
-        pp_fmt(why, sizeof why, "neither a state of charge nor a voltage and a current: the "
-               "first reading needs one (later ones without: the plan's prediction)");
+        pp_text(why, sizeof why, "neither a state of charge nor a voltage and a current: the "
+                "first reading needs one (later ones without: the plan's prediction)");
     } else if (g->started && r->t_s < g->last_t_s) {
-        pp_fmt(why, sizeof why, "not before the last update's (%g s)", g->last_t_s);
+        pp_text(why, sizeof why, "not before the last update's (%g s)", g->last_t_s);
     } else if (r->t_s > fmax(end_s, g->last_t_s) + PP_GOV_LATE_S) {
-        pp_fmt(why, sizeof why, "past the mission's end (%g s) by more than %g s: a clock that "
-               "jumped?", end_s, PP_GOV_LATE_S);
+        pp_text(why, sizeof why, "past the mission's end (%g s) by more than %g s: a clock that "
+                "jumped?", end_s, PP_GOV_LATE_S);
     } else {
         return 0;
     }

@@ -55,7 +55,7 @@ static int number_field(json_t *o, const char *const *keys, double *out, char *w
         if (json_is_null(v))
             return 0;
         if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-            pp_fmt(why, cap, "\"%s\" is not a number", keys[k]);
+            pp_text(why, cap, "\"%s\" is not a number", keys[k]);
             return -EINVAL;
         }
         *out = json_number_value(v);
@@ -75,7 +75,7 @@ static int parse_json(const char *line, pp_gov_reading *r, char *why, size_t cap
     int rc;
 
     if (!o || !json_is_object(o)) {
-        pp_fmt(why, cap, "not a JSON object (%s)", o ? "another JSON value" : err.text);
+        pp_text(why, cap, "not a JSON object (%s)", o ? "another JSON value" : err.text);
         json_decref(o);
         return -EINVAL;
     }
@@ -90,7 +90,7 @@ static int parse_json(const char *line, pp_gov_reading *r, char *why, size_t cap
         rc = number_field(o, ph_keys, &phase, why, cap);
     json_decref(o);
     if (rc == 0 && !(phase == -1 || (phase >= 0 && phase < PP_MISSION_MAX_PHASES && phase == floor(phase)))) {
-        pp_fmt(why, cap, "phase %g is not a phase's number", phase);
+        pp_text(why, cap, "phase %g is not a phase's number", phase);
         rc = -EINVAL;
     }
     if (rc == 0)
@@ -105,20 +105,23 @@ static int parse_words(const char *line, pp_gov_reading *r, char *why, size_t ca
     double x[3];
     size_t n = 0;
 
-    pp_strlcpy(buf, line, sizeof buf);
+    if (pp_strlcpy(buf, line, sizeof buf) < 0) {
+        pp_text(why, cap, "a line longer than %zu characters", sizeof buf - 1);
+        return -EINVAL;
+    }
     for (char *tok = strtok_r(buf, " \t,\r\n", &save); tok; tok = strtok_r(NULL, " \t,\r\n", &save))
         if (n < 4)
             w[n++] = tok;
         else
             n = 5;
     if (n != 2 && n != 3) {
-        pp_fmt(why, cap, "%zu words: 't_s soc_frac' or 't_s voltage_v current_a' expected",
-               n > 4 ? (size_t)4 : n);
+        pp_text(why, cap, "%zu words: 't_s soc_frac' or 't_s voltage_v current_a' expected",
+                n > 4 ? (size_t)4 : n);
         return -EINVAL;
     }
     for (size_t k = 0; k < n; k++)
         if (pp_parse_double(w[k], &x[k]) < 0 || !isfinite(x[k])) {
-            pp_fmt(why, cap, "'%s' is not a number", w[k]);
+            pp_text(why, cap, "'%s' is not a number", w[k]);
             return -EINVAL;
         }
     r->t_s = x[0];
@@ -212,10 +215,15 @@ static int open_spec(const char *spec, pp_gov_source *s)
     if (strncmp(spec, "power_supply", 12) == 0 && (!spec[12] || spec[12] == ':')) {
         pp_power_supply_state st;
         s->kind = PP_GOV_SOURCE_POWER_SUPPLY;
-        pp_strlcpy(s->name, spec[12] ? spec + 13 : "", sizeof s->name);
+        if (pp_strlcpy(s->name, spec[12] ? spec + 13 : "", sizeof s->name) < 0) {
+            pp_log_error("%.80s...: a power supply's name longer than %zu characters", spec,
+                         sizeof s->name - 1);
+            return -ENAMETOOLONG;
+        }
         return pp_power_supply_state_read(s->root, s->name[0] ? s->name : NULL, &st);
     }
-    pp_strlcpy(path, spec, sizeof path);
+    if (pp_path_copy(path, spec, sizeof path) < 0)
+        return -ENAMETOOLONG;
     if (colon && pp_parse_int64(colon + 1, &inst) == 0 && inst >= 0 && inst < 256)
         path[colon - spec] = '\0';
     else
@@ -232,7 +240,7 @@ int pp_gov_source_open(const char *spec, FILE *in, const char *root, double ever
     int rc;
 
     memset(s, 0, sizeof *s);
-    pp_strlcpy(s->spec, spec, sizeof s->spec);
+    pp_text(s->spec, sizeof s->spec, "%s", spec); /* for messages */
     s->in = in;
     s->root = root ? root : "/";
     s->every_s = every_s;
@@ -382,8 +390,8 @@ size_t pp_gov_state_stale_remove(const char *path)
     size_t n = 0;
     DIR *d;
 
-    pp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-    if (!*base || !(d = opendir(dir)))
+    if (pp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+               slash ? path : ".") < 0 || !*base || !(d = opendir(dir)))
         return 0;
     while ((e = readdir(d)))
         if (is_stale(e->d_name, base)) {

@@ -41,7 +41,7 @@ static void values_text(const pp_param_spec *ps, char *buf, size_t cap)
         hi = fmax(hi, ps->values[i]);
     }
     if (ps->n_values > 6) {
-        pp_fmt(buf, cap, "%g .. %g (%zu values)", lo, hi, ps->n_values);
+        pp_text(buf, cap, "%g .. %g (%zu values)", lo, hi, ps->n_values);
         return;
     }
     buf[0] = '\0';

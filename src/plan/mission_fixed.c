@@ -54,8 +54,12 @@ int pp_plan_fix_mission(pp_plan_options *o, const pp_mission_spec *mi, const pp_
                          PP_SUMMARY_MAX_PARAMS);
             return -EINVAL;
         }
-        pp_strlcpy(o->fixed[o->n_fixed].name, f->name, sizeof o->fixed[o->n_fixed].name);
-        pp_strlcpy(o->fixed[o->n_fixed++].value, f->value, sizeof o->fixed[0].value);
+        if (pp_strlcpy(o->fixed[o->n_fixed].name, f->name, sizeof o->fixed[0].name) < 0 ||
+            pp_strlcpy(o->fixed[o->n_fixed++].value, f->value, sizeof o->fixed[0].value) < 0) {
+            pp_log_error("%s:%d: mission.fixed: %.40s = %.40s: too long to hold", mi->path,
+                         f->line, f->name, f->value);
+            return -EINVAL;
+        }
     }
     return 0;
 }

@@ -168,10 +168,12 @@ int pp_phase_load_trace(const char *path, double from_s, double duration_s, pp_p
     int rc;
 
     memset(l, 0, sizeof *l);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        pp_fmt(file, sizeof file, "%s/traces/0.csv", path);
-    else
-        pp_strlcpy(file, path, sizeof file);
+    if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)
+             ? pp_fmt(file, sizeof file, "%s/traces/0.csv", path)
+             : pp_strlcpy(file, path, sizeof file)) < 0) {
+        pp_log_error("%.80s...: a path too long (at most %d characters)", path, PP_PATH_MAX - 16);
+        return -EINVAL;
+    }
     rc = pp_flight_log_is(file) ? pp_flight_log_load(file, &tr) /* a .ulg or ulog2csv CSV */
                                 : pp_trace_read_load(file, NULL, 0, &tr);
     if (rc < 0)

@@ -15,9 +15,9 @@
 static void where(const pp_mission_spec *mi, int line, char *buf, size_t cap)
 {
     if (mi->path[0] && line > 0)
-        pp_fmt(buf, cap, "%s:%d: ", mi->path, line);
+        pp_text(buf, cap, "%s:%d: ", mi->path, line);
     else if (mi->path[0])
-        pp_fmt(buf, cap, "%s: ", mi->path);
+        pp_text(buf, cap, "%s: ", mi->path);
     else
         buf[0] = '\0';
 }

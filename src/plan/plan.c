@@ -110,13 +110,13 @@ int pp_plan_resolution_parse(const char *arg, pp_plan_options *o, char *why, siz
 
     if (!eq || o->n_resolutions == PP_SUMMARY_MAX_PARAMS ||
         pp_fmt(r->name, sizeof r->name, "%.*s", (int)(eq - arg), arg) < 0) {
-        pp_fmt(why, cap, "NAME=STEP (a step > 0) or NAME=measured expected");
+        pp_text(why, cap, "NAME=STEP (a step > 0) or NAME=measured expected");
         return -EINVAL;
     }
     r->measured = strcmp(eq + 1, "measured") == 0;
     r->step = 0;
     if (!r->measured && (pp_parse_double(eq + 1, &r->step) < 0 || !(r->step > 0))) {
-        pp_fmt(why, cap, "NAME=STEP with a step > 0 (or NAME=measured) expected");
+        pp_text(why, cap, "NAME=STEP with a step > 0 (or NAME=measured) expected");
         return -EINVAL;
     }
     o->n_resolutions++;

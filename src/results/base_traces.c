@@ -16,14 +16,12 @@
 
 /* The file a base trace names: itself, or a results folder's traces/0.csv
  * (as src/plan/phase_load.c reads it). */
-static void trace_file(const char *path, char *out, size_t cap)
+static int trace_file(const char *path, char *out, size_t cap)
 {
     struct stat st;
 
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        pp_fmt(out, cap, "%s/traces/0.csv", path);
-    else
-        pp_strlcpy(out, path, cap);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? pp_fmt(out, cap, "%s/traces/0.csv", path)
+                                                       : pp_strlcpy(out, path, cap);
 }
 
 /* "fnv1a64:" and 16 hex digits of the file's content into out. 0 or -errno. */
@@ -35,7 +33,8 @@ static int hash_file(const char *path, char *out, size_t cap)
     FILE *fp;
     int rc = 0;
 
-    trace_file(path, file, sizeof file);
+    if (trace_file(path, file, sizeof file) < 0)
+        return -ENAMETOOLONG;
     if (!(fp = fopen(file, "rb")))
         return -errno;
     while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
@@ -44,7 +43,8 @@ static int hash_file(const char *path, char *out, size_t cap)
     if (ferror(fp))
         rc = -EIO;
     fclose(fp);
-    pp_fmt(out, cap, "fnv1a64:%016llx", (unsigned long long)h);
+    if (pp_fmt(out, cap, "fnv1a64:%016llx", (unsigned long long)h) < 0 && rc == 0)
+        rc = -ENAMETOOLONG; /* never: 24 characters */
     return rc;
 }
 
@@ -110,7 +110,11 @@ static int apply_one(const char *rec, const json_t *e, pp_mission_spec *m)
         if (strcmp(now, hash) != 0)
             pp_log_warn("%s: phase '%s': %s changed since the results were written (%s, now "
                         "%s): planned with what it holds now", rec, name, trace, hash, now);
-        pp_strlcpy(m->phase[k].base_trace, trace, sizeof m->phase[k].base_trace);
+        if (pp_strlcpy(m->phase[k].base_trace, trace, sizeof m->phase[k].base_trace) < 0) {
+            pp_log_error("%s: phase '%s': its base trace %.80s...: a path too long", rec, name,
+                         trace);
+            return -EINVAL;
+        }
     }
     return 0;
 }
@@ -124,10 +128,13 @@ int pp_results_base_traces_apply(const char *cfg_path, pp_mission_spec *m)
     size_t i;
     int rc = 0;
 
-    if (slash)
-        pp_fmt(rec, sizeof rec, "%.*s/" PP_BASE_TRACES_FILE, (int)(slash - cfg_path), cfg_path);
-    else
-        pp_strlcpy(rec, PP_BASE_TRACES_FILE, sizeof rec);
+    if ((slash ? pp_fmt(rec, sizeof rec, "%.*s/" PP_BASE_TRACES_FILE, (int)(slash - cfg_path),
+                        cfg_path)
+               : pp_strlcpy(rec, PP_BASE_TRACES_FILE, sizeof rec)) < 0) {
+        pp_log_error("%.80s...: a folder's path too long for " PP_BASE_TRACES_FILE " in it",
+                     cfg_path);
+        return -ENAMETOOLONG;
+    }
     if (access(rec, F_OK) != 0)
         return 0;
     if (!(root = json_load_file(rec, 0, &err))) {

@@ -22,7 +22,8 @@ static int expand_placeholders(const char *dir, const char *node, const pp_shard
     } ph[] = {{"{node}", node}, {"{shard}", k}};
     size_t len = 0;
 
-    pp_fmt(k, sizeof k, "%llu", (unsigned long long)pp_shard_number(sh));
+    if (pp_fmt(k, sizeof k, "%llu", (unsigned long long)pp_shard_number(sh)) < 0)
+        return -ENAMETOOLONG; /* never: 20 digits */
     for (const char *c = dir; *c && len + 1 < cap;) {
         size_t i = 0;
         while (i < 2 && strncmp(c, ph[i].name, strlen(ph[i].name)) != 0)
@@ -110,7 +111,8 @@ static int make_tmp(const char *out)
     char path[4400];
     int rc = pp_tmpdir_make(out, "import", tmp_dir, sizeof tmp_dir);
 
-    pp_fmt(path, sizeof path, "%s/traces", tmp_dir);
+    if (rc == 0)
+        rc = pp_path_in(path, sizeof path, tmp_dir, "traces");
     if (rc == 0 && mkdir(path, 0755) != 0) {
         rc = -errno;
         pp_log_error("cannot create %s: %s", path, strerror(errno));
@@ -148,10 +150,12 @@ static int param_layout(const pp_import_request *rq, pp_results_layout *l, int *
         (*n_pat = pp_import_match_pattern(rq->pattern, rq->files[0], names, values,
                                           PP_IMPORT_MAX_PARAMS - rq->n_fixed)) < 0)
         return -EINVAL;
+    _Static_assert(sizeof l->param_names[0] >= sizeof names[0] &&
+                       sizeof l->param_names[0] >= sizeof rq->fixed_names[0], "the names fit");
     for (int i = 0; i < *n_pat; i++)
-        pp_strlcpy(l->param_names[l->n_params++], names[i], sizeof l->param_names[0]);
+        memcpy(l->param_names[l->n_params++], names[i], sizeof names[i]);
     for (size_t i = 0; i < rq->n_fixed; i++)
-        pp_strlcpy(l->param_names[l->n_params++], rq->fixed_names[i], sizeof l->param_names[0]);
+        memcpy(l->param_names[l->n_params++], rq->fixed_names[i], sizeof rq->fixed_names[i]);
     return check_param_names(l);
 }
 
@@ -175,10 +179,10 @@ static int write_run_json(const pp_import_request *rq, const pp_results_layout *
                         json_pack("{s:s, s:i, s:f}", "model",
                                   pp_battery_model_name(rq->battery.model), "cells",
                                   rq->battery.cells, "capacity_ah", rq->battery.capacity_ah));
-    pp_fmt(path, sizeof path, "%s/run.json", tmp_dir);
     errno = 0;
-    rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0
-         : errno ? -errno : -EIO;
+    if ((rc = pp_path_in(path, sizeof path, tmp_dir, "run.json")) == 0)
+        rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0
+             : errno ? -errno : -EIO;
     if (rc < 0)
         pp_log_error("%s: cannot write: %s", path, strerror(-rc));
     json_decref(root);
@@ -193,10 +197,12 @@ static FILE *open_summary(const pp_trace *t, pp_results_layout *l, char *row, si
 
     l->n_rails = t->n_rails;
     for (size_t r = 0; r < t->n_rails; r++) {
-        pp_strlcpy(l->rail_names[r], t->names[r], sizeof l->rail_names[r]);
+        _Static_assert(sizeof l->rail_names[r] == sizeof t->names[r], "the same size");
+        memcpy(l->rail_names[r], t->names[r], sizeof t->names[r]);
         l->rail_in_total[r] = !pp_trace_rail_is_inside(t, r);
     }
-    pp_fmt(path, sizeof path, "%s/summary.csv", tmp_dir);
+    if (pp_path_in(path, sizeof path, tmp_dir, "summary.csv") < 0)
+        return NULL;
     if (!(fp = fopen(path, "w")))
         pp_log_error("cannot write %s: %s", path, strerror(errno));
     else {
@@ -225,8 +231,8 @@ static int import_trace(const pp_import_request *rq, size_t f, const pp_trace *t
         pp_log_error("%s: its rails differ from %s's", rq->files[f], rq->files[0]);
         return -EINVAL;
     }
-    pp_fmt(path, sizeof path, "%s/traces/%zu.csv", tmp_dir, f);
-    if (pp_trace_write_csv(t, path) < 0)
+    if (pp_fmt(path, sizeof path, "%s/traces/%zu.csv", tmp_dir, f) < 0 || /* never: 4400 */
+        pp_trace_write_csv(t, path) < 0)
         return -EIO;
     pp_results_row rr = {(uint64_t)f, values, "ok", pp_trace_duration_s(t), 0, 0, NULL, NULL,
                          "", NULL, NULL, NULL, 0};

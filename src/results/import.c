@@ -94,9 +94,9 @@ int pp_import_check_rail(const char *path, long line, size_t col, const char *na
     char what[PP_PATH_MAX];
 
     if (col)
-        pp_fmt(what, sizeof what, "%s:%ld: column %zu: rail", path, line, col);
+        pp_text(what, sizeof what, "%s:%ld: column %zu: rail", path, line, col);
     else
-        pp_fmt(what, sizeof what, "%s:%ld: rail", path, line);
+        pp_text(what, sizeof what, "%s:%ld: rail", path, line);
     if (pp_name_check(name, what) < 0)
         return -EINVAL;
     if (strlen(name) >= PP_TRACE_NAME_MAX) {
@@ -165,8 +165,8 @@ int pp_import_match_pattern(const char *pattern, const char *path, char names[][
                 end = s + strlen(s);
             else {
                 char needle[256];
-                pp_fmt(needle, sizeof needle, "%.*s", (int)lit_len, lit);
-                end = strstr(s, needle);
+                end = pp_fmt(needle, sizeof needle, "%.*s", (int)lit_len, lit) == 0
+                      ? strstr(s, needle) : NULL; /* a literal too long matches nothing */
             }
             if (!end || end == s || n == max) {
                 pp_log_error("%s: the name does not match --pattern '%s'", path, pattern);

@@ -44,7 +44,7 @@ static double column_unit(const char *col, char *base, size_t cap, char *kind)
             best = i + 1, best_k = k; /* the longest suffix: _mah before _ah */
     }
     if (best) {
-        pp_fmt(base, cap, "%.*s", (int)(n - best_k), col);
+        pp_text(base, cap, "%.*s", (int)(n - best_k), col); /* cut: too long for check_rail */
         {
             char *b = pp_import_trim(base);
             memmove(base, b, strlen(b) + 1);
@@ -52,7 +52,7 @@ static double column_unit(const char *col, char *base, size_t cap, char *kind)
         *kind = units[best - 1].kind;
         return units[best - 1].scale;
     }
-    pp_strlcpy(base, col, cap);
+    pp_text(base, cap, "%s", col); /* cut: still too long for check_rail, which says so */
     *kind = 'p';
     return 0;
 }
@@ -67,15 +67,15 @@ static void strip_quantity_words(char *base, size_t cap)
     char out[PP_TRACE_NAME_MAX + 16] = "", *save = NULL, *tok;
     char tmp[PP_TRACE_NAME_MAX + 16];
 
-    pp_strlcpy(tmp, base, sizeof tmp);
+    pp_text(tmp, sizeof tmp, "%s", base); /* fits: the size of base */
     for (tok = strtok_r(tmp, "_ ", &save); tok; tok = strtok_r(NULL, "_ ", &save)) {
         int skip = 0;
         for (size_t i = 0; i < PP_ARRAY_SIZE(words); i++)
             skip |= strcasecmp(tok, words[i]) == 0;
         if (!skip)
-            pp_fmt(out + strlen(out), sizeof out - strlen(out), "%s%s", out[0] ? "_" : "", tok);
+            pp_text(out + strlen(out), sizeof out - strlen(out), "%s%s", out[0] ? "_" : "", tok);
     }
-    pp_strlcpy(base, out[0] ? out : "battery", cap);
+    pp_text(base, cap, "%s", out[0] ? out : "battery"); /* fits: no longer than base was */
 }
 
 /* 1 when base names a smoothed copy of a reading (PX4's voltage_filtered_v,
@@ -85,7 +85,7 @@ static int is_smoothed(const char *base)
     static const char *const words[] = {"filtered", "filt", "average", "avg", "smoothed"};
     char tmp[PP_TRACE_NAME_MAX + 16], *save = NULL;
 
-    pp_strlcpy(tmp, base, sizeof tmp);
+    pp_text(tmp, sizeof tmp, "%s", base); /* fits: the size of base */
     for (char *tok = strtok_r(tmp, "_ ", &save); tok; tok = strtok_r(NULL, "_ ", &save))
         for (size_t i = 0; i < PP_ARRAY_SIZE(words); i++)
             if (strcasecmp(tok, words[i]) == 0)
@@ -149,9 +149,9 @@ static void left_out(csv_layout *L, const char *col, const char *why)
 {
     size_t n = strlen(L->left_out);
     if (n + strlen(col) + strlen(why) + 8 < sizeof L->left_out)
-        pp_fmt(L->left_out + n, sizeof L->left_out - n, "%s%s (%s)", n ? ", " : "", col, why);
+        pp_text(L->left_out + n, sizeof L->left_out - n, "%s%s (%s)", n ? ", " : "", col, why);
     else if (n + 5 < sizeof L->left_out && !strstr(L->left_out, ", ..."))
-        pp_fmt(L->left_out + n, sizeof L->left_out - n, ", ...");
+        pp_text(L->left_out + n, sizeof L->left_out - n, ", ...");
 }
 
 /* The rail of column i (base name, kind p/a/v, scale), created when new.
@@ -165,7 +165,7 @@ static int csv_add_column(const char *path, size_t i, const char *col, char *bas
     if (strcmp(base, "total") == 0) {
         pp_log_warn("%s:1: column %zu '%s': rail 'total' renamed 'total_rail' (summary.csv "
                     "has total_* columns of its own)", path, i + 1, col);
-        pp_strlcpy(base, "total_rail", PP_TRACE_NAME_MAX);
+        memcpy(base, "total_rail", sizeof "total_rail"); /* fits: PP_TRACE_NAME_MAX */
     }
     for (r = 0; r < L->n_rails && strcmp(L->rails[r].name, base) != 0; r++)
         ;
@@ -178,7 +178,8 @@ static int csv_add_column(const char *path, size_t i, const char *col, char *bas
         if (pp_import_check_rail(path, 1, i + 1, base, NULL, 0) < 0)
             return -EINVAL;
         L->rails[r] = (csv_rail){{-1, -1, -1}, {0, 0, 0}, ""};
-        pp_strlcpy(L->rails[r].name, base, sizeof L->rails[r].name);
+        if (pp_strlcpy(L->rails[r].name, base, sizeof L->rails[r].name) < 0)
+            return -EINVAL; /* never: pp_import_check_rail held it to a rail's name */
         L->n_rails++;
     }
     if (L->rails[r].col[k] >= 0) {
@@ -424,7 +425,7 @@ int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t)
     }
     if (csv_header(path, o, f, n, L) < 0)
         goto out;
-    pp_strlcpy(time_name, pp_import_trim(f[L->time_col]), sizeof time_name);
+    pp_text(time_name, sizeof time_name, "%s", pp_import_trim(f[L->time_col])); /* for messages */
     for (size_t r = 0; r < L->n_rails; r++)
         names[r] = L->rails[r].name;
     if ((rc = pp_trace_init(t, L->n_rails, names)) < 0)

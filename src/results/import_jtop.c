@@ -118,7 +118,7 @@ static int header(const char *path, char **f, int n, jtop_cols *c)
         c->col[c->n++] = i;
     }
     if (tot >= 0 && !has_in && c->n < PP_TRACE_MAX_RAILS) {
-        pp_strlcpy(c->name[c->n], "TOT_IN", PP_TRACE_NAME_MAX);
+        memcpy(c->name[c->n], "TOT_IN", sizeof "TOT_IN"); /* fits: PP_TRACE_NAME_MAX */
         c->col[c->n++] = tot;
     } else if (tot >= 0) {
         pp_log_info("%s: 'Power TOT' left out: the log's own board input rail holds the others",

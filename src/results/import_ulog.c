@@ -97,7 +97,8 @@ int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t 
     FILE *fp;
     int rc = 0;
 
-    pp_fmt(path, sizeof path, "%s/flight.csv", dir);
+    if ((rc = pp_path_in(path, sizeof path, dir, "flight.csv")) < 0)
+        return rc;
     if (!(fp = fopen(path, "w"))) {
         rc = -errno;
         pp_log_error("%s: cannot write: %s", path, strerror(errno));

@@ -46,7 +46,8 @@ static int take(const char *dir, const struct stat *st, struct held *h)
     char path[PP_PATH_MAX], pid[32];
     int fd, rc, n;
 
-    pp_fmt(path, sizeof path, "%s/" PP_RESULTS_LOCK_FILE, dir);
+    if ((rc = pp_path_in(path, sizeof path, dir, PP_RESULTS_LOCK_FILE)) < 0)
+        return rc;
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
         rc = -errno;

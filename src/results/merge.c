@@ -114,7 +114,7 @@ static int read_run_json(source *src)
     char path[PP_PATH_MAX];
     json_error_t err;
 
-    pp_fmt(path, sizeof path, "%s/run.json", src->dir);
+    pp_text(path, sizeof path, "%s/run.json", src->dir); /* for messages */
     if (fd < 0 && fd != -ENOENT)
         return open_error(src, "run.json", fd);
     if (fd >= 0) {
@@ -174,7 +174,8 @@ static int on_row(void *ctx, const pp_summary_row *in)
     r = &rd->rs->v[rd->rs->n];
     *r = (row){.id = (uint64_t)in->id, .repeat = (unsigned long)in->repeat, .src = rd->si,
                .line = in->line_no, .len = comma ? (size_t)(comma - in->text) : 0};
-    pp_strlcpy(r->node, in->node[0] ? in->node : rd->src->node, sizeof r->node);
+    if (pp_strlcpy(r->node, in->node[0] ? in->node : rd->src->node, sizeof r->node) < 0)
+        return -EINVAL; /* never: both are PP_NODE_NAME_MAX */
     if (!(r->text = strndup(in->text, r->len)))
         return -ENOMEM;
     rd->rs->n++;
@@ -338,7 +339,8 @@ static int copy_trace(const source *src, const row *rw, const char *tmp, int fir
     }
     if (rc != 0 || !first_of_id)
         return rc;
-    pp_fmt(link_to, sizeof link_to, "%s/traces/%llu.csv", tmp, (unsigned long long)rw->id);
+    if (pp_fmt(link_to, sizeof link_to, "%s/traces/%llu.csv", tmp, (unsigned long long)rw->id) < 0)
+        return -ENAMETOOLONG; /* never: to, in the same folder, was made */
     if (link(to, link_to) != 0) {
         rc = -errno;
         pp_log_error("%s: cannot link to %s: %s", link_to, to, strerror(errno));
@@ -353,7 +355,8 @@ static int write_rows(source *s, const rows *rs, const char *tmp, pp_merge_repor
     FILE *fp;
     int rc = 0;
 
-    pp_fmt(path, sizeof path, "%s/summary.csv", tmp);
+    if (pp_path_in(path, sizeof path, tmp, "summary.csv") < 0)
+        return -ENAMETOOLONG;
     if (!(fp = fopen(path, "w"))) {
         rc = -errno;
         pp_log_error("%s: cannot create: %s", path, strerror(errno));
@@ -432,8 +435,9 @@ static int write_run_json(const source *s, size_t n, const char *tmp, pp_merge_r
                                                   (json_int_t)r->n_duplicates,
                                                   "configurations_missing",
                                                   (json_int_t)r->n_missing));
-    pp_fmt(path, sizeof path, "%s/run.json", tmp);
-    rc = pp_json_save(path, root, PP_RUN_JSON_FLAGS);
+    rc = pp_path_in(path, sizeof path, tmp, "run.json");
+    if (rc == 0)
+        rc = pp_json_save(path, root, PP_RUN_JSON_FLAGS);
     json_decref(root);
     return rc;
 }
@@ -445,7 +449,8 @@ static int copy_profile(const source *s, size_t n, const char *tmp)
     char to[4300];
     int rc = 1;
 
-    pp_fmt(to, sizeof to, "%s/profile.cfg", tmp);
+    if (pp_path_in(to, sizeof to, tmp, "profile.cfg") < 0)
+        return -ENAMETOOLONG;
     for (size_t i = 0; i < n && rc == 1; i++)
         rc = copy_in(&s[i], "profile.cfg", to);
     return rc == 1 ? 0 : rc;
@@ -474,7 +479,8 @@ static int write_merged(source *s, size_t n, const rows *rs, const char *out,
 
     if ((rc = pp_tmpdir_make(out, "merge", tmp, sizeof tmp)) < 0)
         return rc;
-    pp_fmt(path, sizeof path, "%s/traces", tmp);
+    if ((rc = pp_path_in(path, sizeof path, tmp, "traces")) < 0)
+        return rc;
     if (mkdir(path, 0755) != 0) {
         rc = -errno;
         pp_log_error("%s: cannot create: %s", path, strerror(errno));
@@ -501,8 +507,8 @@ static int read_sources(source *s, const char *const *src, size_t n, rows *rs,
         s[i].dir = src[i];
         rc = load_source(&s[i], i, rs);
     }
-    if (rc == 0 && (rc = same_profile(s, n)) == 0) {
-        pp_strlcpy(r->config_hash, s[0].identity, sizeof r->config_hash);
+    if (rc == 0 && (rc = same_profile(s, n)) == 0 &&
+        (rc = pp_strlcpy(r->config_hash, s[0].identity, sizeof r->config_hash)) == 0) {
         check_keys(s, rs, r);
         count_missing(s, rs, r);
     }

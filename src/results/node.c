@@ -41,9 +41,9 @@ static void board_model(const char *root, pp_node *n)
     }
     if (read_under(root, "sys/class/dmi/id/product_name", product, sizeof product) == 0) {
         if (read_under(root, "sys/class/dmi/id/sys_vendor", vendor, sizeof vendor) == 0)
-            pp_fmt(n->model, sizeof n->model, "%s %s", vendor, product);
+            pp_text(n->model, sizeof n->model, "%s %s", vendor, product);
         else
-            pp_strlcpy(n->model, product, sizeof n->model);
+            pp_text(n->model, sizeof n->model, "%s", product);
         n->model_from = "dmi";
     }
 }
@@ -58,10 +58,10 @@ int pp_node_identify(const char *root, const char *name_override, pp_node *n)
     uname(&u);
     if (read_under(r, "proc/sys/kernel/hostname", n->hostname, sizeof n->hostname) < 0 &&
         gethostname(n->hostname, sizeof n->hostname - 1) != 0)
-        pp_strlcpy(n->hostname, "localhost", sizeof n->hostname);
+        pp_text(n->hostname, sizeof n->hostname, "localhost");
     if (read_under(r, "proc/sys/kernel/osrelease", n->kernel, sizeof n->kernel) < 0)
-        pp_strlcpy(n->kernel, u.release, sizeof n->kernel);
-    pp_strlcpy(n->machine, u.machine, sizeof n->machine);
+        pp_text(n->kernel, sizeof n->kernel, "%s", u.release);
+    pp_text(n->machine, sizeof n->machine, "%s", u.machine);
     board_model(r, n);
     printable(n->hostname);
     printable(n->kernel);

@@ -65,17 +65,17 @@ void pp_results_describe(const char *metric, char *buf, size_t cap)
 
     for (size_t i = 0; i < PP_ARRAY_SIZE(whole); i++)
         if (strcmp(metric, whole[i].name) == 0) {
-            pp_strlcpy(buf, whole[i].what, cap);
+            pp_text(buf, cap, "%s", whole[i].what);
             return;
         }
     for (size_t i = 0; i < PP_ARRAY_SIZE(ends); i++) {
         size_t e = strlen(ends[i].end);
         if (n > e && strcmp(metric + n - e, ends[i].end) == 0) {
-            pp_fmt(buf, cap, "%.*s %s", (int)(n - e), metric, ends[i].what);
+            pp_text(buf, cap, "%.*s %s", (int)(n - e), metric, ends[i].what);
             return;
         }
     }
-    pp_strlcpy(buf, "", cap);
+    pp_text(buf, cap, "%s", "");
 }
 
 /* ",cpu_s,cpu_share,machine_cpu_share" at buf + len, cells empty when not

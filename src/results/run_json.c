@@ -151,7 +151,10 @@ int pp_run_json_write(const char *dir, const pp_profile *p, const pp_device *dev
                      "host", host, "started", when, "rails", rails_json(dev), "params",
                      params_json(p), "configurations", (json_int_t)pp_profile_count(p),
                      "battery", battery_json(&p->battery));
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    if ((rc = pp_path_in(path, sizeof path, dir, "run.json")) < 0) {
+        json_decref(root);
+        return rc;
+    }
     if (!root || add_info(root, p, dev, info) < 0) {
         pp_log_error("%s: cannot build the JSON (a name that is not UTF-8?)", path);
         json_decref(root);
@@ -197,8 +200,8 @@ static void add_change(char *buf, size_t cap, const char *what, json_t *was, jso
     size_t len = strlen(buf);
 
     if (len + 8 < cap)
-        pp_fmt(buf + len, cap - len, "%s%s %.80s -> %.80s", len ? "; " : "", what,
-               a ? a : "(none)", b ? b : "(none)");
+        pp_text(buf + len, cap - len, "%s%s %.80s -> %.80s", len ? "; " : "", what,
+                a ? a : "(none)", b ? b : "(none)");
     free(a);
     free(b);
 }
@@ -214,7 +217,7 @@ static void describe_changes(json_t *root, const pp_profile *p, char *buf, size_
     buf[0] = '\0';
     json_object_foreach(now, key, v) {
         x = json_object_get(was, key);
-        pp_fmt(what, sizeof what, "%s values", key);
+        pp_text(what, sizeof what, "%s values", key);
         if (!x || !same_json(json_object_get(x, "values"), json_object_get(v, "values")))
             add_change(buf, cap, what, x ? json_object_get(x, "values") : NULL,
                        json_object_get(v, "values"));
@@ -222,7 +225,7 @@ static void describe_changes(json_t *root, const pp_profile *p, char *buf, size_
     json_object_foreach(was, key, v) if (!json_object_get(now, key))
         add_change(buf, cap, key, json_object_get(v, "values"), NULL);
     json_object_foreach(bat, key, v) {
-        pp_fmt(what, sizeof what, "battery.%s", key);
+        pp_text(what, sizeof what, "battery.%s", key);
         if (!same_json(json_object_get(json_object_get(root, "battery"), key), v))
             add_change(buf, cap, what, json_object_get(json_object_get(root, "battery"), key), v);
     }
@@ -235,8 +238,8 @@ static void describe_changes(json_t *root, const pp_profile *p, char *buf, size_
         add_change(buf, cap, "warmup_s", json_object_get(root, "warmup_s"), x);
     json_decref(x);
     if (!buf[0])
-        pp_strlcpy(buf, "the components' names, types or pacing (until, duration_s, "
-                        "iterations, fps, sleep_s) or the mode", cap);
+        pp_text(buf, cap, "the components' names, types or pacing (until, duration_s, "
+                          "iterations, fps, sleep_s) or the mode");
     json_decref(now);
     json_decref(bat);
 }
@@ -247,8 +250,7 @@ int pp_run_json_check_resume(const char *dir, const pp_profile *p)
     json_t *root, *was;
     int rc;
 
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
-    if (access(path, F_OK) != 0)
+    if (pp_path_in(path, sizeof path, dir, "run.json") < 0 || access(path, F_OK) != 0)
         return 0;
     root = json_load_file(path, 0, NULL);
     was = json_object_get(root, "config_hash");

@@ -114,7 +114,7 @@ static int json_param(const char *path, json_t *o, pp_summary_param_info *p)
                              "_ . - + / :)", path, p->name, i + 1);
                 return -EINVAL;
             }
-            pp_strlcpy(p->labels[p->n_labels++], label, PP_SUMMARY_LABEL_MAX);
+            memcpy(p->labels[p->n_labels++], label, strlen(label) + 1); /* fits: pp_label_ok */
         }
         return 0;
     }
@@ -159,7 +159,7 @@ static int read_run_json(const char *dir, int flags, pp_summary *s)
     json_t *root, *params;
     int rc = 0, fd;
 
-    pp_fmt(path, sizeof path, "%s/run.json", dir);
+    pp_text(path, sizeof path, "%s/run.json", dir); /* for messages: open_in opens it */
     if ((fd = open_in(dir, "run.json", flags, path)) < 0)
         return fd == -ENOENT ? 0 : -EINVAL;
     root = json_loadfd(fd, 0, &err);
@@ -206,7 +206,7 @@ static int check_header(const char *path, char **f, size_t n)
     char what[PP_PATH_MAX];
 
     for (size_t c = 0; c < n; c++) {
-        pp_fmt(what, sizeof what, "%s:1: column %zu", path, c + 1);
+        pp_text(what, sizeof what, "%s:1: column %zu", path, c + 1);
         if (pp_name_check(f[c], what) < 0)
             return -EINVAL;
         for (size_t d = 0; d < c; d++)
@@ -232,13 +232,14 @@ static int read_header(const char *path, char *line, pp_summary *s, columns *c)
     if (check_header(path, f, n) < 0)
         return -EINVAL;
     c->n = n;
+    _Static_assert(PP_SUMMARY_NAME_MAX >= PP_NAME_MAX, "check_header's names fit");
     for (c->status = 1; c->status < n && strcmp(f[c->status], "status") != 0; c->status++) {
         if (s->n_params == PP_SUMMARY_MAX_PARAMS) {
             pp_log_error("%s:1: more than %d parameters", path, PP_SUMMARY_MAX_PARAMS);
             return -EINVAL;
         }
-        pp_strlcpy(s->params[s->n_params], f[c->status], PP_SUMMARY_NAME_MAX);
-        pp_strlcpy(s->param[s->n_params++].name, f[c->status], PP_SUMMARY_NAME_MAX);
+        memcpy(s->params[s->n_params], f[c->status], strlen(f[c->status]) + 1);
+        memcpy(s->param[s->n_params++].name, f[c->status], strlen(f[c->status]) + 1);
     }
     if (c->status == n) {
         pp_log_error("%s:1: no 'status' column", path);
@@ -260,7 +261,7 @@ static int read_header(const char *path, char *line, pp_summary *s, columns *c)
         if (is_count_column(f[k]) || s->n_metrics == PP_SUMMARY_MAX_METRICS)
             continue;
         c->metric[s->n_metrics] = k;
-        pp_strlcpy(s->metrics[s->n_metrics++], f[k], PP_SUMMARY_NAME_MAX);
+        memcpy(s->metrics[s->n_metrics++], f[k], strlen(f[k]) + 1);
     }
     return 0;
 }
@@ -274,7 +275,8 @@ static int add_label(pp_summary_param_info *p, const char *label)
             return -1;
         p->labels = l;
     }
-    pp_strlcpy(p->labels[p->n_labels], label, PP_SUMMARY_LABEL_MAX);
+    if (pp_strlcpy(p->labels[p->n_labels], label, PP_SUMMARY_LABEL_MAX) < 0)
+        return -1; /* never: its cell is a label (pp_label_ok) */
     return (int)p->n_labels++;
 }
 
@@ -353,7 +355,7 @@ static int node_cell(const char *path, long line_no, pp_summary *s, const char *
     int at = pp_summary_node(s, cell);
 
     if (at < 0 && *cell) {
-        pp_fmt(what, sizeof what, "%s:%ld: node", path, line_no);
+        pp_text(what, sizeof what, "%s:%ld: node", path, line_no);
         if (pp_name_check(cell, what) < 0)
             return -EINVAL;
     }
@@ -366,7 +368,8 @@ static int node_cell(const char *path, long line_no, pp_summary *s, const char *
                 return -ENOMEM;
             s->nodes = n;
         }
-        pp_strlcpy(s->nodes[s->n_nodes], cell, PP_NODE_NAME_MAX);
+        if (pp_strlcpy(s->nodes[s->n_nodes], cell, PP_NODE_NAME_MAX) < 0)
+            return -EINVAL; /* never: pp_name_check held it to a name's length */
         at = (int)s->n_nodes++;
     }
     s->node[r] = (size_t)at;
@@ -603,7 +606,7 @@ int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_r
     int rc, fd;
 
     memset(s, 0, sizeof *s);
-    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
+    pp_text(path, sizeof path, "%s/summary.csv", dir); /* for messages: open_in opens it */
     if ((fd = open_in(dir, "summary.csv", flags, path)) < 0) {
         if (fd == -ENOENT)
             pp_log_error("%s: cannot open: %s (a results folder of powprof profile or import is "
@@ -681,7 +684,7 @@ int pp_summary_label(const pp_summary *s, size_t k, const char *label)
 void pp_summary_value_text(const pp_summary *s, size_t k, double v, char *buf, size_t cap)
 {
     if (s->param[k].kind == PP_PARAM_CATEGORICAL && v >= 0 && (size_t)v < s->param[k].n_labels)
-        pp_strlcpy(buf, s->param[k].labels[(size_t)v], cap);
+        pp_text(buf, cap, "%s", s->param[k].labels[(size_t)v]);
     else
-        pp_fmt(buf, cap, "%g", v);
+        pp_text(buf, cap, "%g", v);
 }

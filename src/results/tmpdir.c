@@ -86,7 +86,8 @@ static void host_tag(char *buf, size_t cap)
     char host[256] = "";
 
     gethostname(host, sizeof host - 1);
-    pp_fmt(buf, cap, "%.64s", host[0] ? host : "host");
+    if (pp_fmt(buf, cap, "%.64s", host[0] ? host : "host") < 0 && cap > 4)
+        memcpy(buf, "host", sizeof "host"); /* never: 64 characters in 80 */
     for (char *c = buf; *c; c++)
         if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') && !(*c >= '0' && *c <= '9') &&
             *c != '-')
@@ -148,14 +149,16 @@ int pp_tmpdir_make(const char *out, const char *tag, char *tmp, size_t cap)
 
     umask(mask);
     host_tag(host, sizeof host);
-    pp_fmt(dot, sizeof dot, ".%s.", tag);
+    if (pp_fmt(dot, sizeof dot, ".%s.", tag) < 0)
+        return -EINVAL; /* never: the tags are short */
     if (pp_strlcpy(g_out, out, sizeof g_out) < 0 || !g_out[0]) {
         pp_log_error("output folder '%.100s': %s", out, g_out[0] ? "the name is too long" : "empty");
         return -EINVAL;
     }
     for (len = strlen(g_out); len > 1 && g_out[len - 1] == '/'; len--)
         g_out[len - 1] = '\0'; /* OUT/ is OUT: the temporary folder goes beside it */
-    pp_strlcpy(parent, g_out, sizeof parent);
+    if (pp_strlcpy(parent, g_out, sizeof parent) < 0)
+        return -ENAMETOOLONG; /* never: g_out is a path too */
     if ((slash = strrchr(parent, '/')))
         *(slash == parent ? slash + 1 : slash) = '\0';
     remove_stale(slash ? parent : ".", dot);
@@ -175,8 +178,8 @@ int pp_tmpdir_make(const char *out, const char *tag, char *tmp, size_t cap)
                      g_tmp);
     if (rc < 0 && !g_armed && rc != -ENAMETOOLONG)
         rmdir(g_tmp); /* made, but not to its mode */
-    if (rc == 0)
-        pp_strlcpy(tmp, g_tmp, cap);
+    if (rc == 0) /* fits: checked before mkdtemp, which keeps the length */
+        rc = pp_strlcpy(tmp, g_tmp, cap);
     return rc;
 }
 

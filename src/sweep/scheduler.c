@@ -44,7 +44,7 @@ int pp_scheduled_ops(const pp_component_spec *spec, const pp_component_ops **ops
 
     *ops = spec->ops;
     if (!*ops && (rc = pp_component_lookup(spec->type, ops, reason, sizeof reason)) < 0)
-        pp_fmt(why, cap, "%s: %s", spec->name, reason);
+        pp_text(why, cap, "%s: %s", spec->name, reason);
     return rc;
 }
 
@@ -98,8 +98,8 @@ int pp_scheduled_check(const pp_component_spec *spec, char *why, size_t cap)
         c.reason[0] = '\0';
         if ((rc = c.ops->check(&c)) < 0) {
             categories_text(spec, values, with, sizeof with);
-            pp_fmt(why, cap, "%s (%s): %s%s", spec->name, spec->type,
-                   c.reason[0] ? c.reason : strerror(-rc), with);
+            pp_text(why, cap, "%s (%s): %s%s", spec->name, spec->type,
+                    c.reason[0] ? c.reason : strerror(-rc), with);
             return rc;
         }
     } while (next_category(spec, values));
@@ -128,8 +128,8 @@ int pp_scheduled_setup(pp_scheduled *s, const pp_component_spec *spec, const dou
     rc = ops->setup(&s->comp);
     if (rc < 0) {
         res->status = PP_RUN_FAILED;
-        pp_fmt(res->reason, sizeof res->reason, "%s: setup: %s", spec->name,
-               s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+        pp_text(res->reason, sizeof res->reason, "%s: setup: %s", spec->name,
+                s->comp.reason[0] ? s->comp.reason : strerror(-rc));
         ops->teardown(&s->comp);
         return rc;
     }
@@ -245,8 +245,8 @@ int pp_scheduled_run(pp_scheduled *s, pp_run_result *res)
     res->status = rc == -ETIMEDOUT ? PP_RUN_TIMEOUT
                   : rc == -ECANCELED ? PP_RUN_INTERRUPTED
                                      : PP_RUN_FAILED;
-    pp_fmt(res->reason, sizeof res->reason, "%s: %s", spec->name,
-           s->comp.reason[0] ? s->comp.reason : strerror(-rc));
+    pp_text(res->reason, sizeof res->reason, "%s: %s", spec->name,
+            s->comp.reason[0] ? s->comp.reason : strerror(-rc));
     return rc;
 }
 

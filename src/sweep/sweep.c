@@ -71,7 +71,7 @@ static int make_dir(const char *path)
     return -errno;
 }
 
-static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layout *l)
+static int layout_of(const pp_profile *p, const pp_device *dev, pp_results_layout *l)
 {
     memset(l, 0, sizeof *l);
     l->n_params = pp_profile_n_params(p);
@@ -84,7 +84,11 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
     for (size_t c = 0; c < p->n_components; c++) {
         const pp_component_spec *cs = &p->components[c];
         int fps = cs->fps > 0, sleep = cs->sleep_s > 0;
-        pp_strlcpy(l->component_names[c], cs->name, sizeof l->component_names[c]);
+        if (pp_strlcpy(l->component_names[c], cs->name, sizeof l->component_names[c]) < 0) {
+            pp_log_error("%s: component '%s': a name longer than %zu characters (a column of "
+                         "the results)", p->path, cs->name, sizeof l->component_names[c] - 1);
+            return -EINVAL;
+        }
         for (size_t j = 0; j < cs->n_params; j++) {
             fps |= strcmp(cs->params[j].name, "fps") == 0;
             sleep |= strcmp(cs->params[j].name, "sleep_s") == 0;
@@ -92,10 +96,12 @@ static void layout_of(const pp_profile *p, const pp_device *dev, pp_results_layo
         l->component_pacing[c] = fps ? PP_PACING_FPS : sleep ? PP_PACING_SLEEP : PP_PACING_NONE;
     }
     l->n_rails = dev->n_rails;
+    _Static_assert(PP_TRACE_NAME_MAX >= PP_RAIL_NAME_MAX, "a rail's name fits");
     for (size_t r = 0; r < dev->n_rails; r++) {
-        pp_strlcpy(l->rail_names[r], dev->rails[r].name, sizeof l->rail_names[r]);
+        memcpy(l->rail_names[r], dev->rails[r].name, sizeof dev->rails[r].name);
         l->rail_in_total[r] = dev->rails[r].parent < 0;
     }
+    return 0;
 }
 
 static int append_row(int fd, const char *row, size_t len)
@@ -117,8 +123,8 @@ static void copy_config(const pp_profile *p, const char *dir)
 
     if (!in)
         return;
-    pp_fmt(path, sizeof path, "%s/profile.cfg", dir);
-    if (pp_atomic_file_open(&af, path) == 0) {
+    if (pp_path_in(path, sizeof path, dir, "profile.cfg") == 0 &&
+        pp_atomic_file_open(&af, path) == 0) {
         while ((n = fread(buf, 1, sizeof buf, in)) > 0)
             fwrite(buf, 1, n, af.fp);
         pp_atomic_file_commit(&af);
@@ -163,7 +169,7 @@ static void gather(const pp_profile *p, const pp_crew_job *jobs, pp_sweep_measur
         m->overall.late_frames += r->late_frames;
         if (r->status > m->overall.status) {
             m->overall.status = r->status;
-            pp_strlcpy(m->overall.reason, r->reason, sizeof m->overall.reason);
+            pp_text(m->overall.reason, sizeof m->overall.reason, "%s", r->reason);
         }
     }
 }
@@ -299,12 +305,12 @@ static void no_samples_failed(const pp_profile *p, const pp_trace *kept, size_t 
         return;
     m->overall.status = PP_RUN_FAILED;
     if (n_all > 0)
-        pp_fmt(m->overall.reason, sizeof m->overall.reason,
-               "no samples after the warm-up (warmup_s = %g s; the run took %.3g s)",
-               p->warmup_s, m->overall.duration_s);
+        pp_text(m->overall.reason, sizeof m->overall.reason,
+                "no samples after the warm-up (warmup_s = %g s; the run took %.3g s)",
+                p->warmup_s, m->overall.duration_s);
     else
-        pp_fmt(m->overall.reason, sizeof m->overall.reason,
-               "no samples (the run took %.3g s at %g Hz)", m->overall.duration_s, p->rate_hz);
+        pp_text(m->overall.reason, sizeof m->overall.reason,
+                "no samples (the run took %.3g s at %g Hz)", m->overall.duration_s, p->rate_hz);
 }
 
 /* Keep configuration id: its row, from the trace streamed to path,
@@ -366,11 +372,12 @@ static int open_summary(const pp_profile *p, const pp_sweep_options *o, const pp
     pp_run_json_info info = {node, sl->shard, sl->repeats};
     int fd, rc;
 
-    pp_fmt(path, sizeof path, "%s/traces", o->out_dir);
-    if ((rc = make_dir(o->out_dir)) < 0 || (rc = make_dir(path)) < 0)
+    if ((rc = pp_path_in(path, sizeof path, o->out_dir, "traces")) < 0 ||
+        (rc = make_dir(o->out_dir)) < 0 || (rc = make_dir(path)) < 0)
         return rc;
     pp_results_header(layout, header, sizeof header);
-    pp_fmt(path, sizeof path, "%s/summary.csv", o->out_dir);
+    if ((rc = pp_path_in(path, sizeof path, o->out_dir, "summary.csv")) < 0)
+        return rc;
     if (access(path, F_OK) == 0 && !o->resume) {
         pp_log_error("%s exists: continue it with --resume, or give another folder with -o", path);
         return -EEXIST;
@@ -461,7 +468,7 @@ static int measure_all(pp_sweep_state *r, pp_sweep_stats *st, pp_device *dev, in
         st->saturated += (uint64_t)saturated;
         if (pp_sweep_streak(r, values, &m.overall) >= o->max_failures && o->max_failures) {
             st->stopped = 1;
-            pp_strlcpy(st->stop_reason, m.overall.reason, sizeof st->stop_reason);
+            pp_text(st->stop_reason, sizeof st->stop_reason, "%s", m.overall.reason);
         }
         pp_sweep_report_done(r, id, values, &m, mean_w, saturated);
         if (st->stopped)
@@ -535,8 +542,8 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
         rc = -ENOMEM;
         goto out;
     }
-    layout_of(p, dev, layout);
-    if ((rc = pp_results_make_dirs(o->out_dir)) < 0 || (rc = pp_results_lock(o->out_dir)) < 0)
+    if ((rc = layout_of(p, dev, layout)) < 0 || (rc = pp_results_make_dirs(o->out_dir)) < 0 ||
+        (rc = pp_results_lock(o->out_dir)) < 0)
         goto out; /* one writer per folder: a second --resume would measure ids twice */
     locked = 1;
     /* a killed sweep's clocks put back before anything, then this one's kept */

@@ -135,23 +135,32 @@ static int append(pp_sweep_clocks *s, const char *text)
     return 0;
 }
 
+/* A row of clocks.csv that does not fit (never: a few clocks): said. */
+static int row_too_long(const char *what)
+{
+    pp_log_error("clocks.csv: a %s longer than 2047 characters", what);
+    return -ENAMETOOLONG;
+}
+
 static int write_header(pp_sweep_clocks *s)
 {
     const pp_profile *p = s->p;
     char head[2048] = "id,repeat";
     size_t len = strlen(head);
+    int cut = 0;
 
     for (size_t i = 0; i < p->clocks.n_params; i++, len = strlen(head)) {
         const char *n = p->clocks.params[i].name;
         int w = (int)strcspn(n, "_");
         if (!is_clock(p, i))
-            pp_fmt(head + len, sizeof head - len, ",nvpmodel");
+            cut |= pp_fmt(head + len, sizeof head - len, ",nvpmodel") < 0;
         else
-            pp_fmt(head + len, sizeof head - len, ",%.*s_set_mhz,%.*s_before_mhz,"
-                   "%.*s_lowest_mhz,%.*s_after_mhz", w, n, w, n, w, n, w, n);
+            cut |= pp_fmt(head + len, sizeof head - len, ",%.*s_set_mhz,%.*s_before_mhz,"
+                          "%.*s_lowest_mhz,%.*s_after_mhz", w, n, w, n, w, n, w, n) < 0;
     }
-    pp_fmt(head + len, sizeof head - len, ",clock_ok,throttled,max_temp_c,hottest_zone\n");
-    return append(s, head);
+    cut |= pp_fmt(head + len, sizeof head - len,
+                  ",clock_ok,throttled,max_temp_c,hottest_zone\n") < 0;
+    return cut ? row_too_long("header") : append(s, head);
 }
 
 /* The record of what the sweep will change, saved before any change. */
@@ -162,7 +171,10 @@ static int save_record(pp_sweep_clocks *s)
     int rc;
 
     pp_clocks_record_init(&s->record);
-    pp_strlcpy(s->record.nvpmodel_command, p->clocks.nvpmodel_command, PP_PATH_MAX);
+    _Static_assert(sizeof s->record.nvpmodel_command == sizeof p->clocks.nvpmodel_command,
+                   "the same size");
+    memcpy(s->record.nvpmodel_command, p->clocks.nvpmodel_command,
+           sizeof p->clocks.nvpmodel_command);
     for (size_t i = 0; i < p->clocks.n_params; i++) {
         if (is_clock(p, i))
             rc = pp_clocks_record_add(&s->record, &s->clocks, (pp_clock_kind)p->clocks.sets[i]);
@@ -216,7 +228,10 @@ int pp_sweep_clocks_open(const pp_profile *p, const char *out_dir, pp_sweep_cloc
     s->fd = -1;
     s->mode = -1;
     s->first = pp_profile_n_params(p) - p->clocks.n_params;
-    pp_strlcpy(s->record_path, record, sizeof s->record_path);
+    if (pp_path_copy(s->record_path, record, sizeof s->record_path) < 0) {
+        free(s);
+        return -ENAMETOOLONG;
+    }
     pthread_mutex_init(&s->lock, NULL);
     pp_clocks_record_init(&s->record);
     if ((rc = start(s, out_dir)) < 0) {
@@ -246,7 +261,8 @@ static void watch_once(pp_sweep_clocks *s)
         pthread_mutex_lock(&s->lock);
         if (isnan(s->max_temp_c) || c > s->max_temp_c) {
             s->max_temp_c = c;
-            pp_strlcpy(s->zone, zone, sizeof s->zone);
+            _Static_assert(sizeof s->zone == sizeof zone, "the same size");
+            memcpy(s->zone, zone, sizeof zone);
         }
         pthread_mutex_unlock(&s->lock);
     }
@@ -325,46 +341,46 @@ int pp_sweep_clocks_apply(pp_sweep_clocks *s, const double *values)
     return 0;
 }
 
-/* "1377" or an empty cell for NaN, after a comma. */
-static void cell(char *buf, size_t cap, double v)
+/* "1377" or an empty cell for NaN, after a comma: 0, or -ENAMETOOLONG. */
+static int cell(char *buf, size_t cap, double v)
 {
-    if (isfinite(v))
-        pp_fmt(buf, cap, ",%.10g", v);
-    else
-        pp_fmt(buf, cap, ",");
+    return isfinite(v) ? pp_fmt(buf, cap, ",%.10g", v) : pp_fmt(buf, cap, ",");
 }
 
-/* The row of clocks.csv; *ok and *throttled of the readings. */
-static void format_row(pp_sweep_clocks *s, uint64_t id, unsigned repeat, char *row, size_t cap,
-                       int *ok, int *throttled)
+/* The row of clocks.csv; *ok and *throttled of the readings. 0, or
+ * -ENAMETOOLONG when it did not fit. */
+static int format_row(pp_sweep_clocks *s, uint64_t id, unsigned repeat, char *row, size_t cap,
+                      int *ok, int *throttled)
 {
     const pp_profile *p = s->p;
     size_t len;
+    int cut;
 
     *ok = 1;
     *throttled = 0;
-    pp_fmt(row, cap, "%llu,%u", (unsigned long long)id, repeat);
+    cut = pp_fmt(row, cap, "%llu,%u", (unsigned long long)id, repeat) < 0;
     for (size_t i = 0; i < p->clocks.n_params; i++) {
         double vals[4] = {s->set[i], s->before[i], s->lowest[i], s->after[i]};
         if (!is_clock(p, i)) {
             len = strlen(row);
-            cell(row + len, cap - len, s->set[i]);
+            cut |= cell(row + len, cap - len, s->set[i]) < 0;
             continue;
         }
         for (int k = 0; k < 4; k++) {
             len = strlen(row);
-            cell(row + len, cap - len, vals[k]);
+            cut |= cell(row + len, cap - len, vals[k]) < 0;
             *ok &= k == 0 || pp_clocks_holds(s->set[i], vals[k]);
         }
         *throttled |= isfinite(s->lowest[i]) && s->lowest[i] < s->set[i] &&
                       !pp_clocks_holds(s->set[i], s->lowest[i]);
     }
     len = strlen(row);
-    pp_fmt(row + len, cap - len, ",%d,%d", *ok, *throttled);
+    cut |= pp_fmt(row + len, cap - len, ",%d,%d", *ok, *throttled) < 0;
     len = strlen(row);
-    cell(row + len, cap - len, s->max_temp_c);
+    cut |= cell(row + len, cap - len, s->max_temp_c) < 0;
     len = strlen(row);
-    pp_fmt(row + len, cap - len, ",%s\n", pp_label_ok(s->zone) ? s->zone : "");
+    cut |= pp_fmt(row + len, cap - len, ",%s\n", pp_label_ok(s->zone) ? s->zone : "") < 0;
+    return cut ? -ENAMETOOLONG : 0;
 }
 
 /* res (ok) becomes failed: which clock read what. */
@@ -378,9 +394,9 @@ static void not_held(const pp_sweep_clocks *s, pp_run_result *res)
                                 pp_clocks_holds(s->set[i], s->after[i])))
             continue;
         res->status = PP_RUN_FAILED;
-        pp_fmt(res->reason, sizeof res->reason, "clock not held: %s set %g MHz; read %g before; "
-               "%g lowest; %g after", p->clocks.params[i].name, s->set[i],
-               s->before[i], s->lowest[i], s->after[i]);
+        pp_text(res->reason, sizeof res->reason, "clock not held: %s set %g MHz; read %g before; "
+                "%g lowest; %g after", p->clocks.params[i].name, s->set[i],
+                s->before[i], s->lowest[i], s->after[i]);
         return;
     }
 }
@@ -401,7 +417,8 @@ int pp_sweep_clocks_end(pp_sweep_clocks *s, uint64_t id, unsigned repeat, pp_run
         if (is_clock(p, i) &&
             pp_clocks_read_mhz(&s->clocks, (pp_clock_kind)p->clocks.sets[i], &s->after[i]) < 0)
             s->after[i] = NAN;
-    format_row(s, id, repeat, row, sizeof row, &ok, &throttled);
+    if (format_row(s, id, repeat, row, sizeof row, &ok, &throttled) < 0)
+        return row_too_long("row");
     s->not_held += !ok;
     s->throttled += (uint64_t)throttled;
     if (!ok && res->status == PP_RUN_OK)

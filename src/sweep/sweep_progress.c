@@ -77,7 +77,7 @@ unsigned pp_sweep_streak(pp_sweep_state *r, const double *values, const pp_run_r
     reason_key(r->p, values, res->reason, key, sizeof key);
     if (r->pr.failures_in_row && strcmp(key, r->streak_key) == 0)
         return ++r->pr.failures_in_row;
-    pp_strlcpy(r->streak_key, key, sizeof r->streak_key);
+    pp_text(r->streak_key, sizeof r->streak_key, "%s", key); /* compared with a key of its size */
     return r->pr.failures_in_row = 1;
 }
 
@@ -117,8 +117,8 @@ void pp_sweep_report_done(pp_sweep_state *r, uint64_t id, const double *values,
     double d = m->cpu.span_s;
 
     r->est_done += r->est_running;
-    pp_strlcpy(r->reason, m->overall.status == PP_RUN_OK ? "" : m->overall.reason,
-               sizeof r->reason);
+    pp_text(r->reason, sizeof r->reason, "%s",
+            m->overall.status == PP_RUN_OK ? "" : m->overall.reason);
     pace_of(r, values, m);
     pr->running = 0;
     pr->done = r->st->ran;
