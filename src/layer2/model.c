@@ -556,7 +556,9 @@ static void cap_rate(const pp_model *m, size_t metric, const pp_model_point *pt,
 
     if (!at)
         return;
-    pp_fmt(param, sizeof param, "%.*s.%s", (int)(at - name), name, at + strlen(".achieved_"));
+    if (pp_fmt(param, sizeof param, "%.*s.%s", (int)(at - name), name,
+               at + strlen(".achieved_")) < 0) /* too long for any parameter's name */
+        return;
     if ((k = pp_summary_param(&m->sum, param)) < 0 || m->sum.param[k].kind == PP_PARAM_CATEGORICAL)
         return;
     p->value = fmin(p->value, pt->raw[k]);

@@ -28,8 +28,7 @@ static unsigned long long file_hash(const char *dir)
     size_t n;
     FILE *fp;
 
-    pp_fmt(path, sizeof path, "%s/summary.csv", dir);
-    if (!(fp = fopen(path, "rb")))
+    if (pp_fmt(path, sizeof path, "%s/summary.csv", dir) < 0 || !(fp = fopen(path, "rb")))
         return 0;
     while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
         for (size_t i = 0; i < n; i++)
@@ -67,7 +66,7 @@ static int checked(const where *w, json_t *o, const char *part, const char *key,
         (!isnan(*out) && !(*out >= lo && *out <= hi))) {
         char what[64] = "missing or not a number";
         if (v && json_is_number(v))
-            pp_fmt(what, sizeof what, "%g is out of range", *out);
+            pp_text(what, sizeof what, "%g is out of range", *out);
         pp_log_error("%s: groups[%zu] %s: %s%s %s, not a number from %g to %g (edited by hand? "
                      "remove it, or build the model again)", w->path, w->g, w->metric, part, key,
                      what, lo, hi);
@@ -134,7 +133,7 @@ static int dims_of(const where *w, json_t *o, const char *part, const char *key,
         if ((!json_is_null(e) && !json_is_number(e)) || q < 0 || q > hi) {
             char what[64] = "not a number";
             if (json_is_number(e))
-                pp_fmt(what, sizeof what, "%g is out of range", q);
+                pp_text(what, sizeof what, "%g is out of range", q);
             pp_log_error("%s: groups[%zu] %s: %s%s[%zu]: %s, not a number from 0 to "
                          "%g or null (edited by hand? remove it, or build the model again)",
                          w->path, w->g, w->metric, part, key, j, what, hi);
@@ -183,10 +182,10 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
     if (c->spec.method == PP_METHOD_BOXCOX)
         boxcox_json(m, &c->spec, o);
     if (f->derived) {
-        char text[2 * PP_SUMMARY_NAME_MAX + 8];
-        pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]], f->divide ? '/' : '*',
-               m->sum.metrics[f->from[1]]);
-        json_object_set_new(o, "derived", json_string(text));
+        char text[2 * PP_SUMMARY_NAME_MAX + 8]; /* two names and " / ": always fits */
+        if (pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]],
+                   f->divide ? '/' : '*', m->sum.metrics[f->from[1]]) == 0)
+            json_object_set_new(o, "derived", json_string(text));
         json_object_set_new(o, "derived_weight", json_real(f->weight));
         if (f->edge_weighted)
             json_object_set_new(o, "derived_weight_edge", dims_json(f->weight_edge, c->range.d));
@@ -360,7 +359,8 @@ static json_t *model_json(const pp_model *m)
     json_t *groups = json_array();
     const pp_model_options *o = &m->opts;
 
-    pp_fmt(hash, sizeof hash, "%016llx", m->summary_hash);
+    _Static_assert(sizeof hash >= 17, "16 hex digits fit");
+    snprintf(hash, sizeof hash, "%016llx", m->summary_hash);
     for (size_t g = 0; g < m->n_groups; g++)
         json_array_append_new(groups, group_json(m, &m->groups[g]));
     return json_pack("{s:i,s:s,s:I,s:I,s:I,s:s,s:{s:s,s:o,s:s},s:f,s:o,s:o}", "version",
@@ -451,10 +451,11 @@ static int file_load(pp_model *m, const char *dir)
     json_t *root, *groups;
     int rc = 1;
 
-    pp_fmt(path, sizeof path, "%s/model.json", dir);
-    if (!(root = json_load_file(path, 0, &err)))
+    if (pp_fmt(path, sizeof path, "%s/model.json", dir) < 0 || /* too long: none to read */
+        !(root = json_load_file(path, 0, &err)))
         return 1;
-    pp_fmt(hash, sizeof hash, "%016llx", m->summary_hash);
+    _Static_assert(sizeof hash >= 17, "16 hex digits fit");
+    snprintf(hash, sizeof hash, "%016llx", m->summary_hash);
     groups = json_object_get(root, "groups");
     if (json_integer_value(json_object_get(root, "version")) != MODEL_VERSION ||
         !json_is_string(json_object_get(root, "summary_hash")) ||
@@ -638,8 +639,9 @@ int pp_model_write_grids(const pp_model *m, const char *dir)
     double *xs = malloc(SIDE * SIDE * d * sizeof *xs), *out = malloc(3 * SIDE * SIDE * sizeof *out);
     int rc = -ENOMEM;
 
-    pp_fmt(path, sizeof path, "%s/model", dir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+    if (pp_path_in(path, sizeof path, dir, "model") < 0) {
+        rc = -ENAMETOOLONG;
+    } else if (mkdir(path, 0755) != 0 && errno != EEXIST) {
         rc = -errno;
         pp_log_error("%s: cannot create: %s", path, strerror(errno));
     } else if (xs && out) {

@@ -579,8 +579,8 @@ int pp_model_derive(pp_model *m)
         int p;
         if (len <= 9 || strcmp(name + len - 9, "_energy_j") != 0)
             continue;
-        pp_fmt(power, sizeof power, "%.*s_mean_w", (int)(len - 9), name);
-        if ((p = pp_summary_metric(s, power)) < 0)
+        if (pp_fmt(power, sizeof power, "%.*s_mean_w", (int)(len - 9), name) < 0 ||
+            (p = pp_summary_metric(s, power)) < 0) /* too long for a metric's name: none */
             continue;
         k[E] = e;
         k[P] = (size_t)p;

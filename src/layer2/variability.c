@@ -320,7 +320,8 @@ static int aim(pp_model *m, const pp_fleet *f, size_t i)
         return -ENOMEM;
     for (size_t k = 0; k < m->sum.n_metrics; k++)
         m->node_factor[k] = m->sum.n_nodes == 1 ? 1.0 : f->metric[k].factor[i];
-    pp_strlcpy(m->target_node, m->sum.nodes[i], sizeof m->target_node);
+    _Static_assert(sizeof m->target_node == sizeof m->sum.nodes[i], "a node's name fits");
+    memcpy(m->target_node, m->sum.nodes[i], sizeof m->target_node);
     return 0;
 }
 
@@ -331,10 +332,10 @@ int pp_model_target_node(pp_model *m, const char *name)
     int rc;
 
     if (i < 0) {
-        char list[2048] = "";
+        char list[2048] = ""; /* for a person: cut visibly */
         for (size_t j = 0; j < m->sum.n_nodes; j++)
-            pp_fmt(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
-                   m->sum.nodes[j][0] ? m->sum.nodes[j] : "(unnamed)");
+            pp_text(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                    m->sum.nodes[j][0] ? m->sum.nodes[j] : "(unnamed)");
         pp_log_error("no node '%s' in the results (their nodes: %s)", name, list);
         return -ENOENT;
     }
