@@ -384,16 +384,54 @@ static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
 
 /* Coordinate descent over the grid: expo (one per varying dimension)
  * improved in place, its errors in *cv. */
+/* The exponents a descent has scored, with their errors: each line's scan
+ * meets its own starting point again, and the second sweep's last line is
+ * the first's when nothing moved in between. bc_cv depends on the
+ * exponents alone, so a stored score is the same to the last bit as a new
+ * one (no memory: every point scored). */
+typedef struct bc_seen {
+    size_t n, nd;
+    double *expo; /* n x nd */
+    pp_cv *cv;
+} bc_seen;
+
+static void bc_cv_once(bc_data *d, const double *expo, int inter, bc_seen *seen, pp_cv *cv)
+{
+    for (size_t i = 0; seen->cv && i < seen->n; i++) {
+        size_t k = 0;
+        while (k < seen->nd && seen->expo[i * seen->nd + k] == expo[k])
+            k++;
+        if (k == seen->nd) {
+            *cv = seen->cv[i];
+            return;
+        }
+    }
+    bc_cv(d, expo, inter, cv);
+    if (seen->cv) {
+        memcpy(seen->expo + seen->n * seen->nd, expo, seen->nd * sizeof *expo);
+        seen->cv[seen->n++] = *cv;
+    }
+}
+
 static void descend(bc_data *d, double *expo, int inter, pp_cv *cv)
 {
-    bc_cv(d, expo, inter, cv);
+    size_t cap = 1 + 2 * d->nd * PP_BOXCOX_GRID_N; /* every point scored, at most */
+    bc_seen seen = {0, d->nd, malloc(cap * d->nd * sizeof *seen.expo), malloc(cap * sizeof *seen.cv)};
+
+    if (!seen.expo || !seen.cv) {
+        free(seen.expo);
+        free(seen.cv);
+        seen.expo = NULL;
+        seen.cv = NULL;
+    }
+    bc_cv_once(d, expo, inter, &seen, cv);
     for (int sweep = 0; sweep < 2; sweep++)
         for (size_t k = 0; k < d->nd; k++) {
             double keep = expo[k];
             for (size_t g = 0; g < PP_BOXCOX_GRID_N; g++) {
                 pp_cv c;
                 expo[k] = PP_BOXCOX_GRID_LO + PP_BOXCOX_GRID_STEP * (double)g;
-                bc_cv(d, expo, inter, &c);
+                bc_cv_once(d, expo, inter, &seen, &c);
                 if (c.crit < cv->crit * (1 - 1e-9)) {
                     *cv = c;
                     keep = expo[k];
@@ -401,6 +439,8 @@ static void descend(bc_data *d, double *expo, int inter, pp_cv *cv)
             }
             expo[k] = keep;
         }
+    free(seen.expo);
+    free(seen.cv);
 }
 
 static int boxcox_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
