@@ -5,7 +5,6 @@
  * exit, bounded time and memory, nothing lost. */
 #include "harness.h"
 #include <jansson.h>
-#include "ulog_build.h"
 
 #include "src/base/util.h"
 #include "src/plan/phases.h"
@@ -31,54 +30,6 @@
 /* powprof under the limit: its exit status (124: killed at the limit). */
 #define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
 #define tmp_path test_path
-
-/* ---- ULog logs built here (tests/ulog_build.h) ---------------------------------- */
-
-static void save(const ulog_buf *u, const char *path)
-{
-    FILE *fp = fopen(path, "wb");
-
-    CHECK(fp && fwrite(u->b, 1, u->n, fp) == u->n);
-    if (fp)
-        fclose(fp);
-}
-
-/* Item 1: a cell_count out of int's range (3e9 as a uint64, inf as a
- * float) is left out and said, never converted (undefined behaviour). */
-void test_issue33_ulog_cell_count(void);
-void test_issue33_ulog_cell_count(void)
-{
-    const char *logs[] = {"issue33/cells_huge.ulg", "issue33/cells_inf.ulg"};
-
-    for (size_t k = 0; k < 2; k++) {
-        pp_ulog_flight f;
-        test_log_clear();
-        CHECK_INT(pp_ulog_read_battery(fixture(logs[k]), &f), 0);
-        CHECK_INT(f.n_batteries, 1);
-        CHECK_INT(f.bat[0].n, 5);
-        CHECK_INT(f.bat[0].cell_count, 0);
-        CHECK_INT(f.n_bad_cells, 5);
-        CHECK_CONTAINS(test_log(), "5 battery_status samples with a cell_count or capacity no pack has");
-        pp_ulog_flight_free(&f);
-    }
-}
-
-/* Item 2: 150,000 formats and as many subscriptions (4.8 MB): read in
- * well under the limit (95 s with the linear search of every format). */
-void test_issue33_ulog_many_formats(void);
-void test_issue33_ulog_many_formats(void)
-{
-    ulog_buf u = {0};
-    char *out = NULL;
-    const char *path = tmp_path("q.ulg");
-
-    ulog_many_formats(&u, 150000);
-    save(&u, path);
-    free(u.b);
-    CHECK_INT(pp(&out, NULL, "battery", path, NULL), 0);
-    CHECK_CONTAINS(out, "battery 0: 3 samples");
-    free(out);
-}
 
 /* Items 3 and 12 of the reader: a FIFO, a device, a line without end, as
  * a base trace, as `battery TRACE` and as a log: refused at once. */
@@ -162,48 +113,6 @@ void test_issue33_phase_load_bounded(void)
     CHECK(l.n_periods_averaged == 0);
     CHECK(l.n >= 200);
     pp_phase_load_free(&l);
-}
-
-/* Items 6 and 12: values no battery has, NaN voltages, times going back,
- * a battery_status format that does not parse: counted and said, never a
- * silent 0 W trace or "holds no sample". */
-void test_issue33_ulog_implausible(void);
-void test_issue33_ulog_implausible(void)
-{
-    pp_ulog_flight f;
-    char *err = NULL;
-
-    test_log_clear();
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/neg_i1.ulg"), &f), 0);
-    CHECK_INT(f.n_batteries, 0);
-    CHECK_INT(f.n_unmeasured, 20);
-    CHECK_CONTAINS(test_log(), "20 battery_status samples left out: current_a is -1, PX4's \"not measured\"");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/huge_v.ulg"), &f), 0);
-    CHECK_INT(f.n_implausible, 20);
-    CHECK_CONTAINS(test_log(), "values no battery has");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/nan_v.ulg"), &f), 0);
-    CHECK_INT(f.n_nonfinite, 20);
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/ts_back.ulg"), &f), 0);
-    CHECK_INT(f.bat[0].n, 3);
-    CHECK_INT(f.n_backwards, 3);
-    CHECK_CONTAINS(test_log(), "3 battery_status samples left out: their timestamp is not after");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/recurse_self.ulg"), &f), -EINVAL);
-    CHECK_CONTAINS(test_log(), "recurse_self.ulg: offset 16: the format of battery_status does not parse");
-    pp_ulog_flight_free(&f);
-    /* the commands: an import of a log of unmeasured currents is refused */
-    CHECK_INT(pp(NULL, &err, "import", "ulog", fixture("issue33/neg_i1.ulg"), "-o",
-                 tmp_path("neg"), NULL), 2);
-    CHECK_CONTAINS(err, "current_a is -1");
-    CHECK_CONTAINS(err, "every sample of it was left out");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "battery", fixture("issue33/huge_v.ulg"), NULL), 2);
-    CHECK_CONTAINS(err, "every sample of it was left out");
-    free(err);
 }
 
 /* ---- missions on a results folder -------------------------------------------- */

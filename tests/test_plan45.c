@@ -219,35 +219,6 @@ void test_readme45_examples_run(void)
     free(out);
 }
 
-/* Missing in issue 45: `powprof ulog info LOG`, the topics, their rates and
- * the battery instances of a log before it is imported (pyulog's
- * ulog_info). On the bench log of tests/fixtures/ulog: 72 topics, two
- * battery_status instances at 3.33 Hz (21 samples over 6 s). */
-void test_ulog45_info(void);
-void test_ulog45_info(void)
-{
-    const char *log = fixture("ulog/sample_log_small.ulg");
-    char *out = NULL, *err = NULL;
-
-    CHECK_INT(run_powprof(&out, NULL, "ulog", "info", log, NULL), 0);
-    CHECK_CONTAINS(out, "ULog version 1, 15900 messages over 6.5 s; 72 topics");
-    CHECK_CONTAINS(out, "  battery_status                              1        21      3.33\n");
-    CHECK_CONTAINS(out, "  sensor_combined                             0      1298       200\n");
-    CHECK_CONTAINS(out, "battery_status: 2 instances");
-    CHECK_CONTAINS(out, "instance 1: 21 samples over 6.0 s, 49.48 .. 49.91 V, 0.00 .. 6.61 A, "
-                        "12 cells, 6000 mAh");
-    free(out);
-    CHECK_INT(run_powprof(&out, NULL, "ulog", "info", log, "--json", NULL), 0);
-    CHECK_CONTAINS(out, "{\"name\":\"battery_status\",\"instance\":0,\"messages\":21,\"rate_hz\":3.33");
-    CHECK_CONTAINS(out, "\"batteries\":[{\"instance\":0,\"samples\":21,");
-    free(out);
-    out = NULL;
-    CHECK_INT(run_powprof(&out, &err, "ulog", "info", "README.md", NULL), 2);
-    CHECK_CONTAINS(err, "README.md: not a ULog file");
-    free(out);
-    free(err);
-}
-
 /* Missing in issue 45: jtop's log format beside tegrastats. The fixture's
  * rails are tegrastats-orin.log's, in jtop's logger CSV: the same watts;
  * times from the first row (a row without a fraction too); a quoted field
