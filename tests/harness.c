@@ -146,6 +146,23 @@ int predicted_band(const char *json, const char *metric, double *v, double *lo, 
     return !isnan(*v) && !isnan(*lo) && !isnan(*hi);
 }
 
+/* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (see harness.h). */
+const char *tx2_darknet(void)
+{
+    static char out[1200];
+    char f[3][1200];
+    const char *rates[] = {"10", "25", "32"};
+    int rc;
+
+    for (int i = 0; i < 3; i++)
+        snprintf(f[i], sizeof f[i], "data/tx2/darknet/1layer_yolo-%sfps.csv", rates[i]);
+    snprintf(out, sizeof out, "%s/tx2-darknet", test_tmpdir());
+    rc = run_powprof(NULL, NULL, "import", "powprofiler", f[0], f[1], f[2], "--pattern",
+                     "1layer_yolo-{fps}fps.csv", "-o", out, NULL);
+    CHECK_INT(rc, 0);
+    return out;
+}
+
 const char *results_folder_with(const char *name, const char *summary, const char *run_json)
 {
     static char dir[512];

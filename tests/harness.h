@@ -79,6 +79,11 @@ int predicted_band(const char *json, const char *metric, double *v, double *lo, 
  * summary.csv and, unless NULL, this run.json. Its path (static buffer). */
 const char *results_folder_with(const char *name, const char *summary, const char *run_json);
 
+/* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (powprof
+ * import powprofiler --pattern), into the scratch folder tx2-darknet: its path
+ * (static buffer). Checks the import succeeded. */
+const char *tx2_darknet(void);
+
 /* Run argv (argv[0] is a path or a name searched in PATH); stdout and
  * stderr are captured (malloc'd, NUL-terminated) when out/err are not NULL.
  * Returns the exit status (128 + signal when killed), -1 if not run. */

@@ -310,3 +310,37 @@ void test_import_csv_columns(void)
     CHECK_STR(t.names[0], "x");
     pp_trace_free(&t);
 }
+
+/* Missing in issue 45: jtop's log format beside tegrastats. The fixture's
+ * rails are tegrastats-orin.log's, in jtop's logger CSV: the same watts;
+ * times from the first row (a row without a fraction too); a quoted field
+ * with a comma; a non-number in a power column refused with its line. */
+void test_import_jtop(void);
+void test_import_jtop(void)
+{
+    char out_dir[700], trace[800], bad[700], *text, *err = NULL;
+
+    snprintf(out_dir, sizeof out_dir, "%s/jtop", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, NULL, "import", "jtop", fixture("import/jtop-orin.csv"), "-o",
+                          out_dir, NULL), 0);
+    snprintf(trace, sizeof trace, "%s/traces/0.csv", out_dir);
+    text = slurp(trace);
+    CHECK_CONTAINS(text, "t_s,VDD_CPU_GPU_CV_w,VDD_SOC_w,TOT_IN_w\n"
+                         "0.000000,1.187000,1.424000,5.263000\n"
+                         "1.000508,2.187000,1.524000,6.263000\n");
+    CHECK_CONTAINS(text, "\n3.995488,2.187000,1.524000,6.263000\n");
+    free(text);
+    snprintf(bad, sizeof bad, "%s/bad.csv", test_tmpdir());
+    write_file(bad, "time,uptime,Power VDD_IN,Power TOT\n"
+                    "2026-11-22 03:20:01.5,\"1 day, 0:00:01\",5263,5263\n"
+                    "2026-11-22 03:20:02.5,\"1 day, 0:00:02\",OFF,5263\n");
+    snprintf(out_dir, sizeof out_dir, "%s/jtop-bad", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "import", "jtop", bad, "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "bad.csv:3: column 3 'OFF' is not a finite number");
+    free(err);
+    err = NULL;
+    CHECK_INT(run_powprof(NULL, &err, "import", "jtop", fixture("import/tegrastats-orin.log"),
+                          "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "tegrastats-orin.log:1: not a jtop log");
+    free(err);
+}

@@ -493,3 +493,128 @@ void test_plot_categorical_curves(void)
     CHECK_INT(block(path, 2, rows, 400, &cols), 200);
     CHECK_NEAR(rows[0][1], 1.0, 0.05); /* yolov2-tiny's line starts at its first point */
 }
+
+/* Issue 45, defect 4: the heat maps named no parameter held (the 3-D plot did) and
+ * their title ran into the frame; the plan per phase cut "takeoff-tran". */
+void test_plot_map_held_and_phase_names(void);
+void test_plot_map_held_and_phase_names(void)
+{
+    char summary[4096], path[700], mission[700], *text, *out = NULL;
+    size_t len = 0;
+    int id = 0;
+    const char *dir;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,m.k,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2)
+            for (int k = 1; k <= 3; k++) {
+                double w = 2 + 0.001 * a * sqrt(b) + 0.1 * k;
+                len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                        "%d,%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, k, w, 10 * w);
+            }
+    dir = results_folder_with("held45", summary, NULL);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "total_mean_w", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "'at m.k=2 (held near the middle of its range); dots: the measured");
+    CHECK_CONTAINS(text, "set tmargin at screen 0.91");
+    CHECK(text && !strstr(text, "set title"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/m45.cfg", test_tmpdir());
+    write_file(mission, "mission = { maximize = \"m.size\"; phases = (\n"
+                        " { name = \"takeoff-transition\"; duration = \"2min\"; base_power_w = 5.0; },\n"
+                        " { name = \"b\"; duration = \"3min\"; base_power_w = 5.0; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", mission, NULL), 0);
+    CHECK_CONTAINS(out, "\ntakeoff-transition ");
+    free(out);
+}
+
+/* Issue 45, defect 4: the keys of battery-fit.png and governor.png lay over the
+ * lines; beside (below) the panels now, the time axes end with the data. */
+void test_plot_keys_beside_the_data(void);
+void test_plot_keys_beside_the_data(void)
+{
+    char plot[700], path[800], mission[700], *text;
+    const char *dir = tx2_darknet();
+
+    snprintf(plot, sizeof plot, "%s/fit", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, NULL, "battery", "fit", fixture("ulog/sample_log_small.ulg"),
+                          "--plot", plot, NULL), 0);
+    snprintf(path, sizeof path, "%s/battery-fit.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key below horizontal\nset autoscale xfix\n");
+    CHECK(text && !strstr(text, "set key top right"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/mission-tx2.cfg", fixture_copy("governor"));
+    snprintf(plot, sizeof plot, "%s/sim", test_tmpdir());
+    run_powprof(NULL, NULL, "govern", dir, "--mission", mission, "--simulate", "planned",
+                "--plot", plot, NULL);
+    snprintf(path, sizeof path, "%s/governor.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key outside right top vertical Left reverse\nset autoscale xfix\n");
+    free(text);
+}
+
+/* Issue 45, defect 4: `battery LOG` had no --plot (only `battery fit` had): the
+ * voltage, current and charge left over time, logged beside modelled, per
+ * battery instance (the bench log has two); a trace's run refuses it. */
+void test_plot_battery_flight(void);
+void test_plot_battery_flight(void)
+{
+    char dir[700], path[800], *text, *err = NULL;
+    size_t blocks = 0;
+
+    snprintf(dir, sizeof dir, "%s/flight", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "battery", fixture("ulog/sample_log_small.ulg"), "--plot",
+                          dir, NULL), 0);
+    CHECK_CONTAINS(err, "powprof battery: plot ");
+    free(err);
+    snprintf(path, sizeof path, "%s/battery-flight.dat", dir);
+    text = slurp(path);
+    for (const char *c = text; c && (c = strstr(c, "\n\n\n")); c += 3)
+        blocks++;
+    CHECK_INT(blocks, 2);
+    CHECK(text && !strstr(text, " nan nan nan")); /* the model at every sample */
+    free(text);
+    snprintf(path, sizeof path, "%s/battery-flight.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set title 'battery 1: terminal voltage'");
+    CHECK_CONTAINS(text, "using 1:7 with lines lt 1 title 'modelled (state of charge)'");
+    CHECK_CONTAINS(text, "set key below horizontal");
+    free(text);
+    err = NULL;
+    snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
+    write_file(path, "t_s,a_w\n0,5\n1,5\n");
+    CHECK_INT(run_powprof(NULL, &err, "battery", path, "--plot", dir, NULL), 2);
+    CHECK_CONTAINS(err, "--plot draws a flight log beside the model");
+    free(err);
+}
+
+/* Issue 45, defect 2, the plots: the surface drawn for time to cutoff is the one
+ * predict gives (through the battery), not a surface of its own: its grid
+ * at 10 fps (its first point) holds predict's value there. */
+void test_plot_cutoff_through_battery(void);
+void test_plot_cutoff_through_battery(void)
+{
+    const char *dir = tx2_darknet();
+    char path[1200], *out = NULL, *text;
+    double t, lo, hi;
+    const char *at;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=10", "--json", NULL), 0);
+    CHECK(predicted_band(out, "time_to_cutoff_s", &t, &lo, &hi));
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "time_to_cutoff_s", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-time_to_cutoff_s.dat", dir);
+    text = slurp(path);
+    at = text ? strstr(text, "\n10 ") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        char *end;
+        CHECK_NEAR(strtod(at + 4, &end), t, 1e-6 * t);
+        CHECK_NEAR(strtod(end, &end), lo, 1e-6 * t);
+        CHECK_NEAR(strtod(end, NULL), hi, 1e-6 * t);
+    }
+    free(text);
+}
