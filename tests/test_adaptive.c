@@ -7,10 +7,14 @@
 #include "tests/replay_oracle.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* A full grid of na x nb configurations a = 0..1, b = 0..1 written as a
  * results folder: energy f(a, b), power 2 + f / 10, duration 1 s (costly
@@ -405,4 +409,44 @@ void test_adaptive_cli_live_folder_models_and_plans(void)
     CHECK_INT(run_powprof(NULL, &se, "profile", cfg, "--target-error", "x", NULL), 2);
     CHECK_CONTAINS(se, "--target-error x");
     free(se);
+}
+
+/* Issue 32, item 7: an interrupted adaptive run says how many of the
+ * grid's configurations are saved ("5 of 5" read as complete). */
+void test_adaptive_interrupted_counts(void);
+void test_adaptive_interrupted_counts(void)
+{
+    char cfg[600], out[600], log[600], summary[700], text[2048], *err;
+    const char *bin = getenv("POWPROF_BIN");
+    pid_t pid;
+    int st;
+
+    snprintf(cfg, sizeof cfg, "%s/adi.cfg", test_tmpdir());
+    snprintf(out, sizeof out, "%s/adi-out", test_tmpdir());
+    snprintf(log, sizeof log, "%s/adi.log", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
+             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; }; };\n"
+             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
+             "  params = { t = [0.3, 0.4, 0.5, 0.6]; n = [1, 2, 3]; }; });\n",
+             fixture("procstat"));
+    write_file(cfg, text);
+    pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(fd, 2);
+        execl(bin, bin, "profile", cfg, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    snprintf(summary, sizeof summary, "%s/summary.csv", out);
+    for (int i = 0; i < 3000 && access(summary, F_OK) != 0; i++)
+        usleep(10000);
+    usleep(900000);
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+    err = slurp(log);
+    CHECK_CONTAINS(err, " of 12 configurations saved in ");
+    free(err);
 }

@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include "src/flight/ulog.h"
 #include "src/results/import.h"
 
 #include <errno.h>
@@ -343,4 +344,81 @@ void test_import_jtop(void)
                           "-o", out_dir, NULL), 2);
     CHECK_CONTAINS(err, "tegrastats-orin.log:1: not a jtop log");
     free(err);
+}
+
+/* Issue 32, item 1: PX4's ulog2csv export of battery_status: its
+ * microsecond timestamp is found as such (a 6-second log, not 69 days),
+ * rebased, voltage_v x current_a is the rail "battery" (the same energy
+ * as the ULog read directly), the other columns left out with a note. */
+void test_import_csv_px4_ulog2csv(void);
+void test_import_csv_px4_ulog2csv(void)
+{
+    pp_import_options o;
+    pp_trace t;
+    pp_ulog_flight f;
+    double e_ulog = 0;
+
+    pp_import_options_init(&o);
+    test_log_clear();
+    CHECK_INT(pp_import_csv(fixture("ulog/sample_log_small_battery_status_0.csv"), &o, &t), 0);
+    CHECK_INT(t.n_rails, 1);
+    CHECK_STR(t.names[0], "battery");
+    CHECK_NEAR(t.t_s[0], 0.0, 0);
+    CHECK(pp_trace_duration_s(&t) > 5.5 && pp_trace_duration_s(&t) < 6.5);
+    CHECK_CONTAINS(test_log(), "'timestamp' has no unit: read as microseconds");
+    CHECK_CONTAINS(test_log(), "discharged_mah (not power, current or voltage)");
+    CHECK_CONTAINS(test_log(), "remaining (no unit)");
+    CHECK_CONTAINS(test_log(), "voltage_filtered_v (a smoothed copy)");
+    CHECK(!strstr(test_log(), "implausible"));
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
+    for (size_t i = 1; i < f.bat[0].n; i++) /* battery 0: the trapezoid of V x I */
+        e_ulog += 0.5 * (f.bat[0].t_s[i] - f.bat[0].t_s[i - 1]) *
+                  (f.bat[0].voltage_v[i] * f.bat[0].current_a[i] +
+                   f.bat[0].voltage_v[i - 1] * f.bat[0].current_a[i - 1]);
+    CHECK_INT((int)t.n_samples, (int)f.bat[0].n);
+    CHECK_NEAR(pp_trace_energy_j(&t, 0), e_ulog, 1e-4 * e_ulog);
+    pp_ulog_flight_free(&f);
+    pp_trace_free(&t);
+
+    /* --time-unit s: taken at its word, and the span warned about */
+    o.time_scale = 1.0;
+    test_log_clear();
+    CHECK_INT(pp_import_csv(fixture("ulog/sample_log_small_battery_status_0.csv"), &o, &t), 0);
+    CHECK(pp_trace_duration_s(&t) > 5e6);
+    CHECK_CONTAINS(test_log(), "implausible for a power log; is the time unit right?");
+    pp_trace_free(&t);
+}
+
+/* Issue 32, item 1: the unit from the time column's name or the steps;
+ * a lone unitless column without any power column still refused. */
+void test_import_csv_time_units(void);
+void test_import_csv_time_units(void)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
+    pp_import_options_init(&o);
+    write_file(path, "time_us,a_w\n1000000,1\n1100000,1\n1200000,3\n");
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 0.2, 1e-12); /* rebased, in seconds */
+    pp_trace_free(&t);
+    write_file(path, "time,a_w\n10,1\n10.5,1\n11,3\n"); /* seconds: steps of 0.5 */
+    test_log_clear();
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 1.0, 1e-12);
+    CHECK(!strstr(test_log(), "read as"));
+    pp_trace_free(&t);
+    write_file(path, "time,a_w\n0,1\n100,1\n200,3\n"); /* 10 Hz in milliseconds */
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 0.2, 1e-12);
+    pp_trace_free(&t);
+    write_file(path, "t_s,bus_voltage_v,bus_current_ma,cells\n0,12,1000,3\n1,12,2000,3\n");
+    test_log_clear();
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_STR(t.names[0], "bus");
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 24.0, 1e-12);
+    CHECK_CONTAINS(test_log(), "cells (no unit)");
+    pp_trace_free(&t);
 }

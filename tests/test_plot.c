@@ -618,3 +618,88 @@ void test_plot_cutoff_through_battery(void)
     }
     free(text);
 }
+
+/* A results folder (name) of 16 configurations over two parameters, m.size
+ * 64 .. 512 and m.exp 1 .. 8 (doubling), whose power grows with both. */
+static const char *surface_results(const char *name)
+{
+    char summary[4096];
+    size_t len = 0;
+    int id = 0;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2) {
+            double w = 2 + 0.001 * a * sqrt(b);
+            len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                    "%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, w, 10 * w);
+        }
+    return results_folder_with(name, summary, NULL);
+}
+
+/* Issue 32, item 9: the plots. The plan per phase draws its base load
+ * thin and light under the state of charge, the reserve in front, the
+ * labels of a phase at an edge from its inner side and above 100 %; the
+ * 1-D band's swatch in the curve's colour; the 3-D key away from the y
+ * label (top right). */
+void test_plot_phases_band_key(void);
+void test_plot_phases_band_key(void)
+{
+    char mission[1024], trace[600], path[700], plan_json[700], *text, *out = NULL;
+    const char *dir = surface_results("plots32");
+    snprintf(trace, sizeof trace, "%s/short-flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,50\n0.5,70\n1,40\n1.5,80\n2,60\n");
+    snprintf(path, sizeof path, "%s/mission32.cfg", test_tmpdir());
+    snprintf(mission, sizeof mission,
+             "mission = { maximize = \"m.size\"; phases = (\n"
+             "  { name = \"takeoff\"; duration = \"30s\"; base_power_w = 30.0; },\n"
+             "  { name = \"cruise\"; duration = \"20min\"; base_trace = \"%s\"; },\n"
+             "  { name = \"landing\"; duration = \"30s\"; base_power_w = 25.0; }\n); };\n", trace);
+    write_file(path, mission);
+    snprintf(plan_json, sizeof plan_json, "%s/plan32.json", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", path, "--json", NULL), 0);
+    CHECK(out && write_file(plan_json, out) == 0);
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--plan", plan_json, NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/plan-phases.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "lc rgb '#A00000' front\n"); /* the reserve over everything */
+    CHECK_CONTAINS(text, "set yrange [0:118]");
+    CHECK_CONTAINS(text, "'takeoff' at first ");
+    CHECK(text && strstr(strstr(text, "'takeoff' at first "), "graph 0.97 left front"));
+    CHECK(text && strstr(strstr(text, "'landing' at first "), "graph 0.97 right front"));
+    /* issue 45: the powers in a panel of their own, the computer on its own axis */
+    CHECK(text && strstr(text, "using 1:3 with lines lw 1 lc rgb '#4A6A8A'") &&
+          strstr(text, "using 1:3 with lines lw 1") < strstr(text, "title 'state of charge'"));
+    CHECK_CONTAINS(text, "'' using 1:4 axes x1y2 with steps");
+    CHECK_CONTAINS(text, "set y2label 'computer [W]'");
+    free(text);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key at screen 0.98,0.86 right top");
+    free(text);
+}
+
+/* Issue 32, item 9: 3-D surfaces are hard to read values from: each gets a
+ * heat map with contours beside it; --metric plots one metric alone. */
+void test_plot_heatmaps_and_metric(void);
+void test_plot_heatmaps_and_metric(void)
+{
+    char path[700], *text, *out = NULL, *err = NULL;
+    const char *dir = surface_results("heat32");
+    CHECK_INT(run_powprof(&out, NULL, "plot", dir, "--metric", "total_energy_j", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "layer2-total_energy_j-m.size-m.exp-map");
+    CHECK(out && !strstr(out, "layer2-total_mean_w"));
+    free(out);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_energy_j-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set view map");
+    CHECK_CONTAINS(text, "set contour base");
+    CHECK_CONTAINS(text, "with labels nosurface");
+    CHECK_CONTAINS(text, "'layer2-total_energy_j-m.size-m.exp'.'.dat' index 0");
+    free(text);
+    CHECK_INT(run_powprof(NULL, &err, "plot", dir, "--metric", "nosuch", NULL), 2);
+    CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
+    free(err);
+}

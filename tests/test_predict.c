@@ -36,3 +36,24 @@ void test_predict_battery_metrics_through_battery(void)
     CHECK_NEAR(t[0], 19422.607, 0.005 * 19422.607); /* summary.csv's, measured at 25 fps */
     CHECK_NEAR(t[1] * w[1], t[0] * w[0], 0.02 * t[0] * w[0]);
 }
+
+/* Issue 32, item 9: a band never leaves the metric's physical range (a
+ * state of charge's upper end was 1.0099 here). */
+void test_predict_band_physical_range(void);
+void test_predict_band_physical_range(void)
+{
+    const char *dir = results_folder_with(
+        "socband", "id,p,status,duration_s,total_mean_w,soc_end,soc_drain,reason\n"
+                   "0,1,ok,1,5,0.990,0.010,\n1,2,ok,1,5,1.000,0.000,\n2,3,ok,1,5,0.970,0.030,\n"
+                   "3,4,ok,1,5,0.999,0.001,\n4,5,ok,1,5,0.985,0.015,\n5,6,ok,1,5,0.998,0.002,\n"
+                   "6,7,ok,1,5,0.975,0.025,\n", NULL);
+    char *out = NULL;
+    double v, hi, lo;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=2", "--json", NULL), 0);
+    CHECK(predicted_band(out, "soc_end", &v, &lo, &hi));
+    CHECK(hi > 0.99 && hi <= 1.0);
+    CHECK(predicted_band(out, "soc_drain", &v, &lo, &hi));
+    CHECK(lo >= 0.0);
+    free(out);
+}
