@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "exec_profile.h"
 
 #include "src/base/log.h"
 
@@ -124,10 +125,10 @@ int write_file(const char *path, const char *text)
     return fclose(fp) == 0 ? 0 : -1;
 }
 
-/* The number after key in text (NaN without it). */
-static double number_after(const char *text, const char *key)
+double number_after(const char *text, const char *key)
 {
-    const char *at = strstr(text, key);
+    const char *at = text ? strstr(text, key) : NULL;
+
     return at ? strtod(at + strlen(key), NULL) : NAN;
 }
 
@@ -144,6 +145,27 @@ int predicted_band(const char *json, const char *metric, double *v, double *lo, 
     *lo = number_after(at, "\"lo\":");
     *hi = number_after(at, "\"hi\":");
     return !isnan(*v) && !isnan(*lo) && !isnan(*hi);
+}
+
+char g_cfg[512], g_out[512];
+
+void write_exec_profile_with(const char *params, const char *extra)
+{
+    char text[8192]; /* room for fixture()'s 4096 bytes and the texts */
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/w.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n"
+             "%s\ncomponents = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { %s }; });\n",
+             fixture("jetson-tx2-iio"), extra, params);
+    write_file(g_cfg, text);
+}
+
+void write_exec_profile(const char *params)
+{
+    write_exec_profile_with(params, "");
 }
 
 /* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (see harness.h). */

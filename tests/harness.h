@@ -73,6 +73,9 @@ char *slurp(const char *path);
 /* The value, lo and hi of metric in `powprof predict --json` output json
  * (NULL allowed): 1 when the metric and all three are there, else 0 (the
  * three NaN). */
+/* The number after key in text (NULL allowed): NaN without it. */
+double number_after(const char *text, const char *key);
+
 int predicted_band(const char *json, const char *metric, double *v, double *lo, double *hi);
 
 /* A results folder name under the test's scratch folder with this

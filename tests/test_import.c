@@ -422,3 +422,31 @@ void test_import_csv_time_units(void)
     CHECK_CONTAINS(test_log(), "cells (no unit)");
     pp_trace_free(&t);
 }
+
+/* Friction of issue 22: import --pattern maps the repository's own
+ * 1layer_yolo-5-8fps.csv to fps 5.8 with {fps:-} ('-' its decimal point). */
+void test_import_pattern_decimal_point(void);
+void test_import_pattern_decimal_point(void)
+{
+    char names[4][64], out[600], *err = NULL, *text;
+    double v[4] = {0};
+
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "/d/yolo-5-8fps.csv", names, v, 4), 1);
+    CHECK_STR(names[0], "fps");
+    CHECK_NEAR(v[0], 5.8, 1e-12);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "yolo-10fps.csv", names, v, 4), 1);
+    CHECK_NEAR(v[0], 10, 1e-12);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "yolo-1-2-3fps.csv", names, v, 4),
+              -EINVAL);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:--}fps.csv", "yolo-5-8fps.csv", names, v, 4),
+              -EINVAL);
+    snprintf(out, sizeof out, "%s/yolo", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "import", "powprofiler", "data/tx2/darknet/1layer_yolo-5-8fps.csv",
+                          "data/tx2/darknet/1layer_yolo-10fps.csv", "--pattern",
+                          "1layer_yolo-{fps:-}fps.csv", "-o", out, NULL), 0);
+    free(err);
+    snprintf(out + strlen(out), sizeof out - strlen(out), "/summary.csv");
+    text = slurp(out);
+    CHECK_CONTAINS(text, "\n0,5.8,ok,");
+    free(text);
+}

@@ -1,6 +1,7 @@
 /* Missions in phases (issue 25): the mission group and the plan per phase
  * (the ULog reader and the battery against a flight: test_ulog.c). */
 #include "harness.h"
+#include "exec_profile.h"
 
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
@@ -317,4 +318,35 @@ void test_mission_run_plans_phases(void)
     CHECK_CONTAINS(out, "2 phases");
     CHECK_CONTAINS(out, "best single configuration held throughout");
     free(out);
+}
+
+/* Friction of issue 22: the mission group's fixed holds inputs in the plan
+ * of `run`; a name that is no parameter is refused with the file's line
+ * before anything runs. */
+void test_mission_fixed(void);
+void test_mission_fixed(void)
+{
+    char path[700], *err = NULL, *text;
+    const char *best;
+
+    for (int size = 1; size <= 2; size++) {
+        char extra[200];
+        snprintf(extra, sizeof extra, "mission = { duration_s = 600.0; maximize = \"x.level\";\n"
+                 "  fixed = [\"x.size=%d\"]; };", size);
+        write_exec_profile_with("level = [0, 1]; size = [1, 2];", extra);
+        snprintf(g_out + strlen(g_out), sizeof g_out - strlen(g_out), "%d", size);
+        CHECK_INT(run_powprof(NULL, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+        snprintf(path, sizeof path, "%s/plan.json", g_out);
+        text = slurp(path);
+        best = text ? strstr(text, "\"best\": {") : NULL;
+        CHECK(best != NULL);
+        CHECK_NEAR(number_after(best, "\"x.size\": "), size, 1e-9);
+        free(text);
+    }
+    write_exec_profile_with("level = [0, 1]; size = [1, 2];",
+                            "mission = { duration_s = 600.0;\n  fixed = [\"x.nope=1\"]; };");
+    CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "-o", g_out, NULL), 2);
+    CHECK_CONTAINS(err, "w.cfg:3: mission.fixed: 'x.nope' is no parameter of the profile");
+    free(err);
+    CHECK(access(g_out, F_OK) != 0);
 }

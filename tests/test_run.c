@@ -3,6 +3,7 @@
  * model, the plots and the plan; the library pieces the command line
  * calls (the battery's rule, the results folder's name). */
 #include "harness.h"
+#include "exec_profile.h"
 
 #include "src/api/pipeline.h"
 #include "src/config/battery_config.h"
@@ -243,10 +244,8 @@ void test_results_dir_name(void)
     CHECK_INT(pp_results_dir_name("../x", NULL, &all, "n1", dir, sizeof dir), -EINVAL);
 }
 
-/* A profile at g_cfg: the profile group's extra keys, one exec component
- * with its command and params text, and extra groups. */
-static char g_cfg[512], g_out[512];
-
+/* A profile at g_cfg (harness.h): the profile group's extra keys, one exec
+ * component with its command and params text, and extra groups. */
 static void write_profile(const char *profile_keys, const char *component, const char *params,
                           const char *extra)
 {
@@ -341,4 +340,73 @@ void test_run_dry_run_checks_phases(void)
     CHECK_CONTAINS(err, "w2.cfg:5: phase 'cruise': base_trace");
     CHECK_CONTAINS(err, "(3.0 s) is repeated 40 times to fill the phase's 2.0 min");
     free(err);
+}
+
+/* Issue 22, item 1: a resume after the profile's grid changed is refused,
+ * naming the parameter and both value lists; nothing is measured. */
+void test_resume_refuses_changed_profile(void);
+void test_resume_refuses_changed_profile(void)
+{
+    char path[600], *err = NULL, *before, *after;
+
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    before = slurp(path);
+    write_exec_profile("level = [0, 1, 2, 3];");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "run.json: made by another version of this profile");
+    CHECK_CONTAINS(err, "x.level values [0,3] -> [0,1,2,3]. Resuming would mix");
+    CHECK(err && !strstr(err, "battery.")); /* only what changed */
+    free(err);
+    after = slurp(path);
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    /* the same profile resumes (nothing left to do) */
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, "--resume", NULL), 0);
+}
+
+/* Issue 22, items 7 and 8: the run's report names the load of each
+ * "battery drained" figure (the mission's 60 W, the battery group's 0 W of
+ * summary.csv), and no energy per iteration adds two components' steps. */
+void test_run_report_names_loads(void);
+void test_run_report_names_loads(void)
+{
+    char path[600], *out = NULL, *text, *line;
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/two.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(path, sizeof path,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n",
+             fixture("jetson-tx2-iio"));
+    text = malloc(4096);
+    snprintf(text, 4096, "%smission = { duration_s = 600.0; base_power_w = 60.0; };\n"
+             "components = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { level = [0, 1, 2]; }; }, { name = \"y\"; type = \"exec\";\n"
+             "  command = [\"true\"]; });\n", path);
+    write_file(g_cfg, text);
+    free(text);
+    CHECK_INT(run_powprof(&out, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_CONTAINS(out, "by the computer + 60.0 W (the mission's base load)");
+    CHECK_CONTAINS(out, "summary.csv's soc_drain and its plots count the battery group's base "
+                        "load instead (0.0 W)");
+    CHECK_CONTAINS(out, "J/iteration -: none where the components differ");
+    CHECK(!strstr(out ? out : "", "lowest energy per iteration"));
+    CHECK_CONTAINS(out, "*: the battery under the computer + the battery group's base load");
+    free(out);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    text = slurp(path);
+    line = text ? strstr(text, "\n0,0,ok,") : NULL;
+    CHECK(line != NULL);
+    if (text && line) { /* the field under energy_per_iteration_j is empty */
+        size_t col = 0, at = 0;
+        for (const char *c = text; c < strstr(text, "energy_per_iteration_j"); c++)
+            col += *c == ',';
+        for (line++; at < col && *line; line++)
+            at += *line == ',';
+        CHECK(*line == ',');
+    }
+    free(text);
 }
