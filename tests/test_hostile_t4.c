@@ -1,9 +1,11 @@
-/* Issue 33: the flight-log reader, base traces, missions and adaptive runs
- * against hostile input and faults (a round of reproducers,
- * tests/fixtures/issue33/README). Each test fails on the code before the
+/* Issue 33: missions, results folders and adaptive runs against hostile
+ * input and faults (a round of reproducers, tests/fixtures/issue33/README;
+ * the reader's, the traces' and the imports' are in test_ulog.c,
+ * test_trace.c and test_import.c). Each test fails on the code before the
  * issue: a clear error naming the file and the line or offset, a non-zero
  * exit, bounded time and memory, nothing lost. */
 #include "harness.h"
+#include "limited.h"
 #include <jansson.h>
 
 #include "src/base/util.h"
@@ -23,97 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The longest a command may take here (each takes well under a second;
- * the shared test machine is slow): past it the command is killed (124). */
-#define LIMIT_S "20"
-
-/* powprof under the limit: its exit status (124: killed at the limit). */
-#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
-#define tmp_path test_path
-
-/* Items 3 and 12 of the reader: a FIFO, a device, a line without end, as
- * a base trace, as `battery TRACE` and as a log: refused at once. */
-void test_issue33_trace_not_regular(void);
-void test_issue33_trace_not_regular(void)
-{
-    const char *fifo = tmp_path("fifo"), *big = tmp_path("big.csv");
-    char *err = NULL;
-    pp_trace_load l;
-    int fd;
-
-    CHECK_INT(mkfifo(fifo, 0600), 0);
-    test_log_clear();
-    CHECK_INT(pp_trace_read_load(fifo, NULL, 0, &l), -EINVAL); /* old: blocks in open() */
-    CHECK_CONTAINS(test_log(), "fifo: not a regular file (a FIFO): refused");
-    CHECK_INT(pp_trace_read_load("/dev/zero", NULL, 0, &l), -EINVAL);
-    CHECK_CONTAINS(test_log(), "/dev/zero: not a regular file (a character device)");
-    fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    CHECK(fd >= 0 && ftruncate(fd, 64 << 20) == 0); /* 64 MB of NULs, no newline */
-    if (fd >= 0)
-        close(fd);
-    CHECK_INT(pp_trace_read_load(big, NULL, 0, &l), -EINVAL);
-    CHECK_CONTAINS(test_log(), "big.csv:1: the header is longer than 66560 bytes");
-    CHECK_INT(pp(NULL, &err, "battery", fifo, NULL), 2);
-    CHECK_CONTAINS(err, "not a regular file (a FIFO)");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "battery", "/dev/zero", NULL), 2);
-    CHECK_CONTAINS(err, "/dev/zero: not a regular file");
-    free(err);
-    err = NULL;
-    for (size_t k = 0; k < 3; k++) { /* the import readers too */
-        static const char *const formats[] = {"csv", "tegrastats", "powprofiler"};
-        CHECK_INT(pp(NULL, &err, "import", formats[k], "/dev/zero", "-o", tmp_path("imp-zero"),
-                     NULL), 2);
-        CHECK_CONTAINS(err, "/dev/zero: not a regular file (a character device): refused");
-        free(err);
-        err = NULL;
-    }
-    CHECK(!pp_ulog_is_ulog(fifo));
-    {
-        pp_ulog_flight f;
-        CHECK_INT(pp_ulog_read_battery(fifo, &f), -EINVAL);
-        pp_ulog_flight_free(&f);
-    }
-}
-
-/* Item 4: a base trace 0.1 us apart over 10 minutes, and an ordinary
- * trace repeated over 27,000 hours: loads of bounded size, their energy
- * kept (the old code allocated 5e7 samples and walked every period). */
-void test_issue33_phase_load_bounded(void);
-void test_issue33_phase_load_bounded(void)
-{
-    const char *dense = tmp_path("dense.csv"), *flight = tmp_path("flight.csv");
-    pp_phase_load l;
-    FILE *fp;
-
-    CHECK_INT(write_file(dense, "t_s,x_w\n0,10\n1e-7,20\n2e-7,10\n"), 0);
-    test_log_clear();
-    CHECK_INT(pp_phase_load_trace(dense, 0, 600, &l), 0);
-    CHECK(l.n <= 16);
-    CHECK(l.n_periods_averaged > 1e9);
-    CHECK_NEAR(l.mean_w, 40.0 / 3, 0.01); /* 10 -> 20 -> 10 -> (wrap) 10 over 0.3 us */
-    CHECK_CONTAINS(test_log(), "dense.csv: repeated");
-    pp_phase_load_free(&l);
-    fp = fopen(flight, "w");
-    CHECK(fp != NULL);
-    if (!fp)
-        return;
-    fputs("t_s,b_w\n", fp);
-    for (int i = 0; i < 21; i++)
-        fprintf(fp, "%.1f,%d\n", 0.3 * i, 80 + 10 * (i % 3));
-    fclose(fp);
-    CHECK_INT(pp_phase_load_trace(flight, 1.0, 27000.0 * 3600, &l), 0);
-    CHECK(l.n <= 2 * 21 + 12);
-    CHECK_NEAR(l.mean_w, 90.0, 0.01); /* 80, 90, 100 in turn */
-    CHECK_NEAR(l.t_s[l.n - 1], 27000.0 * 3600, 0);
-    pp_phase_load_free(&l);
-    /* an ordinary repetition stays sample by sample */
-    CHECK_INT(pp_phase_load_trace(flight, 0, 63.0, &l), 0);
-    CHECK(l.n_periods_averaged == 0);
-    CHECK(l.n >= 200);
-    pp_phase_load_free(&l);
-}
 
 /* ---- missions on a results folder -------------------------------------------- */
 
@@ -135,8 +46,8 @@ static const char *tiny_results(void)
 /* Item 5: plan --mission FILE holds FILE's top-level fixed (it planned
  * w.a = 4 with fixed = ["w.a=2"]); unknown names, values and malformed
  * entries refused with the file's line. */
-void test_issue33_mission_fixed(void);
-void test_issue33_mission_fixed(void)
+void test_mission_fixed_from_file(void);
+void test_mission_fixed_from_file(void)
 {
     static const struct { const char *fixed, *said; int rc; } cases[] = {
         {"\"w.a=2\"", NULL, 0},
@@ -182,8 +93,8 @@ static size_t rows_of(const char *dir)
 /* Item 7: a second writer of a folder is refused while the first holds it
  * (here this process: the old code let both write, duplicating ids); model
  * refuses an id measured twice. */
-void test_issue33_folder_lock(void);
-void test_issue33_folder_lock(void)
+void test_results_folder_lock(void);
+void test_results_folder_lock(void)
 {
     const char *dir = tmp_path("locked");
     char want[160], path[700], *err = NULL, *text;
@@ -228,8 +139,8 @@ void test_issue33_folder_lock(void)
 
 /* Item 8: an adaptive resume believes summary.csv, not adaptive.json:
  * rows removed are measured again, rows the record lacks are counted. */
-void test_issue33_adaptive_rows_truth(void);
-void test_issue33_adaptive_rows_truth(void)
+void test_adaptive_rows_truth(void);
+void test_adaptive_rows_truth(void)
 {
     const char *a = tmp_path("ad-a"), *b = tmp_path("ad-b");
     char path[700], *err = NULL, *text, *cut;
@@ -271,8 +182,8 @@ void test_issue33_adaptive_rows_truth(void)
 /* Item 13: adaptive.json that is a folder, or of more rounds than a run
  * records; option messages with both bounds; units where others take
  * them. */
-void test_issue33_adaptive_record_and_options(void);
-void test_issue33_adaptive_record_and_options(void)
+void test_adaptive_record_and_options(void);
+void test_adaptive_record_and_options(void)
 {
     const char *a = tmp_path("ad-rec");
     char path[700], *err = NULL, *big;
@@ -317,8 +228,8 @@ void test_issue33_adaptive_record_and_options(void)
 /* Item 11: one duration parser and one range for the command line and
  * mission files; a phase too short refused naming the file, line and
  * phase (it failed later inside the battery, naming neither). */
-void test_issue33_durations(void);
-void test_issue33_durations(void)
+void test_mission_durations(void);
+void test_mission_durations(void)
 {
     static const struct { const char *text; double s; } ok[] = {
         {"1m30s", 90}, {"250ms", 0.25}, {"1 h 30 min", 5400}, {"2hr", 7200}, {"90sec", 90}};
@@ -359,8 +270,8 @@ void test_issue33_durations(void)
 
 /* Also: a base trace of negative power names the trace, the sample and
  * the phase (it was "battery: sample 4: power -17.3 W"). */
-void test_issue33_base_trace_negative(void);
-void test_issue33_base_trace_negative(void)
+void test_mission_base_trace_negative(void);
+void test_mission_base_trace_negative(void)
 {
     const char *res = tiny_results(), *m = tmp_path("neg.cfg");
     char *err = NULL;
@@ -377,8 +288,8 @@ void test_issue33_base_trace_negative(void)
 /* Item 10: a relative base_trace is taken from the profile's folder; the
  * results keep the resolved path and a hash (base_traces.json), so that
  * `plan OUT` plans the same mission (it read OUT/flight.csv, or failed). */
-void test_issue33_relative_trace_after_run(void);
-void test_issue33_relative_trace_after_run(void)
+void test_mission_relative_trace_after_run(void);
+void test_mission_relative_trace_after_run(void)
 {
     const char *src = tmp_path("src"), *out = tmp_path("out-rel");
     char cfg[700], trace[700], *text, *err = NULL, *out_text = NULL;
@@ -440,8 +351,8 @@ static int leftovers(const char *dir, const char *part)
  * file and the reason (the model step and import exited 125 in silence,
  * plan.json said no reason and plot then read the plan never written);
  * nothing cut short left; a failed plan stops the plots. */
-void test_issue33_full_disk(void);
-void test_issue33_full_disk(void)
+void test_results_full_disk(void);
+void test_results_full_disk(void)
 {
     const char *mnt = tmp_path("disk33"), *src = tmp_path("full33");
     char cfg[700], res[700], *text, *err = NULL;
@@ -495,31 +406,11 @@ void test_issue33_full_disk(void)
     sh("umount \"$0\"", mnt);
 }
 
-/* Item 2: import ulog reads each log once (it parsed it for the trace,
- * again for flight.csv and again for the report): the reader's warning
- * comes once. */
-void test_issue33_import_reads_once(void);
-void test_issue33_import_reads_once(void)
-{
-    char *out = NULL, *err = NULL;
-    const char *said = "3 battery_status samples left out: their timestamp", *at;
-    int n = 0;
-
-    CHECK_INT(pp(&out, &err, "import", "ulog", fixture("issue33/ts_back.ulg"), "-o",
-                 tmp_path("once"), NULL), 0);
-    for (at = err; at && (at = strstr(at, said)); at++)
-        n++;
-    CHECK_INT(n, 1);
-    CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
-    free(out);
-    free(err);
-}
-
 /* Item 7 for the writers that create a folder (import, merge -o): the
  * temporary folder is never renamed over a folder another writer made
  * meanwhile (rename() replaced an empty one): the second is refused. */
-void test_issue33_commit_never_replaces(void);
-void test_issue33_commit_never_replaces(void)
+void test_results_commit_never_replaces(void);
+void test_results_commit_never_replaces(void)
 {
     const char *out = tmp_path("made-meanwhile");
     char tmp[4200], probe[4300];
@@ -537,28 +428,11 @@ void test_issue33_commit_never_replaces(void)
     CHECK(stat(tmp, &st) != 0);    /* this one's temporary folder removed */
 }
 
-/* Item 13: an output folder that cannot be made is named as given with -o
- * (it was the temporary folder beside it, "OUT.import.PID@host.XXXX"). */
-void test_issue33_import_names_output(void);
-void test_issue33_import_names_output(void)
-{
-    const char *file = tmp_path("plain-file");
-    char out[700], want[800], *err = NULL;
-
-    CHECK_INT(write_file(file, "not a folder\n"), 0);
-    snprintf(out, sizeof out, "%s/imp", file);
-    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", out,
-             NULL) != 0);
-    snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
-    CHECK_CONTAINS(err, want);
-    free(err);
-}
-
 /* Item 8, a run cut inside a round: the rows lost from a measured round
  * join the round cut short, which is measured next (in a round after it,
  * the cut one's own configurations were never measured). */
-void test_issue33_adaptive_rows_truth_cut(void);
-void test_issue33_adaptive_rows_truth_cut(void)
+void test_adaptive_rows_truth_cut(void);
+void test_adaptive_rows_truth_cut(void)
 {
     const char *a = tmp_path("ad-cut");
     char path[700], rows[700], keep[8192] = "", *text, *line, *save = NULL;

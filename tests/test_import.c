@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "limited.h"
 
 #include "src/flight/ulog.h"
 #include "src/results/import.h"
@@ -449,4 +450,41 @@ void test_import_pattern_decimal_point(void)
     text = slurp(out);
     CHECK_CONTAINS(text, "\n0,5.8,ok,");
     free(text);
+}
+
+/* Item 2: import ulog reads each log once (it parsed it for the trace,
+ * again for flight.csv and again for the report): the reader's warning
+ * comes once. */
+void test_import_reads_once(void);
+void test_import_reads_once(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *said = "3 battery_status samples left out: their timestamp", *at;
+    int n = 0;
+
+    CHECK_INT(pp(&out, &err, "import", "ulog", fixture("issue33/ts_back.ulg"), "-o",
+                 tmp_path("once"), NULL), 0);
+    for (at = err; at && (at = strstr(at, said)); at++)
+        n++;
+    CHECK_INT(n, 1);
+    CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
+    free(out);
+    free(err);
+}
+
+/* Item 13: an output folder that cannot be made is named as given with -o
+ * (it was the temporary folder beside it, "OUT.import.PID@host.XXXX"). */
+void test_import_names_output(void);
+void test_import_names_output(void)
+{
+    const char *file = tmp_path("plain-file");
+    char out[700], want[800], *err = NULL;
+
+    CHECK_INT(write_file(file, "not a folder\n"), 0);
+    snprintf(out, sizeof out, "%s/imp", file);
+    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", out,
+             NULL) != 0);
+    snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
+    CHECK_CONTAINS(err, want);
+    free(err);
 }

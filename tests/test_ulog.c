@@ -3,6 +3,7 @@
  * the hostile reproducers of tests/fixtures/issue33: a clear error naming
  * the file and the offset, a non-zero exit, nothing read past the log. */
 #include "harness.h"
+#include "limited.h"
 #include "ulog_build.h"
 
 #include "src/flight/flight.h"
@@ -16,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The longest a command may take here (each takes well under a second;
- * the shared test machine is slow): past it the command is killed (124). */
-#define LIMIT_S "20"
-
-/* powprof under the limit: its exit status (124: killed at the limit). */
-#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
-#define tmp_path test_path
 
 static void save(const ulog_buf *u, const char *path)
 {
