@@ -2,6 +2,7 @@
  * (the ULog reader and the battery against a flight: test_ulog.c). */
 #include "harness.h"
 #include "exec_profile.h"
+#include "limited.h"
 
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static double after(const char *text, const char *key)
@@ -349,4 +351,111 @@ void test_mission_fixed(void)
     CHECK_CONTAINS(err, "w.cfg:3: mission.fixed: 'x.nope' is no parameter of the profile");
     free(err);
     CHECK(access(g_out, F_OK) != 0);
+}
+
+/* tiny.cfg profiled and modelled once, into the test folder of the first
+ * test that asks (later tests read it): its path. */
+static const char *tiny_results(void)
+{
+    static char res[700];
+    struct stat st;
+
+    if (res[0] && stat(res, &st) == 0)
+        return res;
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/tiny.cfg"), "-o", res, "--yes", NULL), 0);
+    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0);
+    return res;
+}
+
+/* Item 5: plan --mission FILE holds FILE's top-level fixed (it planned
+ * w.a = 4 with fixed = ["w.a=2"]); unknown names, values and malformed
+ * entries refused with the file's line. */
+void test_mission_fixed_from_file(void);
+void test_mission_fixed_from_file(void)
+{
+    static const struct { const char *fixed, *said; int rc; } cases[] = {
+        {"\"w.a=2\"", NULL, 0},
+        {"\"zz=1\"", "m.cfg:2: mission.fixed: 'zz' is no parameter of the results", 2},
+        {"\"w.a\"", "m.cfg:2: mission.fixed: \"NAME=VALUE\" expected (got \"w.a\")", 2},
+        {"5", "m.cfg:2: mission.fixed: \"NAME=VALUE\" strings expected", 2},
+        {"\"w.a=two\"", "m.cfg:2: mission.fixed: 'two' is not a value of w.a", 2},
+    };
+    const char *res = tiny_results(), *m = tmp_path("m.cfg");
+    char text[400], *out = NULL, *err = NULL;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(cases); i++) {
+        snprintf(text, sizeof text, "mission = { maximize = \"w.a\";\n fixed = [%s];\n"
+                 " phases = ( { name = \"a\"; duration = \"2min\"; base_power_w = 100.0; } ); };\n",
+                 cases[i].fixed);
+        CHECK_INT(write_file(m, text), 0);
+        CHECK_INT(pp(&out, &err, "plan", res, "--mission", m, NULL), cases[i].rc);
+        if (cases[i].said)
+            CHECK_CONTAINS(err, cases[i].said);
+        else
+            CHECK_CONTAINS(out, "w.a = 2, w.fps=");
+        free(out);
+        free(err);
+        out = err = NULL;
+    }
+}
+
+/* Item 11: one duration parser and one range for the command line and
+ * mission files; a phase too short refused naming the file, line and
+ * phase (it failed later inside the battery, naming neither). */
+void test_mission_durations(void);
+void test_mission_durations(void)
+{
+    static const struct { const char *text; double s; } ok[] = {
+        {"1m30s", 90}, {"250ms", 0.25}, {"1 h 30 min", 5400}, {"2hr", 7200}, {"90sec", 90}};
+    static const char *const bad[] = {"1h1h", "1s1h", "0x10s", "inf s", "-1min", "1e400s", "5 m s"};
+    const char *res = tiny_results(), *m = tmp_path("d.cfg");
+    char *err = NULL, why[300];
+    double v;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
+        CHECK_INT(pp_parse_duration_s(ok[i].text, &v), 0);
+        CHECK_NEAR(v, ok[i].s, 1e-12);
+    }
+    for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
+        CHECK(pp_parse_duration_s(bad[i], &v) < 0);
+    CHECK_INT(pp_parse_duration_range("250ms", &v, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "\"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration = \"1min\"; "
+                            "base_power_w = 10.0; },\n { name = \"b\"; duration = \"1e-9s\"; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "d.cfg:2: duration: phase 'b': \"1e-9s\" is 1e-09 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration_s = 1e-300; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "phase 'a': 1e-300 s is not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "250ms", NULL), 2);
+    CHECK_CONTAINS(err, "--mission-s: \"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "1h1h", NULL), 2);
+    CHECK_CONTAINS(err, "\"1h1h\" is not a duration");
+    free(err);
+}
+
+/* Also: a base trace of negative power names the trace, the sample and
+ * the phase (it was "battery: sample 4: power -17.3 W"). */
+void test_mission_base_trace_negative(void);
+void test_mission_base_trace_negative(void)
+{
+    const char *res = tiny_results(), *m = tmp_path("neg.cfg");
+    char *err = NULL;
+
+    CHECK_INT(write_file(tmp_path("neg.csv"), "t_s,x_w\n0,10\n1,20\n2,-17.3\n"), 0);
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"hover\"; duration = \"10min\"; "
+                            "base_trace = \"neg.csv\"; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "neg.csv: sample 3 (at 2 s): a total power of -17.3 W is no base load");
+    CHECK_CONTAINS(err, "phase 'hover': its base_trace");
+    free(err);
 }
