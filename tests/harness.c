@@ -1,4 +1,6 @@
 #include "harness.h"
+#include "exec_profile.h"
+#include "limited.h"
 
 #include "src/base/log.h"
 
@@ -124,10 +126,10 @@ int write_file(const char *path, const char *text)
     return fclose(fp) == 0 ? 0 : -1;
 }
 
-/* The number after key in text (NaN without it). */
-static double number_after(const char *text, const char *key)
+double number_after(const char *text, const char *key)
 {
-    const char *at = strstr(text, key);
+    const char *at = text ? strstr(text, key) : NULL;
+
     return at ? strtod(at + strlen(key), NULL) : NAN;
 }
 
@@ -144,6 +146,57 @@ int predicted_band(const char *json, const char *metric, double *v, double *lo, 
     *lo = number_after(at, "\"lo\":");
     *hi = number_after(at, "\"hi\":");
     return !isnan(*v) && !isnan(*lo) && !isnan(*hi);
+}
+
+char g_cfg[512], g_out[512];
+
+void write_exec_profile_with(const char *params, const char *extra)
+{
+    char text[8192]; /* room for fixture()'s 4096 bytes and the texts */
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/w.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n"
+             "%s\ncomponents = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { %s }; });\n",
+             fixture("jetson-tx2-iio"), extra, params);
+    write_file(g_cfg, text);
+}
+
+void write_exec_profile(const char *params)
+{
+    write_exec_profile_with(params, "");
+}
+
+size_t rows_of(const char *dir)
+{
+    char path[700], *text;
+    size_t n = 0;
+
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    text = slurp(path);
+    for (char *c = text; c && *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n ? n - 1 : 0;
+}
+
+/* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (see harness.h). */
+const char *tx2_darknet(void)
+{
+    static char out[1200];
+    char f[3][1200];
+    const char *rates[] = {"10", "25", "32"};
+    int rc;
+
+    for (int i = 0; i < 3; i++)
+        snprintf(f[i], sizeof f[i], "data/tx2/darknet/1layer_yolo-%sfps.csv", rates[i]);
+    snprintf(out, sizeof out, "%s/tx2-darknet", test_tmpdir());
+    rc = run_powprof(NULL, NULL, "import", "powprofiler", f[0], f[1], f[2], "--pattern",
+                     "1layer_yolo-{fps}fps.csv", "-o", out, NULL);
+    CHECK_INT(rc, 0);
+    return out;
 }
 
 const char *results_folder_with(const char *name, const char *summary, const char *run_json)

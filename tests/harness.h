@@ -73,11 +73,19 @@ char *slurp(const char *path);
 /* The value, lo and hi of metric in `powprof predict --json` output json
  * (NULL allowed): 1 when the metric and all three are there, else 0 (the
  * three NaN). */
+/* The number after key in text (NULL allowed): NaN without it. */
+double number_after(const char *text, const char *key);
+
 int predicted_band(const char *json, const char *metric, double *v, double *lo, double *hi);
 
 /* A results folder name under the test's scratch folder with this
  * summary.csv and, unless NULL, this run.json. Its path (static buffer). */
 const char *results_folder_with(const char *name, const char *summary, const char *run_json);
+
+/* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (powprof
+ * import powprofiler --pattern), into the scratch folder tx2-darknet: its path
+ * (static buffer). Checks the import succeeded. */
+const char *tx2_darknet(void);
 
 /* Run argv (argv[0] is a path or a name searched in PATH); stdout and
  * stderr are captured (malloc'd, NUL-terminated) when out/err are not NULL.

@@ -1,16 +1,22 @@
 /* Adaptive profiling (issue 21): the design, the acquisition, the stopping
  * rules, resume and replay, and a live run through the command line. */
 #include "harness.h"
+#include "limited.h"
 
 #include "src/adaptive/adaptive_model.h"
 #include "src/adaptive/adaptive.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* A full grid of na x nb configurations a = 0..1, b = 0..1 written as a
  * results folder: energy f(a, b), power 2 + f / 10, duration 1 s (costly
@@ -405,4 +411,184 @@ void test_adaptive_cli_live_folder_models_and_plans(void)
     CHECK_INT(run_powprof(NULL, &se, "profile", cfg, "--target-error", "x", NULL), 2);
     CHECK_CONTAINS(se, "--target-error x");
     free(se);
+}
+
+/* Issue 32, item 7: an interrupted adaptive run says how many of the
+ * grid's configurations are saved ("5 of 5" read as complete). */
+void test_adaptive_interrupted_counts(void);
+void test_adaptive_interrupted_counts(void)
+{
+    char cfg[600], out[600], log[600], summary[700], text[2048], *err;
+    const char *bin = getenv("POWPROF_BIN");
+    pid_t pid;
+    int st;
+
+    snprintf(cfg, sizeof cfg, "%s/adi.cfg", test_tmpdir());
+    snprintf(out, sizeof out, "%s/adi-out", test_tmpdir());
+    snprintf(log, sizeof log, "%s/adi.log", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"t\"; device = \"procstat\"; rate_hz = 50.0;\n"
+             "  sysfs_root = \"%s\"; adaptive = { target_error = 0.0; }; };\n"
+             "components = ({ name = \"s\"; type = \"exec\"; command = [\"/bin/sleep\", \"{t}\"];\n"
+             "  params = { t = [0.3, 0.4, 0.5, 0.6]; n = [1, 2, 3]; }; });\n",
+             fixture("procstat"));
+    write_file(cfg, text);
+    pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(fd, 2);
+        execl(bin, bin, "profile", cfg, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    snprintf(summary, sizeof summary, "%s/summary.csv", out);
+    for (int i = 0; i < 3000 && access(summary, F_OK) != 0; i++)
+        usleep(10000);
+    usleep(900000);
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+    err = slurp(log);
+    CHECK_CONTAINS(err, " of 12 configurations saved in ");
+    free(err);
+}
+
+/* Item 8: an adaptive resume believes summary.csv, not adaptive.json:
+ * rows removed are measured again, rows the record lacks are counted. */
+void test_adaptive_rows_truth(void);
+void test_adaptive_rows_truth(void)
+{
+    const char *a = tmp_path("ad-a"), *b = tmp_path("ad-b");
+    char path[700], *err = NULL, *text, *cut;
+
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, NULL), 0);
+    CHECK_INT(rows_of(a), 8);
+    snprintf(path, sizeof path, "%s/summary.csv", a);
+    text = slurp(path);
+    for (int k = 0, n = 0; text && (cut = strrchr(text, '\n')) && k < 3; k++) {
+        *cut = '\0'; /* the last 2 rows (and the final newline) */
+        n++;
+    }
+    CHECK(text != NULL);
+    if (text) {
+        strcat(text, "\n");
+        CHECK_INT(write_file(path, text), 0);
+    }
+    free(text);
+    CHECK_INT(rows_of(a), 6);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, "--resume", NULL), 0);
+    CHECK_CONTAINS(err, "2 configurations that adaptive.json records as measured have no row");
+    CHECK_INT(rows_of(a), 8);
+    free(err);
+    err = NULL;
+    /* a record emptied beside 6 rows, resumed up to 8: 8 rows, not 6 + 8 */
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "--target-error", "0", "-o", b, NULL), 0);
+    snprintf(path, sizeof path, "%s/adaptive.json", b);
+    CHECK_INT(write_file(path, "{\"rounds\": []}\n"), 0);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", b, "--resume", NULL), 0);
+    CHECK_CONTAINS(err, "6 rows of summary.csv are not in adaptive.json");
+    CHECK_INT(rows_of(b), 8);
+    free(err);
+}
+
+/* Item 13: adaptive.json that is a folder, or of more rounds than a run
+ * records; option messages with both bounds; units where others take
+ * them. */
+void test_adaptive_record_and_options(void);
+void test_adaptive_record_and_options(void)
+{
+    const char *a = tmp_path("ad-rec");
+    char path[700], *err = NULL, *big;
+    size_t len = 0;
+
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "4", "-o", a, NULL), 0);
+    snprintf(path, sizeof path, "%s/adaptive.json", a);
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(mkdir(path, 0755), 0);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "-o", a, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "adaptive.json: not a regular file (a directory)");
+    free(err);
+    err = NULL;
+    CHECK_INT(rmdir(path), 0);
+    big = malloc(10000 * 32 + 64);
+    len += (size_t)sprintf(big, "{\"rounds\": [");
+    for (int i = 0; i < 5000; i++)
+        len += (size_t)sprintf(big + len, "%s{\"round\": %d, \"chosen\": []}", i ? "," : "", i);
+    strcpy(big + len, "]}\n");
+    CHECK_INT(write_file(path, big), 0);
+    free(big);
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "6", "-o", a, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "adaptive.json: 5000 rounds, at most 4096");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--batch",
+                 "1000000000", "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "--batch 1000000000: a whole number from 1 to 1e8");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--target-error",
+                 "1e308", "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "a percentage from 0 to 1e6");
+    free(err);
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--budget-s",
+                 "1h", "--target-error", "5%", "--dry-run", NULL), 0);
+}
+
+/* Item 8, a run cut inside a round: the rows lost from a measured round
+ * join the round cut short, which is measured next (in a round after it,
+ * the cut one's own configurations were never measured). */
+void test_adaptive_rows_truth_cut(void);
+void test_adaptive_rows_truth_cut(void)
+{
+    const char *a = tmp_path("ad-cut");
+    char path[700], rows[700], keep[8192] = "", *text, *line, *save = NULL;
+    json_t *root, *rounds, *last, *first;
+    json_error_t jerr;
+    long drop[16];
+    size_t n_drop = 0, i;
+    json_t *pick;
+
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, NULL), 0);
+    snprintf(path, sizeof path, "%s/adaptive.json", a);
+    root = json_load_file(path, 0, &jerr);
+    rounds = json_object_get(root, "rounds");
+    CHECK(json_array_size(rounds) >= 3);
+    if (json_array_size(rounds) < 3) {
+        json_decref(root);
+        return;
+    }
+    last = json_array_get(rounds, json_array_size(rounds) - 1);
+    first = json_array_get(rounds, 0);
+    json_object_del(last, "error_pct"); /* cut before its end was recorded */
+    json_array_foreach(json_object_get(last, "chosen"), i, pick)
+        drop[n_drop++] = (long)json_integer_value(json_object_get(pick, "id"));
+    drop[n_drop++] = (long)json_integer_value(
+        json_object_get(json_array_get(json_object_get(first, "chosen"), 0), "id"));
+    CHECK_INT(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+    snprintf(rows, sizeof rows, "%s/summary.csv", a);
+    text = slurp(rows);
+    for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        int gone = 0;
+        for (size_t k = 0; k < n_drop && line != text; k++)
+            gone |= strtol(line, NULL, 10) == drop[k];
+        if (!gone && strlen(keep) + strlen(line) + 2 < sizeof keep) {
+            strcat(keep, line);
+            strcat(keep, "\n");
+        }
+    }
+    free(text);
+    CHECK_INT(write_file(rows, keep), 0);
+    CHECK_INT(rows_of(a), 8 - n_drop);
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
+                 "8", "--target-error", "0", "-o", a, "--resume", NULL), 0);
+    CHECK_INT(rows_of(a), 8);
 }

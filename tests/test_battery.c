@@ -861,8 +861,8 @@ void test_battery_parameter_ranges(void)
 /* Issue 12, through the library: each reproducer gives an error naming the
  * sample or key, or a correct answer, in few steps (O(1) periods), with the
  * state of charge in [0, 1]. */
-void test_battery_issue12_reproducers(void);
-void test_battery_issue12_reproducers(void)
+void test_battery_hostile_reproducers(void);
+void test_battery_hostile_reproducers(void)
 {
     pp_battery_params p;
     pp_battery_options o;
@@ -965,8 +965,8 @@ void test_battery_repeat_cost_and_bound(void)
 
 /* Issue 12, through powprof battery and import: errors name the file and
  * line (the sample + 2) or the key and range, answers come quickly. */
-void test_cli_battery_issue12(void);
-void test_cli_battery_issue12(void)
+void test_cli_battery_hostile(void);
+void test_cli_battery_hostile(void)
 {
     static const struct {
         const char *csv, *err;

@@ -4,6 +4,7 @@
  * line or key, a non-zero exit, nothing read through a link, nothing left
  * behind, nothing cut short left under its name. */
 #include "harness.h"
+#include "limited.h"
 
 #include "src/base/util.h"
 #include "src/results/summary.h"
@@ -21,20 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The longest any of these commands may take (the issue's target is 1 s;
- * the shared test machine is slow): past it the command is killed. */
-#define LIMIT_S "20"
-
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-
-/* powprof under the limit: its exit status (124: killed at the limit). */
-#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
-#define tmp_path test_path
 
 /* DIR/s0 and DIR/s1: two shards of tiny.cfg (nodes vm and other). */
 static void make_shards(const char *dir)
@@ -114,8 +107,8 @@ static void edit_cell(const char *dir, int line_no, int col, const char *value)
 /* Items 1 and 13: nothing read through a link (a trace, profile.cfg,
  * traces/ itself, summary.csv); a trace that is a folder named as the
  * source it is. Nothing written. */
-void test_issue23_merge_links_refused(void);
-void test_issue23_merge_links_refused(void)
+void test_merge_links_refused(void);
+void test_merge_links_refused(void)
 {
     const char *base = tmp_path("links");
     char path[700], *err = NULL, *out = NULL, s0[600], s1[600];
@@ -161,8 +154,8 @@ void test_issue23_merge_links_refused(void)
 /* Items 5 and 11: merge reads rows with the one row reader: what model
  * refuses, merge refuses, with the file and line; a header-only
  * summary.csv adds no row (and alone is no merge). */
-void test_issue23_merge_rows_read_as_model_reads(void);
-void test_issue23_merge_rows_read_as_model_reads(void)
+void test_merge_rows_read_as_model_reads(void);
+void test_merge_rows_read_as_model_reads(void)
 {
     const char *base = tmp_path("rows");
     static const struct {
@@ -269,8 +262,8 @@ static pid_t start_merge(const char *b0, const char *b1, const char *out)
 /* Item 13: merge interrupted by SIGINT or SIGTERM leaves nothing; killed
  * with SIGKILL, its folder is removed by the next merge beside it; OUT/ is
  * OUT; the merged folder is 0755 less the umask. */
-void test_issue23_merge_leftovers(void);
-void test_issue23_merge_leftovers(void)
+void test_merge_leftovers(void);
+void test_merge_leftovers(void)
 {
     const char *base = tmp_path("left");
     static const int sigs[] = {SIGINT, SIGTERM, SIGKILL};
@@ -366,8 +359,8 @@ static int plot_without_gnuplot(const char *res, char **err, const char *json)
 
 /* Item 4: merge and plot on a nearly full disk: every failure said with
  * the file and the reason; nothing cut short left, no temporary folder. */
-void test_issue23_full_disk(void);
-void test_issue23_full_disk(void)
+void test_merge_full_disk(void);
+void test_merge_full_disk(void)
 {
     const char *base = tmp_path("disk"), *mnt = tmp_path("disk/mnt");
     char out[700], res[700], *err = NULL;
@@ -424,8 +417,8 @@ void test_issue23_full_disk(void)
 /* ---- profile, plan, model.json, plot --plan -------------------------------------- */
 
 /* Item 12: a --node name is checked whole, never cut. */
-void test_issue23_node_name_whole(void);
-void test_issue23_node_name_whole(void)
+void test_profile_node_name_whole(void);
+void test_profile_node_name_whole(void)
 {
     char name[200], *err = NULL;
 
@@ -441,8 +434,8 @@ void test_issue23_node_name_whole(void)
 /* Items 2, 10 and 14: plan's --resolution refused past 50000 values or
  * below what the values resolve, at once; a mission the battery model
  * cannot fly refused by the option; numbers are decimal. */
-void test_issue23_plan_steps_and_missions(void);
-void test_issue23_plan_steps_and_missions(void)
+void test_plan_steps_and_missions(void);
+void test_plan_steps_and_missions(void)
 {
     static const char *const tiny[] = {"w.a=1e-8", "w.a=1e-12", "w.a=1e-16", "w.a=1e-300"};
     static const char *const missions[] = {"1e-9", "1e300", "0x10", "inf", "nan", "0"};
@@ -472,8 +465,8 @@ void test_issue23_plan_steps_and_missions(void)
 
 /* Item 7: every number of model.json range-checked, with the file and the
  * key, before a prediction or a plan uses it. */
-void test_issue23_model_json_checked(void);
-void test_issue23_model_json_checked(void)
+void test_model_json_checked(void);
+void test_model_json_checked(void)
 {
     const char *res = tmp_path("res");
     char path[700], *text, *at, *err = NULL;
@@ -504,8 +497,8 @@ void test_issue23_model_json_checked(void)
 
 /* Items 3 and 10: plot when the lowest-power configuration has no trace
  * (a valid gnuplot command); plot --plan with a plan edited by hand. */
-void test_issue23_plot_checked(void);
-void test_issue23_plot_checked(void)
+void test_plot_checked(void);
+void test_plot_checked(void)
 {
     static const struct {
         const char *file, *says;
@@ -549,8 +542,8 @@ void test_issue23_plot_checked(void)
 
 /* Items 11 and 14: counts in range (samples=1e95 once overflowed a long);
  * numbers are decimal everywhere. */
-void test_issue23_numbers(void);
-void test_issue23_numbers(void)
+void test_util_numbers(void);
+void test_util_numbers(void)
 {
     static const char *const refused[] = {"0x10", "0X1p3", "inf", "-Infinity", "nan", "1e", "e5",
                                           ".", "1.2.3", "0x", "1,5"};

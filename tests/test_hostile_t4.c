@@ -1,11 +1,13 @@
-/* Issue 33: the flight-log reader, base traces, missions and adaptive runs
- * against hostile input and faults (a round of reproducers,
- * tests/fixtures/issue33/README). Each test fails on the code before the
+/* Issue 33: results folders and a mission's relative base trace against
+ * hostile input and faults (a round of reproducers,
+ * tests/fixtures/issue33/README; the reader's, the traces', the imports',
+ * the other missions' and the adaptive runs' are in test_ulog.c,
+ * test_trace.c, test_import.c, test_mission.c and test_adaptive.c). Each test fails on the code before the
  * issue: a clear error naming the file and the line or offset, a non-zero
  * exit, bounded time and memory, nothing lost. */
 #include "harness.h"
+#include "limited.h"
 #include <jansson.h>
-#include "ulog_build.h"
 
 #include "src/base/util.h"
 #include "src/plan/phases.h"
@@ -24,257 +26,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The longest a command may take here (each takes well under a second;
- * the shared test machine is slow): past it the command is killed (124). */
-#define LIMIT_S "20"
-
-/* powprof under the limit: its exit status (124: killed at the limit). */
-#define pp(out, err, ...) run_powprof_within(LIMIT_S, out, err, __VA_ARGS__)
-#define tmp_path test_path
-
-/* ---- ULog logs built here (tests/ulog_build.h) ---------------------------------- */
-
-static void save(const ulog_buf *u, const char *path)
-{
-    FILE *fp = fopen(path, "wb");
-
-    CHECK(fp && fwrite(u->b, 1, u->n, fp) == u->n);
-    if (fp)
-        fclose(fp);
-}
-
-/* Item 1: a cell_count out of int's range (3e9 as a uint64, inf as a
- * float) is left out and said, never converted (undefined behaviour). */
-void test_issue33_ulog_cell_count(void);
-void test_issue33_ulog_cell_count(void)
-{
-    const char *logs[] = {"issue33/cells_huge.ulg", "issue33/cells_inf.ulg"};
-
-    for (size_t k = 0; k < 2; k++) {
-        pp_ulog_flight f;
-        test_log_clear();
-        CHECK_INT(pp_ulog_read_battery(fixture(logs[k]), &f), 0);
-        CHECK_INT(f.n_batteries, 1);
-        CHECK_INT(f.bat[0].n, 5);
-        CHECK_INT(f.bat[0].cell_count, 0);
-        CHECK_INT(f.n_bad_cells, 5);
-        CHECK_CONTAINS(test_log(), "5 battery_status samples with a cell_count or capacity no pack has");
-        pp_ulog_flight_free(&f);
-    }
-}
-
-/* Item 2: 150,000 formats and as many subscriptions (4.8 MB): read in
- * well under the limit (95 s with the linear search of every format). */
-void test_issue33_ulog_many_formats(void);
-void test_issue33_ulog_many_formats(void)
-{
-    ulog_buf u = {0};
-    char *out = NULL;
-    const char *path = tmp_path("q.ulg");
-
-    ulog_many_formats(&u, 150000);
-    save(&u, path);
-    free(u.b);
-    CHECK_INT(pp(&out, NULL, "battery", path, NULL), 0);
-    CHECK_CONTAINS(out, "battery 0: 3 samples");
-    free(out);
-}
-
-/* Items 3 and 12 of the reader: a FIFO, a device, a line without end, as
- * a base trace, as `battery TRACE` and as a log: refused at once. */
-void test_issue33_trace_not_regular(void);
-void test_issue33_trace_not_regular(void)
-{
-    const char *fifo = tmp_path("fifo"), *big = tmp_path("big.csv");
-    char *err = NULL;
-    pp_trace_load l;
-    int fd;
-
-    CHECK_INT(mkfifo(fifo, 0600), 0);
-    test_log_clear();
-    CHECK_INT(pp_trace_read_load(fifo, NULL, 0, &l), -EINVAL); /* old: blocks in open() */
-    CHECK_CONTAINS(test_log(), "fifo: not a regular file (a FIFO): refused");
-    CHECK_INT(pp_trace_read_load("/dev/zero", NULL, 0, &l), -EINVAL);
-    CHECK_CONTAINS(test_log(), "/dev/zero: not a regular file (a character device)");
-    fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    CHECK(fd >= 0 && ftruncate(fd, 64 << 20) == 0); /* 64 MB of NULs, no newline */
-    if (fd >= 0)
-        close(fd);
-    CHECK_INT(pp_trace_read_load(big, NULL, 0, &l), -EINVAL);
-    CHECK_CONTAINS(test_log(), "big.csv:1: the header is longer than 66560 bytes");
-    CHECK_INT(pp(NULL, &err, "battery", fifo, NULL), 2);
-    CHECK_CONTAINS(err, "not a regular file (a FIFO)");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "battery", "/dev/zero", NULL), 2);
-    CHECK_CONTAINS(err, "/dev/zero: not a regular file");
-    free(err);
-    err = NULL;
-    for (size_t k = 0; k < 3; k++) { /* the import readers too */
-        static const char *const formats[] = {"csv", "tegrastats", "powprofiler"};
-        CHECK_INT(pp(NULL, &err, "import", formats[k], "/dev/zero", "-o", tmp_path("imp-zero"),
-                     NULL), 2);
-        CHECK_CONTAINS(err, "/dev/zero: not a regular file (a character device): refused");
-        free(err);
-        err = NULL;
-    }
-    CHECK(!pp_ulog_is_ulog(fifo));
-    {
-        pp_ulog_flight f;
-        CHECK_INT(pp_ulog_read_battery(fifo, &f), -EINVAL);
-        pp_ulog_flight_free(&f);
-    }
-}
-
-/* Item 4: a base trace 0.1 us apart over 10 minutes, and an ordinary
- * trace repeated over 27,000 hours: loads of bounded size, their energy
- * kept (the old code allocated 5e7 samples and walked every period). */
-void test_issue33_phase_load_bounded(void);
-void test_issue33_phase_load_bounded(void)
-{
-    const char *dense = tmp_path("dense.csv"), *flight = tmp_path("flight.csv");
-    pp_phase_load l;
-    FILE *fp;
-
-    CHECK_INT(write_file(dense, "t_s,x_w\n0,10\n1e-7,20\n2e-7,10\n"), 0);
-    test_log_clear();
-    CHECK_INT(pp_phase_load_trace(dense, 0, 600, &l), 0);
-    CHECK(l.n <= 16);
-    CHECK(l.n_periods_averaged > 1e9);
-    CHECK_NEAR(l.mean_w, 40.0 / 3, 0.01); /* 10 -> 20 -> 10 -> (wrap) 10 over 0.3 us */
-    CHECK_CONTAINS(test_log(), "dense.csv: repeated");
-    pp_phase_load_free(&l);
-    fp = fopen(flight, "w");
-    CHECK(fp != NULL);
-    if (!fp)
-        return;
-    fputs("t_s,b_w\n", fp);
-    for (int i = 0; i < 21; i++)
-        fprintf(fp, "%.1f,%d\n", 0.3 * i, 80 + 10 * (i % 3));
-    fclose(fp);
-    CHECK_INT(pp_phase_load_trace(flight, 1.0, 27000.0 * 3600, &l), 0);
-    CHECK(l.n <= 2 * 21 + 12);
-    CHECK_NEAR(l.mean_w, 90.0, 0.01); /* 80, 90, 100 in turn */
-    CHECK_NEAR(l.t_s[l.n - 1], 27000.0 * 3600, 0);
-    pp_phase_load_free(&l);
-    /* an ordinary repetition stays sample by sample */
-    CHECK_INT(pp_phase_load_trace(flight, 0, 63.0, &l), 0);
-    CHECK(l.n_periods_averaged == 0);
-    CHECK(l.n >= 200);
-    pp_phase_load_free(&l);
-}
-
-/* Items 6 and 12: values no battery has, NaN voltages, times going back,
- * a battery_status format that does not parse: counted and said, never a
- * silent 0 W trace or "holds no sample". */
-void test_issue33_ulog_implausible(void);
-void test_issue33_ulog_implausible(void)
-{
-    pp_ulog_flight f;
-    char *err = NULL;
-
-    test_log_clear();
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/neg_i1.ulg"), &f), 0);
-    CHECK_INT(f.n_batteries, 0);
-    CHECK_INT(f.n_unmeasured, 20);
-    CHECK_CONTAINS(test_log(), "20 battery_status samples left out: current_a is -1, PX4's \"not measured\"");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/huge_v.ulg"), &f), 0);
-    CHECK_INT(f.n_implausible, 20);
-    CHECK_CONTAINS(test_log(), "values no battery has");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/nan_v.ulg"), &f), 0);
-    CHECK_INT(f.n_nonfinite, 20);
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/ts_back.ulg"), &f), 0);
-    CHECK_INT(f.bat[0].n, 3);
-    CHECK_INT(f.n_backwards, 3);
-    CHECK_CONTAINS(test_log(), "3 battery_status samples left out: their timestamp is not after");
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("issue33/recurse_self.ulg"), &f), -EINVAL);
-    CHECK_CONTAINS(test_log(), "recurse_self.ulg: offset 16: the format of battery_status does not parse");
-    pp_ulog_flight_free(&f);
-    /* the commands: an import of a log of unmeasured currents is refused */
-    CHECK_INT(pp(NULL, &err, "import", "ulog", fixture("issue33/neg_i1.ulg"), "-o",
-                 tmp_path("neg"), NULL), 2);
-    CHECK_CONTAINS(err, "current_a is -1");
-    CHECK_CONTAINS(err, "every sample of it was left out");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "battery", fixture("issue33/huge_v.ulg"), NULL), 2);
-    CHECK_CONTAINS(err, "every sample of it was left out");
-    free(err);
-}
 
 /* ---- missions on a results folder -------------------------------------------- */
 
-/* tiny.cfg profiled and modelled once, into the test folder of the first
- * test that asks (later tests read it): its path. */
-static const char *tiny_results(void)
-{
-    static char res[700];
-    struct stat st;
-
-    if (res[0] && stat(res, &st) == 0)
-        return res;
-    snprintf(res, sizeof res, "%s/res", test_tmpdir());
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/tiny.cfg"), "-o", res, "--yes", NULL), 0);
-    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0);
-    return res;
-}
-
-/* Item 5: plan --mission FILE holds FILE's top-level fixed (it planned
- * w.a = 4 with fixed = ["w.a=2"]); unknown names, values and malformed
- * entries refused with the file's line. */
-void test_issue33_mission_fixed(void);
-void test_issue33_mission_fixed(void)
-{
-    static const struct { const char *fixed, *said; int rc; } cases[] = {
-        {"\"w.a=2\"", NULL, 0},
-        {"\"zz=1\"", "m.cfg:2: mission.fixed: 'zz' is no parameter of the results", 2},
-        {"\"w.a\"", "m.cfg:2: mission.fixed: \"NAME=VALUE\" expected (got \"w.a\")", 2},
-        {"5", "m.cfg:2: mission.fixed: \"NAME=VALUE\" strings expected", 2},
-        {"\"w.a=two\"", "m.cfg:2: mission.fixed: 'two' is not a value of w.a", 2},
-    };
-    const char *res = tiny_results(), *m = tmp_path("m.cfg");
-    char text[400], *out = NULL, *err = NULL;
-
-    for (size_t i = 0; i < PP_ARRAY_SIZE(cases); i++) {
-        snprintf(text, sizeof text, "mission = { maximize = \"w.a\";\n fixed = [%s];\n"
-                 " phases = ( { name = \"a\"; duration = \"2min\"; base_power_w = 100.0; } ); };\n",
-                 cases[i].fixed);
-        CHECK_INT(write_file(m, text), 0);
-        CHECK_INT(pp(&out, &err, "plan", res, "--mission", m, NULL), cases[i].rc);
-        if (cases[i].said)
-            CHECK_CONTAINS(err, cases[i].said);
-        else
-            CHECK_CONTAINS(out, "w.a = 2, w.fps=");
-        free(out);
-        free(err);
-        out = err = NULL;
-    }
-}
-
 /* ---- one writer per folder; the rows are the truth ---------------------------- */
-
-static size_t rows_of(const char *dir)
-{
-    char path[700], *text;
-    size_t n = 0;
-
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    text = slurp(path);
-    for (char *c = text; c && *c; c++)
-        n += *c == '\n';
-    free(text);
-    return n ? n - 1 : 0;
-}
 
 /* Item 7: a second writer of a folder is refused while the first holds it
  * (here this process: the old code let both write, duplicating ids); model
  * refuses an id measured twice. */
-void test_issue33_folder_lock(void);
-void test_issue33_folder_lock(void)
+void test_results_folder_lock(void);
+void test_results_folder_lock(void)
 {
     const char *dir = tmp_path("locked");
     char want[160], path[700], *err = NULL, *text;
@@ -317,159 +78,11 @@ void test_issue33_folder_lock(void)
     free(err);
 }
 
-/* Item 8: an adaptive resume believes summary.csv, not adaptive.json:
- * rows removed are measured again, rows the record lacks are counted. */
-void test_issue33_adaptive_rows_truth(void);
-void test_issue33_adaptive_rows_truth(void)
-{
-    const char *a = tmp_path("ad-a"), *b = tmp_path("ad-b");
-    char path[700], *err = NULL, *text, *cut;
-
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "8", "--target-error", "0", "-o", a, NULL), 0);
-    CHECK_INT(rows_of(a), 8);
-    snprintf(path, sizeof path, "%s/summary.csv", a);
-    text = slurp(path);
-    for (int k = 0, n = 0; text && (cut = strrchr(text, '\n')) && k < 3; k++) {
-        *cut = '\0'; /* the last 2 rows (and the final newline) */
-        n++;
-    }
-    CHECK(text != NULL);
-    if (text) {
-        strcat(text, "\n");
-        CHECK_INT(write_file(path, text), 0);
-    }
-    free(text);
-    CHECK_INT(rows_of(a), 6);
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "8", "--target-error", "0", "-o", a, "--resume", NULL), 0);
-    CHECK_CONTAINS(err, "2 configurations that adaptive.json records as measured have no row");
-    CHECK_INT(rows_of(a), 8);
-    free(err);
-    err = NULL;
-    /* a record emptied beside 6 rows, resumed up to 8: 8 rows, not 6 + 8 */
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "6", "--target-error", "0", "-o", b, NULL), 0);
-    snprintf(path, sizeof path, "%s/adaptive.json", b);
-    CHECK_INT(write_file(path, "{\"rounds\": []}\n"), 0);
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "8", "--target-error", "0", "-o", b, "--resume", NULL), 0);
-    CHECK_CONTAINS(err, "6 rows of summary.csv are not in adaptive.json");
-    CHECK_INT(rows_of(b), 8);
-    free(err);
-}
-
-/* Item 13: adaptive.json that is a folder, or of more rounds than a run
- * records; option messages with both bounds; units where others take
- * them. */
-void test_issue33_adaptive_record_and_options(void);
-void test_issue33_adaptive_record_and_options(void)
-{
-    const char *a = tmp_path("ad-rec");
-    char path[700], *err = NULL, *big;
-    size_t len = 0;
-
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "4", "-o", a, NULL), 0);
-    snprintf(path, sizeof path, "%s/adaptive.json", a);
-    CHECK_INT(unlink(path), 0);
-    CHECK_INT(mkdir(path, 0755), 0);
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "6", "-o", a, "--resume", NULL), 2);
-    CHECK_CONTAINS(err, "adaptive.json: not a regular file (a directory)");
-    free(err);
-    err = NULL;
-    CHECK_INT(rmdir(path), 0);
-    big = malloc(10000 * 32 + 64);
-    len += (size_t)sprintf(big, "{\"rounds\": [");
-    for (int i = 0; i < 5000; i++)
-        len += (size_t)sprintf(big + len, "%s{\"round\": %d, \"chosen\": []}", i ? "," : "", i);
-    strcpy(big + len, "]}\n");
-    CHECK_INT(write_file(path, big), 0);
-    free(big);
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "6", "-o", a, "--resume", NULL), 2);
-    CHECK_CONTAINS(err, "adaptive.json: 5000 rounds, at most 4096");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--batch",
-                 "1000000000", "--dry-run", NULL), 2);
-    CHECK_CONTAINS(err, "--batch 1000000000: a whole number from 1 to 1e8");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--target-error",
-                 "1e308", "--dry-run", NULL), 2);
-    CHECK_CONTAINS(err, "a percentage from 0 to 1e6");
-    free(err);
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--budget-s",
-                 "1h", "--target-error", "5%", "--dry-run", NULL), 0);
-}
-
-/* Item 11: one duration parser and one range for the command line and
- * mission files; a phase too short refused naming the file, line and
- * phase (it failed later inside the battery, naming neither). */
-void test_issue33_durations(void);
-void test_issue33_durations(void)
-{
-    static const struct { const char *text; double s; } ok[] = {
-        {"1m30s", 90}, {"250ms", 0.25}, {"1 h 30 min", 5400}, {"2hr", 7200}, {"90sec", 90}};
-    static const char *const bad[] = {"1h1h", "1s1h", "0x10s", "inf s", "-1min", "1e400s", "5 m s"};
-    const char *res = tiny_results(), *m = tmp_path("d.cfg");
-    char *err = NULL, why[300];
-    double v;
-
-    for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
-        CHECK_INT(pp_parse_duration_s(ok[i].text, &v), 0);
-        CHECK_NEAR(v, ok[i].s, 1e-12);
-    }
-    for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
-        CHECK(pp_parse_duration_s(bad[i], &v) < 0);
-    CHECK_INT(pp_parse_duration_range("250ms", &v, why, sizeof why), -EINVAL);
-    CHECK_CONTAINS(why, "\"250ms\" is 0.25 s, not in [1, 1e+07] s");
-    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration = \"1min\"; "
-                            "base_power_w = 10.0; },\n { name = \"b\"; duration = \"1e-9s\"; "
-                            "base_power_w = 10.0; } ); };\n"), 0);
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
-    CHECK_CONTAINS(err, "d.cfg:2: duration: phase 'b': \"1e-9s\" is 1e-09 s, not in [1, 1e+07] s");
-    free(err);
-    err = NULL;
-    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration_s = 1e-300; "
-                            "base_power_w = 10.0; } ); };\n"), 0);
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
-    CHECK_CONTAINS(err, "phase 'a': 1e-300 s is not in [1, 1e+07] s");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "250ms", NULL), 2);
-    CHECK_CONTAINS(err, "--mission-s: \"250ms\" is 0.25 s, not in [1, 1e+07] s");
-    free(err);
-    err = NULL;
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "1h1h", NULL), 2);
-    CHECK_CONTAINS(err, "\"1h1h\" is not a duration");
-    free(err);
-}
-
-/* Also: a base trace of negative power names the trace, the sample and
- * the phase (it was "battery: sample 4: power -17.3 W"). */
-void test_issue33_base_trace_negative(void);
-void test_issue33_base_trace_negative(void)
-{
-    const char *res = tiny_results(), *m = tmp_path("neg.cfg");
-    char *err = NULL;
-
-    CHECK_INT(write_file(tmp_path("neg.csv"), "t_s,x_w\n0,10\n1,20\n2,-17.3\n"), 0);
-    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"hover\"; duration = \"10min\"; "
-                            "base_trace = \"neg.csv\"; } ); };\n"), 0);
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
-    CHECK_CONTAINS(err, "neg.csv: sample 3 (at 2 s): a total power of -17.3 W is no base load");
-    CHECK_CONTAINS(err, "phase 'hover': its base_trace");
-    free(err);
-}
-
 /* Item 10: a relative base_trace is taken from the profile's folder; the
  * results keep the resolved path and a hash (base_traces.json), so that
  * `plan OUT` plans the same mission (it read OUT/flight.csv, or failed). */
-void test_issue33_relative_trace_after_run(void);
-void test_issue33_relative_trace_after_run(void)
+void test_mission_relative_trace_after_run(void);
+void test_mission_relative_trace_after_run(void)
 {
     const char *src = tmp_path("src"), *out = tmp_path("out-rel");
     char cfg[700], trace[700], *text, *err = NULL, *out_text = NULL;
@@ -531,8 +144,8 @@ static int leftovers(const char *dir, const char *part)
  * file and the reason (the model step and import exited 125 in silence,
  * plan.json said no reason and plot then read the plan never written);
  * nothing cut short left; a failed plan stops the plots. */
-void test_issue33_full_disk(void);
-void test_issue33_full_disk(void)
+void test_results_full_disk(void);
+void test_results_full_disk(void)
 {
     const char *mnt = tmp_path("disk33"), *src = tmp_path("full33");
     char cfg[700], res[700], *text, *err = NULL;
@@ -586,31 +199,11 @@ void test_issue33_full_disk(void)
     sh("umount \"$0\"", mnt);
 }
 
-/* Item 2: import ulog reads each log once (it parsed it for the trace,
- * again for flight.csv and again for the report): the reader's warning
- * comes once. */
-void test_issue33_import_reads_once(void);
-void test_issue33_import_reads_once(void)
-{
-    char *out = NULL, *err = NULL;
-    const char *said = "3 battery_status samples left out: their timestamp", *at;
-    int n = 0;
-
-    CHECK_INT(pp(&out, &err, "import", "ulog", fixture("issue33/ts_back.ulg"), "-o",
-                 tmp_path("once"), NULL), 0);
-    for (at = err; at && (at = strstr(at, said)); at++)
-        n++;
-    CHECK_INT(n, 1);
-    CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
-    free(out);
-    free(err);
-}
-
 /* Item 7 for the writers that create a folder (import, merge -o): the
  * temporary folder is never renamed over a folder another writer made
  * meanwhile (rename() replaced an empty one): the second is refused. */
-void test_issue33_commit_never_replaces(void);
-void test_issue33_commit_never_replaces(void)
+void test_results_commit_never_replaces(void);
+void test_results_commit_never_replaces(void)
 {
     const char *out = tmp_path("made-meanwhile");
     char tmp[4200], probe[4300];
@@ -626,73 +219,4 @@ void test_issue33_commit_never_replaces(void)
     snprintf(probe, sizeof probe, "%s/summary.csv", out);
     CHECK(stat(probe, &st) != 0);  /* the other writer's folder as it was */
     CHECK(stat(tmp, &st) != 0);    /* this one's temporary folder removed */
-}
-
-/* Item 13: an output folder that cannot be made is named as given with -o
- * (it was the temporary folder beside it, "OUT.import.PID@host.XXXX"). */
-void test_issue33_import_names_output(void);
-void test_issue33_import_names_output(void)
-{
-    const char *file = tmp_path("plain-file");
-    char out[700], want[800], *err = NULL;
-
-    CHECK_INT(write_file(file, "not a folder\n"), 0);
-    snprintf(out, sizeof out, "%s/imp", file);
-    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", out,
-             NULL) != 0);
-    snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
-    CHECK_CONTAINS(err, want);
-    free(err);
-}
-
-/* Item 8, a run cut inside a round: the rows lost from a measured round
- * join the round cut short, which is measured next (in a round after it,
- * the cut one's own configurations were never measured). */
-void test_issue33_adaptive_rows_truth_cut(void);
-void test_issue33_adaptive_rows_truth_cut(void)
-{
-    const char *a = tmp_path("ad-cut");
-    char path[700], rows[700], keep[8192] = "", *text, *line, *save = NULL;
-    json_t *root, *rounds, *last, *first;
-    json_error_t jerr;
-    long drop[16];
-    size_t n_drop = 0, i;
-    json_t *pick;
-
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "8", "--target-error", "0", "-o", a, NULL), 0);
-    snprintf(path, sizeof path, "%s/adaptive.json", a);
-    root = json_load_file(path, 0, &jerr);
-    rounds = json_object_get(root, "rounds");
-    CHECK(json_array_size(rounds) >= 3);
-    if (json_array_size(rounds) < 3) {
-        json_decref(root);
-        return;
-    }
-    last = json_array_get(rounds, json_array_size(rounds) - 1);
-    first = json_array_get(rounds, 0);
-    json_object_del(last, "error_pct"); /* cut before its end was recorded */
-    json_array_foreach(json_object_get(last, "chosen"), i, pick)
-        drop[n_drop++] = (long)json_integer_value(json_object_get(pick, "id"));
-    drop[n_drop++] = (long)json_integer_value(
-        json_object_get(json_array_get(json_object_get(first, "chosen"), 0), "id"));
-    CHECK_INT(json_dump_file(root, path, 0), 0);
-    json_decref(root);
-    snprintf(rows, sizeof rows, "%s/summary.csv", a);
-    text = slurp(rows);
-    for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-        int gone = 0;
-        for (size_t k = 0; k < n_drop && line != text; k++)
-            gone |= strtol(line, NULL, 10) == drop[k];
-        if (!gone && strlen(keep) + strlen(line) + 2 < sizeof keep) {
-            strcat(keep, line);
-            strcat(keep, "\n");
-        }
-    }
-    free(text);
-    CHECK_INT(write_file(rows, keep), 0);
-    CHECK_INT(rows_of(a), 8 - n_drop);
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/ad.cfg"), "--adaptive", "--max-configs",
-                 "8", "--target-error", "0", "-o", a, "--resume", NULL), 0);
-    CHECK_INT(rows_of(a), 8);
 }

@@ -1,5 +1,7 @@
 #include "harness.h"
+#include "limited.h"
 
+#include "src/flight/ulog.h"
 #include "src/results/import.h"
 
 #include <errno.h>
@@ -309,4 +311,180 @@ void test_import_csv_columns(void)
     CHECK_INT(pp_import_csv(path, &o, &t), 0);
     CHECK_STR(t.names[0], "x");
     pp_trace_free(&t);
+}
+
+/* Missing in issue 45: jtop's log format beside tegrastats. The fixture's
+ * rails are tegrastats-orin.log's, in jtop's logger CSV: the same watts;
+ * times from the first row (a row without a fraction too); a quoted field
+ * with a comma; a non-number in a power column refused with its line. */
+void test_import_jtop(void);
+void test_import_jtop(void)
+{
+    char out_dir[700], trace[800], bad[700], *text, *err = NULL;
+
+    snprintf(out_dir, sizeof out_dir, "%s/jtop", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, NULL, "import", "jtop", fixture("import/jtop-orin.csv"), "-o",
+                          out_dir, NULL), 0);
+    snprintf(trace, sizeof trace, "%s/traces/0.csv", out_dir);
+    text = slurp(trace);
+    CHECK_CONTAINS(text, "t_s,VDD_CPU_GPU_CV_w,VDD_SOC_w,TOT_IN_w\n"
+                         "0.000000,1.187000,1.424000,5.263000\n"
+                         "1.000508,2.187000,1.524000,6.263000\n");
+    CHECK_CONTAINS(text, "\n3.995488,2.187000,1.524000,6.263000\n");
+    free(text);
+    snprintf(bad, sizeof bad, "%s/bad.csv", test_tmpdir());
+    write_file(bad, "time,uptime,Power VDD_IN,Power TOT\n"
+                    "2026-11-22 03:20:01.5,\"1 day, 0:00:01\",5263,5263\n"
+                    "2026-11-22 03:20:02.5,\"1 day, 0:00:02\",OFF,5263\n");
+    snprintf(out_dir, sizeof out_dir, "%s/jtop-bad", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "import", "jtop", bad, "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "bad.csv:3: column 3 'OFF' is not a finite number");
+    free(err);
+    err = NULL;
+    CHECK_INT(run_powprof(NULL, &err, "import", "jtop", fixture("import/tegrastats-orin.log"),
+                          "-o", out_dir, NULL), 2);
+    CHECK_CONTAINS(err, "tegrastats-orin.log:1: not a jtop log");
+    free(err);
+}
+
+/* Issue 32, item 1: PX4's ulog2csv export of battery_status: its
+ * microsecond timestamp is found as such (a 6-second log, not 69 days),
+ * rebased, voltage_v x current_a is the rail "battery" (the same energy
+ * as the ULog read directly), the other columns left out with a note. */
+void test_import_csv_px4_ulog2csv(void);
+void test_import_csv_px4_ulog2csv(void)
+{
+    pp_import_options o;
+    pp_trace t;
+    pp_ulog_flight f;
+    double e_ulog = 0;
+
+    pp_import_options_init(&o);
+    test_log_clear();
+    CHECK_INT(pp_import_csv(fixture("ulog/sample_log_small_battery_status_0.csv"), &o, &t), 0);
+    CHECK_INT(t.n_rails, 1);
+    CHECK_STR(t.names[0], "battery");
+    CHECK_NEAR(t.t_s[0], 0.0, 0);
+    CHECK(pp_trace_duration_s(&t) > 5.5 && pp_trace_duration_s(&t) < 6.5);
+    CHECK_CONTAINS(test_log(), "'timestamp' has no unit: read as microseconds");
+    CHECK_CONTAINS(test_log(), "discharged_mah (not power, current or voltage)");
+    CHECK_CONTAINS(test_log(), "remaining (no unit)");
+    CHECK_CONTAINS(test_log(), "voltage_filtered_v (a smoothed copy)");
+    CHECK(!strstr(test_log(), "implausible"));
+    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
+    for (size_t i = 1; i < f.bat[0].n; i++) /* battery 0: the trapezoid of V x I */
+        e_ulog += 0.5 * (f.bat[0].t_s[i] - f.bat[0].t_s[i - 1]) *
+                  (f.bat[0].voltage_v[i] * f.bat[0].current_a[i] +
+                   f.bat[0].voltage_v[i - 1] * f.bat[0].current_a[i - 1]);
+    CHECK_INT((int)t.n_samples, (int)f.bat[0].n);
+    CHECK_NEAR(pp_trace_energy_j(&t, 0), e_ulog, 1e-4 * e_ulog);
+    pp_ulog_flight_free(&f);
+    pp_trace_free(&t);
+
+    /* --time-unit s: taken at its word, and the span warned about */
+    o.time_scale = 1.0;
+    test_log_clear();
+    CHECK_INT(pp_import_csv(fixture("ulog/sample_log_small_battery_status_0.csv"), &o, &t), 0);
+    CHECK(pp_trace_duration_s(&t) > 5e6);
+    CHECK_CONTAINS(test_log(), "implausible for a power log; is the time unit right?");
+    pp_trace_free(&t);
+}
+
+/* Issue 32, item 1: the unit from the time column's name or the steps;
+ * a lone unitless column without any power column still refused. */
+void test_import_csv_time_units(void);
+void test_import_csv_time_units(void)
+{
+    char path[512];
+    pp_import_options o;
+    pp_trace t;
+
+    snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
+    pp_import_options_init(&o);
+    write_file(path, "time_us,a_w\n1000000,1\n1100000,1\n1200000,3\n");
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 0.2, 1e-12); /* rebased, in seconds */
+    pp_trace_free(&t);
+    write_file(path, "time,a_w\n10,1\n10.5,1\n11,3\n"); /* seconds: steps of 0.5 */
+    test_log_clear();
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 1.0, 1e-12);
+    CHECK(!strstr(test_log(), "read as"));
+    pp_trace_free(&t);
+    write_file(path, "time,a_w\n0,1\n100,1\n200,3\n"); /* 10 Hz in milliseconds */
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_NEAR(t.t_s[2], 0.2, 1e-12);
+    pp_trace_free(&t);
+    write_file(path, "t_s,bus_voltage_v,bus_current_ma,cells\n0,12,1000,3\n1,12,2000,3\n");
+    test_log_clear();
+    CHECK_INT(pp_import_csv(path, &o, &t), 0);
+    CHECK_STR(t.names[0], "bus");
+    CHECK_NEAR(pp_trace_at(&t, 1, 0), 24.0, 1e-12);
+    CHECK_CONTAINS(test_log(), "cells (no unit)");
+    pp_trace_free(&t);
+}
+
+/* Friction of issue 22: import --pattern maps the repository's own
+ * 1layer_yolo-5-8fps.csv to fps 5.8 with {fps:-} ('-' its decimal point). */
+void test_import_pattern_decimal_point(void);
+void test_import_pattern_decimal_point(void)
+{
+    char names[4][64], out[600], *err = NULL, *text;
+    double v[4] = {0};
+
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "/d/yolo-5-8fps.csv", names, v, 4), 1);
+    CHECK_STR(names[0], "fps");
+    CHECK_NEAR(v[0], 5.8, 1e-12);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "yolo-10fps.csv", names, v, 4), 1);
+    CHECK_NEAR(v[0], 10, 1e-12);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:-}fps.csv", "yolo-1-2-3fps.csv", names, v, 4),
+              -EINVAL);
+    CHECK_INT(pp_import_match_pattern("yolo-{fps:--}fps.csv", "yolo-5-8fps.csv", names, v, 4),
+              -EINVAL);
+    snprintf(out, sizeof out, "%s/yolo", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "import", "powprofiler", "data/tx2/darknet/1layer_yolo-5-8fps.csv",
+                          "data/tx2/darknet/1layer_yolo-10fps.csv", "--pattern",
+                          "1layer_yolo-{fps:-}fps.csv", "-o", out, NULL), 0);
+    free(err);
+    snprintf(out + strlen(out), sizeof out - strlen(out), "/summary.csv");
+    text = slurp(out);
+    CHECK_CONTAINS(text, "\n0,5.8,ok,");
+    free(text);
+}
+
+/* Item 2: import ulog reads each log once (it parsed it for the trace,
+ * again for flight.csv and again for the report): the reader's warning
+ * comes once. */
+void test_import_reads_once(void);
+void test_import_reads_once(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *said = "3 battery_status samples left out: their timestamp", *at;
+    int n = 0;
+
+    CHECK_INT(pp(&out, &err, "import", "ulog", fixture("issue33/ts_back.ulg"), "-o",
+                 tmp_path("once"), NULL), 0);
+    for (at = err; at && (at = strstr(at, said)); at++)
+        n++;
+    CHECK_INT(n, 1);
+    CHECK_CONTAINS(out, "battery 0: 3 samples over 2.0 s");
+    free(out);
+    free(err);
+}
+
+/* Item 13: an output folder that cannot be made is named as given with -o
+ * (it was the temporary folder beside it, "OUT.import.PID@host.XXXX"). */
+void test_import_names_output(void);
+void test_import_names_output(void)
+{
+    const char *file = tmp_path("plain-file");
+    char out[700], want[800], *err = NULL;
+
+    CHECK_INT(write_file(file, "not a folder\n"), 0);
+    snprintf(out, sizeof out, "%s/imp", file);
+    CHECK(pp(NULL, &err, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", out,
+             NULL) != 0);
+    snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
+    CHECK_CONTAINS(err, want);
+    free(err);
 }

@@ -1104,8 +1104,8 @@ static const char *edited_model(const char *name, const char *key, const char *v
 /* layer-model-idle.sh, layer-model-samples-1e300.json, layers-predict-exit0.sh
  * (coefficients of 1e308): numbers out of range refused with the file and
  * the key; a mission without idle power fails (it exited 0). */
-void test_layers_issue23_model_json(void);
-void test_layers_issue23_model_json(void)
+void test_layers_model_json_out_of_range(void);
+void test_layers_model_json_out_of_range(void)
 {
     static const struct {
         const char *key, *value;
@@ -1153,8 +1153,8 @@ void test_layers_issue23_model_json(void)
 /* layers-upsample-int-overflow.cfg, layers-setout-long-overflow.cfg: sizes
  * past what darknet holds are refused with the cfg's line (they overflowed
  * int and long, and one was predicted). */
-void test_layers_issue23_overflow(void);
-void test_layers_issue23_overflow(void)
+void test_layers_size_overflow(void);
+void test_layers_size_overflow(void)
 {
     char model[700], *err = NULL;
 
@@ -1184,8 +1184,8 @@ void test_layers_issue23_overflow(void)
 /* layers-model-lapack-msg.sh: one edited cell of a real profile gave
  * "least squares failed (is LAPACK installed?)" with no file, or UBSan's
  * overflow; each is refused naming the file, line and column. */
-void test_layers_issue23_profile_cells(void);
-void test_layers_issue23_profile_cells(void)
+void test_layers_profile_cells(void);
+void test_layers_profile_cells(void)
 {
     static const struct {
         const char *column;

@@ -351,3 +351,46 @@ void test_cli_meter_trace_write_error(void)
     CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
     free(err);
 }
+
+/* Issue 22, item 6: meter says what profile says of a run too short to
+ * measure (fewer than 5 samples or 5 sampling periods). */
+void test_meter_warns_short_run(void);
+void test_meter_warns_short_run(void)
+{
+    const char *root = fixture("jetson-tx2-iio");
+    char *out = NULL, *err = NULL;
+
+    CHECK_INT(run_powprof(NULL, &err, "meter", "-d", "jetson", "--sysfs-root", root, "-r", "10",
+                          "--", "true", NULL), 0);
+    CHECK_CONTAINS(err, "too short to measure");
+    free(err);
+    CHECK_INT(run_powprof(NULL, &out, "meter", "-d", "jetson", "--sysfs-root", root, "-r", "10",
+                          "--json", "--", "true", NULL), 0); /* the report is on stderr */
+    CHECK_CONTAINS(out, "\"short_run\":true");
+    CHECK_CONTAINS(out, "\"saturated\":false");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "meter", "-d", "jetson", "--sysfs-root", root, "-r", "100",
+                          "--", "sleep", "0.3", NULL), 0);
+    CHECK(err && !strstr(err, "too short"));
+    free(err);
+}
+
+/* Issue 22, item 6: a procstat estimate at its ceiling (every core busy
+ * throughout: the script moves the busy counters of /proc/stat while
+ * meter samples) is said, as profile says it. */
+void test_meter_warns_procstat_ceiling(void);
+void test_meter_warns_procstat_ceiling(void)
+{
+    const char *root = fixture_copy("procstat");
+    const char *script = "f=$1; u=20000; while [ $u -lt 23000 ]; do u=$((u+100)); printf "
+                         "\"cpu  %d 0 0 17000 0 0 0 0 0 0\\ncpu0 %d 0 0 8500 0 0 0 0 0 0\\n"
+                         "cpu1 %d 0 0 8500 0 0 0 0 0 0\\n\" $((2*u)) $u $u > \"$f\"; "
+                         "sleep 0.02; done";
+    char path[1024], *err = NULL;
+
+    snprintf(path, sizeof path, "%s/proc/stat", root);
+    CHECK_INT(run_powprof(NULL, &err, "meter", "-d", "procstat", "--sysfs-root", root, "-r", "50",
+                          "--", "sh", "-c", script, "sh", path, NULL), 0);
+    CHECK_CONTAINS(err, "the estimate sat at its ceiling (2.700 W, every core busy)");
+    free(err);
+}

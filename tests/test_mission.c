@@ -1,19 +1,20 @@
-/* Missions in phases (issue 25): the mission group, the plan per phase,
- * the ULog reader and the battery against a recorded flight. */
+/* Missions in phases (issue 25): the mission group and the plan per phase
+ * (the ULog reader and the battery against a flight: test_ulog.c). */
 #include "harness.h"
+#include "exec_profile.h"
+#include "limited.h"
 
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
 #include "src/plan/phases.h"
-#include "src/flight/flight.h"
 #include "src/traces/trace.h"
-#include "src/flight/ulog.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static double after(const char *text, const char *key)
@@ -237,246 +238,6 @@ void test_mission_floor_unmet(void)
     free(out);
 }
 
-/* ---- ULog files written by hand ------------------------------------------ */
-
-typedef struct ubuf {
-    uint8_t b[8192];
-    size_t n;
-} ubuf;
-
-static void put(ubuf *u, const void *p, size_t n)
-{
-    memcpy(u->b + u->n, p, n);
-    u->n += n;
-}
-
-static void msg(ubuf *u, char type, const void *payload, size_t n)
-{
-    uint8_t h[3] = {(uint8_t)(n & 0xff), (uint8_t)(n >> 8), (uint8_t)type};
-    put(u, h, 3);
-    put(u, payload, n);
-}
-
-static void data(ubuf *u, uint16_t id, uint64_t t_us, float v, float i, float mah)
-{
-    uint8_t d[2 + 8 + 4 * 4];
-    float rem = 0.5f;
-
-    memcpy(d, &id, 2);
-    memcpy(d + 2, &t_us, 8);
-    memcpy(d + 10, &v, 4);
-    memcpy(d + 14, &i, 4);
-    memcpy(d + 18, &mah, 4);
-    memcpy(d + 22, &rem, 4);
-    msg(u, 'D', d, sizeof d);
-}
-
-static const uint8_t sync_bytes[8] = {0x2F, 0x73, 0x13, 0x20, 0x25, 0x0C, 0xBB, 0x12};
-
-/* A log: header, (flags), a nested format, battery_status, two instances,
- * an unknown message type, a logged string; n samples of instance 0 at
- * 1 s, 16 V, i A for sample i, discharged i mAh. */
-static void write_log(ubuf *u, int flags, size_t n)
-{
-    static const char nested[] = "cell:float v;uint8_t[4] _padding0;";
-    static const char fmt[] = "battery_status:uint64_t timestamp;float voltage_v;float current_a;"
-                              "float discharged_mah;float remaining;cell[2] cells;";
-    uint8_t head[16] = {'U', 'L', 'o', 'g', 0x01, 0x12, 0x35, 1};
-    uint8_t sub[3 + 14] = {0, 7, 0}, sub1[3 + 14] = {1, 8, 0}, str[10] = {6};
-    uint8_t unknown[5] = {1, 2, 3, 4, 5}, flagbits[40] = {0};
-
-    u->n = 0;
-    put(u, head, sizeof head);
-    if (flags)
-        msg(u, 'B', flagbits, sizeof flagbits);
-    msg(u, 'F', nested, strlen(nested));
-    msg(u, 'F', fmt, strlen(fmt));
-    memcpy(sub + 3, "battery_status", 14);
-    memcpy(sub1 + 3, "battery_status", 14);
-    msg(u, 'A', sub, sizeof sub);
-    msg(u, 'A', sub1, sizeof sub1);
-    msg(u, 'x', unknown, sizeof unknown);
-    msg(u, 'L', str, sizeof str);
-    msg(u, 'S', sync_bytes, 8);
-    for (size_t i = 0; i < n; i++) {
-        data(u, 7, 1000000 * (i + 1), 16.0f, (float)i, (float)i);
-        data(u, 8, 1000000 * (i + 1) + 500000, 8.0f, 1.0f, 0);
-    }
-}
-
-void test_mission_ulog_hand_written(void);
-void test_mission_ulog_hand_written(void)
-{
-    ubuf *u = malloc(sizeof *u);
-    pp_ulog_flight f;
-    pp_trace t;
-    double q, logged;
-    size_t full, cut;
-
-    write_log(u, 1, 5);
-    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "hand.ulg", &f), 0);
-    CHECK_INT(f.n_batteries, 2);
-    CHECK_INT(f.bat[0].n, 5);
-    CHECK_INT(f.bat[1].instance, 1);
-    CHECK_INT(f.n_unknown, 1);
-    CHECK_INT(f.n_strings, 1);
-    CHECK_NEAR(f.bat[0].t_s[2], 3.0, 1e-12);
-    CHECK_NEAR(f.bat[0].current_a[4], 4.0, 0);
-    pp_ulog_charge_mah(&f.bat[0], &q, &logged);
-    CHECK_NEAR(q, (0.5 + 1.5 + 2.5 + 3.5) / 3.6, 1e-9); /* trapezoids of i A over 1 s */
-    CHECK_NEAR(logged, 4.0, 0);
-    CHECK_INT(pp_ulog_battery_trace(&f, "hand.ulg", &t), 0);
-    CHECK_INT(t.n_rails, 2);
-    CHECK_STR(t.names[0], "battery0");
-    CHECK_INT(t.n_samples, 10);
-    CHECK_NEAR(pp_trace_at(&t, 2, 0), 16.0, 1e-9);       /* t 1 s: instance 0 at 1 A */
-    CHECK_NEAR(pp_trace_at(&t, 1, 0), 16.0 * 0.5, 1e-9); /* t 0.5 s: between 0 and 1 A */
-    CHECK_NEAR(pp_trace_at(&t, 1, 1), 8.0, 1e-9);
-    pp_trace_free(&t);
-    pp_ulog_flight_free(&f);
-    /* torn: the last message cut in two; every complete one kept */
-    full = u->n;
-    cut = full - 7;
-    test_log_clear();
-    CHECK_INT(pp_ulog_parse_battery(u->b, cut, "torn.ulg", &f), 0);
-    CHECK(f.torn);
-    CHECK_INT(f.bat[0].n, 5);
-    CHECK_INT(f.bat[1].n, 4);
-    CHECK_CONTAINS(test_log(), "torn.ulg: the log ends inside a message at offset");
-    pp_ulog_flight_free(&f);
-    /* corrupt: data of no subscription, then a sync marker, then more data */
-    write_log(u, 0, 2);
-    data(u, 99, 9000000, 1, 1, 1);
-    msg(u, 'S', sync_bytes, 8);
-    data(u, 7, 10000000, 16.0f, 2.0f, 5.0f);
-    test_log_clear();
-    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "bad.ulg", &f), 0);
-    CHECK_INT(f.n_corrupt, 1);
-    CHECK_INT(f.bat[0].n, 3);
-    CHECK_NEAR(f.bat[0].t_s[2], 10.0, 1e-12);
-    CHECK_CONTAINS(test_log(), "bad.ulg: offset");
-    pp_ulog_flight_free(&f);
-    /* not ULog, a header cut short, an unknown incompatible flag */
-    CHECK_INT(pp_ulog_parse_battery((const uint8_t *)"hello world, no log", 19, "x.ulg", &f), -EINVAL);
-    CHECK_INT(pp_ulog_parse_battery(u->b, 10, "short.ulg", &f), -EINVAL);
-    CHECK_CONTAINS(test_log(), "short.ulg: the ULog header is cut short");
-    write_log(u, 1, 1);
-    u->b[16 + 3 + 8] = 0x02;
-    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "flags.ulg", &f), -EINVAL);
-    CHECK_CONTAINS(test_log(), "incompatible flag byte 0 is 0x02");
-    pp_ulog_flight_free(&f);
-    free(u);
-}
-
-/* Appended data: the main data torn at the offset, the rest read from it. */
-void test_mission_ulog_appended(void);
-void test_mission_ulog_appended(void)
-{
-    ubuf *u = malloc(sizeof *u);
-    pp_ulog_flight f;
-    uint64_t at;
-
-    write_log(u, 1, 3);
-    data(u, 7, 4000000, 16.0f, 3.0f, 3.0f);
-    u->n -= 5; /* torn where the appended data starts */
-    at = u->n;
-    data(u, 7, 5000000, 16.0f, 4.0f, 4.0f);
-    u->b[16 + 3 + 8] = 0x01; /* data appended */
-    memcpy(u->b + 16 + 3 + 16, &at, 8);
-    test_log_clear();
-    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "app.ulg", &f), 0);
-    CHECK_INT(f.n_appended, 1);
-    CHECK_INT(f.bat[0].n, 4);
-    CHECK_NEAR(f.bat[0].t_s[3], 5.0, 1e-12);
-    CHECK(!f.torn);
-    CHECK_CONTAINS(test_log(), "torn where appended data starts");
-    pp_ulog_flight_free(&f);
-    free(u);
-}
-
-/* pyulog's samples: every battery_status sample kept; a log without. */
-void test_mission_ulog_samples(void);
-void test_mission_ulog_samples(void)
-{
-    pp_ulog_flight f;
-    char *out = NULL, *err = NULL, dir[4200];
-
-    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample_log_small.ulg"), &f), 0);
-    CHECK_INT(f.n_batteries, 2);
-    CHECK_INT(f.bat[0].n, 21);
-    CHECK_INT(f.bat[1].n, 21);
-    CHECK(!f.torn && f.n_corrupt == 0);
-    CHECK_NEAR(pp_ulog_interval_s(&f.bat[0]), 0.3, 0.01);
-    pp_ulog_flight_free(&f);
-    CHECK_INT(pp_ulog_read_battery(fixture("ulog/sample.ulg"), &f), 0);
-    CHECK(f.battery_defined);
-    CHECK_INT(f.n_batteries, 0);
-    pp_ulog_flight_free(&f);
-    snprintf(dir, sizeof dir, "%s/flight", test_tmpdir());
-    CHECK_INT(run_powprof(&out, NULL, "import", "ulog", fixture("ulog/sample_log_small.ulg"), "-o", dir, NULL), 0);
-    CHECK_CONTAINS(out, "battery 0: 21 samples");
-    CHECK_CONTAINS(out, "the topic is logged at a lower rate than the autopilot integrates");
-    free(out);
-    {
-        char csv[4300], *text;
-        size_t lines = 0;
-        snprintf(csv, sizeof csv, "%s/flight.csv", dir);
-        text = slurp(csv);
-        for (char *c = text; c && *c; c++)
-            lines += *c == '\n';
-        CHECK_INT(lines, 1 + 2 * 21); /* the log's own figures, every sample */
-        CHECK_CONTAINS(text, "file,battery,t_s,voltage_v,current_a,discharged_mah,remaining\n");
-        free(text);
-    }
-    snprintf(dir, sizeof dir, "%s/noflight", test_tmpdir());
-    CHECK_INT(run_powprof(NULL, &err, "import", "ulog", fixture("ulog/sample.ulg"), "-o", dir, NULL), 2);
-    CHECK_CONTAINS(err, "defines battery_status but holds no sample of it");
-    free(err);
-}
-
-/* The battery against a synthetic flight whose voltage the model
- * reproduces: the default pack's U - R I at each sample. */
-void test_mission_battery_vs_flight(void);
-void test_mission_battery_vs_flight(void)
-{
-    ubuf *u = malloc(sizeof *u);
-    pp_battery_params p;
-    pp_ulog_flight f;
-    pp_flight_check c;
-    char path[4200], *out = NULL;
-    FILE *fp;
-
-    pp_battery_params_default(&p);
-    write_log(u, 0, 0);
-    for (int i = 0; i < 100; i++) {
-        double cur = 5 + 3 * sin(i / 5.0);
-        data(u, 7, 1000000 + 100000 * (uint64_t)i, (float)(p.voltage_v - p.r_int_ohm * cur),
-             (float)cur, (float)(i * 0.1));
-    }
-    CHECK_INT(pp_ulog_parse_battery(u->b, u->n, "synthetic.ulg", &f), 0);
-    CHECK_INT(f.bat[0].n, 100);
-    CHECK_INT(pp_flight_check_run(&f.bat[0], &p, &c), 0);
-    CHECK_INT(c.n, 100);
-    CHECK(c.v_rms < 1e-5);
-    CHECK(fabs(c.v_max_dev) < 1e-5);
-    CHECK_NEAR(c.v_end_model, c.v_end_logged, 1e-5);
-    CHECK_NEAR(c.mah_model, c.mah_current, 1e-3 * c.mah_current);
-    CHECK_NEAR(c.pack.soc_start_frac, 0.5, 0);
-    pp_ulog_flight_free(&f);
-    /* the command: a log given in the place of a trace */
-    snprintf(path, sizeof path, "%s/synthetic.ulg", test_tmpdir());
-    fp = fopen(path, "wb");
-    CHECK(fp && fwrite(u->b, 1, u->n, fp) == u->n);
-    if (fp)
-        fclose(fp);
-    /* the default for a flight is thevenin (issue 32, item 5): the rint pack
-     * that made this one asked for */
-    CHECK_INT(run_powprof(&out, NULL, "battery", path, "--model", "rint", NULL), 0);
-    CHECK_CONTAINS(out, "terminal voltage, modelled - logged: RMS 0.000 V");
-    free(out);
-    free(u);
-}
-
 /* A base load from a trace: cut or repeated with the trace's period; a
  * one-phase --base-trace plan; the plot of a plan per phase. */
 void test_mission_base_trace_and_plot(void);
@@ -559,4 +320,142 @@ void test_mission_run_plans_phases(void)
     CHECK_CONTAINS(out, "2 phases");
     CHECK_CONTAINS(out, "best single configuration held throughout");
     free(out);
+}
+
+/* Friction of issue 22: the mission group's fixed holds inputs in the plan
+ * of `run`; a name that is no parameter is refused with the file's line
+ * before anything runs. */
+void test_mission_fixed(void);
+void test_mission_fixed(void)
+{
+    char path[700], *err = NULL, *text;
+    const char *best;
+
+    for (int size = 1; size <= 2; size++) {
+        char extra[200];
+        snprintf(extra, sizeof extra, "mission = { duration_s = 600.0; maximize = \"x.level\";\n"
+                 "  fixed = [\"x.size=%d\"]; };", size);
+        write_exec_profile_with("level = [0, 1]; size = [1, 2];", extra);
+        snprintf(g_out + strlen(g_out), sizeof g_out - strlen(g_out), "%d", size);
+        CHECK_INT(run_powprof(NULL, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+        snprintf(path, sizeof path, "%s/plan.json", g_out);
+        text = slurp(path);
+        best = text ? strstr(text, "\"best\": {") : NULL;
+        CHECK(best != NULL);
+        CHECK_NEAR(number_after(best, "\"x.size\": "), size, 1e-9);
+        free(text);
+    }
+    write_exec_profile_with("level = [0, 1]; size = [1, 2];",
+                            "mission = { duration_s = 600.0;\n  fixed = [\"x.nope=1\"]; };");
+    CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "-o", g_out, NULL), 2);
+    CHECK_CONTAINS(err, "w.cfg:3: mission.fixed: 'x.nope' is no parameter of the profile");
+    free(err);
+    CHECK(access(g_out, F_OK) != 0);
+}
+
+/* tiny.cfg profiled and modelled once, into the test folder of the first
+ * test that asks (later tests read it): its path. */
+static const char *tiny_results(void)
+{
+    static char res[700];
+    struct stat st;
+
+    if (res[0] && stat(res, &st) == 0)
+        return res;
+    snprintf(res, sizeof res, "%s/res", test_tmpdir());
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue33/tiny.cfg"), "-o", res, "--yes", NULL), 0);
+    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0);
+    return res;
+}
+
+/* Item 5: plan --mission FILE holds FILE's top-level fixed (it planned
+ * w.a = 4 with fixed = ["w.a=2"]); unknown names, values and malformed
+ * entries refused with the file's line. */
+void test_mission_fixed_from_file(void);
+void test_mission_fixed_from_file(void)
+{
+    static const struct { const char *fixed, *said; int rc; } cases[] = {
+        {"\"w.a=2\"", NULL, 0},
+        {"\"zz=1\"", "m.cfg:2: mission.fixed: 'zz' is no parameter of the results", 2},
+        {"\"w.a\"", "m.cfg:2: mission.fixed: \"NAME=VALUE\" expected (got \"w.a\")", 2},
+        {"5", "m.cfg:2: mission.fixed: \"NAME=VALUE\" strings expected", 2},
+        {"\"w.a=two\"", "m.cfg:2: mission.fixed: 'two' is not a value of w.a", 2},
+    };
+    const char *res = tiny_results(), *m = tmp_path("m.cfg");
+    char text[400], *out = NULL, *err = NULL;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(cases); i++) {
+        snprintf(text, sizeof text, "mission = { maximize = \"w.a\";\n fixed = [%s];\n"
+                 " phases = ( { name = \"a\"; duration = \"2min\"; base_power_w = 100.0; } ); };\n",
+                 cases[i].fixed);
+        CHECK_INT(write_file(m, text), 0);
+        CHECK_INT(pp(&out, &err, "plan", res, "--mission", m, NULL), cases[i].rc);
+        if (cases[i].said)
+            CHECK_CONTAINS(err, cases[i].said);
+        else
+            CHECK_CONTAINS(out, "w.a = 2, w.fps=");
+        free(out);
+        free(err);
+        out = err = NULL;
+    }
+}
+
+/* Item 11: one duration parser and one range for the command line and
+ * mission files; a phase too short refused naming the file, line and
+ * phase (it failed later inside the battery, naming neither). */
+void test_mission_durations(void);
+void test_mission_durations(void)
+{
+    static const struct { const char *text; double s; } ok[] = {
+        {"1m30s", 90}, {"250ms", 0.25}, {"1 h 30 min", 5400}, {"2hr", 7200}, {"90sec", 90}};
+    static const char *const bad[] = {"1h1h", "1s1h", "0x10s", "inf s", "-1min", "1e400s", "5 m s"};
+    const char *res = tiny_results(), *m = tmp_path("d.cfg");
+    char *err = NULL, why[300];
+    double v;
+
+    for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
+        CHECK_INT(pp_parse_duration_s(ok[i].text, &v), 0);
+        CHECK_NEAR(v, ok[i].s, 1e-12);
+    }
+    for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
+        CHECK(pp_parse_duration_s(bad[i], &v) < 0);
+    CHECK_INT(pp_parse_duration_range("250ms", &v, why, sizeof why), -EINVAL);
+    CHECK_CONTAINS(why, "\"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration = \"1min\"; "
+                            "base_power_w = 10.0; },\n { name = \"b\"; duration = \"1e-9s\"; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "d.cfg:2: duration: phase 'b': \"1e-9s\" is 1e-09 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"a\"; duration_s = 1e-300; "
+                            "base_power_w = 10.0; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "phase 'a': 1e-300 s is not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "250ms", NULL), 2);
+    CHECK_CONTAINS(err, "--mission-s: \"250ms\" is 0.25 s, not in [1, 1e+07] s");
+    free(err);
+    err = NULL;
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "1h1h", NULL), 2);
+    CHECK_CONTAINS(err, "\"1h1h\" is not a duration");
+    free(err);
+}
+
+/* Also: a base trace of negative power names the trace, the sample and
+ * the phase (it was "battery: sample 4: power -17.3 W"). */
+void test_mission_base_trace_negative(void);
+void test_mission_base_trace_negative(void)
+{
+    const char *res = tiny_results(), *m = tmp_path("neg.cfg");
+    char *err = NULL;
+
+    CHECK_INT(write_file(tmp_path("neg.csv"), "t_s,x_w\n0,10\n1,20\n2,-17.3\n"), 0);
+    CHECK_INT(write_file(m, "mission = { phases = ( { name = \"hover\"; duration = \"10min\"; "
+                            "base_trace = \"neg.csv\"; } ); };\n"), 0);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission", m, NULL), 2);
+    CHECK_CONTAINS(err, "neg.csv: sample 3 (at 2 s): a total power of -17.3 W is no base load");
+    CHECK_CONTAINS(err, "phase 'hover': its base_trace");
+    free(err);
 }

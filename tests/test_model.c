@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "exec_profile.h"
 
 #include "src/results/results.h"
 #include "src/results/summary.h"
@@ -26,13 +27,6 @@ static const char *make_results(void)
                                                  "3,4,ok,1,1,0,2,40,\n"
                                                  "4,5,ok,1,1,0,2,50,\n", NULL));
     return dir;
-}
-
-/* A number after key in text (NAN when absent). */
-static double number_after(const char *text, const char *key)
-{
-    const char *at = text ? strstr(text, key) : NULL;
-    return at ? atof(at + strlen(key)) : NAN;
 }
 
 /* Field (value, lo, hi) of metric in the output of predict --json. */
@@ -534,4 +528,54 @@ void test_results_every_metric_described(void)
     CHECK_STR(what, "workload CPU [cores]");
     pp_results_describe("gpu_mean_w", what, sizeof what);
     CHECK_STR(what, "gpu mean power [W]");
+}
+
+/* Issue 22, item 9: model advises --method auto only when it is not the
+ * method in use. */
+void test_model_advice_not_auto_when_auto(void);
+void test_model_advice_not_auto_when_auto(void)
+{
+    const char *dir = results_folder_with("two", "id,a.x,status,duration_s,total_mean_w,reason\n"
+                                          "0,1,ok,1,10,\n1,2,ok,1,12,\n", NULL);
+    char *out = NULL;
+
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
+    CHECK_CONTAINS(out, "too few: fewer configurations");
+    CHECK(out && !strstr(out, "try --method auto"));
+    free(out);
+    CHECK_INT(run_powprof(&out, NULL, "model", dir, "--method", "nw", NULL), 0);
+    CHECK_CONTAINS(out, "try --method auto");
+    free(out);
+}
+
+/* Issue 22, item 1: `model` warns when a folder holds more rows than its
+ * configurations, repeats and nodes explain (rows of two profiles). */
+void test_model_warns_mixed_rows(void);
+void test_model_warns_mixed_rows(void)
+{
+    char path[600], *text, *out = NULL, *err = NULL, *last, *mixed;
+
+    write_exec_profile("level = [0, 1, 2];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_INT(run_powprof(&out, &err, "model", g_out, NULL), 0);
+    CHECK(err && !strstr(err, "rows for"));
+    free(out);
+    free(err);
+    /* what a resume of another grid left: a row of level 2 numbered 3 */
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    text = slurp(path);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    last = strstr(text, "\n2,2,");
+    CHECK(last != NULL);
+    mixed = malloc(strlen(text) * 2 + 8);
+    sprintf(mixed, "%s3%s", text, last ? last + 2 : "");
+    write_file(path, mixed);
+    CHECK_INT(run_powprof(&out, &err, "model", g_out, NULL), 0);
+    CHECK_CONTAINS(err, "holds 4 rows for 3 configurations");
+    free(out);
+    free(err);
+    free(mixed);
+    free(text);
 }

@@ -493,3 +493,213 @@ void test_plot_categorical_curves(void)
     CHECK_INT(block(path, 2, rows, 400, &cols), 200);
     CHECK_NEAR(rows[0][1], 1.0, 0.05); /* yolov2-tiny's line starts at its first point */
 }
+
+/* Issue 45, defect 4: the heat maps named no parameter held (the 3-D plot did) and
+ * their title ran into the frame; the plan per phase cut "takeoff-tran". */
+void test_plot_map_held_and_phase_names(void);
+void test_plot_map_held_and_phase_names(void)
+{
+    char summary[4096], path[700], mission[700], *text, *out = NULL;
+    size_t len = 0;
+    int id = 0;
+    const char *dir;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,m.k,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2)
+            for (int k = 1; k <= 3; k++) {
+                double w = 2 + 0.001 * a * sqrt(b) + 0.1 * k;
+                len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                        "%d,%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, k, w, 10 * w);
+            }
+    dir = results_folder_with("held45", summary, NULL);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "total_mean_w", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "'at m.k=2 (held near the middle of its range); dots: the measured");
+    CHECK_CONTAINS(text, "set tmargin at screen 0.91");
+    CHECK(text && !strstr(text, "set title"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/m45.cfg", test_tmpdir());
+    write_file(mission, "mission = { maximize = \"m.size\"; phases = (\n"
+                        " { name = \"takeoff-transition\"; duration = \"2min\"; base_power_w = 5.0; },\n"
+                        " { name = \"b\"; duration = \"3min\"; base_power_w = 5.0; }\n); };\n");
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", mission, NULL), 0);
+    CHECK_CONTAINS(out, "\ntakeoff-transition ");
+    free(out);
+}
+
+/* Issue 45, defect 4: the keys of battery-fit.png and governor.png lay over the
+ * lines; beside (below) the panels now, the time axes end with the data. */
+void test_plot_keys_beside_the_data(void);
+void test_plot_keys_beside_the_data(void)
+{
+    char plot[700], path[800], mission[700], *text;
+    const char *dir = tx2_darknet();
+
+    snprintf(plot, sizeof plot, "%s/fit", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, NULL, "battery", "fit", fixture("ulog/sample_log_small.ulg"),
+                          "--plot", plot, NULL), 0);
+    snprintf(path, sizeof path, "%s/battery-fit.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key below horizontal\nset autoscale xfix\n");
+    CHECK(text && !strstr(text, "set key top right"));
+    free(text);
+    snprintf(mission, sizeof mission, "%s/mission-tx2.cfg", fixture_copy("governor"));
+    snprintf(plot, sizeof plot, "%s/sim", test_tmpdir());
+    run_powprof(NULL, NULL, "govern", dir, "--mission", mission, "--simulate", "planned",
+                "--plot", plot, NULL);
+    snprintf(path, sizeof path, "%s/governor.gp", plot);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key outside right top vertical Left reverse\nset autoscale xfix\n");
+    free(text);
+}
+
+/* Issue 45, defect 4: `battery LOG` had no --plot (only `battery fit` had): the
+ * voltage, current and charge left over time, logged beside modelled, per
+ * battery instance (the bench log has two); a trace's run refuses it. */
+void test_plot_battery_flight(void);
+void test_plot_battery_flight(void)
+{
+    char dir[700], path[800], *text, *err = NULL;
+    size_t blocks = 0;
+
+    snprintf(dir, sizeof dir, "%s/flight", test_tmpdir());
+    CHECK_INT(run_powprof(NULL, &err, "battery", fixture("ulog/sample_log_small.ulg"), "--plot",
+                          dir, NULL), 0);
+    CHECK_CONTAINS(err, "powprof battery: plot ");
+    free(err);
+    snprintf(path, sizeof path, "%s/battery-flight.dat", dir);
+    text = slurp(path);
+    for (const char *c = text; c && (c = strstr(c, "\n\n\n")); c += 3)
+        blocks++;
+    CHECK_INT(blocks, 2);
+    CHECK(text && !strstr(text, " nan nan nan")); /* the model at every sample */
+    free(text);
+    snprintf(path, sizeof path, "%s/battery-flight.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set title 'battery 1: terminal voltage'");
+    CHECK_CONTAINS(text, "using 1:7 with lines lt 1 title 'modelled (state of charge)'");
+    CHECK_CONTAINS(text, "set key below horizontal");
+    free(text);
+    err = NULL;
+    snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
+    write_file(path, "t_s,a_w\n0,5\n1,5\n");
+    CHECK_INT(run_powprof(NULL, &err, "battery", path, "--plot", dir, NULL), 2);
+    CHECK_CONTAINS(err, "--plot draws a flight log beside the model");
+    free(err);
+}
+
+/* Issue 45, defect 2, the plots: the surface drawn for time to cutoff is the one
+ * predict gives (through the battery), not a surface of its own: its grid
+ * at 10 fps (its first point) holds predict's value there. */
+void test_plot_cutoff_through_battery(void);
+void test_plot_cutoff_through_battery(void)
+{
+    const char *dir = tx2_darknet();
+    char path[1200], *out = NULL, *text;
+    double t, lo, hi;
+    const char *at;
+
+    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "fps=10", "--json", NULL), 0);
+    CHECK(predicted_band(out, "time_to_cutoff_s", &t, &lo, &hi));
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--metric", "time_to_cutoff_s", NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/layer2-time_to_cutoff_s.dat", dir);
+    text = slurp(path);
+    at = text ? strstr(text, "\n10 ") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        char *end;
+        CHECK_NEAR(strtod(at + 4, &end), t, 1e-6 * t);
+        CHECK_NEAR(strtod(end, &end), lo, 1e-6 * t);
+        CHECK_NEAR(strtod(end, NULL), hi, 1e-6 * t);
+    }
+    free(text);
+}
+
+/* A results folder (name) of 16 configurations over two parameters, m.size
+ * 64 .. 512 and m.exp 1 .. 8 (doubling), whose power grows with both. */
+static const char *surface_results(const char *name)
+{
+    char summary[4096];
+    size_t len = 0;
+    int id = 0;
+
+    len += (size_t)snprintf(summary, sizeof summary, "id,m.size,m.exp,status,duration_s,"
+                                                     "total_mean_w,total_energy_j,reason\n");
+    for (int a = 64; a <= 512; a *= 2)
+        for (int b = 1; b <= 8; b *= 2) {
+            double w = 2 + 0.001 * a * sqrt(b);
+            len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                    "%d,%d,%d,ok,10,%.4f,%.4f,\n", id++, a, b, w, 10 * w);
+        }
+    return results_folder_with(name, summary, NULL);
+}
+
+/* Issue 32, item 9: the plots. The plan per phase draws its base load
+ * thin and light under the state of charge, the reserve in front, the
+ * labels of a phase at an edge from its inner side and above 100 %; the
+ * 1-D band's swatch in the curve's colour; the 3-D key away from the y
+ * label (top right). */
+void test_plot_phases_band_key(void);
+void test_plot_phases_band_key(void)
+{
+    char mission[1024], trace[600], path[700], plan_json[700], *text, *out = NULL;
+    const char *dir = surface_results("plots32");
+    snprintf(trace, sizeof trace, "%s/short-flight.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,50\n0.5,70\n1,40\n1.5,80\n2,60\n");
+    snprintf(path, sizeof path, "%s/mission32.cfg", test_tmpdir());
+    snprintf(mission, sizeof mission,
+             "mission = { maximize = \"m.size\"; phases = (\n"
+             "  { name = \"takeoff\"; duration = \"30s\"; base_power_w = 30.0; },\n"
+             "  { name = \"cruise\"; duration = \"20min\"; base_trace = \"%s\"; },\n"
+             "  { name = \"landing\"; duration = \"30s\"; base_power_w = 25.0; }\n); };\n", trace);
+    write_file(path, mission);
+    snprintf(plan_json, sizeof plan_json, "%s/plan32.json", test_tmpdir());
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission", path, "--json", NULL), 0);
+    CHECK(out && write_file(plan_json, out) == 0);
+    free(out);
+    CHECK_INT(run_powprof(NULL, NULL, "plot", dir, "--plan", plan_json, NULL), 0);
+    snprintf(path, sizeof path, "%s/plots/plan-phases.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "lc rgb '#A00000' front\n"); /* the reserve over everything */
+    CHECK_CONTAINS(text, "set yrange [0:118]");
+    CHECK_CONTAINS(text, "'takeoff' at first ");
+    CHECK(text && strstr(strstr(text, "'takeoff' at first "), "graph 0.97 left front"));
+    CHECK(text && strstr(strstr(text, "'landing' at first "), "graph 0.97 right front"));
+    /* issue 45: the powers in a panel of their own, the computer on its own axis */
+    CHECK(text && strstr(text, "using 1:3 with lines lw 1 lc rgb '#4A6A8A'") &&
+          strstr(text, "using 1:3 with lines lw 1") < strstr(text, "title 'state of charge'"));
+    CHECK_CONTAINS(text, "'' using 1:4 axes x1y2 with steps");
+    CHECK_CONTAINS(text, "set y2label 'computer [W]'");
+    free(text);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_mean_w-m.size-m.exp.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set key at screen 0.98,0.86 right top");
+    free(text);
+}
+
+/* Issue 32, item 9: 3-D surfaces are hard to read values from: each gets a
+ * heat map with contours beside it; --metric plots one metric alone. */
+void test_plot_heatmaps_and_metric(void);
+void test_plot_heatmaps_and_metric(void)
+{
+    char path[700], *text, *out = NULL, *err = NULL;
+    const char *dir = surface_results("heat32");
+    CHECK_INT(run_powprof(&out, NULL, "plot", dir, "--metric", "total_energy_j", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "layer2-total_energy_j-m.size-m.exp-map");
+    CHECK(out && !strstr(out, "layer2-total_mean_w"));
+    free(out);
+    snprintf(path, sizeof path, "%s/plots/layer2-total_energy_j-m.size-m.exp-map.gp", dir);
+    text = slurp(path);
+    CHECK_CONTAINS(text, "set view map");
+    CHECK_CONTAINS(text, "set contour base");
+    CHECK_CONTAINS(text, "with labels nosurface");
+    CHECK_CONTAINS(text, "'layer2-total_energy_j-m.size-m.exp'.'.dat' index 0");
+    free(text);
+    CHECK_INT(run_powprof(NULL, &err, "plot", dir, "--metric", "nosuch", NULL), 2);
+    CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
+    free(err);
+}

@@ -3,6 +3,7 @@
  * model, the plots and the plan; the library pieces the command line
  * calls (the battery's rule, the results folder's name). */
 #include "harness.h"
+#include "exec_profile.h"
 
 #include "src/api/pipeline.h"
 #include "src/config/battery_config.h"
@@ -241,4 +242,171 @@ void test_results_dir_name(void)
     CHECK_INT(pp_results_dir_name("demo", "out/{host}", &two, "n1", dir, sizeof dir), -EINVAL);
     CHECK_CONTAINS(test_log(), "results folder out/{host}: unknown placeholder {host}");
     CHECK_INT(pp_results_dir_name("../x", NULL, &all, "n1", dir, sizeof dir), -EINVAL);
+}
+
+/* A profile at g_cfg (harness.h): the profile group's extra keys, one exec
+ * component with its command and params text, and extra groups. */
+static void write_profile(const char *profile_keys, const char *component, const char *params,
+                          const char *extra)
+{
+    char text[8192];
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/w2.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res2", test_tmpdir());
+    snprintf(text, sizeof text,
+             "profile = { name = \"w2\"; device = \"jetson\"; rate_hz = 20; sysfs_root = \"%s\"; "
+             "%s };\n%s\ncomponents = ({ name = \"x\"; type = \"exec\"; %s\n"
+             "  params = { %s }; });\n",
+             fixture("jetson-tx2-iio"), profile_keys, extra, component, params);
+    write_file(g_cfg, text);
+}
+
+/* Issue 32, item 2: a warm-up as long as the run is refused at the dry
+ * run (file:line), and a run that leaves no sample after the warm-up is
+ * failed, never "ok 0.000 W". */
+void test_run_warmup_longer_than_run(void);
+void test_run_warmup_longer_than_run(void)
+{
+    char *err = NULL, *summary, path[600];
+
+    write_profile("warmup_s = 10.0;", "command = [\"sleep\", \"0.01\"]; duration_s = 2.0;",
+                  "n = [1, 2];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:1: profile.warmup_s: 10 s is not shorter than a configuration's "
+                        "run (2 s");
+    free(err);
+    /* a run whose length is not known before: measured, then failed */
+    write_profile("warmup_s = 1.0;", "command = [\"sleep\", \"0.05\"];", "n = [1];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, NULL), 1);
+    CHECK_CONTAINS(err, "id 0 failed");
+    CHECK_CONTAINS(err, "no samples after the warm-up (warmup_s = 1 s");
+    free(err);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    summary = slurp(path);
+    CHECK_CONTAINS(summary, "\n0,1,failed,");
+    free(summary);
+}
+
+/* Issue 32, item 9: a list with a value twice (the same configuration
+ * twice) is refused at its line. */
+void test_run_profile_duplicate_values(void);
+void test_run_profile_duplicate_values(void)
+{
+    char *err = NULL;
+
+    write_profile("", "command = [\"true\"];", "n = [1, 2, 2];", "");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "--dry-run", NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:4: x.params.n: value 3 (2) is value 2 again");
+    free(err);
+}
+
+/* Issue 32, items 3 and 6: `run --dry-run` finds every mission error the
+ * plan would meet only after the whole profile (a phase bound naming no
+ * parameter, a label that is none, a range holding no value, a base trace
+ * that cannot be read), each at its line; a short base trace repeated to
+ * fill a long phase is said, with a warning past a few times. */
+void test_run_dry_run_checks_phases(void);
+void test_run_dry_run_checks_phases(void)
+{
+    char *err = NULL, *out = NULL, trace[600], mission[2048];
+
+    snprintf(trace, sizeof trace, "%s/short.csv", test_tmpdir());
+    write_file(trace, "t_s,motor_w\n0,100\n1,110\n2,100\n");
+    write_profile("", "command = [\"true\"];", "n = [1, 2]; mode = [\"a\", \"b\"];",
+                  "mission = { phases = (\n"
+                  "  { name = \"up\"; duration = \"1min\"; base_power_w = 100.0;\n"
+                  "    min = { x = { nn = 3.0; }; }; },\n"
+                  "  { name = \"cruise\"; duration = \"2min\"; base_trace = \"nosuch.csv\";\n"
+                  "    max = { x = { n = 0.5; }; }; fixed = { x = { mode = \"c\"; }; }; }\n"
+                  "); };");
+    CHECK_INT(run_powprof(&out, &err, "run", g_cfg, "--dry-run", "-o", g_out, NULL), 2);
+    CHECK_CONTAINS(err, "w2.cfg:4: phase 'up': x.nn is no parameter of the profile (its "
+                        "parameters: x.n, x.mode)");
+    CHECK_CONTAINS(err, "w2.cfg:6: phase 'cruise': x.mode: 'c' is not one of its labels");
+    CHECK_CONTAINS(err, "w2.cfg:6: phase 'cruise': no value of x.n (1, 2) is within [-inf, 0.5]");
+    CHECK_CONTAINS(err, "w2.cfg:5: phase 'cruise': base_trace");
+    CHECK(!out || !strstr(out, "ready"));
+    free(err);
+    free(out);
+    snprintf(mission, sizeof mission,
+             "mission = { phases = (\n"
+             "  { name = \"up\"; duration = \"1min\"; base_power_w = 100.0;\n"
+             "    min = { x = { n = 2.0; }; }; },\n"
+             "  { name = \"cruise\"; duration = \"2min\"; base_trace = \"%s\";\n"
+             "    fixed = { x = { mode = \"b\"; }; }; }\n"
+             "); };", trace);
+    write_profile("", "command = [\"true\"];", "n = [1, 2]; mode = [\"a\", \"b\"];", mission);
+    CHECK_INT(run_powprof(NULL, &err, "run", g_cfg, "--dry-run", "-o", g_out, NULL), 0);
+    CHECK_CONTAINS(err, "w2.cfg:5: phase 'cruise': base_trace");
+    CHECK_CONTAINS(err, "(3.0 s) is repeated 40 times to fill the phase's 2.0 min");
+    free(err);
+}
+
+/* Issue 22, item 1: a resume after the profile's grid changed is refused,
+ * naming the parameter and both value lists; nothing is measured. */
+void test_resume_refuses_changed_profile(void);
+void test_resume_refuses_changed_profile(void)
+{
+    char path[600], *err = NULL, *before, *after;
+
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, NULL), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    before = slurp(path);
+    write_exec_profile("level = [0, 1, 2, 3];");
+    CHECK_INT(run_powprof(NULL, &err, "profile", g_cfg, "-o", g_out, "--resume", NULL), 2);
+    CHECK_CONTAINS(err, "run.json: made by another version of this profile");
+    CHECK_CONTAINS(err, "x.level values [0,3] -> [0,1,2,3]. Resuming would mix");
+    CHECK(err && !strstr(err, "battery.")); /* only what changed */
+    free(err);
+    after = slurp(path);
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    /* the same profile resumes (nothing left to do) */
+    write_exec_profile("level = [0, 3];");
+    CHECK_INT(run_powprof(NULL, NULL, "profile", g_cfg, "-o", g_out, "--resume", NULL), 0);
+}
+
+/* Issue 22, items 7 and 8: the run's report names the load of each
+ * "battery drained" figure (the mission's 60 W, the battery group's 0 W of
+ * summary.csv), and no energy per iteration adds two components' steps. */
+void test_run_report_names_loads(void);
+void test_run_report_names_loads(void)
+{
+    char path[600], *out = NULL, *text, *line;
+
+    snprintf(g_cfg, sizeof g_cfg, "%s/two.cfg", test_tmpdir());
+    snprintf(g_out, sizeof g_out, "%s/res", test_tmpdir());
+    snprintf(path, sizeof path,
+             "profile = { name = \"w\"; device = \"jetson\"; rate_hz = 100; sysfs_root = \"%s\"; };\n",
+             fixture("jetson-tx2-iio"));
+    text = malloc(4096);
+    snprintf(text, 4096, "%smission = { duration_s = 600.0; base_power_w = 60.0; };\n"
+             "components = ({ name = \"x\"; type = \"exec\"; command = [\"sleep\", \"0.03\"];\n"
+             "  params = { level = [0, 1, 2]; }; }, { name = \"y\"; type = \"exec\";\n"
+             "  command = [\"true\"]; });\n", path);
+    write_file(g_cfg, text);
+    free(text);
+    CHECK_INT(run_powprof(&out, NULL, "run", g_cfg, "-o", g_out, NULL), 0);
+    CHECK_CONTAINS(out, "by the computer + 60.0 W (the mission's base load)");
+    CHECK_CONTAINS(out, "summary.csv's soc_drain and its plots count the battery group's base "
+                        "load instead (0.0 W)");
+    CHECK_CONTAINS(out, "J/iteration -: none where the components differ");
+    CHECK(!strstr(out ? out : "", "lowest energy per iteration"));
+    CHECK_CONTAINS(out, "*: the battery under the computer + the battery group's base load");
+    free(out);
+    snprintf(path, sizeof path, "%s/summary.csv", g_out);
+    text = slurp(path);
+    line = text ? strstr(text, "\n0,0,ok,") : NULL;
+    CHECK(line != NULL);
+    if (text && line) { /* the field under energy_per_iteration_j is empty */
+        size_t col = 0, at = 0;
+        for (const char *c = text; c < strstr(text, "energy_per_iteration_j"); c++)
+            col += *c == ',';
+        for (line++; at < col && *line; line++)
+            at += *line == ',';
+        CHECK(*line == ',');
+    }
+    free(text);
 }

@@ -140,3 +140,49 @@ void test_util_text_and_paths_cut(void)
     CHECK_INT(pp_path_copy(path, "/tmp/x.cfg", sizeof path), 0);
     CHECK_STR(path, "/tmp/x.cfg");
 }
+
+/* Friction of issue 22: durations and fractions as people write them, one
+ * parser (util.c); long times as hours and minutes. */
+void test_util_durations_and_percentages(void);
+void test_util_durations_and_percentages(void)
+{
+    static const struct {
+        const char *text;
+        double s;
+    } ok[] = {{"90", 90}, {"1.5", 1.5}, {"10min", 600}, {"1h30m", 5400}, {"1h 30min 10s", 5410},
+              {"2h", 7200}, {"0.5h", 1800}, {"45s", 45}};
+    static const char *const bad[] = {"", "10 parsecs", "1m1h", "1h1h", "-5min", "h", "10mins",
+                                      "nan", "1e400h"};
+    char buf[48], *out = NULL, *err = NULL;
+    const char *dir;
+    double v;
+
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        v = -1;
+        CHECK_INT(pp_parse_duration_s(ok[i].text, &v), 0);
+        CHECK_NEAR(v, ok[i].s, 1e-9);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(pp_parse_duration_s(bad[i], &v) < 0);
+    CHECK_INT(pp_parse_fraction("20%", &v), 0);
+    CHECK_NEAR(v, 0.2, 1e-12);
+    CHECK_INT(pp_parse_fraction("0.25", &v), 0);
+    CHECK_NEAR(v, 0.25, 1e-12);
+    CHECK(pp_parse_fraction("20 percent", &v) < 0);
+    pp_format_duration(50644, buf, sizeof buf);
+    CHECK_STR(buf, "14 h 4 min");
+    pp_format_duration(754, buf, sizeof buf);
+    CHECK_STR(buf, "12.6 min");
+    dir = results_folder_with("dur", "id,fps,status,duration_s,total_mean_w,reason\n"
+                              "0,1,ok,1,10,\n1,2,ok,1,12,\n2,3,ok,1,14,\n", NULL);
+    CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "10min", "--min-soc", "30%",
+                          NULL), 0);
+    CHECK_CONTAINS(out, "mission 600 s, keep 30 %");
+    CHECK_CONTAINS(out, "cutoff after ");
+    CHECK_CONTAINS(out, " h ");
+    free(out);
+    CHECK_INT(run_powprof(NULL, &err, "plan", dir, "--mission-s", "10 parsecs", NULL), 2);
+    CHECK_CONTAINS(err, "--mission-s: \"10 parsecs\" is not a duration: seconds (90, 1.5) or");
+    CHECK_CONTAINS(err, "(10min, 1h30m, 250ms)");
+    free(err);
+}

@@ -1,6 +1,6 @@
 /* ulog_build.h - PX4 ULog logs built in memory (the header, formats,
  * subscriptions, battery_status samples of a timestamp, a voltage and a
- * current), for the tests (test_hostile_t4.c, test_battery_fit.c) and the benchmark of the
+ * current), for the tests (test_ulog.c, test_battery_fit.c) and the benchmark of the
  * reader (bench/bench_ulog.c). Header-only: each includer gets its own
  * static copies. */
 #ifndef PP_TESTS_ULOG_BUILD_H

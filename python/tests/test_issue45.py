@@ -29,7 +29,7 @@ class TestOneRule(unittest.TestCase):
         """Defect 1: govern's planning call (pp_plan_phases, as plan
         --mission) gives the measured 1 fps as plan's best does. A guard:
         the governor's grid (no --resolution) has no setting between 1 and
-        2 that gives way, so the C test test_plan45_one_rule_every_planner
+        2 that gives way, so the C test test_plan_one_rule_every_planner
         is the one that failed before the rule."""
         mission = os.path.join(TMP, "m45.cfg")
         with open(mission, "w") as f:
