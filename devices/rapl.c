@@ -120,10 +120,84 @@ static double zone_ceiling_w(const char *dir)
     return limit_w > 0 ? RAPL_LIMIT_FACTOR * limit_w : RAPL_CEILING_W;
 }
 
+/* The rail's name of the zone at dir (id its "N" or "N:M"; name its own):
+ * a subzone "<package>-<part>", DRAM "<package>.dram". *parent: the
+ * package's rail among the zones seen so far, or -1. */
+static void zone_rail(const pp_device *dev, char ids[][16], const char *id, const char *name,
+                      char *rail, size_t cap, int *parent)
+{
+    const char *sub = strchr(id, ':');
+
+    *parent = -1;
+    if (!sub) {
+        pp_text(rail, cap, "%s", name);
+        return;
+    }
+    for (size_t k = 0; k < dev->n_rails; k++)
+        if (strncmp(ids[k], id, (size_t)(sub - id)) == 0 && ids[k][sub - id] == '\0')
+            *parent = (int)k;
+    pp_text(rail, cap, "%s%s%s", *parent >= 0 ? dev->rails[*parent].name : "zone",
+            strcmp(name, "dram") == 0 ? "." : "-", name);
+}
+
+/* The zone at dir as a rail of dev: 0, or a negative errno (logged). A
+ * folder without an energy counter is passed over (0, no rail). */
+static int open_zone(pp_device *dev, rapl_priv *p, char ids[][16], const char *dir)
+{
+    char path[PP_PATH_MAX], name[PP_RAIL_NAME_MAX], rail[PP_RAIL_NAME_MAX];
+    const char *id = zone_id(dir);
+    int idx, parent, rc;
+    rapl_zone *z;
+
+    if ((rc = pp_sysfs_at(path, sizeof path, dir, "constraint_*_power_limit_uw")) < 0)
+        return rc; /* longer than every file read below: they fit */
+    pp_sysfs_at(path, sizeof path, dir, "energy_uj");
+    if (access(path, F_OK) != 0)
+        return 0;
+    pp_sysfs_at(path, sizeof path, dir, "name");
+    if (pp_sysfs_read_string(path, name, sizeof name) < 0 || !name[0])
+        pp_text(name, sizeof name, "zone%s", id);
+    zone_rail(dev, ids, id, name, rail, sizeof rail, &parent);
+    if ((idx = pp_device_add_rail(dev, rail, 0)) < 0)
+        return idx;
+    if (pp_fmt(ids[idx], sizeof ids[idx], "%s", id) < 0) {
+        pp_log_error("%s: a zone id longer than %zu characters", dir, sizeof ids[idx] - 1);
+        return -EINVAL;
+    }
+    if (strcmp(name, "dram") != 0)
+        dev->rails[idx].parent = parent;
+    z = &p->z[idx];
+    z->energy.fd = -1;
+    z->ceiling_w = zone_ceiling_w(dir);
+    p->n = (size_t)idx + 1;
+    pp_sysfs_at(path, sizeof path, dir, "max_energy_range_uj");
+    if (pp_sysfs_read_i64(path, &z->max_range_uj) < 0 || z->max_range_uj <= 0) {
+        pp_log_error("%s: missing or invalid counter range", path);
+        return -EINVAL;
+    }
+    pp_sysfs_at(path, sizeof path, dir, "energy_uj");
+    rc = pp_sysfs_attr_open(&z->energy, path);
+    if (rc == 0)
+        rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &z->last_uj);
+    return rc;
+}
+
+/* psys, the board's input, contains every package. */
+static void link_psys(pp_device *dev)
+{
+    for (size_t k = 0; k < dev->n_rails; k++) {
+        if (strcmp(dev->rails[k].name, "psys") != 0)
+            continue;
+        dev->rails[k].flags |= PP_RAIL_BOARD_INPUT;
+        for (size_t j = 0; j < dev->n_rails; j++)
+            if (j != k && dev->rails[j].parent < 0)
+                dev->rails[j].parent = (int)k;
+    }
+}
+
 static int rapl_open(pp_device *dev)
 {
     rapl_priv *p = calloc(1, sizeof *p);
-    char path[PP_PATH_MAX], name[PP_RAIL_NAME_MAX], rail[PP_RAIL_NAME_MAX];
     char ids[PP_DEVICE_MAX_RAILS][16];
     glob_t g;
     int n, rc = 0;
@@ -132,71 +206,13 @@ static int rapl_open(pp_device *dev)
         return -ENOMEM;
     dev->priv = p;
     n = pp_sysfs_glob(dev->root, RAPL_GLOB, &g);
-    for (int i = 0; i < n && rc == 0; i++) {
-        const char *dir = g.gl_pathv[i];
-        const char *id = zone_id(dir);
-        const char *sub = strchr(id, ':');
-        int idx, parent = -1;
-        rapl_zone *z;
-
-        if ((rc = pp_sysfs_at(path, sizeof path, dir, "constraint_*_power_limit_uw")) < 0)
-            break; /* longer than every file read below: they fit */
-        pp_sysfs_at(path, sizeof path, dir, "energy_uj");
-        if (access(path, F_OK) != 0)
-            continue;
-        pp_sysfs_at(path, sizeof path, dir, "name");
-        if (pp_sysfs_read_string(path, name, sizeof name) < 0 || !name[0])
-            pp_text(name, sizeof name, "zone%s", id);
-        if (sub) { /* subzone: find its package among the zones seen so far */
-            for (size_t k = 0; k < dev->n_rails; k++)
-                if (strncmp(ids[k], id, (size_t)(sub - id)) == 0 && ids[k][sub - id] == '\0')
-                    parent = (int)k;
-            /* "<package>-<part>" marks a part inside its package; DRAM is not. */
-            pp_text(rail, sizeof rail, "%s%s%s", parent >= 0 ? dev->rails[parent].name : "zone",
-                    strcmp(name, "dram") == 0 ? "." : "-", name);
-        } else {
-            pp_text(rail, sizeof rail, "%s", name);
-        }
-        idx = pp_device_add_rail(dev, rail, 0);
-        if (idx < 0) {
-            rc = idx;
-            break;
-        }
-        if (pp_fmt(ids[idx], sizeof ids[idx], "%s", id) < 0) {
-            pp_log_error("%s: a zone id longer than %zu characters", dir, sizeof ids[idx] - 1);
-            rc = -EINVAL;
-            break;
-        }
-        if (strcmp(name, "dram") != 0)
-            dev->rails[idx].parent = parent;
-        z = &p->z[idx];
-        z->energy.fd = -1;
-        z->ceiling_w = zone_ceiling_w(dir);
-        p->n = (size_t)idx + 1;
-        pp_sysfs_at(path, sizeof path, dir, "max_energy_range_uj");
-        if (pp_sysfs_read_i64(path, &z->max_range_uj) < 0 || z->max_range_uj <= 0) {
-            pp_log_error("%s: missing or invalid counter range", path);
-            rc = -EINVAL;
-            break;
-        }
-        pp_sysfs_at(path, sizeof path, dir, "energy_uj");
-        rc = pp_sysfs_attr_open(&z->energy, path);
-        if (rc == 0)
-            rc = pp_sysfs_attr_read_i64(&z->energy, 0, z->max_range_uj, "uJ", &z->last_uj);
-    }
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = open_zone(dev, p, ids, g.gl_pathv[i]);
     globfree(&g);
     if (n < 0)
         rc = n;
-    if (rc == 0) { /* psys contains every package */
-        for (size_t k = 0; k < dev->n_rails; k++) {
-            if (strcmp(dev->rails[k].name, "psys") != 0)
-                continue;
-            dev->rails[k].flags |= PP_RAIL_BOARD_INPUT;
-            for (size_t j = 0; j < dev->n_rails; j++)
-                if (j != k && dev->rails[j].parent < 0)
-                    dev->rails[j].parent = (int)k;
-        }
-    }
+    if (rc == 0)
+        link_psys(dev);
     if (rc < 0)
         rapl_close(dev);
     return rc;

@@ -273,6 +273,17 @@ void test_plan_all_short_of_rate_said(void)
     free(err);
 }
 
+/* A results folder of gz.fps x gz.level: the header and the rows at level 1
+ * the planner tests share, and the parameters' lists. */
+#define GZ_ROWS_01 \
+    "id,gz.fps,gz.level,status,duration_s,iterations,late_frames,gz.achieved_fps,samples," \
+    "short_run,total_mean_w,reason\n" \
+    "0,8,1,ok,10,80,0,8,100,0,1.2,\n" \
+    "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+#define GZ_PARAMS(fps) \
+    "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[" fps "]}," \
+    "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}"
+
 /* Issue 22, item 3: level 9 overshoots its 16 fps request (16.4 measured,
  * more interpolated in between); level 1 achieves 16 for less power. The
  * achieved rate is capped at the request, so the qualities tie and the
@@ -280,15 +291,10 @@ void test_plan_all_short_of_rate_said(void)
 void test_plan_cheaper_among_equal_quality(void);
 void test_plan_cheaper_among_equal_quality(void)
 {
-    const char *dir = results_folder_with("gz", "id,gz.fps,gz.level,status,duration_s,iterations,"
-                                          "late_frames,gz.achieved_fps,samples,short_run,"
-                                          "total_mean_w,reason\n"
-                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
-                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+    const char *dir = results_folder_with("gz", GZ_ROWS_01
                                           "2,8,9,ok,10,80,0,8.2,100,0,1.8,\n"
                                           "3,16,9,ok,10,164,0,16.4,100,0,2.2,\n",
-                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16]},"
-                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+                                          GZ_PARAMS("8,16"));
     char *out = NULL;
     const char *best;
 
@@ -306,17 +312,12 @@ void test_plan_cheaper_among_equal_quality(void)
 void test_plan_left_out_text(void);
 void test_plan_left_out_text(void)
 {
-    const char *dir = results_folder_with("late", "id,gz.fps,gz.level,status,duration_s,iterations,"
-                                          "late_frames,gz.achieved_fps,samples,short_run,"
-                                          "total_mean_w,reason\n"
-                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
-                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+    const char *dir = results_folder_with("late", GZ_ROWS_01
                                           "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
                                           "3,16,9,ok,10,100,60,10,100,0,2.2,\n"
                                           "4,24,1,ok,10,100,60,10,100,0,2.2,\n"
                                           "5,24,9,ok,10,100,60,10,100,0,2.2,\n",
-                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16,24]},"
-                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+                                          GZ_PARAMS("8,16,24"));
     char *out = NULL;
 
     CHECK_INT(run_powprof(&out, NULL, "plan", dir, "--mission-s", "600", NULL), 0);
@@ -331,15 +332,10 @@ void test_plan_left_out_text(void)
 void test_plan_fix(void);
 void test_plan_fix(void)
 {
-    const char *dir = results_folder_with("fix", "id,gz.fps,gz.level,status,duration_s,iterations,"
-                                          "late_frames,gz.achieved_fps,samples,short_run,"
-                                          "total_mean_w,reason\n"
-                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
-                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+    const char *dir = results_folder_with("fix", GZ_ROWS_01
                                           "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
                                           "3,16,9,ok,10,160,0,16,100,0,2.2,\n",
-                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16]},"
-                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+                                          GZ_PARAMS("8,16"));
     char *out = NULL, *err = NULL;
     const char *best;
 
@@ -368,15 +364,10 @@ void test_plan_fix(void)
 void test_plan_distinct_runners_up(void);
 void test_plan_distinct_runners_up(void)
 {
-    const char *dir = results_folder_with("alt", "id,gz.fps,gz.level,status,duration_s,iterations,"
-                                          "late_frames,gz.achieved_fps,samples,short_run,"
-                                          "total_mean_w,reason\n"
-                                          "0,8,1,ok,10,80,0,8,100,0,1.2,\n"
-                                          "1,16,1,ok,10,160,0,16,100,0,1.67,\n"
+    const char *dir = results_folder_with("alt", GZ_ROWS_01
                                           "2,8,9,ok,10,80,0,8,100,0,1.8,\n"
                                           "3,16,9,ok,10,160,0,16,100,0,2.2,\n",
-                                          "{\"params\":{\"gz.fps\":{\"scale\":\"list\",\"values\":[8,16]},"
-                                          "\"gz.level\":{\"scale\":\"list\",\"values\":[1,9]}}}");
+                                          GZ_PARAMS("8,16"));
     char *out = NULL;
     const char *runners;
 
