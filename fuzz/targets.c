@@ -19,6 +19,7 @@
 #include "src/flight/ulog.h"
 #include "src/flight/flight_log.h"
 #include "src/flight/flight_fit.h"
+#include "src/base/duration.h"
 #include "src/base/util.h"
 #include "src/dnn/layers_model.h"
 #include "src/layer2/model.h"

@@ -4,6 +4,7 @@
 #include "exec_profile.h"
 #include "limited.h"
 
+#include "src/base/duration.h"
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
 #include "src/plan/phases.h"

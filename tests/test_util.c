@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include "src/base/duration.h"
 #include "src/base/util.h"
 
 #include <errno.h>

@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "point_check.h"
 #include "plan_text.h"
+#include "src/base/duration.h"
 #include "src/base/util.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
-/* The one parser of durations (util.h): the command line (--mission-s,
+/* The one parser of durations (duration.h): the command line (--mission-s,
  * --budget-s) and mission files read them alike. */
+#include "duration.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -4,6 +4,7 @@
 #include "src/config/battery_config.h"
 #include "src/plan/plan.h"
 #include "src/config/config.h"
+#include "src/base/duration.h"
 #include "src/base/util.h"
 
 #include "battery/battery.h"

@@ -3,6 +3,7 @@
 
 #include "cli.h"
 
+#include "src/base/duration.h"
 #include "src/base/util.h"
 #include "src/adaptive/adaptive_profile.h"
 

@@ -1,6 +1,7 @@
 #include "mission.h"
 #include "battery_config.h"
 
+#include "src/base/duration.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 

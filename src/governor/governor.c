@@ -2,6 +2,7 @@
 #include "governor.h"
 #include "governor_load.h"
 
+#include "src/base/duration.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 

@@ -31,6 +31,7 @@
 #ifndef PP_PLAN_H
 #define PP_PLAN_H
 
+#include "src/base/duration.h"
 #include "src/base/util.h"
 #include "src/layer2/model.h"
 
