@@ -83,7 +83,7 @@ struct pp_device {
  * PP_DEVICE_INTERVAL back-end averages over (as `powprof devices` waits). */
 #define PP_DEVICE_FIRST_INTERVAL_NS 250000000LL
 
-/* Every back-end (detect.c), in auto-detection order: the most direct source first,
+/* Every back-end (device.c), in auto-detection order: the most direct source first,
  * procstat (an estimate) last; replay is never picked by auto. */
 extern const pp_device_ops *const pp_device_backends[];
 extern const size_t pp_device_backend_count;
@@ -95,7 +95,7 @@ const pp_device_ops *pp_device_find(const char *name);
  * or -ENODEV when none does (procstat missing: not Linux). */
 int pp_device_auto(const pp_device_options *opts, const pp_device_ops **out);
 
-/* Open device name ("auto" allowed; detect.c). An unknown name is -ENOENT
+/* Open device name ("auto" allowed). An unknown name is -ENOENT
  * and the message lists the known ones. *out is freed with
  * pp_device_close(). */
 int pp_device_open(const char *name, const pp_device_options *opts, pp_device **out);
