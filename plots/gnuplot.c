@@ -14,13 +14,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-void pp_plot_result_free(pp_plot_result *r)
-{
-    free(r->scripts);
-    r->scripts = NULL;
-    r->n_scripts = r->cap = 0;
-}
-
 void pp_plot_range(double lo, double hi, double pad, double *out_lo, double *out_hi)
 {
     double span;

@@ -50,16 +50,6 @@
 
 #include <stddef.h>
 
-/* Read path (the output of `powprof plan --json`). 0, or -EINVAL (logged
- * with the file and the key: not JSON, a key missing or of the wrong type,
- * a parameter name that pp_name_check refuses) or -errno. */
-int pp_plot_plan_load(const char *path, pp_plot_plan *p);
-
-/* The same from a plan already in memory (pp_plan_json, the plan of
- * phases' JSON), path naming it in messages. */
-struct json_t;
-int pp_plot_plan_from_json(const char *path, struct json_t *root, pp_plot_plan *p);
-
 /* png only, no plan, the default battery. */
 void pp_plot_options_init(pp_plot_options *o);
 

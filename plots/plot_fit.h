@@ -2,7 +2,7 @@
  * --plot DIR): per flight, the logged and the modelled terminal voltage
  * over time with the fitted part shaded, and below it the residual
  * (modelled - logged). DIR/battery-fit.gp and .dat, rendered to
- * battery-fit.png with gnuplot (plot_render.c). Calls gnuplot.c. */
+ * battery-fit.png with gnuplot (plot.c). Calls gnuplot.c. */
 #ifndef PP_PLOT_FIT_H
 #define PP_PLOT_FIT_H
 

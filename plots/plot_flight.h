@@ -3,7 +3,7 @@
  * instance, the terminal voltage, the current and the charge left over
  * time, logged beside modelled (the model driven by the logged power,
  * voltage x current). DIR/battery-flight.gp and .dat, rendered to
- * battery-flight.png with gnuplot (plot_render.c). Calls gnuplot.c. */
+ * battery-flight.png with gnuplot (plot.c). Calls gnuplot.c. */
 #ifndef PP_PLOT_FLIGHT_H
 #define PP_PLOT_FLIGHT_H
 

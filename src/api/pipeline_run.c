@@ -5,6 +5,7 @@
  * over in memory. */
 #include "pipeline.h"
 
+#include "plots/plot_plan.h"
 #include "src/plan/phases.h"
 #include "src/base/log.h"
 #include "src/base/util.h"

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "opt.h"
 
+#include "plots/plot_plan.h"
 #include "src/results/run_json.h"
 
 #include "src/api/pipeline.h"
