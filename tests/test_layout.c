@@ -1,7 +1,7 @@
 /* scripts/check-layout, the house's rules (docs/DESIGN.md), on small trees
- * made for it: a circle between two files of a folder through a type or a
- * static inline function of one's header counts, and is gone once the
- * shared type has a header of its own. */
+ * made for it: a header's functions are defined by the .c of its name (a
+ * header with no .c holds types and inline code), while files of a folder
+ * may call each other. */
 #include "harness.h"
 
 #include <limits.h>
@@ -57,35 +57,35 @@ static const char *tree(const char *a_h, const char *a_c, const char *b_c, const
     return root;
 }
 
-void test_layout_circle_through_header(void);
-void test_layout_circle_through_header(void)
+void test_layout_header_of_its_c(void);
+void test_layout_header_of_its_c(void)
 {
-    /* a.c calls b.c's fit; b.c names a.h's type and calls its inline
-     * function: a circle that calls alone do not show */
+    /* a.h declares a.c's a_run and b.c's b_fit: b_fit belongs in b.h */
     static const char a_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n"
-                              "static inline int pp_spec_h(const pp_spec *s)\n{\n"
-                              "    return s->h;\n}\n";
+                              "int a_run(pp_spec *s);\nint b_fit(pp_spec *s);\n";
+    static const char own_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n"
+                                "int a_run(pp_spec *s);\n";
+    static const char ghost_h[] = "int a_run(void *s);\nint a_gone(void);\n";
     static const char a_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s);\n"
                               "int a_run(pp_spec *s)\n{\n    return b_fit(s);\n}\n";
+    /* b.c calls a.c back: files of one folder may call each other */
     static const char b_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s)\n{\n"
-                              "    return pp_spec_h(s);\n}\n";
-    static const char b_inline_c[] = "#include \"a.h\"\nint b_fit(void *s)\n{\n"
-                                     "    return pp_spec_h(s);\n}\n";
-    static const char shared_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n";
-    static const char b_shared_c[] = "#include \"shared.h\"\nint b_fit(pp_spec *s)\n{\n"
-                                     "    return s->h;\n}\n";
+                              "    return s->h ? a_run(s) : 0;\n}\n";
+    static const char shared_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n"
+                                   "static inline int pp_spec_h(const pp_spec *s)\n{\n"
+                                   "    return s->h;\n}\n";
     char *out;
 
     CHECK_INT(check_layout(tree(a_h, a_c, b_c, NULL), &out), 1);
-    CHECK(out && strstr(out, "src/layer2: files in a circle: a.c -> b.c (b_fit) -> a.c (pp_spec)"));
+    CHECK(out && strstr(out, "src/layer2/a.h: declares b_fit, defined in src/layer2/b.c (rule 4)"));
     CHECK(out && strstr(out, "layout: 1 breaches"));
     free(out);
-    /* through the inline function alone */
-    CHECK_INT(check_layout(tree(a_h, a_c, b_inline_c, NULL), &out), 1);
-    CHECK(out && strstr(out, "(pp_spec_h)"));
+    /* a function no file of the folder defines */
+    CHECK_INT(check_layout(tree(ghost_h, a_c, b_c, NULL), &out), 1);
+    CHECK(out && strstr(out, "src/layer2/a.h: declares a_gone, which no file of src/layer2 defines"));
     free(out);
-    /* the type in a header of its own (no shared.c): no circle */
-    CHECK_INT(check_layout(tree("", a_c, b_shared_c, shared_h), &out), 0);
+    /* each header its .c's; a header with no .c holds types and inline code */
+    CHECK_INT(check_layout(tree(own_h, a_c, b_c, shared_h), &out), 0);
     CHECK(out && strstr(out, "layout: 0 breaches"));
     free(out);
 }
@@ -122,15 +122,13 @@ void test_layout_keeps_log_before_it(void);
 void test_layout_keeps_log_before_it(void)
 {
     /* tee /dev/stderr reopened the log and cut it: all before was lost */
-    static const char a_h[] = "typedef struct pp_spec {\n    int h;\n} pp_spec;\n";
-    static const char a_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s);\n"
-                              "int a_run(pp_spec *s)\n{\n    return b_fit(s);\n}\n";
-    static const char b_c[] = "#include \"a.h\"\nint b_fit(pp_spec *s)\n{\n"
-                              "    return s->h;\n}\n";
+    static const char a_h[] = "int a_run(void);\nint b_fit(void);\n";
+    static const char a_c[] = "#include \"a.h\"\nint a_run(void)\n{\n    return b_fit();\n}\n";
+    static const char b_c[] = "#include \"a.h\"\nint b_fit(void)\n{\n    return 0;\n}\n";
     char *log = check_layout_into_log(tree(a_h, a_c, b_c, NULL));
 
     CHECK(log && strncmp(log, "BEFORE\n", 7) == 0);
-    CHECK_CONTAINS(log, "src/layer2: files in a circle: a.c -> b.c (b_fit) -> a.c (pp_spec)");
+    CHECK_CONTAINS(log, "src/layer2/a.h: declares b_fit, defined in src/layer2/b.c (rule 4)");
     CHECK_CONTAINS(log, "layout: 1 breaches");
     free(log);
 }
