@@ -4,6 +4,7 @@
 
 #include "src/base/log.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int pp_test_failures;
@@ -181,6 +183,49 @@ size_t rows_of(const char *dir)
     free(text);
     return n ? n - 1 : 0;
 }
+
+/* The monotonic clock, s. */
+double test_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A whole run of tiny.cfg with its model in dir. */
+void tiny_profile_and_model(const char *dir)
+{
+    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", dir, "--yes", NULL), 0);
+    CHECK_INT(pp(NULL, NULL, "model", dir, NULL), 0);
+}
+
+/* The entries of dir whose name holds part. */
+int entries_with(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, part) != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* plot RESULTS with gnuplot out of PATH (the scripts and data only). */
+int plot_without_gnuplot(const char *res, char **err, const char *json)
+{
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    int rc;
+
+    setenv("PATH", "/nonexistent", 1);
+    rc = pp(NULL, err, "plot", res, json, NULL);
+    setenv("PATH", path, 1);
+    free(path);
+    return rc;
+}
+
 
 /* data/tx2/darknet at 10, 25 and 32 fps imported with their rates (see harness.h). */
 const char *tx2_darknet(void)

@@ -1,7 +1,7 @@
 /* limited.h - powprof run under a time limit, for the tests of hostile
- * input (test_hostile.c, test_hostile_t4.c, test_ulog.c, test_import.c,
- * test_trace.c, test_mission.c, test_adaptive.c): a command that hangs is
- * killed, never waited for. */
+ * input (test_merge.c, test_results.c, test_ulog.c, test_import.c,
+ * test_trace.c, test_mission.c, test_adaptive.c and others): a command that
+ * hangs is killed, never waited for; and what those tests share. */
 #ifndef PP_TESTS_LIMITED_H
 #define PP_TESTS_LIMITED_H
 
@@ -18,5 +18,15 @@
 /* The rows of DIR/summary.csv, its header not counted (0 when absent);
  * in harness.c (declared here: test_meter.c has a rows_of of its own). */
 size_t rows_of(const char *dir);
+
+/* The monotonic clock, s. */
+double test_now_s(void);
+/* A whole run of tests/fixtures/issue23/tiny.cfg with its model in dir. */
+void tiny_profile_and_model(const char *dir);
+/* The entries of dir whose name holds part. */
+int entries_with(const char *dir, const char *part);
+/* plot RESULTS with gnuplot out of PATH (the scripts and data only): its
+ * exit status, its stderr into *err. */
+int plot_without_gnuplot(const char *res, char **err, const char *json);
 
 #endif

@@ -460,3 +460,48 @@ void test_mission_base_trace_negative(void)
     CHECK_CONTAINS(err, "phase 'hover': its base_trace");
     free(err);
 }
+
+/* Item 10: a relative base_trace is taken from the profile's folder; the
+ * results keep the resolved path and a hash (base_traces.json), so that
+ * `plan OUT` plans the same mission (it read OUT/flight.csv, or failed). */
+void test_mission_relative_trace_after_run(void);
+void test_mission_relative_trace_after_run(void)
+{
+    const char *src = tmp_path("src"), *out = tmp_path("out-rel");
+    char cfg[700], trace[700], *text, *err = NULL, *out_text = NULL;
+
+    CHECK_INT(mkdir(src, 0755), 0);
+    snprintf(trace, sizeof trace, "%s/flight.csv", src);
+    CHECK_INT(write_file(trace, "t_s,motors_w\n0,100\n1,120\n2,110\n"), 0);
+    text = slurp(fixture("issue33/tiny.cfg"));
+    CHECK(text != NULL);
+    snprintf(cfg, sizeof cfg, "%s/run.cfg", src);
+    {
+        FILE *fp = fopen(cfg, "w");
+        CHECK(fp != NULL);
+        if (fp) {
+            fprintf(fp, "%smission = { maximize = \"w.a\"; phases = ( { name = \"a\"; duration = "
+                    "\"2min\"; base_power_w = 100.0; },\n { name = \"b\"; duration = \"5min\"; "
+                    "base_trace = \"flight.csv\"; } ); };\n", text ? text : "");
+            fclose(fp);
+        }
+    }
+    free(text);
+    CHECK_INT(pp(NULL, NULL, "profile", cfg, "-o", out, "--yes", NULL), 0);
+    CHECK_INT(pp(NULL, NULL, "model", out, NULL), 0);
+    CHECK_INT(pp(&out_text, &err, "plan", out, NULL), 0);
+    CHECK_CONTAINS(out_text, "the plan per phase");
+    free(out_text);
+    free(err);
+    out_text = err = NULL;
+    CHECK_INT(write_file(trace, "t_s,motors_w\n0,100\n1,130\n2,110\n"), 0);
+    CHECK_INT(pp(&out_text, &err, "plan", out, NULL), 0);
+    CHECK_CONTAINS(err, "flight.csv changed since the results were written");
+    free(out_text);
+    free(err);
+    err = NULL;
+    CHECK_INT(unlink(trace), 0);
+    CHECK_INT(pp(NULL, &err, "plan", out, NULL), 2);
+    CHECK_CONTAINS(err, "base_traces.json: phase 'b': its base trace");
+    free(err);
+}

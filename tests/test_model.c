@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "limited.h"
 #include "exec_profile.h"
 
 #include "src/results/results.h"
@@ -578,4 +579,36 @@ void test_model_warns_mixed_rows(void)
     free(err);
     free(mixed);
     free(text);
+}
+
+/* Item 7: every number of model.json range-checked, with the file and the
+ * key, before a prediction or a plan uses it. */
+void test_model_json_checked(void);
+void test_model_json_checked(void)
+{
+    const char *res = tmp_path("res");
+    char path[700], *text, *at, *err = NULL;
+
+    tiny_profile_and_model(res);
+    snprintf(path, sizeof path, "%s/model.json", res);
+    text = slurp(path);
+    CHECK(text != NULL);
+    at = text ? strstr(text, "\"q\":") : NULL;
+    CHECK(at != NULL);
+    if (!at)
+        return;
+    memcpy(at, "\"q\":-5", 6); /* the first metric's band, negative */
+    for (char *c = at + 6; *c && *c != ',' && *c != '\n' && *c != '}'; c++)
+        *c = ' ';
+    write_file(path, text);
+    free(text);
+    CHECK_INT(pp(NULL, &err, "predict", res, "w.a=2", "w.b=1", NULL), 2);
+    CHECK_CONTAINS(err, "model.json: groups[0]");
+    CHECK_CONTAINS(err, "band.q -5 is out of range");
+    free(err);
+    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "600", NULL), 2);
+    CHECK_CONTAINS(err, "band.q -5 is out of range");
+    free(err);
+    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0); /* built again: usable */
+    CHECK_INT(pp(NULL, NULL, "predict", res, "w.a=2", "w.b=1", NULL), 0);
 }

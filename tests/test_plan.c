@@ -3,6 +3,7 @@
  * battery and the objective a results folder carries, the runners-up, the
  * headline no stronger than the data. */
 #include "harness.h"
+#include "limited.h"
 #include "exec_profile.h"
 
 #include <math.h>
@@ -447,4 +448,36 @@ void test_plan_uses_results_maximize(void)
     CHECK_INT(run_powprof(&out, NULL, "plan", g_out, "--maximize", "x.level", NULL), 0);
     CHECK_CONTAINS(out, "best: x.level = 1");
     free(out);
+}
+
+/* Items 2, 10 and 14: plan's --resolution refused past 50000 values or
+ * below what the values resolve, at once; a mission the battery model
+ * cannot fly refused by the option; numbers are decimal. */
+void test_plan_steps_and_missions(void);
+void test_plan_steps_and_missions(void)
+{
+    static const char *const tiny[] = {"w.a=1e-8", "w.a=1e-12", "w.a=1e-16", "w.a=1e-300"};
+    static const char *const missions[] = {"1e-9", "1e300", "0x10", "inf", "nan", "0"};
+    const char *res = tmp_path("res");
+    char *err = NULL, *out = NULL;
+
+    tiny_profile_and_model(res);
+    for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
+        double t0 = test_now_s();
+        CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "600", "--resolution", tiny[i], NULL),
+                  2);
+        CHECK(test_now_s() - t0 < 10);
+        CHECK_CONTAINS(err, "plan: parameter w.a: a step of");
+        CHECK_CONTAINS(err, "at most 50000: give a step of at least 6e-05");
+        free(err);
+    }
+    CHECK_INT(pp(&out, NULL, "plan", res, "--mission-s", "600", "--resolution", "w.a=0.0001",
+                 "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"feasible\"");
+    free(out);
+    for (size_t i = 0; i < sizeof missions / sizeof missions[0]; i++) {
+        CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", missions[i], NULL), 2);
+        CHECK_CONTAINS(err, "--mission-s");
+        free(err);
+    }
 }

@@ -4,6 +4,9 @@
  * state of charge have the data they say, and `run --json` combines every
  * step and forwards the profile's failure options. */
 #include "harness.h"
+#include "limited.h"
+
+#include "src/results/summary.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -702,4 +705,49 @@ void test_plot_heatmaps_and_metric(void)
     CHECK_INT(run_powprof(NULL, &err, "plot", dir, "--metric", "nosuch", NULL), 2);
     CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
     free(err);
+}
+
+/* Items 3 and 10: plot when the lowest-power configuration has no trace
+ * (a valid gnuplot command); plot --plan with a plan edited by hand. */
+void test_plot_checked(void);
+void test_plot_checked(void)
+{
+    static const struct {
+        const char *file, *says;
+    } plans[] = {
+        {"issue23/plan-negative-planned.json", "plan-negative-planned.json: best.planned_w -1: out of range"},
+        {"issue23/plan-huge-mission.json", "plan-huge-mission.json: mission_s 1e+300: out of range"},
+        {"issue23/plan-huge-step-power.json",
+         "plan-huge-step-power.json: schedule[0].planned_w 1e+308: out of range"},
+    };
+    const char *res = tmp_path("res");
+    char path[700], *err = NULL, *script;
+    pp_summary s;
+    size_t low = 0;
+    int mw;
+
+    tiny_profile_and_model(res);
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        CHECK_INT(pp(NULL, &err, "plot", res, "--plan", fixture(plans[i].file), NULL), 2);
+        CHECK_CONTAINS(err, plans[i].says);
+        free(err);
+    }
+    CHECK_INT(pp_summary_read(res, &s), 0);
+    if (s.n_rows == 0)
+        return;
+    mw = pp_summary_metric(&s, "total_mean_w");
+    for (size_t i = 1; mw >= 0 && i < s.n_rows; i++)
+        if (s.y[i * s.n_metrics + (size_t)mw] < s.y[low * s.n_metrics + (size_t)mw])
+            low = i;
+    snprintf(path, sizeof path, "%s/traces/%ld.csv", res, s.ids[low]);
+    CHECK_INT(unlink(path), 0);
+    pp_summary_free(&s);
+    CHECK_INT(plot_without_gnuplot(res, NULL, "--json"), 0);
+    snprintf(path, sizeof path, "%s/plots/layer1-total.gp", res);
+    script = slurp(path);
+    CHECK(script != NULL);
+    CHECK(script && !strstr(script, "\nplot,"));
+    CHECK_CONTAINS(script, "\nplot  '../traces/");
+    free(script);
+    CHECK_INT(entries_with(tmp_path("res/plots"), ".tmp"), 0);
 }

@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "limited.h"
 
 #include "components/component.h"
 #include "components/registry.h"
@@ -490,4 +491,19 @@ void test_darknet_component(void)
     CHECK(pp_schedule_component(s, v, NULL, NULL, NULL, &r) < 0);
     CHECK_CONTAINS(r.reason, "no .jpg or .png file");
     free(s);
+}
+
+/* Item 12: a --node name is checked whole, never cut. */
+void test_profile_node_name_whole(void);
+void test_profile_node_name_whole(void)
+{
+    char name[200], *err = NULL;
+
+    memset(name, 'a', 127);
+    strcpy(name + 127, "1");
+    CHECK_INT(pp(NULL, &err, "profile", fixture("issue23/tiny.cfg"), "--node", name, "-o",
+                 tmp_path("b1"), "--yes", NULL), 2);
+    CHECK_CONTAINS(err, "128 characters, at most 127");
+    CHECK(access(tmp_path("b1"), F_OK) != 0);
+    free(err);
 }

@@ -1,7 +1,9 @@
 #include "harness.h"
+#include "limited.h"
 
 #include "src/base/duration.h"
 #include "src/base/util.h"
+#include "src/results/summary.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -186,4 +188,54 @@ void test_util_durations_and_percentages(void)
     CHECK_CONTAINS(err, "--mission-s: \"10 parsecs\" is not a duration: seconds (90, 1.5) or");
     CHECK_CONTAINS(err, "(10min, 1h30m, 250ms)");
     free(err);
+}
+
+/* Items 11 and 14: counts in range (samples=1e95 once overflowed a long);
+ * numbers are decimal everywhere. */
+void test_util_numbers(void);
+void test_util_numbers(void)
+{
+    static const char *const refused[] = {"0x10", "0X1p3", "inf", "-Infinity", "nan", "1e", "e5",
+                                          ".", "1.2.3", "0x", "1,5"};
+    static const char *const taken[] = {"16", "-0.5", ".5", "5.", "+2e-3", " 7 ", "1E3"};
+    pp_summary s;
+    double v;
+    const char *dir;
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK_INT(pp_parse_double(refused[i], &v), -EINVAL);
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
+        CHECK_INT(pp_parse_double(taken[i], &v), 0);
+    dir = results_folder_with("count", "id,p,status,samples,total_mean_w,reason\n"
+                                       "0,1,ok,1e95,1.5,\n1,2,ok,100,2,\n", NULL);
+    test_log_clear();
+    CHECK_INT(pp_summary_read(dir, &s), -EINVAL);
+    CHECK_CONTAINS(test_log(), "summary.csv:2: samples '1e95' is not a count");
+    dir = results_folder_with("hex", "id,p,status,total_mean_w,reason\n0,0x10,ok,1.5,\n"
+                                     "1,2,ok,2,\n2,3,ok,3,\n", NULL);
+    CHECK_INT(pp_summary_read(dir, &s), 0); /* 0x10 is no number: p is a label */
+    CHECK_INT(s.param[0].kind, PP_PARAM_CATEGORICAL);
+    pp_summary_free(&s);
+    /* libconfig's hexadecimal integers are refused in profiles */
+    {
+        char cfg[700], *err = NULL, *text = slurp(fixture("issue23/tiny.cfg")), *at;
+        CHECK(text != NULL);
+        if (text && (at = strstr(text, "rate_hz = 50.0;"))) {
+            memcpy(at, "rate_hz = 0x32;", 15);
+            snprintf(cfg, sizeof cfg, "%s/hex.cfg", test_tmpdir());
+            write_file(cfg, text);
+            CHECK_INT(pp(NULL, &err, "profile", cfg, "--dry-run", NULL), 2);
+            CHECK_CONTAINS(err, "hex.cfg:5: profile.rate_hz: must be a number, written in decimal");
+            free(err);
+        }
+        free(text);
+    }
+    /* a row cut short by a crash (no line end) is left out, said */
+    dir = results_folder_with("torn", "id,p,status,total_mean_w,reason\n0,1,ok,1.5,\n1,2,ok,2,\n"
+                                      "2,3,o", NULL);
+    test_log_clear();
+    CHECK_INT(pp_summary_read(dir, &s), 0);
+    CHECK_INT(s.n_rows, 2);
+    CHECK_CONTAINS(test_log(), "summary.csv:4: cut short");
+    pp_summary_free(&s);
 }

@@ -1,8 +1,7 @@
-/* Issue 23: merge, plan, plot --plan, model.json and full disks against
- * hostile or broken input. Each test is a reproducer of the issue
- * (tests/fixtures/issue23/README): a clear error naming the file and the
+/* merge against hostile or broken input (the reproducers of
+ * tests/fixtures/issue23/README): a clear error naming the file and the
  * line or key, a non-zero exit, nothing read through a link, nothing left
- * behind, nothing cut short left under its name. */
+ * behind, nothing cut short left under its name, a full disk said. */
 #include "harness.h"
 #include "limited.h"
 
@@ -22,13 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* DIR/s0 and DIR/s1: two shards of tiny.cfg (nodes vm and other). */
 static void make_shards(const char *dir)
 {
@@ -41,27 +33,6 @@ static void make_shards(const char *dir)
                  "--yes", "--node", "vm", NULL), 0);
     CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", s1, "--shard", "2/2",
                  "--yes", "--node", "other", NULL), 0);
-}
-
-/* A whole run of tiny.cfg with its model in dir. */
-static void make_results(const char *dir)
-{
-    CHECK_INT(pp(NULL, NULL, "profile", fixture("issue23/tiny.cfg"), "-o", dir, "--yes", NULL), 0);
-    CHECK_INT(pp(NULL, NULL, "model", dir, NULL), 0);
-}
-
-/* The entries of dir whose name holds part. */
-static int entries_with(const char *dir, const char *part)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    while (d && (e = readdir(d)))
-        n += strstr(e->d_name, part) != NULL;
-    if (d)
-        closedir(d);
-    return n;
 }
 
 static void copy_tree(const char *from, const char *to)
@@ -279,9 +250,9 @@ void test_merge_leftovers(void)
     big_source(b1, 1);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         pid_t pid = start_merge(b0, b1, out);
-        double t0 = now_s();
+        double t0 = test_now_s();
         int status;
-        while (entries_with(base, ".merge.") == 0 && now_s() - t0 < 10)
+        while (entries_with(base, ".merge.") == 0 && test_now_s() - t0 < 10)
             usleep(200);
         kill(pid, sigs[i]);
         waitpid(pid, &status, 0);
@@ -344,19 +315,6 @@ static void fill(const char *dir, int kb)
     }
 }
 
-/* plot RESULTS with gnuplot out of PATH (the scripts and data only). */
-static int plot_without_gnuplot(const char *res, char **err, const char *json)
-{
-    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    int rc;
-
-    setenv("PATH", "/nonexistent", 1);
-    rc = pp(NULL, err, "plot", res, json, NULL);
-    setenv("PATH", path, 1);
-    free(path);
-    return rc;
-}
-
 /* Item 4: merge and plot on a nearly full disk: every failure said with
  * the file and the reason; nothing cut short left, no temporary folder. */
 void test_merge_full_disk(void);
@@ -387,7 +345,7 @@ void test_merge_full_disk(void)
     CHECK(failed > 0);
     umount(mnt);
     /* plot: a whole results folder, the plots on a full disk */
-    make_results(tmp_path("disk/res"));
+    tiny_profile_and_model(tmp_path("disk/res"));
     if (small_disk(mnt, "2m") < 0)
         return;
     snprintf(res, sizeof res, "%s/res", mnt);
@@ -415,177 +373,3 @@ void test_merge_full_disk(void)
 }
 
 /* ---- profile, plan, model.json, plot --plan -------------------------------------- */
-
-/* Item 12: a --node name is checked whole, never cut. */
-void test_profile_node_name_whole(void);
-void test_profile_node_name_whole(void)
-{
-    char name[200], *err = NULL;
-
-    memset(name, 'a', 127);
-    strcpy(name + 127, "1");
-    CHECK_INT(pp(NULL, &err, "profile", fixture("issue23/tiny.cfg"), "--node", name, "-o",
-                 tmp_path("b1"), "--yes", NULL), 2);
-    CHECK_CONTAINS(err, "128 characters, at most 127");
-    CHECK(access(tmp_path("b1"), F_OK) != 0);
-    free(err);
-}
-
-/* Items 2, 10 and 14: plan's --resolution refused past 50000 values or
- * below what the values resolve, at once; a mission the battery model
- * cannot fly refused by the option; numbers are decimal. */
-void test_plan_steps_and_missions(void);
-void test_plan_steps_and_missions(void)
-{
-    static const char *const tiny[] = {"w.a=1e-8", "w.a=1e-12", "w.a=1e-16", "w.a=1e-300"};
-    static const char *const missions[] = {"1e-9", "1e300", "0x10", "inf", "nan", "0"};
-    const char *res = tmp_path("res");
-    char *err = NULL, *out = NULL;
-
-    make_results(res);
-    for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
-        double t0 = now_s();
-        CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "600", "--resolution", tiny[i], NULL),
-                  2);
-        CHECK(now_s() - t0 < 10);
-        CHECK_CONTAINS(err, "plan: parameter w.a: a step of");
-        CHECK_CONTAINS(err, "at most 50000: give a step of at least 6e-05");
-        free(err);
-    }
-    CHECK_INT(pp(&out, NULL, "plan", res, "--mission-s", "600", "--resolution", "w.a=0.0001",
-                 "--json", NULL), 0);
-    CHECK_CONTAINS(out, "\"feasible\"");
-    free(out);
-    for (size_t i = 0; i < sizeof missions / sizeof missions[0]; i++) {
-        CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", missions[i], NULL), 2);
-        CHECK_CONTAINS(err, "--mission-s");
-        free(err);
-    }
-}
-
-/* Item 7: every number of model.json range-checked, with the file and the
- * key, before a prediction or a plan uses it. */
-void test_model_json_checked(void);
-void test_model_json_checked(void)
-{
-    const char *res = tmp_path("res");
-    char path[700], *text, *at, *err = NULL;
-
-    make_results(res);
-    snprintf(path, sizeof path, "%s/model.json", res);
-    text = slurp(path);
-    CHECK(text != NULL);
-    at = text ? strstr(text, "\"q\":") : NULL;
-    CHECK(at != NULL);
-    if (!at)
-        return;
-    memcpy(at, "\"q\":-5", 6); /* the first metric's band, negative */
-    for (char *c = at + 6; *c && *c != ',' && *c != '\n' && *c != '}'; c++)
-        *c = ' ';
-    write_file(path, text);
-    free(text);
-    CHECK_INT(pp(NULL, &err, "predict", res, "w.a=2", "w.b=1", NULL), 2);
-    CHECK_CONTAINS(err, "model.json: groups[0]");
-    CHECK_CONTAINS(err, "band.q -5 is out of range");
-    free(err);
-    CHECK_INT(pp(NULL, &err, "plan", res, "--mission-s", "600", NULL), 2);
-    CHECK_CONTAINS(err, "band.q -5 is out of range");
-    free(err);
-    CHECK_INT(pp(NULL, NULL, "model", res, NULL), 0); /* built again: usable */
-    CHECK_INT(pp(NULL, NULL, "predict", res, "w.a=2", "w.b=1", NULL), 0);
-}
-
-/* Items 3 and 10: plot when the lowest-power configuration has no trace
- * (a valid gnuplot command); plot --plan with a plan edited by hand. */
-void test_plot_checked(void);
-void test_plot_checked(void)
-{
-    static const struct {
-        const char *file, *says;
-    } plans[] = {
-        {"issue23/plan-negative-planned.json", "plan-negative-planned.json: best.planned_w -1: out of range"},
-        {"issue23/plan-huge-mission.json", "plan-huge-mission.json: mission_s 1e+300: out of range"},
-        {"issue23/plan-huge-step-power.json",
-         "plan-huge-step-power.json: schedule[0].planned_w 1e+308: out of range"},
-    };
-    const char *res = tmp_path("res");
-    char path[700], *err = NULL, *script;
-    pp_summary s;
-    size_t low = 0;
-    int mw;
-
-    make_results(res);
-    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        CHECK_INT(pp(NULL, &err, "plot", res, "--plan", fixture(plans[i].file), NULL), 2);
-        CHECK_CONTAINS(err, plans[i].says);
-        free(err);
-    }
-    CHECK_INT(pp_summary_read(res, &s), 0);
-    if (s.n_rows == 0)
-        return;
-    mw = pp_summary_metric(&s, "total_mean_w");
-    for (size_t i = 1; mw >= 0 && i < s.n_rows; i++)
-        if (s.y[i * s.n_metrics + (size_t)mw] < s.y[low * s.n_metrics + (size_t)mw])
-            low = i;
-    snprintf(path, sizeof path, "%s/traces/%ld.csv", res, s.ids[low]);
-    CHECK_INT(unlink(path), 0);
-    pp_summary_free(&s);
-    CHECK_INT(plot_without_gnuplot(res, NULL, "--json"), 0);
-    snprintf(path, sizeof path, "%s/plots/layer1-total.gp", res);
-    script = slurp(path);
-    CHECK(script != NULL);
-    CHECK(script && !strstr(script, "\nplot,"));
-    CHECK_CONTAINS(script, "\nplot  '../traces/");
-    free(script);
-    CHECK_INT(entries_with(tmp_path("res/plots"), ".tmp"), 0);
-}
-
-/* Items 11 and 14: counts in range (samples=1e95 once overflowed a long);
- * numbers are decimal everywhere. */
-void test_util_numbers(void);
-void test_util_numbers(void)
-{
-    static const char *const refused[] = {"0x10", "0X1p3", "inf", "-Infinity", "nan", "1e", "e5",
-                                          ".", "1.2.3", "0x", "1,5"};
-    static const char *const taken[] = {"16", "-0.5", ".5", "5.", "+2e-3", " 7 ", "1E3"};
-    pp_summary s;
-    double v;
-    const char *dir;
-
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        CHECK_INT(pp_parse_double(refused[i], &v), -EINVAL);
-    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
-        CHECK_INT(pp_parse_double(taken[i], &v), 0);
-    dir = results_folder_with("count", "id,p,status,samples,total_mean_w,reason\n"
-                                       "0,1,ok,1e95,1.5,\n1,2,ok,100,2,\n", NULL);
-    test_log_clear();
-    CHECK_INT(pp_summary_read(dir, &s), -EINVAL);
-    CHECK_CONTAINS(test_log(), "summary.csv:2: samples '1e95' is not a count");
-    dir = results_folder_with("hex", "id,p,status,total_mean_w,reason\n0,0x10,ok,1.5,\n"
-                                     "1,2,ok,2,\n2,3,ok,3,\n", NULL);
-    CHECK_INT(pp_summary_read(dir, &s), 0); /* 0x10 is no number: p is a label */
-    CHECK_INT(s.param[0].kind, PP_PARAM_CATEGORICAL);
-    pp_summary_free(&s);
-    /* libconfig's hexadecimal integers are refused in profiles */
-    {
-        char cfg[700], *err = NULL, *text = slurp(fixture("issue23/tiny.cfg")), *at;
-        CHECK(text != NULL);
-        if (text && (at = strstr(text, "rate_hz = 50.0;"))) {
-            memcpy(at, "rate_hz = 0x32;", 15);
-            snprintf(cfg, sizeof cfg, "%s/hex.cfg", test_tmpdir());
-            write_file(cfg, text);
-            CHECK_INT(pp(NULL, &err, "profile", cfg, "--dry-run", NULL), 2);
-            CHECK_CONTAINS(err, "hex.cfg:5: profile.rate_hz: must be a number, written in decimal");
-            free(err);
-        }
-        free(text);
-    }
-    /* a row cut short by a crash (no line end) is left out, said */
-    dir = results_folder_with("torn", "id,p,status,total_mean_w,reason\n0,1,ok,1.5,\n1,2,ok,2,\n"
-                                      "2,3,o", NULL);
-    test_log_clear();
-    CHECK_INT(pp_summary_read(dir, &s), 0);
-    CHECK_INT(s.n_rows, 2);
-    CHECK_CONTAINS(test_log(), "summary.csv:4: cut short");
-    pp_summary_free(&s);
-}
