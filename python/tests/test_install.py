@@ -66,3 +66,27 @@ class TestInstall(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(out[0], os.path.join(site, "powprof", "__init__.py"))
         self.assertEqual(out[1], os.path.join(prefix, "lib", "libpowprof.so.0"))
+
+
+class TestInstallPython(unittest.TestCase):
+    """Defect 6: make install-python took /usr/bin/python3 whatever the user
+    ran; now the shell's python3 (an active venv's), and it says which."""
+
+    def test_make_installs_for_the_shells_python3(self):
+        p = subprocess.run(["make", "-n", "install-python", "PREFIX=/nonexistent"], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("PYTHON=python3 ./scripts/install-python", p.stdout)
+
+    def test_says_which_interpreter(self):
+        venv = os.path.join(TMP, "venv45")
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True,
+                       capture_output=True)
+        py = os.path.join(venv, "bin", "python3")
+        p = install(py, os.path.join(TMP, "prefix45"))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("into the virtual environment of %s (%s)" % (py, py), p.stdout)
+        self.assertNotIn("has no pandas", p.stdout)
+        p = install("/nonexistent/python3", os.path.join(TMP, "prefix45"))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("no interpreter /nonexistent/python3", p.stderr)

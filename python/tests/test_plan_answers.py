@@ -1,12 +1,12 @@
-"""Issue 45 (a researcher's day, round three): JSON a script can trust
-(null where nothing is known, the end's charge with a flag, durations as
-the CLI writes them), and tidy tables (the long format, plans as
-DataFrames)."""
+"""Plans as a script reads them: JSON it can trust (null where nothing is
+known, the end's charge with a flag, durations as the CLI writes them),
+tidy tables (the long format, plans as DataFrames), and one rule for every
+planner (the governor plans as plan does)."""
 import os
 import unittest
 
 import powprof
-from helpers import ROOT, TMP
+from helpers import TMP
 
 
 def overshoot():
@@ -65,33 +65,6 @@ class TestPlanJson(unittest.TestCase):
             self.assertTrue(p["reserve_kept"])
             self.assertEqual(p["soc_end"], p["best_soc_end"])
 
-
-class TestInstallPython(unittest.TestCase):
-    """Defect 6: make install-python took /usr/bin/python3 whatever the user
-    ran; now the shell's python3 (an active venv's), and it says which."""
-
-    def test_make_installs_for_the_shells_python3(self):
-        import subprocess
-        p = subprocess.run(["make", "-n", "install-python", "PREFIX=/nonexistent"], cwd=ROOT,
-                           capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("PYTHON=python3 ./scripts/install-python", p.stdout)
-
-    def test_says_which_interpreter(self):
-        import subprocess
-        import sys
-        from test_install import install
-        venv = os.path.join(TMP, "venv45")
-        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True,
-                       capture_output=True)
-        py = os.path.join(venv, "bin", "python3")
-        p = install(py, os.path.join(TMP, "prefix45"))
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn("into the virtual environment of %s (%s)" % (py, py), p.stdout)
-        self.assertNotIn("has no pandas", p.stdout)
-        p = install("/nonexistent/python3", os.path.join(TMP, "prefix45"))
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn("no interpreter /nonexistent/python3", p.stderr)
 
 class TestTidy(unittest.TestCase):
     """Defect 7: the long format (one row per setting and metric) and plans
