@@ -18,7 +18,7 @@
 #include "util.h"
 
 #include "src/base/clock.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -8,6 +8,7 @@
 
 #include "battery/battery.h"
 #include "src/plan/plan.h"
+#include "src/plan/plan_battery.h"
 
 #include <math.h>
 #include <stdio.h>

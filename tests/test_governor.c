@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "src/governor/governor.h"
+#include "src/plan/plan_battery.h"
 
 #include <errno.h>
 #include <math.h>

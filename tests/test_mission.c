@@ -7,7 +7,7 @@
 #include "src/base/duration.h"
 #include "src/config/mission.h"
 #include "src/layer2/model.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 #include "src/traces/trace.h"
 
 #include <errno.h>

@@ -27,7 +27,7 @@
 #define PP_API_GOVERNOR_DOC_H
 
 #include "src/governor/governor.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 #include "src/layer2/model.h"
 
 #include <jansson.h>

@@ -8,6 +8,7 @@
 #include "src/config/config.h"
 #include "src/layer2/variability.h"
 #include "src/plan/mission_check.h"
+#include "src/plan/plan_battery.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 

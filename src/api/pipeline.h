@@ -24,7 +24,7 @@
 #include "src/config/profile.h"
 #include "src/layer2/model.h"
 #include "src/plan/plan.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 #include "plots/plot.h"
 
 #include <jansson.h>

@@ -3,7 +3,7 @@
  * (pipeline.h). */
 #include "pipeline.h"
 
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 #include "src/results/json_file.h"
 
 #include <jansson.h>

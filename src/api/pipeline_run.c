@@ -6,7 +6,7 @@
 #include "pipeline.h"
 
 #include "plots/plot_plan.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 

@@ -3,7 +3,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
-#include "src/plan/phases.h"
+#include "src/plan/phases_model.h"
 
 #include <errno.h>
 #include <jansson.h>

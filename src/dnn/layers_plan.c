@@ -4,6 +4,7 @@
 #include "layers_plan.h"
 
 #include "src/base/log.h"
+#include "src/plan/plan_battery.h"
 
 #include "battery/battery.h"
 

@@ -2,6 +2,7 @@
  * the predicted power (derived.h). Calls only plan_battery.c's. */
 #include "derived.h"
 #include "plan.h"
+#include "plan_battery.h"
 
 #include "src/results/run_json.h"
 #include "src/base/util.h"
