@@ -2,7 +2,9 @@
 #include "limited.h"
 
 #include "src/flight/ulog.h"
-#include "src/results/import.h"
+#include "src/results/import_csv.h"
+#include "src/results/import_powprofiler.h"
+#include "src/results/import_tegrastats.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * out failed readings. */
 #include "harness.h"
 
-#include "src/results/import.h"
+#include "src/results/import_csv.h"
 #include "src/base/log.h"
 #include "src/sweep/sampler.h"
 #include "src/traces/trace.h"

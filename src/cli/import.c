@@ -5,6 +5,7 @@
 
 #include "src/config/battery_config.h"
 #include "src/results/folder.h"
+#include "src/results/import_ulog.h"
 #include "src/base/util.h"
 
 #include "src/flight/flight_log.h"

@@ -1,5 +1,10 @@
 /* Results folders as a whole (see folder.h). */
 #include "folder.h"
+#include "import_csv.h"
+#include "import_jtop.h"
+#include "import_powprofiler.h"
+#include "import_tegrastats.h"
+#include "import_ulog.h"
 #include "tmpdir.h"
 
 #include "src/base/log.h"

@@ -1,9 +1,8 @@
 /* import.c - what the readers of import.h share: the options, the checks
- * of a value, a time, a rail name and the end of a file (import_read.h),
- * and file-name patterns. The format readers (import_powprofiler.c,
- * import_tegrastats.c, import_csv.c) call these; nothing here calls them. */
+ * of a value, a time, a rail name and the end of a file, and file-name
+ * patterns. The format readers (import_powprofiler.c, import_tegrastats.c,
+ * import_csv.c, import_jtop.c) call these; nothing here calls them. */
 #include "import.h"
-#include "import_read.h"
 
 #include "src/base/file.h"
 #include "src/base/log.h"

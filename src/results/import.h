@@ -1,30 +1,9 @@
-/* import.h - power data recorded by other tools, read into traces:
- *   powprofiler  the original tool's layer-1 CSV: a header of codes (100 total
- *                board input, 101 CPU, 102 GPU, watts), one row per sample,
- *                no time column; the time base is rate_hz, and each reading
- *                is the mean over its sampling period (sample i covers
- *                (i/rate, (i+1)/rate], so energy = sum of readings / rate).
- *   tegrastats   Jetson logs: "POM_5V_IN 3410/3410" (mW, instant/average; TX2,
- *                Nano) or "VDD_IN 5263mW/5263mW" (Xavier, Orin), with or
- *                without a leading "MM-DD-YYYY HH:MM:SS" timestamp, records
- *                wrapped over several lines or not. The instant value is
- *                kept; the time base is the timestamps, or interval_ms.
- *   csv          a time column (t_s, time, time_s, time_ms, time_us,
- *                timestamp) and power columns with their unit in the name
- *                (x_w, x_mw, x_uw, "x [W]", "x (mW)"), or pairs of current
- *                and voltage columns (x_a and x_v, x_ma and x_mv; the words
- *                voltage and current do not count, so PX4's voltage_v and
- *                current_a are the rail "battery") multiplied; unit_scale
- *                for columns without a unit. The time is rebased to the
- *                first sample; a time column without a unit (time,
- *                timestamp: PX4's ulog2csv writes microseconds) is read in
- *                the largest of s, ms, us, ns whose median step is at most
- *                5 s (a note says so), unless time_scale; a span over 7
- *                days or a step over 60 s is warned about. Columns that are
- *                not power, current or voltage (a unit such as _mah, _s,
- *                _wh, _pct, or none), and smoothed copies (voltage_filtered_v
- *                beside voltage_v) are left out with a note; with no power
- *                column left, a column without a unit is an error.
+/* import.h - power data recorded by other tools, read into traces: what
+ * every format's reader shares (import.c), its options and the file-name
+ * patterns; each format in its own file (import_powprofiler.h,
+ * import_tegrastats.h, import_csv.h, import_jtop.h, import_ulog.h), all
+ * reached by folder.h's pp_import_reader_of.
+ *
  * Every error (ragged row, non-number, NaN, negative power, time going
  * backwards, empty file, unknown header) is logged with the file and the
  * line and returns -EINVAL.
@@ -34,6 +13,10 @@
 
 #include "src/traces/trace.h"
 #include "battery/battery.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 typedef struct pp_import_options {
     double rate_hz;      /* powprofiler: samples per second (default 10) */
@@ -46,36 +29,41 @@ typedef struct pp_import_options {
 
 void pp_import_options_init(pp_import_options *o);
 
-int pp_import_powprofiler(const char *path, const pp_import_options *o, pp_trace *t);
-/* A PX4 log's battery_status as a trace (src/flight/ulog.h): one rail per
- * battery instance. 0 or -errno (logged with the file). */
-int pp_import_ulog(const char *path, const pp_import_options *o, pp_trace *t);
-/* The logs' own battery figures beside their trace: dir/flight.csv, one row
- * per sample (file index, instance, time from the file's first sample,
- * voltage, current, discharged_mah, remaining). 0 or -errno (logged). */
-int pp_import_ulog_flight_csv(const char *dir, const char *const *files, size_t n_files);
-/* The battery of the flight log at path, read and parsed once (the
- * pack, the trace, flight.csv and the report share it; read again when the
- * file changed; owned here until pp_import_ulog_forget). NULL when it does
- * not read (logged). */
-struct pp_ulog_flight;
-const struct pp_ulog_flight *pp_import_ulog_flight(const char *path);
-void pp_import_ulog_forget(void);
-/* The pack of each rail of the log at path's trace (one per battery
- * instance, in pp_import_ulog's order): given (-c) for each, else each
- * instance's own (pp_flight_pack_for: its cell count, capacity and BATn_*
- * parameters), so that each pack is drained by its own battery's power.
- * 0, or -EINVAL (not n_rails instances; the log does not read). */
-int pp_import_ulog_packs(const char *path, const pp_battery_params *given,
-                         pp_battery_params *packs, size_t n_rails);
-int pp_import_tegrastats(const char *path, const pp_import_options *o, pp_trace *t);
-int pp_import_csv(const char *path, const pp_import_options *o, pp_trace *t);
-/* jetson-stats' jtop logs (the CSV of jtop's logger, DictWriter over
- * jetson.stats): the "time" column (YYYY-MM-DD HH:MM:SS[.ffffff]) rebased
- * to the first row, each "Power <rail>" column (mW) a rail, "Power TOT"
- * the board input rail TOT_IN (left out when a rail already ends in _IN);
- * other columns (CPU, RAM, temperatures) left out. */
-int pp_import_jtop(const char *path, const pp_import_options *o, pp_trace *t);
+/* ---- for the format readers only (they call these; these call no reader) ---- */
+
+/* The file to import, opened for reading when it is a regular file (a
+ * FIFO or a device refused at once, never waited on); NULL with the reason
+ * logged. */
+FILE *pp_import_open(const char *path);
+
+/* getline() bounded to PP_TRACE_LINE_MAX bytes: the length, -1 at the end,
+ * -2 for a longer line (logged: path, line line_no). */
+ssize_t pp_import_getline(char **line, size_t *cap, FILE *fp, const char *path, long line_no);
+
+/* Strip trailing newlines, carriage returns and blanks, in place. */
+void pp_import_chomp(char *s);
+
+/* s without leading and trailing white space (the end cut in place). */
+char *pp_import_trim(char *s);
+
+/* A power value at file:line (column col): a finite number >= 0, times
+ * scale into *out. 0 or -EINVAL (logged). */
+int pp_import_power_value(const char *path, long line, size_t col, const char *text, double scale,
+                          double *out);
+
+/* 0 when ts is not before t's last sample, else -EINVAL (logged). */
+int pp_import_check_time(const pp_trace *t, const char *path, long line, double ts);
+
+/* A rail name read at file:line (column col, 0: none): a safe name
+ * (util.h) that fits a trace and that no earlier rail of names[0..n-1]
+ * has. 0 or -EINVAL (logged). */
+int pp_import_check_rail(const char *path, long line, size_t col, const char *name,
+                         const char *const *names, size_t n);
+
+/* The end of a reader: rc, or -EINVAL (logged) when t has no samples; a
+ * short trace is warned about. On an error t is freed and zeroed. */
+int pp_import_finish(pp_trace *t, const char *path, int rc);
+
 
 /* Match a file's base name against a pattern with {name} placeholders,
  * e.g. "matrix-exponentiation_{size}-{exponent}_1layer.csv"; {name:C} when

@@ -1,9 +1,8 @@
 /* import_csv.c - CSV files of other tools: a time column and power (or
- * current and voltage) columns with their unit in the name (import.h).
- * Calls the shared checks of import.c (import_read.h); nothing calls
+ * current and voltage) columns with their unit in the name (import_csv.h).
+ * Calls the shared checks of import.c (import.h); nothing calls
  * back. */
-#include "import.h"
-#include "import_read.h"
+#include "import_csv.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

@@ -1,11 +1,10 @@
-/* import_jtop.c - jetson-stats' jtop logs (import.h): the CSV that jtop's
+/* import_jtop.c - jetson-stats' jtop logs (import_jtop.h): the CSV that jtop's
  * logger writes with csv.DictWriter from jetson.stats, one row per
  * reading: "time" (Python's str(datetime): "2024-01-31 12:34:56.789012"),
  * then CPU, memory, temperatures and "Power <rail>" columns in mW with
  * "Power TOT", jtop's total. Calls the shared checks of import.c
- * (import_read.h); nothing calls back. */
-#include "import.h"
-#include "import_read.h"
+ * (import.h); nothing calls back. */
+#include "import_jtop.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

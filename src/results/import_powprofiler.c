@@ -1,8 +1,7 @@
 /* import_powprofiler.c - the original powprofiler tool's layer-1 CSV
- * (import.h). Calls the shared checks of import.c (import_read.h); nothing
+ * (import_powprofiler.h). Calls the shared checks of import.c (import.h); nothing
  * calls back. */
-#include "import.h"
-#include "import_read.h"
+#include "import_powprofiler.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

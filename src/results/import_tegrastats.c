@@ -1,7 +1,6 @@
-/* import_tegrastats.c - Jetson tegrastats logs (import.h). Calls the
- * shared checks of import.c (import_read.h); nothing calls back. */
-#include "import.h"
-#include "import_read.h"
+/* import_tegrastats.c - Jetson tegrastats logs (import_tegrastats.h). Calls the
+ * shared checks of import.c (import.h); nothing calls back. */
+#include "import_tegrastats.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

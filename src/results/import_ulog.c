@@ -1,7 +1,7 @@
 /* Import of PX4 flight logs: the battery_status topic as a trace, and the
  * log's own figures kept beside it (flight.csv). The log (a ULog or a
  * ulog2csv battery_status CSV) is read by src/flight/flight_log.h. */
-#include "import.h"
+#include "import_ulog.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
