@@ -9,6 +9,7 @@
 #include "src/layer2/model.h"
 #include "src/plan/derived.h"
 #include "src/plan/plan.h"
+#include "src/results/summary_params.h"
 #include "handle.h"
 #include "pipeline.h"
 #include "point_check.h"

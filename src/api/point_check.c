@@ -4,6 +4,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/layer2/surface.h"
+#include "src/results/summary_params.h"
 
 #include <errno.h>
 #include <math.h>

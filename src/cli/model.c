@@ -9,6 +9,7 @@
 #include "src/plan/derived.h"
 #include "src/results/results.h"
 #include "src/results/run_json.h"
+#include "src/results/summary_params.h"
 #include "src/base/util.h"
 
 #include <errno.h>

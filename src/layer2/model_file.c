@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/results/json_file.h"
+#include "src/results/summary_unique.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -132,11 +132,6 @@ int pp_summary_read_each(const char *dir, int flags, pp_summary *s, pp_summary_r
                          void *ctx);
 void pp_summary_free(pp_summary *s);
 
-/* pp_summary_read, refusing two rows with status ok of one (id, node,
- * repeat) (logged with both lines): what layer 2 reads. 0, -EINVAL or
- * -ENOMEM (s then empty). */
-int pp_summary_read_unique(const char *dir, pp_summary *s);
-
 /* Index of a parameter / metric / node by name, or -1. */
 int pp_summary_param(const pp_summary *s, const char *name);
 int pp_summary_metric(const pp_summary *s, const char *name);
@@ -144,18 +139,6 @@ int pp_summary_node(const pp_summary *s, const char *name);
 
 /* The index of label in categorical parameter k, or -1. */
 int pp_summary_label(const pp_summary *s, size_t k, const char *label);
-
-/* 1 when parameter k holds one value in every row (status ok) with one at
- * least: a constant of the folder (threads = 1 in every configuration),
- * its value (the number, or a categorical parameter's label index) into
- * *value (may be NULL); else 0. A constant is no dimension a prediction
- * varies: it is implied where not given, and any other value lies outside
- * what was measured (layer2/model.h: pp_model_locate). */
-int pp_summary_constant(const pp_summary *s, size_t k, double *value);
-
-/* raw[k] = the constant of every constant parameter k not given[k]
- * (given[k] then set). Returns how many were implied. */
-size_t pp_summary_imply_constants(const pp_summary *s, double *raw, int *given);
 
 /* Parameter k's value v as a user writes it: a categorical one's label,
  * else the number (%g), into buf. */

@@ -1,7 +1,6 @@
-/* summary_params.c - what the rows say of each parameter (summary.h):
+/* summary_params.c - what the rows say of each parameter (summary_params.h):
  * a parameter measured at one value only is a constant of the folder. */
-#include "summary.h"
-
+#include "summary_params.h"
 
 int pp_summary_constant(const pp_summary *s, size_t k, double *value)
 {

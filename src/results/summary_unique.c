@@ -2,7 +2,7 @@
  * which only two writers at once leave (a --resume beside a live run,
  * before folders were locked: src/results/lock.h). Layer 2 would count
  * such a configuration twice; the reader refuses them. */
-#include "summary.h"
+#include "summary_unique.h"
 
 #include "src/base/log.h"
 
