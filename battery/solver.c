@@ -1,6 +1,6 @@
 /* The battery ODE solved with SUNDIALS CVODE over the windows of the load:
- * the only file that sees N_Vector and CVODE memory (DESIGN.md). drain.c
- * drives it (solver.h).
+ * the only file that sees N_Vector and CVODE memory (DESIGN.md).
+ * battery.c's pp_battery_run drives it (solver.h).
  *
  * States y = (SoC, V1 the RC voltage, energy drawn from the battery, energy
  * delivered to the load).

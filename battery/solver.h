@@ -1,8 +1,8 @@
 /* solver.h - CVODE over the windows of the load (internal to battery/).
  *
  * solver.c integrates a stretch of the load with CVODE and finds the events;
- * drain.c drives it: one pass, until cutoff, periods skipped (repeat.h). Only
- * solver.c sees SUNDIALS.
+ * battery.c's pp_battery_run drives it: one pass, until cutoff, periods
+ * skipped (repeat.h). Only solver.c sees SUNDIALS.
  */
 #ifndef PP_BATTERY_SOLVER_H
 #define PP_BATTERY_SOLVER_H
