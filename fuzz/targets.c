@@ -19,6 +19,7 @@
 #include "src/results/summary.h"
 #include "src/traces/trace.h"
 #include "src/flight/ulog.h"
+#include "src/flight/ulog_trace.h"
 #include "src/flight/flight_log.h"
 #include "src/flight/flight_fit.h"
 #include "src/base/duration.h"

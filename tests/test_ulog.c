@@ -8,6 +8,7 @@
 
 #include "src/flight/flight.h"
 #include "src/flight/ulog.h"
+#include "src/flight/ulog_trace.h"
 #include "src/traces/trace.h"
 
 #include <errno.h>

@@ -10,6 +10,7 @@
 
 #include "src/flight/flight_log.h"
 #include "src/flight/flight.h"
+#include "src/flight/ulog_trace.h"
 
 #include <math.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #ifndef PP_FLIGHT_H
 #define PP_FLIGHT_H
 
-#include "ulog.h"
+#include "ulog_trace.h" /* the flight (ulog.h) and the charge it drew */
 
 #include "battery/battery.h"
 

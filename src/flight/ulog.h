@@ -47,7 +47,6 @@
 #define PP_ULOG_MAX_CELLS 255         /* PX4's cell_count is a uint8 */
 #define PP_ULOG_MAX_CAPACITY_MAH 1e7
 
-
 typedef struct pp_ulog_flight {
     int version;
     uint64_t start_us;            /* the header's timestamp */
@@ -79,7 +78,6 @@ typedef struct pp_ulog_flight {
 } pp_ulog_flight;
 
 
-
 /* Read the battery of the ULog file at path into f (free with
  * pp_ulog_flight_free, also after an error). 0, or -EINVAL (logged with the
  * file and the offset: not a ULog file, a truncated header, unknown
@@ -98,22 +96,5 @@ void pp_ulog_flight_free(pp_ulog_flight *f);
 
 /* 1 when the file at path starts with the ULog magic. */
 int pp_ulog_is_ulog(const char *path);
-
-/* The power of the batteries as a trace (trace.h): one rail per instance,
- * "battery<multi_id>", voltage_v x current_a, on the union of the
- * instances' sample times (from the first, in s), each instance linear
- * between its samples and held before its first and after its last; the
- * trace's total is their sum. Samples with a NaN voltage or current are
- * left out. t is initialized here. 0, -EINVAL (logged: no sample) or
- * -ENOMEM. */
-struct pp_trace;
-int pp_ulog_battery_trace(const pp_ulog_flight *f, const char *name, struct pp_trace *t);
-
-/* The charge battery b drew: from its logged current (trapezoids) and by
- * its own discharged_mah (last minus first; NaN without), mAh. */
-void pp_ulog_charge_mah(const pp_ulog_battery *b, double *from_current_mah, double *logged_mah);
-
-/* The mean interval between b's samples, s (NaN below two). */
-double pp_ulog_interval_s(const pp_ulog_battery *b);
 
 #endif

@@ -1,5 +1,5 @@
-/* A flight's battery as a power trace, and its charge (ulog.h). */
-#include "ulog.h"
+/* A flight's battery as a power trace, and its charge (ulog_trace.h). */
+#include "ulog_trace.h"
 #include "src/traces/trace.h"
 
 #include "src/base/log.h"

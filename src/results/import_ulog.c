@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/flight/flight.h"
+#include "src/flight/ulog_trace.h"
 #include "src/flight/flight_log.h"
 
 #include <errno.h>
