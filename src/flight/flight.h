@@ -67,7 +67,7 @@ int pp_flight_check_with(const pp_ulog_battery *b, const pp_battery_params *p,
                          const pp_flight_check_options *o, pp_flight_check *c);
 
 /* The pack to set against flight f's battery b when none is asked for
- * (flight_pack.c): the thevenin model (a lithium pack's open-circuit curve
+ * (flight.c): the thevenin model (a lithium pack's open-circuit curve
  * and RC pair: rint's constant voltage cannot follow a flight's discharge)
  * of the default preset, with, where the log has them, the autopilot's own
  * parameters BATn_N_CELLS, _CAPACITY, _R_INTERNAL (per cell) and its

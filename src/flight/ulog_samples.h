@@ -1,5 +1,5 @@
 /* ulog_samples.h - a logged battery's samples as a reader appends them
- * (ulog.c, ulog_csv.c), in the order they were logged.
+ * (ulog.c, flight_log.c), in the order they were logged.
  *
  * Two options, set on the battery before its first sample:
  *  - clean: the current-sensor dropout rule of flight_log.h applied as the
