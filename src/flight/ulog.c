@@ -228,8 +228,9 @@ static int implausible(pp_ulog_flight *f, const double *v)
         return 1;
     }
     if (!(v[F_V] > 0 && v[F_V] <= PP_ULOG_MAX_VOLTAGE_V) ||
-        !(fabs(v[F_I]) <= PP_ULOG_MAX_CURRENT_A)) { /* as flight_log.c's CSV reader: a current below -1 A
-                                                        (regeneration, an offset) is measured */
+        !(fabs(v[F_I]) <= PP_ULOG_MAX_CURRENT_A)) { /* as the CSV reader (flight_log.c): a
+                                                       current below -1 A (regeneration, an
+                                                       offset) is measured */
         f->n_implausible++;
         return 1;
     }
