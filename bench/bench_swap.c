@@ -23,6 +23,7 @@
 
 #include "src/dnn/layers_plan.h"
 #include "src/dnn/layers_profile.h"
+#include "src/dnn/layers_json.h"
 
 #include <fcntl.h>
 #include <math.h>

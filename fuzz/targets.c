@@ -25,6 +25,8 @@
 #include "src/base/duration.h"
 #include "src/base/util.h"
 #include "src/dnn/layers_model.h"
+#include "src/dnn/layers_json.h"
+#include "src/dnn/layers_predict.h"
 #include "src/layer2/model.h"
 
 #include <dirent.h>

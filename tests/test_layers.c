@@ -7,6 +7,10 @@
 #include "src/dnn/layers_model.h"
 #include "src/dnn/layers_plan.h"
 #include "src/dnn/layers_profile.h"
+#include "src/dnn/layers_choose.h"
+#include "src/dnn/layers_data.h"
+#include "src/dnn/layers_eval.h"
+#include "src/dnn/layers_predict.h"
 #include "components/registry.h"
 #include "battery/battery.h"
 

@@ -5,6 +5,10 @@
 
 #include "src/dnn/layers_model.h"
 #include "src/dnn/layers_profile.h"
+#include "src/dnn/layers_choose.h"
+#include "src/dnn/layers_data.h"
+#include "src/dnn/layers_eval.h"
+#include "src/dnn/layers_json.h"
 #include "src/base/log.h"
 #include "src/sweep/sampler.h"
 #include "src/base/util.h"

@@ -7,6 +7,8 @@
 #include "src/base/log.h"
 #include "src/dnn/layers_profile.h"
 #include "src/dnn/swap.h"
+#include "src/dnn/layers_json.h"
+#include "src/dnn/layers_predict.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,8 +1,9 @@
 /* The family of each layer kind chosen by leave-one-network-out, shrunk
  * toward the baseline; the roofline fit for kinds never profiled; the
  * model fitted (src/dnn/layers_model.h). */
-#include "layers_fit.h"
+#include "layers_choose.h"
 #include "layers_profile.h"
+#include "layers_predict.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

@@ -1,5 +1,5 @@
 /* Reading layers.csv and networks.csv back (src/dnn/layers_model.h). */
-#include "layers_model.h"
+#include "layers_data.h"
 #include "layers_profile.h"
 
 #include "src/base/log.h"

@@ -1,5 +1,7 @@
 /* Leave-one-network-out evaluation of layer models (src/dnn/layers_model.h). */
-#include "layers_model.h"
+#include "layers_eval.h"
+#include "layers_choose.h"
+#include "layers_predict.h"
 
 #include "src/base/log.h"
 

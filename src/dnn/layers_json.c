@@ -1,5 +1,5 @@
 /* The layer model as JSON (src/dnn/layers_model.h), with jansson. */
-#include "layers_model.h"
+#include "layers_json.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

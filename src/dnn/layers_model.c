@@ -1,6 +1,6 @@
 /* One family of a layer model fitted on samples, and evaluated
- * (src/dnn/layers_fit.h). */
-#include "layers_fit.h"
+ * (layers_model.h: inside the models). */
+#include "layers_model.h"
 
 #include "src/layer2/lapack.h"
 #include "src/base/log.h"

@@ -125,13 +125,6 @@ typedef struct pp_layers_data {
     size_t n_files;
 } pp_layers_data;
 
-/* Add the profiles of dir (its layers.csv and networks.csv) to d (zeroed
- * the first time). A network run whose layers are not all in layers.csv
- * (an interrupted profile) is left out with a warning. Every error names
- * the file, line and column. 0 or -errno. */
-int pp_layers_data_read(const char *dir, pp_layers_data *d);
-void pp_layers_data_free(pp_layers_data *d);
-
 /* ---- Models ------------------------------------------------------------- */
 
 #define PP_LAYER_MAX_COEF 8
@@ -182,32 +175,6 @@ typedef struct pp_layer_fit_opts {
     int layers_only; /* net_weight 1: no choice of it (inside its own choice) */
 } pp_layer_fit_opts;
 
-/* Fit m on d. 0, -EINVAL (logged: no profile, no convolutional layer) or
- * -ENOSYS (no LAPACK). */
-int pp_layer_model_fit(const pp_layers_data *d, const pp_layer_fit_opts *o, pp_layer_model *m);
-
-/* The whole network's q from the sum of its layers' predictions and its
- * FLOPs (net_weight and net_rate above). */
-double pp_layer_model_total(const pp_layer_model *m, pp_layers_quantity q, double layers_sum,
-                            double flops);
-
-/* What fit uses, in words: "linear x 0.75 + rate x 0.25", "rate (3
- * networks: too few to choose)", "roofline". */
-void pp_layer_fit_describe(const pp_layer_fit *fit, char *buf, size_t cap);
-
-/* A layer's quantity q per frame, and its error band (the fit's
- * leave-one-out RMSPE times the value; NaN when unknown). 0; 1 when the
- * kind was never profiled and the roofline fit predicts it (its band twice
- * the widest kind's); -ENOENT (not logged) when the model has no roofline
- * fit either (a model of version 1). */
-int pp_layer_model_layer(const pp_layer_model *m, pp_layers_quantity q, const pp_layer_desc *l,
-                         double *value, double *band);
-
-/* Write (jansson) and read the model. 0 or -errno (logged with the file;
- * reading names the key at fault). */
-int pp_layer_model_write(const pp_layer_model *m, const char *path);
-int pp_layer_model_read(const char *path, pp_layer_model *m);
-
 /* ---- Evaluation --------------------------------------------------------- */
 
 /* Errors of predictions for networks left out of the fit. */
@@ -236,11 +203,6 @@ typedef struct pp_layers_eval {
     double (*base)[PP_LQ_COUNT]; /* and the baseline's */
 } pp_layers_eval;
 
-/* Evaluate the families on d (every run; at least two networks). 0,
- * -EINVAL (logged) or -ENOMEM. Free with pp_layers_eval_free. */
-int pp_layers_evaluate(const pp_layers_data *d, pp_layers_eval *out);
-void pp_layers_eval_free(pp_layers_eval *e);
-
 /* ---- Predictions -------------------------------------------------------- */
 
 typedef struct pp_layers_prediction {
@@ -257,18 +219,6 @@ typedef struct pp_layers_prediction {
     double max_fps;                    /* 1 / CPU time: frames per second on one core */
 } pp_layers_prediction;
 
-/* Predict every layer of net. Layers of kinds never profiled are predicted
- * by the roofline fit and named in a warning (and note) with their share;
- * an input size outside the profiled pixel counts is warned about. 0;
- * -ENOENT (logged) when those layers would be more than
- * PP_LAYERS_UNPROFILED_MAX_FRAC of the time, naming a network to profile,
- * or the model cannot predict a kind at all; -ERANGE (logged, naming the
- * model's file) when a value is not finite or absurd (a model edited by
- * hand); -ENOMEM. */
-int pp_layers_predict(const pp_layer_model *m, const pp_network_desc *net,
-                      pp_layers_prediction *out);
-void pp_layers_prediction_free(pp_layers_prediction *p);
-
 /* ---- The hook for layer 2 and plans ------------------------------------- */
 
 /* What a darknet component costs per frame, from a layer model instead of
@@ -281,34 +231,28 @@ typedef struct pp_layers_cost {
     int estimated;                  /* energies from an estimate, not a sensor */
 } pp_layers_cost;
 
-/* The cost of the network of cfg_path at width x height (0, 0: the cfg's
- * own) under model m: cfg read by powprof's own reader (no darknet). 0 or
- * -errno (logged: file and line of a bad cfg, a kind never profiled). */
-int pp_layers_cost_of(const pp_layer_model *m, const char *cfg_path, int width, int height,
-                      pp_layers_cost *out);
+/* ---- Inside the models: one family fitted on samples, and evaluated ---- */
 
-/* The device's mean power running the network at fps frames per second:
- * idle_w + fps (energy_j - idle_w time_s), the busy share of each second
- * at the frame's power and the rest idle. 0; -ERANGE when fps exceeds
- * max_fps (the core cannot keep up) or is negative; -EINVAL when idle_w is
- * unknown. */
-int pp_layers_power_at_fps(const pp_layers_cost *c, double fps, double *power_w);
+/* The samples a fit is made on: d->samples[idx[0 .. n)], quantity q. */
+typedef struct pp_lsamples {
+    const pp_layers_data *d;
+    const size_t *idx;
+    size_t n;
+    pp_layers_quantity q;
+} pp_lsamples;
 
-/* The pessimistic end of a cost, what a plan that must not fall short
- * uses (as `powprof plan --risk upper`): time and energy per frame at the
- * upper end of their bands, and the highest frame rate that slower frame
- * sustains. Unknown bands (NaN) leave a figure as it is. */
-void pp_layers_cost_upper(pp_layers_cost *c);
+/* Fit family f (pp_layer_family, PP_LF_ROOFLINE too) on s into fit, with
+ * weight 1: 0; -EDOM (too few samples for the family); -ENOSYS (no
+ * LAPACK); -ERANGE when the least squares fail on the values (fit->floor
+ * then says nothing; pp_lfit_extreme names the row). */
+int pp_lfit_family(const pp_lsamples *s, int f, pp_layer_fit *fit);
 
-struct pp_battery_params;
+/* fit's value for l: the family's (at least fit->floor) mixed with the
+ * baseline's by fit->weight, at least fit->floor. */
+double pp_lfit_eval(const pp_layer_fit *fit, const pp_layer_desc *l);
 
-/* The highest frame rate, up to c->max_fps, at which battery p (its
- * base_power_w beside the device's power at that rate) carries a mission
- * of mission_s with at least min_soc_frac left and no cutoff event
- * (src/dnn/layers_plan.c). 0 with *fps and the state of charge at the end; 1
- * when not even the idle device lasts (*fps = 0); -errno (logged: bad
- * battery parameters; -EINVAL without idle power). */
-int pp_layers_plan_fps(const pp_layers_cost *c, const struct pp_battery_params *p,
-                       double mission_s, double min_soc_frac, double *fps, double *soc_end_frac);
+/* The sample of s whose value is farthest from its work's (log of value
+ * over work against the median's): where a failed fit should look. */
+size_t pp_lfit_extreme(const pp_lsamples *s);
 
 #endif

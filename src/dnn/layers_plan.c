@@ -2,6 +2,7 @@
  * costed by a layer model (src/dnn/layers_model.h): the planner's most power
  * the battery carries (src/plan/plan.h), turned into a frame rate. */
 #include "layers_plan.h"
+#include "layers_predict.h"
 
 #include "src/base/log.h"
 #include "src/plan/plan_battery.h"

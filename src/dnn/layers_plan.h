@@ -42,4 +42,19 @@ int pp_layers_swap_predict(void *ctx, const pp_model *m, size_t power_metric,
  * candidate. */
 int pp_layers_swap_in_range(const pp_model *m, size_t maximize, const pp_layers_swap *s);
 
+/* The pessimistic end of a cost, what a plan that must not fall short
+ * uses (as `powprof plan --risk upper`): time and energy per frame at the
+ * upper end of their bands, and the highest frame rate that slower frame
+ * sustains. Unknown bands (NaN) leave a figure as it is. */
+void pp_layers_cost_upper(pp_layers_cost *c);
+
+/* The highest frame rate, up to c->max_fps, at which battery p (its
+ * base_power_w beside the device's power at that rate) carries a mission
+ * of mission_s with at least min_soc_frac left and no cutoff event
+ * (src/dnn/layers_plan.c). 0 with *fps and the state of charge at the end; 1
+ * when not even the idle device lasts (*fps = 0); -errno (logged: bad
+ * battery parameters; -EINVAL without idle power). */
+int pp_layers_plan_fps(const pp_layers_cost *c, const struct pp_battery_params *p,
+                       double mission_s, double min_soc_frac, double *fps, double *soc_end_frac);
+
 #endif

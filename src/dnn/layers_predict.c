@@ -1,6 +1,6 @@
 /* Predictions of a layer model (src/dnn/layers_model.h): every layer,
  * kinds never profiled by the roofline fit, and the costs plans use. */
-#include "layers_fit.h"
+#include "layers_predict.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

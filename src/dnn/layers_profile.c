@@ -1,9 +1,12 @@
+/* layers_profile.c - per-layer profiles of darknet networks
+ * (layers_profile.h): the frames timed layer by layer, layers.csv and
+ * networks.csv written, and `powprof layers profile` as library calls. */
 #include "layers_profile.h"
 
 #include "src/base/clock.h"
 #include "src/base/log.h"
-#include "src/sweep/sampler.h"
 #include "src/base/util.h"
+#include "src/sweep/sampler.h"
 
 #include "components/registry.h"
 
@@ -496,5 +499,154 @@ int pp_layers_idle_power(pp_device *dev, double rate_hz, double duration_s, doub
     }
     pp_trace_free(&trace);
     pp_sampler_destroy(s);
+    return rc;
+}
+
+/* ---- layers.csv and networks.csv written ---- */
+
+const char pp_layers_csv_header[] =
+    "network,width,height,layer,type,line,in_w,in_h,in_c,out_w,out_h,out_c,filters,size,"
+    "stride,groups,batch_normalize,activation,flops,param_bytes,in_bytes,out_bytes,time_s,"
+    "time_median_s,time_iqr_s,cpu_s,cpu_median_s,cpu_iqr_s,energy_j,energy_median_j,"
+    "energy_iqr_j,frames,estimated";
+const char pp_networks_csv_header[] =
+    "network,width,height,layers,flops,frames,time_s,time_median_s,time_iqr_s,cpu_s,cpu_median_s,"
+    "energy_j,layers_time_s,layers_cpu_s,layers_energy_j,layers_vs_whole_frac,idle_w,device,"
+    "estimated,profile_s";
+
+int pp_layers_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n > 63)
+        return 0;
+    for (; *name; name++)
+        if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+              (*name >= '0' && *name <= '9') || strchr("_.-+", *name)))
+            return 0;
+    return 1;
+}
+
+static void write_layer(FILE *fp, const pp_layers_result *r, size_t i)
+{
+    const pp_network_desc *d = r->desc;
+    const pp_layer_desc *l = &d->layers[i];
+    const pp_layer_measure *m = &r->layer[i];
+
+    fprintf(fp, "%s,%d,%d,%zu,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%.17g,%.17g,%.17g,%.17g,",
+            d->name, d->width, d->height, i, pp_layer_kind_name(l->kind), l->line, l->in_w,
+            l->in_h, l->in_c, l->out_w, l->out_h, l->out_c, l->filters, l->size, l->stride,
+            l->groups, l->batch_normalize, l->activation[0] ? l->activation : "-", l->flops,
+            l->param_bytes, l->in_bytes, l->out_bytes);
+    fprintf(fp, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", m->time_s,
+            m->time_median_s, m->time_iqr_s, m->cpu_s, m->cpu_median_s, m->cpu_iqr_s,
+            m->energy_j, m->energy_median_j, m->energy_iqr_j, r->n_frames, r->estimated);
+}
+
+static void write_network(FILE *fp, const pp_layers_result *r)
+{
+    const pp_network_desc *d = r->desc;
+
+    fprintf(fp, "%s,%d,%d,%zu,%.17g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6g,%s,"
+                "%d,%.3f\n",
+            d->name, d->width, d->height, d->n, d->flops, r->n_frames, r->whole.time_s,
+            r->whole.time_median_s, r->whole.time_iqr_s, r->whole.cpu_s, r->whole.cpu_median_s,
+            r->whole.energy_j, r->layers_sum.time_s,
+            r->layers_sum.cpu_s, r->layers_sum.energy_j,
+            r->layers_sum.time_s / r->whole.time_s - 1.0, r->idle_w, r->device, r->estimated,
+            r->profile_s);
+}
+
+/* dir/name replaced by header and the rows of every result. */
+static int write_file(const char *dir, const char *name, const char *header,
+                      const pp_layers_result *r, size_t n, int layers)
+{
+    pp_atomic_file af;
+    char path[PP_PATH_MAX];
+    int rc;
+
+    if (pp_path_join(path, sizeof path, dir, name) < 0) {
+        pp_log_error("%s: path too long", dir);
+        return -ENAMETOOLONG;
+    }
+    if ((rc = pp_atomic_file_open(&af, path)) < 0)
+        return rc;
+    fprintf(af.fp, "%s\n", header);
+    for (size_t k = 0; k < n; k++) {
+        if (!layers)
+            write_network(af.fp, &r[k]);
+        for (size_t i = 0; layers && i < r[k].desc->n; i++)
+            write_layer(af.fp, &r[k], i);
+    }
+    return pp_atomic_file_commit(&af);
+}
+
+int pp_layers_write(const char *dir, const pp_layers_result *r, size_t n)
+{
+    int rc = write_file(dir, "layers.csv", pp_layers_csv_header, r, n, 1);
+
+    return rc < 0 ? rc : write_file(dir, "networks.csv", pp_networks_csv_header, r, n, 0);
+}
+
+/* ---- `powprof layers profile` as library calls: the networks read and
+ * named before anything runs, then every network at every size profiled,
+ * the idle power first, the results kept under the folder as they come ---- */
+
+int pp_layers_check_cfgs(int n, char *const *names, char (*paths)[PP_PATH_MAX])
+{
+    for (int i = 0; i < n; i++) {
+        pp_network_desc *d = malloc(sizeof *d);
+        int rc = d ? pp_layers_resolve_cfg(names[i], paths[i], sizeof paths[i]) : -ENOMEM;
+        if (rc == 0)
+            rc = pp_layers_describe_file(paths[i], 0, 0, d);
+        if (rc == 0 && !pp_layers_name_ok(d->name)) {
+            pp_log_error("%s: the network's name '%s' must be letters, digits and _ . - + (it "
+                         "goes into CSV cells): rename the file", paths[i], d->name);
+            rc = -EINVAL;
+        }
+        free(d);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int write_checkpoint(const pp_layers_result *r, size_t n, void *ctx)
+{
+    return pp_layers_write(ctx, r, n);
+}
+
+void pp_layers_results_free(pp_layers_result *res, size_t n)
+{
+    for (size_t k = 0; res && k < n; k++)
+        pp_layers_result_free(&res[k]);
+    free(res);
+}
+
+int pp_layers_run(const pp_layers_run_request *rq, int n_cfgs, char (*paths)[PP_PATH_MAX],
+                  pp_device *dev, pp_layers_result **out, size_t *n_out)
+{
+    size_t n_sizes = rq->n_sizes ? (size_t)rq->n_sizes : PP_LAYERS_DEFAULT_SIZES, n = 0;
+    pp_layers_job *jobs = calloc((size_t)n_cfgs * n_sizes, sizeof *jobs);
+    pp_layers_result *res = calloc((size_t)n_cfgs * n_sizes, sizeof *res);
+    const pp_layer_timer_ops *ops;
+    double idle_w = NAN;
+    int rc = jobs && res ? pp_layer_timer_load(&ops) : -ENOMEM;
+
+    if (rc == 0 && rq->idle_s > 0)
+        rc = pp_layers_idle_power(dev, rq->opts->rate_hz, rq->idle_s, &idle_w);
+    for (int c = 0; c < n_cfgs && rc == 0; c++)
+        if ((rc = pp_layers_jobs_of(paths[c], rq->n_sizes, rq->w, rq->h, jobs + n)) > 0)
+            n += (size_t)rc, rc = 0;
+    if (rc == 0)
+        rc = pp_layers_profile(ops, dev, jobs, n, rq->opts, write_checkpoint,
+                               (void *)rq->out_dir, res);
+    for (size_t k = 0; k < n && rc == 0; k++)
+        res[k].idle_w = idle_w;
+    if (rc == 0)
+        rc = pp_layers_write(rq->out_dir, res, n);
+    free(jobs);
+    *out = res;
+    *n_out = n;
     return rc;
 }

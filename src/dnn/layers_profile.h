@@ -145,7 +145,7 @@ int pp_layers_name_ok(const char *name);
  * statistics) of v[n] (reordered). NaN for n == 0. */
 double pp_layers_median(double *v, size_t n, double *iqr);
 
-/* ---- layers profile, whole (layers_run.c) ---- */
+/* ---- layers profile, whole ---- */
 
 /* The networks names[n] (cfg files or darknet's names) resolved into
  * paths and read, each named as a CSV cell allows, before anything runs.

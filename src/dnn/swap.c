@@ -2,6 +2,9 @@
 #include "swap.h"
 
 #include "layers_profile.h"
+#include "layers_json.h"
+#include "layers_plan.h"
+#include "layers_predict.h"
 
 #include "src/base/log.h"
 
