@@ -84,6 +84,26 @@ void test_layout_header_of_its_c(void)
     CHECK_INT(check_layout(tree(ghost_h, a_c, b_c, NULL), &out), 1);
     CHECK(out && strstr(out, "src/layer2/a.h: declares a_gone, which no file of src/layer2 defines"));
     free(out);
+    /* the commands' table: src/cli/cli.h declares each command's pp_cmd_ */
+    {
+        char dir[PATH_MAX + 16], path[PATH_MAX + 32];
+        const char *root = tree(own_h, a_c, b_c, NULL);
+        snprintf(dir, sizeof dir, "%s/src/cli", root);
+        mkdir(dir, 0755);
+        snprintf(path, sizeof path, "%s/cli.h", dir);
+        write_file(path, "int pp_cmd_plan(int argc, char **argv);\nint pp_cli_say(void);\n");
+        snprintf(path, sizeof path, "%s/plan.c", dir);
+        write_file(path, "int pp_cmd_plan(int argc, char **argv)\n{\n    return argc;\n}\n"
+                         "int pp_cli_say(void)\n{\n    return 0;\n}\n");
+        CHECK_INT(check_layout(root, &out), 1);
+        CHECK(out && !strstr(out, "pp_cmd_plan"));
+        CHECK(out && strstr(out, "src/cli/cli.h: declares pp_cli_say, defined in src/cli/plan.c"));
+        free(out);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/cli.h", dir);
+        unlink(path);
+        rmdir(dir);
+    }
     /* each header its .c's; a header with no .c holds types and inline code */
     CHECK_INT(check_layout(tree(own_h, a_c, b_c, shared_h), &out), 0);
     CHECK(out && strstr(out, "layout: 0 breaches"));
