@@ -25,6 +25,7 @@
 #include "src/adaptive/adaptive_model.h"
 #include "src/results/summary.h"
 #include "src/adaptive/adaptive.h"
+#include "src/adaptive/adaptive_run.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>

@@ -3,6 +3,8 @@
 
 #include "src/base/util.h"
 #include "src/adaptive/adaptive_model.h"
+#include "src/adaptive/adaptive_design.h"
+#include "src/adaptive/adaptive_run.h"
 #include "src/results/summary.h"
 
 #include <errno.h>

@@ -10,6 +10,8 @@
 #include "src/governor/governor_source.h"
 #include "src/plan/plan.h"
 #include "src/adaptive/adaptive.h"
+#include "src/adaptive/adaptive_design.h"
+#include "src/adaptive/adaptive_state.h"
 #include "src/results/import_csv.h"
 #include "src/results/import_powprofiler.h"
 #include "src/results/import_tegrastats.h"

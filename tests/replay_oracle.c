@@ -1,5 +1,6 @@
 /* replay_oracle.c - the replay oracle of adaptive runs (replay_oracle.h). */
 #include "tests/replay_oracle.h"
+#include "src/adaptive/adaptive_design.h"
 
 #include "src/base/log.h"
 #include "src/results/results.h"

@@ -5,6 +5,8 @@
 
 #include "src/adaptive/adaptive_model.h"
 #include "src/adaptive/adaptive.h"
+#include "src/adaptive/adaptive_design.h"
+#include "src/adaptive/adaptive_run.h"
 #include "tests/replay_oracle.h"
 
 #include <errno.h>

@@ -6,6 +6,7 @@
 
 #include "src/layer2/model_held.h"
 #include "src/adaptive/adaptive_claim.h"
+#include "src/adaptive/adaptive_design.h"
 #include "tests/replay_oracle.h"
 
 #include <math.h>

@@ -116,19 +116,6 @@ typedef struct pp_adaptive_space {
     double rho;        /* damping radius of a round's picks (normalized units) */
 } pp_adaptive_space;
 
-/* Allocate n candidates of n_params parameters (raw, ids, prior_s zeroed).
- * 0, -EINVAL (n_params out of range, n == 0) or -ENOMEM. */
-int pp_adaptive_space_init(pp_adaptive_space *s, size_t n_params, size_t n);
-/* Labels of categorical parameter k (copied). 0 or -ENOMEM / -EINVAL. */
-int pp_adaptive_space_set_labels(pp_adaptive_space *s, size_t k, size_t n_labels,
-                                 const char *const *labels);
-/* Once raw is filled: normalized coordinates, groups, levels. 0, -EINVAL
- * (a log-scale value <= 0, a label index out of range; logged) or -ENOMEM. */
-int pp_adaptive_space_finish(pp_adaptive_space *s);
-void pp_adaptive_space_free(pp_adaptive_space *s);
-/* The candidate with this id, or -1. */
-long pp_adaptive_space_find(const pp_adaptive_space *s, uint64_t id);
-
 /* Why a configuration was chosen. */
 typedef enum pp_adaptive_why {
     PP_WHY_CORNER = 1,
@@ -139,17 +126,6 @@ typedef enum pp_adaptive_why {
     PP_WHY_BAND,     /* the acquisition: uncertainty per predicted second */
     PP_WHY_RESUMED,  /* measured before adaptive.json knew it (a plain folder resumed) */
 } pp_adaptive_why;
-
-const char *pp_adaptive_why_name(pp_adaptive_why w);
-int pp_adaptive_why_parse(const char *name, pp_adaptive_why *w);
-
-/* The first round of the design into out (at most cap candidates, why[]
- * beside them): its size. Deterministic given seed. */
-size_t pp_adaptive_design(const pp_adaptive_space *s, uint64_t seed, size_t *out,
-                          pp_adaptive_why *why, size_t cap);
-/* The corners not taken[] (may be NULL) into out: how many. */
-size_t pp_adaptive_corners(const pp_adaptive_space *s, uint64_t seed, const uint8_t *taken,
-                           size_t *out, size_t cap);
 
 #define PP_ADAPTIVE_CORNER_COST 2.0 /* a corner at most this times the mean duration */
 
@@ -269,7 +245,7 @@ typedef struct pp_adaptive_claim {
 
 const char *pp_adaptive_stop_name(pp_adaptive_stop s);
 
-/* The stop rule after a refit f (adaptive_stop.c): the claim, what holds
+/* The stop rule after a refit f (adaptive.c): the claim, what holds
  * the stop back, and the stop (PP_STOP_TARGET or PP_STOP_NOISE) when the
  * claim held for PP_ADAPTIVE_TARGET_ROUNDS successive rounds (streak: the
  * rounds it held before this one), else PP_STOP_NONE. saturated: the
@@ -300,15 +276,6 @@ typedef struct pp_adaptive_result {
     double full_grid_s;      /* measured_s + unmeasured_s: what the full grid would cost */
 } pp_adaptive_result;
 
-/* The adaptive run into dir (created by the oracle). progress may be NULL.
- * interrupt (may be NULL) is checked between rounds. 0 when it stopped by
- * a rule (res->stop), -EINTR when interrupted, -EEXIST (dir has an
- * adaptive.json and resume is not set), another -errno on errors. */
-int pp_adaptive_run(const pp_adaptive_space *s, const pp_adaptive_options *o,
-                    const pp_adaptive_predictor *pr, const pp_adaptive_oracle *orc,
-                    const char *dir, void (*progress)(void *ctx, const pp_adaptive_progress *p),
-                    void *progress_ctx, const atomic_int *interrupt, pp_adaptive_result *res);
-
 /* ---- the run's record: RESULTS/adaptive.json (adaptive_state.c) ---- */
 
 /* What was known after a round was measured. */
@@ -328,18 +295,5 @@ typedef struct pp_adaptive_state {
     size_t n_done;            /* rounds measured: done[0 .. n_done) */
     pp_adaptive_round done[PP_ADAPTIVE_MAX_ROUNDS];
 } pp_adaptive_state;
-
-void pp_adaptive_state_free(pp_adaptive_state *st);
-/* Add a pick to round (a new round when round == n_rounds). 0 or -ENOMEM. */
-int pp_adaptive_state_add(pp_adaptive_state *st, const pp_adaptive_pick *p, size_t round);
-/* Read dir/adaptive.json against s: 0, 1 when there is none, -EINVAL
- * (logged: not JSON, an id not in the grid) or -ENOMEM. */
-int pp_adaptive_state_read(const char *dir, const pp_adaptive_space *s, pp_adaptive_state *st);
-/* Write it (atomically): the options, the rounds (picks: id, values, why,
- * score, predicted seconds; the errors after each), the metrics of fit
- * (may be NULL) and the result (NULL while running). 0 or -errno. */
-int pp_adaptive_state_write(const char *dir, const pp_adaptive_space *s,
-                            const pp_adaptive_options *o, const pp_adaptive_state *st,
-                            const pp_adaptive_fit *fit, const pp_adaptive_result *res);
 
 #endif

@@ -1,6 +1,7 @@
 /* adaptive_claim.c - the claim of an adaptive run on the configurations it
  * left, from the nested hold-outs and their distances (adaptive_claim.h). */
 #include "adaptive_claim.h"
+#include "adaptive_design.h"
 
 #include "src/layer2/model_held.h"
 

@@ -1,7 +1,7 @@
 /* adaptive_design.c - the candidates of an adaptive run (normalized over
  * the grid, grouped by labels) and the space-filling design of its first
  * round (adaptive.h). */
-#include "adaptive.h"
+#include "adaptive_design.h"
 
 #include "src/base/log.h"
 

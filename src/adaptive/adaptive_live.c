@@ -2,6 +2,7 @@
  * candidates are the profile's configurations, the oracle the sweep
  * (adaptive_live.h). */
 #include "adaptive_live.h"
+#include "adaptive_design.h"
 
 #include "src/base/log.h"
 

@@ -5,6 +5,8 @@
 
 #include "src/base/log.h"
 #include "adaptive_live.h"
+#include "adaptive_design.h"
+#include "adaptive_run.h"
 
 #include <errno.h>
 #include <string.h>

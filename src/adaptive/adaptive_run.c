@@ -1,6 +1,8 @@
 /* adaptive_run.c - the rounds of an adaptive run: measure, refit, stop or
  * choose again (adaptive.h). */
-#include "adaptive.h"
+#include "adaptive_run.h"
+#include "adaptive_design.h"
+#include "adaptive_state.h"
 
 #include "src/base/log.h"
 #include "src/results/folder.h"
@@ -107,7 +109,7 @@ static int measure_round(run *r)
 }
 
 /* The rule that stops the run now, or PP_STOP_NONE. The target's claim
- * is checked after every refit (adaptive_stop.c) and kept with the round. */
+ * is checked after every refit (adaptive.c) and kept with the round. */
 static pp_adaptive_stop stop_rule(run *r)
 {
     const pp_adaptive_options *o = r->o;

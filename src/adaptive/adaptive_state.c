@@ -1,7 +1,8 @@
 /* adaptive_state.c - RESULTS/adaptive.json: the rounds of an adaptive run,
  * why each configuration was chosen, the errors after each round, why it
  * stopped (adaptive.h). */
-#include "adaptive.h"
+#include "adaptive_state.h"
+#include "adaptive_design.h"
 
 #include "src/base/log.h"
 #include "src/results/json_file.h"
