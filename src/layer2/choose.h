@@ -54,7 +54,7 @@ void pp_choose_options_init(pp_choose_options *o);
  * them no more than 0.2 points worse than the choice on 100
  * (bench/README.md). */
 #define PP_CHOOSE_SUB 64
-/* auto leaves loclin out above this many samples (nw and rbf it never
+/* auto leaves loclin out above this many samples (nw it never
  * tries): each of their
  * leave-one-out and level-out checks costs n^2 kernel terms, once per
  * nested fold; auto is then boxcox (--method nw or loclin still fits them) */

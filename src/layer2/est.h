@@ -6,7 +6,6 @@
  *
  *   nw.c       the paper's Gaussian-kernel weighted average
  *   loclin.c   local-linear kernel regression
- *   rbf.c      the thin-plate spline
  *   boxcox.c   the response surface with the workload's shape
  *
  * estimator.c fits, evaluates and leaves out through the table
@@ -28,16 +27,15 @@
 typedef enum pp_method {
     PP_METHOD_NW = 0,
     PP_METHOD_LOCLIN,
-    PP_METHOD_RBF,
     PP_METHOD_BOXCOX,
     PP_METHOD_AUTO, /* chosen per metric by leaving out levels (pp_choose) */
 } pp_method;
 
-#define PP_METHODS 4 /* nw, loclin, rbf, boxcox */
+#define PP_METHODS 3 /* nw, loclin, boxcox */
 
-/* What is fitted: an estimator, its value space and its parameter h
- * (nw, loclin: bandwidth sigma in normalized units, > 0; rbf: smoothing
- * lambda >= 0; boxcox: the residual smoother's length scale, 0 for none).
+/* What is fitted: an estimator, its value space and its smoothing length
+ * h in normalized units (nw, loclin: the kernel's bandwidth, > 0; boxcox:
+ * the length scale of the smoother of its residuals, 0 for none).
  * boxcox also has an exponent per dimension and its interaction terms. */
 typedef struct pp_est_spec {
     pp_method method;
@@ -53,8 +51,7 @@ typedef struct pp_est {
     const pp_surface *s;
     size_t n_used;   /* samples with a value */
     double *v;       /* s->n values in the fit's space (NaN: left out) */
-    double *coef;    /* rbf: s->n weights a_i, then c_0 and one c per dimension;
-                        boxcox: the terms' coefficients, then s->n residual weights */
+    double *coef;    /* boxcox: the terms' coefficients, then s->n residual weights */
     size_t n_terms;  /* boxcox: terms of the least-squares fit */
 } pp_est;
 
@@ -173,6 +170,6 @@ static inline int pp_est_kernel_folds(const pp_surface *s, const double *v, cons
 }
 
 /* Each in its file. */
-extern const pp_est_ops pp_est_nw_ops, pp_est_loclin_ops, pp_est_rbf_ops, pp_est_boxcox_ops;
+extern const pp_est_ops pp_est_nw_ops, pp_est_loclin_ops, pp_est_boxcox_ops;
 
 #endif

@@ -159,8 +159,7 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
 }
 
 /* Tuning one estimator (folds.h, pp_est_tune): the kernels' bandwidth
- * by leaving out levels where there are level folds, else by leave-one-out;
- * the spline's smoothing by leave-one-out; boxcox's exponents by leaving out
+ * by leaving out levels where there are level folds, else by leave-one-out; boxcox's exponents by leaving out
  * levels (boxcox.h). */
 
 /* What a tuning scores a candidate on: its level folds (n_folds > 0), or
@@ -219,7 +218,7 @@ static int try_at(const pp_surface *s, const double *y, const tune_on *on, pp_es
 }
 
 /* Ties: a crit within this fraction of the least counts as equal, and the
- * smoother candidate (larger sigma or lambda) is kept. Where leave-one-out
+ * smoother candidate (larger sigma) is kept. Where leave-one-out
  * cannot tell bandwidths apart (two samples define a local line whatever
  * the bandwidth), the smallest would extrapolate from the nearest sample
  * alone, the others' weights underflowing. */
@@ -322,31 +321,6 @@ static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *fo
     return 0;
 }
 
-/* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
-static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
-                       pp_cv *best)
-{
-    const tune_on loo = {NULL, 0};
-    double h[8], crit[8];
-    pp_cv cv[8];
-    size_t least = 0, at = 0;
-    int rc;
-
-    for (size_t i = 0; i < 8; i++) {
-        h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
-        if ((rc = crit_cv(s, y, spec, &loo, pred, &cv[i])) < 0)
-            return rc;
-        crit[i] = cv[i].crit;
-        least = crit[i] < crit[least] ? i : least;
-    }
-    for (size_t i = 0; i < 8; i++)
-        if (crit[i] <= crit[least] * (1 + TIE))
-            at = i;
-    spec->h = h[at];
-    *best = cv[at];
-    return isfinite(best->crit) ? 0 : -EINVAL;
-}
-
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
                 const pp_fold *folds, size_t n_folds, pp_est_spec *best, pp_cv *cv)
 {
@@ -362,7 +336,7 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
     if (m == PP_METHOD_BOXCOX)
         rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
     else
-        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, &on, best, pred, cv);
+        rc = tune_sigma(s, y, &on, best, pred, cv);
     free(pred);
     return rc;
 }

@@ -13,7 +13,7 @@
 /* The h of method m in value space log_values with the least crit: nw,
  * loclin: a log scan of sigma, refined by golden section, scored on the
  * n_folds folds (level folds: pp_level_folds) when given, else by
- * leave-one-out; rbf: a scan of lambda by leave-one-out; boxcox:
+ * leave-one-out; boxcox:
  * pp_est_tune_boxcox (folds not used). Leave-one-out alone let a kernel's
  * bandwidth fall far below the gap between levels: a sample's neighbours
  * at its own level always predict it, and a left-out level was then

@@ -32,12 +32,6 @@ int pp_lapack_dposv_small(int n, double *a, double *b);
 int pp_lapack_dpotrf(int layout, char uplo, int n, double *a, int lda);
 int pp_lapack_dpotrs(int layout, char uplo, int n, int nrhs, const double *a, int lda, double *b,
                      int ldb);
-/* Symmetric indefinite (Bunch-Kaufman) factorization, solve, inverse. */
-int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv);
-int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,
-                     const int *ipiv, double *b, int ldb);
-int pp_lapack_dsytri(int layout, char uplo, int n, double *a, int lda, const int *ipiv);
-
 /* Least squares min |A x - b| by dgelsd (SVD; rank-deficient A allowed):
  * A is m x n, column-major with leading dimension lda >= m, and is
  * overwritten; b holds m values on entry and x in its first n on return

@@ -39,8 +39,8 @@
 
 typedef struct pp_model_options {
     pp_method method;  /* default auto */
-    double h;          /* < 0 (default): tuned; else the bandwidth (nw, loclin) or
-                          smoothing (rbf) of every metric; not with auto */
+    double h;          /* < 0 (default): tuned; else the smoothing length (est.h)
+                          of every metric; not with auto */
     int value_space;   /* -1 (default): chosen, 0 linear, 1 log */
     const char *const *only; /* NULL (default): every metric; else a NULL-terminated
                                 list of the metrics to model (the others get none:

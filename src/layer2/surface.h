@@ -26,7 +26,7 @@ typedef struct pp_surface {
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
     /* run weights, n (NULL: all 1), for the estimators that use them
-     * (estimator.h: loclin, rbf). The weighted average here does not:
+     * (estimator.h: loclin). The weighted average here does not:
      * weighing down the neighbours on one side of a point would pull its
      * average towards the other side. */
     double *weight;
