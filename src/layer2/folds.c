@@ -334,17 +334,11 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
     best->method = m;
     best->log_values = log_values;
     if (m == PP_METHOD_BOXCOX)
-        rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
+        rc = pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
     else
         rc = tune_sigma(s, y, &on, best, pred, cv);
     free(pred);
     return rc;
-}
-
-int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
-                       pp_cv *cv)
-{
-    return pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
 }
 
 int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,
