@@ -160,7 +160,7 @@ static int choose_plain(const pp_surface *s, const double *y, const pp_choose_op
     if (rc == 0 && (spec->method == PP_METHOD_NW || spec->method == PP_METHOD_LOCLIN))
         spec->h = fmax(spec->h * pow((double)n_sub / (double)n,
                                      1.0 / (double)(pp_surface_varying(s, dims) + 4)),
-                       pp_est_narrowest_sigma(s));
+                       pp_est_narrowest_h(s));
     return rc;
 }
 

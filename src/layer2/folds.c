@@ -218,25 +218,25 @@ static int try_at(const pp_surface *s, const double *y, const tune_on *on, pp_es
 }
 
 /* Ties: a crit within this fraction of the least counts as equal, and the
- * smoother candidate (larger sigma) is kept. Where leave-one-out
+ * smoother candidate (larger h) is kept. Where leave-one-out
  * cannot tell bandwidths apart (two samples define a local line whatever
  * the bandwidth), the smallest would extrapolate from the nearest sample
  * alone, the others' weights underflowing. */
 #define TIE 1e-3
 
-double pp_est_narrowest_sigma(const pp_surface *s)
+double pp_est_narrowest_h(const pp_surface *s)
 {
     double gap = finest_gap(s);
     return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
 }
 
-/* sigma of nw or loclin: a log scan, then golden section around the best
+/* h of nw or loclin: a log scan, then golden section around the best
  * unless a tie chose a larger one. Not below half the finest spacing (on a
  * lattice a leave-one-out prediction sees neighbours a whole spacing away,
- * and a smaller sigma would give nearest-neighbour steps between the
+ * and a smaller h would give nearest-neighbour steps between the
  * points); up to 3 for nw, 10 for loclin (there: one plane through
  * everything). */
-static int tune_sigma(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+static int tune_h(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
                       double *pred, pp_cv *best)
 {
     enum { SCAN = 16, GOLDEN = 6 };
@@ -336,7 +336,7 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
     if (m == PP_METHOD_BOXCOX)
         rc = pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
     else
-        rc = tune_sigma(s, y, &on, best, pred, cv);
+        rc = tune_h(s, y, &on, best, pred, cv);
     free(pred);
     return rc;
 }

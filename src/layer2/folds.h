@@ -26,7 +26,7 @@ int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, s
 
 /* Half the finest spacing of the coordinates (0.1 with one value): the
  * least bandwidth tuned, and the one loclin interpolates with. */
-double pp_est_narrowest_sigma(const pp_surface *s);
+double pp_est_narrowest_h(const pp_surface *s);
 
 /* The level-out folds of y's samples into *folds (malloc'd, NULL when
  * none); their number, or -ENOMEM. */

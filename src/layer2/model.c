@@ -262,7 +262,7 @@ int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k
     co->value_space = m->opts.value_space;
     if (interpolated(m->sum.metrics[k]) && co->method == PP_METHOD_AUTO) {
         co->method = PP_METHOD_LOCLIN;
-        co->h = pp_est_narrowest_sigma(&g->surf);
+        co->h = pp_est_narrowest_h(&g->surf);
         co->value_space = 0;
     }
     *rep = NULL;

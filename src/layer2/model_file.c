@@ -382,15 +382,23 @@ static json_t *model_json(const pp_model *m)
                      "band_level", PP_BAND_LEVEL, "params", params_json(m), "groups", groups);
 }
 
-int pp_model_dump(const pp_model *m, FILE *fp)
+/* model.json's document, the fleet's figures with it. */
+static json_t *document(const pp_model *m)
 {
     json_t *root = model_json(m);
+
+    if (root && m->fleet)
+        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
+    return root;
+}
+
+int pp_model_dump(const pp_model *m, FILE *fp)
+{
+    json_t *root = document(m);
     int rc;
 
     if (!root)
         return -ENOMEM;
-    if (m->fleet)
-        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
     rc = json_dumpf(root, fp, MODEL_JSON_FLAGS) < 0 ? -EIO : 0;
     if (rc == 0 && fputc('\n', fp) == EOF)
         rc = -EIO;
@@ -406,10 +414,8 @@ int pp_model_save(const pp_model *m, const char *dir)
 
     if ((rc = pp_path_fmt(path, sizeof path, dir, "model.json")) < 0)
         return rc;
-    if (!(root = model_json(m)))
+    if (!(root = document(m)))
         return -ENOMEM;
-    if (m->fleet)
-        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
     rc = pp_json_save(path, root, MODEL_JSON_FLAGS);
     json_decref(root);
     return rc;
