@@ -87,8 +87,8 @@ static int import_darknet(const char *dir)
 
 
 static const char *const metric_names[] = {"total_energy_j", "total_mean_w", "duration_s"};
-enum { N_MET = 3, N_METH = 5, MAX_SPLITS = 64 };
-static const char *const meth_names[N_METH] = {"nw", "loclin", "rbf", "boxcox", "auto"};
+enum { N_MET = 3, N_METH = 4, MAX_SPLITS = 64 };
+static const char *const meth_names[N_METH] = {"nw", "loclin", "boxcox", "auto"};
 
 typedef struct acc {
     double ape[N_MET];

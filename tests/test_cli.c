@@ -263,7 +263,7 @@ void test_cli_option_table(void)
         {{"layers", "predict", "--zz"}, "Try 'powprof layers predict --help'."},
         {{"plan", "r", "--bogus"}, "Try 'powprof plan --help'."},
         {{"govern", "r", "--measure", "q"}, "powprof govern: --measure q: soc or vi"},
-        {{"model", "r", "--method", "q"}, "powprof model: --method q: auto, nw, loclin, rbf or "
+        {{"model", "r", "--method", "q"}, "powprof model: --method q: auto, nw, loclin or "
                                           "boxcox"},
         {{"profile", "/nonexistent/p.cfg"}, "/nonexistent/p.cfg"},
     };

@@ -88,7 +88,7 @@ void test_cli_model_and_predict(void)
     CHECK_CONTAINS(err, "no value for p");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, "--method", "spline", NULL), 2);
-    CHECK_CONTAINS(err, "--method spline: auto, nw, loclin, rbf or boxcox");
+    CHECK_CONTAINS(err, "--method spline: auto, nw, loclin or boxcox");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, "--sigma", "0.2", NULL), 2);
     CHECK_CONTAINS(err, "--sigma needs --method nw or loclin");

@@ -157,7 +157,7 @@ static void check_folds_are_refits(const pp_surface *s, const double *y, const p
     }
 }
 
-/* boxcox with a residual smoother and the spline: their level folds, from
+/* boxcox with a residual smoother: its level folds, from
  * one solve, and boxcox's leave-one-out, from one inverse, give what
  * refitting gives; so do the kernels' level folds, from the values less
  * the fold's and the surface's distances. */
@@ -182,10 +182,8 @@ void test_model_cost_smoother_cv_is_refit(void)
     CHECK(nf > 3);
     for (int lg = 0; lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
-        pp_est_spec rbf = {PP_METHOD_RBF, lg, lg ? 1e-3 : 0.0, {0}, 0};
         pp_est_spec nw = {PP_METHOD_NW, lg, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, lg, 0.3, {0}, 0};
         check_folds_are_refits(&s, y, &spec, folds, (size_t)nf);
-        check_folds_are_refits(&s, y, &rbf, folds, (size_t)nf);
         check_folds_are_refits(&s, y, &nw, folds, (size_t)nf); /* the kernels: the same sums */
         check_folds_are_refits(&s, y, &ll, folds, (size_t)nf);
         /* its least squares by Sherman-Morrison, not an SVD: rounding */
@@ -197,7 +195,7 @@ void test_model_cost_smoother_cv_is_refit(void)
 
 /* Above PP_CHOOSE_SUB samples the choice is made on a part of them, but
  * what it may choose is judged by all: 500 samples of a wavy surface
- * (where a kernel or the spline wins on a hundred) are given boxcox
+ * (where a kernel wins on a hundred) are given boxcox
  * without a residual smoother, the only candidate auto affords there; the
  * same surface on 80 samples may choose anything (the test's control). */
 void test_model_cost_subsample_choice_judged_by_all(void);

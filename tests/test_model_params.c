@@ -3,9 +3,11 @@
  * constant, two total_* columns equal in every row show one of them. */
 #include "harness.h"
 
+#include "src/layer2/model.h"
 #include "src/layer2/model_held.h"
 #include "src/results/summary.h"
 
+#include <jansson.h>
 #include <math.h>
 
 #include <stdio.h>
@@ -273,4 +275,84 @@ void test_model_derivation_weight_checked(void)
     CHECK(pp_model_open(dir, NULL, 1, &m) < 0);
     CHECK_CONTAINS(test_log(), "model.json: groups[0]");
     CHECK_CONTAINS(test_log(), "derived_weight 2 is out of range");
+}
+
+/* Each entry's smoothing length of model.json as the key a version-2 file
+ * gave it ("smoother_length" for boxcox, "sigma" for the kernels), the
+ * options' as "h", version 2: how many entries were renamed. */
+static int as_version_2(const char *path)
+{
+    json_t *root = json_load_file(path, 0, NULL), *g, *f;
+    size_t i, j;
+    int n = 0;
+
+    if (!root)
+        return -1;
+    json_object_set_new(root, "version", json_integer(2));
+    json_object_set(json_object_get(root, "options"), "h",
+                    json_object_get(json_object_get(root, "options"), "smoothing_length"));
+    json_object_del(json_object_get(root, "options"), "smoothing_length");
+    json_array_foreach(json_object_get(root, "groups"), i, g) {
+        json_array_foreach(json_object_get(g, "metrics"), j, f) {
+            json_t *h = json_object_get(f, "smoothing_length");
+            const char *method = json_string_value(json_object_get(f, "method"));
+            if (!h || !method)
+                continue;
+            json_object_set(f, strcmp(method, "boxcox") == 0 ? "smoother_length" : "sigma", h);
+            json_object_del(f, "smoothing_length");
+            n++;
+        }
+    }
+    if (json_dump_file(root, path, JSON_INDENT(1)) < 0)
+        n = -1;
+    json_decref(root);
+    return n;
+}
+
+/* The smoothing length (est.h: a kernel's bandwidth, boxcox's residual
+ * smoother) is "smoothing_length" in model.json whatever the method; a
+ * file written before (version 2: "sigma" or "smoother_length") is still
+ * read, its choices reused with the same lengths. */
+void test_model_json_smoothing_length(void);
+void test_model_json_smoothing_length(void)
+{
+    static const char *const method[] = {"auto", "loclin"};
+    char summary[4096], path[700], *text;
+    size_t len = (size_t)snprintf(summary, sizeof summary,
+                                  "id,a,b,status,duration_s,total_mean_w,total_energy_j,reason\n");
+    const char *dir;
+
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 4; j++) {
+            double t = (1.0 + i) * (1.0 + 0.3 * j), w = 3.0 + 0.5 * i * i + j;
+            len += (size_t)snprintf(summary + len, sizeof summary - len,
+                                    "%d,%d,%d,ok,%g,%g,%g,\n", 4 * i + j, i + 1, j + 1, t, w,
+                                    w * t * (1 + 0.01 * ((i * 7 + j * 3) % 5)));
+        }
+    dir = results_folder_with("smoothing-length", summary, NULL);
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    for (size_t k = 0; k < 2; k++) {
+        pp_model m0, m1;
+        CHECK_INT(run_powprof(NULL, NULL, "model", dir, "--method", method[k], NULL), 0);
+        text = slurp(path);
+        CHECK(text && strstr(text, "\"smoothing_length\"") && !strstr(text, "\"sigma\"") &&
+              !strstr(text, "\"smoother_length\"") && strstr(text, "\"version\": 3"));
+        free(text);
+        CHECK_INT(pp_model_open(dir, NULL, 1, &m0), 0);
+        CHECK(m0.from_file);
+        CHECK(as_version_2(path) > 0);
+        CHECK_INT(pp_model_open(dir, NULL, 1, &m1), 0);
+        CHECK(m1.from_file);
+        for (size_t g = 0; g < m0.n_groups && g < m1.n_groups; g++)
+            for (size_t q = 0; q < m0.sum.n_metrics; q++) {
+                const pp_model_fit *f0 = pp_model_fit_of(&m0, g, q), *f1 = pp_model_fit_of(&m1, g, q);
+                CHECK(f0 && f1 && f0->n_values == f1->n_values);
+                if (f0 && f1 && f0->n_values >= 2) {
+                    CHECK_INT(f1->choice.spec.method, f0->choice.spec.method);
+                    CHECK(f1->choice.spec.h == f0->choice.spec.h);
+                }
+            }
+        pp_model_free(&m0);
+        pp_model_free(&m1);
+    }
 }

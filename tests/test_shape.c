@@ -51,7 +51,7 @@ void test_shape_boxcox_recovers_cubic(void)
     size_t n = cubic_grid(x, y, 0.0);
 
     CHECK_INT(pp_surface_init(&s, x, n, 2, NULL), 0);
-    CHECK_INT(pp_est_tune_boxcox(&s, y, 0, &spec, &cv), 0);
+    CHECK_INT(pp_est_tune_boxcox_n(&s, y, 0, 0, &spec, &cv), 0);
     CHECK_NEAR(spec.expo[0], 3.0, 1e-12);
     CHECK_NEAR(spec.expo[1], 1.0, 1e-12);
     CHECK(cv.mape < 1e-6);

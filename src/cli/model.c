@@ -20,7 +20,7 @@
 #include <string.h>
 
 static const char model_head[] =
-    "usage: powprof model RESULTS [--method auto|nw|loclin|rbf|boxcox] [--sigma VALUE]\n"
+    "usage: powprof model RESULTS [--method auto|nw|loclin|boxcox] [--sigma VALUE]\n"
     "                     [--values auto|linear|log] [--verbose] [--json]\n"
     "\n"
     "Build the layer-2 model of every metric of RESULTS/summary.csv (mean power\n"
@@ -32,7 +32,6 @@ static const char model_head[] =
     "the measured range. Estimators:\n"
     "  nw       the paper's Gaussian-kernel weighted average\n"
     "  loclin   local-linear kernel regression (continues trends to the edges)\n"
-    "  rbf      thin-plate spline with a linear term\n"
     "  boxcox   a power law per parameter (exponent chosen from -2..3), with\n"
     "           interactions and a Gaussian-process mean on its residuals\n"
     "  auto     per metric, the estimator and the value space (linear or log)\n"
@@ -164,8 +163,7 @@ static void print_row(const pp_model *m, size_t g, size_t k, int verbose)
             if (used < sizeof setting && c->spec.h > 0)
                 snprintf(setting + used, sizeof setting - used, " gp=%g", c->spec.h);
         } else {
-            snprintf(setting, sizeof setting, "%s=%.3g",
-                     c->spec.method == PP_METHOD_RBF ? "lambda" : "sigma", c->spec.h);
+            snprintf(setting, sizeof setting, "sigma=%.3g", c->spec.h);
         }
         printf("  %-6s %-6s %-15s", pp_method_name(c->spec.method),
                c->spec.log_values ? "log" : "linear", setting);
@@ -295,8 +293,8 @@ static int values_parse(const char *arg, void *value)
 static int model_options(int argc, char **argv, pp_model_options *o, int *json, int *verbose)
 {
     const pp_opt opts[] = {
-        PP_OPT_PARSE(0, "method", &o->method, "NAME", "auto (default), nw, loclin, rbf or "
-                     "boxcox", method_parse, "auto, nw, loclin, rbf or boxcox"),
+        PP_OPT_PARSE(0, "method", &o->method, "NAME", "auto (default), nw, loclin or "
+                     "boxcox", method_parse, "auto, nw, loclin or boxcox"),
         PP_OPT_PARSE(0, "sigma", &o->h, "VALUE", "nw, loclin: this bandwidth (normalized "
                      "units) instead\nof the cross-validated one", sigma_parse,
                      "auto or a number > 0"),

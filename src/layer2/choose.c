@@ -38,10 +38,8 @@ static size_t count_values(const double *y, size_t n, int *all_positive, int *no
 
 /* The candidates in order of preference among ties: the parametric family
  * (it follows the workload's shape past a missing level), local-linear (no
- * boundary bias, linear trends continued), the spline, the weighted
- * average; linear values before log ones. */
-static const pp_method preference[PP_METHODS] = {PP_METHOD_BOXCOX, PP_METHOD_LOCLIN, PP_METHOD_RBF,
-                                                 PP_METHOD_NW};
+ * boundary bias, linear trends continued), the weighted average; linear values before log ones. */
+static const pp_method preference[PP_METHODS] = {PP_METHOD_BOXCOX, PP_METHOD_LOCLIN, PP_METHOD_NW};
 
 /* Whether o lets candidate (m, lg) be tried on n samples (pos: all > 0). */
 static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, size_t n)
@@ -53,15 +51,13 @@ static int allowed(const pp_choose_options *o, pp_method m, int lg, int pos, siz
     if (autom && !pp_lapack_available()) /* then nw alone, whatever n */
         return m == PP_METHOD_NW;
     /* auto: boxcox, and loclin where boxcox cannot give a band (issue 43:
-     * on every set measured auto chose boxcox; the spline and the weighted
-     * average are there when asked for) */
-    return !(autom && (m == PP_METHOD_RBF || m == PP_METHOD_NW ||
-                       (m == PP_METHOD_LOCLIN && n > PP_KERNEL_AUTO_MAX)));
+     * on every set measured auto chose boxcox; the weighted average is
+     * there when asked for) */
+    return !(autom && (m == PP_METHOD_NW || (m == PP_METHOD_LOCLIN && n > PP_KERNEL_AUTO_MAX)));
 }
 
 /* Candidate (m, lg) tuned on y and scored: its errors over the level folds
- * when there are any (the kernels tuned on them, the spline by
- * leave-one-out first), else by leave-one-out. */
+ * when there are any (the kernels tuned on them), else by leave-one-out. */
 static int score(const pp_surface *s, const double *y, const pp_choose_options *o, pp_method m,
                  int lg, const pp_fold *folds, size_t nf, size_t n_fit, double *pred,
                  pp_est_spec *sp, pp_cv *c)
@@ -87,7 +83,7 @@ static int score(const pp_surface *s, const double *y, const pp_choose_options *
     } else {
         rc = pp_est_tune(s, y, m, lg, folds, nf, sp, c);
     }
-    if (rc == 0 && nf && (fixed || m == PP_METHOD_RBF)) /* else tuned on them */
+    if (rc == 0 && nf && fixed) /* else tuned on them */
         rc = pp_est_cv(s, y, sp, folds, nf, c, NULL);
     return rc;
 }
@@ -164,7 +160,7 @@ static int choose_plain(const pp_surface *s, const double *y, const pp_choose_op
     if (rc == 0 && (spec->method == PP_METHOD_NW || spec->method == PP_METHOD_LOCLIN))
         spec->h = fmax(spec->h * pow((double)n_sub / (double)n,
                                      1.0 / (double)(pp_surface_varying(s, dims) + 4)),
-                       pp_est_narrowest_sigma(s));
+                       pp_est_narrowest_h(s));
     return rc;
 }
 

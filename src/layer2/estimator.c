@@ -1,6 +1,6 @@
 /* estimator.c - the estimators behind one table of operations (est.h):
  * fit, evaluate, leave one out; the method names. Each method lives in
- * its own file (nw.c, loclin.c, rbf.c, boxcox.c); the folds and
+ * its own file (nw.c, loclin.c, boxcox.c); the folds and
  * cross-validation over them in folds.c. */
 #include "estimator.h"
 
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"nw", "loclin", "rbf", "boxcox", "auto"};
+static const char *const method_names[] = {"nw", "loclin", "boxcox", "auto"};
 
 const char *pp_method_name(pp_method m)
 {
@@ -41,7 +41,7 @@ void pp_est_free(pp_est *e)
 
 /* The table of operations of each method (est.h), in pp_method's order. */
 static const pp_est_ops *const method_ops[PP_METHODS] = {&pp_est_nw_ops, &pp_est_loclin_ops,
-                                                         &pp_est_rbf_ops, &pp_est_boxcox_ops};
+                                                         &pp_est_boxcox_ops};
 
 static const pp_est_ops *ops_of(pp_method m)
 {
@@ -77,16 +77,11 @@ int pp_est_fit(pp_est *e, const pp_surface *s, const double *y, const pp_est_spe
     return 0;
 }
 
-double pp_est_eval(const pp_est *e, const double *xn)
+double pp_est_predict(const pp_est *e, const double *xn)
 {
     const pp_est_ops *ops = ops_of(e->spec.method);
 
-    return ops ? ops->eval(e, xn) : NAN;
-}
-
-double pp_est_predict(const pp_est *e, const double *xn)
-{
-    return pp_est_from_space(e->spec.log_values, pp_est_eval(e, xn));
+    return pp_est_from_space(e->spec.log_values, ops ? ops->eval(e, xn) : NAN);
 }
 
 int pp_est_folds_fast(const pp_surface *s, const double *y, const pp_est_spec *spec,

@@ -159,8 +159,7 @@ int pp_est_cv(const pp_surface *s, const double *y, const pp_est_spec *spec, con
 }
 
 /* Tuning one estimator (folds.h, pp_est_tune): the kernels' bandwidth
- * by leaving out levels where there are level folds, else by leave-one-out;
- * the spline's smoothing by leave-one-out; boxcox's exponents by leaving out
+ * by leaving out levels where there are level folds, else by leave-one-out; boxcox's exponents by leaving out
  * levels (boxcox.h). */
 
 /* What a tuning scores a candidate on: its level folds (n_folds > 0), or
@@ -219,25 +218,25 @@ static int try_at(const pp_surface *s, const double *y, const tune_on *on, pp_es
 }
 
 /* Ties: a crit within this fraction of the least counts as equal, and the
- * smoother candidate (larger sigma or lambda) is kept. Where leave-one-out
+ * smoother candidate (larger h) is kept. Where leave-one-out
  * cannot tell bandwidths apart (two samples define a local line whatever
  * the bandwidth), the smallest would extrapolate from the nearest sample
  * alone, the others' weights underflowing. */
 #define TIE 1e-3
 
-double pp_est_narrowest_sigma(const pp_surface *s)
+double pp_est_narrowest_h(const pp_surface *s)
 {
     double gap = finest_gap(s);
     return isfinite(gap) && gap > 0 ? 0.5 * gap : 0.1;
 }
 
-/* sigma of nw or loclin: a log scan, then golden section around the best
+/* h of nw or loclin: a log scan, then golden section around the best
  * unless a tie chose a larger one. Not below half the finest spacing (on a
  * lattice a leave-one-out prediction sees neighbours a whole spacing away,
- * and a smaller sigma would give nearest-neighbour steps between the
+ * and a smaller h would give nearest-neighbour steps between the
  * points); up to 3 for nw, 10 for loclin (there: one plane through
  * everything). */
-static int tune_sigma(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
+static int tune_h(const pp_surface *s, const double *y, const tune_on *on, pp_est_spec *spec,
                       double *pred, pp_cv *best)
 {
     enum { SCAN = 16, GOLDEN = 6 };
@@ -322,31 +321,6 @@ static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *fo
     return 0;
 }
 
-/* lambda of rbf: a scan of 0 and 1e-6 .. 1, the largest of ties. */
-static int tune_lambda(const pp_surface *s, const double *y, pp_est_spec *spec, double *pred,
-                       pp_cv *best)
-{
-    const tune_on loo = {NULL, 0};
-    double h[8], crit[8];
-    pp_cv cv[8];
-    size_t least = 0, at = 0;
-    int rc;
-
-    for (size_t i = 0; i < 8; i++) {
-        h[i] = spec->h = i == 0 ? 0.0 : pow(10.0, (double)i - 7.0);
-        if ((rc = crit_cv(s, y, spec, &loo, pred, &cv[i])) < 0)
-            return rc;
-        crit[i] = cv[i].crit;
-        least = crit[i] < crit[least] ? i : least;
-    }
-    for (size_t i = 0; i < 8; i++)
-        if (crit[i] <= crit[least] * (1 + TIE))
-            at = i;
-    spec->h = h[at];
-    *best = cv[at];
-    return isfinite(best->crit) ? 0 : -EINVAL;
-}
-
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,
                 const pp_fold *folds, size_t n_folds, pp_est_spec *best, pp_cv *cv)
 {
@@ -360,17 +334,11 @@ int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_value
     best->method = m;
     best->log_values = log_values;
     if (m == PP_METHOD_BOXCOX)
-        rc = pp_est_tune_boxcox(s, y, log_values, best, cv);
+        rc = pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
     else
-        rc = m == PP_METHOD_RBF ? tune_lambda(s, y, best, pred, cv) : tune_sigma(s, y, &on, best, pred, cv);
+        rc = tune_h(s, y, &on, best, pred, cv);
     free(pred);
     return rc;
-}
-
-int pp_est_tune_boxcox(const pp_surface *s, const double *y, int log_values, pp_est_spec *best,
-                       pp_cv *cv)
-{
-    return pp_est_tune_boxcox_n(s, y, log_values, 0, best, cv);
 }
 
 int pp_est_tune_boxcox_n(const pp_surface *s, const double *y, int log_values, size_t n_fit,

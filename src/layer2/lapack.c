@@ -13,9 +13,6 @@
 typedef int (*posv_fn)(int, char, int, int, double *, int, double *, int);
 typedef int (*potrf_fn)(int, char, int, double *, int);
 typedef int (*potrs_fn)(int, char, int, int, const double *, int, double *, int);
-typedef int (*sytrf_fn)(int, char, int, double *, int, int *);
-typedef int (*sytrs_fn)(int, char, int, int, const double *, int, const int *, double *, int);
-typedef int (*sytri_fn)(int, char, int, double *, int, const int *);
 typedef int (*gelsd_fn)(int, int, int, int, double *, int, double *, int, double *, double,
                         int *);
 typedef void (*threads_fn)(int);
@@ -26,9 +23,6 @@ static struct {
     posv_fn posv_work;
     potrf_fn potrf;
     potrs_fn potrs;
-    sytrf_fn sytrf;
-    sytrs_fn sytrs;
-    sytri_fn sytri;
     gelsd_fn gelsd;
     threads_fn threads;
 } g;
@@ -52,18 +46,15 @@ static void load(void)
         *(void **)&g.posv_work = sym(h, "LAPACKE_dposv_work");
         *(void **)&g.potrf = sym(h, "LAPACKE_dpotrf");
         *(void **)&g.potrs = sym(h, "LAPACKE_dpotrs");
-        *(void **)&g.sytrf = sym(h, "LAPACKE_dsytrf");
-        *(void **)&g.sytrs = sym(h, "LAPACKE_dsytrs");
-        *(void **)&g.sytri = sym(h, "LAPACKE_dsytri");
         *(void **)&g.gelsd = sym(h, "LAPACKE_dgelsd");
         *(void **)&g.threads = sym(h, "openblas_set_num_threads"); /* from its OpenBLAS */
-        if (g.posv && g.posv_work && g.potrf && g.potrs && g.sytrf && g.sytrs && g.sytri && g.gelsd)
+        if (g.posv && g.posv_work && g.potrf && g.potrs && g.gelsd)
             return; /* stays loaded */
         dlclose(h);
         g.posv = NULL;
     }
     pp_log_warn("no LAPACKE library (liblapacke.so.3: install liblapacke): layer 2 has the "
-                "weighted average (nw) only, not loclin or rbf, and layer models cannot be fitted");
+                "weighted average (nw) only, not loclin or boxcox, and layer models cannot be fitted");
 }
 
 int pp_lapack_available(void)
@@ -94,23 +85,6 @@ int pp_lapack_dpotrs(int layout, char uplo, int n, int nrhs, const double *a, in
 {
     return pp_lapack_available() ? g.potrs(layout, uplo, n, nrhs, a, lda, b, ldb)
                                  : PP_LAPACK_MISSING;
-}
-
-int pp_lapack_dsytrf(int layout, char uplo, int n, double *a, int lda, int *ipiv)
-{
-    return pp_lapack_available() ? g.sytrf(layout, uplo, n, a, lda, ipiv) : PP_LAPACK_MISSING;
-}
-
-int pp_lapack_dsytrs(int layout, char uplo, int n, int nrhs, const double *a, int lda,
-                     const int *ipiv, double *b, int ldb)
-{
-    return pp_lapack_available() ? g.sytrs(layout, uplo, n, nrhs, a, lda, ipiv, b, ldb)
-                                 : PP_LAPACK_MISSING;
-}
-
-int pp_lapack_dsytri(int layout, char uplo, int n, double *a, int lda, const int *ipiv)
-{
-    return pp_lapack_available() ? g.sytri(layout, uplo, n, a, lda, ipiv) : PP_LAPACK_MISSING;
 }
 
 int pp_lapack_dgelsd(int m, int n, double *a, int lda, double *b, double rcond, int *rank)

@@ -262,7 +262,7 @@ int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k
     co->value_space = m->opts.value_space;
     if (interpolated(m->sum.metrics[k]) && co->method == PP_METHOD_AUTO) {
         co->method = PP_METHOD_LOCLIN;
-        co->h = pp_est_narrowest_sigma(&g->surf);
+        co->h = pp_est_narrowest_h(&g->surf);
         co->value_space = 0;
     }
     *rep = NULL;
@@ -528,12 +528,7 @@ static double value_of(const pp_model *m, size_t g, const pp_model_fit *f, const
     return pp_model_blend(own, f->divide ? v[0] / v[1] : v[0] * v[1], weight_at(f, xn));
 }
 
-static double raw_value(const pp_model *m, size_t g, const pp_model_fit *f, const double *xn)
-{
-    return value_of(m, g, f, xn, 0);
-}
-
-/* raw_value as a pp_band_value_fn (band.c) */
+/* value_of as a pp_band_value_fn (band.c) */
 typedef struct value_ctx {
     const pp_model *m;
     size_t g;
@@ -543,7 +538,7 @@ typedef struct value_ctx {
 static double value_at(const void *ctx, const double *xn)
 {
     const value_ctx *v = ctx;
-    return raw_value(v->m, v->g, v->f, xn);
+    return value_of(v->m, v->g, v->f, xn, 0);
 }
 
 /* An achieved rate (<component>.achieved_<unit>) never above the rate
@@ -636,7 +631,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
     } else {
         normalize(m, g, pt, xn);
         value_ctx v = {m, g, f};
-        p->value = raw_value(m, g, f, xn);
+        p->value = value_of(m, g, f, xn, 0);
         p->honest_mape = f->choice.between.n ? f->choice.between.mape : f->choice.honest.mape;
         /* outside the range the weighted average (flat there) gives way to
          * the trend of the last levels, and any band holds both */

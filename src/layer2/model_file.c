@@ -19,7 +19,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MODEL_VERSION 2 /* 2: band_q_between per grid step (band.h, pp_band_between) */
+/* 2: band_q_between per grid step (band.h, pp_band_between); 3: the
+ * smoothing length under one key (version 2 is read too: "sigma" or
+ * "smoother_length") */
+#define MODEL_VERSION 3
+#define H_KEY "smoothing_length"
 
 /* FNV-1a hash of dir/summary.csv (0 when unreadable). */
 static unsigned long long file_hash(const char *dir)
@@ -154,9 +158,13 @@ static int cv_of(const where *w, json_t *o, const char *part, pp_cv *cv)
            count_of(w, o, part, "n", &cv->n) | count_of(w, o, part, "n_inner", &cv->n_inner);
 }
 
-static const char *h_key(pp_method m)
+/* The key of the smoothing length in entry o: version 2 named it "sigma"
+ * (nw, loclin) or "smoother_length" (boxcox). */
+static const char *h_key_of(json_t *o)
 {
-    return m == PP_METHOD_RBF ? "lambda" : m == PP_METHOD_BOXCOX ? "smoother_length" : "sigma";
+    return json_object_get(o, H_KEY) ? H_KEY
+           : json_object_get(o, "smoother_length") ? "smoother_length"
+           : json_object_get(o, "sigma") ? "sigma" : H_KEY;
 }
 
 /* boxcox's exponent per numeric parameter, and its interactions. */
@@ -179,7 +187,7 @@ static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit 
         return o;
     json_object_set_new(o, "method", json_string(pp_method_name(c->spec.method)));
     json_object_set_new(o, "values", json_string(c->spec.log_values ? "log" : "linear"));
-    json_object_set_new(o, h_key(c->spec.method), json_real(c->spec.h));
+    json_object_set_new(o, H_KEY, json_real(c->spec.h));
     if (c->spec.method == PP_METHOD_BOXCOX)
         boxcox_json(m, &c->spec, o);
     if (f->derived) {
@@ -282,7 +290,7 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
     else
         c->positive = c->spec.log_values;
     c->nonnegative = json_is_true(json_object_get(band, "nonnegative"));
-    rc = checked(w, o, "", h_key(c->spec.method), 0, 1e12, 0, &c->spec.h) |
+    rc = checked(w, o, "", h_key_of(o), 0, 1e12, 0, &c->spec.h) |
          cv_of(w, json_object_get(o, "loo"), "loo.", &c->loo) |
          cv_of(w, honest, "honest.", &c->honest) |
          count_of(w, honest, "honest.", "folds", &folds) |
@@ -369,21 +377,29 @@ static json_t *model_json(const pp_model *m)
                      "left_out", (json_int_t)m->sum.n_left_out, "short_runs",
                      (json_int_t)m->sum.n_short, "short_run_weight",
                      "(samples / 5)^2, at least 0.2: weighted down, not left out", "options",
-                     "method", pp_method_name(o->method), "h",
+                     "method", pp_method_name(o->method), H_KEY,
                      o->h >= 0 ? json_real(o->h) : json_null(), "values",
                      o->value_space < 0 ? "auto" : o->value_space ? "log" : "linear",
                      "band_level", PP_BAND_LEVEL, "params", params_json(m), "groups", groups);
 }
 
-int pp_model_dump(const pp_model *m, FILE *fp)
+/* model.json's document, the fleet's figures with it. */
+static json_t *document(const pp_model *m)
 {
     json_t *root = model_json(m);
+
+    if (root && m->fleet)
+        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
+    return root;
+}
+
+int pp_model_dump(const pp_model *m, FILE *fp)
+{
+    json_t *root = document(m);
     int rc;
 
     if (!root)
         return -ENOMEM;
-    if (m->fleet)
-        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
     rc = json_dumpf(root, fp, MODEL_JSON_FLAGS) < 0 ? -EIO : 0;
     if (rc == 0 && fputc('\n', fp) == EOF)
         rc = -EIO;
@@ -399,10 +415,8 @@ int pp_model_save(const pp_model *m, const char *dir)
 
     if ((rc = pp_path_fmt(path, sizeof path, dir, "model.json")) < 0)
         return rc;
-    if (!(root = model_json(m)))
+    if (!(root = document(m)))
         return -ENOMEM;
-    if (m->fleet)
-        json_object_set_new(root, "fleet", pp_fleet_json(m, m->fleet));
     rc = pp_json_save(path, root, MODEL_JSON_FLAGS);
     json_decref(root);
     return rc;
@@ -450,6 +464,7 @@ static int file_load(pp_model *m, const char *dir)
     char path[PP_PATH_MAX], hash[32];
     json_error_t err;
     json_t *root, *groups;
+    json_int_t version;
     int rc = 1;
 
     if (pp_fmt(path, sizeof path, "%s/model.json", dir) < 0 || /* too long: none to read */
@@ -458,7 +473,8 @@ static int file_load(pp_model *m, const char *dir)
     _Static_assert(sizeof hash >= 17, "16 hex digits fit");
     snprintf(hash, sizeof hash, "%016llx", m->summary_hash);
     groups = json_object_get(root, "groups");
-    if (json_integer_value(json_object_get(root, "version")) != MODEL_VERSION ||
+    version = json_integer_value(json_object_get(root, "version"));
+    if ((version != MODEL_VERSION && version != 2) ||
         !json_is_string(json_object_get(root, "summary_hash")) ||
         strcmp(json_string_value(json_object_get(root, "summary_hash")), hash) != 0 ||
         json_array_size(groups) != m->n_groups) {

@@ -20,20 +20,15 @@ typedef struct pp_held_pair {
 } pp_held_pair;
 
 /* Every nested hold-out of metric k in group g, at measured levels then
- * between them, into *out (malloc'd; free it): how many, 0 without the
- * nested predictions (a model not opened with keep_held, from model.json,
- * fewer than 2 values) or -ENOMEM. */
+ * between them, into *out (malloc'd): how many (0 without them: not
+ * keep_held, from model.json, < 2 values) or -ENOMEM. */
 long pp_model_held_pairs(const pp_model *m, size_t g, size_t k, pp_held_pair **out);
 
-/* The derivation blend nested (the derivation of pp_model_derive): y[0..3) the values of
- * energy, power and duration per sample, own[0..3) their held-out
- * predictions per pair (pair p of sample idx[p], or p when idx is NULL;
- * n pairs), fold[p] the fold pair p was held out in (< n_folds; NULL:
- * each pair its own); the derivations blended are energy's (0), power's
- * (1) .. last's. Each pair's prediction comes from the blend weighed
- * (pp_model_derive) on the pairs outside its fold. cv[o]->mape and
- * mape_sd become metric o's errors so, o = 0 .. last (the rest of cv
- * kept). 0 or -ENOMEM. */
+/* pp_model_derive's blend nested: y[0..3) energy, power and duration per
+ * sample, own[0..3) their held-out predictions per pair (of sample idx[p];
+ * NULL: p), fold[p] its fold (NULL: its own); derivations 0 .. last. Each
+ * pair predicted by the blend weighed outside its fold; cv[o]->mape and
+ * mape_sd become metric o's errors so. 0 or -ENOMEM. */
 int pp_model_nest_derivation(const double *const y[3], const double *const own[3],
                              const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
                              int last, pp_cv *const cv[3]);

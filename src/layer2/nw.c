@@ -16,12 +16,12 @@
 #define UNDERFLOW 1e-280
 
 /* Weighted average at xn, leaving out sample skip (n for none). */
-static double predict_skip(const pp_surface *s, const double *y, double sigma, const double *xn,
+static double predict_skip(const pp_surface *s, const double *y, double h, const double *xn,
                            size_t skip)
 {
     /* at a sample (leave-one-out), its row of the surface's distances */
     const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
-    double m = INFINITY, num = 0, den = 0, inv = 1.0 / (sigma * sigma);
+    double m = INFINITY, num = 0, den = 0, inv = 1.0 / (h * h);
 
     for (size_t i = 0; i < s->n; i++)
         if (i != skip && !isnan(y[i])) {
@@ -44,24 +44,24 @@ static double predict_skip(const pp_surface *s, const double *y, double sigma, c
     return num / den;
 }
 
-double pp_nw_predict(const pp_surface *s, const double *y, double sigma, const double *xn)
+double pp_nw_predict(const pp_surface *s, const double *y, double h, const double *xn)
 {
-    return predict_skip(s, y, sigma, xn, s->n);
+    return predict_skip(s, y, h, xn, s->n);
 }
 
-int pp_nw_loo_direct(const pp_surface *s, const double *y, double sigma, double *pred)
+int pp_nw_loo_direct(const pp_surface *s, const double *y, double h, double *pred)
 {
     for (size_t i = 0; i < s->n; i++)
-        pred[i] = isnan(y[i]) ? NAN : predict_skip(s, y, sigma, s->x + i * s->d, i);
+        pred[i] = isnan(y[i]) ? NAN : predict_skip(s, y, h, s->x + i * s->d, i);
     return 0;
 }
 
 /* Apply, along each mode j >= first of the tensor t (shape k[0] x ... x
  * k[d-1], last fastest), the kernel matrix of dimension j; for j == first
  * that matrix minus the identity. */
-static int mode_products(const pp_surface *s, double sigma, double *t, size_t cells, size_t first)
+static int mode_products(const pp_surface *s, double h, double *t, size_t cells, size_t first)
 {
-    double inv = 1.0 / (sigma * sigma), *fiber = NULL, *e = NULL;
+    double inv = 1.0 / (h * h), *fiber = NULL, *e = NULL;
     size_t stride = cells;
 
     for (size_t j = 0; j < s->d; j++) {
@@ -105,9 +105,9 @@ static int mode_products(const pp_surface *s, double sigma, double *t, size_t ce
 }
 
 /* Leave-one-out by a truncated sum for scattered samples in up to 3
- * dimensions: a grid of cells of side c = 6 sigma; for sample i the nearest
+ * dimensions: a grid of cells of side c = 6 h; for sample i the nearest
  * other sample (distance d0) is looked for in the adjacent cells, and every
- * sample within sqrt(d0^2 + 36 sigma^2) (two rings) is summed. What is left
+ * sample within sqrt(d0^2 + 36 h^2) (two rings) is summed. What is left
  * out weighs at most exp(-36) of the nearest each: n exp(-36) relative in
  * all (2e-12 for 10,000 samples). A sample with no neighbour within c is
  * summed directly. Returns 1 when not applicable (more dimensions, or c
@@ -203,14 +203,14 @@ static void trunc_cube(const pp_surface *s, const double *y, const trunc_grid *t
 /* The truncated leave-one-out prediction of sample i: pass 1 finds the
  * nearest other sample (distance d0) in growing cubes of cells until
  * nothing outside can be nearer; pass 2 sums every sample within r =
- * sqrt(d0^2 + 36 sigma^2), in the cube that holds r. */
-static double trunc_at(const pp_surface *s, const double *y, double sigma, const trunc_grid *t,
+ * sqrt(d0^2 + 36 h^2), in the cube that holds r. */
+static double trunc_at(const pp_surface *s, const double *y, double h, const trunc_grid *t,
                        size_t i)
 {
     long q[3] = {0, 0, 0}, reach = 1;
     long gmax = (long)(t->g[0] > t->g[1] ? (t->g[0] > t->g[2] ? t->g[0] : t->g[2])
                                          : (t->g[1] > t->g[2] ? t->g[1] : t->g[2]));
-    double d0 = INFINITY, num = 0, den = 0, r2, inv = 1.0 / (sigma * sigma);
+    double d0 = INFINITY, num = 0, den = 0, r2, inv = 1.0 / (h * h);
     size_t k = t->cell_of[i];
 
     for (size_t j = s->d; j-- > 0;) {
@@ -223,19 +223,19 @@ static double trunc_at(const pp_surface *s, const double *y, double sigma, const
             break;
         reach++;
     }
-    r2 = d0 * d0 + 36.0 * sigma * sigma;
+    r2 = d0 * d0 + 36.0 * h * h;
     trunc_cube(s, y, t, i, q, (long)ceil(sqrt(r2) / t->c), 2, inv, r2, &d0, &num, &den);
-    return den > 0 ? num / den : predict_skip(s, y, sigma, s->x + i * s->d, i);
+    return den > 0 ? num / den : predict_skip(s, y, h, s->x + i * s->d, i);
 }
 
 /* Leave-one-out by a truncated sum for scattered samples in up to 3
- * dimensions: a grid of cells of side c = 6 sigma (trunc_at). What is
+ * dimensions: a grid of cells of side c = 6 h (trunc_at). What is
  * left out weighs at most exp(-36) of the nearest each: n exp(-36)
  * relative in all (2e-12 for 10,000 samples). Returns 1 when not
  * applicable (more dimensions, or c covers the space), 0, or -ENOMEM. */
-static int loo_truncated(const pp_surface *s, const double *y, double sigma, double *pred)
+static int loo_truncated(const pp_surface *s, const double *y, double h, double *pred)
 {
-    trunc_grid t = {6.0 * sigma, {1, 1, 1}, 1, NULL, NULL, NULL};
+    trunc_grid t = {6.0 * h, {1, 1, 1}, 1, NULL, NULL, NULL};
     int rc;
 
     if (s->d == 0 || s->d > 3 || t.c >= 0.5)
@@ -248,12 +248,12 @@ static int loo_truncated(const pp_surface *s, const double *y, double sigma, dou
         return 1;
     rc = trunc_init(s, &t);
     for (size_t i = 0; rc == 0 && i < s->n; i++)
-        pred[i] = isnan(y[i]) ? NAN : trunc_at(s, y, sigma, &t, i);
+        pred[i] = isnan(y[i]) ? NAN : trunc_at(s, y, h, &t, i);
     trunc_free(&t);
     return rc;
 }
 
-int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred)
+int pp_nw_loo(const pp_surface *s, const double *y, double h, double *pred)
 {
     size_t cells = 1;
     double *sum_y, *cnt, *num, *den, *tmp;
@@ -266,8 +266,8 @@ int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred)
         cells *= s->k[j];
     }
     if (cells == 0 || (cells > s->n * 4 && s->n < 2000)) { /* scattered */
-        int rc = s->n >= 500 ? loo_truncated(s, y, sigma, pred) : 1;
-        return rc == 1 ? pp_nw_loo_direct(s, y, sigma, pred) : rc;
+        int rc = s->n >= 500 ? loo_truncated(s, y, h, pred) : 1;
+        return rc == 1 ? pp_nw_loo_direct(s, y, h, pred) : rc;
     }
     sum_y = calloc(5 * cells, sizeof *sum_y);
     if (!sum_y)
@@ -290,7 +290,7 @@ int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred)
     for (size_t j = 0; j < s->d; j++) {
         for (int pass = 0; pass < 2; pass++) {
             memcpy(tmp, pass ? cnt : sum_y, cells * sizeof *tmp);
-            if (mode_products(s, sigma, tmp, cells, j) < 0) {
+            if (mode_products(s, h, tmp, cells, j) < 0) {
                 free(sum_y);
                 return -ENOMEM;
             }
@@ -311,7 +311,7 @@ int pp_nw_loo(const pp_surface *s, const double *y, double sigma, double *pred)
         n_other = num[c] + (sum_y[c] - y[i]);
         d_other = den[c] + (cnt[c] - 1.0);
         pred[i] = d_other > UNDERFLOW ? n_other / d_other
-                                      : predict_skip(s, y, sigma, s->x + i * s->d, i);
+                                      : predict_skip(s, y, h, s->x + i * s->d, i);
     }
     free(sum_y);
     return 0;

@@ -1,10 +1,10 @@
 /* surface.h - layer 2: the paper's Gaussian-kernel weighted average.
  *
- *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / sigma^2)
+ *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / h^2)
  *
  * over parameters normalized to [0, 1] across their measured range (log10
  * first for exponential ranges). Samples whose value is NaN are left out.
- * Weights are scaled by the nearest sample's, so that a small sigma far from
+ * Weights are scaled by the nearest sample's, so that a small h far from
  * the samples gives the nearest value, not 0/0.
  */
 #ifndef PP_SURFACE_H
@@ -26,7 +26,7 @@ typedef struct pp_surface {
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
     /* run weights, n (NULL: all 1), for the estimators that use them
-     * (estimator.h: loclin, rbf). The weighted average here does not:
+     * (estimator.h: loclin). The weighted average here does not:
      * weighing down the neighbours on one side of a point would pull its
      * average towards the other side. */
     double *weight;
