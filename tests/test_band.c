@@ -4,7 +4,7 @@
 #include "harness.h"
 
 #include "src/layer2/model_held.h"
-#include "src/layer2/model_internal.h"
+#include "src/layer2/model_pool.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -2,7 +2,6 @@
 
 #include "lapack.h"
 #include "src/base/log.h"
-#include "model_internal.h"
 #include "src/base/util.h"
 
 #include <errno.h>

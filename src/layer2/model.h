@@ -99,25 +99,6 @@ typedef struct pp_model {
     double band_kappa;
 } pp_model;
 
-/* Open the model of dir: read summary.csv, then reuse the choices of
- * dir/model.json when written for this very summary.csv (use_saved), or
- * choose every estimator anew with o (NULL: defaults). 0, -EINVAL
- * (logged: no summary, no parameter, bad model.json) or -ENOMEM. */
-int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m);
-void pp_model_free(pp_model *m);
-
-/* Write dir/model.json (atomically), or the same document on a stream
- * (`powprof model --json`). 0 or -errno. */
-int pp_model_save(const pp_model *m, const char *dir);
-int pp_model_dump(const pp_model *m, FILE *fp);
-
-/* Grid files of the plotted surfaces under dir/model/: per metric a line
- * over the one varying parameter (<metric>.dat: x, value, lo, hi), or a
- * surface over each pair (<metric>__<a>__<b>.dat, the others at their
- * middle); group g >= 1 adds ".g<g>" (labels never reach a file name).
- * Names pp_path_fmt refuses get none (logged). 0 or -errno. */
-int pp_model_write_grids(const pp_model *m, const char *dir);
-
 /* A configuration: one value per parameter of the summary (a categorical
  * one: its label's index). */
 typedef struct pp_model_point {
@@ -158,31 +139,9 @@ typedef struct pp_prediction {
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
 
-/* Energy, mean power and duration made consistent (model_held.c): per
- * rail, the derivations E = P x T, P = E / T and T = E / P (the total's
- * only) blended in log space, weighed on the nested predictions fold by
- * fold: the best 1, each other exp(-z^2 / 2), z its mean loss over its
- * standard error (a near tie shared, not decided). The printed errors
- * have the weights remade without each pair's fold. 0 or -ENOMEM. */
-int pp_model_derive(pp_model *m);
-
 /* Every fit's y_min and y_max from its group's configurations (model.c;
  * pp_model_open does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
-
-/* A group with fewer than 9 residuals behind its band (its conformal
- * quantile only their largest: 83 % covered on the local darknet set)
- * takes at least the quantile of every group's residuals of the metric
- * (model_pool.c). 0 or -ENOMEM. */
-int pp_model_pool_bands(pp_model *m);
-
-/* The bands between levels sized by what they cover (model_pool.c): each
- * band_q_between becomes kappa x the quantile of its needs on the level
- * folds (its spec refitted without each), kappa the model's conformal 90 %
- * quantile, over every fold a of the total's energy, power and duration
- * (every fit when none), of a's needs over the quantile without a. Fewer
- * than 9 ratios: the band as chosen (band_kappa NaN). 0 or -ENOMEM. */
-int pp_model_calibrate_bands(pp_model *m);
 
 /* The refusal of `powprof predict`: the first metric from `from` on
  * whose prediction at pt is beyond the measured values, that prediction
@@ -193,5 +152,45 @@ long pp_model_first_beyond(const pp_model *m, const pp_model_point *pt, size_t f
 
 /* The fit of metric in group g (NULL when out of range). */
 const pp_model_fit *pp_model_fit_of(const pp_model *m, size_t g, size_t metric);
+
+/* ---- for the model's own files (model_file.c, model_held.c, model_pool.c,
+ * variability.c): its groups and fits ---- */
+
+/* Metric k's mean at each configuration of group g (malloc'd; NULL). */
+double *pp_model_column(const pp_model *m, const pp_model_group *g, size_t k);
+
+/* Metric k of configuration r of group g: the mean over each node's rows,
+ * then over the nodes but skip (SIZE_MAX: none); NaN without a value. */
+double pp_model_config_mean(const pp_model *m, const pp_model_group *g, size_t r, size_t k,
+                            size_t skip);
+
+/* pp_choose's options for metric k of group g: the model's (an achieved
+ * rate interpolated), each configuration's rows its replicates (*rep
+ * malloc'd, NULL unreplicated; free it). 0 or -ENOMEM. */
+int pp_model_choose_options(const pp_model *m, const pp_model_group *g, size_t k,
+                            pp_choose_options *co, double **rep);
+
+/* Fit f of metric k's column y with f->choice (chosen) or one made now.
+ * 0 or -ENOMEM (no fit possible: n_values 0). */
+int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, size_t k,
+                        const double *y, int chosen);
+
+/* Free group g's fits (NULL after); group g whole. */
+void pp_model_drop_fits(pp_model_group *g, size_t n_metrics);
+void pp_model_free_group(pp_model_group *g, size_t n_metrics);
+
+/* own^(1 - weight) x derived^weight (linear when either is not > 0). */
+double pp_model_blend(double own, double derived, double weight);
+
+/* m's groups from m->sum (model.c): 0 or -ENOMEM. */
+int pp_model_build_groups(pp_model *m);
+
+/* Choose and fit every metric of every group. 0 or -ENOMEM. */
+int pp_model_build_fits(pp_model *m);
+/* Release the nested predictions the fits kept (the choices stay). */
+void pp_model_fits_release(pp_model *m);
+
+/* opened, saved, dumped: every user of a model opens one */
+#include "model_file.h"
 
 #endif

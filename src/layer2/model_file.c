@@ -2,8 +2,9 @@
  * grid files of the plotted surfaces; opening and freeing a model
  * (model.h), over model.c (groups, fits, predictions) and variability.c
  * (the fleet). */
-#include "model.h"
-#include "model_internal.h"
+#include "model_file.h"
+#include "model_held.h"
+#include "model_pool.h"
 #include "variability.h"
 
 #include "src/base/log.h"

@@ -3,7 +3,6 @@
  * them (model.h: pp_model_derive). */
 #include "model_held.h"
 
-#include "model_internal.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"

@@ -33,4 +33,12 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
                              const size_t *idx, const size_t *fold, size_t n, size_t n_folds,
                              int last, pp_cv *const cv[3]);
 
+/* Energy, mean power and duration made consistent (model_held.c): per
+ * rail, the derivations E = P x T, P = E / T and T = E / P (the total's
+ * only) blended in log space, weighed on the nested predictions fold by
+ * fold: the best 1, each other exp(-z^2 / 2), z its mean loss over its
+ * standard error (a near tie shared, not decided). The printed errors
+ * have the weights remade without each pair's fold. 0 or -ENOMEM. */
+int pp_model_derive(pp_model *m);
+
 #endif

@@ -1,8 +1,8 @@
 /* model_pool.c - the bands pooled over the fits of a model: the band at
  * measured levels of a group with too few residuals, from every group's
- * (model.h: pp_model_pool_bands); the bands between levels calibrated on
- * the level folds of every fit (pp_model_calibrate_bands). */
-#include "model_internal.h"
+ * (model_pool.h: pp_model_pool_bands); the bands between levels calibrated
+ * on the level folds of every fit (pp_model_calibrate_bands). */
+#include "model_pool.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,6 @@
 #include "variability.h"
 
 #include "src/base/log.h"
-#include "model_internal.h"
 #include "src/base/util.h"
 #include "src/results/json_file.h"
 
