@@ -3,6 +3,7 @@
  * of each configuration under the plan's loads and the plan in words, or
  * one JSON object. */
 #include "cli.h"
+#include "sweep_ui.h"
 
 #include "src/api/pipeline.h"
 #include "src/base/util.h"
@@ -104,12 +105,14 @@ static int on_profile(void *ctx, const pp_pipeline_run *r)
 {
     run_ui *ui = ctx;
     pp_cli_run *a = ui->a;
-    uint64_t n = pp_profile_count(r->p);
+    char why[256];
 
-    if (a->max_failures && pp_cli_max_failures("run", a->max_failures, &a->rq) < 0)
+    if (a->max_failures && pp_sweep_ask_max_failures(&a->rq, a->max_failures, why,
+                                                     sizeof why) < 0) {
+        fprintf(stderr, "powprof run: --max-failures %s: %s\n", a->max_failures, why);
         return PP_EXIT_USAGE;
-    if (n > PP_PROFILE_CONFIRM_ABOVE && !a->yes &&
-        pp_cli_sweep_confirm("run", a->rq.config, n) < 0)
+    }
+    if (pp_cli_sweep_confirm(&a->rq, pp_profile_count(r->p), a->yes) < 0)
         return PP_EXIT_USAGE;
     return pp_cli_sweep_run(r->p, &a->rq, a->json ? &ui->profile_json : NULL);
 }
