@@ -4,9 +4,7 @@
 
 #include "src/config/profile.h"
 #include "src/config/mission_settings.h"
-#include "src/config/shard.h"
 #include "src/results/json_file.h"
-#include "src/results/node.h"
 #include "devices/device.h"
 #include "opt.h"
 
