@@ -1,17 +1,16 @@
 /* The sweep as `powprof profile` and `powprof run` show it: the progress
- * on stderr, the outcome in words or as JSON, the command that continues
- * an interrupted or stopped sweep (the command's own: `powprof run ...
- * --resume` goes on through the model, the plots and the plan). */
+ * drawn on stderr (on a terminal one line redrawn in place), the sweep's
+ * options and the confirmation asked on a terminal. What is decided and
+ * answered (the outcome, its words, the command that continues an
+ * interrupted or stopped sweep) is the library's (src/api/profile_doc.h). */
 #include "cli.h"
 #include "sweep_ui.h"
 
 #include "src/base/util.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
