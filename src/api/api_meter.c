@@ -47,11 +47,18 @@ static void report_of(const pp_device *dev, const pp_meter_result *res, pp_meter
                     res->stats.requested_hz);
 }
 
-/* The device of name (NULL: auto) under sysfs_root (NULL: /). */
-static int open_device(const char *device, const char *sysfs_root, pp_device **dev)
+/* The device of name (NULL: auto) under sysfs_root (NULL: /), to be
+ * sampled at rate_hz (refused as `meter -r` refuses it). */
+static int open_device(const char *device, const char *sysfs_root, double rate_hz,
+                       pp_device **dev)
 {
     pp_device_options d;
+    char why[128];
 
+    if (pp_meter_rate_check(rate_hz, why, sizeof why) < 0) {
+        pp_log_error("meter: rate %g Hz: %s", rate_hz, why);
+        return -EINVAL;
+    }
     pp_device_options_init(&d);
     if (sysfs_root)
         d.sysfs_root = sysfs_root;
@@ -96,7 +103,7 @@ static int meter_command(const char *device, const char *sysfs_root, double rate
         free(res);
         return -EINVAL;
     }
-    if ((rc = open_device(device, sysfs_root, &dev)) == 0) {
+    if ((rc = open_device(device, sysfs_root, o.rate_hz, &dev)) == 0) {
         rc = pp_meter_run(dev, &o, argv, res);
         report_of(dev, res, out);
         if (json_out)
@@ -141,7 +148,7 @@ int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
         free(m);
         return -ENOMEM;
     }
-    if ((rc = open_device(device, sysfs_root, &m->dev)) == 0 &&
+    if ((rc = open_device(device, sysfs_root, o.rate_hz, &m->dev)) == 0 &&
         (rc = pp_meter_session_begin(m->dev, &o, &m->session)) == 0) {
         if ((rc = pp_handle_add(m, PP_HANDLE_METER)) == 0) {
             *out = m;

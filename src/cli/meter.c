@@ -79,13 +79,13 @@ static void restore_signals(const struct sigaction *old)
 static int rate_option(const pp_opt *row, const char *arg, const char *cmd)
 {
     double *hz = row->value;
+    char why[128];
 
     if (pp_cli_parse_double(cmd, "-r", arg, hz) < 0)
         return -1;
-    if (*hz >= PP_SAMPLER_MIN_HZ && *hz <= PP_SAMPLER_MAX_HZ)
+    if (pp_meter_rate_check(*hz, why, sizeof why) == 0)
         return 0;
-    fprintf(stderr, "powprof %s: -r %s: the rate must be between %g and %g Hz\n", cmd, arg,
-            PP_SAMPLER_MIN_HZ, PP_SAMPLER_MAX_HZ);
+    fprintf(stderr, "powprof %s: -r %s: %s\n", cmd, arg, why);
     return -1;
 }
 
