@@ -196,12 +196,13 @@ static json_t *domain_json(const pp_clocks *c, pp_clock_kind k)
 {
     const pp_clock_domain *d = &c->dom[k];
     char why[PP_PATH_MAX + 512];
-    json_t *freqs = json_array();
+    json_t *freqs;
     double now = 0;
     int w;
 
     if (!d->present)
         return json_pack("{s:s, s:b}", "clock", pp_clock_kind_name(k), "present", 0);
+    freqs = json_array();
     for (size_t i = 0; i < d->n_freqs; i++)
         json_array_append_new(freqs, json_real(d->freqs_mhz[i]));
     w = pp_clocks_writable(c, k, why, sizeof why) == 0;
