@@ -83,10 +83,7 @@ static int rate_option(const pp_opt *row, const char *arg, const char *cmd)
 
     if (pp_cli_parse_double(cmd, "-r", arg, hz) < 0)
         return -1;
-    if (pp_meter_rate_check(*hz, why, sizeof why) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: -r %s: %s\n", cmd, arg, why);
-    return -1;
+    return pp_cli_refused(cmd, "-r", arg, pp_meter_rate_check(*hz, why, sizeof why), why);
 }
 
 /* 1: --help was printed, 0: parsed, -1: usage error (printed). */

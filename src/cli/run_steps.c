@@ -25,11 +25,11 @@ static int on_profile(void *ctx, const pp_pipeline_run *r)
     pp_cli_run *a = ui->a;
     char why[256];
 
-    if (a->max_failures && pp_sweep_ask_max_failures(&a->rq, a->max_failures, why,
-                                                     sizeof why) < 0) {
-        fprintf(stderr, "powprof run: --max-failures %s: %s\n", a->max_failures, why);
+    if (a->max_failures &&
+        pp_cli_refused("run", "--max-failures", a->max_failures,
+                       pp_sweep_ask_max_failures(&a->rq, a->max_failures, why, sizeof why),
+                       why) < 0)
         return PP_EXIT_USAGE;
-    }
     if (pp_cli_sweep_confirm(&a->rq, pp_profile_count(r->p), a->yes) < 0)
         return PP_EXIT_USAGE;
     return pp_cli_sweep_run(r->p, &a->rq, a->json ? &ui->profile_json : NULL);

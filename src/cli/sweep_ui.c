@@ -8,6 +8,7 @@
 
 #include "src/base/util.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
@@ -220,13 +221,6 @@ int pp_cli_sweep_run(const pp_profile *p, pp_sweep_ask *rq, json_t **json)
     return status;
 }
 
-/* A refusal of the library's why: "powprof CMD: OPTION ARG: WHY", -1. */
-static int refused(const char *cmd, const char *option, const char *arg, const char *why)
-{
-    fprintf(stderr, "powprof %s: %s %s: %s\n", cmd, option, arg, why);
-    return -1;
-}
-
 int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd)
 {
     pp_sweep_ask *rq = row->value;
@@ -247,16 +241,16 @@ int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[256];
 
-    return pp_sweep_ask_max_failures(row->value, arg, why, sizeof why) < 0
-               ? refused(cmd, "--max-failures", arg, why) : 0;
+    return pp_cli_refused(cmd, "--max-failures", arg,
+                          pp_sweep_ask_max_failures(row->value, arg, why, sizeof why), why);
 }
 
 int pp_cli_opt_repeat(const pp_opt *row, const char *arg, const char *cmd)
 {
     char why[256];
 
-    return pp_sweep_ask_repeats(row->value, arg, why, sizeof why) < 0
-               ? refused(cmd, "--repeat", arg, why) : 0;
+    return pp_cli_refused(cmd, "--repeat", arg,
+                          pp_sweep_ask_repeats(row->value, arg, why, sizeof why), why);
 }
 
 int pp_cli_opt_adaptive(const pp_opt *row, const char *arg, const char *cmd)
@@ -266,7 +260,7 @@ int pp_cli_opt_adaptive(const pp_opt *row, const char *arg, const char *cmd)
     if (pp_sweep_ask_adaptive(row->value, row->long_name, arg, why, sizeof why) == 0)
         return 0;
     pp_text(option, sizeof option, "--%s", row->long_name);
-    return refused(cmd, option, arg, why);
+    return pp_cli_refused(cmd, option, arg, -EINVAL, why);
 }
 
 int pp_cli_sweep_confirm(const pp_sweep_ask *a, uint64_t n, int yes)
