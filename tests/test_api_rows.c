@@ -5,6 +5,7 @@
 #include <powprof.h> /* the staged public headers: -I$(O)/include */
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,4 +193,42 @@ void test_api_meter(void)
     CHECK_INT(pp_meter_start("quantum", NULL, 10, NULL, &m), -ENOENT);
     CHECK(m == NULL);
     CHECK_INT(pp_meter_stop(NULL, &r), -EINVAL);
+}
+
+/* pp_meter_command_json and pp_meter_stop_json: the document of `powprof
+ * meter --json` (issue 40), nothing when the command never ran, a rate
+ * refused in meter -r's words. */
+void test_api_meter_json(void);
+void test_api_meter_json(void)
+{
+    char *const cmd[] = {"true", NULL}, *const nothing[] = {"/nonexistent/prog", NULL};
+    const char *root = fixture("jetson-tx2-iio");
+    struct timespec pause = {0, 100000000};
+    char *json = NULL;
+    json_t *doc;
+    pp_meter *m;
+
+    CHECK_INT(pp_meter_command_json("jetson", root, 50, NULL, cmd, &json), 0);
+    doc = json ? json_loads(json, 0, NULL) : NULL;
+    CHECK(doc != NULL);
+    CHECK_STR(json_string_value(json_object_get(doc, "device")), "jetson");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(doc, "command"), 0)), "true");
+    CHECK_INT(json_integer_value(json_object_get(doc, "exit_status")), 0);
+    CHECK_NEAR(json_number_value(json_object_get(doc, "total_mean_w")), 5.263, 1e-9);
+    CHECK(json_array_size(json_object_get(doc, "rails")) > 1);
+    CHECK(json_is_null(json_object_get(doc, "trace")) && json_is_null(json_object_get(doc, "error")));
+    json_decref(doc);
+    pp_free(json);
+    CHECK(pp_meter_command_json("jetson", root, 50, NULL, nothing, &json) < 0 && json == NULL);
+    test_log_clear();
+    CHECK_INT(pp_meter_command_json("jetson", root, 1e9, NULL, cmd, &json), -EINVAL);
+    CHECK_CONTAINS(test_log(), "rate 1e+09 Hz: the rate must be between 0.01 and 10000 Hz");
+    CHECK_INT(pp_meter_start("jetson", root, 100, NULL, &m), 0);
+    nanosleep(&pause, NULL); /* a few samples */
+    CHECK_INT(pp_meter_stop_json(m, &json), 0);
+    doc = json ? json_loads(json, 0, NULL) : NULL;
+    CHECK(doc && json_array_size(json_object_get(doc, "command")) == 0);
+    CHECK_NEAR(json_number_value(json_object_get(doc, "total_mean_w")), 5.263, 1e-9);
+    json_decref(doc);
+    pp_free(json);
 }

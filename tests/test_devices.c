@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "devices/device.h"
+#include "src/api/devices_doc.h"
 #include "src/traces/trace.h"
 
 #include <errno.h>
@@ -554,4 +555,37 @@ void test_unknown_device(void)
     CHECK(dev == NULL);
     CHECK_CONTAINS(test_log(), "unknown device 'ina999'");
     CHECK_CONTAINS(test_log(), "procstat");
+}
+
+/* `powprof devices --json` prints the library's document as it is
+ * (src/api/devices_doc.h, issue 40): the fake Jetson present with its
+ * rails, picked by auto. */
+void test_devices_doc_is_the_clis(void);
+void test_devices_doc_is_the_clis(void)
+{
+    const char *root = fixture("jetson-tx2-iio");
+    pp_device_options o;
+    json_t *doc, *jetson = NULL;
+    char *out = NULL, *mine;
+
+    pp_device_options_init(&o);
+    o.sysfs_root = root;
+    doc = pp_devices_doc(&o);
+    CHECK(doc != NULL);
+    CHECK_STR(json_string_value(json_object_get(doc, "auto")), "jetson");
+    for (size_t i = 0; i < json_array_size(json_object_get(doc, "sources")); i++) {
+        json_t *s = json_array_get(json_object_get(doc, "sources"), i);
+        if (strcmp(json_string_value(json_object_get(s, "name")), "jetson") == 0)
+            jetson = s;
+    }
+    CHECK(jetson != NULL);
+    CHECK_STR(json_string_value(json_object_get(jetson, "status")), "present");
+    CHECK(json_array_size(json_object_get(jetson, "rails")) > 1);
+    CHECK_NEAR(json_number_value(json_object_get(jetson, "total_w")), 5.263, 1e-3);
+    CHECK_INT(run_powprof(&out, NULL, "devices", "--json", "--sysfs-root", root, NULL), 0);
+    mine = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    CHECK(out && mine && strncmp(out, mine, strlen(mine)) == 0 && out[strlen(mine)] == '\n');
+    free(mine);
+    free(out);
+    json_decref(doc);
 }

@@ -3,6 +3,7 @@
 
 #include "components/component.h"
 #include "components/registry.h"
+#include "src/api/profile_doc.h"
 #include "src/config/profile.h"
 #include "src/sweep/scheduler.h"
 
@@ -506,4 +507,50 @@ void test_profile_node_name_whole(void)
     CHECK_CONTAINS(err, "128 characters, at most 127");
     CHECK(access(tmp_path("b1"), F_OK) != 0);
     free(err);
+}
+
+/* What profile and run decide is the library's (src/api/profile_doc.h,
+ * issue 40): the refusals with what a good value is, the resume command
+ * with every option that must be given again, the exit status of each
+ * outcome. */
+void test_sweep_ask_decisions(void);
+void test_sweep_ask_decisions(void)
+{
+    const char *expect[] = {"powprof", "profile", "my.cfg", "-o", "out", "--resume",
+                            "--retry-failed", "--repeat", "2", "--adaptive", "--target-error",
+                            "5%", NULL};
+    const char *argv[32];
+    pp_sweep_stats st = {0};
+    pp_sweep_ask a;
+    char why[256];
+
+    pp_sweep_ask_init(&a, "profile");
+    CHECK_INT(pp_sweep_ask_max_failures(&a, "0", why, sizeof why), -EINVAL);
+    CHECK_STR(why, "a whole number >= 1 (--keep-going never stops)");
+    CHECK_INT(a.max_failures, 3);
+    CHECK_INT(pp_sweep_ask_repeats(&a, "1001", why, sizeof why), -EINVAL);
+    CHECK_STR(why, "a whole number from 1 to 1000");
+    CHECK_INT(pp_sweep_ask_adaptive(&a, "batch", "0", why, sizeof why), -EINVAL);
+    CHECK_STR(why, "a whole number from 1 to 1e8");
+    CHECK(!a.adaptive.on);
+    CHECK_INT(pp_sweep_ask_adaptive(&a, "target-error", "5%", why, sizeof why), 0);
+    CHECK_NEAR(a.adaptive.o.target_error_pct, 5.0, 1e-12);
+    CHECK_INT(pp_sweep_ask_repeats(&a, "2", why, sizeof why), 0);
+    CHECK(pp_sweep_ask_confirm_needed(PP_PROFILE_CONFIRM_ABOVE + 1, 0));
+    CHECK(!pp_sweep_ask_confirm_needed(PP_PROFILE_CONFIRM_ABOVE + 1, 1));
+    CHECK(!pp_sweep_ask_confirm_needed(PP_PROFILE_CONFIRM_ABOVE, 0));
+    a.config = "my.cfg";
+    a.out_dir = "out";
+    a.shard.n = 1;
+    snprintf(a.repeat_text, sizeof a.repeat_text, "2");
+    pp_sweep_resume_argv(&a, 1, argv);
+    for (int i = 0; expect[i] || argv[i]; i++)
+        CHECK_STR(argv[i] ? argv[i] : "(end)", expect[i] ? expect[i] : "(end)");
+    CHECK_INT(pp_sweep_exit_status(-EINTR, &st), 130);
+    CHECK_INT(pp_sweep_exit_status(-ENOTRECOVERABLE, &st), PP_SWEEP_EXIT_STOPPED);
+    CHECK_INT(pp_sweep_exit_status(-EEXIST, &st), 2);
+    CHECK_INT(pp_sweep_exit_status(-EIO, &st), 125);
+    CHECK_INT(pp_sweep_exit_status(0, &st), 0);
+    st.failed = 1;
+    CHECK_INT(pp_sweep_exit_status(0, &st), 1);
 }

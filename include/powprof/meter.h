@@ -61,6 +61,17 @@ int pp_meter_start(const char *device, const char *sysfs_root, double rate_hz,
                    const char *trace_path, pp_meter **out);
 int pp_meter_stop(pp_meter *m, pp_meter_report *out);
 
+/* The same, the report as the document `powprof meter --json` prints
+ * (src/api/meter_doc.h: command, device, estimated, exit_status,
+ * duration_s, samples, rails [{name, mean_w, energy_j, min_w, max_w,
+ * estimated, board_input}], total_mean_w, total_energy_j, saturated,
+ * short_run, ...; a block's command is []): 0 and *json_out (free it with
+ * pp_free), or the errors above (*json_out NULL). The warnings are
+ * logged as by pp_meter_command and pp_meter_stop. */
+int pp_meter_command_json(const char *device, const char *sysfs_root, double rate_hz,
+                          const char *trace_path, char *const argv[], char **json_out);
+int pp_meter_stop_json(pp_meter *m, char **json_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -163,6 +163,8 @@ _DECLS = {
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),
     "pp_meter_stop": (_INT, [_P, ctypes.POINTER(MeterReport)]),
+    "pp_meter_command_json": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(_P)]),
+    "pp_meter_stop_json": (_INT, [_P, ctypes.POINTER(_P)]),
 }
 
 _SINK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
@@ -173,7 +175,8 @@ _tls = threading.local()  # .messages: the call this thread is in, its messages
 # sampler: while pp_meter_command runs, or between pp_meter_start and _stop).
 # pp_meter_command signals the one command it runs (a process-wide state):
 # one at a time.
-_FOREIGN = {"pp_meter_command", "pp_meter_start", "pp_meter_stop"}
+_FOREIGN = {"pp_meter_command", "pp_meter_start", "pp_meter_stop", "pp_meter_command_json",
+            "pp_meter_stop_json"}
 _meter_lock = threading.Lock()
 
 
@@ -199,7 +202,7 @@ def _run(name, fn, c_args):
     while another thread meters a command."""
     _tls.messages = []
     try:
-        if name == "pp_meter_command":
+        if name in ("pp_meter_command", "pp_meter_command_json"):
             with _meter_lock:
                 rc = fn(*c_args)
         else:

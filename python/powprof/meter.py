@@ -1,22 +1,17 @@
 """The energy of a command, or of a block of Python code, as `powprof
 meter` measures it."""
 import ctypes
-import math
-import os
+import json
 
 from . import _lib
 
 
-def _report(out):
-    rails = {out.rail[r].value.decode(): {"mean_w": out.rail_mean_w[r],
-                                          "energy_j": out.rail_energy_j[r]}
-             for r in range(out.n_rails)}
-    return {"exit_status": out.exit_status, "duration_s": out.duration_s,
-            "source": out.source.decode(), "samples": out.n_samples, "energy_j": out.energy_j,
-            "mean_w": out.mean_w, "rails": rails, "estimated": bool(out.estimated),
-            "saturated": bool(out.saturated),
-            "ceiling_w": None if math.isnan(out.ceiling_w) else out.ceiling_w,
-            "short_run": bool(out.short_run)}
+def _document(name, *args):
+    """The library's call name(*args, &text): the document of `powprof meter
+    --json` as a dict."""
+    ptr = ctypes.c_void_p()
+    _lib.call(name, *args, ctypes.byref(ptr))
+    return json.loads(_lib.take_text(ptr))
 
 
 def _c(text, what, fs=False):
@@ -28,9 +23,10 @@ def _c(text, what, fs=False):
 class Meter:
     """with powprof.meter() as m: ... -- the machine's power source sampled
     by the library's own thread while the block runs (the GIL is not
-    needed); m.result is the dict of meter(cmd) (exit_status 0) once the
-    block has ended, and the same warnings are issued. It measures the
-    machine, not only this process: what else runs is in the figures."""
+    needed); m.result is the dict of meter(cmd) (exit_status 0, command
+    []) once the block has ended, and the same warnings are issued. It
+    measures the machine, not only this process: what else runs is in the
+    figures."""
 
     def __init__(self, device, rate_hz, trace, sysfs_root):
         self._args = (_c(device, "meter: device"), _c(sysfs_root, "meter: sysfs_root", True),
@@ -53,10 +49,8 @@ class Meter:
         """End the measurement (the with block does): the result dict."""
         if self._h is None:
             return self.result
-        out = _lib.MeterReport()
         handle, self._h = self._h, None
-        _lib.call("pp_meter_stop", handle, ctypes.byref(out))
-        self.result = _report(out)
+        self.result = _document("pp_meter_stop_json", handle)
         return self.result
 
     def __del__(self):
@@ -72,10 +66,12 @@ def meter(cmd=None, device="auto", rate_hz=10.0, trace=None, sysfs_root=None):
     arguments, never through a shell) while sampling device ("auto": the
     most direct power source of this machine; procstat, an estimate from
     CPU utilization, when there is no sensor) at rate_hz, the samples
-    written to trace (a path) when given. A dict: exit_status, duration_s,
-    source, samples, energy_j, mean_w, rails ({name: {mean_w, energy_j}}),
-    estimated, saturated, ceiling_w, short_run. The warnings of `powprof
-    meter` (an estimate, at its ceiling, too short to measure) are issued as
+    written to trace (a path) when given. A dict, the document of `powprof
+    meter --json` (the same keys and values): command, device, estimated,
+    exit_status, duration_s, samples, rails ([{name, mean_w, energy_j,
+    min_w, max_w, estimated, board_input}]), total_mean_w, total_energy_j,
+    saturated, short_run, trace, error, ... The warnings of `powprof meter`
+    (an estimate, at its ceiling, too short to measure) are issued as
     PowprofWarning.
 
     meter() without cmd: a context manager measuring a block of code
@@ -88,8 +84,6 @@ def meter(cmd=None, device="auto", rate_hz=10.0, trace=None, sysfs_root=None):
     if not args:
         raise ValueError("meter: no command")
     argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-    out = _lib.MeterReport()
-    _lib.call("pp_meter_command", _c(device, "meter: device"),
-              _c(sysfs_root, "meter: sysfs_root", True), _lib.number(rate_hz, "meter: rate_hz"),
-              _c(trace, "meter: trace", True), argv, ctypes.byref(out))
-    return _report(out)
+    return _document("pp_meter_command_json", _c(device, "meter: device"),
+                     _c(sysfs_root, "meter: sysfs_root", True),
+                     _lib.number(rate_hz, "meter: rate_hz"), _c(trace, "meter: trace", True), argv)

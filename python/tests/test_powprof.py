@@ -1,6 +1,7 @@
 """The Python package against the CLI on the same folders: predictions
 (one setting and a DataFrame in one call), the errors table, plans,
 the governor's decisions, battery drains, results tables, the meter; and what import loads."""
+import json
 import os
 import shutil
 import subprocess
@@ -241,8 +242,8 @@ class TestMeter(unittest.TestCase):
         board input, which is the total), over about the run's span."""
         t = pd.read_csv(trace)
         self.assertEqual(len(t), r["samples"])
-        self.assertAlmostEqual(r["energy_j"], np.trapz(t["VDD_IN_w"], t["t_s"]),
-                               delta=1e-4 * r["energy_j"])
+        self.assertAlmostEqual(r["total_energy_j"], np.trapz(t["VDD_IN_w"], t["t_s"]),
+                               delta=1e-4 * r["total_energy_j"])
         # sampling starts before the command and stops after it: within a period of its span
         self.assertLessEqual(t["t_s"].iloc[-1] - t["t_s"].iloc[0], r["duration_s"] + 0.1)
 
@@ -251,11 +252,30 @@ class TestMeter(unittest.TestCase):
         r = powprof.meter(["sleep", "0.3"], device="jetson", rate_hz=50, trace=trace,
                           sysfs_root=os.path.join(ROOT, "tests/fixtures/jetson-tx2-iio"))
         self.assertEqual(r["exit_status"], 0)
-        self.assertEqual(r["source"], "jetson")
+        self.assertEqual(r["device"], "jetson")
         self.assertFalse(r["estimated"])
-        self.assertAlmostEqual(r["mean_w"], 5.263, 3)  # the fixture's VDD_IN: 5.263 W
+        self.assertAlmostEqual(r["total_mean_w"], 5.263, 3)  # the fixture's VDD_IN: 5.263 W
         self.assertGreater(r["samples"], 5)
         self.assert_energy_of_trace(r, trace)
+
+    def test_meter_document_is_the_clis(self):
+        """powprof.meter returns the document `powprof meter --json` prints:
+        the same keys, in runs and rails, and the same values where they do
+        not depend on timing (issue 40)."""
+        jetson = os.path.join(ROOT, "tests/fixtures/jetson-tx2-iio")
+        out = subprocess.run([BIN, "meter", "-d", "jetson", "--sysfs-root", jetson, "-r", "50",
+                              "--json", "--", "true"], capture_output=True, text=True, check=True)
+        c = json.loads(out.stderr)  # the report goes to stderr, as perf stat's
+        p = powprof.meter(["true"], device="jetson", sysfs_root=jetson, rate_hz=50)
+        self.assertEqual(sorted(p), sorted(c))
+        self.assertEqual([sorted(r) for r in p["rails"]], [sorted(r) for r in c["rails"]])
+        for key in ("command", "device", "estimated", "exit_status", "requested_hz", "trace",
+                    "signal", "error", "saturated", "failed_readings", "gaps"):
+            self.assertEqual(p[key], c[key], key)
+        self.assertEqual([(r["name"], r["estimated"], r["board_input"]) for r in p["rails"]],
+                         [(r["name"], r["estimated"], r["board_input"]) for r in c["rails"]])
+        for key in ("total_mean_w", "total_min_w", "total_max_w"):  # the fixture's constant
+            self.assertAlmostEqual(p[key], c[key], 6, key)
 
     def test_meter_estimate_warns_as_the_cli(self):
         with warnings.catch_warnings(record=True) as w:
@@ -276,9 +296,9 @@ class TestMeter(unittest.TestCase):
             self.assertIsNone(m.result)
             time.sleep(0.3)
         r = m.result
-        self.assertEqual((r["exit_status"], r["source"]), (0, "jetson"))
+        self.assertEqual((r["exit_status"], r["device"], r["command"]), (0, "jetson", []))
         self.assertGreaterEqual(r["duration_s"], 0.3)
-        self.assertAlmostEqual(r["mean_w"], 5.263, 3)
+        self.assertAlmostEqual(r["total_mean_w"], 5.263, 3)
         self.assertGreater(r["samples"], 20)
         self.assert_energy_of_trace(r, trace)
         self.assertIs(m.stop(), r)  # stopping twice gives the same result

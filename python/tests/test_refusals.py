@@ -139,6 +139,22 @@ class TestPlanRefusals(unittest.TestCase):
         self.assertNotEqual(own["timeline"], want["timeline"])
 
 
+class TestMeterRefusals(unittest.TestCase):
+    def test_meter_rate_refused_as_the_cli(self):
+        """`meter -r` and Python's rate_hz (a command or a block) are refused
+        in the library's words (issue 40)."""
+        p = subprocess.run([BIN, "meter", "-r", "20000", "--", "true"], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 2)
+        why = "the rate must be between 0.01 and 10000 Hz"
+        self.assertEqual(p.stderr, "powprof meter: -r 20000: %s\n" % why)
+        for rate in (20000, float("nan"), -1):
+            with self.assertRaisesRegex(powprof.PowprofError, "rate %g Hz: %s" % (rate, why)):
+                powprof.meter(["/bin/true"], device="procstat", rate_hz=rate)
+            with self.assertRaisesRegex(powprof.PowprofError, "rate %g Hz: %s" % (rate, why)):
+                powprof.meter(device="procstat", rate_hz=rate).__enter__()
+
+
 class TestPythonInputs(unittest.TestCase):
     def test_bytes_path_and_nul(self):
         with powprof.Model(linear().encode()) as m:

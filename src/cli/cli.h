@@ -4,9 +4,7 @@
 
 #include "src/config/profile.h"
 #include "src/config/mission_settings.h"
-#include "src/config/shard.h"
 #include "src/results/json_file.h"
-#include "src/results/node.h"
 #include "devices/device.h"
 #include "opt.h"
 
@@ -63,48 +61,6 @@ int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, c
 /* Parse a real number argument of option name; prints an error on failure. */
 int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, double *out);
 
-/* A sweep as `profile` and `run` ask for it (src/cli/sweep_ui.c). */
-typedef struct pp_cli_sweep {
-    const char *command;                /* "profile" or "run": the command that continues it */
-    const char *config, *out_dir;       /* -o as given; the folder once resolved */
-    int resume, retry_failed, json;
-    unsigned max_failures;              /* 0: never stop */
-    const char *shard_spec, *node_name; /* as given (NULL: none) */
-    pp_shard shard;
-    unsigned repeats;
-    pp_node node;
-    char shard_text[48], repeat_text[16], out_buf[PP_PATH_MAX];
-    struct pp_cli_adaptive *adaptive;   /* profile --adaptive's options and outcome (NULL:
-                                           none asked; a profile's adaptive group still runs) */
-} pp_cli_sweep;
-
-/* Defaults: stop after 3 identical failures, each configuration once. */
-void pp_cli_sweep_init(pp_cli_sweep *rq, const char *command);
-/* --max-failures ARG into rq: 0, or -1 (said why). */
-int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq);
-/* Callbacks of the sweep's options into row->value, a pp_cli_sweep:
- * --retry-failed (resume, and run the failed again), --keep-going (never
- * stop), --max-failures N. 0, or -1 (said why). */
-int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd);
-int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd);
-int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd);
-/* The shard, the node and the results folder, once the profile is read.
- * 0, or PP_EXIT_USAGE (said why). */
-int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq);
-/* More than PP_PROFILE_CONFIRM_ABOVE configurations: asked on a terminal,
- * refused otherwise. 0 to go on. */
-int pp_cli_sweep_confirm(const char *cmd, const char *config, uint64_t n);
-/* The sweep, interruptible, its progress on stderr and its outcome in
- * words; with json not NULL, *json set to the outcome as `profile --json`
- * prints it (the caller frees it). Returns the exit status. */
-struct json_t;
-int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, struct json_t **json);
-
-/* --dry-run: the configurations (this shard's) with their estimated
- * times, then the checks of the device and the components; with json one
- * object, more's members added (more is freed). 0 ready, 1 not. */
-int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, struct json_t *more);
-
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
@@ -142,17 +98,6 @@ struct pp_plot_result;
 int pp_cli_plot_show(const char *dir, const struct pp_plot_options *o,
                      const struct pp_plot_result *r, struct json_t **json);
 int pp_cmd_run(int argc, char **argv);
-/* What `powprof run` was asked (run.c parses it). */
-typedef struct pp_cli_run {
-    pp_cli_sweep rq;          /* the sweep; its folder once resolved */
-    const char *max_failures; /* as given (checked with the sweep) */
-    int yes, json, dry;
-} pp_cli_run;
-/* run_steps.c: the pipeline of p (src/api/pipeline.h) with the sweep's
- * progress, each step's outcome, the report and the plan printed, or one
- * JSON object; --dry-run's configurations and checks. An exit status. */
-struct pp_profile;
-int pp_cli_run_steps(pp_cli_run *a, const struct pp_profile *p);
 int pp_cmd_plan(int argc, char **argv);
 /* A plan in words, as `powprof plan` prints it. */
 struct pp_plan_options;

@@ -2,9 +2,7 @@
  * is the library's (pp_pipeline_run_all, src/api/pipeline.h), its steps
  * shown by run_steps.c. */
 #include "cli.h"
-#include "opt.h"
-
-#include "src/config/profile.h"
+#include "sweep_ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +63,7 @@ static int parse(int argc, char **argv, pp_cli_run *a)
     const pp_command c = {"run", run_head, run_tail, rows, NULL, 0};
     int rc;
 
-    pp_cli_sweep_init(&a->rq, "run");
+    pp_sweep_ask_init(&a->rq, "run");
     if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
         return rc;
     if (optind != argc - 1) {
@@ -81,13 +79,9 @@ static int parse(int argc, char **argv, pp_cli_run *a)
  * (said why). */
 static int load(pp_cli_run *a, pp_profile *p)
 {
-    int rc;
-
     if (pp_profile_load(a->rq.config, p) < 0)
         return PP_EXIT_USAGE;
-    if ((rc = pp_cli_sweep_resolve(p, &a->rq)) != 0)
-        return rc;
-    return 0;
+    return pp_sweep_ask_resolve(p, &a->rq) < 0 ? PP_EXIT_USAGE : 0;
 }
 
 int pp_cmd_run(int argc, char **argv)

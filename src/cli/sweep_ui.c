@@ -1,25 +1,20 @@
 /* The sweep as `powprof profile` and `powprof run` show it: the progress
- * on stderr, the outcome in words or as JSON, the command that continues
- * an interrupted or stopped sweep (the command's own: `powprof run ...
- * --resume` goes on through the model, the plots and the plan). */
+ * drawn on stderr (on a terminal one line redrawn in place), the sweep's
+ * options and the confirmation asked on a terminal. What is decided and
+ * answered (the outcome, its words, the command that continues an
+ * interrupted or stopped sweep) is the library's (src/api/profile_doc.h). */
 #include "cli.h"
-#include "profile_adaptive.h"
+#include "sweep_ui.h"
 
-#include "src/sweep/sweep.h"
-#include "src/results/folder.h"
 #include "src/base/util.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-
-/* Exit status of a sweep stopped after --max-failures identical failures. */
-#define EXIT_STOPPED 4
 
 static atomic_int g_interrupt;
 
@@ -163,7 +158,7 @@ static void show_progress(void *ctx, const pp_sweep_progress *pr)
 
 
 /* What runs where, before it runs. */
-static void announce(const pp_profile *p, const pp_cli_sweep *rq)
+static void announce(const pp_profile *p, const pp_sweep_ask *rq)
 {
     uint64_t n = pp_profile_count(p);
 
@@ -176,156 +171,27 @@ static void announce(const pp_profile *p, const pp_cli_sweep *rq)
                 rq->repeats == 1 ? "" : "s");
 }
 
-/* arg, quoted for a POSIX shell when it holds anything but [A-Za-z0-9_./:+=,@%-]. */
-static void print_arg(FILE *fp, const char *arg)
+/* An adaptive round's line (over a progress bar). */
+static void show_round(void *ctx, const pp_adaptive_progress *p)
 {
-    if (*arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                            "_./:+=,@%-") == strlen(arg)) {
-        fputs(arg, fp);
-        return;
-    }
-    fputc('\'', fp);
-    for (; *arg; arg++)
-        fputs(*arg == '\'' ? "'\\''" : (char[]){*arg, '\0'}, fp);
-    fputc('\'', fp);
-}
+    char line[2048];
 
-/* The command that continues the sweep, as argv (NULL-ended, at most 16). */
-static void resume_argv(const pp_cli_sweep *rq, int stopped, const char **argv)
-{
-    int n = 0;
-
-    argv[n++] = "powprof";
-    argv[n++] = rq->command;
-    argv[n++] = rq->config;
-    argv[n++] = "-o";
-    argv[n++] = rq->out_dir;
-    argv[n++] = "--resume";
-    if (stopped)
-        argv[n++] = "--retry-failed";
-    if (rq->shard.n > 1) {
-        argv[n++] = "--shard";
-        argv[n++] = rq->shard_text;
-    }
-    if (rq->repeats > 1) {
-        argv[n++] = "--repeat";
-        argv[n++] = rq->repeat_text;
-    }
-    if (rq->node_name) {
-        argv[n++] = "--node";
-        argv[n++] = rq->node.name;
-    }
-    n = pp_cli_adaptive_argv(rq->adaptive, argv, n); /* profile --adaptive and its options */
-    argv[n] = NULL;
-}
-
-static void print_resume(const pp_cli_sweep *rq, int stopped)
-{
-    const char *argv[32];
-
-    resume_argv(rq, stopped, argv);
-    fputs("  ", stderr);
-    for (int i = 0; argv[i]; i++) {
-        if (i)
-            fputc(' ', stderr);
-        print_arg(stderr, argv[i]);
-    }
-    fputc('\n', stderr);
-}
-
-static int exit_status(int rc, const pp_sweep_stats *st)
-{
-    if (rc == -EINTR)
-        return 130;
-    if (rc == -ENOTRECOVERABLE)
-        return EXIT_STOPPED;
-    if (rc < 0)
-        return rc == -EEXIST || rc == -EINVAL || rc == -ENOENT || rc == -EBUSY ? PP_EXIT_USAGE
-                                                                          : PP_EXIT_FAILURE;
-    return st->failed ? 1 : 0;
-}
-
-/* The outcome in words: on stderr the interruption, the stop and the
- * ceiling warning; on stdout the counts (not with --json). */
-static void outcome_text(const pp_cli_sweep *rq, int rc, const pp_sweep_stats *st)
-{
-    unsigned long long saved = st->ran + st->skipped;
-
-    if (rc == -EINTR) {
-        fprintf(stderr, "powprof: interrupted: %llu of %llu configurations saved in %s; "
-                        "continue with:\n", saved, (unsigned long long)st->total, rq->out_dir);
-        print_resume(rq, 0);
-    } else if (rc == -ENOTRECOVERABLE) {
-        fprintf(stderr, "powprof: stopped: %u configurations in a row failed with the same "
-                        "reason:\n  %s\n%llu of %llu configurations saved in %s. Fix the cause, "
-                        "then run the failed ones again and go on with:\n", rq->max_failures,
-                st->stop_reason, saved, (unsigned long long)st->total, rq->out_dir);
-        print_resume(rq, 1);
-        fputs("(or give --keep-going to run every configuration whatever fails)\n", stderr);
-    }
-    if (st->saturated)
-        fprintf(stderr, "powprof: warning: in %llu of %llu configurations the procstat estimate "
-                        "sat at its ceiling (every core busy): it measured the whole machine, "
-                        "not the workload. Compare cpu_share (the workload's cores) with "
-                        "machine_cpu_share in summary.csv; stop other programs or use a power "
-                        "sensor.\n", (unsigned long long)st->saturated,
-                (unsigned long long)st->ran);
-    if (rc == 0 && !rq->json && rq->shard.n > 1)
-        printf("shard %s on node %s: ", rq->shard_text, rq->node.name);
-    if (rc == 0 && !rq->json)
-        printf("%llu %s: %llu run (%llu ok, %llu failed or timed out), %llu already "
-               "done; summary in %s/summary.csv\n",
-               (unsigned long long)st->total, rq->repeats > 1 ? "measurements" : "configurations",
-               (unsigned long long)st->ran, (unsigned long long)st->ok,
-               (unsigned long long)st->failed, (unsigned long long)st->skipped, rq->out_dir);
-}
-
-/* The outcome as one JSON object. */
-static json_t *outcome_json(const pp_profile *p, const pp_cli_sweep *rq,
-                            const pp_cli_adaptive *ad, int rc, const pp_sweep_stats *st,
-                            int status)
-{
-    char path[PP_PATH_MAX];
-    const char *argv[32];
-    json_t *resume = json_null(), *root;
-
-    if (rc == -EINTR || rc == -ENOTRECOVERABLE) {
-        resume = json_array();
-        resume_argv(rq, rc == -ENOTRECOVERABLE, argv);
-        for (int i = 0; argv[i]; i++)
-            json_array_append_new(resume, json_string(argv[i]));
-    }
-    root = json_pack("{s:s, s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:o, s:o, "
-                     "s:i}",
-                     "profile", p->name, "device", p->device, "output", rq->out_dir, "summary",
-                     pp_fmt(path, sizeof path, "%s/summary.csv", rq->out_dir) == 0
-                         ? json_string(path) : json_null(), "total", (json_int_t)st->total, "ran", (json_int_t)st->ran, "ok",
-                     (json_int_t)st->ok, "failed", (json_int_t)st->failed, "skipped",
-                     (json_int_t)st->skipped, "saturated", (json_int_t)st->saturated,
-                     "interrupted", st->interrupted, "stopped", st->stopped, "stop_reason",
-                     st->stopped ? json_string(st->stop_reason) : json_null(), "resume",
-                     resume, "exit_status", status);
-    json_object_set_new(root, "node", json_string(rq->node.name));
-    json_object_set_new(root, "shard", json_pack("{s:I, s:I, s:s}", "k", (json_int_t)rq->shard.k,
-                                                 "n", (json_int_t)rq->shard.n, "from",
-                                                 rq->shard.from));
-    json_object_set_new(root, "repeats", json_integer(rq->repeats));
-    pp_cli_adaptive_json(ad, root);
-    return root;
+    (void)ctx;
+    pp_adaptive_round_text(p, line, sizeof line);
+    fprintf(stderr, "%s%s\n", isatty(2) ? "\r\033[K" : "", line);
 }
 
 /* The sweep into rq->out_dir, interruptible. Returns the exit status; the
  * outcome as JSON into *json when json is not NULL. */
-int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
+int pp_cli_sweep_run(const pp_profile *p, pp_sweep_ask *rq, json_t **json)
 {
     pp_sweep_options so = {0};
     pp_sweep_stats st;
     struct sigaction sa, old_int, old_term;
     progress_ui ui = {isatty(2), 0, 0};
-    pp_cli_adaptive none = {0}, *ad = rq->adaptive ? rq->adaptive : &none;
     int rc, status;
 
-    if (pp_results_make_dirs(rq->out_dir) < 0)
+    if (pp_sweep_ask_folder(rq) < 0)
         return PP_EXIT_USAGE;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -343,42 +209,21 @@ int pp_cli_sweep_run(const pp_profile *p, const pp_cli_sweep *rq, json_t **json)
     so.repeats = rq->repeats;
     so.node = rq->node.name;
     announce(p, rq);
-    rc = pp_cli_profile_sweep(p, &so, rq->json, ad, &st); /* pp_sweep_run, or --adaptive's */
+    rc = pp_sweep_ask_run(p, &so, rq, show_round, NULL, rq->json ? NULL : stdout, &st);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (ui.drawn)
         fputc('\n', stderr);
-    status = exit_status(rc, &st);
-    outcome_text(rq, rc, &st);
+    status = pp_sweep_exit_status(rc, &st);
+    pp_sweep_outcome_text(rq, rc, &st, stderr, stdout);
     if (json)
-        *json = outcome_json(p, rq, ad, rc, &st, status);
+        *json = pp_sweep_outcome_doc(p, rq, rc, &st, status);
     return status;
-}
-
-void pp_cli_sweep_init(pp_cli_sweep *rq, const char *command)
-{
-    memset(rq, 0, sizeof *rq);
-    rq->command = command;
-    rq->max_failures = 3;
-    rq->repeats = 1;
-}
-
-int pp_cli_max_failures(const char *cmd, const char *arg, pp_cli_sweep *rq)
-{
-    int64_t n;
-
-    if (pp_parse_int64(arg, &n) < 0 || n < 1 || n > 1000000) {
-        fprintf(stderr, "powprof %s: --max-failures %s: a whole number >= 1 (--keep-going never "
-                        "stops)\n", cmd, arg);
-        return -1;
-    }
-    rq->max_failures = (unsigned)n;
-    return 0;
 }
 
 int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd)
 {
-    pp_cli_sweep *rq = row->value;
+    pp_sweep_ask *rq = row->value;
 
     (void)arg, (void)cmd;
     rq->retry_failed = rq->resume = 1;
@@ -388,51 +233,52 @@ int pp_cli_opt_retry(const pp_opt *row, const char *arg, const char *cmd)
 int pp_cli_opt_keep_going(const pp_opt *row, const char *arg, const char *cmd)
 {
     (void)arg, (void)cmd;
-    ((pp_cli_sweep *)row->value)->max_failures = 0;
+    ((pp_sweep_ask *)row->value)->max_failures = 0;
     return 0;
 }
 
 int pp_cli_opt_max_failures(const pp_opt *row, const char *arg, const char *cmd)
 {
-    return pp_cli_max_failures(cmd, arg, row->value);
+    char why[256];
+
+    return pp_cli_refused(cmd, "--max-failures", arg,
+                          pp_sweep_ask_max_failures(row->value, arg, why, sizeof why), why);
 }
 
-int pp_cli_sweep_resolve(const pp_profile *p, pp_cli_sweep *rq)
+int pp_cli_opt_repeat(const pp_opt *row, const char *arg, const char *cmd)
 {
-    if (rq->shard_spec ? pp_shard_parse(rq->shard_spec, NULL, &rq->shard) < 0
-                       : (pp_shard_all(&rq->shard), 0))
-        return PP_EXIT_USAGE;
-    if (pp_node_identify(p->sysfs_root, rq->node_name, &rq->node) < 0)
-        return PP_EXIT_USAGE;
-    if (pp_fmt(rq->shard_text, sizeof rq->shard_text, "%llu/%llu",
-               (unsigned long long)pp_shard_number(&rq->shard),
-               (unsigned long long)rq->shard.n) < 0 ||
-        pp_fmt(rq->repeat_text, sizeof rq->repeat_text, "%u", rq->repeats) < 0 ||
-        pp_results_dir_name(p->name, rq->out_dir, &rq->shard, rq->node.name, rq->out_buf,
-                            sizeof rq->out_buf) < 0)
-        return PP_EXIT_USAGE;
-    rq->out_dir = rq->out_buf;
-    return 0;
+    char why[256];
+
+    return pp_cli_refused(cmd, "--repeat", arg,
+                          pp_sweep_ask_repeats(row->value, arg, why, sizeof why), why);
 }
 
-/* More than PP_PROFILE_CONFIRM_ABOVE configurations: asked on a terminal,
- * refused otherwise. 0 to go on. */
-int pp_cli_sweep_confirm(const char *cmd, const char *config, uint64_t n)
+int pp_cli_opt_adaptive(const pp_opt *row, const char *arg, const char *cmd)
 {
-    char answer[16] = "";
+    char why[256], option[64];
 
+    if (pp_sweep_ask_adaptive(row->value, row->long_name, arg, why, sizeof why) == 0)
+        return 0;
+    pp_text(option, sizeof option, "--%s", row->long_name);
+    return pp_cli_refused(cmd, option, arg, -EINVAL, why);
+}
+
+int pp_cli_sweep_confirm(const pp_sweep_ask *a, uint64_t n, int yes)
+{
+    char answer[16] = "", why[PP_PATH_MAX + 128];
+
+    if (!pp_sweep_ask_confirm_needed(n, yes))
+        return 0;
     if (!isatty(0)) {
-        fprintf(stderr, "powprof %s: %s describes %llu configurations (more than %d): "
-                        "check it with --dry-run, and confirm with --yes\n",
-                cmd, config, (unsigned long long)n, PP_PROFILE_CONFIRM_ABOVE);
+        pp_sweep_ask_unconfirmed(a, n, why, sizeof why);
+        fprintf(stderr, "powprof %s: %s\n", a->command, why);
         return -1;
     }
-    fprintf(stderr, "%s describes %llu configurations. Run them all? [y/N] ", config,
+    fprintf(stderr, "%s describes %llu configurations. Run them all? [y/N] ", a->config,
             (unsigned long long)n);
     if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
-        fprintf(stderr, "powprof %s: not run\n", cmd);
+        fprintf(stderr, "powprof %s: not run\n", a->command);
         return -1;
     }
     return 0;
 }
-

@@ -156,6 +156,15 @@ int pp_meter_run(pp_device *dev, const pp_meter_options *o, char *const argv[],
     return rc == 0 ? src : rc;
 }
 
+int pp_meter_rate_check(double rate_hz, char *why, size_t cap)
+{
+    if (rate_hz >= PP_SAMPLER_MIN_HZ && rate_hz <= PP_SAMPLER_MAX_HZ) /* NaN fails */
+        return 0;
+    pp_text(why, cap, "the rate must be between %g and %g Hz", PP_SAMPLER_MIN_HZ,
+            PP_SAMPLER_MAX_HZ);
+    return -EINVAL;
+}
+
 int pp_meter_trace_path(const char *path, size_t run, char *buf, size_t cap)
 {
     const char *slash = strrchr(path, '/');

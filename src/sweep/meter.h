@@ -59,6 +59,11 @@ int pp_meter_session_end(pp_meter_session *ms, int keep, pp_meter_result *res);
 int pp_meter_repeat(pp_device *dev, const pp_meter_options *o, char *const argv[],
                     size_t n_runs, pp_meter_result *runs, size_t *n_done);
 
+/* The sampling rate of a meter (`meter -r`, the C API's and Python's
+ * rate_hz): 0, or -EINVAL with the words every face says it in ("the rate
+ * must be between 0.01 and 10000 Hz") in why. */
+int pp_meter_rate_check(double rate_hz, char *why, size_t cap);
+
 /* The trace file of run k: "trace.csv" -> "trace.<k>.csv" ("trace" ->
  * "trace.<k>"). 0 or -ENAMETOOLONG. */
 int pp_meter_trace_path(const char *path, size_t run, char *buf, size_t cap);
