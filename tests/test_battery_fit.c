@@ -1295,6 +1295,12 @@ void test_battery_import_ulog_pack_per_instance(void)
     CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
     CHECK_NEAR(csv_cell(text, "soc_end"), 1 - d1, 0.03 * d1);
     free(text);
+    snprintf(sum, sizeof sum, "%s/run.json", dir); /* run.json names each pack, not one */
+    text = slurp(sum);
+    CHECK(text && strstr(text, "\"packs\":[{\"model\":\"thevenin\",\"cells\":6,") &&
+          strstr(text, "\"cells\":12,\"capacity_ah\":6.0,") &&
+          strstr(text, "\"rail\":\"battery1\""));
+    free(text);
     pp_battery_params_default(&given); /* one 4S 3.2 Ah pack given: each instance drains one */
     given.soc_start_frac = 1;
     CHECK_INT(pp_battery_config_write(tmp_path(cfg, sizeof cfg, "given.cfg"), &given, "given"),
@@ -1306,6 +1312,10 @@ void test_battery_import_ulog_pack_per_instance(void)
     d1 = own_drain(&f.bat[1], &given);
     CHECK(d1 > own_drain(&f.bat[0], &given));
     CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    free(text);
+    snprintf(sum, sizeof sum, "%s/run.json", dir); /* -c: one pack, run.json's battery */
+    text = slurp(sum);
+    CHECK(text && !strstr(text, "\"packs\"") && strstr(text, "\"cells\":4,"));
     free(text);
     pp_ulog_flight_free(&f);
 }
