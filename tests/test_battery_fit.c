@@ -1598,3 +1598,82 @@ void test_battery_fit_off_log_not_written(void)
     free(out);
     free(err);
 }
+
+/* The truth's curve moved off the Li-ion table: scaled about its mean,
+ * shifted, plus a bump of bump_v per cell at 75 % of the charge (no table
+ * the fit knows). */
+static void truth_off_table(pp_battery_params *p, double scale, double offset_v, double bump_v)
+{
+    double mean = 0;
+
+    truth_liion(p);
+    for (size_t k = 0; k < p->ocv_n; k++)
+        mean += p->ocv_v[k] / (double)p->ocv_n;
+    for (size_t k = 0; k < p->ocv_n; k++) {
+        double d = (p->ocv_soc[k] - 0.75) / 0.1;
+        p->ocv_v[k] = mean + scale * (p->ocv_v[k] - mean) + offset_v + bump_v * exp(-d * d);
+    }
+}
+
+/* Issue 41: the curve's shape moves where the flights cover it, and only
+ * there (battery/fit.h, PP_FIT_FREE_SHAPE). A flight from 97 % to about 55 %
+ * of a pack whose curve has a 50 mV bump at 75 %: fitted on the Li-ion
+ * table held, with the shape free the knot at 75 % moves most of the way
+ * to the bump and the training RMS falls; the knots at 0 and 25 %, never
+ * flown, stay at the table's within their prior; the curve stays
+ * increasing; and the capacity's +- is wider than on the table (the
+ * curve's own uncertainty carried into it). */
+void test_battery_fit_shape_moves_where_flown(void);
+void test_battery_fit_shape_moves_where_flown(void)
+{
+    pp_battery_params truth, guess;
+    pp_fit_result table, shape;
+    pp_fit_flight ff;
+    flight f;
+
+    truth_off_table(&truth, 1, 0, 0.05);
+    CHECK_INT(make_flight(&truth, 1500, 70, 7, &f), 0);
+    CHECK(f.soc[f.n - 1] > 0.45 && f.soc[f.n - 1] < 0.65);
+    ff = (pp_fit_flight){f.t_s, f.v, f.i, f.n, f.n};
+    truth_liion(&guess);
+    CHECK_INT(pp_battery_fit(&guess, &ff, 1, PP_FIT_HOLD_CURVE, &table), 0);
+    CHECK_INT(pp_battery_fit(&guess, &ff, 1, PP_FIT_HOLD_CURVE | PP_FIT_FREE_SHAPE, &shape), 0);
+    CHECK(shape.shape_free && !table.shape_free);
+    CHECK(shape.knot_v[3] > 0.025 && shape.knot_v[3] < 0.07);
+    CHECK(fabs(shape.knot_v[0]) < 0.01 && fabs(shape.knot_v[1]) < 0.02);
+    CHECK(shape.knot_sd_v[0] > 0.8 * PP_FIT_SHAPE_SD_V && shape.knot_sd_v[3] < PP_FIT_SHAPE_SD_V);
+    CHECK(shape.train_rms_v < 0.8 * table.train_rms_v);
+    for (size_t k = 1; k < shape.pack.ocv_n; k++)
+        CHECK(shape.pack.ocv_v[k] > shape.pack.ocv_v[k - 1]);
+    CHECK(shape.capacity_sd_ah > 1.5 * table.capacity_sd_ah);
+    flight_free(&f);
+}
+
+/* Issue 41: the capacity's 90 % interval holds where the pack's curve is
+ * no table's. Four flights (seeds 1-4, 40-60 % deep) of packs whose curve
+ * is the Li-ion table scaled 1.05 and shifted +0.03 V a cell: each
+ * capacity is said undetermined or its interval (+- 1.645 sd) covers the
+ * truth (5 Ah). Before the curve's own error was in the +- (h-fit2), the
+ * table fitted over part of the charge gave intervals a few % wide around
+ * capacities 10-20 % off. */
+void test_battery_fit_interval_holds_off_table(void);
+void test_battery_fit_interval_holds_off_table(void)
+{
+    pp_battery_params truth;
+    int held = 0;
+
+    truth_off_table(&truth, 1.05, 0.03, 0);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        pp_flight_fit r;
+        flight f;
+        char path[4200], name[64];
+        snprintf(name, sizeof name, "off-table-%d.csv", (int)seed);
+        CHECK_INT(fit_one_csv(&truth, 1500, 80 + 10 * (double)seed, seed, name,
+                              PP_BATTERY_THEVENIN, &f, path, &r), 0);
+        held += r.capacity_undetermined || !r.fit.capacity_fitted ||
+                fabs(r.fit.pack.capacity_ah - 5) <= 1.645 * r.fit.capacity_sd_ah;
+        pp_flight_fit_free(&r);
+        flight_free(&f);
+    }
+    CHECK_INT(held, 4);
+}

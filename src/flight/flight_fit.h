@@ -120,6 +120,9 @@ typedef struct pp_flight_fit {
                                      training parts (NaN: not fitted there) */
     double other_curve_capacity_ah; /* curve held, --ocv auto: the capacity with the other
                                      curve held instead (NaN: none) */
+    double shape_capacity_ah, shape_capacity_sd_ah; /* the capacity and its +- with the
+                                     curve's shape free too (fit.h, PP_FIT_FREE_SHAPE; NaN:
+                                     none): the capacity's +- at least these */
     int degenerate;               /* a pack parameter, or a start at its lower end, at a
                                      bound of its range: undetermined, not to be written
                                      without --force */
