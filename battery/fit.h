@@ -12,7 +12,8 @@
  *     a = exp(-h/tau), tau = R1 C1, h the interval, V1_0 = 0 (at rest)
  * so no ODE is solved per evaluation and the discretisation adds no error
  * for the logged sampling. OCV(SoC) is the pack's table (pp_battery_ocv_v)
- * with its shape kept and its scale and offset fitted per cell:
+ * with its scale and offset fitted per cell (its shape kept unless
+ * PP_FIT_FREE_SHAPE: knots' offsets added, with a prior):
  *     ocv_v[i] -> c + scale (ocv_v[i] - c) + offset,  c the table's mean.
  *
  * Least squares over the logged terminal voltage of every flight's training

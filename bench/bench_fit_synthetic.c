@@ -277,7 +277,8 @@ static void one_flight(int k, const char *dir, tally *t)
            not_written(&r) ? ", not written" : "");
     verbose(&r);
     pp_flight_fit_free(&r);
-    unlink(path);
+    if (!getenv("PP_BENCH_KEEP")) /* PP_BENCH_KEEP: the flights' CSVs kept in DIR */
+        unlink(path);
 }
 
 /* The study of n flights of truth g_truth: its summary printed, one row

@@ -372,8 +372,8 @@ static void print_warnings(const pp_flight_fit *r)
     else if (r->curve_held)
         printf("warning: the flights cover %s of the charge: too little to fit the open-circuit "
                "curve with the capacity (a first fit gave %s); the curve is held at the table's "
-               "and the capacity read from its slope, known to %.0f %% (leaving out the table's "
-               "own error: right only as far as the table's shape and level are this pack's). "
+               "and the capacity read from its slope, known to %.0f %% (with the table's own "
+               "error: its shape let move where flown, held near the table's elsewhere). "
                "Fly to below 40 %% and fit again.\n", cov,
                pm(c, sizeof c, 'g', 3, r->first_capacity_ah, r->first_capacity_sd_ah, 0, "Ah"),
                100 * r->capacity_rel_sd);
@@ -400,6 +400,12 @@ static void print_warnings(const pp_flight_fit *r)
                "second half by %.4f V RMS, the pack it replaces by %.4f V: not under half of "
                "it, so not decisively better as far ahead as the part held out; keep that "
                "pack; not written without --force\n", r->ahead_fit_rms_v, r->ahead_prior_rms_v);
+    if (r->curves_apart == 0)
+        printf("warning: on the validation part the curve kept (%s) and the other fit alike "
+               "(RMS %.4f V and %.4f V: not twice apart): the flights do not tell which "
+               "table's shape the charge not flown follows, and the pack written would run on "
+               "one; keep the pack it replaces (or fly deeper, or give --ocv); not written "
+               "without --force\n", r->ocv_curve, r->ocv_kept_rms_v, r->ocv_other_rms_v);
     if (r->off_log)
         printf("warning: the model does not follow the log: RMS %.4g V over the fitted part, "
                "more than the pack's whole open-circuit span (%.3f V): a current or a voltage "

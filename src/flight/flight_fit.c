@@ -358,24 +358,30 @@ static void widen(const pp_battery_params *other,
  * Only the +- (and so "undetermined"): the capacity stays the table's fit
  * (a shape moved where the flights cover it and held where they do not
  * extrapolates no better to the part not flown). */
-static int shape_widen(const pp_battery_params *g, const pp_fit_flight *ff, size_t n,
-                       pp_flight_fit *r)
+static int shape_widen(const pp_battery_params *g, const pp_battery_params *other,
+                       const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
     pp_fit_result *alt;
     double cap = r->fit.pack.capacity_ah, *sd = &r->fit.capacity_sd_ah;
-    int rc;
+    int rc, hold = (r->fit_hold & ~PP_FIT_BLOCKS) | PP_FIT_FREE_SHAPE; /* its scale and offset
+                                                    as the fit had them: free if fitted */
 
     r->shape_capacity_ah = r->shape_capacity_sd_ah = NAN;
     if (!r->fit.capacity_fitted || !isfinite(*sd))
         return 0;
     if (!(alt = malloc(sizeof *alt)))
         return -ENOMEM;
-    rc = pp_battery_fit_from(g, ff, n, (r->fit_hold & ~PP_FIT_BLOCKS) | PP_FIT_FREE_SHAPE, &r->fit,
-                             alt);
+    rc = pp_battery_fit_from(g, ff, n, hold, &r->fit, alt);
     if (rc == 0 && alt->capacity_fitted && isfinite(alt->capacity_sd_ah)) {
         r->shape_capacity_ah = alt->pack.capacity_ah;
         r->shape_capacity_sd_ah = alt->capacity_sd_ah;
         *sd = fmax(*sd, fmax(alt->capacity_sd_ah, fabs(alt->pack.capacity_ah - cap)));
+    }
+    r->other_shape_capacity_ah = NAN;
+    if (rc == 0 && other && r->curves_apart == 0 &&
+        (rc = pp_battery_fit(other, ff, n, hold, alt)) == 0 && alt->capacity_fitted) {
+        r->other_shape_capacity_ah = alt->pack.capacity_ah; /* the curves not told apart */
+        *sd = fmax(*sd, fabs(alt->pack.capacity_ah - cap));
     }
     free(alt);
     return rc;
@@ -404,7 +410,7 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     widen(other, ff, n, r);
     if (!r->fit.capacity_fitted ||
         r->fit.capacity_sd_ah <= PP_FIT_UNDETERMINED_REL * r->fit.pack.capacity_ah)
-        return shape_widen(g, ff, n, r);
+        return shape_widen(g, other, ff, n, r);
     if (!r->curve_held) {
         r->first_capacity_ah = r->fit.pack.capacity_ah;
         r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
@@ -565,6 +571,8 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->ocv_other_rms_v = n_try > 1 ? rms[1 - best] : NAN;
     r->ocv_kept_rms_v = rms[best];
     r->ocv_why = n_try > 1 ? kept_why(rms, deg, best) : NULL;
+    r->curves_apart = n_try < 2 || !validate ? -1
+                      : (deg[1 - best] && !deg[best]) || rms[1 - best] >= 2 * rms[best];
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? pp_fit_prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
@@ -661,5 +669,9 @@ const char *pp_flight_fit_refusal(const pp_flight_fit *r)
         return "the fit is not decisively better than the pack it replaces as far ahead as "
                "the part held out (fitted on the first half of each fitted part, its RMS "
                "over the second half is not under half the pack's)";
+    if (r->curves_apart == 0)
+        return "the flights do not tell the open-circuit curves apart (the other's RMS on the "
+               "validation part is not twice the kept one's), and the charge not flown follows "
+               "either";
     return NULL;
 }
