@@ -19,7 +19,9 @@
 #define SOC_HI 1.0
 #define N_PACK_THEVENIN 6 /* capacity, R0, R1, tau, scale, offset */
 #define N_PACK_RINT 2     /* voltage, R0 */
-#define N_MAX (N_PACK_THEVENIN + PP_FIT_FLIGHTS_MAX)
+#define N_MAX (N_PACK_THEVENIN + PP_FIT_FLIGHTS_MAX + PP_FIT_N_KNOTS)
+#define KNOT_V 0.25 /* a knot's offset in [-KNOT_V, KNOT_V] V a cell */
+#define RHO_MAX 0.99 /* the residuals' lag-1 autocorrelation counted up to it */
 #define LOG_CAP_LO log(1e-3) /* Ah */
 #define LOG_CAP_HI log(1e4)
 #define LOG_R_LO log(1e-5)   /* ohm, R0 and R1 */
@@ -48,7 +50,10 @@ typedef struct problem {
     double full[N_MAX];           /* every parameter; the held ones stay at their start */
     int free_idx[N_MAX];          /* the fitted ones: MINPACK's x[j] is full[free_idx[j]] */
     size_t n_full, n_free;
-    int hold;                     /* PP_FIT_HOLD_* */
+    int hold;                     /* PP_FIT_HOLD_*, PP_FIT_FREE_SHAPE */
+    size_t m_data;                /* the training residuals; the knots' penalty rows follow */
+    double shape_w;               /* a penalty row: its knot's offset x shape_w (the noise
+                                     over PP_FIT_SHAPE_SD_V) */
     size_t skip_from, skip_to;    /* per mille of each flight's training samples whose residual
                                      is left out (a block of time; 0, 0: none) */
     double *one_minus_a;          /* 1 - exp(-h/tau) per training sample, for cached_tau_s */
@@ -56,6 +61,35 @@ typedef struct problem {
 } problem;
 
 static int thevenin(const problem *pb) { return pb->guess->model == PP_BATTERY_THEVENIN; }
+
+static int shape_free(const problem *pb) { return thevenin(pb) && (pb->hold & PP_FIT_FREE_SHAPE); }
+
+/* The index in the full vector of knot k (after the pack and the starts). */
+static size_t knot_idx(const problem *pb, size_t k) { return N_PACK_THEVENIN + pb->n_flights + k; }
+
+/* The knots' offset at charge soc (linear between knots), V a cell. */
+static double knot_offset(const double *knot_v, double soc)
+{
+    double u = fmin(fmax(soc, 0), 1) * (PP_FIT_N_KNOTS - 1);
+    size_t i = (size_t)u < PP_FIT_N_KNOTS - 1 ? (size_t)u : PP_FIT_N_KNOTS - 2;
+
+    return knot_v[i] + (knot_v[i + 1] - knot_v[i]) * (u - (double)i);
+}
+
+/* The table p->ocv_v moved by the knots' offsets at x (PP_FIT_FREE_SHAPE)
+ * and kept increasing (each point at least 0.1 mV over the one before). */
+static void shape_at(const problem *pb, const double *x, pp_battery_params *p)
+{
+    double knot_v[PP_FIT_N_KNOTS];
+
+    for (size_t k = 0; k < PP_FIT_N_KNOTS; k++)
+        knot_v[k] = bounded(x[knot_idx(pb, k)], -KNOT_V, KNOT_V);
+    for (size_t i = 0; i < p->ocv_n; i++) {
+        p->ocv_v[i] += knot_offset(knot_v, p->ocv_soc[i]);
+        if (i > 0 && p->ocv_v[i] < p->ocv_v[i - 1] + 1e-4)
+            p->ocv_v[i] = p->ocv_v[i - 1] + 1e-4;
+    }
+}
 
 static size_t n_pack_params(const problem *pb)
 {
@@ -85,6 +119,8 @@ static void pack_at(problem *pb, const double *x)
     p->c1_f = tau / p->r1_ohm;
     for (size_t i = 0; i < g->ocv_n; i++)
         p->ocv_v[i] = pb->ocv_center_v + scale * (g->ocv_v[i] - pb->ocv_center_v) + offset;
+    if (shape_free(pb))
+        shape_at(pb, x, p);
     for (size_t f = 0; f < pb->n_flights; f++)
         pb->soc0[f] = bounded(x[np + f], SOC_LO, SOC_HI);
 }
@@ -189,6 +225,8 @@ static int residuals(void *ctx, int m, int n, const double *x, double *fvec, int
         for (size_t k = 0; k < fl->n_train; k++, j++)
             fvec[j] = k >= lo && k < hi ? 0 : fvec[j] - fl->voltage_v[k];
     }
+    for (size_t k = 0; shape_free(pb) && k < PP_FIT_N_KNOTS; k++)
+        fvec[j + k] = pb->shape_w * bounded(pb->full[knot_idx(pb, k)], -KNOT_V, KNOT_V);
     return 0;
 }
 
@@ -265,7 +303,8 @@ static unsigned at_bound(const problem *pb, const double *x)
     for (size_t k = 0; k < pb->n_free; k++) {
         size_t j = (size_t)pb->free_idx[k];
         double frac = 1 / (1 + exp(-x[j]));
-        if ((thevenin(pb) || j > 0) && (frac < 1e-3 || frac > 1 - 1e-3))
+        if ((thevenin(pb) || j > 0) && (!shape_free(pb) || j < knot_idx(pb, 0)) &&
+            (frac < 1e-3 || frac > 1 - 1e-3))
             mask |= j < N_PACK_THEVENIN ? 1u << j : PP_FIT_P_START << (j - N_PACK_THEVENIN);
     }
     return mask;
@@ -303,6 +342,9 @@ static void uncertainties(const problem *pb, const double *cov, size_t ld, pp_fi
     for (size_t f = 0; f < pb->n_flights; f++)
         r->soc_start_sd_frac[f] = unless_bound(r, PP_FIT_P_START << f, sd_of(pb, cov, ld, np + f) *
                                                bounded_slope(pb->soc0[f], SOC_LO, SOC_HI));
+    for (size_t k = 0; shape_free(pb) && k < PP_FIT_N_KNOTS; k++)
+        r->knot_sd_v[k] = sd_of(pb, cov, ld, knot_idx(pb, k)) *
+                          bounded_slope(r->knot_v[k], -KNOT_V, KNOT_V);
 }
 
 /* The delete-a-block jackknife's standard deviation of v[0..k). */
@@ -333,6 +375,9 @@ static void fill_result(problem *pb, const double *x, double fsumsq, pp_fit_resu
     } else {
         r->ocv_scale = 1;
     }
+    r->shape_free = shape_free(pb);
+    for (size_t k = 0; r->shape_free && k < PP_FIT_N_KNOTS; k++)
+        r->knot_v[k] = bounded(x[knot_idx(pb, k)], -KNOT_V, KNOT_V);
     for (size_t f = 0; f < pb->n_flights; f++) {
         const pp_fit_flight *fl = &pb->flights[f];
         r->soc_start_frac[f] = pb->soc0[f];
@@ -375,7 +420,8 @@ static int check_flights(const pp_battery_params *g, const pp_fit_flight *fl, si
 /* The parameters fitted: all, less those held. */
 static void choose_free(problem *pb)
 {
-    pb->n_full = n_pack_params(pb) + (thevenin(pb) ? pb->n_flights : 0);
+    pb->n_full = n_pack_params(pb) + (thevenin(pb) ? pb->n_flights : 0) +
+                 (shape_free(pb) ? PP_FIT_N_KNOTS : 0);
     pb->n_free = 0;
     for (size_t j = 0; j < pb->n_full; j++)
         if (!thevenin(pb) || !((j == 0 && (pb->hold & PP_FIT_HOLD_CAPACITY)) ||
@@ -383,6 +429,19 @@ static void choose_free(problem *pb)
                                ((j == 2 || j == 3) && (pb->hold & PP_FIT_HOLD_RC)) ||
                                (j == 1 && (pb->hold & PP_FIT_HOLD_R0))))
             pb->free_idx[pb->n_free++] = (int)j;
+}
+
+/* The sum of the squares of v[0..m) and their lag-1 autocorrelation. */
+static double sum_squares(const double *v, size_t m, double *lag1)
+{
+    double ss = 0, cross = 0;
+
+    for (size_t j = 0; j < m; j++) {
+        ss += v[j] * v[j];
+        cross += j ? v[j] * v[j - 1] : 0;
+    }
+    *lag1 = ss > 0 ? cross / ss : 0;
+    return ss;
 }
 
 /* MINPACK on pb from its start: x (free), fvec (m), fjac (m x n), work. */
@@ -410,11 +469,11 @@ static int solve(problem *pb, size_t m, double *work, int *ipvt, double *fsumsq,
     }
     if (residuals(pb, (int)m, (int)n, x, fvec, 1) < 0)
         return -ENOMEM;
-    *fsumsq = 0;
-    for (size_t j = 0; j < m; j++)
-        *fsumsq += fvec[j] * fvec[j];
+    r->n_residuals = (int)pb->m_data;
+    *fsumsq = sum_squares(fvec, pb->m_data, &r->residual_lag1);
     fill_result(pb, pb->full, *fsumsq, r);
-    rc = covar1((int)m, (int)n, *fsumsq, fjac, (int)m, ipvt, 1e-10, wa);
+    rc = covar1((int)m, (int)n, shape_free(pb) ? pow(pb->shape_w * PP_FIT_SHAPE_SD_V, 2) * (double)(m - n)
+                                               : *fsumsq, fjac, (int)m, ipvt, 1e-10, wa);
     r->rank = rc == 0 ? (int)n : rc;
     uncertainties(pb, fjac, m, r);
     return 0;
@@ -470,8 +529,32 @@ static void x_from(problem *pb, const pp_fit_result *from, double *full)
     x[5] = unbounded(from->ocv_offset_v, -OFFSET_V, OFFSET_V);
     for (size_t f = 0; f < pb->n_flights; f++)
         x[np + f] = unbounded(from->soc_start_frac[f], SOC_LO, SOC_HI);
+    for (size_t k = 0; shape_free(pb) && k < PP_FIT_N_KNOTS; k++)
+        x[knot_idx(pb, k)] = from->shape_free ? unbounded(from->knot_v[k], -KNOT_V, KNOT_V) : 0;
     for (size_t k = 0; k < pb->n_free; k++)
         full[pb->free_idx[k]] = x[pb->free_idx[k]];
+}
+
+/* PP_FIT_FREE_SHAPE: the weight of the knots' penalty rows, the noise of
+ * the fit without the shape (from, else made here: its RMS times the
+ * square root of its residuals' variance inflation) over
+ * PP_FIT_SHAPE_SD_V. */
+static int shape_weight(const problem *pb, const pp_fit_result *from, double *w)
+{
+    pp_fit_result held;
+    double rho;
+    int rc;
+
+    if (!from || !(from->train_rms_v > 0)) {
+        rc = pp_battery_fit_from(pb->guess, pb->flights, pb->n_flights,
+                                 pb->hold & ~(PP_FIT_FREE_SHAPE | PP_FIT_BLOCKS), from, &held);
+        if (rc < 0)
+            return rc;
+        from = &held;
+    }
+    rho = fmin(fmax(from->residual_lag1, 0), RHO_MAX);
+    *w = from->train_rms_v * sqrt((1 + rho) / (1 - rho)) / PP_FIT_SHAPE_SD_V;
+    return 0;
 }
 
 int pp_battery_fit(const pp_battery_params *guess, const pp_fit_flight *flights,
@@ -501,6 +584,12 @@ int pp_battery_fit_from(const pp_battery_params *guess, const pp_fit_flight *fli
     }
     for (size_t i = 0; i < guess->ocv_n; i++)
         pb.ocv_center_v += guess->ocv_v[i] / (double)guess->ocv_n;
+    pb.m_data = m;
+    if (shape_free(&pb)) {
+        if ((rc = shape_weight(&pb, from, &pb.shape_w)) < 0)
+            return rc;
+        m += PP_FIT_N_KNOTS;
+    }
     work = malloc((n * 6 + m * 3 + m * n) * sizeof *work);
     ipvt = malloc(n * sizeof *ipvt);
     if (work && ipvt) {

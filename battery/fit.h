@@ -12,7 +12,8 @@
  *     a = exp(-h/tau), tau = R1 C1, h the interval, V1_0 = 0 (at rest)
  * so no ODE is solved per evaluation and the discretisation adds no error
  * for the logged sampling. OCV(SoC) is the pack's table (pp_battery_ocv_v)
- * with its shape kept and its scale and offset fitted per cell:
+ * with its scale and offset fitted per cell (its shape kept unless
+ * PP_FIT_FREE_SHAPE: knots' offsets added, with a prior):
  *     ocv_v[i] -> c + scale (ocv_v[i] - c) + offset,  c the table's mean.
  *
  * Least squares over the logged terminal voltage of every flight's training
@@ -41,6 +42,15 @@
 #include <stddef.h>
 
 #define PP_FIT_FLIGHTS_MAX 16
+/* PP_FIT_FREE_SHAPE: the open-circuit table's shape moves by an offset
+ * per cell at PP_FIT_N_KNOTS knots evenly over the charge (0, 25 ... 100 %),
+ * linear between them, each with a penalty toward the table of a prior
+ * standard deviation PP_FIT_SHAPE_SD_V (a cell of one chemistry departs
+ * from its chemistry's typical curve by a few tens of mV; set before the
+ * study, not tuned on it): the flights move the shape where they cover
+ * the charge, the rest stays the table's; the curve is kept monotone. */
+#define PP_FIT_N_KNOTS 5
+#define PP_FIT_SHAPE_SD_V 0.05
 
 /* One flight: n samples, times increasing (s), terminal voltage (V) and
  * current drawn (A, > 0 discharging), all finite; samples [0, n_train)
@@ -64,6 +74,9 @@ typedef struct pp_fit_result {
                                      range (PP_FIT_P_* bits, a flight's start PP_FIT_P_START
                                      << flight): the data do not determine them; their sd NaN */
     int capacity_fitted;          /* 0 with rint or held */
+    int shape_free;               /* PP_FIT_FREE_SHAPE: the knots' offsets fitted */
+    double knot_v[PP_FIT_N_KNOTS], knot_sd_v[PP_FIT_N_KNOTS]; /* per cell, at the knots */
+    double residual_lag1;         /* the training residuals' lag-1 autocorrelation */
     int n_params, n_residuals, n_evaluations, minpack_info, rank;
 } pp_fit_result;
 
@@ -84,6 +97,14 @@ typedef struct pp_fit_result {
                                   samples left out (a delete-a-block jackknife), from the
                                   solution; each +- then the larger of the two */
 #define PP_FIT_N_BLOCKS 6
+#define PP_FIT_FREE_SHAPE 64   /* the shape too (not a hold: held unless asked): the
+                                  penalty rows weighted by the noise of the fit without it
+                                  (its RMS, times the variance inflation of its residuals'
+                                  lag-1 autocorrelation rho, (1 + rho) / (1 - rho): what
+                                  time-correlated residuals are worth), and the covariance
+                                  scaled by that noise, so the +- carry the curve's own
+                                  uncertainty (a fit with it and no earlier solution makes
+                                  that one first) */
 #define PP_FIT_QUICK 8         /* at most 40 (n + 1) evaluations, not 100 (n + 1): a fit
                                   converges in 10 to 30 (n + 1); beyond, it wanders */
 

@@ -14,10 +14,13 @@
  * truth (target 85-95 %); how many are undetermined; the held-out voltage
  * RMS of the fit against the pack it replaces (the default `battery LOG`
  * pack: never worse is the target), and the median capacity error.
- * Usage: bench_fit_synthetic [N] [DIR] [SCALE OFFSET] (DIR: a scratch
- * folder, default /tmp; SCALE and OFFSET, V a cell: the truth's curve is the
- * Li-ion table scaled about its mean and shifted, 1 and 0 by default: a pack
- * whose curve is not the table's).
+ * Usage: bench_fit_synthetic [N] [DIR] [all | K | SCALE OFFSET [BUMP [KNEE]]]
+ * (DIR: a scratch folder, default /tmp). The truth's curve: the Li-ion
+ * table by default; "all": the study for each of five truths (the table,
+ * and four curves that are no table's, in level, scale and shape:
+ * truths[] below), a row each; K: the K-th of them alone; SCALE OFFSET
+ * BUMP KNEE: the table scaled about its mean, shifted (V a cell), a bump
+ * of BUMP V at 55 % of the charge, KNEE V less at empty (truth_pack).
  */
 #include "util.h"
 
@@ -76,19 +79,39 @@ static double power_w(double t, double scale_w, uint64_t *s)
     return fmax(w, 1);
 }
 
-static double g_scale = 1, g_offset_v = 0; /* the truth's curve against the table, per cell */
+/* The truth's open-circuit curve, per cell: the Li-ion table (resampled
+ * every 5 % of the charge) scaled about its mean by scale and shifted by
+ * offset_v, plus a bump (bump_v at 55 % of the charge, 12 % wide: a
+ * plateau that is no table's) and a knee (knee_v less at empty, fading
+ * over 8 % of the charge: a steeper end than any table's). */
+typedef struct truth {
+    const char *name;
+    double scale, offset_v, bump_v, knee_v;
+} truth;
+
+static truth g_truth = {"the table", 1, 0, 0, 0};
 
 static void truth_pack(pp_battery_params *p, double soc0)
 {
+    pp_battery_params table;
     double mean = 0;
 
     pp_battery_params_default(p);
     p->model = PP_BATTERY_THEVENIN;
-    pp_battery_ocv_curve("liion", p);
-    for (size_t k = 0; k < p->ocv_n; k++)
+    table = *p;
+    pp_battery_ocv_curve("liion", &table);
+    table.cells = 1;
+    p->ocv_n = 21;
+    for (size_t k = 0; k < p->ocv_n; k++) {
+        p->ocv_soc[k] = 0.05 * (double)k;
+        p->ocv_v[k] = pp_battery_ocv_v(&table, p->ocv_soc[k]);
         mean += p->ocv_v[k] / (double)p->ocv_n;
-    for (size_t k = 0; k < p->ocv_n; k++)
-        p->ocv_v[k] = mean + g_scale * (p->ocv_v[k] - mean) + g_offset_v;
+    }
+    for (size_t k = 0; k < p->ocv_n; k++) {
+        double s = p->ocv_soc[k], d = (s - 0.55) / 0.12;
+        p->ocv_v[k] = mean + g_truth.scale * (p->ocv_v[k] - mean) + g_truth.offset_v +
+                      g_truth.bump_v * exp(-d * d) - g_truth.knee_v * exp(-s / 0.08);
+    }
     p->capacity_ah = TRUTH_AH;
     p->r_int_ohm = 0.045;
     p->r1_ohm = 0.025;
@@ -180,83 +203,147 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* PP_BENCH_VERBOSE: the fit's parameters and choices, a line. */
+static void verbose(const pp_flight_fit *r)
+{
+#ifdef PP_FIT_DECISIVE
+    if (getenv("PP_BENCH_VERBOSE"))
+        printf("    start %.3f, R0 %.4f%s, R1 %.4f tau %.1f%s, scale %.3f offset %.3f, "
+               "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f, ahead %.4f/%.4f, "
+               "shape %.3f +- %.3f Ah%s, curves %.4f/%.4f (%s)\n",
+               r->fit.soc_start_frac[0], r->fit.pack.r_int_ohm, r->r0_held ? " held" : "",
+               r->fit.pack.r1_ohm, r->fit.tau_s, r->rc_held ? " held" : "", r->fit.ocv_scale,
+               r->fit.ocv_offset_v, r->fit.at_bound, r->fit.train_rms_v,
+               r->validation_fit_rms_v, r->validation_prior_rms_v, r->fit.soc_span_frac,
+               r->ahead_fit_rms_v, r->ahead_prior_rms_v, r->shape_capacity_ah,
+               r->shape_capacity_sd_ah, r->curve_kept ? ", table kept" : "", r->ocv_kept_rms_v,
+               r->ocv_other_rms_v, r->ocv_why ? r->ocv_why : "");
+#else
+    (void)r;
+#endif
+}
+
+/* The study's figures over the flights of one truth. */
+typedef struct tally {
+    int n, given, covered, undetermined, worse, failed, refused, worse_written, worse_default;
+    int n_prior;
+    double *err, fit_sum, prior_sum, dflt_sum;
+} tally;
+
+/* Flight k of the study fitted and counted into t (its line printed). */
+static void one_flight(int k, const char *dir, tally *t)
+{
+    char path[4096];
+    const char *paths[1] = {path};
+    pp_flight_fit_options o;
+    pp_flight_fit r;
+    double depth = NAN, cap, sd, dflt;
+    int given;
+
+    snprintf(path, sizeof path, "%s/pp-synth-%d-%d.csv", dir, (int)getpid(), k);
+    if (make_flight(0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1), path, &depth) < 0) {
+        t->failed++;
+        return;
+    }
+    pp_flight_fit_options_init(&o);
+    if (pp_flight_fit_run(paths, 1, &o, &r) < 0) {
+        t->failed++;
+        pp_flight_fit_free(&r);
+        unlink(path);
+        return;
+    }
+    cap = r.fit.pack.capacity_ah;
+    sd = r.fit.capacity_sd_ah;
+    given = r.fit.capacity_fitted && sd <= PP_FIT_UNDETERMINED_REL * cap;
+    if (!given) {
+        t->undetermined++;
+    } else {
+        t->covered += fabs(cap - TRUTH_AH) <= 1.645 * sd;
+        t->err[t->given++] = fabs(cap / TRUTH_AH - 1);
+    }
+    t->fit_sum += r.fl[0].fitted.v_rms;
+    if (isfinite(r.fl[0].before.v_rms)) /* 'none': a pack that compared nothing */
+        t->prior_sum += r.fl[0].before.v_rms, t->n_prior++;
+    t->worse += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms;
+    dflt = default_rms(path, r.fl[0].t_s[r.fl[0].n_train]);
+    t->dflt_sum += dflt;
+    t->worse_default += r.fl[0].fitted.v_rms > dflt;
+    t->refused += not_written(&r);
+    t->worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !not_written(&r);
+    printf("flight %3d depth %4.1f %%: capacity %.3f +- %.3f Ah%s, held-out RMS %.4f V "
+           "(prior %.4f V) [%s%s%s%s]\n", k + 1, 100 * depth, cap, sd,
+           given ? "" : " (undetermined)", r.fl[0].fitted.v_rms, r.fl[0].before.v_rms,
+           r.ocv_curve, r.curve_held ? " curve held" : "", r.capacity_held ? " cap held" : "",
+           not_written(&r) ? ", not written" : "");
+    verbose(&r);
+    pp_flight_fit_free(&r);
+    if (!getenv("PP_BENCH_KEEP")) /* PP_BENCH_KEEP: the flights' CSVs kept in DIR */
+        unlink(path);
+}
+
+/* The study of n flights of truth g_truth: its summary printed, one row
+ * for bench/README.md's table returned in row. */
+static void study(int n, const char *dir, char *row, size_t cap)
+{
+    tally t = {.n = n, .err = calloc((size_t)n + 1, sizeof(double))};
+    double med;
+
+    for (int k = 0; k < n; k++)
+        if (!getenv("PP_BENCH_ONLY") || atoi(getenv("PP_BENCH_ONLY")) == k + 1)
+            one_flight(k, dir, &t); /* PP_BENCH_ONLY=K: flight K alone, to look at */
+    qsort(t.err, (size_t)t.given, sizeof *t.err, cmp);
+    med = t.given ? 100 * t.err[t.given / 2] : NAN;
+    printf("\n%s: %d flights (%d failed): capacity given in %d, its 90 %% interval covers the "
+           "truth in %d (%.0f %%); undetermined in %d; median |error| %.1f %%\n", g_truth.name, n,
+           t.failed, t.given, t.covered, t.given ? 100.0 * t.covered / t.given : NAN,
+           t.undetermined, med);
+    printf("held-out voltage RMS, mean: fit %.4f V, the pack it replaces %.4f V (over the %d "
+           "where it compared any); the fit worse in %d of %d; not written without --force "
+           "(refused by the library) %d; worse and written %d\n", t.fit_sum / (n - t.failed),
+           t.prior_sum / t.n_prior, t.n_prior, t.worse, n - t.failed, t.refused, t.worse_written);
+    printf("against battery LOG's default pack (%.4f V mean): the fit worse in %d of %d\n",
+           t.dflt_sum / (n - t.failed), t.worse_default, n - t.failed);
+    snprintf(row, cap, "| %s | %.0f %% of %d | %d | %.1f %% | %.4f / %.4f V | %d / %d | %d |",
+             g_truth.name, t.given ? 100.0 * t.covered / t.given : NAN, t.given, t.undetermined,
+             med, t.fit_sum / (n - t.failed), t.prior_sum / t.n_prior, t.worse,
+             t.worse_written, t.refused);
+    free(t.err);
+}
+
+static const truth truths[] = {
+    {"the table", 1, 0, 0, 0},
+    {"scale 1.05, +0.03 V a cell", 1.05, 0.03, 0, 0},
+    {"scale 0.95, -0.03 V a cell", 0.95, -0.03, 0, 0},
+    {"a bump, +0.04 V at 55 %", 1, 0, 0.04, 0},
+    {"a steeper knee, -0.1 V at empty", 1, 0, 0, 0.10},
+};
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100;
     const char *dir = argc > 2 ? argv[2] : "/tmp";
-    if (argc > 4)
-        g_scale = atof(argv[3]), g_offset_v = atof(argv[4]);
-    int given = 0, covered = 0, undetermined = 0, worse = 0, failed = 0, refused = 0;
-    int worse_written = 0, worse_default = 0;
-    double *err = calloc((size_t)n + 1, sizeof *err), fit_sum = 0, prior_sum = 0, dflt_sum = 0;
-    int n_prior = 0;
-    char path[4096];
+    size_t n_truths = sizeof truths / sizeof truths[0], first = 0, last = 1;
+    char rows[sizeof truths / sizeof truths[0]][256];
 
-    for (int k = 0; k < n; k++) {
-        const char *paths[1] = {path};
-        pp_flight_fit_options o;
-        pp_flight_fit r;
-        double depth = NAN, cap, sd, dflt;
-
-        snprintf(path, sizeof path, "%s/pp-synth-%d-%d.csv", dir, (int)getpid(), k);
-        if (make_flight(0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1), path, &depth) < 0) {
-            failed++;
-            continue;
-        }
-        pp_flight_fit_options_init(&o);
-        if (pp_flight_fit_run(paths, 1, &o, &r) < 0) {
-            failed++;
-            pp_flight_fit_free(&r);
-            unlink(path);
-            continue;
-        }
-        cap = r.fit.pack.capacity_ah;
-        sd = r.fit.capacity_sd_ah;
-        if (!r.fit.capacity_fitted || !(sd <= PP_FIT_UNDETERMINED_REL * cap)) {
-            undetermined++;
-        } else {
-            covered += fabs(cap - TRUTH_AH) <= 1.645 * sd;
-            err[given++] = fabs(cap / TRUTH_AH - 1);
-        }
-        fit_sum += r.fl[0].fitted.v_rms;
-        if (isfinite(r.fl[0].before.v_rms)) /* 'none': a pack that compared nothing */
-            prior_sum += r.fl[0].before.v_rms, n_prior++;
-        worse += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms;
-        dflt = default_rms(path, r.fl[0].t_s[r.fl[0].n_train]);
-        dflt_sum += dflt;
-        worse_default += r.fl[0].fitted.v_rms > dflt;
-        refused += not_written(&r);
-        worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !not_written(&r);
-        printf("flight %3d depth %4.1f %%: capacity %.3f +- %.3f Ah%s, held-out RMS %.4f V "
-               "(prior %.4f V) [%s%s%s%s]\n", k + 1, 100 * depth, cap, sd,
-               r.fit.capacity_fitted && sd <= PP_FIT_UNDETERMINED_REL * cap ? "" : " (undetermined)",
-               r.fl[0].fitted.v_rms, r.fl[0].before.v_rms, r.ocv_curve,
-               r.curve_held ? " curve held" : "", r.capacity_held ? " cap held" : "",
-               not_written(&r) ? ", not written" : "");
-#ifdef PP_FIT_DECISIVE
-        if (getenv("PP_BENCH_VERBOSE"))
-            printf("    start %.3f, R0 %.4f%s, R1 %.4f tau %.1f%s, scale %.3f offset %.3f, "
-                   "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f, ahead %.4f/%.4f\n",
-                   r.fit.soc_start_frac[0], r.fit.pack.r_int_ohm, r.r0_held ? " held" : "",
-                   r.fit.pack.r1_ohm, r.fit.tau_s, r.rc_held ? " held" : "", r.fit.ocv_scale,
-                   r.fit.ocv_offset_v, r.fit.at_bound, r.fit.train_rms_v,
-                   r.validation_fit_rms_v, r.validation_prior_rms_v, r.fit.soc_span_frac,
-                   r.ahead_fit_rms_v, r.ahead_prior_rms_v);
-#endif
-        pp_flight_fit_free(&r);
-        unlink(path);
+    if (argc > 4) {
+        g_truth = (truth){"asked", atof(argv[3]), atof(argv[4]), 0, 0};
+        if (argc > 5)
+            g_truth.bump_v = atof(argv[5]);
+        if (argc > 6)
+            g_truth.knee_v = atof(argv[6]);
+    } else if (argc > 3 && strcmp(argv[3], "all") == 0) {
+        last = n_truths;
+    } else if (argc > 3) {
+        first = (size_t)atoi(argv[3]) % n_truths, last = first + 1;
     }
-    qsort(err, (size_t)given, sizeof *err, cmp);
-    printf("\n%d flights (%d failed): capacity given in %d, its 90 %% interval covers the truth in "
-           "%d (%.0f %%); undetermined in %d; median |error| %.1f %%\n", n, failed, given,
-           covered, given ? 100.0 * covered / given : NAN, undetermined,
-           given ? 100 * err[given / 2] : NAN);
-    printf("held-out voltage RMS, mean: fit %.4f V, the pack it replaces %.4f V (over the %d "
-           "where it compared any); the fit worse in %d of %d; not written without --force "
-           "(refused by the library) %d; worse and written %d\n", fit_sum / (n - failed),
-           prior_sum / n_prior, n_prior, worse, n - failed, refused, worse_written);
-    printf("against battery LOG's default pack (%.4f V mean): the fit worse in %d of %d\n",
-           dflt_sum / (n - failed), worse_default, n - failed);
-    free(err);
+    for (size_t k = first; k < last; k++) {
+        if (argc <= 4)
+            g_truth = truths[k];
+        study(n, dir, rows[k], sizeof rows[k]);
+    }
+    printf("\n| truth's curve | covers / given | undetermined | median error | held-out RMS fit / "
+           "prior | worse held out / written so | refused |\n|---|---|---|---|---|---|---|\n");
+    for (size_t k = first; k < last; k++)
+        printf("%s\n", rows[k]);
     return 0;
 }

@@ -1164,29 +1164,48 @@ void test_battery_fit_not_better_not_written(void)
  * of its fitted part, it does not halve the pack's error on the second
  * (not decisively better that far ahead), so the library refuses it, and
  * -o writes nothing without --force (written before). */
+/* `battery fit CSV -o PACK` refused: a non-zero exit, said (out holds
+ * said, err "not written: " and why), nothing written; the pack's path
+ * into pack (4200 bytes). */
+static void refused_by_cli(const char *csv, const char *said, const char *why, char *pack)
+{
+    char *out = NULL, *err = NULL, want[256];
+
+    tmp_path(pack, 4200, "refused.cfg");
+    CHECK(run_powprof(&out, &err, "battery", "fit", csv, "-o", pack, NULL) != 0);
+    CHECK_CONTAINS(out, said);
+    snprintf(want, sizeof want, "not written: %s", why);
+    CHECK_CONTAINS(err, want);
+    CHECK(access(pack, F_OK) != 0);
+    free(out);
+    free(err);
+}
+
+/* A fixture of tests/fixtures/flights fitted with the defaults into r. */
+static const char *fit_fixture(const char *name, pp_flight_fit *r)
+{
+    const char *paths[1] = {fixture(name)};
+    pp_flight_fit_options o;
+
+    pp_flight_fit_options_init(&o);
+    CHECK_INT(pp_flight_fit_run(paths, 1, &o, r), 0);
+    return paths[0];
+}
+
 void test_battery_fit_not_decisive_not_written(void);
 void test_battery_fit_not_decisive_not_written(void)
 {
-    const char *paths[1] = {fixture("flights/synthetic-liion-shallow.csv")};
-    pp_flight_fit_options o;
     pp_flight_fit r;
-    char pack[4200], *out = NULL, *err = NULL;
+    char pack[4200];
+    const char *csv = fit_fixture("flights/synthetic-liion-shallow.csv", &r);
 
-    pp_flight_fit_options_init(&o);
-    CHECK_INT(pp_flight_fit_run(paths, 1, &o, &r), 0);
     CHECK(r.fl[0].fitted.v_rms > 2 * r.fl[0].before.v_rms); /* the case: worse held out */
     CHECK_INT(r.beats_prior, 1);
     CHECK_INT(r.decisive, 0);
     CHECK(r.ahead_fit_rms_v >= PP_FIT_DECISIVE * r.ahead_prior_rms_v);
     CHECK(pp_flight_fit_refusal(&r) && strstr(pp_flight_fit_refusal(&r), "decisively"));
     pp_flight_fit_free(&r);
-    tmp_path(pack, sizeof pack, "shallow.cfg");
-    CHECK(run_powprof(&out, &err, "battery", "fit", paths[0], "-o", pack, NULL) != 0);
-    CHECK_CONTAINS(out, "not decisively better");
-    CHECK_CONTAINS(err, "not written: the fit is not decisively better");
-    CHECK(access(pack, F_OK) != 0);
-    free(out);
-    free(err);
+    refused_by_cli(csv, "not decisively better", "the fit is not decisively better", pack);
 }
 
 /* The C API's fit (include/powprof/battery.h): the command's document and
@@ -1295,6 +1314,12 @@ void test_battery_import_ulog_pack_per_instance(void)
     CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
     CHECK_NEAR(csv_cell(text, "soc_end"), 1 - d1, 0.03 * d1);
     free(text);
+    snprintf(sum, sizeof sum, "%s/run.json", dir); /* run.json names each pack, not one */
+    text = slurp(sum);
+    CHECK(text && strstr(text, "\"packs\":[{\"model\":\"thevenin\",\"cells\":6,") &&
+          strstr(text, "\"cells\":12,\"capacity_ah\":6.0,") &&
+          strstr(text, "\"rail\":\"battery1\""));
+    free(text);
     pp_battery_params_default(&given); /* one 4S 3.2 Ah pack given: each instance drains one */
     given.soc_start_frac = 1;
     CHECK_INT(pp_battery_config_write(tmp_path(cfg, sizeof cfg, "given.cfg"), &given, "given"),
@@ -1306,6 +1331,10 @@ void test_battery_import_ulog_pack_per_instance(void)
     d1 = own_drain(&f.bat[1], &given);
     CHECK(d1 > own_drain(&f.bat[0], &given));
     CHECK_NEAR(csv_cell(text, "soc_drain"), d1, 0.03 * d1);
+    free(text);
+    snprintf(sum, sizeof sum, "%s/run.json", dir); /* -c: one pack, run.json's battery */
+    text = slurp(sum);
+    CHECK(text && !strstr(text, "\"packs\"") && strstr(text, "\"cells\":4,"));
     free(text);
     pp_ulog_flight_free(&f);
 }
@@ -1587,4 +1616,110 @@ void test_battery_fit_off_log_not_written(void)
     CHECK(access(pack, F_OK) == 0);
     free(out);
     free(err);
+}
+
+/* The truth's curve moved off the Li-ion table: scaled about its mean,
+ * shifted, plus a bump of bump_v per cell at 75 % of the charge (no table
+ * the fit knows). */
+static void truth_off_table(pp_battery_params *p, double scale, double offset_v, double bump_v)
+{
+    double mean = 0;
+
+    truth_liion(p);
+    for (size_t k = 0; k < p->ocv_n; k++)
+        mean += p->ocv_v[k] / (double)p->ocv_n;
+    for (size_t k = 0; k < p->ocv_n; k++) {
+        double d = (p->ocv_soc[k] - 0.75) / 0.1;
+        p->ocv_v[k] = mean + scale * (p->ocv_v[k] - mean) + offset_v + bump_v * exp(-d * d);
+    }
+}
+
+/* Issue 41: the curve's shape moves where the flights cover it, and only
+ * there (battery/fit.h, PP_FIT_FREE_SHAPE). A flight from 97 % to about 55 %
+ * of a pack whose curve has a 50 mV bump at 75 %: fitted on the Li-ion
+ * table held, with the shape free the knot at 75 % moves most of the way
+ * to the bump and the training RMS falls; the knots at 0 and 25 %, never
+ * flown, stay at the table's within their prior; the curve stays
+ * increasing; and the capacity's +- is wider than on the table (the
+ * curve's own uncertainty carried into it). */
+void test_battery_fit_shape_moves_where_flown(void);
+void test_battery_fit_shape_moves_where_flown(void)
+{
+    pp_battery_params truth, guess;
+    pp_fit_result table, shape;
+    pp_fit_flight ff;
+    flight f;
+
+    truth_off_table(&truth, 1, 0, 0.05);
+    CHECK_INT(make_flight(&truth, 1500, 70, 7, &f), 0);
+    CHECK(f.soc[f.n - 1] > 0.45 && f.soc[f.n - 1] < 0.65);
+    ff = (pp_fit_flight){f.t_s, f.v, f.i, f.n, f.n};
+    truth_liion(&guess);
+    CHECK_INT(pp_battery_fit(&guess, &ff, 1, PP_FIT_HOLD_CURVE, &table), 0);
+    CHECK_INT(pp_battery_fit(&guess, &ff, 1, PP_FIT_HOLD_CURVE | PP_FIT_FREE_SHAPE, &shape), 0);
+    CHECK(shape.shape_free && !table.shape_free);
+    CHECK(shape.knot_v[3] > 0.025 && shape.knot_v[3] < 0.07);
+    CHECK(fabs(shape.knot_v[0]) < 0.01 && fabs(shape.knot_v[1]) < 0.02);
+    CHECK(shape.knot_sd_v[0] > 0.8 * PP_FIT_SHAPE_SD_V && shape.knot_sd_v[3] < PP_FIT_SHAPE_SD_V);
+    CHECK(shape.train_rms_v < 0.8 * table.train_rms_v);
+    for (size_t k = 1; k < shape.pack.ocv_n; k++)
+        CHECK(shape.pack.ocv_v[k] > shape.pack.ocv_v[k - 1]);
+    CHECK(shape.capacity_sd_ah > 1.5 * table.capacity_sd_ah);
+    flight_free(&f);
+}
+
+/* Issue 41: the capacity's 90 % interval holds where the pack's curve is
+ * no table's. Four flights (seeds 1-4, 40-60 % deep) of packs whose curve
+ * is the Li-ion table scaled 1.05 and shifted +0.03 V a cell: each
+ * capacity is said undetermined or its interval (+- 1.645 sd) covers the
+ * truth (5 Ah). Before the curve's own error was in the +- (h-fit2), the
+ * table fitted over part of the charge gave intervals a few % wide around
+ * capacities 10-20 % off. */
+void test_battery_fit_interval_holds_off_table(void);
+void test_battery_fit_interval_holds_off_table(void)
+{
+    pp_battery_params truth;
+    int held = 0;
+
+    truth_off_table(&truth, 1.05, 0.03, 0);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        pp_flight_fit r;
+        flight f;
+        char path[4200], name[64];
+        snprintf(name, sizeof name, "off-table-%d.csv", (int)seed);
+        CHECK_INT(fit_one_csv(&truth, 1500, 80 + 10 * (double)seed, seed, name,
+                              PP_BATTERY_THEVENIN, &f, path, &r), 0);
+        held += r.capacity_undetermined || !r.fit.capacity_fitted ||
+                fabs(r.fit.pack.capacity_ah - 5) <= 1.645 * r.fit.capacity_sd_ah;
+        pp_flight_fit_free(&r);
+        flight_free(&f);
+    }
+    CHECK_INT(held, 4);
+}
+
+/* Issue 41, never worse (the study's flight 59, tests/fixtures/flights/
+ * README.md): the default LiPo table held on a Li-ion pack over 20 % of
+ * the charge. The fit beats the prior on the validation part and
+ * decisively ahead, yet misses the held-out half by more than the prior:
+ * the charge not flown follows the Li-ion shape. The Li-ion table fits the
+ * validation part about as well (not twice apart): the flights do not tell
+ * the curves apart, so the library refuses the fit, on training data only,
+ * and -o writes nothing without --force (written before). */
+void test_battery_fit_curves_not_told_apart_not_written(void);
+void test_battery_fit_curves_not_told_apart_not_written(void)
+{
+    pp_flight_fit r;
+    char pack[4200];
+    const char *csv = fit_fixture("flights/synthetic-liion-59.csv", &r);
+
+    CHECK(r.fl[0].fitted.v_rms > r.fl[0].before.v_rms); /* the case: worse held out */
+    CHECK(r.beats_prior == 1 && r.decisive == 1 && !r.degenerate && !r.off_log);
+    CHECK_INT(r.curves_apart, 0);
+    CHECK(r.ocv_other_rms_v < 2 * r.ocv_kept_rms_v);
+    CHECK(pp_flight_fit_refusal(&r) && strstr(pp_flight_fit_refusal(&r), "curves apart"));
+    pp_flight_fit_free(&r);
+    refused_by_cli(csv, "not twice apart", "the flights do not tell the open-circuit curves apart",
+                   pack);
+    CHECK_INT(run_powprof(NULL, NULL, "battery", "fit", csv, "-o", pack, "--force", NULL), 0);
+    CHECK(access(pack, F_OK) == 0);
 }

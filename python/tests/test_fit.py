@@ -12,6 +12,7 @@ from helpers import BIN, ROOT, TMP, cli
 
 SMALL = os.path.join(ROOT, "tests/fixtures/ulog/sample_log_small.ulg")
 SHALLOW = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-shallow.csv")
+FLIGHT59 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-59.csv")
 
 
 def errors(*args):
@@ -62,6 +63,22 @@ class TestFitBattery(unittest.TestCase):
         good = os.path.join(TMP, "fit-small1.cfg")
         self.assertIsNone(powprof.fit_battery(SMALL, instance=1, output=good)["refused"])
         self.assertTrue(os.path.exists(good))
+
+    def test_fit_battery_curves_not_told_apart_refused_alike(self):
+        """The study's flight 59 (tests/fixtures/flights/README.md): LiPo and
+        Li-ion fit its validation part alike, so Python refuses to write the
+        pack with the command's words, and says so in the document."""
+        out = os.path.join(TMP, "fit-59.cfg")
+        rc, said = errors("battery", "fit", FLIGHT59, "-o", out)
+        doc = powprof.fit_battery(FLIGHT59)
+        self.assertIs(doc["curves_told_apart"], False)
+        self.assertIn("curves apart", doc["refused"])
+        self.assertLess(doc["ocv_other_train_rms_v"], 2 * doc["validation_fit_rms_v"])
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(FLIGHT59, output=out)
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(str(e.exception), said[-1])
+        self.assertFalse(os.path.exists(out))
 
     def test_fit_battery_bad_options_refused(self):
         for kw, why in (({"train_frac": 2}, "fraction 2"), ({"train_frac": math.nan}, "nan"),

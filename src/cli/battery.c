@@ -7,6 +7,7 @@
 #include "src/base/util.h"
 
 #include "src/config/battery_config.h"
+#include "src/results/battery_doc.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -62,69 +63,6 @@ static void write_row(void *ctx, double t_s, double soc, double v, double i)
 {
     soc_writer *w = ctx;
     fprintf(w->fp, "%.6f,%.9f,%.6f,%.6f\n", t_s, soc, v, i);
-}
-
-static void print_json(const char *trace_path, const pp_battery_params *p,
-                       const pp_battery_result *r)
-{
-    json_t *root = json_object(), *events = json_array();
-
-    json_object_set_new(root, "trace", json_string(trace_path));
-    json_object_set_new(root, "model", json_string(pp_battery_model_name(p->model)));
-    json_object_set_new(root, "capacity_ah", pp_json_num(p->capacity_ah));
-    json_object_set_new(root, "duration_s", pp_json_num(r->duration_s));
-    json_object_set_new(root, "energy_j", pp_json_num(r->energy_j));
-    json_object_set_new(root, "load_energy_j", pp_json_num(r->load_energy_j));
-    json_object_set_new(root, "soc_start", pp_json_num(r->soc_start_frac));
-    json_object_set_new(root, "soc_end", pp_json_num(r->soc_end_frac));
-    json_object_set_new(root, "soc_drain", pp_json_num(r->soc_drained_frac));
-    json_object_set_new(root, "min_voltage_v", pp_json_num(r->min_voltage_v));
-    json_object_set_new(root, "time_to_cutoff_s", pp_json_num(r->time_to_cutoff_s));
-    json_object_set_new(root, "skip_error_bound", pp_json_num(r->skip_error_frac));
-    json_object_set_new(root, "cutoff", r->cutoff_kind >= 0
-                                            ? json_string(pp_battery_event_name(r->cutoff_kind))
-                                            : json_null());
-    for (size_t i = 0; i < r->n_events; i++) {
-        const pp_battery_event *e = &r->events[i];
-        json_array_append_new(events, json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind",
-                                                pp_battery_event_name(e->kind), "t_s",
-                                                pp_json_num(e->t_s), "soc", pp_json_num(e->soc_frac),
-                                                "voltage_v", pp_json_num(e->voltage_v), "power_w",
-                                                pp_json_num(e->power_w)));
-    }
-    json_object_set_new(root, "events", events);
-    json_object_set_new(root, "solver_steps", json_integer(r->n_steps));
-    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    fputc('\n', stdout);
-    json_decref(root);
-}
-
-static void print_text(const char *trace_path, const pp_battery_params *p,
-                       const pp_battery_result *r)
-{
-    printf("battery   %s model, %d cells, %.3g Ah, start %.1f %%, cutoff %.1f %% / %.2f V\n",
-           pp_battery_model_name(p->model), p->cells, p->capacity_ah, 100 * p->soc_start_frac,
-           100 * p->soc_cutoff_frac, p->cutoff_v);
-    printf("trace     %s\n", trace_path);
-    printf("duration  %.3f s\n", r->duration_s);
-    printf("energy    %.3f J drawn from the battery, %.3f J delivered to the load\n", r->energy_j,
-           r->load_energy_j);
-    printf("charge    %.4f %% at the end, %.4f %% drained\n", 100 * r->soc_end_frac,
-           100 * r->soc_drained_frac);
-    printf("voltage   %.3f V at the lowest\n", r->min_voltage_v);
-    for (size_t i = 0; i < r->n_events; i++)
-        printf("event     %s at %.3f s (charge %.3f %%, %.3f V, load %.3f W)\n",
-               pp_battery_event_name(r->events[i].kind), r->events[i].t_s,
-               100 * r->events[i].soc_frac, r->events[i].voltage_v, r->events[i].power_w);
-    if (isnan(r->time_to_cutoff_s))
-        printf("cutoff    none within the horizon: the load is too small to reach it\n");
-    else
-        printf("cutoff    %s after %.1f s (%.1f min), the trace repeated\n",
-               pp_battery_event_name((pp_battery_event_kind)r->cutoff_kind), r->time_to_cutoff_s,
-               r->time_to_cutoff_s / 60.0);
-    if (r->skip_error_frac > 0)
-        printf("          (whole periods skipped: state of charge within %.2g %%)\n",
-               100 * r->skip_error_frac);
 }
 
 /* A bad sample (a time not after the one before, ...): -EINVAL, printed
@@ -313,9 +251,12 @@ int pp_cmd_battery(int argc, char **argv)
     }
     if ((rc = drain(&a, &params, &res)) != 0)
         return rc;
-    if (a.json)
-        print_json(a.trace, &params, &res);
-    else
-        print_text(a.trace, &params, &res);
+    if (a.json) {
+        json_t *doc = pp_battery_drain_json(a.trace, &params, &res);
+        json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+        fputc('\n', stdout);
+        json_decref(doc);
+    } else
+        pp_battery_drain_print(stdout, a.trace, &params, &res);
     return 0;
 }

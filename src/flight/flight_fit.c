@@ -4,6 +4,7 @@
 
 #include "src/base/log.h"
 #include "src/base/util.h"
+#include "flight_fit_parts.h"
 #include "flight_log.h"
 
 #include <errno.h>
@@ -305,17 +306,6 @@ static int cascade(const pp_battery_params *guess, const pp_fit_flight *ff, size
     return pp_battery_fit(guess, ff, n, r->fit_hold, &r->fit);
 }
 
-/* Whether fit f of n flights is degenerate: a pack parameter at a bound of
- * its range, or a start at its lower end (a start at 100 % is a full pack). */
-static int degenerate(const pp_fit_result *f, size_t n)
-{
-    int d = (f->at_bound & (PP_FIT_P_START - 1)) != 0;
-
-    for (size_t i = 0; i < n; i++)
-        d |= (f->at_bound & (PP_FIT_P_START << i)) && f->soc_start_frac[i] < 0.5;
-    return d;
-}
-
 /* Whether the fitted parts hold a load step: the current's range there
  * times the prior's R0 at least LOAD_STEP_V (else idle or hover: nothing
  * tells the resistances from the curve). The range into r. */
@@ -332,69 +322,15 @@ static int load_step(const pp_fit_flight *ff, size_t n, const pp_battery_params 
     return (r->train_i_hi_a - r->train_i_lo_a) * prior->r_int_ohm >= LOAD_STEP_V;
 }
 
-/* The flights cut to their fitting parts (the first 1 - VALIDATION_FRAC of
- * each training part, by time): 0 when a part would hold fewer than 3
- * samples or a validation part fewer than 2 (no choice made on it). */
-static int cut(const pp_fit_flight *ff, size_t n, double frac, pp_fit_flight *c)
-{
-    for (size_t f = 0; f < n; f++) {
-        double t_end = ff[f].t_s[0] + (1 - frac) *
-                                          (ff[f].t_s[ff[f].n_train - 1] - ff[f].t_s[0]);
-        c[f] = ff[f];
-        c[f].n_train = 0;
-        while (c[f].n_train < ff[f].n_train && ff[f].t_s[c[f].n_train] <= t_end + 1e-9)
-            c[f].n_train++;
-        if (c[f].n_train < 3 || ff[f].n_train - c[f].n_train < 2)
-            return 0;
-    }
-    return 1;
-}
-
-/* The RMS of pack p (flight f from soc[f], its logged current, fit.h's
- * equations) over the validation parts: samples c[f].n_train to
- * ff[f].n_train. NaN on no memory. */
-static double validation_rms(const pp_battery_params *p, const double *soc,
-                             const pp_fit_flight *ff, const pp_fit_flight *c, size_t n)
-{
-    double sum2 = 0;
-    size_t m = 0;
-
-    for (size_t f = 0; f < n; f++) {
-        pp_fit_flight w = ff[f];
-        double *v = malloc(ff[f].n_train * sizeof *v);
-        if (!v)
-            return NAN;
-        w.n = ff[f].n_train;
-        pp_battery_fit_voltage(p, soc[f], &w, v, NULL);
-        for (size_t k = c[f].n_train; k < ff[f].n_train; k++, m++)
-            sum2 += (v[k] - ff[f].voltage_v[k]) * (v[k] - ff[f].voltage_v[k]);
-        free(v);
-    }
-    return m ? sqrt(sum2 / (double)m) : NAN;
-}
-
-/* The prior's RMS over the validation parts, each flight started as
- * `battery LOG` starts it: from its first voltage (plus R0 I) through the
- * prior's curve (rint: its own start). */
-static double prior_validation_rms(const pp_battery_params *p, const pp_fit_flight *ff,
-                                   const pp_fit_flight *c, size_t n)
-{
-    double soc[PP_FIT_FLIGHTS_MAX];
-
-    for (size_t f = 0; f < n; f++) {
-        double s = pp_battery_soc_of_ocv(p, ff[f].voltage_v[0] + p->r_int_ohm * ff[f].current_a[0]);
-        soc[f] = isfinite(s) ? fmin(fmax(s, 1e-3), 1) : p->soc_start_frac;
-    }
-    return validation_rms(p, soc, ff, c, n);
-}
-
 /* The capacity's +- widened to what the data cannot tell apart: the
  * capacity fitted on the first four fifths of the training parts (a
  * sub-window: the scale of the curve and the capacity trade against each
- * other over a part of the charge), and with the curve held, the capacity
- * the other curve gives (other, NULL: none): the table's own shape is not
- * known to be this pack's. */
-static void widen(const pp_battery_params *g, const pp_battery_params *other,
+ * other over a part of the charge); the capacity and its +- with the
+ * curve's shape free too (fit.h's PP_FIT_FREE_SHAPE: the table's own
+ * error, which the fit on a table leaves out, carried by its prior); and
+ * with the curve held, the capacity the other curve gives (other, NULL:
+ * none): the table's own shape is not known to be this pack's. */
+static void widen(const pp_battery_params *other,
                   const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
 {
     pp_fit_result *alt;
@@ -413,7 +349,42 @@ static void widen(const pp_battery_params *g, const pp_battery_params *other,
         *sd = fmax(*sd, fabs(alt->pack.capacity_ah - cap));
     }
     free(alt);
-    (void)g;
+}
+
+/* The capacity's +- widened by the curve's own error, which a fit on a
+ * table leaves out: the fit again with the curve's shape free too (fit.h,
+ * PP_FIT_FREE_SHAPE, its prior carrying what the flights do not cover);
+ * the +- at least its +- and its distance from the capacity reported.
+ * Only the +- (and so "undetermined"): the capacity stays the table's fit
+ * (a shape moved where the flights cover it and held where they do not
+ * extrapolates no better to the part not flown). */
+static int shape_widen(const pp_battery_params *g, const pp_battery_params *other,
+                       const pp_fit_flight *ff, size_t n, pp_flight_fit *r)
+{
+    pp_fit_result *alt;
+    double cap = r->fit.pack.capacity_ah, *sd = &r->fit.capacity_sd_ah;
+    int rc, hold = (r->fit_hold & ~PP_FIT_BLOCKS) | PP_FIT_FREE_SHAPE; /* its scale and offset
+                                                    as the fit had them: free if fitted */
+
+    r->shape_capacity_ah = r->shape_capacity_sd_ah = NAN;
+    if (!r->fit.capacity_fitted || !isfinite(*sd))
+        return 0;
+    if (!(alt = malloc(sizeof *alt)))
+        return -ENOMEM;
+    rc = pp_battery_fit_from(g, ff, n, hold, &r->fit, alt);
+    if (rc == 0 && alt->capacity_fitted && isfinite(alt->capacity_sd_ah)) {
+        r->shape_capacity_ah = alt->pack.capacity_ah;
+        r->shape_capacity_sd_ah = alt->capacity_sd_ah;
+        *sd = fmax(*sd, fmax(alt->capacity_sd_ah, fabs(alt->pack.capacity_ah - cap)));
+    }
+    r->other_shape_capacity_ah = NAN;
+    if (rc == 0 && other && r->curves_apart == 0 &&
+        (rc = pp_battery_fit(other, ff, n, hold, alt)) == 0 && alt->capacity_fitted) {
+        r->other_shape_capacity_ah = alt->pack.capacity_ah; /* the curves not told apart */
+        *sd = fmax(*sd, fabs(alt->pack.capacity_ah - cap));
+    }
+    free(alt);
+    return rc;
 }
 
 /* The fit reported again with its spread over time blocks (fit.h,
@@ -436,10 +407,10 @@ static int spread(const pp_battery_params *g, const pp_battery_params *other,
     free(prev);
     if (rc < 0)
         return rc;
-    widen(g, other, ff, n, r);
+    widen(other, ff, n, r);
     if (!r->fit.capacity_fitted ||
         r->fit.capacity_sd_ah <= PP_FIT_UNDETERMINED_REL * r->fit.pack.capacity_ah)
-        return 0;
+        return shape_widen(g, other, ff, n, r);
     if (!r->curve_held) {
         r->first_capacity_ah = r->fit.pack.capacity_ah;
         r->first_capacity_sd_ah = r->fit.capacity_sd_ah;
@@ -464,14 +435,14 @@ static int ahead(const pp_battery_params *g, const pp_fit_flight *ff, size_t n, 
 
     r->decisive = -1;
     r->ahead_fit_rms_v = r->ahead_prior_rms_v = NAN;
-    if (!cut(ff, n, AHEAD_FRAC, c))
+    if (!pp_fit_cut(ff, n, AHEAD_FRAC, c))
         return 0;
     if (!(t = malloc(sizeof *t)))
         return -ENOMEM;
     rc = pp_battery_fit(g, c, n, r->fit_hold & ~PP_FIT_BLOCKS, t);
     if (rc == 0) {
-        r->ahead_fit_rms_v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n);
-        r->ahead_prior_rms_v = prior_validation_rms(&r->prior, ff, c, n);
+        r->ahead_fit_rms_v = pp_fit_validation_rms(&t->pack, t->soc_start_frac, ff, c, n);
+        r->ahead_prior_rms_v = pp_fit_prior_validation_rms(&r->prior, ff, c, n);
         r->decisive = r->ahead_fit_rms_v < PP_FIT_DECISIVE * r->ahead_prior_rms_v;
     }
     free(t);
@@ -497,8 +468,8 @@ static int keep_table(const pp_battery_params *g, const pp_fit_flight *ff,
     if (!t)
         return -ENOMEM;
     rc = pp_battery_fit(g, c, n, r->fit_hold | PP_FIT_HOLD_CURVE, t);
-    if (rc == 0 && !degenerate(t, n) &&
-        (v = validation_rms(&t->pack, t->soc_start_frac, ff, c, n)) * KEEP_TABLE_FRAC <= *rms) {
+    if (rc == 0 && !pp_fit_degenerate(t, n) &&
+        (v = pp_fit_validation_rms(&t->pack, t->soc_start_frac, ff, c, n)) * KEEP_TABLE_FRAC <= *rms) {
         *rms = v;
         *window = t->capacity_fitted ? t->pack.capacity_ah : NAN;
         *kept = 1;
@@ -570,7 +541,7 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     pp_battery_params g[2];
     pp_fit_flight c[PP_FIT_FLIGHTS_MAX];
     size_t n_try = curves(guess, o, g, names), best = 0;
-    int validate = cut(ff, n, VALIDATION_FRAC, c), rc = 0;
+    int validate = pp_fit_cut(ff, n, VALIDATION_FRAC, c), rc = 0;
     int hold0 = load_step(ff, n, &r->prior, r) ? 0 : PP_FIT_HOLD_R0 | PP_FIT_HOLD_RC;
     double rms[2] = {NAN, NAN}, window[2] = {NAN, NAN};
     int deg[2] = {0, 0}, kept[2] = {0, 0};
@@ -582,10 +553,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
         double margin;
         if ((rc = cascade(&g[k], validate ? c : ff, n, hold0, r)) < 0)
             break;
-        rms[k] = validate ? validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
+        rms[k] = validate ? pp_fit_validation_rms(&r->fit.pack, r->fit.soc_start_frac, ff, c, n)
                           : r->fit.train_rms_v;
         window[k] = validate && r->fit.capacity_fitted ? r->fit.pack.capacity_ah : NAN;
-        deg[k] = degenerate(&r->fit, n);
+        deg[k] = pp_fit_degenerate(&r->fit, n);
         margin = (validate ? 1 : OCV_SWITCH_FRAC) * shape_margin(r);
         if (validate && !r->curve_held && !deg[k] && (rc = keep_table(&g[k], ff, c, n, r, &rms[k],
                                                                      &window[k], &kept[k], &free_cap[k])) < 0)
@@ -600,8 +571,10 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->ocv_other_rms_v = n_try > 1 ? rms[1 - best] : NAN;
     r->ocv_kept_rms_v = rms[best];
     r->ocv_why = n_try > 1 ? kept_why(rms, deg, best) : NULL;
+    r->curves_apart = n_try < 2 || !validate ? -1
+                      : (deg[1 - best] && !deg[best]) || rms[1 - best] >= 2 * rms[best];
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
-    r->validation_prior_rms_v = validate ? prior_validation_rms(&r->prior, ff, c, n) : NAN;
+    r->validation_prior_rms_v = validate ? pp_fit_prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
     if ((rc = cascade(&g[best], ff, n, hold0 | (kept[best] ? PP_FIT_HOLD_CURVE : 0), r)) < 0)
         return rc;
@@ -631,7 +604,7 @@ static void charge_check(pp_flight_fit *r)
 static void pinned(pp_flight_fit *r)
 {
     charge_check(r);
-    r->degenerate = degenerate(&r->fit, r->n_flights);
+    r->degenerate = pp_fit_degenerate(&r->fit, r->n_flights);
     r->ocv_span_v = pp_battery_ocv_v(&r->fit.pack, 1) - pp_battery_ocv_v(&r->fit.pack, 0);
     r->off_log = !(r->fit.train_rms_v <= r->ocv_span_v); /* NaN too */
     r->capacity_rel_sd = r->fit.capacity_fitted ? r->fit.capacity_sd_ah / r->fit.pack.capacity_ah
@@ -696,5 +669,9 @@ const char *pp_flight_fit_refusal(const pp_flight_fit *r)
         return "the fit is not decisively better than the pack it replaces as far ahead as "
                "the part held out (fitted on the first half of each fitted part, its RMS "
                "over the second half is not under half the pack's)";
+    if (r->curves_apart == 0)
+        return "the flights do not tell the open-circuit curves apart (the other's RMS on the "
+               "validation part is not twice the kept one's), and the charge not flown follows "
+               "either";
     return NULL;
 }

@@ -111,6 +111,12 @@ typedef struct pp_flight_fit {
     double ahead_fit_rms_v, ahead_prior_rms_v; /* the same curve and holds fitted on the
                                      first half of each training part, over the second half:
                                      the fit's RMS there and the prior's (NaN: no such part) */
+    int curves_apart;             /* --ocv auto: 1, the flights told the curve kept from the
+                                     other (the other's RMS on the validation part at least
+                                     twice the kept one's, or its fit degenerate); 0, not: the
+                                     charge not flown follows either table, the fit runs on
+                                     one (not written without --force); -1 one curve tried
+                                     or no validation part */
     int decisive;                 /* 1: ahead_fit_rms_v < PP_FIT_DECISIVE x ahead_prior_rms_v;
                                      0: not (not written without --force); -1 not judged */
     double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
@@ -120,6 +126,13 @@ typedef struct pp_flight_fit {
                                      training parts (NaN: not fitted there) */
     double other_curve_capacity_ah; /* curve held, --ocv auto: the capacity with the other
                                      curve held instead (NaN: none) */
+    double shape_capacity_ah, shape_capacity_sd_ah; /* the capacity and its +- with the
+                                     curve's shape free too (fit.h, PP_FIT_FREE_SHAPE; NaN:
+                                     none): the capacity's +- at least these */
+    double other_shape_capacity_ah; /* the same with the other curve (--ocv auto), where the
+                                     flights did not tell the two apart (the other's RMS on
+                                     the validation part under twice the kept one's; NaN:
+                                     none): the +- at least its distance */
     int degenerate;               /* a pack parameter, or a start at its lower end, at a
                                      bound of its range: undetermined, not to be written
                                      without --force */
@@ -147,7 +160,7 @@ void pp_flight_fit_free(pp_flight_fit *r);
 
 /* Why r is not to be written without --force (the model does not follow the
  * log, a degenerate fit, no better than the prior on the validation part,
- * not decisively better ahead), or NULL: it may be written. The CLI, the C
+ * not decisively better ahead, curves not told apart), or NULL: it may be written. The CLI, the C
  * API and Python refuse with it. */
 const char *pp_flight_fit_refusal(const pp_flight_fit *r);
 

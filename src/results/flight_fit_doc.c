@@ -109,6 +109,8 @@ json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const c
     json_object_set_new(root, "ahead_prior_rms_v", pp_json_num(r->ahead_prior_rms_v));
     json_object_set_new(root, "decisive", r->decisive < 0 ? json_null()
                                                           : json_boolean(r->decisive));
+    json_object_set_new(root, "curves_told_apart", r->curves_apart < 0 ? json_null()
+                                                                       : json_boolean(r->curves_apart));
     json_object_set_new(root, "refused", pp_flight_fit_refusal(r)
                                              ? json_string(pp_flight_fit_refusal(r)) : json_null());
     json_object_set_new(root, "charge_logged_over_current", pp_json_num(r->charge_ratio));

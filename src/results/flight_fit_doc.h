@@ -10,6 +10,7 @@
 #include "src/flight/flight_fit.h"
 
 #include <jansson.h>
+#include <stdio.h>
 
 /* The name of the pack a fit replaces: config's, preset's, else "battery
  * LOG's" (the one `battery LOG` uses). */
@@ -18,6 +19,11 @@ const char *pp_flight_fit_replaces(const char *config, const char *preset);
 /* r as `battery fit --json` prints it (replaces: the pack replaced's name;
  * output: the pack file written, NULL none). NULL on no memory. */
 json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const char *output);
+
+/* r as `battery fit` prints it, on fp: the pack with its +-, each flight's
+ * held-out check beside the pack replaced (before: its name), the
+ * warnings (train_s: the fitted parts were given in seconds). */
+void pp_flight_fit_print(FILE *fp, const pp_flight_fit *r, const char *before, int train_s);
 
 /* Write r's pack to path as a battery group (its soc_start 1, the logs and
  * figures as a comment). Refused where pp_flight_fit_refusal says why, unless

@@ -164,11 +164,42 @@ static int param_layout(const pp_import_request *rq, pp_results_layout *l, int *
     return check_param_names(l);
 }
 
-/* run.json: where the rows come from, the rails and the battery. */
+/* A pack as run.json names it. */
+static json_t *pack_json(const pp_battery_params *b)
+{
+    return json_pack("{s:s, s:i, s:f}", "model", pp_battery_model_name(b->model), "cells",
+                     b->cells, "capacity_ah", b->capacity_ah);
+}
+
+/* ulog without -c: the pack each rail (battery instance) of each log of
+ * several drains (pp_import_ulog_packs, as summary.csv's rows), file by
+ * file: [{file, rail, model, cells, capacity_ah}]; an empty array where
+ * every rail drains run.json's battery. */
+static json_t *own_packs_json(const pp_import_request *rq, const pp_results_layout *l)
+{
+    pp_battery_params packs[PP_TRACE_MAX_RAILS];
+    json_t *a = json_array();
+
+    if (strcmp(rq->format, "ulog") != 0 || rq->battery_given || l->n_rails < 2)
+        return a;
+    for (size_t f = 0; f < rq->n_files; f++)
+        for (size_t r = 0; r < l->n_rails &&
+                           (r > 0 || pp_import_ulog_packs(rq->files[f], NULL, packs, l->n_rails) == 0);
+             r++) {
+            json_t *o = pack_json(&packs[r]);
+            json_object_set_new(o, "file", json_string(rq->files[f]));
+            json_object_set_new(o, "rail", json_string(l->rail_names[r]));
+            json_array_append_new(a, o);
+        }
+    return a;
+}
+
+/* run.json: where the rows come from, the rails and the battery (and the
+ * packs of a log of several batteries). */
 static int write_run_json(const pp_import_request *rq, const pp_results_layout *l)
 {
     char path[4400];
-    json_t *root = json_object(), *sources = json_array(), *rails = json_array();
+    json_t *root = json_object(), *sources = json_array(), *rails = json_array(), *packs;
     int rc;
 
     for (size_t f = 0; f < rq->n_files; f++)
@@ -180,10 +211,11 @@ static int write_run_json(const pp_import_request *rq, const pp_results_layout *
     json_object_set_new(root, "device", json_string("import"));
     json_object_set_new(root, "sources", sources);
     json_object_set_new(root, "rails", rails);
-    json_object_set_new(root, "battery",
-                        json_pack("{s:s, s:i, s:f}", "model",
-                                  pp_battery_model_name(rq->battery.model), "cells",
-                                  rq->battery.cells, "capacity_ah", rq->battery.capacity_ah));
+    json_object_set_new(root, "battery", pack_json(&rq->battery));
+    if (json_array_size(packs = own_packs_json(rq, l)))
+        json_object_set_new(root, "packs", packs);
+    else
+        json_decref(packs);
     errno = 0;
     if ((rc = pp_path_in(path, sizeof path, tmp_dir, "run.json")) == 0)
         rc = json_dump_file(root, path, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 ? 0
