@@ -73,13 +73,6 @@ int pp_mission_load_with(const char *file, pp_mission_spec *spec, pp_battery_par
     return rc;
 }
 
-int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
-                                 const char *file, pp_mission_spec *spec)
-{
-    return pp_plan_options_mission_file_given(
-        o, mi, file, mi->config && !mi->battery_from_folder ? mi->config : NULL, spec);
-}
-
 int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_settings *mi,
                                        const char *file, const char *battery_given,
                                        pp_mission_spec *spec)

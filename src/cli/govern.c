@@ -79,12 +79,12 @@ static const char govern_tail[] =
     "state file could not be written.\n";
 
 typedef struct govern_args {
-    const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
+    const char *results, *source, *state, *simulate, *plot, *root;
     double every_s, speed, scale_t_s, scale_f;
     int json, text, ignore_soc;
     pp_sim_options sim;
-    pp_mission_settings cm;
-    pp_mission_spec *mission;
+    pp_mission_ask ask;      /* the options of the mission */
+    pp_mission_resolved res; /* resolved by the library */
 } govern_args;
 
 static volatile sig_atomic_t stop_signal;
@@ -147,43 +147,28 @@ static int measure_parse(const char *arg, void *soc)
     return *(int *)soc || strcmp(arg, "vi") == 0 ? 0 : -1;
 }
 
-/* The mission: --mission FILE, --mission-s, or the folder's profile. */
+/* The mission (the library's one rule, as plan's): an exit status. */
 static int mission_of(govern_args *a, pp_plan_options *o)
 {
-    pp_battery_choice c;
+    int rc;
 
-    if (!a->mission_file && !(a->cm.mission_s > 0) &&
-        pp_mission_settings_from_results(&a->cm, a->results) < 0)
-        return PP_EXIT_USAGE;
-    if (!a->mission_file && a->cm.folder_phases && !(a->cm.mission_s > 0))
-        a->mission_file = a->cm.folder_cfg;
-    if (!a->mission_file && !(a->cm.mission_s > 0)) {
+    a->ask.results = a->results;
+    a->ask.phases = 1; /* --mission-s flies as one phase */
+    if ((rc = pp_mission_resolve(&a->ask, &a->res, o)) == -ENOENT)
         fputs("powprof govern: a mission is needed: --mission FILE, --mission-s S, or a mission "
               "group in RESULTS/profile.cfg\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    pp_mission_settings_choice(&a->cm, &c);
-    if (pp_plan_options_mission(o, &c, a->cm.mission_s > 0 ? a->cm.mission_s : 1, a->cm.min_soc_frac,
-                                a->cm.risk_mean) < 0 ||
-        !(a->mission = malloc(sizeof *a->mission)))
-        return PP_EXIT_USAGE;
-    pp_mission_init(a->mission);
-    if (a->mission_file)
-        return pp_plan_options_mission_file(o, &a->cm, a->mission_file, a->mission) < 0
-                   ? PP_EXIT_USAGE : 0;
-    return pp_mission_one_phase(a->mission, a->cm.mission_s, a->cm.base_power_w) < 0
-               ? PP_EXIT_USAGE : 0;
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
 /* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
 static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options *o)
 {
-    pp_mission_settings *m = &a->cm;
+    pp_mission_settings *m = &a->ask.given;
     const pp_opt opts[] = {
         PP_OPT_STRING(0, "source", &a->source, "SRC", "the readings (above)"),
         PP_OPT_STRING('c', "config", &m->config, "FILE", "the battery (a fitted pack is an "
                       "ordinary battery group)"),
-        PP_OPT_STRING(0, "mission", &a->mission_file, "FILE", "the mission in phases (its "
+        PP_OPT_STRING(0, "mission", &a->ask.file, "FILE", "the mission in phases (its "
                       "mission group; its battery\ngroup over -c's)"),
         PP_CLI_MISSION_S_ROW(m, "one phase of S (10min, 1h) at --base-power-w W"),
         PP_CLI_BASE_POWER_ROW(m, "--mission-s: the phase's base load"),
@@ -235,7 +220,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     int rc;
 
     pp_plan_options_init(o);
-    pp_mission_settings_init(&a->cm);
+    pp_mission_ask_init(&a->ask);
     pp_sim_options_init(&a->sim);
     a->every_s = 5;
     a->speed = 1;
@@ -254,7 +239,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
               "source flies the real pack\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (a->mission_file && a->cm.mission_s > 0) {
+    if (a->ask.file && a->ask.given.mission_s > 0) {
         fputs("powprof govern: --mission FILE has its phases: no --mission-s\n", stderr);
         return PP_EXIT_USAGE;
     }
@@ -336,7 +321,7 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
         taken++;
         if (!d.decided)
             continue; /* between two decisions: the estimate fed (--every) */
-        json_t *o = pp_gov_decision_doc(m, r, a->mission, &d); /* the library's one document */
+        json_t *o = pp_gov_decision_doc(m, r, a->res.spec, &d); /* the library's one document */
         print_decision(a, o, n == 0);
         failed = a->state && save_state(a->state, o, &written) < 0;
         json_decref(o);
@@ -372,7 +357,7 @@ int pp_cmd_govern(int argc, char **argv)
     if (pp_pipeline_plan_model(a.results, o.maximize, NULL, 0, &m) < 0)
         goto out;
     have_model = 1;
-    if (!(r = malloc(sizeof *r)) || pp_plan_phases(&m, &o, a.mission, r) < 0) {
+    if (!(r = malloc(sizeof *r)) || pp_plan_phases(&m, &o, a.res.spec, r) < 0) {
         free(r);
         r = NULL;
         goto out;
@@ -398,6 +383,6 @@ out:
     free(r);
     if (have_model)
         pp_model_free(&m);
-    free(a.mission);
+    pp_mission_resolved_free(&a.res);
     return rc == 1 ? 0 : rc;
 }

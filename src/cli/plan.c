@@ -70,7 +70,7 @@ static const char plan_head[] =
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
 
-/* Which board the plan is for. */
+/* Which board the plan is for, and the mission asked for. */
 typedef struct plan_target {
     const char *node; /* --node NAME */
     int worst;        /* --across-nodes worst */
@@ -78,11 +78,8 @@ typedef struct plan_target {
     const char *layer_model, *measured; /* networks never run */
     size_t n_networks;
     const char *network[MAX_NETWORKS];
-    const char *mission_file, *base_trace; /* a plan per phase */
-    pp_mission_spec *mission;                   /* read from them (malloc'd) */
-    pp_mission_settings cli_mission;            /* what chose the battery, said with the plan */
-    char folder_mission[PP_PATH_MAX];             /* RESULTS/profile.cfg, when its mission has phases */
-    double work_units;                     /* --work N: units to do within the mission */
+    pp_mission_ask ask;      /* the options of the mission */
+    pp_mission_resolved res; /* resolved by the library */
 } plan_target;
 
 /* --fix NAME=VALUE: the parameter held at that value. */
@@ -122,52 +119,11 @@ static int across_parse(const char *arg, void *worst)
     return *(int *)worst || strcmp(arg, "mean") == 0 ? 0 : -1;
 }
 
-/* --mission FILE or --base-trace: the phases into t->mission (and FILE's
- * battery over o's). 0, PP_EXIT_USAGE or PP_EXIT_FAILURE (said). */
-static int mission_phases(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
-{
-    if (!t->mission_file && !t->base_trace)
-        return 0;
-    if (!(t->mission = malloc(sizeof *t->mission)))
-        return PP_EXIT_FAILURE;
-    pp_mission_init(t->mission);
-    if (t->mission_file)
-        return pp_plan_options_mission_file(o, mi, t->mission_file, t->mission) < 0 ? PP_EXIT_USAGE
-                                                                                   : 0;
-    if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
-        return PP_EXIT_USAGE;
-    if (pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
-                   sizeof t->mission->phase[0].base_trace) == 0)
-        return 0;
-    fprintf(stderr, "powprof plan: --base-trace %s: a path of at most %zu characters\n",
-            t->base_trace, sizeof t->mission->phase[0].base_trace - 1);
-    return PP_EXIT_USAGE;
-}
-
-/* The mission's options into o (the battery chosen as everywhere, then a
- * mission file's over it); 0 or PP_EXIT_USAGE / PP_EXIT_FAILURE (said). */
-static int mission(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
-{
-    pp_battery_choice c;
-
-    int rc;
-
-    pp_mission_settings_choice(mi, &c);
-    if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
-        return PP_EXIT_USAGE;
-    if ((rc = mission_phases(mi, o, t)) != 0)
-        return rc;
-    if (t->work_units > 0) { /* N units within the mission: a rate to keep up */
-        double s = t->mission ? pp_mission_duration_s(t->mission) : o->mission_s;
-        o->min_rate_per_s = fmax(o->min_rate_per_s, t->work_units / s);
-    }
-    return 0;
-}
-
-/* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
 /* Options that do not go together: said, and 1. */
-static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
+static int options_conflict(const plan_target *t)
 {
+    const pp_mission_ask *q = &t->ask;
+
     if (t->node && t->worst) {
         fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
         return 1;
@@ -177,12 +133,12 @@ static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
         fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return 1;
     }
-    if (t->mission_file && (mi->mission_s > 0 || t->base_trace)) {
+    if (q->file && (q->given.mission_s > 0 || q->base_trace)) {
         fputs("powprof plan: --mission FILE has its phases: no --mission-s or --base-trace\n",
               stderr);
         return 1;
     }
-    if ((t->mission_file || t->base_trace) && (t->n_networks || mi->base_power_w >= 0)) {
+    if ((q->file || q->base_trace) && (t->n_networks || q->given.base_power_w >= 0)) {
         fputs("powprof plan: --mission and --base-trace go without --network and "
               "--base-power-w (the phases say their base load)\n", stderr);
         return 1;
@@ -191,15 +147,15 @@ static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
 }
 
 /* The options, as the table of plan_parse says them. */
-static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *t,
-                        pp_mission_settings *mi)
+static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
+    pp_mission_settings *mi = &t->ask.given;
     const pp_opt opts[] = {
         PP_CLI_MISSION_S_ROW(mi, "mission length: seconds, or 10min, 1h30m, 1 s to 1e7 s\n"
                              "(required unless RESULTS/profile.cfg has a mission)"),
-        PP_OPT_STRING(0, "mission", &t->mission_file, "FILE", "a mission in phases: FILE's "
+        PP_OPT_STRING(0, "mission", &t->ask.file, "FILE", "a mission in phases: FILE's "
                       "mission group (and its\nbattery group, read over -c's)"),
-        PP_OPT_STRING(0, "base-trace", &t->base_trace, "FILE", "base load: a recorded power "
+        PP_OPT_STRING(0, "base-trace", &t->ask.base_trace, "FILE", "base load: a recorded power "
                       "trace or flight log (one phase)"),
         PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize (default: "
                       "a *fps\nparameter, else the first numeric one)"),
@@ -219,7 +175,7 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
         PP_OPT_RANGE(0, "min-rate", &o->min_rate_per_s, "R", "leave out what keeps up fewer "
                      "than R units of work a\nsecond (power / energy_per_iteration_j)", 0,
                      HUGE_VAL, PP_OPT_LO_OPEN, "a number of units per second > 0"),
-        PP_OPT_RANGE(0, "work", &t->work_units, "N", "N units of work to finish within the "
+        PP_OPT_RANGE(0, "work", &t->ask.work_units, "N", "N units of work to finish within the "
                      "mission: a\n--min-rate of N / the mission's seconds", 0, HUGE_VAL,
                      PP_OPT_LO_OPEN, "a number of units > 0"),
         PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP", "the step of parameter NAME in the plan "
@@ -249,42 +205,33 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
 
 static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
-    pp_mission_settings mi;
+    const pp_mission_ask *q = &t->ask;
     int rc;
 
     pp_plan_options_init(o);
-    pp_mission_settings_init(&mi);
-    if ((rc = plan_options(argc, argv, o, t, &mi)) != 0)
+    pp_mission_ask_init(&t->ask);
+    if ((rc = plan_options(argc, argv, o, t)) != 0)
         return rc;
-    if (options_conflict(t, &mi))
+    if (options_conflict(t))
         return PP_EXIT_USAGE;
-    if (optind == argc - 1 && !t->mission_file &&
-        pp_mission_settings_from_results(&mi, argv[optind]) < 0)
+    t->ask.results = optind == argc - 1 ? argv[optind] : NULL;
+    if (pp_mission_settle(q, &t->res) < 0)
         return PP_EXIT_USAGE; /* said with the file */
-    if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
-        !t->base_trace && mi.base_power_w < 0) {
-        if (pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission) < 0)
-            return PP_EXIT_USAGE; /* as long as the folder's own path: never cut */
-        t->mission_file = t->folder_mission; /* the results' own mission in phases */
-    }
-    if (o->schedule && (t->mission_file || t->base_trace)) {
+    if (o->schedule && (t->res.file || q->base_trace)) {
         fprintf(stderr, "powprof plan: --schedule steps one configuration down over a constant "
                 "base load; %s plans a configuration per phase instead: leave --schedule out "
                 "(or cut the mission into phases)\n",
-                t->base_trace ? "--base-trace" : t->mission_file == t->folder_mission
+                q->base_trace ? "--base-trace" : t->res.folder_phases
                                                      ? "the results' mission in phases"
                                                      : "--mission");
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || (!t->mission_file && !(mi.mission_s > 0))) {
+    if (optind != argc - 1 || (rc = pp_mission_apply(q, &t->res, o)) == -ENOENT) {
         fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
               "mission group in the folder's profile.cfg) are needed\n", stderr);
         return PP_EXIT_USAGE;
     }
-    t->cli_mission = mi;
-    if (!o->maximize && t->cli_mission.maximize[0])
-        o->maximize = t->cli_mission.maximize;
-    return mission(&mi, o, t);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
 static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
@@ -492,7 +439,7 @@ static int plan_one(const pp_model *m, const pp_plan_options *o, const plan_targ
     if (rc == 0 && t->json)
         print_json(pp_plan_json(m, o, r));
     else if (rc == 0) {
-        pp_cli_mission_say(&t->cli_mission, &o->battery, stdout);
+        pp_cli_mission_say(&t->res.mi, &o->battery, stdout);
         print_node(m, t);
         pp_cli_plan_print(m, o, r);
     }
@@ -508,20 +455,16 @@ int pp_cmd_plan(int argc, char **argv)
     pp_model m;
     int rc;
 
-    if ((rc = parse(argc, argv, &o, &t)) != 0) {
-        free(t.mission);
-        return rc == 1 ? 0 : rc;
+    if ((rc = parse(argc, argv, &o, &t)) == 0 &&
+        (rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m)) < 0)
+        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    else if (rc == 0) {
+        if ((rc = check_names(&m, &o)) == 0 && t.res.spec)
+            rc = pp_cli_plan_phases(&m, &o, t.res.spec, t.json);
+        else if (rc == 0)
+            rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
+        pp_model_free(&m);
     }
-    rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m);
-    if (rc < 0) {
-        free(t.mission);
-        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    }
-    if ((rc = check_names(&m, &o)) == 0 && t.mission)
-        rc = pp_cli_plan_phases(&m, &o, t.mission, t.json);
-    else if (rc == 0)
-        rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
-    free(t.mission);
-    pp_model_free(&m);
-    return rc;
+    pp_mission_resolved_free(&t.res);
+    return rc == 1 ? 0 : rc;
 }

@@ -1,0 +1,108 @@
+/* pipeline_mission.c - the mission a plan flies, resolved once (see
+ * pipeline.h): for `plan`, `govern`, the C API's plan and governor and so
+ * Python's plan and Governor. */
+#include "pipeline.h"
+
+#include "src/base/log.h"
+#include "src/base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pp_mission_ask_init(pp_mission_ask *a)
+{
+    memset(a, 0, sizeof *a);
+    pp_mission_settings_init(&a->given);
+}
+
+int pp_mission_settle(const pp_mission_ask *a, pp_mission_resolved *r)
+{
+    const pp_mission_settings *g;
+
+    memset(r, 0, sizeof *r);
+    r->mi = a->given;
+    r->file = a->file;
+    if (a->file || !a->results)
+        return 0; /* a mission file is the whole mission; no folder, nothing more */
+    if (pp_mission_settings_from_results(&r->mi, a->results) < 0)
+        return -EINVAL; /* said with the file */
+    g = &r->mi;
+    /* the results' own mission in phases, when nothing given says a
+     * constant load (a length, a base trace, a base load) */
+    if (!(g->mission_s > 0) && g->folder_phases && !a->base_trace && g->base_power_w < 0) {
+        r->file = g->folder_cfg;
+        r->folder_phases = 1;
+    }
+    return 0;
+}
+
+/* The phases of r (a file, a base trace over one phase, or one phase of a
+ * constant load) into r->spec, the file's battery and maximize into o. */
+static int phases(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_options *o)
+{
+    const char *given = a->battery_given ? a->battery_given
+                        : r->mi.config && !r->mi.battery_from_folder ? r->mi.config : NULL;
+    pp_mission_phase *ph;
+
+    if (!r->file && !a->base_trace && !a->phases)
+        return 0; /* a constant base load: pp_plan */
+    if (!(r->spec = malloc(sizeof *r->spec)))
+        return -ENOMEM;
+    pp_mission_init(r->spec);
+    if (r->file)
+        return pp_plan_options_mission_file_given(o, &r->mi, r->file, given, r->spec);
+    if (pp_mission_one_phase(r->spec, r->mi.mission_s, a->base_trace ? -1 : r->mi.base_power_w) < 0)
+        return -EINVAL;
+    ph = &r->spec->phase[0];
+    if (!a->base_trace || pp_strlcpy(ph->base_trace, a->base_trace, sizeof ph->base_trace) == 0)
+        return 0;
+    pp_log_error("base trace %s: a path of at most %zu characters", a->base_trace,
+                 sizeof ph->base_trace - 1);
+    return -EINVAL;
+}
+
+int pp_mission_apply(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_options *o)
+{
+    pp_battery_choice c;
+    int rc;
+
+    if (!r->file && r->mi.mission_s < 0)
+        return -ENOENT; /* no length given (one given is checked where it is planned) */
+    if (!o->maximize && r->mi.maximize[0])
+        o->maximize = r->mi.maximize; /* the results' mission group's */
+    if (a->battery_given) { /* o's battery as the caller set it, the reserve replacing its cutoff */
+        if (r->mi.min_soc_frac != -1 && pp_plan_check_min_soc(r->mi.min_soc_frac) < 0)
+            return -EINVAL;
+        o->mission_s = r->mi.mission_s;
+        o->min_soc_frac = r->mi.min_soc_frac;
+        o->risk = r->mi.risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
+        if (r->mi.min_soc_frac >= 0)
+            o->battery.soc_cutoff_frac = r->mi.min_soc_frac;
+    } else {
+        pp_mission_settings_choice(&r->mi, &c);
+        if (pp_plan_options_mission(o, &c, r->mi.mission_s, r->mi.min_soc_frac,
+                                    r->mi.risk_mean) < 0)
+            return -EINVAL;
+    }
+    if ((rc = phases(a, r, o)) < 0)
+        return rc;
+    if (a->work_units > 0) /* N units within the mission: a rate to keep up */
+        o->min_rate_per_s = fmax(o->min_rate_per_s, a->work_units / (r->spec ? pp_mission_duration_s(r->spec)
+                                                                            : o->mission_s));
+    return 0;
+}
+
+int pp_mission_resolve(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_options *o)
+{
+    int rc = pp_mission_settle(a, r);
+
+    return rc < 0 ? rc : pp_mission_apply(a, r, o);
+}
+
+void pp_mission_resolved_free(pp_mission_resolved *r)
+{
+    free(r->spec);
+    r->spec = NULL;
+}
