@@ -164,14 +164,8 @@ struct pp_mission_spec;
 struct pp_phases_plan;
 void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_options *o,
                               const struct pp_mission_spec *mi, const struct pp_phases_plan *r);
-/* powprof govern (src/cli/govern.c); --simulate in govern_sim.c: the three
- * runs side by side, as text or one JSON object, and the plot. Returns an
- * exit status. */
+/* powprof govern (src/cli/govern.c), --simulate too. */
 int pp_cmd_govern(int argc, char **argv);
-struct pp_sim_options;
-int pp_cli_govern_simulate(const struct pp_model *m, const struct pp_phases_plan *r,
-                           const char *actual, double scale_t_s, double scale_f,
-                           const struct pp_sim_options *o, const char *plot_dir, int json);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */

@@ -7,10 +7,7 @@
 
 #include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
-#include "src/results/json_file.h"
 #include "src/base/util.h"
-#include "src/governor/governor_sim.h"
-#include "src/governor/governor_source.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -249,6 +246,13 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     return mission_of(a, o);
 }
 
+static void print_doc(json_t *doc)
+{
+    json_dumpf(doc, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    printf("\n");
+    json_decref(doc);
+}
+
 static void catch_stop(void)
 {
     struct sigaction sa;
@@ -340,6 +344,48 @@ static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_
     return feasible ? 0 : 3;
 }
 
+/* --simulate: the plan r flown in virtual time against the actual load,
+ * printed (json: one object) and plotted: an exit status (3: the governed
+ * run ended below the reserve). */
+static int simulate(const pp_model *m, const pp_phases_plan *r, const govern_args *a)
+{
+    pp_sim_options so = a->sim;
+    pp_battery_params pack;
+    pp_plot_result pr;
+    pp_sim_result s;
+    int rc, held = 0;
+
+    if (!r->res.feasible) {
+        fprintf(stderr, "powprof govern: the plan made before take-off does not keep the reserve "
+                        "(powprof plan --mission says more): nothing to hold\n");
+        return 3;
+    }
+    if ((rc = pp_sim_pack(a->simulate, &pack, &held)) < 0)
+        return PP_EXIT_USAGE;
+    if (rc == 1) {
+        fprintf(stderr, "powprof govern: the pack flown: thevenin fitted from %s: %d cells, "
+                        "%.3g Ah, R0 %.3g ohm%s\n", a->simulate, pack.cells, pack.capacity_ah,
+                pack.r_int_ohm, held ? " (the capacity the log's: the flight covers too little "
+                                       "of the charge)" : "");
+        so.pack = &pack;
+    }
+    if ((rc = pp_sim_simulate(r, a->simulate, a->scale_t_s, a->scale_f, &so, &s)) < 0)
+        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    if (a->json)
+        print_doc(pp_sim_json(r, &s, a->simulate, a->scale_t_s, a->scale_f, &so));
+    else
+        pp_sim_text(stdout, m, r, &s, &so);
+    if (a->plot && pp_sim_plot(a->plot, m, r, &s, &pr) == 0)
+        fprintf(stderr, "powprof govern: plot %s/governor.%s\n", a->plot,
+                pr.gnuplot_missing ? "gp (gnuplot is not installed: not rendered)"
+                : pr.n_rendered ? "png" : "gp (gnuplot failed on it)");
+    if (a->plot)
+        pp_plot_result_free(&pr);
+    rc = s.run[PP_SIM_GOVERNED].reserve_held ? 0 : 3;
+    pp_sim_result_free(&s);
+    return rc;
+}
+
 int pp_cmd_govern(int argc, char **argv)
 {
     govern_args a;
@@ -363,8 +409,7 @@ int pp_cmd_govern(int argc, char **argv)
         goto out;
     }
     if (a.simulate) {
-        rc = pp_cli_govern_simulate(&m, r, a.simulate, a.scale_t_s, a.scale_f, &a.sim, a.plot,
-                                    a.json);
+        rc = simulate(&m, r, &a);
         goto out;
     }
     if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)
