@@ -8,7 +8,7 @@
 #include "include/powprof/governor.h"
 
 #include "devices/power_supply.h"
-#include "src/api/pipeline.h"
+#include "src/api/answer.h"
 #include "src/governor/governor_source.h"
 
 #include <errno.h>

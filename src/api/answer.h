@@ -3,6 +3,8 @@
  * the words a person reads, written on the FILE given, so that the
  * command line only parses and prints, and every face says the same.
  *
+ *   mission   what plan and govern fly, resolved once: pp_mission_resolve
+ *             (pipeline_mission.c)
  *   model     pp_model_text (model.json itself: pp_model_dump)
  *   predict   pp_prediction_json, pp_prediction_text (answer_model.c)
  *   plan      pp_plan_json (pipeline.h), pp_plan_text; the networks never
@@ -22,6 +24,57 @@
 
 #include <jansson.h>
 #include <stdio.h>
+
+/* ---- the mission a plan flies, resolved once (pipeline_mission.c) ---- */
+
+/* What a caller gives of its mission: `plan` and `govern` their options,
+ * the C API (so Python's plan and Governor) a battery, a file or a length. */
+typedef struct pp_mission_ask {
+    pp_mission_settings given; /* -c, --mission-s, --min-soc, --base-power-w, --risk */
+    const char *results;       /* a results folder: its profile.cfg says what is not
+                                  given, unless a file is (NULL: none) */
+    const char *file;          /* a mission in phases (--mission FILE; NULL: none) */
+    const char *base_trace;    /* one phase of given.mission_s whose base load is this
+                                  trace, a flight log or a folder (NULL: none) */
+    double work_units;         /* N units of work to finish within the mission (0: none) */
+    int phases;                /* 1: a length flies as one phase (govern), not as pp_plan's
+                                  constant load */
+    const char *battery_given; /* the plan options' battery is the caller's, flown as it is
+                                  (the words naming it; a file's battery group is then not
+                                  read: pp_mission_load_with); NULL: chosen from given */
+} pp_mission_ask;
+
+/* The mission resolved: what chose the battery, the phases flown. */
+typedef struct pp_mission_resolved {
+    pp_mission_settings mi; /* given, with the results folder's profile.cfg filled in */
+    const char *file;       /* the phases' file: the one asked for, or the folder's */
+    int folder_phases;      /* file is the results' own mission in phases */
+    pp_mission_spec *spec;  /* the phases (malloc'd); NULL: one constant base load (pp_plan) */
+} pp_mission_resolved;
+
+/* Nothing asked: the settings as pp_mission_settings_init, no files. */
+void pp_mission_ask_init(pp_mission_ask *a);
+
+/* Which mission a flies, into r (not to be copied: it points into itself):
+ * a file named is the whole mission; else the results' profile.cfg fills
+ * what a does not give (battery, length, reserve, base load, maximize),
+ * and its mission in phases flies when a says no constant load (no
+ * length, base trace or base load). 0 or -EINVAL (logged with the file). */
+int pp_mission_settle(const pp_mission_ask *a, pp_mission_resolved *r);
+
+/* The mission r settled into o (initialized by the caller; its maximize
+ * kept when set): the battery (pp_battery_choose on r->mi, unless
+ * a->battery_given), the length, the reserve (it replaces the pack's
+ * cutoff), the risk, the maximize (the folder's, then the file's), the
+ * phases (r->spec), --work's rate. 0; -ENOENT when there is no mission
+ * (no file, no length given: not logged, the caller says how to give one);
+ * -EINVAL (logged with the file and line); -ENOMEM. */
+int pp_mission_apply(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_options *o);
+
+/* pp_mission_settle then pp_mission_apply. Free r with
+ * pp_mission_resolved_free, also after an error. */
+int pp_mission_resolve(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_options *o);
+void pp_mission_resolved_free(pp_mission_resolved *r);
 
 /* ---- model ------------------------------------------------------------ */
 

@@ -4,6 +4,7 @@
  * headers of the pair are included so that the compiler checks them. */
 #include "include/powprof/governor.h"
 
+#include "answer.h"
 #include "governor_doc.h"
 #include "src/base/log.h"
 #include "src/base/util.h"

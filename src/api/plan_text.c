@@ -1,6 +1,7 @@
 /* plan_text.c - plans as JSON text for the public facade (plan_text.h). */
 #include "plan_text.h"
 
+#include "answer.h"
 #include "pipeline.h"
 
 #include <errno.h>

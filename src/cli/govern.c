@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "opt.h"
 
+#include "src/api/answer.h"
 #include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
 #include "src/base/util.h"
