@@ -9,6 +9,7 @@
 #include "src/layer2/model.h"
 #include "src/plan/derived.h"
 #include "src/plan/plan.h"
+#include "answer.h"
 #include "handle.h"
 #include "pipeline.h"
 #include "point_check.h"
@@ -124,6 +125,32 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         return rc;
     *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     return 0;
+}
+
+int pp_model_predict_json(const pp_model *m, size_t n, const char *const *names,
+                          const char *const *values, unsigned flags, char **json_out)
+{
+    pp_model_point pt;
+    pp_model_where w;
+    int extrapolate = (flags & PP_ESTIMATE_EXTRAPOLATE) != 0, rc;
+    json_t *doc;
+
+    *json_out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    if ((rc = point_of(&m->sum, n, names, values, &pt)) < 0)
+        return rc;
+    if ((rc = pp_model_locate(m, &pt, &w)) < 0) {
+        pp_log_error("these labels were never measured together");
+        return rc;
+    }
+    pp_point_outside(m, &pt, &w, NULL, 0);
+    if (pp_prediction_beyond(m, &pt, &w, !extrapolate) > 0 && !extrapolate)
+        return -ERANGE; /* said, a metric each */
+    if (!(doc = pp_prediction_json(m, &pt, &w)))
+        return -ENOMEM;
+    *json_out = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return *json_out ? 0 : -ENOMEM;
 }
 
 /* The planner's options of a mission, as `powprof plan` makes them
