@@ -99,6 +99,23 @@ static int point_of(const pp_summary *s, size_t n, const char *const *names,
     return 0;
 }
 
+/* names[i] = values[i] into pt, located at w, warned about when outside
+ * the measured range (point_check.h). 0 or -errno (logged). */
+static int located(const pp_model *m, size_t n, const char *const *names,
+                   const char *const *values, pp_model_point *pt, pp_model_where *w)
+{
+    int rc;
+
+    if ((rc = point_of(&m->sum, n, names, values, pt)) < 0)
+        return rc;
+    if ((rc = pp_model_locate(m, pt, w)) < 0) {
+        pp_log_error("these labels were never measured together");
+        return rc;
+    }
+    pp_point_outside(m, pt, w, NULL, 0);
+    return 0;
+}
+
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
                          const char *const *names, const char *const *values, unsigned flags,
                          pp_model_estimate *out)
@@ -113,13 +130,8 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         pp_log_error("no metric '%s' in the model", metric);
         return -ENOENT;
     }
-    if ((rc = point_of(&m->sum, n, names, values, &pt)) < 0)
+    if ((rc = located(m, n, names, values, &pt, &w)) < 0)
         return rc;
-    if ((rc = pp_model_locate(m, &pt, &w)) < 0) {
-        pp_log_error("these labels were never measured together");
-        return rc;
-    }
-    pp_point_outside(m, &pt, &w, NULL, 0);
     if ((rc = pp_model_predict_derived(m, (size_t)k, &pt, &p)) < 0 ||
         (rc = pp_point_beyond(m, &w, (size_t)k, &p, flags & PP_ESTIMATE_EXTRAPOLATE, SIZE_MAX)) < 0)
         return rc;
@@ -137,13 +149,8 @@ int pp_model_predict_json(const pp_model *m, size_t n, const char *const *names,
 
     *json_out = NULL;
     PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
-    if ((rc = point_of(&m->sum, n, names, values, &pt)) < 0)
+    if ((rc = located(m, n, names, values, &pt, &w)) < 0)
         return rc;
-    if ((rc = pp_model_locate(m, &pt, &w)) < 0) {
-        pp_log_error("these labels were never measured together");
-        return rc;
-    }
-    pp_point_outside(m, &pt, &w, NULL, 0);
     if (pp_prediction_beyond(m, &pt, &w, !extrapolate) > 0 && !extrapolate)
         return -ERANGE; /* said, a metric each */
     if (!(doc = pp_prediction_json(m, &pt, &w)))
