@@ -34,6 +34,7 @@
 #include "plots/plot.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 
 /* Decision d of a governor over plan r (from model m, mission mi). A new
@@ -48,6 +49,27 @@ json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp
  * held plan ends below it); charge 61.0 % (measured), ends 20.4 %". Into
  * buf (cap bytes). prev: the value set before (NaN: none). */
 void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap);
+
+/* ---- govern: the readings flown ---------------------------------------- */
+
+/* What a governed flight did. */
+typedef struct pp_gov_flight {
+    size_t decisions, refused, taken; /* decisions made; readings refused, taken */
+    int feasible;                     /* the last decision kept the reserve (1 before any) */
+    int failed;                       /* the source failed, or on_decision stopped it */
+} pp_gov_flight;
+
+/* The readings of src to the decisions of governor g over plan r (of
+ * model m, mission mi) until the source ends, *stop is set (a signal) or
+ * a read is interrupted (EINTR): each decision's document
+ * (pp_gov_decision_doc) to on_decision(ctx, doc, first), which returns 0
+ * to go on, < 0 to stop (a failure); the readings between two decisions
+ * (--every) feed the estimate only; a reading that does not read, or that
+ * the governor refuses, is counted (said on stderr by the library). */
+void pp_gov_fly(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi, pp_gov *g,
+                pp_gov_source *src, const volatile sig_atomic_t *stop,
+                int (*on_decision)(void *ctx, const json_t *doc, int first), void *ctx,
+                pp_gov_flight *out);
 
 /* ---- govern --simulate (sim_doc.c) ----------------------------------- */
 

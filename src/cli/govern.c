@@ -265,26 +265,13 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* A decision on stdout: its JSON line, or with --text a line for a person
- * when the setting or the feasibility changed (and the first). */
-static void print_decision(const govern_args *a, const json_t *o, int first)
-{
-    static double prev = NAN;
-    static int prev_feasible = 1;
-    int feasible = json_is_true(json_object_get(o, "feasible"));
-    char line[512];
-
-    if (!a->text) {
-        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != prev_feasible) {
-        pp_gov_decision_text(o, prev, line, sizeof line);
-        printf("%s\n", line);
-    }
-    prev = json_number_value(json_object_get(o, "value"));
-    prev_feasible = feasible;
-    fflush(stdout);
-}
+/* What a decision leaves: the --text line's memory, the state file. */
+typedef struct decision_sink {
+    const govern_args *a;
+    double prev;       /* the value set before (NaN: none) */
+    int prev_feasible;
+    int written;       /* the state file written once */
+} decision_sink;
 
 /* The state file rewritten: 0, or -1 when it was never written (nothing
  * stays there: said, the loop ends). */
@@ -302,47 +289,49 @@ static int save_state(const char *path, const json_t *o, int *written)
     return 0;
 }
 
+/* A decision on stdout: its JSON line, or with --text a line for a person
+ * when the setting or the feasibility changed (and the first); then the
+ * state file. 0, or -1 (the flight stops). */
+static int on_decision(void *ctx, const json_t *o, int first)
+{
+    decision_sink *k = ctx;
+    int feasible = json_is_true(json_object_get(o, "feasible"));
+    char line[512];
+
+    if (!k->a->text) {
+        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != k->prev_feasible) {
+        pp_gov_decision_text(o, k->prev, line, sizeof line);
+        printf("%s\n", line);
+    }
+    k->prev = json_number_value(json_object_get(o, "value"));
+    k->prev_feasible = feasible;
+    fflush(stdout);
+    return k->a->state ? save_state(k->a->state, o, &k->written) : 0;
+}
+
 /* Readings to decisions until the source ends or a signal: an exit status
  * (PP_EXIT_FAILURE when the source failed, the state could not be
  * written, or nothing was governed). */
 static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_args *a,
                        pp_gov *g, pp_gov_source *src)
 {
-    pp_gov_reading rd;
-    pp_gov_decision d;
-    size_t n = 0, refused = 0, taken = 0;
-    int rc, feasible = 1, written = 0, failed = 0;
+    decision_sink k = {a, NAN, 1, 0};
+    pp_gov_flight f;
 
     catch_stop();
     if (a->state)
         pp_gov_state_stale_remove(a->state);
-    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1 && rc != -EINTR) {
-        if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
-            refused++; /* said on stderr */
-            continue;
-        }
-        if ((failed = rc < 0))
-            break; /* said */
-        taken++;
-        if (!d.decided)
-            continue; /* between two decisions: the estimate fed (--every) */
-        json_t *o = pp_gov_decision_doc(m, r, a->res.spec, &d); /* the library's one document */
-        print_decision(a, o, n == 0);
-        failed = a->state && save_state(a->state, o, &written) < 0;
-        json_decref(o);
-        if (failed)
-            break;
-        feasible = d.feasible;
-        n++;
-    }
-    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n", n, refused,
-            taken,
+    pp_gov_fly(m, r, a->res.spec, g, src, &stop_signal, on_decision, &k, &f);
+    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n",
+            f.decisions, f.refused, f.taken,
             stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
                                                   : "; stopped by SIGINT, the last state kept")
-                        : n == 0 && !failed ? ": nothing governed" : "");
-    if (failed || (n == 0 && !stop_signal))
+                        : f.decisions == 0 && !f.failed ? ": nothing governed" : "");
+    if (f.failed || (f.decisions == 0 && !stop_signal))
         return PP_EXIT_FAILURE;
-    return feasible ? 0 : 3;
+    return f.feasible ? 0 : 3;
 }
 
 /* --simulate: the plan r flown in virtual time against the actual load,
