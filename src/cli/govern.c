@@ -1,7 +1,7 @@
-/* powprof govern: the plan per phase kept up in flight (src/governor/governor.h)
- * from a source of readings (governor_source.h), one JSON line per
- * decision, the state file rewritten atomically; or --simulate
- * (govern_sim.c). Parses, calls the library, prints. */
+/* powprof govern: the plan per phase kept up in flight from a source of
+ * readings (the library's pp_gov_fly, src/api/governor_doc.h), one JSON
+ * line per decision, the state file rewritten atomically; or --simulate
+ * (pp_sim_simulate). Parses, calls the library, prints. */
 #include "cli.h"
 #include "opt.h"
 
