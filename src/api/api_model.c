@@ -170,14 +170,10 @@ static int plan_options(const char *fn, const pp_model *m, const pp_battery_para
     if (mission->min_soc_frac != -1 && pp_plan_check_min_soc(mission->min_soc_frac) < 0)
         return -EINVAL;
     pp_plan_options_init(o);
-    o->mission_s = mission->duration_s;
     o->maximize = mission->maximize;
-    o->min_soc_frac = mission->min_soc_frac;
-    o->battery = *b;
-    o->risk = mission->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-    if (mission->min_soc_frac >= 0)
-        o->battery.soc_cutoff_frac = mission->min_soc_frac;
-    return 0;
+    o->battery = *b; /* the battery given, flown as it is: the mission's rule on it */
+    return pp_plan_options_mission(o, NULL, mission->duration_s, mission->min_soc_frac,
+                                   mission->plan_on_mean);
 }
 
 int pp_mission_duration_parse(const char *text, double *seconds)

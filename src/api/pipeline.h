@@ -46,7 +46,7 @@ int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o);
 int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o);
 
 /* The mission's options of o (the rest as they are): the battery c asks
- * for (pp_battery_choose), the mission's length, the reserve to keep
+ * for (pp_battery_choose; c NULL: o's battery as it is), the mission's length, the reserve to keep
  * (min_soc_frac < 0: the pack's cutoff; else it replaces the pack's
  * cutoff), planned on the prediction (risk_mean) or its band's upper end.
  * 0 or -errno (logged). */

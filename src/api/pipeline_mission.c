@@ -35,7 +35,7 @@ int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o)
 int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, double mission_s,
                             double min_soc_frac, int risk_mean)
 {
-    int rc = pp_battery_choose(c, &o->battery);
+    int rc = c ? pp_battery_choose(c, &o->battery) : 0;
 
     if (rc < 0)
         return rc;
@@ -134,19 +134,12 @@ int pp_mission_apply(const pp_mission_ask *a, pp_mission_resolved *r, pp_plan_op
         return -ENOENT; /* no length given (one given is checked where it is planned) */
     if (!o->maximize && r->mi.maximize[0])
         o->maximize = r->mi.maximize; /* the results' mission group's */
-    if (a->battery_given) { /* o's battery as the caller set it (its reserve checked by the
-                                caller: pp_plan_check_min_soc), the reserve replacing its cutoff */
-        o->mission_s = r->mi.mission_s;
-        o->min_soc_frac = r->mi.min_soc_frac;
-        o->risk = r->mi.risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-        if (r->mi.min_soc_frac >= 0)
-            o->battery.soc_cutoff_frac = r->mi.min_soc_frac;
-    } else {
+    if (!a->battery_given) /* else o's battery as the caller set it (its reserve checked by
+                              the caller: pp_plan_check_min_soc) */
         pp_mission_settings_choice(&r->mi, &c);
-        if (pp_plan_options_mission(o, &c, r->mi.mission_s, r->mi.min_soc_frac,
-                                    r->mi.risk_mean) < 0)
-            return -EINVAL;
-    }
+    if (pp_plan_options_mission(o, a->battery_given ? NULL : &c, r->mi.mission_s,
+                                r->mi.min_soc_frac, r->mi.risk_mean) < 0)
+        return -EINVAL;
     if ((rc = phases(a, r, o)) < 0)
         return rc;
     if (a->work_units > 0) /* N units within the mission: a rate to keep up */
