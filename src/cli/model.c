@@ -9,9 +9,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char model_head[] =
