@@ -8,6 +8,7 @@
 #include "include/powprof/governor.h"
 
 #include "devices/power_supply.h"
+#include "src/api/answer.h"
 #include "src/governor/governor_source.h"
 
 #include <errno.h>
@@ -954,4 +955,62 @@ void test_govern_simulate_surprise(void)
     /* a real source flies the real pack: no surprise to add */
     CHECK_INT(run_powprof(NULL, NULL, "govern", results, "--mission", mission(), "--source",
                           "stdin", "--stretch", "2:1.3", NULL), 2);
+}
+
+/* The mission resolved once, in the library (issue 40): govern flies what
+ * plan plans. A results folder whose profile.cfg has a battery group and
+ * a mission group: with --mission-s, govern used to skip the folder (the
+ * default 4S pack, its own 20 % cutoff) where plan took the folder's 3S
+ * pack, its 25 % reserve and its maximize; now both take them (the C
+ * call they share says the same). A folder's mission in phases with a
+ * --base-power-w and no --mission-s: plan refused it, govern flew the
+ * phases with one constant base load over their own; now both refuse. */
+void test_govern_mission_as_plan(void);
+void test_govern_mission_as_plan(void)
+{
+    const char *results = tx2();
+    char cfg[1300], *out = NULL, *err = NULL;
+    pp_mission_resolved rp = {0}, rg = {0};
+    pp_plan_options op, og;
+    pp_mission_ask a;
+
+    if (!results)
+        return;
+    snprintf(cfg, sizeof cfg, "%s/profile.cfg", results);
+    write_file(cfg, "battery = { preset = \"drone-3s-2200\"; };\n"
+                    "mission = { duration_s = 900.0; min_soc = 0.25; maximize = \"fps\"; };\n");
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--mission-s", "600", "--simulate",
+                          "planned", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"min_soc\":0.25,");
+    free(out), free(err);
+    CHECK_INT(run_powprof(&out, &err, "plan", results, "--mission-s", "600", "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"min_soc\":0.25");
+    free(out), free(err);
+    pp_mission_ask_init(&a);
+    a.results = results;
+    a.given.mission_s = 600;
+    pp_plan_options_init(&op);
+    pp_plan_options_init(&og);
+    CHECK_INT(pp_mission_resolve(&a, &rp, &op), 0); /* plan's ask */
+    a.phases = 1;                                   /* govern's: the same, as one phase */
+    CHECK_INT(pp_mission_resolve(&a, &rg, &og), 0);
+    CHECK(memcmp(&op.battery, &og.battery, sizeof op.battery) == 0);
+    CHECK_INT(op.battery.cells, 3);
+    CHECK(fabs(og.min_soc_frac - 0.25) < 1e-12 && op.min_soc_frac == og.min_soc_frac);
+    CHECK(og.maximize && strcmp(og.maximize, "fps") == 0);
+    CHECK(rp.spec == NULL && rg.spec && rg.spec->n_phases == 1);
+    pp_mission_resolved_free(&rp);
+    pp_mission_resolved_free(&rg);
+    write_file(cfg, "mission = { phases = ( { name = \"a\"; duration = \"10min\"; "
+                    "base_power_w = 30.0; } ); };\n");
+    CHECK_INT(run_powprof(&out, &err, "plan", results, "--base-power-w", "20", NULL), 2);
+    CHECK_CONTAINS(err, "are needed");
+    free(out), free(err);
+    CHECK_INT(run_powprof(&out, &err, "govern", results, "--base-power-w", "20", "--source",
+                          "/dev/null", NULL), 2);
+    CHECK_CONTAINS(err, "a mission is needed");
+    free(out), free(err);
+    CHECK_INT(run_powprof(&out, &err, "plan", results, "--json", NULL), 0); /* the phases fly */
+    CHECK_CONTAINS(out, "\"phases\"");
+    free(out), free(err);
 }

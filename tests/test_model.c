@@ -91,7 +91,7 @@ void test_cli_model_and_predict(void)
     CHECK_CONTAINS(err, "--method spline: auto, nw, loclin or boxcox");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", dir, "--sigma", "0.2", NULL), 2);
-    CHECK_CONTAINS(err, "--sigma needs --method nw or loclin");
+    CHECK_CONTAINS(err, "--smoothing-length needs --method nw or loclin");
     free(err);
     CHECK_INT(run_powprof(NULL, &err, "model", "/nonexistent", NULL), 2);
     CHECK_CONTAINS(err, "/nonexistent/summary.csv");
@@ -127,7 +127,7 @@ void test_cli_model_table(void)
     free(out);
     CHECK_INT(run_powprof(&out, NULL, "model", dir, "--verbose", NULL), 0);
     CHECK_CONTAINS(out, "  procstat_est_energy_j");
-    CHECK(strstr(out, "sigma=") || strstr(out, "lambda=") || strstr(out, " p=")); /* the setting */
+    CHECK(strstr(out, " h=") || strstr(out, " p=")); /* the setting: the smoothing length h */
     free(out);
     CHECK_INT(run_powprof(&out, NULL, "model", dir, "--json", NULL), 0);
     CHECK_CONTAINS(out, "\"honest\"");

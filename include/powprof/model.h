@@ -80,6 +80,16 @@ int pp_model_estimate_rows(const pp_model *m, size_t n_metrics, const char *cons
                            size_t n_names, const char *const *names, size_t n_rows,
                            const char *const *values, unsigned flags, pp_model_estimate *out);
 
+/* Every metric at one configuration (names and values as
+ * pp_model_estimate_at's) as `powprof predict --json` prints it: point,
+ * outside_measured_range, nearest {id, distance}, band_level, metrics
+ * {name: {value, lo, hi, typical_error_pct, beyond_measured_values}}. 0
+ * and *json_out (a NUL-terminated text: free it with pp_free), or -errno
+ * as pp_model_estimate_at (-ERANGE: a metric beyond what was measured,
+ * refused without PP_ESTIMATE_EXTRAPOLATE, as predict refuses it). */
+int pp_model_predict_json(const pp_model *m, size_t n, const char *const *names,
+                          const char *const *values, unsigned flags, char **json_out);
+
 /* The model as `powprof model --json` prints it (the document of
  * model.json): per group of labels and metric the estimator, its errors
  * between measured levels ("between") and at measured levels ("honest"),

@@ -137,6 +137,8 @@ _DECLS = {
     "pp_model_estimate_rows": (_INT, [MODEL, _SZ, _STRS, _SZ, _STRS, _SZ, _STRS, ctypes.c_uint,
                                       ctypes.POINTER(Estimate)]),
     "pp_model_json": (_INT, [MODEL, ctypes.POINTER(_P)]),
+    "pp_model_predict_json": (_INT, [MODEL, _SZ, _STRS, _STRS, ctypes.c_uint,
+                                     ctypes.POINTER(_P)]),
     "pp_battery_new": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_battery_free": (None, [_P]),
     "pp_battery_set_base_power": (_INT, [BATTERY, _D]),

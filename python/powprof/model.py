@@ -106,6 +106,18 @@ class Model(_lib.Handle):
                   _flags(extrapolate), ctypes.byref(out))
         return (out.value, out.lo, out.hi, out.typical_error_pct, bool(out.outside_measured))
 
+    def predict_doc(self, extrapolate=False, **params):
+        """Every metric at one configuration as `powprof predict --json`
+        prints it (a dict: point, outside_measured_range, nearest,
+        band_level, metrics), built by the library as the CLI's; refused
+        and warned about as predict."""
+        names = list(params)
+        ptr = ctypes.c_void_p()
+        _lib.call("pp_model_predict_json", self, len(names), _lib.strings(names),
+                  _lib.strings([_text_of(params[n]) for n in names]), _flags(extrapolate),
+                  ctypes.byref(ptr))
+        return json.loads(_lib.take_text(ptr))
+
     def _rows(self, names, texts, n_rows, metrics, flags):
         """pp_model_estimate_rows over n_rows rows (texts: a list of the
         cells, row-major, or a ctypes array of char pointers): a numpy

@@ -54,6 +54,22 @@ class TestPredict(unittest.TestCase):
                     g = {k: float(got.loc[metric, k]) for k in KEYS}
                     self.assertIsNone(close(g, {k: w[k] for k in KEYS}), "%s at %s" % (metric, point))
 
+    def test_predict_doc_equals_cli_json(self):
+        """predict --json and Model.predict_doc: one library builder, the
+        same keys and values (the CLI prints 10 significant digits); the
+        refusal beyond the measured values on both faces."""
+        res = tx2_matrix()
+        with powprof.Model(res) as m:
+            for point in ({"size": 1500, "exponent": 45}, {"size": 300.5, "exponent": 33.3}):
+                want = cli("predict", res, *["%s=%s" % kv for kv in point.items()], "--json")
+                self.assertIsNone(close(m.predict_doc(**point), want, 1e-8), str(point))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.assertRaises(powprof.PowprofError, m.predict_doc, size=1e6, exponent=45)
+                want = cli("predict", res, "size=1e6", "exponent=45", "--extrapolate", "--json")
+                self.assertIsNone(close(m.predict_doc(extrapolate=True, size=1e6, exponent=45),
+                                        want, 1e-8))
+
     def test_predict_dataframe_one_call_equals_cli(self):
         res = tx2_matrix()
         df = pd.DataFrame({"size": [256, 700.25, 3000, 4096], "exponent": [20, 41.5, 55, 60]},

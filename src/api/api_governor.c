@@ -4,6 +4,7 @@
  * headers of the pair are included so that the compiler checks them. */
 #include "include/powprof/governor.h"
 
+#include "answer.h"
 #include "governor_doc.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -20,7 +21,7 @@
 
 struct pp_governor {
     const pp_model *m;
-    pp_mission_spec mission;
+    pp_mission_resolved res; /* the mission flown */
     pp_plan_options o;
     pp_phases_plan plan;
     pp_gov *g;
@@ -33,21 +34,24 @@ void pp_governor_options_init(pp_governor_options *o)
     o->margin_frac = -1;
 }
 
-/* The mission of o into g (its file's battery group read over a copy). */
+/* The mission of o into g, resolved as plan's and govern's (the battery
+ * given flown as it is: a file's battery group is not read). */
 static int mission_of(pp_governor *g, const pp_governor_options *o)
 {
+    pp_mission_ask a;
     int rc;
 
-    pp_mission_init(&g->mission);
-    if (o->mission_file) {
-        if ((rc = pp_mission_load_with(o->mission_file, &g->mission, &g->o.battery,
-                                       "the battery given")) < 0)
-            return rc;
-        if (!g->o.maximize && g->mission.maximize[0])
-            g->o.maximize = g->mission.maximize;
-        return 0;
-    }
-    return pp_mission_one_phase(&g->mission, o->duration_s, -1);
+    pp_mission_ask_init(&a);
+    a.file = o->mission_file;
+    a.given.mission_s = o->mission_file ? -1 : o->duration_s;
+    a.given.min_soc_frac = o->min_soc_frac;
+    a.given.risk_mean = o->plan_on_mean;
+    a.phases = 1;
+    a.battery_given = "the battery given";
+    if ((rc = pp_mission_resolve(&a, &g->res, &g->o)) == -ENOENT)
+        pp_log_error("governor: a mission file, or a duration of 1 s or more (not %g s)",
+                     o->duration_s);
+    return rc == -ENOENT ? -EINVAL : rc;
 }
 
 /* o's numbers, -1 (not given) or in range: 0 or -EINVAL (logged). */
@@ -106,10 +110,7 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
     g->m = m;
     pp_plan_options_init(&g->o);
     g->o.battery = *b;
-    g->o.maximize = o->maximize;
-    g->o.min_soc_frac = o->min_soc_frac;
-    g->o.risk = o->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-    g->o.mission_s = 1; /* the phases say their lengths */
+    g->o.maximize = o->maximize; /* the rest of the mission's: mission_of */
     pp_gov_options_init(&go);
     if (o->margin_frac != -1)
         go.margin_frac = o->margin_frac;
@@ -119,7 +120,8 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
         free(g);
         return rc;
     }
-    if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, &g->mission, &g->plan)) < 0) {
+    if ((rc = mission_of(g, o)) < 0 || (rc = pp_plan_phases(m, &g->o, g->res.spec, &g->plan)) < 0) {
+        pp_mission_resolved_free(&g->res);
         free(g);
         return rc;
     }
@@ -127,6 +129,7 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
         (rc = pp_handle_add(g, PP_HANDLE_GOVERNOR)) < 0) {
         pp_gov_free(g->g);
         pp_phases_plan_free(&g->plan);
+        pp_mission_resolved_free(&g->res);
         free(g);
         return rc;
     }
@@ -146,7 +149,7 @@ int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char *
     PP_HANDLE_OR(g->m, PP_HANDLE_MODEL, -EBADF); /* closed before its governor */
     if ((rc = pp_gov_update(g->g, &rd, &gd)) < 0)
         return rc;
-    if (!(o = pp_gov_decision_doc(g->m, &g->plan, &g->mission, &gd)))
+    if (!(o = pp_gov_decision_doc(g->m, &g->plan, g->res.spec, &gd)))
         return -ENOMEM;
     *json_out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(o);
@@ -168,7 +171,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
     c = &g->plan.cand[gd.choice];
     d->t_s = gd.t_s;
     d->phase = gd.phase;
-    pp_text(d->phase_name, sizeof d->phase_name, "%s", g->mission.phase[gd.phase].name);
+    pp_text(d->phase_name, sizeof d->phase_name, "%s", g->res.spec->phase[gd.phase].name);
     d->phase_left_s = gd.phase_left_s;
     d->soc_frac = gd.soc_frac;
     d->soc_source = gd.soc_source;
@@ -189,5 +192,6 @@ void pp_governor_free(pp_governor *g)
         return;
     pp_gov_free(g->g);
     pp_phases_plan_free(&g->plan);
+    pp_mission_resolved_free(&g->res);
     free(g);
 }

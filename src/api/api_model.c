@@ -10,6 +10,7 @@
 #include "src/plan/derived.h"
 #include "src/plan/plan.h"
 #include "src/results/summary_params.h"
+#include "answer.h"
 #include "handle.h"
 #include "pipeline.h"
 #include "point_check.h"
@@ -100,6 +101,23 @@ static int point_of(const pp_summary *s, size_t n, const char *const *names,
     return 0;
 }
 
+/* names[i] = values[i] into pt, located at w, warned about when outside
+ * the measured range (point_check.h). 0 or -errno (logged). */
+static int located(const pp_model *m, size_t n, const char *const *names,
+                   const char *const *values, pp_model_point *pt, pp_model_where *w)
+{
+    int rc;
+
+    if ((rc = point_of(&m->sum, n, names, values, pt)) < 0)
+        return rc;
+    if ((rc = pp_model_locate(m, pt, w)) < 0) {
+        pp_log_error("these labels were never measured together");
+        return rc;
+    }
+    pp_point_outside(m, pt, w, NULL, 0);
+    return 0;
+}
+
 int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
                          const char *const *names, const char *const *values, unsigned flags,
                          pp_model_estimate *out)
@@ -114,18 +132,34 @@ int pp_model_estimate_at(const pp_model *m, const char *metric, size_t n,
         pp_log_error("no metric '%s' in the model", metric);
         return -ENOENT;
     }
-    if ((rc = point_of(&m->sum, n, names, values, &pt)) < 0)
+    if ((rc = located(m, n, names, values, &pt, &w)) < 0)
         return rc;
-    if ((rc = pp_model_locate(m, &pt, &w)) < 0) {
-        pp_log_error("these labels were never measured together");
-        return rc;
-    }
-    pp_point_outside(m, &pt, &w, NULL, 0);
     if ((rc = pp_model_predict_derived(m, (size_t)k, &pt, &p)) < 0 ||
         (rc = pp_point_beyond(m, &w, (size_t)k, &p, flags & PP_ESTIMATE_EXTRAPOLATE, SIZE_MAX)) < 0)
         return rc;
     *out = (pp_model_estimate){p.value, p.lo, p.hi, p.honest_mape, w.any_outside, p.beyond};
     return 0;
+}
+
+int pp_model_predict_json(const pp_model *m, size_t n, const char *const *names,
+                          const char *const *values, unsigned flags, char **json_out)
+{
+    pp_model_point pt;
+    pp_model_where w;
+    int extrapolate = (flags & PP_ESTIMATE_EXTRAPOLATE) != 0, rc;
+    json_t *doc;
+
+    *json_out = NULL;
+    PP_HANDLE_OR(m, PP_HANDLE_MODEL, -EBADF);
+    if ((rc = located(m, n, names, values, &pt, &w)) < 0)
+        return rc;
+    if (pp_prediction_beyond(m, &pt, &w, !extrapolate) > 0 && !extrapolate)
+        return -ERANGE; /* said, a metric each */
+    if (!(doc = pp_prediction_json(m, &pt, &w)))
+        return -ENOMEM;
+    *json_out = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return *json_out ? 0 : -ENOMEM;
 }
 
 /* The planner's options of a mission, as `powprof plan` makes them
@@ -138,14 +172,10 @@ static int plan_options(const char *fn, const pp_model *m, const pp_battery_para
     if (mission->min_soc_frac != -1 && pp_plan_check_min_soc(mission->min_soc_frac) < 0)
         return -EINVAL;
     pp_plan_options_init(o);
-    o->mission_s = mission->duration_s;
     o->maximize = mission->maximize;
-    o->min_soc_frac = mission->min_soc_frac;
-    o->battery = *b;
-    o->risk = mission->plan_on_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-    if (mission->min_soc_frac >= 0)
-        o->battery.soc_cutoff_frac = mission->min_soc_frac;
-    return 0;
+    o->battery = *b; /* the battery given, flown as it is: the mission's rule on it */
+    return pp_plan_options_mission(o, NULL, mission->duration_s, mission->min_soc_frac,
+                                   mission->plan_on_mean);
 }
 
 int pp_mission_duration_parse(const char *text, double *seconds)

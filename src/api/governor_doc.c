@@ -6,6 +6,7 @@
 #include "src/base/util.h"
 #include "src/results/json_file.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -128,4 +129,35 @@ void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
             json_string_value(json_object_get(doc, "maximized")), from, value,
             why_text(json_string_value(json_object_get(doc, "why"))), 100 * num(doc, "soc"),
             json_string_value(json_object_get(doc, "soc_source")), tail);
+}
+
+void pp_gov_fly(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi, pp_gov *g,
+                pp_gov_source *src, const volatile sig_atomic_t *stop,
+                int (*on_decision)(void *ctx, const json_t *doc, int first), void *ctx,
+                pp_gov_flight *out)
+{
+    pp_gov_reading rd;
+    pp_gov_decision d;
+    json_t *doc;
+    int rc;
+
+    *out = (pp_gov_flight){.feasible = 1};
+    while (!*stop && (rc = pp_gov_source_next(src, &rd)) != 1 && rc != -EINTR) {
+        if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
+            out->refused++; /* said on stderr */
+            continue;
+        }
+        if ((out->failed = rc < 0))
+            break; /* said */
+        out->taken++;
+        if (!d.decided)
+            continue; /* between two decisions: the estimate fed (--every) */
+        doc = pp_gov_decision_doc(m, r, mi, &d);
+        out->failed = !doc || on_decision(ctx, doc, out->decisions == 0) < 0;
+        json_decref(doc);
+        if (out->failed)
+            break;
+        out->feasible = d.feasible;
+        out->decisions++;
+    }
 }

@@ -28,9 +28,14 @@
 
 #include "src/governor/governor.h"
 #include "src/plan/phases_model.h"
+#include "src/governor/governor_sim.h"
+#include "src/governor/governor_source.h"
 #include "src/layer2/model.h"
+#include "plots/plot.h"
 
 #include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
 
 /* Decision d of a governor over plan r (from model m, mission mi). A new
  * reference, NULL without memory. */
@@ -44,5 +49,54 @@ json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp
  * held plan ends below it); charge 61.0 % (measured), ends 20.4 %". Into
  * buf (cap bytes). prev: the value set before (NaN: none). */
 void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap);
+
+/* ---- govern: the readings flown ---------------------------------------- */
+
+/* What a governed flight did. */
+typedef struct pp_gov_flight {
+    size_t decisions, refused, taken; /* decisions made; readings refused, taken */
+    int feasible;                     /* the last decision kept the reserve (1 before any) */
+    int failed;                       /* the source failed, or on_decision stopped it */
+} pp_gov_flight;
+
+/* The readings of src to the decisions of governor g over plan r (of
+ * model m, mission mi) until the source ends, *stop is set (a signal) or
+ * a read is interrupted (EINTR): each decision's document
+ * (pp_gov_decision_doc) to on_decision(ctx, doc, first), which returns 0
+ * to go on, < 0 to stop (a failure); the readings between two decisions
+ * (--every) feed the estimate only; a reading that does not read, or that
+ * the governor refuses, is counted (said on stderr by the library). */
+void pp_gov_fly(const pp_model *m, const pp_phases_plan *r, const pp_mission_spec *mi, pp_gov *g,
+                pp_gov_source *src, const volatile sig_atomic_t *stop,
+                int (*on_decision)(void *ctx, const json_t *doc, int first), void *ctx,
+                pp_gov_flight *out);
+
+/* ---- govern --simulate (sim_doc.c) ----------------------------------- */
+
+/* The pack flown when actual is a flight log (a PX4 .ulg or ulog2csv's
+ * battery_status CSV): a thevenin pack fitted from it (battery fit's
+ * call, its defaults) into *pack, *capacity_held set when the log covers
+ * too little of the charge to fit the capacity. 1 (fitted), 0 (actual is
+ * "planned" or a trace: no pack of its own), or -EINVAL (logged). */
+int pp_sim_pack(const char *actual, pp_battery_params *pack, int *capacity_held);
+/* Plan r (feasible) flown in virtual time (governor_sim.h) against the
+ * actual propulsion: "planned" (the phases' own base loads) or a trace,
+ * times scale_f from scale_t_s on, with o (o->pack: pp_sim_pack's), into
+ * s (free it with pp_sim_result_free). 0, -EINVAL (logged), -ENOMEM. */
+int pp_sim_simulate(const pp_phases_plan *r, const char *actual, double scale_t_s, double scale_f,
+               const pp_sim_options *o, pp_sim_result *s);
+/* s as `govern --simulate --json` prints it: what was asked, the mission,
+ * then static, governed and oracle {flown, soc_end, soc_min,
+ * reserve_held, floors_held, quality, changes, cannot, brownout, the
+ * times, timeline} and quality_vs_oracle. A new reference. */
+json_t *pp_sim_json(const pp_phases_plan *r, const pp_sim_result *s, const char *actual,
+                    double scale_t_s, double scale_f, const pp_sim_options *o);
+/* The same side by side in words (m: the parameter maximized's name). */
+void pp_sim_text(FILE *fp, const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
+                 const pp_sim_options *o);
+/* The charge and the setting over time of the three runs plotted in dir
+ * (plots/plot_governor.h) into *pr (free it with pp_plot_result_free). */
+int pp_sim_plot(const char *dir, const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
+                pp_plot_result *pr);
 
 #endif

@@ -21,38 +21,6 @@
 
 /* ---- before anything runs ------------------------------------------- */
 
-int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o)
-{
-    pp_battery_choice c;
-
-    if (!p->has_mission)
-        return 1;
-    pp_battery_choice_init(&c);
-    c.file = p->path;
-    c.base_given = p->mission_base_power_w >= 0;
-    c.base_power_w = p->mission_base_power_w;
-    c.min_soc_frac = p->mission_min_soc;
-    pp_plan_options_init(o);
-    o->maximize = p->mission_maximize[0] ? p->mission_maximize : NULL;
-    o->schedule = 1;
-    return pp_plan_options_mission(o, &c, p->mission_s, p->mission_min_soc, 0);
-}
-
-int pp_plan_options_mission(pp_plan_options *o, const pp_battery_choice *c, double mission_s,
-                            double min_soc_frac, int risk_mean)
-{
-    int rc = pp_battery_choose(c, &o->battery);
-
-    if (rc < 0)
-        return rc;
-    o->mission_s = mission_s;
-    o->min_soc_frac = min_soc_frac;
-    o->risk = risk_mean ? PP_RISK_MEAN : PP_RISK_UPPER;
-    if (min_soc_frac >= 0)
-        o->battery.soc_cutoff_frac = min_soc_frac; /* the mission's reserve replaces the pack's */
-    return 0;
-}
-
 int pp_plan_check_min_soc(double frac)
 {
     if (frac >= 0 && frac < 1)
@@ -60,39 +28,6 @@ int pp_plan_check_min_soc(double frac)
     pp_log_error("min soc %g: the charge to keep is a fraction in [0, 1) (%s)", frac,
                  frac > 1 && frac <= 100 ? "a percentage? write it / 100" : "20 % is 0.2");
     return -EINVAL;
-}
-
-int pp_mission_load_with(const char *file, pp_mission_spec *spec, pp_battery_params *b,
-                         const char *battery_given)
-{
-    pp_battery_params scratch = *b;
-    int rc = pp_mission_load(file, spec, battery_given ? &scratch : b);
-
-    if (rc == 0 && battery_given && memcmp(&scratch, b, sizeof scratch) != 0)
-        pp_log_warn("%s: its battery group is not read: %s is flown (one battery: leave the "
-                    "group out, or give this file as the battery)", file, battery_given);
-    return rc;
-}
-
-int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
-                                 const char *file, pp_mission_spec *spec)
-{
-    return pp_plan_options_mission_file_given(
-        o, mi, file, mi->config && !mi->battery_from_folder ? mi->config : NULL, spec);
-}
-
-int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_settings *mi,
-                                       const char *file, const char *battery_given,
-                                       pp_mission_spec *spec)
-{
-    if (pp_mission_load_with(file, spec, &o->battery, battery_given) < 0 ||
-        pp_results_base_traces_apply(file, spec) < 0) /* a results folder's copy: the traces */
-        return -EINVAL;                                /* its run resolved */
-    if (mi->base_power_w >= 0) /* the settings' over the file's battery */
-        o->battery.base_power_w = mi->base_power_w;
-    if (!o->maximize && spec->maximize[0])
-        o->maximize = spec->maximize;
-    return 0;
 }
 
 /* mission.maximize names a numeric parameter of p, or (not given) p has

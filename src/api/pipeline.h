@@ -47,7 +47,7 @@ int pp_pipeline_mission(const pp_profile *p, pp_plan_options *o);
 int pp_pipeline_mission_fixed(const pp_profile *p, pp_plan_options *o);
 
 /* The mission's options of o (the rest as they are): the battery c asks
- * for (pp_battery_choose), the mission's length, the reserve to keep
+ * for (pp_battery_choose; c NULL: o's battery as it is), the mission's length, the reserve to keep
  * (min_soc_frac < 0: the pack's cutoff; else it replaces the pack's
  * cutoff), planned on the prediction (risk_mean) or its band's upper end.
  * 0 or -errno (logged). */
@@ -70,16 +70,11 @@ int pp_mission_load_with(const char *file, pp_mission_spec *spec, pp_battery_par
                          const char *battery_given);
 
 /* The mission in phases of file into spec (initialized by the caller), its
- * battery group over o's battery unless mi names a battery file (-c:
- * pp_mission_load_with's rule); then what the settings mi give win over
- * the file: their base load over the file's battery's, and the file's
- * maximize is taken only when o has none. 0, or -EINVAL (logged with the
- * file and line). */
-int pp_plan_options_mission_file(pp_plan_options *o, const pp_mission_settings *mi,
-                                 const char *file, pp_mission_spec *spec);
-
-/* The same, o's battery given by the caller (battery_given as
- * pp_mission_load_with's): what the C API and Python plan with. */
+ * battery group over o's battery unless battery_given names the battery
+ * flown (pp_mission_load_with's rule); then what the settings mi give win
+ * over the file: their base load over the file's battery's, and the
+ * file's maximize is taken only when o has none. 0, or -EINVAL (logged
+ * with the file and line). pp_mission_apply's phases. */
 int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_settings *mi,
                                        const char *file, const char *battery_given,
                                        pp_mission_spec *spec);

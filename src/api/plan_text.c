@@ -1,6 +1,7 @@
 /* plan_text.c - plans as JSON text for the public facade (plan_text.h). */
 #include "plan_text.h"
 
+#include "answer.h"
 #include "pipeline.h"
 
 #include <errno.h>
@@ -31,26 +32,24 @@ int pp_plan_json_text(const pp_model *m, const pp_plan_options *o, char **json_o
 int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,
                              const char *mission_file, char **json_out)
 {
-    pp_mission_spec *mi = malloc(sizeof *mi);
     pp_phases_plan *r = malloc(sizeof *r);
     pp_plan_options po = *o;
-    int rc = mi && r ? 0 : -ENOMEM;
-    pp_mission_settings given;
+    pp_mission_resolved res = {0};
+    pp_mission_ask a;
+    int rc = r ? 0 : -ENOMEM;
 
     *json_out = NULL;
-    pp_mission_settings_init(&given); /* nothing over the file's */
-    if (rc == 0) {
-        pp_mission_init(mi);
-        rc = pp_plan_options_mission_file_given(&po, &given, mission_file, "the battery given",
-                                                mi);
+    pp_mission_ask_init(&a); /* the file's mission, o's battery flown as it is */
+    a.file = mission_file;
+    a.given.min_soc_frac = o->min_soc_frac;
+    a.given.risk_mean = o->risk == PP_RISK_MEAN;
+    a.battery_given = "the battery given";
+    if (rc == 0 && (rc = pp_mission_resolve(&a, &res, &po)) == 0 &&
+        (rc = pp_plan_phases(m, &po, res.spec, r)) == 0) {
+        rc = text_of(pp_phases_plan_json(m, &po, res.spec, r), json_out);
+        pp_phases_plan_free(r);
     }
-    if (rc == 0) {
-        if ((rc = pp_plan_phases(m, &po, mi, r)) == 0) {
-            rc = text_of(pp_phases_plan_json(m, &po, mi, r), json_out);
-            pp_phases_plan_free(r);
-        }
-    }
-    free(mi);
+    pp_mission_resolved_free(&res);
     free(r);
     return rc;
 }

@@ -11,9 +11,9 @@
  * (malloc'd). 0, or the planner's -errno (logged), -ENOMEM. */
 int pp_plan_json_text(const pp_model *m, const pp_plan_options *o, char **json_out);
 
-/* The mission in phases of the configuration file mission_file (its
- * battery group read over o->battery; its maximize when o has none)
- * (pp_plan_options_mission_file, as plan --mission) planned with
+/* The mission in phases of the configuration file mission_file (o's
+ * battery flown as it is; the file's maximize when o has none), resolved
+ * as plan --mission resolves it (pp_mission_resolve), planned with
  * pp_plan_phases, then pp_phases_plan_json as text into
  * *json_out (malloc'd). 0, or -errno (logged with the file and line). */
 int pp_plan_phases_json_text(const pp_model *m, const pp_plan_options *o,

@@ -104,31 +104,13 @@ struct pp_plan_options;
 struct pp_plan_result;
 void pp_cli_plan_print(const struct pp_model *m, const struct pp_plan_options *o,
                        const struct pp_plan_result *r);
-/* plan_left.c: one choice in words (the rate maximized, what it achieves,
- * the other settings, its power), and what every planner leaves out */
-struct pp_plan_choice;
-void pp_cli_plan_choice_print(const struct pp_model *m, const struct pp_plan_result *r,
-                              const struct pp_plan_choice *c);
-/* What every planner leaves out, and by which rule (--tolerance, settings
- * never measured), said once: a line each. */
-void pp_cli_plan_left_out(const struct pp_model *m, const struct pp_plan_options *o,
-                          const struct pp_plan_result *r);
-/* plan --mission: the plan per phase of mi on m, printed (json: one
- * object). Returns an exit status (3: no schedule keeps the reserve). */
+/* plan --mission's plan per phase in words (src/api/answer.h). */
 struct pp_mission_spec;
-int pp_cli_plan_phases(const struct pp_model *m, const struct pp_plan_options *o,
-                       const struct pp_mission_spec *mi, int json);
 struct pp_phases_plan;
 void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_options *o,
                               const struct pp_mission_spec *mi, const struct pp_phases_plan *r);
-/* powprof govern (src/cli/govern.c); --simulate in govern_sim.c: the three
- * runs side by side, as text or one JSON object, and the plot. Returns an
- * exit status. */
+/* powprof govern (src/cli/govern.c), --simulate too. */
 int pp_cmd_govern(int argc, char **argv);
-struct pp_sim_options;
-int pp_cli_govern_simulate(const struct pp_model *m, const struct pp_phases_plan *r,
-                           const char *actual, double scale_t_s, double scale_f,
-                           const struct pp_sim_options *o, const char *plot_dir, int json);
 /* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */

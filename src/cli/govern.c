@@ -1,16 +1,14 @@
-/* powprof govern: the plan per phase kept up in flight (src/governor/governor.h)
- * from a source of readings (governor_source.h), one JSON line per
- * decision, the state file rewritten atomically; or --simulate
- * (govern_sim.c). Parses, calls the library, prints. */
+/* powprof govern: the plan per phase kept up in flight from a source of
+ * readings (the library's pp_gov_fly, src/api/governor_doc.h), one JSON
+ * line per decision, the state file rewritten atomically; or --simulate
+ * (pp_sim_simulate). Parses, calls the library, prints. */
 #include "cli.h"
 #include "opt.h"
 
+#include "src/api/answer.h"
 #include "src/api/governor_doc.h"
 #include "src/api/pipeline.h"
-#include "src/results/json_file.h"
 #include "src/base/util.h"
-#include "src/governor/governor_sim.h"
-#include "src/governor/governor_source.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -79,12 +77,12 @@ static const char govern_tail[] =
     "state file could not be written.\n";
 
 typedef struct govern_args {
-    const char *results, *source, *state, *simulate, *plot, *mission_file, *root;
+    const char *results, *source, *state, *simulate, *plot, *root;
     double every_s, speed, scale_t_s, scale_f;
     int json, text, ignore_soc;
     pp_sim_options sim;
-    pp_mission_settings cm;
-    pp_mission_spec *mission;
+    pp_mission_ask ask;      /* the options of the mission */
+    pp_mission_resolved res; /* resolved by the library */
 } govern_args;
 
 static volatile sig_atomic_t stop_signal;
@@ -147,43 +145,28 @@ static int measure_parse(const char *arg, void *soc)
     return *(int *)soc || strcmp(arg, "vi") == 0 ? 0 : -1;
 }
 
-/* The mission: --mission FILE, --mission-s, or the folder's profile. */
+/* The mission (the library's one rule, as plan's): an exit status. */
 static int mission_of(govern_args *a, pp_plan_options *o)
 {
-    pp_battery_choice c;
+    int rc;
 
-    if (!a->mission_file && !(a->cm.mission_s > 0) &&
-        pp_mission_settings_from_results(&a->cm, a->results) < 0)
-        return PP_EXIT_USAGE;
-    if (!a->mission_file && a->cm.folder_phases && !(a->cm.mission_s > 0))
-        a->mission_file = a->cm.folder_cfg;
-    if (!a->mission_file && !(a->cm.mission_s > 0)) {
+    a->ask.results = a->results;
+    a->ask.phases = 1; /* --mission-s flies as one phase */
+    if ((rc = pp_mission_resolve(&a->ask, &a->res, o)) == -ENOENT)
         fputs("powprof govern: a mission is needed: --mission FILE, --mission-s S, or a mission "
               "group in RESULTS/profile.cfg\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    pp_mission_settings_choice(&a->cm, &c);
-    if (pp_plan_options_mission(o, &c, a->cm.mission_s > 0 ? a->cm.mission_s : 1, a->cm.min_soc_frac,
-                                a->cm.risk_mean) < 0 ||
-        !(a->mission = malloc(sizeof *a->mission)))
-        return PP_EXIT_USAGE;
-    pp_mission_init(a->mission);
-    if (a->mission_file)
-        return pp_plan_options_mission_file(o, &a->cm, a->mission_file, a->mission) < 0
-                   ? PP_EXIT_USAGE : 0;
-    return pp_mission_one_phase(a->mission, a->cm.mission_s, a->cm.base_power_w) < 0
-               ? PP_EXIT_USAGE : 0;
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
 /* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
 static int govern_options(int argc, char **argv, govern_args *a, pp_plan_options *o)
 {
-    pp_mission_settings *m = &a->cm;
+    pp_mission_settings *m = &a->ask.given;
     const pp_opt opts[] = {
         PP_OPT_STRING(0, "source", &a->source, "SRC", "the readings (above)"),
         PP_OPT_STRING('c', "config", &m->config, "FILE", "the battery (a fitted pack is an "
                       "ordinary battery group)"),
-        PP_OPT_STRING(0, "mission", &a->mission_file, "FILE", "the mission in phases (its "
+        PP_OPT_STRING(0, "mission", &a->ask.file, "FILE", "the mission in phases (its "
                       "mission group; its battery\ngroup over -c's)"),
         PP_CLI_MISSION_S_ROW(m, "one phase of S (10min, 1h) at --base-power-w W"),
         PP_CLI_BASE_POWER_ROW(m, "--mission-s: the phase's base load"),
@@ -235,7 +218,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     int rc;
 
     pp_plan_options_init(o);
-    pp_mission_settings_init(&a->cm);
+    pp_mission_ask_init(&a->ask);
     pp_sim_options_init(&a->sim);
     a->every_s = 5;
     a->speed = 1;
@@ -254,7 +237,7 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
               "source flies the real pack\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (a->mission_file && a->cm.mission_s > 0) {
+    if (a->ask.file && a->ask.given.mission_s > 0) {
         fputs("powprof govern: --mission FILE has its phases: no --mission-s\n", stderr);
         return PP_EXIT_USAGE;
     }
@@ -262,6 +245,13 @@ static int parse(int argc, char **argv, govern_args *a, pp_plan_options *o)
     a->sim.every_s = a->every_s;
     a->sim.step_s = fmin(a->sim.step_s, a->every_s);
     return mission_of(a, o);
+}
+
+static void print_doc(json_t *doc)
+{
+    json_dumpf(doc, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    printf("\n");
+    json_decref(doc);
 }
 
 static void catch_stop(void)
@@ -275,26 +265,13 @@ static void catch_stop(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* A decision on stdout: its JSON line, or with --text a line for a person
- * when the setting or the feasibility changed (and the first). */
-static void print_decision(const govern_args *a, const json_t *o, int first)
-{
-    static double prev = NAN;
-    static int prev_feasible = 1;
-    int feasible = json_is_true(json_object_get(o, "feasible"));
-    char line[512];
-
-    if (!a->text) {
-        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != prev_feasible) {
-        pp_gov_decision_text(o, prev, line, sizeof line);
-        printf("%s\n", line);
-    }
-    prev = json_number_value(json_object_get(o, "value"));
-    prev_feasible = feasible;
-    fflush(stdout);
-}
+/* What a decision leaves: the --text line's memory, the state file. */
+typedef struct decision_sink {
+    const govern_args *a;
+    double prev;       /* the value set before (NaN: none) */
+    int prev_feasible;
+    int written;       /* the state file written once */
+} decision_sink;
 
 /* The state file rewritten: 0, or -1 when it was never written (nothing
  * stays there: said, the loop ends). */
@@ -312,47 +289,91 @@ static int save_state(const char *path, const json_t *o, int *written)
     return 0;
 }
 
+/* A decision on stdout: its JSON line, or with --text a line for a person
+ * when the setting or the feasibility changed (and the first); then the
+ * state file. 0, or -1 (the flight stops). */
+static int on_decision(void *ctx, const json_t *o, int first)
+{
+    decision_sink *k = ctx;
+    int feasible = json_is_true(json_object_get(o, "feasible"));
+    char line[512];
+
+    if (!k->a->text) {
+        json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        printf("\n");
+    } else if (first || json_is_true(json_object_get(o, "changed")) || feasible != k->prev_feasible) {
+        pp_gov_decision_text(o, k->prev, line, sizeof line);
+        printf("%s\n", line);
+    }
+    k->prev = json_number_value(json_object_get(o, "value"));
+    k->prev_feasible = feasible;
+    fflush(stdout);
+    return k->a->state ? save_state(k->a->state, o, &k->written) : 0;
+}
+
 /* Readings to decisions until the source ends or a signal: an exit status
  * (PP_EXIT_FAILURE when the source failed, the state could not be
  * written, or nothing was governed). */
 static int govern_loop(const pp_model *m, const pp_phases_plan *r, const govern_args *a,
                        pp_gov *g, pp_gov_source *src)
 {
-    pp_gov_reading rd;
-    pp_gov_decision d;
-    size_t n = 0, refused = 0, taken = 0;
-    int rc, feasible = 1, written = 0, failed = 0;
+    decision_sink k = {a, NAN, 1, 0};
+    pp_gov_flight f;
 
     catch_stop();
     if (a->state)
         pp_gov_state_stale_remove(a->state);
-    while (!stop_signal && (rc = pp_gov_source_next(src, &rd)) != 1 && rc != -EINTR) {
-        if (rc == 2 || (rc == 0 && pp_gov_update(g, &rd, &d) < 0)) {
-            refused++; /* said on stderr */
-            continue;
-        }
-        if ((failed = rc < 0))
-            break; /* said */
-        taken++;
-        if (!d.decided)
-            continue; /* between two decisions: the estimate fed (--every) */
-        json_t *o = pp_gov_decision_doc(m, r, a->mission, &d); /* the library's one document */
-        print_decision(a, o, n == 0);
-        failed = a->state && save_state(a->state, o, &written) < 0;
-        json_decref(o);
-        if (failed)
-            break;
-        feasible = d.feasible;
-        n++;
-    }
-    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n", n, refused,
-            taken,
+    pp_gov_fly(m, r, a->res.spec, g, src, &stop_signal, on_decision, &k, &f);
+    fprintf(stderr, "powprof govern: %zu decisions, %zu readings refused, %zu taken%s\n",
+            f.decisions, f.refused, f.taken,
             stop_signal ? (stop_signal == SIGTERM ? "; stopped by SIGTERM, the last state kept"
                                                   : "; stopped by SIGINT, the last state kept")
-                        : n == 0 && !failed ? ": nothing governed" : "");
-    if (failed || (n == 0 && !stop_signal))
+                        : f.decisions == 0 && !f.failed ? ": nothing governed" : "");
+    if (f.failed || (f.decisions == 0 && !stop_signal))
         return PP_EXIT_FAILURE;
-    return feasible ? 0 : 3;
+    return f.feasible ? 0 : 3;
+}
+
+/* --simulate: the plan r flown in virtual time against the actual load,
+ * printed (json: one object) and plotted: an exit status (3: the governed
+ * run ended below the reserve). */
+static int simulate(const pp_model *m, const pp_phases_plan *r, const govern_args *a)
+{
+    pp_sim_options so = a->sim;
+    pp_battery_params pack;
+    pp_plot_result pr;
+    pp_sim_result s;
+    int rc, held = 0;
+
+    if (!r->res.feasible) {
+        fprintf(stderr, "powprof govern: the plan made before take-off does not keep the reserve "
+                        "(powprof plan --mission says more): nothing to hold\n");
+        return 3;
+    }
+    if ((rc = pp_sim_pack(a->simulate, &pack, &held)) < 0)
+        return PP_EXIT_USAGE;
+    if (rc == 1) {
+        fprintf(stderr, "powprof govern: the pack flown: thevenin fitted from %s: %d cells, "
+                        "%.3g Ah, R0 %.3g ohm%s\n", a->simulate, pack.cells, pack.capacity_ah,
+                pack.r_int_ohm, held ? " (the capacity the log's: the flight covers too little "
+                                       "of the charge)" : "");
+        so.pack = &pack;
+    }
+    if ((rc = pp_sim_simulate(r, a->simulate, a->scale_t_s, a->scale_f, &so, &s)) < 0)
+        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
+    if (a->json)
+        print_doc(pp_sim_json(r, &s, a->simulate, a->scale_t_s, a->scale_f, &so));
+    else
+        pp_sim_text(stdout, m, r, &s, &so);
+    if (a->plot && pp_sim_plot(a->plot, m, r, &s, &pr) == 0)
+        fprintf(stderr, "powprof govern: plot %s/governor.%s\n", a->plot,
+                pr.gnuplot_missing ? "gp (gnuplot is not installed: not rendered)"
+                : pr.n_rendered ? "png" : "gp (gnuplot failed on it)");
+    if (a->plot)
+        pp_plot_result_free(&pr);
+    rc = s.run[PP_SIM_GOVERNED].reserve_held ? 0 : 3;
+    pp_sim_result_free(&s);
+    return rc;
 }
 
 int pp_cmd_govern(int argc, char **argv)
@@ -372,14 +393,13 @@ int pp_cmd_govern(int argc, char **argv)
     if (pp_pipeline_plan_model(a.results, o.maximize, NULL, 0, &m) < 0)
         goto out;
     have_model = 1;
-    if (!(r = malloc(sizeof *r)) || pp_plan_phases(&m, &o, a.mission, r) < 0) {
+    if (!(r = malloc(sizeof *r)) || pp_plan_phases(&m, &o, a.res.spec, r) < 0) {
         free(r);
         r = NULL;
         goto out;
     }
     if (a.simulate) {
-        rc = pp_cli_govern_simulate(&m, r, a.simulate, a.scale_t_s, a.scale_f, &a.sim, a.plot,
-                                    a.json);
+        rc = simulate(&m, r, &a);
         goto out;
     }
     if (pp_gov_source_open(a.source, stdin, a.root, a.every_s, a.speed, &src) < 0)
@@ -398,6 +418,6 @@ out:
     free(r);
     if (have_model)
         pp_model_free(&m);
-    free(a.mission);
+    pp_mission_resolved_free(&a.res);
     return rc == 1 ? 0 : rc;
 }

@@ -1,11 +1,8 @@
 /* powprof plan: parse the options, plan with the library (plan.h), print. */
 #include "cli.h"
 
+#include "src/api/answer.h"
 #include "src/api/pipeline.h"
-#include "src/plan/plan_measured.h"
-#include "src/dnn/swap.h"
-#include "src/config/mission.h"
-#include "src/layer2/model.h"
 #include "src/base/util.h"
 
 #include <errno.h>
@@ -70,7 +67,7 @@ static const char plan_head[] =
 
 #define MAX_NETWORKS PP_SWAP_MAX_NETWORKS
 
-/* Which board the plan is for. */
+/* Which board the plan is for, and the mission asked for. */
 typedef struct plan_target {
     const char *node; /* --node NAME */
     int worst;        /* --across-nodes worst */
@@ -78,11 +75,8 @@ typedef struct plan_target {
     const char *layer_model, *measured; /* networks never run */
     size_t n_networks;
     const char *network[MAX_NETWORKS];
-    const char *mission_file, *base_trace; /* a plan per phase */
-    pp_mission_spec *mission;                   /* read from them (malloc'd) */
-    pp_mission_settings cli_mission;            /* what chose the battery, said with the plan */
-    char folder_mission[PP_PATH_MAX];             /* RESULTS/profile.cfg, when its mission has phases */
-    double work_units;                     /* --work N: units to do within the mission */
+    pp_mission_ask ask;      /* the options of the mission */
+    pp_mission_resolved res; /* resolved by the library */
 } plan_target;
 
 /* --fix NAME=VALUE: the parameter held at that value. */
@@ -122,52 +116,11 @@ static int across_parse(const char *arg, void *worst)
     return *(int *)worst || strcmp(arg, "mean") == 0 ? 0 : -1;
 }
 
-/* --mission FILE or --base-trace: the phases into t->mission (and FILE's
- * battery over o's). 0, PP_EXIT_USAGE or PP_EXIT_FAILURE (said). */
-static int mission_phases(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
-{
-    if (!t->mission_file && !t->base_trace)
-        return 0;
-    if (!(t->mission = malloc(sizeof *t->mission)))
-        return PP_EXIT_FAILURE;
-    pp_mission_init(t->mission);
-    if (t->mission_file)
-        return pp_plan_options_mission_file(o, mi, t->mission_file, t->mission) < 0 ? PP_EXIT_USAGE
-                                                                                   : 0;
-    if (pp_mission_one_phase(t->mission, mi->mission_s, -1) < 0)
-        return PP_EXIT_USAGE;
-    if (pp_strlcpy(t->mission->phase[0].base_trace, t->base_trace,
-                   sizeof t->mission->phase[0].base_trace) == 0)
-        return 0;
-    fprintf(stderr, "powprof plan: --base-trace %s: a path of at most %zu characters\n",
-            t->base_trace, sizeof t->mission->phase[0].base_trace - 1);
-    return PP_EXIT_USAGE;
-}
-
-/* The mission's options into o (the battery chosen as everywhere, then a
- * mission file's over it); 0 or PP_EXIT_USAGE / PP_EXIT_FAILURE (said). */
-static int mission(const pp_mission_settings *mi, pp_plan_options *o, plan_target *t)
-{
-    pp_battery_choice c;
-
-    int rc;
-
-    pp_mission_settings_choice(mi, &c);
-    if (pp_plan_options_mission(o, &c, mi->mission_s, mi->min_soc_frac, mi->risk_mean) < 0)
-        return PP_EXIT_USAGE;
-    if ((rc = mission_phases(mi, o, t)) != 0)
-        return rc;
-    if (t->work_units > 0) { /* N units within the mission: a rate to keep up */
-        double s = t->mission ? pp_mission_duration_s(t->mission) : o->mission_s;
-        o->min_rate_per_s = fmax(o->min_rate_per_s, t->work_units / s);
-    }
-    return 0;
-}
-
-/* The options and the battery: 0, 1 (--help), PP_EXIT_USAGE. */
 /* Options that do not go together: said, and 1. */
-static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
+static int options_conflict(const plan_target *t)
 {
+    const pp_mission_ask *q = &t->ask;
+
     if (t->node && t->worst) {
         fputs("powprof plan: --node and --across-nodes worst: give one\n", stderr);
         return 1;
@@ -177,12 +130,12 @@ static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
         fputs("powprof plan: --network, --layer-model and --measured go together\n", stderr);
         return 1;
     }
-    if (t->mission_file && (mi->mission_s > 0 || t->base_trace)) {
+    if (q->file && (q->given.mission_s > 0 || q->base_trace)) {
         fputs("powprof plan: --mission FILE has its phases: no --mission-s or --base-trace\n",
               stderr);
         return 1;
     }
-    if ((t->mission_file || t->base_trace) && (t->n_networks || mi->base_power_w >= 0)) {
+    if ((q->file || q->base_trace) && (t->n_networks || q->given.base_power_w >= 0)) {
         fputs("powprof plan: --mission and --base-trace go without --network and "
               "--base-power-w (the phases say their base load)\n", stderr);
         return 1;
@@ -191,15 +144,15 @@ static int options_conflict(const plan_target *t, const pp_mission_settings *mi)
 }
 
 /* The options, as the table of plan_parse says them. */
-static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *t,
-                        pp_mission_settings *mi)
+static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
+    pp_mission_settings *mi = &t->ask.given;
     const pp_opt opts[] = {
         PP_CLI_MISSION_S_ROW(mi, "mission length: seconds, or 10min, 1h30m, 1 s to 1e7 s\n"
                              "(required unless RESULTS/profile.cfg has a mission)"),
-        PP_OPT_STRING(0, "mission", &t->mission_file, "FILE", "a mission in phases: FILE's "
+        PP_OPT_STRING(0, "mission", &t->ask.file, "FILE", "a mission in phases: FILE's "
                       "mission group (and its\nbattery group, read over -c's)"),
-        PP_OPT_STRING(0, "base-trace", &t->base_trace, "FILE", "base load: a recorded power "
+        PP_OPT_STRING(0, "base-trace", &t->ask.base_trace, "FILE", "base load: a recorded power "
                       "trace or flight log (one phase)"),
         PP_OPT_STRING(0, "maximize", &o->maximize, "NAME", "the parameter to maximize (default: "
                       "a *fps\nparameter, else the first numeric one)"),
@@ -219,7 +172,7 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
         PP_OPT_RANGE(0, "min-rate", &o->min_rate_per_s, "R", "leave out what keeps up fewer "
                      "than R units of work a\nsecond (power / energy_per_iteration_j)", 0,
                      HUGE_VAL, PP_OPT_LO_OPEN, "a number of units per second > 0"),
-        PP_OPT_RANGE(0, "work", &t->work_units, "N", "N units of work to finish within the "
+        PP_OPT_RANGE(0, "work", &t->ask.work_units, "N", "N units of work to finish within the "
                      "mission: a\n--min-rate of N / the mission's seconds", 0, HUGE_VAL,
                      PP_OPT_LO_OPEN, "a number of units > 0"),
         PP_OPT_CALLBACK(0, "resolution", o, "NAME=STEP", "the step of parameter NAME in the plan "
@@ -249,126 +202,45 @@ static int plan_options(int argc, char **argv, pp_plan_options *o, plan_target *
 
 static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
 {
-    pp_mission_settings mi;
+    const pp_mission_ask *q = &t->ask;
     int rc;
 
     pp_plan_options_init(o);
-    pp_mission_settings_init(&mi);
-    if ((rc = plan_options(argc, argv, o, t, &mi)) != 0)
+    pp_mission_ask_init(&t->ask);
+    if ((rc = plan_options(argc, argv, o, t)) != 0)
         return rc;
-    if (options_conflict(t, &mi))
+    if (options_conflict(t))
         return PP_EXIT_USAGE;
-    if (optind == argc - 1 && !t->mission_file &&
-        pp_mission_settings_from_results(&mi, argv[optind]) < 0)
+    t->ask.results = optind == argc - 1 ? argv[optind] : NULL;
+    if (pp_mission_settle(q, &t->res) < 0)
         return PP_EXIT_USAGE; /* said with the file */
-    if (optind == argc - 1 && !t->mission_file && !(mi.mission_s > 0) && mi.folder_phases &&
-        !t->base_trace && mi.base_power_w < 0) {
-        if (pp_strlcpy(t->folder_mission, mi.folder_cfg, sizeof t->folder_mission) < 0)
-            return PP_EXIT_USAGE; /* as long as the folder's own path: never cut */
-        t->mission_file = t->folder_mission; /* the results' own mission in phases */
-    }
-    if (o->schedule && (t->mission_file || t->base_trace)) {
+    if (o->schedule && (t->res.file || q->base_trace)) {
         fprintf(stderr, "powprof plan: --schedule steps one configuration down over a constant "
                 "base load; %s plans a configuration per phase instead: leave --schedule out "
                 "(or cut the mission into phases)\n",
-                t->base_trace ? "--base-trace" : t->mission_file == t->folder_mission
+                q->base_trace ? "--base-trace" : t->res.folder_phases
                                                      ? "the results' mission in phases"
                                                      : "--mission");
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1 || (!t->mission_file && !(mi.mission_s > 0))) {
+    if (optind != argc - 1 || (rc = pp_mission_apply(q, &t->res, o)) == -ENOENT) {
         fputs("powprof plan: a results folder and --mission-s S (or --mission FILE, or a "
               "mission group in the folder's profile.cfg) are needed\n", stderr);
         return PP_EXIT_USAGE;
     }
-    t->cli_mission = mi;
-    if (!o->maximize && t->cli_mission.maximize[0])
-        o->maximize = t->cli_mission.maximize;
-    return mission(&mi, o, t);
+    return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
-static void print_loads(const pp_plan_options *o, const pp_plan_result *r)
-{
-    const pp_battery_params *b = &o->battery;
-
-    printf("mission %.0f s, keep %.0f %%. Loads on the battery: the computer (through its "
-           "converter, efficiency %.2f) + base load %.1f W.\n", o->mission_s,
-           100 * r->min_soc_frac, b->efficiency, b->base_power_w);
-    printf("power planned with: %s (--risk %s)\n",
-           o->risk == PP_RISK_UPPER ? "the upper end of the 90 % band of the predicted power"
-                                    : "the predicted power itself, not its band",
-           o->risk == PP_RISK_UPPER ? "upper" : "mean");
-}
-
-/* The node planned for, when one. */
-static void print_node(const pp_model *m, const plan_target *t)
-{
-    int w = pp_summary_metric(&m->sum, PP_PLAN_POWER_METRIC);
-
-    if (!m->node_factor)
-        return;
-    printf("planned for node %s%s: its power %.4f x the fleet's mean board (node factor over "
-           "the configurations measured on several nodes)\n", m->target_node,
-           t->worst ? ", the most power-hungry board measured" : "",
-           w >= 0 ? m->node_factor[w] : NAN);
-}
-
+/* The plan in words, as `powprof plan` and `powprof run` print it. */
 void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
 {
-    const pp_battery_params *b = &o->battery;
-    char when[48];
+    pp_plan_text(stdout, m, o, r);
+}
 
-    print_loads(o, r);
-    for (size_t i = 0; i < o->n_fixed; i++)
-        printf("%s%s = %s%s", i ? ", " : "held: ", o->fixed[i].name, o->fixed[i].value,
-               i + 1 == o->n_fixed ? "\n" : "");
-    pp_cli_plan_left_out(m, o, r);
-    if (!r->feasible) {
-        printf("no configuration completes a %.0f s mission with %.0f %% left (base load %.1f W).\n"
-               "The most frugal one, ", o->mission_s, 100 * r->min_soc_frac, b->base_power_w);
-        pp_cli_plan_choice_print(m, r, &r->frugal);
-        pp_format_duration(r->frugal_time_to_cutoff_s, when, sizeof when);
-        printf(", lasts %s to cutoff (computer + %.1f W).\n", when, b->base_power_w);
-        return;
-    }
-    pp_format_duration(r->best_time_to_cutoff_s, when, sizeof when);
-    printf("the battery gives the computer at most %.3f W for the whole mission\n", r->max_power_w);
-    printf("best: ");
-    pp_cli_plan_choice_print(m, r, &r->best);
-    printf("\n  planned with %.3f W: %.1f %% left at the end; cutoff after %s if it flew on "
-           "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
-           b->base_power_w);
-    printf("  the band's cost: quality %g planned on the power band's upper end, %g on the "
-           "prediction (nan: nothing lasts so)\n", r->qos_upper, r->qos_mean);
-    if (r->measured_preferred) {
-        printf("  a measured setting, preferred to ");
-        pp_cli_plan_choice_print(m, r, &r->interpolated);
-        printf(": its gain is within its own band\n");
-    }
-    if (r->indistinct)
-        printf("  within noise: the best and the first runner-up's achieved rates have "
-               "overlapping 90 %% bands (%.3g .. %.3g and %.3g .. %.3g): they cannot be told "
-               "apart; measure again with profile --repeat 3 (or more) to narrow the bands\n",
-               r->best.achieved.lo, r->best.achieved.hi, r->runners[0].achieved.lo,
-               r->runners[0].achieved.hi);
-    if (r->n_runners)
-        printf("runners-up:\n");
-    for (size_t i = 0; i < r->n_runners; i++) {
-        printf("  ");
-        pp_cli_plan_choice_print(m, r, &r->runners[i]);
-        printf("\n");
-    }
-    if (!o->schedule)
-        return;
-    printf("schedule (the highest quality the charge allows, stepping down to the best plan):\n");
-    for (size_t j = 0; j < r->n_steps; j++) {
-        printf("  at %8.1f s (%.1f %% left): ", r->steps[j].t_s, 100 * r->steps[j].soc_frac);
-        pp_cli_plan_choice_print(m, r, &r->steps[j].c);
-        printf(", planned %.3f W\n", r->steps[j].c.planned_w);
-    }
-    printf("  end at %.1f s with %.1f %% left (one battery run over the schedule; the best plan "
-           "alone ends with %.1f %%)\n", o->mission_s, 100 * r->schedule_soc_end_frac,
-           100 * r->best_soc_end_frac);
+void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
+                              const pp_phases_plan *r)
+{
+    pp_phases_plan_text(stdout, m, o, mi, r);
 }
 
 static void print_json(json_t *root)
@@ -376,66 +248,6 @@ static void print_json(json_t *root)
     json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
     printf("\n");
     json_decref(root);
-}
-
-static void print_rows(const pp_model *m, const pp_swap_plans *sp)
-{
-    size_t maximize = sp->row[0].plan->maximize;
-    char measured[64];
-
-    pp_text(measured, sizeof measured, "%.40s (measured)", sp->row[0].name);
-    printf("\n== networks side by side (%s; k: a frame's CPU time over the measured one's)\n",
-           m->sum.params[maximize]);
-    printf("%-28s %7s %10s %9s %10s %8s\n", "network", "k", "best fps", "achieves", "planned W",
-           "left %");
-    for (size_t i = 0; i < sp->n; i++) {
-        const pp_swap_row *row = &sp->row[i];
-        printf("%-28.28s %7.3f ", i == 0 ? measured : row->name, row->swap.time_ratio);
-        if (!row->planned)
-            printf("no rate whose k x fps lies within the measured rates\n");
-        else if (!row->plan->feasible)
-            printf("nothing completes the mission\n");
-        else
-            printf("%10.4g %9.4g %10.3f %8.1f\n", row->plan->best.point.raw[maximize],
-                   row->plan->best.qos, row->plan->best.planned_w,
-                   100 * row->plan->best_soc_end_frac);
-    }
-}
-
-/* Every network's plan in words, then side by side. */
-static void print_networks_text(const pp_model *m, const pp_plan_options *o, const plan_target *t,
-                                const pp_swap_plans *sp)
-{
-    printf("== %s, as measured\n", t->measured);
-    pp_cli_plan_print(m, o, sp->row[0].plan);
-    for (size_t i = 1; i < sp->n; i++) {
-        const pp_swap_row *row = &sp->row[i];
-        if (!row->planned)
-            continue;
-        printf("\n== %s in place of %s: a frame takes %.3fx the CPU time (%.4f s, %.4f J per "
-               "frame; predicted by the layer model)\n", row->name, t->measured,
-               row->swap.time_ratio, row->swap.network.time_s, row->swap.network.energy_j);
-        pp_cli_plan_print(m, o, row->plan);
-    }
-    print_rows(m, sp);
-}
-
-static json_t *networks_json(const pp_model *m, const pp_plan_options *o, const plan_target *t,
-                             const pp_swap_plans *sp)
-{
-    json_t *arr = json_array();
-
-    for (size_t i = 1; i < sp->n; i++) {
-        const pp_swap_row *row = &sp->row[i];
-        json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:o}", "network", row->name,
-                                             "time_ratio", row->swap.time_ratio, "time_s",
-                                             row->swap.network.time_s, "energy_j",
-                                             row->swap.network.energy_j, "plan",
-                                             row->planned ? pp_plan_json(m, o, row->plan)
-                                                          : json_null()));
-    }
-    return json_pack("{s:s,s:s,s:o,s:o}", "layer_model", t->layer_model, "measured", t->measured,
-                     "measured_plan", pp_plan_json(m, o, sp->row[0].plan), "networks", arr);
 }
 
 /* The measured network's plan, then each --network's in its place. */
@@ -447,9 +259,9 @@ static int plan_networks(const pp_model *m, const pp_plan_options *o, const plan
                 : -ENOMEM;
 
     if (rc == 0 && t->json)
-        print_json(networks_json(m, o, t, sp));
+        print_json(pp_networks_plan_json(m, o, t->layer_model, t->measured, sp));
     else if (rc == 0)
-        print_networks_text(m, o, t, sp);
+        pp_networks_plan_text(stdout, m, o, t->measured, sp);
     if (rc == 0)
         rc = sp->any_feasible ? 0 : 3;
     else
@@ -460,27 +272,39 @@ static int plan_networks(const pp_model *m, const pp_plan_options *o, const plan
     return rc;
 }
 
-/* --maximize and --resolution name parameters of the results: 0, or
- * PP_EXIT_USAGE (said with the option). */
+/* The plan per phase of mi on m, printed (json: one object): an exit status
+ * (3: no schedule keeps the reserve). */
+static int plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
+                       int json)
+{
+    pp_phases_plan *r = malloc(sizeof *r);
+    int rc;
+
+    if (!r)
+        return PP_EXIT_FAILURE;
+    if ((rc = pp_plan_phases(m, o, mi, r)) < 0) {
+        free(r);
+        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    }
+    if (json)
+        print_json(pp_phases_plan_json(m, o, mi, r));
+    else
+        pp_phases_plan_text(stdout, m, o, mi, r);
+    rc = r->res.feasible ? 0 : 3;
+    pp_phases_plan_free(r);
+    free(r);
+    return rc;
+}
+
+/* --maximize, --fix, --resolution name parameters of m: 0, or PP_EXIT_USAGE (said). */
 static int check_names(const pp_model *m, const pp_plan_options *o)
 {
-    if (o->maximize && pp_summary_param(&m->sum, o->maximize) < 0) {
-        fprintf(stderr, "powprof plan: --maximize %s: no such parameter\n", o->maximize);
-        return PP_EXIT_USAGE;
-    }
-    for (size_t i = 0; i < o->n_fixed; i++)
-        if (pp_summary_param(&m->sum, o->fixed[i].name) < 0) {
-            fprintf(stderr, "powprof plan: --fix %s=%s: no such parameter\n", o->fixed[i].name,
-                    o->fixed[i].value);
-            return PP_EXIT_USAGE;
-        }
-    for (size_t i = 0; i < o->n_resolutions; i++)
-        if (pp_summary_param(&m->sum, o->resolution[i].name) < 0) {
-            fprintf(stderr, "powprof plan: --resolution %s=%g: no such parameter\n",
-                    o->resolution[i].name, o->resolution[i].step);
-            return PP_EXIT_USAGE;
-        }
-    return 0;
+    char why[1024];
+
+    if (pp_plan_names_check(m, o, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "powprof plan: %s\n", why);
+    return PP_EXIT_USAGE;
 }
 
 /* The plan of one board in words or JSON: an exit status. */
@@ -492,9 +316,9 @@ static int plan_one(const pp_model *m, const pp_plan_options *o, const plan_targ
     if (rc == 0 && t->json)
         print_json(pp_plan_json(m, o, r));
     else if (rc == 0) {
-        pp_cli_mission_say(&t->cli_mission, &o->battery, stdout);
-        print_node(m, t);
-        pp_cli_plan_print(m, o, r);
+        pp_cli_mission_say(&t->res.mi, &o->battery, stdout);
+        pp_plan_node_text(stdout, m, t->worst);
+        pp_plan_text(stdout, m, o, r);
     }
     rc = rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : r->feasible ? 0 : 3;
     free(r);
@@ -508,20 +332,17 @@ int pp_cmd_plan(int argc, char **argv)
     pp_model m;
     int rc;
 
-    if ((rc = parse(argc, argv, &o, &t)) != 0) {
-        free(t.mission);
-        return rc == 1 ? 0 : rc;
+    if ((rc = parse(argc, argv, &o, &t)) == 0 &&
+        (rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m)) < 0)
+        rc = rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
+    else if (rc == 0) {
+        if ((rc = check_names(&m, &o)) == 0 && t.res.spec)
+            rc = plan_phases(&m, &o, t.res.spec, t.json);
+        else if (rc == 0)
+            rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
+        pp_model_free(&m);
     }
-    rc = pp_pipeline_plan_model(argv[optind], o.maximize, t.node, t.worst, &m);
-    if (rc < 0) {
-        free(t.mission);
-        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    }
-    if ((rc = check_names(&m, &o)) == 0 && t.mission)
-        rc = pp_cli_plan_phases(&m, &o, t.mission, t.json);
-    else if (rc == 0)
-        rc = t.n_networks ? plan_networks(&m, &o, &t) : plan_one(&m, &o, &t);
-    free(t.mission);
-    pp_model_free(&m);
-    return rc;
+    pp_mission_resolved_free(&t.res);
+    return rc == 1 ? 0 : rc;
 }
+

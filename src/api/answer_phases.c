@@ -1,14 +1,10 @@
-/* powprof plan --mission: the plan per phase (src/plan/phases.h), printed
- * as text or JSON. */
-#include "cli.h"
+/* answer_phases.c - the answer of `powprof plan --mission` in words: a
+ * configuration per phase, what binds, the gain over one held throughout
+ * (answer.h); its JSON is pp_phases_plan_json (pipeline_phases.c). */
+#include "answer.h"
 
-#include "src/api/pipeline.h"
-#include "src/plan/phases_model.h"
-
-#include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A configuration: its settings as "name=value" (the maximized first). */
@@ -40,7 +36,7 @@ static void candidate_range(const pp_phases_plan *r, size_t k, double *lo, doubl
     }
 }
 
-static void print_unmet(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
+static void print_unmet(FILE *fp, const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024];
 
@@ -49,53 +45,53 @@ static void print_unmet(const pp_model *m, const pp_mission_spec *mi, const pp_p
         if (r->res.phase[k].met)
             continue;
         pp_mission_bounds_text(ph, text, sizeof text);
-        printf("phase '%s': no configuration meets its bounds (%s)", ph->name, text);
+        fprintf(fp, "phase '%s': no configuration meets its bounds (%s)", ph->name, text);
         for (size_t j = 0; j < ph->n_bounds; j++) {
             int q = pp_summary_param(&m->sum, ph->bound[j].param);
             double lo, hi;
             if (q < 0 || ph->bound[j].label[0])
                 continue;
             candidate_range(r, (size_t)q, &lo, &hi);
-            printf("; the plan's settings of %s span %g .. %g", ph->bound[j].param, lo, hi);
+            fprintf(fp, "; the plan's settings of %s span %g .. %g", ph->bound[j].param, lo, hi);
         }
-        printf("%s\n", r->head.n_short_of_rate ? " (settings whose achieved rate falls short are "
+        fprintf(fp, "%s\n", r->head.n_short_of_rate ? " (settings whose achieved rate falls short are "
                                                  "left out)" : "");
     }
 }
 
-static void print_header(const pp_plan_options *o, const pp_mission_spec *mi, const pp_phases_plan *r)
+static void print_header(FILE *fp, const pp_plan_options *o, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
-    printf("mission %s: %zu phase%s, %.1f min, keep %.0f %%. Loads on the battery: the computer "
+    fprintf(fp, "mission %s: %zu phase%s, %.1f min, keep %.0f %%. Loads on the battery: the computer "
            "(through its converter, efficiency %.2f) + each phase's base load.\n",
            mi->path[0] ? mi->path : "(command line)", mi->n_phases, mi->n_phases == 1 ? "" : "s",
            pp_mission_duration_s(mi) / 60, 100 * r->min_soc_frac, o->battery.efficiency);
-    printf("power planned with: %s; quality: the time-weighted %s (phase weights applied)\n",
+    fprintf(fp, "power planned with: %s; quality: the time-weighted %s (phase weights applied)\n",
            o->risk == PP_RISK_UPPER ? "the upper end of the 90 % band of the predicted power"
                                     : "the predicted power itself",
            r->head.achieved_metric >= 0 ? "achieved rate" : "value of the parameter maximized");
 }
 
-static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
+static void print_phases(FILE *fp, const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     char text[1024], b[1024];
     int w = 12; /* the longest name, whole */
 
     for (size_t k = 0; k < mi->n_phases; k++)
         w = (int)strlen(mi->phase[k].name) > w ? (int)strlen(mi->phase[k].name) : w;
-    printf("%-*s %8s %8s %9s %10s  %-16s  %s\n", w, "phase", "start", "length", "base W",
+    fprintf(fp, "%-*s %8s %8s %9s %10s  %-16s  %s\n", w, "phase", "start", "length", "base W",
            "computer W", "charge", "configuration");
     for (size_t k = 0; k < mi->n_phases; k++) {
         const pp_phases_phase *ph = &r->res.phase[k];
         const pp_plan_choice *c = &r->cand[ph->choice];
         settings(m, r, c, text, sizeof text);
-        printf("%-*s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", w, mi->phase[k].name,
+        fprintf(fp, "%-*s %6.1f m %6.1f m %9.1f %10.3f  %5.1f -> %5.1f %%  %s\n", w, mi->phase[k].name,
                ph->start_s / 60, r->problem.duration_s[k] / 60, ph->base_mean_w, c->planned_w,
                100 * ph->soc_start_frac, 100 * ph->soc_end_frac, text);
         if (mi->phase[k].overrun_frac > 0) /* the length budgeted: the longest it may run */
-            printf("%*s its overrun budgeted: planned %.1f m, up to %.0f %% longer\n", w, "",
+            fprintf(fp, "%*s its overrun budgeted: planned %.1f m, up to %.0f %% longer\n", w, "",
                    mi->phase[k].duration_s / 60, 100 * mi->phase[k].overrun_frac);
         if (r->base[k].repeats > 1)
-            printf("%*s its base trace (%.1f s) repeated %.*f times to fill it%s\n", w, "",
+            fprintf(fp, "%*s its base trace (%.1f s) repeated %.*f times to fill it%s\n", w, "",
                    r->base[k].period_s, r->base[k].repeats > 10 ? 0 : 1, r->base[k].repeats,
                    r->base[k].repeats > PP_PHASE_REPEAT_WARN
                        ? ": more than a few times, its pattern sets the load; a longer "
@@ -103,95 +99,64 @@ static void print_phases(const pp_model *m, const pp_mission_spec *mi, const pp_
                        : "");
         if (ph->floor_binds) {
             pp_mission_bounds_text(&mi->phase[k], b, sizeof b);
-            printf("%*s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "
+            fprintf(fp, "%*s its bounds bind (%s): at least %.3f W where %.3f W would do, %.2f %% of "
                    "the charge\n", w, "", b, ph->min_w, ph->free_min_w, 100 * ph->floor_drain_frac);
         }
     }
 }
 
-static void print_gain(const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
+static void print_gain(FILE *fp, const pp_model *m, const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
     char text[1024];
 
     if (!res->single_exists) {
-        printf("no single configuration meets every phase's bounds: only a plan per phase flies "
+        fprintf(fp, "no single configuration meets every phase's bounds: only a plan per phase flies "
                "this mission\n");
         return;
     }
     if (!res->single_feasible) {
-        printf("no single configuration held throughout keeps the reserve: the plan per phase "
+        fprintf(fp, "no single configuration held throughout keeps the reserve: the plan per phase "
                "is the only one that completes the mission");
         if (isfinite(res->single_reserve_t_s))
-            printf(" (the cheapest meeting every phase's bounds reaches the reserve after "
+            fprintf(fp, " (the cheapest meeting every phase's bounds reaches the reserve after "
                    "%.1f min of %.1f)", res->single_reserve_t_s / 60,
                    pp_mission_duration_s(mi) / 60);
-        printf("\n");
+        fprintf(fp, "\n");
         return;
     }
     settings(m, r, &r->cand[res->single], text, sizeof text);
-    printf("best single configuration held throughout: %s: quality %.4g, %.1f %% left\n", text,
+    fprintf(fp, "best single configuration held throughout: %s: quality %.4g, %.1f %% left\n", text,
            res->single_quality, 100 * res->single_soc_end_frac);
     double gain = res->quality - res->single_quality;
     if (fabs(gain) <= 1e-9 * fmax(1, fabs(res->quality)))
         gain = 0; /* rounding of the sums */
-    printf("the plan per phase gains %+.4g (%+.1f %%) in quality\n", gain,
+    fprintf(fp, "the plan per phase gains %+.4g (%+.1f %%) in quality\n", gain,
            res->single_quality > 0 ? 100 * gain / res->single_quality : NAN);
 }
 
-static void print_text(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
-                       const pp_phases_plan *r)
+void pp_phases_plan_text(FILE *fp, const pp_model *m, const pp_plan_options *o,
+                        const pp_mission_spec *mi, const pp_phases_plan *r)
 {
     const pp_phases_result *res = &r->res;
 
-    print_header(o, mi, r);
-    pp_cli_plan_left_out(m, o, &r->head);
+    print_header(fp, o, mi, r);
+    pp_plan_left_out_text(fp, m, o, &r->head);
     for (size_t k = 0; k < mi->n_phases; k++)
         if (!res->phase[k].met) {
-            print_unmet(m, mi, r);
+            print_unmet(fp, m, mi, r);
             return;
         }
     if (!res->feasible) {
-        printf("no schedule keeps the reserve: the cheapest meeting every phase's bounds ends "
+        fprintf(fp, "no schedule keeps the reserve: the cheapest meeting every phase's bounds ends "
                "with %.1f %%, %.1f %% of the charge short of the %.0f %% reserve\n",
                100 * res->soc_end_frac, 100 * res->need_frac, 100 * r->min_soc_frac);
-        print_phases(m, mi, r);
+        print_phases(fp, m, mi, r);
         return;
     }
-    print_phases(m, mi, r);
-    printf("end: %.2f %% left (one battery run over the whole mission, %zu battery runs in "
+    print_phases(fp, m, mi, r);
+    fprintf(fp, "end: %.2f %% left (one battery run over the whole mission, %zu battery runs in "
            "all); quality %.4g\n", 100 * res->soc_end_frac, res->n_battery_runs, res->quality);
-    print_gain(m, mi, r);
+    print_gain(fp, m, mi, r);
 }
 
-int pp_cli_plan_phases(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
-                       int json)
-{
-    pp_phases_plan *r = malloc(sizeof *r);
-    int rc;
-
-    if (!r)
-        return PP_EXIT_FAILURE;
-    if ((rc = pp_plan_phases(m, o, mi, r)) < 0) {
-        free(r);
-        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    }
-    if (json) {
-        json_t *root = pp_phases_plan_json(m, o, mi, r);
-        json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-        json_decref(root);
-    } else {
-        print_text(m, o, mi, r);
-    }
-    rc = r->res.feasible ? 0 : 3;
-    pp_phases_plan_free(r);
-    free(r);
-    return rc;
-}
-
-void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
-                              const pp_phases_plan *r)
-{
-    print_text(m, o, mi, r);
-}

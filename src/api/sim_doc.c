@@ -1,19 +1,15 @@
-/* powprof govern --simulate: the mission flown in virtual time
- * (src/governor/governor_sim.h), the static plan, the governed run and the
- * oracle side by side, as text or one JSON object, and the plot. */
-#include "cli.h"
+/* sim_doc.c - the answer of `powprof govern --simulate` (governor_doc.h):
+ * the static plan, the governed run and the oracle flown in virtual time,
+ * as one JSON document and in words, the pack a flight log flies, the plot. */
+#include "governor_doc.h"
 
 #include "plots/plot_governor.h"
-#include "src/api/pipeline.h"
-#include "src/results/json_file.h"
-#include "src/governor/governor_sim.h"
 #include "src/flight/flight_fit.h"
 #include "src/flight/flight_log.h"
+#include "src/results/json_file.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const run_names[PP_SIM_RUNS] = {"static", "governed", "oracle"};
@@ -42,8 +38,8 @@ static json_t *run_json(const pp_sim_run *r)
     return o;
 }
 
-static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const char *actual,
-                        double scale_t_s, double scale_f, const pp_sim_options *o)
+json_t *pp_sim_json(const pp_phases_plan *r, const pp_sim_result *s, const char *actual,
+                    double scale_t_s, double scale_f, const pp_sim_options *o)
 {
     json_t *root = json_object();
 
@@ -72,48 +68,48 @@ static json_t *sim_json(const pp_phases_plan *r, const pp_sim_result *s, const c
 
 /* The governed run's decisions that found no schedule keeping the reserve:
  * the time to the reserve it first said against the pack flown's. */
-static void print_cannot(const pp_sim_run *g)
+static void print_cannot(FILE *fp, const pp_sim_run *g)
 {
-    printf("the governor found no schedule keeping the reserve at %zu of its decisions", g->n_cannot);
+    fprintf(fp, "the governor found no schedule keeping the reserve at %zu of its decisions", g->n_cannot);
     if (isfinite(g->reserve_pred_t_s))
-        printf("; the first, at %.0f s, said the reserve at %.0f s", g->cannot_t_s,
+        fprintf(fp, "; the first, at %.0f s, said the reserve at %.0f s", g->cannot_t_s,
                g->reserve_pred_t_s);
     if (isfinite(g->reserve_reached_t_s))
-        printf("; the pack flown reached it at %.0f s", g->reserve_reached_t_s);
-    printf("\n");
+        fprintf(fp, "; the pack flown reached it at %.0f s", g->reserve_reached_t_s);
+    fprintf(fp, "\n");
 }
 
-static void print_text(const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
-                       const pp_sim_options *o)
+void pp_sim_text(FILE *fp, const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
+                 const pp_sim_options *o)
 {
     const char *q = m->sum.params[r->head.maximize];
 
-    printf("mission %.1f min, reserve %.0f %%; propulsion planned %.2f W, actual %.2f W on "
+    fprintf(fp, "mission %.1f min, reserve %.0f %%; propulsion planned %.2f W, actual %.2f W on "
            "average; the governor reads %s every %g s\n", s->mission_s / 60,
            100 * r->min_soc_frac, s->planned_mean_w, s->actual_mean_w,
            o->measure_soc ? "the state of charge" : "voltage and current", o->every_s);
-    printf("%-9s %9s %9s %8s %7s %12s %8s\n", "run", "end %", "lowest %", "reserve", "floors",
+    fprintf(fp, "%-9s %9s %9s %8s %7s %12s %8s\n", "run", "end %", "lowest %", "reserve", "floors",
            "quality", "changes");
     for (size_t k = 0; k < PP_SIM_RUNS; k++) {
         const pp_sim_run *run = &s->run[k];
         if (!run->flown) {
-            printf("%-9s no plan keeps the reserve knowing the actual load\n", run_names[k]);
+            fprintf(fp, "%-9s no plan keeps the reserve knowing the actual load\n", run_names[k]);
             continue;
         }
-        printf("%-9s %9.2f %9.2f %8s %7s %12.4g %8zu\n", run_names[k], 100 * run->soc_end_frac,
+        fprintf(fp, "%-9s %9.2f %9.2f %8s %7s %12.4g %8zu\n", run_names[k], 100 * run->soc_end_frac,
                100 * run->soc_min_frac, run->reserve_held ? "held" : "BELOW",
                run->floors_held ? "held" : "BROKEN", run->quality, run->n_changes);
     }
-    printf("quality: the time-weighted %s; ", q);
+    fprintf(fp, "quality: the time-weighted %s; ", q);
     if (s->run[PP_SIM_ORACLE].flown)
-        printf("governed / oracle = %.3f\n",
+        fprintf(fp, "governed / oracle = %.3f\n",
                s->run[PP_SIM_GOVERNED].quality / s->run[PP_SIM_ORACLE].quality);
     else
-        printf("no oracle\n");
+        fprintf(fp, "no oracle\n");
     if (s->run[PP_SIM_GOVERNED].n_cannot)
-        print_cannot(&s->run[PP_SIM_GOVERNED]);
+        print_cannot(fp, &s->run[PP_SIM_GOVERNED]);
     if (!o->measure_soc)
-        printf("its state-of-charge estimate from voltage and current erred by %.2f points at "
+        fprintf(fp, "its state-of-charge estimate from voltage and current erred by %.2f points at "
                "most after the first minute\n", 100 * s->worst_est_err_frac);
 }
 
@@ -126,78 +122,45 @@ static int actual_load(const pp_phases_problem *w, const char *actual, double t,
     return pp_sim_actual_trace(w, actual, t, f, l);
 }
 
-/* A flight log flown: the thevenin pack fitted from it (battery fit's
- * library call, its defaults) into *pack. 0, or -1 (logged). */
-static int flight_pack(const char *log, pp_battery_params *pack)
+int pp_sim_pack(const char *actual, pp_battery_params *pack, int *capacity_held)
 {
     pp_flight_fit_options fo;
     pp_flight_fit fit;
     int rc;
 
+    if (strcmp(actual, "planned") == 0 || !pp_flight_log_is(actual))
+        return 0;
     pp_flight_fit_options_init(&fo);
-    rc = pp_flight_fit_run(&log, 1, &fo, &fit);
+    rc = pp_flight_fit_run(&actual, 1, &fo, &fit);
     if (rc == 0) {
         *pack = fit.fit.pack;
-        fprintf(stderr, "powprof govern: the pack flown: thevenin fitted from %s: %d cells, "
-                        "%.3g Ah, R0 %.3g ohm%s\n", log, pack->cells, pack->capacity_ah,
-                pack->r_int_ohm, fit.capacity_held ? " (the capacity the log's: the flight "
-                                                      "covers too little of the charge)" : "");
+        *capacity_held = fit.capacity_held;
     }
     pp_flight_fit_free(&fit);
-    return rc < 0 ? -1 : 0;
+    return rc < 0 ? -EINVAL : 1;
 }
 
-int pp_cli_govern_simulate(const pp_model *m, const pp_phases_plan *r, const char *actual,
-                           double scale_t_s, double scale_f, const pp_sim_options *o,
-                           const char *plot_dir, int json)
+int pp_sim_simulate(const pp_phases_plan *r, const char *actual, double scale_t_s, double scale_f,
+               const pp_sim_options *o, pp_sim_result *s)
 {
     size_t fixed[PP_MISSION_MAX_PHASES];
     pp_phase_load l = {0};
-    pp_sim_result s;
-    pp_sim_options so = *o;
-    pp_battery_params pack;
     pp_phases_problem w;
     int rc;
 
-    if (!r->res.feasible) {
-        fprintf(stderr, "powprof govern: the plan made before take-off does not keep the reserve "
-                        "(powprof plan --mission says more): nothing to hold\n");
-        return 3;
-    }
     for (size_t k = 0; k < r->problem.n_phases; k++)
         fixed[k] = r->res.phase[k].choice;
-    if (strcmp(actual, "planned") != 0 && pp_flight_log_is(actual)) {
-        if (flight_pack(actual, &pack) < 0)
-            return PP_EXIT_USAGE;
-        so.pack = &pack;
-    }
-    o = &so;
     if (pp_sim_world(&r->problem, o, &w) < 0)
-        return PP_EXIT_USAGE;
+        return -EINVAL;
     if ((rc = actual_load(&w, actual, scale_t_s, scale_f, &l)) < 0)
-        return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
-    rc = pp_sim_fly(&r->problem, fixed, &l, o, &s);
+        return rc == -ENOMEM ? rc : -EINVAL;
+    rc = pp_sim_fly(&r->problem, fixed, &l, o, s);
     pp_phase_load_free(&l);
-    if (rc < 0)
-        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
-    if (json) {
-        json_t *root = sim_json(r, &s, actual, scale_t_s, scale_f, o);
-        json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        printf("\n");
-        json_decref(root);
-    } else {
-        print_text(m, r, &s, o);
-    }
-    if (plot_dir) {
-        pp_plot_result pr;
-        rc = pp_plot_governor(plot_dir, &s, r->min_soc_frac, m->sum.params[r->head.maximize], &pr);
-        if (rc == 0)
-            fprintf(stderr, "powprof govern: plot %s/governor.%s\n", plot_dir,
-                    pr.gnuplot_missing ? "gp (gnuplot is not installed: not rendered)"
-                    : pr.n_rendered ? "png" : "gp (gnuplot failed on it)");
-        pp_plot_result_free(&pr);
-    }
-    rc = s.run[PP_SIM_GOVERNED].reserve_held ? 0 : 3;
-    pp_sim_result_free(&s);
     return rc;
+}
+
+int pp_sim_plot(const char *dir, const pp_model *m, const pp_phases_plan *r, const pp_sim_result *s,
+                pp_plot_result *pr)
+{
+    return pp_plot_governor(dir, s, r->min_soc_frac, m->sum.params[r->head.maximize], pr);
 }
