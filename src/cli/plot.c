@@ -113,7 +113,10 @@ int pp_cli_plot_show(const char *dir, const pp_plot_options *o, const pp_plot_re
     return r->n_failed && !r->gnuplot_missing ? PP_EXIT_FAILURE : 0;
 }
 
-int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
+/* The plots of dir with o; the outcome printed, or, when json is not
+ * NULL, *json set to the object `plot --json` prints (the caller frees
+ * it). Returns an exit status. */
+static int plot_dir(const char *dir, const pp_plot_options *o, json_t **json)
 {
     pp_plot_result r;
     int rc = pp_pipeline_plots(dir, o, &r);
@@ -190,7 +193,7 @@ int pp_cmd_plot(int argc, char **argv)
     if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
         return PP_EXIT_USAGE;
     o.plan = plan_path ? &plan : NULL;
-    rc = pp_cli_plot(argv[optind], &o, json ? &out : NULL);
+    rc = plot_dir(argv[optind], &o, json ? &out : NULL);
     if (out) {
         json_dumpf(out, stdout, JSON_COMPACT);
         printf("\n");
