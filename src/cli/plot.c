@@ -1,16 +1,12 @@
 /* powprof plot: parse the options, write and render the plots with the
  * library (plot.h), print the outcome. */
 #include "cli.h"
-#include "opt.h"
-
-#include "src/results/run_json.h"
 
 #include "src/api/pipeline.h"
-#include "src/base/util.h"
+#include "src/api/results_doc.h"
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char plot_head[] =
@@ -42,74 +38,13 @@ static const char plot_tail[] =
     "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
     "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
 
-/* A file of the plots folder, by name and extension. */
-static json_t *file_json(const pp_plot_result *r, const char *name, const char *ext)
-{
-    char path[4400];
-
-    if (pp_path_fmt(path, sizeof path, r->plots_dir, "%s.%s", name, ext) < 0)
-        return json_null();
-    return json_string(path);
-}
-
-static json_t *script_json(const pp_plot_options *o, const pp_plot_result *r,
-                           const pp_plot_script *sc)
-{
-    json_t *images = json_array();
-
-    if (sc->rendered && o->png)
-        json_array_append_new(images, file_json(r, sc->name, "png"));
-    if (sc->rendered && o->svg)
-        json_array_append_new(images, file_json(r, sc->name, "svg"));
-    return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}", "name", sc->name, "script",
-                     file_json(r, sc->name, "gp"), "data",
-                     sc->has_data ? file_json(r, sc->name, "dat") : json_null(), "images", images,
-                     "rendered", sc->rendered, "error",
-                     sc->error[0] ? json_string(sc->error) : json_null(), "warnings",
-                     sc->warnings[0] ? json_string(sc->warnings) : json_null());
-}
-
-static json_t *pp_plot_json(const char *dir, const pp_plot_options *o, const pp_plot_result *r)
-{
-    json_t *scripts = json_array(), *formats = json_array();
-
-    for (size_t i = 0; i < r->n_scripts; i++)
-        json_array_append_new(scripts, script_json(o, r, &r->scripts[i]));
-    if (o->png)
-        json_array_append_new(formats, json_string("png"));
-    if (o->svg)
-        json_array_append_new(formats, json_string("svg"));
-    return json_pack("{s:s, s:s, s:b, s:o, s:o, s:I, s:I, s:I}", "results", dir, "plots_dir",
-                     r->plots_dir, "gnuplot", !r->gnuplot_missing, "formats", formats, "scripts",
-                     scripts, "rendered", (json_int_t)r->n_rendered, "failed",
-                     (json_int_t)r->n_failed, "warned", (json_int_t)r->n_warned);
-}
-
-static void print_text(const pp_plot_result *r)
-{
-    for (size_t i = 0; i < r->n_scripts; i++)
-        if (!r->gnuplot_missing && r->scripts[i].error[0])
-            fprintf(stderr, "powprof plot: %s/%s.gp: %s\n", r->plots_dir, r->scripts[i].name,
-                    r->scripts[i].error);
-    if (r->gnuplot_missing) {
-        printf("%zu gnuplot scripts in %s; gnuplot is not installed: render them with\n"
-               "  cd %s && for f in *.gp; do gnuplot \"$f\"; done\n",
-               r->n_scripts, r->plots_dir, r->plots_dir);
-        return;
-    }
-    printf("%zu plots rendered in %s (%zu scripts)\n", r->n_rendered, r->plots_dir, r->n_scripts);
-    if (r->n_warned)
-        printf("gnuplot warned on %zu of them (`powprof plot --json` lists what it said)\n",
-               r->n_warned);
-}
-
 int pp_cli_plot_show(const char *dir, const pp_plot_options *o, const pp_plot_result *r,
                      json_t **json)
 {
     if (json)
         *json = pp_plot_json(dir, o, r);
     else
-        print_text(r);
+        pp_plot_text(r);
     return r->n_failed && !r->gnuplot_missing ? PP_EXIT_FAILURE : 0;
 }
 
@@ -175,7 +110,6 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
 int pp_cmd_plot(int argc, char **argv)
 {
     const char *plan_path = NULL, *config = NULL;
-    pp_battery_choice bc;
     pp_plot_options o;
     pp_plot_plan plan;
     json_t *out = NULL;
@@ -184,15 +118,8 @@ int pp_cmd_plot(int argc, char **argv)
     pp_plot_options_init(&o);
     if ((rc = parse(argc, argv, &o, &plan_path, &config, &json)) != 0)
         return rc == 1 ? 0 : rc;
-    pp_battery_choice_init(&bc);
-    bc.file = config;
-    if (config && pp_battery_choose(&bc, &o.battery) < 0)
+    if (pp_plot_request(&o, plan_path, config, &plan) < 0)
         return PP_EXIT_USAGE;
-    if (!config && plan_path && pp_run_json_battery_load(plan_path, &o.battery) < 0)
-        return PP_EXIT_USAGE;
-    if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
-        return PP_EXIT_USAGE;
-    o.plan = plan_path ? &plan : NULL;
     rc = plot_dir(argv[optind], &o, json ? &out : NULL);
     if (out) {
         json_dumpf(out, stdout, JSON_COMPACT);
