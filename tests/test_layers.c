@@ -1,6 +1,7 @@
 /* Per-layer profiles, layer models and predictions (issue 14). */
 #include "harness.h"
 
+#include "src/api/layers_doc.h"
 #include "src/layer2/lapack.h"
 #include "src/dnn/darknet_cfg.h"
 #include "src/dnn/layers.h"
@@ -1266,4 +1267,27 @@ void test_layers_fit_failure_names_row(void)
     CHECK(!strstr(test_log(), "is LAPACK installed"));
     pp_layers_data_free(&d);
     free(m);
+}
+
+/* --sizes and --rate of `layers profile`, checked by the library
+ * (layers_doc.h): WxH or N (NxN) or own, each side 1 to 8192, at most cap
+ * sizes; a rate the sampler takes. */
+void test_layers_sizes_and_rate_parse(void);
+void test_layers_sizes_and_rate_parse(void)
+{
+    int w[4], h[4];
+    double hz;
+
+    CHECK_INT(pp_layers_sizes_parse("416x320,256,own", w, h, 4), 3);
+    CHECK(w[0] == 416 && h[0] == 320 && w[1] == 256 && h[1] == 256 && w[2] == 0 && h[2] == 0);
+    CHECK_INT(pp_layers_sizes_parse("0x0", w, h, 4), -1);
+    CHECK_INT(pp_layers_sizes_parse("8193x32", w, h, 4), -1);
+    CHECK_INT(pp_layers_sizes_parse("32xq", w, h, 4), -1);
+    CHECK_INT(pp_layers_sizes_parse("1,2,3,4,5", w, h, 4), -1);
+    CHECK_INT(pp_layers_sizes_parse("", w, h, 4), -1);
+    CHECK_INT(pp_layers_rate_parse("50", &hz), 0);
+    CHECK_NEAR(hz, 50, 0);
+    CHECK_INT(pp_layers_rate_parse("fast", &hz), -EINVAL);
+    CHECK_INT(pp_layers_rate_parse("0", &hz), -ERANGE);
+    CHECK_CONTAINS(test_log(), "--rate");
 }
