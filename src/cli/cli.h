@@ -11,10 +11,6 @@
 
 #include <stdio.h>
 
-/* Exit statuses of powprof's own failures (a command's status passes through). */
-#define PP_EXIT_USAGE 2
-#define PP_EXIT_FAILURE 125
-
 /* The rows of the options shared by every command that opens a device,
  * into the pp_device_options o. */
 #define PP_CLI_DEVICE_ROWS(o)                                                                   \
