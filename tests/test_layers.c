@@ -1291,3 +1291,37 @@ void test_layers_sizes_and_rate_parse(void)
     CHECK_INT(pp_layers_rate_parse("0", &hz), -ERANGE);
     CHECK_CONTAINS(test_log(), "--rate");
 }
+
+/* `layers model --json` prints the library's document of the evaluation
+ * (pp_layers_eval_json) byte for byte; --width without --height is
+ * refused by the library with the words the CLI says. */
+void test_layers_model_json_cli_equals_library(void);
+void test_layers_model_json_cli_equals_library(void)
+{
+    const char *dir = fixture("layers/profile4");
+    char model[512], *out = NULL, *err = NULL, *text = NULL, why[160];
+    pp_layers_predict_request rq = {.width = 64, .min_soc = -1};
+    pp_layers_data d = {0};
+    pp_layers_eval e;
+    json_t *doc;
+
+    snprintf(model, sizeof model, "%s/m.json", test_tmpdir());
+    CHECK_INT(pp_layers_data_read(dir, &d), 0);
+    CHECK_INT(pp_layers_evaluate(&d, &e), 0);
+    doc = pp_layers_eval_json(&e, model);
+    text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) : NULL;
+    CHECK_INT(run_powprof(&out, &err, "layers", "model", dir, "-o", model, "--json", NULL), 0);
+    CHECK(text && out && strncmp(out, text, strlen(text)) == 0 &&
+          strcmp(out + strlen(text), "\n") == 0);
+    CHECK(json_object_get(doc, "cpu_s") && json_object_get(doc, "energy_j"));
+    CHECK_INT(pp_layers_predict_check(&rq, why, sizeof why), -EINVAL);
+    CHECK_STR(why, "give --width and --height together");
+    rq.height = 64;
+    CHECK_INT(pp_layers_predict_check(&rq, why, sizeof why), 0);
+    free(text);
+    json_decref(doc);
+    pp_layers_eval_free(&e);
+    pp_layers_data_free(&d);
+    free(out);
+    free(err);
+}

@@ -156,11 +156,11 @@ static json_t *stats_json(const pp_layers_eval_stats *s)
                      (json_int_t)s->n_runs);
 }
 
-static void print_eval_json(const pp_layers_eval *e, const char *path)
+json_t *pp_layers_eval_json(const pp_layers_eval *e, const char *path)
 {
     json_t *root = json_pack("{s:s,s:I,s:I}", "model", path, "networks",
                              (json_int_t)e->n_networks, "runs", (json_int_t)e->n_runs);
-    for (int q = 0; q < PP_LQ_COUNT; q++) {
+    for (int q = 0; root && q < PP_LQ_COUNT; q++) {
         json_t *o = json_pack("{s:o,s:o}", "chosen", stats_json(&e->model[q]), "baseline",
                               stats_json(&e->baseline[q]));
         for (int f = 0; f < PP_LF_COUNT; f++)
@@ -168,9 +168,15 @@ static void print_eval_json(const pp_layers_eval *e, const char *path)
                                 stats_json(&e->family[f][q]));
         json_object_set_new(root, pp_layers_quantity_name((pp_layers_quantity)q), o);
     }
-    json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+    return root;
+}
+
+/* doc on stdout with flags, then a newline; doc released. */
+static void print_json(json_t *doc, size_t flags)
+{
+    json_dumpf(doc, stdout, flags);
     putchar('\n');
-    json_decref(root);
+    json_decref(doc);
 }
 
 /* Fit, evaluate and write; prints unless json. */
@@ -192,7 +198,7 @@ static int build_model(const pp_layers_data *d, const char *out, int json)
             m->net_rms[q] = e.model[q].net_rms;
         }
         if ((rc = pp_layer_model_write(m, out)) == 0 && json)
-            print_eval_json(&e, out);
+            print_json(pp_layers_eval_json(&e, out), JSON_INDENT(1) | JSON_REAL_PRECISION(6));
         if (rc == 0 && !json) {
             print_fits(m);
             print_eval(&e);
@@ -354,6 +360,16 @@ static int predict_one(const pp_layer_model *m, const char *name,
     return rc;
 }
 
+int pp_layers_predict_check(const pp_layers_predict_request *rq, char *why, size_t cap)
+{
+    why[0] = '\0';
+    if ((rq->width > 0) != (rq->height > 0)) {
+        pp_text(why, cap, "give --width and --height together");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int pp_layers_predict_print(const char *model_path, int n, char *const *cfgs,
                             const pp_layers_predict_request *a)
 {
@@ -363,10 +379,8 @@ int pp_layers_predict_print(const char *model_path, int n, char *const *cfgs,
 
     for (int i = 0; i < n && rc == 0; i++)
         rc = predict_one(m, cfgs[i], a, arr);
-    if (rc == 0 && a->json) {
-        json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
-        putchar('\n');
-    }
+    if (rc == 0 && a->json)
+        print_json(json_incref(arr), JSON_INDENT(1) | JSON_REAL_PRECISION(9));
     json_decref(arr);
     free(m);
     return rc;

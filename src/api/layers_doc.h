@@ -10,6 +10,7 @@
 #include "devices/device.h"
 #include "battery/battery.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* "416x416,320x240,256,own": input sizes into w[], h[] (at most cap; own:
@@ -32,6 +33,10 @@ int pp_layers_profile_answer(const pp_layers_run_request *rq, const char *device
  * as text or, with json, one JSON object. 0 or -errno (logged). */
 int pp_layers_model_build(int n, char *const *dirs, const char *out, int json);
 
+/* The errors of networks left out (pp_layers_evaluate) of the model
+ * written to path, as `layers model --json` prints them. */
+json_t *pp_layers_eval_json(const pp_layers_eval *e, const char *path);
+
 /* What `layers predict` is asked beyond the model and the networks. */
 typedef struct pp_layers_predict_request {
     int width, height, json; /* 0x0: each cfg's own size */
@@ -42,6 +47,8 @@ typedef struct pp_layers_predict_request {
     pp_battery_params battery;
 } pp_layers_predict_request;
 
+/* rq refused: -EINVAL, said into why (cap bytes); 0 when it holds. */
+int pp_layers_predict_check(const pp_layers_predict_request *rq, char *why, size_t cap);
 /* layers predict: the model read, each of cfgs[n] predicted: printed, or
  * with rq->json one JSON array on stdout. 0 or -errno (logged). */
 int pp_layers_predict_print(const char *model_path, int n, char *const *cfgs,

@@ -209,11 +209,25 @@ int pp_merge_answer(const char *const *dirs, size_t n, const char *out, int json
 
 /* ---- plot --------------------------------------------------------------- */
 
+int pp_plot_format_parse(const char *arg, void *value)
+{
+    pp_plot_options *o = value;
+
+    o->png = strcmp(arg, "png") == 0 || strcmp(arg, "both") == 0;
+    o->svg = strcmp(arg, "svg") == 0 || strcmp(arg, "both") == 0;
+    return o->png || o->svg ? 0 : -1;
+}
+
 int pp_plot_request(pp_plot_options *o, const char *plan_path, const char *config,
-                    pp_plot_plan *plan)
+                    pp_plot_plan *plan, char *why, size_t cap)
 {
     pp_battery_choice bc;
 
+    why[0] = '\0';
+    if (config && !plan_path) {
+        pp_text(why, cap, "-c CONFIG is the battery of a plan: give --plan PLAN.json");
+        return -EINVAL;
+    }
     pp_battery_choice_init(&bc);
     bc.file = config;
     if (config && pp_battery_choose(&bc, &o->battery) < 0)

@@ -43,11 +43,14 @@ json_t *pp_merge_json(const pp_merge_report *r, int n_src, const char *out);
 
 /* ---- plot --------------------------------------------------------------- */
 
+/* --format png|svg|both into value, a pp_plot_options: 0, or -1. */
+int pp_plot_format_parse(const char *arg, void *value);
 /* plot --plan PLAN [-c CONFIG]: o's battery (CONFIG's, else the plan's
- * own) and *plan read, o->plan set (no plan: o unchanged). 0, or -EINVAL
- * (logged). */
+ * own) and *plan read, o->plan set (no plan: o unchanged). 0; -EINVAL,
+ * logged or said into why (cap bytes; "" when logged): a CONFIG without
+ * a plan is refused. */
 int pp_plot_request(pp_plot_options *o, const char *plan_path, const char *config,
-                    pp_plot_plan *plan);
+                    pp_plot_plan *plan, char *why, size_t cap);
 /* The plots r of dir made with o, as `plot --json` prints them. */
 json_t *pp_plot_json(const char *dir, const pp_plot_options *o, const pp_plot_result *r);
 /* The plots r in words on stdout (gnuplot's errors on stderr). */

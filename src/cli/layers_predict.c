@@ -22,6 +22,7 @@ static const char predict_head[] =
 static int predict_options(int argc, char **argv, pp_layers_predict_request *a)
 {
     pp_mission_settings mi;
+    char why[160];
     const pp_opt opts[] = {
         PP_OPT_INT(0, "width", &a->width, "W", "input width (default: the cfg's own; with "
                    "--height)", 1, 100000),
@@ -45,8 +46,8 @@ static int predict_options(int argc, char **argv, pp_layers_predict_request *a)
     pp_mission_settings_init(&mi);
     if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
         return rc == 1 ? 1 : -1;
-    if ((a->width > 0) != (a->height > 0)) {
-        fprintf(stderr, "powprof layers predict: give --width and --height together\n");
+    if (pp_layers_predict_check(a, why, sizeof why) < 0) {
+        fprintf(stderr, "powprof layers predict: %s\n", why);
         return -1;
     }
     a->mission_s = mi.mission_s;

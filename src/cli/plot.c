@@ -64,21 +64,11 @@ static int plot_dir(const char *dir, const pp_plot_options *o, json_t **json)
     return rc;
 }
 
-/* --format png|svg|both into the pp_plot_options. */
-static int format_parse(const char *arg, void *value)
-{
-    pp_plot_options *o = value;
-
-    o->png = strcmp(arg, "png") == 0 || strcmp(arg, "both") == 0;
-    o->svg = strcmp(arg, "svg") == 0 || strcmp(arg, "both") == 0;
-    return o->png || o->svg ? 0 : -1;
-}
-
 static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, const char **config,
                  int *json)
 {
     const pp_opt rows[] = {
-        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", format_parse,
+        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", pp_plot_format_parse,
                      "png, svg or both"),
         PP_OPT_STRING(0, "plan", plan, "PLAN.json", "also plot this plan's state of charge over "
                       "time"),
@@ -100,16 +90,13 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
         fputs("powprof plot: one results folder expected\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (*config && !*plan) {
-        fputs("powprof plot: -c CONFIG is the battery of a plan: give --plan PLAN.json\n", stderr);
-        return PP_EXIT_USAGE;
-    }
     return 0;
 }
 
 int pp_cmd_plot(int argc, char **argv)
 {
     const char *plan_path = NULL, *config = NULL;
+    char why[160];
     pp_plot_options o;
     pp_plot_plan plan;
     json_t *out = NULL;
@@ -118,8 +105,11 @@ int pp_cmd_plot(int argc, char **argv)
     pp_plot_options_init(&o);
     if ((rc = parse(argc, argv, &o, &plan_path, &config, &json)) != 0)
         return rc == 1 ? 0 : rc;
-    if (pp_plot_request(&o, plan_path, config, &plan) < 0)
+    if (pp_plot_request(&o, plan_path, config, &plan, why, sizeof why) < 0) {
+        if (why[0])
+            fprintf(stderr, "powprof plot: %s\n", why);
         return PP_EXIT_USAGE;
+    }
     rc = plot_dir(argv[optind], &o, json ? &out : NULL);
     if (out) {
         json_dumpf(out, stdout, JSON_COMPACT);
