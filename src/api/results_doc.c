@@ -75,9 +75,9 @@ int pp_import_time_unit_parse(const char *arg, void *out)
 
 /* After an import of logs: per battery, its samples and the charge drawn
  * from the logged current beside the log's own discharged_mah. */
-static void ulog_report(char **files, int n_files)
+static void ulog_report(const char *const *files, size_t n_files)
 {
-    for (int i = 0; i < n_files; i++) {
+    for (size_t i = 0; i < n_files; i++) {
         const pp_ulog_flight *f = pp_import_ulog_flight(files[i]); /* read by the import */
         char left[512];
         if (!f)
@@ -155,7 +155,7 @@ int pp_import_answer(pp_import_request *rq, const char *config_path, int json)
         printf("%zu files imported into %s (%zu rails, %zu parameters)\n", rq->n_files, rq->out,
                layout->n_rails, layout->n_params);
     if (rc == 0 && !json && strcmp(rq->format, "ulog") == 0)
-        ulog_report((char **)rq->files, (int)rq->n_files);
+        ulog_report(rq->files, rq->n_files);
     pp_import_ulog_forget();
     free(layout);
     return rc;
