@@ -378,7 +378,7 @@ void test_ulog_battery_vs_flight(void)
 }
 
 /* `ulog info --json` prints the library's document of the log
- * (pp_ulog_info_json) byte for byte, with a battery per instance. */
+ * (pp_ulog_info_doc) byte for byte, with a battery per instance. */
 void test_ulog_info_json_cli_equals_library(void);
 void test_ulog_info_json_cli_equals_library(void)
 {
@@ -388,7 +388,7 @@ void test_ulog_info_json_cli_equals_library(void)
     json_t *lib = NULL;
 
     CHECK_INT(pp_ulog_read_battery(path, &f), 0);
-    lib = pp_ulog_info_json(path, &f);
+    lib = pp_ulog_info_doc(path, &f);
     CHECK_INT(pp(&out, &err, "ulog", "info", path, "--json", NULL), 0);
     text = lib ? json_dumps(lib, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     CHECK(text && out && strncmp(out, text, strlen(text)) == 0 &&

@@ -351,7 +351,7 @@ static json_t *battery_json(const pp_ulog_flight *f, size_t b)
                                                            : json_null());
 }
 
-json_t *pp_ulog_info_json(const char *path, const pp_ulog_flight *f)
+json_t *pp_ulog_info_doc(const char *path, const pp_ulog_flight *f)
 {
     json_t *topics = json_array(), *bats = json_array();
 
@@ -423,7 +423,7 @@ int pp_ulog_info(const char *path, int json)
     int rc = pp_ulog_read_battery(path, &f);
 
     if (rc == 0 && json)
-        print_json(pp_ulog_info_json(path, &f), JSON_COMPACT | JSON_REAL_PRECISION(10));
+        print_json(pp_ulog_info_doc(path, &f), PP_ULOG_INFO_JSON_FLAGS);
     else if (rc == 0)
         print_text(path, &f);
     pp_ulog_flight_free(&f);

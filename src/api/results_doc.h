@@ -59,11 +59,13 @@ void pp_plot_text(const pp_plot_result *r);
 /* ---- ulog info ---------------------------------------------------------- */
 
 /* The flight log path read (its topics and battery_status) and described
- * on stdout: in words, or with json as one object (pp_ulog_info_json).
+ * on stdout: in words, or with json as one object (pp_ulog_info_doc).
  * 0, or -errno (logged). */
 int pp_ulog_info(const char *path, int json);
 struct pp_ulog_flight;
-/* The log f read from path, as `ulog info --json` prints it. */
-json_t *pp_ulog_info_json(const char *path, const struct pp_ulog_flight *f);
+/* The log f read from path, as `ulog info --json` prints it (with these
+ * flags: pp_ulog_info_json gives Python the same text). */
+#define PP_ULOG_INFO_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
+json_t *pp_ulog_info_doc(const char *path, const struct pp_ulog_flight *f);
 
 #endif
