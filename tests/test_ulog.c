@@ -6,6 +6,8 @@
 #include "limited.h"
 #include "ulog_build.h"
 
+#include "include/powprof/battery.h"
+#include "include/powprof/model.h" /* pp_free */
 #include "src/api/results_doc.h"
 #include "src/flight/flight.h"
 #include "src/flight/ulog.h"
@@ -397,6 +399,11 @@ void test_ulog_info_json_cli_equals_library(void)
     CHECK_INT((int)json_array_size(json_object_get(lib, "topics")), (int)f.topics.n);
     CHECK(f.n_batteries > 0);
     free(text);
+    CHECK_INT(pp_ulog_info_json(path, &text), 0); /* the public face: the same text */
+    CHECK(text && out && strncmp(out, text, strlen(text)) == 0);
+    pp_free(text);
+    CHECK_INT(pp_ulog_info_json(NULL, &text), -EINVAL);
+    CHECK(pp_ulog_info_json(fixture("ulog/no-such.ulg"), &text) < 0 && text == NULL);
     json_decref(lib);
     pp_ulog_flight_free(&f);
     free(out);
