@@ -2,7 +2,8 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
-#include "src/api/pipeline.h" /* the profile, the mission's settings */
+#include "src/config/profile.h"
+#include "src/config/mission_settings.h"
 #include "src/config/shard.h"
 #include "src/results/json_file.h"
 #include "src/results/node.h"
