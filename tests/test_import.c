@@ -3,7 +3,6 @@
 
 #include "src/flight/ulog.h"
 #include "src/results/import.h"
-#include "src/api/results_doc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -488,57 +487,4 @@ void test_import_names_output(void)
     snprintf(want, sizeof want, "%s: cannot create: Not a directory (its temporary folder", out);
     CHECK_CONTAINS(err, want);
     free(err);
-}
-
-/* --param NAME=NUMBER: the library's refusals (results_doc.h), each said
- * with the argument; a name that is not a safe name is refused by
- * pp_name_check, logged. */
-void test_import_param_refusals(void);
-void test_import_param_refusals(void)
-{
-    pp_import_request *rq = calloc(1, sizeof *rq);
-    char why[300], arg[128];
-
-    CHECK_INT(pp_import_param_add(rq, "size=5", why, sizeof why), 0);
-    CHECK_INT((int)rq->n_fixed, 1);
-    CHECK_STR(rq->fixed_names[0], "size");
-    CHECK_NEAR(rq->fixed_values[0], 5, 0);
-    CHECK_INT(pp_import_param_add(rq, "size", why, sizeof why), -EINVAL);
-    CHECK_STR(why, "--param size: NAME=NUMBER expected");
-    CHECK_INT(pp_import_param_add(rq, "fps=fast", why, sizeof why), -EINVAL);
-    CHECK_STR(why, "--param fps=fast: NAME=NUMBER expected");
-    snprintf(arg, sizeof arg, "%064d=1", 0);
-    CHECK_INT(pp_import_param_add(rq, arg, why, sizeof why), -EINVAL);
-    CHECK_CONTAINS(why, "NAME is at most 63 characters");
-    CHECK_INT(pp_import_param_add(rq, "../x=1", why, sizeof why), -EINVAL);
-    CHECK_STR(why, "");
-    CHECK_CONTAINS(test_log(), "--param");
-    CHECK_INT((int)rq->n_fixed, 1);
-    for (int i = 1; i < PP_IMPORT_MAX_PARAMS; i++) {
-        snprintf(arg, sizeof arg, "p%d=%d", i, i);
-        CHECK_INT(pp_import_param_add(rq, arg, why, sizeof why), 0);
-    }
-    CHECK_INT(pp_import_param_add(rq, "one_more=1", why, sizeof why), -EINVAL);
-    CHECK_STR(why, "more than 16 --param");
-    free(rq);
-}
-
-/* --unit and --time-unit: the scale to watts and to seconds; anything
- * else refused (a power unit is no time unit). */
-void test_import_unit_parse(void);
-void test_import_unit_parse(void)
-{
-    double s = 0;
-
-    CHECK_INT(pp_import_unit_parse("mW", &s), 0);
-    CHECK_NEAR(s, 1e-3, 0);
-    CHECK_INT(pp_import_unit_parse("uW", &s), 0);
-    CHECK_NEAR(s, 1e-6, 0);
-    CHECK_INT(pp_import_unit_parse("ns", &s), -1);
-    CHECK_INT(pp_import_unit_parse("kW", &s), -1);
-    CHECK_INT(pp_import_time_unit_parse("ns", &s), 0);
-    CHECK_NEAR(s, 1e-9, 0);
-    CHECK_INT(pp_import_time_unit_parse("s", &s), 0);
-    CHECK_NEAR(s, 1, 0);
-    CHECK_INT(pp_import_time_unit_parse("mW", &s), -1);
 }

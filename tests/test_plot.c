@@ -5,9 +5,6 @@
  * step and forwards the profile's failure options. */
 #include "harness.h"
 
-#include "src/api/results_doc.h"
-
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -705,28 +702,4 @@ void test_plot_heatmaps_and_metric(void)
     CHECK_INT(run_powprof(NULL, &err, "plot", dir, "--metric", "nosuch", NULL), 2);
     CHECK_CONTAINS(err, "--metric nosuch: the results have no such metric");
     free(err);
-}
-
-/* plot's choices checked by the library (results_doc.h): --format, and
- * -c CONFIG without a plan refused with the words the CLI says; without
- * a plan nothing is read and no plan set. */
-void test_plot_request_refusals(void);
-void test_plot_request_refusals(void)
-{
-    pp_plot_options o;
-    pp_plot_plan plan;
-    char why[160];
-
-    pp_plot_options_init(&o);
-    CHECK_INT(pp_plot_format_parse("both", &o), 0);
-    CHECK(o.png && o.svg);
-    CHECK_INT(pp_plot_format_parse("svg", &o), 0);
-    CHECK(!o.png && o.svg);
-    CHECK_INT(pp_plot_format_parse("pdf", &o), -1);
-    CHECK_INT(pp_plot_request(&o, NULL, "pack.cfg", &plan, why, sizeof why), -EINVAL);
-    CHECK_STR(why, "-c CONFIG is the battery of a plan: give --plan PLAN.json");
-    CHECK_INT(pp_plot_request(&o, NULL, NULL, &plan, why, sizeof why), 0);
-    CHECK(o.plan == NULL);
-    CHECK_INT(pp_plot_request(&o, "no-such-plan.json", NULL, &plan, why, sizeof why), -EINVAL);
-    CHECK_STR(why, "");
 }

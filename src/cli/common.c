@@ -1,7 +1,13 @@
 #include "cli.h"
 
-#include "src/api/pipeline.h" /* the plan's, the battery's and the plots' */
+#include "src/api/pipeline.h"
+#include "src/config/battery_config.h"
+#include "src/plan/plan.h"
+#include "src/config/config.h"
 #include "src/base/util.h"
+
+#include "battery/battery.h"
+#include "plots/plot.h"
 
 #include <math.h>
 #include <stdarg.h>
