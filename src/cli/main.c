@@ -1,8 +1,6 @@
 /* powprof: the command line. */
 #include "cli.h"
 
-#include "src/base/log.h"
-
 #include <stdio.h>
 #include <string.h>
 
