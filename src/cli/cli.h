@@ -176,7 +176,7 @@ struct pp_sim_options;
 int pp_cli_govern_simulate(const struct pp_model *m, const struct pp_phases_plan *r,
                            const char *actual, double scale_t_s, double scale_f,
                            const struct pp_sim_options *o, const char *plot_dir, int json);
-/* powprof layers profile|model|predict (src/cli/layers.c) */
+/* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
 int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */
 int pp_cmd_ulog(int argc, char **argv);
