@@ -6,12 +6,16 @@
 #include "limited.h"
 #include "ulog_build.h"
 
+#include "include/powprof/battery.h"
+#include "include/powprof/model.h" /* pp_free */
+#include "src/api/results_doc.h"
 #include "src/flight/flight.h"
 #include "src/flight/ulog.h"
 #include "src/flight/ulog_trace.h"
 #include "src/traces/trace.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -374,4 +378,35 @@ void test_ulog_battery_vs_flight(void)
     CHECK_CONTAINS(out, "terminal voltage, modelled - logged: RMS 0.000 V");
     free(out);
     free(u);
+}
+
+/* `ulog info --json` prints the library's document of the log
+ * (pp_ulog_info_doc) byte for byte, with a battery per instance. */
+void test_ulog_info_json_cli_equals_library(void);
+void test_ulog_info_json_cli_equals_library(void)
+{
+    const char *path = fixture("ulog/sample_log_small.ulg");
+    char *out = NULL, *err = NULL, *text;
+    pp_ulog_flight f;
+    json_t *lib = NULL;
+
+    CHECK_INT(pp_ulog_read_battery(path, &f), 0);
+    lib = pp_ulog_info_doc(path, &f);
+    CHECK_INT(pp(&out, &err, "ulog", "info", path, "--json", NULL), 0);
+    text = lib ? json_dumps(lib, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+    CHECK(text && out && strncmp(out, text, strlen(text)) == 0 &&
+          strcmp(out + strlen(text), "\n") == 0);
+    CHECK_INT((int)json_array_size(json_object_get(lib, "batteries")), (int)f.n_batteries);
+    CHECK_INT((int)json_array_size(json_object_get(lib, "topics")), (int)f.topics.n);
+    CHECK(f.n_batteries > 0);
+    free(text);
+    CHECK_INT(pp_ulog_info_json(path, &text), 0); /* the public face: the same text */
+    CHECK(text && out && strncmp(out, text, strlen(text)) == 0);
+    pp_free(text);
+    CHECK_INT(pp_ulog_info_json(NULL, &text), -EINVAL);
+    CHECK(pp_ulog_info_json(fixture("ulog/no-such.ulg"), &text) < 0 && text == NULL);
+    json_decref(lib);
+    pp_ulog_flight_free(&f);
+    free(out);
+    free(err);
 }

@@ -82,6 +82,16 @@ void pp_battery_fit_request_init(pp_battery_fit_request *q);
 int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,
                              const pp_battery_fit_request *q, char **json_out);
 
+/* What the flight log at path (PX4 .ulg) holds before it is imported or
+ * fitted, as `powprof ulog info LOG --json` prints it: file, version,
+ * messages, duration_s, topics [{name, instance, messages, rate_hz,
+ * first_s, last_s}] (the log's timestamps, s; null where untimed) and
+ * batteries [{instance, samples, duration_s, voltage_min_v, voltage_max_v,
+ * current_min_a, current_max_a, cell_count, capacity_mah}]. 0 and
+ * *json_out (free it with pp_free), or -errno (logged with the file and
+ * the offset): -EINVAL for what is not a ULog, -ENOENT, -ENOMEM. */
+int pp_ulog_info_json(const char *path, char **json_out);
+
 #ifdef __cplusplus
 }
 #endif

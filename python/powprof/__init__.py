@@ -20,10 +20,10 @@ them (as in the CLI).
 """
 __version__ = "0.1.0"
 __all__ = ["Results", "Model", "Battery", "plan", "plan_frame", "Governor", "meter", "fit_battery",
-           "PowprofError", "PowprofWarning"]
+           "ulog_info", "PowprofError", "PowprofWarning"]
 
 _WHERE = {"Results": "results", "Model": "model", "Battery": "battery", "plan": "battery",
-          "fit_battery": "battery",
+          "fit_battery": "battery", "ulog_info": "battery",
           "plan_frame": "model",
           "Governor": "governor", "meter": "meter", "PowprofError": "_lib",
           "PowprofWarning": "_lib"}

@@ -147,6 +147,7 @@ _DECLS = {
     "pp_battery_fit_request_init": (None, [ctypes.POINTER(BatteryFitRequest)]),
     "pp_battery_fit_logs_json": (_INT, [_STRS, _SZ, ctypes.POINTER(BatteryFitRequest),
                                         ctypes.POINTER(_P)]),
+    "pp_ulog_info_json": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_new": (_INT, [_SZ, _STRS, _SZ, _DS, _DS, ctypes.POINTER(_P)]),
     "pp_trace_open": (_INT, [_S, ctypes.POINTER(_P)]),
     "pp_trace_close": (None, [_P]),

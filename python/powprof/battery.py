@@ -195,3 +195,16 @@ def fit_battery(logs, *, model=None, train_frac=None, train_s=None, instance=Non
     ptr = ctypes.c_void_p()
     _lib.call("pp_battery_fit_logs_json", arr, len(logs), ctypes.byref(q), ctypes.byref(ptr))
     return json.loads(_lib.take_text(ptr))
+
+
+def ulog_info(path):
+    """What a PX4 flight log (.ulg) holds before it is imported or fitted,
+    as `powprof ulog info LOG --json` prints it, as a dict: file, version,
+    messages, duration_s, topics (name, instance, messages, rate_hz,
+    first_s, last_s: the log's timestamps, s) and batteries (instance,
+    samples, duration_s, the voltage and current ranges, cell_count,
+    capacity_mah). PowprofError, with the command's words, for what is not
+    a ULog."""
+    ptr = ctypes.c_void_p()
+    _lib.call("pp_ulog_info_json", _lib.path(path, "ulog_info: path"), ctypes.byref(ptr))
+    return json.loads(_lib.take_text(ptr))

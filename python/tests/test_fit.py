@@ -100,3 +100,22 @@ class TestFitBattery(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestUlogInfo(unittest.TestCase):
+    """powprof.ulog_info is `powprof ulog info LOG --json`: the library's
+    one document (issue 40), and its refusals in the command's words."""
+
+    def test_ulog_info_is_the_command(self):
+        for log in (SMALL, os.path.join(ROOT, "tests/fixtures/ulog/sample.ulg")):
+            doc = powprof.ulog_info(log)
+            self.assertEqual(doc, cli("ulog", "info", log, "--json"), log)
+        self.assertEqual([b["instance"] for b in powprof.ulog_info(SMALL)["batteries"]], [0, 1])
+
+    def test_ulog_info_refuses_as_the_command(self):
+        for bad in (os.path.join(ROOT, "no-such.ulg"), SHALLOW):
+            rc, said = errors("ulog", "info", bad)
+            self.assertEqual(rc, 2)
+            with self.assertRaises(powprof.PowprofError) as e:
+                powprof.ulog_info(bad)
+            self.assertEqual(str(e.exception), said[-1])

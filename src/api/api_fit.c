@@ -6,6 +6,8 @@
 #include "src/base/log.h"
 #include "src/config/battery_config.h"
 #include "src/results/flight_fit_doc.h"
+#include "results_doc.h"
+#include "src/flight/ulog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -79,5 +81,25 @@ int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,
     json_decref(doc);
     pp_flight_fit_free(r);
     free(r);
+    return rc;
+}
+
+int pp_ulog_info_json(const char *path, char **json_out)
+{
+    pp_ulog_flight f;
+    json_t *doc = NULL;
+    int rc;
+
+    if (!path || !json_out) {
+        pp_log_error("ulog info: no log or no place for the document (NULL)");
+        return -EINVAL;
+    }
+    *json_out = NULL;
+    rc = pp_ulog_read_battery(path, &f);
+    if (rc == 0 && (!(doc = pp_ulog_info_doc(path, &f)) ||
+                    !(*json_out = json_dumps(doc, PP_ULOG_INFO_JSON_FLAGS))))
+        rc = -ENOMEM;
+    json_decref(doc);
+    pp_ulog_flight_free(&f);
     return rc;
 }

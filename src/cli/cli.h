@@ -10,10 +10,6 @@
 
 #include <stdio.h>
 
-/* Exit statuses of powprof's own failures (a command's status passes through). */
-#define PP_EXIT_USAGE 2
-#define PP_EXIT_FAILURE 125
-
 /* The rows of the options shared by every command that opens a device,
  * into the pp_device_options o. */
 #define PP_CLI_DEVICE_ROWS(o)                                                                   \
@@ -87,11 +83,7 @@ struct pp_model;
 void pp_cli_model_print(const struct pp_model *m, const char *dir, int verbose);
 int pp_cmd_predict(int argc, char **argv);
 int pp_cmd_plot(int argc, char **argv);
-/* The plots of dir (src/api/pipeline.h) with o; the outcome printed, or,
- * when json is not NULL, *json set to the object `plot --json` prints
- * (the caller frees it). Returns an exit status. */
 struct pp_plot_options;
-int pp_cli_plot(const char *dir, const struct pp_plot_options *o, struct json_t **json);
 /* The plots r of dir made with o, printed (json NULL) or as `plot --json`'s
  * object into *json. PP_EXIT_FAILURE when gnuplot failed on some, else 0. */
 struct pp_plot_result;
@@ -115,6 +107,5 @@ int pp_cmd_govern(int argc, char **argv);
 int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */
 int pp_cmd_ulog(int argc, char **argv);
-int pp_cli_layers_predict(int argc, char **argv);
 
 #endif

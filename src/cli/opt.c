@@ -7,8 +7,15 @@
 #include <string.h>
 
 #define MAX_ROWS 64
-#define EXIT_USAGE 2          /* cli.h's PP_EXIT_USAGE */
-#define EXIT_FAILURE_CODE 125 /* cli.h's PP_EXIT_FAILURE */
+
+/* arg as a number into *v: 0, or -1 (said: not a number). */
+static int read_number(const pp_opt *r, const char *arg, const char *cmd, double *v)
+{
+    if (pp_parse_double(arg, v) == 0)
+        return 0;
+    fprintf(stderr, "powprof %s: --%s '%s' is not a number\n", cmd, r->long_name, arg);
+    return -1;
+}
 
 /* A number row's argument: 0, or -1 (said why: the option and the
  * argument, and the range's words when it lies outside). */
@@ -16,10 +23,8 @@ static int number(const pp_opt *r, const char *arg, const char *cmd)
 {
     double v;
 
-    if (pp_parse_double(arg, &v) < 0) {
-        fprintf(stderr, "powprof %s: --%s '%s' is not a number\n", cmd, r->long_name, arg);
+    if (read_number(r, arg, cmd, &v) < 0)
         return -1;
-    }
     if (r->why && !(isfinite(v) && ((r->open & PP_OPT_LO_OPEN) ? v > r->lo : v >= r->lo) &&
                     ((r->open & PP_OPT_HI_OPEN) ? v < r->hi : v <= r->hi))) {
         fprintf(stderr, "powprof %s: --%s %s: %s\n", cmd, r->long_name, arg, r->why);
@@ -34,10 +39,8 @@ static int whole(const pp_opt *r, const char *arg, const char *cmd)
 {
     double v;
 
-    if (pp_parse_double(arg, &v) < 0) {
-        fprintf(stderr, "powprof %s: --%s '%s' is not a number\n", cmd, r->long_name, arg);
+    if (read_number(r, arg, cmd, &v) < 0)
         return -1;
-    }
     if (!(v >= r->lo && v <= r->hi && v == floor(v))) {
         fprintf(stderr, "powprof %s: --%s %s: a whole number in [%.0f, %.0f]\n", cmd,
                 r->long_name, arg, r->lo, r->hi);
@@ -111,7 +114,7 @@ int pp_opt_parse(const pp_command *c, int argc, char **argv)
 
     if (c->opts[n].kind != PP_OPTK_END) { /* a table longer than getopt's: a bug, said */
         fprintf(stderr, "powprof %s: more than %d options in its table\n", c->name, MAX_ROWS);
-        return EXIT_FAILURE_CODE;
+        return PP_EXIT_FAILURE;
     }
     optind = 1;
     while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
@@ -122,10 +125,10 @@ int pp_opt_parse(const pp_command *c, int argc, char **argv)
             r = c->opts[i].short_name == opt ? &c->opts[i] : NULL;
         if (!r) {
             fprintf(stderr, "Try 'powprof %s --help'.\n", c->name);
-            return EXIT_USAGE;
+            return PP_EXIT_USAGE;
         }
         if ((rc = take(c, r, optarg)) != 0)
-            return rc > 0 ? 1 : EXIT_USAGE;
+            return rc > 0 ? 1 : PP_EXIT_USAGE;
     }
     return 0;
 }

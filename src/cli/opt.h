@@ -8,6 +8,10 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Exit statuses of powprof's own failures (a command's status passes through). */
+#define PP_EXIT_USAGE 2
+#define PP_EXIT_FAILURE 125
+
 typedef enum pp_opt_kind {
     PP_OPTK_END,      /* the table's last row */
     PP_OPTK_HELP,     /* -h, --help: the usage on stdout */

@@ -1,17 +1,12 @@
 /* powprof plot: parse the options, write and render the plots with the
  * library (plot.h), print the outcome. */
 #include "cli.h"
-#include "opt.h"
-
-#include "plots/plot_plan.h"
-#include "src/results/run_json.h"
 
 #include "src/api/pipeline.h"
-#include "src/base/util.h"
+#include "src/api/results_doc.h"
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char plot_head[] =
@@ -43,78 +38,20 @@ static const char plot_tail[] =
     "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
     "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
 
-/* A file of the plots folder, by name and extension. */
-static json_t *file_json(const pp_plot_result *r, const char *name, const char *ext)
-{
-    char path[4400];
-
-    if (pp_path_fmt(path, sizeof path, r->plots_dir, "%s.%s", name, ext) < 0)
-        return json_null();
-    return json_string(path);
-}
-
-static json_t *script_json(const pp_plot_options *o, const pp_plot_result *r,
-                           const pp_plot_script *sc)
-{
-    json_t *images = json_array();
-
-    if (sc->rendered && o->png)
-        json_array_append_new(images, file_json(r, sc->name, "png"));
-    if (sc->rendered && o->svg)
-        json_array_append_new(images, file_json(r, sc->name, "svg"));
-    return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}", "name", sc->name, "script",
-                     file_json(r, sc->name, "gp"), "data",
-                     sc->has_data ? file_json(r, sc->name, "dat") : json_null(), "images", images,
-                     "rendered", sc->rendered, "error",
-                     sc->error[0] ? json_string(sc->error) : json_null(), "warnings",
-                     sc->warnings[0] ? json_string(sc->warnings) : json_null());
-}
-
-static json_t *pp_plot_json(const char *dir, const pp_plot_options *o, const pp_plot_result *r)
-{
-    json_t *scripts = json_array(), *formats = json_array();
-
-    for (size_t i = 0; i < r->n_scripts; i++)
-        json_array_append_new(scripts, script_json(o, r, &r->scripts[i]));
-    if (o->png)
-        json_array_append_new(formats, json_string("png"));
-    if (o->svg)
-        json_array_append_new(formats, json_string("svg"));
-    return json_pack("{s:s, s:s, s:b, s:o, s:o, s:I, s:I, s:I}", "results", dir, "plots_dir",
-                     r->plots_dir, "gnuplot", !r->gnuplot_missing, "formats", formats, "scripts",
-                     scripts, "rendered", (json_int_t)r->n_rendered, "failed",
-                     (json_int_t)r->n_failed, "warned", (json_int_t)r->n_warned);
-}
-
-static void print_text(const pp_plot_result *r)
-{
-    for (size_t i = 0; i < r->n_scripts; i++)
-        if (!r->gnuplot_missing && r->scripts[i].error[0])
-            fprintf(stderr, "powprof plot: %s/%s.gp: %s\n", r->plots_dir, r->scripts[i].name,
-                    r->scripts[i].error);
-    if (r->gnuplot_missing) {
-        printf("%zu gnuplot scripts in %s; gnuplot is not installed: render them with\n"
-               "  cd %s && for f in *.gp; do gnuplot \"$f\"; done\n",
-               r->n_scripts, r->plots_dir, r->plots_dir);
-        return;
-    }
-    printf("%zu plots rendered in %s (%zu scripts)\n", r->n_rendered, r->plots_dir, r->n_scripts);
-    if (r->n_warned)
-        printf("gnuplot warned on %zu of them (`powprof plot --json` lists what it said)\n",
-               r->n_warned);
-}
-
 int pp_cli_plot_show(const char *dir, const pp_plot_options *o, const pp_plot_result *r,
                      json_t **json)
 {
     if (json)
         *json = pp_plot_json(dir, o, r);
     else
-        print_text(r);
+        pp_plot_text(r);
     return r->n_failed && !r->gnuplot_missing ? PP_EXIT_FAILURE : 0;
 }
 
-int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
+/* The plots of dir with o; the outcome printed, or, when json is not
+ * NULL, *json set to the object `plot --json` prints (the caller frees
+ * it). Returns an exit status. */
+static int plot_dir(const char *dir, const pp_plot_options *o, json_t **json)
 {
     pp_plot_result r;
     int rc = pp_pipeline_plots(dir, o, &r);
@@ -127,21 +64,11 @@ int pp_cli_plot(const char *dir, const pp_plot_options *o, json_t **json)
     return rc;
 }
 
-/* --format png|svg|both into the pp_plot_options. */
-static int format_parse(const char *arg, void *value)
-{
-    pp_plot_options *o = value;
-
-    o->png = strcmp(arg, "png") == 0 || strcmp(arg, "both") == 0;
-    o->svg = strcmp(arg, "svg") == 0 || strcmp(arg, "both") == 0;
-    return o->png || o->svg ? 0 : -1;
-}
-
 static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, const char **config,
                  int *json)
 {
     const pp_opt rows[] = {
-        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", format_parse,
+        PP_OPT_PARSE(0, "format", o, "FMT", "png (default), svg or both", pp_plot_format_parse,
                      "png, svg or both"),
         PP_OPT_STRING(0, "plan", plan, "PLAN.json", "also plot this plan's state of charge over "
                       "time"),
@@ -163,17 +90,13 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
         fputs("powprof plot: one results folder expected\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (*config && !*plan) {
-        fputs("powprof plot: -c CONFIG is the battery of a plan: give --plan PLAN.json\n", stderr);
-        return PP_EXIT_USAGE;
-    }
     return 0;
 }
 
 int pp_cmd_plot(int argc, char **argv)
 {
     const char *plan_path = NULL, *config = NULL;
-    pp_battery_choice bc;
+    char why[160];
     pp_plot_options o;
     pp_plot_plan plan;
     json_t *out = NULL;
@@ -182,16 +105,12 @@ int pp_cmd_plot(int argc, char **argv)
     pp_plot_options_init(&o);
     if ((rc = parse(argc, argv, &o, &plan_path, &config, &json)) != 0)
         return rc == 1 ? 0 : rc;
-    pp_battery_choice_init(&bc);
-    bc.file = config;
-    if (config && pp_battery_choose(&bc, &o.battery) < 0)
+    if (pp_plot_request(&o, plan_path, config, &plan, why, sizeof why) < 0) {
+        if (why[0])
+            fprintf(stderr, "powprof plot: %s\n", why);
         return PP_EXIT_USAGE;
-    if (!config && plan_path && pp_run_json_battery_load(plan_path, &o.battery) < 0)
-        return PP_EXIT_USAGE;
-    if (plan_path && pp_plot_plan_load(plan_path, &plan) < 0)
-        return PP_EXIT_USAGE;
-    o.plan = plan_path ? &plan : NULL;
-    rc = pp_cli_plot(argv[optind], &o, json ? &out : NULL);
+    }
+    rc = plot_dir(argv[optind], &o, json ? &out : NULL);
     if (out) {
         json_dumpf(out, stdout, JSON_COMPACT);
         printf("\n");

@@ -69,6 +69,21 @@ void pp_tmpdir_signal_cleanup(void)
     }
 }
 
+static void on_signal(int sig)
+{
+    pp_tmpdir_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered on return: the process dies of it, as without handler */
+}
+
+void pp_tmpdir_guard_signals(int on)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], on ? on_signal : SIG_DFL);
+}
+
 static void block_signals(int how)
 {
     sigset_t set;

@@ -28,4 +28,9 @@ void pp_tmpdir_abort(void);
 /* Remove it from a signal handler: async-signal-safe. */
 void pp_tmpdir_signal_cleanup(void);
 
+/* on: SIGINT, SIGTERM and SIGHUP remove it (pp_tmpdir_signal_cleanup),
+ * then end the process as without a handler; 0: their default back. For
+ * a command (import, merge) while it writes one. */
+void pp_tmpdir_guard_signals(int on);
+
 #endif
