@@ -3,12 +3,9 @@
 #include "cli.h"
 #include "opt.h"
 
+#include "src/api/battery_answer.h"
 #include "src/base/util.h"
-#include "src/config/battery_config.h"
-#include "src/results/flight_fit_doc.h"
-#include "plots/plot_fit.h"
 
-#include <jansson.h>
 #include <string.h>
 
 static const char fit_head[] =
@@ -80,15 +77,6 @@ static const char fit_head[] =
     "or empty voltage or current, a current of -1 (PX4: not measured), and a\n"
     "current of 0 while the voltage sags (a current sensor that dropped out).\n";
 
-typedef struct fit_args {
-    const char *out, *plot_dir;
-    const char *const *logs;
-    size_t n_logs;
-    int json, force;
-    pp_battery_choice choice;
-    pp_flight_fit_options o;
-} fit_args;
-
 static int model_parse(const char *arg, void *model) { return pp_battery_model_parse(arg, model); }
 
 /* --ocv: auto, pack, or a curve of the library's. */
@@ -100,7 +88,7 @@ static int ocv_parse(const char *arg, void *name)
 }
 
 /* The options, as the table says them: 0, 1 (--help), PP_EXIT_USAGE. */
-static int fit_options(int argc, char **argv, fit_args *a)
+static int fit_options(int argc, char **argv, pp_battery_fit_ask *a)
 {
     const pp_opt opts[] = {
         PP_OPT_STRING('o', "output", &a->out, "PACK.cfg", "write the fitted pack as a 'battery' "
@@ -138,7 +126,7 @@ static int fit_options(int argc, char **argv, fit_args *a)
 }
 
 /* 0, 1 (--help, printed) or PP_EXIT_USAGE (said why). */
-static int parse_args(int argc, char **argv, fit_args *a)
+static int parse_args(int argc, char **argv, pp_battery_fit_ask *a)
 {
     int rc;
 
@@ -157,50 +145,12 @@ static int parse_args(int argc, char **argv, fit_args *a)
     return 0;
 }
 
-/* The name of the pack the fit replaces. */
-static const char *before_name(const fit_args *a)
-{
-    return pp_flight_fit_replaces(a->choice.file, a->choice.preset);
-}
-
-/* --plot DIR: written and rendered, said on stderr (stdout may be JSON). */
-static int plot(const fit_args *a, const pp_flight_fit *r)
-{
-    pp_plot_result pr;
-    int rc = pp_plot_fit(a->plot_dir, r, &pr);
-
-    return pp_cli_plot_said("battery fit", a->plot_dir, "battery-fit", rc, &pr);
-}
-
 int pp_cli_battery_fit(int argc, char **argv)
 {
-    fit_args a;
-    pp_flight_fit r;
+    pp_battery_fit_ask a;
     int rc;
 
     if ((rc = parse_args(argc, argv, &a)) != 0)
         return rc == 1 ? 0 : rc;
-    if (pp_battery_choose(&a.choice, &a.o.start) < 0)
-        return PP_EXIT_USAGE;
-    a.o.start_given = a.choice.file || a.choice.preset;
-    rc = pp_flight_fit_run(a.logs, a.n_logs, &a.o, &r);
-    if (rc < 0) {
-        pp_flight_fit_free(&r);
-        return rc == -EINVAL ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
-    }
-    if (a.json) {
-        json_t *doc = pp_flight_fit_json(&r, before_name(&a), a.out);
-        json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-        fputc('\n', stdout);
-        json_decref(doc);
-    } else
-        pp_flight_fit_print(stdout, &r, before_name(&a), a.o.train_s > 0);
-    if (a.out && pp_flight_fit_write(&r, before_name(&a), a.out, a.force) < 0)
-        rc = -1;
-    if (rc == 0 && a.out && !a.json)
-        printf("wrote %s: the fitted pack as a battery group (battery -c, plan -c)\n", a.out);
-    if (rc == 0 && a.plot_dir)
-        rc = plot(&a, &r);
-    pp_flight_fit_free(&r);
-    return rc < 0 ? PP_EXIT_FAILURE : 0;
+    return pp_battery_fit_answer(&a);
 }

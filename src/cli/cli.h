@@ -60,20 +60,8 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
-/* battery FLIGHT.ulg: the model p against each battery of the log
- * (src/flight/flight.h), printed. Returns an exit status. */
-struct pp_battery_params;
 /* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
 int pp_cli_battery_fit(int argc, char **argv);
-int pp_cli_battery_flight(const char *path, const struct pp_battery_params *p, int user_pack,
-                          int json, const char *out_path, const char *plot_dir);
-struct pp_plot_result;
-/* A plot of a folder of its own (battery fit --plot, battery LOG --plot),
- * said on stderr (stdout may be JSON) as cmd: rendered, written without
- * gnuplot, or gnuplot's error. rc: the plot's return. 0, or -1 when it
- * failed (r freed either way). */
-int pp_cli_plot_said(const char *cmd, const char *dir, const char *name, int rc,
-                     struct pp_plot_result *r);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);

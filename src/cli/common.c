@@ -79,19 +79,3 @@ void pp_cli_mission_say(const pp_mission_settings *m, const pp_battery_params *b
             : m->config ? "its battery group" : "the pack's");
 }
 
-int pp_cli_plot_said(const char *cmd, const char *dir, const char *name, int rc,
-                     pp_plot_result *r)
-{
-    int failed = rc < 0 || (!r->gnuplot_missing && r->n_rendered == 0);
-
-    if (rc == 0 && r->gnuplot_missing)
-        fprintf(stderr, "powprof %s: no gnuplot: %s/%s.gp written, not rendered\n", cmd, dir,
-                name);
-    else if (rc == 0 && r->n_rendered == 0)
-        fprintf(stderr, "powprof %s: gnuplot failed on %s/%s.gp: %s\n", cmd, dir, name,
-                r->n_scripts ? r->scripts[0].error : "?");
-    else if (rc == 0)
-        fprintf(stderr, "powprof %s: plot %s/%s.png\n", cmd, dir, name);
-    pp_plot_result_free(r);
-    return failed ? -1 : 0;
-}
