@@ -1,6 +1,7 @@
 /* answer_model.c - the answers of `powprof model` and `powprof predict`:
  * the model's table (and its fleet) in words, a prediction as its one
  * JSON document and in words (answer.h). */
+#include "answer_model.h"
 #include "answer.h"
 
 #include "pipeline.h"

@@ -1,6 +1,7 @@
 /* answer_phases.c - the answer of `powprof plan --mission` in words: a
  * configuration per phase, what binds, the gain over one held throughout
  * (answer.h); its JSON is pp_phases_plan_json (pipeline_phases.c). */
+#include "answer_phases.h"
 #include "answer.h"
 
 #include <math.h>

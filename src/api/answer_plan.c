@@ -1,6 +1,7 @@
 /* answer_plan.c - the answer of `powprof plan` in words, and of networks
  * never run planned in a measured one's place (answer.h); the plan's JSON
  * is pp_plan_json (pipeline_plan.c). */
+#include "answer_plan.h"
 #include "answer.h"
 
 #include "pipeline.h"

@@ -1,6 +1,7 @@
 /* The mission group's `fixed`: inputs that are not knobs, held at one
  * value in the plan (as `plan --fix NAME=VALUE`), checked against the
  * profile with the file's line before anything runs. */
+#include "pipeline_fixed.h"
 #include "pipeline.h"
 
 #include "src/base/log.h"

@@ -2,6 +2,7 @@
  * pipeline.h): for `plan`, `govern`, the C API's plan and governor and so
  * Python's plan and Governor (answer.h); a profile's mission for `run`
  * (pipeline.h). It calls nothing of pipeline.c, which calls it. */
+#include "pipeline_mission.h"
 #include "answer.h"
 #include "pipeline.h"
 

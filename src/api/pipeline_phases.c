@@ -1,6 +1,7 @@
 /* pipeline_phases.c - the plan of a mission in phases as JSON, as `powprof
  * plan --mission --json` prints it and RESULTS/plan.json keeps it
  * (pipeline.h). */
+#include "pipeline_phases.h"
 #include "pipeline.h"
 
 #include "src/plan/phases_model.h"

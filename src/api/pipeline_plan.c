@@ -1,5 +1,6 @@
 /* The plan's steps of the pipeline (see pipeline.h): the model a plan
  * reads, the plan as JSON, RESULTS/plan.json. */
+#include "pipeline_plan.h"
 #include "pipeline.h"
 
 #include "src/layer2/variability.h"

@@ -3,6 +3,7 @@
  * is the caller's to show), the model, the mission's plan (kept in
  * RESULTS/plan.json), the plots with the plan's state of charge handed
  * over in memory. */
+#include "pipeline_run.h"
 #include "pipeline.h"
 
 #include "plots/plot_plan.h"

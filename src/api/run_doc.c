@@ -1,6 +1,7 @@
 /* run_doc.c - what `powprof run` answers (pipeline.h): the report of each
  * configuration under the plan's loads, the exit status, the document of
  * --json and what --dry-run says follows the sweep. */
+#include "run_doc.h"
 #include "pipeline.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* sim_doc.c - the answer of `powprof govern --simulate` (governor_doc.h):
  * the static plan, the governed run and the oracle flown in virtual time,
  * as one JSON document and in words, the pack a flight log flies, the plot. */
+#include "sim_doc.h"
 #include "governor_doc.h"
 
 #include "plots/plot_governor.h"
