@@ -102,6 +102,11 @@ static const char *why_text(const char *why)
     return why ? why : "?";
 }
 
+int pp_gov_state_save(const char *path, const json_t *state)
+{
+    return pp_json_save(path, state, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+}
+
 void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap)
 {
     double value = num(doc, "value"), reserve_t = num(doc, "reserve_t_s");

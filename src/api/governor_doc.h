@@ -50,6 +50,10 @@ json_t *pp_gov_decision_doc(const pp_model *m, const pp_phases_plan *r, const pp
  * buf (cap bytes). prev: the value set before (NaN: none). */
 void pp_gov_decision_text(const json_t *doc, double prev, char *buf, size_t cap);
 
+/* govern --state FILE: the governor's state written whole (atomically,
+ * the format `govern` reads back). 0 or -errno (logged with the file). */
+int pp_gov_state_save(const char *path, const json_t *state);
+
 /* ---- govern: the readings flown ---------------------------------------- */
 
 /* What a governed flight did. */

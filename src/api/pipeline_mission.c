@@ -8,6 +8,7 @@
 
 #include "src/results/base_traces.h"
 
+#include "src/base/duration.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -160,4 +161,14 @@ void pp_mission_resolved_free(pp_mission_resolved *r)
 {
     free(r->spec);
     r->spec = NULL;
+}
+
+int pp_mission_s_parse(const char *cmd, const char *arg, double *out)
+{
+    char why[300];
+
+    if (pp_parse_duration_range(arg, out, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
+    return -1;
 }

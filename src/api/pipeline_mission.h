@@ -66,4 +66,8 @@ int pp_plan_options_mission_file_given(pp_plan_options *o, const pp_mission_sett
                                        const char *file, const char *battery_given,
                                        pp_mission_spec *spec);
 
+/* --mission-s ARG of command cmd: a duration in the mission's range into
+ * *out (0), or -1 said on stderr as "powprof CMD: --mission-s: why". */
+int pp_mission_s_parse(const char *cmd, const char *arg, double *out);
+
 #endif

@@ -2,11 +2,8 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
-#include "src/config/profile.h"
-#include "src/config/mission_settings.h"
-#include "src/results/json_file.h"
-#include "devices/device.h"
 #include "opt.h"
+#include "src/api/pipeline.h"
 
 #include <stdio.h>
 

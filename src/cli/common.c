@@ -1,14 +1,7 @@
 #include "cli.h"
 
 #include "src/api/pipeline.h"
-#include "src/config/battery_config.h"
-#include "src/plan/plan.h"
-#include "src/config/config.h"
-#include "src/base/duration.h"
 #include "src/base/util.h"
-
-#include "battery/battery.h"
-#include "plots/plot.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,12 +27,7 @@ int pp_cli_refused(const char *cmd, const char *name, const char *arg, int rc, c
 
 int pp_cli_opt_mission_s(const pp_opt *row, const char *arg, const char *cmd)
 {
-    char why[300];
-
-    if (pp_parse_duration_range(arg, row->value, why, sizeof why) == 0)
-        return 0;
-    fprintf(stderr, "powprof %s: --mission-s: %s\n", cmd, why);
-    return -1;
+    return pp_mission_s_parse(cmd, arg, row->value);
 }
 
 int pp_cli_opt_min_soc(const pp_opt *row, const char *arg, const char *cmd)

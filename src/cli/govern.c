@@ -277,7 +277,7 @@ typedef struct decision_sink {
  * stays there: said, the loop ends). */
 static int save_state(const char *path, const json_t *o, int *written)
 {
-    if (pp_json_save(path, o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) == 0) {
+    if (pp_gov_state_save(path, o) == 0) {
         *written = 1;
         return 0;
     }
