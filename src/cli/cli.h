@@ -57,8 +57,6 @@ int pp_cli_parse_double(const char *cmd, const char *name, const char *arg, doub
 int pp_cmd_devices(int argc, char **argv);
 int pp_cmd_meter(int argc, char **argv);
 int pp_cmd_battery(int argc, char **argv);
-/* powprof battery fit (battery_fit.c), from pp_cmd_battery. */
-int pp_cli_battery_fit(int argc, char **argv);
 int pp_cmd_profile(int argc, char **argv);
 int pp_cmd_import(int argc, char **argv);
 int pp_cmd_merge(int argc, char **argv);
@@ -88,9 +86,18 @@ void pp_cli_plan_phases_print(const struct pp_model *m, const struct pp_plan_opt
                               const struct pp_mission_spec *mi, const struct pp_phases_plan *r);
 /* powprof govern (src/cli/govern.c), --simulate too. */
 int pp_cmd_govern(int argc, char **argv);
-/* powprof layers profile|model|predict (src/cli/layers.c, layers_predict.c) */
+/* powprof layers profile|model|predict (src/cli/layers.c) */
 int pp_cmd_layers(int argc, char **argv);
 /* powprof ulog info LOG (src/cli/ulog.c) */
 int pp_cmd_ulog(int argc, char **argv);
+
+/* --dry-run of profile and run: the configurations of shard sh with their
+ * estimated times, then the checks; with json one object, more's members
+ * added (more is freed). 0 ready, 1 not. */
+struct pp_shard;
+int pp_cli_dry_run(const pp_profile *p, int json, const struct pp_shard *sh, json_t *more);
+
+/* A document on stdout, one line (flags: jansson's), freed; NULL: nothing. */
+void pp_cli_print_doc(json_t *doc, size_t flags);
 
 #endif

@@ -114,16 +114,6 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
     return 0;
 }
 
-void pp_cli_model_print(const pp_model *m, const char *dir, int verbose)
-{
-    if (pp_model_rows_mixed(m))
-        fprintf(stderr, "powprof model: warning: %s holds %zu rows for %zu configurations, more "
-                "than its repeats and nodes explain: rows of different profiles mixed (a resume "
-                "after the profile changed?); each configuration's rows are averaged\n", dir,
-                m->sum.n_rows, pp_model_n_configs(m));
-    pp_model_text(stdout, m, dir, verbose);
-}
-
 int pp_cmd_model(int argc, char **argv)
 {
     pp_model_options o;

@@ -231,18 +231,6 @@ static int parse(int argc, char **argv, pp_plan_options *o, plan_target *t)
     return rc == -ENOMEM ? PP_EXIT_FAILURE : rc < 0 ? PP_EXIT_USAGE : 0;
 }
 
-/* The plan in words, as `powprof plan` and `powprof run` print it. */
-void pp_cli_plan_print(const pp_model *m, const pp_plan_options *o, const pp_plan_result *r)
-{
-    pp_plan_text(stdout, m, o, r);
-}
-
-void pp_cli_plan_phases_print(const pp_model *m, const pp_plan_options *o, const pp_mission_spec *mi,
-                              const pp_phases_plan *r)
-{
-    pp_phases_plan_text(stdout, m, o, mi, r);
-}
-
 static void print_json(json_t *root)
 {
     json_dumpf(root, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));

@@ -38,16 +38,6 @@ static const char plot_tail[] =
     "exit status: 0 when every plot rendered (or gnuplot is not installed: the\n"
     "scripts are there), 125 when gnuplot failed on some, 2 for bad input.\n";
 
-int pp_cli_plot_show(const char *dir, const pp_plot_options *o, const pp_plot_result *r,
-                     json_t **json)
-{
-    if (json)
-        *json = pp_plot_json(dir, o, r);
-    else
-        pp_plot_text(r);
-    return r->n_failed && !r->gnuplot_missing ? PP_EXIT_FAILURE : 0;
-}
-
 /* The plots of dir with o; the outcome printed, or, when json is not
  * NULL, *json set to the object `plot --json` prints (the caller frees
  * it). Returns an exit status. */

@@ -89,31 +89,13 @@ static int parse_args(int argc, char **argv, profile_args *a, int *status)
 }
 
 /* doc on stdout, one line (freed). */
-static void print_doc(json_t *doc, size_t flags)
-{
-    if (!doc)
-        return;
-    json_dumpf(doc, stdout, flags);
-    putchar('\n');
-    json_decref(doc);
-}
-
-int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, json_t *more)
-{
-    json_t *doc = NULL;
-    int rc = pp_profile_dry_run(p, sh, more, json ? &doc : NULL, stdout);
-
-    print_doc(doc, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    return rc < 0 ? PP_EXIT_FAILURE : rc;
-}
-
 /* profile --types: the component types, in words, as JSON or Markdown. */
 static int types(int json, int markdown)
 {
     if (markdown)
         pp_component_types_markdown(stdout);
     else if (json)
-        print_doc(pp_component_types_doc(), JSON_COMPACT);
+        pp_cli_print_doc(pp_component_types_doc(), JSON_COMPACT);
     else
         pp_component_types_text(stdout);
     return 0;
@@ -146,7 +128,7 @@ int pp_cmd_profile(int argc, char **argv)
         else
             status = PP_EXIT_USAGE;
     }
-    print_doc(json, JSON_COMPACT);
+    pp_cli_print_doc(json, JSON_COMPACT);
     free(p);
     return status;
 }

@@ -45,10 +45,6 @@ int pp_cli_sweep_confirm(const pp_sweep_ask *a, uint64_t n, int yes);
  * (the caller frees it). Returns the exit status. */
 int pp_cli_sweep_run(const pp_profile *p, pp_sweep_ask *a, json_t **json);
 
-/* --dry-run (profile.c): the configurations of shard sh with their
- * estimated times, then the checks; with json one object, more's members
- * added (more is freed). 0 ready, 1 not. */
-int pp_cli_dry_run(const pp_profile *p, int json, const pp_shard *sh, json_t *more);
 
 /* What `powprof run` was asked (run.c parses it). */
 typedef struct pp_cli_run {
@@ -57,9 +53,5 @@ typedef struct pp_cli_run {
     int yes, json, dry;
 } pp_cli_run;
 
-/* run_steps.c: the pipeline of p (src/api/pipeline.h) with the sweep's
- * progress, each step's outcome, the report and the plan printed, or one
- * JSON object; --dry-run's configurations and checks. An exit status. */
-int pp_cli_run_steps(pp_cli_run *a, const pp_profile *p);
 
 #endif
