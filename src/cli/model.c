@@ -107,11 +107,7 @@ static int model_options(int argc, char **argv, pp_model_options *o, int *json, 
         fputs("powprof model: --smoothing-length needs --method nw or loclin\n", stderr);
         return PP_EXIT_USAGE;
     }
-    if (optind != argc - 1) {
-        fputs("powprof model: one results folder expected\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    return 0;
+    return pp_opt_one_operand("model", "results folder", argc);
 }
 
 int pp_cmd_model(int argc, char **argv)

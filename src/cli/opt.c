@@ -168,3 +168,11 @@ void pp_opt_usage(const pp_command *c, FILE *fp)
     if (c->tail)
         fprintf(fp, "\n%s", c->tail);
 }
+
+int pp_opt_one_operand(const char *cmd, const char *what, int argc)
+{
+    if (optind == argc - 1)
+        return 0;
+    fprintf(stderr, "powprof %s: one %s expected\n", cmd, what);
+    return PP_EXIT_USAGE;
+}

@@ -85,4 +85,8 @@ int pp_opt_parse(const pp_command *c, int argc, char **argv);
 /* c's --help: head, a line per row, tail. */
 void pp_opt_usage(const pp_command *c, FILE *fp);
 
+/* After pp_opt_parse: exactly one operand left (what it is, for the
+ * message). 0, or PP_EXIT_USAGE said as "powprof CMD: one WHAT expected". */
+int pp_opt_one_operand(const char *cmd, const char *what, int argc);
+
 #endif

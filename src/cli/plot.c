@@ -76,11 +76,7 @@ static int parse(int argc, char **argv, pp_plot_options *o, const char **plan, c
 
     if ((rc = pp_opt_parse(&c, argc, argv)) != 0)
         return rc;
-    if (optind != argc - 1) {
-        fputs("powprof plot: one results folder expected\n", stderr);
-        return PP_EXIT_USAGE;
-    }
-    return 0;
+    return pp_opt_one_operand("plot", "results folder", argc);
 }
 
 int pp_cmd_plot(int argc, char **argv)
