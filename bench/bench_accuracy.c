@@ -266,7 +266,7 @@ static int predict_out(const char *sub, const char *method, const pp_summary *s,
     pp_model_options_init(&o);
     o.only = (const char *const[]){"total_energy_j", "total_mean_w", "duration_s", NULL};
     pp_method_parse(method, &o.method);
-    if (pp_model_open(sub, &o, 0, &m) < 0)
+    if (pp_model_read(sub, &o, 0, &m) < 0)
         return -1;
     add_predictions(&m, s, out, a, beyond);
     pp_model_free(&m);
@@ -371,7 +371,7 @@ static void bench_set(const char *name, const char *dir)
         pp_model_options_init(&o);
         o.only = (const char *const[]){"total_energy_j", NULL};
         pp_method_parse(meth_names[mi], &o.method);
-        if (pp_model_open(dir, &o, 0, &m) < 0)
+        if (pp_model_read(dir, &o, 0, &m) < 0)
             continue;
         for (size_t g = 0; g < m.n_groups; g++) {
             const pp_model_fit *f = pp_model_fit_of(&m, g, (size_t)pp_summary_metric(&m.sum, "total_energy_j"));
@@ -456,7 +456,7 @@ static void timing(void)
             }
     fclose(fp);
     t0 = pp_bench_now_s();
-    if (pp_model_open(dir, NULL, 0, &m) < 0)
+    if (pp_model_read(dir, NULL, 0, &m) < 0)
         return;
     t1 = pp_bench_now_s();
     printf("\nTiming: model (auto, 3 metrics) on 1,000 configurations x 3 parameters: %.2f s "
@@ -508,7 +508,7 @@ static double printed_between(const char *dir, int k)
 
     pp_model_options_init(&o);
     o.only = (const char *const[]){"total_energy_j", "total_mean_w", "duration_s", NULL};
-    if (pp_model_open(dir, &o, 0, &m) < 0)
+    if (pp_model_read(dir, &o, 0, &m) < 0)
         return NAN;
     for (size_t g = 0; g < m.n_groups; g++) {
         const pp_model_fit *f = pp_model_fit_of(&m, g, (size_t)pp_summary_metric(&m.sum,

@@ -157,7 +157,7 @@ static void on_data(const char *label, const char *dir, const char *param, doubl
     pp_model m;
     double single_edge, phase_edge;
 
-    if (pp_model_open(dir, NULL, 0, &m) < 0) {
+    if (pp_model_read(dir, NULL, 0, &m) < 0) {
         printf("%s: no model in %s\n", label, dir);
         free(mi);
         free(r);

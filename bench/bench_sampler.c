@@ -26,7 +26,7 @@ static int open_dev(const char *name, const char *root, pp_device **dev)
 
     pp_device_options_init(&o);
     o.sysfs_root = root;
-    return pp_device_open(name, &o, dev);
+    return pp_device_open_with(name, &o, dev);
 }
 
 static int bench_ours(const char *label, pp_device *dev, double seconds, double *cpu_share)

@@ -136,7 +136,7 @@ static int evaluate(const char *dir)
     }
     pp_model_options_init(&mo);
     snprintf(path, sizeof path, "%s/r-%s", dir, nets[0]);
-    if (pp_model_open(path, &mo, 0, &m) < 0) {
+    if (pp_model_read(path, &mo, 0, &m) < 0) {
         free(lm);
         return 1;
     }

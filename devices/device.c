@@ -144,7 +144,7 @@ int pp_device_is_estimated(const pp_device *dev)
 }
 
 /* The back-ends by name and auto-detection: pp_device_backends,
- * pp_device_find, pp_device_auto, pp_device_open. */
+ * pp_device_find, pp_device_auto, pp_device_open_with. */
 
 extern const pp_device_ops pp_device_jetson_ina3221;
 extern const pp_device_ops pp_device_odroid_ina231;
@@ -192,7 +192,7 @@ int pp_device_auto(const pp_device_options *opts, const pp_device_ops **out)
     return -ENODEV;
 }
 
-int pp_device_open(const char *name, const pp_device_options *opts, pp_device **out)
+int pp_device_open_with(const char *name, const pp_device_options *opts, pp_device **out)
 {
     const pp_device_ops *ops;
     int rc;

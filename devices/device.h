@@ -98,7 +98,7 @@ int pp_device_auto(const pp_device_options *opts, const pp_device_ops **out);
 /* Open device name ("auto" allowed). An unknown name is -ENOENT
  * and the message lists the known ones. *out is freed with
  * pp_device_close(). */
-int pp_device_open(const char *name, const pp_device_options *opts, pp_device **out);
+int pp_device_open_with(const char *name, const pp_device_options *opts, pp_device **out);
 
 /* Open the device of back-end ops (device.c): its paths copied, its open,
  * at least one rail. 0, or -errno (logged). */

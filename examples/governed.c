@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: governed RESULTS MISSION_FILE READINGS\n");
         return 2;
     }
-    if (pp_model_load(argv[1], &m) < 0)
+    if (pp_model_open(argv[1], &m) < 0)
         return 1;
     if (pp_battery_new(argv[2], &b) < 0 && pp_battery_new(NULL, &b) < 0) {
         pp_model_close(m);
@@ -91,11 +91,11 @@ int main(int argc, char **argv)
     in = strcmp(argv[3], "-") == 0 ? stdin : fopen(argv[3], "r");
     if (in && pp_governor_new(m, b, &o, &g) == 0) {
         rc = fly(g, in);
-        pp_governor_free(g);
+        pp_governor_close(g);
     }
     if (in && in != stdin)
         fclose(in);
-    pp_battery_free(b);
+    pp_battery_close(b);
     pp_model_close(m);
     return rc;
 }

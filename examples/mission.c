@@ -61,7 +61,7 @@ static int plan(const pp_model *m, double mission_s, double base_w)
             printf("nothing completes the mission\n");
         rc = 0;
     }
-    pp_battery_free(b);
+    pp_battery_close(b);
     return rc;
 }
 
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: mission RESULTS MISSION_S BASE_POWER_W [NAME=VALUE...]\n");
         return 2;
     }
-    if (pp_model_load(argv[1], &m) < 0)
+    if (pp_model_open(argv[1], &m) < 0)
         return 1;
     rc = argc > 4 ? predict(m, argc - 4, argv + 4) : 0;
     if (rc == 0)

@@ -20,7 +20,7 @@ static int read_rails(const char *name)
     double w[PP_DEVICE_MAX_RAILS];
     pp_device *dev;
 
-    if (pp_device_open_by_name(name, getenv("POWPROF_SYSFS_ROOT"), &dev) < 0)
+    if (pp_device_open(name, getenv("POWPROF_SYSFS_ROOT"), &dev) < 0)
         return 1;
     if (pp_device_read_now(dev, w) < 0) {
         pp_device_close(dev);
@@ -56,7 +56,7 @@ static int drain(const char *trace_path, const char *battery, const char *base_w
             printf("cutoff after %.1f s with the trace repeated\n", s.time_to_cutoff_s);
             rc = 0;
         }
-        pp_battery_free(b);
+        pp_battery_close(b);
     }
     pp_trace_close(t);
     return rc;

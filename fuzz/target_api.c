@@ -41,7 +41,7 @@ static pp_model *api_model_once(void)
     if ((fp = fopen(path, "w"))) {
         fputs(summary, fp);
         fclose(fp);
-        if (pp_model_load(dir, &g_api_model) < 0)
+        if (pp_model_open(dir, &g_api_model) < 0)
             g_api_model = NULL;
     }
     unlink(path);
@@ -68,7 +68,7 @@ static void api_pool_make(api_slot *s, int *stray)
     s[3].live = s[0].h && s[1].live &&
                 pp_governor_new(s[0].h, s[1].h, &o, (pp_governor **)&s[3].h) == 0;
     if (pp_battery_new(NULL, (pp_battery_params **)&s[4].h) == 0)
-        pp_battery_free(s[4].h);
+        pp_battery_close(s[4].h);
     if (pp_trace_new(1, rail, 3, t, w, (pp_trace **)&s[5].h) == 0)
         pp_trace_close(s[5].h);
     s[6] = (api_slot){NULL, API_NONE, 0};
@@ -83,11 +83,11 @@ static void api_close_as(api_slot *s, int kind)
     if (kind == API_MODEL)
         pp_model_close(s->h);
     else if (kind == API_BATTERY)
-        pp_battery_free(s->h);
+        pp_battery_close(s->h);
     else if (kind == API_TRACE)
         pp_trace_close(s->h);
     else
-        pp_governor_free(s->h);
+        pp_governor_close(s->h);
     if (kind == s->kind)
         s->live = 0;
 }
@@ -119,7 +119,7 @@ static void api_apply(api_slot *s, unsigned op, api_slot *a, api_slot *b, double
         pp_governor_options_init(&o);
         o.duration_s = 600;
         if (pp_governor_new(a->h, b->h, &o, &g) == 0)
-            pp_governor_free(g);
+            pp_governor_close(g);
         break;
     case 9: (void)pp_model_estimate_at(a->h, "total_mean_w", 1, names, values, 0, &e); break;
     case 10: if (pp_governor_update_json(a->h, &r, &json) == 0) pp_free(json); break;

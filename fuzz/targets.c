@@ -275,7 +275,7 @@ static void check_predictions(const pp_model *m, const pp_model_point *pt)
     }
 }
 
-/* pp_model_open of a summary.csv (run.json after RUN_JSON_MARK) of <= 8 KB:
+/* pp_model_read of a summary.csv (run.json after RUN_JSON_MARK) of <= 8 KB:
  * each prediction at a measured configuration inside its band if finite,
  * and at the same configuration with its first numeric parameter a span
  * past its largest value (an extrapolation: the trend of the last levels,
@@ -287,7 +287,7 @@ int pp_fuzz_model(const uint8_t *data, size_t size)
     if (size > 8192)
         return 0;
     pp_fuzz_summary(data, size); /* writes the folder (and checks the reader) */
-    if (pp_model_open(scratch, NULL, 0, &m) < 0)
+    if (pp_model_read(scratch, NULL, 0, &m) < 0)
         return 0;
     for (size_t i = 0; i < m.sum.n_rows; i++) {
         pp_model_point pt;

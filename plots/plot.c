@@ -339,7 +339,7 @@ int pp_plot_write(const char *results, const pp_plot_options *o, pp_plot_result 
         return rc;
     if (m.sum.n_params > 0) { /* layer 2: the model, its choices read from model.json */
         pp_summary_free(&m.sum);
-        if ((rc = pp_model_open(results, NULL, 1, &m)) < 0)
+        if ((rc = pp_model_read(results, NULL, 1, &m)) < 0)
             return rc;
         if ((rc = pp_model_read_battery(&m, results)) < 0) { /* the metrics it derives */
             pp_model_free(&m);

@@ -165,19 +165,19 @@ void test_adaptive_noise_floor(void)
     pp_model m;
     double floor_pct, rep_pct;
 
-    CHECK_INT(pp_model_open(noisy_grid("noisy", 10, 10, 0.05), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(noisy_grid("noisy", 10, 10, 0.05), NULL, 0, &m), 0);
     floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
                                       &rep_pct);
     CHECK(floor_pct > 2.5 && floor_pct < 6.0);
     CHECK(isnan(rep_pct)); /* no repeats */
     pp_model_free(&m);
-    CHECK_INT(pp_model_open(noisy_grid("clean", 6, 6, 0.0), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(noisy_grid("clean", 6, 6, 0.0), NULL, 0, &m), 0);
     floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
                                       &rep_pct);
     CHECK(floor_pct < 0.01);
     pp_model_free(&m);
     /* each configuration measured 3 times: the repeats alone give it */
-    CHECK_INT(pp_model_open(noisy_grid_rep("repeats", 5, 5, 0.05, 3), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(noisy_grid_rep("repeats", 5, 5, 0.05, 3), NULL, 0, &m), 0);
     floor_pct = pp_adaptive_noise_pct(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
                                       &rep_pct);
     CHECK(rep_pct > 2.5 && rep_pct < 6.0);

@@ -21,7 +21,7 @@ void test_api_device_trace_battery(void)
     pp_battery_summary s1, s2;
     size_t in = 99;
 
-    CHECK_INT(pp_device_open_by_name("jetson", fixture("jetson-tx2-iio"), &dev), 0);
+    CHECK_INT(pp_device_open("jetson", fixture("jetson-tx2-iio"), &dev), 0);
     CHECK_STR(pp_device_source(dev), "jetson");
     CHECK_INT(pp_device_rail_count(dev), 6);
     CHECK_INT(pp_device_read_now(dev, w), 0);
@@ -32,7 +32,7 @@ void test_api_device_trace_battery(void)
     CHECK_NEAR(pp_device_total_w(dev, w), w[in], 1e-12);
     CHECK(pp_device_rail_name(dev, 6) == NULL);
     pp_device_close(dev);
-    CHECK_INT(pp_device_open_by_name("quantum", NULL, &dev), -ENOENT);
+    CHECK_INT(pp_device_open("quantum", NULL, &dev), -ENOENT);
 
     snprintf(path, sizeof path, "%s/t.csv", test_tmpdir());
     write_file(path, "t_s,A_w,B_w\n0,2,1\n1,4,1\n2,4,1\n");
@@ -57,14 +57,14 @@ void test_api_device_trace_battery(void)
     CHECK_INT(pp_battery_drain_trace(b, t, &s2), 0);
     CHECK(s2.soc_drained_frac > 10 * s1.soc_drained_frac); /* 100 W of motors beside 5 W */
     CHECK(s2.time_to_cutoff_s < s1.time_to_cutoff_s);
-    pp_battery_free(b);
+    pp_battery_close(b);
     CHECK_INT(pp_battery_new("drone-6s-10000", &b), 0);
-    pp_battery_free(b);
+    pp_battery_close(b);
     test_log_clear();
     CHECK_INT(pp_battery_new("drone-99s", &b), -ENOENT);
     CHECK_CONTAINS(test_log(), "battery 'drone-99s': neither a preset");
     CHECK_INT(pp_battery_new("configs/drone-4s.cfg", &b), 0);
-    pp_battery_free(b);
+    pp_battery_close(b);
     pp_trace_close(t);
     CHECK(pp_trace_open("/nonexistent.csv", &t) < 0 && t == NULL);
 }
@@ -80,7 +80,7 @@ void test_api_first_reading_waits(void)
     struct timespec a, b;
     pp_device *dev;
 
-    CHECK_INT(pp_device_open_by_name("procstat", fixture("procstat"), &dev), 0);
+    CHECK_INT(pp_device_open("procstat", fixture("procstat"), &dev), 0);
     clock_gettime(CLOCK_MONOTONIC, &a);
     CHECK_INT(pp_device_read_now(dev, w), 0);
     clock_gettime(CLOCK_MONOTONIC, &b);

@@ -29,7 +29,7 @@ void test_api_handle_kinds(void)
     pp_model *m;
     char *json = (char *)1;
 
-    CHECK_INT(pp_model_load(handles_folder(), &m), 0);
+    CHECK_INT(pp_model_open(handles_folder(), &m), 0);
     CHECK_INT(pp_battery_new(NULL, &b), 0);
     test_log_clear();
     CHECK_INT(pp_mission_plan_json((pp_model *)b, (pp_battery_params *)m, &mission, &json),
@@ -48,7 +48,7 @@ void test_api_handle_kinds(void)
     CHECK_INT(pp_model_json(NULL, &json), -EBADF);
     CHECK_CONTAINS(test_log(), "pp_model_json: a pp_model expected, not NULL");
     CHECK_INT(pp_model_param_count(m), 1); /* the right kind still works */
-    pp_battery_free(b);
+    pp_battery_close(b);
     pp_model_close(m);
 }
 
@@ -64,7 +64,7 @@ void test_api_handle_closed(void)
     pp_model *m;
     pp_meter_report rep;
 
-    CHECK_INT(pp_model_load(handles_folder(), &m), 0);
+    CHECK_INT(pp_model_open(handles_folder(), &m), 0);
     CHECK_INT(pp_battery_new(NULL, &b), 0);
     pp_governor_options_init(&o);
     o.duration_s = 600;
@@ -78,12 +78,12 @@ void test_api_handle_closed(void)
     test_log_clear();
     pp_model_close(m); /* twice: said, not freed twice (ASan would see it) */
     CHECK_CONTAINS(test_log(), "pp_model_close: a pp_model expected: this handle is closed");
-    pp_governor_free(g);
+    pp_governor_close(g);
     CHECK_INT(pp_governor_update(g, &r, &d), -EBADF);
-    pp_governor_free(g);
-    pp_battery_free(b);
+    pp_governor_close(g);
+    pp_battery_close(b);
     CHECK_INT(pp_battery_set_base_power(b, 1), -EBADF);
-    pp_battery_free(b);
+    pp_battery_close(b);
     CHECK_INT(pp_meter_stop((pp_meter *)b, &rep), -EBADF);
 }
 

@@ -48,7 +48,7 @@ void test_api_predict_refusals_as_the_cli(void)
     cli_warning = line_after(err, "powprof: warning: ");
     CHECK_CONTAINS(cli_error, "refused: total_mean_w predicted 502, beyond 10 times");
     free(err);
-    CHECK_INT(pp_model_load(dir, &m), 0);
+    CHECK_INT(pp_model_open(dir, &m), 0);
     test_log_clear();
     CHECK_INT(pp_model_estimate_at(m, "total_mean_w", 2, names, far, 0, &e), -ERANGE);
     CHECK_CONTAINS(test_log(), cli_error);
@@ -82,7 +82,7 @@ void test_api_predict_table_warns_once(void)
     pp_model_estimate e[4];
     pp_model *m;
 
-    CHECK_INT(pp_model_load(linear_folder(), &m), 0);
+    CHECK_INT(pp_model_open(linear_folder(), &m), 0);
     test_log_clear();
     CHECK_INT(pp_model_estimate_rows(m, 1, (const char *[]){"total_mean_w"}, 1, names, 4, values,
                                      0, e), 0);

@@ -38,7 +38,7 @@ void test_api_estimate_rows(void)
     pp_model *m;
     char *json = NULL;
 
-    CHECK_INT(pp_model_load(rows_folder(), &m), 0);
+    CHECK_INT(pp_model_open(rows_folder(), &m), 0);
     CHECK_INT(pp_model_estimate_rows(m, 2, metrics, 1, names, 3, values, 0, out), 0);
     for (size_t r = 0; r < 3; r++)
         for (size_t j = 0; j < 2; j++) {
@@ -106,7 +106,7 @@ void test_api_trace_new(void)
     CHECK_CONTAINS(test_log(), "rail 'a/b'");
     CHECK_INT(pp_trace_new(0, rails, 3, t_s, p_w, &t), -EINVAL);
     pp_trace_close(f);
-    pp_battery_free(b);
+    pp_battery_close(b);
 }
 
 /* pp_mission_plan_json is pp_mission_plan_best's plan, as plan --json
@@ -121,7 +121,7 @@ void test_api_plan_json(void)
     pp_model *m;
     char *json = NULL, want[256];
 
-    CHECK_INT(pp_model_load(rows_folder(), &m), 0);
+    CHECK_INT(pp_model_open(rows_folder(), &m), 0);
     CHECK_INT(pp_battery_new(NULL, &b), 0);
     CHECK_INT(pp_battery_set_base_power(b, 150), 0);
     CHECK_INT(pp_mission_plan_best(m, b, &mission, &best), 0);
@@ -153,7 +153,7 @@ void test_api_plan_json(void)
     test_log_clear();
     CHECK(pp_mission_plan_json(m, b, &mission, &json) < 0 && json == NULL);
     CHECK_CONTAINS(test_log(), "speed");
-    pp_battery_free(b);
+    pp_battery_close(b);
     pp_model_close(m);
 }
 

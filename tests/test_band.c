@@ -91,7 +91,7 @@ void test_band_derivation_blend_bands(void)
     dir = results_folder_with("band-derive", csv, NULL);
     pp_model_options_init(&o);
     o.keep_held = 1;
-    CHECK_INT(pp_model_open(dir, &o, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, &o, 0, &m), 0);
     for (size_t k = 0; k < m.sum.n_metrics; k++) {
         pp_model_group *g = &m.groups[0];
         pp_model_fit *f = &g->fits[k];
@@ -191,7 +191,7 @@ void test_band_edge_held_out_covered(void)
     size_t covered = 0, n = 0;
     pp_model m;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     for (int a = 100; a <= 800; a += 100) {
         pp_model_point pt;
         pp_prediction p;
@@ -232,7 +232,7 @@ void test_band_nw_trend_beyond(void)
     dir = results_folder_with("band-nw-trend", summary, NULL);
     pp_model_options_init(&o);
     o.method = PP_METHOD_NW;
-    CHECK_INT(pp_model_open(dir, &o, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, &o, 0, &m), 0);
     memset(&pt, 0, sizeof pt);
     CHECK_INT(pp_model_point_set(&m.sum, "p", "13", &pt, NULL), 0);
     CHECK_INT(pp_model_predict(&m, (size_t)pp_summary_metric(&m.sum, "total_mean_w"), &pt, &p), 0);
@@ -267,7 +267,7 @@ void test_band_few_residuals_pooled(void)
                                      nets[g], f, (1.0 + g) * pow(f, 0.5) * exp(u));
         }
     dir = results_folder_with("band-pooled", csv, NULL);
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     memset(&pt, 0, sizeof pt);
     CHECK_INT(pp_model_point_set(&m.sum, "net", "quiet", &pt, NULL), 0);
     CHECK_INT(pp_model_point_set(&m.sum, "fps", "2", &pt, NULL), 0);
@@ -526,7 +526,7 @@ void test_band_sized_by_cover(void)
     double width = 0;
     pp_model m;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     CHECK(isfinite(m.band_kappa) && m.band_kappa > 0);
     for (int size = 512; size <= 2048; size *= 4)
         for (int e = 20; e <= 60; e += 10)
@@ -568,7 +568,7 @@ void test_band_edge_weights_saved(void)
     pp_model_point pt;
     pp_model m;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     energy = pp_summary_metric(&m.sum, "total_energy_j");
     for (size_t k = 0; k < m.sum.n_metrics; k++) {
         const pp_model_fit *f = pp_model_fit_of(&m, 0, k);
@@ -582,7 +582,7 @@ void test_band_edge_weights_saved(void)
     pp_model_free(&m);
     CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
     free(out);
-    CHECK_INT(pp_model_open(dir, NULL, 1, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 1, &m), 0);
     CHECK(m.from_file);
     CHECK_INT(pp_model_predict(&m, (size_t)energy, &pt, &p1), 0);
     CHECK_NEAR(p1.value / p0.value, 1.0, 1e-6);
@@ -674,7 +674,7 @@ void test_band_edge_blend_tx2_small_size(void)
     pp_model m;
 
     CHECK_INT(pp_summary_read(full, &truth), 0);
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     for (size_t r = 0; r < truth.n_rows; r++) {
         int ks = pp_summary_param(&truth, "size"), ke = pp_summary_param(&truth, "exponent");
         double y = truth.y[r * truth.n_metrics + (size_t)pp_summary_metric(&truth, "total_energy_j")];

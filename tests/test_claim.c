@@ -50,7 +50,7 @@ static pp_model open_kept(const char *dir)
 
     pp_model_options_init(&o);
     o.keep_held = 1;
-    CHECK_INT(pp_model_open(dir, &o, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, &o, 0, &m), 0);
     return m;
 }
 
@@ -101,7 +101,7 @@ void test_claim_held_pairs_match_printed(void)
     free(p);
     pp_model_free(&m);
     /* without keep_held, none */
-    CHECK_INT(pp_model_open(grid_folder("claim-all2", all), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(grid_folder("claim-all2", all), NULL, 0, &m), 0);
     CHECK_INT(pp_model_held_pairs(&m, 0, k, &p), 0);
     pp_model_free(&m);
 }

@@ -18,7 +18,7 @@ static pp_device *open_at(const char *name, const char *root)
 
     pp_device_options_init(&o);
     o.sysfs_root = root;
-    CHECK_INT(pp_device_open(name, &o, &dev), 0);
+    CHECK_INT(pp_device_open_with(name, &o, &dev), 0);
     return dev;
 }
 
@@ -346,7 +346,7 @@ void test_procstat_estimate(void)
     o.sysfs_root = root;
     o.procstat_idle_w = 2.0;
     o.procstat_core_w = 3.0;
-    CHECK_INT(pp_device_open("procstat", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("procstat", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(dev->n_rails, 1);
@@ -383,7 +383,7 @@ void test_procstat_estimate(void)
     /* coefficients must be sane */
     o.procstat_core_w = -1.0;
     test_log_clear();
-    CHECK_INT(pp_device_open("procstat", &o, &dev), -EINVAL);
+    CHECK_INT(pp_device_open_with("procstat", &o, &dev), -EINVAL);
     CHECK_CONTAINS(test_log(), "coefficients");
 }
 
@@ -405,7 +405,7 @@ void test_procstat_faster_than_the_tick(void)
     o.procstat_core_w = 0.6;
     snprintf(path, sizeof path, "%s/proc/stat", root);
     write_file(path, "cpu0 0 0 0 0 0 0 0 0\n");
-    CHECK_INT(pp_device_open("procstat", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("procstat", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(pp_device_read(dev, 0, p), 0);
@@ -434,7 +434,7 @@ void test_replay_sample_and_hold(void)
     write_file(path, "t_s,VDD_IN_w,GPU_w\n0,5,1\n0.1,6,2\n0.2,7,3\n");
     pp_device_options_init(&o);
     o.replay_path = path;
-    CHECK_INT(pp_device_open("replay", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("replay", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(dev->n_rails, 2);
@@ -467,7 +467,7 @@ void test_nvml_fake_library(void)
     o.nvml_library = lib;
     setenv("FAKE_NVML_MW", "61234", 1);
     CHECK_INT(pp_device_find("nvml")->probe(&o, why, sizeof why), 0);
-    CHECK_INT(pp_device_open("nvml", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("nvml", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(dev->n_rails, 2);
@@ -477,7 +477,7 @@ void test_nvml_fake_library(void)
     CHECK_NEAR(p[1], 62.234, 1e-12);
     pp_device_close(dev);
     setenv("FAKE_NVML_MW", "20000000", 1); /* 20 kW: garbage */
-    CHECK_INT(pp_device_open("nvml", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("nvml", &o, &dev), 0);
     if (dev) {
         CHECK_INT(pp_device_read(dev, 0, p), -ERANGE);
         pp_device_close(dev);
@@ -501,7 +501,7 @@ void test_nvml_absent(void)
     CHECK_CONTAINS(why, "cannot load /nonexistent/libnvidia-ml.so.1");
     CHECK_STR(test_log(), "");
     /* ...but it is when asked for */
-    CHECK(pp_device_open("nvml", &o, &dev) < 0);
+    CHECK(pp_device_open_with("nvml", &o, &dev) < 0);
     CHECK(dev == NULL);
     CHECK_CONTAINS(test_log(), "nvml: cannot load");
 }
@@ -551,7 +551,7 @@ void test_unknown_device(void)
     pp_device *dev = (pp_device *)1;
 
     pp_device_options_init(&o);
-    CHECK_INT(pp_device_open("ina999", &o, &dev), -ENOENT);
+    CHECK_INT(pp_device_open_with("ina999", &o, &dev), -ENOENT);
     CHECK(dev == NULL);
     CHECK_CONTAINS(test_log(), "unknown device 'ina999'");
     CHECK_CONTAINS(test_log(), "procstat");

@@ -713,12 +713,12 @@ void test_repeats_widen_the_band(void)
     snprintf(path, sizeof path, "%s/summary.csv", means);
     write_file(path, text2);
     k = 0;
-    CHECK_INT(pp_model_open(rep, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(rep, NULL, 0, &m), 0);
     CHECK_INT(m.groups[0].n_rows, 8);
     CHECK_INT(pp_model_fit_of(&m, 0, (size_t)k)->choice.band_n, 16);
     CHECK_INT(pp_model_predict(&m, (size_t)k, &pt, &with), 0);
     pp_model_free(&m);
-    CHECK_INT(pp_model_open(means, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(means, NULL, 0, &m), 0);
     CHECK_INT(pp_model_predict(&m, (size_t)k, &pt, &without), 0);
     pp_model_free(&m);
     CHECK_NEAR(with.value, 9.0, 0.05);

@@ -677,7 +677,7 @@ void test_govern_api_refuses(void)
     pp_model *m = NULL;
     static const double bad_reserve[] = {-0.1, 20, 1, NAN};
 
-    if (!results || pp_model_load(results, &m) < 0 || pp_battery_new(NULL, &b) < 0) {
+    if (!results || pp_model_open(results, &m) < 0 || pp_battery_new(NULL, &b) < 0) {
         CHECK(0);
         return;
     }
@@ -705,8 +705,8 @@ void test_govern_api_refuses(void)
         CHECK_NEAR(d.soc_frac, 0.93, 1e-12);
         CHECK_STR(d.soc_source, "measured");
     }
-    pp_governor_free(g);
-    pp_battery_free(b);
+    pp_governor_close(g);
+    pp_battery_close(b);
     pp_model_close(m);
 }
 

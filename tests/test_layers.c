@@ -789,7 +789,7 @@ void test_layers_swap_plan(void)
                               NULL);
     pp_model_options_init(&mo);
     mo.method = PP_METHOD_LOCLIN; /* reproduces the line exactly */
-    CHECK_INT(pp_model_open(dir, &mo, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, &mo, 0, &m), 0);
     w = pp_summary_metric(&m.sum, "total_mean_w");
     a = pp_summary_metric(&m.sum, "det.achieved_fps");
     CHECK(w >= 0 && a >= 0);

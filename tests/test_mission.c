@@ -128,7 +128,7 @@ void test_mission_phase_plan_optimum(void)
     double w[2], end;
     int event;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     pp_plan_options_init(&o);
     o.risk = PP_RISK_MEAN;
     CHECK_INT(load_mission("mission = { phases = (\n { name = \"a\"; duration = \"30min\"; base_power_w = 0.0; },\n"
@@ -179,7 +179,7 @@ void test_mission_one_phase_is_todays_plan(void)
     pp_plan_options o;
     pp_model m;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     for (size_t i = 0; i < sizeof missions_s / sizeof *missions_s; i++) {
         pp_plan_options_init(&o);
         o.mission_s = missions_s[i];

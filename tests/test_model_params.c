@@ -249,10 +249,10 @@ void test_model_derivation_weight_checked(void)
                                      id, a, b, t, p, p * t);
         }
     dir = results_folder_with("derive-weight", csv, NULL);
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     CHECK_INT(pp_model_save(&m, dir), 0);
     pp_model_free(&m);
-    CHECK_INT(pp_model_open(dir, NULL, 1, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 1, &m), 0);
     CHECK(m.groups[0].fits[0].derived && m.groups[0].fits[0].weight > 0);
     pp_model_free(&m);
     snprintf(path, sizeof path, "%s/model.json", dir);
@@ -272,7 +272,7 @@ void test_model_derivation_weight_checked(void)
     write_file(path, text);
     free(text);
     test_log_clear();
-    CHECK(pp_model_open(dir, NULL, 1, &m) < 0);
+    CHECK(pp_model_read(dir, NULL, 1, &m) < 0);
     CHECK_CONTAINS(test_log(), "model.json: groups[0]");
     CHECK_CONTAINS(test_log(), "derived_weight 2 is out of range");
 }
@@ -338,10 +338,10 @@ void test_model_json_smoothing_length(void)
         CHECK(text && strstr(text, "\"smoothing_length\"") && !strstr(text, "\"sigma\"") &&
               !strstr(text, "\"smoother_length\"") && strstr(text, "\"version\": 3"));
         free(text);
-        CHECK_INT(pp_model_open(dir, NULL, 1, &m0), 0);
+        CHECK_INT(pp_model_read(dir, NULL, 1, &m0), 0);
         CHECK(m0.from_file);
         CHECK(as_version_2(path) > 0);
-        CHECK_INT(pp_model_open(dir, NULL, 1, &m1), 0);
+        CHECK_INT(pp_model_read(dir, NULL, 1, &m1), 0);
         CHECK(m1.from_file);
         for (size_t g = 0; g < m0.n_groups && g < m1.n_groups; g++)
             for (size_t q = 0; q < m0.sum.n_metrics; q++) {

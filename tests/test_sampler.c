@@ -253,7 +253,7 @@ pp_device *test_jetson_copy(char *path, size_t cap)
              root);
     pp_device_options_init(&o);
     o.sysfs_root = root;
-    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("jetson", &o, &dev), 0);
     return dev;
 }
 

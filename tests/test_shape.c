@@ -88,7 +88,7 @@ void test_shape_boxcox_categorical(void)
     dir = results_folder_with("cat", csv, NULL);
     pp_model_options_init(&o);
     o.method = PP_METHOD_BOXCOX;
-    CHECK_INT(pp_model_open(dir, &o, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, &o, 0, &m), 0);
     for (int net = 0; net < 2; net++) {
         pp_prediction p;
         memset(&pt, 0, sizeof pt);
@@ -269,7 +269,7 @@ void test_shape_consistent_metrics_and_capped_rate(void)
     int derived = 0;
     double weights = 0;
 
-    CHECK_INT(pp_model_open(dir, NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(dir, NULL, 0, &m), 0);
     for (size_t k = 0; k < m.sum.n_metrics; k++) {
         derived += pp_model_fit_of(&m, 0, k)->derived;
         weights += pp_model_fit_of(&m, 0, k)->weight;
@@ -287,7 +287,7 @@ void test_shape_consistent_metrics_and_capped_rate(void)
         CHECK(pa.hi <= 25.0);
         pp_model_free(&m);
         if (pass == 0) {
-            CHECK_INT(pp_model_open(dir, NULL, 1, &m), 0);
+            CHECK_INT(pp_model_read(dir, NULL, 1, &m), 0);
             CHECK_INT(m.from_file, 1);
         }
     }
@@ -313,7 +313,7 @@ void test_shape_inconsistent_rows_not_derived(void)
                                      a, b, 2 + e / 10, e);
         }
     test_log_clear();
-    CHECK_INT(pp_model_open(results_folder_with("inconsistent", csv, NULL), NULL, 0, &m), 0);
+    CHECK_INT(pp_model_read(results_folder_with("inconsistent", csv, NULL), NULL, 0, &m), 0);
     for (size_t k = 0; k < m.sum.n_metrics; k++)
         CHECK_INT(pp_model_fit_of(&m, 0, k)->derived, 0);
     CHECK_CONTAINS(test_log(), "total_energy_j differs from total_mean_w x duration_s");

@@ -357,7 +357,7 @@ void test_procstat_ceiling_and_machine_cpu(void)
     CHECK_INT(pp_procstat_machine("/nonexistent", &busy_s, &n), -ENOENT);
     pp_device_options_init(&o);
     o.sysfs_root = root;
-    CHECK_INT(pp_device_open("procstat", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("procstat", &o, &dev), 0);
     if (!dev)
         return;
     CHECK_INT(pp_procstat_ceiling_w(dev, &ceiling), 0);
@@ -368,9 +368,9 @@ void test_procstat_ceiling_and_machine_cpu(void)
     CHECK_NEAR(p[0], ceiling, 1e-12); /* every core busy: the ceiling, whoever is busy */
     pp_device_close(dev);
     dev = NULL;
-    CHECK_INT(pp_device_open("jetson", &o, &dev), -ENODEV);
+    CHECK_INT(pp_device_open_with("jetson", &o, &dev), -ENODEV);
     o.sysfs_root = fixture("jetson-tx2-iio");
-    CHECK_INT(pp_device_open("jetson", &o, &dev), 0);
+    CHECK_INT(pp_device_open_with("jetson", &o, &dev), 0);
     if (dev)
         CHECK_INT(pp_procstat_ceiling_w(dev, &ceiling), -EINVAL);
     pp_device_close(dev);

@@ -25,11 +25,11 @@ extern "C" {
 typedef struct pp_battery_params pp_battery_params;
 
 /* A battery from a preset name or a configuration file's path (NULL: the
- * default preset). 0 and *out (free it with pp_battery_free), or -errno:
+ * default preset). 0 and *out (free it with pp_battery_close), or -errno:
  * -ENOENT for an unknown preset or a missing file, -EINVAL for bad keys
  * (logged with the file and line). */
 int pp_battery_new(const char *preset_or_file, pp_battery_params **out);
-void pp_battery_free(pp_battery_params *b);
+void pp_battery_close(pp_battery_params *b);
 
 /* A constant load beside the trace, drawn from the pack (the motors). 0, or
  * -EINVAL when negative or not finite. */

@@ -9,7 +9,7 @@
  *
  *   pp_device *d;
  *   double w[PP_DEVICE_MAX_RAILS];
- *   if (pp_device_open_by_name("auto", NULL, &d) == 0) {
+ *   if (pp_device_open("auto", NULL, &d) == 0) {
  *       pp_device_read_now(d, w);
  *       printf("%s %.3f W\n", pp_device_rail_name(d, 0), w[0]);
  *       pp_device_close(d);
@@ -17,7 +17,7 @@
  *
  * Threads (powprof.h): one call at a time on a pp_device (a device is not
  * checked for its kind: give these functions only what
- * pp_device_open_by_name gave).
+ * pp_device_open gave).
  */
 #ifndef POWPROF_DEVICE_H
 #define POWPROF_DEVICE_H
@@ -37,7 +37,7 @@ typedef struct pp_device pp_device;
  * (`powprof devices` lists them). sysfs_root moves /sys and /proc (NULL:
  * "/"). 0 and *out (close it with pp_device_close), or a negative errno:
  * -ENOENT for an unknown name, -ENODEV when the source is absent. */
-int pp_device_open_by_name(const char *name, const char *sysfs_root, pp_device **out);
+int pp_device_open(const char *name, const char *sysfs_root, pp_device **out);
 void pp_device_close(pp_device *dev);
 
 /* The back-end's name ("jetson", "procstat", ...). */

@@ -86,7 +86,7 @@ typedef struct pp_governor_decision {
 
 /* A governor for model m (not copied: it must outlive the governor), the
  * battery b (copied; its soc_start_frac is the charge at take-off) and o.
- * 0 and *out (free it with pp_governor_free), or -errno (logged): -EINVAL
+ * 0 and *out (free it with pp_governor_close), or -errno (logged): -EINVAL
  * for a bad mission, battery or options, a model without total_mean_w, no
  * such parameter; -ENOENT for a file without a mission group; -ENOMEM. */
 int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_governor_options *o,
@@ -103,7 +103,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
  * *json_out (free it with pp_free), or as pp_governor_update. */
 int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out);
 
-void pp_governor_free(pp_governor *g);
+void pp_governor_close(pp_governor *g);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ typedef struct pp_meter_report {
 } pp_meter_report;
 
 /* Run argv (argv[0] a path or a name searched in PATH; NULL-terminated)
- * while sampling device ("auto", or a name as in pp_device_open_by_name;
+ * while sampling device ("auto", or a name as in pp_device_open;
  * NULL: "auto"; sysfs_root moves /sys and /proc, NULL: "/") at rate_hz (0: 10 Hz;
  * otherwise 0.01 to 10000 Hz, NaN or a negative rate refused), writing the samples to
  * trace_path when not NULL. 0 when the command ran and was sampled

@@ -27,7 +27,7 @@ typedef struct pp_model pp_model;
 /* The model of results_dir. 0 and *out (close it with pp_model_close), or
  * -errno (logged): -EINVAL for a folder without a readable summary.csv or
  * without parameters, -ENOMEM. */
-int pp_model_load(const char *results_dir, pp_model **out);
+int pp_model_open(const char *results_dir, pp_model **out);
 void pp_model_close(pp_model *m);
 
 /* The parameters (e.g. "darknet.fps") and the metrics (e.g.

@@ -19,7 +19,7 @@ class Battery(_lib.Handle):
     or the battery group of a configuration file; base_power_w is a
     constant load beside the computer's (the motors)."""
 
-    _free = "pp_battery_free"
+    _free = "pp_battery_close"
 
     def __init__(self, preset=None, config=None, base_power_w=0.0):
         if preset is not None and config is not None:

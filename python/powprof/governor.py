@@ -40,7 +40,7 @@ class Governor(_lib.Handle):
     {name: step or "measured"} (or "name=step ..."), the settings a
     parameter may take, as plan's --resolution."""
 
-    _free = "pp_governor_free"
+    _free = "pp_governor_close"
 
     def __init__(self, model, battery, mission=None, *, duration_s=None, min_soc=None,
                  plan_on_mean=False, margin=None, ignore_soc=False, maximize=None, every=None,

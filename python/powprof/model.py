@@ -74,7 +74,7 @@ class Model(_lib.Handle):
     def __init__(self, path):
         self.path = os.fsdecode(os.fspath(path))
         handle = ctypes.c_void_p()
-        _lib.call("pp_model_load", _lib.path(path, "Model: path"), ctypes.byref(handle))
+        _lib.call("pp_model_open", _lib.path(path, "Model: path"), ctypes.byref(handle))
         self._h = handle
         lib = _lib.lib()
         self.params = [lib.pp_model_param_name(handle, k).decode()

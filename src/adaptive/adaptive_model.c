@@ -144,7 +144,7 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     pp_model_options_init(&o);
     o.only = w.only; /* read while the model is built only */
     o.keep_held = 1;  /* the nested hold-outs the claim is made from */
-    if ((rc = pp_model_open(dir, &o, 0, &am->m)) < 0)
+    if ((rc = pp_model_read(dir, &o, 0, &am->m)) < 0)
         return rc;
     am->m.opts.only = NULL;
     am->open = 1;

@@ -325,7 +325,7 @@ void pp_model_text(FILE *fp, const pp_model *m, const char *dir, int verbose)
 
 int pp_prediction_open(const char *dir, const char *node, pp_model *m)
 {
-    int rc = pp_model_open(dir, NULL, 1, m);
+    int rc = pp_model_read(dir, NULL, 1, m);
 
     if (rc < 0)
         return rc;

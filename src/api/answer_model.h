@@ -18,7 +18,7 @@ int pp_model_rows_mixed(const pp_model *m);
  * estimator's settings with verbose), advice, the fleet and the repeats. */
 void pp_model_text(FILE *fp, const pp_model *m, const char *dir, int verbose);
 
-/* The model of the results folder dir for a prediction (pp_model_open:
+/* The model of the results folder dir for a prediction (pp_model_read:
  * model.json when it matches, else chosen now), with the battery its
  * run.json names and, node not NULL, aimed at that node of a fleet. 0, or
  * -errno (logged; m freed). */

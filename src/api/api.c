@@ -18,14 +18,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-int pp_device_open_by_name(const char *name, const char *sysfs_root, pp_device **out)
+int pp_device_open(const char *name, const char *sysfs_root, pp_device **out)
 {
     pp_device_options o;
 
     pp_device_options_init(&o);
     if (sysfs_root)
         o.sysfs_root = sysfs_root;
-    return pp_device_open(name, &o, out);
+    return pp_device_open_with(name, &o, out);
 }
 
 const char *pp_device_source(const pp_device *dev) { return dev->ops->name; }
@@ -184,7 +184,7 @@ int pp_battery_new(const char *preset_or_file, pp_battery_params **out)
     return 0;
 }
 
-void pp_battery_free(pp_battery_params *b)
+void pp_battery_close(pp_battery_params *b)
 {
     if (pp_handle_remove(b, PP_HANDLE_BATTERY, __func__) == 0)
         free(b);

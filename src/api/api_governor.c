@@ -186,7 +186,7 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
     return 0;
 }
 
-void pp_governor_free(pp_governor *g)
+void pp_governor_close(pp_governor *g)
 {
     if (pp_handle_remove(g, PP_HANDLE_GOVERNOR, __func__) != 0)
         return;

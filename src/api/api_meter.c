@@ -62,7 +62,7 @@ static int open_device(const char *device, const char *sysfs_root, double rate_h
     pp_device_options_init(&d);
     if (sysfs_root)
         d.sysfs_root = sysfs_root;
-    return pp_device_open(device ? device : "auto", &d, dev);
+    return pp_device_open_with(device ? device : "auto", &d, dev);
 }
 
 /* The document of `powprof meter --json` of run res on dev (argv NULL: a

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pp_model_load(const char *results_dir, pp_model **out)
+int pp_model_open(const char *results_dir, pp_model **out)
 {
     pp_model *m = calloc(1, sizeof *m);
     int rc;
@@ -32,7 +32,7 @@ int pp_model_load(const char *results_dir, pp_model **out)
     *out = NULL;
     if (!m)
         return -ENOMEM;
-    if ((rc = pp_model_open(results_dir, NULL, 1, m)) < 0) {
+    if ((rc = pp_model_read(results_dir, NULL, 1, m)) < 0) {
         free(m);
         return rc;
     }

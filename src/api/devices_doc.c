@@ -29,7 +29,7 @@ static void examine(source_report *r, const pp_device_options *opts)
     r->read_rc = 0;
     if (r->probe_rc < 0)
         return;
-    r->read_rc = pp_device_open(r->ops->name, opts, &r->dev);
+    r->read_rc = pp_device_open_with(r->ops->name, opts, &r->dev);
     if (r->read_rc < 0)
         return;
     if (r->ops->flags & PP_DEVICE_INTERVAL) { /* a mean needs an interval */

@@ -90,7 +90,7 @@ int pp_layers_profile_answer(const pp_layers_run_request *rq, const char *device
         pp_text(why, cap, "%s: %s", rq->out_dir, strerror(errno));
         goto out;
     }
-    if ((rc = pp_device_open(device, dev_opts, &dev)) < 0)
+    if ((rc = pp_device_open_with(device, dev_opts, &dev)) < 0)
         goto out;
     rc = pp_layers_run(rq, n_cfgs, paths, dev, &res, &n);
     for (size_t k = 0; rc == 0 && k < n; k++)

@@ -155,7 +155,7 @@ int pp_pipeline_model_keep(pp_model *m, const char *dir)
 
 int pp_pipeline_model(const char *dir, const pp_model_options *o, pp_model *m)
 {
-    int rc = pp_model_open(dir, o, 0, m);
+    int rc = pp_model_read(dir, o, 0, m);
 
     if (rc < 0)
         return rc;

@@ -53,7 +53,7 @@ int pp_pipeline_check(const pp_profile *p, const char *dir);
  * plotted grids under dir/model/. 0 or -errno (logged). */
 int pp_pipeline_model_keep(pp_model *m, const char *dir);
 
-/* pp_model_open (choices made anew with o, NULL: defaults) then
+/* pp_model_read (choices made anew with o, NULL: defaults) then
  * pp_pipeline_model_keep; m is left open for the caller to read (free it
  * with pp_model_free). 0, or the error of the step that failed. */
 int pp_pipeline_model(const char *dir, const pp_model_options *o, pp_model *m);

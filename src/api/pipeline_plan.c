@@ -32,7 +32,7 @@ int pp_pipeline_plan_model(const char *dir, const char *maximize, const char *no
     if (maximize && pp_plan_rate_metric(maximize, achieved, sizeof achieved))
         only[4] = achieved;
     mo.only = maximize ? only : NULL;
-    if ((rc = pp_model_open(dir, &mo, 1, m)) < 0)
+    if ((rc = pp_model_read(dir, &mo, 1, m)) < 0)
         return rc == -ENOMEM ? rc : -EINVAL;
     m->opts.only = NULL; /* only[] is this function's */
     rc = node ? pp_model_target_node(m, node) : worst ? pp_model_target_worst(m) : 0;

@@ -173,7 +173,7 @@ int pp_cmd_meter(int argc, char **argv)
         fprintf(stderr, "powprof meter: --report %s: %s\n", a.report_path, strerror(errno));
         return PP_EXIT_USAGE;
     }
-    rc = pp_device_open(a.device, &opts, &dev);
+    rc = pp_device_open_with(a.device, &opts, &dev);
     if (rc < 0)
         status = rc == -ENOENT && strcmp(a.device, "auto") != 0 ? PP_EXIT_USAGE : PP_EXIT_FAILURE;
     else

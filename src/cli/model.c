@@ -119,7 +119,7 @@ int pp_cmd_model(int argc, char **argv)
     pp_model_options_init(&o);
     if ((rc = model_options(argc, argv, &o, &json, &verbose)) != 0)
         return rc == 1 ? 0 : rc;
-    if ((rc = pp_model_open(argv[optind], &o, 0, &m)) < 0)
+    if ((rc = pp_model_read(argv[optind], &o, 0, &m)) < 0)
         return rc == -ENOMEM ? PP_EXIT_FAILURE : PP_EXIT_USAGE;
     if (pp_pipeline_model_keep(&m, argv[optind]) < 0) {
         pp_model_free(&m);

@@ -140,7 +140,7 @@ int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
 
 /* Every fit's y_min and y_max from its group's configurations (model.c;
- * pp_model_open does it). 0 or -ENOMEM. */
+ * pp_model_read does it). 0 or -ENOMEM. */
 int pp_model_value_ranges(pp_model *m);
 
 /* The refusal of `powprof predict`: the first metric from `from` on

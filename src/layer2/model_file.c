@@ -514,7 +514,7 @@ void pp_model_free(pp_model *m)
     memset(m, 0, sizeof *m);
 }
 
-int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)
+int pp_model_read(const char *dir, const pp_model_options *o, int use_saved, pp_model *m)
 {
     int rc;
 

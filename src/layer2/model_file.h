@@ -12,7 +12,7 @@
  * dir/model.json when written for this very summary.csv (use_saved), or
  * choose every estimator anew with o (NULL: defaults). 0, -EINVAL
  * (logged: no summary, no parameter, bad model.json) or -ENOMEM. */
-int pp_model_open(const char *dir, const pp_model_options *o, int use_saved, pp_model *m);
+int pp_model_read(const char *dir, const pp_model_options *o, int use_saved, pp_model *m);
 
 void pp_model_free(pp_model *m);
 

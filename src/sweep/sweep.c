@@ -270,7 +270,7 @@ int pp_sweep_check(const pp_profile *p)
     pp_device_options_init(&dopts);
     if (p->sysfs_root[0])
         dopts.sysfs_root = p->sysfs_root;
-    rc = pp_device_open(p->device, &dopts, &dev);
+    rc = pp_device_open_with(p->device, &dopts, &dev);
     if (rc < 0)
         pp_log_error("%s: device '%s' cannot be opened", p->path, p->device);
     else
@@ -526,7 +526,7 @@ int pp_sweep_run(const pp_profile *p, const pp_sweep_options *o, pp_sweep_stats 
     pp_device_options_init(&dopts);
     if (p->sysfs_root[0])
         dopts.sysfs_root = p->sysfs_root;
-    rc = pp_device_open(p->device, &dopts, &dev);
+    rc = pp_device_open_with(p->device, &dopts, &dev);
     if (rc < 0)
         return rc;
     if ((rc = check_components(p)) < 0) {
