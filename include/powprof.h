@@ -19,6 +19,15 @@
  *
  * Every header may be included from C++ (extern "C").
  *
+ * Handles. A handle is made by pp_X_open (from something outside the
+ * program: a results folder, a trace file, a power source) or pp_X_new
+ * (from values), and released by pp_X_close, whichever made it; texts the
+ * library returns are released by pp_free. A measurement is begun by
+ * pp_meter_start and ended by pp_meter_stop, which releases its handle.
+ * The names of 0.1 (pp_model_load, pp_device_open_by_name,
+ * pp_battery_free, pp_governor_free) still link, marked deprecated
+ * (powprof/deprecated.h); they go at 1.0.
+ *
  * Threads. Calls on different handles (pp_model, pp_battery_params,
  * pp_trace, pp_governor, pp_meter, pp_device) may run at the same time on
  * different threads; the calls on one handle are made one at a time (the

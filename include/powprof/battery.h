@@ -14,6 +14,7 @@
 #ifndef POWPROF_BATTERY_H
 #define POWPROF_BATTERY_H
 
+#include "deprecated.h"
 #include "trace.h"
 
 #include <stddef.h>
@@ -30,6 +31,8 @@ typedef struct pp_battery_params pp_battery_params;
  * (logged with the file and line). */
 int pp_battery_new(const char *preset_or_file, pp_battery_params **out);
 void pp_battery_close(pp_battery_params *b);
+/* 0.1's name of pp_battery_close. */
+void pp_battery_free(pp_battery_params *b) PP_DEPRECATED("pp_battery_close");
 
 /* A constant load beside the trace, drawn from the pack (the motors). 0, or
  * -EINVAL when negative or not finite. */

@@ -22,6 +22,7 @@
 #ifndef POWPROF_DEVICE_H
 #define POWPROF_DEVICE_H
 
+#include "deprecated.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -39,6 +40,9 @@ typedef struct pp_device pp_device;
  * -ENOENT for an unknown name, -ENODEV when the source is absent. */
 int pp_device_open(const char *name, const char *sysfs_root, pp_device **out);
 void pp_device_close(pp_device *dev);
+/* 0.1's name of pp_device_open. */
+int pp_device_open_by_name(const char *name, const char *sysfs_root, pp_device **out)
+    PP_DEPRECATED("pp_device_open");
 
 /* The back-end's name ("jetson", "procstat", ...). */
 const char *pp_device_source(const pp_device *dev);

@@ -26,6 +26,7 @@
 #ifndef POWPROF_GOVERNOR_H
 #define POWPROF_GOVERNOR_H
 
+#include "deprecated.h"
 #include "battery.h"
 #include "model.h"
 
@@ -104,6 +105,8 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
 int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out);
 
 void pp_governor_close(pp_governor *g);
+/* 0.1's name of pp_governor_close. */
+void pp_governor_free(pp_governor *g) PP_DEPRECATED("pp_governor_close");
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #ifndef POWPROF_MODEL_H
 #define POWPROF_MODEL_H
 
+#include "deprecated.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,6 +30,8 @@ typedef struct pp_model pp_model;
  * without parameters, -ENOMEM. */
 int pp_model_open(const char *results_dir, pp_model **out);
 void pp_model_close(pp_model *m);
+/* 0.1's name of pp_model_open. */
+int pp_model_load(const char *results_dir, pp_model **out) PP_DEPRECATED("pp_model_open");
 
 /* The parameters (e.g. "darknet.fps") and the metrics (e.g.
  * "total_mean_w"); a name is NULL past the count. */

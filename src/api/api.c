@@ -28,6 +28,11 @@ int pp_device_open(const char *name, const char *sysfs_root, pp_device **out)
     return pp_device_open_with(name, &o, out);
 }
 
+int pp_device_open_by_name(const char *name, const char *sysfs_root, pp_device **out)
+{
+    return pp_device_open(name, sysfs_root, out);
+}
+
 const char *pp_device_source(const pp_device *dev) { return dev->ops->name; }
 
 size_t pp_device_rail_count(const pp_device *dev) { return dev->n_rails; }
@@ -188,6 +193,11 @@ void pp_battery_close(pp_battery_params *b)
 {
     if (pp_handle_remove(b, PP_HANDLE_BATTERY, __func__) == 0)
         free(b);
+}
+
+void pp_battery_free(pp_battery_params *b)
+{
+    pp_battery_close(b);
 }
 
 int pp_battery_set_base_power(pp_battery_params *b, double base_power_w)

@@ -195,3 +195,8 @@ void pp_governor_close(pp_governor *g)
     pp_mission_resolved_free(&g->res);
     free(g);
 }
+
+void pp_governor_free(pp_governor *g)
+{
+    pp_governor_close(g);
+}

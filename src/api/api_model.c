@@ -54,6 +54,11 @@ void pp_model_close(pp_model *m)
     free(m);
 }
 
+int pp_model_load(const char *results_dir, pp_model **out)
+{
+    return pp_model_open(results_dir, out);
+}
+
 size_t pp_model_param_count(const pp_model *m)
 {
     PP_HANDLE_OR(m, PP_HANDLE_MODEL, 0);
