@@ -217,16 +217,18 @@ double pp_t90(size_t df)
 
 /* The least-squares line e = a + b d over the pairs of ps (b >= 0; with
  * one distance, proportional to it beyond: prop the mean distance, else
- * 0). */
+ * 0); dlo the least distance of a pair. */
 typedef struct line_fit {
-    double a, b, dm, em, prop;
+    double a, b, dm, em, prop, dlo;
 } line_fit;
 
 static void line_of(const kind_sums *ps, line_fit *l)
 {
     double n = (double)ps->n, d = 0, e = 0, dd = 0, de = 0, sxx, sxy;
 
+    l->dlo = INFINITY;
     for (size_t i = 0; i < ps->n; i++) {
+        l->dlo = fmin(l->dlo, ps->p[i].d);
         d += ps->p[i].d;
         e += ps->p[i].e;
         dd += ps->p[i].d * ps->p[i].d;
@@ -258,9 +260,9 @@ static double quantile(double *v, size_t n, double p)
     return lo + 1 < n ? v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]) : v[n - 1];
 }
 
-/* The 90 % quantile over the folds of ps of the error left: est times
- * each fold's errors over what the line gives at its distances (the mean
- * of its errors where the line gives 0). */
+/* The 90 % quantile over the folds of ps of the error left: est plus
+ * each fold's mean departure from the line at its distances (at least
+ * 0). */
 static double fold_quantile(const kind_sums *ps, const line_fit *l, double est)
 {
     double *q = malloc(ps->folds * sizeof *q), num = 0, den = 0, hi;
@@ -273,7 +275,7 @@ static double fold_quantile(const kind_sums *ps, const line_fit *l, double est)
         den += line_at(l, ps->p[i].d);
         nf++;
         if (i + 1 == ps->n || ps->p[i + 1].fold != ps->p[i].fold) {
-            q[nq++] = den > 0 ? est * num / den : num / (double)nf;
+            q[nq++] = fmax(0.0, est + (num - den) / (double)nf);
             num = den = 0;
             nf = 0;
         }
@@ -283,9 +285,10 @@ static double fold_quantile(const kind_sums *ps, const line_fit *l, double est)
     return hi;
 }
 
-/* The error fitted on pairs ps at the mean distance left dl: *est and its
- * 90 % quantile over the folds *hi; 0, or -1 with too few pairs or
- * folds. */
+/* The error fitted on pairs ps at the mean distance left dl (never below
+ * the least distance of a pair: the line is not extrapolated towards 0,
+ * where it may cross it): *est and its 90 % quantile over the folds *hi;
+ * 0, or -1 with too few pairs or folds. */
 static int regress(const kind_sums *ps, double dl, double *est, double *hi)
 {
     line_fit l;
@@ -293,7 +296,7 @@ static int regress(const kind_sums *ps, double dl, double *est, double *hi)
     if (ps->n < 3 || ps->folds < 3)
         return -1;
     line_of(ps, &l);
-    *est = line_at(&l, dl);
+    *est = line_at(&l, fmax(dl, l.dlo));
     *hi = fold_quantile(ps, &l, *est);
     return 0;
 }

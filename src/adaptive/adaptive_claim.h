@@ -1,7 +1,7 @@
 /* adaptive_claim.h - what an adaptive run claims of the configurations it
  * has not measured (issue 31): an estimate of the error there, from the
  * model's nested hold-outs and how far each was from what its fit saw,
- * with a one-sided 90 % bound.
+ * with a 90 % quantile over the folds (issue 43).
  *
  * Distances count grid steps (the rank of a value among the grid's values
  * of its parameter; Euclidean over the numeric parameters that vary, labels
