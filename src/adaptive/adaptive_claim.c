@@ -22,7 +22,7 @@ typedef struct claim_pair {
  * configurations left of that kind (how many, their distances' sum). */
 typedef struct kind_sums {
     claim_pair *p;
-    size_t n, cap, folds;
+    size_t n, folds;
     double n_left, d_left;
 } kind_sums;
 
@@ -111,32 +111,29 @@ static int off_levels(const claim_ctx *x, size_t c, size_t n)
     return 0;
 }
 
-static int add_pair(kind_sums *k, double d, double e, size_t fold)
+/* Room in each kind for np more pairs (a group's). 0 or -ENOMEM. */
+static int reserve(claim_ctx *x, size_t np)
 {
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 64;
-        claim_pair *p = realloc(k->p, cap * sizeof *p);
+    for (int k = 0; k < KINDS; k++) {
+        claim_pair *p = realloc(x->k[k].p, (x->k[k].n + np + 1) * sizeof *p);
         if (!p)
             return -ENOMEM;
-        k->p = p;
-        k->cap = cap;
+        x->k[k].p = p;
     }
-    k->p[k->n++] = (claim_pair){d, e, fold};
     return 0;
 }
 
 /* The pairs of the fold of pair a (x->out marks its rows), each of its
  * kind at its distance; the fold counted once in each kind it reaches. */
-static int add_fold(claim_ctx *x, const pp_held_pair *p, size_t np, size_t a, size_t n,
-                    unsigned char *done)
+static void add_fold(claim_ctx *x, const pp_held_pair *p, size_t np, size_t a, size_t n,
+                     unsigned char *done)
 {
     size_t before[KINDS];
-    int rc = 0;
 
     for (int k = 0; k < KINDS; k++)
         before[k] = x->k[k].n;
     x->fold_seq++;
-    for (size_t i = a; rc == 0 && i < np; i++) {
+    for (size_t i = a; i < np; i++) {
         double d;
         size_t c;
         if (p[i].fold != p[a].fold)
@@ -146,13 +143,14 @@ static int add_fold(claim_ctx *x, const pp_held_pair *p, size_t np, size_t a, si
             continue;
         c = (size_t)x->cand[p[i].row];
         d = nearest(x, c, n);
-        if (isfinite(d))
-            rc = add_pair(&x->k[p[i].between ? BETWEEN : AT], d,
-                          fabs((p[i].pred - p[i].value) / p[i].value), x->fold_seq);
+        if (isfinite(d)) {
+            kind_sums *ks = &x->k[p[i].between ? BETWEEN : AT];
+            ks->p[ks->n++] = (claim_pair){d, fabs((p[i].pred - p[i].value) / p[i].value),
+                                          x->fold_seq};
+        }
     }
     for (int k = 0; k < KINDS; k++)
         x->k[k].folds += x->k[k].n > before[k];
-    return rc;
 }
 
 /* Group g's nested pairs of metric k, each at its distance to what its
@@ -165,21 +163,18 @@ static int add_pairs(const pp_model *m, size_t g, size_t k, claim_ctx *x)
     long np = pp_model_held_pairs(m, g, k, &p);
     size_t n = m->groups[g].n_rows;
     unsigned char *done = np > 0 ? calloc((size_t)np, 1) : NULL;
-    int rc = 0;
+    int rc;
 
     if (np < 0)
         return (int)np;
-    if (np > 0 && !done) {
-        free(p);
-        return -ENOMEM;
-    }
+    rc = np > 0 && !done ? -ENOMEM : reserve(x, (size_t)np);
     for (size_t a = 0; rc == 0 && a < (size_t)np; a++) {
         if (done[a])
             continue;
         for (size_t i = a; i < (size_t)np; i++)
             if (p[i].fold == p[a].fold)
                 x->out[p[i].row] = 1;
-        rc = add_fold(x, p, (size_t)np, a, n, done);
+        add_fold(x, p, (size_t)np, a, n, done);
         for (size_t i = a; i < (size_t)np; i++)
             x->out[p[i].row] = 0;
     }
