@@ -1,12 +1,16 @@
 /* The claims of adaptive runs that stop on a target (issue 31), replayed
  * on grids measured whole: for targets 5, 10 and 15 % and seeds 1 to 5,
- * where each run stops, the claim (the one-sided 90 % upper bound of each
- * planning metric's nested error) against the truth (the metric's MAPE on
- * the configurations the run left, against their measured rows), the
- * fewest measured values of a varying parameter at the stop. Grids: the
- * TX2 matrix exponentiation (25) and darknet (4) of data/tx2, the three
- * sets of data/local (measured on the development machine; none of the
- * stop's constants was set on them), and synthetic 8 x 8 grids of known
+ * where each run stops, the claim (each planning metric's claim on the
+ * configurations left: adaptive_claim.h) against the truth (the metric's
+ * MAPE on the configurations the run left, against their measured rows),
+ * the fewest measured values of a varying parameter at the stop; per grid
+ * and over the real and synthetic grids apart, the shares of early stops
+ * with the claim at or above the truth and at most 3x it (issue 43:
+ * >= 90 % and >= 80 %). Grids: the TX2 matrix exponentiation (25) and
+ * darknet (4) of data/tx2, the three sets of data/local (measured on the
+ * development machine; none of the stop's constants was set on them), the
+ * live 6 x 6 of bench/live-matrix-cpu-6x6.cfg as a subset of data/local's
+ * matrix-cpu (its rows there, 30 steps each), and synthetic 8 x 8 grids of known
  * lognormal noise (sigma 0, 3 % and 10 % on energy and power). The
  * replay is deterministic: the figures do not depend on the machine's
  * load. `bench_claims NAME` runs the grids whose name holds NAME.
@@ -118,7 +122,7 @@ static size_t min_values(const pp_bench_grid *g, const uint8_t *in)
 
 /* What the claims table adds up over the early stops. */
 typedef struct claims {
-    size_t runs, early, covered, below_design;
+    size_t runs, early, covered, within3, below_design;
     double ratio_lo, ratio_hi; /* claim / truth over the early stops and metrics */
 } claims;
 
@@ -133,7 +137,7 @@ static void claim_run(pp_bench_grid *g, double target, uint64_t seed, double *co
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t *in = calloc(g->s.n, 1);
-    int all = 1;
+    int all = 1, near = 1;
 
     snprintf(dir, sizeof dir, "%s/%s-claim", tmp, g->name);
     pp_adaptive_options_init(&o);
@@ -155,17 +159,34 @@ static void claim_run(pp_bench_grid *g, double target, uint64_t seed, double *co
                        res.fit.metrics[k], res.fit.error_hi_pct[k], res.fit.error_left_pct[k],
                        res.fit.error_pct[k], res.fit.noise_pct[k], t);
                 all &= !(t > res.fit.error_hi_pct[k]);
+                near &= res.fit.error_hi_pct[k] <= 3 * t;
                 if (t > 0 && isfinite(r)) {
                     cl->ratio_lo = fmin(cl->ratio_lo, r);
                     cl->ratio_hi = fmax(cl->ratio_hi, r);
                 }
             }
             cl->covered += (size_t)all;
+            cl->within3 += (size_t)near;
         }
         printf("\n");
     }
     pp_adaptive_model_free(&am);
     free(in);
+}
+
+/* A summary line: the early stops, the share whose claim is at or above
+ * the truth (every planning metric) and the share whose claim is at most
+ * 3x the truth (every planning metric): the targets of issue 43 (>= 90 %
+ * and >= 80 %). */
+static void print_claims(const char *what, const claims *cl)
+{
+    double e = cl->early ? (double)cl->early : NAN;
+
+    printf("  %s: %zu runs, %zu early stops, claim >= truth (every planning metric) in %zu "
+           "(%.0f %%), claim <= 3x truth in %zu (%.0f %%), claim / truth %.2f .. %.2f, stops "
+           "below the minimum design %zu\n", what, cl->runs, cl->early, cl->covered,
+           100.0 * (double)cl->covered / e, cl->within3, 100.0 * (double)cl->within3 / e,
+           cl->early ? cl->ratio_lo : NAN, cl->early ? cl->ratio_hi : NAN, cl->below_design);
 }
 
 /* Section 3 for one grid: targets 5, 10, 15 % x seeds 1 .. SEEDS. */
@@ -176,7 +197,7 @@ static void bench_claims(pp_bench_grid *g, claims *total)
     pp_adaptive_model am;
     pp_adaptive_predictor pr;
     pp_adaptive_fit f;
-    claims cl = {0, 0, 0, 0, INFINITY, 0};
+    claims cl = {0, 0, 0, 0, 0, INFINITY, 0};
 
     pp_adaptive_model_predictor(&am, &pr);
     if (pr.refit(pr.ctx, g->dir, &f) < 0) {
@@ -191,18 +212,16 @@ static void bench_claims(pp_bench_grid *g, claims *total)
             truth[k] = NULL;
         }
     }
-    printf("\n%s: claims of the target stops (claim: the 90 %% upper bound; true: the MAPE on "
+    printf("\n%s: claims of the target stops (claim: the 90 %% quantile; true: the MAPE on "
            "the configurations left)\n", g->name);
     for (size_t t = 0; t < 3; t++)
         for (uint64_t seed = 1; seed <= SEEDS; seed++)
             claim_run(g, targets[t], seed, truth, &cl);
-    printf("  %s: %zu runs, %zu early stops, claim >= truth (every planning metric) in %zu, "
-           "claim / truth %.2f .. %.2f, stops below the minimum design %zu\n", g->name, cl.runs,
-           cl.early, cl.covered, cl.early ? cl.ratio_lo : NAN, cl.early ? cl.ratio_hi : NAN,
-           cl.below_design);
+    print_claims(g->name, &cl);
     total->runs += cl.runs;
     total->early += cl.early;
     total->covered += cl.covered;
+    total->within3 += cl.within3;
     total->below_design += cl.below_design;
     total->ratio_lo = fmin(total->ratio_lo, cl.ratio_lo);
     total->ratio_hi = fmax(total->ratio_hi, cl.ratio_hi);
@@ -242,6 +261,42 @@ static int synthetic_grid(const char *dir, int na, int nb, double sigma)
     return fclose(fp) == 0 ? 0 : -1;
 }
 
+/* The live grid of bench/live-matrix-cpu-6x6.cfg (sizes 128-1024 but 640
+ * and 896, sleeps 0.01-0.2 s but 0.06 and 0.1) is a subset of
+ * data/local/matrix-cpu-size-sleep (30 steps there, 10 live): its rows
+ * into dir/summary.csv. */
+static int live_subset(const char *from, const char *dir)
+{
+    static const double gone[] = {640, 896, 0.06, 0.1};
+    char path[500];
+    char *text, *line, *nl;
+    FILE *fp;
+
+    pp_bench_remove_tree(dir);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/summary.csv", from);
+    if (!(text = pp_read_file(path)))
+        return -1;
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if (!(fp = fopen(path, "w"))) {
+        free(text);
+        return -1;
+    }
+    for (line = text; line && *line; line = nl) {
+        char *end, *p = strchr(line, ',');
+        double size = p ? strtod(p + 1, &end) : NAN, sleep_s = p ? strtod(end + 1, NULL) : NAN;
+        int keep = line == text;
+        nl = strchr(line, '\n');
+        nl = nl ? nl + 1 : NULL;
+        if (line != text)
+            keep = size != gone[0] && size != gone[1] && sleep_s != gone[2] && sleep_s != gone[3];
+        if (keep)
+            fwrite(line, 1, nl ? (size_t)(nl - line) : strlen(line), fp);
+    }
+    free(text);
+    return fclose(fp) == 0 ? 0 : -1;
+}
+
 static void claims_section(void)
 {
     static const struct {
@@ -250,42 +305,47 @@ static void claims_section(void)
                  {"local-xz-level-lines", "data/local/xz-level-lines"},
                  {"local-darknet-fps-cfg", "data/local/darknet-fps-cfg"}};
     static const double sigmas[] = {0.0, 0.03, 0.10};
-    claims total = {0, 0, 0, 0, INFINITY, 0};
+    claims real = {0, 0, 0, 0, 0, INFINITY, 0}, live = real, synth = real;
     char path[400], name[64];
     pp_bench_grid g;
 
     snprintf(path, sizeof path, "%s/tx2-matrix-exponentiation", tmp);
     if (wanted("tx2-matrix") && import_matrix(path) == 0 &&
         pp_bench_grid_open(&g, "tx2-matrix-exponentiation", path, 0) == 0) {
-        bench_claims(&g, &total);
+        bench_claims(&g, &real);
         pp_bench_grid_free(&g);
     }
     snprintf(path, sizeof path, "%s/tx2-darknet", tmp);
     if (wanted("tx2-darknet") && import_darknet(path) == 0 &&
         pp_bench_grid_open(&g, "tx2-darknet", path, 0) == 0) {
-        bench_claims(&g, &total);
+        bench_claims(&g, &real);
         pp_bench_grid_free(&g);
     }
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
         if (wanted(local[i].name) && access(local[i].dir, F_OK) == 0 &&
             pp_bench_grid_open(&g, local[i].name, local[i].dir, 0) == 0) {
-            bench_claims(&g, &total);
+            bench_claims(&g, &real);
             pp_bench_grid_free(&g);
         }
+    snprintf(path, sizeof path, "%s/local-matrix-cpu-6x6-live", tmp);
+    if (wanted("local-matrix-cpu-6x6-live") && live_subset(local[0].dir, path) == 0 &&
+        pp_bench_grid_open(&g, "local-matrix-cpu-6x6-live", path, 0) == 0) {
+        bench_claims(&g, &live);
+        pp_bench_grid_free(&g);
+    }
     for (size_t i = 0; i < sizeof sigmas / sizeof sigmas[0]; i++) {
         snprintf(name, sizeof name, "synthetic-noise-%g", sigmas[i]);
         snprintf(path, sizeof path, "%s/%s", tmp, name);
         if (wanted(name) && synthetic_grid(path, 8, 8, sigmas[i]) == 0 &&
             pp_bench_grid_open(&g, name, path, 0) == 0) {
-            bench_claims(&g, &total);
+            bench_claims(&g, &synth);
             pp_bench_grid_free(&g);
         }
     }
-    printf("\nall grids: %zu runs, %zu early stops, claim >= truth in %zu (%.0f %%), claim / "
-           "truth %.2f .. %.2f, stops below the minimum design %zu\n", total.runs, total.early,
-           total.covered, total.early ? 100.0 * (double)total.covered / (double)total.early : NAN,
-           total.early ? total.ratio_lo : NAN, total.early ? total.ratio_hi : NAN,
-           total.below_design);
+    printf("\n");
+    print_claims("real grids (TX2, data/local)", &real);
+    print_claims("the live 6 x 6 (a subset of data/local's matrix-cpu)", &live);
+    print_claims("synthetic grids", &synth);
 }
 
 int main(int argc, char **argv)

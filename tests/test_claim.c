@@ -208,3 +208,67 @@ void test_claim_held_pairs_grouped(void)
     free(p);
     pp_model_free(&m);
 }
+
+/* Two 7 x 7 designs of an adaptive run's shape: 4 values of a by 5 of b,
+ * 3 of a by 5 of b, the rest left. */
+static int four_by_five(int i, int j) { return i % 2 == 0 && j != 2 && j != 4; }
+static int three_by_five(int i, int j) { return i % 3 == 0 && j != 3 && j != 5; }
+
+/* The MAPE of m's energy on the configurations keep() drops, against the
+ * full grid's rows (the truth bench_claims measures). */
+static double truth_left(const pp_model *m, const pp_model *full, int (*keep)(int, int))
+{
+    size_t k = (size_t)pp_summary_metric(&m->sum, "total_energy_j");
+    size_t kf = (size_t)pp_summary_metric(&full->sum, "total_energy_j");
+    double sum = 0;
+    size_t n = 0;
+
+    for (size_t r = 0; r < full->sum.n_rows; r++) {
+        pp_model_point pt;
+        pp_prediction p;
+        double y = full->sum.y[r * full->sum.n_metrics + kf];
+        memcpy(pt.raw, full->sum.x + r * full->sum.n_params, 2 * sizeof *pt.raw);
+        if (keep((int)pt.raw[0], (int)pt.raw[1]))
+            continue;
+        CHECK_INT(pp_model_predict(m, k, &pt, &p), 0);
+        sum += fabs(p.value - y) / y;
+        n++;
+    }
+    return 100 * sum / (double)n;
+}
+
+/* Issue 43: the claim is a quantile of the error left, not a bound of a
+ * mean over a few folds: on two 7 x 7 designs with configurations left
+ * between measured ones it is at or above the truth (the MAPE on what was
+ * left) and within 3x of it (the t bound of the line's mean was 3.33x and
+ * 3.14x the truth here: 5.53 % for 1.66 %, 5.10 % for 1.62 %). */
+void test_claim_quantile_within_3x(void);
+void test_claim_quantile_within_3x(void)
+{
+    const char *full_dir = grid_folder("claim-q-full", all);
+    int (*keeps[])(int, int) = {four_by_five, three_by_five};
+    const char *names[] = {"claim-q-4x5", "claim-q-3x5"};
+    pp_model full = open_kept(full_dir);
+    pp_adaptive_space s;
+    pp_replay rp;
+
+    CHECK_INT(pp_replay_open(full_dir, &rp, &s), 0);
+    for (size_t t = 0; t < sizeof keeps / sizeof keeps[0]; t++) {
+        pp_model m = open_kept(grid_folder(names[t], keeps[t]));
+        uint8_t chosen[49];
+        double hi, est, truth;
+        for (size_t c = 0; c < s.n; c++)
+            chosen[c] = (uint8_t)keeps[t]((int)s.raw[c * 2], (int)s.raw[c * 2 + 1]);
+        CHECK_INT(pp_adaptive_claim_estimate(&m, (size_t)pp_summary_metric(&m.sum, "total_energy_j"),
+                                             &s, chosen, &hi, &est), 0);
+        truth = truth_left(&m, &full, keeps[t]);
+        CHECK(isfinite(truth) && truth > 0);
+        CHECK(hi >= truth);
+        CHECK(hi <= 3 * truth);
+        CHECK(est <= hi);
+        pp_model_free(&m);
+    }
+    pp_model_free(&full);
+    pp_replay_free(&rp);
+    pp_adaptive_space_free(&s);
+}

@@ -12,11 +12,18 @@
 
 enum { AT, BETWEEN, KINDS };
 
-/* Sums over the pairs of one kind (d: distance, e: error) and over the
- * configurations left of that kind (their distances). */
+/* One nested pair: its distance, its error, its fold (numbered over the
+ * groups). */
+typedef struct claim_pair {
+    double d, e;
+    size_t fold;
+} claim_pair;
+
+/* The pairs of one kind (a fold's together), its folds, and the
+ * configurations left of that kind (how many, their distances' sum). */
 typedef struct kind_sums {
-    double n, d, e, dd, de, ee;
-    size_t folds;
+    claim_pair *p;
+    size_t n, folds;
     double n_left, d_left;
 } kind_sums;
 
@@ -27,6 +34,7 @@ typedef struct claim_ctx {
     size_t *rank;   /* s->n x s->n_params */
     long *cand;     /* per row of the group: its candidate (-1: none) */
     unsigned char *out;
+    size_t fold_seq;
     kind_sums k[KINDS];
 } claim_ctx;
 
@@ -104,14 +112,46 @@ static int off_levels(const claim_ctx *x, size_t c, size_t n)
     return 0;
 }
 
-static void add_pair(kind_sums *k, double d, double e)
+/* Room in each kind for np more pairs (a group's). 0 or -ENOMEM. */
+static int reserve(claim_ctx *x, size_t np)
 {
-    k->n++;
-    k->d += d;
-    k->e += e;
-    k->dd += d * d;
-    k->de += d * e;
-    k->ee += e * e;
+    for (int k = 0; k < KINDS; k++) {
+        claim_pair *p = realloc(x->k[k].p, (x->k[k].n + np + 1) * sizeof *p);
+        if (!p)
+            return -ENOMEM;
+        x->k[k].p = p;
+    }
+    return 0;
+}
+
+/* The pairs of the fold of pair a (x->out marks its rows), each of its
+ * kind at its distance; the fold counted once in each kind it reaches. */
+static void add_fold(claim_ctx *x, const pp_held_pair *p, size_t np, size_t a, size_t n,
+                     unsigned char *done)
+{
+    size_t before[KINDS];
+
+    for (int k = 0; k < KINDS; k++)
+        before[k] = x->k[k].n;
+    x->fold_seq++;
+    for (size_t i = a; i < np; i++) {
+        double d;
+        size_t c;
+        if (p[i].fold != p[a].fold)
+            continue;
+        done[i] = 1;
+        if (x->cand[p[i].row] < 0 || p[i].value == 0)
+            continue;
+        c = (size_t)x->cand[p[i].row];
+        d = nearest(x, c, n);
+        if (isfinite(d)) {
+            kind_sums *ks = &x->k[p[i].between ? BETWEEN : AT];
+            ks->p[ks->n++] = (claim_pair){d, fabs((p[i].pred - p[i].value) / p[i].value),
+                                          x->fold_seq};
+        }
+    }
+    for (int k = 0; k < KINDS; k++)
+        x->k[k].folds += x->k[k].n > before[k];
 }
 
 /* Group g's nested pairs of metric k, each at its distance to what its
@@ -124,36 +164,24 @@ static int add_pairs(const pp_model *m, size_t g, size_t k, claim_ctx *x)
     long np = pp_model_held_pairs(m, g, k, &p);
     size_t n = m->groups[g].n_rows;
     unsigned char *done = np > 0 ? calloc((size_t)np, 1) : NULL;
+    int rc;
 
     if (np < 0)
         return (int)np;
-    if (np > 0 && !done) {
-        free(p);
-        return -ENOMEM;
-    }
-    for (size_t a = 0; a < (size_t)np; a++) {
-        kind_sums *ks = &x->k[p[a].between ? BETWEEN : AT];
+    rc = np > 0 && !done ? -ENOMEM : reserve(x, (size_t)np);
+    for (size_t a = 0; rc == 0 && a < (size_t)np; a++) {
         if (done[a])
             continue;
         for (size_t i = a; i < (size_t)np; i++)
             if (p[i].fold == p[a].fold)
                 x->out[p[i].row] = 1;
-        for (size_t i = a; i < (size_t)np; i++) {
-            double d;
-            if (p[i].fold != p[a].fold)
-                continue;
-            done[i] = 1;
-            d = x->cand[p[i].row] >= 0 ? nearest(x, (size_t)x->cand[p[i].row], n) : INFINITY;
-            if (isfinite(d) && p[i].value != 0)
-                add_pair(ks, d, fabs((p[i].pred - p[i].value) / p[i].value));
-        }
+        add_fold(x, p, (size_t)np, a, n, done);
         for (size_t i = a; i < (size_t)np; i++)
             x->out[p[i].row] = 0;
-        ks->folds++;
     }
     free(done);
     free(p);
-    return 0;
+    return rc;
 }
 
 /* The candidates not chosen of group g's labels, each at its distance to
@@ -183,27 +211,89 @@ double pp_t90(size_t df)
     return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
 }
 
-/* The error fitted on pairs ps at the mean distance left dl: *est and its
- * one-sided 90 % bound *hi; 0, or -1 with too few pairs or folds. */
+/* The least-squares line e = a + b d over the pairs of ps (b >= 0; with
+ * one distance, proportional to it beyond: prop the mean distance, else
+ * 0); dlo the least distance of a pair. */
+typedef struct line_fit {
+    double a, b, dm, em, prop, dlo;
+} line_fit;
+
+static void line_of(const kind_sums *ps, line_fit *l)
+{
+    double n = (double)ps->n, d = 0, e = 0, dd = 0, de = 0, sxx, sxy;
+
+    l->dlo = INFINITY;
+    for (size_t i = 0; i < ps->n; i++) {
+        l->dlo = fmin(l->dlo, ps->p[i].d);
+        d += ps->p[i].d;
+        e += ps->p[i].e;
+        dd += ps->p[i].d * ps->p[i].d;
+        de += ps->p[i].d * ps->p[i].e;
+    }
+    l->dm = d / n;
+    l->em = e / n;
+    sxx = fmax(0.0, dd - n * l->dm * l->dm);
+    sxy = de - n * l->dm * l->em;
+    l->b = sxx > 1e-12 * n && sxy > 0 ? sxy / sxx : 0.0;
+    l->a = l->em - l->b * l->dm;
+    l->prop = l->b == 0 && sxx <= 1e-12 * n && l->dm > 0 ? l->dm : 0;
+}
+
+static double line_at(const line_fit *l, double d)
+{
+    if (l->prop > 0 && d > l->prop)
+        return l->em * d / l->prop;
+    return fmax(0.0, l->a + l->b * d);
+}
+
+/* The type-7 quantile p of v[0 .. n) (sorted here). */
+static double quantile(double *v, size_t n, double p)
+{
+    double h = p * (double)(n - 1);
+    size_t lo = (size_t)h;
+
+    qsort(v, n, sizeof *v, cmp_double);
+    return lo + 1 < n ? v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
+/* The 90 % quantile over the folds of ps of the error left: est plus
+ * each fold's mean departure from the line at its distances (at least
+ * 0). */
+static double fold_quantile(const kind_sums *ps, const line_fit *l, double est)
+{
+    double *q = malloc(ps->folds * sizeof *q), num = 0, den = 0, hi;
+    size_t nq = 0, nf = 0;
+
+    if (!q)
+        return INFINITY;
+    for (size_t i = 0; i < ps->n; i++) {
+        num += ps->p[i].e;
+        den += line_at(l, ps->p[i].d);
+        nf++;
+        if (i + 1 == ps->n || ps->p[i + 1].fold != ps->p[i].fold) {
+            q[nq++] = fmax(0.0, est + (num - den) / (double)nf);
+            num = den = 0;
+            nf = 0;
+        }
+    }
+    hi = quantile(q, nq, 0.9);
+    free(q);
+    return hi;
+}
+
+/* The error fitted on pairs ps at the mean distance left dl (never below
+ * the least distance of a pair: the line is not extrapolated towards 0,
+ * where it may cross it): *est and its 90 % quantile over the folds *hi;
+ * 0, or -1 with too few pairs or folds. */
 static int regress(const kind_sums *ps, double dl, double *est, double *hi)
 {
-    double n = ps->n, dm, em, sxx, sxy, syy, b, a, rss, f = (double)ps->folds, lever;
+    line_fit l;
 
-    if (n < 3 || ps->folds < 3)
+    if (ps->n < 3 || ps->folds < 3)
         return -1;
-    dm = ps->d / n;
-    em = ps->e / n;
-    sxx = fmax(0.0, ps->dd - n * dm * dm);
-    sxy = ps->de - n * dm * em;
-    syy = fmax(0.0, ps->ee - n * em * em);
-    b = sxx > 1e-12 * n && sxy > 0 ? sxy / sxx : 0.0;
-    a = em - b * dm;
-    rss = fmax(0.0, syy - b * sxy);
-    *est = fmax(0.0, a + b * dl);
-    if (b == 0 && sxx <= 1e-12 * n && dm > 0 && dl > dm) /* one distance: proportional beyond */
-        *est = em * dl / dm;
-    lever = sxx > 1e-12 * n ? (dl - dm) * (dl - dm) / (sxx * f / n) : 0.0;
-    *hi = *est + pp_t90(ps->folds - 2) * sqrt(rss / (n - (b > 0 ? 2 : 1))) * sqrt(1.0 / f + lever);
+    line_of(ps, &l);
+    *est = line_at(&l, fmax(dl, l.dlo));
+    *hi = fold_quantile(ps, &l, *est);
     return 0;
 }
 
@@ -211,9 +301,11 @@ static int regress(const kind_sums *ps, double dl, double *est, double *hi)
  * (no claim: the run goes on) when a kind left has too few of them. */
 static void claim_of(const claim_ctx *x, double *claim, double *mean)
 {
-    double n_left = x->k[AT].n_left + x->k[BETWEEN].n_left, sum = 0, sum_hi = 0;
+    double n_left = 0, sum = 0, sum_hi = 0;
 
     *claim = *mean = NAN;
+    for (int k = AT; k < KINDS; k++)
+        n_left += x->k[k].n_left;
     if (n_left == 0)
         return;
     for (int k = AT; k < KINDS; k++) {
@@ -260,6 +352,8 @@ int pp_adaptive_claim_estimate(const pp_model *m, size_t k, const pp_adaptive_sp
     if (rc == 0)
         claim_of(&x, claim_pct, mean_pct);
     free(x.rank);
+    for (int q = 0; q < KINDS; q++)
+        free(x.k[q].p);
     free(x.cand);
     free(x.out);
     return rc;

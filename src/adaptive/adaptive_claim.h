@@ -1,7 +1,7 @@
 /* adaptive_claim.h - what an adaptive run claims of the configurations it
  * has not measured (issue 31): an estimate of the error there, from the
  * model's nested hold-outs and how far each was from what its fit saw,
- * with a one-sided 90 % bound.
+ * with a 90 % quantile over the folds (issue 43).
  *
  * Distances count grid steps (the rank of a value among the grid's values
  * of its parameter; Euclidean over the numeric parameters that vary, labels
@@ -16,12 +16,16 @@
  * evaluated at the distance of each configuration not measured to the
  * nearest measured one. A kind left that fewer than 3 pairs or 3 folds
  * measure has no claim (INFINITY: the run goes on), rather than the other
- * kind's errors (between levels they are larger). The
- * claim is their mean over the configurations not measured plus, per
- * kind, t(0.9, f - 2) times the residual spread times sqrt(1 / f + (mean
- * distance left - mean distance of the pairs)^2 / Sxx), the pairs of a
- * fold counted as one observation (f folds): the one-sided 90 % bound of
- * the regression's mean at the distances left. */
+ * kind's errors (between levels they are larger). The estimate is the
+ * lines' mean over the configurations not measured; the claim (issue 43)
+ * a quantile of the error left rather than a bound of the lines' mean:
+ * per kind, each fold's errors over what the line gives at that fold's
+ * distances rescale the estimate (the error left were it like that
+ * fold's), and the claim is the 90 % quantile (type 7, interpolated) of
+ * these over the folds, weighted by the configurations left of each
+ * kind. (The one-sided t bound of the line's mean it replaces, t(0.9,
+ * f - 2) with f of 3-6 folds, was 1.2-14x the truth on bench_claims'
+ * early stops; see bench/README.md.) */
 #ifndef PP_ADAPTIVE_CLAIM_H
 #define PP_ADAPTIVE_CLAIM_H
 
@@ -34,7 +38,7 @@
  * (df 0: INFINITY). */
 double pp_t90(size_t df);
 
-/* The claim (claim_pct, the bound) and the estimate (mean_pct) of metric
+/* The claim (claim_pct, the fold quantile) and the estimate (mean_pct) of metric
  * k of m, opened with keep_held over the measured rows of the candidates
  * of s, on the candidates not chosen, in %: NAN when there is none
  * left, claim_pct INFINITY (mean_pct NAN) when a kind left has too few

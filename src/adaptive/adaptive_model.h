@@ -10,9 +10,9 @@
  * A metric's error is its nested cross-validated MAPE as `powprof model`
  * reports it, over the groups of labels weighted by their configurations
  * (NAN while some group has fewer than two); its claim (error_hi_pct)
- * the larger of the bound of the error estimated on the candidates not
- * chosen (adaptive_claim.h, the predictor's claim hook, after each refit;
- * none with fewer than 3 folds) and a one-sided 90 % upper bound, mean + t(0.9, f - 1) sd / sqrt(f) over the f
+ * the larger of the 90 % quantile over the folds of the error left on
+ * the candidates not chosen (adaptive_claim.h, the predictor's claim
+ * hook, after each refit; none with fewer than 3 folds) and a one-sided 90 % upper bound, mean + t(0.9, f - 1) sd / sqrt(f) over the f
  * folds (each fold counted as one observation), of the larger of the
  * nested errors between measured levels and at them (a run leaves both
  * configurations between levels and edges, which leave-one-out holds out
