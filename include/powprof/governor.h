@@ -104,6 +104,17 @@ int pp_governor_update(pp_governor *g, const pp_governor_reading *r, pp_governor
  * *json_out (free it with pp_free), or as pp_governor_update. */
 int pp_governor_update_json(pp_governor *g, const pp_governor_reading *r, char **json_out);
 
+/* The mission g plans flown in virtual time, as `powprof govern RESULTS
+ * --mission FILE --simulate ACTUAL --json` prints it: static, governed and
+ * oracle runs against actual ("planned": the phases' own base loads; a
+ * power trace; or a flight log, whose pack is then fitted and flown), its
+ * load times scale_f from scale_t_s on (scale_f 1: as it is). g's
+ * updates are not touched. 0 and *json_out (free it with pp_free), or
+ * -EINVAL (logged: the plan does not keep the reserve, an actual that does
+ * not read, a scale out of range), -ENOMEM. */
+int pp_governor_simulate_json(const pp_governor *g, const char *actual, double scale_t_s,
+                              double scale_f, char **json_out);
+
 void pp_governor_close(pp_governor *g);
 /* 0.1's name of pp_governor_close. */
 void pp_governor_free(pp_governor *g) PP_DEPRECATED("pp_governor_close");

@@ -162,6 +162,7 @@ _DECLS = {
                                   ctypes.POINTER(GovernorDecision)]),
     "pp_governor_update_json": (_INT, [GOVERNOR, ctypes.POINTER(GovernorReading),
                                         ctypes.POINTER(_P)]),
+    "pp_governor_simulate_json": (_INT, [GOVERNOR, _S, _D, _D, ctypes.POINTER(_P)]),
     "pp_governor_close": (None, [_P]),
     "pp_meter_command": (_INT, [_S, _S, _D, _S, _STRS, ctypes.POINTER(MeterReport)]),
     "pp_meter_start": (_INT, [_S, _S, _D, _S, ctypes.POINTER(_P)]),

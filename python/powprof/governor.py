@@ -106,3 +106,19 @@ class Governor(_lib.Handle):
         text = ctypes.c_void_p()
         _lib.call("pp_governor_update_json", self, ctypes.byref(r), ctypes.byref(text))
         return json.loads(_lib.take_text(text))
+
+    def simulate(self, actual="planned", scale_after=None):
+        """The mission flown in virtual time, as `powprof govern RESULTS
+        --mission FILE --simulate ACTUAL --json` prints it (the library's one
+        document): static, governed and oracle runs against actual
+        ("planned", a power trace, or a flight log whose fitted pack is
+        flown); scale_after (t_s, factor): the load times factor from t_s on.
+        The governor's own updates are not touched."""
+        if self._model._h is None:
+            raise PowprofError("Governor: its model %r is closed" % self._model)
+        t, f = (0.0, 1.0) if scale_after is None else scale_after
+        text = ctypes.c_void_p()
+        _lib.call("pp_governor_simulate_json", self, _lib.path(actual, "simulate: actual"),
+                  _nan_if_none(t, "scale_after"), _nan_if_none(f, "scale_after"),
+                  ctypes.byref(text))
+        return json.loads(_lib.take_text(text))

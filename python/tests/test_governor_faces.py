@@ -6,7 +6,7 @@ import os
 import unittest
 
 import powprof
-from helpers import ROOT, tx2_matrix
+from helpers import ROOT, TMP, cli, close, tx2_matrix
 
 
 class TestGovernorFaces(unittest.TestCase):
@@ -104,6 +104,30 @@ class TestGovernorFaces(unittest.TestCase):
                          ({"resolution": "size=x"}, "the resolution size=x")):
             with self.assertRaisesRegex(powprof.PowprofError, why):
                 self.governor(**bad)
+
+    def test_governor_simulate_is_the_clis(self):
+        """govern --simulate --json and Governor.simulate: one document (the
+        library's), the same keys and values; a plan that cannot keep the
+        reserve refused alike."""
+        res = tx2_matrix()
+        mission = os.path.join(TMP, "sim-mission.cfg")
+        with open(mission, "w") as f:
+            f.write('mission = { maximize = "size"; min_soc = 0.2; phases = (\n'
+                    ' { name = "a"; duration = "10min"; base_power_w = 40.0; },\n'
+                    ' { name = "b"; duration = "10min"; base_power_w = 60.0; }\n); };\n')
+        want = cli("govern", res, "--mission", mission, "--simulate", "planned",
+                   "--scale-after", "5min:1.1", "--json")
+        m = powprof.Model(res)
+        b = powprof.Battery()
+        self.addCleanup(m.close)
+        self.addCleanup(b.close)
+        g = powprof.Governor(m, b, mission)
+        self.addCleanup(g.close)
+        got = g.simulate("planned", scale_after=(300, 1.1))
+        self.assertIsNone(close(got, want, 1e-8), close(got, want, 1e-8))
+        self.assertIn("governed", got)
+        with self.assertRaisesRegex(powprof.PowprofError, "a power trace|does not read|cannot"):
+            g.simulate(os.path.join(TMP, "no-such-trace.csv"))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 
 #include "answer.h"
 #include "governor_doc.h"
+#include "sim_doc.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 #include "src/layer2/model.h"
@@ -24,6 +25,7 @@ struct pp_governor {
     pp_mission_resolved res; /* the mission flown */
     pp_plan_options o;
     pp_phases_plan plan;
+    pp_gov_options go;       /* as made: a simulation flies the same governor */
     pp_gov *g;
 };
 
@@ -125,6 +127,7 @@ int pp_governor_new(const pp_model *m, const pp_battery_params *b, const pp_gove
         free(g);
         return rc;
     }
+    g->go = go;
     if ((rc = pp_gov_new(&g->plan.problem, &go, &g->g)) < 0 ||
         (rc = pp_handle_add(g, PP_HANDLE_GOVERNOR)) < 0) {
         pp_gov_free(g->g);
@@ -199,4 +202,40 @@ void pp_governor_close(pp_governor *g)
 void pp_governor_free(pp_governor *g)
 {
     pp_governor_close(g);
+}
+
+int pp_governor_simulate_json(const pp_governor *g, const char *actual, double scale_t_s,
+                              double scale_f, char **json_out)
+{
+    pp_battery_params pack;
+    pp_sim_options so;
+    pp_sim_result s;
+    json_t *o;
+    int rc, held = 0;
+
+    *json_out = NULL;
+    PP_HANDLE_OR(g, PP_HANDLE_GOVERNOR, -EBADF);
+    PP_HANDLE_OR(g->m, PP_HANDLE_MODEL, -EBADF);
+    if (!actual || !g->plan.res.feasible) {
+        pp_log_error("governor: %s", actual ? "the plan made before take-off does not keep the "
+                     "reserve (powprof plan --mission says more): nothing to hold"
+                     : "what to fly against: planned, a trace or a flight log");
+        return -EINVAL;
+    }
+    pp_sim_options_init(&so);
+    so.gov = g->go;
+    so.gov.every_s = so.every_s = g->go.every_s > 0 ? g->go.every_s : so.every_s;
+    so.step_s = fmin(so.step_s, so.every_s);
+    if ((rc = pp_sim_pack(actual, &pack, &held)) < 0)
+        return rc;
+    if (rc == 1)
+        so.pack = &pack;
+    if ((rc = pp_sim_simulate(&g->plan, actual, scale_t_s, scale_f, &so, &s)) < 0)
+        return rc;
+    o = pp_sim_json(&g->plan, &s, actual, scale_t_s, scale_f, &so);
+    pp_sim_result_free(&s);
+    *json_out = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+                  : NULL;
+    json_decref(o);
+    return *json_out ? 0 : -ENOMEM;
 }
