@@ -187,6 +187,20 @@ void test_plan_headline_supported_by_data(void)
     free(out);
 }
 
+/* A results folder name of xz levels 1, 3, 6, 9 with the work done per
+ * unit (energy_per_iteration_j): what --work and a phase's work read. */
+static const char *xz_work_folder(const char *name)
+{
+    return results_folder_with(
+        name,
+        "id,xz.level,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
+        "energy_per_iteration_j,reason\n"
+        "0,1,ok,0.3,1,0,3.0,0.9,0.9,\n1,3,ok,0.5,1,0,2.9,1.45,1.45,\n"
+        "2,6,ok,0.8,1,0,2.8,2.24,2.24,\n3,9,ok,1.05,1,0,2.7,2.835,2.835,\n",
+        "{\"params\": {\"xz.level\": {\"scale\": \"list\", \"kind\": \"list\", "
+        "\"values\": [1, 3, 6, 9]}}}");
+}
+
 /* Issue 32, item 10: a batch job (xz over files) planned by mean power
  * picks level 9, 3.5x slower per file; each choice now prints its energy
  * per unit of work and rate, and --work N within the mission (or
@@ -194,14 +208,7 @@ void test_plan_headline_supported_by_data(void)
 void test_plan_batch_work(void);
 void test_plan_batch_work(void)
 {
-    const char *dir = results_folder_with(
-        "xzbatch",
-        "id,xz.level,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
-        "energy_per_iteration_j,reason\n"
-        "0,1,ok,0.3,1,0,3.0,0.9,0.9,\n1,3,ok,0.5,1,0,2.9,1.45,1.45,\n"
-        "2,6,ok,0.8,1,0,2.8,2.24,2.24,\n3,9,ok,1.05,1,0,2.7,2.835,2.835,\n",
-        "{\"params\": {\"xz.level\": {\"scale\": \"list\", \"kind\": \"list\", "
-        "\"values\": [1, 3, 6, 9]}}}");
+    const char *dir = xz_work_folder("xzbatch");
     char *out = NULL;
     double rate;
 
@@ -233,14 +240,7 @@ void test_plan_batch_work(void)
 void test_plan_phase_work(void);
 void test_plan_phase_work(void)
 {
-    const char *dir = results_folder_with(
-        "xzphase",
-        "id,xz.level,status,duration_s,iterations,late_frames,total_mean_w,total_energy_j,"
-        "energy_per_iteration_j,reason\n"
-        "0,1,ok,0.3,1,0,3.0,0.9,0.9,\n1,3,ok,0.5,1,0,2.9,1.45,1.45,\n"
-        "2,6,ok,0.8,1,0,2.8,2.24,2.24,\n3,9,ok,1.05,1,0,2.7,2.835,2.835,\n",
-        "{\"params\": {\"xz.level\": {\"scale\": \"list\", \"kind\": \"list\", "
-        "\"values\": [1, 3, 6, 9]}}}");
+    const char *dir = xz_work_folder("xzphase");
     char path[600], *out = NULL;
 
     snprintf(path, sizeof path, "%s/xzm.cfg", test_tmpdir());

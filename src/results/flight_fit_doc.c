@@ -369,7 +369,8 @@ static const char *coverage(const pp_flight_fit *r, char *buf, size_t cap)
     return pp_text(buf, cap, "%.1f %%", 100 * f->soc_span_frac);
 }
 
-static void print_warnings(FILE *fp, const pp_flight_fit *r)
+/* What the flights' coverage of the charge lets the fit determine. */
+static void print_coverage_warning(FILE *fp, const pp_flight_fit *r)
 {
     const pp_fit_result *f = &r->fit;
     const pp_battery_params *p = &f->pack;
@@ -409,6 +410,15 @@ static void print_warnings(FILE *fp, const pp_flight_fit *r)
                "known to %.0f %%: too little to pin the capacity and the open-circuit curve. Fly "
                "to below 40 %% (a flight over half of the charge) and fit again.\n", cov,
                100 * r->capacity_rel_sd);
+}
+
+/* Why the pack is not written, and what the fit itself says of its
+ * quality. */
+static void print_warnings(FILE *fp, const pp_flight_fit *r)
+{
+    const pp_fit_result *f = &r->fit;
+
+    print_coverage_warning(fp, r);
     if (r->beats_prior == 0)
         fprintf(fp, "warning: on the validation part (the last fifth of each fitted part, fitted "
                "without it) the fit is no better than the pack it replaces (%.4f V against "
