@@ -63,6 +63,7 @@ static void one(const char *arg)
     pp_battery_params def;
     const pp_ulog_battery *b = NULL;
     double split, fit = NAN, dflt, lsq;
+    const char *pack = "failed";
 
     snprintf(path, sizeof path, "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
     if (pp_flight_log_read(path, &f) < 0 || f.n_batteries == 0) {
@@ -81,14 +82,16 @@ static void one(const char *arg)
     split = TRAIN_FRAC * (b->t_s[b->n - 1] - b->t_s[0]);
     pp_flight_fit_options_init(&o);
     o.instance = b->instance;
-    if (pp_flight_fit_run(paths, 1, &o, &r) == 0)
+    if (pp_flight_fit_run(paths, 1, &o, &r) == 0) {
         fit = r.fl[0].fitted.v_rms;
+        pack = pp_flight_fit_refusal(&r) ? "refused" : "written";
+    }
     pp_flight_fit_free(&r);
     pp_flight_pack_for(&f, b, &def);
     dflt = held_rms(b, &def, NAN, 0, split);
     lsq = lsq_rms(b, &def, split);
-    printf("| %s | %zu | %.4f | %.4f | %.4f | %.2f | %.2f |\n", arg, b->n, fit, dflt, lsq,
-           fit / lsq, fit / dflt);
+    printf("| %s | %zu | %.4f (%s) | %.4f | %.4f | %.2f | %.2f |\n", arg, b->n, fit, pack, dflt,
+           lsq, fit / lsq, fit / dflt);
     pp_ulog_flight_free(&f);
 }
 
@@ -100,7 +103,7 @@ int main(int argc, char **argv)
 
     printf("battery fit on real logs: held-out voltage RMS (V), train fraction %.1f\n\n",
            TRAIN_FRAC);
-    printf("| log | samples | battery fit | default (battery LOG) | plain LSQ | fit / LSQ | "
+    printf("| log | samples | battery fit (its pack) | default (battery LOG) | plain LSQ | fit / LSQ | "
            "fit / default |\n|---|---|---|---|---|---|---|\n");
     if (argc > 1)
         for (int i = 1; i < argc; i++)

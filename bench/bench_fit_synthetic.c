@@ -196,6 +196,65 @@ static double default_rms(const char *path, double split_s)
     return v;
 }
 
+/* The squared deviations of a check over its held-out part (from from_s). */
+typedef struct devs {
+    double from_s, *d2;
+    size_t n, cap;
+} devs;
+
+static void on_dev(void *ctx, double t_s, double soc, double v_model, double v_logged, double i)
+{
+    devs *d = ctx;
+
+    (void)soc, (void)i;
+    if (t_s >= d->from_s - 1e-9 && d->n < d->cap)
+        d->d2[d->n++] = (v_model - v_logged) * (v_model - v_logged);
+}
+
+/* The held-out RMS of the fit and of the prior over the samples both
+ * modelled (a pack run empty is compared no further: a prior that runs
+ * empty first is otherwise judged over fewer, earlier samples) into
+ * rms[0], rms[1]; the share of the held-out samples that is. */
+static double common_rms(const char *path, const pp_flight_fit *r, double *rms)
+{
+    pp_ulog_flight f;
+    pp_flight_check_options co;
+    pp_flight_check c;
+    devs d[2] = {{0}};
+    size_t m;
+    double share = NAN;
+
+    rms[0] = rms[1] = NAN;
+    if (pp_flight_log_read(path, &f) < 0 || f.n_batteries != 1) {
+        pp_ulog_flight_free(&f);
+        return NAN;
+    }
+    for (int k = 0; k < 2; k++) {
+        d[k].from_s = r->fl[0].t_s[r->fl[0].n_train];
+        d[k].cap = f.bat[0].n;
+        d[k].d2 = calloc(d[k].cap, sizeof(double));
+        pp_flight_check_options_init(&co);
+        co.compare_from_s = d[k].from_s;
+        co.soc_start_frac = k == 0 ? r->fl[0].soc_start_frac : NAN;
+        co.pack_as_given = k == 0;
+        co.sample = on_dev;
+        co.sample_ctx = &d[k];
+        pp_flight_check_with(&f.bat[0], k == 0 ? &r->fit.pack : &r->prior, &co, &c);
+    }
+    m = d[0].n < d[1].n ? d[0].n : d[1].n;
+    for (int k = 0; k < 2 && m; k++) {
+        double s = 0;
+        for (size_t j = 0; j < m; j++)
+            s += d[k].d2[j];
+        rms[k] = sqrt(s / (double)m);
+    }
+    if (f.bat[0].n > r->fl[0].n_train)
+        share = (double)m / (double)(f.bat[0].n - r->fl[0].n_train);
+    free(d[0].d2), free(d[1].d2);
+    pp_ulog_flight_free(&f);
+    return share;
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -210,13 +269,14 @@ static void verbose(const pp_flight_fit *r)
     if (getenv("PP_BENCH_VERBOSE"))
         printf("    start %.3f, R0 %.4f%s, R1 %.4f tau %.1f%s, scale %.3f offset %.3f, "
                "bound %#x, train rms %.4f, val %.4f/%.4f, span %.2f, ahead %.4f/%.4f, "
-               "shape %.3f +- %.3f Ah%s, curves %.4f/%.4f (%s)\n",
+               "table sd %.3f, shape %.3f +- %.3f Ah%s, other shape %.3f, curves %.4f/%.4f (%s)\n",
                r->fit.soc_start_frac[0], r->fit.pack.r_int_ohm, r->r0_held ? " held" : "",
                r->fit.pack.r1_ohm, r->fit.tau_s, r->rc_held ? " held" : "", r->fit.ocv_scale,
                r->fit.ocv_offset_v, r->fit.at_bound, r->fit.train_rms_v,
                r->validation_fit_rms_v, r->validation_prior_rms_v, r->fit.soc_span_frac,
-               r->ahead_fit_rms_v, r->ahead_prior_rms_v, r->shape_capacity_ah,
-               r->shape_capacity_sd_ah, r->curve_kept ? ", table kept" : "", r->ocv_kept_rms_v,
+               r->ahead_fit_rms_v, r->ahead_prior_rms_v, r->table_capacity_sd_ah,
+               r->shape_capacity_ah, r->shape_capacity_sd_ah,
+               r->curve_kept ? ", table kept" : "", r->other_shape_capacity_ah, r->ocv_kept_rms_v,
                r->ocv_other_rms_v, r->ocv_why ? r->ocv_why : "");
 #else
     (void)r;
@@ -226,7 +286,7 @@ static void verbose(const pp_flight_fit *r)
 /* The study's figures over the flights of one truth. */
 typedef struct tally {
     int n, given, covered, undetermined, worse, failed, refused, worse_written, worse_default;
-    int n_prior;
+    int n_prior, worse_common, worse_common_written;
     double *err, fit_sum, prior_sum, dflt_sum;
 } tally;
 
@@ -237,7 +297,7 @@ static void one_flight(int k, const char *dir, tally *t)
     const char *paths[1] = {path};
     pp_flight_fit_options o;
     pp_flight_fit r;
-    double depth = NAN, cap, sd, dflt;
+    double depth = NAN, cap, sd, dflt, both[2], share;
     int given;
 
     snprintf(path, sizeof path, "%s/pp-synth-%d-%d.csv", dir, (int)getpid(), k);
@@ -270,9 +330,13 @@ static void one_flight(int k, const char *dir, tally *t)
     t->worse_default += r.fl[0].fitted.v_rms > dflt;
     t->refused += not_written(&r);
     t->worse_written += r.fl[0].fitted.v_rms > r.fl[0].before.v_rms && !not_written(&r);
+    share = common_rms(path, &r, both);
+    t->worse_common += both[0] > both[1];
+    t->worse_common_written += both[0] > both[1] && !not_written(&r);
     printf("flight %3d depth %4.1f %%: capacity %.3f +- %.3f Ah%s, held-out RMS %.4f V "
-           "(prior %.4f V) [%s%s%s%s]\n", k + 1, 100 * depth, cap, sd,
-           given ? "" : " (undetermined)", r.fl[0].fitted.v_rms, r.fl[0].before.v_rms,
+           "(prior %.4f V; over the samples both model, %.0f %%: %.4f / %.4f V) [%s%s%s%s]\n",
+           k + 1, 100 * depth, cap, sd, given ? "" : " (undetermined)", r.fl[0].fitted.v_rms,
+           r.fl[0].before.v_rms, 100 * share, both[0], both[1],
            r.ocv_curve, r.curve_held ? " curve held" : "", r.capacity_held ? " cap held" : "",
            not_written(&r) ? ", not written" : "");
     verbose(&r);
@@ -303,10 +367,12 @@ static void study(int n, const char *dir, char *row, size_t cap)
            t.prior_sum / t.n_prior, t.n_prior, t.worse, n - t.failed, t.refused, t.worse_written);
     printf("against battery LOG's default pack (%.4f V mean): the fit worse in %d of %d\n",
            t.dflt_sum / (n - t.failed), t.worse_default, n - t.failed);
-    snprintf(row, cap, "| %s | %.0f %% of %d | %d | %.1f %% | %.4f / %.4f V | %d / %d | %d |",
-             g_truth.name, t.given ? 100.0 * t.covered / t.given : NAN, t.given, t.undetermined,
-             med, t.fit_sum / (n - t.failed), t.prior_sum / t.n_prior, t.worse,
-             t.worse_written, t.refused);
+    printf("over the samples both packs model (neither run empty): the fit worse in %d, "
+           "worse and written %d\n", t.worse_common, t.worse_common_written);
+    snprintf(row, cap, "| %s | %.0f %% of %d | %d | %.1f %% | %.4f / %.4f V | %d / %d | %d / %d "
+             "| %d |", g_truth.name, t.given ? 100.0 * t.covered / t.given : NAN, t.given,
+             t.undetermined, med, t.fit_sum / (n - t.failed), t.prior_sum / t.n_prior, t.worse,
+             t.worse_written, t.worse_common, t.worse_common_written, t.refused);
     free(t.err);
 }
 
@@ -342,7 +408,8 @@ int main(int argc, char **argv)
         study(n, dir, rows[k], sizeof rows[k]);
     }
     printf("\n| truth's curve | covers / given | undetermined | median error | held-out RMS fit / "
-           "prior | worse held out / written so | refused |\n|---|---|---|---|---|---|---|\n");
+           "prior | worse held out / written so | the same over the samples both model | refused |\n"
+           "|---|---|---|---|---|---|---|---|\n");
     for (size_t k = first; k < last; k++)
         printf("%s\n", rows[k]);
     return 0;

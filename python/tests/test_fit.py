@@ -13,6 +13,7 @@ from helpers import BIN, ROOT, TMP, cli
 SMALL = os.path.join(ROOT, "tests/fixtures/ulog/sample_log_small.ulg")
 SHALLOW = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-shallow.csv")
 FLIGHT59 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-59.csv")
+BUMP3 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-bump-3.csv")
 
 
 def errors(*args):
@@ -76,6 +77,22 @@ class TestFitBattery(unittest.TestCase):
         self.assertLess(doc["ocv_other_train_rms_v"], 2 * doc["validation_fit_rms_v"])
         with self.assertRaises(powprof.PowprofError) as e:
             powprof.fit_battery(FLIGHT59, output=out)
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(str(e.exception), said[-1])
+        self.assertFalse(os.path.exists(out))
+
+    def test_fit_battery_guessed_capacity_refused_alike(self):
+        """The study's bump flight 3 (tests/fixtures/flights/README.md): the
+        capacity undetermined and held at the default's 3.2 Ah, which no one
+        gave, so Python refuses to write the pack with the command's words."""
+        out = os.path.join(TMP, "fit-bump3.cfg")
+        rc, said = errors("battery", "fit", BUMP3, "-o", out)
+        doc = powprof.fit_battery(BUMP3)
+        self.assertIs(doc["capacity_guessed"], True)
+        self.assertIs(doc["capacity_held"], True)
+        self.assertIn("do not determine the capacity", doc["refused"])
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(BUMP3, output=out)
         self.assertNotEqual(rc, 0)
         self.assertEqual(str(e.exception), said[-1])
         self.assertFalse(os.path.exists(out))

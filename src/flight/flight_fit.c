@@ -120,6 +120,7 @@ static void prior_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
                                            ? &f->params[b->instance] : NULL;
 
     r->capacity_source = "the pack it replaces";
+    r->prior_asked = o->start_given;
     if (o->start_given) {
         *g = o->start;
     } else {
@@ -367,6 +368,7 @@ static int shape_widen(const pp_battery_params *g, const pp_battery_params *othe
                                                     as the fit had them: free if fitted */
 
     r->shape_capacity_ah = r->shape_capacity_sd_ah = NAN;
+    r->table_capacity_sd_ah = *sd;
     if (!r->fit.capacity_fitted || !isfinite(*sd))
         return 0;
     if (!(alt = malloc(sizeof *alt)))
@@ -573,6 +575,8 @@ static int fit(const pp_battery_params *guess, const pp_flight_fit_options *o,
     r->ocv_why = n_try > 1 ? kept_why(rms, deg, best) : NULL;
     r->curves_apart = n_try < 2 || !validate ? -1
                       : (deg[1 - best] && !deg[best]) || rms[1 - best] >= 2 * rms[best];
+    r->curve_beaten = n_try > 1 && validate && deg[1 - best] && !deg[best] &&
+                      rms[1 - best] < 0.5 * rms[best];
     r->validation_fit_rms_v = validate ? rms[best] : NAN;
     r->validation_prior_rms_v = validate ? pp_fit_prior_validation_rms(&r->prior, ff, c, n) : NAN;
     r->beats_prior = !validate ? -1 : r->validation_fit_rms_v < r->validation_prior_rms_v;
@@ -615,6 +619,8 @@ static void pinned(pp_flight_fit *r)
                                 !(r->capacity_rel_sd <= PP_FIT_UNDETERMINED_REL));
     r->capacity_pinned = r->fit.capacity_fitted && r->fit.soc_span_frac >= PP_FIT_PINNED_SPAN_FRAC &&
                          r->capacity_rel_sd <= PINNED_REL_SD;
+    r->capacity_guessed = !r->capacity_from_log && !r->prior_asked &&
+                          (r->capacity_held || r->capacity_undetermined);
 }
 
 int pp_flight_fit_run(const char *const *paths, size_t n_paths, const pp_flight_fit_options *o,
@@ -673,5 +679,14 @@ const char *pp_flight_fit_refusal(const pp_flight_fit *r)
         return "the flights do not tell the open-circuit curves apart (the other's RMS on the "
                "validation part is not twice the kept one's), and the charge not flown follows "
                "either";
+    if (r->capacity_guessed)
+        return "the flights do not determine the capacity (held at the preset's, or its 90 % "
+               "interval over +-30 %) and nothing else gives it (no capacity in the log, no pack "
+               "asked): the pack written would run on a guess, its starts and resistances "
+               "fitted to suit it";
+    if (r->curve_beaten)
+        return "the other open-circuit curve follows the validation part in under half the "
+               "kept one's RMS (its fit ran a parameter to a bound, so it is not kept): the "
+               "kept curve's shape is not this pack's";
     return NULL;
 }

@@ -93,6 +93,11 @@ typedef struct pp_flight_fit {
     int capacity_held;            /* nor with the curve held, and the log gives a capacity:
                                      the capacity held at the log's */
     int capacity_from_log;        /* the log gives a capacity (cell 'capacity', BAT_CAPACITY) */
+    int prior_asked;              /* the pack replaced was asked (-c, --preset): its capacity
+                                     is the user's word */
+    int capacity_guessed;         /* the flights leave the capacity undetermined (held at the
+                                     prior's, or its 90 % interval over +-30 %) and neither the
+                                     log nor a pack asked gives it: not written without --force */
     int capacity_undetermined;    /* nor with the curve held, and no capacity in the log: the
                                      capacity stays fitted, its +- large */
     double first_capacity_ah, first_capacity_sd_ah, first_span_frac; /* the first try's */
@@ -117,6 +122,10 @@ typedef struct pp_flight_fit {
                                      charge not flown follows either table, the fit runs on
                                      one (not written without --force); -1 one curve tried
                                      or no validation part */
+    int curve_beaten;             /* --ocv auto: the other curve's fit ran a parameter to a
+                                     bound, yet its RMS on the validation part is under half
+                                     the kept one's: the kept curve's shape is not this pack's
+                                     either (not written without --force) */
     int decisive;                 /* 1: ahead_fit_rms_v < PP_FIT_DECISIVE x ahead_prior_rms_v;
                                      0: not (not written without --force); -1 not judged */
     double train_i_lo_a, train_i_hi_a; /* the current's range over the training parts */
@@ -129,6 +138,7 @@ typedef struct pp_flight_fit {
     double shape_capacity_ah, shape_capacity_sd_ah; /* the capacity and its +- with the
                                      curve's shape free too (fit.h, PP_FIT_FREE_SHAPE; NaN:
                                      none): the capacity's +- at least these */
+    double table_capacity_sd_ah;  /* the capacity's +- before the shape-free refit widened it */
     double other_shape_capacity_ah; /* the same with the other curve (--ocv auto), where the
                                      flights did not tell the two apart (the other's RMS on
                                      the validation part under twice the kept one's; NaN:
@@ -160,7 +170,8 @@ void pp_flight_fit_free(pp_flight_fit *r);
 
 /* Why r is not to be written without --force (the model does not follow the
  * log, a degenerate fit, no better than the prior on the validation part,
- * not decisively better ahead, curves not told apart), or NULL: it may be written. The CLI, the C
+ * not decisively better ahead, curves not told apart, a capacity no one
+ * gives, the curve kept beaten by the other), or NULL: it may be written. The CLI, the C
  * API and Python refuse with it. */
 const char *pp_flight_fit_refusal(const pp_flight_fit *r);
 

@@ -116,6 +116,8 @@ json_t *pp_flight_fit_json(const pp_flight_fit *r, const char *replaces, const c
                                                           : json_boolean(r->decisive));
     json_object_set_new(root, "curves_told_apart", r->curves_apart < 0 ? json_null()
                                                                        : json_boolean(r->curves_apart));
+    json_object_set_new(root, "curve_beaten", json_boolean(r->curve_beaten));
+    json_object_set_new(root, "capacity_guessed", json_boolean(r->capacity_guessed));
     json_object_set_new(root, "refused", pp_flight_fit_refusal(r)
                                              ? json_string(pp_flight_fit_refusal(r)) : json_null());
     json_object_set_new(root, "charge_logged_over_current", pp_json_num(r->charge_ratio));
@@ -443,6 +445,19 @@ static void print_warnings(FILE *fp, const pp_flight_fit *r)
                "table's shape the charge not flown follows, and the pack written would run on "
                "one; keep the pack it replaces (or fly deeper, or give --ocv); not written "
                "without --force\n", r->ocv_curve, r->ocv_kept_rms_v, r->ocv_other_rms_v);
+    if (r->curve_beaten)
+        fprintf(fp, "warning: on the validation part the other curve follows the log in %.4f V "
+               "RMS, the curve kept (%s) in %.4f V: its fit ran a parameter to a bound, so it is "
+               "not kept, yet the kept curve's shape is not this pack's either; keep the pack it "
+               "replaces (or fly deeper); not written without --force\n", r->ocv_other_rms_v,
+               r->ocv_curve, r->ocv_kept_rms_v);
+    if (r->capacity_guessed)
+        fprintf(fp, "warning: the flights do not determine the capacity and neither the log nor "
+               "a pack asked gives it: the pack written would run on %.3g Ah, %s, with its "
+               "starts and resistances fitted to suit that guess; give the capacity (-c FILE "
+               "with capacity_ah, or a log with BAT1_CAPACITY) or fly deeper; not written "
+               "without --force\n", r->fit.pack.capacity_ah, r->fit.capacity_fitted
+               ? "a value its 90 % interval does not bound to +-30 %" : "the preset's");
     if (r->off_log)
         fprintf(fp, "warning: the model does not follow the log: RMS %.4g V over the fitted part, "
                "more than the pack's whole open-circuit span (%.3f V): a current or a voltage "
