@@ -544,8 +544,6 @@ int pp_model_read(const char *dir, const pp_model_options *o, int use_saved, pp_
         if (!m->opts.keep_held)
             pp_model_fits_release(m);
     }
-    if (rc == 0)
-        rc = pp_model_value_ranges(m);
     if (rc < 0)
         pp_model_free(m);
     return rc;
@@ -627,12 +625,9 @@ static int write_one(const pp_model *m, size_t g, size_t k, size_t a, size_t b, 
 static int write_group(const pp_model *m, size_t g, const char *dir, double *xs, double *out)
 {
     const pp_surface *s = &m->groups[g].surf;
-    size_t vary[PP_SURFACE_MAX_DIMS], n_vary = 0;
+    size_t vary[PP_SURFACE_MAX_DIMS], n_vary = pp_surface_varying(s, vary);
     int rc = 0;
 
-    for (size_t j = 0; j < s->d; j++)
-        if (s->k[j] > 1)
-            vary[n_vary++] = j;
     for (size_t k = 0; k < m->sum.n_metrics && rc == 0; k++) {
         if (m->groups[g].fits[k].n_values < 2)
             continue;
