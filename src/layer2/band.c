@@ -1,9 +1,5 @@
-/* The 90 % bands of a choice (band.h): where the samples lie, how far a point
- * lies from them, the conformal quantiles, the band at a point; outside
- * the measured range, the band calibrated on the edges held out
- * (pp_band_edge_calibrate) and the trend of the last measured levels
- * that it holds beside the estimator's own extrapolation (trend,
- * pp_band_beyond). */
+/* band.c - the 90 % bands of a choice (band.h): inside, between and
+ * beyond the measured levels, and calibrated on the edges held out. */
 #include "band.h"
 
 #include "estimator.h"
