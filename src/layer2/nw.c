@@ -4,9 +4,6 @@
  * weights (estimator.h says why). */
 #include "nw.h"
 
-#include "lapack.h"
-#include "src/base/log.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
