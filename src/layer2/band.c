@@ -1,9 +1,5 @@
-/* The 90 % bands of a choice (band.h): where the samples lie, how far a point
- * lies from them, the conformal quantiles, the band at a point; outside
- * the measured range, the band calibrated on the edges held out
- * (pp_band_edge_calibrate) and the trend of the last measured levels
- * that it holds beside the estimator's own extrapolation (trend,
- * pp_band_beyond). */
+/* band.c - the 90 % bands of a choice (band.h): inside, between and
+ * beyond the measured levels, and calibrated on the edges held out. */
 #include "band.h"
 
 #include "estimator.h"
@@ -119,32 +115,32 @@ static double between_dim(const double *lv, size_t k, const unsigned char *prese
     return fmin(x - below, above - x) / step;
 }
 
-double pp_band_between(const pp_band_range *r, const double *xn)
+/* The distance of xn to the levels of s present in p (NULL: all of them). */
+static double between_levels(const pp_surface *s, unsigned char **p, const double *xn)
 {
     double d2 = 0;
 
-    for (size_t j = 0; r->s && j < r->d; j++)
-        if (r->s->k[j] > 1) {
-            double b = between_dim(r->s->levels[j], r->s->k[j], NULL, xn[j]);
+    for (size_t j = 0; s && j < s->d; j++)
+        if (s->k[j] > 1) {
+            double b = between_dim(s->levels[j], s->k[j], p ? p[j] : NULL, xn[j]);
             d2 += b * b;
         }
     return sqrt(d2);
 }
 
-/* The same against the levels of the samples out does not leave out. */
+double pp_band_between(const pp_band_range *r, const double *xn)
+{
+    return between_levels(r->s, NULL, xn);
+}
+
 double pp_band_between_without(const pp_surface *s, const double *y, const unsigned char *out,
                                const double *xn)
 {
     unsigned char **p = present_levels(s, y, out);
-    double d2 = 0;
+    double b = p ? between_levels(s, p, xn) : 0.0;
 
-    for (size_t j = 0; p && j < s->d; j++)
-        if (s->k[j] > 1) {
-            double b = between_dim(s->levels[j], s->k[j], p[j], xn[j]);
-            d2 += b * b;
-        }
     free(p);
-    return sqrt(d2);
+    return b;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -331,37 +327,24 @@ void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, co
 /* ---- outside the measured range: the band calibrated on the edges held
  * out (band.h: pp_band_edge_calibrate) ---- */
 
-/* The present levels of dimension j (a sample with a value there): the
- * least and largest index into s->levels[j], and how many. */
-static size_t present(const pp_surface *s, const double *y, size_t j, size_t *lo, size_t *hi)
-{
-    unsigned char *seen = calloc(s->k[j] + 1, 1);
-    size_t n = 0;
-
-    *lo = SIZE_MAX;
-    *hi = 0;
-    for (size_t i = 0; seen && i < s->n; i++)
-        if (!isnan(y[i]))
-            seen[s->cell[i * s->d + j]] = 1;
-    for (size_t a = 0; seen && a < s->k[j]; a++)
-        if (seen[a]) {
-            n++;
-            *lo = a < *lo ? a : *lo;
-            *hi = a;
-        }
-    free(seen);
-    return n;
-}
-
 size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
 {
-    size_t n = 0, lo, hi;
+    unsigned char **p = present_levels(s, y, NULL);
+    size_t n = 0;
 
-    for (size_t j = 0; j < s->d; j++)
-        if (present(s, y, j, &lo, &hi) >= PP_LEVEL_OUT_MIN) {
+    for (size_t j = 0; p && j < s->d; j++) {
+        size_t lo = 0, hi = 0, k = 0; /* the least and largest present, how many */
+        for (size_t a = 0; a < s->k[j]; a++)
+            if (p[j][a]) {
+                lo = k++ == 0 ? a : lo;
+                hi = a;
+            }
+        if (k >= PP_LEVEL_OUT_MIN) {
             folds[n++] = (pp_fold){j, lo};
             folds[n++] = (pp_fold){j, hi};
         }
+    }
+    free(p);
     return n;
 }
 

@@ -73,19 +73,7 @@ static inline int pp_fold_has(const pp_surface *s, const pp_fold *f, size_t i)
     return f->dim == SIZE_MAX ? i == f->level : s->cell[i * s->d + f->dim] == f->level;
 }
 
-/* ---- the value space ---- */
-
-/* y into the fit's value space (NaN kept); -EINVAL: a log value <= 0. */
-static inline int pp_est_to_space(const double *y, size_t n, int log_values, double *v)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (log_values && !isnan(y[i]) && !(y[i] > 0))
-            return -EINVAL;
-        v[i] = log_values ? log(y[i]) : y[i];
-    }
-    return 0;
-}
-
+/* A value of the fit's space back in y's units. */
 static inline double pp_est_from_space(int log_values, double v) { return log_values ? exp(v) : v; }
 
 /* ---- the table of operations ---- */
@@ -97,7 +85,7 @@ typedef struct pp_est_ops {
     /* The fitted surface at normalized point xn, in the fit's value space. */
     double (*eval)(const pp_est *e, const double *xn);
     /* Leave-one-out predictions in y's units (v: y in the value space):
-     * 0, -EINVAL, -ENOMEM, or -ENOTSUP to refit without each sample. */
+     * 0, -EINVAL or -ENOMEM. */
     int (*loo)(const pp_surface *s, const double *y, const double *v, const pp_est_spec *spec,
                double *pred);
     /* Every fold's samples predicted without the fold, in y's units, as

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +28,18 @@ int pp_method_parse(const char *name, pp_method *m)
     return -EINVAL;
 }
 
-
 /* ---- one estimator ---- */
+
+/* y into the fit's value space (NaN kept); -EINVAL: a log value <= 0. */
+static int to_space(const double *y, size_t n, int log_values, double *v)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (log_values && !isnan(y[i]) && !(y[i] > 0))
+            return -EINVAL;
+        v[i] = log_values ? log(y[i]) : y[i];
+    }
+    return 0;
+}
 
 void pp_est_free(pp_est *e)
 {
@@ -59,7 +68,7 @@ int pp_est_fit(pp_est *e, const pp_surface *s, const double *y, const pp_est_spe
     e->v = malloc(s->n * sizeof *e->v);
     if (!e->v)
         return -ENOMEM;
-    if ((rc = pp_est_to_space(y, s->n, spec->log_values, e->v)) < 0) {
+    if ((rc = to_space(y, s->n, spec->log_values, e->v)) < 0) {
         pp_log_debug("fit: a value <= 0 on a log scale");
         pp_est_free(e);
         return rc;
@@ -95,35 +104,10 @@ int pp_est_folds_fast(const pp_surface *s, const double *y, const pp_est_spec *s
         return -ENOTSUP;
     if (!(v = malloc((s->n + 1) * sizeof *v)))
         return -ENOMEM;
-    if ((rc = pp_est_to_space(y, s->n, spec->log_values, v)) == 0)
+    if ((rc = to_space(y, s->n, spec->log_values, v)) == 0)
         rc = ops->folds(s, y, v, spec, folds, n_folds, idx, pred, n);
     free(v);
     return rc;
-}
-
-/* Leave-one-out by fitting without each sample in turn. */
-static int loo_by_refit(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
-{
-    double *y2 = malloc((s->n + 1) * sizeof *y2);
-    int rc = 0;
-
-    if (!y2)
-        return -ENOMEM;
-    memcpy(y2, y, s->n * sizeof *y2);
-    for (size_t i = 0; i < s->n && rc != -ENOMEM; i++) {
-        pp_est e;
-        pred[i] = NAN;
-        if (isnan(y[i]))
-            continue;
-        y2[i] = NAN;
-        if ((rc = pp_est_fit(&e, s, y2, spec)) == 0) {
-            pred[i] = pp_est_predict(&e, s->x + i * s->d);
-            pp_est_free(&e);
-        }
-        y2[i] = y[i];
-    }
-    free(y2);
-    return rc == -ENOMEM ? rc : 0;
 }
 
 int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
@@ -134,8 +118,8 @@ int pp_est_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, do
 
     if (!v)
         return -ENOMEM;
-    if ((rc = pp_est_to_space(y, s->n, spec->log_values, v)) == 0)
+    if ((rc = to_space(y, s->n, spec->log_values, v)) == 0)
         rc = ops ? ops->loo(s, y, v, spec, pred) : -EINVAL;
     free(v);
-    return rc == -ENOTSUP ? loo_by_refit(s, y, spec, pred) : rc;
+    return rc;
 }

@@ -1,17 +1,15 @@
 /* estimator.h - layer-2 estimators of one metric over the samples of a
  * surface (surface.h), through the table of est.h:
  *
- *   nw      the paper's Gaussian-kernel weighted average (nw.h), h its
- *           bandwidth. No run weights: weighing down the neighbours on one
- *           side of a point pulls its average towards the other side (on
- *           the TX2 traces, 33 % error became 88 %).
+ *   nw      the paper's Gaussian-kernel weighted average (nw.h). No run
+ *           weights: weighing down the neighbours on one side of a point
+ *           pulls its average towards the other side (on the TX2 traces,
+ *           33 % error became 88 %).
  *   loclin  local-linear kernel regression (loclin.c): the weighted
  *           least-squares plane through the samples, weights
  *           w_i exp(-|x - x_i|^2 / h^2) (w_i the run weight); a linear
  *           surface reproduced exactly, no boundary bias.
- *   boxcox  a response surface with the workload's shape (boxcox.h),
- *           h > 0 adding a Gaussian-process mean on its residuals with
- *           length scale h.
+ *   boxcox  a response surface with the workload's shape (boxcox.h).
  *
  * Each works on y or on log(y) (log needs every y > 0); samples whose y
  * is NaN are left out everywhere, which is how a fold leaves them out.

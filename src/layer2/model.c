@@ -284,10 +284,14 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
     int rc;
 
     f->n_values = 0;
+    f->y_min = INFINITY;
+    f->y_max = -INFINITY;
     for (size_t r = 0; r < g->n_rows; r++)
         if (!isnan(y[r])) {
             f->n_values++;
             f->constant = y[r];
+            f->y_min = fmin(f->y_min, y[r]);
+            f->y_max = fmax(f->y_max, y[r]);
         }
     if (f->n_values < 2)
         return 0;
@@ -584,15 +588,12 @@ static void physical_range(const char *name, double *lo, double *hi)
  * soc_end reached 1.00006). */
 static void clamp_physical(const pp_model *m, size_t metric, pp_prediction *p)
 {
-    double lo, hi;
+    double lo, hi, *v[] = {&p->value, &p->lo, &p->hi};
 
     physical_range(m->sum.metrics[metric], &lo, &hi);
-    if (!isnan(p->value)) /* NaN stays unknown (fmin would drop it) */
-        p->value = fmin(fmax(p->value, lo), hi);
-    if (!isnan(p->lo))
-        p->lo = fmin(fmax(p->lo, lo), hi);
-    if (!isnan(p->hi))
-        p->hi = fmin(fmax(p->hi, lo), hi);
+    for (size_t i = 0; i < 3; i++)
+        if (!isnan(*v[i])) /* NaN stays unknown (fmin would drop it) */
+            *v[i] = fmin(fmax(*v[i], lo), hi);
 }
 
 /* 1 when value lies beyond PP_MODEL_BEYOND_FACTOR times fit f's measured
@@ -657,26 +658,6 @@ long pp_model_first_beyond(const pp_model *m, const pp_model_point *pt, size_t f
         if (pp_model_predict(m, k, pt, p) == 0 && p->beyond)
             return (long)k;
     return -1;
-}
-
-int pp_model_value_ranges(pp_model *m)
-{
-    for (size_t g = 0; g < m->n_groups; g++)
-        for (size_t k = 0; m->groups[g].fits && k < m->sum.n_metrics; k++) {
-            pp_model_fit *f = &m->groups[g].fits[k];
-            double *y = pp_model_column(m, &m->groups[g], k);
-            if (!y)
-                return -ENOMEM;
-            f->y_min = INFINITY;
-            f->y_max = -INFINITY;
-            for (size_t r = 0; r < m->groups[g].n_rows; r++)
-                if (!isnan(y[r])) {
-                    f->y_min = fmin(f->y_min, y[r]);
-                    f->y_max = fmax(f->y_max, y[r]);
-                }
-            free(y);
-        }
-    return 0;
 }
 
 int pp_model_build_groups(pp_model *m)

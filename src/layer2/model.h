@@ -56,7 +56,7 @@ typedef struct pp_model_fit {
      * out (NaN: weight) */
     int edge_weighted;
     double weight_edge[PP_SURFACE_MAX_DIMS];
-    /* the least and the largest configuration value measured (pp_model_value_ranges) */
+    /* the least and the largest configuration value measured (pp_model_fit_column) */
     double y_min, y_max;
 } pp_model_fit;
 
@@ -138,10 +138,6 @@ typedef struct pp_prediction {
  * (labels never measured together) or -EINVAL (no model: value NaN). */
 int pp_model_predict(const pp_model *m, size_t metric, const pp_model_point *pt,
                      pp_prediction *p);
-
-/* Every fit's y_min and y_max from its group's configurations (model.c;
- * pp_model_read does it). 0 or -ENOMEM. */
-int pp_model_value_ranges(pp_model *m);
 
 /* The refusal of `powprof predict`: the first metric from `from` on
  * whose prediction at pt is beyond the measured values, that prediction

@@ -96,11 +96,13 @@ static int count_of(const where *w, json_t *o, const char *part, const char *key
     return rc;
 }
 
-static json_t *cv_json(const pp_cv *cv)
+/* A fit's errors, then (NULL: not there) whether nested and its folds. */
+static json_t *cv_json(const pp_cv *cv, json_t *nested, json_t *folds)
 {
-    return json_pack("{s:o,s:o,s:o,s:I,s:I}", "mape_pct", pp_json_num(cv->mape), "inner_mape_pct",
-                     pp_json_num(cv->mape_inner), "rmse", pp_json_num(cv->rmse), "n", (json_int_t)cv->n,
-                     "n_inner", (json_int_t)cv->n_inner);
+    return json_pack("{s:o,s:o,s:o,s:I,s:I,s:o*,s:o*}", "mape_pct", pp_json_num(cv->mape),
+                     "inner_mape_pct", pp_json_num(cv->mape_inner), "rmse", pp_json_num(cv->rmse),
+                     "n", (json_int_t)cv->n, "n_inner", (json_int_t)cv->n_inner, "nested", nested,
+                     "folds", folds);
 }
 
 /* A number per dimension of the surface (null: none) as a JSON array. */
@@ -168,56 +170,55 @@ static const char *h_key_of(json_t *o)
            : json_object_get(o, "sigma") ? "sigma" : H_KEY;
 }
 
-/* boxcox's exponent per numeric parameter, and its interactions. */
-static void boxcox_json(const pp_model *m, const pp_est_spec *sp, json_t *o)
+/* boxcox's exponent per numeric parameter. */
+static json_t *exponents_json(const pp_model *m, const pp_est_spec *sp)
 {
     json_t *e = json_object();
 
     for (size_t j = 0; j < m->n_num; j++)
         json_object_set_new(e, m->sum.params[m->num[j]], json_real(sp->expo[j]));
-    json_object_set_new(o, "exponents", e);
-    json_object_set_new(o, "interactions", json_boolean(sp->inter));
+    return e;
 }
 
+static json_t *band_json(const pp_choice *c)
+{
+    return json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b,s:o,s:o,s:I}", "level", PP_BAND_LEVEL, "q",
+                     pp_json_num(c->band_q), "n", (json_int_t)c->band_n, "q_between",
+                     pp_json_num(c->band_q_between), "n_between", (json_int_t)c->band_n_between,
+                     "space", c->positive ? "log" : "linear", "nonnegative", c->nonnegative,
+                     "q_edge", pp_json_num(c->band_q_edge), "q_edge_dims",
+                     dims_json(c->band_q_edge_dim, c->range.d), "n_edge",
+                     (json_int_t)c->band_n_edge);
+}
+
+/* A metric's entry: what is not there (a value not finite, a method's own
+ * keys, a derivation) is left out. */
 static json_t *fit_json(const pp_model *m, const char *name, const pp_model_fit *f)
 {
     const pp_choice *c = &f->choice;
-    json_t *o = json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values), *b;
+    int bc = c->spec.method == PP_METHOD_BOXCOX, dv = f->derived;
+    char text[2 * PP_SUMMARY_NAME_MAX + 8]; /* two names and " / ": always fits */
+    const char *from = NULL;
 
-    if (!o || f->n_values < 2)
-        return o;
-    json_object_set_new(o, "method", json_string(pp_method_name(c->spec.method)));
-    json_object_set_new(o, "values", json_string(c->spec.log_values ? "log" : "linear"));
-    json_object_set_new(o, H_KEY, json_real(c->spec.h));
-    if (c->spec.method == PP_METHOD_BOXCOX)
-        boxcox_json(m, &c->spec, o);
-    if (f->derived) {
-        char text[2 * PP_SUMMARY_NAME_MAX + 8]; /* two names and " / ": always fits */
-        if (pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]],
-                   f->divide ? '/' : '*', m->sum.metrics[f->from[1]]) == 0)
-            json_object_set_new(o, "derived", json_string(text));
-        json_object_set_new(o, "derived_weight", json_real(f->weight));
-        if (f->edge_weighted)
-            json_object_set_new(o, "derived_weight_edge", dims_json(f->weight_edge, c->range.d));
-    }
-    json_object_set_new(o, "loo", cv_json(&c->loo));
-    json_object_set_new(o, "honest", cv_json(&c->honest));
-    json_object_set_new(json_object_get(o, "honest"), "nested", json_boolean(c->nested));
-    json_object_set_new(json_object_get(o, "honest"), "folds", json_integer((json_int_t)c->folds));
-    if (c->between.n) {
-        json_object_set_new(o, "between", cv_json(&c->between));
-        json_object_set_new(json_object_get(o, "between"), "folds",
-                            json_integer((json_int_t)c->between_folds));
-    }
-    b = json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q", pp_json_num(c->band_q), "n",
-                  (json_int_t)c->band_n, "q_between", pp_json_num(c->band_q_between), "n_between",
-                  (json_int_t)c->band_n_between, "space", c->positive ? "log" : "linear",
-                  "nonnegative", c->nonnegative);
-    json_object_set_new(b, "q_edge", pp_json_num(c->band_q_edge));
-    json_object_set_new(b, "q_edge_dims", dims_json(c->band_q_edge_dim, c->range.d));
-    json_object_set_new(b, "n_edge", json_integer((json_int_t)c->band_n_edge));
-    json_object_set_new(o, "band", b);
-    return o;
+    if (f->n_values < 2)
+        return json_pack("{s:s,s:I}", "name", name, "values_n", (json_int_t)f->n_values);
+    if (dv && pp_fmt(text, sizeof text, "%s %c %s", m->sum.metrics[f->from[0]],
+                     f->divide ? '/' : '*', m->sum.metrics[f->from[1]]) == 0)
+        from = text;
+    return json_pack(
+        "{s:s,s:I,s:s,s:s,s:o*,s:o*,s:o*,s:s*,s:o*,s:o*,s:o,s:o,s:o*,s:o}", "name", name,
+        "values_n", (json_int_t)f->n_values, "method", pp_method_name(c->spec.method), "values",
+        c->spec.log_values ? "log" : "linear", H_KEY, json_real(c->spec.h), "exponents",
+        bc ? exponents_json(m, &c->spec) : NULL, "interactions",
+        bc ? json_boolean(c->spec.inter) : NULL, "derived", from, "derived_weight",
+        dv ? json_real(f->weight) : NULL, "derived_weight_edge",
+        dv && f->edge_weighted ? dims_json(f->weight_edge, c->range.d) : NULL, "loo",
+        cv_json(&c->loo, NULL, NULL), "honest",
+        cv_json(&c->honest, json_boolean(c->nested), json_integer((json_int_t)c->folds)),
+        "between",
+        c->between.n ? cv_json(&c->between, NULL, json_integer((json_int_t)c->between_folds))
+                     : NULL,
+        "band", band_json(c));
 }
 
 /* "A * B" or "A / B": the metrics fit f is derived from, and the weight
@@ -297,18 +298,12 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
          count_of(w, honest, "honest.", "folds", &folds) |
          checked(w, band, "band.", "q", 0, c->positive ? 50 : HUGE_VAL, 1, &c->band_q) |
          count_of(w, band, "band.", "n", &c->band_n);
-    if (json_object_get(band, "q_between"))
-        rc |= checked(w, band, "band.", "q_between", 0, c->positive ? 50 : HUGE_VAL, 1,
-                      &c->band_q_between) |
-              count_of(w, band, "band.", "n_between", &c->band_n_between);
-    else
-        c->band_q_between = NAN;
-    c->band_q_edge = NAN;
-    c->band_n_edge = 0;
-    if (json_object_get(band, "q_edge"))
-        rc |= checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1,
-                      &c->band_q_edge) |
-              count_of(w, band, "band.", "n_edge", &c->band_n_edge);
+    /* absent (a file written before them): NaN and 0, as null */
+    rc |= checked(w, band, "band.", "q_between", 0, c->positive ? 50 : HUGE_VAL, 1,
+                  &c->band_q_between) |
+          count_of(w, band, "band.", "n_between", &c->band_n_between) |
+          checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1, &c->band_q_edge) |
+          count_of(w, band, "band.", "n_edge", &c->band_n_edge);
     rc |= dims_of(w, band, "band.", "q_edge_dims", c->positive ? 50 : HUGE_VAL,
                   c->band_q_edge_dim);
     if (c->spec.method == PP_METHOD_BOXCOX)
@@ -549,8 +544,6 @@ int pp_model_read(const char *dir, const pp_model_options *o, int use_saved, pp_
         if (!m->opts.keep_held)
             pp_model_fits_release(m);
     }
-    if (rc == 0)
-        rc = pp_model_value_ranges(m);
     if (rc < 0)
         pp_model_free(m);
     return rc;
@@ -632,12 +625,9 @@ static int write_one(const pp_model *m, size_t g, size_t k, size_t a, size_t b, 
 static int write_group(const pp_model *m, size_t g, const char *dir, double *xs, double *out)
 {
     const pp_surface *s = &m->groups[g].surf;
-    size_t vary[PP_SURFACE_MAX_DIMS], n_vary = 0;
+    size_t vary[PP_SURFACE_MAX_DIMS], n_vary = pp_surface_varying(s, vary);
     int rc = 0;
 
-    for (size_t j = 0; j < s->d; j++)
-        if (s->k[j] > 1)
-            vary[n_vary++] = j;
     for (size_t k = 0; k < m->sum.n_metrics && rc == 0; k++) {
         if (m->groups[g].fits[k].n_values < 2)
             continue;

@@ -1,7 +1,4 @@
-/* model_pool.c - the bands pooled over the fits of a model: the band at
- * measured levels of a group with too few residuals, from every group's
- * (model_pool.h: pp_model_pool_bands); the bands between levels calibrated
- * on the level folds of every fit (pp_model_calibrate_bands). */
+/* model_pool.c - the bands pooled over the fits of a model (model_pool.h). */
 #include "model_pool.h"
 
 #include <errno.h>
@@ -66,7 +63,7 @@ int pp_model_pool_bands(pp_model *m)
 }
 
 /* ---- the band between levels sized by what it covers (issue 43 item 3;
- * model.h: pp_model_calibrate_bands) ----
+ * model_pool.h: pp_model_calibrate_bands) ----
  *
  * pp_choose calibrates the band between levels on the nested residuals of
  * the level folds, the estimator chosen again without each: on a

@@ -4,9 +4,6 @@
  * weights (estimator.h says why). */
 #include "nw.h"
 
-#include "lapack.h"
-#include "src/base/log.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -61,24 +58,20 @@ int pp_nw_loo_direct(const pp_surface *s, const double *y, double h, double *pre
  * that matrix minus the identity. */
 static int mode_products(const pp_surface *s, double h, double *t, size_t cells, size_t first)
 {
-    double inv = 1.0 / (h * h), *fiber = NULL, *e = NULL;
-    size_t stride = cells;
+    double inv = 1.0 / (h * h), *e, *fiber;
+    size_t stride = cells, kmax = 1;
 
+    for (size_t j = 0; j < s->d; j++)
+        kmax = s->k[j] > kmax ? s->k[j] : kmax;
+    if (!(e = malloc((kmax * kmax + 2 * kmax) * sizeof *e))) /* a kernel matrix, a fiber */
+        return -ENOMEM;
+    fiber = e + kmax * kmax;
     for (size_t j = 0; j < s->d; j++) {
         size_t k = s->k[j], outer;
         stride /= k;
         if (j < first)
             continue;
         outer = cells / (k * stride);
-        free(e);
-        free(fiber);
-        e = malloc(k * k * sizeof *e);
-        fiber = malloc(2 * k * sizeof *fiber);
-        if (!e || !fiber) {
-            free(e);
-            free(fiber);
-            return -ENOMEM;
-        }
         for (size_t a = 0; a < k; a++)
             for (size_t b = 0; b < k; b++) {
                 double g = s->levels[j][a] - s->levels[j][b];
@@ -100,18 +93,9 @@ static int mode_products(const pp_surface *s, double h, double *t, size_t cells,
             }
     }
     free(e);
-    free(fiber);
     return 0;
 }
 
-/* Leave-one-out by a truncated sum for scattered samples in up to 3
- * dimensions: a grid of cells of side c = 6 h; for sample i the nearest
- * other sample (distance d0) is looked for in the adjacent cells, and every
- * sample within sqrt(d0^2 + 36 h^2) (two rings) is summed. What is left
- * out weighs at most exp(-36) of the nearest each: n exp(-36) relative in
- * all (2e-12 for 10,000 samples). A sample with no neighbour within c is
- * summed directly. Returns 1 when not applicable (more dimensions, or c
- * covers the space), 0, or -ENOMEM. */
 /* The cells of the truncated sum: side c, g[j] per dimension, the
  * samples sorted by cell (order, start[cells + 1]) and each one's cell. */
 typedef struct trunc_grid {

@@ -1,5 +1,4 @@
-/* surface.c - the sample space of layer 2 (surface.h): the parameters
- * normalized, their levels, distances, run weights. */
+/* surface.c - the sample space of layer 2 (surface.h). */
 #include "surface.h"
 
 #include "src/base/log.h"

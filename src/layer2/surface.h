@@ -1,12 +1,6 @@
-/* surface.h - layer 2: the paper's Gaussian-kernel weighted average.
- *
- *   s(x) = sum_i y_i f(|x - x_i|) / sum_i f(|x - x_i|),  f(g) = exp(-g^2 / h^2)
- *
- * over parameters normalized to [0, 1] across their measured range (log10
- * first for exponential ranges). Samples whose value is NaN are left out.
- * Weights are scaled by the nearest sample's, so that a small h far from
- * the samples gives the nearest value, not 0/0.
- */
+/* surface.h - the sample space of layer 2 (surface.c): the parameters
+ * normalized to [0, 1] across their measured range (log10 first for
+ * exponential ranges), their levels, distances and run weights. */
 #ifndef PP_SURFACE_H
 #define PP_SURFACE_H
 
@@ -26,9 +20,7 @@ typedef struct pp_surface {
     double *levels[PP_SURFACE_MAX_DIMS];
     size_t *cell;                    /* n x d level indices */
     /* run weights, n (NULL: all 1), for the estimators that use them
-     * (estimator.h: loclin). The weighted average here does not:
-     * weighing down the neighbours on one side of a point would pull its
-     * average towards the other side. */
+     * (estimator.h says why nw does not) */
     double *weight;
     /* squared distances between every two samples (n x n), kept when
      * n <= PP_SURFACE_D2_MAX (leave-one-out reuses them), else NULL */

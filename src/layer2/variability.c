@@ -81,10 +81,7 @@ static void measure_metric(const pp_model *m, size_t k, node_stat *ns, double *r
                 continue;
             rel_sum += rel;
             rel_n++;
-            if (rel > fm->rel_max) {
-                fm->rel_max = rel;
-                fm->rel_max_row = m->groups[g].rows[r];
-            }
+            fm->rel_max = fmax(fm->rel_max, rel);
             for (size_t i = 0; i < n; i++) {
                 ratio[ns[i].node] += ns[i].mean / mean;
                 count[ns[i].node]++;

@@ -23,7 +23,6 @@
 typedef struct pp_fleet_metric {
     double rel_mean, rel_max; /* (max - min) / mean over the nodes, over the shared
                                  configurations (NaN: none) */
-    size_t rel_max_row;       /* a summary row of the configuration with rel_max */
     double pooled;            /* (max - min) / mean of the node factors */
     double *factor;           /* per node (NaN: shares nothing) */
     double repeat_rel;        /* mean spread between repeats (NaN: no repeats) */
