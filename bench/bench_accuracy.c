@@ -15,6 +15,10 @@
  * duration MAPE; the 90 % band's coverage of the held-out values and its
  * mean width (hi - lo) / value. LOO: the nested leave-one-out error that
  * `powprof model` prints ("at measured levels") on the whole set.
+ * "alone": auto with energy, power or duration derived alone
+ * (pp_model_options.derivation) beside its blend of the three (issue 43:
+ * the blend within 5 % of the best single derivation; --honesty pools
+ * them per set).
  * Constants (exponent grid -2..3 by 0.5, residual-smoother length scales,
  * thresholds) were set on the TX2 sets and the synthetic surfaces; the
  * data/local sets were not looked at while setting them (reported only).
