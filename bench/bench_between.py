@@ -13,6 +13,7 @@ a build that leaves several out together inside `model` (to save time) is
 judged here by the same outside measurement, which it does not share.
 
     python3 bench/bench_between.py OLD/powprof build/powprof
+    python3 bench/bench_between.py --shapes=6x6x4 build/powprof   (some grids only)
 
 Grids: 3-parameter shapes of 144-200 configurations (6 x 6 x 4,
 5 x 6 x 6, 5 x 5 x 8, 7 x 7 x 4, 6 x 6 x 5, 3 x 8 x 8: every parameter's
@@ -107,9 +108,12 @@ def measured(binary, tmp, rows, shape):
 
 
 def main():
-    binaries = sys.argv[1:]
+    binaries, shapes = sys.argv[1:], SHAPES
+    if binaries and binaries[0].startswith("--shapes="):  # e.g. --shapes=6x6x4,3x8x8
+        shapes = tuple(tuple(int(v) for v in s.split("x"))
+                       for s in binaries.pop(0)[len("--shapes="):].split(","))
     if not binaries:
-        sys.exit("usage: bench_between.py POWPROF_BINARY...")
+        sys.exit("usage: bench_between.py [--shapes=AxBxC,...] POWPROF_BINARY...")
     tmp = tempfile.mkdtemp(prefix="bench-between-")
     worst = {b: 0.0 for b in binaries}
     try:
@@ -117,7 +121,7 @@ def main():
               "measured through predict; energy | power | duration; per binary: " +
               " | ".join(binaries))
         for surface in (matrix, wavy):
-            for shape in SHAPES:
+            for shape in shapes:
                 rows, cells = grid(shape, surface), []
                 for b in binaries:
                     p, q = printed(b, tmp, rows), measured(b, tmp, rows, shape)

@@ -163,18 +163,18 @@ void test_summary_scale_from_grid(void)
     pp_summary_free(&s);
 }
 
-/* The E = P x T derivations blended (issue 43), on held-out predictions
+/* The E = P x T derivations stacked (issue 43), on held-out predictions
  * whose values are all 1, duration exact: deriving energy errs by power's
  * error (E = P x T and P itself), deriving power by energy's; both
  * metrics become E^(1 - a) P^a, a the weight of deriving energy:
  * - E and P 10 % off in turn, six pairs each its own fold: without pair
- *   0 (E off) deriving power is the best (0.08 against 0.12, the summed
- *   errors), deriving energy loses 0.04 +- 0.098 over the five folds:
- *   z^2 = 1 / 6, weight exp(-1 / 12) against 1, and pair 0 is predicted
- *   1.1^(1 / (1 + exp(-1 / 12))) (5.1 %; the hard switch took power's
- *   derivation, 10 %); every pair alike;
+ *   0 (E off) the relative squared log errors are 2.4 (deriving energy,
+ *   off at three pairs) and 1.6 (power, two), plus one fold's share (4 /
+ *   2 / 5) each: a = 2.4 / 4.8 + ... = 5 / 12, and pair 0 is predicted
+ *   1.1^(7 / 12) (5.7 %: the weights' own scatter over five folds; with
+ *   every pair the tie is shared, 1 / 2 each, 4.9 % at every pair);
  * - power 9-11 % off, energy exact: deriving power wins in every fold,
- *   deriving energy weighs nothing, both exact;
+ *   deriving energy keeps one fold's share, 1 / 12: P^(1 / 12);
  * - the first case in two folds of three: one fold left cannot tell the
  *   scatter, its best alone (power, then energy): two pairs of three
  *   10 % off. */
@@ -187,21 +187,52 @@ void test_model_derivation_nested(void)
     static const size_t two[6] = {0, 0, 0, 1, 1, 1};
     const double *const y[3] = {one, one, one}, *const alt[3] = {e_alt, p_alt, one};
     const double *const clear[3] = {one, p_clear, one};
-    double blend = 100 * (pow(1.1, 1 / (1 + exp(-1.0 / 12))) - 1);
+    double blend = 100 * (pow(1.1, 7.0 / 12) - 1), share = 0;
     pp_cv ce = {0}, cp = {0}, ct = {0};
     pp_cv *const cv[3] = {&ce, &cp, &ct};
 
+    for (int i = 0; i < 6; i++)
+        share += 100 * (pow(p_clear[i], 1.0 / 12) - 1) / 6;
     CHECK_INT(pp_model_nest_derivation(y, alt, NULL, NULL, 6, 0, 1, cv), 0);
     CHECK_NEAR(ce.mape, blend, 1e-9);
     CHECK_NEAR(cp.mape, blend, 1e-9);
-    CHECK(ce.mape < 5.2);
     CHECK_NEAR(ct.mape, 0.0, 1e-12); /* not blended here: left as it was */
     CHECK_INT(pp_model_nest_derivation(y, clear, NULL, NULL, 6, 0, 1, cv), 0);
-    CHECK_NEAR(ce.mape, 0.0, 1e-9);
-    CHECK_NEAR(cp.mape, 0.0, 1e-9);
+    CHECK_NEAR(ce.mape, share, 1e-9);
+    CHECK_NEAR(cp.mape, share, 1e-9);
+    CHECK(ce.mape < 1);
     CHECK_INT(pp_model_nest_derivation(y, alt, NULL, two, 6, 2, 1, cv), 0);
     CHECK_NEAR(ce.mape, 20.0 / 3, 1e-9);
     CHECK_NEAR(cp.mape, 20.0 / 3, 1e-9);
+}
+
+/* A near tie costs nothing (issue 43): ten folds of two pairs, in eight
+ * of them energy and power modelled alike (both 2 % off, either
+ * derivation the same), in two energy's own model 30 % off where deriving
+ * it from power is 2 % off: energy derived alone errs 2 % everywhere.
+ * main's rule (the best 1, the other exp(-z^2 / 2), z its mean loss over
+ * its standard error) let the loss seen in two folds of ten pass for
+ * scatter, z about 1, and gave the own energy 0.38 of the weight there:
+ * 3.7 % nested, 84 % above the best single derivation. Stacked, the eight
+ * tied folds weigh nothing either way and the two decide: within 5 %. */
+void test_model_derivation_near_tie(void);
+void test_model_derivation_near_tie(void)
+{
+    double e[20], p[20], one[20];
+    size_t fold[20];
+    const double *const y[3] = {one, one, one}, *const own[3] = {e, p, one};
+    pp_cv ce = {0}, cp = {0}, ct = {0};
+    pp_cv *const cv[3] = {&ce, &cp, &ct};
+
+    for (size_t i = 0; i < 20; i++) {
+        fold[i] = i / 2;
+        one[i] = 1;
+        p[i] = 1 + (i % 2 ? 0.02 : -0.02);
+        e[i] = fold[i] < 8 ? p[i] : 1.3;
+    }
+    CHECK_INT(pp_model_nest_derivation(y, own, NULL, fold, 20, 10, 1, cv), 0);
+    CHECK(ce.mape <= 2.0 * 1.05);
+    CHECK(cp.mape <= 2.0 * 1.05);
 }
 
 /* Outside the measured range the band is as wide as the edges need

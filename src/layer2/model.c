@@ -20,6 +20,7 @@ void pp_model_options_init(pp_model_options *o)
     o->value_space = -1;
     o->only = NULL;
     o->keep_held = 0;
+    o->derivation = -1;
 }
 
 static int wanted(const pp_model *m, size_t k)

@@ -33,6 +33,9 @@ typedef struct pp_model_options {
                                 faster, for the planner; not for saving) */
     int keep_held;     /* 1: keep every fit's nested predictions after the model is
                           built (model_held.h; an adaptive run's claim); default 0 */
+    int derivation;    /* -1 (default): the derivations blended (model_held.h); 0, 1,
+                          2: energy, mean power or the total's duration derived alone
+                          from the two others (what bench_accuracy compares with) */
 } pp_model_options;
 
 void pp_model_options_init(pp_model_options *o);

@@ -3,6 +3,7 @@
  * them (model.h: pp_model_derive). */
 #include "model_held.h"
 
+#include "lapack.h"
 
 #include "src/base/log.h"
 #include "src/base/util.h"
@@ -269,6 +270,7 @@ typedef struct nesting {
     const size_t *fold;
     size_t n, n_folds;
     int last;
+    int only; /* -1: blended; else that derivation alone (pp_model_options) */
 } nesting;
 
 /* |pred - y| / y of metric o at pair p under the blend a (NAN: none). */
@@ -317,51 +319,149 @@ static void fold_scores(const nesting *ns, size_t skip, double *m, double *cnt)
         m[i] = cnt[i % nf] > 0 ? m[i] / cnt[i % nf] : NAN;
 }
 
-/* The weights of derivations E .. last (the others 0) into a, on the
- * pairs outside fold skip (SIZE_MAX: all). Each derivation alone is
- * scored per fold (the mean over its pairs of the blended metrics' summed
- * errors; the pairs of a fold share one fit, so the folds are the
- * independent trials); the best is the least mean over the folds, and
- * each other weighs exp(-z^2 / 2) against its 1, z its mean loss to the
- * best over the standard error of that mean: the relative likelihood
- * that it is as good. A near tie is shared, not decided; a loss
- * the folds agree on weighs nothing (the hard switch of issue 31 was the
- * step z > 2 -> 0, with energy favoured). Below 3 folds the scatter
- * cannot be told: the best alone. 1, or 0 when none could be scored. */
-static int weights_without(const nesting *ns, size_t skip, double *a)
+/* The derivation of least mean fold score outside fold skip (the pairs of
+ * a fold share one fit: the folds are the trials): E .. last, or -1 when
+ * none was scored. */
+static int best_alone(const nesting *ns, size_t skip)
 {
     size_t nf = ns->n_folds;
-    double *m = malloc((4 * nf + 1) * sizeof *m), *cnt = m ? m + 3 * nf : NULL, mean[3], k = 0;
+    double *m = malloc((4 * nf + 1) * sizeof *m), mean[3] = {0, 0, 0};
     int best = -1;
 
-    a[E] = a[P] = a[T] = 0;
     if (!m)
-        return 0;
-    fold_scores(ns, skip, m, cnt);
+        return -1;
+    fold_scores(ns, skip, m, m + 3 * nf);
     for (int w = E; w <= ns->last; w++) {
-        mean[w] = k = 0;
+        double k = 0;
         for (size_t f = 0; f < nf; f++)
             if (!isnan(m[w * nf + f])) {
                 mean[w] += m[w * nf + f];
                 k++;
             }
-        mean[w] = k > 0 ? mean[w] / k : NAN;
-        if (!isnan(mean[w]) && (best < 0 || mean[w] < mean[best]))
+        if (k > 0 && (best < 0 || mean[w] / k < mean[best]))
             best = w;
-    }
-    for (int w = E; best >= 0 && w <= ns->last; w++) {
-        double d, s2 = 0, g = mean[w] - mean[best], se;
-        for (size_t f = 0; f < nf; f++)
-            if (!isnan(d = m[w * nf + f] - m[best * nf + f]))
-                s2 += (d - g) * (d - g);
-        se = k >= 3 ? sqrt(s2 / (k - 1) / k) : 0;
-        a[w] = w == best ? 1 : g > 0 && !(se > 0) ? 0 : g > 0 ? exp(-0.5 * (g / se) * (g / se)) : 1;
+        mean[w] = k > 0 ? mean[w] / k : NAN;
     }
     free(m);
-    k = a[E] + a[P] + a[T];
+    return best;
+}
+
+/* The derivations' relative log errors outside fold skip, as a Gram
+ * matrix: g[w][v] = the sum over the blended metrics o of sum r_w r_v over
+ * the pairs over s_o, r_w = log(pred / y) of o under derivation w alone,
+ * s_o the mean over w of sum r_w^2 (each metric weighs alike in its
+ * relative errors: a duration 0.3 % off counts as an energy 3 % off); a
+ * pair missing one is left out. The number of folds with pairs, or
+ * -ENOMEM. */
+static long log_gram(const nesting *ns, size_t skip, double g[3][3])
+{
+    size_t nf = ns->n_folds, used = 0;
+    double go[3][3][3] = {{{0}}}; /* [metric][w][v] */
+    unsigned char *seen = calloc(nf + 1, 1);
+
+    memset(g, 0, 9 * sizeof g[0][0]);
+    if (!seen)
+        return -ENOMEM;
+    for (size_t p = 0; p < ns->n; p++) {
+        double r[3][3]; /* [metric][derivation] */
+        size_t f = fold_of(ns, p);
+        int ok = f != skip && f < nf;
+        for (int o = E; ok && o <= ns->last; o++)
+            for (int w = E; ok && w <= ns->last; w++) {
+                double one[3] = {0, 0, 0}, y = ns->y[o][ns->idx ? ns->idx[p] : p];
+                one[w] = 1;
+                r[o][w] = log(blended(o, one, ns->own[E][p], ns->own[P][p], ns->own[T][p]) / y);
+                ok = isfinite(r[o][w]);
+            }
+        for (int o = E; ok && o <= ns->last; o++)
+            for (int w = E; w <= ns->last; w++)
+                for (int v = E; v <= ns->last; v++)
+                    go[o][w][v] += r[o][w] * r[o][v];
+        used += ok && !seen[f];
+        seen[f] |= (unsigned char)ok;
+    }
+    for (int o = E; o <= ns->last; o++) {
+        double s_o = 0;
+        for (int w = E; w <= ns->last; w++)
+            s_o += go[o][w][w] / (ns->last + 1);
+        for (int w = E; s_o > 0 && w <= ns->last; w++)
+            for (int v = E; v <= ns->last; v++)
+                g[w][v] += go[o][w][v] / s_o;
+    }
+    free(seen);
+    return (long)used;
+}
+
+/* The least a' G a on the face of the simplex the derivations in mask
+ * span (a_w = 0 outside it, sum 1), into a: its value, or INFINITY where
+ * that face has no interior stationary point (a weight < 0, or G not
+ * positive definite there). */
+static double face_least(const double g[3][3], int mask, double *a)
+{
+    double m[9], x[3], q = 0, sum = 0;
+    int ix[3], n = 0;
+
     for (int w = E; w <= T; w++)
-        a[w] = k > 0 ? a[w] / k : 0;
-    return best >= 0;
+        if (mask & (1 << w))
+            ix[n++] = w;
+    for (int i = 0; i < n; i++) {
+        x[i] = 1;
+        for (int j = 0; j < n; j++)
+            m[j * n + i] = g[ix[i]][ix[j]];
+    }
+    a[E] = a[P] = a[T] = 0;
+    if (pp_lapack_dposv_small(n, m, x) != 0) /* G_S x = 1, then a = x / sum x */
+        return INFINITY;
+    for (int i = 0; i < n; i++)
+        sum += x[i];
+    for (int i = 0; i < n; i++)
+        if (!((a[ix[i]] = x[i] / sum) >= 0))
+            return INFINITY;
+    for (int w = E; w <= T; w++)
+        for (int v = E; v <= T; v++)
+            q += a[w] * a[v] * g[w][v];
+    return q;
+}
+
+/* The weights of derivations E .. last (the others 0) into a, on the
+ * pairs outside fold skip (SIZE_MAX: all): stacked (Breiman 1996), the
+ * non-negative weights summing to 1 whose blend has the least relative
+ * squared log error (log_gram) over the held-out pairs, plus one fold's
+ * share of it times |a - 1 / n|^2 (n derivations): a difference seen in
+ * no more than a fold moves the weights little. Where the derivations
+ * predict alike the weights cost nothing (the tied folds weigh the same
+ * whatever the weights); one that errs in every fold keeps about 1 / (n
+ * folds) of the weight; two whose errors cancel are both kept (a near tie
+ * shared, not decided). Below 3 folds the scatter cannot be told: the
+ * least error alone. ns->only >= 0: that derivation alone. 1, or 0 when
+ * none could be scored. */
+static int weights_without(const nesting *ns, size_t skip, double *a)
+{
+    double g[3][3], q = INFINITY, c[3], tr = 0;
+    long used = log_gram(ns, skip, g);
+    int best = best_alone(ns, skip);
+
+    a[E] = a[P] = a[T] = 0;
+    if (used <= 0 || best < 0)
+        return 0;
+    for (int w = E; w <= ns->last; w++)
+        tr += g[w][w];
+    if (ns->only >= 0 || used < 3) {
+        if (ns->only <= ns->last)
+            a[ns->only >= 0 ? ns->only : best] = 1;
+        return 1;
+    }
+    for (int w = E; w <= ns->last; w++) /* + lambda |a - 1 / n|^2 = + lambda on the diagonal */
+        g[w][w] += tr / (double)(ns->last + 1) / (double)used;
+    for (int mask = 1; mask < 1 << (ns->last + 1); mask++) {
+        double qm = face_least(g, mask, c);
+        if (qm < q) {
+            q = qm;
+            memcpy(a, c, sizeof c);
+        }
+    }
+    a[best] += q < INFINITY ? 0 : 1; /* every residual 0: the best alone */
+    return 1;
 }
 
 /* Each pair's errors under the blend weighed without its fold, into cv
@@ -403,7 +503,7 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
                              int last, pp_cv *const cv[3])
 {
     nesting ns = {{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, fold, n,
-                  fold ? n_folds : n, last};
+                  fold ? n_folds : n, last, -1};
     return nest_blend(&ns, cv);
 }
 
@@ -411,7 +511,7 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
  * nesting, into ns (y: the three columns; fold: room for the larger of
  * n_rows and the between pairs). 0, or -ENOMEM. */
 static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[3], int between,
-                      int last, size_t *fold, nesting *ns)
+                      int last, int only, size_t *fold, nesting *ns)
 {
     const pp_choice *c[3] = {&g->fits[k[E]].choice, &g->fits[k[P]].choice,
                              &g->fits[k[T]].choice};
@@ -423,29 +523,30 @@ static int rail_pairs(const pp_model_group *g, const size_t *k, double *const y[
     if (between)
         *ns = (nesting){{y[E], y[P], y[T]},
                         {c[E]->held_between, c[P]->held_between, c[T]->held_between},
-                        c[E]->held_between_idx, fold, c[E]->n_held_between, (size_t)nf, last};
+                        c[E]->held_between_idx, fold, c[E]->n_held_between, (size_t)nf, last,
+                        only};
     else
         *ns = (nesting){{y[E], y[P], y[T]}, {c[E]->held_at, c[P]->held_at, c[T]->held_at},
-                        NULL, fold, g->n_rows, (size_t)nf, last};
+                        NULL, fold, g->n_rows, (size_t)nf, last, only};
     return 0;
 }
 
 /* The blended fits' printed errors (at and between measured levels) with
  * the weights nested. */
 static int nest_rail(const pp_model_group *g, const size_t *k, double *const y[3], int last,
-                     size_t *fold)
+                     int only, size_t *fold)
 {
     pp_cv *at[3] = {&g->fits[k[E]].choice.honest, &g->fits[k[P]].choice.honest,
                     &g->fits[k[T]].choice.honest};
     pp_cv *btw[3] = {&g->fits[k[E]].choice.between, &g->fits[k[P]].choice.between,
                      &g->fits[k[T]].choice.between};
     nesting ns;
-    int rc = rail_pairs(g, k, y, 0, last, fold, &ns);
+    int rc = rail_pairs(g, k, y, 0, last, only, fold, &ns);
 
     if (rc == 0)
         rc = nest_blend(&ns, at);
     if (rc == 0 && g->fits[k[E]].choice.n_held_between &&
-        (rc = rail_pairs(g, k, y, 1, last, fold, &ns)) == 0)
+        (rc = rail_pairs(g, k, y, 1, last, only, fold, &ns)) == 0)
         rc = nest_blend(&ns, btw);
     return rc;
 }
@@ -487,7 +588,7 @@ static int edge_fold_preds(const pp_model_group *g, const size_t *k, double *con
  * derivation that erred least there (two folds: weights_without's best
  * alone). 1, 0 when there are none, or -ENOMEM. */
 static int edge_weights(const pp_model_group *g, const size_t *k, double *const y[3], int last,
-                        double *a)
+                        int only, double *a)
 {
     const pp_surface *s = &g->surf;
     pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
@@ -503,11 +604,11 @@ static int edge_weights(const pp_model_group *g, const size_t *k, double *const 
     for (size_t i = 0; i < 3 * PP_SURFACE_MAX_DIMS; i++)
         a[i] = NAN;
     for (size_t f = 0; rc == 0 && f + 1 < nf; f += 2) { /* in pairs: the least and largest of a dim */
-        size_t *only = idx + 2 * cap; /* the pairs of f and f + 1, the others in no fold */
+        size_t *in2 = idx + 2 * cap; /* the pairs of f and f + 1, the others in no fold */
         double *aj = &a[3 * folds[f].dim];
         for (size_t p = 0; p < n; p++)
-            only[p] = fold[p] == f || fold[p] == f + 1 ? fold[p] - f : SIZE_MAX;
-        ns = (nesting){{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, only, n, 2, last};
+            in2[p] = fold[p] == f || fold[p] == f + 1 ? fold[p] - f : SIZE_MAX;
+        ns = (nesting){{y[E], y[P], y[T]}, {own[E], own[P], own[T]}, idx, in2, n, 2, last, only};
         if (!weights_without(&ns, SIZE_MAX, aj))
             aj[E] = aj[P] = aj[T] = NAN;
         any |= !isnan(aj[E]);
@@ -529,13 +630,13 @@ static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int
     double *y[3] = {pp_model_column(m, g, k[E]), pp_model_column(m, g, k[P]),
                     pp_model_column(m, g, k[T])};
     size_t *fold = malloc((n + nb + 1) * sizeof *fold);
-    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM;
+    int rc = at && fold && y[E] && y[P] && y[T] ? 0 : -ENOMEM, only = m->opts.derivation;
     nesting ns;
 
     if (rc == 0)
-        rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, fold, &ns);
+        rc = rail_pairs(g, k, y, g->fits[k[E]].choice.between.n > 0, last, only, fold, &ns);
     if (rc == 0 && weights_without(&ns, SIZE_MAX, a)) {
-        int edge = edge_weights(g, k, y, last, a_edge);
+        int edge = edge_weights(g, k, y, last, only, a_edge);
         btw = at + n;
         r = btw + nb + 1;
         for (int w = E; w <= last; w++) {
@@ -551,7 +652,7 @@ static int blend_rail(const pp_model *m, pp_model_group *g, const size_t *k, int
             f->from[0] = w == E ? k[P] : k[E];
             f->from[1] = w == T ? k[P] : k[T];
         }
-        rc = edge < 0 ? edge : nest_rail(g, k, y, last, fold);
+        rc = edge < 0 ? edge : nest_rail(g, k, y, last, only, fold);
     }
     for (int i = 0; i < 3; i++)
         free(y[i]);

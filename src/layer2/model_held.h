@@ -35,10 +35,11 @@ int pp_model_nest_derivation(const double *const y[3], const double *const own[3
 
 /* Energy, mean power and duration made consistent (model_held.c): per
  * rail, the derivations E = P x T, P = E / T and T = E / P (the total's
- * only) blended in log space, weighed on the nested predictions fold by
- * fold: the best 1, each other exp(-z^2 / 2), z its mean loss over its
- * standard error (a near tie shared, not decided). The printed errors
- * have the weights remade without each pair's fold. 0 or -ENOMEM. */
+ * only) blended in log space, the weights stacked on the nested
+ * predictions (the least relative squared log error, shrunk toward equal
+ * weights by one fold's share; m->opts.derivation >= 0: that one alone).
+ * The printed errors have the weights remade without each pair's fold.
+ * 0 or -ENOMEM. */
 int pp_model_derive(pp_model *m);
 
 #endif
