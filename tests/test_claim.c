@@ -7,8 +7,6 @@
 #include "src/layer2/model_held.h"
 #include "src/adaptive/adaptive_claim.h"
 #include "src/adaptive/adaptive_design.h"
-#include "src/adaptive/adaptive_model.h"
-#include "src/adaptive/adaptive_run.h"
 #include "src/results/summary.h"
 #include "tests/replay_oracle.h"
 
@@ -354,35 +352,25 @@ void test_claim_replay_within_3x(void)
 {
     const char *full_dir = "data/local/matrix-cpu-size-sleep";
     char dir[600];
-    pp_adaptive_space s;
-    pp_replay rp;
-    pp_adaptive_model am;
-    pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc;
     pp_adaptive_options o;
-    pp_adaptive_result res;
+    pp_replayed r;
     pp_summary full;
 
-    CHECK_INT(pp_replay_open(full_dir, &rp, &s), 0);
-    CHECK_INT(pp_summary_read(full_dir, &full), 0);
-    pp_adaptive_model_predictor(&am, &pr);
-    orc = (pp_adaptive_oracle){&rp, pp_replay_measure, NULL};
+    snprintf(dir, sizeof dir, "%s/replay", test_tmpdir());
     pp_adaptive_options_init(&o);
     o.target_error_pct = 10;
     o.seed = 1;
-    snprintf(dir, sizeof dir, "%s/replay", test_tmpdir());
-    CHECK_INT(pp_adaptive_run(&s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res), 0);
-    CHECK_INT(res.stop, PP_STOP_TARGET);
-    CHECK(res.n_chosen < s.n);
-    CHECK_INT((int)res.fit.n_metrics, 2);
-    for (size_t k = 0; k < res.fit.n_metrics; k++) {
-        double t = truth_of_run(&pr, &s, dir, &full, res.fit.metrics[k], k);
+    CHECK_INT(pp_replay_run(&r, full_dir, dir, &o), 0);
+    CHECK_INT(pp_summary_read(full_dir, &full), 0);
+    CHECK_INT(r.res.stop, PP_STOP_TARGET);
+    CHECK(r.res.n_chosen < r.s.n);
+    CHECK_INT((int)r.res.fit.n_metrics, 2);
+    for (size_t k = 0; k < r.res.fit.n_metrics; k++) {
+        double t = truth_of_run(&r.pr, &r.s, dir, &full, r.res.fit.metrics[k], k);
         CHECK(t > 0 && isfinite(t));
-        CHECK(res.fit.error_hi_pct[k] >= t);
-        CHECK(res.fit.error_hi_pct[k] <= 3 * t);
+        CHECK(r.res.fit.error_hi_pct[k] >= t);
+        CHECK(r.res.fit.error_hi_pct[k] <= 3 * t);
     }
     pp_summary_free(&full);
-    pp_adaptive_model_free(&am);
-    pp_replay_free(&rp);
-    pp_adaptive_space_free(&s);
+    pp_replayed_free(&r);
 }
