@@ -1,6 +1,7 @@
 /* replay_oracle.c - the replay oracle of adaptive runs (replay_oracle.h). */
 #include "tests/replay_oracle.h"
 #include "src/adaptive/adaptive_design.h"
+#include "src/adaptive/adaptive_run.h"
 
 #include "src/base/log.h"
 #include "src/results/results.h"
@@ -197,4 +198,24 @@ int pp_replay_measure(void *ctx, const pp_adaptive_space *s, const size_t *cands
         pp_log_error("%s: cannot write the replayed rows: %s", dir, strerror(-rc));
     free(has);
     return rc;
+}
+
+int pp_replay_run(pp_replayed *r, const char *full, const char *dir,
+                  const pp_adaptive_options *o)
+{
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    pp_adaptive_model_predictor(&r->am, &r->pr);
+    if ((rc = pp_replay_open(full, &r->rp, &r->s)) < 0)
+        return rc;
+    r->orc = (pp_adaptive_oracle){&r->rp, pp_replay_measure, NULL};
+    return pp_adaptive_run(&r->s, o, &r->pr, &r->orc, dir, NULL, NULL, NULL, &r->res);
+}
+
+void pp_replayed_free(pp_replayed *r)
+{
+    pp_adaptive_model_free(&r->am);
+    pp_replay_free(&r->rp);
+    pp_adaptive_space_free(&r->s);
 }

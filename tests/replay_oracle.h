@@ -10,6 +10,7 @@
 #define PP_REPLAY_ORACLE_H
 
 #include "src/adaptive/adaptive.h"
+#include "src/adaptive/adaptive_model.h"
 
 typedef struct pp_replay {
     char full_dir[PP_PATH_MAX];
@@ -27,5 +28,23 @@ void pp_replay_free(pp_replay *rp);
 /* The oracle: ctx is a pp_replay. */
 int pp_replay_measure(void *ctx, const pp_adaptive_space *s, const size_t *cands, size_t n,
                       const char *dir);
+
+/* A replayed adaptive run: the grid, its replay, the model (open after
+ * the run, so its predict answers for the candidates left) and the
+ * result. */
+typedef struct pp_replayed {
+    pp_adaptive_space s;
+    pp_replay rp;
+    pp_adaptive_model am;
+    pp_adaptive_predictor pr;
+    pp_adaptive_oracle orc;
+    pp_adaptive_result res;
+} pp_replayed;
+
+/* Replays the grid of full into dir with options o (r zeroed first):
+ * pp_replay_open's error, else pp_adaptive_run's return. */
+int pp_replay_run(pp_replayed *r, const char *full, const char *dir,
+                  const pp_adaptive_options *o);
+void pp_replayed_free(pp_replayed *r);
 
 #endif

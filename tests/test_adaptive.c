@@ -56,35 +56,6 @@ static double smooth(double a, double b)
     return 10 + 5 * a + 3 * b;
 }
 
-/* A replayed adaptive run of full into dir. */
-typedef struct replayed {
-    pp_adaptive_space s;
-    pp_replay rp;
-    pp_adaptive_model am;
-    pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc;
-    pp_adaptive_result res;
-} replayed;
-
-static int replay_run(replayed *r, const char *full, const char *dir, const pp_adaptive_options *o)
-{
-    int rc = pp_replay_open(full, &r->rp, &r->s);
-
-    if (rc < 0)
-        return rc;
-    pp_adaptive_model_predictor(&r->am, &r->pr);
-    r->orc = (pp_adaptive_oracle){&r->rp, pp_replay_measure, NULL};
-    rc = pp_adaptive_run(&r->s, o, &r->pr, &r->orc, dir, NULL, NULL, NULL, &r->res);
-    pp_adaptive_model_free(&r->am);
-    return rc;
-}
-
-static void replay_free(replayed *r)
-{
-    pp_replay_free(&r->rp);
-    pp_adaptive_space_free(&r->s);
-}
-
 /* The ids chosen, in order, from dir/adaptive.json, as text. */
 static void chosen_ids(const char *dir, char *buf, size_t cap)
 {
@@ -165,20 +136,20 @@ void test_adaptive_costly_corner_left_to_acquisition(void)
     const char *full = grid_folder("full", 5, 5, smooth, 2);
     char dir[600], ids[4096];
     pp_adaptive_options o;
-    replayed r;
+    pp_replayed r;
 
     snprintf(dir, sizeof dir, "%s/ad", test_tmpdir());
     pp_adaptive_options_init(&o);
     o.target_error_pct = 0;
     o.max_configs = 5; /* the centre, one maximin point, the corners */
-    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, dir, &o), 0);
     CHECK_INT(r.res.rounds, 2);
     chosen_ids(dir, ids, sizeof ids);
     CHECK_CONTAINS(ids, " 0 ");
     CHECK_CONTAINS(ids, " 4 ");
     CHECK_CONTAINS(ids, " 20 ");
     CHECK(strstr(ids, " 24 ") == NULL); /* a = b = 1 costs 100 s, the mean 25.75 s */
-    replay_free(&r);
+    pp_replayed_free(&r);
 }
 
 /* One steep corner: the configurations chosen after the design go there. */
@@ -188,14 +159,14 @@ void test_adaptive_steep_corner_gets_the_points(void)
     const char *full = grid_folder("full", 9, 9, steep_corner, 0);
     char dir[600], path[700], *text;
     pp_adaptive_options o;
-    replayed r;
+    pp_replayed r;
     int near = 0, far = 0;
 
     snprintf(dir, sizeof dir, "%s/ad", test_tmpdir());
     pp_adaptive_options_init(&o);
     o.target_error_pct = 0;
     o.max_configs = 24;
-    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, dir, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
     CHECK_INT(r.res.n_chosen, 24);
     snprintf(path, sizeof path, "%s/adaptive.json", dir);
@@ -216,7 +187,7 @@ void test_adaptive_steep_corner_gets_the_points(void)
     CHECK(near + far >= 10);
     CHECK(near > far);
     free(text);
-    replay_free(&r);
+    pp_replayed_free(&r);
 }
 
 void test_adaptive_stops_by_each_rule(void);
@@ -225,7 +196,7 @@ void test_adaptive_stops_by_each_rule(void)
     static char full[512], smooth_dir[512];
     char dir[600];
     pp_adaptive_options o;
-    replayed r;
+    pp_replayed r;
 
     snprintf(full, sizeof full, "%s", grid_folder("full", 9, 9, steep_corner, 1));
     snprintf(smooth_dir, sizeof smooth_dir, "%s", grid_folder("flat", 6, 6, smooth, 0));
@@ -234,37 +205,37 @@ void test_adaptive_stops_by_each_rule(void)
     o.target_error_pct = 0;
     o.max_configs = 13;
     snprintf(dir, sizeof dir, "%s/max", test_tmpdir());
-    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, dir, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
     CHECK_INT(r.res.fit.n_rows, 13);
     CHECK(r.res.full_grid_s > r.res.fit.measured_s);
-    replay_free(&r);
+    pp_replayed_free(&r);
     /* budget: durations 1 .. 10 s; never past it */
     o.max_configs = 0;
     o.budget_s = 60;
     snprintf(dir, sizeof dir, "%s/budget", test_tmpdir());
-    CHECK_INT(replay_run(&r, full, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, dir, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_BUDGET);
     CHECK(r.res.fit.measured_s <= 60 + 1e-9);
     CHECK(r.res.fit.measured_s > 30);
-    replay_free(&r);
+    pp_replayed_free(&r);
     /* the target: a plane is learnt long before the grid's end */
     o.budget_s = 0;
     o.target_error_pct = 5;
     snprintf(dir, sizeof dir, "%s/target", test_tmpdir());
-    CHECK_INT(replay_run(&r, smooth_dir, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, smooth_dir, dir, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_TARGET);
     CHECK(r.res.n_chosen < 36);
     for (size_t k = 0; k < r.res.fit.n_metrics; k++)
         CHECK(r.res.fit.error_pct[k] <= 5);
-    replay_free(&r);
+    pp_replayed_free(&r);
     /* the whole grid, without a target */
     o.target_error_pct = 0;
     snprintf(dir, sizeof dir, "%s/grid", test_tmpdir());
-    CHECK_INT(replay_run(&r, smooth_dir, dir, &o), 0);
+    CHECK_INT(pp_replay_run(&r, smooth_dir, dir, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_GRID);
     CHECK_INT(r.res.n_chosen, 36);
-    replay_free(&r);
+    pp_replayed_free(&r);
 }
 
 /* An oracle that stops (as an interrupted sweep does) in the middle of
@@ -294,7 +265,7 @@ void test_adaptive_resume_and_replay_same_choices(void)
     const char *full = grid_folder("full", 9, 9, steep_corner, 1);
     char straight[600], again[600], cut[600], a[4096], b[4096], c[4096], *text;
     pp_adaptive_options o;
-    replayed r;
+    pp_replayed r;
     flaky fl;
 
     pp_adaptive_options_init(&o);
@@ -303,36 +274,35 @@ void test_adaptive_resume_and_replay_same_choices(void)
     snprintf(straight, sizeof straight, "%s/straight", test_tmpdir());
     snprintf(again, sizeof again, "%s/again", test_tmpdir());
     snprintf(cut, sizeof cut, "%s/cut", test_tmpdir());
-    CHECK_INT(replay_run(&r, full, straight, &o), 0);
-    replay_free(&r);
-    CHECK_INT(replay_run(&r, full, again, &o), 0);
-    replay_free(&r);
+    CHECK_INT(pp_replay_run(&r, full, straight, &o), 0);
+    pp_replayed_free(&r);
+    CHECK_INT(pp_replay_run(&r, full, again, &o), 0);
+    pp_replayed_free(&r);
     chosen_ids(straight, a, sizeof a);
     chosen_ids(again, b, sizeof b);
     CHECK(strlen(a) > 20);
     CHECK_STR(b, a);
     /* without resume, a second run into the folder is refused */
-    CHECK_INT(replay_run(&r, full, again, &o), -EEXIST);
-    replay_free(&r);
+    CHECK_INT(pp_replay_run(&r, full, again, &o), -EEXIST);
+    pp_replayed_free(&r);
     /* interrupted in the middle of the third round */
     CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
     pp_adaptive_model_predictor(&r.am, &r.pr);
     fl = (flaky){&r.rp, 0, 3};
     r.orc = (pp_adaptive_oracle){&fl, flaky_measure, NULL};
     CHECK_INT(pp_adaptive_run(&r.s, &o, &r.pr, &r.orc, cut, NULL, NULL, NULL, &r.res), -EINTR);
-    pp_adaptive_model_free(&r.am);
-    replay_free(&r);
+    pp_replayed_free(&r);
     /* resumed with a smaller cap first (stops there), then to the end */
     o.resume = 1;
     o.max_configs = 12; /* the design's 2 + 4, then rounds of 2: a round's end */
-    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, cut, &o), 0);
     CHECK_INT(r.res.stop, PP_STOP_MAX_CONFIGS);
-    replay_free(&r);
+    pp_replayed_free(&r);
     o.max_configs = 20;
-    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, cut, &o), 0);
     CHECK_INT(r.res.n_chosen, 20);
     CHECK_INT(r.res.fit.n_rows, 20);
-    replay_free(&r);
+    pp_replayed_free(&r);
     chosen_ids(cut, c, sizeof c);
     CHECK_STR(c, a);
     /* a folder measured without adaptive.json (a plain sweep cut short):
@@ -343,12 +313,12 @@ void test_adaptive_resume_and_replay_same_choices(void)
         size_t first[3] = {0, 1, 2};
         CHECK_INT(pp_replay_measure(&r.rp, &r.s, first, 3, cut), 0);
     }
-    replay_free(&r);
+    pp_replayed_free(&r);
     o.max_configs = 10;
-    CHECK_INT(replay_run(&r, full, cut, &o), 0);
+    CHECK_INT(pp_replay_run(&r, full, cut, &o), 0);
     CHECK_INT(r.res.n_chosen, 10);
     CHECK_INT(r.res.fit.n_rows, 10);
-    replay_free(&r);
+    pp_replayed_free(&r);
     snprintf(a, sizeof a, "%s/adaptive.json", cut);
     text = slurp(a);
     CHECK_CONTAINS(text, "\"why\": \"resumed\"");

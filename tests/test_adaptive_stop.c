@@ -199,23 +199,17 @@ void test_adaptive_stop_earns_claim(void)
 {
     const char *full = noisy_grid("smooth", 6, 6, 0.0);
     char dir[600], path[700], *text;
-    pp_adaptive_space s;
-    pp_replay rp;
-    pp_adaptive_model am;
-    pp_adaptive_predictor pr;
-    pp_adaptive_oracle orc;
+    pp_replayed r;
     pp_adaptive_options o;
     pp_adaptive_result res;
     uint8_t in[36] = {0};
     size_t values_a = 0, values_b = 0;
 
-    CHECK_INT(pp_replay_open(full, &rp, &s), 0);
-    pp_adaptive_model_predictor(&am, &pr);
-    orc = (pp_adaptive_oracle){&rp, pp_replay_measure, NULL};
     pp_adaptive_options_init(&o);
     o.target_error_pct = 5;
     snprintf(dir, sizeof dir, "%s/claim", test_tmpdir());
-    CHECK_INT(pp_adaptive_run(&s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res), 0);
+    CHECK_INT(pp_replay_run(&r, full, dir, &o), 0);
+    res = r.res;
     CHECK_INT(res.stop, PP_STOP_TARGET);
     CHECK(res.n_chosen < 36);
     CHECK(res.claim.claim_pct <= 5);
@@ -243,18 +237,14 @@ void test_adaptive_stop_earns_claim(void)
     CHECK_CONTAINS(text, "\"held_by\": \"one-round\"");
     CHECK_CONTAINS(text, "\"claim_pct\"");
     free(text);
-    pp_adaptive_model_free(&am);
-    pp_replay_free(&rp);
-    pp_adaptive_space_free(&s);
+    pp_replayed_free(&r);
     /* every row at the ceiling: the claim is the machine's, no stop */
-    CHECK_INT(pp_replay_open(full, &rp, &s), 0);
-    pp_adaptive_model_predictor(&am, &pr);
-    orc = (pp_adaptive_oracle){&rp, pp_replay_measure, all_saturated};
+    CHECK_INT(pp_replay_open(full, &r.rp, &r.s), 0);
+    pp_adaptive_model_predictor(&r.am, &r.pr);
+    r.orc = (pp_adaptive_oracle){&r.rp, pp_replay_measure, all_saturated};
     snprintf(dir, sizeof dir, "%s/ceiling", test_tmpdir());
-    CHECK_INT(pp_adaptive_run(&s, &o, &pr, &orc, dir, NULL, NULL, NULL, &res), 0);
+    CHECK_INT(pp_adaptive_run(&r.s, &o, &r.pr, &r.orc, dir, NULL, NULL, NULL, &res), 0);
     CHECK_INT(res.stop, PP_STOP_GRID);
     CHECK_INT(res.claim.hold, PP_HOLD_CEILING);
-    pp_adaptive_model_free(&am);
-    pp_replay_free(&rp);
-    pp_adaptive_space_free(&s);
+    pp_replayed_free(&r);
 }
