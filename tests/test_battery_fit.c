@@ -1756,6 +1756,10 @@ void test_battery_fit_guessed_capacity_not_written(void)
     CHECK_INT(r.capacity_guessed, 1);
     CHECK(pp_flight_fit_refusal(&r) &&
           strstr(pp_flight_fit_refusal(&r), "do not determine the capacity"));
+    /* what would fix it, in the one line --json -o leaves on stderr too */
+    CHECK(pp_flight_fit_refusal(&r) &&
+          strstr(pp_flight_fit_refusal(&r), "give the capacity (-c FILE with capacity_ah, or "
+                                            "a log with BAT1_CAPACITY) or fly to below 40 %"));
     pp_flight_fit_free(&r);
     refused_by_cli(csv, "would run on 3.2 Ah, the preset's",
                    "the flights do not determine the capacity", pack);
@@ -1804,7 +1808,26 @@ void test_battery_fit_kept_curve_beaten_not_written(void)
     CHECK(r.ocv_other_rms_v < 0.5 * r.ocv_kept_rms_v);
     CHECK_INT(r.curve_beaten, 1);
     CHECK(pp_flight_fit_refusal(&r) && strstr(pp_flight_fit_refusal(&r), "not this pack's"));
+    CHECK(pp_flight_fit_refusal(&r) &&
+          strstr(pp_flight_fit_refusal(&r), "keep the pack it replaces, or fly deeper"));
     pp_flight_fit_free(&r);
     refused_by_cli(csv, "the other curve follows the log", "the other open-circuit curve follows",
                    pack);
+}
+
+/* battery fit --help says every refusal --force overrides (the capacity
+ * guessed and the curve beaten too, and -c or --preset as giving the
+ * capacity) and the exit statuses a script tells them apart by. */
+void test_battery_fit_help_says_refusals(void);
+void test_battery_fit_help_says_refusals(void)
+{
+    char *out = NULL;
+
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", "--help", NULL), 0);
+    CHECK_CONTAINS(out, "log nor -c nor --preset gives it");
+    CHECK_CONTAINS(out, "curves not told apart or the kept one beaten,\n"
+                        "                         the capacity guessed");
+    CHECK_CONTAINS(out, "exit status: 0 fitted (and written with -o); 2 usage or a log "
+                        "refused; 125\na log unreadable, or -o's pack not written");
+    free(out);
 }

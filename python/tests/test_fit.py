@@ -14,6 +14,7 @@ SMALL = os.path.join(ROOT, "tests/fixtures/ulog/sample_log_small.ulg")
 SHALLOW = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-shallow.csv")
 FLIGHT59 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-59.csv")
 BUMP3 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-bump-3.csv")
+KNEE29 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-knee-29.csv")
 
 
 def errors(*args):
@@ -93,6 +94,24 @@ class TestFitBattery(unittest.TestCase):
         self.assertIn("do not determine the capacity", doc["refused"])
         with self.assertRaises(powprof.PowprofError) as e:
             powprof.fit_battery(BUMP3, output=out)
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(str(e.exception), said[-1])
+        self.assertFalse(os.path.exists(out))
+
+    def test_fit_battery_beaten_curve_refused_alike(self):
+        """The knee truth's flight 29 (tests/fixtures/flights/README.md): the
+        Li-ion fit at a bound follows the validation part far closer than
+        the curve kept, so Python refuses to write the pack with the
+        command's words, what would fix it included."""
+        out = os.path.join(TMP, "fit-knee29.cfg")
+        rc, said = errors("battery", "fit", KNEE29, "-o", out)
+        doc = powprof.fit_battery(KNEE29)
+        self.assertIs(doc["curve_beaten"], True)
+        self.assertIs(doc["capacity_guessed"], False)
+        self.assertIn("the kept curve's shape is not this pack's", doc["refused"])
+        self.assertIn("keep the pack it replaces, or fly deeper", doc["refused"])
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(KNEE29, output=out)
         self.assertNotEqual(rc, 0)
         self.assertEqual(str(e.exception), said[-1])
         self.assertFalse(os.path.exists(out))
