@@ -1815,6 +1815,34 @@ void test_battery_fit_kept_curve_beaten_not_written(void)
                    pack);
 }
 
+/* A -c file that names no capacity (neither capacity_ah nor a preset)
+ * leaves the default's 3.2 Ah, no one's word: before, any -c counted as
+ * the user giving it, and the guessed capacity of bump flight 3 passed.
+ * The CLI and the C API alike; a file that gives it is still the user's. */
+void test_battery_fit_config_without_capacity_guessed(void);
+void test_battery_fit_config_without_capacity_guessed(void)
+{
+    const char *csv = fixture("flights/synthetic-bump-3.csv");
+    char nocap[4200], cap[4200], *out = NULL, *doc = NULL;
+    pp_battery_fit_request q;
+
+    write_file(tmp_path(nocap, sizeof nocap, "nocap.cfg"), "battery = { model = \"thevenin\"; };\n");
+    write_file(tmp_path(cap, sizeof cap, "cap.cfg"),
+               "battery = { model = \"thevenin\"; capacity_ah = 3.2; };\n");
+    CHECK_INT(run_powprof(&out, NULL, "battery", "fit", csv, "-c", nocap, "--json", NULL), 0);
+    CHECK_CONTAINS(out, "\"capacity_guessed\":true");
+    free(out);
+    pp_battery_fit_request_init(&q);
+    q.config = nocap;
+    CHECK_INT(pp_battery_fit_logs_json(&csv, 1, &q, &doc), 0);
+    CHECK(doc && strstr(doc, "\"capacity_guessed\":true"));
+    free(doc);
+    q.config = cap;
+    CHECK_INT(pp_battery_fit_logs_json(&csv, 1, &q, &doc), 0);
+    CHECK(doc && strstr(doc, "\"capacity_guessed\":false"));
+    free(doc);
+}
+
 /* battery fit --help says every refusal --force overrides (the capacity
  * guessed and the curve beaten too, and -c or --preset as giving the
  * capacity) and the exit statuses a script tells them apart by. */

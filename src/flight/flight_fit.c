@@ -120,7 +120,7 @@ static void prior_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
                                            ? &f->params[b->instance] : NULL;
 
     r->capacity_source = "the pack it replaces";
-    r->prior_asked = o->start_given;
+    r->prior_asked = o->start_given && !o->capacity_unstated;
     if (o->start_given) {
         *g = o->start;
     } else {

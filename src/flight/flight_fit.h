@@ -25,6 +25,9 @@ typedef struct pp_flight_fit_options {
     pp_battery_params start;      /* the pack the fit starts from and is compared with, when
                                      start_given (-c, --preset) */
     int start_given;              /* 0: the pack `battery LOG` uses (flight.h) instead */
+    int capacity_unstated;        /* 1: start is given, but not its capacity (a -c file with
+                                     neither capacity_ah nor a preset: the default's), which
+                                     is then no one's word (capacity_guessed) */
 } pp_flight_fit_options;
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);
