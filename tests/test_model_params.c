@@ -235,6 +235,34 @@ void test_model_derivation_near_tie(void)
     CHECK(cp.mape <= 2.0 * 1.05);
 }
 
+/* Pairs in no fold (fold SIZE_MAX, as edge_weights passes the pairs of
+ * the other edges) weigh nothing: the near tie's folds with 4 such pairs
+ * far off give the same nested errors. Before, log_gram marked them seen
+ * at seen[SIZE_MAX], a byte before its buffer (make asan: a
+ * heap-buffer-overflow). */
+void test_model_derivation_pairs_in_no_fold(void);
+void test_model_derivation_pairs_in_no_fold(void)
+{
+    double e[24], p[24], one[24], mape[2];
+    size_t fold[24];
+    const double *const y[3] = {one, one, one}, *const own[3] = {e, p, one};
+    pp_cv ce = {0}, cp = {0}, ct = {0};
+    pp_cv *const cv[3] = {&ce, &cp, &ct};
+
+    for (size_t i = 0; i < 24; i++) {
+        fold[i] = i < 20 ? i / 2 : SIZE_MAX;
+        one[i] = 1;
+        p[i] = i < 20 ? 1 + (i % 2 ? 0.02 : -0.02) : 5;
+        e[i] = i < 16 ? p[i] : i < 20 ? 1.3 : 0.01;
+    }
+    CHECK_INT(pp_model_nest_derivation(y, own, NULL, fold, 20, 10, 1, cv), 0);
+    mape[0] = ce.mape;
+    mape[1] = cp.mape;
+    CHECK_INT(pp_model_nest_derivation(y, own, NULL, fold, 24, 10, 1, cv), 0);
+    CHECK_NEAR(ce.mape, mape[0], 1e-12);
+    CHECK_NEAR(cp.mape, mape[1], 1e-12);
+}
+
 /* pp_model_options.derivation out of -1 .. 2 (a caller's typo, 3 or -2)
  * is refused by the library, naming the value: before, 3 built a model
  * whose every derived weight was 0, and -2 the blend, without a word. */
