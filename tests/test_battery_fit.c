@@ -1826,7 +1826,8 @@ void test_battery_fit_config_without_capacity_guessed(void)
     char nocap[4200], cap[4200], *out = NULL, *doc = NULL;
     pp_battery_fit_request q;
 
-    write_file(tmp_path(nocap, sizeof nocap, "nocap.cfg"), "battery = { model = \"thevenin\"; };\n");
+    write_file(tmp_path(nocap, sizeof nocap, "nocap.cfg"),
+               "battery = { model = \"thevenin\"; };\n");
     write_file(tmp_path(cap, sizeof cap, "cap.cfg"),
                "battery = { model = \"thevenin\"; capacity_ah = 3.2; };\n");
     CHECK_INT(run_powprof(&out, NULL, "battery", "fit", csv, "-c", nocap, "--json", NULL), 0);
