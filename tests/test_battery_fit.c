@@ -1854,6 +1854,7 @@ void test_battery_fit_help_says_refusals(void)
 
     CHECK_INT(run_powprof(&out, NULL, "battery", "fit", "--help", NULL), 0);
     CHECK_CONTAINS(out, "log nor -c nor --preset gives it");
+    CHECK_CONTAINS(out, "the one closer on the validation part kept"); /* as fit() judges */
     CHECK_CONTAINS(out, "curves not told apart or the kept one beaten,\n"
                         "                         the capacity guessed");
     CHECK_CONTAINS(out, "exit status: 0 fitted (and written with -o); 2 usage or a log "

@@ -239,7 +239,8 @@ static int fit_options(int argc, char **argv, pp_battery_fit_ask *a)
                    "from the voltage)", 1, 1000),
         PP_OPT_PARSE(0, "ocv", &a->o.ocv, "CURVE", "the open-circuit curve's shape: pack (the "
                      "table of the pack\ngiven), lipo, liion (NMC), or auto (default: the "
-                     "pack's and\nliion's fitted, the one closer on the fitted part kept)",
+                     "pack's and\nliion's fitted, the one closer on the validation part kept;\n"
+                     "the pack's where the flights do not show the shape)",
                      ocv_parse, "auto, pack, lipo or liion"),
         PP_OPT_STRING('c', "config", &a->choice.file, "FILE", "start from (and compare with) "
                       "FILE's battery group"),
