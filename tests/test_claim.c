@@ -303,7 +303,10 @@ void test_claim_history_bound(void)
         }
         CHECK_INT(pp_claim_history_next(&h, 5, 1, r == 0 ? &none : &claim, pred), 0);
     }
+    test_log_clear();
     CHECK_INT(pp_claim_history_next(&h, 4, 1, &claim, malloc(4 * sizeof(double))), -EINVAL);
+    /* said, not a bare -EINVAL ending the run without a word */
+    CHECK_CONTAINS(test_log(), "a round of 4 candidates x 1 metrics after one of 5 x 1");
     pp_claim_history_free(&h);
     CHECK(h.pred == NULL);
 }

@@ -235,6 +235,63 @@ void test_model_derivation_near_tie(void)
     CHECK(cp.mape <= 2.0 * 1.05);
 }
 
+/* Pairs in no fold (fold SIZE_MAX, as edge_weights passes the pairs of
+ * the other edges) weigh nothing: the near tie's folds with 4 such pairs
+ * far off give the same nested errors. Before, log_gram marked them seen
+ * at seen[SIZE_MAX], a byte before its buffer (make asan: a
+ * heap-buffer-overflow). */
+void test_model_derivation_pairs_in_no_fold(void);
+void test_model_derivation_pairs_in_no_fold(void)
+{
+    double e[24], p[24], one[24], mape[2];
+    size_t fold[24];
+    const double *const y[3] = {one, one, one}, *const own[3] = {e, p, one};
+    pp_cv ce = {0}, cp = {0}, ct = {0};
+    pp_cv *const cv[3] = {&ce, &cp, &ct};
+
+    for (size_t i = 0; i < 24; i++) {
+        fold[i] = i < 20 ? i / 2 : SIZE_MAX;
+        one[i] = 1;
+        p[i] = i < 20 ? 1 + (i % 2 ? 0.02 : -0.02) : 5;
+        e[i] = i < 16 ? p[i] : i < 20 ? 1.3 : 0.01;
+    }
+    CHECK_INT(pp_model_nest_derivation(y, own, NULL, fold, 20, 10, 1, cv), 0);
+    mape[0] = ce.mape;
+    mape[1] = cp.mape;
+    CHECK_INT(pp_model_nest_derivation(y, own, NULL, fold, 24, 10, 1, cv), 0);
+    CHECK_NEAR(ce.mape, mape[0], 1e-12);
+    CHECK_NEAR(cp.mape, mape[1], 1e-12);
+}
+
+/* pp_model_options.derivation out of -1 .. 2 (a caller's typo, 3 or -2)
+ * is refused by the library, naming the value: before, 3 built a model
+ * whose every derived weight was 0, and -2 the blend, without a word. */
+void test_model_derivation_option_refused(void);
+void test_model_derivation_option_refused(void)
+{
+    static const int bad[] = {3, -2, 1000};
+    const char *dir = results_folder_with("derivation-option",
+                                          "id,a,status,duration_s,total_mean_w,total_energy_j\n"
+                                          "0,1,ok,1,2,2\n1,2,ok,2,2,4\n2,3,ok,3,2,6\n"
+                                          "3,4,ok,4,2,8\n",
+                                          NULL);
+    pp_model_options o;
+    pp_model m;
+    char want[64];
+
+    pp_model_options_init(&o);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        o.derivation = bad[i];
+        test_log_clear();
+        CHECK_INT(pp_model_read(dir, &o, 0, &m), -EINVAL);
+        snprintf(want, sizeof want, "derivation %d: -1 (the blend), 0, 1 or 2", bad[i]);
+        CHECK_CONTAINS(test_log(), want);
+    }
+    o.derivation = 2;
+    CHECK_INT(pp_model_read(dir, &o, 0, &m), 0);
+    pp_model_free(&m);
+}
+
 /* Outside the measured range the band is as wide as the edges need
  * (issue 31): 40 values on a line whose two ends jump (y = p, but 0.5 at
  * p = 1 and 80 at p = 40). Leave-one-out residuals are nearly all 0, so

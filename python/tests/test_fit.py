@@ -14,6 +14,7 @@ SMALL = os.path.join(ROOT, "tests/fixtures/ulog/sample_log_small.ulg")
 SHALLOW = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-shallow.csv")
 FLIGHT59 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-liion-59.csv")
 BUMP3 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-bump-3.csv")
+KNEE29 = os.path.join(ROOT, "tests/fixtures/flights/synthetic-knee-29.csv")
 
 
 def errors(*args):
@@ -65,37 +66,46 @@ class TestFitBattery(unittest.TestCase):
         self.assertIsNone(powprof.fit_battery(SMALL, instance=1, output=good)["refused"])
         self.assertTrue(os.path.exists(good))
 
+    def refused_alike(self, log, name):
+        """log's fit: its document, once the command has refused to write
+        its pack (-o) and Python has too, with the command's words."""
+        out = os.path.join(TMP, name)
+        rc, said = errors("battery", "fit", log, "-o", out)
+        with self.assertRaises(powprof.PowprofError) as e:
+            powprof.fit_battery(log, output=out)
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(str(e.exception), said[-1])
+        self.assertFalse(os.path.exists(out))
+        return powprof.fit_battery(log)
+
     def test_fit_battery_curves_not_told_apart_refused_alike(self):
         """The study's flight 59 (tests/fixtures/flights/README.md): LiPo and
         Li-ion fit its validation part alike, so Python refuses to write the
         pack with the command's words, and says so in the document."""
-        out = os.path.join(TMP, "fit-59.cfg")
-        rc, said = errors("battery", "fit", FLIGHT59, "-o", out)
-        doc = powprof.fit_battery(FLIGHT59)
+        doc = self.refused_alike(FLIGHT59, "fit-59.cfg")
         self.assertIs(doc["curves_told_apart"], False)
         self.assertIn("curves apart", doc["refused"])
         self.assertLess(doc["ocv_other_train_rms_v"], 2 * doc["validation_fit_rms_v"])
-        with self.assertRaises(powprof.PowprofError) as e:
-            powprof.fit_battery(FLIGHT59, output=out)
-        self.assertNotEqual(rc, 0)
-        self.assertEqual(str(e.exception), said[-1])
-        self.assertFalse(os.path.exists(out))
 
     def test_fit_battery_guessed_capacity_refused_alike(self):
         """The study's bump flight 3 (tests/fixtures/flights/README.md): the
         capacity undetermined and held at the default's 3.2 Ah, which no one
         gave, so Python refuses to write the pack with the command's words."""
-        out = os.path.join(TMP, "fit-bump3.cfg")
-        rc, said = errors("battery", "fit", BUMP3, "-o", out)
-        doc = powprof.fit_battery(BUMP3)
+        doc = self.refused_alike(BUMP3, "fit-bump3.cfg")
         self.assertIs(doc["capacity_guessed"], True)
         self.assertIs(doc["capacity_held"], True)
         self.assertIn("do not determine the capacity", doc["refused"])
-        with self.assertRaises(powprof.PowprofError) as e:
-            powprof.fit_battery(BUMP3, output=out)
-        self.assertNotEqual(rc, 0)
-        self.assertEqual(str(e.exception), said[-1])
-        self.assertFalse(os.path.exists(out))
+
+    def test_fit_battery_beaten_curve_refused_alike(self):
+        """The knee truth's flight 29 (tests/fixtures/flights/README.md): the
+        Li-ion fit at a bound follows the validation part far closer than
+        the curve kept, so Python refuses to write the pack with the
+        command's words, what would fix it included."""
+        doc = self.refused_alike(KNEE29, "fit-knee29.cfg")
+        self.assertIs(doc["curve_beaten"], True)
+        self.assertIs(doc["capacity_guessed"], False)
+        self.assertIn("the kept curve's shape is not this pack's", doc["refused"])
+        self.assertIn("keep the pack it replaces, or fly deeper", doc["refused"])
 
     def test_fit_battery_bad_options_refused(self):
         for kw, why in (({"train_frac": 2}, "fraction 2"), ({"train_frac": math.nan}, "nan"),

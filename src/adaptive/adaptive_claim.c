@@ -3,6 +3,7 @@
 #include "adaptive_claim.h"
 #include "adaptive_design.h"
 
+#include "src/base/log.h"
 #include "src/layer2/model_held.h"
 
 #include <errno.h>
@@ -399,6 +400,10 @@ int pp_claim_history_next(pp_claim_history *h, size_t n_cand, size_t n_metrics,
 {
     if (n_metrics > PP_ADAPTIVE_MAX_METRICS ||
         (h->pred && (h->n_cand != n_cand || h->n_metrics != n_metrics))) {
+        pp_log_error("adaptive: a round of %zu candidates x %zu metrics after one of %zu x %zu "
+                     "(at most %d metrics): not the same run's history", n_cand, n_metrics,
+                     h->pred ? h->n_cand : n_cand, h->pred ? h->n_metrics : n_metrics,
+                     PP_ADAPTIVE_MAX_METRICS);
         free(pred);
         return -EINVAL;
     }

@@ -5,6 +5,7 @@
 
 #include "src/base/log.h"
 #include "src/config/battery_config.h"
+#include "battery_answer.h"
 #include "src/results/flight_fit_doc.h"
 #include "results_doc.h"
 #include "src/flight/ulog.h"
@@ -26,7 +27,6 @@ void pp_battery_fit_request_init(pp_battery_fit_request *q)
 static int options_of(const pp_battery_fit_request *q, pp_flight_fit_options *o)
 {
     pp_battery_choice choice;
-    int rc;
 
     pp_flight_fit_options_init(o);
     if (q->model && pp_battery_model_parse(q->model, &o->model) < 0) {
@@ -41,10 +41,7 @@ static int options_of(const pp_battery_fit_request *q, pp_flight_fit_options *o)
     pp_battery_choice_init(&choice);
     choice.file = q->config;
     choice.preset = q->preset;
-    if ((rc = pp_battery_choose(&choice, &o->start)) < 0)
-        return rc;
-    o->start_given = q->config || q->preset;
-    return 0;
+    return pp_battery_fit_start(&choice, o);
 }
 
 int pp_battery_fit_logs_json(const char *const *logs, size_t n_logs,

@@ -302,14 +302,26 @@ int pp_battery_answer(pp_battery_ask *a)
     return 0;
 }
 
+int pp_battery_fit_start(const pp_battery_choice *c, pp_flight_fit_options *o)
+{
+    int rc = pp_battery_choose(c, &o->start);
+
+    if (rc < 0)
+        return rc;
+    o->start_given = c->file || c->preset;
+    if (o->start_given && (rc = pp_battery_choice_capacity_given(c)) < 0)
+        return rc;
+    o->capacity_unstated = o->start_given && rc == 0;
+    return 0;
+}
+
 int pp_battery_fit_answer(pp_battery_fit_ask *a)
 {
     pp_flight_fit r;
     int rc;
 
-    if (pp_battery_choose(&a->choice, &a->o.start) < 0)
+    if (pp_battery_fit_start(&a->choice, &a->o) < 0)
         return PP_BATTERY_EXIT_USAGE;
-    a->o.start_given = a->choice.file || a->choice.preset;
     rc = pp_flight_fit_run(a->logs, a->n_logs, &a->o, &r);
     if (rc < 0) {
         pp_flight_fit_free(&r);

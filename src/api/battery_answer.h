@@ -42,4 +42,10 @@ typedef struct pp_battery_fit_ask {
  * written to a->out unless refused (pp_flight_fit_write), plotted. */
 int pp_battery_fit_answer(pp_battery_fit_ask *a);
 
+/* The pack a fit starts from, c's (pp_battery_choose), into o: whether one
+ * was asked (-c, --preset) and whether it states its capacity (else the
+ * default's, no one's word: capacity_guessed can refuse). The CLI's and
+ * the C API's one rule: 0, or a negative errno (logged). */
+int pp_battery_fit_start(const pp_battery_choice *c, pp_flight_fit_options *o);
+
 #endif

@@ -167,7 +167,7 @@ static const char fit_head[] =
     "second half by under half the pack replaced's RMS (decisively better as\n"
     "far ahead as the part held out); nor one whose capacity the flights do\n"
     "not determine (held, or its 90 % interval over +-30 %) where neither the\n"
-    "log nor -c gives it; nor one whose curve the other follows the validation\n"
+    "log nor -c nor --preset gives it; nor one whose curve the other follows the validation\n"
     "part twice as closely (that one's fit at a bound). What the\n"
     "flights do not inform stays the pack replaced's: with no load step in the\n"
     "fitted parts (the current's range x R0 under 50 mV) R0 and the RC pair;\n"
@@ -201,7 +201,11 @@ static const char fit_head[] =
     "\n"
     "Left out of every log, counted and said: samples with connected = 0, a NaN\n"
     "or empty voltage or current, a current of -1 (PX4: not measured), and a\n"
-    "current of 0 while the voltage sags (a current sensor that dropped out).\n";
+    "current of 0 while the voltage sags (a current sensor that dropped out).\n"
+    "\n"
+    "exit status: 0 fitted (and written with -o); 2 usage or a log refused; 125\n"
+    "a log unreadable, or -o's pack not written: refused for a reason above (said\n"
+    "on stderr, with what would fix it; --force writes it anyway).\n";
 
 static int fit_model_parse(const char *arg, void *model)
 {
@@ -235,7 +239,8 @@ static int fit_options(int argc, char **argv, pp_battery_fit_ask *a)
                    "from the voltage)", 1, 1000),
         PP_OPT_PARSE(0, "ocv", &a->o.ocv, "CURVE", "the open-circuit curve's shape: pack (the "
                      "table of the pack\ngiven), lipo, liion (NMC), or auto (default: the "
-                     "pack's and\nliion's fitted, the one closer on the fitted part kept)",
+                     "pack's and\nliion's fitted, the one closer on the validation part kept;\n"
+                     "the pack's where the flights do not show the shape)",
                      ocv_parse, "auto, pack, lipo or liion"),
         PP_OPT_STRING('c', "config", &a->choice.file, "FILE", "start from (and compare with) "
                       "FILE's battery group"),
@@ -244,9 +249,10 @@ static int fit_options(int argc, char **argv, pp_battery_fit_ask *a)
         PP_OPT_STRING(0, "plot", &a->plot_dir, "DIR", "logged and modelled voltage per flight, "
                       "the fitted part\nshaded, and the residual: DIR/battery-fit.gp (and .png)"),
         PP_OPT_BOOL(0, "json", &a->json, "one JSON object on stdout"),
-        PP_OPT_BOOL(0, "force", &a->force, "write -o's pack even when the fit is degenerate (a "
-                    "parameter at\na bound of its range: undetermined) or does not beat the "
-                    "pack\nit replaces on the validation part, or does not follow the log"),
+        PP_OPT_BOOL(0, "force", &a->force, "write -o's pack even when refused: degenerate (a "
+                    "parameter\nat a bound), no better than the pack it replaces (on the "
+                    "validation\npart, or ahead), curves not told apart or the kept one "
+                    "beaten,\nthe capacity guessed, or not following the log"),
         PP_OPT_HELP_END,
     };
     const pp_command c = {"battery fit", fit_head, NULL, opts, NULL, 0};

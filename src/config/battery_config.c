@@ -136,6 +136,40 @@ int pp_battery_choose(const pp_battery_choice *c, pp_battery_params *p)
     return 0;
 }
 
+/* 1 when path's battery group gives capacity_ah or a preset, 0 when not,
+ * or a negative errno (logged). */
+static int file_gives_capacity(const char *path)
+{
+    const pp_config_setting *g = NULL;
+    pp_config *cfg;
+    char text[64];
+    double v;
+    int rc = pp_config_load(path, &cfg);
+
+    if (rc < 0)
+        return rc;
+    rc = pp_config_get_group(cfg, pp_config_root(cfg), "battery", &g);
+    if (rc == 0)
+        rc = pp_config_get_double(cfg, g, "capacity_ah", &v) == 0 ||
+             pp_config_get_string(cfg, g, "preset", text, sizeof text) == 0;
+    else if (rc == 1) /* no battery group */
+        rc = 0;
+    pp_config_free(cfg);
+    return rc;
+}
+
+int pp_battery_choice_capacity_given(const pp_battery_choice *c)
+{
+    int rc = 0;
+
+    if (c->preset)
+        return 1;
+    if (c->preset_or_file)
+        rc = pp_battery_preset(c->preset_or_file, &(pp_battery_params){0}) == 0
+                 ? 1 : file_gives_capacity(c->preset_or_file);
+    return rc != 0 || !c->file ? rc : file_gives_capacity(c->file);
+}
+
 /* ---- a battery group written ---- */
 
 /* Every line of text as a comment. */

@@ -46,4 +46,9 @@ void pp_battery_choice_init(pp_battery_choice *c);
  * -EINVAL, logged with the value (and the file's line). */
 int pp_battery_choose(const pp_battery_choice *c, pp_battery_params *p);
 
+/* 1 when c states the pack's capacity (a preset, or a file whose battery
+ * group gives capacity_ah or a preset), 0 when it is the default's, or a
+ * negative errno (the file unreadable, logged). */
+int pp_battery_choice_capacity_given(const pp_battery_choice *c);
+
 #endif

@@ -120,7 +120,7 @@ static void prior_pack(const pp_ulog_flight *f, const pp_ulog_battery *b,
                                            ? &f->params[b->instance] : NULL;
 
     r->capacity_source = "the pack it replaces";
-    r->prior_asked = o->start_given;
+    r->prior_asked = o->start_given && !o->capacity_unstated;
     if (o->start_given) {
         *g = o->start;
     } else {
@@ -682,11 +682,13 @@ const char *pp_flight_fit_refusal(const pp_flight_fit *r)
     if (r->capacity_guessed)
         return "the flights do not determine the capacity (held at the preset's, or its 90 % "
                "interval over +-30 %) and nothing else gives it (no capacity in the log, no pack "
-               "asked): the pack written would run on a guess, its starts and resistances "
-               "fitted to suit it";
+               "given by -c or --preset): the pack written would run on a guess, its starts and "
+               "resistances fitted to suit it; give the capacity (-c FILE with capacity_ah, or a "
+               "log with BAT1_CAPACITY) or fly to below 40 %";
     if (r->curve_beaten)
         return "the other open-circuit curve follows the validation part in under half the "
                "kept one's RMS (its fit ran a parameter to a bound, so it is not kept): the "
-               "kept curve's shape is not this pack's";
+               "kept curve's shape is not this pack's; keep the pack it replaces, or fly "
+               "deeper";
     return NULL;
 }

@@ -21,10 +21,13 @@ typedef struct pp_flight_fit_options {
     int cells;                    /* > 0: the pack's cells (else the log's, else from the voltage) */
     const char *ocv;              /* the open-circuit curve's shape: "pack" (start's table),
                                      "lipo", "liion", or "auto" (default: the pack's and
-                                     liion's, the one of the lower training RMS) */
+                                     liion's, the one closer on the validation part) */
     pp_battery_params start;      /* the pack the fit starts from and is compared with, when
                                      start_given (-c, --preset) */
     int start_given;              /* 0: the pack `battery LOG` uses (flight.h) instead */
+    int capacity_unstated;        /* 1: start is given, but not its capacity (a -c file with
+                                     neither capacity_ah nor a preset: the default's), which
+                                     is then no one's word (capacity_guessed) */
 } pp_flight_fit_options;
 
 void pp_flight_fit_options_init(pp_flight_fit_options *o);

@@ -35,7 +35,9 @@ typedef struct pp_model_options {
                           built (model_held.h; an adaptive run's claim); default 0 */
     int derivation;    /* -1 (default): the derivations blended (model_held.h); 0, 1,
                           2: energy, mean power or the total's duration derived alone
-                          from the two others (what bench_accuracy compares with) */
+                          from the two others (what bench_accuracy compares with; 2
+                          on a rail other than the total's: neither derived, weights 0,
+                          as its duration is the total's); else refused (-EINVAL) */
 } pp_model_options;
 
 void pp_model_options_init(pp_model_options *o);

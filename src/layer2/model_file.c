@@ -519,6 +519,11 @@ int pp_model_read(const char *dir, const pp_model_options *o, int use_saved, pp_
         m->opts = *o;
     else
         pp_model_options_init(&m->opts);
+    if (m->opts.derivation < -1 || m->opts.derivation > 2) {
+        pp_log_error("model options: derivation %d: -1 (the blend), 0, 1 or 2 (energy, mean "
+                     "power or duration derived alone)", m->opts.derivation);
+        return -EINVAL;
+    }
     if ((rc = pp_summary_read_unique(dir, &m->sum)) < 0)
         return rc;
     if (m->sum.n_params == 0) {

@@ -378,7 +378,8 @@ static long log_gram(const nesting *ns, size_t skip, double g[3][3])
                 for (int v = E; v <= ns->last; v++)
                     go[o][w][v] += r[o][w] * r[o][v];
         used += ok && !seen[f];
-        seen[f] |= (unsigned char)ok;
+        if (ok) /* f may be a pair in no fold (SIZE_MAX: edge_weights): not indexed */
+            seen[f] = 1;
     }
     for (int o = E; o <= ns->last; o++) {
         double s_o = 0;

@@ -453,10 +453,10 @@ static void print_warnings(FILE *fp, const pp_flight_fit *r)
                r->ocv_curve, r->ocv_kept_rms_v);
     if (r->capacity_guessed)
         fprintf(fp, "warning: the flights do not determine the capacity and neither the log nor "
-               "a pack asked gives it: the pack written would run on %.3g Ah, %s, with its "
+               "-c or --preset gives it: the pack written would run on %.3g Ah, %s, with its "
                "starts and resistances fitted to suit that guess; give the capacity (-c FILE "
-               "with capacity_ah, or a log with BAT1_CAPACITY) or fly deeper; not written "
-               "without --force\n", r->fit.pack.capacity_ah, r->fit.capacity_fitted
+               "with capacity_ah, or a log with BAT1_CAPACITY) or fly to below 40 %%; not "
+               "written without --force\n", r->fit.pack.capacity_ah, r->fit.capacity_fitted
                ? "a value its 90 % interval does not bound to +-30 %" : "the preset's");
     if (r->off_log)
         fprintf(fp, "warning: the model does not follow the log: RMS %.4g V over the fitted part, "
