@@ -212,9 +212,8 @@ static void bench_claims(pp_bench_grid *g, claims *total)
             truth[k] = NULL;
         }
     }
-    printf("\n%s: claims of the target stops (claim: the 90 %% quantile, at most the 95 %% "
-           "bound of the run's errors on its next rounds; true: the MAPE on the configurations "
-           "left)\n", g->name);
+    printf("\n%s: claims of the target stops (claim: the 90 %% quantile; true: the MAPE on "
+           "the configurations left)\n", g->name);
     for (size_t t = 0; t < 3; t++)
         for (uint64_t seed = 1; seed <= SEEDS; seed++)
             claim_run(g, targets[t], seed, truth, &cl);

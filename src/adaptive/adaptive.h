@@ -137,10 +137,8 @@ typedef struct pp_adaptive_fit {
     double error_pct[PP_ADAPTIVE_MAX_METRICS]; /* nested CV error (NAN: not known yet) */
     double error_hi_pct[PP_ADAPTIVE_MAX_METRICS]; /* the claim: the larger of its 90 %
                                                      bound and the 90 % quantile of the
-                                                     error left, at most the bound of
-                                                     the run's errors on its next rounds
-                                                     (adaptive_claim.h; NAN: unknown,
-                                                     too few folds) */
+                                                     error left (adaptive_claim.h; NAN:
+                                                     unknown, too few folds) */
     double error_left_pct[PP_ADAPTIVE_MAX_METRICS]; /* the estimate the claim bounds, on the
                                                        candidates not chosen (NAN: none) */
     double noise_pct[PP_ADAPTIVE_MAX_METRICS];    /* the data's noise floor as a MAPE

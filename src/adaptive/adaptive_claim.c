@@ -3,7 +3,6 @@
 #include "adaptive_claim.h"
 #include "adaptive_design.h"
 
-#include "src/base/log.h"
 #include "src/layer2/model_held.h"
 
 #include <errno.h>
@@ -212,13 +211,6 @@ double pp_t90(size_t df)
     return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.325 : 1.282;
 }
 
-double pp_t95(size_t df)
-{
-    static const double t[] = {INFINITY, 6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895,
-                               1.860,    1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753};
-    return df < sizeof t / sizeof t[0] ? t[df] : df < 30 ? 1.701 : 1.645;
-}
-
 /* The least-squares line e = a + b d over the pairs of ps (b >= 0; with
  * one distance, proportional to it beyond: prop the mean distance, else
  * 0); dlo the least distance of a pair. */
@@ -365,59 +357,4 @@ int pp_adaptive_claim_estimate(const pp_model *m, size_t k, const pp_adaptive_sp
     free(x.cand);
     free(x.out);
     return rc;
-}
-
-/* ---- the run's history: the errors of its rounds on the next ---- */
-
-double pp_claim_history_score(pp_claim_history *h, size_t k, const double *y)
-{
-    double sum = 0, mean;
-    size_t n = 0, r;
-
-    for (size_t c = 0; h->pred && k < h->n_metrics && h->claimed[k] && c < h->n_cand; c++) {
-        double p = h->pred[c * h->n_metrics + k];
-        if (!isnan(p) && !isnan(y[c]) && y[c] != 0) {
-            sum += fabs((p - y[c]) / y[c]);
-            n++;
-        }
-    }
-    if (n > 0) {
-        double e = 100 * sum / (double)n;
-        h->sum[k] += e;
-        h->ss[k] += e * e;
-        h->rounds[k]++;
-    }
-    if (k >= PP_ADAPTIVE_MAX_METRICS || (r = h->rounds[k]) < PP_CLAIM_ROUNDS_MIN)
-        return NAN;
-    mean = h->sum[k] / (double)r;
-    return mean + pp_t95(r - 1) *
-                      sqrt(fmax(0.0, (h->ss[k] - (double)r * mean * mean) / (double)(r - 1))) /
-                      sqrt((double)r);
-}
-
-int pp_claim_history_next(pp_claim_history *h, size_t n_cand, size_t n_metrics,
-                          const double *claim, double *pred)
-{
-    if (n_metrics > PP_ADAPTIVE_MAX_METRICS ||
-        (h->pred && (h->n_cand != n_cand || h->n_metrics != n_metrics))) {
-        pp_log_error("adaptive: a round of %zu candidates x %zu metrics after one of %zu x %zu "
-                     "(at most %d metrics): not the same run's history", n_cand, n_metrics,
-                     h->pred ? h->n_cand : n_cand, h->pred ? h->n_metrics : n_metrics,
-                     PP_ADAPTIVE_MAX_METRICS);
-        free(pred);
-        return -EINVAL;
-    }
-    free(h->pred);
-    h->pred = pred;
-    h->n_cand = n_cand;
-    h->n_metrics = n_metrics;
-    for (size_t k = 0; k < n_metrics; k++)
-        h->claimed[k] = isfinite(claim[k]);
-    return 0;
-}
-
-void pp_claim_history_free(pp_claim_history *h)
-{
-    free(h->pred);
-    memset(h, 0, sizeof *h);
 }

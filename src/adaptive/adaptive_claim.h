@@ -25,22 +25,7 @@
  * these over the folds, weighted by the configurations left of each
  * kind. (The one-sided t bound of the line's mean it replaces, t(0.9,
  * f - 2) with f of 3-6 folds, was 1.2-14x the truth on bench_claims'
- * early stops; see bench/README.md.)
- *
- * The nested errors behind it (and the refit's bound, adaptive_model.h)
- * are errors of fits on fewer configurations at held-out edges, 2-10x
- * what the final model makes on what the run left (bench/README.md). So
- * the run's own history checks it (issue 43): each earlier round's model
- * predicted the configurations measured in the round after it, which it
- * had not seen; each such round's MAPE on them is one observation of an
- * error made where nothing was measured yet, by a model that knew less
- * than the current one. The run's claim is the smaller of the claim
- * above and the one-sided 95 % upper bound of these rounds' mean MAPE
- * (mean + t(0.95, r - 1) sd / sqrt(r) over r >= 3 rounds that had a
- * claim), the level raised from 90 % since the smaller of two bounds
- * holds only where both do. The history is the run's: a resumed run
- * starts it again (its claims are then the first kind's until 3 rounds
- * are measured). */
+ * early stops; see bench/README.md.) */
 #ifndef PP_ADAPTIVE_CLAIM_H
 #define PP_ADAPTIVE_CLAIM_H
 
@@ -52,8 +37,6 @@
 /* The one-sided 90 % quantile of Student's t with df degrees of freedom
  * (df 0: INFINITY). */
 double pp_t90(size_t df);
-/* The same at 95 %. */
-double pp_t95(size_t df);
 
 /* The claim (claim_pct, the fold quantile) and the estimate (mean_pct) of metric
  * k of m, opened with keep_held over the measured rows of the candidates
@@ -62,34 +45,5 @@ double pp_t95(size_t df);
  * pairs or folds. 0 or -ENOMEM. */
 int pp_adaptive_claim_estimate(const pp_model *m, size_t k, const pp_adaptive_space *s,
                       const uint8_t *chosen, double *claim_pct, double *mean_pct);
-
-/* The run's history: each earlier round's MAPE on the round after it,
- * summed per planning metric over the rounds that had a claim, and the
- * last round's predictions of the candidates it had not measured (its
- * claim finite or not per metric), until the next round scores them. */
-typedef struct pp_claim_history {
-    double *pred; /* n_cand x n_metrics, NAN where measured (NULL: no round yet) */
-    int claimed[PP_ADAPTIVE_MAX_METRICS];
-    double sum[PP_ADAPTIVE_MAX_METRICS], ss[PP_ADAPTIVE_MAX_METRICS];
-    size_t rounds[PP_ADAPTIVE_MAX_METRICS];
-    size_t n_cand, n_metrics;
-} pp_claim_history;
-
-#define PP_CLAIM_ROUNDS_MIN 3 /* rounds scored on the next before the history bounds */
-
-/* Scores the last round on metric k, given y (each candidate's measured
- * value, NAN where not measured): where it had a claim, its MAPE (%) on
- * the candidates it predicted that are measured now is one more round's
- * error. Returns the one-sided 95 % upper bound of the rounds' mean
- * error, NAN with fewer than PP_CLAIM_ROUNDS_MIN rounds. */
-double pp_claim_history_score(pp_claim_history *h, size_t k, const double *y);
-
-/* This round after the last: claim[0 .. n_metrics) (finite: it had one)
- * and pred (n_cand x n_metrics, taken over; freed here on failure). 0, or
- * -EINVAL for a shape not the history's. */
-int pp_claim_history_next(pp_claim_history *h, size_t n_cand, size_t n_metrics,
-                          const double *claim, double *pred);
-
-void pp_claim_history_free(pp_claim_history *h);
 
 #endif

@@ -3,7 +3,6 @@
 #include "adaptive_model.h"
 
 #include "adaptive_claim.h"
-#include "adaptive_design.h"
 
 #include "src/base/log.h"
 
@@ -210,60 +209,6 @@ static int predict(void *ctx, const pp_adaptive_space *s, size_t c, size_t k, do
  * distance to what was measured as the held-out ones' did), so that it
  * holds where either does; the refit's alone where the second cannot be
  * made. */
-/* The measured value of metric k of am at every candidate of s (the mean
- * of its rows; NAN where none) into y. */
-static void measured_values(const pp_adaptive_model *am, const pp_adaptive_space *s, size_t k,
-                            double *y)
-{
-    const pp_summary *sum = &am->m.sum;
-    size_t *n = calloc(s->n + 1, sizeof *n);
-
-    for (size_t c = 0; c < s->n; c++)
-        y[c] = n ? 0 : NAN;
-    for (size_t r = 0; n && r < sum->n_rows; r++) {
-        long c = pp_adaptive_space_find(s, (uint64_t)sum->ids[r]);
-        double v = sum->y[r * sum->n_metrics + (size_t)am->metric[k]];
-        if (c >= 0 && !isnan(v)) {
-            y[c] += v;
-            n[c]++;
-        }
-    }
-    for (size_t c = 0; n && c < s->n; c++)
-        y[c] = n[c] ? y[c] / (double)n[c] : NAN;
-    free(n);
-}
-
-/* The claim checked by the run's history (adaptive_claim.h): each
- * metric's claim, where finite, no more than the history's bound; then
- * this round (its claims before that, its predictions of the candidates
- * left) into the history. */
-static int check_by_history(pp_adaptive_model *am, const pp_adaptive_space *s,
-                            const uint8_t *chosen, pp_adaptive_fit *f)
-{
-    size_t nm = f->n_metrics;
-    double *pred = malloc((s->n * nm + 1) * sizeof *pred), *y = malloc((s->n + 1) * sizeof *y);
-    double made[PP_ADAPTIVE_MAX_METRICS], lo, hi;
-
-    if (!pred || !y) {
-        free(pred);
-        free(y);
-        return -ENOMEM;
-    }
-    for (size_t k = 0; k < nm; k++) {
-        double bound;
-        measured_values(am, s, k, y);
-        bound = pp_claim_history_score(&am->hist, k, y);
-        made[k] = f->error_hi_pct[k];
-        if (isfinite(made[k]) && bound < made[k])
-            f->error_hi_pct[k] = bound;
-        for (size_t c = 0; c < s->n; c++)
-            if (chosen[c] || predict(am, s, c, k, &pred[c * nm + k], &lo, &hi) < 0)
-                pred[c * nm + k] = NAN;
-    }
-    free(y);
-    return pp_claim_history_next(&am->hist, s->n, nm, made, pred);
-}
-
 static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
                  pp_adaptive_fit *f)
 {
@@ -279,7 +224,7 @@ static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
             f->error_left_pct[i] = est;
         }
     }
-    return am->open ? check_by_history(am, s, chosen, f) : 0;
+    return 0;
 }
 
 void pp_adaptive_model_predictor(pp_adaptive_model *am, pp_adaptive_predictor *pr)
@@ -296,7 +241,6 @@ void pp_adaptive_model_free(pp_adaptive_model *am)
     if (am->open)
         pp_model_free(&am->m);
     am->open = 0;
-    pp_claim_history_free(&am->hist);
 }
 
 /* ---- the noise floor of a metric, estimated from the measured rows ---- */

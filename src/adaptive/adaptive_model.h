@@ -16,9 +16,7 @@
  * folds (each fold counted as one observation), of the larger of the
  * nested errors between measured levels and at them (a run leaves both
  * configurations between levels and edges, which leave-one-out holds out
- * as extrapolations), that claim no more than the bound of the run's
- * own errors on each next round once three rounds are scored
- * (adaptive_claim.h; the history is kept in hist), and its noise floors: noise_pct the least of
+ * as extrapolations), and its noise floors: noise_pct the least of
  * pp_adaptive_noise_pct and its nested error at measured levels (which
  * holds the noise: curvature along the grid's lines biases the first
  * upwards), reported; noise_repeats_pct from repeats alone, which the
@@ -29,7 +27,6 @@
 
 #include "src/layer2/model.h"
 #include "adaptive.h"
-#include "adaptive_claim.h"
 
 typedef struct pp_adaptive_model {
     pp_model m;
@@ -37,7 +34,6 @@ typedef struct pp_adaptive_model {
     int metric[PP_ADAPTIVE_MAX_METRICS + 1]; /* the model's index of each (and of duration_s) */
     size_t n_metrics;
     int has_cost;
-    pp_claim_history hist; /* the run's claims and predictions, round by round */
 } pp_adaptive_model;
 
 /* A predictor over am (zeroed here). */
