@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -63,10 +64,48 @@ int pp_lapack_available(void)
     return g.posv != NULL;
 }
 
+/* Row-major with one right-hand side: LAPACKE_dposv checks the triangle
+ * and b for NaN, copies the triangle by columns into memory it allocates,
+ * solves there and copies the factor back; the same done here, the copy on
+ * the stack up to SMALL, hands dposv the same numbers in the same places
+ * (each small system of boxcox's folds paid two allocations and LAPACKE's
+ * element-by-element transposes). */
+static int posv_row_major(char uplo, int n, double *a, int lda, double *b)
+{
+    enum { SMALL = 32 };
+    double stack[SMALL * SMALL], *t = n <= SMALL ? stack : malloc(sizeof *t * (size_t)n * (size_t)n);
+    int upper = uplo == 'U' || uplo == 'u', info;
+
+    if (!t)
+        return -1010; /* LAPACKE's LAPACK_WORK_MEMORY_ERROR: not solved */
+    for (int r = 0; r < n; r++)
+        for (int c = upper ? r : 0; c < (upper ? n : r + 1); c++)
+            if (isnan(t[r + (size_t)c * (size_t)n] = a[(size_t)r * (size_t)lda + (size_t)c])) {
+                info = -5;
+                goto out;
+            }
+    for (int r = 0; r < n; r++)
+        if (isnan(b[r])) {
+            info = -7;
+            goto out;
+        }
+    info = g.posv_work(PP_LAPACK_COL_MAJOR, uplo, n, 1, t, n, b, n);
+    for (int r = 0; r < n; r++)
+        for (int c = upper ? r : 0; c < (upper ? n : r + 1); c++)
+            a[(size_t)r * (size_t)lda + (size_t)c] = t[r + (size_t)c * (size_t)n];
+out:
+    if (t != stack)
+        free(t);
+    return info;
+}
+
 int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, double *b, int ldb)
 {
-    return pp_lapack_available() ? g.posv(layout, uplo, n, nrhs, a, lda, b, ldb)
-                                 : PP_LAPACK_MISSING;
+    if (!pp_lapack_available())
+        return PP_LAPACK_MISSING;
+    if (layout == PP_LAPACK_ROW_MAJOR && nrhs == 1 && ldb == 1 && n > 0 && lda >= n)
+        return posv_row_major(uplo, n, a, lda, b);
+    return g.posv(layout, uplo, n, nrhs, a, lda, b, ldb);
 }
 
 int pp_lapack_dposv_small(int n, double *a, double *b)
