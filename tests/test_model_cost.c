@@ -163,25 +163,36 @@ static void check_folds_are_refits(const pp_surface *s, const double *y, const p
  * one solve, and boxcox's leave-one-out, from one inverse, give what
  * refitting gives; so do the kernels' level folds, from the values less
  * the fold's and the surface's distances. */
+/* n samples of a wavy surface, a in pairs of levels, b scattered (seeded),
+ * y[nan_at] NaN (none: n): the surface into s, its level folds (at least
+ * 4) into folds; their count. */
+static long wavy_levels(int n, unsigned seed, int nan_at, double *x, double *y, pp_surface *s,
+                        pp_fold **folds)
+{
+    long nf;
+
+    for (int i = 0; i < n; i++) {
+        x[2 * i] = 4.0 * (1 + i / 2);
+        x[2 * i + 1] = 5 * unif(&seed);
+        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
+    }
+    if (nan_at < n)
+        y[nan_at] = NAN;
+    CHECK_INT(pp_surface_init(s, x, (size_t)n, 2, NULL), 0);
+    nf = pp_level_folds(s, y, folds);
+    CHECK(nf > 3);
+    return nf;
+}
+
 void test_model_cost_smoother_cv_is_refit(void);
 void test_model_cost_smoother_cv_is_refit(void)
 {
     enum { N = 24 };
     double x[2 * N], y[N];
-    unsigned seed = 13;
     pp_fold *folds;
     pp_surface s;
-    long nf;
+    long nf = wavy_levels(N, 13, 5, x, y, &s, &folds);
 
-    for (int i = 0; i < N; i++) {
-        x[2 * i] = 4.0 * (1 + i / 2);
-        x[2 * i + 1] = 5 * unif(&seed);
-        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
-    }
-    y[5] = NAN;
-    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
-    nf = pp_level_folds(&s, y, &folds);
-    CHECK(nf > 3);
     for (int lg = 0; lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
         pp_est_spec nw = {PP_METHOD_NW, lg, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, lg, 0.3, {0}, 0};
@@ -383,20 +394,10 @@ void test_model_cost_smoother_scales_together(void)
     static const double h[3] = {0.15, 0.3, 0.6};
     double x[2 * N], y[N], together[3 * N], alone[N];
     size_t idx[N], idx1[N], n[3], n1;
-    unsigned seed = 17;
     int rc[3];
     pp_fold *folds;
     pp_surface s;
-    long nf;
-
-    for (int i = 0; i < N; i++) {
-        x[2 * i] = 4.0 * (1 + i / 2);
-        x[2 * i + 1] = 5 * unif(&seed);
-        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
-    }
-    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
-    nf = pp_level_folds(&s, y, &folds);
-    CHECK(nf > 3);
+    long nf = wavy_levels(N, 17, N, x, y, &s, &folds);
     for (int lg = 0; nf > 0 && lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0, {0.5, 1.0}, lg};
         CHECK_INT(pp_boxcox_gp_folds_scales(&s, y, &spec, h, 3, folds, (size_t)nf, idx, together,
