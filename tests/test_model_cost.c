@@ -5,6 +5,8 @@
 #include "harness.h"
 
 #include "src/layer2/boxcox.h"
+#include "src/layer2/boxcox_gp.h"
+#include "src/layer2/lapack.h"
 #include "src/layer2/estimator.h"
 #include "src/layer2/surface.h"
 
@@ -161,25 +163,36 @@ static void check_folds_are_refits(const pp_surface *s, const double *y, const p
  * one solve, and boxcox's leave-one-out, from one inverse, give what
  * refitting gives; so do the kernels' level folds, from the values less
  * the fold's and the surface's distances. */
+/* n samples of a wavy surface, a in pairs of levels, b scattered (seeded),
+ * y[nan_at] NaN (none: n): the surface into s, its level folds (at least
+ * 4) into folds; their count. */
+static long wavy_levels(int n, unsigned seed, int nan_at, double *x, double *y, pp_surface *s,
+                        pp_fold **folds)
+{
+    long nf;
+
+    for (int i = 0; i < n; i++) {
+        x[2 * i] = 4.0 * (1 + i / 2);
+        x[2 * i + 1] = 5 * unif(&seed);
+        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
+    }
+    if (nan_at < n)
+        y[nan_at] = NAN;
+    CHECK_INT(pp_surface_init(s, x, (size_t)n, 2, NULL), 0);
+    nf = pp_level_folds(s, y, folds);
+    CHECK(nf > 3);
+    return nf;
+}
+
 void test_model_cost_smoother_cv_is_refit(void);
 void test_model_cost_smoother_cv_is_refit(void)
 {
     enum { N = 24 };
     double x[2 * N], y[N];
-    unsigned seed = 13;
     pp_fold *folds;
     pp_surface s;
-    long nf;
+    long nf = wavy_levels(N, 13, 5, x, y, &s, &folds);
 
-    for (int i = 0; i < N; i++) {
-        x[2 * i] = 4.0 * (1 + i / 2);
-        x[2 * i + 1] = 5 * unif(&seed);
-        y[i] = shape(x[2 * i], x[2 * i + 1], &seed) * (1 + 0.2 * sin(x[2 * i + 1]));
-    }
-    y[5] = NAN;
-    CHECK_INT(pp_surface_init(&s, x, N, 2, NULL), 0);
-    nf = pp_level_folds(&s, y, &folds);
-    CHECK(nf > 3);
     for (int lg = 0; lg <= 1; lg++) {
         pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0.3, {0.5, 1.0}, lg};
         pp_est_spec nw = {PP_METHOD_NW, lg, 0.2, {0}, 0}, ll = {PP_METHOD_LOCLIN, lg, 0.3, {0}, 0};
@@ -317,5 +330,88 @@ void test_model_cost_choose_grouped(void)
     }
     CHECK(c.between.n == c.n_held_between && isfinite(c.between.mape));
     pp_choice_free(&c);
+    pp_surface_free(&s);
+}
+
+/* loclin's systems of order 1-3 solved inline (pp_lapack_dposv_small)
+ * give LAPACK's dposv bits and info (the library's own call:
+ * pp_lapack_dposv by columns), on well and badly conditioned systems and
+ * on ones that are not positive definite; and a row-major system (its
+ * triangle copied here, not by LAPACKE) gives what the same triangle by
+ * columns gives, the other triangle holding other numbers. */
+void test_model_cost_small_solves_are_lapack(void);
+void test_model_cost_small_solves_are_lapack(void)
+{
+    unsigned seed = 21;
+    int same = 1, info_same = 1, not_pd = 0;
+
+    if (!pp_lapack_available())
+        return;
+    for (int it = 0; it < 30000; it++) {
+        int n = 1 + it % 3;
+        double x[9], a[9], a2[9], b[3], b2[3], r[9], rb[3];
+        for (int i = 0; i < 9; i++)
+            x[i] = unif(&seed) - 0.5;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double g = 0;
+                for (int k = 0; k < n; k++)
+                    g += x[i * 3 + k] * x[j * 3 + k];
+                a[i + j * n] = g * pow(10.0, 6 * (unif(&seed) - 0.5)) +
+                               (i == j ? (it % 5 ? 1e-3 : 1e-15) * unif(&seed) : 0);
+            }
+        if (it % 50 == 0)
+            a[(n - 1) * (n + 1)] = -unif(&seed);
+        for (int i = 0; i < n; i++)
+            b[i] = (unif(&seed) - 0.5) * pow(10.0, 4 * (unif(&seed) - 0.5));
+        memcpy(a2, a, sizeof a);
+        memcpy(b2, b, sizeof b);
+        for (int i = 0; i < n; i++) /* row-major: the upper triangle, junk below */
+            for (int j = 0; j < n; j++)
+                r[i * n + j] = j >= i ? a[i + j * n] : 1e3 * unif(&seed);
+        memcpy(rb, b, sizeof b);
+        int i1 = pp_lapack_dposv_small(n, a, b);
+        int i2 = pp_lapack_dposv(PP_LAPACK_COL_MAJOR, 'U', n, 1, a2, n, b2, n);
+        int i3 = pp_lapack_dposv(PP_LAPACK_ROW_MAJOR, 'U', n, 1, r, n, rb, 1);
+        info_same &= i1 == i2 && i3 == i2;
+        not_pd += i2 != 0;
+        if (i2 == 0)
+            same &= memcmp(b, b2, (size_t)n * sizeof *b) == 0 &&
+                    memcmp(rb, b2, (size_t)n * sizeof *b) == 0;
+    }
+    CHECK(info_same);
+    CHECK(same);
+    CHECK(not_pd > 300); /* the refusals were exercised */
+}
+
+/* The residual smoother's length scales scored together (each fold's
+ * least squares made once) predict what each scale alone predicts, to the
+ * bit, in linear and log values. */
+void test_model_cost_smoother_scales_together(void);
+void test_model_cost_smoother_scales_together(void)
+{
+    enum { N = 24 };
+    static const double h[3] = {0.15, 0.3, 0.6};
+    double x[2 * N], y[N], together[3 * N], alone[N];
+    size_t idx[N], idx1[N], n[3], n1;
+    int rc[3];
+    pp_fold *folds;
+    pp_surface s;
+    long nf = wavy_levels(N, 17, N, x, y, &s, &folds);
+    for (int lg = 0; nf > 0 && lg <= 1; lg++) {
+        pp_est_spec spec = {PP_METHOD_BOXCOX, lg, 0, {0.5, 1.0}, lg};
+        CHECK_INT(pp_boxcox_gp_folds_scales(&s, y, &spec, h, 3, folds, (size_t)nf, idx, together,
+                                            N, n, rc),
+                  0);
+        for (int j = 0; j < 3; j++) {
+            spec.h = h[j];
+            CHECK_INT(rc[j], 0);
+            CHECK_INT(pp_boxcox_gp_folds(&s, y, &spec, folds, (size_t)nf, idx1, alone, &n1), 0);
+            CHECK_INT(n[j], n1);
+            CHECK(n1 > 0 && memcmp(idx, idx1, n1 * sizeof *idx) == 0);
+            CHECK(memcmp(together + (size_t)j * N, alone, n1 * sizeof *alone) == 0);
+        }
+    }
+    free(folds);
     pp_surface_free(&s);
 }

@@ -285,6 +285,14 @@ static int bc_hat_solve(double *a, double *e, size_t cnt)
                : -1;
 }
 
+/* Whether fold f is left out by the hat matrix (bc_hat_fold): no more
+ * rows than terms, and as many left. */
+static int bc_hat_fits(const bc_data *d, size_t f, size_t m)
+{
+    size_t cnt = d->start[f + 1] - d->start[f];
+    return cnt <= m && d->n - cnt >= m;
+}
+
 /* Fold f's rows predicted without them from the full fit (beta) by the
  * hat matrix: their residuals e solve (I - H_ff) e_out = e with H_ff =
  * Z_f G^-1 Z_f^T, and the prediction is the value less e_out. -1 when the
@@ -295,7 +303,7 @@ static int bc_hat_fold(bc_data *d, size_t f, size_t m, const double *sc, const d
     size_t cnt = d->start[f + 1] - d->start[f];
     double a[BC_M_MAX * BC_M_MAX], e[BC_M_MAX];
 
-    if (cnt > m || d->n - cnt < m)
+    if (!bc_hat_fits(d, f, m))
         return -1;
     for (size_t i = 0; i < cnt; i++) {
         const double *zi = d->x + d->mem[d->start[f] + i] * (m + 1);
@@ -360,7 +368,7 @@ static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
     size_t m = bc_terms(d->nd, inter);
     double g[BC_M_MAX * BC_M_MAX], gs[BC_M_MAX * BC_M_MAX], b[BC_M_MAX], beta[BC_M_MAX];
     double sc[BC_M_MAX];
-    int hat;
+    int hat = -1;
 
     if (m > BC_M_MAX) {
         memset(cv, 0, sizeof *cv);
@@ -372,10 +380,14 @@ static void bc_cv(bc_data *d, const double *expo, int inter, pp_cv *cv)
                   (int)(m + 1), 0.0, g, (int)m);
     pp_blas_dgemm(PP_BLAS_T, PP_BLAS_N, (int)m, 1, (int)d->n, 1.0, d->x, (int)(m + 1), d->x + m,
                   (int)(m + 1), 0.0, b, 1);
-    hat = bc_hat_init(d, m, g, b, gs, sc, beta) == 0;
-    for (size_t f = 0; f < d->n_folds; f++)
-        if (!hat || bc_hat_fold(d, f, m, sc, beta) < 0)
+    /* the full system factored when a first fold can be left out by the
+     * hat matrix (a grid's level folds, more rows than terms: never) */
+    for (size_t f = 0; f < d->n_folds; f++) {
+        if (hat < 0 && bc_hat_fits(d, f, m))
+            hat = bc_hat_init(d, m, g, b, gs, sc, beta) == 0;
+        if (hat != 1 || bc_hat_fold(d, f, m, sc, beta) < 0)
             bc_own_fold(d, f, m, g, b);
+    }
     if (d->log_values)
         for (size_t p = 0; p < d->n_pairs; p++)
             d->pred[p] = exp(d->pred[p]);

@@ -20,6 +20,8 @@ typedef struct gp {
     double *ainv; /* leave-one-out: (K + noise)^-1 of every sample, or NULL */
     double *ginv; /* leave-one-out: (Z^T Z)^-1 of the weighed terms, or NULL */
     double *z, *t, *beta; /* ... those terms, values and their solution */
+    double *ls;         /* level folds: each fold's least squares (m), once made */
+    signed char *ls_at; /* ... per fold: 0 not yet, 1 made, -1 no solution */
     unsigned char *out;
 } gp;
 
@@ -30,6 +32,7 @@ static void gp_free(gp *g)
     free(g->out);
     free(g->ainv);
     free(g->ginv);
+    free(g->ls);
     memset(g, 0, sizeof *g);
 }
 
@@ -54,9 +57,22 @@ static int gp_alloc(gp *g, size_t n)
     return 0;
 }
 
+/* The kernel of the samples at length scale h into g->k. */
+static void gp_kernel(gp *g, double h)
+{
+    const pp_surface *s = g->s;
+    double inv = 1.0 / (h * h);
+    size_t n = g->n;
+
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            g->k[a * n + b] =
+                exp(-pp_dist2(s->x + g->idx[a] * s->d, s->x + g->idx[b] * s->d, s->d) * inv);
+}
+
 static int gp_init(gp *g, const pp_surface *s, const double *y, const pp_est_spec *spec)
 {
-    double inv = 1.0 / (spec->h * spec->h), row[256];
+    double row[256];
     size_t dims[PP_SURFACE_MAX_DIMS], n = 0;
     int rc;
 
@@ -66,7 +82,7 @@ static int gp_init(gp *g, const pp_surface *s, const double *y, const pp_est_spe
     g->m = bc_terms(pp_surface_varying(s, dims), spec->inter);
     for (size_t i = 0; i < s->n; i++)
         n += !isnan(y[i]);
-    if (g->m > 256 || !(spec->h > 0))
+    if (g->m > 256)
         return -EINVAL;
     if ((rc = gp_alloc(g, n)) < 0)
         return rc;
@@ -79,10 +95,6 @@ static int gp_init(gp *g, const pp_surface *s, const double *y, const pp_est_spe
             memcpy(g->rows + g->n * g->m, row, g->m * sizeof *row);
             g->idx[g->n++] = i;
         }
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = 0; b < n; b++)
-            g->k[a * n + b] =
-                exp(-pp_dist2(s->x + g->idx[a] * s->d, s->x + g->idx[b] * s->d, s->d) * inv);
     return 0;
 }
 
@@ -105,6 +117,26 @@ static int gp_least_squares(gp *g, size_t nt)
     if (pp_lapack_dgelsd((int)nt, (int)m, g->a, (int)nt, g->b, 1e-12, NULL) < 0)
         return -EINVAL;
     memcpy(g->coef, g->b, m * sizeof *g->coef);
+    return 0;
+}
+
+/* gp_least_squares of level fold f, made once per fold whatever the length
+ * scale (g->ls; made each time without it). */
+static int gp_least_squares_of(gp *g, size_t f, size_t nt)
+{
+    double *c = g->ls ? g->ls + f * g->m : NULL;
+
+    if (c && g->ls_at[f])
+        return g->ls_at[f] > 0 ? (memcpy(g->coef, c, g->m * sizeof *c), 0) : -EINVAL;
+    if (gp_least_squares(g, nt) < 0) {
+        if (c)
+            g->ls_at[f] = -1;
+        return -EINVAL;
+    }
+    if (c) {
+        memcpy(c, g->coef, g->m * sizeof *c);
+        g->ls_at[f] = 1;
+    }
     return 0;
 }
 
@@ -266,9 +298,9 @@ static size_t out_one(const gp *g)
     return o;
 }
 
-/* The samples g->out marks predicted from the others: (index, value)
- * appended to idx/pred at *np. */
-static int gp_fold(gp *g, size_t *idx, double *pred, size_t *np)
+/* The samples g->out marks (fold) predicted from the others: (index,
+ * value) appended to idx/pred at *np. */
+static int gp_fold(gp *g, size_t fold, size_t *idx, double *pred, size_t *np)
 {
     size_t nt = 0, n = g->n, m = g->m;
     int rc, one;
@@ -281,7 +313,7 @@ static int gp_fold(gp *g, size_t *idx, double *pred, size_t *np)
     one = g->ainv && nt + 1 == n;
     if (nt < m ||
         (!(one && g->ginv && gp_least_squares_without(g, out_one(g)) == 0) &&
-         gp_least_squares(g, nt) < 0))
+         gp_least_squares_of(g, fold, nt) < 0))
         return -EINVAL;
     rc = one ? gp_smoother_without(g, out_one(g)) : gp_smoother(g, nt);
     if (rc < 0)
@@ -300,22 +332,59 @@ static int gp_fold(gp *g, size_t *idx, double *pred, size_t *np)
     return 0;
 }
 
+/* Every fold at length scale h: pp_boxcox_gp_folds's result. */
+static int gp_folds_at(gp *g, double h, const pp_fold *folds, size_t n_folds, size_t *idx,
+                       double *pred, size_t *n)
+{
+    int rc = 0;
+
+    *n = 0;
+    if (!(h > 0))
+        return -EINVAL;
+    gp_kernel(g, h);
+    if (n_folds > 0 && folds[0].dim == SIZE_MAX) { /* leave-one-out */
+        free(g->ainv);
+        free(g->ginv);
+        g->ainv = g->ginv = NULL;
+        rc = gp_inverse(g);
+    }
+    for (size_t f = 0; rc == 0 && f < n_folds; f++) {
+        for (size_t a = 0; a < g->n; a++)
+            g->out[a] = (unsigned char)pp_fold_has(g->s, &folds[f], g->idx[a]);
+        rc = gp_fold(g, f, idx, pred, n);
+    }
+    return rc;
+}
+
+int pp_boxcox_gp_folds_scales(const pp_surface *s, const double *y, const pp_est_spec *spec,
+                              const double *h, size_t n_h, const pp_fold *folds, size_t n_folds,
+                              size_t *idx, double *pred, size_t cap, size_t *n, int *rc)
+{
+    gp g;
+    int r = gp_init(&g, s, y, spec);
+
+    for (size_t j = 0; j < n_h; j++) {
+        rc[j] = r;
+        n[j] = 0;
+    }
+    if (r == 0 && n_h > 1 && !(g.ls = malloc((n_folds * g.m + 1) * sizeof *g.ls + n_folds + 1)))
+        r = -ENOMEM;
+    if (g.ls)
+        g.ls_at = memset((char *)(g.ls + n_folds * g.m + 1), 0, n_folds + 1);
+    for (size_t j = 0; r == 0 && j < n_h; j++)
+        if ((rc[j] = gp_folds_at(&g, h[j], folds, n_folds, idx, pred + j * cap, &n[j])) == -ENOMEM)
+            r = -ENOMEM;
+    gp_free(&g);
+    return r;
+}
+
 int pp_boxcox_gp_folds(const pp_surface *s, const double *y, const pp_est_spec *spec,
                        const pp_fold *folds, size_t n_folds, size_t *idx, double *pred, size_t *n)
 {
-    gp g;
-    int rc = gp_init(&g, s, y, spec);
+    int rc, r = pp_boxcox_gp_folds_scales(s, y, spec, &spec->h, 1, folds, n_folds, idx, pred, 0,
+                                          n, &rc);
 
-    *n = 0;
-    if (rc == 0 && n_folds > 0 && folds[0].dim == SIZE_MAX)
-        rc = gp_inverse(&g); /* leave-one-out */
-    for (size_t f = 0; rc == 0 && f < n_folds; f++) {
-        for (size_t a = 0; a < g.n; a++)
-            g.out[a] = (unsigned char)pp_fold_has(s, &folds[f], g.idx[a]);
-        rc = gp_fold(&g, idx, pred, n);
-    }
-    gp_free(&g);
-    return rc;
+    return r < 0 ? r : rc;
 }
 
 int pp_boxcox_gp_loo(const pp_surface *s, const double *y, const pp_est_spec *spec, double *pred)
@@ -327,14 +396,18 @@ int pp_boxcox_gp_loo(const pp_surface *s, const double *y, const pp_est_spec *sp
 
     for (size_t i = 0; i < s->n; i++)
         pred[i] = NAN;
-    if (rc == 0)
+    if (rc == 0 && !(spec->h > 0))
+        rc = -EINVAL;
+    if (rc == 0) {
+        gp_kernel(&g, spec->h);
         memset(g.out, 0, g.n);
+    }
     if (rc == 0)
         rc = gp_inverse(&g);
     for (size_t a = 0; rc == 0 && a < g.n; a++) {
         np = 0;
         g.out[a] = 1;
-        if ((rc = gp_fold(&g, &one, &p, &np)) == 0 && np == 1)
+        if ((rc = gp_fold(&g, a, &one, &p, &np)) == 0 && np == 1)
             pred[one] = p;
         g.out[a] = 0;
         rc = rc == -ENOMEM ? rc : 0;

@@ -96,31 +96,41 @@ typedef struct pp_est_ops {
 } pp_est_ops;
 
 /* The kernels' folds operation (nw, loclin): each fold's samples predicted
- * by at(s, w, h, i) from w, the values v less the fold's: the sums a fit
- * without the fold makes, in the same order, without a copy per fold. */
+ * by at(s, w, h, i, live, n_live) from w, the values v less the fold's:
+ * the sums a fit without the fold makes, in the same order, without a copy
+ * per fold; live lists the n_live samples w has a value at, in order (a
+ * subsample's choice leaves most of them NaN: at may walk these alone). */
 static inline int pp_est_kernel_folds(const pp_surface *s, const double *v, const pp_est_spec *spec,
                                       const pp_fold *folds, size_t n_folds, size_t *idx,
                                       double *pred, size_t *n,
                                       double (*at)(const pp_surface *, const double *, double,
-                                                   size_t))
+                                                   size_t, const size_t *, size_t))
 {
     double *w = malloc((s->n + 1) * sizeof *w);
+    size_t *live = malloc((s->n + 1) * sizeof *live);
 
     *n = 0;
-    if (!w)
+    if (!w || !live) {
+        free(w);
+        free(live);
         return -ENOMEM;
+    }
     for (size_t f = 0; f < n_folds; f++) {
-        size_t first = *n;
+        size_t first = *n, n_live = 0;
         for (size_t i = 0; i < s->n; i++) {
             int out = !isnan(v[i]) && pp_fold_has(s, &folds[f], i);
             w[i] = out ? NAN : v[i];
             if (out)
                 idx[(*n)++] = i;
+            else if (!isnan(v[i]))
+                live[n_live++] = i;
         }
         for (size_t k = first; k < *n; k++)
-            pred[k] = pp_est_from_space(spec->log_values, at(s, w, spec->h, idx[k]));
+            pred[k] = pp_est_from_space(spec->log_values,
+                                        at(s, w, spec->h, idx[k], live, n_live));
     }
     free(w);
+    free(live);
     return 0;
 }
 

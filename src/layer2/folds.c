@@ -6,6 +6,7 @@
 
 #include "estimator.h"
 #include "boxcox.h"
+#include "boxcox_gp.h"
 #include "lapack.h"
 
 #include <errno.h>
@@ -296,29 +297,39 @@ static int tune_h(const pp_surface *s, const double *y, const tune_on *on, pp_es
 }
 
 /* The residual smoother of spec: none or one of the length scales, by the
- * errors over the folds (cv holds those without one). */
+ * errors over the folds (cv holds those without one); the scales scored
+ * together, each fold's least squares made once for all three. */
 static int tune_smoother(const pp_surface *s, const double *y, const pp_fold *folds,
                          size_t n_folds, size_t n, pp_est_spec *spec, pp_cv *cv)
 {
     static const double scales[PP_BOXCOX_GP_N] = {0.15, 0.3, 0.6};
-    pp_est_spec best = *spec;
+    size_t cap = 0, np[PP_BOXCOX_GP_N], *idx;
+    int rcs[PP_BOXCOX_GP_N], rc;
+    double *pred;
 
     if (n > PP_BOXCOX_GP_MAX || !pp_lapack_available())
         return 0;
-    for (size_t i = 0; i < PP_BOXCOX_GP_N; i++) {
-        pp_est_spec sp = *spec;
+    for (size_t f = 0; f < n_folds; f++)
+        for (size_t i = 0; i < s->n; i++)
+            cap += !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
+    idx = malloc((cap + 1) * sizeof *idx);
+    pred = malloc((PP_BOXCOX_GP_N * cap + 1) * sizeof *pred);
+    rc = idx && pred ? pp_boxcox_gp_folds_scales(s, y, spec, scales, PP_BOXCOX_GP_N, folds,
+                                                 n_folds, idx, pred, cap, np, rcs)
+                     : -ENOMEM;
+    for (size_t i = 0; rc == 0 && i < PP_BOXCOX_GP_N; i++) {
         pp_cv c;
-        int rc;
-        sp.h = scales[i];
-        if ((rc = pp_est_cv(s, y, &sp, folds, n_folds, &c, NULL)) == -ENOMEM)
-            return rc;
-        if (rc == 0 && c.crit < cv->crit * (1 - 1e-3)) {
+        if (rcs[i] != 0)
+            continue;
+        pp_cv_pairs(s, y, idx, pred + i * cap, np[i], &c);
+        if (c.crit < cv->crit * (1 - 1e-3)) {
             *cv = c;
-            best = sp;
+            spec->h = scales[i];
         }
     }
-    *spec = best;
-    return 0;
+    free(idx);
+    free(pred);
+    return rc;
 }
 
 int pp_est_tune(const pp_surface *s, const double *y, pp_method m, int log_values,

@@ -13,7 +13,8 @@
 enum { P = PP_SURFACE_MAX_DIMS };
 
 /* The weighted moments about the nearest sample (coordinates near[0 .. nd))
- * of the samples other than skip whose weight does not underflow: s0, sv,
+ * of the samples (of live) other than skip whose weight does not
+ * underflow: s0, sv,
  * s1[nd], s1v[nd] and s2's upper triangle (nd x nd, by columns: LAPACK's
  * order, so that it solves without a copy). Inlined with
  * nd a constant for 1 to 3 varying parameters (the loops then unrolled:
@@ -21,16 +22,19 @@ enum { P = PP_SURFACE_MAX_DIMS };
  * sums in the same order whatever nd. */
 static inline __attribute__((always_inline)) void
 moments(const pp_surface *s, const double *v, const double *d2, const double *xn, size_t skip,
-        double m, double inv, size_t nd, const size_t *dims, const double *near, double *mo)
+        const size_t *live, size_t n_live, double m, double inv, size_t nd, const size_t *dims,
+        const double *near, double *mo)
 {
     double *s1 = mo + 2, *s1v = s1 + nd, *s2 = s1v + nd, z[P];
+    const double *rw = s->weight; /* pp_surface_run_weight's, read here: a call per sample cost 2 % */
 
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t q = 0; q < n_live; q++) {
+        size_t i = live ? live[q] : q;
         double e, w;
         if (i == skip || isnan(v[i]) ||
             (e = ((d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d)) - m) * inv) > 700)
             continue;
-        w = pp_surface_run_weight(s, i) * exp(-e);
+        w = (rw ? rw[i] : 1.0) * exp(-e);
 #pragma GCC unroll 3
         for (size_t k = 0; k < nd; k++)
             z[k] = s->x[i * s->d + dims[k]] - near[k];
@@ -48,7 +52,9 @@ moments(const pp_surface *s, const double *v, const double *d2, const double *xn
 }
 
 /* The local-linear value at xn from the samples other than skip (s->n for
- * none), in the values' space; NaN when no sample has a value. One pass
+ * none), in the values' space; NaN when no sample has a value. Only the
+ * n_live samples live lists are looked at (NULL: the first n_live), in
+ * order: those with a value, when the caller knows them. One pass
  * gathers the weighted moments in coordinates centred at the nearest
  * sample (the heaviest), so that the slopes' normal equations, centred at
  * the weighted mean, lose nothing to cancellation even when nearly all the
@@ -57,7 +63,7 @@ moments(const pp_surface *s, const double *v, const double *d2, const double *xn
  * of the total weight: a direction no sample spans gets slope 0 instead of
  * a singular system (LAPACK dposv; the weighted mean should it still fail). */
 static double loclin_at(const pp_surface *s, const double *v, double h, const double *xn,
-                        size_t skip)
+                        size_t skip, const size_t *live, size_t n_live)
 {
     /* at a sample (leave-one-out), its row of the surface's distances */
     const double *d2 = skip < s->n && s->d2 ? s->d2 + skip * s->n : NULL;
@@ -65,7 +71,8 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
     double mo[2 + 2 * P + P * P], *s1 = mo + 2, *s1v = s1 + nd, *s2 = s1v + nd, m = INFINITY;
     double inv = 1.0 / (h * h), at[P], beta[P], value;
 
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t q = 0; q < n_live; q++) {
+        size_t i = live ? live[q] : q;
         if (i != skip && !isnan(v[i])) {
             double g = d2 ? d2[i] : pp_dist2(xn, s->x + i * s->d, s->d);
             if (g < m) {
@@ -73,6 +80,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
                 near = i;
             }
         }
+    }
     if (near == s->n)
         return NAN;
     for (size_t k = 0; k < nd; k++)
@@ -80,16 +88,16 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
     memset(mo, 0, (2 + 2 * nd + nd * nd) * sizeof *mo);
     switch (nd) {
     case 1:
-        moments(s, v, d2, xn, skip, m, inv, 1, dims, at, mo);
+        moments(s, v, d2, xn, skip, live, n_live, m, inv, 1, dims, at, mo);
         break;
     case 2:
-        moments(s, v, d2, xn, skip, m, inv, 2, dims, at, mo);
+        moments(s, v, d2, xn, skip, live, n_live, m, inv, 2, dims, at, mo);
         break;
     case 3:
-        moments(s, v, d2, xn, skip, m, inv, 3, dims, at, mo);
+        moments(s, v, d2, xn, skip, live, n_live, m, inv, 3, dims, at, mo);
         break;
     default:
-        moments(s, v, d2, xn, skip, m, inv, nd, dims, at, mo);
+        moments(s, v, d2, xn, skip, live, n_live, m, inv, nd, dims, at, mo);
     }
     /* centred at the weighted mean: covariance and cross-moments */
     for (size_t r = 0; r < nd; r++) {
@@ -113,7 +121,7 @@ static double loclin_at(const pp_surface *s, const double *v, double h, const do
 
 static double loclin_eval(const pp_est *e, const double *xn)
 {
-    return loclin_at(e->s, e->v, e->spec.h, xn, e->s->n);
+    return loclin_at(e->s, e->v, e->spec.h, xn, e->s->n, NULL, e->s->n);
 }
 
 static int loclin_loo(const pp_surface *s, const double *y, const double *v,
@@ -121,16 +129,18 @@ static int loclin_loo(const pp_surface *s, const double *y, const double *v,
 {
     (void)y;
     for (size_t i = 0; i < s->n; i++)
-        pred[i] = isnan(v[i]) ? NAN : loclin_at(s, v, spec->h, s->x + i * s->d, i);
+        pred[i] = isnan(v[i]) ? NAN : loclin_at(s, v, spec->h, s->x + i * s->d, i, NULL, s->n);
     for (size_t i = 0; i < s->n; i++)
         pred[i] = pp_est_from_space(spec->log_values, pred[i]);
     return 0;
 }
 
-/* loclin at sample i from the samples of w (i itself not among them) */
-static double loclin_at_sample(const pp_surface *s, const double *w, double h, size_t i)
+/* loclin at sample i from the n_live samples of w that live lists (i
+ * itself not among them) */
+static double loclin_at_sample(const pp_surface *s, const double *w, double h, size_t i,
+                               const size_t *live, size_t n_live)
 {
-    return loclin_at(s, w, h, s->x + i * s->d, i);
+    return loclin_at(s, w, h, s->x + i * s->d, i, live, n_live);
 }
 
 static int loclin_folds(const pp_surface *s, const double *y, const double *v,

@@ -320,8 +320,11 @@ static int nw_loo(const pp_surface *s, const double *y, const double *v, const p
 }
 
 /* nw at sample i from the samples of w (i itself not among them) */
-static double nw_at_sample(const pp_surface *s, const double *w, double h, size_t i)
+static double nw_at_sample(const pp_surface *s, const double *w, double h, size_t i,
+                           const size_t *live, size_t n_live)
 {
+    (void)live;
+    (void)n_live;
     return predict_skip(s, w, h, s->x + i * s->d, i);
 }
 
