@@ -108,64 +108,10 @@ int pp_lapack_dposv(int layout, char uplo, int n, int nrhs, double *a, int lda, 
     return g.posv(layout, uplo, n, nrhs, a, lda, b, ldb);
 }
 
-/* dposv of order 1 to 3 (a's upper triangle by columns, one right-hand
- * side) in the operations and roundings of OpenBLAS's (0.3.21, the Haswell
- * and Zen kernels): dpotf2_U (ddot unfused, dgemv_t's one-row update fused,
- * dscal by the reciprocal), then dtrsm forward (rows 0-1 as a block, row 2
- * updated by a fused dot) and back (row 2, then rows 0-1), each diagonal
- * applied as its reciprocal. Bit-identical to the library's on this build
- * (checked on millions of systems and every loclin fit of the golden
- * commands); where OpenBLAS picks other kernels it may differ in the last
- * bit. The library took ~3,500 instructions per 3 x 3 system (allocating
- * its buffers under a lock), a tenth of `powprof model`. */
-static int posv_3(int n, double *a, double *b)
-{
-    double inv[3];
-
-    for (int j = 0; j < n; j++) {
-        double dot = 0.0, ajj;
-        for (int l = 0; l < j; l++)
-            dot = dot + a[l + j * n] * a[l + j * n];
-        if ((ajj = a[j + j * n] - dot) <= 0) {
-            a[j + j * n] = ajj;
-            return j + 1;
-        }
-        a[j + j * n] = ajj = sqrt(ajj);
-        for (int k = j + 1; j == 1 && k < n; k++)
-            a[j + k * n] = fma(a[k * n], -a[j * n], a[j + k * n]);
-        for (int k = j + 1; k < n; k++)
-            a[j + k * n] = 1.0 / ajj == 0.0 ? 0.0 : a[j + k * n] * (1.0 / ajj);
-    }
-    for (int i = 0; i < n; i++)
-        inv[i] = 1.0 / a[i + i * n];
-    if (n >= 2) { /* U^T y = b */
-        b[0] *= inv[0];
-        b[1] = b[1] + -b[0] * a[n];
-        b[1] *= inv[1];
-    }
-    if (n != 2) {
-        if (n == 3)
-            b[2] = b[2] - fma(a[1 + 2 * n], b[1], fma(a[2 * n], b[0], 0.0));
-        b[n - 1] *= inv[n - 1];
-    }
-    if (n != 2) { /* U x = y */
-        b[n - 1] *= inv[n - 1];
-        for (int k = 0; k < n - 1; k++)
-            b[k] = b[k] - a[k + (n - 1) * n] * b[n - 1];
-    }
-    if (n >= 2) {
-        b[1] *= inv[1];
-        b[0] = b[0] + -b[1] * a[n];
-        b[0] *= inv[0];
-    }
-    return 0;
-}
-
 int pp_lapack_dposv_small(int n, double *a, double *b)
 {
-    if (!pp_lapack_available())
-        return PP_LAPACK_MISSING;
-    return n >= 1 && n <= 3 ? posv_3(n, a, b) : g.posv_work(PP_LAPACK_COL_MAJOR, 'U', n, 1, a, n, b, n);
+    return pp_lapack_available() ? g.posv_work(PP_LAPACK_COL_MAJOR, 'U', n, 1, a, n, b, n)
+                                 : PP_LAPACK_MISSING;
 }
 
 int pp_lapack_dpotrf(int layout, char uplo, int n, double *a, int lda)
