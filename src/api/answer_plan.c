@@ -119,7 +119,8 @@ void pp_plan_text(FILE *fp, const pp_model *m, const pp_plan_options *o, const p
            "(computer + %.1f W)\n", r->best.planned_w, 100 * r->best_soc_end_frac, when,
            b->base_power_w);
     fprintf(fp, "  the band's cost: quality %g planned on the power band's upper end, %g on the "
-           "prediction (nan: nothing lasts so)\n", r->qos_upper, r->qos_mean);
+           "prediction%s\n", r->qos_upper, r->qos_mean,
+           isnan(r->qos_upper) || isnan(r->qos_mean) ? " (nan: no setting lasts the mission so)" : "");
     if (r->measured_preferred) {
         fprintf(fp, "  a measured setting, preferred to ");
         pp_plan_choice_words(fp, m, r, &r->interpolated);
