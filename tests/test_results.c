@@ -23,6 +23,47 @@
 
 /* ---- one writer per folder; the rows are the truth ---------------------------- */
 
+/* A writer killed mid-write (kill -9 of profile --adaptive, repro-t5's
+ * kill9-adaptive) leaves NAME.tmp.XXXXXX beside the file it was replacing:
+ * the next writer removes its own kinds when it takes the lock, and
+ * nothing else (model.json's belong to `model`, which takes no lock). */
+void test_results_lock_removes_stale(void);
+void test_results_lock_removes_stale(void)
+{
+    const char *dir = tmp_path("stale");
+    static const char *const gone[] = {"summary.csv.tmp.Ab12Cd", "traces/3.csv.tmp.Xy34Zw",
+                                       "adaptive.json.tmp.q9W8e7"};
+    static const char *const kept[] = {"model.json.tmp.Qq11Rr", "summary.csv.tmp.Ab12",
+                                       "summary.csv.tmp.Ab-2Cd", "traces/3.csv"};
+    char path[700];
+
+    CHECK_INT(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    CHECK_INT(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/run.json.tmp.Dd55Ee", dir); /* a folder: not a temporary */
+    CHECK_INT(mkdir(path, 0755), 0);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        CHECK_INT(write_file(path, "half"), 0);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        CHECK_INT(write_file(path, "x"), 0);
+    }
+    CHECK_INT(pp_results_lock(dir), 0);
+    pp_results_unlock(dir);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        CHECK(access(path, F_OK) != 0);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        CHECK(access(path, F_OK) == 0);
+    }
+    snprintf(path, sizeof path, "%s/run.json.tmp.Dd55Ee", dir);
+    CHECK(access(path, F_OK) == 0);
+}
+
 /* Item 7: a second writer of a folder is refused while the first holds it
  * (here this process: the old code let both write, duplicating ids); model
  * refuses an id measured twice. */

@@ -1,7 +1,10 @@
 #include "file.h"
 
 #include "log.h"
+#include "util.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -84,4 +87,40 @@ ssize_t pp_file_getline_max(char **line, size_t *cap, FILE *fp, size_t max)
     if (*line)
         (*line)[n] = '\0';
     return n == 0 ? -1 : (ssize_t)n;
+}
+
+/* name is base + ".tmp." + six letters or digits (base NULL: any base of
+ * at least one character). */
+static int is_stale(const char *name, const char *base)
+{
+    size_t len = strlen(name), n = base ? strlen(base) : len >= 11 ? len - 11 : 0;
+
+    if (len != n + 11 || n == 0 || (base && strncmp(name, base, n) != 0) ||
+        strncmp(name + n, ".tmp.", 5) != 0)
+        return 0;
+    for (const char *c = name + n + 5; *c; c++)
+        if (!isalnum((unsigned char)*c))
+            return 0;
+    return 1;
+}
+
+size_t pp_file_stale_remove(const char *dir, const char *base)
+{
+    char file[PP_PATH_MAX];
+    struct dirent *e;
+    struct stat st;
+    size_t n = 0;
+    DIR *d = opendir(dir);
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)))
+        if (is_stale(e->d_name, base))
+            n += pp_path_fmt(file, sizeof file, dir, "%s", e->d_name) == 0 &&
+                 lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
+    closedir(d);
+    if (n)
+        pp_log_info("%s/%s: %zu temporary files of a writer killed removed", dir,
+                    base ? base : "*", n);
+    return n;
 }

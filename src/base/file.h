@@ -1,6 +1,7 @@
 /* file.h - opening input files that could be anything: a FIFO that would
  * block open() forever, /dev/zero that would grow a line without end, a
- * directory. Readers of user-named files go through these. */
+ * directory. Readers of user-named files go through these. And the
+ * temporary files a writer killed mid-write leaves behind. */
 #ifndef PP_FILE_H
 #define PP_FILE_H
 
@@ -26,5 +27,12 @@ FILE *pp_file_fopen_regular(const char *path);
  * a read error (errno), -2 when the line is longer than max bytes (the
  * stream is then left inside it). *line and *cap as getline's. */
 ssize_t pp_file_getline_max(char **line, size_t *cap, FILE *fp, size_t max);
+
+/* Remove the regular files of folder dir named BASE.tmp.XXXXXX (six
+ * letters or digits: pp_atomic_file's temporaries, which a rename ends
+ * unless the writer was killed), base NULL for any BASE; logged when there
+ * were some. The caller must be the folder's only writer of those files
+ * (a lock, a state file of its own). How many were removed. */
+size_t pp_file_stale_remove(const char *dir, const char *base);
 
 #endif

@@ -7,8 +7,6 @@
 #include "src/base/util.h"
 #include "src/flight/flight_log.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -367,39 +365,13 @@ void pp_gov_source_close(pp_gov_source *s)
     s->bat = NULL;
 }
 
-/* name is base + ".tmp." + six characters of mkstemp's. */
-static int is_stale(const char *name, const char *base)
-{
-    size_t n = strlen(base);
-
-    if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp.", 5) != 0 ||
-        strlen(name + n + 5) != 6)
-        return 0;
-    for (const char *c = name + n + 5; *c; c++)
-        if (!isalnum((unsigned char)*c))
-            return 0;
-    return 1;
-}
-
 size_t pp_gov_state_stale_remove(const char *path)
 {
-    char dir[4200], file[4400];
+    char dir[PP_PATH_MAX];
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    struct dirent *e;
-    struct stat st;
-    size_t n = 0;
-    DIR *d;
 
-    if (pp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
-               slash ? path : ".") < 0 || !*base || !(d = opendir(dir)))
+    if (!*base || pp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path + (slash == path)) : 1,
+                         slash ? path : ".") < 0)
         return 0;
-    while ((e = readdir(d)))
-        if (is_stale(e->d_name, base)) {
-            n += pp_path_fmt(file, sizeof file, dir, "%s", e->d_name) == 0 &&
-                 lstat(file, &st) == 0 && S_ISREG(st.st_mode) && unlink(file) == 0;
-        }
-    closedir(d);
-    if (n)
-        pp_log_info("%s: %zu temporary files of a writer killed removed", path, n);
-    return n;
+    return pp_file_stale_remove(dir, base);
 }

@@ -1,5 +1,6 @@
 #include "lock.h"
 
+#include "src/base/file.h"
 #include "src/base/log.h"
 #include "src/base/util.h"
 
@@ -40,6 +41,20 @@ static long holder_pid(int fd)
     return pid;
 }
 
+/* The temporaries a writer of dir killed mid-write left (a trace, the
+ * summary, run.json, adaptive.json, the config's copy; not model.json's:
+ * `model` writes without the lock). */
+static void remove_stale(const char *dir)
+{
+    static const char *const own[] = {"summary.csv", "run.json", "adaptive.json", "profile.cfg"};
+    char traces[PP_PATH_MAX];
+
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        pp_file_stale_remove(dir, own[i]);
+    if (pp_path_in(traces, sizeof traces, dir, "traces") == 0)
+        pp_file_stale_remove(traces, NULL);
+}
+
 /* Take the lock of dir (st: the folder's) into slot h. */
 static int take(const char *dir, const struct stat *st, struct held *h)
 {
@@ -69,6 +84,7 @@ static int take(const char *dir, const struct stat *st, struct held *h)
     if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n)
         pp_log_warn("%s: cannot write the pid (the lock holds): %s", path, strerror(errno));
     *h = (struct held){st->st_dev, st->st_ino, fd, 1};
+    remove_stale(dir);
     return 0;
 }
 

@@ -3,7 +3,9 @@
  * advisory lock (flock) on DIR/.powprof.lock while it writes: a second
  * writer is refused with the first one's pid, and the kernel releases the
  * lock when the holder dies (kill -9 included), so a stale lock never
- * blocks a resume. Folders written whole and renamed into place (import,
+ * blocks a resume; the temporary files such a writer left (NAME.tmp.XXXXXX
+ * of the summary, run.json, adaptive.json, profile.cfg and traces/) are
+ * removed when the lock is taken. Folders written whole and renamed into place (import,
  * merge -o) need none: the rename fails when the folder exists. */
 #ifndef PP_RESULTS_LOCK_H
 #define PP_RESULTS_LOCK_H
