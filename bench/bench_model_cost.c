@@ -17,7 +17,9 @@
  * Targets: 1,000 x 3 < 5 s, 200 < 1 s. The machine's load average is
  * printed beside each figure, and CPU seconds beside wall seconds: on a
  * shared machine the wall seconds are upper bounds. `bench_model_cost N`
- * runs the sizes up to N. */
+ * runs the sizes up to N (`bench_model_cost N M`: from M to N);
+ * POWPROF_COST_REPEAT=5 prints the median of 5
+ * runs of each (the issue's measure; default 1). */
 #include "util.h"
 
 
@@ -132,6 +134,34 @@ static void print_time(double s, double cpu_s, double limit_s)
         printf("%6.2f s wall %6.2f s CPU", s, cpu_s);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* timed_model repeated g_repeat times (POWPROF_COST_REPEAT, 1 to
+ * MAX_REPEAT): the medians of the wall and of the CPU seconds; a run that
+ * fails or passes the limit ends the repeats with its own figures. */
+#define MAX_REPEAT 9
+static size_t g_repeat = 1;
+static double median_model(const char *bin, const char *dir, double limit_s, double *cpu_s)
+{
+    double wall[MAX_REPEAT], cpu[MAX_REPEAT];
+
+    for (size_t n = 0; n < g_repeat; n++) {
+        wall[n] = timed_model(bin, dir, limit_s, &cpu[n]);
+        if (!isfinite(wall[n])) {
+            *cpu_s = cpu[n];
+            return wall[n];
+        }
+    }
+    qsort(wall, g_repeat, sizeof *wall, cmp_double);
+    qsort(cpu, g_repeat, sizeof *cpu, cmp_double);
+    *cpu_s = cpu[g_repeat / 2];
+    return wall[g_repeat / 2];
+}
+
 static void one(const char *bin, const char *old, const char *what, int d, const int *shape,
                 size_t n, double limit_s)
 {
@@ -147,11 +177,11 @@ static void one(const char *bin, const char *old, const char *what, int d, const
     snprintf(dir, sizeof dir, "%s/%s-%zu-%d-%d", tmp, what, n, shape[1], shape[2]);
     if (design(dir, n, d, shape) < 0)
         return;
-    s = timed_model(bin, dir, limit_s, &cpu_s);
+    s = median_model(bin, dir, limit_s, &cpu_s);
     printf("  %-22s %5zu: ", name, n);
     print_time(s, cpu_s, limit_s);
     if (old) {
-        so = timed_model(old, dir, limit_s, &cpu_o);
+        so = median_model(old, dir, limit_s, &cpu_o);
         printf(" | baseline ");
         print_time(so, cpu_o, limit_s);
         printf(" | CPU ratio %s%.*f", isinf(so) ? "< " : "", cpu_s < 0.1 * cpu_o ? 3 : 2,
@@ -159,6 +189,11 @@ static void one(const char *bin, const char *old, const char *what, int d, const
     }
     printf("  load %.1f .. %.1f\n", l0, load_avg());
     fflush(stdout);
+}
+
+static int in_range(size_t n, size_t from, size_t up_to)
+{
+    return n >= from && n <= up_to;
 }
 
 int main(int argc, char **argv)
@@ -173,34 +208,40 @@ int main(int argc, char **argv)
     static const size_t scattered[] = {50, 100, 200, 300, 500, 1000};
     static const int none[3] = {0, 0, 0};
     size_t up_to = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
+    size_t from = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
     double limit_s = getenv("POWPROF_COST_LIMIT_S") ? atof(getenv("POWPROF_COST_LIMIT_S")) : 120;
     const char *bin = getenv("POWPROF_BIN") ? getenv("POWPROF_BIN") : "build/powprof";
     const char *rev = getenv("POWPROF_COST_BASELINE_REV"), *old;
     char base[4200];
 
+    if (getenv("POWPROF_COST_REPEAT")) {
+        long r = atol(getenv("POWPROF_COST_REPEAT"));
+        g_repeat = r < 1 ? 1 : r > MAX_REPEAT ? MAX_REPEAT : (size_t)r;
+    }
     snprintf(base, sizeof base, "%s-model-cost",
              getenv("POWPROF_BASELINE_DIR") ? getenv("POWPROF_BASELINE_DIR") : "build/baseline");
     old = pp_bench_baseline(rev ? rev : "1b0a49f", base);
     snprintf(tmp, sizeof tmp, "/tmp/bench-model-cost-%d", (int)getpid());
     mkdir(tmp, 0755);
     printf("powprof model (auto, energy, power, duration) as the design grows: %s against "
-           "baseline %s\n", bin, old ? old : "unavailable (not in this clone)");
+           "baseline %s; median of %zu runs\n", bin, old ? old : "unavailable (not in this clone)",
+           g_repeat);
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
         int sh[3] = {sides[i], sides[i], 1};
-        if ((size_t)(sides[i] * sides[i]) <= up_to)
+        if (in_range((size_t)(sides[i] * sides[i]), from, up_to))
             one(bin, old, "grid 2-D", 2, sh, (size_t)(sides[i] * sides[i]), limit_s);
     }
     for (size_t i = 0; i < sizeof sides3 / sizeof sides3[0]; i++) {
         int sh[3] = {sides3[i], sides3[i], sides3[i]};
-        if ((size_t)(sh[0] * sh[1] * sh[2]) <= up_to)
+        if (in_range((size_t)(sh[0] * sh[1] * sh[2]), from, up_to))
             one(bin, old, "grid 3-D", 3, sh, (size_t)(sh[0] * sh[1] * sh[2]), limit_s);
     }
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if ((size_t)(shapes[i][0] * shapes[i][1] * shapes[i][2]) <= up_to)
+        if (in_range((size_t)(shapes[i][0] * shapes[i][1] * shapes[i][2]), from, up_to))
             one(bin, old, "grid 3-D", 3, shapes[i],
                 (size_t)(shapes[i][0] * shapes[i][1] * shapes[i][2]), limit_s);
     for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++)
-        if (scattered[i] <= up_to)
+        if (in_range(scattered[i], from, up_to))
             one(bin, old, "scattered", 3, none, scattered[i], limit_s);
     printf("targets: 1,000 x 3 parameters < 5 s, 200 < 1 s\n");
     pp_bench_remove_tree(tmp);
