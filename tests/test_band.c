@@ -301,7 +301,7 @@ void test_band_scale_in_end_steps(void)
 }
 
 /* A 4 x 4 grid (linear scales) and a positive metric's choice over it with
- * these quantiles, no edge quantile: for pp_band alone. */
+ * these quantiles: for pp_band alone. */
 static void grid_choice(pp_surface *s, pp_choice *c, double q, double q_between)
 {
     double x[2 * 16], y[16];
@@ -320,36 +320,37 @@ static void grid_choice(pp_surface *s, pp_choice *c, double q, double q_between)
     c->band_q = q;
     c->band_q_between = q_between;
     c->band_n_between = 20;
-    c->band_q_edge = NAN;
-    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c->band_q_edge_dim[j] = NAN;
 }
 
-/* Each dimension's edges calibrate its own extrapolations: past the
- * range along the second parameter only, the band is that parameter's
- * edge quantile times the scale, not the first one's (which, pooled,
- * set every extrapolation). */
-void test_band_edge_per_dimension(void);
-void test_band_edge_per_dimension(void)
+/* Where data is thin the band widens (issue 43: the edge quantile gone,
+ * the band outside is band_q times pp_band_scale): one end step past
+ * either parameter it is twice its half-width at a measured level, two
+ * steps three times, diagonally sqrt(2) steps 1 + sqrt(2) times; never
+ * narrower than anywhere inside, and its lower end stays above 0. */
+void test_band_wider_beyond(void);
+void test_band_wider_beyond(void)
 {
-    double raw[2], xn[2], lo, hi;
+    static const double in[][2] = {{2, 2}, {2.5, 3}, {1, 4}}, out[][3] = {
+        {2, 5, 2}, {5, 2, 2}, {0, 3, 2}, {2, 6, 3}, {5, 5, 1 + 1.4142135623730951}};
+    double raw[2], xn[2], lo, hi, widest = 0;
     pp_choice c;
     pp_surface s;
 
-    grid_choice(&s, &c, 0.01, NAN);
-    c.band_q_edge = 1.0;
-    c.band_q_edge_dim[0] = 1.0;
-    c.band_q_edge_dim[1] = 0.05;
-    raw[0] = 2;
-    raw[1] = 5; /* one step past b's end */
-    pp_surface_normalize(&s, raw, xn);
-    pp_band(&c, 10.0, xn, &lo, &hi);
-    CHECK_NEAR(log(hi / 10.0), 0.05 * 2, 1e-9);
-    raw[0] = 5;
-    raw[1] = 2; /* one step past a's end */
-    pp_surface_normalize(&s, raw, xn);
-    pp_band(&c, 10.0, xn, &lo, &hi);
-    CHECK_NEAR(log(hi / 10.0), 1.0 * 2, 1e-9);
+    grid_choice(&s, &c, 0.1, 0.2);
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        pp_surface_normalize(&s, in[i], xn);
+        pp_band(&c, 10.0, xn, &lo, &hi);
+        widest = fmax(widest, log(hi / 10.0));
+    }
+    CHECK(widest >= 0.1 && widest <= 0.2 + 1e-12);
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+        raw[0] = out[i][0];
+        raw[1] = out[i][1];
+        pp_surface_normalize(&s, raw, xn);
+        pp_band(&c, 10.0, xn, &lo, &hi);
+        CHECK_NEAR(log(hi / 10.0), 0.1 * out[i][2], 1e-9);
+        CHECK(log(hi / 10.0) > widest && lo > 0);
+    }
     pp_surface_free(&s);
 }
 
@@ -450,20 +451,6 @@ static void edited_array_refused(const char *dir, const char *key, const char *v
         free(err);
     }
     free(text);
-}
-
-/* A model.json whose band.q_edge_dims was edited into a negative number:
- * predict says which file, group, metric, key and value, and exits 2. */
-void test_band_edge_dims_edited(void);
-void test_band_edge_dims_edited(void)
-{
-    const char *dir = cubic_folder("band-edge-dims", 0);
-    char *out = NULL;
-
-    CHECK_INT(run_powprof(&out, NULL, "model", dir, NULL), 0);
-    free(out);
-    edited_array_refused(dir, "q_edge_dims", "-3", "a=350", "b=2", /* 0.0123: -30123 */
-                         "band.q_edge_dims[0]: -3");
 }
 
 /* Found by the model fuzz target (fuzz/corpus/model/extrapolated-below-zero.csv):

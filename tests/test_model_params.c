@@ -292,18 +292,20 @@ void test_model_derivation_option_refused(void)
     pp_model_free(&m);
 }
 
-/* Outside the measured range the band is as wide as the edges need
- * (issue 31): 40 values on a line whose two ends jump (y = p, but 0.5 at
- * p = 1 and 80 at p = 40). Leave-one-out residuals are nearly all 0, so
- * the quantile inside is narrow; the ends held out err by a factor of
- * about 2, and one step past the range the band spans at least that. */
+/* Outside the measured range the band widens with the distance (issue
+ * 43: no edge quantile, band_q times pp_band_scale): 40 values on a line
+ * whose two ends jump (y = p, but 0.5 at p = 1 and 80 at p = 40). One
+ * step past the range (p = 41) the band is wider, relative to its value,
+ * than at a measured level (20) or between two (20.5), five steps past
+ * (45) wider still, and its lower end stays above 0. */
 void test_model_band_edges(void);
 void test_model_band_edges(void)
 {
-    char summary[8192], *out = NULL;
+    static const char *const at[] = {"p=20", "p=20.5", "p=41", "p=45"};
+    char summary[8192];
     size_t len;
     const char *dir;
-    double v, lo, hi;
+    double width[4];
 
     len = (size_t)snprintf(summary, sizeof summary,
                            "id,p,status,duration_s,total_mean_w,reason\n");
@@ -311,10 +313,50 @@ void test_model_band_edges(void)
         len += (size_t)snprintf(summary + len, sizeof summary - len, "%d,%d,ok,1,%g,\n", p - 1, p,
                                 p == 1 ? 0.5 : p == 40 ? 80.0 : (double)p);
     dir = results_folder_with("edges", summary, NULL);
-    CHECK_INT(run_powprof(&out, NULL, "predict", dir, "p=41", "--json", NULL), 0);
-    CHECK(predicted_band(out, "total_mean_w", &v, &lo, &hi));
-    CHECK(hi / v > 1.5 && v / lo > 1.5);
-    free(out);
+    for (size_t i = 0; i < 4; i++) {
+        char *out = NULL;
+        double v = NAN, lo = NAN, hi = NAN;
+        CHECK_INT(run_powprof(&out, NULL, "predict", dir, at[i], "--json", NULL), 0);
+        CHECK(predicted_band(out, "total_mean_w", &v, &lo, &hi));
+        CHECK(lo > 0 && lo < v && v < hi);
+        width[i] = log(hi / lo);
+        free(out);
+    }
+    CHECK(width[2] > width[0] && width[2] > width[1] && width[3] > width[2]);
+}
+
+/* A model.json of version 3 (tests/fixtures/model-v3, written by git
+ * add1fd2 with the band's edge quantile "q_edge", "q_edge_dims",
+ * "n_edge") is still read, its choices reused: the edge keys are left
+ * unread, the band past the range is band_q times its scale, and a model
+ * written now is version 4 without them. */
+void test_model_reads_version_3(void);
+void test_model_reads_version_3(void)
+{
+    const char *dir = fixture_copy("model-v3");
+    char path[700], *text;
+    double x[2], lo, hi, raw[2] = {8, 2};
+    pp_model m;
+
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    text = slurp(path);
+    CHECK(text && strstr(text, "\"version\": 3") && strstr(text, "\"q_edge_dims\""));
+    free(text);
+    CHECK_INT(pp_model_read(dir, NULL, 1, &m), 0);
+    CHECK(m.from_file);
+    for (size_t k = 0; k < m.sum.n_metrics; k++) {
+        const pp_model_fit *f = pp_model_fit_of(&m, 0, k);
+        if (!f || f->n_values < 2 || !f->choice.positive)
+            continue;
+        pp_surface_normalize(&m.groups[0].surf, raw, x);
+        pp_band(&f->choice, 10.0, x, &lo, &hi);
+        CHECK_NEAR(log(hi / 10.0), f->choice.band_q * pp_band_scale(&f->choice.range, x), 1e-9);
+    }
+    CHECK_INT(pp_model_save(&m, dir), 0);
+    pp_model_free(&m);
+    text = slurp(path);
+    CHECK(text && strstr(text, "\"version\": 4") && !strstr(text, "q_edge"));
+    free(text);
 }
 
 /* A blend's weight read back from model.json is range-checked like every
@@ -424,7 +466,7 @@ void test_model_json_smoothing_length(void)
         CHECK_INT(run_powprof(NULL, NULL, "model", dir, "--method", method[k], NULL), 0);
         text = slurp(path);
         CHECK(text && strstr(text, "\"smoothing_length\"") && !strstr(text, "\"sigma\"") &&
-              !strstr(text, "\"smoother_length\"") && strstr(text, "\"version\": 3"));
+              !strstr(text, "\"smoother_length\"") && strstr(text, "\"version\": 4"));
         free(text);
         CHECK_INT(pp_model_read(dir, NULL, 1, &m0), 0);
         CHECK(m0.from_file);

@@ -1,10 +1,7 @@
 /* band.c - the 90 % bands of a choice (band.h): inside, between and
- * beyond the measured levels, and calibrated on the edges held out. */
+ * beyond the measured levels. */
 #include "band.h"
 
-#include "estimator.h"
-
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,23 +179,6 @@ size_t pp_band_conformal_min(void)
     return m;
 }
 
-/* The edge quantile outside the range at xn: the largest of those of
- * the dimensions along which xn lies outside, band_q_edge when one of
- * them has none. */
-static double q_edge_at(const pp_choice *c, const double *xn)
-{
-    double q = -INFINITY;
-
-    for (size_t j = 0; j < c->range.d; j++) {
-        if (!(xn[j] < c->range.lo[j] || xn[j] > c->range.hi[j]))
-            continue;
-        if (isnan(c->band_q_edge_dim[j]))
-            return c->band_q_edge;
-        q = fmax(q, c->band_q_edge_dim[j]);
-    }
-    return isfinite(q) ? q : c->band_q_edge;
-}
-
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi)
 {
     double q = c->band_q, half, scale;
@@ -212,8 +192,6 @@ void pp_band(const pp_choice *c, double value, const double *xn, double *lo, dou
     }
     scale = pp_band_scale(&c->range, xn);
     half = q * scale;
-    if (scale > 1 && q_edge_at(c, xn) > q) /* an extrapolation: as wide as the edges need */
-        half = q_edge_at(c, xn) * scale;
     if (isnan(half) || isnan(value)) {
         *lo = *hi = NAN;
     } else if (c->positive) {
@@ -324,8 +302,7 @@ void pp_band_beyond(const pp_choice *c, int trend_value, pp_band_value_fn fn, co
         *value = *lo;
 }
 
-/* ---- outside the measured range: the band calibrated on the edges held
- * out (band.h: pp_band_edge_calibrate) ---- */
+/* ---- the edges (band.h: pp_band_edge_folds) ---- */
 
 size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
 {
@@ -346,97 +323,4 @@ size_t pp_band_edge_folds(const pp_surface *s, const double *y, pp_fold *folds)
     }
     free(p);
     return n;
-}
-
-/* The fitted estimator as a pp_band_value_fn. */
-static double est_at(const void *ctx, const double *xn) { return pp_est_predict(ctx, xn); }
-
-/* The residual of v against the band's two centres p and t (the nearest
- * end of the interval between them): 1 when there is one. */
-static int residual_to(const pp_choice *c, double v, double p, double t, double *r)
-{
-    double rp, rt;
-
-    if (!pp_band_residual(c, v, p, &rp) || !pp_band_residual(c, v, t, &rt))
-        return 0;
-    if (c->positive ? (log(v) - log(p)) * (log(v) - log(t)) <= 0 : (v - p) * (v - t) <= 0)
-        *r = 0.0; /* between the two: inside the band's middle */
-    else
-        *r = fmin(rp, rt);
-    return 1;
-}
-
-/* Fold f left out of y (y2: room for s->n), the spec refitted on the rest,
- * each of its samples predicted as pp_model_predict does (the estimator's
- * extrapolation and the trend of the last levels: pp_band_beyond), its
- * residual over the scale appended to need[*m]. 0, or -ENOMEM. */
-static int edge_fold(const pp_surface *s, const double *y, const pp_fold *f, pp_choice *c,
-                     double *y2, double *need, size_t *m)
-{
-    unsigned char *out = calloc(s->n + 1, 1);
-    pp_band_range r;
-    pp_est e;
-    int rc;
-
-    if (!out)
-        return -ENOMEM;
-    for (size_t i = 0; i < s->n; i++) {
-        out[i] = !isnan(y[i]) && pp_fold_has(s, f, i);
-        y2[i] = out[i] ? NAN : y[i];
-    }
-    rc = pp_est_fit(&e, s, y2, &c->spec);
-    if (rc == 0) {
-        pp_band_range_without(s, y, out, &r);
-        for (size_t i = 0; i < s->n; i++) {
-            const double *xn = s->x + i * s->d;
-            double p, t, scale = pp_band_scale(&r, xn); /* as a prediction there has */
-            if (!out[i])
-                continue;
-            p = pp_est_predict(&e, xn);
-            t = trend(&r, c->positive, est_at, &e, xn);
-            if (c->spec.method == PP_METHOD_NW)
-                p = t;
-            if (residual_to(c, y[i], p, t, &need[*m]) && isfinite(scale))
-                need[(*m)++] /= scale;
-        }
-        pp_est_free(&e);
-    }
-    free(out);
-    return rc == -ENOMEM ? rc : 0;
-}
-
-int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c)
-{
-    pp_fold folds[2 * PP_SURFACE_MAX_DIMS];
-    size_t nf = pp_band_edge_folds(s, y, folds), pairs = 0, m = 0;
-    double *y2, *need;
-    int rc = 0;
-
-    c->band_q_edge = NAN;
-    c->band_n_edge = 0;
-    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c->band_q_edge_dim[j] = NAN;
-    for (size_t f = 0; f < nf; f++)
-        for (size_t i = 0; i < s->n; i++)
-            pairs += !isnan(y[i]) && pp_fold_has(s, &folds[f], i);
-    if (nf == 0 || pairs == 0)
-        return 0;
-    y2 = malloc((s->n + 1) * sizeof *y2);
-    need = malloc(pairs * sizeof *need);
-    for (size_t f = 0, first = 0; y2 && need && rc == 0 && f < nf; f++) {
-        if (f % 2 == 0) /* the folds come in pairs, the least and the largest level of a dimension */
-            first = m;
-        rc = edge_fold(s, y, &folds[f], c, y2, need, &m);
-        if (rc == 0 && f % 2 == 1 && m > first)
-            c->band_q_edge_dim[folds[f].dim] = pp_band_quantile(need + first, m - first);
-    }
-    if (!y2 || !need)
-        rc = -ENOMEM;
-    if (rc == 0 && m) {
-        c->band_q_edge = pp_band_quantile(need, m);
-        c->band_n_edge = m;
-    }
-    free(y2);
-    free(need);
-    return rc;
 }

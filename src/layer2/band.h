@@ -64,17 +64,6 @@ typedef struct pp_choice {
     size_t band_n;        /* m */
     double band_q_between; /* NaN: no level folds (band_q everywhere inside) */
     size_t band_n_between;
-    /* Outside the range the half-width is at least band_q_edge x
-     * pp_band_scale(x), calibrated on the edges held out
-     * (pp_band_edge_calibrate): each residual the distance to the nearer of
-     * the refit's extrapolation and the trend of the last levels, over its
-     * scale. NaN: no edge to hold out. */
-    double band_q_edge;
-    size_t band_n_edge;
-    /* per dimension, from its own edges (NaN: none); outside along
-     * dimensions j the largest of theirs replaces band_q_edge (xz's level
-     * edge made extrapolations along the size 10^4 wide) */
-    double band_q_edge_dim[PP_SURFACE_MAX_DIMS];
     int positive;         /* every value > 0: the band in log space */
     int nonnegative;      /* every value >= 0: the band's lower end clipped at 0 */
     pp_band_range range;
@@ -91,10 +80,6 @@ void pp_choice_free(pp_choice *c);
 
 /* The band [lo, hi] in y's units around value (y's units) at xn. */
 void pp_band(const pp_choice *c, double value, const double *xn, double *lo, double *hi);
-
-/* c->band_q_edge and band_n_edge of c->spec on y: 0 or -ENOMEM (NaN: no
- * edge to hold out, or no fit without one). */
-int pp_band_edge_calibrate(const pp_surface *s, const double *y, pp_choice *c);
 
 /* The edge folds of y (the least and largest level of each dimension with
  * PP_LEVEL_OUT_MIN levels) into folds (room for 2 d): how many. */

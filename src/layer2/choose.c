@@ -421,9 +421,7 @@ int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, 
 
     memset(c, 0, sizeof *c);
     count_values(y, s->n, &c->positive, &c->nonnegative);
-    c->band_q = c->band_q_between = c->band_q_edge = NAN;
-    for (size_t j = 0; j < PP_SURFACE_MAX_DIMS; j++)
-        c->band_q_edge_dim[j] = NAN;
+    c->band_q = c->band_q_between = NAN;
     if (!pred)
         return -ENOMEM;
     pp_band_range_of(s, y, &c->range);

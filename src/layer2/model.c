@@ -313,8 +313,6 @@ int pp_model_fit_column(const pp_model *m, pp_model_group *g, pp_model_fit *f, s
         f->n_values = 0;
         return 0;
     }
-    if (rc == 0 && !chosen) /* a saved choice has its edge quantile */
-        rc = pp_band_edge_calibrate(&g->surf, y, &f->choice);
     return rc;
 }
 

@@ -22,8 +22,10 @@
 
 /* 2: band_q_between per grid step (band.h, pp_band_between); 3: the
  * smoothing length under one key (version 2 is read too: "sigma" or
- * "smoother_length") */
-#define MODEL_VERSION 3
+ * "smoother_length"); 4: no edge quantile in the band (versions 2 and 3
+ * are read too, their "q_edge", "q_edge_dims" and "n_edge" left unread:
+ * the band outside the range is band_q times pp_band_scale) */
+#define MODEL_VERSION 4
 #define H_KEY "smoothing_length"
 
 /* FNV-1a hash of dir/summary.csv (0 when unreadable). */
@@ -117,9 +119,8 @@ static json_t *dims_json(const double *v, size_t d)
 
 /* The array at key of o (in part, "" or "band.") into v (NaN where null or
  * absent): each from 0 to hi. 0, or -EINVAL (logged with the file, the
- * group, the metric and the key). band.q_edge_dims: the edge quantile of
- * each dimension; derived_weight_edge: the blend's weight outside the
- * range along each (model.h). */
+ * group, the metric and the key). derived_weight_edge: the blend's weight
+ * outside the range along each dimension (model.h). */
 static int dims_of(const where *w, json_t *o, const char *part, const char *key, double hi,
                    double *v)
 {
@@ -182,13 +183,10 @@ static json_t *exponents_json(const pp_model *m, const pp_est_spec *sp)
 
 static json_t *band_json(const pp_choice *c)
 {
-    return json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b,s:o,s:o,s:I}", "level", PP_BAND_LEVEL, "q",
+    return json_pack("{s:f,s:o,s:I,s:o,s:I,s:s,s:b}", "level", PP_BAND_LEVEL, "q",
                      pp_json_num(c->band_q), "n", (json_int_t)c->band_n, "q_between",
                      pp_json_num(c->band_q_between), "n_between", (json_int_t)c->band_n_between,
-                     "space", c->positive ? "log" : "linear", "nonnegative", c->nonnegative,
-                     "q_edge", pp_json_num(c->band_q_edge), "q_edge_dims",
-                     dims_json(c->band_q_edge_dim, c->range.d), "n_edge",
-                     (json_int_t)c->band_n_edge);
+                     "space", c->positive ? "log" : "linear", "nonnegative", c->nonnegative);
 }
 
 /* A metric's entry: what is not there (a value not finite, a method's own
@@ -301,11 +299,7 @@ static int fit_of(const pp_model *m, const where *w, json_t *o, pp_model_fit *f)
     /* absent (a file written before them): NaN and 0, as null */
     rc |= checked(w, band, "band.", "q_between", 0, c->positive ? 50 : HUGE_VAL, 1,
                   &c->band_q_between) |
-          count_of(w, band, "band.", "n_between", &c->band_n_between) |
-          checked(w, band, "band.", "q_edge", 0, c->positive ? 50 : HUGE_VAL, 1, &c->band_q_edge) |
-          count_of(w, band, "band.", "n_edge", &c->band_n_edge);
-    rc |= dims_of(w, band, "band.", "q_edge_dims", c->positive ? 50 : HUGE_VAL,
-                  c->band_q_edge_dim);
+          count_of(w, band, "band.", "n_between", &c->band_n_between);
     if (c->spec.method == PP_METHOD_BOXCOX)
         rc |= boxcox_of(m, w, o, &c->spec);
     if (json_object_get(o, "derived"))
@@ -470,7 +464,7 @@ static int file_load(pp_model *m, const char *dir)
     snprintf(hash, sizeof hash, "%016llx", m->summary_hash);
     groups = json_object_get(root, "groups");
     version = json_integer_value(json_object_get(root, "version"));
-    if ((version != MODEL_VERSION && version != 2) ||
+    if (version < 2 || version > MODEL_VERSION ||
         !json_is_string(json_object_get(root, "summary_hash")) ||
         strcmp(json_string_value(json_object_get(root, "summary_hash")), hash) != 0 ||
         json_array_size(groups) != m->n_groups) {
