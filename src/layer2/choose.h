@@ -1,5 +1,5 @@
 /* choose.h - the choice of a layer-2 estimator for one metric (choose.c):
- * every candidate tuned and compared on the level folds, its errors nested. */
+ * boxcox, local-linear where boxcox cannot be scored, its errors nested. */
 #ifndef PP_CHOOSE_H
 #define PP_CHOOSE_H
 
@@ -25,21 +25,23 @@ typedef struct pp_choose_options {
 
 void pp_choose_options_init(pp_choose_options *o);
 
-/* Choose the estimator of y: every candidate o allows (auto: boxcox, and
- * loclin up to PP_KERNEL_AUTO_MAX samples, in each value space allowed)
- * tuned, the least error over the level folds kept (leave-one-out without
- * them). Nested errors re-make the choice inside each fold: between (the
+/* Choose the estimator of y. auto is a rule, not a competition (issue
+ * 43): boxcox, tuned in each value space allowed, the least error over
+ * the level folds kept (leave-one-out without them); local-linear (tuned
+ * likewise) only where boxcox cannot be scored (too few samples for a fit
+ * without each fold: one parameter with 2 samples, so that with 3 the
+ * nested errors and the band are local-linear's). A method o names is
+ * tuned alone. Nested errors
+ * re-make the choice, by the same rule, inside each fold: between (the
  * level fold groups) and honest (leave-one-out up to PP_NESTED_LOO_MAX
- * samples, 10 folds up to PP_CHOOSE_SUB, 5 above). 0, -EINVAL (fewer than
- * 2 samples, nothing applicable) or -ENOMEM; free with pp_choice_free. */
+ * samples, 10 folds up to PP_CHOOSE_SUB, 5 above). 0, -EINVAL (fewer
+ * than 2 samples, nothing applicable) or -ENOMEM; free with
+ * pp_choice_free. */
 #define PP_NESTED_LOO_MAX 20
 /* above this many samples the candidates are tuned and compared on this
  * many, the winner fitted on all: the choice's cost stops growing (on 64
  * rather than 100, at most 0.2 points worse: bench/README.md) */
 #define PP_CHOOSE_SUB 64
-/* auto leaves loclin out above this many samples (n^2 kernel terms per
- * check, per nested fold) */
-#define PP_KERNEL_AUTO_MAX 300
 int pp_choose(const pp_surface *s, const double *y, const pp_choose_options *o, pp_choice *c);
 
 #endif
