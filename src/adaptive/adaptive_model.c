@@ -5,7 +5,6 @@
 #include "adaptive_claim.h"
 
 #include "src/base/log.h"
-#include "src/layer2/model_held.h"
 
 #include <errno.h>
 #include <math.h>
@@ -129,187 +128,6 @@ static double at_levels_of(const pp_model *m, int k)
     return weight > 0 ? sum / weight : NAN;
 }
 
-/* ---- the learning-curve factor of the claim (issue 43) ---- */
-
-/* Folds dropped per kind (at measured levels, between them): what a
- * refit can afford, each a model built again; not fitted to any truth. */
-#define LEARN_DROPS 5
-
-/* One fold of the nested hold-outs: its group, kind and number there. */
-typedef struct held_fold {
-    size_t g, fold;
-    int between;
-} held_fold;
-
-/* The distinct folds of metric k's nested pairs into *out (malloc'd):
- * their number, or -ENOMEM. */
-static long folds_of(const pp_model *m, size_t k, held_fold **out)
-{
-    size_t n = 0;
-
-    *out = NULL;
-    for (size_t g = 0; g < m->n_groups; g++) {
-        pp_held_pair *p;
-        long np = pp_model_held_pairs(m, g, k, &p);
-        held_fold *o = np >= 0 ? realloc(*out, (n + (size_t)np + 1) * sizeof *o) : NULL;
-        if (!o) {
-            free(np >= 0 ? p : NULL);
-            return -ENOMEM;
-        }
-        *out = o;
-        for (long i = 0; i < np; i++) {
-            size_t j = n;
-            while (j > 0 && !(o[j - 1].g == g && o[j - 1].fold == p[i].fold &&
-                              o[j - 1].between == p[i].between))
-                j--;
-            if (j == 0)
-                o[n++] = (held_fold){g, p[i].fold, p[i].between};
-        }
-        free(p);
-    }
-    return (long)n;
-}
-
-/* m with the summary rows of fold d (metric k's) emptied into *r: the same
- * groups and rows, every fit made again without them, the nested
- * hold-outs kept. Free with reduced_free. 0 or -errno. */
-static int reduced(const pp_adaptive_model *am, size_t k, const held_fold *d, pp_model *r)
-{
-    const pp_model *m = &am->m;
-    const pp_model_group *gr = &m->groups[d->g];
-    const char *only[PP_ADAPTIVE_MAX_METRICS + 2];
-    size_t n = 0, cells = m->sum.n_rows * m->sum.n_metrics;
-    pp_held_pair *p;
-    long np;
-    int rc;
-
-    memset(r, 0, sizeof *r);
-    for (size_t i = 0; i < am->n_metrics + (size_t)am->has_cost; i++)
-        only[n++] = m->sum.metrics[am->metric[i]];
-    only[n] = NULL;
-    r->opts = m->opts;
-    r->opts.only = only;
-    r->opts.keep_held = 1;
-    r->sum = m->sum; /* shares all but y */
-    r->n_num = m->n_num;
-    memcpy(r->num, m->num, sizeof r->num);
-    r->band_kappa = NAN;
-    if (!(r->sum.y = malloc((cells + 1) * sizeof *r->sum.y)) ||
-        (np = pp_model_held_pairs(m, d->g, k, &p)) < 0)
-        return -ENOMEM;
-    memcpy(r->sum.y, m->sum.y, cells * sizeof *r->sum.y);
-    for (long i = 0; i < np; i++) {
-        if (p[i].fold != d->fold || p[i].between != d->between)
-            continue;
-        for (size_t j = gr->member_start[p[i].row]; j < gr->member_start[p[i].row + 1]; j++)
-            for (size_t q = 0; q < m->sum.n_metrics; q++)
-                r->sum.y[gr->members[j] * m->sum.n_metrics + q] = NAN;
-    }
-    free(p);
-    rc = pp_model_build_groups(r);
-    if (rc == 0)
-        rc = pp_model_build_fits(r);
-    if (rc == 0)
-        rc = pp_model_derive(r);
-    r->opts.only = NULL;
-    return rc;
-}
-
-static void reduced_free(pp_model *r)
-{
-    for (size_t g = 0; r->groups && g < r->n_groups; g++)
-        pp_model_free_group(&r->groups[g], r->sum.n_metrics);
-    free(r->groups);
-    free(r->sum.y);
-}
-
-/* The nested errors of metric k of kind `between` in m (*e1) and in r
- * (*e2, one fold fewer seen), over the configurations both hold as many
- * pairs of (none of the fold r lacks). 0 or -ENOMEM. */
-static int learn_sums(const pp_model *m, const pp_model *r, size_t k, int between, double *e1,
-                      double *e2)
-{
-    *e1 = *e2 = 0;
-    for (size_t g = 0; g < m->n_groups; g++) {
-        pp_held_pair *p[2];
-        long np[2] = {pp_model_held_pairs(m, g, k, &p[0]), pp_model_held_pairs(r, g, k, &p[1])};
-        for (size_t row = 0; np[0] >= 0 && np[1] >= 0 && row < m->groups[g].n_rows; row++) {
-            double e[2] = {0, 0};
-            size_t c[2] = {0, 0};
-            for (int s = 0; s < 2; s++)
-                for (long i = 0; i < np[s]; i++)
-                    if (p[s][i].row == row && p[s][i].between == between && p[s][i].value != 0) {
-                        e[s] += fabs((p[s][i].pred - p[s][i].value) / p[s][i].value);
-                        c[s]++;
-                    }
-            if (c[0] == c[1] && isfinite(e[0] + e[1])) {
-                *e1 += e[0];
-                *e2 += e[1];
-            }
-        }
-        for (int s = 0; s < 2; s++)
-            free(np[s] >= 0 ? p[s] : NULL);
-        if (np[0] < 0 || np[1] < 0)
-            return -ENOMEM;
-    }
-    return 0;
-}
-
-/* The one-sided 90 % upper bound of the mean of r[0 .. n), at most 1 (1
- * with fewer than 2). */
-static double capped_bound(const double *r, size_t n)
-{
-    double mean = 0, ss = 0;
-
-    if (n < 2)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        mean += r[i] / (double)n;
-    for (size_t i = 0; i < n; i++)
-        ss += (r[i] - mean) * (r[i] - mean);
-    return fmin(1.0, mean + pp_t90(n - 1) * sqrt(ss / (double)(n - 1) / (double)n));
-}
-
-/* Each planning metric's learning-curve factor into am->learn: per fold
- * dropped (up to LEARN_DROPS of each kind, spread over them), its nested
- * errors e1 over the same pairs' e2 with that fold left out too (the
- * pairs of the dropped fold's kind); the one-sided 90 % upper bound of
- * these ratios, at most 1. 0 or -ENOMEM. */
-static int learn_factors(pp_adaptive_model *am)
-{
-    double ratio[PP_ADAPTIVE_MAX_METRICS][2 * LEARN_DROPS];
-    size_t nr[PP_ADAPTIVE_MAX_METRICS] = {0}, nk[2] = {0, 0}, k0 = (size_t)am->metric[0];
-    held_fold *fo;
-    long nf = folds_of(&am->m, k0, &fo);
-    int rc = nf < 0 ? (int)nf : 0;
-
-    for (long i = 0; i < nf; i++)
-        nk[fo[i].between]++;
-    for (int b = 0; rc == 0 && b < 2; b++) {
-        size_t want = nk[b] < LEARN_DROPS ? nk[b] : LEARN_DROPS;
-        for (size_t j = 0; rc == 0 && j < want; j++) {
-            size_t at = j * nk[b] / want, seen = 0; /* the at-th fold of kind b */
-            long i = 0;
-            pp_model r;
-            while (i < nf && (fo[i].between != b || seen++ < at))
-                i++;
-            rc = reduced(am, k0, &fo[i], &r);
-            for (size_t q = 0; rc == 0 && q < am->n_metrics; q++) {
-                double e1, e2;
-                rc = learn_sums(&am->m, &r, (size_t)am->metric[q], b, &e1, &e2);
-                if (rc == 0 && e2 > 0)
-                    ratio[q][nr[q]++] = e1 / e2;
-            }
-            reduced_free(&r);
-            rc = rc == -ENOMEM ? rc : 0; /* a fold no model is made without: no ratio */
-        }
-    }
-    free(fo);
-    for (size_t q = 0; q < am->n_metrics; q++)
-        am->learn[q] = capped_bound(ratio[q], nr[q]);
-    return rc;
-}
-
 static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
 {
     pp_adaptive_model *am = ctx;
@@ -334,12 +152,10 @@ static int refit(void *ctx, const char *dir, pp_adaptive_fit *f)
     am->has_cost = f->has_cost = w.has_cost;
     for (size_t i = 0; i < w.n_planning + (size_t)w.has_cost; i++)
         am->metric[i] = pp_summary_metric(&am->m.sum, w.names[i]);
-    if ((rc = learn_factors(am)) < 0)
-        return rc;
     for (size_t i = 0; i < w.n_planning; i++) {
         pp_text(f->metrics[i], sizeof f->metrics[i], "%s", w.names[i]);
         f->error_pct[i] = error_of(&am->m, am->metric[i]);
-        f->error_hi_pct[i] = am->learn[i] * error_hi_of(&am->m, am->metric[i]);
+        f->error_hi_pct[i] = error_hi_of(&am->m, am->metric[i]);
         f->error_left_pct[i] = NAN;
         f->noise_pct[i] = fmin(pp_adaptive_noise_pct(&am->m, (size_t)am->metric[i],
                                                      &f->noise_repeats_pct[i]),
@@ -404,7 +220,6 @@ static int claim(void *ctx, const pp_adaptive_space *s, const uint8_t *chosen,
         if (rc < 0)
             return rc;
         if (!isnan(hi)) {
-            hi *= am->learn[i];
             f->error_hi_pct[i] = isnan(f->error_hi_pct[i]) ? hi : fmax(f->error_hi_pct[i], hi);
             f->error_left_pct[i] = est;
         }

@@ -20,10 +20,7 @@
  * pp_adaptive_noise_pct and its nested error at measured levels (which
  * holds the noise: curvature along the grid's lines biases the first
  * upwards), reported; noise_repeats_pct from repeats alone, which the
- * stop relies on. Both claims are scaled by the learning-curve factor
- * (issue 43): per fold dropped (up to 5 of each kind), the nested errors
- * over the same pairs' errors with that fold also left out; the one-sided
- * 90 % upper bound of these ratios over the folds, at most 1.
+ * stop relies on.
  */
 #ifndef PP_ADAPTIVE_MODEL_H
 #define PP_ADAPTIVE_MODEL_H
@@ -37,8 +34,6 @@ typedef struct pp_adaptive_model {
     int metric[PP_ADAPTIVE_MAX_METRICS + 1]; /* the model's index of each (and of duration_s) */
     size_t n_metrics;
     int has_cost;
-    double learn[PP_ADAPTIVE_MAX_METRICS]; /* each planning metric's learning-curve factor
-                                              (adaptive_model.c; 1: none) */
 } pp_adaptive_model;
 
 /* A predictor over am (zeroed here). */
